@@ -1,0 +1,60 @@
+/* buf.h - growable output buffer and bounded input cursor.
+ *
+ * The cursor is the one place where untrusted lengths are checked: every read
+ * goes through cur_need(), which fails (sets c->bad) instead of reading past
+ * the end. Callers check cur_ok() once after a group of reads.
+ */
+#ifndef SLOG_BUF_H
+#define SLOG_BUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct slog_buf {
+    uint8_t *data;
+    size_t len, cap;
+    bool failed;   /* an allocation failed; contents are incomplete */
+} slog_buf;
+
+void buf_free(slog_buf *b);
+bool buf_reserve(slog_buf *b, size_t extra);
+void buf_put(slog_buf *b, const void *p, size_t n);
+void buf_put_u8(slog_buf *b, uint8_t v);
+void buf_put_u32(slog_buf *b, uint32_t v);
+void buf_put_u64(slog_buf *b, uint64_t v);
+void buf_put_uvar(slog_buf *b, uint64_t v);
+void buf_put_zvar(slog_buf *b, int64_t v);
+void buf_put_str(slog_buf *b, const char *s);
+
+typedef struct slog_cur {
+    const uint8_t *p, *end;
+    bool bad;
+} slog_cur;
+
+static inline slog_cur cur_make(const uint8_t *p, size_t n) {
+    slog_cur c = {p, p + n, false};
+    return c;
+}
+static inline bool cur_ok(const slog_cur *c) { return !c->bad; }
+static inline size_t cur_left(const slog_cur *c) { return (size_t)(c->end - c->p); }
+/* The single bounds check: covers every fixed-size read below. */
+static inline bool cur_need(slog_cur *c, size_t n) {
+    if (c->bad || cur_left(c) < n) {
+        c->bad = true;
+        return false;
+    }
+    return true;
+}
+uint8_t cur_u8(slog_cur *c);
+uint16_t cur_u16(slog_cur *c);
+uint32_t cur_u32(slog_cur *c);
+uint64_t cur_u64(slog_cur *c);
+uint64_t cur_uvar(slog_cur *c);
+int64_t cur_zvar(slog_cur *c);
+/* A u32-length string, copied into a new NUL-terminated allocation (NULL and
+ * c->bad on error or when longer than max). */
+char *cur_str(slog_cur *c, uint32_t max);
+const uint8_t *cur_bytes(slog_cur *c, size_t n);
+
+#endif

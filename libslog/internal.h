@@ -1,0 +1,63 @@
+/* internal.h - declarations shared by libslog's source files, not public. */
+#ifndef SLOG_INTERNAL_H
+#define SLOG_INTERNAL_H
+
+#include "slog.h"
+#include "format.h"
+#include "buf.h"
+
+#if defined(__GNUC__)
+#define SLOG_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define SLOG_PRINTF(a, b)
+#endif
+
+/* Fill err (may be NULL) and return st. */
+slog_status slog_set_error(slog_error *err, slog_status st, const char *path, uint64_t offset,
+                           const char *fmt, ...) SLOG_PRINTF(5, 6);
+void slog_clear_error(slog_error *err);
+
+/* Level of the smallest node containing [a,b] (0 <= a <= b) with leaf width 2^shift. */
+static inline uint32_t slog_place_level(uint64_t a, uint64_t b, int shift) {
+    uint64_t x = (a ^ b) >> shift;
+    return x ? (uint32_t)(64 - __builtin_clzll(x)) : 0;
+}
+
+/* Encode one drawable record into a node body (see FORMAT.md "Node body").
+ * prev_start is updated. */
+void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start);
+
+/* Preview accumulation: a sparse set of (timeline, category) rows of n_bins
+ * doubles over a node interval. preview.c. */
+typedef struct slog_prev_row {
+    uint32_t timeline, category;
+    uint32_t lo_bin, hi_bin;   /* touched range [lo_bin, hi_bin) */
+} slog_prev_row;            /* its bins: pool[row_index * n_bins ...] */
+
+typedef struct slog_prev_acc {
+    uint32_t n_bins;
+    uint32_t n_rows, cap_rows;   /* rows[] in insertion order */
+    slog_prev_row *rows;
+    uint32_t *slots;             /* open-addressing hash: row index+1, 0 = empty */
+    uint32_t n_slots;
+    double *pool;                /* bin storage, n_bins per row, cap_rows rows */
+    bool failed;
+} slog_prev_acc;
+
+void prev_init(slog_prev_acc *a, uint32_t n_bins);
+void prev_reset(slog_prev_acc *a);
+void prev_free(slog_prev_acc *a);
+/* Add a drawable's contribution to a node [lo, lo+width). is_state selects
+ * coverage (states) versus counts (arrows, events). */
+void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, uint32_t category,
+              bool is_state, int64_t start, int64_t end);
+/* Merge a child's rows into its parent's; child_half is 0/1 (left/right). */
+void prev_merge_child(slog_prev_acc *parent, const slog_prev_acc *child, unsigned child_half,
+                      const bool *cat_is_state);
+/* Upper estimate of the encoded size, cheap: decides whether a node carries
+ * a preview at all. */
+uint64_t prev_estimate(const slog_prev_acc *a);
+/* Encode as a preview body (sorted rows, quantised); returns rows written. */
+uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, slog_buf *out);
+
+#endif

@@ -1,0 +1,314 @@
+/* slog.h - public API of libslog, the .slog2 timeline file format.
+ *
+ * libslog is plain C11 with no dependencies. A .slog2 file holds drawables
+ * (states, arrows, events) in a binary time tree with per-node preview bins,
+ * so that a viewer can show any time window reading only the nodes that
+ * intersect it. The byte layout is documented in docs/FORMAT.md and in
+ * libslog/format.h.
+ *
+ * Times are signed 64-bit nanoseconds relative to the trace start
+ * (slog_file_info.time_origin_ns gives the absolute time of 0). All times
+ * written must be >= 0.
+ *
+ * Errors: every function returning slog_status returns SLOG_OK (0) or a
+ * negative code; functions that take a slog_error* fill it with the code, the
+ * byte offset concerned (or SLOG_NO_OFFSET) and a message naming the file.
+ */
+#ifndef SLOG_H
+#define SLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SLOG_FORMAT_MAJOR 1
+#define SLOG_FORMAT_MINOR 0
+
+typedef enum slog_status {
+    SLOG_OK = 0,
+    SLOG_ERR_IO = -30001,     /* open/read/write/rename failed (errno in message) */
+    SLOG_ERR_NOMEM = -30002,  /* allocation failed */
+    SLOG_ERR_NOT_SLOG = -30003, /* wrong magic: not a .slog2 file */
+    SLOG_ERR_VERSION = -30004,  /* a .slog2 file of an unsupported major version */
+    SLOG_ERR_TRUNCATED = -30005, /* file shorter than its own structures say */
+    SLOG_ERR_CORRUPT = -30006,   /* a structure is inconsistent or out of bounds */
+    SLOG_ERR_CHECKSUM = -30007,  /* a CRC32C does not match */
+    SLOG_ERR_ARG = -30008,       /* bad argument from the caller */
+    SLOG_ERR_ORDER = -30009,     /* drawable added out of end-time order */
+    SLOG_ERR_LIMIT = -30010      /* a count exceeds a format limit */
+} slog_status;
+
+/* Callbacks return one of these explicitly. */
+typedef enum slog_cb_result { SLOG_CONTINUE = 0, SLOG_STOP = 1 } slog_cb_result;
+
+#define SLOG_NO_OFFSET UINT64_MAX
+
+typedef struct slog_error {
+    slog_status status;
+    uint64_t offset;      /* byte offset in the file, or SLOG_NO_OFFSET */
+    char message[512];    /* "FILE: offset N: what went wrong" */
+} slog_error;
+
+/* Static string for a status code; never NULL. */
+const char *slog_strerror(slog_status status);
+
+typedef enum slog_kind {
+    SLOG_KIND_STATE = 0,  /* an interval on one timeline */
+    SLOG_KIND_ARROW = 1,  /* from (timeline,start) to (end_timeline,end) */
+    SLOG_KIND_EVENT = 2   /* an instant: start == end */
+} slog_kind;
+
+/* How a viewer should format an info field value. */
+typedef enum slog_field_type {
+    SLOG_FIELD_INT = 0,      /* plain integer */
+    SLOG_FIELD_BYTES = 1,    /* a size in bytes */
+    SLOG_FIELD_TIMELINE = 2, /* a rank / timeline number */
+    SLOG_FIELD_HANDLE = 3,   /* an opaque id (communicator, request, ...) */
+    SLOG_FIELD_DURATION = 4  /* nanoseconds */
+} slog_field_type;
+
+/* Info value meaning "not known / not applicable" (e.g. bytes of a derived
+ * datatype). It costs one bit on disk. */
+#define SLOG_INFO_UNKNOWN INT64_MIN
+#define SLOG_MAX_FIELDS 16
+
+typedef struct slog_category {
+    slog_kind kind;
+    const char *name;     /* legend label, e.g. "MPI_Send" */
+    const char *group;    /* family for palettes/grouping, e.g. "point-to-point"; may be "" */
+    uint32_t rgba;        /* 0xRRGGBBAA */
+    uint32_t n_fields;    /* <= SLOG_MAX_FIELDS */
+    const char *const *field_names;
+    const uint8_t *field_types; /* slog_field_type each */
+} slog_category;
+
+typedef struct slog_timeline {
+    uint32_t rank;
+    uint32_t thread;
+    const char *label;    /* e.g. "rank 3" or "rank 3 / thread 1" */
+    const char *group;    /* host name when known, else "" */
+} slog_timeline;
+
+typedef struct slog_drawable {
+    slog_kind kind;
+    uint32_t category;
+    uint32_t timeline;
+    uint32_t end_timeline; /* arrows: receiver timeline; otherwise == timeline */
+    int64_t start;         /* ns from trace start; arrows: send time */
+    int64_t end;           /* ns; arrows: receive time (may be < start with clock skew) */
+    uint32_t n_info;       /* == category's n_fields */
+    const int64_t *info;   /* values; SLOG_INFO_UNKNOWN = absent */
+} slog_drawable;
+
+/* ------------------------------------------------------------------ writer */
+
+typedef struct slog_writer slog_writer;
+
+typedef struct slog_writer_options {
+    uint32_t preview_bins;    /* bins per node preview; 0 = default (64) */
+    uint32_t leaf_drawables;  /* target drawables per leaf; 0 = default */
+    int32_t leaf_shift;       /* log2 of the leaf width in ns; -1 = choose from data */
+    int64_t time_origin_ns;   /* absolute time of t=0 (informational) */
+    uint64_t preview_min_subtree; /* nodes whose subtree holds fewer drawables
+                                     carry no preview (readers descend instead);
+                                     0 = default */
+} slog_writer_options;
+
+/* Initialise options to defaults. */
+void slog_writer_options_init(slog_writer_options *opt);
+
+/* Create PATH (written as PATH.tmp.XXXXXX and renamed on finish). opt may be
+ * NULL. On error *out is NULL and err (may be NULL) is filled. */
+slog_status slog_writer_open(slog_writer **out, const char *path,
+                             const slog_writer_options *opt, slog_error *err);
+
+/* Register a category / timeline; ids are assigned 0,1,2,... in call order.
+ * Strings are copied. May be called at any time before finish, but a
+ * drawable may only name ids that already exist. */
+slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, uint32_t *id);
+slog_status slog_writer_add_timeline(slog_writer *w, const slog_timeline *tl, uint32_t *id);
+slog_status slog_writer_add_annotation(slog_writer *w, const char *key, const char *value);
+
+/* Add one drawable. Drawables must come in non-decreasing order of
+ * max(start, end) ("end order"), else SLOG_ERR_ORDER. Memory stays bounded:
+ * finished tree nodes are written out as soon as no later drawable can land
+ * in them. */
+slog_status slog_writer_add(slog_writer *w, const slog_drawable *d);
+
+/* Write the remaining nodes, sections, directory and postamble, fsync-free
+ * close, rename into place, free w. On failure the temporary file is removed
+ * and no file exists under PATH. Always frees w. */
+slog_status slog_writer_finish(slog_writer *w, slog_error *err);
+
+/* Discard everything, remove the temporary file, free w. NULL is fine. */
+void slog_writer_abort(slog_writer *w);
+
+/* The last error recorded by w (status SLOG_OK if none). */
+const slog_error *slog_writer_error(const slog_writer *w);
+
+/* ------------------------------------------------------------------ reader */
+
+typedef struct slog_reader slog_reader;
+
+typedef struct slog_file_info {
+    uint16_t version_major, version_minor;
+    uint32_t flags;
+    uint32_t children_per_node;  /* 2 */
+    uint32_t preview_bins;
+    int32_t leaf_shift;          /* leaf width = 2^leaf_shift ns */
+    uint32_t depth;              /* levels: root level = depth-1 */
+    int64_t time_origin_ns;
+    int64_t t_min, t_max;        /* span of all drawables (ns) */
+    uint64_t n_drawables, n_states, n_arrows, n_events;
+    uint64_t n_nodes;
+    uint32_t n_categories, n_timelines, n_annotations;
+    uint64_t file_size;
+} slog_file_info;
+
+typedef struct slog_category_stats {
+    uint64_t count;     /* drawables of this category */
+    int64_t total_ns;   /* sum of durations (states) */
+} slog_category_stats;
+
+typedef struct slog_node_info {
+    uint32_t level;       /* 0 = leaf level */
+    uint64_t index;       /* node covers [index<<s, (index+1)<<s), s = leaf_shift+level */
+    int64_t lo, hi;       /* that interval */
+    uint64_t offset;      /* byte offset of the node block */
+    uint32_t size;        /* bytes */
+    uint32_t n_drawables; /* drawables stored in this node itself */
+    uint64_t n_subtree;   /* drawables in this node and its descendants */
+    uint32_t crc32c;      /* of the node block */
+    uint32_t has_preview; /* 1 if the block holds preview bins */
+} slog_node_info;
+
+/* Open and validate header, postamble, sections and directory. Node blocks are
+ * read and checksummed lazily by queries. The reader is safe to query from
+ * several threads at once (pread, no shared cursor). */
+slog_status slog_reader_open(slog_reader **out, const char *path, slog_error *err);
+void slog_reader_close(slog_reader *r);
+
+const char *slog_reader_path(const slog_reader *r);
+const slog_file_info *slog_reader_info(const slog_reader *r);
+/* Returned pointers live as long as r. */
+const slog_category *slog_reader_category(const slog_reader *r, uint32_t id);
+const slog_category_stats *slog_reader_category_stats(const slog_reader *r, uint32_t id);
+const slog_timeline *slog_reader_timeline(const slog_reader *r, uint32_t id);
+slog_status slog_reader_annotation(const slog_reader *r, uint32_t i,
+                                   const char **key, const char **value);
+/* Look up an annotation by key; NULL if absent. */
+const char *slog_reader_annotation_get(const slog_reader *r, const char *key);
+/* Directory entry i (0 <= i < n_nodes), ordered by level descending then index. */
+slog_status slog_reader_node(const slog_reader *r, uint64_t i, slog_node_info *out);
+
+/* A preview: for one tree node that is too fine to draw, per (timeline,
+ * category) row the value of each of n_bins equal bins over [lo, hi):
+ *   state categories: the fraction of the bin covered (0..1, quantised to
+ *                     1/255; nested states may sum past 1 across rows)
+ *   arrow/event categories: the number of drawables starting in the bin
+ *                     (arrows counted on their sender timeline)
+ * Rows with all-zero values are not present. */
+typedef struct slog_preview_row {
+    uint32_t timeline;
+    uint32_t category;
+    const float *values;  /* n_bins values */
+} slog_preview_row;
+
+typedef struct slog_preview {
+    int64_t lo, hi;
+    uint32_t level;
+    uint32_t n_bins;
+    uint32_t n_rows;
+    const slog_preview_row *rows;
+} slog_preview;
+
+typedef struct slog_query {
+    int64_t t0, t1;              /* window, inclusive; drawables with start<=t1 && end>=t0 */
+    const uint8_t *timelines;    /* NULL = all, else n_timelines flags (non-zero = wanted) */
+    int64_t pixel_ns;            /* duration of one screen pixel; 0 = never use previews */
+    uint32_t flags;              /* SLOG_QUERY_* */
+} slog_query;
+
+#define SLOG_QUERY_NO_PREVIEW 1u /* always descend to drawables */
+
+typedef struct slog_query_stats {
+    uint64_t nodes_read;
+    uint64_t bytes_read;
+    uint64_t drawables;   /* delivered */
+    uint64_t previews;    /* delivered */
+} slog_query_stats;
+
+typedef slog_cb_result (*slog_drawable_cb)(void *user, const slog_drawable *d);
+typedef slog_cb_result (*slog_preview_cb)(void *user, const slog_preview *p);
+
+/* Exact semantics (what the tests check against a brute-force model):
+ *  - A drawable's interval is [min(start,end), max(start,end)]. It is stored
+ *    in the smallest tree node whose interval [lo,hi) contains it entirely,
+ *    so N's subtree holds exactly the drawables contained in [N.lo, N.hi).
+ *  - A drawable matches the query if its interval intersects [t0,t1] and its
+ *    timeline (or, for arrows, its timeline or end_timeline) is wanted.
+ *  - With pixel_ns == 0 or SLOG_QUERY_NO_PREVIEW, exactly the matching
+ *    drawables are delivered, each once.
+ *  - Otherwise every matching drawable is either delivered once, or lies in
+ *    the subtree of exactly one delivered preview, never both.
+ *  - Preview bins: bin j of node N covers [lo + j*w, lo + (j+1)*w) with
+ *    w = (hi-lo)/n_bins (real-valued). For a state row the value is
+ *    min(1, sum of overlap(state, bin) / w) over the subtree's states of that
+ *    (timeline, category), quantised to multiples of 1/255 (error <= 1/510 +
+ *    float rounding). Arrow/event rows count drawables whose start lies in
+ *    the bin (arrows on their `timeline`, i.e. the sender). Zero-length states
+ *    contribute nothing. Previews are not filtered by the timeline set; rows
+ *    of unwanted timelines are dropped.
+ *
+ * Visit the tree nodes that intersect [t0,t1]. A node whose preview bins are
+ * no wider than pixel_ns (and which carries a preview) is delivered as a
+ * preview instead of being read further; otherwise its drawables that
+ * intersect the window and the timeline set are delivered and its children
+ * visited. Hence the cost is bounded by the window's pixel columns, not the
+ * trace length. Delivered pointers are valid during the callback only.
+ * Either callback may be NULL. stats (may be NULL) is filled. */
+slog_status slog_reader_query(slog_reader *r, const slog_query *q,
+                              slog_drawable_cb on_drawable,
+                              slog_preview_cb on_preview, void *user,
+                              slog_query_stats *stats, slog_error *err);
+
+/* Read every node, verify checksums and the placement invariants (each
+ * drawable inside its node's interval and in the smallest such node; counts
+ * match the directory). Returns SLOG_OK or the first violation. */
+slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_error *err);
+
+/* ------------------------------------------------------- pixel columns */
+
+/* Aggregates query results into n_cols equal pixel columns over [t0, t1] per
+ * (timeline, category): for states the covered fraction of each column, for
+ * arrows and events the number starting in it. Previews are spread over the
+ * columns their bins overlap, drawables from their exact times, so a picture
+ * made from previews and one made from drawables agree (to quantisation).
+ * Used by slog2-print --preview and the viewer; not thread safe per object. */
+typedef struct slog_columns slog_columns;
+
+slog_columns *slog_columns_new(int64_t t0, int64_t t1, uint32_t n_cols);
+void slog_columns_free(slog_columns *c);
+/* cat_is_state: is category k a state category (from slog_reader_category). */
+void slog_columns_add_preview(slog_columns *c, const slog_preview *p, const uint8_t *cat_is_state);
+void slog_columns_add_drawable(slog_columns *c, const slog_drawable *d);
+/* Rows ordered by (timeline, category) after slog_columns_finish(). */
+void slog_columns_finish(slog_columns *c);
+uint32_t slog_columns_n_rows(const slog_columns *c);
+/* Returns the n_cols values of row i and its keys. */
+const double *slog_columns_row(const slog_columns *c, uint32_t i, uint32_t *timeline, uint32_t *category);
+uint32_t slog_columns_n_cols(const slog_columns *c);
+/* False if an allocation failed at any point. */
+int slog_columns_ok(const slog_columns *c);
+
+/* Cumulative counters over the reader's lifetime (atomic). */
+uint64_t slog_reader_bytes_read(const slog_reader *r);
+uint64_t slog_reader_nodes_read(const slog_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SLOG_H */

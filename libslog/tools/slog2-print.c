@@ -1,0 +1,476 @@
+/* slog2-print - show what a .slog2 file holds: summary, drawables in a window
+ * (text, CSV, JSON), preview columns, and a full consistency check.
+ * Data goes to stdout, diagnostics to stderr. Plain C11 + libslog only. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slog.h"
+
+static const char usage_text[] =
+    "Usage: slog2-print [OPTION]... FILE.slog2\n"
+    "Show the contents of a .slog2 timeline file.\n"
+    "\n"
+    "With no option, print the header, the categories with their counts and\n"
+    "total times, the timelines, the tree shape (levels, nodes, bytes) and the\n"
+    "annotations.\n"
+    "\n"
+    "  -w, --window T0:T1|all   list the drawables overlapping the window; times\n"
+    "                           are seconds from the trace start ('all' = whole span)\n"
+    "  -t, --timeline A[-B]     only these timeline ids (repeatable)\n"
+    "  -c, --category NAME      only this category (repeatable)\n"
+    "  -f, --format FMT         text (default), csv or json\n"
+    "  -p, --preview T0:T1|all  print the window as the viewer reads it: per\n"
+    "                           (timeline, category) one value per pixel column\n"
+    "                           (state: fraction covered; arrow/event: count)\n"
+    "  -b, --bins N             pixel columns for --preview (default 80)\n"
+    "  -k, --check              read every node, verify checksums and placement\n"
+    "                           invariants; exit 1 on any violation\n"
+    "  -s, --stats              print nodes_read=N bytes_read=N of the query on stderr\n"
+    "  -h, --help               show this help and exit\n"
+    "\n"
+    "CSV output (stable, for scripts): a header row\n"
+    "  kind,category,timeline,start,end,end_timeline,<one column per info field>\n"
+    "where kind is state/arrow/event, times are seconds, end_timeline is the\n"
+    "receiver for arrows and empty otherwise, and info fields a drawable's\n"
+    "category does not declare are empty.\n"
+    "\n"
+    "Exit status: 0 on success, 1 on a bad or corrupt file, 2 on bad usage.\n";
+
+typedef struct opts {
+    const char *path;
+    const char *window;
+    const char *preview;
+    const char *format;
+    uint32_t bins;
+    int check, stats;
+    char **cats;
+    int n_cats;
+    uint32_t (*ranges)[2];
+    int n_ranges;
+} opts;
+
+static const char *kind_name(slog_kind k) {
+    return k == SLOG_KIND_STATE ? "state" : k == SLOG_KIND_ARROW ? "arrow" : "event";
+}
+
+static double secs(int64_t ns) { return (double)ns / 1e9; }
+
+/* Parse "T0:T1" seconds or "all" into ns. */
+static int parse_window(const char *s, const slog_file_info *fi, int64_t *t0, int64_t *t1) {
+    if (strcmp(s, "all") == 0) {
+        *t0 = fi->t_min;
+        *t1 = fi->t_max;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double a = strtod(s, &end);
+    if (end == s || *end != ':') return -1;
+    const char *s2 = end + 1;
+    double b = strtod(s2, &end);
+    if (end == s2 || *end || errno || !(a <= b) || !isfinite(a) || !isfinite(b) || fabs(a) > 9e9 || fabs(b) > 9e9)
+        return -1;
+    *t0 = (int64_t)llround(a * 1e9);
+    *t1 = (int64_t)llround(b * 1e9);
+    return 0;
+}
+
+/* ------------------------------------------------------------ summary */
+
+static void print_summary(slog_reader *r) {
+    const slog_file_info *fi = slog_reader_info(r);
+    printf("file:        %s (%" PRIu64 " bytes)\n", slog_reader_path(r), fi->file_size);
+    printf("format:      slog2 %u.%u, %u children per node, %u preview bins, leaf width 2^%d ns\n",
+           fi->version_major, fi->version_minor, fi->children_per_node, fi->preview_bins, fi->leaf_shift);
+    printf("span:        %.9f s .. %.9f s (%.9f s), time origin %" PRId64 " ns\n", secs(fi->t_min), secs(fi->t_max),
+           secs(fi->t_max - fi->t_min), fi->time_origin_ns);
+    printf("drawables:   %" PRIu64 " (%" PRIu64 " states, %" PRIu64 " arrows, %" PRIu64 " events)\n", fi->n_drawables,
+           fi->n_states, fi->n_arrows, fi->n_events);
+    if (fi->n_drawables)
+        printf("bytes/drawable: %.2f\n", (double)fi->file_size / (double)fi->n_drawables);
+    printf("\ncategories (%u):\n", fi->n_categories);
+    printf("  %4s  %-5s  %-9s  %12s  %14s  %-18s  %s\n", "id", "kind", "colour", "count", "total time s", "group",
+           "name [fields]");
+    for (uint32_t i = 0; i < fi->n_categories; i++) {
+        const slog_category *c = slog_reader_category(r, i);
+        const slog_category_stats *s = slog_reader_category_stats(r, i);
+        printf("  %4u  %-5s  #%08x  %12" PRIu64 "  %14.9f  %-18s  %s", i, kind_name(c->kind), c->rgba, s->count,
+               secs(s->total_ns), c->group, c->name);
+        for (uint32_t f = 0; f < c->n_fields; f++) printf("%s%s", f ? "," : " [", c->field_names[f]);
+        printf("%s\n", c->n_fields ? "]" : "");
+    }
+    printf("\ntimelines (%u):\n", fi->n_timelines);
+    for (uint32_t i = 0; i < fi->n_timelines; i++) {
+        const slog_timeline *t = slog_reader_timeline(r, i);
+        printf("  %4u  rank %-6u thread %-3u %-24s %s\n", i, t->rank, t->thread, t->label, t->group);
+    }
+    printf("\ntree: depth %u, %" PRIu64 " nodes\n", fi->depth, fi->n_nodes);
+    printf("  %5s  %8s  %12s  %14s  %9s\n", "level", "nodes", "drawables", "node bytes", "previews");
+    uint64_t per[64][4] = {{0}};
+    for (uint64_t i = 0; i < fi->n_nodes; i++) {
+        slog_node_info n;
+        if (slog_reader_node(r, i, &n) || n.level >= 64) continue;
+        per[n.level][0]++;
+        per[n.level][1] += n.n_drawables;
+        per[n.level][2] += n.size;
+        per[n.level][3] += n.has_preview;
+    }
+    for (int l = (int)fi->depth - 1; l >= 0; l--)
+        printf("  %5d  %8" PRIu64 "  %12" PRIu64 "  %14" PRIu64 "  %9" PRIu64 "\n", l, per[l][0], per[l][1], per[l][2],
+               per[l][3]);
+    printf("\nannotations (%u):\n", fi->n_annotations);
+    for (uint32_t i = 0; i < fi->n_annotations; i++) {
+        const char *k, *v;
+        slog_reader_annotation(r, i, &k, &v);
+        printf("  %s = %s\n", k, v);
+    }
+}
+
+/* ------------------------------------------------------------ listing */
+
+typedef struct listing {
+    slog_reader *r;
+    const opts *o;
+    uint8_t *cat_ok;       /* category filter */
+    const char **columns;  /* union of info field names */
+    uint32_t n_columns;
+    uint32_t **col_of;     /* per category: field index -> column */
+    int json_first;
+    uint64_t n;
+} listing;
+
+static void csv_string(const char *s) {
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"') putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void json_string(const char *s) {
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            printf("\\%c", ch);
+        else if (ch < 0x20)
+            printf("\\u%04x", ch);
+        else
+            putchar(ch);
+    }
+    putchar('"');
+}
+
+static slog_cb_result on_list(void *user, const slog_drawable *d) {
+    listing *L = user;
+    if (L->cat_ok && !L->cat_ok[d->category]) return SLOG_CONTINUE;
+    const slog_category *c = slog_reader_category(L->r, d->category);
+    const char *fmt = L->o->format;
+    L->n++;
+    if (strcmp(fmt, "csv") == 0) {
+        printf("%s,", kind_name(d->kind));
+        csv_string(c->name);
+        printf(",%u,%.9f,%.9f,", d->timeline, secs(d->start), secs(d->end));
+        if (d->kind == SLOG_KIND_ARROW) printf("%u", d->end_timeline);
+        for (uint32_t col = 0; col < L->n_columns; col++) {
+            putchar(',');
+            for (uint32_t f = 0; f < c->n_fields; f++)
+                if (L->col_of[d->category][f] == col && d->info[f] != SLOG_INFO_UNKNOWN) printf("%" PRId64, d->info[f]);
+        }
+        putchar('\n');
+    } else if (strcmp(fmt, "json") == 0) {
+        printf("%s\n  {\"kind\":\"%s\",\"category\":", L->json_first ? "" : ",", kind_name(d->kind));
+        L->json_first = 0;
+        json_string(c->name);
+        printf(",\"timeline\":%u,\"start\":%.9f,\"end\":%.9f", d->timeline, secs(d->start), secs(d->end));
+        if (d->kind == SLOG_KIND_ARROW) printf(",\"end_timeline\":%u", d->end_timeline);
+        printf(",\"info\":{");
+        int first = 1;
+        for (uint32_t f = 0; f < c->n_fields; f++) {
+            if (d->info[f] == SLOG_INFO_UNKNOWN) continue;
+            printf("%s", first ? "" : ",");
+            first = 0;
+            json_string(c->field_names[f]);
+            printf(":%" PRId64, d->info[f]);
+        }
+        printf("}}");
+    } else {
+        printf("%-5s %-24s tl %-4u %.9f .. %.9f (%.3f us)", kind_name(d->kind), c->name, d->timeline, secs(d->start),
+               secs(d->end), (double)(d->end - d->start) / 1e3);
+        if (d->kind == SLOG_KIND_ARROW) printf(" -> tl %u", d->end_timeline);
+        for (uint32_t f = 0; f < c->n_fields; f++) {
+            if (d->info[f] == SLOG_INFO_UNKNOWN)
+                printf(" %s=unknown", c->field_names[f]);
+            else
+                printf(" %s=%" PRId64, c->field_names[f], d->info[f]);
+        }
+        putchar('\n');
+    }
+    return SLOG_CONTINUE;
+}
+
+static int setup_listing(listing *L, slog_reader *r, const opts *o) {
+    const slog_file_info *fi = slog_reader_info(r);
+    L->r = r;
+    L->o = o;
+    L->json_first = 1;
+    uint32_t nc = fi->n_categories;
+    L->col_of = calloc(nc + 1u, sizeof *L->col_of);
+    L->columns = calloc((size_t)nc * SLOG_MAX_FIELDS + 1, sizeof *L->columns);
+    if (!L->col_of || !L->columns) return -1;
+    for (uint32_t k = 0; k < nc; k++) {
+        const slog_category *c = slog_reader_category(r, k);
+        L->col_of[k] = calloc(c->n_fields + 1u, sizeof **L->col_of);
+        if (!L->col_of[k]) return -1;
+        for (uint32_t f = 0; f < c->n_fields; f++) {
+            uint32_t col = 0;
+            while (col < L->n_columns && strcmp(L->columns[col], c->field_names[f]) != 0) col++;
+            if (col == L->n_columns) L->columns[L->n_columns++] = c->field_names[f];
+            L->col_of[k][f] = col;
+        }
+    }
+    if (o->n_cats) {
+        L->cat_ok = calloc(nc + 1u, 1);
+        if (!L->cat_ok) return -1;
+        for (int i = 0; i < o->n_cats; i++) {
+            int found = 0;
+            for (uint32_t k = 0; k < nc; k++)
+                if (strcmp(slog_reader_category(r, k)->name, o->cats[i]) == 0) L->cat_ok[k] = 1, found = 1;
+            if (!found) {
+                fprintf(stderr, "slog2-print: %s: no category named '%s'\n", slog_reader_path(r), o->cats[i]);
+                return -2;
+            }
+        }
+    }
+    return 0;
+}
+
+static void free_listing(listing *L, uint32_t nc) {
+    if (L->col_of)
+        for (uint32_t k = 0; k < nc; k++) free(L->col_of[k]);
+    free(L->col_of);
+    free(L->columns);
+    free(L->cat_ok);
+}
+
+/* ------------------------------------------------------------ preview */
+
+typedef struct pv {
+    slog_columns *cols;
+    const uint8_t *is_state;
+    const uint8_t *cat_ok;
+} pv;
+
+static slog_cb_result on_pv_preview(void *user, const slog_preview *p) {
+    pv *x = user;
+    slog_columns_add_preview(x->cols, p, x->is_state);
+    return SLOG_CONTINUE;
+}
+
+static slog_cb_result on_pv_drawable(void *user, const slog_drawable *d) {
+    pv *x = user;
+    slog_columns_add_drawable(x->cols, d);
+    return SLOG_CONTINUE;
+}
+
+/* ------------------------------------------------------------ main */
+
+static int add_range(opts *o, const char *s) {
+    char *end;
+    unsigned long a = strtoul(s, &end, 10), b = a;
+    if (end == s) return -1;
+    if (*end == '-') {
+        const char *s2 = end + 1;
+        b = strtoul(s2, &end, 10);
+        if (end == s2) return -1;
+    }
+    if (*end || b < a || b > UINT32_MAX) return -1;
+    void *n = realloc(o->ranges, (size_t)(o->n_ranges + 1) * sizeof *o->ranges);
+    if (!n) return -1;
+    o->ranges = n;
+    o->ranges[o->n_ranges][0] = (uint32_t)a;
+    o->ranges[o->n_ranges][1] = (uint32_t)b;
+    o->n_ranges++;
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    static const struct option longopts[] = {
+        {"window", required_argument, 0, 'w'}, {"timeline", required_argument, 0, 't'},
+        {"category", required_argument, 0, 'c'}, {"format", required_argument, 0, 'f'},
+        {"preview", required_argument, 0, 'p'}, {"bins", required_argument, 0, 'b'},
+        {"check", no_argument, 0, 'k'},       {"stats", no_argument, 0, 's'},
+        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
+    opts o = {.format = "text", .bins = 80};
+    int ch, rc = 0;
+    char **cats = calloc((size_t)argc + 1, sizeof *cats);
+    if (!cats) return 1;
+    o.cats = cats;
+    while ((ch = getopt_long(argc, argv, "w:t:c:f:p:b:ksh", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'w': o.window = optarg; break;
+        case 'p': o.preview = optarg; break;
+        case 'c': o.cats[o.n_cats++] = optarg; break;
+        case 'f': o.format = optarg; break;
+        case 'k': o.check = 1; break;
+        case 's': o.stats = 1; break;
+        case 'b': {
+            char *end;
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*end || v == 0 || v > 1000000) {
+                fprintf(stderr, "slog2-print: --bins takes a number from 1 to 1000000\n");
+                rc = 2;
+            }
+            o.bins = (uint32_t)v;
+            break;
+        }
+        case 't':
+            if (add_range(&o, optarg)) {
+                fprintf(stderr, "slog2-print: --timeline takes A or A-B, got '%s'\n", optarg);
+                rc = 2;
+            }
+            break;
+        case 'h': fputs(usage_text, stdout); free(cats); free(o.ranges); return 0;
+        default: rc = 2;
+        }
+    }
+    if (!rc && optind != argc - 1) {
+        fprintf(stderr, "slog2-print: expected exactly one FILE\n");
+        rc = 2;
+    }
+    if (!rc && strcmp(o.format, "text") && strcmp(o.format, "csv") && strcmp(o.format, "json")) {
+        fprintf(stderr, "slog2-print: --format must be text, csv or json\n");
+        rc = 2;
+    }
+    if (rc) {
+        fputs("Try 'slog2-print --help'.\n", stderr);
+        free(cats);
+        free(o.ranges);
+        return 2;
+    }
+    o.path = argv[optind];
+
+    slog_reader *r;
+    slog_error err;
+    if (slog_reader_open(&r, o.path, &err) != SLOG_OK) {
+        fprintf(stderr, "slog2-print: %s\n", err.message);
+        free(cats);
+        free(o.ranges);
+        return 1;
+    }
+    const slog_file_info *fi = slog_reader_info(r);
+    uint8_t *mask = NULL;
+    if (o.n_ranges) {
+        mask = calloc(fi->n_timelines + 1u, 1);
+        for (int i = 0; mask && i < o.n_ranges; i++)
+            for (uint64_t t = o.ranges[i][0]; t <= o.ranges[i][1] && t < fi->n_timelines; t++) mask[t] = 1;
+    }
+    slog_query_stats qs = {0};
+    int did = 0;
+    if (o.check) {
+        did = 1;
+        if (slog_reader_check(r, &qs, &err) != SLOG_OK) {
+            fprintf(stderr, "slog2-print: check failed: %s\n", err.message);
+            rc = 1;
+        } else {
+            printf("check: OK (%" PRIu64 " nodes, %" PRIu64 " drawables, %" PRIu64 " previews verified)\n",
+                   fi->n_nodes, qs.drawables, qs.previews);
+        }
+    }
+    if (!rc && o.window) {
+        did = 1;
+        slog_query q = {.timelines = mask};
+        listing L = {0};
+        int s = setup_listing(&L, r, &o);
+        if (s) {
+            rc = s == -2 ? 2 : 1;
+        } else if (parse_window(o.window, fi, &q.t0, &q.t1)) {
+            fprintf(stderr, "slog2-print: --window takes T0:T1 (seconds) or 'all', got '%s'\n", o.window);
+            rc = 2;
+        } else {
+            if (strcmp(o.format, "csv") == 0) {
+                printf("kind,category,timeline,start,end,end_timeline");
+                for (uint32_t c = 0; c < L.n_columns; c++) {
+                    putchar(',');
+                    csv_string(L.columns[c]);
+                }
+                putchar('\n');
+            } else if (strcmp(o.format, "json") == 0) {
+                printf("[");
+            }
+            if (slog_reader_query(r, &q, on_list, NULL, &L, &qs, &err) != SLOG_OK) {
+                fprintf(stderr, "slog2-print: %s\n", err.message);
+                rc = 1;
+            }
+            if (strcmp(o.format, "json") == 0) printf("\n]\n");
+        }
+        free_listing(&L, fi->n_categories);
+    }
+    if (!rc && o.preview) {
+        did = 1;
+        int64_t t0, t1;
+        if (parse_window(o.preview, fi, &t0, &t1)) {
+            fprintf(stderr, "slog2-print: --preview takes T0:T1 (seconds) or 'all', got '%s'\n", o.preview);
+            rc = 2;
+        } else {
+            uint8_t *is_state = calloc(fi->n_categories + 1u, 1);
+            for (uint32_t k = 0; is_state && k < fi->n_categories; k++)
+                is_state[k] = slog_reader_category(r, k)->kind == SLOG_KIND_STATE;
+            pv x = {.cols = slog_columns_new(t0, t1, o.bins), .is_state = is_state};
+            int64_t px = (t1 - t0 + 1) / (int64_t)o.bins;
+            slog_query q = {.t0 = t0, .t1 = t1, .timelines = mask, .pixel_ns = px > 0 ? px : 1};
+            if (!is_state || !x.cols) {
+                fprintf(stderr, "slog2-print: out of memory\n");
+                rc = 1;
+            } else if (slog_reader_query(r, &q, on_pv_drawable, on_pv_preview, &x, &qs, &err) != SLOG_OK) {
+                fprintf(stderr, "slog2-print: %s\n", err.message);
+                rc = 1;
+            } else {
+                slog_columns_finish(x.cols);
+                int csv = strcmp(o.format, "csv") == 0;
+                if (csv) {
+                    printf("timeline,category");
+                    for (uint32_t j = 0; j < o.bins; j++) printf(",c%u", j);
+                    putchar('\n');
+                } else {
+                    printf("# %u columns of %.9f s over %.9f .. %.9f s; state rows: fraction covered, others: counts\n",
+                           o.bins, secs(t1 - t0 + 1) / o.bins, secs(t0), secs(t1));
+                }
+                for (uint32_t i = 0; i < slog_columns_n_rows(x.cols); i++) {
+                    uint32_t tl, cat;
+                    const double *v = slog_columns_row(x.cols, i, &tl, &cat);
+                    const slog_category *c = slog_reader_category(r, cat);
+                    if (csv) {
+                        printf("%u,", tl);
+                        csv_string(c->name);
+                    } else {
+                        printf("%4u %-22s", tl, c->name);
+                    }
+                    for (uint32_t j = 0; j < o.bins; j++) printf(csv ? ",%.4f" : " %.3f", v[j]);
+                    putchar('\n');
+                }
+            }
+            slog_columns_free(x.cols);
+            free(is_state);
+        }
+    }
+    if (!rc && !did) print_summary(r);
+    if (o.stats)
+        fprintf(stderr, "nodes_read=%" PRIu64 " bytes_read=%" PRIu64 " drawables=%" PRIu64 " previews=%" PRIu64 "\n",
+                qs.nodes_read, qs.bytes_read, qs.drawables, qs.previews);
+    free(mask);
+    free(cats);
+    free(o.ranges);
+    slog_reader_close(r);
+    return rc;
+}

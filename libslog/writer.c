@@ -1,0 +1,706 @@
+/* writer.c - streaming, one-pass .slog2 writer with bounded memory.
+ *
+ * Tree: node (L, k) covers [k << s, (k+1) << s) with s = leaf_shift + L, so
+ * the tree needs no advance knowledge of the span: it grows upward as time
+ * advances. A drawable goes to the smallest node containing it entirely (the
+ * SLOG-2 placement rule). Drawables arrive in end order, so once the current
+ * end time leaves a node's interval nothing can land in it again: it is
+ * written out and merged (counts, preview) into its parent. Only the open
+ * path, one node per level, is in memory. Directory entries are spilled to an
+ * anonymous temporary file so memory does not grow with trace length.
+ *
+ * The leaf width is chosen from the density of the first drawables (buffered,
+ * bounded) unless the caller fixes it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define DEFAULT_BINS 64
+#define DEFAULT_LEAF_DRAWABLES 8192
+#define DEFAULT_PREVIEW_MIN 1024
+#define PREVIEW_BUDGET 4
+#define BOOT_MAX 65536           /* drawables buffered to choose the leaf width */
+#define OUT_FLUSH (1u << 20)
+
+typedef struct open_node {
+    bool active;
+    uint64_t index;
+    uint32_t n_drawables;
+    int64_t prev_start;
+    uint64_t n_subtree;
+    slog_buf body;
+    slog_prev_acc prev;
+} open_node;
+
+typedef struct cat_entry {
+    slog_category c;   /* strings and arrays owned */
+    uint64_t count;
+    int64_t total_ns;
+} cat_entry;
+
+typedef struct tl_entry {
+    slog_timeline t;   /* strings owned */
+} tl_entry;
+
+struct slog_writer {
+    char *path, *tmp_path;
+    int fd;
+    uint64_t file_off;  /* bytes handed to write() so far */
+    slog_buf out;
+    slog_error err;
+    slog_writer_options opt;
+
+    cat_entry *cats;
+    bool *cat_is_state;
+    uint32_t n_cats, cap_cats;
+    tl_entry *tls;
+    uint32_t n_tls, cap_tls;
+    slog_buf annotations; /* encoded body minus count */
+    uint32_t n_annotations;
+
+    /* Bootstrap buffer until the leaf width is chosen. */
+    int shift;            /* -1 until chosen */
+    slog_drawable *boot;
+    int64_t *boot_info;
+    uint32_t n_boot, n_boot_info;
+
+    open_node levels[SLOG_MAX_LEVELS];
+    uint32_t n_levels;
+    bool have_key;
+    int64_t last_key;
+    uint64_t last_leaf;
+
+    uint64_t n_drawables, n_by_kind[3];
+    int64_t t_min, t_max;
+
+    FILE *dir_spill;
+    uint64_t n_nodes;
+    uint32_t depth;
+    bool broken;
+};
+
+void slog_writer_options_init(slog_writer_options *opt) {
+    memset(opt, 0, sizeof *opt);
+    opt->leaf_shift = -1;
+}
+
+const slog_error *slog_writer_error(const slog_writer *w) { return &w->err; }
+
+/* Errors from the caller's arguments (ARG, ORDER) reject one call and leave
+ * the writer usable; any other error breaks it for good. */
+static slog_status fail(slog_writer *w, slog_status st, const char *fmt, const char *detail) {
+    if (st != SLOG_ERR_ARG && st != SLOG_ERR_ORDER) w->broken = true;
+    return slog_set_error(&w->err, st, w->path, SLOG_NO_OFFSET, fmt, detail);
+}
+
+static char *dup_str(const char *s) {
+    if (!s) s = "";
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* ---------------------------------------------------------------- output */
+
+static slog_status flush_out(slog_writer *w) {
+    if (w->out.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "output buffer");
+    size_t done = 0;
+    while (done < w->out.len) {
+        ssize_t n = write(w->fd, w->out.data + done, w->out.len - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return fail(w, SLOG_ERR_IO, "write: %s", strerror(errno));
+        }
+        done += (size_t)n;
+    }
+    w->file_off += w->out.len;
+    w->out.len = 0;
+    return SLOG_OK;
+}
+
+static uint64_t out_offset(const slog_writer *w) { return w->file_off + w->out.len; }
+
+/* Append a block: header (tag, crc of body, length) then body = a || b. */
+static slog_status put_block(slog_writer *w, const char *tag, const uint8_t *a, size_t na, const uint8_t *b,
+                             size_t nb, uint32_t *crc_out) {
+    uint32_t crc = slog_crc32c(slog_crc32c(0, a, na), b, nb);
+    uint8_t hdr[SLOG_BLOCK_HEADER_SIZE];
+    memcpy(hdr, tag, 4);
+    put_u32le(hdr + 4, crc);
+    put_u64le(hdr + 8, (uint64_t)(na + nb));
+    buf_put(&w->out, hdr, sizeof hdr);
+    buf_put(&w->out, a, na);
+    buf_put(&w->out, b, nb);
+    if (crc_out) *crc_out = crc;
+    if (w->out.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "output buffer");
+    return w->out.len >= OUT_FLUSH ? flush_out(w) : SLOG_OK;
+}
+
+/* ------------------------------------------------------------------ open */
+
+slog_status slog_writer_open(slog_writer **out, const char *path, const slog_writer_options *opt,
+                             slog_error *err) {
+    *out = NULL;
+    slog_clear_error(err);
+    if (!path || !*path) return slog_set_error(err, SLOG_ERR_ARG, path, SLOG_NO_OFFSET, "empty path");
+    slog_writer *w = calloc(1, sizeof *w);
+    if (!w) return slog_set_error(err, SLOG_ERR_NOMEM, path, SLOG_NO_OFFSET, "writer");
+    w->fd = -1;
+    if (opt)
+        w->opt = *opt;
+    else
+        slog_writer_options_init(&w->opt);
+    if (!w->opt.preview_bins) w->opt.preview_bins = DEFAULT_BINS;
+    if (!w->opt.leaf_drawables) w->opt.leaf_drawables = DEFAULT_LEAF_DRAWABLES;
+    if (!w->opt.preview_min_subtree) w->opt.preview_min_subtree = DEFAULT_PREVIEW_MIN;
+    if (w->opt.preview_bins > SLOG_MAX_BINS || (w->opt.preview_bins & 1) || w->opt.leaf_shift > 62) {
+        free(w);
+        return slog_set_error(err, SLOG_ERR_ARG, path, SLOG_NO_OFFSET,
+                              "preview_bins must be even and <= 4096, leaf_shift <= 62");
+    }
+    w->shift = w->opt.leaf_shift;
+    w->t_min = INT64_MAX;
+    w->t_max = INT64_MIN;
+    for (int i = 0; i < SLOG_MAX_LEVELS; i++) prev_init(&w->levels[i].prev, w->opt.preview_bins);
+    w->path = dup_str(path);
+    size_t n = strlen(path) + 16;
+    w->tmp_path = malloc(n);
+    if (!w->path || !w->tmp_path) {
+        slog_writer_abort(w);
+        return slog_set_error(err, SLOG_ERR_NOMEM, path, SLOG_NO_OFFSET, "writer");
+    }
+    snprintf(w->tmp_path, n, "%s.tmp.XXXXXX", path);
+    w->fd = mkstemp(w->tmp_path);
+    if (w->fd < 0) {
+        slog_set_error(err, SLOG_ERR_IO, path, SLOG_NO_OFFSET, "cannot create temporary file %s: %s",
+                       w->tmp_path, strerror(errno));
+        free(w->tmp_path);
+        w->tmp_path = NULL;
+        slog_writer_abort(w);
+        return err ? err->status : SLOG_ERR_IO;
+    }
+    fchmod(w->fd, 0644);
+    w->dir_spill = tmpfile();
+    if (!w->dir_spill) {
+        slog_set_error(err, SLOG_ERR_IO, path, SLOG_NO_OFFSET, "tmpfile: %s", strerror(errno));
+        slog_writer_abort(w);
+        return SLOG_ERR_IO;
+    }
+    /* Placeholder header, patched by finish. */
+    uint8_t zero[SLOG_HEADER_SIZE] = {0};
+    buf_put(&w->out, zero, sizeof zero);
+    slog_clear_error(&w->err);
+    *out = w;
+    return SLOG_OK;
+}
+
+/* ------------------------------------------------------- metadata entries */
+
+slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, uint32_t *id) {
+    if (!cat || cat->kind > SLOG_KIND_EVENT || cat->n_fields > SLOG_MAX_FIELDS ||
+        (cat->n_fields && (!cat->field_names || !cat->field_types)))
+        return fail(w, SLOG_ERR_ARG, "%s", "invalid category");
+    for (uint32_t i = 0; i < cat->n_fields; i++)
+        if (cat->field_types[i] > SLOG_FIELD_DURATION) return fail(w, SLOG_ERR_ARG, "%s", "invalid field type");
+    if (w->n_cats == w->cap_cats) {
+        uint32_t cap = w->cap_cats ? w->cap_cats * 2 : 32;
+        cat_entry *c = realloc(w->cats, cap * sizeof *c);
+        if (!c) return fail(w, SLOG_ERR_NOMEM, "%s", "categories");
+        w->cats = c;
+        bool *s = realloc(w->cat_is_state, cap * sizeof *s);
+        if (!s) return fail(w, SLOG_ERR_NOMEM, "%s", "categories");
+        w->cat_is_state = s;
+        w->cap_cats = cap;
+    }
+    cat_entry *e = &w->cats[w->n_cats];
+    memset(e, 0, sizeof *e);
+    e->c.kind = cat->kind;
+    e->c.rgba = cat->rgba;
+    e->c.n_fields = cat->n_fields;
+    e->c.name = dup_str(cat->name);
+    e->c.group = dup_str(cat->group);
+    char **names = calloc(cat->n_fields + 1, sizeof *names);
+    uint8_t *types = calloc(cat->n_fields + 1, 1);
+    bool ok = e->c.name && e->c.group && names && types;
+    for (uint32_t i = 0; ok && i < cat->n_fields; i++) {
+        names[i] = dup_str(cat->field_names[i]);
+        types[i] = cat->field_types[i];
+        ok = names[i] != NULL;
+    }
+    e->c.field_names = (const char *const *)names;
+    e->c.field_types = types;
+    w->cat_is_state[w->n_cats] = cat->kind == SLOG_KIND_STATE;
+    w->n_cats++; /* counted even on failure so abort frees it */
+    if (!ok) return fail(w, SLOG_ERR_NOMEM, "%s", "category strings");
+    if (id) *id = w->n_cats - 1;
+    return SLOG_OK;
+}
+
+slog_status slog_writer_add_timeline(slog_writer *w, const slog_timeline *tl, uint32_t *id) {
+    if (!tl) return fail(w, SLOG_ERR_ARG, "%s", "invalid timeline");
+    if (w->n_tls == w->cap_tls) {
+        uint32_t cap = w->cap_tls ? w->cap_tls * 2 : 64;
+        tl_entry *t = realloc(w->tls, cap * sizeof *t);
+        if (!t) return fail(w, SLOG_ERR_NOMEM, "%s", "timelines");
+        w->tls = t;
+        w->cap_tls = cap;
+    }
+    tl_entry *e = &w->tls[w->n_tls++];
+    e->t.rank = tl->rank;
+    e->t.thread = tl->thread;
+    e->t.label = dup_str(tl->label);
+    e->t.group = dup_str(tl->group);
+    if (!e->t.label || !e->t.group) return fail(w, SLOG_ERR_NOMEM, "%s", "timeline strings");
+    if (id) *id = w->n_tls - 1;
+    return SLOG_OK;
+}
+
+slog_status slog_writer_add_annotation(slog_writer *w, const char *key, const char *value) {
+    if (!key) return fail(w, SLOG_ERR_ARG, "%s", "annotation key is NULL");
+    buf_put_str(&w->annotations, key);
+    buf_put_str(&w->annotations, value ? value : "");
+    if (w->annotations.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "annotations");
+    w->n_annotations++;
+    return SLOG_OK;
+}
+
+/* ------------------------------------------------------------ tree nodes */
+
+static slog_status spill_dirent(slog_writer *w, uint32_t level, const open_node *n, uint64_t node_off,
+                                uint32_t node_size, uint32_t node_crc, uint64_t prev_off, uint32_t prev_size,
+                                uint32_t prev_crc) {
+    uint8_t e[SLOG_DIRENT_SIZE] = {0};
+    e[DIRENT_LEVEL] = (uint8_t)level;
+    e[DIRENT_FLAGS] = prev_off ? SLOG_DIRENT_HAS_PREVIEW : 0;
+    put_u32le(e + DIRENT_N_DRAWABLES, n->n_drawables);
+    put_u64le(e + DIRENT_INDEX, n->index);
+    put_u64le(e + DIRENT_NODE_OFF, node_off);
+    put_u32le(e + DIRENT_NODE_SIZE, node_size);
+    put_u32le(e + DIRENT_NODE_CRC, node_crc);
+    put_u64le(e + DIRENT_N_SUBTREE, n->n_subtree);
+    put_u64le(e + DIRENT_PREV_OFF, prev_off);
+    put_u32le(e + DIRENT_PREV_SIZE, prev_size);
+    put_u32le(e + DIRENT_PREV_CRC, prev_crc);
+    if (fwrite(e, sizeof e, 1, w->dir_spill) != 1)
+        return fail(w, SLOG_ERR_IO, "directory spill: %s", strerror(errno));
+    w->n_nodes++;
+    return SLOG_OK;
+}
+
+/* Write node L and its preview, record it, merge into its parent (created if
+ * needed) unless it is the root. */
+static slog_status close_node(slog_writer *w, uint32_t level, bool is_root) {
+    open_node *n = &w->levels[level];
+    slog_status st;
+    uint8_t fixed[16] = {0};
+    fixed[0] = (uint8_t)level;
+    put_u32le(fixed + 4, n->n_drawables);
+    put_u64le(fixed + 8, n->index);
+
+    uint64_t node_off = out_offset(w);
+    uint32_t node_crc = 0;
+    if (n->body.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "node buffer");
+    if (n->body.len + 16 > SLOG_MAX_BLOCK) return fail(w, SLOG_ERR_LIMIT, "%s", "node block over 2 GiB");
+    if ((st = put_block(w, SLOG_TAG_NODE, fixed, 16, n->body.data, n->body.len, &node_crc))) return st;
+    uint32_t node_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + 16 + n->body.len);
+
+    uint64_t prev_off = 0;
+    uint32_t prev_size = 0, prev_crc = 0;
+    if (n->prev.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "preview");
+    /* A preview is worth its bytes only where it summarises many drawables:
+     * at most PREVIEW_BUDGET bytes per drawable of the subtree. Above such a
+     * node previews saturate (rows x bins) while subtrees double, so all
+     * previews together cost under 2 x PREVIEW_BUDGET bytes per drawable. */
+    if (n->n_subtree >= w->opt.preview_min_subtree &&
+        prev_estimate(&n->prev) <= PREVIEW_BUDGET * n->n_subtree) {
+        slog_buf pb = {0};
+        buf_put(&pb, fixed, 16);
+        prev_encode(&n->prev, w->cat_is_state, &pb);
+        if (pb.failed) {
+            buf_free(&pb);
+            return fail(w, SLOG_ERR_NOMEM, "%s", "preview block");
+        }
+        prev_off = out_offset(w);
+        st = put_block(w, SLOG_TAG_PREVIEW, pb.data, pb.len, NULL, 0, &prev_crc);
+        prev_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + pb.len);
+        buf_free(&pb);
+        if (st) return st;
+    }
+    if ((st = spill_dirent(w, level, n, node_off, node_size, node_crc, prev_off, prev_size, prev_crc))) return st;
+    if (level + 1 > w->depth) w->depth = level + 1;
+
+    if (!is_root) {
+        if (level + 1 >= SLOG_MAX_LEVELS) return fail(w, SLOG_ERR_LIMIT, "%s", "tree deeper than 64 levels");
+        open_node *p = &w->levels[level + 1];
+        if (!p->active) {
+            p->active = true;
+            p->index = n->index >> 1;
+            p->prev_start = (int64_t)((n->index >> 1) << (w->shift + level + 1));
+            if (level + 2 > w->n_levels) w->n_levels = level + 2;
+        }
+        p->n_subtree += n->n_subtree;
+        prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
+    }
+    n->active = false;
+    n->n_drawables = 0;
+    n->n_subtree = 0;
+    n->body.len = 0;
+    prev_reset(&n->prev);
+    return SLOG_OK;
+}
+
+/* Close every open node that does not contain time key. */
+static slog_status advance(slog_writer *w, int64_t key) {
+    uint64_t leaf = (uint64_t)key >> w->shift;
+    if (w->have_key && leaf == w->last_leaf) return SLOG_OK;
+    for (uint32_t l = 0; l < w->n_levels; l++) {
+        open_node *n = &w->levels[l];
+        if (n->active && ((uint64_t)key >> (w->shift + l)) != n->index) {
+            slog_status st = close_node(w, l, false);
+            if (st) return st;
+        }
+    }
+    w->have_key = true;
+    w->last_leaf = leaf;
+    return SLOG_OK;
+}
+
+void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start) {
+    uint64_t mask = 0;
+    for (uint32_t i = 0; i < d->n_info; i++)
+        if (d->info[i] != SLOG_INFO_UNKNOWN) mask |= 1ull << i;
+    uint8_t head = (uint8_t)d->kind;
+    if (mask) head |= SLOG_REC_HAS_INFO;
+    if (d->end < d->start) head |= SLOG_REC_BACKWARDS;
+    if (!buf_reserve(b, 1 + 5 * 10 + 10 * SLOG_MAX_FIELDS)) return;
+    buf_put_u8(b, head);
+    buf_put_uvar(b, d->category);
+    buf_put_uvar(b, d->timeline);
+    if (d->kind == SLOG_KIND_ARROW) buf_put_uvar(b, d->end_timeline);
+    buf_put_zvar(b, d->start - *prev_start);
+    *prev_start = d->start;
+    buf_put_uvar(b, d->end >= d->start ? (uint64_t)(d->end - d->start) : (uint64_t)(d->start - d->end));
+    if (mask) {
+        buf_put_uvar(b, mask);
+        for (uint32_t i = 0; i < d->n_info; i++)
+            if (mask >> i & 1) buf_put_zvar(b, d->info[i]);
+    }
+}
+
+static slog_status place(slog_writer *w, const slog_drawable *d) {
+    int64_t a = d->start < d->end ? d->start : d->end;
+    int64_t key = d->start < d->end ? d->end : d->start;
+    slog_status st = advance(w, key);
+    if (st) return st;
+    uint32_t level = slog_place_level((uint64_t)a, (uint64_t)key, w->shift);
+    if (level >= SLOG_MAX_LEVELS) return fail(w, SLOG_ERR_LIMIT, "%s", "tree deeper than 64 levels");
+    open_node *n = &w->levels[level];
+    uint64_t index = (uint64_t)a >> (w->shift + level);
+    int64_t lo = (int64_t)(index << (w->shift + level));
+    if (!n->active) {
+        n->active = true;
+        n->index = index;
+        n->prev_start = lo;
+        if (level + 1 > w->n_levels) w->n_levels = level + 1;
+    }
+    slog_encode_drawable(&n->body, d, &n->prev_start);
+    n->n_drawables++;
+    n->n_subtree++;
+    prev_add(&n->prev, lo, (int64_t)1 << (w->shift + level), d->timeline, d->category,
+             d->kind == SLOG_KIND_STATE, d->start, d->end);
+    return SLOG_OK;
+}
+
+/* Choose the leaf width from the buffered drawables' density, then replay
+ * them. The aim is leaf_drawables per leaf on average. */
+static slog_status choose_shift(slog_writer *w) {
+    int shift = 20;
+    if (w->n_boot) {
+        int64_t lo = INT64_MAX, hi = 0;
+        for (uint32_t i = 0; i < w->n_boot; i++) {
+            const slog_drawable *d = &w->boot[i];
+            int64_t a = d->start < d->end ? d->start : d->end, b = d->start < d->end ? d->end : d->start;
+            if (a < lo) lo = a;
+            if (b > hi) hi = b;
+        }
+        double span = (double)(hi - lo) + 1.0;
+        double target = (double)w->opt.leaf_drawables * span / w->n_boot;
+        shift = 0;
+        while (shift < 40 && (double)(1ull << (shift + 1)) <= target) shift++;
+    }
+    w->shift = shift;
+    for (uint32_t i = 0; i < w->n_boot; i++) {
+        slog_drawable d = w->boot[i];
+        d.info = w->boot_info + (uintptr_t)d.info;
+        slog_status st = place(w, &d);
+        if (st) return st;
+    }
+    free(w->boot);
+    free(w->boot_info);
+    w->boot = NULL;
+    w->boot_info = NULL;
+    w->n_boot = 0;
+    return SLOG_OK;
+}
+
+static slog_status buffer_boot(slog_writer *w, const slog_drawable *d) {
+    if (!w->boot) {
+        w->boot = malloc(BOOT_MAX * sizeof *w->boot);
+        w->boot_info = malloc((size_t)BOOT_MAX * 4 * sizeof *w->boot_info);
+        if (!w->boot || !w->boot_info) return fail(w, SLOG_ERR_NOMEM, "%s", "bootstrap buffer");
+    }
+    if (w->n_boot == BOOT_MAX || w->n_boot_info + d->n_info > (size_t)BOOT_MAX * 4) {
+        slog_status st = choose_shift(w);
+        return st ? st : place(w, d);
+    }
+    slog_drawable *c = &w->boot[w->n_boot++];
+    *c = *d;
+    memcpy(w->boot_info + w->n_boot_info, d->info, d->n_info * sizeof *d->info);
+    /* Store the offset; pointers are made when the buffer is replayed. */
+    c->info = (const int64_t *)(uintptr_t)w->n_boot_info;
+    w->n_boot_info += d->n_info;
+    return SLOG_OK;
+}
+
+slog_status slog_writer_add(slog_writer *w, const slog_drawable *d) {
+    if (!d || d->kind > SLOG_KIND_EVENT) return fail(w, SLOG_ERR_ARG, "%s", "invalid drawable kind");
+    if (d->category >= w->n_cats) return fail(w, SLOG_ERR_ARG, "%s", "unknown category id");
+    const cat_entry *c = &w->cats[d->category];
+    if (c->c.kind != d->kind) return fail(w, SLOG_ERR_ARG, "%s", "drawable kind differs from its category's");
+    if (d->timeline >= w->n_tls || (d->kind == SLOG_KIND_ARROW && d->end_timeline >= w->n_tls))
+        return fail(w, SLOG_ERR_ARG, "%s", "unknown timeline id");
+    if (d->n_info != c->c.n_fields || (d->n_info && !d->info))
+        return fail(w, SLOG_ERR_ARG, "%s", "info count differs from the category's field count");
+    if (d->start < 0 || d->end < 0 || d->start > (INT64_MAX >> 1) || d->end > (INT64_MAX >> 1))
+        return fail(w, SLOG_ERR_ARG, "%s", "time out of range (must be 0 <= t < 2^62 ns)");
+    if (d->kind == SLOG_KIND_STATE && d->end < d->start)
+        return fail(w, SLOG_ERR_ARG, "%s", "state ends before it starts");
+    if (d->kind == SLOG_KIND_EVENT && d->end != d->start)
+        return fail(w, SLOG_ERR_ARG, "%s", "event with end != start");
+    int64_t a = d->start < d->end ? d->start : d->end;
+    int64_t key = d->start < d->end ? d->end : d->start;
+    if (w->n_drawables && key < w->last_key)
+        return fail(w, SLOG_ERR_ORDER, "%s", "drawable ends before the previous one");
+    w->last_key = key;
+    slog_drawable local = *d;
+    if (d->kind != SLOG_KIND_ARROW) local.end_timeline = d->timeline;
+
+    slog_status st;
+    if (w->broken) return w->err.status;
+    if (w->shift < 0)
+        st = buffer_boot(w, &local);
+    else
+        st = place(w, &local);
+    if (st) return st;
+    w->n_drawables++;
+    w->n_by_kind[d->kind]++;
+    if (a < w->t_min) w->t_min = a;
+    if (key > w->t_max) w->t_max = key;
+    w->cats[d->category].count++;
+    if (d->kind == SLOG_KIND_STATE) w->cats[d->category].total_ns += d->end - d->start;
+    return SLOG_OK;
+}
+
+/* --------------------------------------------------------------- finish */
+
+static slog_status put_section(slog_writer *w, const char *tag, slog_buf *body, uint64_t *off, uint64_t *size) {
+    if (body->failed) return fail(w, SLOG_ERR_NOMEM, "%s", tag);
+    *off = out_offset(w);
+    *size = SLOG_BLOCK_HEADER_SIZE + body->len;
+    return put_block(w, tag, body->data, body->len, NULL, 0, NULL);
+}
+
+static slog_status write_sections(slog_writer *w, uint64_t sec[4][2]) {
+    slog_status st;
+    slog_buf b = {0};
+    buf_put_u32(&b, w->n_cats);
+    for (uint32_t i = 0; i < w->n_cats; i++) {
+        const cat_entry *e = &w->cats[i];
+        buf_put_u8(&b, (uint8_t)e->c.kind);
+        buf_put_u8(&b, (uint8_t)e->c.n_fields);
+        buf_put_u8(&b, 0);
+        buf_put_u8(&b, 0);
+        buf_put_u32(&b, e->c.rgba);
+        buf_put_u64(&b, e->count);
+        buf_put_u64(&b, (uint64_t)e->total_ns);
+        buf_put_str(&b, e->c.name);
+        buf_put_str(&b, e->c.group);
+        for (uint32_t f = 0; f < e->c.n_fields; f++) {
+            buf_put_u8(&b, e->c.field_types[f]);
+            buf_put_str(&b, e->c.field_names[f]);
+        }
+    }
+    st = put_section(w, SLOG_TAG_CATEGORIES, &b, &sec[0][0], &sec[0][1]);
+    b.len = 0;
+    if (!st) {
+        buf_put_u32(&b, w->n_tls);
+        for (uint32_t i = 0; i < w->n_tls; i++) {
+            buf_put_u32(&b, w->tls[i].t.rank);
+            buf_put_u32(&b, w->tls[i].t.thread);
+            buf_put_str(&b, w->tls[i].t.label);
+            buf_put_str(&b, w->tls[i].t.group);
+        }
+        st = put_section(w, SLOG_TAG_TIMELINES, &b, &sec[1][0], &sec[1][1]);
+    }
+    b.len = 0;
+    if (!st) {
+        buf_put_u32(&b, w->n_annotations);
+        buf_put(&b, w->annotations.data, w->annotations.len);
+        st = put_section(w, SLOG_TAG_ANNOTATIONS, &b, &sec[2][0], &sec[2][1]);
+    }
+    buf_free(&b);
+    if (st) return st;
+
+    /* Directory: copy the spill file through, checksumming as we go. */
+    if (fflush(w->dir_spill) || fseek(w->dir_spill, 0, SEEK_SET))
+        return fail(w, SLOG_ERR_IO, "directory spill: %s", strerror(errno));
+    uint8_t cnt[8];
+    put_u64le(cnt, w->n_nodes);
+    uint64_t body_len = 8 + w->n_nodes * SLOG_DIRENT_SIZE;
+    uint32_t crc = slog_crc32c(0, cnt, 8);
+    uint8_t hdr[SLOG_BLOCK_HEADER_SIZE];
+    sec[3][0] = out_offset(w);
+    sec[3][1] = SLOG_BLOCK_HEADER_SIZE + body_len;
+    /* The crc is patched after streaming the entries. */
+    memcpy(hdr, SLOG_TAG_DIRECTORY, 4);
+    put_u32le(hdr + 4, 0);
+    put_u64le(hdr + 8, body_len);
+    buf_put(&w->out, hdr, sizeof hdr);
+    buf_put(&w->out, cnt, 8);
+    uint8_t chunk[SLOG_DIRENT_SIZE * 1024];
+    size_t got;
+    uint64_t copied = 0;
+    while ((got = fread(chunk, 1, sizeof chunk, w->dir_spill)) > 0) {
+        crc = slog_crc32c(crc, chunk, got);
+        buf_put(&w->out, chunk, got);
+        copied += got;
+        if (w->out.len >= OUT_FLUSH && (st = flush_out(w))) return st;
+    }
+    if (copied != w->n_nodes * SLOG_DIRENT_SIZE) return fail(w, SLOG_ERR_IO, "%s", "directory spill short read");
+    if ((st = flush_out(w))) return st;
+    uint8_t crcb[4];
+    put_u32le(crcb, crc);
+    if (pwrite(w->fd, crcb, 4, (off_t)(sec[3][0] + 4)) != 4)
+        return fail(w, SLOG_ERR_IO, "write: %s", strerror(errno));
+    return SLOG_OK;
+}
+
+static slog_status write_header_and_postamble(slog_writer *w, uint64_t sec[4][2]) {
+    uint64_t file_size = out_offset(w) + SLOG_POSTAMBLE_SIZE;
+    uint8_t p[SLOG_POSTAMBLE_SIZE] = {0};
+    put_u64le(p + POST_DIR_OFF, sec[3][0]);
+    put_u64le(p + POST_DIR_SIZE, sec[3][1]);
+    put_u64le(p + POST_CAT_OFF, sec[0][0]);
+    put_u64le(p + POST_TL_OFF, sec[1][0]);
+    put_u64le(p + POST_ANN_OFF, sec[2][0]);
+    put_u64le(p + POST_FILE_SIZE, file_size);
+    put_u32le(p + POST_CRC, slog_crc32c(0, p, POST_CRC));
+    memcpy(p + POST_MAGIC, slog_end_magic, SLOG_MAGIC_LEN);
+    buf_put(&w->out, p, sizeof p);
+    slog_status st = flush_out(w);
+    if (st) return st;
+
+    uint8_t h[SLOG_HEADER_SIZE] = {0};
+    memcpy(h + HDR_MAGIC, slog_magic, SLOG_MAGIC_LEN);
+    put_u32le(h + HDR_BOM, SLOG_BOM);
+    put_u16le(h + HDR_MAJOR, SLOG_FORMAT_MAJOR);
+    put_u16le(h + HDR_MINOR, SLOG_FORMAT_MINOR);
+    put_u32le(h + HDR_FLAGS, SLOG_FLAG_COMPLETE);
+    put_u32le(h + HDR_SIZE, SLOG_HEADER_SIZE);
+    put_u32le(h + HDR_CHILDREN, SLOG_CHILDREN);
+    put_u32le(h + HDR_BINS, w->opt.preview_bins);
+    put_u32le(h + HDR_LEAF_SHIFT, (uint32_t)w->shift);
+    put_u32le(h + HDR_DEPTH, w->depth);
+    put_u64le(h + HDR_ORIGIN, (uint64_t)w->opt.time_origin_ns);
+    put_u64le(h + HDR_TMIN, (uint64_t)(w->n_drawables ? w->t_min : 0));
+    put_u64le(h + HDR_TMAX, (uint64_t)(w->n_drawables ? w->t_max : 0));
+    put_u64le(h + HDR_N_DRAWABLES, w->n_drawables);
+    put_u64le(h + HDR_N_STATES, w->n_by_kind[SLOG_KIND_STATE]);
+    put_u64le(h + HDR_N_ARROWS, w->n_by_kind[SLOG_KIND_ARROW]);
+    put_u64le(h + HDR_N_EVENTS, w->n_by_kind[SLOG_KIND_EVENT]);
+    put_u64le(h + HDR_N_NODES, w->n_nodes);
+    put_u32le(h + HDR_N_CATEGORIES, w->n_cats);
+    put_u32le(h + HDR_N_TIMELINES, w->n_tls);
+    put_u32le(h + HDR_N_ANNOTATIONS, w->n_annotations);
+    for (int i = 0; i < 4; i++) {
+        put_u64le(h + HDR_SEC_CATEGORIES + 16 * i, sec[i][0]);
+        put_u64le(h + HDR_SEC_CATEGORIES + 16 * i + 8, sec[i][1]);
+    }
+    put_u32le(h + HDR_CRC, slog_crc32c(0, h, HDR_CRC));
+    if (pwrite(w->fd, h, sizeof h, 0) != (ssize_t)sizeof h)
+        return fail(w, SLOG_ERR_IO, "write header: %s", strerror(errno));
+    return SLOG_OK;
+}
+
+static slog_status finish_tree(slog_writer *w) {
+    slog_status st;
+    if (w->shift < 0 && (st = choose_shift(w))) return st;
+    if (!w->n_drawables) return SLOG_OK;
+    uint32_t root = slog_place_level(0, (uint64_t)w->t_max, w->shift);
+    for (uint32_t l = 0; l < root; l++)
+        if (w->levels[l].active && (st = close_node(w, l, false))) return st;
+    return close_node(w, root, true);
+}
+
+slog_status slog_writer_finish(slog_writer *w, slog_error *err) {
+    slog_clear_error(err);
+    if (!w) return slog_set_error(err, SLOG_ERR_ARG, NULL, SLOG_NO_OFFSET, "NULL writer");
+    uint64_t sec[4][2] = {{0}};
+    slog_status st = w->broken ? w->err.status : SLOG_OK;
+    if (!st) st = finish_tree(w);
+    if (!st) st = write_sections(w, sec);
+    if (!st) st = write_header_and_postamble(w, sec);
+    if (!st && close(w->fd) != 0) st = fail(w, SLOG_ERR_IO, "close: %s", strerror(errno));
+    else if (!st) w->fd = -1;
+    if (!st && rename(w->tmp_path, w->path) != 0) st = fail(w, SLOG_ERR_IO, "rename: %s", strerror(errno));
+    if (!st) {
+        free(w->tmp_path);
+        w->tmp_path = NULL; /* nothing left to remove */
+    } else if (err) {
+        *err = w->err;
+    }
+    slog_writer_abort(w);
+    return st;
+}
+
+void slog_writer_abort(slog_writer *w) {
+    if (!w) return;
+    if (w->fd >= 0) close(w->fd);
+    if (w->tmp_path) unlink(w->tmp_path);
+    if (w->dir_spill) fclose(w->dir_spill);
+    for (uint32_t i = 0; i < w->n_cats; i++) {
+        cat_entry *e = &w->cats[i];
+        free((char *)e->c.name);
+        free((char *)e->c.group);
+        if (e->c.field_names)
+            for (uint32_t f = 0; f < e->c.n_fields; f++) free((char *)e->c.field_names[f]);
+        free((char **)e->c.field_names);
+        free((uint8_t *)e->c.field_types);
+    }
+    free(w->cats);
+    free(w->cat_is_state);
+    for (uint32_t i = 0; i < w->n_tls; i++) {
+        free((char *)w->tls[i].t.label);
+        free((char *)w->tls[i].t.group);
+    }
+    free(w->tls);
+    buf_free(&w->annotations);
+    for (int i = 0; i < SLOG_MAX_LEVELS; i++) {
+        buf_free(&w->levels[i].body);
+        prev_free(&w->levels[i].prev);
+    }
+    free(w->boot);
+    free(w->boot_info);
+    buf_free(&w->out);
+    free(w->path);
+    free(w->tmp_path);
+    free(w);
+}
