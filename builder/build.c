@@ -1,0 +1,850 @@
+/* build.c - the slog2-build pipeline (see build.h).
+ *
+ * Each rank's .bin is decoded in file order (records are written at call
+ * exit, so file order is exit order) and the ranks are merged by exit time
+ * with a binary heap. Every record becomes a state (or, for a poll that found
+ * nothing, an event) on its (rank, thread) timeline and is fed to the
+ * communicator replay (comm.c) and message matching (match.c), which produce
+ * arrows. All drawables pass through the reorder buffer (reorder.c) so the
+ * writer receives them in end order; memory is bounded by ranks, messages in
+ * flight and open states, not by trace length.
+ */
+#include "build.h"
+
+#include <glib.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "comm.h"
+#include "match.h"
+#include "palette.h"
+#include "reorder.h"
+#include "slog.h"
+
+#define N_LABELS DUMPI_N_LABELS
+#define PROGRESS_EVERY 65536
+
+/* Info fields a function's state may carry, and the DUMPI arguments they
+ * come from (first one present wins). */
+typedef enum field_id { F_BYTES, F_DEST, F_SOURCE, F_TAG, F_COMM, F_ROOT, F_REQUEST, F_COMPLETED, N_FIELD_IDS } field_id;
+
+static const struct {
+    const char *name;
+    uint8_t type;
+    const char *args[3];
+} field_defs[N_FIELD_IDS] = {
+    [F_BYTES] = {"bytes", SLOG_FIELD_BYTES, {"count", "sendcount", NULL}},
+    [F_DEST] = {"dest", SLOG_FIELD_TIMELINE, {"dest", NULL, NULL}},
+    [F_SOURCE] = {"source", SLOG_FIELD_TIMELINE, {"source", NULL, NULL}},
+    [F_TAG] = {"tag", SLOG_FIELD_INT, {"tag", "sendtag", NULL}},
+    [F_COMM] = {"comm", SLOG_FIELD_HANDLE, {"comm", "oldcomm", "localcomm"}},
+    [F_ROOT] = {"root", SLOG_FIELD_TIMELINE, {"root", NULL, NULL}},
+    [F_REQUEST] = {"request", SLOG_FIELD_HANDLE, {"request", NULL, NULL}},
+    [F_COMPLETED] = {"completed", SLOG_FIELD_INT, {NULL, NULL, NULL}},
+};
+
+typedef struct fn_plan {
+    int ready;
+    uint32_t category;           /* state category */
+    uint32_t poll_category;      /* event category (polls), UINT32_MAX if none */
+    uint32_t n_fields;
+    uint8_t fields[N_FIELD_IDS]; /* field_id per slot */
+    int8_t arg[N_FIELD_IDS];     /* arg index per slot, -1 if derived */
+    int8_t i_datatype;           /* for bytes */
+    /* argument indexes used by the semantics */
+    int8_t i_count, i_dtype, i_dest, i_source, i_tag, i_comm, i_request, i_status, i_flag, i_outcount;
+    int8_t i_sendcount, i_sendtype, i_sendtag, i_recvtag, i_requests;
+} fn_plan;
+
+typedef struct rank_in {
+    dumpi_file *f;
+    dumpi_call head;
+    int has_head;
+    int done;
+    uint32_t rank;
+    uint64_t counts[N_LABELS];
+    uint64_t pos;                /* bytes consumed */
+    GArray *user_stack;          /* per thread: see user_frames */
+} rank_in;
+
+typedef struct user_frame {
+    uint16_t thread;
+    uint64_t fn;
+    int64_t start;
+} user_frame;
+
+typedef struct pending {
+    slog_drawable d;
+    int64_t info[SLOG_MAX_FIELDS];
+} pending;
+
+typedef struct builder {
+    const build_options *o;
+    build_summary *s;
+    FILE *err;
+    slog_writer *w;
+    rank_in *ranks;
+    uint32_t n_ranks;
+    int *heap;
+    uint32_t heap_n;
+    int64_t origin;
+    comm_ctx *comms;
+    match_ctx *match;
+    reorder *ro;
+    fn_plan plans[N_LABELS];
+    GHashTable *timelines;       /* (rank << 32 | thread) -> id + 1 */
+    GHashTable *user_cats;       /* name -> category id + 1 */
+    uint32_t arrow_category;
+    int failed;                  /* writer error: stop */
+    slog_error werr;
+    const char *host;
+    double t_start;
+    double last_progress;
+} builder;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void warn(builder *b, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void warn(builder *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (b->o->progress) fputs("\r\033[K", b->err);
+    fputs("slog2-build: warning: ", b->err);
+    vfprintf(b->err, fmt, ap);
+    fputc('\n', b->err);
+    va_end(ap);
+    b->s->n_warnings++;
+}
+
+/* ------------------------------------------------------------ categories */
+
+static uint32_t add_category(builder *b, slog_kind kind, const char *name, const char *group, uint32_t rgba,
+                             uint32_t n_fields, const uint8_t *fields) {
+    const char *names[N_FIELD_IDS];
+    uint8_t types[N_FIELD_IDS];
+    for (uint32_t i = 0; i < n_fields; i++) {
+        names[i] = field_defs[fields[i]].name;
+        types[i] = field_defs[fields[i]].type;
+    }
+    slog_category c = {kind, name, group, rgba, n_fields, names, types};
+    uint32_t id = 0;
+    if (slog_writer_add_category(b->w, &c, &id) != SLOG_OK) {
+        b->werr = *slog_writer_error(b->w);
+        b->failed = 1;
+    }
+    return id;
+}
+
+static int is_poll(uint16_t label) {
+    const char *n = dumpi_fn_lookup(label)->name;
+    return !strcmp(n, "MPI_Test") || !strcmp(n, "MPI_Testany") || !strcmp(n, "MPI_Testsome") ||
+           !strcmp(n, "MPI_Testall") || !strcmp(n, "MPI_Iprobe");
+}
+
+static fn_plan *plan_for(builder *b, uint16_t label) {
+    fn_plan *p = &b->plans[label];
+    if (p->ready) return p;
+    const dumpi_fn_info *fn = dumpi_fn_lookup(label);
+#define IDX(name) ((int8_t)dumpi_fn_arg_index(label, name))
+    p->i_count = IDX("count");
+    p->i_dtype = IDX("datatype");
+    p->i_dest = IDX("dest");
+    p->i_source = IDX("source");
+    p->i_tag = IDX("tag");
+    p->i_comm = IDX("comm");
+    p->i_request = IDX("request");
+    p->i_status = IDX("status");
+    p->i_flag = IDX("flag");
+    p->i_outcount = IDX("outcount");
+    p->i_sendcount = IDX("sendcount");
+    p->i_sendtype = IDX("sendtype");
+    p->i_sendtag = IDX("sendtag");
+    p->i_recvtag = IDX("recvtag");
+    p->i_requests = IDX("requests");
+    p->i_datatype = p->i_count >= 0 && p->i_dtype >= 0 ? p->i_dtype : p->i_sendtype;
+    for (int f = 0; f < N_FIELD_IDS; f++) {
+        int8_t a = -1;
+        for (int k = 0; k < 3 && field_defs[f].args[k] && a < 0; k++) a = IDX(field_defs[f].args[k]);
+        if (f == F_BYTES && p->i_datatype < 0) a = -1;
+        int derived = f == F_COMPLETED && fn->family == DUMPI_FAMILY_WAIT_TEST;
+        if (a >= 0 || derived) {
+            p->fields[p->n_fields] = (uint8_t)f;
+            p->arg[p->n_fields] = a;
+            p->n_fields++;
+        }
+    }
+#undef IDX
+    p->category = add_category(b, SLOG_KIND_STATE, fn->name, dumpi_family_name(fn->family),
+                               palette_colour(fn->family, fn->name), p->n_fields, p->fields);
+    p->poll_category = UINT32_MAX;
+    if (is_poll(label) && !b->o->poll_states) {
+        char name[96];
+        snprintf(name, sizeof name, "%s (nothing)", fn->name);
+        p->poll_category = add_category(b, SLOG_KIND_EVENT, name, "poll", palette_event_colour(name), 0, NULL);
+    }
+    p->ready = 1;
+    return p;
+}
+
+/* ------------------------------------------------------------- timelines */
+
+static uint32_t timeline_for(builder *b, uint32_t rank, uint32_t thread) {
+    if (thread == 0) return rank; /* thread 0 timelines were made up front */
+    gpointer key = GSIZE_TO_POINTER(((gsize)rank << 16) | thread);
+    gpointer v = g_hash_table_lookup(b->timelines, key);
+    if (v) return (uint32_t)GPOINTER_TO_SIZE(v) - 1;
+    char label[64];
+    snprintf(label, sizeof label, "rank %u / thread %u", rank, thread);
+    slog_timeline t = {rank, thread, label, b->ranks[rank].f ? dumpi_file_hostname(b->ranks[rank].f) : ""};
+    uint32_t id = 0;
+    if (slog_writer_add_timeline(b->w, &t, &id) != SLOG_OK) {
+        b->werr = *slog_writer_error(b->w);
+        b->failed = 1;
+    }
+    g_hash_table_insert(b->timelines, key, GSIZE_TO_POINTER((gsize)id + 1));
+    b->s->n_timelines++;
+    return id;
+}
+
+/* ------------------------------------------------------- reorder/writer */
+
+static slog_cb_result release(void *user, int64_t key, const void *data, size_t len) {
+    builder *b = user;
+    (void)key;
+    (void)len;
+    pending p;
+    memcpy(&p, data, sizeof p);
+    p.d.info = p.info;
+    if (slog_writer_add(b->w, &p.d) != SLOG_OK) {
+        b->werr = *slog_writer_error(b->w);
+        b->failed = 1;
+        return SLOG_STOP;
+    }
+    return SLOG_CONTINUE;
+}
+
+static void emit(builder *b, pending *p) {
+    if (b->failed) return;
+    int64_t key = p->d.start > p->d.end ? p->d.start : p->d.end;
+    int64_t last = reorder_last_key(b->ro);
+    if (key < last) {
+        /* Arrived after later drawables were written (e.g. thread records
+         * interleaved out of exit order): stretch it to the written edge. */
+        b->s->n_clamped++;
+        if (p->d.kind == SLOG_KIND_EVENT)
+            p->d.start = p->d.end = last;
+        else if (p->d.end >= p->d.start)
+            p->d.end = last;
+        else
+            p->d.start = last;
+        key = last;
+    }
+    if (reorder_push(b->ro, key, p, sizeof *p) != SLOG_OK) b->failed = 1;
+}
+
+static slog_cb_result on_arrow(void *user, const match_arrow *a) {
+    builder *b = user;
+    pending p;
+    memset(&p, 0, sizeof p);
+    p.d.kind = SLOG_KIND_ARROW;
+    p.d.category = b->arrow_category;
+    p.d.timeline = timeline_for(b, a->send_rank, a->send_thread);
+    p.d.end_timeline = timeline_for(b, a->recv_rank, a->recv_thread);
+    p.d.start = a->send_time;
+    p.d.end = a->recv_time;
+    p.d.n_info = 3;
+    p.info[0] = a->bytes;
+    p.info[1] = a->tag;
+    p.info[2] = a->recv_comm;
+    emit(b, &p);
+    b->s->n_arrows++;
+    return b->failed ? SLOG_STOP : SLOG_CONTINUE;
+}
+
+/* ---------------------------------------------------------- semantics */
+
+static int64_t bytes_of(const rank_in *r, const dumpi_call *c, int i_count, int i_type) {
+    if (i_count < 0 || i_type < 0 || !dumpi_call_has(c, i_count) || !dumpi_call_has(c, i_type)) return SLOG_INFO_UNKNOWN;
+    int64_t count = dumpi_call_int(c, i_count);
+    int32_t type = (int32_t)dumpi_call_int(c, i_type);
+    /* Only predefined datatypes (ids below 28) have a size that means the
+     * payload; derived types would need the type map replayed. */
+    int32_t size = type >= 0 && type < 28 ? dumpi_file_datatype_size(r->f, type) : -1;
+    if (size <= 0 || count < 0) return SLOG_INFO_UNKNOWN;
+    return count * size;
+}
+
+static void to_status(const dumpi_status *d, match_status *m) {
+    m->source = d->source;
+    m->tag = d->tag;
+    m->bytes = d->bytes;
+    m->cancelled = d->cancelled;
+}
+
+static int64_t arg_or(const dumpi_call *c, int i, int64_t dflt) {
+    return i >= 0 && dumpi_call_has(c, i) ? dumpi_call_int(c, i) : dflt;
+}
+
+static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_plan *p, int64_t t0, int64_t t1) {
+    const char *n = c->fn->name;
+    if (c->fn->family != DUMPI_FAMILY_P2P && c->fn->family != DUMPI_FAMILY_WAIT_TEST) return;
+    uint32_t rank = r->rank, th = c->thread;
+    match_post post = {.rank = rank, .thread = th, .time = t0, .request = MATCH_NO_REQUEST,
+                       .comm = (int)arg_or(c, p->i_comm, 2)};
+    const char *base = n + 4; /* after "MPI_" */
+    if (strncmp(n, "MPI_", 4)) return;
+    int is_isend = !strcmp(base, "Isend") || !strcmp(base, "Ibsend") || !strcmp(base, "Issend") || !strcmp(base, "Irsend");
+    int is_send = !strcmp(base, "Send") || !strcmp(base, "Bsend") || !strcmp(base, "Ssend") || !strcmp(base, "Rsend");
+    int is_sinit = !strcmp(base, "Send_init") || !strcmp(base, "Bsend_init") || !strcmp(base, "Ssend_init") ||
+                   !strcmp(base, "Rsend_init");
+    if (is_send || is_isend || is_sinit) {
+        post.peer = (int)arg_or(c, p->i_dest, MATCH_PROC_NULL);
+        post.tag = (int)arg_or(c, p->i_tag, 0);
+        post.bytes = bytes_of(r, c, p->i_count, p->i_dtype);
+        if (is_isend || is_sinit) post.request = (int)arg_or(c, p->i_request, MATCH_NO_REQUEST);
+        if (is_sinit)
+            match_send_init(b->match, &post);
+        else
+            match_send(b->match, &post);
+    } else if (!strcmp(base, "Recv") || !strcmp(base, "Irecv") || !strcmp(base, "Recv_init")) {
+        post.peer = (int)arg_or(c, p->i_source, MATCH_ANY_SOURCE);
+        post.tag = (int)arg_or(c, p->i_tag, MATCH_ANY_TAG);
+        post.bytes = bytes_of(r, c, p->i_count, p->i_dtype);
+        if (base[0] == 'R' && base[4] == 0) {
+            const dumpi_status *ds = p->i_status >= 0 ? dumpi_call_status(c, p->i_status) : NULL;
+            match_status ms;
+            if (ds) to_status(ds, &ms);
+            match_recv(b->match, &post, ds ? &ms : NULL, t1, th);
+        } else {
+            post.request = (int)arg_or(c, p->i_request, MATCH_NO_REQUEST);
+            if (base[0] == 'I')
+                match_recv_post(b->match, &post);
+            else
+                match_recv_init(b->match, &post);
+        }
+    } else if (!strcmp(base, "Sendrecv") || !strcmp(base, "Sendrecv_replace")) {
+        post.peer = (int)arg_or(c, p->i_dest, MATCH_PROC_NULL);
+        post.tag = (int)arg_or(c, p->i_sendtag, 0);
+        post.bytes = p->i_sendcount >= 0 ? bytes_of(r, c, p->i_sendcount, p->i_sendtype) : bytes_of(r, c, p->i_count, p->i_dtype);
+        match_send(b->match, &post);
+        match_post rp = post;
+        rp.peer = (int)arg_or(c, p->i_source, MATCH_ANY_SOURCE);
+        rp.tag = (int)arg_or(c, p->i_recvtag, MATCH_ANY_TAG);
+        const dumpi_status *ds = p->i_status >= 0 ? dumpi_call_status(c, p->i_status) : NULL;
+        match_status ms;
+        if (ds) to_status(ds, &ms);
+        match_recv(b->match, &rp, ds ? &ms : NULL, t1, th);
+    } else if (!strcmp(base, "Start")) {
+        match_start(b->match, rank, th, (int)arg_or(c, p->i_request, MATCH_NO_REQUEST), t0);
+    } else if (!strcmp(base, "Startall")) {
+        int32_t nreq = 0;
+        const int32_t *reqs = p->i_requests >= 0 ? dumpi_call_int_array(c, p->i_requests, &nreq) : NULL;
+        for (int32_t i = 0; reqs && i < nreq; i++) match_start(b->match, rank, th, reqs[i], t0);
+    } else if (!strcmp(base, "Cancel")) {
+        match_cancel(b->match, rank, (int)arg_or(c, p->i_request, MATCH_NO_REQUEST));
+    } else if (!strcmp(base, "Request_free")) {
+        match_request_free(b->match, rank, (int)arg_or(c, p->i_request, MATCH_NO_REQUEST));
+    } else if (c->fn->family == DUMPI_FAMILY_WAIT_TEST) {
+        int32_t n_done = dumpi_call_n_completed(c);
+        for (int32_t i = 0; i < n_done; i++) {
+            int32_t req;
+            const dumpi_status *ds = NULL;
+            if (dumpi_call_completed(c, i, &req, &ds) || req == DUMPI_REQUEST_NULL) continue;
+            match_status ms;
+            if (ds) to_status(ds, &ms);
+            match_complete(b->match, rank, th, req, ds ? &ms : NULL, t1);
+        }
+    }
+}
+
+static void do_comms(builder *b, rank_in *r, const dumpi_call *c) {
+    if (c->fn->family != DUMPI_FAMILY_OBJECT) return;
+    const char *n = c->fn->name;
+    uint16_t l = c->label;
+    uint32_t rank = r->rank;
+#define A(name) ((int)dumpi_call_int_by_name(c, name))
+#define ARR(name, np) dumpi_call_int_array(c, dumpi_fn_arg_index(l, name), np)
+    int32_t na = 0;
+    if (!strcmp(n, "MPI_Comm_dup"))
+        comm_record_dup(b->comms, rank, A("oldcomm"), A("newcomm"));
+    else if (!strcmp(n, "MPI_Comm_split"))
+        comm_record_split(b->comms, rank, A("oldcomm"), A("color"), A("key"), A("newcomm"));
+    else if (!strcmp(n, "MPI_Comm_create"))
+        comm_record_create(b->comms, rank, A("oldcomm"), A("group"), A("newcomm"));
+    else if (!strcmp(n, "MPI_Comm_free"))
+        comm_record_free(b->comms, rank, A("comm"));
+    else if (!strcmp(n, "MPI_Comm_group"))
+        comm_record_comm_group(b->comms, rank, A("comm"), A("group"));
+    else if (!strcmp(n, "MPI_Group_incl") || !strcmp(n, "MPI_Group_excl")) {
+        const int32_t *v = ARR("ranks", &na);
+        (n[10] == 'i' ? comm_record_group_incl : comm_record_group_excl)(b->comms, rank, A("group"), na, v,
+                                                                          A("newgroup"));
+    } else if (!strcmp(n, "MPI_Group_range_incl") || !strcmp(n, "MPI_Group_range_excl")) {
+        int32_t rows = 0;
+        const dumpi_int_row *rr = dumpi_call_int_array_2d(c, dumpi_fn_arg_index(l, "ranges"), &rows);
+        int *flat = g_new0(int, (gsize)rows * 3 + 1);
+        for (int32_t i = 0; rr && i < rows; i++)
+            for (int k = 0; k < 3 && k < rr[i].n; k++) flat[i * 3 + k] = rr[i].v[k];
+        (n[16] == 'i' ? comm_record_group_range_incl : comm_record_group_range_excl)(b->comms, rank, A("group"), rows,
+                                                                                      flat, A("newgroup"));
+        g_free(flat);
+    } else if (!strcmp(n, "MPI_Group_union"))
+        comm_record_group_union(b->comms, rank, A("group1"), A("group2"), A("newgroup"));
+    else if (!strcmp(n, "MPI_Group_intersection"))
+        comm_record_group_intersection(b->comms, rank, A("group1"), A("group2"), A("newgroup"));
+    else if (!strcmp(n, "MPI_Group_difference"))
+        comm_record_group_difference(b->comms, rank, A("group1"), A("group2"), A("newgroup"));
+    else if (!strcmp(n, "MPI_Group_free"))
+        comm_record_group_free(b->comms, rank, A("group"));
+    else if (!strcmp(n, "MPI_Cart_create")) {
+        const int32_t *v = ARR("dims", &na);
+        comm_record_cart_create(b->comms, rank, A("oldcomm"), na, v, A("newcomm"));
+    } else if (!strcmp(n, "MPI_Cart_sub")) {
+        const int32_t *v = ARR("remain_dims", &na);
+        comm_record_cart_sub(b->comms, rank, A("oldcomm"), na, v, A("newcomm"));
+    } else if (!strcmp(n, "MPI_Graph_create"))
+        comm_record_graph_create(b->comms, rank, A("oldcomm"), A("nodes"), A("newcomm"));
+    else if (!strcmp(n, "MPI_Intercomm_create"))
+        comm_record_intercomm_create(b->comms, rank, A("localcomm"), A("localleader"), A("remotecomm"),
+                                     A("remoteleader"), A("tag"), A("newcomm"));
+    else if (!strcmp(n, "MPI_Intercomm_merge"))
+        comm_record_intercomm_merge(b->comms, rank, A("comm"), A("high"), A("newcomm"));
+#undef A
+#undef ARR
+}
+
+/* A poll "found nothing": Test/Testany/Testall/Iprobe flag 0, Testsome
+ * outcount 0 or MPI_UNDEFINED. */
+static int poll_failed(const dumpi_call *c, const fn_plan *p) {
+    if (p->i_flag >= 0) return dumpi_call_has(c, p->i_flag) && dumpi_call_int(c, p->i_flag) == 0;
+    if (p->i_outcount >= 0) {
+        int64_t oc = arg_or(c, p->i_outcount, 1);
+        return oc == 0 || oc == DUMPI_UNDEFINED;
+    }
+    return 0;
+}
+
+static void user_function(builder *b, rank_in *r, const dumpi_call *c, int64_t t0, int64_t t1) {
+    uint64_t fn = (uint64_t)dumpi_call_int(c, 0);
+    if (c->label == DUMPI_LABEL_FUNCTION_ENTER) {
+        user_frame fr = {c->thread, fn, t0};
+        g_array_append_val(r->user_stack, fr);
+        return;
+    }
+    /* Exit: pop the innermost open frame of this thread and function. */
+    for (guint i = r->user_stack->len; i-- > 0;) {
+        user_frame *fr = &g_array_index(r->user_stack, user_frame, i);
+        if (fr->thread != c->thread || fr->fn != fn) continue;
+        const char *name = dumpi_file_function_name(r->f, fn);
+        char buf[64];
+        if (!name) {
+            snprintf(buf, sizeof buf, "fn 0x%" PRIx64, fn);
+            name = buf;
+        }
+        gpointer v = g_hash_table_lookup(b->user_cats, name);
+        uint32_t cat;
+        if (v) {
+            cat = (uint32_t)GPOINTER_TO_SIZE(v) - 1;
+        } else {
+            cat = add_category(b, SLOG_KIND_STATE, name, "user function", palette_colour(DUMPI_FAMILY_USER, name), 0,
+                               NULL);
+            g_hash_table_insert(b->user_cats, g_strdup(name), GSIZE_TO_POINTER((gsize)cat + 1));
+        }
+        pending p;
+        memset(&p, 0, sizeof p);
+        p.d.kind = SLOG_KIND_STATE;
+        p.d.category = cat;
+        p.d.timeline = p.d.end_timeline = timeline_for(b, r->rank, c->thread);
+        p.d.start = fr->start;
+        p.d.end = t1 > fr->start ? t1 : fr->start;
+        emit(b, &p);
+        b->s->n_states++;
+        g_array_remove_index(r->user_stack, i);
+        return;
+    }
+}
+
+static void process(builder *b, rank_in *r, const dumpi_call *c) {
+    int64_t t0 = c->wall_start - b->origin, t1 = c->wall_stop - b->origin;
+    if (t0 < 0) t0 = 0;
+    if (t1 < t0) t1 = t0;
+    b->s->n_calls++;
+    if (c->label < N_LABELS) r->counts[c->label]++;
+    if (c->fn->family == DUMPI_FAMILY_USER) {
+        user_function(b, r, c, t0, t1);
+        return;
+    }
+    fn_plan *p = plan_for(b, c->label);
+    do_comms(b, r, c);
+    do_matching(b, r, c, p, t0, t1);
+
+    pending pd;
+    pd.d.timeline = pd.d.end_timeline = timeline_for(b, r->rank, c->thread);
+    if (p->poll_category != UINT32_MAX && poll_failed(c, p)) {
+        pd.d.kind = SLOG_KIND_EVENT;
+        pd.d.category = p->poll_category;
+        pd.d.start = pd.d.end = t1;
+        pd.d.n_info = 0;
+        emit(b, &pd);
+        b->s->n_events++;
+        return;
+    }
+    pd.d.kind = SLOG_KIND_STATE;
+    pd.d.category = p->category;
+    pd.d.start = t0;
+    pd.d.end = t1;
+    pd.d.n_info = p->n_fields;
+    for (uint32_t i = 0; i < p->n_fields; i++) {
+        int a = p->arg[i];
+        int64_t v = SLOG_INFO_UNKNOWN;
+        int comm = (int)arg_or(c, p->i_comm, 2);
+        switch (p->fields[i]) {
+        case F_BYTES: v = bytes_of(r, c, p->i_count >= 0 ? p->i_count : p->i_sendcount, p->i_datatype); break;
+        case F_DEST:
+        case F_SOURCE:
+        case F_ROOT: {
+            int64_t local = arg_or(c, a, SLOG_INFO_UNKNOWN);
+            if (local == SLOG_INFO_UNKNOWN || local < 0) {
+                v = local; /* ANY_SOURCE -1, PROC_NULL -2 kept as recorded */
+            } else {
+                int wr = comm_world_rank(b->comms, r->rank, comm, (int)local);
+                v = wr >= 0 ? wr : SLOG_INFO_UNKNOWN;
+            }
+            break;
+        }
+        case F_COMPLETED: {
+            int32_t n_done = dumpi_call_n_completed(c), k = 0;
+            for (int32_t j = 0; j < n_done; j++) {
+                int32_t req;
+                if (!dumpi_call_completed(c, j, &req, NULL) && req != DUMPI_REQUEST_NULL) k++;
+            }
+            v = k;
+            break;
+        }
+        default: v = arg_or(c, a, SLOG_INFO_UNKNOWN); break;
+        }
+        pd.info[i] = v;
+    }
+    emit(b, &pd);
+    b->s->n_states++;
+}
+
+/* ------------------------------------------------------------ the merge */
+
+static int head_less(const builder *b, int x, int y) {
+    const dumpi_call *a = &b->ranks[x].head, *c = &b->ranks[y].head;
+    if (a->wall_stop != c->wall_stop) return a->wall_stop < c->wall_stop;
+    return x < y;
+}
+
+static void heap_push(builder *b, int r) {
+    uint32_t i = b->heap_n++;
+    b->heap[i] = r;
+    while (i && head_less(b, b->heap[i], b->heap[(i - 1) / 2])) {
+        int t = b->heap[i];
+        b->heap[i] = b->heap[(i - 1) / 2];
+        b->heap[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
+}
+
+static int heap_pop(builder *b) {
+    int top = b->heap[0];
+    b->heap[0] = b->heap[--b->heap_n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = i;
+        if (l < b->heap_n && head_less(b, b->heap[l], b->heap[m])) m = l;
+        if (l + 1 < b->heap_n && head_less(b, b->heap[l + 1], b->heap[m])) m = l + 1;
+        if (m == i) break;
+        int t = b->heap[i];
+        b->heap[i] = b->heap[m];
+        b->heap[m] = t;
+        i = m;
+    }
+    return top;
+}
+
+/* Read the next record of r into r->head. Returns 1 (record), 0 (end), or
+ * -1 after reporting an error that ends this rank. */
+static int advance_rank(builder *b, rank_in *r, int *fatal) {
+    dumpi_error e;
+    int rc = dumpi_file_next(r->f, &r->head, &e);
+    if (rc == 1) {
+        r->pos = r->head.offset + r->head.size;
+        return 1;
+    }
+    r->done = 1;
+    if (rc == 0) return 0;
+    if (rc == DUMPI_ERR_TRUNCATED) {
+        warn(b, "rank %u: %s; keeping every complete record before the cut", r->rank, e.message);
+        return -1;
+    }
+    if (rc == DUMPI_ERR_UNKNOWN_LABEL && b->o->lenient) {
+        warn(b, "rank %u: %s; --lenient: keeping what was decoded before it", r->rank, e.message);
+        return -1;
+    }
+    fprintf(b->err, "slog2-build: error: %s\n", e.message);
+    *fatal = 1;
+    return -1;
+}
+
+static void progress(builder *b, int final) {
+    if (!b->o->progress) return;
+    double t = now_s();
+    if (!final && t - b->last_progress < 0.2) return;
+    b->last_progress = t;
+    uint64_t done = 0;
+    for (uint32_t i = 0; i < b->n_ranks; i++) done += b->ranks[i].done ? dumpi_file_size(b->ranks[i].f) : b->ranks[i].pos;
+    double el = t - b->t_start, frac = b->s->input_bytes ? (double)done / b->s->input_bytes : 1;
+    if (frac > 1) frac = 1;
+    int width = 30, fill = (int)(frac * width);
+    char bar[32];
+    for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
+    bar[width] = 0;
+    double eta = frac > 0.001 ? el / frac - el : 0;
+    fprintf(b->err, "\r\033[K[%s] %5.1f%%  %.1f/%.1f MB  %.2f M calls/s  ETA %.0fs", bar, frac * 100, done / 1e6,
+            b->s->input_bytes / 1e6, el > 0 ? b->s->n_calls / el / 1e6 : 0.0, eta);
+    if (final) fputc('\n', b->err);
+    fflush(b->err);
+}
+
+static void check_footer(builder *b, rank_in *r) {
+    const uint32_t *calls, *ignored;
+    int n = dumpi_file_footer_counts(r->f, &calls, &ignored);
+    if (n <= 0) return;
+    int bad = 0;
+    for (int l = 0; l < n && l < DUMPI_LABEL_ALL_FUNCTIONS; l++) {
+        if ((uint64_t)calls[l] != r->counts[l] && bad++ < 3)
+            warn(b, "%s: footer counts %u calls of %s, %" PRIu64 " were decoded", dumpi_file_path(r->f), calls[l],
+                 dumpi_fn_lookup((uint16_t)l)->name, r->counts[l]);
+    }
+}
+
+static void annotate(builder *b, const dumpi_meta *meta) {
+    char buf[64];
+    slog_writer_add_annotation(b->w, "builder", "slog2-build " SLOG2_VERSION);
+    if (b->o->command_line) slog_writer_add_annotation(b->w, "builder.command", b->o->command_line);
+    if (dumpi_meta_path(meta)) slog_writer_add_annotation(b->w, "source.meta", dumpi_meta_path(meta));
+    for (size_t i = 0; i < dumpi_meta_n_keys(meta); i++) {
+        const char *k, *v;
+        if (dumpi_meta_key_at(meta, i, &k, &v)) continue;
+        char key[128];
+        snprintf(key, sizeof key, "meta.%s", k);
+        slog_writer_add_annotation(b->w, key, v);
+    }
+    snprintf(buf, sizeof buf, "%" PRId64, b->origin);
+    slog_writer_add_annotation(b->w, "time.origin.clock_ns", buf);
+    slog_writer_add_annotation(b->w, "time.clock", "DUMPI wall time (CLOCK_MONOTONIC in libdumpi 0.6+)");
+}
+
+int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, FILE *err_out) {
+    memset(s, 0, sizeof *s);
+    builder b = {.o = o, .s = s, .err = err_out};
+    b.t_start = now_s();
+    int fatal = 0, rc = BUILD_OK;
+    int n = dumpi_meta_n_ranks(meta);
+    size_t n_missing = 0;
+    const int *missing = dumpi_meta_missing(meta, &n_missing);
+    if (n <= 0) {
+        fprintf(err_out, "slog2-build: error: the trace has no ranks\n");
+        return BUILD_FAILED;
+    }
+    if (n_missing) {
+        GString *l = g_string_new(NULL);
+        for (size_t i = 0; i < n_missing; i++) g_string_append_printf(l, "%s%d", i ? ", " : "", missing[i]);
+        if (!o->allow_missing) {
+            fprintf(err_out, "slog2-build: error: missing rank files for ranks %s (use --allow-missing to build without them)\n",
+                    l->str);
+            g_string_free(l, TRUE);
+            return BUILD_FAILED;
+        }
+        warn(&b, "missing rank files for ranks %s: building without them", l->str);
+        g_string_free(l, TRUE);
+    }
+    b.n_ranks = (uint32_t)n;
+    s->n_ranks = b.n_ranks;
+    b.ranks = g_new0(rank_in, b.n_ranks);
+    b.heap = g_new0(int, b.n_ranks);
+    b.timelines = g_hash_table_new(g_direct_hash, g_direct_equal);
+    b.user_cats = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (uint32_t i = 0; i < b.n_ranks && !fatal; i++) {
+        rank_in *r = &b.ranks[i];
+        r->rank = i;
+        r->user_stack = g_array_new(FALSE, FALSE, sizeof(user_frame));
+        const char *path = dumpi_meta_bin_path(meta, (int)i);
+        if (!path) {
+            r->done = 1;
+            continue;
+        }
+        dumpi_error e;
+        if (dumpi_file_open(path, &r->f, &e) != DUMPI_OK) {
+            fprintf(err_out, "slog2-build: error: %s\n", e.message);
+            fatal = 1;
+            break;
+        }
+        s->input_bytes += dumpi_file_size(r->f);
+        if (!dumpi_file_has_index(r->f)) warn(&b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
+    }
+    slog_error werr;
+    if (!fatal) {
+        /* Prime every rank's head; the origin is the earliest entry time. */
+        b.origin = INT64_MAX;
+        for (uint32_t i = 0; i < b.n_ranks && !fatal; i++) {
+            rank_in *r = &b.ranks[i];
+            if (r->done) continue;
+            int k = advance_rank(&b, r, &fatal);
+            if (k == 1) {
+                r->has_head = 1;
+                if (r->head.wall_start < b.origin) b.origin = r->head.wall_start;
+            } else if (k < 0 && !fatal) {
+                rc = BUILD_WARNINGS;
+            }
+        }
+        if (b.origin == INT64_MAX) b.origin = 0;
+    }
+    if (!fatal) {
+        slog_writer_options wo;
+        slog_writer_options_init(&wo);
+        wo.preview_bins = o->preview_bins;
+        wo.time_origin_ns = b.origin;
+        if (slog_writer_open(&b.w, o->output, &wo, &werr) != SLOG_OK) {
+            fprintf(err_out, "slog2-build: error: %s\n", werr.message);
+            fatal = 1;
+        }
+    }
+    if (!fatal) {
+        for (uint32_t i = 0; i < b.n_ranks; i++) {
+            char label[32];
+            snprintf(label, sizeof label, "rank %u", i);
+            const char *host = b.ranks[i].f ? dumpi_file_hostname(b.ranks[i].f) : "";
+            slog_timeline t = {i, 0, label, host ? host : ""};
+            slog_writer_add_timeline(b.w, &t, NULL);
+        }
+        s->n_timelines = b.n_ranks;
+        const char *an[] = {"bytes", "tag", "comm"};
+        uint8_t at[] = {SLOG_FIELD_BYTES, SLOG_FIELD_INT, SLOG_FIELD_HANDLE};
+        slog_category ac = {SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, 3, an, at};
+        slog_writer_add_category(b.w, &ac, &b.arrow_category);
+        b.comms = comm_ctx_new(b.n_ranks);
+        b.match = match_ctx_new(b.comms, on_arrow, &b);
+        b.ro = reorder_new(release, &b);
+        annotate(&b, meta);
+        for (uint32_t i = 0; i < b.n_ranks; i++)
+            if (b.ranks[i].has_head) heap_push(&b, (int)i);
+        uint64_t tick = 0;
+        while (b.heap_n && !fatal && !b.failed) {
+            int ri = heap_pop(&b);
+            rank_in *r = &b.ranks[ri];
+            process(&b, r, &r->head);
+            int k = advance_rank(&b, r, &fatal);
+            if (k == 1)
+                heap_push(&b, ri);
+            else if (k < 0 && !fatal)
+                rc = BUILD_WARNINGS;
+            /* Every future state ends at or after the next head's exit;
+             * every future arrow at or after match's watermark. */
+            int64_t wm = b.heap_n ? b.ranks[b.heap[0]].head.wall_stop - b.origin : INT64_MAX;
+            int64_t mw = match_low_watermark(b.match);
+            if (mw < wm) wm = mw;
+            if (reorder_advance(b.ro, wm) != SLOG_OK && !b.failed) b.failed = 1;
+            if (++tick % PROGRESS_EVERY == 0) progress(&b, 0);
+        }
+        if (!fatal && !b.failed) {
+            match_finish(b.match);
+            reorder_flush(b.ro);
+        }
+        s->max_pending = reorder_max_pending(b.ro);
+        for (uint32_t i = 0; i < b.n_ranks && !fatal; i++) {
+            rank_in *r = &b.ranks[i];
+            if (!r->f) continue;
+            check_footer(&b, r);
+            for (guint k = 0; k < r->user_stack->len; k++)
+                warn(&b, "rank %u: user function never exited", i);
+        }
+        size_t nu = 0;
+        const match_unmatched *um = match_unmatched_list(b.match, &nu);
+        for (size_t i = 0; i < nu; i++) {
+            if (um[i].kind == MATCH_UNMATCHED_SEND)
+                s->n_unmatched_sends += um[i].count;
+            else if (um[i].kind == MATCH_UNMATCHED_RECV)
+                s->n_unmatched_recvs += um[i].count;
+            else
+                s->n_unmatched_other += um[i].count;
+        }
+        if (nu) {
+            GString *u = g_string_new(NULL);
+            static const char *kinds[] = {"send", "recv", "incomplete", "no-status", "bad-comm"};
+            for (size_t i = 0; i < nu && i < 200; i++)
+                g_string_append_printf(u, "%s%s %d->%d tag %d comm %d x%" PRIu64, i ? "; " : "", kinds[um[i].kind],
+                                       um[i].src, um[i].dst, um[i].tag, um[i].comm, um[i].count);
+            slog_writer_add_annotation(b.w, "messages.unmatched", u->str);
+            if (!o->quiet) {
+                if (o->progress) fputs("\r\033[K", err_out);
+                fprintf(err_out, "slog2-build: unmatched messages (%zu kinds):", nu);
+                for (size_t i = 0; i < nu && i < 10; i++)
+                    fprintf(err_out, "\n  %-10s %d -> %d tag %d comm %d: %" PRIu64, kinds[um[i].kind], um[i].src,
+                            um[i].dst, um[i].tag, um[i].comm, um[i].count);
+                if (nu > 10) fprintf(err_out, "\n  ... (%zu more, see the messages.unmatched annotation)", nu - 10);
+                fputc('\n', err_out);
+            }
+            g_string_free(u, TRUE);
+        }
+        progress(&b, 1);
+    }
+    if (b.w) {
+        if (fatal || b.failed) {
+            if (b.failed) fprintf(err_out, "slog2-build: error: %s\n", b.werr.message);
+            slog_writer_abort(b.w);
+            fatal = 1;
+        } else if (slog_writer_finish(b.w, &werr) != SLOG_OK) {
+            fprintf(err_out, "slog2-build: error: %s\n", werr.message);
+            fatal = 1;
+        } else {
+            slog_reader *rd;
+            if (slog_reader_open(&rd, o->output, &werr) == SLOG_OK) {
+                s->output_bytes = slog_reader_info(rd)->file_size;
+                s->span_ns = slog_reader_info(rd)->t_max - slog_reader_info(rd)->t_min;
+                slog_reader_close(rd);
+            }
+        }
+    }
+    match_ctx_free(b.match);
+    comm_ctx_free(b.comms);
+    reorder_free(b.ro);
+    for (uint32_t i = 0; i < b.n_ranks; i++) {
+        if (b.ranks[i].f) dumpi_file_close(b.ranks[i].f);
+        if (b.ranks[i].user_stack) g_array_free(b.ranks[i].user_stack, TRUE);
+    }
+    g_free(b.ranks);
+    g_free(b.heap);
+    g_hash_table_destroy(b.timelines);
+    g_hash_table_destroy(b.user_cats);
+    s->seconds = now_s() - b.t_start;
+    if (fatal) return BUILD_FAILED;
+    if (s->n_warnings) rc = BUILD_WARNINGS;
+    return rc;
+}
+
+void build_print_summary(const build_summary *s, const char *output, FILE *out) {
+    fprintf(out,
+            "slog2-build: %s\n"
+            "  ranks %u, timelines %u, MPI calls %" PRIu64 "\n"
+            "  states %" PRIu64 ", events %" PRIu64 ", arrows %" PRIu64 " matched\n"
+            "  unmatched: %" PRIu64 " sends, %" PRIu64 " receives, %" PRIu64 " other\n"
+            "  span %.6f s, input %.1f MB, output %.1f MB (%.1f bytes/call)\n"
+            "  %.3f s, %.2f M calls/s, %.1f MB/s%s\n",
+            output, s->n_ranks, s->n_timelines, s->n_calls, s->n_states, s->n_events, s->n_arrows, s->n_unmatched_sends,
+            s->n_unmatched_recvs, s->n_unmatched_other, s->span_ns / 1e9, s->input_bytes / 1e6, s->output_bytes / 1e6,
+            s->n_calls ? (double)s->output_bytes / s->n_calls : 0.0, s->seconds,
+            s->seconds > 0 ? s->n_calls / s->seconds / 1e6 : 0.0, s->seconds > 0 ? s->input_bytes / s->seconds / 1e6 : 0.0,
+            s->n_warnings ? ", with warnings" : "");
+    if (s->n_clamped) fprintf(out, "  %" PRIu64 " drawables arrived late and were clamped to the written edge\n", s->n_clamped);
+}

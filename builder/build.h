@@ -1,0 +1,45 @@
+/* build.h - the slog2-build pipeline: DUMPI ranks -> k-way merge by exit
+ * time -> states/events, message matching, communicator replay -> reorder
+ * buffer -> libslog writer. main.c only parses the command line. */
+#ifndef SLOG2_BUILD_H
+#define SLOG2_BUILD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dumpi.h"
+
+typedef struct build_options {
+    const char *output;      /* .slog2 path */
+    int quiet;               /* no progress bar */
+    int progress;            /* draw a progress bar on stderr */
+    int lenient;             /* an unknown label stops only that rank */
+    int allow_missing;       /* build even if rank files are missing */
+    int poll_states;         /* keep unsuccessful polls as states, not events */
+    uint32_t preview_bins;   /* 0 = libslog default */
+    const char *command_line;/* recorded as an annotation */
+} build_options;
+
+typedef struct build_summary {
+    uint32_t n_ranks, n_timelines;
+    uint64_t n_calls, n_states, n_events, n_arrows;
+    uint64_t n_unmatched_sends, n_unmatched_recvs, n_unmatched_other;
+    uint64_t n_clamped;        /* drawables that arrived after later ones were written */
+    uint64_t input_bytes, output_bytes;
+    int64_t span_ns;
+    double seconds;
+    uint32_t n_warnings;
+    uint64_t max_pending;      /* reorder buffer high-water mark */
+} build_summary;
+
+enum { BUILD_OK = 0, BUILD_FAILED = 1, BUILD_WARNINGS = 2 };
+
+/* Build o->output from the ranks of meta. Warnings and errors go to err_out
+ * (file and offset named). Returns BUILD_OK, BUILD_WARNINGS (built, but some
+ * rank was truncated, skipped or inconsistent) or BUILD_FAILED (no file). */
+int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, FILE *err_out);
+
+/* Print the end-of-run summary (human readable). */
+void build_print_summary(const build_summary *s, const char *output, FILE *out);
+
+#endif

@@ -1,0 +1,161 @@
+/* comm.h - communicator translation for slog2-build.
+ *
+ * Every world rank names communicators and groups by small local handles
+ * that are reused after a free (docs/MATCHING.md, traces/README.md): rank 0's
+ * comm 4 need not be rank 1's comm 4, and comm 4 of rank 0 today need not be
+ * comm 4 of rank 0 tomorrow. This module replays each rank's communicator
+ * and group calls and answers "which world rank is local rank L of comm C on
+ * rank R" and "which global communicator is it".
+ *
+ * Collective creation calls (dup, split, create, cart, graph, intercomm) only
+ * determine the new membership once every member has reported. Records come
+ * rank-interleaved from a k-way merge, so resolution is deferred: the n-th
+ * creation call a rank makes on a parent communicator is matched with the
+ * n-th creation call of every other member on the same parent (MPI-3.1
+ * section 6.4: collective calls on a communicator are ordered identically on
+ * all members). Until then the new handle exists but is "unresolved".
+ *
+ * The module knows nothing of DUMPI: handles and ranks are plain ints, with
+ * the Open MPI / libdumpi values as defaults (COMM_HANDLE_*).
+ *
+ * Thread safety: none; one comm_ctx is driven by one thread.
+ */
+#ifndef SLOG2_COMM_H
+#define SLOG2_COMM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "slog.h"
+
+/* Handle values fixed by libdumpi (traces/README.md). */
+#define COMM_HANDLE_NULL 1
+#define COMM_HANDLE_WORLD 2
+#define COMM_HANDLE_SELF 3
+#define GROUP_HANDLE_NULL 1
+#define GROUP_HANDLE_EMPTY 2
+
+/* Open MPI values stored as they are in the traces. */
+#define COMM_UNDEFINED (-32766) /* MPI_UNDEFINED, e.g. split color */
+#define COMM_PROC_NULL (-2)     /* MPI_PROC_NULL */
+
+/* Results of comm_world_rank() / comm_ref_world_rank() that are not ranks. */
+#define COMM_RANK_PROC_NULL COMM_PROC_NULL /* the peer was MPI_PROC_NULL */
+#define COMM_RANK_UNRESOLVED (-100) /* membership not known yet; ask again later */
+#define COMM_RANK_INVALID (-101)    /* unknown handle, freed, or rank out of range */
+
+/* Global ids of the predefined communicators; user ones follow. */
+#define COMM_ID_WORLD 0u
+#define COMM_ID_SELF(world_rank) (1u + (uint64_t)(world_rank))
+
+typedef struct comm_ctx comm_ctx;
+
+/* One rank's instance of one communicator: what a handle referred to at the
+ * moment it was looked up. It outlives comm_free() while held, so an engine
+ * that deferred work on it can still translate ranks when it resolves. */
+typedef struct comm_ref comm_ref;
+
+/* Called once for every comm_ref that becomes resolved (or fails), after the
+ * whole creation call it belongs to has been resolved. ref is borrowed. */
+typedef void (*comm_resolved_cb)(void *user, comm_ref *ref);
+
+typedef struct comm_stats {
+    uint64_t n_created;        /* communicators resolved (global objects) */
+    uint64_t n_pending;        /* per-rank creation records not resolved yet */
+    uint64_t n_failed;         /* creation calls whose members disagreed */
+    uint64_t n_unknown_handle; /* calls naming a handle the rank does not hold */
+} comm_stats;
+
+/* A context for n_ranks world ranks, with WORLD and SELF bound on each. */
+comm_ctx *comm_ctx_new(uint32_t n_ranks);
+void comm_ctx_free(comm_ctx *c); /* NULL is fine */
+uint32_t comm_ctx_n_ranks(const comm_ctx *c);
+void comm_ctx_set_resolved_cb(comm_ctx *c, comm_resolved_cb cb, void *user);
+void comm_ctx_stats(const comm_ctx *c, comm_stats *out);
+
+/* ---------------------------------------------------------------- events
+ * Call these in each rank's own call order (ranks may interleave freely).
+ * newcomm/newgroup are the handles the call returned on that rank;
+ * COMM_HANDLE_NULL means the rank got MPI_COMM_NULL but still took part.
+ * All return SLOG_OK or SLOG_ERR_ARG (rank out of range, bad array). A handle
+ * the rank does not hold is counted in comm_stats and otherwise ignored,
+ * because a trace may start or lose records mid-run. */
+slog_status comm_record_dup(comm_ctx *c, uint32_t rank, int comm, int newcomm);
+slog_status comm_record_split(comm_ctx *c, uint32_t rank, int comm, int color,
+                              int key, int newcomm);
+slog_status comm_record_create(comm_ctx *c, uint32_t rank, int comm, int group,
+                               int newcomm);
+/* reorder is ignored: members keep their parent order (what Open MPI does for
+ * the cartesian and graph components it ships by default). */
+slog_status comm_record_cart_create(comm_ctx *c, uint32_t rank, int comm, int ndims,
+                                    const int *dims, int newcomm);
+/* ndims: length of remain_dims (the parent's number of dimensions). */
+slog_status comm_record_cart_sub(comm_ctx *c, uint32_t rank, int comm, int ndims,
+                                 const int *remain_dims, int newcomm);
+slog_status comm_record_graph_create(comm_ctx *c, uint32_t rank, int comm, int nnodes,
+                                     int newcomm);
+/* Best effort: the two halves are paired by their leaders and the tag. */
+slog_status comm_record_intercomm_create(comm_ctx *c, uint32_t rank, int local_comm,
+                                         int local_leader, int peer_comm,
+                                         int remote_leader, int tag, int newcomm);
+slog_status comm_record_intercomm_merge(comm_ctx *c, uint32_t rank, int intercomm,
+                                        int high, int newcomm);
+slog_status comm_record_free(comm_ctx *c, uint32_t rank, int comm);
+
+/* Groups are local (not collective) but may derive from a communicator that
+ * is not resolved yet; they are then evaluated when first needed. ranks are
+ * ranks in the source group; ranges are n triples (first, last, stride). */
+slog_status comm_record_comm_group(comm_ctx *c, uint32_t rank, int comm, int newgroup);
+slog_status comm_record_group_incl(comm_ctx *c, uint32_t rank, int group, int n,
+                                   const int *ranks, int newgroup);
+slog_status comm_record_group_excl(comm_ctx *c, uint32_t rank, int group, int n,
+                                   const int *ranks, int newgroup);
+slog_status comm_record_group_range_incl(comm_ctx *c, uint32_t rank, int group, int n,
+                                         const int *ranges, int newgroup);
+slog_status comm_record_group_range_excl(comm_ctx *c, uint32_t rank, int group, int n,
+                                         const int *ranges, int newgroup);
+slog_status comm_record_group_union(comm_ctx *c, uint32_t rank, int group1, int group2,
+                                    int newgroup);
+slog_status comm_record_group_intersection(comm_ctx *c, uint32_t rank, int group1,
+                                           int group2, int newgroup);
+slog_status comm_record_group_difference(comm_ctx *c, uint32_t rank, int group1,
+                                         int group2, int newgroup);
+slog_status comm_record_group_free(comm_ctx *c, uint32_t rank, int group);
+
+/* ---------------------------------------------------------------- queries */
+
+/* World rank of local_rank in comm as rank currently holds it. For an
+ * intercommunicator local_rank is in the remote group (as in MPI p2p).
+ * Returns >= 0, COMM_RANK_PROC_NULL (for local_rank -2), COMM_RANK_UNRESOLVED
+ * or COMM_RANK_INVALID. */
+int comm_world_rank(const comm_ctx *c, uint32_t rank, int comm, int local_rank);
+
+/* Size of rank's group handle, and world rank of its i-th member (for
+ * MPI_Group_translate_ranks and tests); COMM_RANK_* when not known. */
+int comm_group_size(comm_ctx *c, uint32_t rank, int group);
+int comm_group_world_rank(comm_ctx *c, uint32_t rank, int group, int i);
+
+/* The instance rank's handle refers to now, or NULL (unknown handle, NULL).
+ * Borrowed: valid until the next comm_record_* call unless held. */
+comm_ref *comm_ref_lookup(comm_ctx *c, uint32_t rank, int comm);
+comm_ref *comm_ref_hold(comm_ref *r);
+void comm_ref_release(comm_ref *r); /* NULL is fine */
+
+typedef enum comm_ref_state {
+    COMM_REF_PENDING = 0,  /* waiting for other members' creation records */
+    COMM_REF_RESOLVED = 1, /* membership known */
+    COMM_REF_FAILED = 2    /* members disagreed; will never resolve */
+} comm_ref_state;
+
+comm_ref_state comm_ref_get_state(const comm_ref *r);
+uint32_t comm_ref_rank(const comm_ref *r);   /* world rank holding it */
+int comm_ref_handle(const comm_ref *r);      /* handle at creation */
+/* Global id shared by all members (resolved only; else UINT64_MAX). */
+uint64_t comm_ref_id(const comm_ref *r);
+/* Like comm_world_rank() on this instance. */
+int comm_ref_world_rank(const comm_ref *r, int local_rank);
+/* Size of the local group, or -1 while unresolved. */
+int comm_ref_size(const comm_ref *r);
+bool comm_ref_is_inter(const comm_ref *r);
+
+#endif /* SLOG2_COMM_H */

@@ -1,0 +1,112 @@
+/* dumpi_complete.c - which requests a Wait/Test-family record completed.
+ *
+ * Driven by the argument names of the table row rather than by label, so
+ * the MPI and MPIO variants share one rule set:
+ *   indices + outcount   (Waitsome/Testsome)  requests[indices[i]], i < outcount
+ *   index                (Waitany/Testany)    requests[index] unless
+ *                                             index is MPI_UNDEFINED or flag 0
+ *   requests             (Waitall/Testall)    all, unless flag is 0
+ *   request              (Wait/Test)          it, unless flag is 0
+ * MPI_Request_get_status completes nothing: it never frees the request.
+ * Statuses: "statuses"[i] (or [0] for *any) / "status" when recorded.
+ */
+#include "dumpi_internal.h"
+
+#include <string.h>
+
+typedef struct completion {
+  int i_request, i_requests, i_index, i_indices, i_outcount, i_flag;
+  int i_status, i_statuses;
+} completion;
+
+static int find(const dumpi_fn_info *fn, const char *name) {
+  for (int i = 0; i < fn->n_args; i++)
+    if (strcmp(fn->args[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+static int layout(const dumpi_call *c, completion *k) {
+  const dumpi_fn_info *fn = c ? c->fn : NULL;
+  if (!fn || fn->family != DUMPI_FAMILY_WAIT_TEST ||
+      strcmp(fn->name, "MPI_Request_get_status") == 0)
+    return 0;
+  k->i_request = find(fn, "request");
+  k->i_requests = find(fn, "requests");
+  k->i_index = find(fn, "index");
+  k->i_indices = find(fn, "indices");
+  k->i_outcount = find(fn, "outcount");
+  k->i_flag = find(fn, "flag");
+  k->i_status = find(fn, "status");
+  k->i_statuses = find(fn, "statuses");
+  return 1;
+}
+
+/* Status of the i-th completed request, NULL when not recorded. */
+static const dumpi_status *status_at(const dumpi_call *c, const completion *k,
+                                     int32_t i) {
+  int32_t n = 0;
+  const dumpi_status *s = NULL;
+  if (k->i_statuses >= 0)
+    s = dumpi_call_statuses(c, k->i_statuses, &n);
+  else if (k->i_status >= 0)
+    s = dumpi_call_statuses(c, k->i_status, &n);
+  return s && i < n ? &s[i] : NULL;
+}
+
+int32_t dumpi_call_n_completed(const dumpi_call *c) {
+  completion k;
+  if (!layout(c, &k))
+    return 0;
+  if (k.i_flag >= 0 && dumpi_call_int(c, k.i_flag) == 0)
+    return 0;
+  int32_t n_req = 0;
+  dumpi_call_int_array(c, k.i_requests, &n_req);
+  if (k.i_indices >= 0) {
+    int32_t n = 0;
+    const int32_t *idx = dumpi_call_int_array(c, k.i_indices, &n);
+    int64_t out = dumpi_call_int(c, k.i_outcount);
+    if (!idx || out <= 0 || out == DUMPI_UNDEFINED)
+      return 0;
+    return out < n ? (int32_t)out : n;
+  }
+  if (k.i_index >= 0) {
+    int64_t i = dumpi_call_int(c, k.i_index);
+    return i >= 0 && i < n_req ? 1 : 0;
+  }
+  if (k.i_requests >= 0)
+    return n_req;
+  return k.i_request >= 0 && dumpi_call_has(c, k.i_request) ? 1 : 0;
+}
+
+int dumpi_call_completed(const dumpi_call *c, int32_t i, int32_t *request,
+                         const dumpi_status **status) {
+  completion k;
+  if (i < 0 || i >= dumpi_call_n_completed(c) || !layout(c, &k))
+    return -1;
+  int32_t n_req = 0;
+  const int32_t *reqs = dumpi_call_int_array(c, k.i_requests, &n_req);
+  int32_t req;
+  const dumpi_status *st;
+  if (k.i_indices >= 0) {
+    const int32_t *idx = dumpi_call_int_array(c, k.i_indices, NULL);
+    if (idx[i] < 0 || idx[i] >= n_req)
+      return -1;
+    req = reqs[idx[i]];
+    st = status_at(c, &k, i);
+  } else if (k.i_index >= 0) {
+    req = reqs[dumpi_call_int(c, k.i_index)];
+    st = status_at(c, &k, 0);
+  } else if (k.i_requests >= 0) {
+    req = reqs[i];
+    st = status_at(c, &k, i);
+  } else {
+    req = (int32_t)dumpi_call_int(c, k.i_request);
+    st = status_at(c, &k, 0);
+  }
+  if (request)
+    *request = req;
+  if (status)
+    *status = st;
+  return 0;
+}

@@ -1,0 +1,555 @@
+/* dumpi_file.c - open a DUMPI .bin: mapping, index record and the small
+ * sections around the call stream (header, footer, keyvals, perf labels,
+ * function names, datatype sizes). The call stream itself is decoded in
+ * dumpi_stream.c.
+ *
+ * File layout (seed 001 "TRACEFILE", sst-dumpi common/io.c):
+ *   0       8   lead-in magic ff aa dd 'D' 'U' 'M' 'P' 'I'
+ *   body    8   cpu bias (i32), wall bias (i32) in seconds, then records,
+ *               then the u16 END_OF_STREAM label
+ *   header  .   version[3], start time u64, hostname, username (u16-length
+ *               strings), mesh coords and size (u32 count + i32 each)
+ *   footer  .   u64 0xf007fee7, u32 calls[291], u32 ignored[291]
+ *   perflbl .   u32 n, n strings        (absent before Oct 2009)
+ *   addrlbl .   u32 n, n × (u64 address, string)  (absent before Dec 2009)
+ *   sizelbl .   u32 n, n × i32 datatype size       (absent before 0.6.6)
+ *   keyval  .   u32 n, n × (string key, string value)
+ *   end-64  64  index: magic, sizelbl, addrlbl, perflbl, header, body,
+ *               footer, keyval (u64 each); older files lack the leading
+ *               entries, down to magic + the four original ones.
+ */
+#include "dumpi_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *dumpi_strerror(int code) {
+  switch (code) {
+  case DUMPI_OK: return "success";
+  case DUMPI_ERR_IO: return "I/O error";
+  case DUMPI_ERR_NOT_DUMPI: return "not a DUMPI trace file";
+  case DUMPI_ERR_TRUNCATED: return "truncated trace";
+  case DUMPI_ERR_CORRUPT: return "corrupt trace";
+  case DUMPI_ERR_UNKNOWN_LABEL: return "unknown function label";
+  case DUMPI_ERR_NOMEM: return "out of memory";
+  case DUMPI_ERR_NOT_FOUND: return "not found";
+  case DUMPI_ERR_INVALID: return "invalid argument";
+  default: return "unknown error";
+  }
+}
+
+int dumpi_set_error(dumpi_error *err, int code, const char *path,
+                    uint64_t offset, const char *fmt, ...) {
+  if (!err)
+    return code;
+  err->code = code;
+  err->offset = offset;
+  int n = snprintf(err->message, sizeof err->message, "%s: offset %llu: ",
+                   path ? path : "?", (unsigned long long)offset);
+  if (n < 0 || (size_t)n >= sizeof err->message)
+    return code;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+/* ---- bounded reading of the metadata sections ------------------------- */
+
+typedef struct section {
+  const dumpi_file *f;
+  const char *name;       /* "header", "footer", ... for messages */
+  uint64_t pos, end;      /* file offsets; end = where the index starts */
+} section;
+
+/* The one bounds check of every read in this file: n more bytes must lie
+ * before s->end. Callers pass the full size of what they read next
+ * (count × element size computed in 64 bits, counts are ≤ 2^32). */
+static int need(section *s, uint64_t n, dumpi_error *err) {
+  if (s->pos > s->end || s->end - s->pos < n)
+    return dumpi_set_error(err, DUMPI_ERR_CORRUPT, s->f->path, s->pos,
+                           "%s section needs %llu bytes, %llu left",
+                           s->name, (unsigned long long)n,
+                           (unsigned long long)(s->pos <= s->end ? s->end - s->pos : 0));
+  return DUMPI_OK;
+}
+
+static uint32_t take_u32(section *s) {
+  uint32_t v = dumpi_get_u32(s->f->map + s->pos);
+  s->pos += 4;
+  return v;
+}
+
+static uint64_t take_u64(section *s) {
+  uint64_t v = dumpi_get_u64(s->f->map + s->pos);
+  s->pos += 8;
+  return v;
+}
+
+/* Section strings: u16 length + bytes (iodefs.h put_string). */
+static int read_string(section *s, char **out, dumpi_error *err) {
+  int rc = need(s, 2, err);
+  if (rc)
+    return rc;
+  uint16_t len = dumpi_get_u16(s->f->map + s->pos);
+  s->pos += 2;
+  if ((rc = need(s, len, err)))
+    return rc;
+  char *str = malloc((size_t)len + 1);
+  if (!str)
+    return dumpi_set_error(err, DUMPI_ERR_NOMEM, s->f->path, s->pos,
+                           "out of memory");
+  memcpy(str, s->f->map + s->pos, len);
+  str[len] = '\0';
+  s->pos += len;
+  *out = str;
+  return DUMPI_OK;
+}
+
+/* u32 count + count × i32 (iodefs.h get32arr). */
+static int read_i32_array(section *s, int32_t *n, int32_t **out,
+                          dumpi_error *err) {
+  int rc = need(s, 4, err);
+  if (rc)
+    return rc;
+  uint32_t count = take_u32(s);
+  /* covers all count elements */
+  if ((rc = need(s, (uint64_t)count * 4, err)))
+    return rc;
+  int32_t *v = malloc(((size_t)count + 1) * sizeof *v);
+  if (!v)
+    return dumpi_set_error(err, DUMPI_ERR_NOMEM, s->f->path, s->pos,
+                           "out of memory");
+  for (uint32_t i = 0; i < count; i++)
+    v[i] = (int32_t)take_u32(s);
+  *n = (int32_t)count;
+  *out = v;
+  return DUMPI_OK;
+}
+
+static section section_at(const dumpi_file *f, const char *name,
+                          uint64_t off, uint64_t end) {
+  section s = {f, name, off, end};
+  return s;
+}
+
+/* ---- the sections ------------------------------------------------------ */
+
+static int read_header(dumpi_file *f, uint64_t end, dumpi_error *err) {
+  section s = section_at(f, "header", f->off_header, end);
+  int rc = need(&s, 3 + 8, err);
+  if (rc)
+    return rc;
+  memcpy(f->version, f->map + s.pos, 3);
+  s.pos += 3;
+  f->version_num = DUMPI_VERSION(f->version[0], f->version[1], f->version[2]);
+  f->start_time = take_u64(&s);
+  free(f->hostname);
+  free(f->username);
+  f->hostname = f->username = NULL;
+  if ((rc = read_string(&s, &f->hostname, err)) ||
+      (rc = read_string(&s, &f->username, err)) ||
+      (rc = read_i32_array(&s, &f->mesh_dim, &f->mesh_coords, err)))
+    return rc;
+  /* Mesh size follows only when there is a mesh, and only since 0.5
+   * (io.c dumpi_read_header); its count repeats mesh_dim. */
+  if (f->mesh_dim > 0 && f->version_num >= DUMPI_VERSION(0, 5, 0)) {
+    int32_t n = 0;
+    if ((rc = read_i32_array(&s, &n, &f->mesh_size, err)))
+      return rc;
+    if (n != f->mesh_dim)
+      return dumpi_set_error(err, DUMPI_ERR_CORRUPT, f->path, s.pos,
+                             "mesh size has %d entries, mesh has %d "
+                             "dimensions", (int)n, (int)f->mesh_dim);
+  } else if (f->mesh_dim > 0) {
+    f->mesh_size = calloc((size_t)f->mesh_dim, sizeof *f->mesh_size);
+    if (!f->mesh_size)
+      return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos,
+                             "out of memory");
+  }
+  return DUMPI_OK;
+}
+
+static int read_footer(dumpi_file *f, uint64_t end, dumpi_error *err) {
+  enum { N = DUMPI_LABEL_ALL_FUNCTIONS + 1 };
+  section s = section_at(f, "footer", f->off_footer, end);
+  /* covers the magic and both count tables */
+  int rc = need(&s, 8 + 2 * 4 * (uint64_t)N, err);
+  if (rc)
+    return rc;
+  uint64_t magic = take_u64(&s);
+  if (magic != DUMPI_FOOT_MAGIC)
+    return dumpi_set_error(err, DUMPI_ERR_CORRUPT, f->path, s.pos - 8,
+                           "footer magic is 0x%llx, expected 0x%llx",
+                           (unsigned long long)magic,
+                           (unsigned long long)DUMPI_FOOT_MAGIC);
+  f->footer_calls = malloc(2 * N * sizeof(uint32_t));
+  if (!f->footer_calls)
+    return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos,
+                           "out of memory");
+  f->footer_ignored = f->footer_calls + N;
+  for (int i = 0; i < N; i++)
+    f->footer_calls[i] = take_u32(&s);
+  for (int i = 0; i < N; i++)
+    f->footer_ignored[i] = take_u32(&s);
+  return DUMPI_OK;
+}
+
+/* Count of a list section, checked against the smallest possible entry so
+ * a corrupt count cannot ask for a huge allocation. */
+static int read_count(section *s, uint64_t min_entry, uint32_t *count,
+                      dumpi_error *err) {
+  int rc = need(s, 4, err);
+  if (rc)
+    return rc;
+  *count = take_u32(s);
+  /* covers count × the smallest entry */
+  return need(s, (uint64_t)*count * min_entry, err);
+}
+
+static int read_keyvals(dumpi_file *f, uint64_t end, dumpi_error *err) {
+  section s = section_at(f, "keyval", f->off_keyval, end);
+  uint32_t n;
+  int rc = read_count(&s, 4, &n, err);
+  if (rc)
+    return rc;
+  f->keys = calloc((size_t)n + 1, sizeof *f->keys);
+  f->values = calloc((size_t)n + 1, sizeof *f->values);
+  if (!f->keys || !f->values)
+    return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos,
+                           "out of memory");
+  for (uint32_t i = 0; i < n; i++) {
+    f->n_keyvals = i + 1; /* so close() frees what was read */
+    if ((rc = read_string(&s, &f->keys[i], err)) ||
+        (rc = read_string(&s, &f->values[i], err)))
+      return rc;
+  }
+  return DUMPI_OK;
+}
+
+static int read_perf_labels(dumpi_file *f, uint64_t end, dumpi_error *err) {
+  section s = section_at(f, "perf label", f->off_perflbl, end);
+  uint32_t n;
+  int rc = read_count(&s, 2, &n, err);
+  if (rc)
+    return rc;
+  f->perf_labels = calloc((size_t)n + 1, sizeof *f->perf_labels);
+  if (!f->perf_labels)
+    return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos,
+                           "out of memory");
+  for (uint32_t i = 0; i < n; i++) {
+    f->n_perf = i + 1;
+    if ((rc = read_string(&s, &f->perf_labels[i], err)))
+      return rc;
+  }
+  return DUMPI_OK;
+}
+
+static int read_functions(dumpi_file *f, uint64_t end, dumpi_error *err) {
+  section s = section_at(f, "function address", f->off_addrlbl, end);
+  uint32_t n;
+  int rc = read_count(&s, 8 + 2, &n, err);
+  if (rc)
+    return rc;
+  f->fn_addresses = calloc((size_t)n + 1, sizeof *f->fn_addresses);
+  f->fn_names = calloc((size_t)n + 1, sizeof *f->fn_names);
+  if (!f->fn_addresses || !f->fn_names)
+    return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos,
+                           "out of memory");
+  for (uint32_t i = 0; i < n; i++) {
+    f->n_functions = i + 1;
+    if ((rc = need(&s, 8, err)))
+      return rc;
+    f->fn_addresses[i] = take_u64(&s);
+    if ((rc = read_string(&s, &f->fn_names[i], err)))
+      return rc;
+  }
+  return DUMPI_OK;
+}
+
+static int read_sizes(dumpi_file *f, uint64_t end, dumpi_error *err) {
+  section s = section_at(f, "datatype size", f->off_sizelbl, end);
+  int32_t n = 0;
+  int rc = read_i32_array(&s, &n, &f->type_sizes, err);
+  if (rc)
+    return rc;
+  f->n_types = n;
+  return DUMPI_OK;
+}
+
+/* ---- index ------------------------------------------------------------- */
+
+/* The index is the last record: up to 8 u64 entries, the first of them
+ * the lead-in magic. Older writers had fewer entries in front (io.c
+ * dumpi_open_input_file), so look for the magic 8, 7, 6 then 5 entries
+ * from the end. Returns the index length in bytes, 0 if there is none. */
+static uint64_t find_index(const dumpi_file *f, uint64_t entries[8]) {
+  for (int n = 8; n >= 5; n--) {
+    uint64_t len = 8 * (uint64_t)n;
+    if (f->size < 8 + len)
+      continue;
+    const uint8_t *p = f->map + f->size - len;
+    if (dumpi_get_u64(p) != DUMPI_HEAD_MAGIC)
+      continue;
+    memset(entries, 0, 8 * sizeof entries[0]);
+    /* right-align: entries[8-n+1 .. 7] */
+    for (int i = 1; i < n; i++)
+      entries[8 - n + i] = dumpi_get_u64(p + 8 * i);
+    return len;
+  }
+  return 0;
+}
+
+static int read_index(dumpi_file *f, uint64_t *sections_end,
+                      dumpi_error *err) {
+  uint64_t e[8];
+  uint64_t index_len = find_index(f, e);
+  uint64_t limit = f->size - index_len;
+  *sections_end = limit;
+  if (!index_len) {
+    /* Rank killed mid-run: no index, no header or footer. Salvage the
+     * stream, which starts right after the lead-in magic. */
+    f->has_index = 0;
+    f->off_body = 8;
+    f->stream_end = f->size;
+    return DUMPI_OK;
+  }
+  f->has_index = 1;
+  f->off_sizelbl = e[1];
+  f->off_addrlbl = e[2];
+  f->off_perflbl = e[3];
+  f->off_header = e[4];
+  f->off_body = e[5];
+  f->off_footer = e[6];
+  f->off_keyval = e[7];
+  static const char *const names[8] = {
+      "magic", "datatype size", "function address", "perf label",
+      "header", "body", "footer", "keyval"};
+  for (int i = 1; i < 8; i++)
+    if (e[i] != 0 && (e[i] < 8 || e[i] >= limit))
+      return dumpi_set_error(err, DUMPI_ERR_CORRUPT, f->path,
+                             limit + index_len - 8 * (uint64_t)(8 - i),
+                             "index: %s offset %llu outside the file "
+                             "(8..%llu)", names[i],
+                             (unsigned long long)e[i],
+                             (unsigned long long)limit);
+  if (f->off_body == 0)
+    return dumpi_set_error(err, DUMPI_ERR_CORRUPT, f->path,
+                           f->size - index_len, "index has no body offset");
+  /* The stream runs up to the first section written after it. */
+  f->stream_end = limit;
+  for (int i = 1; i < 8; i++)
+    if (e[i] > f->off_body && e[i] < f->stream_end)
+      f->stream_end = e[i];
+  return DUMPI_OK;
+}
+
+/* ---- open / close ------------------------------------------------------ */
+
+static int map_file(dumpi_file *f, dumpi_error *err) {
+  int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, 0, "open: %s",
+                           strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    close(fd);
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, 0, "stat: %s",
+                           strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, 0,
+                           "not a regular file");
+  }
+  f->size = (uint64_t)st.st_size;
+  if (f->size < 8) {
+    close(fd);
+    return dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, f->path, 0,
+                           "%llu bytes, too short for a DUMPI trace",
+                           (unsigned long long)f->size);
+  }
+  void *m = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+  int e = errno;
+  close(fd);
+  if (m == MAP_FAILED)
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, 0, "mmap: %s",
+                           strerror(e));
+  /* One sequential pass over the stream. */
+  madvise(m, (size_t)f->size, MADV_SEQUENTIAL);
+  f->map = m;
+  return DUMPI_OK;
+}
+
+int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {
+  if (!path || !out)
+    return dumpi_set_error(err, DUMPI_ERR_INVALID, path, 0,
+                           "dumpi_file_open: NULL argument");
+  *out = NULL;
+  dumpi_file *f = calloc(1, sizeof *f);
+  if (!f || !(f->path = strdup(path))) {
+    free(f);
+    return dumpi_set_error(err, DUMPI_ERR_NOMEM, path, 0, "out of memory");
+  }
+  /* Without a header, decode by the latest rules (statuses with tags). */
+  f->version_num = DUMPI_VERSION(255, 255, 255);
+  int rc = map_file(f, err);
+  if (!rc && dumpi_get_u64(f->map) != DUMPI_HEAD_MAGIC)
+    rc = dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, path, 0,
+                         "no DUMPI lead-in magic (ff aa dd 'DUMPI')");
+  uint64_t limit = 0; /* sections end where the index starts */
+  if (!rc)
+    rc = read_index(f, &limit, err);
+  if (!rc && f->has_index) {
+    if (f->off_header)
+      rc = read_header(f, limit, err);
+    if (!rc && f->off_footer)
+      rc = read_footer(f, limit, err);
+    if (!rc && f->off_keyval)
+      rc = read_keyvals(f, limit, err);
+    if (!rc && f->off_perflbl)
+      rc = read_perf_labels(f, limit, err);
+    if (!rc && f->off_addrlbl)
+      rc = read_functions(f, limit, err);
+    if (!rc && f->off_sizelbl)
+      rc = read_sizes(f, limit, err);
+  }
+  if (!rc) {
+    /* Stream start: the two time biases (io.c dumpi_start_stream_read). */
+    if (f->off_body > f->stream_end || f->stream_end - f->off_body < 8)
+      rc = dumpi_set_error(err, f->has_index ? DUMPI_ERR_CORRUPT
+                                             : DUMPI_ERR_TRUNCATED,
+                           path, f->off_body,
+                           "stream section too short for its time biases");
+  }
+  if (rc) {
+    dumpi_file_close(f);
+    return rc;
+  }
+  f->cpu_bias = (int32_t)dumpi_get_u32(f->map + f->off_body);
+  f->wall_bias = (int32_t)dumpi_get_u32(f->map + f->off_body + 4);
+  f->stream_begin = f->off_body + 8;
+  /* The status tag was added in 0.6.3 (iodefs.h get_statuses). */
+  f->status_has_tag = f->version_num >= DUMPI_VERSION(0, 6, 3);
+  dumpi_file_rewind(f);
+  *out = f;
+  return DUMPI_OK;
+}
+
+static void free_strings(char **v, size_t n) {
+  if (!v)
+    return;
+  for (size_t i = 0; i < n; i++)
+    free(v[i]);
+  free(v);
+}
+
+void dumpi_file_close(dumpi_file *f) {
+  if (!f)
+    return;
+  if (f->map)
+    munmap((void *)f->map, (size_t)f->size);
+  free(f->path);
+  free(f->hostname);
+  free(f->username);
+  free(f->mesh_coords);
+  free(f->mesh_size);
+  free(f->footer_calls);
+  free_strings(f->keys, f->n_keyvals);
+  free_strings(f->values, f->n_keyvals);
+  free_strings(f->perf_labels, f->n_perf);
+  free(f->fn_addresses);
+  free_strings(f->fn_names, f->n_functions);
+  free(f->type_sizes);
+  dumpi_arena_free(&f->arena);
+  free(f);
+}
+
+/* ---- accessors --------------------------------------------------------- */
+
+const char *dumpi_file_path(const dumpi_file *f) { return f->path; }
+uint64_t dumpi_file_size(const dumpi_file *f) { return f->size; }
+uint64_t dumpi_file_stream_bytes(const dumpi_file *f) {
+  return f->stream_end - f->off_body;
+}
+int dumpi_file_has_index(const dumpi_file *f) { return f->has_index; }
+
+void dumpi_file_version(const dumpi_file *f, uint8_t version[3]) {
+  memcpy(version, f->version, 3);
+}
+uint64_t dumpi_file_start_time(const dumpi_file *f) { return f->start_time; }
+const char *dumpi_file_hostname(const dumpi_file *f) {
+  return f->hostname ? f->hostname : "";
+}
+const char *dumpi_file_username(const dumpi_file *f) {
+  return f->username ? f->username : "";
+}
+int32_t dumpi_file_mesh(const dumpi_file *f, const int32_t **coords,
+                        const int32_t **size) {
+  if (coords)
+    *coords = f->mesh_coords;
+  if (size)
+    *size = f->mesh_size;
+  return f->mesh_dim;
+}
+int32_t dumpi_file_wall_bias(const dumpi_file *f) { return f->wall_bias; }
+int32_t dumpi_file_cpu_bias(const dumpi_file *f) { return f->cpu_bias; }
+
+int dumpi_file_footer_counts(const dumpi_file *f, const uint32_t **calls,
+                             const uint32_t **ignored) {
+  if (calls)
+    *calls = f->footer_calls;
+  if (ignored)
+    *ignored = f->footer_ignored;
+  return f->footer_calls ? DUMPI_LABEL_ALL_FUNCTIONS + 1 : 0;
+}
+
+size_t dumpi_file_n_keyvals(const dumpi_file *f) { return f->n_keyvals; }
+int dumpi_file_keyval(const dumpi_file *f, size_t i, const char **key,
+                      const char **value) {
+  if (i >= f->n_keyvals)
+    return DUMPI_ERR_INVALID;
+  if (key)
+    *key = f->keys[i];
+  if (value)
+    *value = f->values[i];
+  return DUMPI_OK;
+}
+
+size_t dumpi_file_n_perf_labels(const dumpi_file *f) { return f->n_perf; }
+const char *dumpi_file_perf_label(const dumpi_file *f, size_t i) {
+  return i < f->n_perf ? f->perf_labels[i] : NULL;
+}
+
+size_t dumpi_file_n_functions(const dumpi_file *f) { return f->n_functions; }
+int dumpi_file_function(const dumpi_file *f, size_t i, uint64_t *address,
+                        const char **name) {
+  if (i >= f->n_functions)
+    return DUMPI_ERR_INVALID;
+  if (address)
+    *address = f->fn_addresses[i];
+  if (name)
+    *name = f->fn_names[i];
+  return DUMPI_OK;
+}
+const char *dumpi_file_function_name(const dumpi_file *f, uint64_t address) {
+  for (size_t i = 0; i < f->n_functions; i++)
+    if (f->fn_addresses[i] == address)
+      return f->fn_names[i];
+  return NULL;
+}
+
+int32_t dumpi_file_datatype_size(const dumpi_file *f, int32_t datatype) {
+  if (datatype < 0 || datatype >= f->n_types)
+    return -1;
+  return f->type_sizes[datatype];
+}
+int32_t dumpi_file_n_datatypes(const dumpi_file *f) { return f->n_types; }

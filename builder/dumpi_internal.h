@@ -1,0 +1,114 @@
+/* dumpi_internal.h - shared by dumpi_file.c (sections) and dumpi_stream.c
+ * (call records). Not for consumers: use dumpi.h.
+ */
+#ifndef SLOG2_DUMPI_INTERNAL_H
+#define SLOG2_DUMPI_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dumpi.h"
+
+/* Lead-in magic, first 8 bytes of every .bin and first entry of the index
+ * record: {0xff, 0xaa, 0xdd, 'D', 'U', 'M', 'P', 'I'} (sst-dumpi io.c
+ * DUMPI_HEAD_MAGIC). Footer magic: io.c DUMPI_FOOT_MAGIC, a u64. */
+#define DUMPI_HEAD_MAGIC UINT64_C(0xffaadd44554d5049)
+#define DUMPI_FOOT_MAGIC UINT64_C(0x00000000f007fee7)
+
+/* Everything on disk is big-endian (iodefs.h uses htons/htonl; 64-bit
+ * values as high then low 32-bit word). Built byte by byte so no
+ * alignment or host order is assumed. */
+static inline uint16_t dumpi_get_u16(const uint8_t *p) {
+  return (uint16_t)((unsigned)p[0] << 8 | p[1]);
+}
+static inline uint32_t dumpi_get_u32(const uint8_t *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+         p[3];
+}
+static inline uint64_t dumpi_get_u64(const uint8_t *p) {
+  return (uint64_t)dumpi_get_u32(p) << 32 | dumpi_get_u32(p + 4);
+}
+
+/* Version as one comparable number: 0x00MMmmss. */
+#define DUMPI_VERSION(a, b, c) ((uint32_t)(a) << 16 | (uint32_t)(b) << 8 | (c))
+
+/* Scratch memory for one record's argument values: a list of chunks that
+ * is rewound (not freed) before each record, so decoding allocates only
+ * while the arena grows to the largest record seen. */
+typedef struct dumpi_arena_chunk {
+  struct dumpi_arena_chunk *next;
+  size_t cap;
+  size_t used;
+  _Alignas(16) unsigned char data[];
+} dumpi_arena_chunk;
+
+typedef struct dumpi_arena {
+  dumpi_arena_chunk *head; /* first chunk, kept for the file's lifetime */
+  dumpi_arena_chunk *cur;  /* chunk being filled */
+} dumpi_arena;
+
+void *dumpi_arena_alloc(dumpi_arena *a, size_t n);
+void dumpi_arena_reset(dumpi_arena *a);
+void dumpi_arena_free(dumpi_arena *a);
+
+/* Undo the 16-bit wrap of stored seconds (the clock "rolls over every
+ * 18 hours", seed 001 OAQ 4): the stream is in time order, so a stored
+ * value far below the last one means the counter wrapped. */
+typedef struct dumpi_unwrap {
+  int64_t base; /* multiple of 65536 added to stored seconds */
+  int64_t last; /* largest unwrapped seconds seen */
+} dumpi_unwrap;
+
+struct dumpi_file {
+  char *path;
+  const uint8_t *map;  /* whole file, read-only mapping */
+  uint64_t size;
+  int has_index;
+
+  /* index record (T.8); 0 = section absent */
+  uint64_t off_header, off_body, off_footer, off_keyval;
+  uint64_t off_perflbl, off_addrlbl, off_sizelbl;
+
+  /* header (T.2) */
+  uint8_t version[3];
+  uint32_t version_num;   /* DUMPI_VERSION(); latest rules if no header */
+  uint64_t start_time;
+  char *hostname, *username;
+  int32_t mesh_dim;
+  int32_t *mesh_coords, *mesh_size;
+
+  /* footer (T.3) */
+  uint32_t *footer_calls, *footer_ignored; /* NULL when absent */
+
+  /* keyvals (T.4), perf labels (T.6), function names (T.7) */
+  size_t n_keyvals;
+  char **keys, **values;
+  size_t n_perf;
+  char **perf_labels;
+  size_t n_functions;
+  uint64_t *fn_addresses;
+  char **fn_names;
+
+  /* datatype sizes */
+  int32_t n_types;
+  int32_t *type_sizes;
+
+  /* stream (T.1) */
+  int32_t cpu_bias, wall_bias;
+  uint64_t stream_begin;  /* first record (after the two biases) */
+  uint64_t stream_end;    /* end of the stream section */
+  uint64_t pos;           /* next record */
+  int status_has_tag;     /* version >= 0.6.3 */
+  int state;              /* 0 reading, 1 ended, <0 sticky error */
+  dumpi_error sticky;     /* the error repeated after a failure */
+  dumpi_unwrap wall_wrap, cpu_wrap;
+  dumpi_arena arena;
+};
+
+/* Fill *err (may be NULL) with code, offset and "path: offset N: msg". */
+int dumpi_set_error(dumpi_error *err, int code, const char *path,
+                    uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+#endif /* SLOG2_DUMPI_INTERNAL_H */

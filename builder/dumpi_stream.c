@@ -1,0 +1,607 @@
+/* dumpi_stream.c - the call stream (T.1): one walk over the function table
+ * decodes every record kind.
+ *
+ * Record layout (sst-dumpi common/iodefs.h STARTREAD, seed 001 T.1):
+ *   u16 label                 DUMPI_END_OF_STREAM ends the stream
+ *   u8  mask                  DUMPI_MASK_* (status 0x03, cpu 0x04,
+ *                             wall 0x08, thread 0x40, perf 0x80)
+ *   u16 thread                if mask & 0x40
+ *   cpu  (u16 s, u32 ns) ×2   if mask & 0x04: entry, exit; s + cpu bias
+ *   wall (u16 s, u32 ns) ×2   if mask & 0x08: entry, exit; s + wall bias
+ *   u8 n, n × (u64 in, u64 out)  if mask & 0x80
+ *   arguments                 in table order, see decode_arg()
+ */
+#include "dumpi_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- arena ------------------------------------------------------------- */
+
+enum { ARENA_CHUNK = 64 * 1024 };
+
+void *dumpi_arena_alloc(dumpi_arena *a, size_t n) {
+  n = (n + 15) & ~(size_t)15;
+  dumpi_arena_chunk *c = a->cur;
+  if (c && c->cap - c->used >= n) {
+    void *p = c->data + c->used;
+    c->used += n;
+    return p;
+  }
+  /* Next kept chunk if big enough, else a new one after the current. */
+  while (c && c->next) {
+    c = c->next;
+    c->used = 0;
+    if (c->cap >= n) {
+      a->cur = c;
+      c->used = n;
+      return c->data;
+    }
+  }
+  size_t cap = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+  dumpi_arena_chunk *nc = malloc(sizeof *nc + cap);
+  if (!nc)
+    return NULL;
+  nc->cap = cap;
+  nc->used = n;
+  nc->next = NULL;
+  if (c)
+    c->next = nc;
+  else
+    a->head = nc;
+  a->cur = nc;
+  return nc->data;
+}
+
+void dumpi_arena_reset(dumpi_arena *a) {
+  a->cur = a->head;
+  if (a->head)
+    a->head->used = 0;
+}
+
+void dumpi_arena_free(dumpi_arena *a) {
+  dumpi_arena_chunk *c = a->head;
+  while (c) {
+    dumpi_arena_chunk *next = c->next;
+    free(c);
+    c = next;
+  }
+  a->head = a->cur = NULL;
+}
+
+/* ---- decoding ---------------------------------------------------------- */
+
+void dumpi_file_rewind(dumpi_file *f) {
+  f->pos = f->stream_begin;
+  f->state = 0;
+  memset(&f->wall_wrap, 0, sizeof f->wall_wrap);
+  memset(&f->cpu_wrap, 0, sizeof f->cpu_wrap);
+}
+
+/* Decoding state of one record. */
+typedef struct reader {
+  dumpi_file *f;
+  const uint8_t *p, *end;
+  dumpi_error *err;
+} reader;
+
+/* Error for a read that would run past the stream: with no index the file
+ * was cut (rank killed) and this is the distinct TRUNCATED code; with an
+ * index the record overruns into the sections after the stream. */
+static int overrun(reader *r, uint64_t record, uint64_t n) {
+  dumpi_file *f = r->f;
+  uint64_t at = (uint64_t)(r->p - f->map);
+  if (!f->has_index)
+    return dumpi_set_error(r->err, DUMPI_ERR_TRUNCATED, f->path, record,
+                           "stream cut inside the record starting here "
+                           "(needs %llu bytes at offset %llu, file ends at "
+                           "%llu)", (unsigned long long)n,
+                           (unsigned long long)at,
+                           (unsigned long long)f->size);
+  return dumpi_set_error(r->err, DUMPI_ERR_CORRUPT, f->path, record,
+                         "record runs past the end of the stream section "
+                         "(needs %llu bytes at offset %llu, section ends at "
+                         "%llu)", (unsigned long long)n,
+                         (unsigned long long)at,
+                         (unsigned long long)f->stream_end);
+}
+
+/* The one bounds check of every read in the stream: n bytes must be left
+ * before the end of the stream section. n is computed in 64 bits from
+ * u32 counts times small element sizes, so it cannot overflow. */
+#define NEED(r, n)                                                        \
+  do {                                                                    \
+    if ((uint64_t)((r)->end - (r)->p) < (uint64_t)(n))                   \
+      return overrun((r), record, (uint64_t)(n));                        \
+  } while (0)
+
+#define NOMEM(r)                                                          \
+  dumpi_set_error((r)->err, DUMPI_ERR_NOMEM, (r)->f->path, record,        \
+                  "out of memory decoding record")
+
+static inline uint32_t rd32(reader *r) {
+  uint32_t v = dumpi_get_u32(r->p);
+  r->p += 4;
+  return v;
+}
+
+static int64_t unwrap(dumpi_unwrap *w, uint16_t stored, int32_t bias) {
+  int64_t v = w->base + stored + (int64_t)bias;
+  if (v + 32768 < w->last) {
+    w->base += 65536;
+    v += 65536;
+  }
+  if (v > w->last)
+    w->last = v;
+  return v;
+}
+
+/* Time pair at r->p: (u16 s, u32 ns) entry, then exit. */
+static void read_times(reader *r, dumpi_unwrap *w, int32_t bias,
+                       int64_t *start, int64_t *stop) {
+  const uint8_t *p = r->p;
+  *start = unwrap(w, dumpi_get_u16(p), bias) * 1000000000 +
+           dumpi_get_u32(p + 2);
+  *stop = unwrap(w, dumpi_get_u16(p + 6), bias) * 1000000000 +
+          dumpi_get_u32(p + 8);
+  r->p += 12;
+}
+
+/* u32 length + bytes → NUL-terminated copy in the arena. */
+static int read_string(reader *r, uint64_t record, const char **out) {
+  NEED(r, 4);
+  uint32_t len = rd32(r);
+  NEED(r, len);
+  char *s = dumpi_arena_alloc(&r->f->arena, (size_t)len + 1);
+  if (!s)
+    return NOMEM(r);
+  memcpy(s, r->p, len);
+  s[len] = '\0';
+  r->p += len;
+  *out = s;
+  return DUMPI_OK;
+}
+
+/* u32 count + count strings. */
+static int read_strings(reader *r, uint64_t record, uint32_t count,
+                        dumpi_value *v) {
+  /* covers the length word of every string */
+  NEED(r, (uint64_t)count * 4);
+  const char **list = dumpi_arena_alloc(&r->f->arena,
+                                        ((size_t)count + 1) * sizeof *list);
+  if (!list)
+    return NOMEM(r);
+  for (uint32_t i = 0; i < count; i++) {
+    int rc = read_string(r, record, &list[i]);
+    if (rc)
+      return rc;
+  }
+  list[count] = NULL;
+  v->i = count;
+  v->p = list;
+  return DUMPI_OK;
+}
+
+/* u32 count + count elements of `width` bytes → int32_t array. */
+static int read_int_array(reader *r, uint64_t record, int width,
+                          int is_signed, dumpi_value *v) {
+  NEED(r, 4);
+  uint32_t count = rd32(r);
+  /* covers all elements */
+  NEED(r, (uint64_t)count * (uint64_t)width);
+  v->i = count;
+  v->p = NULL;
+  if (count == 0)
+    return DUMPI_OK;
+  int32_t *a = dumpi_arena_alloc(&r->f->arena, (size_t)count * sizeof *a);
+  if (!a)
+    return NOMEM(r);
+  const uint8_t *p = r->p;
+  switch (width) {
+  case 4:
+    for (uint32_t i = 0; i < count; i++, p += 4)
+      a[i] = (int32_t)dumpi_get_u32(p);
+    break;
+  case 2:
+    for (uint32_t i = 0; i < count; i++, p += 2)
+      a[i] = is_signed ? (int16_t)dumpi_get_u16(p) : dumpi_get_u16(p);
+    break;
+  default:
+    for (uint32_t i = 0; i < count; i++, p += 1)
+      a[i] = is_signed ? (int8_t)p[0] : p[0];
+    break;
+  }
+  r->p = p;
+  v->p = a;
+  return DUMPI_OK;
+}
+
+/* u32 count + count × (i32 bytes, i32 source, i8 cancelled, i8 error,
+ * i32 tag since 0.6.3). Count 0 stands for MPI_STATUS(ES)_IGNORE. */
+static int read_statuses(reader *r, uint64_t record, dumpi_value *v) {
+  NEED(r, 4);
+  uint32_t count = rd32(r);
+  uint64_t each = r->f->status_has_tag ? 14 : 10;
+  /* covers every status */
+  NEED(r, (uint64_t)count * each);
+  v->i = count;
+  v->p = NULL;
+  if (count == 0)
+    return DUMPI_OK;
+  dumpi_status *s = dumpi_arena_alloc(&r->f->arena,
+                                      (size_t)count * sizeof *s);
+  if (!s)
+    return NOMEM(r);
+  const uint8_t *p = r->p;
+  for (uint32_t i = 0; i < count; i++) {
+    s[i].bytes = (int32_t)dumpi_get_u32(p);
+    s[i].source = (int32_t)dumpi_get_u32(p + 4);
+    s[i].cancelled = (int8_t)p[8];
+    s[i].error = (int8_t)p[9];
+    s[i].tag = each == 14 ? (int32_t)dumpi_get_u32(p + 10) : DUMPI_ANY_TAG;
+    p += each;
+  }
+  r->p = p;
+  v->p = s;
+  return DUMPI_OK;
+}
+
+static int decode_arg(reader *r, uint64_t record, const dumpi_arg_info *a,
+                      uint8_t mask, dumpi_value *v) {
+  v->present = 1;
+  v->p = NULL;
+  switch ((dumpi_arg_type)a->type) {
+  case DUMPI_ARG_INT:
+  case DUMPI_ARG_DEST:
+  case DUMPI_ARG_SOURCE:
+  case DUMPI_ARG_TAG:
+  case DUMPI_ARG_REQUEST:
+  case DUMPI_ARG_IOREQUEST:
+    NEED(r, 4);
+    v->i = (int32_t)rd32(r);
+    return DUMPI_OK;
+  case DUMPI_ARG_INT64:
+    NEED(r, 8);
+    v->i = (int64_t)dumpi_get_u64(r->p);
+    r->p += 8;
+    return DUMPI_OK;
+  case DUMPI_ARG_COMM:
+  case DUMPI_ARG_DATATYPE:
+  case DUMPI_ARG_GROUP:
+  case DUMPI_ARG_INFO:
+  case DUMPI_ARG_FILE:
+  case DUMPI_ARG_WIN:
+  case DUMPI_ARG_ERRHANDLER:
+  case DUMPI_ARG_KEYVAL:
+  case DUMPI_ARG_COMM_KEYVAL:
+  case DUMPI_ARG_TYPE_KEYVAL:
+  case DUMPI_ARG_WIN_KEYVAL:
+    /* int16_t handles in sst-dumpi types.h */
+    NEED(r, 2);
+    v->i = (int16_t)dumpi_get_u16(r->p);
+    r->p += 2;
+    return DUMPI_OK;
+  case DUMPI_ARG_COMPARISON:
+  case DUMPI_ARG_ORDERING:
+    /* int8_t in sst-dumpi types.h */
+    NEED(r, 1);
+    v->i = (int8_t)*r->p++;
+    return DUMPI_OK;
+  case DUMPI_ARG_OP:
+  case DUMPI_ARG_COMBINER:
+  case DUMPI_ARG_FILEMODE:
+  case DUMPI_ARG_LOCKTYPE:
+  case DUMPI_ARG_THREADLEVEL:
+  case DUMPI_ARG_TOPOLOGY:
+  case DUMPI_ARG_TYPECLASS:
+  case DUMPI_ARG_WHENCE:
+  case DUMPI_ARG_WIN_ASSERT:
+    /* written as u8 into int16_t fields: zero-extended */
+    NEED(r, 1);
+    v->i = *r->p++;
+    return DUMPI_OK;
+  case DUMPI_ARG_STATUS:
+  case DUMPI_ARG_STATUS_ARRAY:
+    if (!(mask & DUMPI_MASK_STATUS)) {
+      v->present = 0;
+      v->i = 0;
+      return DUMPI_OK;
+    }
+    return read_statuses(r, record, v);
+  case DUMPI_ARG_INT_ARRAY:
+  case DUMPI_ARG_REQUEST_ARRAY:
+  case DUMPI_ARG_IOREQUEST_ARRAY:
+  case DUMPI_ARG_ERRCODE_ARRAY:
+    return read_int_array(r, record, 4, 1, v);
+  case DUMPI_ARG_DATATYPE_ARRAY:
+  case DUMPI_ARG_INFO_ARRAY:
+    return read_int_array(r, record, 2, 1, v);
+  case DUMPI_ARG_DISTRIBUTION_ARRAY:
+    return read_int_array(r, record, 1, 0, v);
+  case DUMPI_ARG_INT_ARRAY_2D: {
+    NEED(r, 4);
+    uint32_t rows = rd32(r);
+    /* covers the count word of every row */
+    NEED(r, (uint64_t)rows * 4);
+    dumpi_int_row *row = dumpi_arena_alloc(&r->f->arena,
+                                           ((size_t)rows + 1) * sizeof *row);
+    if (!row)
+      return NOMEM(r);
+    for (uint32_t i = 0; i < rows; i++) {
+      dumpi_value rv;
+      int rc = read_int_array(r, record, 4, 1, &rv);
+      if (rc)
+        return rc;
+      row[i].n = (int32_t)rv.i;
+      row[i].v = rv.p;
+    }
+    v->i = rows;
+    v->p = row;
+    return DUMPI_OK;
+  }
+  case DUMPI_ARG_STRING: {
+    const char *s = NULL;
+    int rc = read_string(r, record, &s);
+    v->i = rc ? 0 : (int64_t)strlen(s);
+    v->p = s;
+    return rc;
+  }
+  case DUMPI_ARG_STRING_ARRAY: {
+    NEED(r, 4);
+    uint32_t count = rd32(r);
+    if ((a->flags & DUMPI_ARGF_COUNT_TWICE_BEFORE_0_6_2) &&
+        r->f->version_num < DUMPI_VERSION(0, 6, 2)) {
+      NEED(r, 4);
+      r->p += 4;
+    }
+    return read_strings(r, record, count, v);
+  }
+  case DUMPI_ARG_STRING_ARRAY_2D: {
+    NEED(r, 4);
+    uint32_t count = rd32(r);
+    /* covers the count word of every list */
+    NEED(r, (uint64_t)count * 4);
+    dumpi_string_list *l = dumpi_arena_alloc(
+        &r->f->arena, ((size_t)count + 1) * sizeof *l);
+    if (!l)
+      return NOMEM(r);
+    for (uint32_t i = 0; i < count; i++) {
+      NEED(r, 4);
+      uint32_t n = rd32(r);
+      dumpi_value lv;
+      int rc = read_strings(r, record, n, &lv);
+      if (rc)
+        return rc;
+      l[i].n = (int32_t)n;
+      l[i].v = lv.p;
+    }
+    v->i = count;
+    v->p = l;
+    return DUMPI_OK;
+  }
+  case DUMPI_N_ARG_TYPES:
+    break;
+  }
+  return dumpi_set_error(r->err, DUMPI_ERR_INVALID, r->f->path, record,
+                         "table has argument %s of unknown type %d",
+                         a->name, (int)a->type);
+}
+
+/* Legacy layouts: one bare int32 where newer files have an int array. */
+static int legacy_scalar(const dumpi_file *f, const dumpi_arg_info *a) {
+  return ((a->flags & DUMPI_ARGF_SCALAR_BEFORE_0_6_9) &&
+          f->version_num < DUMPI_VERSION(0, 6, 9)) ||
+         ((a->flags & DUMPI_ARGF_SCALAR_BEFORE_0_6_8) &&
+          f->version_num < DUMPI_VERSION(0, 6, 8));
+}
+
+static int fail(dumpi_file *f, dumpi_error *err, int rc) {
+  f->state = rc;
+  if (err)
+    f->sticky = *err;
+  else
+    dumpi_set_error(&f->sticky, rc, f->path, f->pos, "%s",
+                    dumpi_strerror(rc));
+  return rc;
+}
+
+int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
+  if (f->state < 0) {
+    if (err)
+      *err = f->sticky;
+    return f->state;
+  }
+  if (f->state > 0)
+    return 0;
+  uint64_t record = f->pos;
+  reader r = {f, f->map + f->pos, f->map + f->stream_end, err};
+  if (r.p == r.end) {
+    /* No end label. With an index the section simply ends (some writers
+     * stop at Finalize); without one the rank died between records. */
+    if (f->has_index) {
+      f->state = 1;
+      return 0;
+    }
+    return fail(f, err, dumpi_set_error(err, DUMPI_ERR_TRUNCATED, f->path,
+                                        record, "stream ends without an "
+                                        "end-of-stream label"));
+  }
+  int rc;
+#define NEED_OR_FAIL(n)                                                   \
+  do {                                                                    \
+    if ((uint64_t)(r.end - r.p) < (uint64_t)(n))                         \
+      return fail(f, err, overrun(&r, record, (n)));                      \
+  } while (0)
+  NEED_OR_FAIL(2);
+  uint16_t label = dumpi_get_u16(r.p);
+  r.p += 2;
+  if (label == DUMPI_LABEL_END_OF_STREAM) {
+    f->pos = (uint64_t)(r.p - f->map);
+    f->state = 1;
+    return 0;
+  }
+  const dumpi_fn_info *fn = dumpi_fn_lookup(label);
+  if (!fn || (fn->flags & DUMPI_FNF_NO_RECORD))
+    return fail(f, err, dumpi_set_error(err, DUMPI_ERR_UNKNOWN_LABEL,
+                                        f->path, record,
+                                        "unknown function label %u%s%s",
+                                        (unsigned)label, fn ? " " : "",
+                                        fn ? fn->name : ""));
+  NEED_OR_FAIL(1);
+  uint8_t mask = *r.p++;
+  c->label = label;
+  c->fn = fn;
+  c->mask = mask;
+  c->offset = record;
+  c->thread = 0;
+  if (mask & DUMPI_MASK_THREADID) {
+    NEED_OR_FAIL(2);
+    c->thread = dumpi_get_u16(r.p);
+    r.p += 2;
+  }
+  c->cpu_start = c->cpu_stop = c->wall_start = c->wall_stop = 0;
+  if (mask & DUMPI_MASK_CPUTIME) {
+    NEED_OR_FAIL(12);
+    read_times(&r, &f->cpu_wrap, f->cpu_bias, &c->cpu_start, &c->cpu_stop);
+  }
+  if (mask & DUMPI_MASK_WALLTIME) {
+    NEED_OR_FAIL(12);
+    read_times(&r, &f->wall_wrap, f->wall_bias, &c->wall_start,
+               &c->wall_stop);
+  }
+  dumpi_arena_reset(&f->arena);
+  c->n_perf = 0;
+  c->perf_in = c->perf_out = NULL;
+  if (mask & DUMPI_MASK_PERFINFO) {
+    /* The writer stores the count it writes; dumpi2ascii re-reads it
+     * from the perf label section, which holds the same number. */
+    NEED_OR_FAIL(1);
+    uint8_t n = *r.p++;
+    NEED_OR_FAIL(16 * (uint64_t)n);
+    int64_t *pv = dumpi_arena_alloc(&f->arena, 2 * (size_t)n * sizeof *pv);
+    if (n && !pv)
+      return fail(f, err, NOMEM(&r));
+    for (unsigned i = 0; i < n; i++) {
+      pv[i] = (int64_t)dumpi_get_u64(r.p);
+      pv[n + i] = (int64_t)dumpi_get_u64(r.p + 8);
+      r.p += 16;
+    }
+    c->n_perf = n;
+    c->perf_in = pv;
+    c->perf_out = n ? pv + n : NULL;
+  }
+  for (int i = 0; i < fn->n_args; i++) {
+    const dumpi_arg_info *a = &fn->args[i];
+    dumpi_value *v = &c->args[i];
+    if ((a->flags & DUMPI_ARGF_ROOT_ONLY) &&
+        c->args[fn->i_rank].i != c->args[fn->i_root].i) {
+      v->present = 0;
+      v->i = 0;
+      v->p = NULL;
+      continue;
+    }
+    if (legacy_scalar(f, a)) {
+      NEED_OR_FAIL(4);
+      int32_t *one = dumpi_arena_alloc(&f->arena, sizeof *one);
+      if (!one)
+        return fail(f, err, NOMEM(&r));
+      *one = (int32_t)rd32(&r);
+      v->present = 1;
+      v->i = 1;
+      v->p = one;
+      continue;
+    }
+    if ((rc = decode_arg(&r, record, a, mask, v)))
+      return fail(f, err, rc);
+  }
+#undef NEED_OR_FAIL
+  f->pos = (uint64_t)(r.p - f->map);
+  c->size = (uint32_t)(f->pos - record);
+  return 1;
+}
+
+/* ---- call accessors ---------------------------------------------------- */
+
+static const dumpi_value *arg(const dumpi_call *c, int idx) {
+  if (!c || !c->fn || idx < 0 || idx >= c->fn->n_args ||
+      !c->args[idx].present)
+    return NULL;
+  return &c->args[idx];
+}
+
+static const dumpi_value *arg_of(const dumpi_call *c, int idx,
+                                 int (*ok)(dumpi_arg_type), int32_t *n) {
+  const dumpi_value *v = arg(c, idx);
+  if (v && !ok((dumpi_arg_type)c->fn->args[idx].type))
+    v = NULL;
+  if (n)
+    *n = v ? (int32_t)v->i : 0;
+  return v;
+}
+
+static int is_int_array(dumpi_arg_type t) {
+  return t >= DUMPI_ARG_INT_ARRAY && t <= DUMPI_ARG_DISTRIBUTION_ARRAY;
+}
+static int is_status(dumpi_arg_type t) {
+  return t == DUMPI_ARG_STATUS || t == DUMPI_ARG_STATUS_ARRAY;
+}
+static int is_2d(dumpi_arg_type t) { return t == DUMPI_ARG_INT_ARRAY_2D; }
+static int is_string(dumpi_arg_type t) { return t == DUMPI_ARG_STRING; }
+static int is_strings(dumpi_arg_type t) {
+  return t == DUMPI_ARG_STRING_ARRAY;
+}
+static int is_strings_2d(dumpi_arg_type t) {
+  return t == DUMPI_ARG_STRING_ARRAY_2D;
+}
+
+int dumpi_call_has(const dumpi_call *c, int idx) { return arg(c, idx) != NULL; }
+
+int64_t dumpi_call_int(const dumpi_call *c, int idx) {
+  const dumpi_value *v = arg(c, idx);
+  if (!v || !dumpi_arg_type_is_scalar((dumpi_arg_type)c->fn->args[idx].type))
+    return 0;
+  return v->i;
+}
+
+int64_t dumpi_call_int_by_name(const dumpi_call *c, const char *name) {
+  return c ? dumpi_call_int(c, dumpi_fn_arg_index(c->label, name)) : 0;
+}
+
+const int32_t *dumpi_call_int_array(const dumpi_call *c, int idx,
+                                    int32_t *n) {
+  const dumpi_value *v = arg_of(c, idx, is_int_array, n);
+  return v ? v->p : NULL;
+}
+
+const dumpi_int_row *dumpi_call_int_array_2d(const dumpi_call *c, int idx,
+                                             int32_t *n) {
+  const dumpi_value *v = arg_of(c, idx, is_2d, n);
+  return v ? v->p : NULL;
+}
+
+const dumpi_status *dumpi_call_statuses(const dumpi_call *c, int idx,
+                                        int32_t *n) {
+  const dumpi_value *v = arg_of(c, idx, is_status, n);
+  return v ? v->p : NULL;
+}
+
+const dumpi_status *dumpi_call_status(const dumpi_call *c, int idx) {
+  return dumpi_call_statuses(c, idx, NULL);
+}
+
+const char *dumpi_call_string(const dumpi_call *c, int idx) {
+  const dumpi_value *v = arg_of(c, idx, is_string, NULL);
+  return v ? v->p : NULL;
+}
+
+const char *const *dumpi_call_string_array(const dumpi_call *c, int idx,
+                                           int32_t *n) {
+  const dumpi_value *v = arg_of(c, idx, is_strings, n);
+  return v ? v->p : NULL;
+}
+
+const dumpi_string_list *dumpi_call_string_array_2d(const dumpi_call *c,
+                                                    int idx, int32_t *n) {
+  const dumpi_value *v = arg_of(c, idx, is_strings_2d, n);
+  return v ? v->p : NULL;
+}

@@ -1,0 +1,918 @@
+/* match.c - point-to-point message matching (see match.h, docs/MATCHING.md).
+ *
+ * Where an operation lives:
+ *   inst->recvs     receives posted on one communicator instance, in posting
+ *                   order, until their envelope is final (see inst_release);
+ *   inst->deferred  sends and released receives of an instance whose
+ *                   communicator is not resolved yet, in posting order;
+ *   chan->sends/recvs  FIFOs of one exact envelope (comm id, src, dst, tag).
+ * Every op records its queue and list link so it can be removed in O(1)
+ * (cancel, request free). Completed, unmatched receives also sit in a
+ * min-heap on completion time for match_low_watermark().
+ */
+#include "match.h"
+
+#include <glib.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum op_kind { OP_SEND, OP_RECV } op_kind;
+
+struct inst;
+struct chan;
+struct mreq;
+
+typedef struct mop {
+    op_kind kind;
+    uint32_t rank;     /* poster */
+    uint32_t thread;   /* send: sender's thread; recv: completing thread */
+    int64_t time;      /* send: start; recv: completion */
+    int64_t bytes;
+    int comm;          /* handle on the poster */
+    int peer;          /* send: dest; recv: source pattern (comm-local) */
+    int tag;           /* send: tag; recv: tag pattern */
+    bool completed;    /* recv */
+    bool phantom;      /* recv that took a message but has no completion */
+    int st_source, st_tag; /* recv envelope once completed (comm-local) */
+    uint64_t seq;      /* heap tie-break */
+    int heap_idx;      /* -1 when not in the heap */
+    struct inst *inst; /* held while in inst->recvs / inst->deferred */
+    struct mreq *req;  /* request it belongs to, while active */
+    GQueue *where;     /* queue holding it */
+    GList *link;
+    struct chan *chan; /* when in a channel */
+} mop;
+
+typedef struct inst {
+    comm_ref *ref;
+    GQueue recvs;
+    GQueue deferred;
+} inst;
+
+typedef struct chan_key {
+    uint64_t comm_id;
+    int32_t src, dst, tag;
+} chan_key;
+
+typedef struct chan {
+    chan_key key;
+    GQueue sends;
+    GQueue recvs;
+} chan;
+
+typedef struct mreq {
+    op_kind kind;
+    bool persistent;
+    match_post init;   /* persistent: the envelope each Start posts */
+    mop *cur;          /* the active operation, if any */
+} mreq;
+
+struct match_ctx {
+    comm_ctx *comms;
+    match_arrow_cb cb;
+    void *user;
+    GHashTable *insts;    /* comm_ref* -> inst* */
+    GHashTable *chans;    /* chan_key* -> chan* */
+    GHashTable **reqs;    /* per rank: int id -> mreq* */
+    GPtrArray *heap;      /* mop* min-heap on (time, seq) */
+    GHashTable *unmatched; /* match_unmatched* (count = value) */
+    GArray *list;         /* built by match_finish */
+    uint64_t next_seq;
+    bool stopped, finished;
+    match_stats stats;
+};
+
+/* ------------------------------------------------------------ heap */
+
+static bool heap_less(const mop *a, const mop *b)
+{
+    return a->time != b->time ? a->time < b->time : a->seq < b->seq;
+}
+
+static void heap_set(match_ctx *m, guint i, mop *o)
+{
+    m->heap->pdata[i] = o;
+    o->heap_idx = (int)i;
+}
+
+static void heap_sift(match_ctx *m, guint i)
+{
+    GPtrArray *h = m->heap;
+    mop *o = h->pdata[i];
+    while (i > 0 && heap_less(o, h->pdata[(i - 1) / 2])) {
+        heap_set(m, i, h->pdata[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        guint l = 2 * i + 1, s = i;
+        mop *best = o;
+        if (l < h->len && heap_less(h->pdata[l], best))
+            s = l, best = h->pdata[l];
+        if (l + 1 < h->len && heap_less(h->pdata[l + 1], best))
+            s = l + 1, best = h->pdata[l + 1];
+        if (s == i)
+            break;
+        heap_set(m, i, best);
+        i = s;
+    }
+    heap_set(m, i, o);
+}
+
+static void heap_push(match_ctx *m, mop *o)
+{
+    g_ptr_array_add(m->heap, o);
+    heap_sift(m, m->heap->len - 1);
+}
+
+static void heap_remove(match_ctx *m, mop *o)
+{
+    if (o->heap_idx < 0)
+        return;
+    guint i = (guint)o->heap_idx;
+    mop *last = g_ptr_array_steal_index_fast(m->heap, m->heap->len - 1);
+    o->heap_idx = -1;
+    if (last != o) {
+        heap_set(m, i, last);
+        heap_sift(m, i);
+    }
+}
+
+/* ------------------------------------------------------------ ops */
+
+static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
+{
+    mop *o = g_new0(mop, 1);
+    o->kind = kind;
+    o->rank = p->rank;
+    o->thread = p->thread;
+    o->time = p->time;
+    o->bytes = kind == OP_SEND ? p->bytes : MATCH_BYTES_UNKNOWN;
+    o->comm = p->comm;
+    o->peer = p->peer;
+    o->tag = p->tag;
+    o->heap_idx = -1;
+    o->seq = m->next_seq++;
+    if (kind == OP_SEND)
+        m->stats.n_sends++;
+    else
+        m->stats.n_recvs++;
+    if (++m->stats.n_in_flight > m->stats.max_in_flight)
+        m->stats.max_in_flight = m->stats.n_in_flight;
+    return o;
+}
+
+static bool op_is_wild(const mop *o)
+{
+    return o->kind == OP_RECV && (o->peer == MATCH_ANY_SOURCE || o->tag == MATCH_ANY_TAG);
+}
+
+/* The envelope a receive will match, if known. */
+static bool op_envelope(const mop *o, int *src, int *tag)
+{
+    if (o->completed) {
+        *src = o->st_source;
+        *tag = o->st_tag;
+        return true;
+    }
+    if (op_is_wild(o))
+        return false;
+    *src = o->peer;
+    *tag = o->tag;
+    return true;
+}
+
+static void op_unlink(match_ctx *m, mop *o)
+{
+    if (o->where) {
+        g_queue_delete_link(o->where, o->link);
+        o->where = NULL;
+        o->link = NULL;
+    }
+    o->chan = NULL;
+    o->inst = NULL;
+}
+
+static void op_free(match_ctx *m, mop *o)
+{
+    op_unlink(m, o);
+    heap_remove(m, o);
+    if (o->req && o->req->cur == o)
+        o->req->cur = NULL;
+    m->stats.n_in_flight--;
+    g_free(o);
+}
+
+static void op_enqueue(mop *o, GQueue *q)
+{
+    g_queue_push_tail(q, o);
+    o->where = q;
+    o->link = q->tail;
+}
+
+/* ------------------------------------------------------------ unmatched */
+
+static guint unmatched_hash(gconstpointer p)
+{
+    const match_unmatched *u = p;
+    guint h = (guint)u->kind;
+    h = h * 31u + (guint)u->src;
+    h = h * 31u + (guint)u->dst;
+    h = h * 31u + (guint)u->tag;
+    h = h * 31u + (guint)u->comm_id;
+    return h * 31u + (guint)u->comm;
+}
+
+static gboolean unmatched_equal(gconstpointer a, gconstpointer b)
+{
+    const match_unmatched *x = a, *y = b;
+    return x->kind == y->kind && x->src == y->src && x->dst == y->dst &&
+           x->tag == y->tag && x->comm_id == y->comm_id && x->comm == y->comm;
+}
+
+/* Count o in the summary and free it: nothing leaves unreported. */
+static void op_drop(match_ctx *m, mop *o, match_unmatched_kind kind, int src, int dst,
+                    uint64_t comm_id)
+{
+    match_unmatched key = {kind, src, dst, o->completed ? o->st_tag : o->tag, comm_id,
+                           o->comm, 0};
+    match_unmatched *u = g_hash_table_lookup(m->unmatched, &key);
+    if (!u) {
+        u = g_memdup2(&key, sizeof key);
+        g_hash_table_add(m->unmatched, u);
+    }
+    u->count++;
+    m->stats.n_unmatched++;
+    op_free(m, o);
+}
+
+/* Drop with the world ranks we can still work out. */
+static void op_drop_local(match_ctx *m, mop *o, match_unmatched_kind kind, const comm_ref *ref)
+{
+    int other = -1;
+    if (o->kind == OP_SEND || !op_is_wild(o) || o->completed) {
+        int local = o->kind == OP_RECV && o->completed ? o->st_source : o->peer;
+        other = ref ? comm_ref_world_rank(ref, local) : -1;
+        if (other < 0)
+            other = -1;
+    }
+    uint64_t id = ref ? comm_ref_id(ref) : UINT64_MAX;
+    if (o->kind == OP_SEND)
+        op_drop(m, o, kind, (int)o->rank, other, id);
+    else
+        op_drop(m, o, kind, other, (int)o->rank, id);
+}
+
+/* ------------------------------------------------------------ channels */
+
+static guint chan_key_hash(gconstpointer p)
+{
+    const chan_key *k = p;
+    guint h = (guint)(k->comm_id ^ (k->comm_id >> 32));
+    h = h * 1000003u + (guint)k->src;
+    h = h * 1000003u + (guint)k->dst;
+    return h * 1000003u + (guint)k->tag;
+}
+
+static gboolean chan_key_equal(gconstpointer a, gconstpointer b)
+{
+    const chan_key *x = a, *y = b;
+    return x->comm_id == y->comm_id && x->src == y->src && x->dst == y->dst &&
+           x->tag == y->tag;
+}
+
+static chan *chan_get(match_ctx *m, uint64_t comm_id, int src, int dst, int tag)
+{
+    chan_key k = {comm_id, src, dst, tag};
+    chan *ch = g_hash_table_lookup(m->chans, &k);
+    if (!ch) {
+        ch = g_new0(chan, 1);
+        ch->key = k;
+        g_queue_init(&ch->sends);
+        g_queue_init(&ch->recvs);
+        g_hash_table_insert(m->chans, &ch->key, ch);
+    }
+    return ch;
+}
+
+static void chan_gc(match_ctx *m, chan *ch)
+{
+    if (g_queue_is_empty(&ch->sends) && g_queue_is_empty(&ch->recvs))
+        g_hash_table_remove(m->chans, &ch->key); /* frees ch */
+}
+
+static void emit(match_ctx *m, const chan *ch, const mop *s, const mop *r)
+{
+    m->stats.n_arrows++;
+    if (m->stopped || !m->cb)
+        return;
+    match_arrow a = {
+        .send_rank = s->rank, .send_thread = s->thread, .send_time = s->time,
+        .recv_rank = r->rank, .recv_thread = r->thread, .recv_time = r->time,
+        .bytes = r->bytes != MATCH_BYTES_UNKNOWN ? r->bytes : s->bytes,
+        .tag = ch->key.tag, .comm_id = ch->key.comm_id,
+        .send_comm = s->comm, .recv_comm = r->comm,
+    };
+    if (m->cb(m->user, &a) == SLOG_STOP)
+        m->stopped = true;
+}
+
+/* Pair heads while the head receive has its completion (or never will get
+ * one: phantom). An uncompleted head blocks later receives of the channel,
+ * which is exactly non-overtaking. */
+static void chan_match(match_ctx *m, chan *ch)
+{
+    while (!g_queue_is_empty(&ch->sends) && !g_queue_is_empty(&ch->recvs)) {
+        mop *r = g_queue_peek_head(&ch->recvs);
+        if (!r->completed && !r->phantom)
+            break;
+        mop *s = g_queue_peek_head(&ch->sends);
+        if (r->completed)
+            emit(m, ch, s, r);
+        else
+            m->stats.n_matched_no_arrow++;
+        op_free(m, s);
+        op_free(m, r);
+    }
+    chan_gc(m, ch);
+}
+
+/* Put an op of a resolved instance into its channel. */
+static void to_channel(match_ctx *m, const comm_ref *ref, mop *o)
+{
+    int local = o->kind == OP_RECV && o->completed ? o->st_source : o->peer;
+    int tag = o->kind == OP_RECV && o->completed ? o->st_tag : o->tag;
+    int other = comm_ref_world_rank(ref, local);
+    op_unlink(m, o);
+    if (other < 0) {
+        op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, ref);
+        return;
+    }
+    uint64_t id = comm_ref_id(ref);
+    chan *ch = o->kind == OP_SEND ? chan_get(m, id, (int)o->rank, other, tag)
+                                  : chan_get(m, id, other, (int)o->rank, tag);
+    op_enqueue(o, o->kind == OP_SEND ? &ch->sends : &ch->recvs);
+    o->chan = ch;
+    chan_match(m, ch);
+}
+
+/* ------------------------------------------------------------ instances */
+
+static void inst_free_cb(gpointer p)
+{
+    inst *in = p;
+    comm_ref_release(in->ref);
+    g_free(in);
+}
+
+static inst *inst_get(match_ctx *m, comm_ref *ref)
+{
+    inst *in = g_hash_table_lookup(m->insts, ref);
+    if (!in) {
+        in = g_new0(inst, 1);
+        in->ref = comm_ref_hold(ref);
+        g_queue_init(&in->recvs);
+        g_queue_init(&in->deferred);
+        g_hash_table_insert(m->insts, ref, in);
+    }
+    return in;
+}
+
+static void inst_gc(match_ctx *m, inst *in)
+{
+    if (g_queue_is_empty(&in->recvs) && g_queue_is_empty(&in->deferred))
+        g_hash_table_remove(m->insts, in->ref);
+}
+
+/* A receive (or send) whose envelope is final: to its channel, or held in
+ * posting order until the communicator resolves. */
+static void route(match_ctx *m, inst *in, mop *o)
+{
+    switch (comm_ref_get_state(in->ref)) {
+    case COMM_REF_RESOLVED:
+        to_channel(m, in->ref, o);
+        break;
+    case COMM_REF_PENDING:
+        op_unlink(m, o);
+        op_enqueue(o, &in->deferred);
+        o->inst = in;
+        break;
+    case COMM_REF_FAILED:
+        op_unlink(m, o);
+        op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, NULL);
+        break;
+    }
+}
+
+static bool compatible(const mop *blocker, int src, int tag)
+{
+    return (blocker->peer == MATCH_ANY_SOURCE || blocker->peer == src) &&
+           (blocker->tag == MATCH_ANY_TAG || blocker->tag == tag);
+}
+
+/* Release the receives whose envelope is known and which no earlier posted,
+ * uncompleted wildcard receive could still take first (MPI-3.1 3.5: a
+ * message goes to the earliest posted matching receive). With force, every
+ * receive with a known envelope goes and the rest are dropped. */
+static void inst_release(match_ctx *m, inst *in, bool force)
+{
+    GPtrArray *blockers = g_ptr_array_new();
+    GList *l = in->recvs.head;
+    while (l) {
+        GList *next = l->next;
+        mop *o = l->data;
+        int src, tag;
+        if (!op_envelope(o, &src, &tag)) {
+            if (force)
+                op_drop_local(m, o, MATCH_UNMATCHED_INCOMPLETE, in->ref);
+            else
+                g_ptr_array_add(blockers, o);
+        } else {
+            bool blocked = false;
+            for (guint i = 0; i < blockers->len && !blocked; i++)
+                blocked = compatible(g_ptr_array_index(blockers, i), src, tag);
+            if (!blocked)
+                route(m, in, o);
+        }
+        l = next;
+    }
+    g_ptr_array_free(blockers, TRUE);
+    inst_gc(m, in);
+}
+
+/* comm.c tells us an instance resolved: flush its held operations in order. */
+static void on_resolved(void *user, comm_ref *ref)
+{
+    match_ctx *m = user;
+    inst *in = g_hash_table_lookup(m->insts, ref);
+    if (!in || comm_ref_get_state(ref) == COMM_REF_PENDING)
+        return;
+    while (!g_queue_is_empty(&in->deferred))
+        route(m, in, g_queue_peek_head(&in->deferred));
+    if (comm_ref_get_state(ref) == COMM_REF_FAILED)
+        inst_release(m, in, true);
+    else
+        inst_gc(m, in);
+}
+
+/* ------------------------------------------------------------ requests */
+
+static void req_free_cb(gpointer p)
+{
+    mreq *q = p;
+    if (q->cur)
+        q->cur->req = NULL;
+    g_free(q);
+}
+
+/* The request lost its operation before we saw a completion (freed, or the
+ * id reused). A send still goes out. An exact receive will still take a
+ * message but has no completion time: a phantom. A wildcard one cannot be
+ * placed and is reported. */
+static void orphan(match_ctx *m, mop *o)
+{
+    o->req = NULL;
+    if (o->kind == OP_SEND || o->completed)
+        return;
+    if (!op_is_wild(o)) {
+        o->phantom = true;
+        if (o->chan)
+            chan_match(m, o->chan);
+        return;
+    }
+    inst *in = o->inst;
+    comm_ref *ref = in ? in->ref : NULL;
+    op_drop_local(m, o, MATCH_UNMATCHED_INCOMPLETE, ref);
+    if (in)
+        inst_release(m, in, false); /* a blocker went away */
+}
+
+static mreq *req_lookup(match_ctx *m, uint32_t rank, int id)
+{
+    return g_hash_table_lookup(m->reqs[rank], GINT_TO_POINTER(id));
+}
+
+static mreq *req_bind(match_ctx *m, uint32_t rank, int id, op_kind kind, bool persistent)
+{
+    mreq *old = req_lookup(m, rank, id);
+    if (old && old->cur) {
+        m->stats.n_request_reused++;
+        mop *o = old->cur;
+        old->cur = NULL;
+        orphan(m, o);
+    }
+    mreq *q = g_new0(mreq, 1);
+    q->kind = kind;
+    q->persistent = persistent;
+    g_hash_table_replace(m->reqs[rank], GINT_TO_POINTER(id), q);
+    return q;
+}
+
+/* ------------------------------------------------------------ posting */
+
+static bool ok(const match_ctx *m, uint32_t rank)
+{
+    return m && !m->finished && rank < comm_ctx_n_ranks(m->comms);
+}
+
+static void post_send(match_ctx *m, const match_post *p, mreq *q)
+{
+    if (p->peer == MATCH_PROC_NULL) {
+        m->stats.n_proc_null++;
+        return;
+    }
+    mop *o = op_new(m, OP_SEND, p);
+    if (q) {
+        q->cur = o;
+        o->req = q;
+    }
+    comm_ref *ref = comm_ref_lookup(m->comms, p->rank, p->comm);
+    if (!ref) {
+        op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, NULL);
+        return;
+    }
+    inst *in = inst_get(m, ref);
+    route(m, in, o);
+    inst_gc(m, in);
+}
+
+static mop *post_recv(match_ctx *m, const match_post *p, mreq *q)
+{
+    if (p->peer == MATCH_PROC_NULL) {
+        m->stats.n_proc_null++;
+        return NULL;
+    }
+    mop *o = op_new(m, OP_RECV, p);
+    if (q) {
+        q->cur = o;
+        o->req = q;
+    }
+    comm_ref *ref = comm_ref_lookup(m->comms, p->rank, p->comm);
+    if (!ref) {
+        op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, NULL);
+        return NULL;
+    }
+    inst *in = inst_get(m, ref);
+    op_enqueue(o, &in->recvs);
+    o->inst = in;
+    return o;
+}
+
+/* An op of owner was removed: a blocker may have gone, or owner emptied. */
+static void after_removal(match_ctx *m, inst *owner, bool in_list)
+{
+    if (in_list)
+        inst_release(m, owner, false);
+    else if (owner)
+        inst_gc(m, owner);
+}
+
+/* A receive completed; o may sit in an instance list, a deferred queue or a
+ * channel. */
+static void complete_recv(match_ctx *m, mop *o, const match_status *st, int64_t time,
+                          uint32_t thread)
+{
+    inst *owner = o->inst;
+    bool in_list = owner && o->where == &owner->recvs;
+    if (st && (st->cancelled || st->source == MATCH_PROC_NULL)) {
+        if (st->cancelled)
+            m->stats.n_cancelled++;
+        else
+            m->stats.n_proc_null++;
+        op_free(m, o);
+        after_removal(m, owner, in_list);
+        return;
+    }
+    int src = o->peer, tag = o->tag;
+    if (src == MATCH_ANY_SOURCE || tag == MATCH_ANY_TAG) {
+        if (!st) {
+            /* No status recorded (statuses disabled / STATUS_IGNORE): the
+             * envelope is unknowable, report rather than guess. */
+            op_drop_local(m, o, MATCH_UNMATCHED_NO_STATUS, owner ? owner->ref : NULL);
+            after_removal(m, owner, in_list);
+            return;
+        }
+        if (src == MATCH_ANY_SOURCE)
+            src = st->source;
+        if (tag == MATCH_ANY_TAG)
+            tag = st->tag;
+    }
+    o->completed = true;
+    o->st_source = src;
+    o->st_tag = tag;
+    o->time = time;
+    o->thread = thread;
+    o->bytes = st ? st->bytes : MATCH_BYTES_UNKNOWN;
+    heap_push(m, o);
+    if (in_list)
+        inst_release(m, owner, false);
+    else if (o->chan)
+        chan_match(m, o->chan);
+}
+
+slog_status match_send(match_ctx *m, const match_post *p)
+{
+    if (!p || !ok(m, p->rank))
+        return SLOG_ERR_ARG;
+    mreq *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_SEND, false)
+                                              : NULL;
+    post_send(m, p, q);
+    return SLOG_OK;
+}
+
+slog_status match_recv_post(match_ctx *m, const match_post *p)
+{
+    if (!p || !ok(m, p->rank))
+        return SLOG_ERR_ARG;
+    mreq *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_RECV, false)
+                                              : NULL;
+    mop *o = post_recv(m, p, q);
+    if (o)
+        inst_release(m, o->inst, false);
+    return SLOG_OK;
+}
+
+slog_status match_recv(match_ctx *m, const match_post *p, const match_status *st,
+                       int64_t done_time, uint32_t done_thread)
+{
+    if (!p || !ok(m, p->rank))
+        return SLOG_ERR_ARG;
+    mop *o = post_recv(m, p, NULL);
+    if (o)
+        complete_recv(m, o, st, done_time, done_thread);
+    return SLOG_OK;
+}
+
+static slog_status init_common(match_ctx *m, const match_post *p, op_kind kind)
+{
+    if (!p || !ok(m, p->rank) || p->request == MATCH_NO_REQUEST)
+        return SLOG_ERR_ARG;
+    mreq *q = req_bind(m, p->rank, p->request, kind, true);
+    q->init = *p;
+    return SLOG_OK;
+}
+
+slog_status match_send_init(match_ctx *m, const match_post *p)
+{
+    return init_common(m, p, OP_SEND);
+}
+
+slog_status match_recv_init(match_ctx *m, const match_post *p)
+{
+    return init_common(m, p, OP_RECV);
+}
+
+slog_status match_start(match_ctx *m, uint32_t rank, uint32_t thread, int request,
+                        int64_t time)
+{
+    if (!ok(m, rank))
+        return SLOG_ERR_ARG;
+    mreq *q = req_lookup(m, rank, request);
+    if (!q || !q->persistent) {
+        m->stats.n_unknown_request++;
+        return SLOG_OK;
+    }
+    if (q->cur) {
+        /* Start on an active request is erroneous; keep what we have. */
+        m->stats.n_request_reused++;
+        mop *o = q->cur;
+        q->cur = NULL;
+        orphan(m, o);
+    }
+    match_post p = q->init;
+    p.rank = rank;
+    p.thread = thread;
+    p.time = time;
+    if (q->kind == OP_SEND) {
+        post_send(m, &p, q);
+    } else {
+        mop *o = post_recv(m, &p, q);
+        if (o)
+            inst_release(m, o->inst, false);
+    }
+    return SLOG_OK;
+}
+
+slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int request,
+                           const match_status *st, int64_t time)
+{
+    if (!ok(m, rank))
+        return SLOG_ERR_ARG;
+    mreq *q = req_lookup(m, rank, request);
+    if (!q) {
+        m->stats.n_unknown_request++;
+        return SLOG_OK;
+    }
+    mop *o = q->cur;
+    q->cur = NULL;
+    if (o) {
+        o->req = NULL;
+        if (o->kind == OP_RECV) {
+            complete_recv(m, o, st, time, thread);
+        } else if (st && st->cancelled) {
+            /* A cancelled send delivered nothing (MPI-3.1 3.8.4). If it has
+             * already been paired, o is gone and the pair stands. */
+            m->stats.n_cancelled++;
+            inst *in = o->inst;
+            op_free(m, o);
+            if (in)
+                inst_gc(m, in);
+        }
+    }
+    if (!q->persistent)
+        g_hash_table_remove(m->reqs[rank], GINT_TO_POINTER(request));
+    return SLOG_OK;
+}
+
+slog_status match_cancel(match_ctx *m, uint32_t rank, int request)
+{
+    /* Nothing to do yet: whether the cancel succeeded is only known from the
+     * status of the completion that must follow (status.cancelled). */
+    return ok(m, rank) ? SLOG_OK : SLOG_ERR_ARG;
+}
+
+slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
+{
+    if (!ok(m, rank))
+        return SLOG_ERR_ARG;
+    mreq *q = req_lookup(m, rank, request);
+    if (!q)
+        return SLOG_OK;
+    mop *o = q->cur;
+    q->cur = NULL;
+    g_hash_table_remove(m->reqs[rank], GINT_TO_POINTER(request));
+    if (o)
+        orphan(m, o);
+    return SLOG_OK;
+}
+
+/* ------------------------------------------------------------ queries */
+
+int64_t match_low_watermark(const match_ctx *m)
+{
+    if (!m || m->heap->len == 0)
+        return INT64_MAX;
+    return ((const mop *)m->heap->pdata[0])->time;
+}
+
+static int unmatched_cmp(const void *pa, const void *pb)
+{
+    const match_unmatched *a = pa, *b = pb;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    if (a->src != b->src)
+        return a->src < b->src ? -1 : 1;
+    if (a->dst != b->dst)
+        return a->dst < b->dst ? -1 : 1;
+    if (a->comm_id != b->comm_id)
+        return a->comm_id < b->comm_id ? -1 : 1;
+    if (a->comm != b->comm)
+        return a->comm < b->comm ? -1 : 1;
+    return a->tag < b->tag ? -1 : (a->tag > b->tag);
+}
+
+slog_status match_finish(match_ctx *m)
+{
+    if (!m || m->finished)
+        return SLOG_ERR_ARG;
+    /* 1. Receives still waiting on a wildcard: release what has an envelope.
+     * 2. Never resolved communicators: report their held operations. */
+    GList *insts = g_hash_table_get_values(m->insts);
+    for (GList *l = insts; l; l = l->next) {
+        inst *in = l->data;
+        g_hash_table_steal(m->insts, in->ref); /* keep in alive while draining */
+        GList *r = in->recvs.head;
+        while (r) {
+            GList *next = r->next;
+            mop *o = r->data;
+            int src, tag;
+            if (op_envelope(o, &src, &tag))
+                route(m, in, o);
+            else
+                op_drop_local(m, o, MATCH_UNMATCHED_INCOMPLETE, in->ref);
+            r = next;
+        }
+        while (!g_queue_is_empty(&in->deferred))
+            op_drop_local(m, g_queue_peek_head(&in->deferred), MATCH_UNMATCHED_BAD_COMM,
+                          in->ref);
+        inst_free_cb(in);
+    }
+    g_list_free(insts);
+    /* 3. Receives never completed are taken to have got their message (the
+     * program just never waited): they pair without an arrow. */
+    GList *chans = g_hash_table_get_values(m->chans);
+    for (GList *l = chans; l; l = l->next) {
+        chan *ch = l->data;
+        for (GList *r = ch->recvs.head; r; r = r->next)
+            ((mop *)r->data)->phantom = true;
+        chan_key key = ch->key;
+        chan_match(m, ch);
+        ch = g_hash_table_lookup(m->chans, &key);
+        if (!ch)
+            continue;
+        while (!g_queue_is_empty(&ch->sends))
+            op_drop(m, g_queue_peek_head(&ch->sends), MATCH_UNMATCHED_SEND, key.src, key.dst,
+                    key.comm_id);
+        while (!g_queue_is_empty(&ch->recvs)) {
+            mop *o = g_queue_peek_head(&ch->recvs);
+            op_drop(m, o, o->completed ? MATCH_UNMATCHED_RECV : MATCH_UNMATCHED_INCOMPLETE,
+                    key.src, key.dst, key.comm_id);
+        }
+        g_hash_table_remove(m->chans, &key);
+    }
+    g_list_free(chans);
+    m->list = g_array_new(FALSE, FALSE, sizeof(match_unmatched));
+    GHashTableIter it;
+    gpointer k;
+    g_hash_table_iter_init(&it, m->unmatched);
+    while (g_hash_table_iter_next(&it, &k, NULL))
+        g_array_append_val(m->list, *(match_unmatched *)k);
+    qsort(m->list->data, m->list->len, sizeof(match_unmatched), unmatched_cmp);
+    m->finished = true;
+    return SLOG_OK;
+}
+
+const match_unmatched *match_unmatched_list(const match_ctx *m, size_t *n)
+{
+    *n = m->list ? m->list->len : 0;
+    return m->list ? (const match_unmatched *)(void *)m->list->data : NULL;
+}
+
+void match_get_stats(const match_ctx *m, match_stats *out)
+{
+    *out = m->stats;
+}
+
+int match_stopped(const match_ctx *m)
+{
+    return m->stopped;
+}
+
+/* ------------------------------------------------------------ lifetime */
+
+static void chan_free_cb(gpointer p)
+{
+    chan *ch = p;
+    mop *o;
+    while ((o = g_queue_pop_head(&ch->sends)))
+        o->where = NULL, o->chan = NULL;
+    while ((o = g_queue_pop_head(&ch->recvs)))
+        o->where = NULL, o->chan = NULL;
+    g_free(ch);
+}
+
+match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
+{
+    if (!comms)
+        return NULL;
+    match_ctx *m = g_new0(match_ctx, 1);
+    m->comms = comms;
+    m->cb = cb;
+    m->user = user;
+    m->insts = g_hash_table_new_full(NULL, NULL, NULL, inst_free_cb);
+    m->chans = g_hash_table_new_full(chan_key_hash, chan_key_equal, NULL, chan_free_cb);
+    uint32_t n = comm_ctx_n_ranks(comms);
+    m->reqs = g_new0(GHashTable *, n);
+    for (uint32_t i = 0; i < n; i++)
+        m->reqs[i] = g_hash_table_new_full(NULL, NULL, NULL, req_free_cb);
+    m->heap = g_ptr_array_new();
+    m->unmatched = g_hash_table_new_full(unmatched_hash, unmatched_equal, g_free, NULL);
+    comm_ctx_set_resolved_cb(comms, on_resolved, m);
+    return m;
+}
+
+/* Free every op still held, wherever it is. */
+static void free_queue_ops(match_ctx *m, GQueue *q)
+{
+    mop *o;
+    while ((o = g_queue_peek_head(q)))
+        op_free(m, o);
+}
+
+void match_ctx_free(match_ctx *m)
+{
+    if (!m)
+        return;
+    comm_ctx_set_resolved_cb(m->comms, NULL, NULL);
+    GHashTableIter it;
+    gpointer v;
+    g_hash_table_iter_init(&it, m->chans);
+    while (g_hash_table_iter_next(&it, NULL, &v)) {
+        free_queue_ops(m, &((chan *)v)->sends);
+        free_queue_ops(m, &((chan *)v)->recvs);
+    }
+    g_hash_table_iter_init(&it, m->insts);
+    while (g_hash_table_iter_next(&it, NULL, &v)) {
+        free_queue_ops(m, &((inst *)v)->recvs);
+        free_queue_ops(m, &((inst *)v)->deferred);
+    }
+    g_hash_table_destroy(m->chans);
+    g_hash_table_destroy(m->insts);
+    for (uint32_t i = 0; i < comm_ctx_n_ranks(m->comms); i++)
+        g_hash_table_destroy(m->reqs[i]);
+    g_free(m->reqs);
+    g_ptr_array_free(m->heap, TRUE);
+    g_hash_table_destroy(m->unmatched);
+    if (m->list)
+        g_array_free(m->list, TRUE);
+    g_free(m);
+}

@@ -1,0 +1,65 @@
+/* palette.c - a hue band per family, varied within it by a hash of the name
+ * so that e.g. MPI_Send and MPI_Isend are neighbours but distinguishable. */
+#include "palette.h"
+
+#include <math.h>
+
+typedef struct band {
+    double hue, spread; /* degrees */
+    double sat, val;
+} band;
+
+/* Indexed by dumpi_family. Chosen to be distinguishable on a dark canvas:
+ * point-to-point blues, collectives oranges/reds, wait/test greens, probes
+ * yellow, object management greys-violet, one-sided cyan, I/O magenta. */
+static const band bands[DUMPI_N_FAMILIES] = {
+    [DUMPI_FAMILY_P2P] = {215, 30, 0.70, 0.95},
+    [DUMPI_FAMILY_COLLECTIVE] = {18, 28, 0.80, 0.95},
+    [DUMPI_FAMILY_WAIT_TEST] = {120, 35, 0.60, 0.80},
+    [DUMPI_FAMILY_PROBE] = {55, 12, 0.85, 0.95},
+    [DUMPI_FAMILY_OBJECT] = {270, 30, 0.30, 0.75},
+    [DUMPI_FAMILY_ONE_SIDED] = {180, 15, 0.70, 0.85},
+    [DUMPI_FAMILY_IO] = {310, 20, 0.60, 0.90},
+    [DUMPI_FAMILY_OTHER] = {0, 0, 0.0, 0.60},
+    [DUMPI_FAMILY_USER] = {90, 60, 0.45, 0.70},
+    [DUMPI_FAMILY_SENTINEL] = {0, 0, 0.0, 0.5},
+};
+
+static uint32_t fnv1a(const char *s) {
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static uint32_t hsv_rgba(double h, double s, double v) {
+    h = fmod(fmod(h, 360.0) + 360.0, 360.0) / 60.0;
+    int i = (int)h;
+    double f = h - i, p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
+    double r, g, b;
+    switch (i) {
+    case 0: r = v, g = t, b = p; break;
+    case 1: r = q, g = v, b = p; break;
+    case 2: r = p, g = v, b = t; break;
+    case 3: r = p, g = q, b = v; break;
+    case 4: r = t, g = p, b = v; break;
+    default: r = v, g = p, b = q; break;
+    }
+    return ((uint32_t)lround(r * 255) << 24) | ((uint32_t)lround(g * 255) << 16) | ((uint32_t)lround(b * 255) << 8) |
+           0xffu;
+}
+
+uint32_t palette_colour(dumpi_family family, const char *name) {
+    const band *b = &bands[family < DUMPI_N_FAMILIES ? family : DUMPI_FAMILY_OTHER];
+    uint32_t h = fnv1a(name);
+    double jitter = ((h & 0xff) / 255.0 - 0.5);         /* -0.5 .. 0.5 */
+    double vj = (((h >> 8) & 0xff) / 255.0 - 0.5) * 0.2; /* value variation */
+    double sat = b->sat, val = b->val + vj;
+    if (family == DUMPI_FAMILY_OTHER) val = 0.45 + ((h >> 16) & 0xff) / 255.0 * 0.3;
+    if (val > 1) val = 1;
+    return hsv_rgba(b->hue + jitter * b->spread, sat, val);
+}
+
+uint32_t palette_event_colour(const char *name) {
+    (void)name;
+    return 0xffe066ffu; /* polls: light yellow ticks */
+}

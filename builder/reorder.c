@@ -1,0 +1,149 @@
+/* reorder.c - end-order reorder buffer (see reorder.h): a binary min-heap on
+ * (key, push sequence) of individually allocated copies. */
+#include "reorder.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct item {
+    int64_t key;
+    uint64_t seq;  /* push order: equal keys stay FIFO */
+    size_t len;
+    max_align_t data[]; /* payload copy, aligned for any type */
+} item;
+
+struct reorder {
+    reorder_release_cb cb;
+    void *user;
+    item **heap;
+    size_t n, cap, max_n;
+    uint64_t next_seq;
+    int64_t last_key;
+    int stopped;
+};
+
+reorder *reorder_new(reorder_release_cb cb, void *user)
+{
+    reorder *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->cb = cb;
+    r->user = user;
+    r->last_key = INT64_MIN;
+    return r;
+}
+
+void reorder_free(reorder *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n; i++)
+        free(r->heap[i]);
+    free(r->heap);
+    free(r);
+}
+
+static int item_less(const item *a, const item *b)
+{
+    return a->key != b->key ? a->key < b->key : a->seq < b->seq;
+}
+
+slog_status reorder_push(reorder *r, int64_t key, const void *data, size_t len)
+{
+    if (!r || (len > 0 && !data))
+        return SLOG_ERR_ARG;
+    if (r->stopped)
+        return SLOG_OK;
+    if (key < r->last_key)
+        return SLOG_ERR_ORDER;
+    if (len > SIZE_MAX - sizeof(item))
+        return SLOG_ERR_LIMIT;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 64;
+        if (cap > SIZE_MAX / sizeof(item *))
+            return SLOG_ERR_NOMEM;
+        item **h = realloc(r->heap, cap * sizeof *h);
+        if (!h)
+            return SLOG_ERR_NOMEM;
+        r->heap = h;
+        r->cap = cap;
+    }
+    item *it = malloc(sizeof(item) + len);
+    if (!it)
+        return SLOG_ERR_NOMEM;
+    it->key = key;
+    it->seq = r->next_seq++;
+    it->len = len;
+    if (len)
+        memcpy(it->data, data, len);
+    size_t i = r->n++;
+    while (i > 0 && item_less(it, r->heap[(i - 1) / 2])) {
+        r->heap[i] = r->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    r->heap[i] = it;
+    if (r->n > r->max_n)
+        r->max_n = r->n;
+    return SLOG_OK;
+}
+
+static item *pop_min(reorder *r)
+{
+    item *top = r->heap[0];
+    item *last = r->heap[--r->n];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, s = l;
+        if (l >= r->n)
+            break;
+        if (l + 1 < r->n && item_less(r->heap[l + 1], r->heap[l]))
+            s = l + 1;
+        if (!item_less(r->heap[s], last))
+            break;
+        r->heap[i] = r->heap[s];
+        i = s;
+    }
+    if (r->n > 0)
+        r->heap[i] = last;
+    return top;
+}
+
+slog_status reorder_advance(reorder *r, int64_t watermark)
+{
+    if (!r)
+        return SLOG_ERR_ARG;
+    while (!r->stopped && r->n > 0 && r->heap[0]->key <= watermark) {
+        item *it = pop_min(r);
+        r->last_key = it->key;
+        if (r->cb && r->cb(r->user, it->key, it->data, it->len) == SLOG_STOP)
+            r->stopped = 1;
+        free(it);
+    }
+    return SLOG_OK;
+}
+
+slog_status reorder_flush(reorder *r)
+{
+    return reorder_advance(r, INT64_MAX);
+}
+
+size_t reorder_pending(const reorder *r)
+{
+    return r->n;
+}
+
+size_t reorder_max_pending(const reorder *r)
+{
+    return r->max_n;
+}
+
+int64_t reorder_last_key(const reorder *r)
+{
+    return r->last_key;
+}
+
+int reorder_stopped(const reorder *r)
+{
+    return r->stopped;
+}

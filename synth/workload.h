@@ -1,0 +1,47 @@
+/* workload.h - the simulated MPI program behind slog2-synth.
+ *
+ * All ranks run one SPMD stencil-like program in lock step, one iteration at
+ * a time, against one simulated CLOCK_MONOTONIC shared by every rank (they
+ * are modelled as living on one host, as in shared/traces). Within each
+ * phase the generator first computes when every rank starts its sends, then
+ * when every receive and collective can complete, so a receive always ends
+ * after the matching send started and a collective ends after its last
+ * member entered. Records are staged per rank for one iteration, then encoded
+ * and streamed out, so memory does not grow with the trace size.
+ *
+ * docs/SYNTH.md lists the phases and their periods.
+ */
+#ifndef SLOG2_SYNTH_WORKLOAD_H
+#define SLOG2_SYNTH_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SYNTH_MAX_THREADS 16
+
+typedef struct synth_config {
+  int ranks;                 /* >= 1 */
+  int threads;               /* worker threads per rank, 0..SYNTH_MAX_THREADS */
+  uint64_t calls_per_rank;   /* stop at about this many calls per rank ... */
+  uint64_t size;             /* ... or at about this many .bin bytes in total
+                                (used when non-zero) */
+  uint64_t seed;
+  int cpu_times;             /* record CPU times (libdumpi "timestamp full") */
+  int statuses;              /* record statuses ("statuses enable") */
+  const char *out_prefix;    /* "DIR/PREFIX" */
+  int progress;              /* print progress to stderr */
+  size_t buffer_budget;      /* total bytes of output buffers */
+} synth_config;
+
+typedef struct synth_result {
+  uint64_t bytes;            /* total .bin bytes */
+  uint64_t calls;            /* total call records */
+  uint64_t iterations;
+  double seconds;            /* wall time spent */
+} synth_result;
+
+/* Generates the .meta and every rank's .bin. Returns 0, or -1 with a message
+ * in err (the partial temporary files are removed). */
+int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errlen);
+
+#endif
