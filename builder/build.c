@@ -57,7 +57,34 @@ typedef struct fn_plan {
     /* argument indexes used by the semantics */
     int8_t i_count, i_dtype, i_dest, i_source, i_tag, i_comm, i_request, i_status, i_flag, i_outcount;
     int8_t i_sendcount, i_sendtype, i_sendtag, i_recvtag, i_requests;
+    uint8_t role;                /* what the call means to matching: role_id */
+    uint8_t comm_op;             /* creates/frees communicators or groups */
 } fn_plan;
+
+/* Decided once per function from its name, so the per-record path compares
+ * no strings. */
+typedef enum role_id {
+    R_NONE, R_SEND, R_ISEND, R_SEND_INIT, R_RECV, R_IRECV, R_RECV_INIT, R_SENDRECV, R_START, R_STARTALL,
+    R_CANCEL, R_REQ_FREE, R_COMPLETE
+} role_id;
+
+static const struct {
+    const char *name;
+    uint8_t role;
+} roles[] = {
+    {"MPI_Send", R_SEND}, {"MPI_Bsend", R_SEND}, {"MPI_Ssend", R_SEND}, {"MPI_Rsend", R_SEND},
+    {"MPI_Isend", R_ISEND}, {"MPI_Ibsend", R_ISEND}, {"MPI_Issend", R_ISEND}, {"MPI_Irsend", R_ISEND},
+    {"MPI_Send_init", R_SEND_INIT}, {"MPI_Bsend_init", R_SEND_INIT}, {"MPI_Ssend_init", R_SEND_INIT},
+    {"MPI_Rsend_init", R_SEND_INIT}, {"MPI_Recv", R_RECV}, {"MPI_Irecv", R_IRECV}, {"MPI_Recv_init", R_RECV_INIT},
+    {"MPI_Sendrecv", R_SENDRECV}, {"MPI_Sendrecv_replace", R_SENDRECV}, {"MPI_Start", R_START},
+    {"MPI_Startall", R_STARTALL}, {"MPI_Cancel", R_CANCEL}, {"MPI_Request_free", R_REQ_FREE},
+};
+
+static const char *const comm_ops[] = {
+    "MPI_Comm_dup", "MPI_Comm_split", "MPI_Comm_create", "MPI_Comm_free", "MPI_Comm_group", "MPI_Group_incl",
+    "MPI_Group_excl", "MPI_Group_range_incl", "MPI_Group_range_excl", "MPI_Group_union", "MPI_Group_intersection",
+    "MPI_Group_difference", "MPI_Group_free", "MPI_Cart_create", "MPI_Cart_sub", "MPI_Graph_create",
+    "MPI_Intercomm_create", "MPI_Intercomm_merge"};
 
 typedef struct rank_in {
     dumpi_file *f;
@@ -181,6 +208,11 @@ static fn_plan *plan_for(builder *b, uint16_t label) {
         }
     }
 #undef IDX
+    p->role = fn->family == DUMPI_FAMILY_WAIT_TEST ? R_COMPLETE : R_NONE;
+    for (size_t k = 0; k < sizeof roles / sizeof roles[0]; k++)
+        if (!strcmp(fn->name, roles[k].name)) p->role = roles[k].role;
+    for (size_t k = 0; k < sizeof comm_ops / sizeof comm_ops[0]; k++)
+        if (!strcmp(fn->name, comm_ops[k])) p->comm_op = 1;
     p->category = add_category(b, SLOG_KIND_STATE, fn->name, dumpi_family_name(fn->family),
                                palette_colour(fn->family, fn->name), p->n_fields, p->fields);
     p->poll_category = UINT32_MAX;
@@ -293,43 +325,43 @@ static int64_t arg_or(const dumpi_call *c, int i, int64_t dflt) {
 }
 
 static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_plan *p, int64_t t0, int64_t t1) {
-    const char *n = c->fn->name;
-    if (c->fn->family != DUMPI_FAMILY_P2P && c->fn->family != DUMPI_FAMILY_WAIT_TEST) return;
+    if (p->role == R_NONE) return;
     uint32_t rank = r->rank, th = c->thread;
     match_post post = {.rank = rank, .thread = th, .time = t0, .request = MATCH_NO_REQUEST,
                        .comm = (int)arg_or(c, p->i_comm, 2)};
-    const char *base = n + 4; /* after "MPI_" */
-    if (strncmp(n, "MPI_", 4)) return;
-    int is_isend = !strcmp(base, "Isend") || !strcmp(base, "Ibsend") || !strcmp(base, "Issend") || !strcmp(base, "Irsend");
-    int is_send = !strcmp(base, "Send") || !strcmp(base, "Bsend") || !strcmp(base, "Ssend") || !strcmp(base, "Rsend");
-    int is_sinit = !strcmp(base, "Send_init") || !strcmp(base, "Bsend_init") || !strcmp(base, "Ssend_init") ||
-                   !strcmp(base, "Rsend_init");
-    if (is_send || is_isend || is_sinit) {
+    switch ((role_id)p->role) {
+    case R_SEND:
+    case R_ISEND:
+    case R_SEND_INIT:
         post.peer = (int)arg_or(c, p->i_dest, MATCH_PROC_NULL);
         post.tag = (int)arg_or(c, p->i_tag, 0);
         post.bytes = bytes_of(r, c, p->i_count, p->i_dtype);
-        if (is_isend || is_sinit) post.request = (int)arg_or(c, p->i_request, MATCH_NO_REQUEST);
-        if (is_sinit)
+        if (p->role != R_SEND) post.request = (int)arg_or(c, p->i_request, MATCH_NO_REQUEST);
+        if (p->role == R_SEND_INIT)
             match_send_init(b->match, &post);
         else
             match_send(b->match, &post);
-    } else if (!strcmp(base, "Recv") || !strcmp(base, "Irecv") || !strcmp(base, "Recv_init")) {
+        break;
+    case R_RECV:
+    case R_IRECV:
+    case R_RECV_INIT:
         post.peer = (int)arg_or(c, p->i_source, MATCH_ANY_SOURCE);
         post.tag = (int)arg_or(c, p->i_tag, MATCH_ANY_TAG);
         post.bytes = bytes_of(r, c, p->i_count, p->i_dtype);
-        if (base[0] == 'R' && base[4] == 0) {
+        if (p->role == R_RECV) {
             const dumpi_status *ds = p->i_status >= 0 ? dumpi_call_status(c, p->i_status) : NULL;
             match_status ms;
             if (ds) to_status(ds, &ms);
             match_recv(b->match, &post, ds ? &ms : NULL, t1, th);
         } else {
             post.request = (int)arg_or(c, p->i_request, MATCH_NO_REQUEST);
-            if (base[0] == 'I')
+            if (p->role == R_IRECV)
                 match_recv_post(b->match, &post);
             else
                 match_recv_init(b->match, &post);
         }
-    } else if (!strcmp(base, "Sendrecv") || !strcmp(base, "Sendrecv_replace")) {
+        break;
+    case R_SENDRECV: {
         post.peer = (int)arg_or(c, p->i_dest, MATCH_PROC_NULL);
         post.tag = (int)arg_or(c, p->i_sendtag, 0);
         post.bytes = p->i_sendcount >= 0 ? bytes_of(r, c, p->i_sendcount, p->i_sendtype) : bytes_of(r, c, p->i_count, p->i_dtype);
@@ -341,17 +373,24 @@ static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_pl
         match_status ms;
         if (ds) to_status(ds, &ms);
         match_recv(b->match, &rp, ds ? &ms : NULL, t1, th);
-    } else if (!strcmp(base, "Start")) {
+        break;
+    }
+    case R_START:
         match_start(b->match, rank, th, (int)arg_or(c, p->i_request, MATCH_NO_REQUEST), t0);
-    } else if (!strcmp(base, "Startall")) {
+        break;
+    case R_STARTALL: {
         int32_t nreq = 0;
         const int32_t *reqs = p->i_requests >= 0 ? dumpi_call_int_array(c, p->i_requests, &nreq) : NULL;
         for (int32_t i = 0; reqs && i < nreq; i++) match_start(b->match, rank, th, reqs[i], t0);
-    } else if (!strcmp(base, "Cancel")) {
+        break;
+    }
+    case R_CANCEL:
         match_cancel(b->match, rank, (int)arg_or(c, p->i_request, MATCH_NO_REQUEST));
-    } else if (!strcmp(base, "Request_free")) {
+        break;
+    case R_REQ_FREE:
         match_request_free(b->match, rank, (int)arg_or(c, p->i_request, MATCH_NO_REQUEST));
-    } else if (c->fn->family == DUMPI_FAMILY_WAIT_TEST) {
+        break;
+    case R_COMPLETE: {
         int32_t n_done = dumpi_call_n_completed(c);
         for (int32_t i = 0; i < n_done; i++) {
             int32_t req;
@@ -361,6 +400,9 @@ static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_pl
             if (ds) to_status(ds, &ms);
             match_complete(b->match, rank, th, req, ds ? &ms : NULL, t1);
         }
+        break;
+    }
+    case R_NONE: break;
     }
 }
 
@@ -482,7 +524,7 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
         return;
     }
     fn_plan *p = plan_for(b, c->label);
-    do_comms(b, r, c);
+    if (p->comm_op) do_comms(b, r, c);
     do_matching(b, r, c, p, t0, t1);
 
     pending pd;

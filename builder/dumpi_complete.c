@@ -12,6 +12,7 @@
  */
 #include "dumpi_internal.h"
 
+#include <pthread.h>
 #include <string.h>
 
 typedef struct completion {
@@ -26,8 +27,7 @@ static int find(const dumpi_fn_info *fn, const char *name) {
   return -1;
 }
 
-static int layout(const dumpi_call *c, completion *k) {
-  const dumpi_fn_info *fn = c ? c->fn : NULL;
+static int layout_of(const dumpi_fn_info *fn, completion *k) {
   if (!fn || fn->family != DUMPI_FAMILY_WAIT_TEST ||
       strcmp(fn->name, "MPI_Request_get_status") == 0)
     return 0;
@@ -39,6 +39,27 @@ static int layout(const dumpi_call *c, completion *k) {
   k->i_flag = find(fn, "flag");
   k->i_status = find(fn, "status");
   k->i_statuses = find(fn, "statuses");
+  return 1;
+}
+
+/* Argument positions per label, computed once: this runs for every record,
+ * so it must not compare names each time. */
+static completion layouts[DUMPI_N_LABELS];
+static int has_layout[DUMPI_N_LABELS];
+static pthread_once_t layouts_once = PTHREAD_ONCE_INIT;
+
+static void build_layouts(void) {
+  for (int l = 0; l < DUMPI_N_LABELS; l++)
+    has_layout[l] = layout_of(dumpi_fn_lookup((uint16_t)l), &layouts[l]);
+}
+
+static int layout(const dumpi_call *c, completion *k) {
+  if (!c || !c->fn || c->label >= DUMPI_N_LABELS)
+    return 0;
+  pthread_once(&layouts_once, build_layouts);
+  if (!has_layout[c->label])
+    return 0;
+  *k = layouts[c->label];
   return 1;
 }
 

@@ -826,7 +826,8 @@ slog_status match_finish(match_ctx *m)
     g_hash_table_iter_init(&it, m->unmatched);
     while (g_hash_table_iter_next(&it, &k, NULL))
         g_array_append_val(m->list, *(match_unmatched *)k);
-    qsort(m->list->data, m->list->len, sizeof(match_unmatched), unmatched_cmp);
+    if (m->list->len > 1)
+        qsort(m->list->data, m->list->len, sizeof(match_unmatched), unmatched_cmp);
     m->finished = true;
     return SLOG_OK;
 }

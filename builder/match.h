@@ -97,8 +97,10 @@ typedef struct match_arrow {
     int recv_comm;       /* handle on the receiving rank */
 } match_arrow;
 
-/* Return SLOG_STOP to stop: no further arrows are delivered and
- * match_stopped() becomes true; the integrator keeps its own error. */
+/* Called from inside the match_* / comm_record_* call that completed the
+ * pair; it must not call back into the engines. Return SLOG_STOP to stop: no
+ * further arrows are delivered and match_stopped() becomes true; the
+ * integrator keeps its own error. */
 typedef slog_cb_result (*match_arrow_cb)(void *user, const match_arrow *a);
 
 typedef enum match_unmatched_kind {

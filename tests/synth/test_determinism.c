@@ -5,7 +5,7 @@
 
 static int same_file(const char *a, const char *b)
 {
-  size_t na, nb;
+  size_t na = 0, nb = 0;
   uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
   int same = pa && pb && na == nb && memcmp(pa, pb, na) == 0;
   free(pa);

@@ -1,0 +1,274 @@
+/* test_comm.c - communicator translation: creation calls, deferral, groups,
+ * handle reuse. */
+#include "check.h"
+#include "comm.h"
+
+static int n_resolved;
+static void count_cb(void *user, comm_ref *r)
+{
+    (void)user;
+    (void)r;
+    n_resolved++;
+}
+
+static void test_predefined(void)
+{
+    comm_ctx *c = comm_ctx_new(4);
+    CHECK_EQ(comm_world_rank(c, 1, COMM_HANDLE_WORLD, 3), 3);
+    CHECK_EQ(comm_world_rank(c, 2, COMM_HANDLE_SELF, 0), 2);
+    CHECK_EQ(comm_world_rank(c, 2, COMM_HANDLE_SELF, 1), COMM_RANK_INVALID);
+    CHECK_EQ(comm_world_rank(c, 2, COMM_HANDLE_WORLD, COMM_PROC_NULL), COMM_RANK_PROC_NULL);
+    CHECK_EQ(comm_world_rank(c, 0, 4, 0), COMM_RANK_INVALID);
+    CHECK_EQ(comm_world_rank(c, 0, COMM_HANDLE_WORLD, 4), COMM_RANK_INVALID);
+    CHECK_EQ(comm_ref_id(comm_ref_lookup(c, 3, COMM_HANDLE_WORLD)), COMM_ID_WORLD);
+    CHECK_EQ(comm_ref_id(comm_ref_lookup(c, 3, COMM_HANDLE_SELF)), COMM_ID_SELF(3));
+    comm_record_free(c, 0, COMM_HANDLE_WORLD); /* ignored */
+    CHECK_EQ(comm_world_rank(c, 0, COMM_HANDLE_WORLD, 1), 1);
+    CHECK(comm_record_dup(c, 9, 2, 4) == SLOG_ERR_ARG);
+    comm_ctx_free(c);
+}
+
+/* Split with keys reversing the order, per-rank handles, UNDEFINED colour,
+ * and resolution only once the last member has reported. */
+static void test_split_reverse(void)
+{
+    comm_ctx *c = comm_ctx_new(4);
+    n_resolved = 0;
+    comm_ctx_set_resolved_cb(c, count_cb, NULL);
+    /* ranks 0,1,2: colour 0, key -rank; rank 3: MPI_UNDEFINED -> NULL */
+    comm_record_split(c, 2, COMM_HANDLE_WORLD, 0, -2, 6);
+    comm_record_split(c, 0, COMM_HANDLE_WORLD, 0, 0, 4);
+    CHECK_EQ(comm_world_rank(c, 0, 4, 0), COMM_RANK_UNRESOLVED);
+    CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 0, 4)), -1);
+    comm_record_split(c, 1, COMM_HANDLE_WORLD, 0, -1, 5);
+    CHECK_EQ(n_resolved, 0);
+    comm_record_split(c, 3, COMM_HANDLE_WORLD, COMM_UNDEFINED, 0, COMM_HANDLE_NULL);
+    CHECK_EQ(n_resolved, 3);
+    /* new order by key: world 2, 1, 0 */
+    CHECK_EQ(comm_world_rank(c, 0, 4, 0), 2);
+    CHECK_EQ(comm_world_rank(c, 0, 4, 1), 1);
+    CHECK_EQ(comm_world_rank(c, 0, 4, 2), 0);
+    CHECK_EQ(comm_world_rank(c, 2, 6, 2), 0);
+    CHECK_EQ(comm_world_rank(c, 1, 5, 0), 2);
+    CHECK_EQ(comm_world_rank(c, 0, 4, 3), COMM_RANK_INVALID);
+    CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 1, 5)), 3);
+    CHECK(comm_ref_lookup(c, 3, 4) == NULL);
+    CHECK(comm_ref_id(comm_ref_lookup(c, 0, 4)) == comm_ref_id(comm_ref_lookup(c, 2, 6)));
+    /* equal keys: ordered by old rank */
+    for (uint32_t r = 0; r < 4; r++)
+        comm_record_split(c, r, COMM_HANDLE_WORLD, (int)(r / 2), 7, 9);
+    CHECK_EQ(comm_world_rank(c, 3, 9, 0), 2);
+    CHECK_EQ(comm_world_rank(c, 3, 9, 1), 3);
+    CHECK(comm_ref_id(comm_ref_lookup(c, 0, 9)) != comm_ref_id(comm_ref_lookup(c, 3, 9)));
+    comm_stats st;
+    comm_ctx_stats(c, &st);
+    CHECK_EQ(st.n_pending, 0);
+    CHECK_EQ(st.n_failed, 0);
+    comm_ctx_free(c);
+}
+
+/* Dup, then a split of the dup recorded by one rank before another rank's
+ * dup: the split waits for the dup, then resolves in a chain. */
+static void test_dup_chain(void)
+{
+    comm_ctx *c = comm_ctx_new(3);
+    comm_record_dup(c, 0, COMM_HANDLE_WORLD, 4);
+    comm_record_split(c, 0, 4, 1, 0, 5);
+    comm_record_dup(c, 1, COMM_HANDLE_WORLD, 7);
+    comm_record_split(c, 1, 7, 1, 0, 8);
+    comm_record_split(c, 2, 4, 1, -5, 5); /* dup not yet seen on rank 2! */
+    /* rank 2 has no comm 4: its record is counted and the split stays
+     * pending on the others (a trace missing records cannot resolve it) */
+    CHECK_EQ(comm_world_rank(c, 0, 5, 0), COMM_RANK_UNRESOLVED);
+    comm_stats st;
+    comm_ctx_stats(c, &st);
+    CHECK_EQ(st.n_unknown_handle, 1);
+    CHECK_EQ(st.n_pending, 4); /* 2 dup + 2 split records */
+    comm_ctx_free(c);
+
+    c = comm_ctx_new(3);
+    comm_record_dup(c, 0, COMM_HANDLE_WORLD, 4);
+    comm_record_split(c, 0, 4, 1, 0, 5);
+    comm_record_dup(c, 1, COMM_HANDLE_WORLD, 7);
+    comm_record_split(c, 1, 7, 1, 0, 8);
+    CHECK_EQ(comm_world_rank(c, 1, 8, 0), COMM_RANK_UNRESOLVED);
+    comm_record_dup(c, 2, COMM_HANDLE_WORLD, 4);
+    CHECK_EQ(comm_world_rank(c, 1, 7, 2), 2); /* dup = identity order */
+    CHECK_EQ(comm_world_rank(c, 1, 8, 0), COMM_RANK_UNRESOLVED);
+    comm_record_split(c, 2, 4, 1, -5, 5);
+    CHECK_EQ(comm_world_rank(c, 1, 8, 0), 2);
+    CHECK_EQ(comm_world_rank(c, 0, 5, 2), 1);
+    CHECK(comm_ref_id(comm_ref_lookup(c, 0, 4)) != COMM_ID_WORLD);
+    comm_ctx_free(c);
+}
+
+/* comm_create from group_incl and the other group operations. */
+static void test_groups_create(void)
+{
+    comm_ctx *c = comm_ctx_new(4);
+    for (uint32_t r = 0; r < 4; r++) {
+        comm_record_comm_group(c, r, COMM_HANDLE_WORLD, 3);
+        int incl[2] = {3, 1};
+        comm_record_group_incl(c, r, 3, 2, incl, 4);
+    }
+    CHECK_EQ(comm_group_size(c, 0, 4), 2);
+    CHECK_EQ(comm_group_world_rank(c, 0, 4, 0), 3);
+    comm_record_create(c, 0, COMM_HANDLE_WORLD, 4, COMM_HANDLE_NULL);
+    comm_record_create(c, 1, COMM_HANDLE_WORLD, 4, 5);
+    comm_record_create(c, 2, COMM_HANDLE_WORLD, 4, COMM_HANDLE_NULL);
+    CHECK_EQ(comm_world_rank(c, 1, 5, 0), COMM_RANK_UNRESOLVED);
+    comm_record_create(c, 3, COMM_HANDLE_WORLD, 4, 6);
+    CHECK_EQ(comm_world_rank(c, 1, 5, 0), 3);
+    CHECK_EQ(comm_world_rank(c, 3, 6, 1), 1);
+    CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 3, 6)), 2);
+
+    int excl[2] = {0, 2};
+    comm_record_group_excl(c, 0, 3, 2, excl, 5);           /* {1,3} */
+    int ranges[3] = {3, 0, -2};
+    comm_record_group_range_incl(c, 0, 3, 1, ranges, 6);   /* {3,1} */
+    int ranges2[3] = {0, 1, 1};
+    comm_record_group_range_excl(c, 0, 3, 1, ranges2, 7);  /* {2,3} */
+    comm_record_group_union(c, 0, 7, 5, 8);                /* {2,3,1} */
+    comm_record_group_intersection(c, 0, 5, 7, 9);         /* {3} */
+    comm_record_group_difference(c, 0, 3, 8, 10);          /* {0} */
+    CHECK_EQ(comm_group_size(c, 0, 5), 2);
+    CHECK_EQ(comm_group_world_rank(c, 0, 5, 1), 3);
+    CHECK_EQ(comm_group_world_rank(c, 0, 6, 0), 3);
+    CHECK_EQ(comm_group_world_rank(c, 0, 6, 1), 1);
+    CHECK_EQ(comm_group_world_rank(c, 0, 7, 0), 2);
+    CHECK_EQ(comm_group_size(c, 0, 8), 3);
+    CHECK_EQ(comm_group_world_rank(c, 0, 8, 2), 1);
+    CHECK_EQ(comm_group_size(c, 0, 9), 1);
+    CHECK_EQ(comm_group_world_rank(c, 0, 9, 0), 3);
+    CHECK_EQ(comm_group_world_rank(c, 0, 10, 0), 0);
+    CHECK_EQ(comm_group_size(c, 0, GROUP_HANDLE_EMPTY), 0);
+    int bad[1] = {9};
+    comm_record_group_incl(c, 0, 3, 1, bad, 11);
+    CHECK_EQ(comm_group_size(c, 0, 11), COMM_RANK_INVALID);
+    comm_record_group_free(c, 0, 5);
+    comm_record_group_free(c, 0, 5); /* twice: tolerated */
+    CHECK_EQ(comm_group_size(c, 0, 5), COMM_RANK_INVALID);
+    CHECK_EQ(comm_group_size(c, 0, 8), 3); /* derived group survives */
+    comm_ctx_free(c);
+}
+
+/* A group taken from a communicator that is still pending is evaluated
+ * later, and comm_create waits for it. */
+static void test_group_of_pending(void)
+{
+    comm_ctx *c = comm_ctx_new(2);
+    comm_record_dup(c, 0, COMM_HANDLE_WORLD, 4);
+    comm_record_comm_group(c, 0, 4, 3);
+    int incl[1] = {1};
+    comm_record_group_incl(c, 0, 3, 1, incl, 4);
+    comm_record_group_free(c, 0, 3);
+    CHECK_EQ(comm_group_size(c, 0, 4), COMM_RANK_UNRESOLVED);
+    comm_record_create(c, 0, 4, 4, COMM_HANDLE_NULL);
+    comm_record_dup(c, 1, COMM_HANDLE_WORLD, 4);
+    CHECK_EQ(comm_group_world_rank(c, 0, 4, 0), 1);
+    comm_record_comm_group(c, 1, 4, 3);
+    comm_record_group_incl(c, 1, 3, 1, incl, 4);
+    comm_record_create(c, 1, 4, 4, 5);
+    CHECK_EQ(comm_world_rank(c, 1, 5, 0), 1);
+    CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 1, 5)), 1);
+    comm_ctx_free(c);
+}
+
+/* Freed ids come back for new communicators; a held old instance keeps its
+ * members. */
+static void test_handle_reuse(void)
+{
+    comm_ctx *c = comm_ctx_new(2);
+    for (uint32_t r = 0; r < 2; r++)
+        comm_record_split(c, r, COMM_HANDLE_WORLD, 0, -(int)r, 4); /* order 1,0 */
+    comm_ref *old = comm_ref_hold(comm_ref_lookup(c, 0, 4));
+    uint64_t old_id = comm_ref_id(old);
+    CHECK_EQ(comm_world_rank(c, 0, 4, 0), 1);
+    for (uint32_t r = 0; r < 2; r++) {
+        comm_record_free(c, r, 4);
+        CHECK_EQ(comm_world_rank(c, r, 4, 0), COMM_RANK_INVALID);
+    }
+    comm_record_dup(c, 0, COMM_HANDLE_WORLD, 4);
+    CHECK_EQ(comm_world_rank(c, 0, 4, 0), COMM_RANK_UNRESOLVED);
+    comm_record_dup(c, 1, COMM_HANDLE_WORLD, 4);
+    CHECK_EQ(comm_world_rank(c, 0, 4, 0), 0);
+    CHECK(comm_ref_id(comm_ref_lookup(c, 0, 4)) != old_id);
+    CHECK_EQ(comm_ref_world_rank(old, 0), 1);
+    CHECK_EQ(comm_ref_id(old), old_id);
+    comm_ref_release(old);
+    comm_record_free(c, 0, 77);
+    comm_stats st;
+    comm_ctx_stats(c, &st);
+    CHECK_EQ(st.n_unknown_handle, 1);
+    comm_ctx_free(c);
+}
+
+static void test_cart(void)
+{
+    comm_ctx *c = comm_ctx_new(5);
+    int dims[2] = {2, 2};
+    for (uint32_t r = 0; r < 5; r++)
+        comm_record_cart_create(c, r, COMM_HANDLE_WORLD, 2, dims, r < 4 ? 4 : COMM_HANDLE_NULL);
+    CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 0, 4)), 4);
+    int rows[2] = {0, 1}, cols[2] = {1, 0};
+    for (uint32_t r = 0; r < 4; r++) {
+        comm_record_cart_sub(c, r, 4, 2, rows, 5);
+        comm_record_cart_sub(c, r, 4, 2, cols, 6);
+    }
+    CHECK_EQ(comm_world_rank(c, 3, 5, 0), 2); /* row of rank 3: {2,3} */
+    CHECK_EQ(comm_world_rank(c, 0, 5, 1), 1);
+    CHECK_EQ(comm_world_rank(c, 3, 6, 0), 1); /* column of rank 3: {1,3} */
+    CHECK_EQ(comm_world_rank(c, 2, 6, 0), 0);
+    CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 1, 6)), 2);
+    for (uint32_t r = 0; r < 5; r++)
+        comm_record_graph_create(c, r, COMM_HANDLE_WORLD, 3, r < 3 ? 7 : COMM_HANDLE_NULL);
+    CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 2, 7)), 3);
+    comm_ctx_free(c);
+}
+
+static void test_intercomm(void)
+{
+    comm_ctx *c = comm_ctx_new(4);
+    for (uint32_t r = 0; r < 4; r++)
+        comm_record_split(c, r, COMM_HANDLE_WORLD, (int)(r % 2), (int)r, 5);
+    /* evens {0,2} and odds {1,3}; leaders world 0 and 1 */
+    for (uint32_t r = 0; r < 4; r++)
+        comm_record_intercomm_create(c, r, 5, 0, COMM_HANDLE_WORLD, r % 2 ? 0 : 1, 7, 6);
+    CHECK(comm_ref_is_inter(comm_ref_lookup(c, 0, 6)));
+    CHECK_EQ(comm_world_rank(c, 0, 6, 1), 3); /* remote group of an even rank */
+    CHECK_EQ(comm_world_rank(c, 3, 6, 1), 2);
+    CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 3, 6)), 2);
+    CHECK(comm_ref_id(comm_ref_lookup(c, 0, 6)) == comm_ref_id(comm_ref_lookup(c, 1, 6)));
+    for (uint32_t r = 0; r < 4; r++)
+        comm_record_intercomm_merge(c, r, 6, r % 2 ? 0 : 1, 7); /* odds first */
+    CHECK_EQ(comm_world_rank(c, 0, 7, 0), 1);
+    CHECK_EQ(comm_world_rank(c, 0, 7, 1), 3);
+    CHECK_EQ(comm_world_rank(c, 0, 7, 2), 0);
+    CHECK(!comm_ref_is_inter(comm_ref_lookup(c, 2, 7)));
+    comm_ctx_free(c);
+}
+
+/* Members disagreeing on the n-th creation call: fail, don't crash. */
+static void test_disagree(void)
+{
+    comm_ctx *c = comm_ctx_new(2);
+    comm_record_dup(c, 0, COMM_HANDLE_WORLD, 4);
+    comm_record_split(c, 1, COMM_HANDLE_WORLD, 0, 0, 4);
+    CHECK(comm_ref_get_state(comm_ref_lookup(c, 1, 4)) == COMM_REF_FAILED);
+    CHECK_EQ(comm_world_rank(c, 1, 4, 0), COMM_RANK_INVALID);
+    comm_ctx_free(c);
+}
+
+int main(void)
+{
+    RUN(test_predefined);
+    RUN(test_split_reverse);
+    RUN(test_dup_chain);
+    RUN(test_groups_create);
+    RUN(test_group_of_pending);
+    RUN(test_handle_reuse);
+    RUN(test_cart);
+    RUN(test_intercomm);
+    RUN(test_disagree);
+    return CHECK_EXIT();
+}

@@ -1,0 +1,433 @@
+/* test_match.c - point-to-point matching rules, one scenario per test. */
+#include <glib.h>
+#include <string.h>
+
+#include "check.h"
+#include "match.h"
+
+typedef struct world {
+    comm_ctx *c;
+    match_ctx *m;
+    GArray *arrows; /* match_arrow */
+} world;
+
+static slog_cb_result on_arrow(void *user, const match_arrow *a)
+{
+    g_array_append_val(((world *)user)->arrows, *a);
+    return SLOG_CONTINUE;
+}
+
+static void world_init(world *w, uint32_t n)
+{
+    w->c = comm_ctx_new(n);
+    w->m = match_ctx_new(w->c, on_arrow, w);
+    w->arrows = g_array_new(FALSE, FALSE, sizeof(match_arrow));
+}
+
+static void world_done(world *w)
+{
+    match_ctx_free(w->m);
+    comm_ctx_free(w->c);
+    g_array_free(w->arrows, TRUE);
+}
+
+static const match_arrow *arrow(const world *w, guint i)
+{
+    return &g_array_index(w->arrows, match_arrow, i);
+}
+
+static match_post P(uint32_t rank, int comm, int peer, int tag, int64_t time, int request)
+{
+    return (match_post){rank, 0, comm, peer, tag, 100, time, request};
+}
+
+static match_status S(int source, int tag)
+{
+    return (match_status){source, tag, MATCH_BYTES_UNKNOWN, 0};
+}
+
+#define W COMM_HANDLE_WORLD
+#define NOREQ MATCH_NO_REQUEST
+
+/* Two messages on one envelope; the receives complete in reverse order
+ * (Waitany) but still take the messages in posting order. */
+static void test_non_overtaking(void)
+{
+    world w;
+    world_init(&w, 2);
+    match_post p;
+    p = P(1, W, 0, 1, 5, 5), match_recv_post(w.m, &p);
+    p = P(1, W, 0, 1, 6, 6), match_recv_post(w.m, &p);
+    p = P(0, W, 1, 1, 10, NOREQ), match_send(w.m, &p);
+    p = P(0, W, 1, 1, 20, NOREQ), match_send(w.m, &p);
+    match_status st = S(0, 1);
+    match_complete(w.m, 1, 0, 6, &st, 30);
+    CHECK_EQ(w.arrows->len, 0); /* the first receive has not completed */
+    CHECK_EQ(match_low_watermark(w.m), 30);
+    match_complete(w.m, 1, 0, 5, &st, 40);
+    CHECK_EQ(w.arrows->len, 2);
+    CHECK_EQ(arrow(&w, 0)->send_time, 10);
+    CHECK_EQ(arrow(&w, 0)->recv_time, 40);
+    CHECK_EQ(arrow(&w, 1)->send_time, 20);
+    CHECK_EQ(arrow(&w, 1)->recv_time, 30);
+    CHECK_EQ(arrow(&w, 1)->bytes, 100);
+    CHECK_EQ(match_low_watermark(w.m), INT64_MAX);
+    match_finish(w.m);
+    size_t n;
+    match_unmatched_list(w.m, &n);
+    CHECK_EQ(n, 0);
+    match_stats s;
+    match_get_stats(w.m, &s);
+    CHECK_EQ(s.n_in_flight, 0);
+    world_done(&w);
+}
+
+/* Wildcards resolved from the status; a later exact receive waits for an
+ * earlier wildcard that could take the same message. */
+static void test_wildcards(void)
+{
+    world w;
+    world_init(&w, 3);
+    match_post p;
+    p = P(2, W, MATCH_ANY_SOURCE, MATCH_ANY_TAG, 1, 1), match_recv_post(w.m, &p);
+    p = P(2, W, 0, 5, 2, 2), match_recv_post(w.m, &p);
+    p = P(0, W, 2, 5, 3, NOREQ), match_send(w.m, &p);
+    p = P(0, W, 2, 5, 4, NOREQ), match_send(w.m, &p);
+    p = P(1, W, 2, 9, 5, NOREQ), match_send(w.m, &p);
+    match_status st = S(0, 5);
+    match_complete(w.m, 2, 0, 2, &st, 100);
+    CHECK_EQ(w.arrows->len, 0); /* could the wildcard have taken send 3? */
+    CHECK_EQ(match_low_watermark(w.m), 100);
+    match_complete(w.m, 2, 0, 1, &st, 110); /* yes it did */
+    CHECK_EQ(w.arrows->len, 2);
+    CHECK_EQ(arrow(&w, 0)->send_time, 3);
+    CHECK_EQ(arrow(&w, 0)->recv_time, 110);
+    CHECK_EQ(arrow(&w, 1)->send_time, 4);
+    CHECK_EQ(arrow(&w, 1)->recv_time, 100);
+    /* ANY_TAG from rank 1 */
+    p = P(2, W, 1, MATCH_ANY_TAG, 6, 3), match_recv_post(w.m, &p);
+    st = S(1, 9);
+    st.bytes = 42;
+    match_complete(w.m, 2, 3, 3, &st, 120);
+    CHECK_EQ(w.arrows->len, 3);
+    CHECK_EQ(arrow(&w, 2)->send_rank, 1);
+    CHECK_EQ(arrow(&w, 2)->tag, 9);
+    CHECK_EQ(arrow(&w, 2)->bytes, 42);
+    CHECK_EQ(arrow(&w, 2)->recv_thread, 3);
+    /* a wildcard and an unrelated exact receive: the exact one goes first */
+    p = P(2, W, MATCH_ANY_SOURCE, 7, 7, 4), match_recv_post(w.m, &p);
+    p = P(2, W, 1, 8, 8, 5), match_recv_post(w.m, &p);
+    p = P(1, W, 2, 8, 9, NOREQ), match_send(w.m, &p);
+    st = S(1, 8);
+    match_complete(w.m, 2, 0, 5, &st, 130);
+    CHECK_EQ(w.arrows->len, 4);
+    match_finish(w.m);
+    size_t n;
+    const match_unmatched *u = match_unmatched_list(w.m, &n);
+    CHECK_EQ(n, 1);
+    CHECK_EQ(u[0].kind, MATCH_UNMATCHED_INCOMPLETE);
+    CHECK_EQ(u[0].src, -1);
+    CHECK_EQ(u[0].dst, 2);
+    CHECK_EQ(u[0].tag, 7);
+    world_done(&w);
+}
+
+static void test_sendrecv(void)
+{
+    world w;
+    world_init(&w, 2);
+    /* MPI_Sendrecv on both ranks: each is a send and a blocking receive. */
+    for (uint32_t r = 0; r < 2; r++) {
+        match_post s = P(r, W, 1 - (int)r, 11, 10 + r, NOREQ);
+        match_send(w.m, &s);
+        match_post q = P(r, W, 1 - (int)r, 11, 10 + r, NOREQ);
+        match_status st = S(1 - (int)r, 11);
+        match_recv(w.m, &q, &st, 50 + r, 0);
+    }
+    CHECK_EQ(w.arrows->len, 2);
+    CHECK_EQ(arrow(&w, 0)->send_rank, 1); /* rank 0's recv needed rank 1's send */
+    CHECK_EQ(arrow(&w, 0)->recv_rank, 0);
+    CHECK_EQ(arrow(&w, 0)->recv_time, 50);
+    CHECK_EQ(arrow(&w, 1)->send_rank, 0);
+    CHECK_EQ(arrow(&w, 1)->recv_time, 51);
+    world_done(&w);
+}
+
+/* Persistent requests keep their id over Start/Wait cycles. */
+static void test_persistent(void)
+{
+    world w;
+    world_init(&w, 2);
+    match_post p = P(0, W, 1, 4, 0, 3);
+    p.bytes = 64;
+    match_send_init(w.m, &p);
+    p = P(1, W, 0, 4, 0, 3); /* same id on the other rank: per-rank ids */
+    match_recv_init(w.m, &p);
+    for (int cycle = 0; cycle < 3; cycle++) {
+        int64_t t = 1000 * cycle;
+        match_start(w.m, 1, 0, 3, t + 1);
+        match_start(w.m, 0, 0, 3, t + 2);
+        match_status st = S(-1, -1);
+        match_complete(w.m, 0, 0, 3, &st, t + 3); /* send completion: ignored */
+        st = S(0, 4);
+        match_complete(w.m, 1, 0, 3, &st, t + 4);
+    }
+    CHECK_EQ(w.arrows->len, 3);
+    for (guint i = 0; i < 3; i++) {
+        CHECK_EQ(arrow(&w, i)->send_time, 1000 * i + 2);
+        CHECK_EQ(arrow(&w, i)->recv_time, 1000 * i + 4);
+        CHECK_EQ(arrow(&w, i)->bytes, 64);
+    }
+    match_request_free(w.m, 0, 3);
+    match_request_free(w.m, 1, 3);
+    match_start(w.m, 0, 0, 3, 9999); /* freed: counted, nothing posted */
+    match_stats s;
+    match_get_stats(w.m, &s);
+    CHECK_EQ(s.n_unknown_request, 1);
+    CHECK_EQ(s.n_in_flight, 0);
+    world_done(&w);
+}
+
+static void test_cancel(void)
+{
+    world w;
+    world_init(&w, 2);
+    match_post p = P(1, W, 0, 7, 1, 2);
+    match_recv_post(w.m, &p);
+    match_cancel(w.m, 1, 2);
+    match_status st = {-1, -1, 0, 1};
+    match_complete(w.m, 1, 0, 2, &st, 2);
+    p = P(1, W, 0, 7, 3, 2); /* id reused */
+    match_recv_post(w.m, &p);
+    p = P(0, W, 1, 7, 4, 9);
+    match_send(w.m, &p); /* Isend, later cancelled successfully */
+    match_cancel(w.m, 0, 9);
+    match_complete(w.m, 0, 0, 9, &st, 5);
+    p = P(0, W, 1, 7, 6, NOREQ);
+    match_send(w.m, &p);
+    st = S(0, 7);
+    match_complete(w.m, 1, 0, 2, &st, 7);
+    CHECK_EQ(w.arrows->len, 1);
+    CHECK_EQ(arrow(&w, 0)->send_time, 6);
+    CHECK_EQ(arrow(&w, 0)->recv_time, 7);
+    match_finish(w.m);
+    size_t n;
+    match_unmatched_list(w.m, &n);
+    CHECK_EQ(n, 0);
+    match_stats s;
+    match_get_stats(w.m, &s);
+    CHECK_EQ(s.n_cancelled, 2);
+    world_done(&w);
+}
+
+static void test_proc_null(void)
+{
+    world w;
+    world_init(&w, 2);
+    match_post p = P(0, W, MATCH_PROC_NULL, 1, 1, NOREQ);
+    match_send(w.m, &p);
+    p = P(0, W, MATCH_PROC_NULL, 1, 2, 4);
+    match_recv_post(w.m, &p);
+    match_status st = S(MATCH_PROC_NULL, -1);
+    match_complete(w.m, 0, 0, 4, &st, 3);
+    /* a wildcard receive that completes with source PROC_NULL? no message */
+    p = P(1, W, MATCH_ANY_SOURCE, 1, 4, NOREQ);
+    match_recv(w.m, &p, &st, 5, 0);
+    match_finish(w.m);
+    size_t n;
+    match_unmatched_list(w.m, &n);
+    CHECK_EQ(n, 0);
+    CHECK_EQ(w.arrows->len, 0);
+    match_stats s;
+    match_get_stats(w.m, &s);
+    CHECK_EQ(s.n_proc_null, 3);
+    world_done(&w);
+}
+
+/* A send on a new communicator arrives before another member's split
+ * record: held back, then matched when the split resolves. */
+static void test_deferred_comm(void)
+{
+    world w;
+    world_init(&w, 3);
+    /* keys reverse the order: new local 0 = world 2, 1 = world 1, 2 = world 0 */
+    comm_record_split(w.c, 0, W, 0, 0, 4);
+    match_post p = P(0, 4, 0, 3, 10, NOREQ); /* to local 0 = world 2 */
+    match_send(w.m, &p);
+    comm_record_split(w.c, 2, W, 0, -2, 8);
+    p = P(2, 8, 2, 3, 11, NOREQ); /* from local 2 = world 0 */
+    match_status st = S(2, 3);
+    match_recv(w.m, &p, &st, 20, 1);
+    CHECK_EQ(w.arrows->len, 0);
+    CHECK_EQ(match_low_watermark(w.m), 20);
+    comm_record_split(w.c, 1, W, 0, -1, 5);
+    CHECK_EQ(w.arrows->len, 1);
+    CHECK_EQ(arrow(&w, 0)->send_rank, 0);
+    CHECK_EQ(arrow(&w, 0)->recv_rank, 2);
+    CHECK_EQ(arrow(&w, 0)->send_comm, 4);
+    CHECK_EQ(arrow(&w, 0)->recv_comm, 8);
+    CHECK_EQ(arrow(&w, 0)->recv_thread, 1);
+    CHECK(arrow(&w, 0)->comm_id != COMM_ID_WORLD);
+    CHECK_EQ(match_low_watermark(w.m), INT64_MAX);
+    /* the comm is freed and its id reused; traffic on the new one is apart */
+    for (uint32_t r = 0; r < 3; r++)
+        comm_record_free(w.c, r, r == 0 ? 4 : r == 1 ? 5 : 8);
+    comm_record_dup(w.c, 0, W, 4);
+    p = P(0, 4, 2, 3, 30, NOREQ); /* on the dup: local 2 = world 2 */
+    match_send(w.m, &p);
+    comm_record_dup(w.c, 1, W, 4);
+    comm_record_dup(w.c, 2, W, 4);
+    p = P(2, 4, 0, 3, 31, NOREQ);
+    st = S(0, 3);
+    match_recv(w.m, &p, &st, 40, 0);
+    CHECK_EQ(w.arrows->len, 2);
+    CHECK_EQ(arrow(&w, 1)->send_time, 30);
+    /* a communicator that never resolves: its operations are listed */
+    comm_record_dup(w.c, 0, W, 6);
+    p = P(0, 6, 1, 3, 50, NOREQ);
+    match_send(w.m, &p);
+    match_finish(w.m);
+    size_t n;
+    const match_unmatched *u = match_unmatched_list(w.m, &n);
+    CHECK_EQ(n, 1);
+    CHECK_EQ(u[0].kind, MATCH_UNMATCHED_BAD_COMM);
+    CHECK_EQ(u[0].src, 0);
+    CHECK_EQ(u[0].comm, 6);
+    world_done(&w);
+}
+
+/* Blocking Ssend decoded after the receive completed: the watermark holds. */
+static void test_watermark(void)
+{
+    world w;
+    world_init(&w, 2);
+    CHECK_EQ(match_low_watermark(w.m), INT64_MAX);
+    match_post p = P(1, W, 0, 0, 5, NOREQ);
+    match_status st = S(0, 0);
+    match_recv(w.m, &p, &st, 50, 0);
+    p = P(1, W, 0, 0, 60, NOREQ);
+    match_recv(w.m, &p, &st, 70, 0);
+    CHECK_EQ(match_low_watermark(w.m), 50);
+    p = P(0, W, 1, 0, 4, NOREQ);
+    match_send(w.m, &p);
+    CHECK_EQ(match_low_watermark(w.m), 70);
+    p = P(0, W, 1, 0, 55, NOREQ);
+    match_send(w.m, &p);
+    CHECK_EQ(match_low_watermark(w.m), INT64_MAX);
+    CHECK_EQ(w.arrows->len, 2);
+    world_done(&w);
+}
+
+static void test_unmatched(void)
+{
+    world w;
+    world_init(&w, 4);
+    match_post p = P(0, W, 1, 3, 1, NOREQ);
+    match_send(w.m, &p);
+    p.time = 2;
+    match_send(w.m, &p);
+    p = P(1, W, 2, 4, 3, NOREQ);
+    match_status st = S(2, 4);
+    match_recv(w.m, &p, &st, 4, 0);
+    p = P(3, W, MATCH_ANY_SOURCE, MATCH_ANY_TAG, 5, 1);
+    match_recv_post(w.m, &p);
+    p = P(3, W, MATCH_ANY_SOURCE, 2, 6, 2);
+    match_recv_post(w.m, &p);
+    match_complete(w.m, 3, 0, 2, NULL, 7); /* no status: unknowable */
+    p = P(2, W, 0, 1, 8, 5);
+    match_recv_post(w.m, &p);
+    match_request_free(w.m, 2, 5); /* freed active exact receive: phantom */
+    p = P(0, W, 2, 1, 9, NOREQ);
+    match_send(w.m, &p); /* taken by the phantom, no arrow */
+    p = P(0, W, 7, 1, 9, NOREQ);
+    match_send(w.m, &p); /* no such rank */
+    CHECK(match_finish(w.m) == SLOG_OK);
+    CHECK(match_finish(w.m) == SLOG_ERR_ARG);
+    CHECK(match_send(w.m, &p) == SLOG_ERR_ARG);
+    size_t n;
+    const match_unmatched *u = match_unmatched_list(w.m, &n);
+    CHECK_EQ(n, 5);
+    if (n == 5) {
+        CHECK_EQ(u[0].kind, MATCH_UNMATCHED_SEND);
+        CHECK_EQ(u[0].src, 0);
+        CHECK_EQ(u[0].dst, 1);
+        CHECK_EQ(u[0].tag, 3);
+        CHECK_EQ(u[0].count, 2);
+        CHECK_EQ(u[1].kind, MATCH_UNMATCHED_RECV);
+        CHECK_EQ(u[1].src, 2);
+        CHECK_EQ(u[1].dst, 1);
+        CHECK_EQ(u[2].kind, MATCH_UNMATCHED_INCOMPLETE);
+        CHECK_EQ(u[2].dst, 3);
+        CHECK_EQ(u[3].kind, MATCH_UNMATCHED_NO_STATUS);
+        CHECK_EQ(u[3].tag, 2);
+        CHECK_EQ(u[4].kind, MATCH_UNMATCHED_BAD_COMM); /* the send to rank 7 */
+        CHECK_EQ(u[4].dst, -1);
+    }
+    match_stats s;
+    match_get_stats(w.m, &s);
+    CHECK_EQ(s.n_matched_no_arrow, 1);
+    CHECK_EQ(s.n_unmatched, 6);
+    CHECK_EQ(w.arrows->len, 0);
+    world_done(&w);
+}
+
+/* libdumpi gives one id to several live Isends (testmpi): all still go out. */
+static void test_request_reuse(void)
+{
+    world w;
+    world_init(&w, 2);
+    for (int i = 0; i < 3; i++) {
+        match_post p = P(0, W, 1, i, i, 9);
+        match_send(w.m, &p);
+    }
+    for (int i = 0; i < 3; i++) {
+        match_post p = P(1, W, 0, i, 10 + i, NOREQ);
+        match_status st = S(0, i);
+        match_recv(w.m, &p, &st, 20 + i, 0);
+    }
+    CHECK_EQ(w.arrows->len, 3);
+    match_stats s;
+    match_get_stats(w.m, &s);
+    CHECK_EQ(s.n_request_reused, 2);
+    world_done(&w);
+}
+
+static slog_cb_result stop_cb(void *user, const match_arrow *a)
+{
+    (*(int *)user)++;
+    return SLOG_STOP;
+}
+
+static void test_stop(void)
+{
+    comm_ctx *c = comm_ctx_new(2);
+    int calls = 0;
+    match_ctx *m = match_ctx_new(c, stop_cb, &calls);
+    for (int i = 0; i < 2; i++) {
+        match_post p = P(0, W, 1, 0, i, NOREQ);
+        match_send(m, &p);
+        p = P(1, W, 0, 0, i, NOREQ);
+        match_status st = S(0, 0);
+        match_recv(m, &p, &st, 10 + i, 0);
+    }
+    CHECK_EQ(calls, 1);
+    CHECK(match_stopped(m));
+    match_ctx_free(m);
+    comm_ctx_free(c);
+}
+
+int main(void)
+{
+    RUN(test_non_overtaking);
+    RUN(test_wildcards);
+    RUN(test_sendrecv);
+    RUN(test_persistent);
+    RUN(test_cancel);
+    RUN(test_proc_null);
+    RUN(test_deferred_comm);
+    RUN(test_watermark);
+    RUN(test_unmatched);
+    RUN(test_request_reuse);
+    RUN(test_stop);
+    return CHECK_EXIT();
+}
