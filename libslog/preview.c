@@ -134,27 +134,26 @@ void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, ui
 
 void prev_merge_child(slog_prev_acc *parent, const slog_prev_acc *child, unsigned child_half,
                       const bool *cat_is_state) {
-    uint32_t n = child->n_bins;
+    uint32_t n = child->n_bins, half = n / 2;
     for (uint32_t i = 0; i < child->n_rows; i++) {
         const slog_prev_row *cr = &child->rows[i];
         if (cr->hi_bin <= cr->lo_bin) continue;
         slog_prev_row *pr = row_get(parent, cr->timeline, cr->category);
         if (!pr) return;
         const double *cb = child->pool + (size_t)i * n;
-        double *pb = row_bins(parent, pr);
+        /* Child bins 2m and 2m+1 make parent bin half*child_half + m; walk
+         * whole pairs so the loop has no division and vectorises. */
+        double *pb = row_bins(parent, pr) + (size_t)child_half * half;
         double scale = cat_is_state[cr->category] ? 0.5 : 1.0;
-        for (uint32_t j = cr->lo_bin; j < cr->hi_bin; j++)
-            if (cb[j] != 0) pb[(child_half * n + j) / 2] += cb[j] * scale;
-        touch(pr, (child_half * n + cr->lo_bin) / 2, (child_half * n + cr->hi_bin - 1) / 2 + 1);
+        uint32_t m0 = cr->lo_bin / 2, m1 = (cr->hi_bin + 1) / 2;
+        for (uint32_t m = m0; m < m1; m++) pb[m] += (cb[2 * m] + cb[2 * m + 1]) * scale;
+        touch(pr, child_half * half + m0, child_half * half + m1);
     }
 }
 
-static _Thread_local const slog_prev_row *sort_base;
-static int cmp_rows(const void *x, const void *y) {
-    const slog_prev_row *a = &sort_base[*(const uint32_t *)x], *b = &sort_base[*(const uint32_t *)y];
-    if (a->timeline != b->timeline) return a->timeline < b->timeline ? -1 : 1;
-    if (a->category != b->category) return a->category < b->category ? -1 : 1;
-    return 0;
+static int cmp_u64(const void *x, const void *y) {
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
 }
 
 /* Quantised value of bin j of a row: 0..255 for states, counts otherwise. */
@@ -171,42 +170,55 @@ uint64_t prev_estimate(const slog_prev_acc *a) {
     return bytes;
 }
 
+static inline uint8_t *put_uvar_p(uint8_t *p, uint64_t v) {
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
 uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, slog_buf *out) {
-    uint32_t *order = malloc((size_t)(a->n_rows ? a->n_rows : 1) * sizeof *order);
-    if (!order) {
+    /* Sort (key, row) pairs by key = timeline:category: the file must not
+     * depend on hash order. Keys are unique, so the row never decides. */
+    uint64_t *keys = malloc((size_t)(a->n_rows ? a->n_rows : 1) * 2 * sizeof *keys);
+    if (!keys) {
         out->failed = true;
         return 0;
     }
-    for (uint32_t i = 0; i < a->n_rows; i++) order[i] = i;
-    /* Sorting makes the file independent of hash order; the writer is single
-     * threaded, so a file-static base pointer is safe here. */
-    sort_base = a->rows;
-    qsort(order, a->n_rows, sizeof *order, cmp_rows);
+    for (uint32_t i = 0; i < a->n_rows; i++) {
+        keys[2 * i] = ((uint64_t)a->rows[i].timeline << 32) | a->rows[i].category;
+        keys[2 * i + 1] = i;
+    }
+    qsort(keys, a->n_rows, 2 * sizeof *keys, cmp_u64);
     buf_put_u32(out, a->n_bins);
     size_t count_at = out->len;
     buf_put_u32(out, 0);
     uint32_t written = 0;
     for (uint32_t k = 0; k < a->n_rows; k++) {
-        const slog_prev_row *r = &a->rows[order[k]];
-        const double *bins = a->pool + (size_t)order[k] * a->n_bins;
+        uint32_t ri = (uint32_t)keys[2 * k + 1];
+        const slog_prev_row *r = &a->rows[ri];
+        const double *bins = a->pool + (size_t)ri * a->n_bins;
         bool st = cat_is_state[r->category];
         uint32_t lo = r->lo_bin, hi = r->hi_bin;
         while (lo < hi && quantise(bins[lo], st) == 0) lo++;
         while (hi > lo && quantise(bins[hi - 1], st) == 0) hi--;
         if (lo >= hi) continue;
-        buf_put_uvar(out, r->timeline);
-        buf_put_uvar(out, r->category);
-        buf_put_uvar(out, lo);
-        buf_put_uvar(out, hi - lo);
-        for (uint32_t j = lo; j < hi; j++) {
-            if (st)
-                buf_put_u8(out, (uint8_t)quantise(bins[j], true));
-            else
-                buf_put_uvar(out, quantise(bins[j], false));
-        }
+        if (!buf_reserve(out, 40 + (size_t)(hi - lo) * 10)) break;
+        uint8_t *p = out->data + out->len;
+        p = put_uvar_p(p, r->timeline);
+        p = put_uvar_p(p, r->category);
+        p = put_uvar_p(p, lo);
+        p = put_uvar_p(p, hi - lo);
+        if (st)
+            for (uint32_t j = lo; j < hi; j++) *p++ = (uint8_t)quantise(bins[j], true);
+        else
+            for (uint32_t j = lo; j < hi; j++) p = put_uvar_p(p, quantise(bins[j], false));
+        out->len = (size_t)(p - out->data);
         written++;
     }
     if (!out->failed) put_u32le(out->data + count_at, written);
-    free(order);
+    free(keys);
     return written;
 }

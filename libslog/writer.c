@@ -373,6 +373,15 @@ static slog_status advance(slog_writer *w, int64_t key) {
     return SLOG_OK;
 }
 
+static inline uint8_t *put_uvar_raw(uint8_t *p, uint64_t v) {
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
 void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start) {
     uint64_t mask = 0;
     for (uint32_t i = 0; i < d->n_info; i++)
@@ -380,19 +389,23 @@ void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_sta
     uint8_t head = (uint8_t)d->kind;
     if (mask) head |= SLOG_REC_HAS_INFO;
     if (d->end < d->start) head |= SLOG_REC_BACKWARDS;
-    if (!buf_reserve(b, 1 + 5 * 10 + 10 * SLOG_MAX_FIELDS)) return;
-    buf_put_u8(b, head);
-    buf_put_uvar(b, d->category);
-    buf_put_uvar(b, d->timeline);
-    if (d->kind == SLOG_KIND_ARROW) buf_put_uvar(b, d->end_timeline);
-    buf_put_zvar(b, d->start - *prev_start);
+    /* One reservation covers the whole record: head, 5 varints, mask and
+     * up to SLOG_MAX_FIELDS values of at most 10 bytes each. */
+    if (!buf_reserve(b, 1 + 6 * 10 + 10 * SLOG_MAX_FIELDS)) return;
+    uint8_t *p = b->data + b->len;
+    *p++ = head;
+    p = put_uvar_raw(p, d->category);
+    p = put_uvar_raw(p, d->timeline);
+    if (d->kind == SLOG_KIND_ARROW) p = put_uvar_raw(p, d->end_timeline);
+    p = put_uvar_raw(p, zigzag_encode(d->start - *prev_start));
     *prev_start = d->start;
-    buf_put_uvar(b, d->end >= d->start ? (uint64_t)(d->end - d->start) : (uint64_t)(d->start - d->end));
+    p = put_uvar_raw(p, d->end >= d->start ? (uint64_t)(d->end - d->start) : (uint64_t)(d->start - d->end));
     if (mask) {
-        buf_put_uvar(b, mask);
+        p = put_uvar_raw(p, mask);
         for (uint32_t i = 0; i < d->n_info; i++)
-            if (mask >> i & 1) buf_put_zvar(b, d->info[i]);
+            if (mask >> i & 1) p = put_uvar_raw(p, zigzag_encode(d->info[i]));
     }
+    b->len = (size_t)(p - b->data);
 }
 
 static slog_status place(slog_writer *w, const slog_drawable *d) {

@@ -1,0 +1,46 @@
+#!/bin/sh
+# test_gui.sh SLOG2_VIEW SLOG2_VIEW_GEN WORK_DIR - a real window (run under
+# xvfb-run): open a generated file, drive zoom / pan / select / search /
+# popover through the win.* actions with SLOG2_VIEW_SCRIPT, take a
+# screenshot, fail on any GTK warning or critical (G_DEBUG=fatal-warnings),
+# and check that a zoomed-in frame reads no more than the nodes that
+# intersect its window. Then a foreign file: error reported, no crash.
+set -u
+VIEW=$1 GEN=$2 WORK=$3
+mkdir -p "$WORK"
+export HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/home/config" XDG_DATA_HOME="$WORK/home/data" \
+       XDG_CACHE_HOME="$WORK/home/cache" GTK_A11Y=none NO_AT_BRIDGE=1 G_DEBUG=fatal-warnings \
+       GSETTINGS_BACKEND=memory
+mkdir -p "$HOME"
+FILE="$WORK/gui.slog2"
+"$GEN" "$FILE" 32 1500 8 || exit 1
+SHOT="$WORK/gui-screenshot.png"
+rm -f "$SHOT"
+SLOG2_VIEW_SCRIPT="stats; expect-visible-nodes; mark;
+ action zoom-in; action zoom-in; action zoom-in; action zoom-in; action zoom-in;
+ stats; expect-visible-nodes; expect-bytes-below 0.5;
+ action pan-right; action pan-left; action go-end; action go-start; stats; expect-visible-nodes;
+ action back; action forward; action zoom-out; action zoom-fit;
+ select 0.5 0.6; action zoom-to-range; stats; expect-visible-nodes;
+ search MPI_Send tag=1337; popover; sleep 200;
+ legend; screenshot $SHOT; quit" \
+  timeout 120 "$VIEW" "$FILE" > "$WORK/gui.out" 2> "$WORK/gui.err"
+rc=$?
+cat "$WORK/gui.out"
+cat "$WORK/gui.err" >&2
+if [ $rc -ne 0 ]; then echo "slog2-view exited with $rc"; exit 1; fi
+grep -q "^FAIL" "$WORK/gui.out" && exit 1
+grep -q "^found MPI_Send on timeline 1" "$WORK/gui.out" || { echo "search did not find tag=1337"; exit 1; }
+grep -q "^range stats:" "$WORK/gui.out" || { echo "no range statistics"; exit 1; }
+[ -s "$SHOT" ] || { echo "no screenshot"; exit 1; }
+size=$(wc -c < "$SHOT")
+[ "$size" -gt 20000 ] || { echo "screenshot suspiciously small ($size bytes)"; exit 1; }
+
+# a foreign file: reported (exit status 3 in script mode), no crash
+echo "not a trace" > "$WORK/foreign.slog2"
+SLOG2_VIEW_SCRIPT="quit" timeout 60 "$VIEW" "$WORK/foreign.slog2" > "$WORK/bad.out" 2> "$WORK/bad.err"
+rc=$?
+cat "$WORK/bad.err" >&2
+[ $rc -eq 3 ] || { echo "foreign file: exit $rc, want 3"; exit 1; }
+grep -q "foreign.slog2" "$WORK/bad.err" || { echo "foreign file: message does not name the file"; exit 1; }
+echo "gui test passed"

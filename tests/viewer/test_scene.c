@@ -1,0 +1,260 @@
+/* test_scene.c - preview-to-pixel aggregation, nesting depth, hit testing
+ * (pure), then queries, range statistics and search on a generated file
+ * compared with a brute-force model of what gen.c wrote. */
+#include <string.h>
+#include <unistd.h>
+
+#include "aggregate.h"
+#include "analysis.h"
+#include "check.h"
+#include "gen.h"
+#include "scene.h"
+
+static void test_aggregate(void)
+{
+    float cols[10];
+    /* 4 bins of 25 ns over [0,100); columns 50 ns wide from t0=0 */
+    float v[4] = {1, 0.5f, 0, 1};
+    memset(cols, 0, sizeof cols);
+    sv_aggregate_bins(cols, 10, 0, 50, 0, 100, 4, v, SV_AGG_FRACTION);
+    CHECK_NEAR(cols[0], 0.75, 1e-6); /* (1*25 + 0.5*25) / 50 */
+    CHECK_NEAR(cols[1], 0.5, 1e-6);
+    CHECK_NEAR(cols[2], 0, 0);
+    /* a bin straddling two columns splits by overlap */
+    memset(cols, 0, sizeof cols);
+    float one = 1;
+    sv_aggregate_bins(cols, 10, 0, 10, 5, 15, 1, &one, SV_AGG_FRACTION);
+    CHECK_NEAR(cols[0], 0.5, 1e-6);
+    CHECK_NEAR(cols[1], 0.5, 1e-6);
+    /* counts are conserved */
+    memset(cols, 0, sizeof cols);
+    float c[3] = {3, 0, 6};
+    sv_aggregate_bins(cols, 10, 0, 7, 0, 30, 3, c, SV_AGG_COUNT);
+    double sum = 0;
+    for (int i = 0; i < 10; i++)
+        sum += cols[i];
+    CHECK_NEAR(sum, 9, 1e-5);
+    CHECK_NEAR(cols[0], 3 * 7.0 / 10, 1e-5);
+    /* outside the window: dropped; window offset t0 */
+    memset(cols, 0, sizeof cols);
+    sv_aggregate_bins(cols, 10, 1000, 10, 0, 100, 4, v, SV_AGG_FRACTION);
+    for (int i = 0; i < 10; i++)
+        CHECK(cols[i] == 0);
+    sv_aggregate_bins(cols, 10, 1000, 10, 990, 1010, 2, v, SV_AGG_FRACTION);
+    CHECK_NEAR(cols[0], 0.5, 1e-6); /* second bin (0.5) covers column 0 */
+    /* intervals */
+    memset(cols, 0, sizeof cols);
+    sv_aggregate_interval(cols, 10, 0, 10, 15, 35, 1);
+    CHECK_NEAR(cols[1], 0.5, 1e-6);
+    CHECK_NEAR(cols[2], 1, 1e-6);
+    CHECK_NEAR(cols[3], 0.5, 1e-6);
+    /* degenerate input is ignored */
+    sv_aggregate_bins(cols, 10, 0, 0, 0, 100, 4, v, SV_AGG_FRACTION);
+    sv_aggregate_bins(cols, 10, 0, 10, 100, 100, 4, v, SV_AGG_FRACTION);
+}
+
+static void add(sv_scene *s, slog_kind k, uint32_t cat, uint32_t tl, uint32_t etl, int64_t a,
+                int64_t b)
+{
+    slog_drawable d = {k, cat, tl, etl, a, b, 0, NULL};
+    CHECK(sv_scene_add_item(s, &d) == 0);
+}
+
+static void test_scene_pure(void)
+{
+    uint8_t kinds[3] = {SLOG_KIND_STATE, SLOG_KIND_ARROW, SLOG_KIND_EVENT};
+    sv_scene *s = sv_scene_new(0, 1000, 100, 2, 3, kinds);
+    /* timeline 0: outer [100,600] with nested [200,300] and [250,280] */
+    add(s, SLOG_KIND_STATE, 0, 0, 0, 200, 300);
+    add(s, SLOG_KIND_STATE, 0, 0, 0, 100, 600);
+    add(s, SLOG_KIND_STATE, 0, 0, 0, 250, 280);
+    add(s, SLOG_KIND_STATE, 0, 1, 1, 700, 800);
+    add(s, SLOG_KIND_ARROW, 1, 0, 1, 400, 450);
+    add(s, SLOG_KIND_EVENT, 2, 1, 1, 900, 900);
+    slog_preview_row row = {1, 0, (const float[]){1, 1}};
+    slog_preview p = {0, 100, 0, 2, 1, &row};
+    CHECK(sv_scene_add_preview(s, &p) == 0);
+    CHECK(sv_scene_finish(s) == 0);
+    CHECK(s->items[0].depth == 1);
+    CHECK(s->items[1].depth == 0);
+    CHECK(s->items[2].depth == 2);
+    CHECK(s->items[3].depth == 0);
+    CHECK(s->max_depth == 2);
+    /* draw order: states by depth, then events, then arrows */
+    CHECK(s->items[s->order[0]].depth == 0);
+    CHECK(s->items[s->order[s->n_items - 1]].kind == SLOG_KIND_ARROW);
+    const float *cols = sv_scene_cols(s, 1, 0);
+    CHECK(cols && cols[0] == 1 && cols[9] == 1 && cols[10] == 0);
+    CHECK(sv_scene_cols(s, 0, 0) == NULL);
+    CHECK(s->tl_first_slot[1] == 0 && s->tl_first_slot[2] == 1);
+
+    /* geometry: 1000 px for 1000 ns, rows of 30 px, no groups */
+    sv_viewport vp;
+    sv_viewport_init(&vp, 0, 1000, 1000);
+    sv_layout lay;
+    sv_layout_build(&lay, 2, NULL, 0, 1, 30, 10);
+    sv_geom g = {&vp, &lay, 0};
+    /* deepest state under the pointer */
+    CHECK(sv_scene_hit(s, &g, NULL, 260, 15) == 2);
+    CHECK(sv_scene_hit(s, &g, NULL, 220, 15) == 0);
+    CHECK(sv_scene_hit(s, &g, NULL, 150, 15) == 1);
+    /* near the top edge only the outer state is there (nested are inset) */
+    CHECK(sv_scene_hit(s, &g, NULL, 260, 2) == 1);
+    CHECK(sv_scene_hit(s, &g, NULL, 650, 15) == -1);
+    /* arrow from (400, 15) to (450, 45): its midpoint wins over the state */
+    CHECK(sv_scene_hit(s, &g, NULL, 425, 30) == 4);
+    /* event marker on timeline 1 at x=900 */
+    double ex, ey;
+    CHECK(sv_geom_event(&g, &s->items[5], &ex, &ey));
+    CHECK(sv_scene_hit(s, &g, NULL, 901, ey + 1) == 5);
+    /* hidden categories are not hit */
+    uint8_t vis[3] = {0, 1, 1};
+    CHECK(sv_scene_hit(s, &g, vis, 150, 15) == -1);
+    /* scrolling moves rows up */
+    g.scroll_y = 30;
+    CHECK(sv_scene_hit(s, &g, NULL, 750, 15) == 3);
+    CHECK_NEAR(sv_segment_distance(0, 5, -10, 0, 10, 0), 5, 1e-12);
+    CHECK_NEAR(sv_segment_distance(20, 0, -10, 0, 10, 0), 10, 1e-12);
+    sv_layout_clear(&lay);
+    sv_scene_free(s);
+}
+
+typedef struct model {
+    uint64_t n_by_cat[GEN_N_CATS];
+} model;
+
+static slog_cb_result count_cb(void *user, const slog_drawable *d)
+{
+    ((model *)user)->n_by_cat[d->category]++;
+    return SLOG_CONTINUE;
+}
+
+static void test_file(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/test_scene.slog2", dir);
+    sv_gen_opts o;
+    sv_gen_opts_small(&o);
+    o.n_timelines = 8;
+    o.n_iterations = 200;
+    o.per_host = 4;
+    slog_error err = {0};
+    CHECK(sv_gen_write(path, &o, &err) == SLOG_OK);
+    slog_reader *r;
+    if (slog_reader_open(&r, path, &err) != SLOG_OK) {
+        fprintf(stderr, "open: %s\n", err.message);
+        n_failed++;
+        return;
+    }
+    const slog_file_info *fi = slog_reader_info(r);
+    /* brute force: every drawable of the file via a full query */
+    model m = {{0}};
+    slog_query all = {fi->t_min, fi->t_max, NULL, 0, SLOG_QUERY_NO_PREVIEW};
+    CHECK(slog_reader_query(r, &all, count_cb, NULL, &m, NULL, &err) == SLOG_OK);
+    CHECK(m.n_by_cat[GEN_CAT_SEND] == 8 * 200);
+    CHECK(m.n_by_cat[GEN_CAT_MSG] == 8 * 200);
+    CHECK(m.n_by_cat[GEN_CAT_CHECKPOINT] == 8 * 40);
+
+    /* a scene without previews holds every drawable once */
+    sv_scene *s = sv_scene_query(r, fi->t_min, fi->t_max, 100, NULL, SLOG_QUERY_NO_PREVIEW,
+                                 NULL, NULL, &err);
+    CHECK(s != NULL);
+    if (s) {
+        uint64_t n = 0;
+        /* pixel_ns is > 1 here, so sub-pixel drawables were folded into
+         * columns; count both */
+        n = s->n_items;
+        CHECK(s->stats.drawables == m.n_by_cat[0] + m.n_by_cat[1] + m.n_by_cat[2] +
+                                        m.n_by_cat[3] + m.n_by_cat[4] + m.n_by_cat[5]);
+        CHECK(n <= s->stats.drawables);
+        sv_scene_free(s);
+    }
+    /* zoomed into one iteration (1 ms at 1000 px): all real, nested */
+    s = sv_scene_query(r, 100e6, 101e6, 1000, NULL, 0, NULL, NULL, &err);
+    CHECK(s != NULL);
+    if (s) {
+        int nested = 0, arrows = 0;
+        for (size_t i = 0; i < s->n_items; i++) {
+            nested += s->items[i].category == GEN_CAT_WAIT && s->items[i].depth == 1;
+            arrows += s->items[i].kind == SLOG_KIND_ARROW;
+        }
+        CHECK(nested >= 8);
+        CHECK(arrows >= 8);
+        CHECK(s->stats.nodes_read < fi->n_nodes);
+        sv_scene_free(s);
+    }
+    /* whole trace in preview mode at 100 px reads fewer bytes than all */
+    slog_query_stats full;
+    CHECK(slog_reader_query(r, &all, NULL, NULL, NULL, &full, &err) == SLOG_OK);
+    s = sv_scene_query(r, fi->t_min, fi->t_max, 100, NULL, 0, NULL, NULL, &err);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK(s->stats.bytes_read <= full.bytes_read);
+        sv_scene_free(s);
+    }
+
+    /* range statistics over iterations [10, 20) */
+    sv_range_stats st;
+    CHECK(sv_range_stats_compute(r, 10000000, 19999999, NULL, NULL, NULL, &st, &err) == SLOG_OK);
+    CHECK(st.n_messages == 8 * 10);
+    CHECK(st.cat_count[GEN_CAT_SEND] == 8 * 10);
+    uint64_t bytes = 0;
+    for (int it = 10; it < 20; it++)
+        bytes += 8 * (1024ull << (it % 8));
+    CHECK(st.msg_bytes == bytes);
+    CHECK(st.cat_ns[GEN_CAT_SEND] > 0);
+    for (uint32_t t = 0; t < 8; t++) {
+        CHECK(st.tl_busy_ns[t] > 0 && st.tl_busy_ns[t] <= 10000000);
+        CHECK(st.tl_messages[t] == 10);
+    }
+    /* busy <= sum of state times (nesting is not counted twice) */
+    int64_t sum = 0;
+    for (int c = 0; c < GEN_N_CATS; c++)
+        sum += st.cat_ns[c];
+    int64_t busy = 0;
+    for (uint32_t t = 0; t < 8; t++)
+        busy += st.tl_busy_ns[t];
+    CHECK(busy < sum);
+    sv_range_stats_clear(&st);
+
+    /* search */
+    sv_search q;
+    CHECK(sv_search_parse("tag=1337", &q) == 0 && q.n_terms == 1 && q.terms[0].is_field);
+    CHECK(sv_search_parse("send tag=0x10", &q) == 0 && q.n_terms == 2 && q.terms[1].value == 16);
+    CHECK(sv_search_parse("tag=", &q) == -1);
+    CHECK(sv_search_parse("tag=abc", &q) == -1);
+    CHECK(sv_search_parse("   ", &q) == -1);
+    sv_found f;
+    CHECK(sv_search_parse("MPI_Send tag=1337", &q) == 0);
+    CHECK(sv_search_find(r, &q, -1, 1, NULL, NULL, &f, &err) == 1);
+    CHECK(f.item.category == GEN_CAT_SEND && f.item.timeline == 1);
+    CHECK(f.item.start >= 100000000 && f.item.start < 101000000); /* iteration 100 */
+    int64_t at = f.item.start;
+    CHECK(sv_search_find(r, &q, at, 1, NULL, NULL, &f, &err) == 0);
+    CHECK(sv_search_find(r, &q, fi->t_max + 1, -1, NULL, NULL, &f, &err) == 1);
+    CHECK(f.item.start == at);
+    /* by name: next Checkpoint after 1 ms is iteration 5's */
+    CHECK(sv_search_parse("checkpoint", &q) == 0);
+    CHECK(sv_search_find(r, &q, 1000000, 1, NULL, NULL, &f, &err) == 1);
+    CHECK(f.item.kind == SLOG_KIND_EVENT && f.item.start > 5000000 && f.item.start < 6000000);
+    CHECK(f.item.n_info == 2 && f.info[0] == 1);
+    /* previous Checkpoint before that one: iteration 0's */
+    CHECK(sv_search_find(r, &q, f.item.start, -1, NULL, NULL, &f, &err) == 1);
+    CHECK(f.item.start < 1000000);
+    CHECK(sv_search_parse("peer=3 MPI_Recv", &q) == 0);
+    CHECK(sv_search_find(r, &q, -1, 1, NULL, NULL, &f, &err) == 1);
+    CHECK(f.item.category == GEN_CAT_RECV && f.item.timeline == 4 && f.info[0] == 3);
+    CHECK(sv_search_parse("nosuchthing", &q) == 0);
+    CHECK(sv_search_find(r, &q, -1, 1, NULL, NULL, &f, &err) == 0);
+
+    slog_reader_close(r);
+    unlink(path);
+}
+
+int main(int argc, char **argv)
+{
+    test_aggregate();
+    test_scene_pure();
+    test_file(argc > 1 ? argv[1] : ".");
+    TEST_DONE();
+}

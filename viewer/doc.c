@@ -1,0 +1,297 @@
+/* doc.c - see doc.h. */
+#include "doc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+slog_status sv_doc_open(sv_doc *d, const char *path, slog_error *err)
+{
+    memset(d, 0, sizeof *d);
+    slog_status s = slog_reader_open(&d->r, path, err);
+    if (s != SLOG_OK) {
+        d->r = NULL;
+        return s;
+    }
+    d->fi = slog_reader_info(d->r);
+    uint32_t nt = d->fi->n_timelines, nc = d->fi->n_categories;
+    d->tl_labels = calloc(nt + 1, sizeof(char *));
+    d->tl_groups = calloc(nt + 1, sizeof(char *));
+    d->cat_names = calloc(nc + 1, sizeof(char *));
+    if (!d->tl_labels || !d->tl_groups || !d->cat_names || sv_palette_init(&d->pal, d->r)) {
+        sv_doc_close(d);
+        if (err) {
+            memset(err, 0, sizeof *err);
+            err->status = SLOG_ERR_NOMEM;
+            err->offset = SLOG_NO_OFFSET;
+            snprintf(err->message, sizeof err->message, "%s: out of memory", path);
+        }
+        return SLOG_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < nt; i++) {
+        const slog_timeline *t = slog_reader_timeline(d->r, i);
+        d->tl_labels[i] = t && t->label ? t->label : "";
+        d->tl_groups[i] = t && t->group ? t->group : "";
+    }
+    for (uint32_t i = 0; i < nc; i++) {
+        const slog_category *c = slog_reader_category(d->r, i);
+        d->cat_names[i] = c && c->name ? c->name : "?";
+    }
+    return SLOG_OK;
+}
+
+void sv_doc_close(sv_doc *d)
+{
+    sv_palette_clear(&d->pal);
+    free(d->tl_labels);
+    free(d->tl_groups);
+    free(d->cat_names);
+    if (d->r)
+        slog_reader_close(d->r);
+    memset(d, 0, sizeof *d);
+}
+
+void sv_doc_extent(const sv_doc *d, double *lo, double *hi)
+{
+    /* Times are relative to the trace start, so the view starts at 0 even
+     * when the first drawable comes later (ruler labels then read as time
+     * since MPI_Init). */
+    double a = d->fi->t_min < 0 ? (double)d->fi->t_min : 0;
+    double b = (double)d->fi->t_max;
+    if (d->fi->n_drawables == 0 || b - a < 1000)
+        b = a + 1000;
+    *lo = a;
+    *hi = b;
+}
+
+void sv_compose_geom_for(double W, double H, sv_compose_geom *g)
+{
+    g->overview_h = H >= 300 ? 40 : 0;
+    g->gap = g->overview_h > 0 ? 4 : 0;
+    g->ruler_h = 24;
+    g->label_w = fmin(150, floor(W / 5));
+    g->canvas_x = g->label_w;
+    g->canvas_y = g->overview_h + g->gap + g->ruler_h;
+    g->canvas_w = W - g->label_w;
+    g->canvas_h = H - g->canvas_y;
+    if (g->canvas_w < 1)
+        g->canvas_w = 1;
+    if (g->canvas_h < 1)
+        g->canvas_h = 1;
+}
+
+void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp,
+                const sv_layout *lay, const sv_scene *scene, const sv_overview *ov)
+{
+    sv_compose_geom g;
+    sv_compose_geom_for(W, H, &g);
+    cairo_save(cr);
+    cairo_set_source_rgb(cr, 0.98, 0.98, 0.984);
+    cairo_paint(cr);
+    if (g.overview_h > 0) {
+        /* the overview spans the canvas columns, so it lines up with the
+         * ruler below it */
+        cairo_save(cr);
+        cairo_translate(cr, g.canvas_x, 0);
+        sv_render_overview(cr, g.canvas_w, g.overview_h, ov, vp, &d->pal);
+        cairo_restore(cr);
+        cairo_save(cr);
+        cairo_set_source_rgb(cr, 0.467, 0.463, 0.482);
+        sv_draw_text(cr, "Overview", 8, (g.overview_h - 14) / 2, 0, 0, 8);
+        cairo_restore(cr);
+    }
+    cairo_save(cr);
+    cairo_translate(cr, g.canvas_x, g.overview_h + g.gap);
+    sv_render_ruler(cr, g.canvas_w, g.ruler_h, vp, 0, 0, 0, 0);
+    cairo_restore(cr);
+    cairo_save(cr);
+    cairo_translate(cr, 0, g.canvas_y);
+    sv_render_labels(cr, g.label_w, g.canvas_h, lay, 0, d->tl_labels, -1);
+    cairo_restore(cr);
+    cairo_save(cr);
+    cairo_translate(cr, g.canvas_x, g.canvas_y);
+    sv_canvas_params p = {.vp = vp, .lay = lay, .scene = scene, .pal = &d->pal,
+                          .cat_names = d->cat_names, .hover_row = -1};
+    sv_render_canvas(cr, g.canvas_w, g.canvas_h, &p);
+    cairo_restore(cr);
+    /* label column header */
+    cairo_set_source_rgb(cr, 0.98, 0.98, 0.984);
+    cairo_rectangle(cr, 0, g.overview_h + g.gap, g.label_w, g.ruler_h);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0.467, 0.463, 0.482);
+    sv_draw_text(cr, "Timeline", 8, g.overview_h + g.gap + 4, 0, 1, 8);
+    cairo_set_source_rgba(cr, 0, 0, 0, 0.18);
+    cairo_set_line_width(cr, 1);
+    cairo_move_to(cr, 0, g.canvas_y - 0.5);
+    cairo_line_to(cr, g.label_w, g.canvas_y - 0.5);
+    cairo_move_to(cr, g.label_w - 0.5, g.overview_h + g.gap);
+    cairo_line_to(cr, g.label_w - 0.5, g.canvas_y);
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+/* ------------------------------------------------------------ options */
+
+int sv_parse_window(const char *s, sv_headless_opts *o)
+{
+    if (strcmp(s, "all") == 0) {
+        o->all = 1;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double a = strtod(s, &end);
+    if (errno || end == s || *end != ':')
+        return -1;
+    const char *b = end + 1;
+    double c = strtod(b, &end);
+    if (errno || end == b || *end || !(c > a) || !isfinite(a) || !isfinite(c))
+        return -1;
+    o->all = 0;
+    o->t0_s = a;
+    o->t1_s = c;
+    return 0;
+}
+
+int sv_parse_size(const char *s, sv_headless_opts *o)
+{
+    char *end;
+    errno = 0;
+    long w = strtol(s, &end, 10);
+    if (errno || end == s || (*end != 'x' && *end != 'X'))
+        return -1;
+    const char *b = end + 1;
+    long h = strtol(b, &end, 10);
+    if (errno || end == b || *end || w < 16 || h < 16 || w > 16384 || h > 16384)
+        return -1;
+    o->width = (int)w;
+    o->height = (int)h;
+    return 0;
+}
+
+int sv_parse_timelines(const char *s, sv_headless_opts *o)
+{
+    char *end;
+    errno = 0;
+    long a = strtol(s, &end, 10), b;
+    if (errno || end == s || a < 0)
+        return -1;
+    if (*end == 0) {
+        b = a;
+    } else {
+        if (*end != '-')
+            return -1;
+        const char *p = end + 1;
+        b = strtol(p, &end, 10);
+        if (errno || end == p || *end || b < a)
+            return -1;
+    }
+    o->have_timelines = 1;
+    o->tl_first = (unsigned)a;
+    o->tl_last = (unsigned)(b > 0xfffffffeL ? 0xfffffffeL : b);
+    return 0;
+}
+
+int sv_headless_render(const sv_headless_opts *o, FILE *errf)
+{
+    sv_doc d;
+    slog_error err;
+    memset(&err, 0, sizeof err);
+    if (sv_doc_open(&d, o->file, &err) != SLOG_OK) {
+        fprintf(errf, "slog2-view: %s\n", err.message[0] ? err.message : slog_strerror(err.status));
+        return 1;
+    }
+    int rc = 1;
+    sv_layout lay = {0};
+    sv_scene *scene = NULL, *ov_scene = NULL;
+    sv_overview *ov = NULL;
+    cairo_surface_t *surf = NULL;
+    uint8_t *want = NULL;
+
+    uint32_t nt = d.fi->n_timelines;
+    unsigned first = 0, last = nt ? nt - 1 : 0;
+    if (o->have_timelines) {
+        if (nt == 0 || o->tl_first >= nt) {
+            fprintf(errf, "slog2-view: %s: --timelines %u-%u: the file has %u timelines\n",
+                    o->file, o->tl_first, o->tl_last, nt);
+            goto out;
+        }
+        first = o->tl_first;
+        last = o->tl_last < nt ? o->tl_last : nt - 1;
+    }
+    sv_compose_geom g;
+    sv_compose_geom_for(o->width, o->height, &g);
+    if (sv_layout_build(&lay, nt, d.tl_groups, first, last, 20, 16)) {
+        fprintf(errf, "slog2-view: out of memory\n");
+        goto out;
+    }
+    size_t n_tl_rows = sv_layout_n_timeline_rows(&lay);
+    double row_h = sv_fit_row_height(g.canvas_h, n_tl_rows, lay.n_rows - n_tl_rows, 3);
+    sv_layout_set_heights(&lay, row_h, fmin(16, fmax(row_h, 8)));
+
+    double lo, hi;
+    sv_doc_extent(&d, &lo, &hi);
+    sv_viewport vp;
+    sv_viewport_init(&vp, lo, hi, g.canvas_w);
+    if (!o->all) {
+        double t0 = o->t0_s * 1e9, t1 = o->t1_s * 1e9;
+        if (t1 < lo || t0 > hi) {
+            fprintf(errf,
+                    "slog2-view: %s: --window %g:%g is outside the trace (0 to %.9g s)\n",
+                    o->file, o->t0_s, o->t1_s, hi / 1e9);
+            goto out;
+        }
+        sv_viewport_set_window(&vp, t0, t1);
+    }
+    if (nt) {
+        want = calloc(nt, 1);
+        if (!want)
+            goto out;
+        for (unsigned i = first; i <= last; i++)
+            want[i] = 1;
+    }
+    scene = sv_scene_query(d.r, vp.t0, vp.t1, (int)g.canvas_w, o->have_timelines ? want : NULL,
+                           0, NULL, NULL, &err);
+    if (!scene) {
+        fprintf(errf, "slog2-view: %s\n", err.message);
+        goto out;
+    }
+    if (g.overview_h > 0) {
+        ov_scene = sv_scene_query(d.r, lo, hi, (int)g.canvas_w, NULL, 0, NULL, NULL, &err);
+        if (!ov_scene) {
+            fprintf(errf, "slog2-view: %s\n", err.message);
+            goto out;
+        }
+        ov = sv_overview_from_scene(ov_scene, nt);
+    }
+    surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o->width, o->height);
+    cairo_t *cr = cairo_create(surf);
+    sv_compose(cr, o->width, o->height, &d, &vp, &lay, scene, ov);
+    cairo_destroy(cr);
+    cairo_surface_flush(surf);
+    cairo_status_t cs = cairo_surface_write_to_png(surf, o->out);
+    if (cs != CAIRO_STATUS_SUCCESS) {
+        fprintf(errf, "slog2-view: %s: cannot write PNG: %s\n", o->out,
+                cairo_status_to_string(cs));
+        goto out;
+    }
+    if (o->print_stats)
+        printf("window %.9f:%.9f s, %zu timelines, nodes_read %llu, bytes_read %llu, "
+               "drawables %llu, previews %llu, query %.2f ms\n",
+               vp.t0 / 1e9, vp.t1 / 1e9, n_tl_rows, (unsigned long long)scene->stats.nodes_read,
+               (unsigned long long)scene->stats.bytes_read,
+               (unsigned long long)scene->stats.drawables,
+               (unsigned long long)scene->stats.previews, scene->query_ms);
+    rc = 0;
+out:
+    if (surf)
+        cairo_surface_destroy(surf);
+    free(want);
+    sv_overview_free(ov);
+    sv_scene_free(ov_scene);
+    sv_scene_free(scene);
+    sv_layout_clear(&lay);
+    sv_doc_close(&d);
+    return rc;
+}

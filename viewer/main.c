@@ -1,0 +1,120 @@
+/* main.c - slog2-view command line. `--render` and `--help` never touch
+ * GTK (no display needed); everything else starts the GTK application. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doc.h"
+#include "sv-app.h"
+
+static const char USAGE[] =
+    "Usage:\n"
+    "  slog2-view [FILE.slog2 | TRACE.meta]\n"
+    "  slog2-view --render OUT.png [--window T0:T1|all] [--size WxH]\n"
+    "             [--timelines A-B] [--stats] FILE.slog2\n"
+    "  slog2-view --help\n"
+    "\n"
+    "Interactive Gantt viewer for .slog2 timeline files written by slog2-build.\n"
+    "\n"
+    "Without --render, opens a window showing FILE (or an empty window with an\n"
+    "Open button). A DUMPI TRACE.meta is converted with slog2-build in the\n"
+    "background first; the result is cached next to the trace, or in\n"
+    "$XDG_CACHE_HOME/slog2 when that directory is not writable.\n"
+    "\n"
+    "Headless rendering (no display is used):\n"
+    "  --render OUT.png     draw the view of FILE into the PNG image OUT.png with the\n"
+    "                       same drawing code as the window, then exit\n"
+    "  --window T0:T1       time window in seconds from the trace start, e.g.\n"
+    "                       0.25:0.5 (default: all)\n"
+    "  --window all         the whole trace\n"
+    "  --size WxH           image size in pixels (default: 1600x900, 16..16384)\n"
+    "  --timelines A-B      only timelines A to B (inclusive, 0-based); A alone is\n"
+    "                       one timeline (default: all)\n"
+    "  --stats              print what the frame's query read (nodes, bytes,\n"
+    "                       drawables, previews, time) on standard output\n"
+    "\n"
+    "Window keys:\n"
+    "  + / -, Ctrl+scroll, pinch     zoom in / out around the pointer\n"
+    "  0, Ctrl+0                     zoom to fit the whole trace\n"
+    "  Left / Right, scroll, drag    pan; Home / End jump to the start / end\n"
+    "  Shift+drag, right drag        select a time range (statistics, zoom to it)\n"
+    "  Alt+Left / Alt+Right          back / forward in the zoom history\n"
+    "  Ctrl+F                        search: a category name or field=value, e.g.\n"
+    "                                \"MPI_Send tag=1337\"; Enter / Shift+Enter for\n"
+    "                                next / previous in time\n"
+    "  Ctrl+O                        open a file\n"
+    "\n"
+    "Environment:\n"
+    "  SLOG2_VIEW_SCRIPT   semicolon-separated commands run after the file is open,\n"
+    "                      for tests: action NAME, select T0 T1, search TEXT,\n"
+    "                      popover, legend, screenshot FILE, stats, mark,\n"
+    "                      expect-visible-nodes, expect-fewer-bytes, sleep MS, quit\n"
+    "\n"
+    "Exit status: 0 on success, 1 when the file cannot be read or the image\n"
+    "cannot be written, 2 on a usage error. Errors are reported on standard error.\n";
+
+static int usage_error(const char *msg, const char *arg)
+{
+    fprintf(stderr, "slog2-view: %s%s%s\nTry 'slog2-view --help'.\n", msg, arg ? ": " : "",
+            arg ? arg : "");
+    return 2;
+}
+
+static int run_render(int argc, char **argv)
+{
+    sv_headless_opts o;
+    memset(&o, 0, sizeof o);
+    o.all = 1;
+    o.width = 1600;
+    o.height = 900;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        int needs = strcmp(a, "--render") == 0 || strcmp(a, "--window") == 0 ||
+                    strcmp(a, "--size") == 0 || strcmp(a, "--timelines") == 0;
+        if (needs) {
+            if (i + 1 >= argc)
+                return usage_error("option needs an argument", a);
+            val = argv[++i];
+        }
+        if (strcmp(a, "--render") == 0)
+            o.out = val;
+        else if (strcmp(a, "--window") == 0) {
+            if (sv_parse_window(val, &o))
+                return usage_error("bad --window (want T0:T1 in seconds, or all)", val);
+        } else if (strcmp(a, "--size") == 0) {
+            if (sv_parse_size(val, &o))
+                return usage_error("bad --size (want WxH)", val);
+        } else if (strcmp(a, "--timelines") == 0) {
+            if (sv_parse_timelines(val, &o))
+                return usage_error("bad --timelines (want A-B)", val);
+        } else if (strcmp(a, "--stats") == 0)
+            o.print_stats = 1;
+        else if (a[0] == '-' && a[1])
+            return usage_error("unknown option", a);
+        else if (o.file)
+            return usage_error("more than one FILE", a);
+        else
+            o.file = a;
+    }
+    if (!o.file)
+        return usage_error("--render needs a FILE.slog2", NULL);
+    return sv_headless_render(&o, stderr);
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(USAGE, stdout);
+            return 0;
+        }
+    }
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--render") == 0)
+            return run_render(argc, argv);
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--") != 0)
+            return usage_error("unknown option", argv[i]);
+    return sv_app_run(argc, argv);
+}

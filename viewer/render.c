@@ -1,0 +1,694 @@
+/* render.c - see render.h. */
+#include "render.h"
+
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+
+static const sv_theme THEME = {
+    .bg = {1, 1, 1},
+    .alt_bg = {0.965, 0.965, 0.972},
+    .header_bg = {0.918, 0.918, 0.929},
+    .grid = {0, 0, 0, 0.07},
+    .text = {0.180, 0.204, 0.212},
+    .dim_text = {0.467, 0.463, 0.482},
+    .accent = {0.208, 0.518, 0.894},
+};
+
+const sv_theme *sv_theme_default(void)
+{
+    return &THEME;
+}
+
+/* ------------------------------------------------------------ palette */
+
+int sv_palette_init(sv_palette *p, const slog_reader *r)
+{
+    const slog_file_info *fi = slog_reader_info(r);
+    memset(p, 0, sizeof *p);
+    p->n = fi->n_categories;
+    p->rgba = malloc(sizeof(uint32_t) * (p->n + 1));
+    p->visible = malloc(p->n + 1);
+    p->kind = malloc(p->n + 1);
+    if (!p->rgba || !p->visible || !p->kind) {
+        sv_palette_clear(p);
+        return -1;
+    }
+    for (uint32_t i = 0; i < p->n; i++) {
+        const slog_category *c = slog_reader_category(r, i);
+        p->rgba[i] = c->rgba;
+        p->visible[i] = 1;
+        p->kind[i] = (uint8_t)c->kind;
+    }
+    return 0;
+}
+
+void sv_palette_clear(sv_palette *p)
+{
+    free(p->rgba);
+    free(p->visible);
+    free(p->kind);
+    memset(p, 0, sizeof *p);
+}
+
+void sv_set_rgba(cairo_t *cr, uint32_t rgba, double shade, double alpha)
+{
+    double r = ((rgba >> 24) & 255) / 255.0, g = ((rgba >> 16) & 255) / 255.0,
+           b = ((rgba >> 8) & 255) / 255.0, a = (rgba & 255) / 255.0;
+    cairo_set_source_rgba(cr, r * shade, g * shade, b * shade, a * alpha);
+}
+
+static void set_rgb(cairo_t *cr, const double *c)
+{
+    cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+}
+
+/* ------------------------------------------------------------ text */
+
+static PangoLayout *text_layout(cairo_t *cr, const char *text, int bold, double size)
+{
+    PangoLayout *l = pango_cairo_create_layout(cr);
+    PangoFontDescription *fd = pango_font_description_new();
+    pango_font_description_set_family(fd, "Cantarell, DejaVu Sans, Sans");
+    pango_font_description_set_size(fd, (int)((size > 0 ? size : 9) * PANGO_SCALE));
+    if (bold)
+        pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
+    pango_layout_set_font_description(l, fd);
+    pango_font_description_free(fd);
+    pango_layout_set_text(l, text, -1);
+    return l;
+}
+
+double sv_text_width(cairo_t *cr, const char *text, int bold, double size)
+{
+    PangoLayout *l = text_layout(cr, text, bold, size);
+    int w, h;
+    pango_layout_get_pixel_size(l, &w, &h);
+    g_object_unref(l);
+    return w;
+}
+
+double sv_draw_text(cairo_t *cr, const char *text, double x, double y, int align, int bold,
+                    double size)
+{
+    PangoLayout *l = text_layout(cr, text, bold, size);
+    int w, h;
+    pango_layout_get_pixel_size(l, &w, &h);
+    double x0 = align == 1 ? x - w / 2.0 : align == 2 ? x - w : x;
+    cairo_move_to(cr, round(x0), round(y));
+    pango_cairo_show_layout(cr, l);
+    g_object_unref(l);
+    return w;
+}
+
+/* Text that must fit in max_w pixels: drawn ellipsised at the end. */
+static void draw_text_clipped(cairo_t *cr, const char *text, double x, double y,
+                              double max_w, int bold, double size)
+{
+    if (max_w < 8)
+        return;
+    PangoLayout *l = text_layout(cr, text, bold, size);
+    pango_layout_set_width(l, (int)(max_w * PANGO_SCALE));
+    pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
+    cairo_move_to(cr, round(x), round(y));
+    pango_cairo_show_layout(cr, l);
+    g_object_unref(l);
+}
+
+/* ------------------------------------------------------------ canvas */
+
+static int same_item(const sv_item *a, const sv_item *b)
+{
+    return a && b && a->start == b->start && a->end == b->end && a->category == b->category &&
+           a->timeline == b->timeline && a->kind == b->kind &&
+           a->end_timeline == b->end_timeline;
+}
+
+static void draw_rows_background(cairo_t *cr, double w, double h, const sv_canvas_params *p)
+{
+    const sv_layout *lay = p->lay;
+    set_rgb(cr, THEME.bg);
+    cairo_paint(cr);
+    size_t k = 0;
+    for (size_t i = 0; i < lay->n_rows; i++) {
+        const sv_row *r = &lay->rows[i];
+        double y = r->y - p->scroll_y;
+        if (r->timeline < 0) {
+            k = 0;
+            if (y + r->h < 0 || y > h)
+                continue;
+            set_rgb(cr, THEME.header_bg);
+            cairo_rectangle(cr, 0, y, w, r->h);
+            cairo_fill(cr);
+            continue;
+        }
+        k++;
+        if (y + r->h < 0 || y > h)
+            continue;
+        if ((long)i == p->hover_row) {
+            cairo_set_source_rgba(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2], 0.07);
+            cairo_rectangle(cr, 0, y, w, r->h);
+            cairo_fill(cr);
+        } else if (k % 2 == 0) {
+            set_rgb(cr, THEME.alt_bg);
+            cairo_rectangle(cr, 0, y, w, r->h);
+            cairo_fill(cr);
+        }
+    }
+    /* vertical grid at the ruler's major ticks */
+    sv_ticks tk;
+    sv_ticks_choose(p->vp->t0, p->vp->t1, w, 90, &tk);
+    cairo_set_source_rgba(cr, THEME.grid[0], THEME.grid[1], THEME.grid[2], THEME.grid[3]);
+    cairo_set_line_width(cr, 1);
+    for (int i = 0; i < tk.n; i++) {
+        double x = floor(sv_viewport_time_to_x(p->vp, tk.first + i * tk.step)) + 0.5;
+        cairo_move_to(cr, x, 0);
+        cairo_line_to(cr, x, fmin(h, lay->total_h - p->scroll_y));
+    }
+    cairo_stroke(cr);
+}
+
+/* Preview columns of one timeline as a stacked histogram: category
+ * fractions (states) stacked from the row bottom, legend order; counts
+ * (events, arrows) as a tick along the row top. */
+static void draw_histograms(cairo_t *cr, double w, double h, const sv_canvas_params *p)
+{
+    const sv_scene *s = p->scene;
+    if (!s->n_slots)
+        return;
+    float *base = malloc(sizeof(float) * (size_t)s->width);
+    if (!base)
+        return;
+    /* canvas x of scene column i */
+    double cx0 = sv_viewport_time_to_x(p->vp, s->t0);
+    double cdx = s->pixel_ns * p->vp->width / sv_viewport_span(p->vp);
+    int i_lo = (int)floor((0 - cx0) / cdx) - 1, i_hi = (int)ceil((w - cx0) / cdx) + 1;
+    if (i_lo < 0)
+        i_lo = 0;
+    if (i_hi > s->width)
+        i_hi = s->width;
+    for (uint32_t tl = 0; tl < s->n_timelines; tl++) {
+        size_t a = s->tl_first_slot[tl], b = s->tl_first_slot[tl + 1];
+        if (a == b || tl >= p->lay->n_timelines || p->lay->row_of_timeline[tl] < 0)
+            continue;
+        const sv_row *row = &p->lay->rows[p->lay->row_of_timeline[tl]];
+        double top = row->y - p->scroll_y;
+        if (top + row->h < 0 || top > h)
+            continue;
+        double bottom = top + row->h - 1, H = row->h - 2;
+        memset(base, 0, sizeof(float) * (size_t)s->width);
+        for (size_t k = a; k < b; k++) {
+            uint32_t cat = s->slot_cat[k];
+            if (cat >= p->pal->n || !p->pal->visible[cat])
+                continue;
+            const float *cols = s->cols + k * (size_t)s->width;
+            if (p->pal->kind[cat] != SLOG_KIND_STATE) {
+                int ev = p->pal->kind[cat] == SLOG_KIND_EVENT;
+                for (int i = i_lo; i < i_hi; i++)
+                    if (cols[i] > 0.01f)
+                        cairo_rectangle(cr, cx0 + i * cdx, ev ? top + 1 : top + row->h - 3,
+                                        fmax(cdx, 1), ev ? 3 : 2);
+                sv_set_rgba(cr, p->pal->rgba[cat], 0.8, ev ? 1 : 0.35);
+                cairo_fill(cr);
+                continue;
+            }
+            /* merge runs of columns with the same pixel extent */
+            int run = -1;
+            double ry0 = 0, ry1 = 0;
+            for (int i = i_lo; i <= i_hi; i++) {
+                double y0 = 0, y1 = 0;
+                if (i < i_hi) {
+                    float v = cols[i], bse = base[i];
+                    if (v > 0) {
+                        float top_v = bse + v > 1 ? 1 : bse + v;
+                        y0 = round(bottom - top_v * H);
+                        y1 = round(bottom - bse * H);
+                        base[i] = top_v;
+                    }
+                }
+                if (run >= 0 && (i == i_hi || y0 != ry0 || y1 != ry1)) {
+                    if (ry1 > ry0)
+                        cairo_rectangle(cr, cx0 + run * cdx, ry0, (i - run) * cdx, ry1 - ry0);
+                    run = -1;
+                }
+                if (run < 0 && i < i_hi && y1 > y0) {
+                    run = i;
+                    ry0 = y0;
+                    ry1 = y1;
+                }
+            }
+            sv_set_rgba(cr, p->pal->rgba[cat], 1, 0.9);
+            cairo_fill(cr);
+        }
+    }
+    free(base);
+}
+
+static void draw_arrowhead(cairo_t *cr, double x0, double y0, double x1, double y1, double sz)
+{
+    double dx = x1 - x0, dy = y1 - y0, len = hypot(dx, dy);
+    if (len < 1e-6)
+        return;
+    dx /= len;
+    dy /= len;
+    cairo_move_to(cr, x1, y1);
+    cairo_line_to(cr, x1 - sz * dx + sz * 0.45 * dy, y1 - sz * dy - sz * 0.45 * dx);
+    cairo_line_to(cr, x1 - sz * dx - sz * 0.45 * dy, y1 - sz * dy + sz * 0.45 * dx);
+    cairo_close_path(cr);
+}
+
+static void draw_items(cairo_t *cr, double w, double h, const sv_canvas_params *p)
+{
+    const sv_scene *s = p->scene;
+    sv_geom g = {p->vp, p->lay, p->scroll_y};
+    size_t n_arrows = 0, n_names = 0;
+    PangoLayout *name_layout[2] = {NULL, NULL};
+    /* Dense events become ticks instead of overlapping diamonds: a
+     * timeline with more than one event per 12 pixels gets ticks. */
+    uint32_t *n_ev = calloc((size_t)s->n_timelines + 1, sizeof(uint32_t));
+    for (size_t k = 0; k < s->n_items; k++) {
+        n_arrows += s->items[k].kind == SLOG_KIND_ARROW;
+        if (n_ev && s->items[k].kind == SLOG_KIND_EVENT)
+            n_ev[s->items[k].timeline]++;
+    }
+    for (size_t k = 0; k < s->n_items; k++) {
+        const sv_item *it = &s->items[s->order[k]];
+        if (it->category >= p->pal->n || !p->pal->visible[it->category])
+            continue;
+        uint32_t rgba = p->pal->rgba[it->category];
+        if (it->kind == SLOG_KIND_STATE) {
+            sv_rect r;
+            if (!sv_geom_state(&g, it, &r) || r.x > w || r.x + r.w < 0 || r.y > h ||
+                r.y + r.h < 0)
+                continue;
+            /* Pixel-aligned boxes take Cairo's fast path; a stroked
+             * outline per state cost more than everything else. The
+             * border is a darker box under a 1 px smaller one. */
+            double bx0 = round(fmax(r.x, -2)), bx1 = round(fmin(r.x + r.w, w + 2));
+            double by0 = round(r.y), by1 = round(r.y + r.h);
+            if (bx1 <= bx0)
+                bx1 = bx0 + 1;
+            if (bx1 - bx0 >= 4 && by1 - by0 >= 4) {
+                sv_set_rgba(cr, rgba, 0.6, 1);
+                cairo_rectangle(cr, bx0, by0, bx1 - bx0, by1 - by0);
+                cairo_fill(cr);
+                sv_set_rgba(cr, rgba, 1, 1);
+                cairo_rectangle(cr, bx0 + 1, by0 + 1, bx1 - bx0 - 2, by1 - by0 - 2);
+                cairo_fill(cr);
+            } else {
+                sv_set_rgba(cr, rgba, 1, 1);
+                cairo_rectangle(cr, bx0, by0, bx1 - bx0, by1 - by0);
+                cairo_fill(cr);
+            }
+            if (r.w > 40 && r.h >= 11 && p->cat_names && n_names < 3000) {
+                /* the name inside wide states, over the visible part; nested
+                 * states drawn later cover their parent's name */
+                double vx0 = fmax(r.x, 0), vx1 = fmin(r.x + r.w, w);
+                if (vx1 - vx0 > 40) {
+                    uint32_t c = rgba;
+                    double lum = 0.299 * (c >> 24 & 255) + 0.587 * (c >> 16 & 255) +
+                                 0.114 * (c >> 8 & 255);
+                    if (lum > 150)
+                        cairo_set_source_rgba(cr, 0, 0, 0, 0.85);
+                    else
+                        cairo_set_source_rgba(cr, 1, 1, 1, 0.95);
+                    int big = r.h >= 16;
+                    double size = big ? 8 : 6.5;
+                    /* one layout per size for the whole frame: creating a
+                     * PangoLayout per label dominated the draw time */
+                    if (!name_layout[big]) {
+                        name_layout[big] = text_layout(cr, "", 0, size);
+                        pango_layout_set_ellipsize(name_layout[big], PANGO_ELLIPSIZE_END);
+                    }
+                    PangoLayout *l = name_layout[big];
+                    pango_layout_set_text(l, p->cat_names[it->category], -1);
+                    pango_layout_set_width(l, (int)((vx1 - vx0 - 8) * PANGO_SCALE));
+                    cairo_move_to(cr, round(vx0 + 4), round(r.y + (r.h - size * 1.6) / 2));
+                    pango_cairo_show_layout(cr, l);
+                    n_names++;
+                }
+            }
+        } else if (it->kind == SLOG_KIND_EVENT) {
+            double x, y;
+            if (!sv_geom_event(&g, it, &x, &y) || x < -8 || x > w + 8 || y < -8 || y > h + 8)
+                continue;
+            double r = SV_EVENT_R;
+            if (n_ev && n_ev[it->timeline] * 12.0 > w) {
+                sv_set_rgba(cr, rgba, 0.8, 1);
+                cairo_rectangle(cr, floor(x), y - r, 1, 2 * r);
+                cairo_fill(cr);
+                continue;
+            }
+            cairo_move_to(cr, x, y - r);
+            cairo_line_to(cr, x + r, y);
+            cairo_line_to(cr, x, y + r);
+            cairo_line_to(cr, x - r, y);
+            cairo_close_path(cr);
+            sv_set_rgba(cr, rgba, 1, 1);
+            cairo_fill_preserve(cr);
+            sv_set_rgba(cr, rgba, 0.45, 1);
+            cairo_set_line_width(cr, 1);
+            cairo_stroke(cr);
+        } else {
+            double x0, y0, x1, y1;
+            if (!sv_geom_arrow(&g, it, &x0, &y0, &x1, &y1))
+                continue;
+            if ((x0 < 0 && x1 < 0) || (x0 > w && x1 > w) || (y0 < 0 && y1 < 0) ||
+                (y0 > h && y1 > h))
+                continue;
+            sv_set_rgba(cr, rgba, 0.55, 1);
+            cairo_set_line_width(cr, 1.2);
+            cairo_move_to(cr, x0, y0);
+            cairo_line_to(cr, x1, y1);
+            cairo_stroke(cr);
+            if (n_arrows < 20000 && hypot(x1 - x0, y1 - y0) > 8) {
+                draw_arrowhead(cr, x0, y0, x1, y1, 7);
+                cairo_fill(cr);
+            }
+            /* a dot marks the sending end */
+            cairo_arc(cr, x0, y0, 1.8, 0, 2 * M_PI);
+            cairo_fill(cr);
+        }
+    }
+    free(n_ev);
+    for (int i = 0; i < 2; i++)
+        if (name_layout[i])
+            g_object_unref(name_layout[i]);
+}
+
+static void outline_item(cairo_t *cr, const sv_canvas_params *p, const sv_item *it,
+                         int strong)
+{
+    sv_geom g = {p->vp, p->lay, p->scroll_y};
+    cairo_set_line_width(cr, strong ? 2.5 : 2);
+    if (strong)
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.12);
+    else
+        cairo_set_source_rgb(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2]);
+    if (it->kind == SLOG_KIND_STATE) {
+        sv_rect r;
+        if (sv_geom_state(&g, it, &r)) {
+            cairo_rectangle(cr, r.x - 1, r.y - 1, r.w + 2, r.h + 2);
+            cairo_stroke(cr);
+        }
+    } else if (it->kind == SLOG_KIND_EVENT) {
+        double x, y;
+        if (sv_geom_event(&g, it, &x, &y)) {
+            cairo_arc(cr, x, y, SV_EVENT_R + 2.5, 0, 2 * M_PI);
+            cairo_stroke(cr);
+        }
+    } else {
+        double x0, y0, x1, y1;
+        if (sv_geom_arrow(&g, it, &x0, &y0, &x1, &y1)) {
+            cairo_set_line_width(cr, strong ? 3 : 2.5);
+            cairo_move_to(cr, x0, y0);
+            cairo_line_to(cr, x1, y1);
+            cairo_stroke(cr);
+            draw_arrowhead(cr, x0, y0, x1, y1, 9);
+            cairo_fill(cr);
+        }
+    }
+}
+
+void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p)
+{
+    cairo_save(cr);
+    cairo_rectangle(cr, 0, 0, w, h);
+    cairo_clip(cr);
+    draw_rows_background(cr, w, h, p);
+    if (p->scene) {
+        draw_histograms(cr, w, h, p);
+        draw_items(cr, w, h, p);
+    }
+    if (p->have_range) {
+        double x0 = sv_viewport_time_to_x(p->vp, fmin(p->range_t0, p->range_t1));
+        double x1 = sv_viewport_time_to_x(p->vp, fmax(p->range_t0, p->range_t1));
+        x0 = fmax(x0, -2);
+        x1 = fmin(x1, w + 2);
+        cairo_set_source_rgba(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2], 0.16);
+        cairo_rectangle(cr, x0, 0, x1 - x0, h);
+        cairo_fill(cr);
+        cairo_set_source_rgba(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2], 0.9);
+        cairo_set_line_width(cr, 1);
+        cairo_move_to(cr, floor(x0) + 0.5, 0);
+        cairo_line_to(cr, floor(x0) + 0.5, h);
+        cairo_move_to(cr, floor(x1) + 0.5, 0);
+        cairo_line_to(cr, floor(x1) + 0.5, h);
+        cairo_stroke(cr);
+    }
+    if (p->hover && !same_item(p->hover, p->selected))
+        outline_item(cr, p, p->hover, 0);
+    if (p->selected)
+        outline_item(cr, p, p->selected, 1);
+    cairo_restore(cr);
+}
+
+/* ------------------------------------------------------------ ruler */
+
+void sv_render_ruler(cairo_t *cr, double w, double h, const sv_viewport *vp,
+                     double label_offset, int have_range, double r0, double r1)
+{
+    cairo_save(cr);
+    cairo_rectangle(cr, 0, 0, w, h);
+    cairo_clip(cr);
+    cairo_set_source_rgb(cr, 0.98, 0.98, 0.984);
+    cairo_paint(cr);
+    if (have_range) {
+        double x0 = sv_viewport_time_to_x(vp, fmin(r0, r1));
+        double x1 = sv_viewport_time_to_x(vp, fmax(r0, r1));
+        cairo_set_source_rgba(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2], 0.25);
+        cairo_rectangle(cr, x0, 0, x1 - x0, h);
+        cairo_fill(cr);
+    }
+    sv_ticks tk;
+    sv_ticks_choose(vp->t0 + label_offset, vp->t1 + label_offset, w, 90, &tk);
+    cairo_set_line_width(cr, 1);
+    cairo_set_source_rgba(cr, 0, 0, 0, 0.25);
+    /* minor ticks */
+    double m0 = ceil((vp->t0 + label_offset) / tk.minor_step) * tk.minor_step;
+    for (double t = m0; t <= vp->t1 + label_offset; t += tk.minor_step) {
+        double x = floor(sv_viewport_time_to_x(vp, t - label_offset)) + 0.5;
+        cairo_move_to(cr, x, h - 4);
+        cairo_line_to(cr, x, h);
+        if (tk.minor_step <= 0)
+            break;
+    }
+    cairo_stroke(cr);
+    cairo_set_source_rgba(cr, 0, 0, 0, 0.45);
+    for (int i = 0; i < tk.n; i++) {
+        double x = floor(sv_viewport_time_to_x(vp, tk.first + i * tk.step - label_offset)) + 0.5;
+        cairo_move_to(cr, x, h - 10);
+        cairo_line_to(cr, x, h);
+    }
+    cairo_stroke(cr);
+    set_rgb(cr, THEME.text);
+    double left_limit = 0;
+    if (tk.anchor != 0) {
+        char ab[64], buf[80];
+        sv_format_time((int64_t)tk.anchor, ab, sizeof ab);
+        snprintf(buf, sizeof buf, "%s", ab);
+        set_rgb(cr, THEME.accent);
+        left_limit = 6 + sv_draw_text(cr, buf, 4, 3, 0, 1, 8) + 8;
+        set_rgb(cr, THEME.text);
+    }
+    for (int i = 0; i < tk.n; i++) {
+        double t = tk.first + i * tk.step;
+        double x = floor(sv_viewport_time_to_x(vp, t - label_offset)) + 0.5;
+        char buf[48];
+        sv_ticks_label(&tk, t, buf, sizeof buf);
+        if (x + 3 < left_limit)
+            continue;
+        sv_draw_text(cr, buf, x + 3, 3, 0, 0, 8);
+    }
+    cairo_set_source_rgba(cr, 0, 0, 0, 0.18);
+    cairo_move_to(cr, 0, h - 0.5);
+    cairo_line_to(cr, w, h - 0.5);
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+/* ------------------------------------------------------------ labels */
+
+void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, double scroll_y,
+                      const char *const *labels, long hover_row)
+{
+    cairo_save(cr);
+    cairo_rectangle(cr, 0, 0, w, h);
+    cairo_clip(cr);
+    cairo_set_source_rgb(cr, 0.98, 0.98, 0.984);
+    cairo_paint(cr);
+    size_t k = 0;
+    for (size_t i = 0; i < lay->n_rows; i++) {
+        const sv_row *r = &lay->rows[i];
+        double y = r->y - scroll_y;
+        if (r->timeline < 0)
+            k = 0;
+        else
+            k++;
+        if (y + r->h < 0 || y > h)
+            continue;
+        if (r->timeline < 0) {
+            set_rgb(cr, THEME.header_bg);
+            cairo_rectangle(cr, 0, y, w, r->h);
+            cairo_fill(cr);
+            set_rgb(cr, THEME.text);
+            if (r->h >= 9)
+                draw_text_clipped(cr, lay->group_names[r->group][0] ? lay->group_names[r->group]
+                                                                    : "(no host)",
+                                  6, y + (r->h - 13) / 2, w - 10, 1, r->h >= 14 ? 8.5 : 7);
+            continue;
+        }
+        if ((long)i == hover_row) {
+            cairo_set_source_rgba(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2], 0.12);
+            cairo_rectangle(cr, 0, y, w, r->h);
+            cairo_fill(cr);
+        } else if (k % 2 == 0) {
+            set_rgb(cr, THEME.alt_bg);
+            cairo_rectangle(cr, 0, y, w, r->h);
+            cairo_fill(cr);
+        }
+        if (r->h >= 8) {
+            double size = r->h >= 16 ? 8.5 : r->h >= 11 ? 7 : 5.5;
+            double text_h = size * 1.6;
+            set_rgb(cr, THEME.text);
+            char fallback[32];
+            const char *l = labels ? labels[r->timeline] : NULL;
+            if (!l || !*l) {
+                snprintf(fallback, sizeof fallback, "timeline %d", r->timeline);
+                l = fallback;
+            }
+            draw_text_clipped(cr, l, lay->n_groups > 1 || lay->group_names[0][0] ? 14 : 8,
+                              y + (r->h - text_h) / 2, w - 18, 0, size);
+        }
+    }
+    cairo_set_source_rgba(cr, 0, 0, 0, 0.18);
+    cairo_set_line_width(cr, 1);
+    cairo_move_to(cr, w - 0.5, 0);
+    cairo_line_to(cr, w - 0.5, h);
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+/* ------------------------------------------------------------ overview */
+
+sv_overview *sv_overview_from_scene(const sv_scene *s, uint32_t n_timelines)
+{
+    sv_overview *o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL;
+    o->width = s->width;
+    o->t0 = s->t0;
+    o->t1 = s->t1;
+    o->n_categories = s->n_categories;
+    o->bytes_read = s->stats.bytes_read;
+    o->cols = calloc((size_t)s->n_categories * s->width + 1, sizeof(float));
+    if (!o->cols) {
+        free(o);
+        return NULL;
+    }
+    for (size_t k = 0; k < s->n_slots; k++) {
+        uint32_t cat = s->slot_cat[k];
+        if (s->cat_kind[cat] != SLOG_KIND_STATE)
+            continue;
+        float *dst = o->cols + (size_t)cat * s->width;
+        const float *src = s->cols + k * (size_t)s->width;
+        for (int i = 0; i < s->width; i++)
+            dst[i] += src[i];
+    }
+    for (size_t i = 0; i < s->n_items; i++) {
+        const sv_item *it = &s->items[i];
+        if (it->kind != SLOG_KIND_STATE)
+            continue;
+        sv_aggregate_interval(o->cols + (size_t)it->category * s->width, s->width, s->t0,
+                              s->pixel_ns, (double)it->start, (double)it->end, 1);
+    }
+    double norm = n_timelines ? 1.0 / n_timelines : 1;
+    for (size_t i = 0; i < (size_t)s->n_categories * s->width; i++)
+        o->cols[i] *= (float)norm;
+    return o;
+}
+
+void sv_overview_free(sv_overview *o)
+{
+    if (!o)
+        return;
+    free(o->cols);
+    free(o);
+}
+
+void sv_render_overview(cairo_t *cr, double w, double h, const sv_overview *o,
+                        const sv_viewport *vp, const sv_palette *pal)
+{
+    cairo_save(cr);
+    cairo_rectangle(cr, 0, 0, w, h);
+    cairo_clip(cr);
+    cairo_set_source_rgb(cr, 0.965, 0.965, 0.972);
+    cairo_paint(cr);
+    double pad = 3, H = h - 2 * pad;
+    if (o && o->width > 0) {
+        double dx = w / o->width;
+        float *base = calloc((size_t)o->width, sizeof(float));
+        for (uint32_t c = 0; base && c < o->n_categories && c < pal->n; c++) {
+            if (!pal->visible[c] || pal->kind[c] != SLOG_KIND_STATE)
+                continue;
+            const float *v = o->cols + (size_t)c * o->width;
+            int any = 0;
+            for (int i = 0; i < o->width; i++) {
+                if (v[i] <= 0)
+                    continue;
+                float b = base[i], t = b + v[i] > 1 ? 1 : b + v[i];
+                /* whole pixels: Cairo fills aligned boxes without
+                 * tessellating them */
+                double x0 = floor(i * dx), x1 = floor((i + 1) * dx);
+                double y0 = round(h - pad - t * H), y1 = round(h - pad - b * H);
+                if (x1 > x0 && y1 > y0)
+                    cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
+                base[i] = t;
+                any = 1;
+            }
+            if (any) {
+                sv_set_rgba(cr, pal->rgba[c], 1, 0.95);
+                cairo_fill(cr);
+            }
+        }
+        free(base);
+    }
+    /* dim outside the visible window; outline the window */
+    double x0 = (vp->t0 - vp->lo) / (vp->hi - vp->lo) * w;
+    double x1 = (vp->t1 - vp->lo) / (vp->hi - vp->lo) * w;
+    if (x1 - x0 < 3) {
+        double c = (x0 + x1) / 2;
+        x0 = c - 1.5;
+        x1 = c + 1.5;
+    }
+    cairo_set_source_rgba(cr, 0.2, 0.2, 0.25, 0.28);
+    cairo_rectangle(cr, 0, 0, x0, h);
+    cairo_rectangle(cr, x1, 0, w - x1, h);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2]);
+    cairo_set_line_width(cr, 2);
+    cairo_rectangle(cr, x0 + 1, 1, x1 - x0 - 2, h - 2);
+    cairo_stroke(cr);
+    cairo_set_source_rgba(cr, 0, 0, 0, 0.18);
+    cairo_set_line_width(cr, 1);
+    cairo_move_to(cr, 0, h - 0.5);
+    cairo_line_to(cr, w, h - 0.5);
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double min_h)
+{
+    if (n_rows == 0)
+        return 24;
+    /* headers are drawn at most 18 px, or at row height when rows are small */
+    double h = avail / (n_rows + n_headers * 0.75);
+    if (h > 28)
+        h = 28;
+    if (h < min_h)
+        h = min_h;
+    return floor(h);
+}

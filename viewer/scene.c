@@ -1,0 +1,544 @@
+/* scene.c - see scene.h. */
+#include "scene.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "aggregate.h"
+
+sv_scene *sv_scene_new(double t0, double t1, int width, uint32_t n_timelines,
+                       uint32_t n_categories, const uint8_t *cat_kind)
+{
+    sv_scene *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (width < 1)
+        width = 1;
+    s->t0 = t0;
+    s->t1 = t1 > t0 ? t1 : t0 + 1;
+    s->width = width;
+    s->pixel_ns = (s->t1 - s->t0) / width;
+    s->n_timelines = n_timelines;
+    s->n_categories = n_categories;
+    s->complete = 1;
+    size_t cells = (size_t)n_timelines * n_categories;
+    s->slot_of = malloc(sizeof(int32_t) * (cells ? cells : 1));
+    uint8_t *kinds = malloc(n_categories ? n_categories : 1);
+    if (!s->slot_of || !kinds) {
+        free(kinds);
+        sv_scene_free(s);
+        return NULL;
+    }
+    for (size_t i = 0; i < cells; i++)
+        s->slot_of[i] = -1;
+    if (cat_kind)
+        memcpy(kinds, cat_kind, n_categories);
+    else
+        memset(kinds, SLOG_KIND_STATE, n_categories);
+    s->cat_kind = kinds;
+    return s;
+}
+
+void sv_scene_free(sv_scene *s)
+{
+    if (!s)
+        return;
+    free(s->items);
+    free(s->info);
+    free(s->order);
+    free(s->slot_of);
+    free(s->slot_tl);
+    free(s->slot_cat);
+    free(s->cols);
+    free(s->tl_first_slot);
+    free((void *)s->cat_kind);
+    free(s);
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap : 256;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, n * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+int sv_scene_add_item(sv_scene *s, const slog_drawable *d)
+{
+    if (d->timeline >= s->n_timelines || d->category >= s->n_categories)
+        return 0; /* the reader validated ids; be defensive anyway */
+    if (grow((void **)&s->items, &s->cap_items, s->n_items + 1, sizeof(sv_item)) ||
+        grow((void **)&s->info, &s->cap_info, s->n_info + d->n_info, sizeof(int64_t)))
+        return -1;
+    sv_item *it = &s->items[s->n_items++];
+    it->start = d->start;
+    it->end = d->end;
+    it->category = d->category;
+    it->timeline = d->timeline;
+    it->end_timeline = d->end_timeline < s->n_timelines ? d->end_timeline : d->timeline;
+    it->kind = (uint8_t)d->kind;
+    it->depth = 0;
+    it->info_off = (uint32_t)s->n_info;
+    it->n_info = (uint16_t)d->n_info;
+    if (d->n_info)
+        memcpy(s->info + s->n_info, d->info, sizeof(int64_t) * d->n_info);
+    s->n_info += d->n_info;
+    return 0;
+}
+
+static float *slot_for(sv_scene *s, uint32_t tl, uint32_t cat)
+{
+    if (tl >= s->n_timelines || cat >= s->n_categories)
+        return NULL;
+    int32_t *so = &s->slot_of[(size_t)tl * s->n_categories + cat];
+    if (*so < 0) {
+        if (s->n_slots == s->cap_slots) {
+            size_t nc = s->cap_slots ? s->cap_slots * 2 : 16;
+            uint32_t *a = realloc(s->slot_tl, sizeof(uint32_t) * nc);
+            if (!a)
+                return NULL;
+            s->slot_tl = a;
+            uint32_t *b = realloc(s->slot_cat, sizeof(uint32_t) * nc);
+            if (!b)
+                return NULL;
+            s->slot_cat = b;
+            float *c = realloc(s->cols, sizeof(float) * (size_t)s->width * nc);
+            if (!c)
+                return NULL;
+            s->cols = c;
+            s->cap_slots = nc;
+        }
+        memset(s->cols + s->n_slots * (size_t)s->width, 0, sizeof(float) * (size_t)s->width);
+        s->slot_tl[s->n_slots] = tl;
+        s->slot_cat[s->n_slots] = cat;
+        *so = (int32_t)s->n_slots++;
+    }
+    return s->cols + (size_t)*so * s->width;
+}
+
+int sv_scene_add_preview(sv_scene *s, const slog_preview *p)
+{
+    for (uint32_t i = 0; i < p->n_rows; i++) {
+        const slog_preview_row *row = &p->rows[i];
+        float *cols = slot_for(s, row->timeline, row->category);
+        if (!cols) {
+            if (row->timeline >= s->n_timelines || row->category >= s->n_categories)
+                continue;
+            return -1;
+        }
+        sv_agg_mode mode = s->cat_kind[row->category] == SLOG_KIND_STATE ? SV_AGG_FRACTION
+                                                                         : SV_AGG_COUNT;
+        sv_aggregate_bins(cols, s->width, s->t0, s->pixel_ns, p->lo, p->hi, p->n_bins,
+                          row->values, mode);
+    }
+    return 0;
+}
+
+const float *sv_scene_cols(const sv_scene *s, uint32_t timeline, uint32_t category)
+{
+    if (timeline >= s->n_timelines || category >= s->n_categories)
+        return NULL;
+    int32_t so = s->slot_of[(size_t)timeline * s->n_categories + category];
+    return so < 0 ? NULL : s->cols + (size_t)so * s->width;
+}
+
+/* qsort has no user pointer in C11; the comparators read these. They are
+ * only used inside sv_scene_finish, which sorts index arrays of one scene,
+ * so a thread-local is enough. */
+static _Thread_local const sv_scene *sort_scene;
+
+static int cmp_state_nesting(const void *a, const void *b)
+{
+    const sv_item *x = &sort_scene->items[*(const uint32_t *)a];
+    const sv_item *y = &sort_scene->items[*(const uint32_t *)b];
+    if (x->timeline != y->timeline)
+        return x->timeline < y->timeline ? -1 : 1;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    if (x->end != y->end)
+        return x->end > y->end ? -1 : 1; /* the longer (outer) one first */
+    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+static int draw_rank(const sv_item *it)
+{
+    return it->kind == SLOG_KIND_STATE ? 0 : it->kind == SLOG_KIND_EVENT ? 1 : 2;
+}
+
+static int cmp_draw(const void *a, const void *b)
+{
+    const sv_item *x = &sort_scene->items[*(const uint32_t *)a];
+    const sv_item *y = &sort_scene->items[*(const uint32_t *)b];
+    int rx = draw_rank(x), ry = draw_rank(y);
+    if (rx != ry)
+        return rx - ry;
+    if (x->depth != y->depth)
+        return x->depth - y->depth;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+static int cmp_slot(const void *a, const void *b)
+{
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    if (sort_scene->slot_tl[i] != sort_scene->slot_tl[j])
+        return sort_scene->slot_tl[i] < sort_scene->slot_tl[j] ? -1 : 1;
+    return sort_scene->slot_cat[i] < sort_scene->slot_cat[j]
+               ? -1
+               : sort_scene->slot_cat[i] > sort_scene->slot_cat[j];
+}
+
+int sv_scene_finish(sv_scene *s)
+{
+    sort_scene = s;
+    free(s->order);
+    s->order = malloc(sizeof(uint32_t) * (s->n_items ? s->n_items : 1));
+    if (!s->order)
+        return -1;
+    /* Nesting: per timeline, states by start then longest first; a stack
+     * of open end times gives the depth (a state that starts before the one
+     * on top ends is drawn inside it, even if it overlaps only partly). */
+    size_t n_states = 0;
+    for (size_t i = 0; i < s->n_items; i++)
+        if (s->items[i].kind == SLOG_KIND_STATE)
+            s->order[n_states++] = (uint32_t)i;
+    qsort(s->order, n_states, sizeof(uint32_t), cmp_state_nesting);
+    int64_t stack[256];
+    int sp = 0;
+    uint32_t cur_tl = UINT32_MAX;
+    s->max_depth = 0;
+    for (size_t k = 0; k < n_states; k++) {
+        sv_item *it = &s->items[s->order[k]];
+        if (it->timeline != cur_tl) {
+            cur_tl = it->timeline;
+            sp = 0;
+        }
+        while (sp > 0 && stack[sp - 1] <= it->start)
+            sp--;
+        it->depth = (uint8_t)(sp < 255 ? sp : 255);
+        if (it->depth > s->max_depth)
+            s->max_depth = it->depth;
+        if (sp < 256)
+            stack[sp++] = it->end;
+    }
+    for (size_t i = 0; i < s->n_items; i++)
+        s->order[i] = (uint32_t)i;
+    qsort(s->order, s->n_items, sizeof(uint32_t), cmp_draw);
+
+    /* Slots sorted by (timeline, category) so the renderer stacks them in
+     * legend order; rebuild cols in that order. */
+    free(s->tl_first_slot);
+    s->tl_first_slot = calloc((size_t)s->n_timelines + 1, sizeof(size_t));
+    if (!s->tl_first_slot)
+        return -1;
+    if (s->n_slots) {
+        uint32_t *perm = malloc(sizeof(uint32_t) * s->n_slots);
+        float *cols = malloc(sizeof(float) * s->n_slots * (size_t)s->width);
+        uint32_t *tl = malloc(sizeof(uint32_t) * s->n_slots);
+        uint32_t *cat = malloc(sizeof(uint32_t) * s->n_slots);
+        if (!perm || !cols || !tl || !cat) {
+            free(perm);
+            free(cols);
+            free(tl);
+            free(cat);
+            return -1;
+        }
+        for (size_t i = 0; i < s->n_slots; i++)
+            perm[i] = (uint32_t)i;
+        qsort(perm, s->n_slots, sizeof(uint32_t), cmp_slot);
+        for (size_t i = 0; i < s->n_slots; i++) {
+            uint32_t o = perm[i];
+            memcpy(cols + i * s->width, s->cols + (size_t)o * s->width,
+                   sizeof(float) * (size_t)s->width);
+            tl[i] = s->slot_tl[o];
+            cat[i] = s->slot_cat[o];
+            s->slot_of[(size_t)tl[i] * s->n_categories + cat[i]] = (int32_t)i;
+        }
+        free(perm);
+        free(s->cols);
+        free(s->slot_tl);
+        free(s->slot_cat);
+        s->cols = cols;
+        s->slot_tl = tl;
+        s->slot_cat = cat;
+        s->cap_slots = s->n_slots;
+    }
+    /* counting pass for the per-timeline slot ranges */
+    for (size_t i = 0; i < s->n_slots; i++)
+        s->tl_first_slot[s->slot_tl[i] + 1]++;
+    for (uint32_t t = 0; t < s->n_timelines; t++)
+        s->tl_first_slot[t + 1] += s->tl_first_slot[t];
+    return 0;
+}
+
+/* ------------------------------------------------------------ query */
+
+typedef struct query_ctx {
+    sv_scene *s;
+    sv_cancel_fn cancel;
+    void *cancel_user;
+    int failed;     /* allocation failure */
+    int stopped;    /* cancelled or too many */
+    unsigned tick;
+} query_ctx;
+
+static int should_stop(query_ctx *c)
+{
+    /* Checking the cancel flag every call would cost an atomic read per
+     * drawable; every 256 calls is responsive enough. */
+    if (c->cancel && (++c->tick & 255) == 0 && c->cancel(c->cancel_user)) {
+        c->stopped = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static slog_cb_result on_drawable(void *user, const slog_drawable *d)
+{
+    query_ctx *c = user;
+    sv_scene *s = c->s;
+    /* A drawable narrower than a pixel (stored high in the tree because it
+     * straddles a node boundary) is folded into the pixel columns like the
+     * previews around it; it is drawn as itself once it is wide enough. */
+    double dur = (double)(d->end > d->start ? d->end - d->start : d->start - d->end);
+    if (s->pixel_ns >= 1 && dur < s->pixel_ns && d->kind != SLOG_KIND_EVENT) {
+        float *cols = slot_for(s, d->timeline, d->category);
+        if (!cols) {
+            if (d->timeline >= s->n_timelines || d->category >= s->n_categories)
+                return SLOG_CONTINUE;
+            c->failed = 1;
+            return SLOG_STOP;
+        }
+        if (d->kind == SLOG_KIND_STATE) {
+            sv_aggregate_interval(cols, s->width, s->t0, s->pixel_ns, (double)d->start,
+                                  (double)d->end, 1);
+        } else {
+            double x = ((double)d->start - s->t0) / s->pixel_ns;
+            if (x >= 0 && x < s->width)
+                cols[(int)x] += 1;
+        }
+        return should_stop(c) ? SLOG_STOP : SLOG_CONTINUE;
+    }
+    if (sv_scene_add_item(c->s, d)) {
+        c->failed = 1;
+        return SLOG_STOP;
+    }
+    if (c->s->n_items >= SV_SCENE_MAX_ITEMS) {
+        c->stopped = 1;
+        return SLOG_STOP;
+    }
+    return should_stop(c) ? SLOG_STOP : SLOG_CONTINUE;
+}
+
+static slog_cb_result on_preview(void *user, const slog_preview *p)
+{
+    query_ctx *c = user;
+    if (sv_scene_add_preview(c->s, p)) {
+        c->failed = 1;
+        return SLOG_STOP;
+    }
+    return should_stop(c) ? SLOG_STOP : SLOG_CONTINUE;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width,
+                         const uint8_t *timelines, uint32_t flags,
+                         sv_cancel_fn cancel, void *cancel_user, slog_error *err)
+{
+    double start = now_ms();
+    const slog_file_info *fi = slog_reader_info(r);
+    uint8_t *kinds = malloc(fi->n_categories ? fi->n_categories : 1);
+    if (!kinds)
+        goto nomem;
+    for (uint32_t i = 0; i < fi->n_categories; i++)
+        kinds[i] = (uint8_t)slog_reader_category(r, i)->kind;
+    sv_scene *s = sv_scene_new(t0, t1, width, fi->n_timelines, fi->n_categories, kinds);
+    free(kinds);
+    if (!s)
+        goto nomem;
+    query_ctx c = {.s = s, .cancel = cancel, .cancel_user = cancel_user};
+    slog_query q = {0};
+    q.t0 = (int64_t)floor(s->t0);
+    q.t1 = (int64_t)ceil(s->t1);
+    q.timelines = timelines;
+    /* Previews only when a pixel is at least 1 ns wide; finer than that the
+     * drawables themselves are few. */
+    q.pixel_ns = s->pixel_ns >= 1 ? (int64_t)s->pixel_ns : 0;
+    q.flags = flags;
+    slog_error e;
+    memset(&e, 0, sizeof e);
+    slog_status st = slog_reader_query(r, &q, on_drawable, on_preview, &c, &s->stats, &e);
+    if (c.failed)
+        goto nomem_scene;
+    if (st != SLOG_OK) {
+        if (err)
+            *err = e;
+        sv_scene_free(s);
+        return NULL;
+    }
+    if (c.stopped && cancel && cancel(cancel_user)) {
+        if (err) {
+            memset(err, 0, sizeof *err);
+            err->status = SLOG_OK;
+        }
+        sv_scene_free(s);
+        return NULL;
+    }
+    s->complete = !c.stopped;
+    if (sv_scene_finish(s))
+        goto nomem_scene;
+    s->query_ms = now_ms() - start;
+    return s;
+nomem_scene:
+    sv_scene_free(s);
+nomem:
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->status = SLOG_ERR_NOMEM;
+        err->offset = SLOG_NO_OFFSET;
+        strcpy(err->message, "out of memory while building the view");
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------ geometry */
+
+static const sv_row *row_of(const sv_geom *g, uint32_t tl)
+{
+    if (tl >= g->lay->n_timelines)
+        return NULL;
+    int32_t r = g->lay->row_of_timeline[tl];
+    return r < 0 ? NULL : &g->lay->rows[r];
+}
+
+int sv_geom_state(const sv_geom *g, const sv_item *it, sv_rect *out)
+{
+    const sv_row *row = row_of(g, it->timeline);
+    if (!row)
+        return 0;
+    double x0 = sv_viewport_time_to_x(g->vp, (double)it->start);
+    double x1 = sv_viewport_time_to_x(g->vp, (double)it->end);
+    /* keep coordinates in a range Cairo handles (it uses 24.8 fixed point) */
+    if (x0 < -10)
+        x0 = -10;
+    if (x1 > g->vp->width + 10)
+        x1 = g->vp->width + 10;
+    if (x1 - x0 < 1) {
+        double c = (x0 + x1) / 2;
+        x0 = c - 0.5;
+        x1 = c + 0.5;
+    }
+    /* Nested states are inset from the top and bottom by a step per level
+     * so the enclosing state stays visible around them. */
+    double pad = 1.5;
+    double step = row->h / 7 < 3 ? row->h / 7 : 3;
+    double inset = pad + step * it->depth;
+    double h = row->h - 2 * inset;
+    if (h < 2) {
+        inset = (row->h - 2) / 2;
+        h = 2;
+    }
+    out->x = x0;
+    out->w = x1 - x0;
+    out->y = row->y - g->scroll_y + inset;
+    out->h = h;
+    return 1;
+}
+
+int sv_geom_event(const sv_geom *g, const sv_item *it, double *x, double *y)
+{
+    const sv_row *row = row_of(g, it->timeline);
+    if (!row)
+        return 0;
+    *x = sv_viewport_time_to_x(g->vp, (double)it->start);
+    *y = row->y - g->scroll_y + SV_EVENT_R + 1;
+    return 1;
+}
+
+int sv_geom_arrow(const sv_geom *g, const sv_item *it, double *x0, double *y0, double *x1,
+                  double *y1)
+{
+    const sv_row *a = row_of(g, it->timeline);
+    const sv_row *b = row_of(g, it->end_timeline);
+    if (!a || !b)
+        return 0;
+    *x0 = sv_viewport_time_to_x(g->vp, (double)it->start);
+    *x1 = sv_viewport_time_to_x(g->vp, (double)it->end);
+    *y0 = a->y - g->scroll_y + a->h / 2;
+    *y1 = b->y - g->scroll_y + b->h / 2;
+    return 1;
+}
+
+double sv_segment_distance(double px, double py, double x0, double y0, double x1, double y1)
+{
+    double dx = x1 - x0, dy = y1 - y0;
+    double len2 = dx * dx + dy * dy;
+    double t = len2 > 0 ? ((px - x0) * dx + (py - y0) * dy) / len2 : 0;
+    if (t < 0)
+        t = 0;
+    if (t > 1)
+        t = 1;
+    double cx = x0 + t * dx - px, cy = y0 + t * dy - py;
+    return sqrt(cx * cx + cy * cy);
+}
+
+long sv_scene_hit(const sv_scene *s, const sv_geom *g, const uint8_t *visible, double x,
+                  double y)
+{
+    long best = -1;
+    double best_d = 5.0; /* pixels of slack for thin things */
+    int best_depth = -1;
+    long best_state = -1;
+    for (size_t i = 0; i < s->n_items; i++) {
+        const sv_item *it = &s->items[i];
+        if (visible && !visible[it->category])
+            continue;
+        if (it->kind == SLOG_KIND_STATE) {
+            sv_rect r;
+            if (!sv_geom_state(g, it, &r))
+                continue;
+            if (x >= r.x - 0.5 && x <= r.x + r.w + 0.5 && y >= r.y && y <= r.y + r.h &&
+                (int)it->depth > best_depth) {
+                best_depth = it->depth;
+                best_state = (long)i;
+            }
+        } else if (it->kind == SLOG_KIND_EVENT) {
+            double ex, ey;
+            if (!sv_geom_event(g, it, &ex, &ey))
+                continue;
+            double d = hypot(ex - x, ey - y);
+            if (d <= best_d) {
+                best_d = d;
+                best = (long)i;
+            }
+        } else {
+            double x0, y0, x1, y1;
+            if (!sv_geom_arrow(g, it, &x0, &y0, &x1, &y1))
+                continue;
+            double d = sv_segment_distance(x, y, x0, y0, x1, y1);
+            /* a little less slack for arrows than markers, and an arrow
+             * only wins over a state when the pointer is really on it */
+            if (d <= 3.0 && d <= best_d) {
+                best_d = d;
+                best = (long)i;
+            }
+        }
+    }
+    return best >= 0 ? best : best_state;
+}

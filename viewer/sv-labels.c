@@ -1,0 +1,81 @@
+/* sv-labels.c - see sv-labels.h. */
+#include "sv-labels.h"
+
+#include "render.h"
+
+struct _SvLabels {
+    GtkWidget parent_instance;
+    SvTimeline *tl; /* weak: the window owns both */
+};
+
+G_DEFINE_FINAL_TYPE(SvLabels, sv_labels, GTK_TYPE_WIDGET)
+
+static void sv_labels_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
+{
+    SvLabels *self = SV_LABELS(w);
+    double width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
+    if (width <= 0 || height <= 0 || !self->tl)
+        return;
+    cairo_t *cr = gtk_snapshot_append_cairo(snapshot, &GRAPHENE_RECT_INIT(0, 0, width, height));
+    cairo_set_source_rgb(cr, 0.98, 0.98, 0.984);
+    cairo_paint(cr);
+    SvDocRef *doc = sv_timeline_get_doc(self->tl);
+    if (doc) {
+        cairo_set_source_rgb(cr, 0.467, 0.463, 0.482);
+        sv_draw_text(cr, "Timeline", 8, 4, 0, 1, 8);
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.18);
+        cairo_set_line_width(cr, 1);
+        cairo_move_to(cr, 0, SV_RULER_H - 0.5);
+        cairo_line_to(cr, width, SV_RULER_H - 0.5);
+        cairo_stroke(cr);
+        cairo_translate(cr, 0, SV_RULER_H);
+        sv_render_labels(cr, width, height - SV_RULER_H, sv_timeline_get_layout(self->tl),
+                         sv_timeline_get_scroll(self->tl), doc->tl_labels,
+                         sv_timeline_get_hover_row(self->tl));
+    }
+    cairo_destroy(cr);
+}
+
+static gboolean scroll_cb(GtkEventControllerScroll *c, double dx, double dy, SvLabels *self)
+{
+    if (!self->tl)
+        return FALSE;
+    gboolean wheel = gtk_event_controller_scroll_get_unit(c) == GDK_SCROLL_UNIT_WHEEL;
+    sv_timeline_set_scroll(self->tl, sv_timeline_get_scroll(self->tl) + dy * (wheel ? 48 : 1));
+    return TRUE;
+}
+
+static void redraw(gpointer unused, SvLabels *self)
+{
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void sv_labels_set_timeline(SvLabels *self, SvTimeline *tl)
+{
+    self->tl = tl;
+    g_signal_connect_object(tl, "view-changed", G_CALLBACK(redraw), self, 0);
+    g_signal_connect_object(tl, "hover-row-changed", G_CALLBACK(redraw), self, 0);
+}
+
+static void sv_labels_measure(GtkWidget *w, GtkOrientation o, int for_size, int *min, int *nat,
+                              int *min_b, int *nat_b)
+{
+    *min = o == GTK_ORIENTATION_HORIZONTAL ? 60 : 50;
+    *nat = o == GTK_ORIENTATION_HORIZONTAL ? 140 : 200;
+}
+
+static void sv_labels_class_init(SvLabelsClass *klass)
+{
+    GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
+    wc->snapshot = sv_labels_snapshot;
+    wc->measure = sv_labels_measure;
+    gtk_widget_class_set_css_name(wc, "timeline-labels");
+}
+
+static void sv_labels_init(SvLabels *self)
+{
+    GtkEventController *scroll = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+    g_signal_connect(scroll, "scroll", G_CALLBACK(scroll_cb), self);
+    gtk_widget_add_controller(GTK_WIDGET(self), scroll);
+    gtk_widget_set_vexpand(GTK_WIDGET(self), TRUE);
+}

@@ -1,0 +1,395 @@
+/* sv-legend.c - see sv-legend.h. */
+#include "sv-legend.h"
+
+#include "viewport.h"
+
+/* ------------------------------------------------------------ item */
+
+#define SV_TYPE_CAT_ITEM (sv_cat_item_get_type())
+G_DECLARE_FINAL_TYPE(SvCatItem, sv_cat_item, SV, CAT_ITEM, GObject)
+
+struct _SvCatItem {
+    GObject parent_instance;
+    guint id;
+    char *name, *kind;
+    guint64 count;
+    gint64 total;
+    gboolean visible;
+};
+
+enum { P_0, P_NAME, P_KIND, P_COUNT, P_TOTAL, P_VISIBLE, N_P };
+static GParamSpec *cat_props[N_P];
+
+G_DEFINE_FINAL_TYPE(SvCatItem, sv_cat_item, G_TYPE_OBJECT)
+
+static void cat_get(GObject *o, guint id, GValue *v, GParamSpec *ps)
+{
+    SvCatItem *c = SV_CAT_ITEM(o);
+    switch (id) {
+    case P_NAME: g_value_set_string(v, c->name); break;
+    case P_KIND: g_value_set_string(v, c->kind); break;
+    case P_COUNT: g_value_set_uint64(v, c->count); break;
+    case P_TOTAL: g_value_set_int64(v, c->total); break;
+    case P_VISIBLE: g_value_set_boolean(v, c->visible); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(o, id, ps);
+    }
+}
+
+static void cat_finalize(GObject *o)
+{
+    SvCatItem *c = SV_CAT_ITEM(o);
+    g_free(c->name);
+    g_free(c->kind);
+    G_OBJECT_CLASS(sv_cat_item_parent_class)->finalize(o);
+}
+
+static void sv_cat_item_class_init(SvCatItemClass *k)
+{
+    GObjectClass *oc = G_OBJECT_CLASS(k);
+    oc->get_property = cat_get;
+    oc->finalize = cat_finalize;
+    cat_props[P_NAME] = g_param_spec_string("name", NULL, NULL, NULL, G_PARAM_READABLE);
+    cat_props[P_KIND] = g_param_spec_string("kind", NULL, NULL, NULL, G_PARAM_READABLE);
+    cat_props[P_COUNT] = g_param_spec_uint64("count", NULL, NULL, 0, G_MAXUINT64, 0, G_PARAM_READABLE);
+    cat_props[P_TOTAL] = g_param_spec_int64("total", NULL, NULL, G_MININT64, G_MAXINT64, 0, G_PARAM_READABLE);
+    cat_props[P_VISIBLE] = g_param_spec_boolean("visible", NULL, NULL, TRUE, G_PARAM_READABLE);
+    g_object_class_install_properties(oc, N_P, cat_props);
+}
+
+static void sv_cat_item_init(SvCatItem *c)
+{
+    c->visible = TRUE;
+}
+
+/* ------------------------------------------------------------ legend */
+
+struct _SvLegend {
+    GtkWidget parent_instance;
+    GtkWidget *box, *entry, *view;
+    GListStore *store;
+    GtkFilterListModel *filtered;
+    GtkCustomFilter *filter;
+    SvDocRef *doc;
+};
+
+G_DEFINE_FINAL_TYPE(SvLegend, sv_legend, GTK_TYPE_WIDGET)
+
+enum { SIG_CHANGED, N_SIG };
+static guint legend_signals[N_SIG];
+
+static char *colors_path(void)
+{
+    return g_build_filename(g_get_user_config_dir(), "slog2", "colors.ini", NULL);
+}
+
+static void save_color(const char *name, const GdkRGBA *c)
+{
+    char *path = colors_path();
+    GKeyFile *kf = g_key_file_new();
+    g_key_file_load_from_file(kf, path, G_KEY_FILE_KEEP_COMMENTS, NULL);
+    char *s = gdk_rgba_to_string(c);
+    g_key_file_set_string(kf, "colors", name, s);
+    g_free(s);
+    char *dir = g_path_get_dirname(path);
+    g_mkdir_with_parents(dir, 0700);
+    GError *e = NULL;
+    if (!g_key_file_save_to_file(kf, path, &e)) {
+        g_message("cannot save colours: %s", e->message);
+        g_error_free(e);
+    }
+    g_free(dir);
+    g_key_file_free(kf);
+    g_free(path);
+}
+
+static uint32_t rgba_to_u32(const GdkRGBA *c)
+{
+    return ((uint32_t)(c->red * 255 + 0.5) << 24) | ((uint32_t)(c->green * 255 + 0.5) << 16) |
+           ((uint32_t)(c->blue * 255 + 0.5) << 8) | (uint32_t)(c->alpha * 255 + 0.5);
+}
+
+static GdkRGBA u32_to_rgba(uint32_t v)
+{
+    GdkRGBA c = {((v >> 24) & 255) / 255.0f, ((v >> 16) & 255) / 255.0f,
+                 ((v >> 8) & 255) / 255.0f, (v & 255) / 255.0f};
+    return c;
+}
+
+static void apply_saved_colors(SvDocRef *doc)
+{
+    char *path = colors_path();
+    GKeyFile *kf = g_key_file_new();
+    if (g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL)) {
+        for (uint32_t i = 0; i < doc->pal.n; i++) {
+            char *s = g_key_file_get_string(kf, "colors", doc->cat_names[i], NULL);
+            GdkRGBA c;
+            if (s && gdk_rgba_parse(&c, s))
+                doc->pal.rgba[i] = rgba_to_u32(&c);
+            g_free(s);
+        }
+    }
+    g_key_file_free(kf);
+    g_free(path);
+}
+
+static gboolean filter_func(gpointer item, gpointer user)
+{
+    SvLegend *self = user;
+    const char *t = gtk_editable_get_text(GTK_EDITABLE(self->entry));
+    if (!t || !*t)
+        return TRUE;
+    char *a = g_utf8_casefold(SV_CAT_ITEM(item)->name, -1), *b = g_utf8_casefold(t, -1);
+    gboolean ok = strstr(a, b) != NULL;
+    g_free(a);
+    g_free(b);
+    return ok;
+}
+
+static void search_changed_cb(GtkSearchEntry *e, SvLegend *self)
+{
+    gtk_filter_changed(GTK_FILTER(self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+/* --- cells --- */
+
+static void visible_toggled_cb(GtkCheckButton *b, SvLegend *self)
+{
+    SvCatItem *c = g_object_get_data(G_OBJECT(b), "item");
+    if (!c || !self->doc)
+        return;
+    c->visible = gtk_check_button_get_active(b);
+    if (c->id < self->doc->pal.n)
+        self->doc->pal.visible[c->id] = (uint8_t)c->visible;
+    g_object_notify_by_pspec(G_OBJECT(c), cat_props[P_VISIBLE]);
+    g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
+}
+
+static void setup_visible(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
+{
+    GtkWidget *b = gtk_check_button_new();
+    gtk_widget_set_tooltip_text(b, "Show or hide this category");
+    g_signal_connect(b, "toggled", G_CALLBACK(visible_toggled_cb), self);
+    gtk_list_item_set_child(li, b);
+}
+
+static void bind_visible(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
+{
+    SvCatItem *c = gtk_list_item_get_item(li);
+    GtkWidget *b = gtk_list_item_get_child(li);
+    g_object_set_data(G_OBJECT(b), "item", NULL);
+    gtk_check_button_set_active(GTK_CHECK_BUTTON(b), c->visible);
+    g_object_set_data(G_OBJECT(b), "item", c);
+}
+
+static void color_set_cb(GtkColorButton *b, SvLegend *self)
+{
+    SvCatItem *c = g_object_get_data(G_OBJECT(b), "item");
+    if (!c || !self->doc || c->id >= self->doc->pal.n)
+        return;
+    GdkRGBA rgba;
+    gtk_color_chooser_get_rgba(GTK_COLOR_CHOOSER(b), &rgba);
+    self->doc->pal.rgba[c->id] = rgba_to_u32(&rgba);
+    save_color(c->name, &rgba);
+    g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
+}
+
+static void setup_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
+{
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+    GtkWidget *cb = gtk_color_button_new();
+    gtk_color_chooser_set_use_alpha(GTK_COLOR_CHOOSER(cb), TRUE);
+    gtk_widget_add_css_class(cb, "swatch-button");
+    gtk_widget_set_tooltip_text(cb, "Change the colour");
+    g_signal_connect(cb, "color-set", G_CALLBACK(color_set_cb), self);
+    GtkWidget *l = gtk_label_new(NULL);
+    gtk_label_set_xalign(GTK_LABEL(l), 0);
+    gtk_label_set_ellipsize(GTK_LABEL(l), PANGO_ELLIPSIZE_END);
+    gtk_widget_set_hexpand(l, TRUE);
+    gtk_box_append(GTK_BOX(box), cb);
+    gtk_box_append(GTK_BOX(box), l);
+    gtk_list_item_set_child(li, box);
+}
+
+static void bind_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
+{
+    SvCatItem *c = gtk_list_item_get_item(li);
+    GtkWidget *box = gtk_list_item_get_child(li);
+    GtkWidget *cb = gtk_widget_get_first_child(box);
+    GtkWidget *l = gtk_widget_get_next_sibling(cb);
+    g_object_set_data(G_OBJECT(cb), "item", NULL);
+    if (self->doc && c->id < self->doc->pal.n) {
+        GdkRGBA rgba = u32_to_rgba(self->doc->pal.rgba[c->id]);
+        gtk_color_chooser_set_rgba(GTK_COLOR_CHOOSER(cb), &rgba);
+    }
+    gtk_label_set_text(GTK_LABEL(l), c->name);
+    gtk_widget_set_tooltip_text(l, c->name);
+    g_object_set_data(G_OBJECT(cb), "item", c);
+}
+
+static void setup_label(GtkSignalListItemFactory *f, GtkListItem *li, gpointer right)
+{
+    GtkWidget *l = gtk_label_new(NULL);
+    gtk_label_set_xalign(GTK_LABEL(l), right ? 1 : 0);
+    if (right)
+        gtk_widget_add_css_class(l, "numeric");
+    else
+        gtk_widget_add_css_class(l, "dim-label");
+    gtk_list_item_set_child(li, l);
+}
+
+static void bind_kind(GtkSignalListItemFactory *f, GtkListItem *li, gpointer u)
+{
+    gtk_label_set_text(GTK_LABEL(gtk_list_item_get_child(li)),
+                       SV_CAT_ITEM(gtk_list_item_get_item(li))->kind);
+}
+
+static void bind_count(GtkSignalListItemFactory *f, GtkListItem *li, gpointer u)
+{
+    char buf[32];
+    g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT,
+               SV_CAT_ITEM(gtk_list_item_get_item(li))->count);
+    gtk_label_set_text(GTK_LABEL(gtk_list_item_get_child(li)), buf);
+}
+
+static void bind_total(GtkSignalListItemFactory *f, GtkListItem *li, gpointer u)
+{
+    SvCatItem *c = gtk_list_item_get_item(li);
+    char buf[32] = "";
+    if (g_strcmp0(c->kind, "state") == 0)
+        sv_format_duration((double)c->total, buf, sizeof buf);
+    else
+        g_strlcpy(buf, "\xe2\x80\x94", sizeof buf);
+    gtk_label_set_text(GTK_LABEL(gtk_list_item_get_child(li)), buf);
+}
+
+static GtkColumnViewColumn *add_column(SvLegend *self, const char *title, GCallback setup,
+                                       GCallback bind, gpointer data, GtkSorter *sorter,
+                                       gboolean expand, int fixed)
+{
+    GtkListItemFactory *f = gtk_signal_list_item_factory_new();
+    g_signal_connect(f, "setup", setup, data);
+    g_signal_connect(f, "bind", bind, data);
+    GtkColumnViewColumn *col = gtk_column_view_column_new(title, f);
+    if (sorter)
+        gtk_column_view_column_set_sorter(col, sorter);
+    gtk_column_view_column_set_expand(col, expand);
+    gtk_column_view_column_set_resizable(col, TRUE);
+    if (fixed > 0)
+        gtk_column_view_column_set_fixed_width(col, fixed);
+    gtk_column_view_append_column(GTK_COLUMN_VIEW(self->view), col);
+    g_object_unref(col);
+    if (sorter)
+        g_object_unref(sorter);
+    return col;
+}
+
+static GtkSorter *prop_sorter(GType t, const char *prop, gboolean numeric, gboolean desc)
+{
+    GtkExpression *e = gtk_property_expression_new(SV_TYPE_CAT_ITEM, NULL, prop);
+    GtkSorter *s;
+    if (numeric) {
+        s = GTK_SORTER(gtk_numeric_sorter_new(e));
+        gtk_numeric_sorter_set_sort_order(GTK_NUMERIC_SORTER(s),
+                                          desc ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
+    } else {
+        s = GTK_SORTER(gtk_string_sorter_new(e));
+    }
+    return s;
+}
+
+void sv_legend_set_doc(SvLegend *self, SvDocRef *doc)
+{
+    sv_doc_ref_release(self->doc);
+    self->doc = doc ? sv_doc_ref_acquire(doc) : NULL;
+    g_list_store_remove_all(self->store);
+    if (!doc)
+        return;
+    apply_saved_colors(doc);
+    static const char *const kinds[] = {"state", "arrow", "event"};
+    for (uint32_t i = 0; i < doc->pal.n; i++) {
+        const slog_category *cat = slog_reader_category(doc->r, i);
+        const slog_category_stats *st = slog_reader_category_stats(doc->r, i);
+        SvCatItem *c = g_object_new(SV_TYPE_CAT_ITEM, NULL);
+        c->id = i;
+        c->name = g_strdup(cat->name);
+        c->kind = g_strdup(kinds[cat->kind % 3]);
+        c->count = st ? st->count : 0;
+        c->total = st ? st->total_ns : 0;
+        c->visible = doc->pal.visible[i];
+        g_list_store_append(self->store, c);
+        g_object_unref(c);
+    }
+}
+
+GtkWidget *sv_legend_new(void)
+{
+    return g_object_new(SV_TYPE_LEGEND, NULL);
+}
+
+static void sv_legend_dispose(GObject *o)
+{
+    SvLegend *self = SV_LEGEND(o);
+    g_clear_pointer(&self->box, gtk_widget_unparent);
+    sv_doc_ref_release(self->doc);
+    self->doc = NULL;
+    G_OBJECT_CLASS(sv_legend_parent_class)->dispose(o);
+}
+
+static void sv_legend_class_init(SvLegendClass *klass)
+{
+    GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
+    G_OBJECT_CLASS(klass)->dispose = sv_legend_dispose;
+    gtk_widget_class_set_layout_manager_type(wc, GTK_TYPE_BIN_LAYOUT);
+    gtk_widget_class_set_css_name(wc, "legend");
+    legend_signals[SIG_CHANGED] = g_signal_new("changed", G_TYPE_FROM_CLASS(klass),
+                                               G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                               G_TYPE_NONE, 0);
+}
+
+static void sv_legend_init(SvLegend *self)
+{
+    self->box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
+    gtk_widget_set_parent(self->box, GTK_WIDGET(self));
+    self->entry = gtk_search_entry_new();
+    g_object_set(self->entry, "placeholder-text", "Filter categories", NULL);
+    gtk_widget_set_margin_start(self->entry, 6);
+    gtk_widget_set_margin_end(self->entry, 6);
+    gtk_widget_set_margin_top(self->entry, 6);
+    g_signal_connect(self->entry, "search-changed", G_CALLBACK(search_changed_cb), self);
+    gtk_box_append(GTK_BOX(self->box), self->entry);
+
+    self->store = g_list_store_new(SV_TYPE_CAT_ITEM);
+    self->filter = gtk_custom_filter_new(filter_func, self, NULL);
+    self->filtered = gtk_filter_list_model_new(G_LIST_MODEL(self->store),
+                                               GTK_FILTER(self->filter));
+    self->view = gtk_column_view_new(NULL);
+    gtk_widget_add_css_class(self->view, "data-table");
+    gtk_column_view_set_show_column_separators(GTK_COLUMN_VIEW(self->view), FALSE);
+    add_column(self, "", G_CALLBACK(setup_visible), G_CALLBACK(bind_visible), self,
+               prop_sorter(0, "visible", TRUE, TRUE), FALSE, 36);
+    GtkColumnViewColumn *name_col =
+        add_column(self, "Category", G_CALLBACK(setup_name), G_CALLBACK(bind_name), self,
+                   prop_sorter(0, "name", FALSE, FALSE), TRUE, -1);
+    add_column(self, "Kind", G_CALLBACK(setup_label), G_CALLBACK(bind_kind), NULL,
+               prop_sorter(0, "kind", FALSE, FALSE), FALSE, 56);
+    add_column(self, "Count", G_CALLBACK(setup_label), G_CALLBACK(bind_count),
+               GINT_TO_POINTER(1), prop_sorter(0, "count", TRUE, TRUE), FALSE, 72);
+    GtkColumnViewColumn *total_col =
+        add_column(self, "Total time", G_CALLBACK(setup_label), G_CALLBACK(bind_total),
+                   GINT_TO_POINTER(1), prop_sorter(0, "total", TRUE, TRUE), FALSE, 80);
+    (void)name_col;
+    GtkSorter *sorter = gtk_column_view_get_sorter(GTK_COLUMN_VIEW(self->view));
+    GtkSortListModel *sorted =
+        gtk_sort_list_model_new(G_LIST_MODEL(self->filtered), g_object_ref(sorter));
+    GtkNoSelection *sel = gtk_no_selection_new(G_LIST_MODEL(sorted));
+    gtk_column_view_set_model(GTK_COLUMN_VIEW(self->view), GTK_SELECTION_MODEL(sel));
+    g_object_unref(sel);
+    /* biggest time consumers first */
+    gtk_column_view_sort_by_column(GTK_COLUMN_VIEW(self->view), total_col, GTK_SORT_ASCENDING);
+    GtkWidget *sw = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sw), self->view);
+    gtk_widget_set_vexpand(sw, TRUE);
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(sw), GTK_POLICY_NEVER,
+                                   GTK_POLICY_AUTOMATIC);
+    gtk_box_append(GTK_BOX(self->box), sw);
+}

@@ -1,0 +1,21 @@
+/* sv-legend.h - the legend: every category with colour, name, kind,
+ * visibility, count and total time, sortable (GtkColumnView) and
+ * filterable. Emits "changed" when a colour or visibility changes; colours
+ * are remembered in g_get_user_config_dir()/slog2/colors.ini. */
+#ifndef SV_LEGEND_H
+#define SV_LEGEND_H
+
+#include <gtk/gtk.h>
+
+#include "sv-doc-ref.h"
+
+G_BEGIN_DECLS
+#define SV_TYPE_LEGEND (sv_legend_get_type())
+G_DECLARE_FINAL_TYPE(SvLegend, sv_legend, SV, LEGEND, GtkWidget)
+
+GtkWidget *sv_legend_new(void);
+/* Show doc's categories; applies remembered colours to doc->pal. */
+void sv_legend_set_doc(SvLegend *self, SvDocRef *doc);
+G_END_DECLS
+
+#endif

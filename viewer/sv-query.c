@@ -1,0 +1,220 @@
+/* sv-query.c - see sv-query.h. */
+#include "sv-query.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK(sv-error-quark, sv_error)
+
+static int is_cancelled(void *user)
+{
+    return g_cancellable_is_cancelled(user);
+}
+
+static void return_slog_error(GTask *task, const slog_error *err)
+{
+    g_task_return_new_error(task, SV_ERROR, -err->status, "%s",
+                            err->message[0] ? err->message : slog_strerror(err->status));
+}
+
+/* ------------------------------------------------------------ scene */
+
+typedef struct scene_job {
+    SvDocRef *doc;
+    double t0, t1;
+    int width;
+    uint8_t *want;
+} scene_job;
+
+static void scene_job_free(gpointer p)
+{
+    scene_job *j = p;
+    sv_doc_ref_release(j->doc);
+    g_free(j->want);
+    g_free(j);
+}
+
+static void scene_thread(GTask *task, gpointer src, gpointer data, GCancellable *c)
+{
+    scene_job *j = data;
+    slog_error err;
+    memset(&err, 0, sizeof err);
+    sv_scene *s = sv_scene_query(j->doc->r, j->t0, j->t1, j->width, j->want, 0,
+                                 c ? is_cancelled : NULL, c, &err);
+    if (s)
+        g_task_return_pointer(task, s, (GDestroyNotify)sv_scene_free);
+    else if (err.status == SLOG_OK)
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+    else
+        return_slog_error(task, &err);
+}
+
+void sv_query_scene_async(SvDocRef *doc, double t0, double t1, int width,
+                          const uint8_t *want, GCancellable *cancellable,
+                          GAsyncReadyCallback cb, gpointer user)
+{
+    scene_job *j = g_new0(scene_job, 1);
+    j->doc = sv_doc_ref_acquire(doc);
+    j->t0 = t0;
+    j->t1 = t1;
+    j->width = width;
+    if (want)
+        j->want = g_memdup2(want, doc->fi->n_timelines ? doc->fi->n_timelines : 1);
+    GTask *task = g_task_new(NULL, cancellable, cb, user);
+    g_task_set_task_data(task, j, scene_job_free);
+    /* a newer frame makes this one useless: do not report it late */
+    g_task_set_return_on_cancel(task, FALSE);
+    g_task_run_in_thread(task, scene_thread);
+    g_object_unref(task);
+}
+
+sv_scene *sv_query_scene_finish(GAsyncResult *res, GError **error)
+{
+    return g_task_propagate_pointer(G_TASK(res), error);
+}
+
+/* ------------------------------------------------------------ stats */
+
+typedef struct stats_job {
+    SvDocRef *doc;
+    int64_t t0, t1;
+} stats_job;
+
+static void stats_job_free(gpointer p)
+{
+    stats_job *j = p;
+    sv_doc_ref_release(j->doc);
+    g_free(j);
+}
+
+void sv_query_stats_free(sv_range_stats *st)
+{
+    if (!st)
+        return;
+    sv_range_stats_clear(st);
+    g_free(st);
+}
+
+static void stats_thread(GTask *task, gpointer src, gpointer data, GCancellable *c)
+{
+    stats_job *j = data;
+    sv_range_stats *st = g_new0(sv_range_stats, 1);
+    slog_error err;
+    memset(&err, 0, sizeof err);
+    slog_status s = sv_range_stats_compute(j->doc->r, j->t0, j->t1, NULL,
+                                           c ? is_cancelled : NULL, c, st, &err);
+    if (s == SLOG_OK) {
+        g_task_return_pointer(task, st, (GDestroyNotify)sv_query_stats_free);
+        return;
+    }
+    g_free(st);
+    if (s == SLOG_ERR_ARG)
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+    else
+        return_slog_error(task, &err);
+}
+
+void sv_query_range_stats_async(SvDocRef *doc, int64_t t0, int64_t t1,
+                                GCancellable *cancellable, GAsyncReadyCallback cb,
+                                gpointer user)
+{
+    stats_job *j = g_new0(stats_job, 1);
+    j->doc = sv_doc_ref_acquire(doc);
+    j->t0 = t0;
+    j->t1 = t1;
+    GTask *task = g_task_new(NULL, cancellable, cb, user);
+    g_task_set_task_data(task, j, stats_job_free);
+    g_task_run_in_thread(task, stats_thread);
+    g_object_unref(task);
+}
+
+sv_range_stats *sv_query_range_stats_finish(GAsyncResult *res, GError **error)
+{
+    return g_task_propagate_pointer(G_TASK(res), error);
+}
+
+/* ------------------------------------------------------------ search */
+
+typedef struct search_job {
+    SvDocRef *doc;
+    sv_search q;
+    int64_t from;
+    int dir;
+} search_job;
+
+static void search_job_free(gpointer p)
+{
+    search_job *j = p;
+    sv_doc_ref_release(j->doc);
+    g_free(j);
+}
+
+static void search_thread(GTask *task, gpointer src, gpointer data, GCancellable *c)
+{
+    search_job *j = data;
+    sv_found *f = g_new0(sv_found, 1);
+    slog_error err;
+    memset(&err, 0, sizeof err);
+    int rc = sv_search_find(j->doc->r, &j->q, j->from, j->dir, c ? is_cancelled : NULL, c, f,
+                            &err);
+    if (rc == 1) {
+        g_task_return_pointer(task, f, g_free);
+        return;
+    }
+    g_free(f);
+    if (rc < 0)
+        return_slog_error(task, &err);
+    else
+        g_task_return_pointer(task, NULL, NULL);
+}
+
+void sv_query_search_async(SvDocRef *doc, const sv_search *q, int64_t from, int dir,
+                           GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user)
+{
+    search_job *j = g_new0(search_job, 1);
+    j->doc = sv_doc_ref_acquire(doc);
+    j->q = *q;
+    j->from = from;
+    j->dir = dir;
+    GTask *task = g_task_new(NULL, cancellable, cb, user);
+    g_task_set_task_data(task, j, search_job_free);
+    g_task_run_in_thread(task, search_thread);
+    g_object_unref(task);
+}
+
+sv_found *sv_query_search_finish(GAsyncResult *res, gboolean *found, GError **error)
+{
+    GError *e = NULL;
+    sv_found *f = g_task_propagate_pointer(G_TASK(res), &e);
+    if (e)
+        g_propagate_error(error, e);
+    if (found)
+        *found = f != NULL;
+    return f;
+}
+
+/* ------------------------------------------------------------ open */
+
+static void open_thread(GTask *task, gpointer src, gpointer data, GCancellable *c)
+{
+    slog_error err;
+    memset(&err, 0, sizeof err);
+    SvDocRef *d = sv_doc_ref_open(data, &err);
+    if (d)
+        g_task_return_pointer(task, d, (GDestroyNotify)sv_doc_ref_release);
+    else
+        return_slog_error(task, &err);
+}
+
+void sv_query_open_async(const char *path, GCancellable *cancellable, GAsyncReadyCallback cb,
+                         gpointer user)
+{
+    GTask *task = g_task_new(NULL, cancellable, cb, user);
+    g_task_set_task_data(task, g_strdup(path), g_free);
+    g_task_run_in_thread(task, open_thread);
+    g_object_unref(task);
+}
+
+SvDocRef *sv_query_open_finish(GAsyncResult *res, GError **error)
+{
+    return g_task_propagate_pointer(G_TASK(res), error);
+}

@@ -1,0 +1,1026 @@
+/* sv-timeline.c - see sv-timeline.h. */
+#include "sv-timeline.h"
+
+#include <math.h>
+
+#include "render.h"
+#include "sv-query.h"
+
+#define HISTORY_MAX 64
+
+struct _SvTimeline {
+    GtkWidget parent_instance;
+
+    SvDocRef *doc;
+    sv_viewport vp;
+    sv_layout lay;
+    double scroll_y;
+    double row_h;
+
+    /* frames */
+    sv_scene *scene;
+    GCancellable *cancel;
+    gboolean in_flight, dirty;
+    slog_query_stats frame_stats;
+    double frame_ms, frame_t0, frame_t1;
+
+    /* pointer */
+    double px, py;
+    gboolean have_hover;
+    sv_item hover;
+    long hover_row;
+
+    gboolean have_sel;
+    sv_found sel;
+    gboolean have_range;
+    double r0, r1;
+
+    /* gestures */
+    int drag_mode; /* 0 none, 1 pan, 2 select */
+    double drag_x0, drag_y0, drag_scroll0;
+    sv_viewport drag_vp;
+    double zoom_scale;
+    gint64 last_record_us;
+
+    GArray *back, *fwd; /* of double[2] windows */
+    GtkWidget *popover;
+    gboolean absolute;
+};
+
+enum { SIG_VIEW_CHANGED, SIG_FRAME_READY, SIG_RANGE_SELECTED, SIG_HOVER_ROW, SIG_HISTORY,
+       SIG_ERROR, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE(SvTimeline, sv_timeline, GTK_TYPE_WIDGET)
+
+typedef struct win2 {
+    double t0, t1;
+} win2;
+
+static void request_frame(SvTimeline *self);
+
+static double canvas_h(SvTimeline *self)
+{
+    double h = gtk_widget_get_height(GTK_WIDGET(self)) - SV_RULER_H;
+    return h > 1 ? h : 1;
+}
+
+static void view_changed(SvTimeline *self)
+{
+    self->scroll_y = sv_clamp_scroll(self->scroll_y, self->lay.total_h, canvas_h(self));
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+    request_frame(self);
+    g_signal_emit(self, signals[SIG_VIEW_CHANGED], 0);
+}
+
+/* ------------------------------------------------------------ history */
+
+static void record(SvTimeline *self)
+{
+    win2 w = {self->vp.t0, self->vp.t1};
+    if (self->back->len) {
+        win2 *last = &g_array_index(self->back, win2, self->back->len - 1);
+        if (last->t0 == w.t0 && last->t1 == w.t1)
+            return;
+    }
+    g_array_append_val(self->back, w);
+    if (self->back->len > HISTORY_MAX)
+        g_array_remove_index(self->back, 0);
+    g_array_set_size(self->fwd, 0);
+    g_signal_emit(self, signals[SIG_HISTORY], 0);
+}
+
+/* Continuous zooming (scroll, pinch) records once per gesture: a pause of
+ * more than 0.8 s starts a new history entry. */
+static void record_debounced(SvTimeline *self)
+{
+    gint64 now = g_get_monotonic_time();
+    if (now - self->last_record_us > 800000)
+        record(self);
+    self->last_record_us = now;
+}
+
+gboolean sv_timeline_can_back(SvTimeline *self)
+{
+    return self->back->len > 0;
+}
+
+gboolean sv_timeline_can_forward(SvTimeline *self)
+{
+    return self->fwd->len > 0;
+}
+
+static gboolean history_step(SvTimeline *self, GArray *from, GArray *to)
+{
+    if (!from->len || !self->doc)
+        return FALSE;
+    win2 cur = {self->vp.t0, self->vp.t1};
+    win2 w = g_array_index(from, win2, from->len - 1);
+    g_array_set_size(from, from->len - 1);
+    g_array_append_val(to, cur);
+    sv_viewport_set_window(&self->vp, w.t0, w.t1);
+    view_changed(self);
+    g_signal_emit(self, signals[SIG_HISTORY], 0);
+    return TRUE;
+}
+
+gboolean sv_timeline_back(SvTimeline *self)
+{
+    return history_step(self, self->back, self->fwd);
+}
+
+gboolean sv_timeline_forward(SvTimeline *self)
+{
+    return history_step(self, self->fwd, self->back);
+}
+
+/* ------------------------------------------------------------ frames */
+
+static void frame_done(GObject *src, GAsyncResult *res, gpointer user)
+{
+    SvTimeline *self = user;
+    GError *error = NULL;
+    sv_scene *s = sv_query_scene_finish(res, &error);
+    /* each request has its own cancellable: a result from an older request
+     * (e.g. for the previous file) is dropped */
+    gboolean current = g_task_get_cancellable(G_TASK(res)) == self->cancel;
+    if (current)
+        self->in_flight = FALSE;
+    if (s && current) {
+        sv_scene_free(self->scene);
+        self->scene = s;
+        self->frame_stats = s->stats;
+        self->frame_ms = s->query_ms;
+        self->frame_t0 = s->t0;
+        self->frame_t1 = s->t1;
+        gtk_widget_queue_draw(GTK_WIDGET(self));
+        g_signal_emit(self, signals[SIG_FRAME_READY], 0);
+    } else {
+        sv_scene_free(s);
+        if (error && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            g_signal_emit(self, signals[SIG_ERROR], 0, error->message);
+    }
+    g_clear_error(&error);
+    if (current && self->dirty && self->doc)
+        request_frame(self);
+    g_object_unref(self);
+}
+
+static gboolean scene_matches(SvTimeline *self)
+{
+    return self->scene && self->scene->t0 == self->vp.t0 && self->scene->t1 == self->vp.t1 &&
+           self->scene->width == (int)self->vp.width;
+}
+
+static void request_frame(SvTimeline *self)
+{
+    if (!self->doc || gtk_widget_get_width(GTK_WIDGET(self)) <= 1)
+        return;
+    if (self->in_flight) {
+        /* Let the running query finish and show it, then ask for the
+         * newest window: during a continuous zoom the screen keeps
+         * updating instead of cancelling every frame. */
+        self->dirty = TRUE;
+        return;
+    }
+    self->dirty = FALSE;
+    /* only the timelines whose rows are on screen */
+    uint32_t nt = self->doc->fi->n_timelines;
+    uint8_t *want = g_malloc0(nt ? nt : 1);
+    double top = self->scroll_y, bottom = top + canvas_h(self);
+    for (size_t i = 0; i < self->lay.n_rows; i++) {
+        const sv_row *r = &self->lay.rows[i];
+        if (r->timeline >= 0 && r->y + r->h > top && r->y < bottom)
+            want[r->timeline] = 1;
+    }
+    if (scene_matches(self) && self->scene->n_timelines == nt) {
+        g_free(want);
+        return;
+    }
+    self->in_flight = TRUE;
+    g_clear_object(&self->cancel);
+    self->cancel = g_cancellable_new();
+    sv_query_scene_async(self->doc, self->vp.t0, self->vp.t1, (int)self->vp.width, want,
+                         self->cancel, frame_done, g_object_ref(self));
+    g_free(want);
+}
+
+gboolean sv_timeline_is_busy(SvTimeline *self)
+{
+    return self->in_flight || self->dirty;
+}
+
+const slog_query_stats *sv_timeline_get_frame_stats(SvTimeline *self, double *ms, double *t0,
+                                                    double *t1)
+{
+    if (ms)
+        *ms = self->frame_ms;
+    if (t0)
+        *t0 = self->frame_t0;
+    if (t1)
+        *t1 = self->frame_t1;
+    return &self->frame_stats;
+}
+
+/* ------------------------------------------------------------ layout */
+
+static void relayout(SvTimeline *self)
+{
+    if (!self->doc)
+        return;
+    size_t n_tl = sv_layout_n_timeline_rows(&self->lay);
+    double rh = sv_fit_row_height(canvas_h(self), n_tl, self->lay.n_rows - n_tl, 18);
+    self->row_h = rh;
+    sv_layout_set_heights(&self->lay, rh, 18);
+}
+
+static void sv_timeline_size_allocate(GtkWidget *w, int width, int height, int baseline)
+{
+    SvTimeline *self = SV_TIMELINE(w);
+    sv_viewport_set_width(&self->vp, width);
+    relayout(self);
+    self->scroll_y = sv_clamp_scroll(self->scroll_y, self->lay.total_h, canvas_h(self));
+    if (self->popover)
+        gtk_popover_present(GTK_POPOVER(self->popover));
+    request_frame(self);
+}
+
+/* ------------------------------------------------------------ drawing */
+
+static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
+{
+    SvTimeline *self = SV_TIMELINE(w);
+    double width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
+    if (width <= 0 || height <= 0)
+        return;
+    cairo_t *cr = gtk_snapshot_append_cairo(snapshot, &GRAPHENE_RECT_INIT(0, 0, width, height));
+    if (!self->doc) {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_paint(cr);
+        cairo_destroy(cr);
+        return;
+    }
+    double offset = 0;
+    if (self->absolute)
+        offset = (double)(self->doc->fi->time_origin_ns % 86400000000000LL);
+    sv_render_ruler(cr, width, SV_RULER_H, &self->vp, offset, self->have_range, self->r0,
+                    self->r1);
+    cairo_translate(cr, 0, SV_RULER_H);
+    sv_canvas_params p = {
+        .vp = &self->vp,
+        .lay = &self->lay,
+        .scroll_y = self->scroll_y,
+        .scene = self->scene,
+        .pal = &self->doc->pal,
+        .cat_names = self->doc->cat_names,
+        .hover = self->have_hover ? &self->hover : NULL,
+        .selected = self->have_sel ? &self->sel.item : NULL,
+        .have_range = self->have_range,
+        .range_t0 = self->r0,
+        .range_t1 = self->r1,
+        .hover_row = self->hover_row,
+    };
+    sv_render_canvas(cr, width, height - SV_RULER_H, &p);
+    cairo_destroy(cr);
+}
+
+/* ------------------------------------------------------------ popover */
+
+static char *format_field(SvTimeline *self, uint8_t type, int64_t v)
+{
+    char buf[96];
+    if (v == SLOG_INFO_UNKNOWN)
+        return g_strdup("unknown");
+    switch (type) {
+    case SLOG_FIELD_BYTES:
+        sv_format_bytes((double)v, buf, sizeof buf);
+        return v >= 1024 ? g_strdup_printf("%s (%" G_GINT64_FORMAT " B)", buf, v) : g_strdup(buf);
+    case SLOG_FIELD_TIMELINE:
+        if (v >= 0 && (uint64_t)v < self->doc->fi->n_timelines && self->doc->tl_labels[v][0])
+            return g_strdup_printf("%s", self->doc->tl_labels[v]);
+        return g_strdup_printf("%" G_GINT64_FORMAT, v);
+    case SLOG_FIELD_HANDLE:
+        return g_strdup_printf("0x%" G_GINT64_MODIFIER "x", v);
+    case SLOG_FIELD_DURATION:
+        sv_format_duration((double)v, buf, sizeof buf);
+        return g_strdup(buf);
+    default:
+        return g_strdup_printf("%" G_GINT64_FORMAT, v);
+    }
+}
+
+static void grid_row(GtkGrid *g, int *row, const char *key, const char *val, gboolean dim)
+{
+    GtkWidget *k = gtk_label_new(key);
+    gtk_widget_add_css_class(k, "dim-label");
+    gtk_label_set_xalign(GTK_LABEL(k), 1);
+    GtkWidget *v = gtk_label_new(val);
+    gtk_label_set_xalign(GTK_LABEL(v), 0);
+    gtk_widget_add_css_class(v, "numeric");
+    if (dim)
+        gtk_widget_add_css_class(v, "dim-label");
+    gtk_grid_attach(g, k, 0, *row, 1, 1);
+    gtk_grid_attach(g, v, 1, *row, 1, 1);
+    (*row)++;
+}
+
+static void zoom_to_item(SvTimeline *self, const sv_item *it)
+{
+    double a = (double)MIN(it->start, it->end), b = (double)MAX(it->start, it->end);
+    double d = b - a;
+    if (d < 1000)
+        d = 1000;
+    record(self);
+    sv_viewport_set_window(&self->vp, a - d * 0.25, b + d * 0.25);
+    view_changed(self);
+}
+
+static void popover_zoom_cb(GtkButton *b, SvTimeline *self)
+{
+    gtk_popover_popdown(GTK_POPOVER(self->popover));
+    zoom_to_item(self, &self->sel.item);
+}
+
+static void show_popover(SvTimeline *self);
+
+static void popover_other_end_cb(GtkButton *b, SvTimeline *self)
+{
+    const sv_item *it = &self->sel.item;
+    double c = (self->vp.t0 + self->vp.t1) / 2;
+    double target = fabs(c - it->start) < fabs(c - it->end) ? it->end : it->start;
+    uint32_t tl = target == (double)it->end ? it->end_timeline : it->timeline;
+    record(self);
+    sv_viewport_center_on(&self->vp, target);
+    if (tl < self->lay.n_timelines && self->lay.row_of_timeline[tl] >= 0) {
+        const sv_row *r = &self->lay.rows[self->lay.row_of_timeline[tl]];
+        double ch = canvas_h(self);
+        if (r->y < self->scroll_y || r->y + r->h > self->scroll_y + ch)
+            self->scroll_y = r->y - ch / 2;
+    }
+    view_changed(self);
+    show_popover(self);
+}
+
+static void popover_closed_cb(GtkPopover *p, SvTimeline *self)
+{
+    /* keep the highlight; the popover widget is reused next time */
+}
+
+static gboolean item_anchor(SvTimeline *self, const sv_item *it, GdkRectangle *r)
+{
+    sv_geom g = {&self->vp, &self->lay, self->scroll_y};
+    double x = 0, y = 0, w = 1, h = 1;
+    if (it->kind == SLOG_KIND_STATE) {
+        sv_rect rc;
+        if (!sv_geom_state(&g, it, &rc))
+            return FALSE;
+        double x0 = MAX(rc.x, 0), x1 = MIN(rc.x + rc.w, self->vp.width);
+        /* point at the pointer when it is on the state, else its middle */
+        x = (self->px >= x0 && self->px <= x1) ? self->px : (x0 + x1) / 2;
+        y = rc.y;
+        h = rc.h;
+    } else if (it->kind == SLOG_KIND_EVENT) {
+        if (!sv_geom_event(&g, it, &x, &y))
+            return FALSE;
+        y -= SV_EVENT_R;
+        h = 2 * SV_EVENT_R;
+    } else {
+        double x0, y0, x1, y1;
+        if (!sv_geom_arrow(&g, it, &x0, &y0, &x1, &y1))
+            return FALSE;
+        x = (x0 + x1) / 2;
+        y = (y0 + y1) / 2;
+    }
+    x = CLAMP(x, 0, self->vp.width - 1);
+    y = CLAMP(y + SV_RULER_H, SV_RULER_H, gtk_widget_get_height(GTK_WIDGET(self)) - 1);
+    r->x = (int)x;
+    r->y = (int)y;
+    r->width = (int)MAX(w, 1);
+    r->height = (int)MAX(h, 1);
+    return TRUE;
+}
+
+static void show_popover(SvTimeline *self)
+{
+    if (!self->have_sel || !self->doc)
+        return;
+    const sv_item *it = &self->sel.item;
+    const slog_category *cat = slog_reader_category(self->doc->r, it->category);
+    if (!cat)
+        return;
+    if (!self->popover) {
+        self->popover = gtk_popover_new();
+        gtk_widget_set_parent(self->popover, GTK_WIDGET(self));
+        gtk_popover_set_position(GTK_POPOVER(self->popover), GTK_POS_TOP);
+        gtk_widget_add_css_class(self->popover, "item-popover");
+        g_signal_connect(self->popover, "closed", G_CALLBACK(popover_closed_cb), self);
+    }
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
+    gtk_widget_set_margin_start(box, 6);
+    gtk_widget_set_margin_end(box, 6);
+    gtk_widget_set_margin_top(box, 6);
+    gtk_widget_set_margin_bottom(box, 6);
+    GtkWidget *head = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
+    GtkWidget *title = gtk_label_new(cat->name);
+    gtk_widget_add_css_class(title, "heading");
+    static const char *const kinds[] = {"state", "message", "event"};
+    GtkWidget *kind = gtk_label_new(kinds[it->kind % 3]);
+    gtk_widget_add_css_class(kind, "dim-label");
+    gtk_widget_add_css_class(kind, "caption");
+    gtk_box_append(GTK_BOX(head), title);
+    gtk_box_append(GTK_BOX(head), kind);
+    gtk_box_append(GTK_BOX(box), head);
+
+    GtkGrid *g = GTK_GRID(gtk_grid_new());
+    gtk_grid_set_column_spacing(g, 12);
+    gtk_grid_set_row_spacing(g, 3);
+    int row = 0;
+    char a[64], b[64];
+    const char *tl = self->doc->tl_labels[it->timeline];
+    if (it->kind == SLOG_KIND_ARROW) {
+        grid_row(g, &row, "From", tl, FALSE);
+        grid_row(g, &row, "To", self->doc->tl_labels[it->end_timeline], FALSE);
+        sv_format_time(it->start, a, sizeof a);
+        grid_row(g, &row, "Sent", a, FALSE);
+        sv_format_time(it->end, a, sizeof a);
+        grid_row(g, &row, "Received", a, FALSE);
+        sv_format_duration((double)(it->end - it->start), a, sizeof a);
+        if (it->end < it->start)
+            g_snprintf(b, sizeof b, "%s (clock skew)", a);
+        else
+            g_snprintf(b, sizeof b, "%s", a);
+        grid_row(g, &row, "Latency", b, FALSE);
+    } else if (it->kind == SLOG_KIND_EVENT) {
+        grid_row(g, &row, "Timeline", tl, FALSE);
+        sv_format_time(it->start, a, sizeof a);
+        grid_row(g, &row, "Time", a, FALSE);
+    } else {
+        grid_row(g, &row, "Timeline", tl, FALSE);
+        sv_format_time(it->start, a, sizeof a);
+        grid_row(g, &row, "Start", a, FALSE);
+        sv_format_time(it->end, a, sizeof a);
+        grid_row(g, &row, "End", a, FALSE);
+        sv_format_duration((double)(it->end - it->start), a, sizeof a);
+        grid_row(g, &row, "Duration", a, FALSE);
+    }
+    if (cat->n_fields) {
+        GtkWidget *sep = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL);
+        gtk_grid_attach(g, sep, 0, row++, 2, 1);
+    }
+    for (uint32_t f = 0; f < cat->n_fields && f < it->n_info; f++) {
+        int64_t v = self->sel.info[f];
+        char *s = format_field(self, cat->field_types[f], v);
+        grid_row(g, &row, cat->field_names[f], s, v == SLOG_INFO_UNKNOWN);
+        g_free(s);
+    }
+    gtk_box_append(GTK_BOX(box), GTK_WIDGET(g));
+    GtkWidget *buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+    gtk_widget_set_halign(buttons, GTK_ALIGN_END);
+    GtkWidget *zb = gtk_button_new_with_label("Zoom to");
+    g_signal_connect(zb, "clicked", G_CALLBACK(popover_zoom_cb), self);
+    if (it->kind == SLOG_KIND_ARROW) {
+        GtkWidget *ob = gtk_button_new_with_label("Go to other end");
+        g_signal_connect(ob, "clicked", G_CALLBACK(popover_other_end_cb), self);
+        gtk_box_append(GTK_BOX(buttons), ob);
+    }
+    gtk_box_append(GTK_BOX(buttons), zb);
+    gtk_box_append(GTK_BOX(box), buttons);
+    gtk_popover_set_child(GTK_POPOVER(self->popover), box);
+    GdkRectangle r;
+    if (item_anchor(self, it, &r)) {
+        gtk_popover_set_pointing_to(GTK_POPOVER(self->popover), &r);
+        gtk_popover_popup(GTK_POPOVER(self->popover));
+    }
+}
+
+static void set_selected_item(SvTimeline *self, const sv_scene *s, long idx)
+{
+    const sv_item *it = &s->items[idx];
+    self->have_sel = TRUE;
+    self->sel.item = *it;
+    self->sel.item.info_off = 0;
+    memset(self->sel.info, 0, sizeof self->sel.info);
+    for (uint16_t i = 0; i < it->n_info && i < SLOG_MAX_FIELDS; i++)
+        self->sel.info[i] = s->info[it->info_off + i];
+}
+
+void sv_timeline_select(SvTimeline *self, const sv_found *f, gboolean popover)
+{
+    self->have_sel = TRUE;
+    self->sel = *f;
+    const sv_item *it = &f->item;
+    double a = (double)MIN(it->start, it->end), b = (double)MAX(it->start, it->end);
+    double span = sv_viewport_span(&self->vp);
+    if (a < self->vp.t0 || b > self->vp.t1) {
+        record(self);
+        if (b - a > span * 0.8)
+            sv_viewport_set_window(&self->vp, a - (b - a) * 0.25, b + (b - a) * 0.25);
+        else
+            sv_viewport_center_on(&self->vp, (a + b) / 2);
+    }
+    if (it->timeline < self->lay.n_timelines && self->lay.row_of_timeline[it->timeline] >= 0) {
+        const sv_row *r = &self->lay.rows[self->lay.row_of_timeline[it->timeline]];
+        double ch = canvas_h(self);
+        if (r->y < self->scroll_y || r->y + r->h > self->scroll_y + ch)
+            self->scroll_y = r->y - ch / 3;
+    }
+    view_changed(self);
+    if (popover)
+        show_popover(self);
+}
+
+gboolean sv_timeline_get_selected(SvTimeline *self, sv_found *out)
+{
+    if (self->have_sel && out)
+        *out = self->sel;
+    return self->have_sel;
+}
+
+gboolean sv_timeline_popover_any(SvTimeline *self)
+{
+    if (!self->scene)
+        return FALSE;
+    long best = -1;
+    for (int pass = 0; pass < 2 && best < 0; pass++) {
+        for (size_t i = 0; i < self->scene->n_items; i++) {
+            const sv_item *it = &self->scene->items[i];
+            if (pass == 0 && it->kind != SLOG_KIND_ARROW)
+                continue;
+            double x0 = sv_viewport_time_to_x(&self->vp, it->start);
+            double x1 = sv_viewport_time_to_x(&self->vp, it->end);
+            if (x0 > self->vp.width * 0.3 && x1 < self->vp.width * 0.7 &&
+                it->timeline != it->end_timeline) {
+                best = (long)i;
+                break;
+            }
+        }
+    }
+    if (best < 0)
+        return FALSE;
+    set_selected_item(self, self->scene, best);
+    self->px = sv_viewport_time_to_x(&self->vp, self->sel.item.start);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+    show_popover(self);
+    return TRUE;
+}
+
+/* ------------------------------------------------------------ input */
+
+static long hit(SvTimeline *self, double x, double y)
+{
+    if (!self->scene || !self->doc || y < SV_RULER_H)
+        return -1;
+    sv_geom g = {&self->vp, &self->lay, self->scroll_y};
+    return sv_scene_hit(self->scene, &g, self->doc->pal.visible, x, y - SV_RULER_H);
+}
+
+static void update_hover(SvTimeline *self)
+{
+    long r = -1;
+    if (self->py >= SV_RULER_H) {
+        r = sv_layout_row_at(&self->lay, self->py - SV_RULER_H + self->scroll_y);
+    }
+    if (r != self->hover_row) {
+        self->hover_row = r;
+        g_signal_emit(self, signals[SIG_HOVER_ROW], 0);
+        gtk_widget_queue_draw(GTK_WIDGET(self));
+    }
+    long i = self->drag_mode ? -1 : hit(self, self->px, self->py);
+    gboolean had = self->have_hover;
+    sv_item old = self->hover;
+    self->have_hover = i >= 0;
+    if (i >= 0)
+        self->hover = self->scene->items[i];
+    if (had != self->have_hover || (i >= 0 && memcmp(&old, &self->hover, sizeof old) != 0))
+        gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+static void motion_cb(GtkEventControllerMotion *c, double x, double y, SvTimeline *self)
+{
+    self->px = x;
+    self->py = y;
+    update_hover(self);
+}
+
+static void leave_cb(GtkEventControllerMotion *c, SvTimeline *self)
+{
+    self->have_hover = FALSE;
+    self->hover_row = -1;
+    g_signal_emit(self, signals[SIG_HOVER_ROW], 0);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+static gboolean scroll_cb(GtkEventControllerScroll *c, double dx, double dy, SvTimeline *self)
+{
+    if (!self->doc)
+        return FALSE;
+    GdkModifierType st = gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(c));
+    gboolean wheel = gtk_event_controller_scroll_get_unit(c) == GDK_SCROLL_UNIT_WHEEL;
+    if (st & GDK_CONTROL_MASK) {
+        double f = wheel ? pow(1.25, -dy) : exp(-dy * 0.01);
+        record_debounced(self);
+        if (sv_viewport_zoom_at(&self->vp, f, self->px))
+            view_changed(self);
+        return TRUE;
+    }
+    double step = wheel ? 60 : 1;
+    if ((st & GDK_SHIFT_MASK) || fabs(dx) > fabs(dy)) {
+        double d = fabs(dx) > fabs(dy) ? dx : dy;
+        if (sv_viewport_pan_px(&self->vp, d * step))
+            view_changed(self);
+        return TRUE;
+    }
+    if (self->lay.total_h > canvas_h(self)) {
+        double old = self->scroll_y;
+        self->scroll_y = sv_clamp_scroll(self->scroll_y + dy * (wheel ? 48 : 1),
+                                         self->lay.total_h, canvas_h(self));
+        if (old != self->scroll_y)
+            view_changed(self);
+    } else if (sv_viewport_pan_px(&self->vp, dy * step)) {
+        view_changed(self);
+    }
+    return TRUE;
+}
+
+static void drag_begin(SvTimeline *self, double x, double y, gboolean select)
+{
+    gtk_widget_grab_focus(GTK_WIDGET(self));
+    self->drag_x0 = x;
+    self->drag_y0 = y;
+    self->drag_vp = self->vp;
+    self->drag_scroll0 = self->scroll_y;
+    self->drag_mode = select ? 2 : 1;
+}
+
+static void drag_begin_cb(GtkGestureDrag *g, double x, double y, SvTimeline *self)
+{
+    GdkModifierType st = gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(g));
+    guint button = gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g));
+    drag_begin(self, x, y, (st & GDK_SHIFT_MASK) || button == 3 || y < SV_RULER_H);
+}
+
+static void drag_update_cb(GtkGestureDrag *g, double ox, double oy, SvTimeline *self)
+{
+    if (!self->doc)
+        return;
+    if (self->drag_mode == 1) {
+        self->vp = self->drag_vp;
+        self->vp.width = gtk_widget_get_width(GTK_WIDGET(self));
+        sv_viewport_pan_px(&self->vp, -ox);
+        self->scroll_y =
+            sv_clamp_scroll(self->drag_scroll0 - oy, self->lay.total_h, canvas_h(self));
+        view_changed(self);
+    } else if (self->drag_mode == 2 && fabs(ox) >= 3) {
+        self->have_range = TRUE;
+        self->r0 = sv_viewport_x_to_time(&self->vp, self->drag_x0);
+        self->r1 = sv_viewport_x_to_time(&self->vp, CLAMP(self->drag_x0 + ox, 0, self->vp.width));
+        gtk_widget_queue_draw(GTK_WIDGET(self));
+    }
+}
+
+static void click_at(SvTimeline *self, double x, double y)
+{
+    long i = hit(self, x, y);
+    if (i >= 0) {
+        set_selected_item(self, self->scene, i);
+        self->px = x;
+        self->py = y;
+        show_popover(self);
+    } else {
+        self->have_sel = FALSE;
+        if (self->have_range) {
+            self->have_range = FALSE;
+            g_signal_emit(self, signals[SIG_RANGE_SELECTED], 0, 0.0, 0.0);
+        }
+    }
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+static void drag_end_cb(GtkGestureDrag *g, double ox, double oy, SvTimeline *self)
+{
+    int mode = self->drag_mode;
+    self->drag_mode = 0;
+    if (!self->doc)
+        return;
+    if (fabs(ox) < 3 && fabs(oy) < 3) {
+        guint button = gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g));
+        if (button == 1)
+            click_at(self, self->drag_x0, self->drag_y0);
+        return;
+    }
+    if (mode == 2 && self->have_range)
+        g_signal_emit(self, signals[SIG_RANGE_SELECTED], 0, MIN(self->r0, self->r1),
+                      MAX(self->r0, self->r1));
+}
+
+static void zoom_begin_cb(GtkGesture *g, GdkEventSequence *seq, SvTimeline *self)
+{
+    self->zoom_scale = 1;
+    record(self);
+}
+
+static void zoom_scale_cb(GtkGestureZoom *g, double scale, SvTimeline *self)
+{
+    double cx, cy;
+    if (!gtk_gesture_get_bounding_box_center(GTK_GESTURE(g), &cx, &cy))
+        cx = self->vp.width / 2;
+    if (self->zoom_scale > 0 && sv_viewport_zoom_at(&self->vp, scale / self->zoom_scale, cx))
+        view_changed(self);
+    self->zoom_scale = scale;
+}
+
+static gboolean query_tooltip_cb(GtkWidget *w, int x, int y, gboolean kb, GtkTooltip *tip,
+                                 SvTimeline *self)
+{
+    long i = hit(self, x, y);
+    if (i < 0)
+        return FALSE;
+    const sv_item *it = &self->scene->items[i];
+    char d[64];
+    sv_format_duration((double)(it->end - it->start), d, sizeof d);
+    char *s;
+    if (it->kind == SLOG_KIND_ARROW)
+        s = g_strdup_printf("%s: %s → %s, %s", self->doc->cat_names[it->category],
+                            self->doc->tl_labels[it->timeline],
+                            self->doc->tl_labels[it->end_timeline], d);
+    else if (it->kind == SLOG_KIND_EVENT)
+        s = g_strdup_printf("%s on %s", self->doc->cat_names[it->category],
+                            self->doc->tl_labels[it->timeline]);
+    else
+        s = g_strdup_printf("%s, %s", self->doc->cat_names[it->category], d);
+    gtk_tooltip_set_text(tip, s);
+    g_free(s);
+    return TRUE;
+}
+
+/* ------------------------------------------------------------ public */
+
+void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc)
+{
+    if (self->cancel)
+        g_cancellable_cancel(self->cancel);
+    self->in_flight = FALSE; /* a late result for the old doc is dropped */
+    self->dirty = FALSE;
+    sv_scene_free(self->scene);
+    self->scene = NULL;
+    sv_doc_ref_release(self->doc);
+    self->doc = doc ? sv_doc_ref_acquire(doc) : NULL;
+    sv_layout_clear(&self->lay);
+    self->have_sel = self->have_hover = self->have_range = FALSE;
+    g_array_set_size(self->back, 0);
+    g_array_set_size(self->fwd, 0);
+    self->scroll_y = 0;
+    memset(&self->frame_stats, 0, sizeof self->frame_stats);
+    if (self->popover)
+        gtk_popover_popdown(GTK_POPOVER(self->popover));
+    if (doc) {
+        sv_layout_build(&self->lay, doc->fi->n_timelines, doc->tl_groups, 0,
+                        doc->fi->n_timelines ? doc->fi->n_timelines - 1 : 0, 24, 18);
+        double lo, hi;
+        sv_doc_extent(doc, &lo, &hi);
+        sv_viewport_init(&self->vp, lo, hi, MAX(gtk_widget_get_width(GTK_WIDGET(self)), 1));
+        relayout(self);
+    }
+    g_signal_emit(self, signals[SIG_HISTORY], 0);
+    view_changed(self);
+}
+
+SvDocRef *sv_timeline_get_doc(SvTimeline *self)
+{
+    return self->doc;
+}
+
+const sv_viewport *sv_timeline_get_viewport(SvTimeline *self)
+{
+    return &self->vp;
+}
+
+const sv_layout *sv_timeline_get_layout(SvTimeline *self)
+{
+    return &self->lay;
+}
+
+double sv_timeline_get_scroll(SvTimeline *self)
+{
+    return self->scroll_y;
+}
+
+void sv_timeline_set_scroll(SvTimeline *self, double y)
+{
+    double n = sv_clamp_scroll(y, self->lay.total_h, canvas_h(self));
+    if (n != self->scroll_y) {
+        self->scroll_y = n;
+        view_changed(self);
+    }
+}
+
+long sv_timeline_get_hover_row(SvTimeline *self)
+{
+    return self->hover_row;
+}
+
+void sv_timeline_set_window(SvTimeline *self, double t0, double t1, gboolean rec)
+{
+    if (!self->doc)
+        return;
+    if (rec)
+        record(self);
+    sv_viewport_set_window(&self->vp, t0, t1);
+    view_changed(self);
+}
+
+void sv_timeline_zoom(SvTimeline *self, double factor)
+{
+    if (!self->doc)
+        return;
+    record_debounced(self);
+    if (sv_viewport_zoom_at(&self->vp, factor, self->vp.width / 2))
+        view_changed(self);
+}
+
+void sv_timeline_pan(SvTimeline *self, double frac)
+{
+    if (self->doc && sv_viewport_pan_ns(&self->vp, frac * sv_viewport_span(&self->vp)))
+        view_changed(self);
+}
+
+void sv_timeline_fit(SvTimeline *self)
+{
+    if (!self->doc)
+        return;
+    record(self);
+    sv_viewport_fit(&self->vp);
+    view_changed(self);
+}
+
+void sv_timeline_go_start(SvTimeline *self)
+{
+    if (self->doc && sv_viewport_pan_ns(&self->vp, self->vp.lo - self->vp.t0))
+        view_changed(self);
+}
+
+void sv_timeline_go_end(SvTimeline *self)
+{
+    if (self->doc && sv_viewport_pan_ns(&self->vp, self->vp.hi - self->vp.t1))
+        view_changed(self);
+}
+
+gboolean sv_timeline_get_range(SvTimeline *self, double *t0, double *t1)
+{
+    if (self->have_range) {
+        *t0 = MIN(self->r0, self->r1);
+        *t1 = MAX(self->r0, self->r1);
+    }
+    return self->have_range;
+}
+
+void sv_timeline_set_range(SvTimeline *self, double t0, double t1)
+{
+    self->have_range = TRUE;
+    self->r0 = t0;
+    self->r1 = t1;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+    g_signal_emit(self, signals[SIG_RANGE_SELECTED], 0, MIN(t0, t1), MAX(t0, t1));
+}
+
+void sv_timeline_clear_range(SvTimeline *self)
+{
+    self->have_range = FALSE;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void sv_timeline_palette_changed(SvTimeline *self)
+{
+    self->have_hover = FALSE;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void sv_timeline_set_absolute_time(SvTimeline *self, gboolean absolute)
+{
+    self->absolute = absolute;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+GtkWidget *sv_timeline_new(void)
+{
+    return g_object_new(SV_TYPE_TIMELINE, NULL);
+}
+
+/* ------------------------------------------------------------ class */
+
+static void sv_timeline_dispose(GObject *o)
+{
+    SvTimeline *self = SV_TIMELINE(o);
+    if (self->cancel)
+        g_cancellable_cancel(self->cancel);
+    g_clear_object(&self->cancel);
+    g_clear_pointer(&self->popover, gtk_widget_unparent);
+    G_OBJECT_CLASS(sv_timeline_parent_class)->dispose(o);
+}
+
+static void sv_timeline_finalize(GObject *o)
+{
+    SvTimeline *self = SV_TIMELINE(o);
+    sv_scene_free(self->scene);
+    sv_layout_clear(&self->lay);
+    sv_doc_ref_release(self->doc);
+    g_array_unref(self->back);
+    g_array_unref(self->fwd);
+    G_OBJECT_CLASS(sv_timeline_parent_class)->finalize(o);
+}
+
+static void sv_timeline_measure(GtkWidget *w, GtkOrientation o, int for_size, int *min,
+                                int *nat, int *min_b, int *nat_b)
+{
+    *min = o == GTK_ORIENTATION_HORIZONTAL ? 200 : 120;
+    *nat = o == GTK_ORIENTATION_HORIZONTAL ? 900 : 500;
+}
+
+static void sv_timeline_class_init(SvTimelineClass *klass)
+{
+    GObjectClass *oc = G_OBJECT_CLASS(klass);
+    GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
+    oc->dispose = sv_timeline_dispose;
+    oc->finalize = sv_timeline_finalize;
+    wc->snapshot = sv_timeline_snapshot;
+    wc->size_allocate = sv_timeline_size_allocate;
+    wc->measure = sv_timeline_measure;
+    gtk_widget_class_set_css_name(wc, "timeline");
+
+    signals[SIG_VIEW_CHANGED] = g_signal_new("view-changed", G_TYPE_FROM_CLASS(klass),
+                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                             G_TYPE_NONE, 0);
+    signals[SIG_FRAME_READY] = g_signal_new("frame-ready", G_TYPE_FROM_CLASS(klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 0);
+    signals[SIG_RANGE_SELECTED] =
+        g_signal_new("range-selected", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                     NULL, NULL, G_TYPE_NONE, 2, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+    signals[SIG_HOVER_ROW] = g_signal_new("hover-row-changed", G_TYPE_FROM_CLASS(klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                          G_TYPE_NONE, 0);
+    signals[SIG_HISTORY] = g_signal_new("history-changed", G_TYPE_FROM_CLASS(klass),
+                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
+                                        0);
+    signals[SIG_ERROR] = g_signal_new("error", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
+                                      NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void sv_timeline_init(SvTimeline *self)
+{
+    GtkWidget *w = GTK_WIDGET(self);
+    self->back = g_array_new(FALSE, FALSE, sizeof(win2));
+    self->fwd = g_array_new(FALSE, FALSE, sizeof(win2));
+    self->hover_row = -1;
+    sv_viewport_init(&self->vp, 0, 1e6, 1);
+    gtk_widget_set_focusable(w, TRUE);
+    gtk_widget_set_hexpand(w, TRUE);
+    gtk_widget_set_vexpand(w, TRUE);
+    gtk_widget_set_overflow(w, GTK_OVERFLOW_HIDDEN);
+
+    GtkEventController *motion = gtk_event_controller_motion_new();
+    g_signal_connect(motion, "motion", G_CALLBACK(motion_cb), self);
+    g_signal_connect(motion, "leave", G_CALLBACK(leave_cb), self);
+    gtk_widget_add_controller(w, motion);
+
+    GtkEventController *scroll =
+        gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+    g_signal_connect(scroll, "scroll", G_CALLBACK(scroll_cb), self);
+    gtk_widget_add_controller(w, scroll);
+
+    GtkGesture *drag = gtk_gesture_drag_new();
+    gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(drag), 0); /* primary and secondary */
+    g_signal_connect(drag, "drag-begin", G_CALLBACK(drag_begin_cb), self);
+    g_signal_connect(drag, "drag-update", G_CALLBACK(drag_update_cb), self);
+    g_signal_connect(drag, "drag-end", G_CALLBACK(drag_end_cb), self);
+    gtk_widget_add_controller(w, GTK_EVENT_CONTROLLER(drag));
+
+    GtkGesture *zoom = gtk_gesture_zoom_new();
+    g_signal_connect(zoom, "begin", G_CALLBACK(zoom_begin_cb), self);
+    g_signal_connect(zoom, "scale-changed", G_CALLBACK(zoom_scale_cb), self);
+    gtk_widget_add_controller(w, GTK_EVENT_CONTROLLER(zoom));
+
+    /* single-key shortcuts live on the canvas (focused), so typing in the
+     * search entry is never taken for a zoom */
+    GtkEventController *sc = gtk_shortcut_controller_new();
+    static const struct {
+        const char *keys, *action;
+    } K[] = {
+        {"plus|equal|KP_Add", "win.zoom-in"},
+        {"minus|KP_Subtract", "win.zoom-out"},
+        {"0|KP_0", "win.zoom-fit"},
+        {"Left", "win.pan-left"},
+        {"Right", "win.pan-right"},
+        {"Home", "win.go-start"},
+        {"End", "win.go-end"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(K); i++)
+        gtk_shortcut_controller_add_shortcut(
+            GTK_SHORTCUT_CONTROLLER(sc),
+            gtk_shortcut_new(gtk_shortcut_trigger_parse_string(K[i].keys),
+                             gtk_named_action_new(K[i].action)));
+    gtk_widget_add_controller(w, sc);
+
+    gtk_widget_set_has_tooltip(w, TRUE);
+    g_signal_connect(w, "query-tooltip", G_CALLBACK(query_tooltip_cb), self);
+}

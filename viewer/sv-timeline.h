@@ -1,0 +1,65 @@
+/* sv-timeline.h - the timeline canvas: time ruler on top, one row per
+ * timeline below. Draws with render.c through gtk_snapshot_append_cairo;
+ * queries run on worker threads and the last finished frame is drawn
+ * (re-mapped to the current window) until the next one is ready. */
+#ifndef SV_TIMELINE_H
+#define SV_TIMELINE_H
+
+#include <gtk/gtk.h>
+
+#include "analysis.h"
+#include "sv-doc-ref.h"
+
+G_BEGIN_DECLS
+
+#define SV_RULER_H 24.0
+#define SV_TYPE_TIMELINE (sv_timeline_get_type())
+G_DECLARE_FINAL_TYPE(SvTimeline, sv_timeline, SV, TIMELINE, GtkWidget)
+
+GtkWidget *sv_timeline_new(void);
+/* Show doc (a reference is taken; NULL clears), fit the whole trace. */
+void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc);
+SvDocRef *sv_timeline_get_doc(SvTimeline *self);
+
+const sv_viewport *sv_timeline_get_viewport(SvTimeline *self);
+const sv_layout *sv_timeline_get_layout(SvTimeline *self);
+double sv_timeline_get_scroll(SvTimeline *self);
+void sv_timeline_set_scroll(SvTimeline *self, double y);
+long sv_timeline_get_hover_row(SvTimeline *self);
+
+/* Window changes. `record` pushes the current window on the back history. */
+void sv_timeline_set_window(SvTimeline *self, double t0, double t1, gboolean record);
+void sv_timeline_zoom(SvTimeline *self, double factor);     /* around the centre */
+void sv_timeline_pan(SvTimeline *self, double frac);        /* fraction of the span */
+void sv_timeline_fit(SvTimeline *self);
+void sv_timeline_go_start(SvTimeline *self);
+void sv_timeline_go_end(SvTimeline *self);
+gboolean sv_timeline_back(SvTimeline *self);
+gboolean sv_timeline_forward(SvTimeline *self);
+gboolean sv_timeline_can_back(SvTimeline *self);
+gboolean sv_timeline_can_forward(SvTimeline *self);
+
+/* Range selection. */
+gboolean sv_timeline_get_range(SvTimeline *self, double *t0, double *t1);
+void sv_timeline_set_range(SvTimeline *self, double t0, double t1);
+void sv_timeline_clear_range(SvTimeline *self);
+
+/* Select (highlight) a drawable, centre it if off screen, optionally open
+ * its popover. */
+void sv_timeline_select(SvTimeline *self, const sv_found *f, gboolean popover);
+gboolean sv_timeline_get_selected(SvTimeline *self, sv_found *out);
+/* Open the popover of some visible drawable (arrow preferred); for scripts. */
+gboolean sv_timeline_popover_any(SvTimeline *self);
+
+/* A frame query is running or queued. */
+gboolean sv_timeline_is_busy(SvTimeline *self);
+/* Stats of the last finished frame and its query time. */
+const slog_query_stats *sv_timeline_get_frame_stats(SvTimeline *self, double *ms,
+                                                    double *t0, double *t1);
+/* Colours / visibility changed in the document palette. */
+void sv_timeline_palette_changed(SvTimeline *self);
+void sv_timeline_set_absolute_time(SvTimeline *self, gboolean absolute);
+
+G_END_DECLS
+
+#endif
