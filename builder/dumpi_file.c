@@ -288,9 +288,16 @@ static int read_sizes(dumpi_file *f, uint64_t end, dumpi_error *err) {
 
 /* The index is the last record: up to 8 u64 entries, the first of them
  * the lead-in magic. Older writers had fewer entries in front (io.c
- * dumpi_open_input_file), so look for the magic 8, 7, 6 then 5 entries
- * from the end. Returns the index length in bytes, 0 if there is none. */
+ * dumpi_open_input_file), so the magic is looked for 8, 7, 6 then 5
+ * entries from the end. A file cut inside its index also ends in a magic
+ * followed by too few entries, which would shift every offset; libdumpi
+ * always writes the body right after the lead-in magic (io.c
+ * dumpi_alloc_output_profile), so a candidate counts only if its body
+ * entry is 8. A full 8-entry index with another body is returned too, so
+ * that damage there is reported instead of silently salvaged.
+ * Returns the index length in bytes, 0 if there is none. */
 static uint64_t find_index(const dumpi_file *f, uint64_t entries[8]) {
+  uint64_t full = 0;
   for (int n = 8; n >= 5; n--) {
     uint64_t len = 8 * (uint64_t)n;
     if (f->size < 8 + len)
@@ -302,9 +309,17 @@ static uint64_t find_index(const dumpi_file *f, uint64_t entries[8]) {
     /* right-align: entries[8-n+1 .. 7] */
     for (int i = 1; i < n; i++)
       entries[8 - n + i] = dumpi_get_u64(p + 8 * i);
-    return len;
+    if (entries[5] == 8)
+      return len;
+    if (n == 8)
+      full = len;
   }
-  return 0;
+  if (full) {
+    const uint8_t *p = f->map + f->size - full;
+    for (int i = 1; i < 8; i++)
+      entries[i] = dumpi_get_u64(p + 8 * i);
+  }
+  return full;
 }
 
 static int read_index(dumpi_file *f, uint64_t *sections_end,
