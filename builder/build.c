@@ -22,6 +22,7 @@
 #include "match.h"
 #include "palette.h"
 #include "reorder.h"
+#include "sink.h"
 #include "slog.h"
 
 #define N_LABELS DUMPI_N_LABELS
@@ -113,6 +114,7 @@ typedef struct builder {
     build_summary *s;
     FILE *err;
     slog_writer *w;
+    sink *sink;                  /* the writer's thread, while merging */
     rank_in *ranks;
     uint32_t n_ranks;
     int *heap;
@@ -162,6 +164,7 @@ static uint32_t add_category(builder *b, slog_kind kind, const char *name, const
     }
     slog_category c = {kind, name, group, rgba, n_fields, names, types};
     uint32_t id = 0;
+    if (b->sink) return sink_add_category(b->sink, &c);
     if (slog_writer_add_category(b->w, &c, &id) != SLOG_OK) {
         b->werr = *slog_writer_error(b->w);
         b->failed = 1;
@@ -236,7 +239,9 @@ static uint32_t timeline_for(builder *b, uint32_t rank, uint32_t thread) {
     snprintf(label, sizeof label, "rank %u / thread %u", rank, thread);
     slog_timeline t = {rank, thread, label, b->ranks[rank].f ? dumpi_file_hostname(b->ranks[rank].f) : ""};
     uint32_t id = 0;
-    if (slog_writer_add_timeline(b->w, &t, &id) != SLOG_OK) {
+    if (b->sink) {
+        id = sink_add_timeline(b->sink, &t);
+    } else if (slog_writer_add_timeline(b->w, &t, &id) != SLOG_OK) {
         b->werr = *slog_writer_error(b->w);
         b->failed = 1;
     }
@@ -251,11 +256,11 @@ static slog_cb_result release(void *user, int64_t key, const void *data, size_t 
     builder *b = user;
     (void)key;
     (void)len;
-    pending p;
-    memcpy(&p, data, sizeof p);
-    p.d.info = p.info;
-    if (slog_writer_add(b->w, &p.d) != SLOG_OK) {
-        b->werr = *slog_writer_error(b->w);
+    const pending *p = data;
+    slog_drawable d = p->d;
+    d.info = p->info;
+    sink_add(b->sink, &d);
+    if (sink_failed(b->sink)) {
         b->failed = 1;
         return SLOG_STOP;
     }
@@ -303,9 +308,9 @@ static slog_cb_result on_arrow(void *user, const match_arrow *a) {
 /* ---------------------------------------------------------- semantics */
 
 static int64_t bytes_of(const rank_in *r, const dumpi_call *c, int i_count, int i_type) {
-    if (i_count < 0 || i_type < 0 || !dumpi_call_has(c, i_count) || !dumpi_call_has(c, i_type)) return SLOG_INFO_UNKNOWN;
-    int64_t count = dumpi_call_int(c, i_count);
-    int32_t type = (int32_t)dumpi_call_int(c, i_type);
+    if (i_count < 0 || i_type < 0 || !c->args[i_count].present || !c->args[i_type].present) return SLOG_INFO_UNKNOWN;
+    int64_t count = c->args[i_count].i;
+    int32_t type = (int32_t)c->args[i_type].i;
     /* Only predefined datatypes (ids below 28) have a size that means the
      * payload; derived types would need the type map replayed. */
     int32_t size = type >= 0 && type < 28 ? dumpi_file_datatype_size(r->f, type) : -1;
@@ -320,8 +325,11 @@ static void to_status(const dumpi_status *d, match_status *m) {
     m->cancelled = d->cancelled;
 }
 
-static int64_t arg_or(const dumpi_call *c, int i, int64_t dflt) {
-    return i >= 0 && dumpi_call_has(c, i) ? dumpi_call_int(c, i) : dflt;
+/* Scalar argument i, or dflt when the function has none or the record
+ * omits it. Reads the decoded value directly: this runs for every field of
+ * every record. */
+static inline int64_t arg_or(const dumpi_call *c, int i, int64_t dflt) {
+    return i >= 0 && c->args[i].present ? c->args[i].i : dflt;
 }
 
 static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_plan *p, int64_t t0, int64_t t1) {
@@ -779,6 +787,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         b.match = match_ctx_new(b.comms, on_arrow, &b);
         b.ro = reorder_new(release, &b);
         annotate(&b, meta);
+        b.sink = sink_new(b.w, 1, b.n_ranks);
         for (uint32_t i = 0; i < b.n_ranks; i++)
             if (b.ranks[i].has_head) heap_push(&b, (int)i);
         uint64_t tick = 0;
@@ -803,6 +812,8 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
             match_finish(b.match);
             reorder_flush(b.ro);
         }
+        if (sink_close(b.sink, &b.werr) != SLOG_OK) b.failed = 1;
+        b.sink = NULL;
         s->max_pending = reorder_max_pending(b.ro);
         for (uint32_t i = 0; i < b.n_ranks && !fatal; i++) {
             rank_in *r = &b.ranks[i];

@@ -415,7 +415,7 @@ static bool compatible(const mop *blocker, int src, int tag)
  * receive with a known envelope goes and the rest are dropped. */
 static void inst_release(match_ctx *m, inst *in, bool force)
 {
-    GPtrArray *blockers = g_ptr_array_new();
+    GPtrArray *blockers = NULL; /* made only when a receive blocks */
     GList *l = in->recvs.head;
     while (l) {
         GList *next = l->next;
@@ -425,17 +425,18 @@ static void inst_release(match_ctx *m, inst *in, bool force)
             if (force)
                 op_drop_local(m, o, MATCH_UNMATCHED_INCOMPLETE, in->ref);
             else
-                g_ptr_array_add(blockers, o);
+                g_ptr_array_add(blockers ? blockers : (blockers = g_ptr_array_new()), o);
         } else {
             bool blocked = false;
-            for (guint i = 0; i < blockers->len && !blocked; i++)
+            for (guint i = 0; blockers && i < blockers->len && !blocked; i++)
                 blocked = compatible(g_ptr_array_index(blockers, i), src, tag);
             if (!blocked)
                 route(m, in, o);
         }
         l = next;
     }
-    g_ptr_array_free(blockers, TRUE);
+    if (blockers)
+        g_ptr_array_free(blockers, TRUE);
     inst_gc(m, in);
 }
 
