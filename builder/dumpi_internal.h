@@ -99,6 +99,7 @@ struct dumpi_file {
   uint64_t stream_begin;  /* first record (after the two biases) */
   uint64_t stream_end;    /* end of the stream section */
   uint64_t pos;           /* next record */
+  uint64_t released;      /* stream bytes before this were dropped from RSS */
   int status_has_tag;     /* version >= 0.6.3 */
   int state;              /* 0 reading, 1 ended, <0 sticky error */
   dumpi_error sticky;     /* the error repeated after a failure */

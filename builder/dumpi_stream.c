@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ---- arena ------------------------------------------------------------- */
 
@@ -73,6 +74,7 @@ void dumpi_arena_free(dumpi_arena *a) {
 
 void dumpi_file_rewind(dumpi_file *f) {
   f->pos = f->stream_begin;
+  f->released = 0;
   f->state = 0;
   memset(&f->wall_wrap, 0, sizeof f->wall_wrap);
   memset(&f->cpu_wrap, 0, sizeof f->cpu_wrap);
@@ -405,6 +407,12 @@ static int fail(dumpi_file *f, dumpi_error *err, int rc) {
   return rc;
 }
 
+/* Drop decoded pages every 512 KiB (so resident input is about 512 KiB per
+ * rank, bounded by ranks, not trace length); 64 KiB is a multiple of every page size
+ * Linux uses on the machines we run on, and the map starts page aligned. */
+#define DUMPI_RELEASE_STEP (512u << 10)
+#define DUMPI_RELEASE_PAGE (64u << 10)
+
 int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   if (f->state < 0) {
     if (err)
@@ -413,6 +421,16 @@ int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   }
   if (f->state > 0)
     return 0;
+  /* Decoded stream pages are dropped from the resident set as we go, so a
+   * 10 GB trace does not show 10 GB of RSS: the mapping is read once, front
+   * to back (header, footer and names were copied out at open). */
+  if (f->pos - f->released >= DUMPI_RELEASE_STEP) {
+    uint64_t upto = f->pos & ~(uint64_t)(DUMPI_RELEASE_PAGE - 1);
+    if (upto > f->released &&
+        madvise((void *)(uintptr_t)(f->map + f->released),
+                (size_t)(upto - f->released), MADV_DONTNEED) == 0)
+      f->released = upto;
+  }
   uint64_t record = f->pos;
   reader r = {f, f->map + f->pos, f->map + f->stream_end, err};
   if (r.p == r.end) {

@@ -339,7 +339,7 @@ static void check_rank(const char *bin) {
   while ((rc = dumpi_file_next(f, &call, &err)) == 1) {
     n_calls++;
     counts[call.label]++;
-    int64_t wall, cpu, wall2, cpu2;
+    int64_t wall = 0, cpu = 0, wall2 = 0, cpu2 = 0;
     int thread, thread2;
     if (!ref_next(&r) ||
         !parse_event(r.line, " entering", name, &wall, &cpu, &thread)) {

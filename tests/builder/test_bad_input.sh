@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# builder.input.<CASE>: slog2-build on damaged, foreign or missing input and
+# on command-line misuse. The damaged inputs are copies of amg-4r (4 ranks,
+# 0.7 MB) with rank 1 or 2 replaced; see README.md for the list of cases.
+#
+# Rules checked (slog2-build --help, "Exit status"):
+#   exit 1 -> an error on stderr naming the offending file, and nothing
+#             written: neither OUT nor any OUT.tmp.* nor any other new file;
+#   exit 2 -> a warning on stderr, OUT written and `slog2-print --check` OK.
+#   No case may crash (exit >= 128) or leave a temporary file.
+#
+# usage: test_bad_input.sh BUILD PRINT SYNTH TRACES CASE
+. "$(dirname "$0")/common.sh"
+CASE=$1
+DATA="$(cd "$(dirname "$0")/../data" && pwd)"
+SRC=amg-4r
+
+# copy_trace DIR: a private copy of amg-4r (meta + bins) in DIR; sets
+# META and BIN0..BIN3 and FULL_CALLS.
+copy_trace() {
+    need_traces
+    mkdir -p "$1"
+    cp "$TRACES/$SRC"/*.meta "$TRACES/$SRC"/*.bin "$1"/
+    META=$(ls "$1"/*.meta)
+    BIN1=$(ls "$1"/*-0001.bin)
+    BIN2=$(ls "$1"/*-0002.bin)
+}
+
+# rank_calls R: calls of rank R in the reference decoding.
+rank_calls() { zcat "$TRACES/$SRC"/*-000"$1".txt.gz | grep -c ' entering at '; }
+
+# listing DIR: the files in DIR (to see what a failed build left behind).
+listing() { (cd "$1" && ls -A | sort); }
+
+# expect_error DIR OUT WHAT PATTERN: last build exited 1, stderr matches
+# PATTERN (grep -E), and DIR holds exactly what it held before (saved in
+# $WORK/before).
+expect_error() {
+    local dir=$1 out=$2 what=$3 pat=$4
+    [ "$RC" -eq 1 ] || fail "$what: exit $RC, expected 1"
+    if ! grep -q -E -- "$pat" "$WORK/b.err"; then
+        fail "$what: stderr does not match /$pat/"
+    fi
+    [ -s "$WORK/b.err" ] || fail "$what: nothing on stderr"
+    [ ! -e "$out" ] || fail "$what: $out was written despite the error"
+    listing "$dir" >"$WORK/after"
+    if ! diff -u "$WORK/before" "$WORK/after" >"$WORK/ldiff"; then
+        fail "$what: files left behind in the output directory:"
+        cat "$WORK/ldiff" >&2
+    fi
+    head -n 5 "$WORK/b.err" | sed 's/^/   stderr: /'
+}
+
+# built_calls FILE: states + events in FILE.
+built_calls() { file_counts "$1"; echo $((F_STATES + F_EVENTS)); }
+
+# no_tmp DIR OUT: no OUT.tmp.* left in DIR.
+no_tmp() {
+    local left
+    left=$(cd "$1" && ls -A | grep -F "$(basename "$2").tmp" || true)
+    [ -z "$left" ] || fail "temporary files left in $1: $left"
+}
+
+# Pseudo-random bytes, the same on every run: gen_bytes N SEED.
+gen_bytes() {
+    awk -v n="$1" -v seed="$2" 'BEGIN { srand(seed); for (i = 0; i < n; i++) printf "%c", int(rand() * 256) }'
+}
+
+case "$CASE" in
+truncated)
+    # Rank 2 cut at 60% of its size, in the middle of the call stream.
+    d="$WORK/t"; copy_trace "$d"
+    sz=$(stat -c %s "$BIN2"); cut=$((sz * 6 / 10))
+    head -c "$cut" "$BIN2" >"$d/cut" && mv "$d/cut" "$BIN2"
+    out="$d/out.slog2"
+    run_build "$WORK/b" "$META" -o "$out"
+    cat "$WORK/b.out"; head -n 4 "$WORK/b.err" | sed 's/^/   stderr: /'
+    [ "$RC" -eq 2 ] || fail "truncated rank: exit $RC, expected 2"
+    grep -q -F "$(basename "$BIN2")" "$WORK/b.err" || fail "truncated rank: warning does not name $(basename "$BIN2")"
+    grep -q -E 'rank 2\b' "$WORK/b.err" || fail "truncated rank: warning does not name rank 2"
+    grep -q -E 'offset [0-9]+' "$WORK/b.err" || fail "truncated rank: warning has no 'offset N'"
+    grep -q -i 'warning' "$WORK/b.err" || fail "truncated rank: no 'warning' on stderr"
+    [ -s "$out" ] || die "truncated rank: no output"
+    no_tmp "$d" "$out"
+    check_file "$out"
+    got=$(built_calls "$out")
+    full=$(expected_calls "$SRC"); r2=$(rank_calls 2)
+    note "calls: full $full, truncated build $got, without rank 2 $((full - r2))"
+    [ "$got" -lt "$full" ] || fail "truncated rank: $got calls, not fewer than the full $full"
+    [ "$got" -gt $((full - r2)) ] || fail "truncated rank: $got calls, expected some of rank 2's records kept (> $((full - r2)))"
+    ;;
+truncated-sweep)
+    # Rank 2 cut at many points, from inside the lead-in to one byte short:
+    # exit 1 (nothing usable) or 2 (built), never a crash; what is built
+    # passes --check, has no more calls than the full trace (fewer when cut
+    # in the first half) and never fewer than a shorter cut.
+    d="$WORK/t"; copy_trace "$d"
+    cp "$BIN2" "$WORK/orig.bin"
+    sz=$(stat -c %s "$WORK/orig.bin")
+    full=$(expected_calls "$SRC")
+    prev=-1
+    cuts="1 8 16 32 64 100 200 $((sz / 20)) $((sz / 7)) $((sz / 3)) $((sz / 2)) $((sz * 3 / 4)) $((sz * 9 / 10)) $((sz - 200)) $((sz - 20)) $((sz - 1))"
+    # Under Valgrind a few cuts, one per stage: lead-in, header, stream, trailer.
+    [ -z "$VALGRIND" ] || cuts="8 64 $((sz / 3)) $((sz - 20))"
+    for cut in $cuts; do
+        head -c "$cut" "$WORK/orig.bin" >"$BIN2"
+        out="$d/out.slog2"; rm -f "$out"
+        listing "$d" >"$WORK/before"
+        run_build "$WORK/b" -q "$META" -o "$out"
+        case "$RC" in
+        1) expect_error "$d" "$out" "cut at $cut" "$(basename "$BIN2")"; note "cut at $cut/$sz: exit 1" ;;
+        2)
+            no_tmp "$d" "$out"
+            grep -q -F "$(basename "$BIN2")" "$WORK/b.err" || fail "cut at $cut: warning does not name the file"
+            check_file "$out" >/dev/null
+            got=$(built_calls "$out")
+            note "cut at $cut/$sz: exit 2, $got calls"
+            # Cuts past the end of the call stream (in the trailing header,
+            # footer, keyval and index sections) keep every call.
+            [ "$got" -le "$full" ] || fail "cut at $cut: $got calls, full trace has $full"
+            if [ "$cut" -le $((sz / 2)) ] && [ "$got" -ge "$full" ]; then
+                fail "cut at $cut (first half of the file): all $got calls kept"
+            fi
+            [ "$got" -ge "$prev" ] || fail "cut at $cut: $got calls, fewer than the $prev of a shorter cut"
+            prev=$got
+            ;;
+        *) fail "cut at $cut/$sz: exit $RC"; head -n 5 "$WORK/b.err" | sed 's/^/   stderr: /' >&2 ;;
+        esac
+    done
+    ;;
+garbage | png | text | empty | magic-then-garbage)
+    d="$WORK/t"; copy_trace "$d"
+    case "$CASE" in
+    garbage) gen_bytes 50000 7 >"$BIN1" ;;
+    png) cp "$DATA/foreign.png" "$BIN1" ;;
+    text) cp "$DATA/foreign.txt" "$BIN1" ;;
+    empty) : >"$BIN1" ;;
+    magic-then-garbage)
+        # A real lead-in and header start, then noise.
+        { head -c 64 "$TRACES/$SRC"/*-0001.bin; gen_bytes 30000 9; } >"$BIN1" ;;
+    esac
+    out="$d/out.slog2"
+    listing "$d" >"$WORK/before"
+    run_build "$WORK/b" "$META" -o "$out"
+    if [ "$CASE" = magic-then-garbage ]; then
+        # Either refused (1) or built from what could be read (2).
+        case "$RC" in
+        1) expect_error "$d" "$out" "$CASE" "$(basename "$BIN1")"; note "$CASE: exit 1" ;;
+        2) no_tmp "$d" "$out"; check_file "$out"; note "$CASE: exit 2, $(built_calls "$out") calls"
+           grep -q -F "$(basename "$BIN1")" "$WORK/b.err" || fail "$CASE: warning does not name the file" ;;
+        *) fail "$CASE: exit $RC"; cat "$WORK/b.err" >&2 ;;
+        esac
+    else
+        expect_error "$d" "$out" "$CASE as rank 1" "$(basename "$BIN1")"
+    fi
+    ;;
+garbage-list)
+    # The same, given as an explicit list of .bin files (no .meta).
+    d="$WORK/t"; copy_trace "$d"
+    cp "$DATA/foreign.png" "$d/foreign.bin"
+    out="$d/out.slog2"
+    listing "$d" >"$WORK/before"
+    run_build "$WORK/b" "$(ls "$d"/*-0000.bin)" "$d/foreign.bin" -o "$out"
+    expect_error "$d" "$out" "foreign .bin in a list" "foreign\.bin"
+    ;;
+missing)
+    d="$WORK/t"; copy_trace "$d"; rm "$BIN2"
+    out="$d/out.slog2"
+    listing "$d" >"$WORK/before"
+    run_build "$WORK/b" "$META" -o "$out"
+    expect_error "$d" "$out" "missing rank 2" 'rank[s]? 2\b'
+    ;;
+allow-missing)
+    d="$WORK/t"; copy_trace "$d"; rm "$BIN2"
+    out="$d/out.slog2"
+    run_build "$WORK/b" --allow-missing "$META" -o "$out"
+    cat "$WORK/b.out"; head -n 2 "$WORK/b.err" | sed 's/^/   stderr: /'
+    [ "$RC" -eq 2 ] || fail "--allow-missing: exit $RC, expected 2"
+    grep -q -E 'rank[s]? 2\b' "$WORK/b.err" || fail "--allow-missing: warning does not name rank 2"
+    [ -s "$out" ] || die "--allow-missing: no output"
+    no_tmp "$d" "$out"
+    check_file "$out"
+    got=$(built_calls "$out")
+    want=$(($(expected_calls "$SRC") - $(rank_calls 2)))
+    [ "$got" -eq "$want" ] || fail "--allow-missing: $got calls, ranks 0, 1 and 3 have $want"
+    timeline_map "$out" | awk '$2 == 2' >"$WORK/tl2"
+    # Rank 2 made no calls in this file; nothing may sit on its timeline.
+    print_tool --window all --format csv "$out" >"$WORK/csv"
+    for id in $(awk '{print $1}' "$WORK/tl2"); do
+        n=$(awk -F, -v id="$id" 'NR > 1 && $1 != "arrow" && $3 == id' "$WORK/csv" | wc -l)
+        [ "$n" -eq 0 ] || fail "--allow-missing: $n states/events on timeline $id of the missing rank 2"
+    done
+    ;;
+meta-missing)
+    d="$WORK/t"; mkdir -p "$d"
+    listing "$d" >"$WORK/before"
+    run_build "$WORK/b" "$d/nope.meta" -o "$d/out.slog2"
+    expect_error "$d" "$d/out.slog2" "nonexistent .meta" 'nope\.meta'
+    ;;
+meta-garbage)
+    # A .meta that is not one (binary noise), with real .bin files next to it.
+    d="$WORK/t"; copy_trace "$d"
+    gen_bytes 2000 5 >"$META"
+    listing "$d" >"$WORK/before"
+    run_build "$WORK/b" "$META" -o "$d/out.slog2"
+    expect_error "$d" "$d/out.slog2" "garbage .meta" "$(basename "$META")"
+    ;;
+bad-output-dir)
+    need_traces
+    d="$WORK/t"; mkdir -p "$d"
+    run_build "$WORK/b" "$(trace_meta "$SRC")" -o "$d/no/such/dir/out.slog2"
+    [ "$RC" -eq 1 ] || fail "-o into a missing directory: exit $RC, expected 1"
+    grep -q -F "$d/no/such/dir" "$WORK/b.err" || fail "-o into a missing directory: error does not name the path"
+    head -n 3 "$WORK/b.err" | sed 's/^/   stderr: /'
+    ;;
+input-forms)
+    # The three input forms (.meta, its directory, the list of .bin files)
+    # build the same drawables.
+    need_traces
+    d="$WORK/t"; mkdir -p "$d"
+    run_build "$WORK/b" -q "$(trace_meta "$SRC")" -o "$d/meta.slog2"
+    [ "$RC" -eq 0 ] || fail "input .meta: exit $RC"
+    run_build "$WORK/b" -q "$TRACES/$SRC" -o "$d/dir.slog2"
+    [ "$RC" -eq 0 ] || fail "input directory: exit $RC"
+    run_build "$WORK/b" -q "$TRACES/$SRC"/*.bin -o "$d/list.slog2"
+    [ "$RC" -eq 0 ] || { cat "$WORK/b.err" >&2; fail "input .bin list: exit $RC"; }
+    for f in meta dir list; do
+        print_tool --window all --format csv "$d/$f.slog2" | sort >"$d/$f.csv"
+    done
+    cmp -s "$d/meta.csv" "$d/dir.csv" || fail "directory input gives other drawables than the .meta"
+    cmp -s "$d/meta.csv" "$d/list.csv" || { fail "a .bin list gives other drawables than the .meta:"; diff "$d/meta.csv" "$d/list.csv" >"$d/csv.diff" || true; head -n 10 "$d/csv.diff" >&2; }
+    ;;
+help)
+    RC=0; $VALGRIND "$BUILD" --help >"$WORK/h.out" 2>"$WORK/h.err" || RC=$?
+    [ "$RC" -eq 0 ] || fail "--help: exit $RC"
+    grep -q -i '^usage' "$WORK/h.out" || fail "--help: no 'Usage' on stdout"
+    grep -q -- '--allow-missing' "$WORK/h.out" || fail "--help: --allow-missing not documented"
+    grep -q -i 'exit status' "$WORK/h.out" || fail "--help: exit status not documented"
+    ;;
+no-input)
+    RC=0; $VALGRIND "$BUILD" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
+    [ "$RC" -ne 0 ] || fail "no input: exit 0"
+    [ "$RC" -lt 128 ] || fail "no input: crashed ($RC)"
+    [ -z "$VALGRIND" ] || [ "$RC" -ne "$VG_STATUS" ] || fail "no input: valgrind errors"
+    [ -s "$WORK/n.err" ] || fail "no input: nothing on stderr"
+    note "no input: exit $RC: $(head -n1 "$WORK/n.err")"
+    ;;
+bad-option)
+    RC=0; $VALGRIND "$BUILD" --no-such-option x.meta >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
+    [ "$RC" -ne 0 ] || fail "unknown option: exit 0"
+    [ "$RC" -lt 128 ] || fail "unknown option: crashed ($RC)"
+    [ -z "$VALGRIND" ] || [ "$RC" -ne "$VG_STATUS" ] || fail "unknown option: valgrind errors"
+    grep -q -- 'no-such-option' "$WORK/n.err" || fail "unknown option: not named on stderr"
+    [ -d "$TRACES" ] || { echo "SKIP: ../shared/traces not found"; exit 77; }
+    for pb in 1 3 5000 x; do
+        RC=0; $VALGRIND "$BUILD" --preview-bins="$pb" -o "$WORK/pb.slog2" "$TRACES/$SRC" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
+        [ "$RC" -ne 0 ] || fail "--preview-bins=$pb (must be even, 2..4096): exit 0"
+        [ "$RC" -lt 128 ] || fail "--preview-bins=$pb: crashed ($RC)"
+        [ -z "$VALGRIND" ] || [ "$RC" -ne "$VG_STATUS" ] || fail "--preview-bins=$pb: valgrind errors"
+    done
+    ;;
+*) die "unknown case $CASE" ;;
+esac
+if [ -n "$VALGRIND" ] && [ "$RC" -eq "$VG_STATUS" ]; then
+    fail "valgrind reported errors (exit $VG_STATUS)"
+fi
+finish

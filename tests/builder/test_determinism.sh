@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# builder.determinism.<NAME>: building the same input twice, with the same
+# command line, gives byte-identical .slog2 files.
+#
+# The file records its own command line (annotation builder.command), so
+# both builds write to the same path; the first result is moved aside
+# before the second build. NAME is a folder of the real traces, or
+# "synth" for a generated 6-rank trace with 2 worker threads per rank
+# (interleaved thread records, needs no shared traces).
+#
+# usage: test_determinism.sh BUILD PRINT SYNTH TRACES NAME
+. "$(dirname "$0")/common.sh"
+NAME=$1
+if [ "$NAME" = synth ]; then
+    "$SYNTH" --quiet --ranks 6 --calls-per-rank 3000 --threads 2 --seed 11 -o "$WORK/in/syn" ||
+        die "slog2-synth failed"
+    input="$WORK/in/syn.meta"
+else
+    need_traces
+    input=$(trace_meta "$NAME")
+fi
+
+out="$WORK/out.slog2"
+run_build "$WORK/b1" -q "$input" -o "$out"
+[ "$RC" -eq 0 ] || { cat "$WORK/b1.err" >&2; die "first build exited $RC"; }
+mv "$out" "$WORK/first.slog2"
+run_build "$WORK/b2" -q "$input" -o "$out"
+[ "$RC" -eq 0 ] || { cat "$WORK/b2.err" >&2; die "second build exited $RC"; }
+
+if ! cmp "$WORK/first.slog2" "$out"; then
+    fail "$NAME: two builds differ ($(stat -c %s "$WORK/first.slog2") vs $(stat -c %s "$out") bytes)"
+    cmp -l "$WORK/first.slog2" "$out" >"$WORK/cmp" || true
+    head -n 10 "$WORK/cmp" >&2
+    print_tool "$WORK/first.slog2" >"$WORK/p1" || true
+    print_tool "$out" >"$WORK/p2" || true
+    diff "$WORK/p1" "$WORK/p2" >"$WORK/pdiff" || true
+    head -n 20 "$WORK/pdiff" >&2
+else
+    note "identical: $(stat -c %s "$out") bytes"
+fi
+check_file "$out"
+finish

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# builder.trace.<NAME>: build one real trace and compare the file with the
+# reference decodings (dumpi2ascii output, *.txt.gz next to the .bin files).
+#
+#   - slog2-build exits 0 (none of the shared traces is damaged);
+#   - slog2-print --check passes;
+#   - states + events == MPI calls ("entering at" lines), and so does the
+#     builder's own "MPI calls" summary line;
+#   - per (rank, thread, function) the number of states + events equals
+#     the number of calls in the decoding (catches calls put on the wrong
+#     timeline or under the wrong category, not just lost ones);
+#   - timelines == distinct (rank, thread) pairs of the decoding (ranks,
+#     plus the worker threads in testthreads-*);
+#   - the summary's counts agree with the file's;
+#   - for traces whose messages all match (see EXPECT_UNMATCHED_ZERO),
+#     nothing is unmatched; for hpcg-4r arrows == MPI_Send calls (121464).
+#
+# usage: test_trace.sh BUILD PRINT SYNTH TRACES NAME
+. "$(dirname "$0")/common.sh"
+need_traces
+NAME=$1
+[ -d "$TRACES/$NAME" ] || die "no trace folder $TRACES/$NAME"
+
+# Traces in which every point-to-point message has both ends recorded and
+# resolvable (no MPI_Cancel, no ANY_SOURCE receive without a status).
+EXPECT_UNMATCHED_ZERO=" sst-dumpi-testtrace amg-4r hpcg-4r IMB-4r mpich-inactivereq-4r mpich-waittestnull-4r "
+
+out="$WORK/$NAME.slog2"
+run_build "$WORK/b" "$(trace_meta "$NAME")" -o "$out"
+cat "$WORK/b.out"
+if [ "$RC" -ne 0 ]; then
+    cat "$WORK/b.err" >&2
+    die "slog2-build exited $RC on $NAME (expected 0)"
+fi
+[ -s "$out" ] || die "no output file $out"
+check_file "$out"
+
+want_calls=$(expected_calls "$NAME")
+file_counts "$out"
+note "decoding: $want_calls calls; file: $F_STATES states, $F_EVENTS events, $F_ARROWS arrows, $F_TIMELINES timelines"
+
+got=$((F_STATES + F_EVENTS))
+[ "$got" -eq "$want_calls" ] ||
+    fail "$NAME: states+events = $F_STATES+$F_EVENTS = $got, decoding has $want_calls MPI calls"
+
+sum_calls=$(summary_field "$WORK/b.out" 'MPI calls ')
+[ "$sum_calls" -eq "$want_calls" ] ||
+    fail "$NAME: builder summary says 'MPI calls $sum_calls', decoding has $want_calls"
+sum_states=$(summary_field "$WORK/b.out" 'states ')
+sum_events=$(summary_field "$WORK/b.out" 'events ')
+sum_arrows=$(summary_field "$WORK/b.out" 'arrows ')
+sum_tl=$(summary_field "$WORK/b.out" 'timelines ')
+[ "$sum_states $sum_events $sum_arrows $sum_tl" = "$F_STATES $F_EVENTS $F_ARROWS $F_TIMELINES" ] ||
+    fail "$NAME: summary (states events arrows timelines) '$sum_states $sum_events $sum_arrows $sum_tl' != file '$F_STATES $F_EVENTS $F_ARROWS $F_TIMELINES'"
+
+# Timelines: one per (rank, thread) that made a call.
+expected_per_rank_thread_fn "$NAME" >"$WORK/want"
+want_tl=$(awk '{print $1, $2}' "$WORK/want" | sort -u | wc -l)
+[ "$F_TIMELINES" -eq "$want_tl" ] ||
+    fail "$NAME: $F_TIMELINES timelines, decoding has $want_tl (rank, thread) pairs"
+timeline_map "$out" | awk '{print $2, $3}' | sort >"$WORK/tl_got"
+awk '{print $1, $2}' "$WORK/want" | sort -u >"$WORK/tl_want"
+if ! diff -u "$WORK/tl_want" "$WORK/tl_got" >"$WORK/tl_diff"; then
+    fail "$NAME: (rank, thread) of the timelines differ from the decoding (-want +got):"
+    head -n 40 "$WORK/tl_diff" >&2
+fi
+
+# Per (rank, thread, function).
+actual_per_rank_thread_fn "$out" >"$WORK/got"
+if ! diff -u "$WORK/want" "$WORK/got" >"$WORK/diff"; then
+    fail "$NAME: per (rank thread function count) differs from the decoding (-want +got):"
+    head -n 40 "$WORK/diff" >&2
+fi
+
+# Matching.
+unm=$(grep -E '^ *unmatched:' "$WORK/b.out" || true)
+[ -n "$unm" ] || fail "$NAME: no 'unmatched:' line in the summary"
+note "$unm"
+case "$EXPECT_UNMATCHED_ZERO" in
+*" $NAME "*)
+    u=$(echo "$unm" | sed -n -E 's/^ *unmatched: ([0-9]+) sends, ([0-9]+) receives, ([0-9]+) other.*/\1 \2 \3/p')
+    [ "$u" = "0 0 0" ] ||
+        fail "$NAME: expected nothing unmatched, summary says: $unm"
+    ;;
+esac
+if [ "$NAME" = hpcg-4r ]; then
+    # HPCG: every message is MPI_Send -> MPI_Irecv + MPI_Wait on COMM_WORLD.
+    n_send=$(awk '$3 == "MPI_Send" {s += $4} END {print s + 0}' "$WORK/want")
+    [ "$n_send" -eq 121464 ] || fail "hpcg-4r decoding has $n_send MPI_Send calls, README says 121464"
+    [ "$F_ARROWS" -eq "$n_send" ] || fail "hpcg-4r: $F_ARROWS arrows, $n_send MPI_Send calls"
+fi
+finish
