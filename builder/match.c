@@ -79,8 +79,19 @@ struct match_ctx {
     GArray *list;         /* built by match_finish */
     uint64_t next_seq;
     bool stopped, finished;
+    guint chan_limit, inst_limit; /* sweep empties when a table grows past these */
     match_stats stats;
 };
+
+/* Empty channels and instances are not freed at once: a message pattern
+ * creates and empties the same channel for every message, and freeing and
+ * re-creating it was most of the matching time. They are swept in bulk
+ * when a table grows past its limit, only at API entry (sweep_empties), so
+ * no internal caller ever holds a pointer to something swept. The limit
+ * doubles with what survives a sweep, so memory stays proportional to
+ * operations in flight and sweeps stay amortised O(1). */
+#define SWEEP_MIN_CHANS 65536u
+#define SWEEP_MIN_INSTS 1024u
 
 /* ------------------------------------------------------------ heap */
 
@@ -296,8 +307,16 @@ static chan *chan_get(match_ctx *m, uint64_t comm_id, int src, int dst, int tag)
 
 static void chan_gc(match_ctx *m, chan *ch)
 {
-    if (g_queue_is_empty(&ch->sends) && g_queue_is_empty(&ch->recvs))
-        g_hash_table_remove(m->chans, &ch->key); /* frees ch */
+    (void)m;
+    (void)ch; /* swept in bulk: see sweep_empties() */
+}
+
+static gboolean chan_empty_cb(gpointer key, gpointer value, gpointer user)
+{
+    (void)key;
+    (void)user;
+    chan *ch = value;
+    return g_queue_is_empty(&ch->sends) && g_queue_is_empty(&ch->recvs);
 }
 
 static void emit(match_ctx *m, const chan *ch, const mop *s, const mop *r)
@@ -379,8 +398,16 @@ static inst *inst_get(match_ctx *m, comm_ref *ref)
 
 static void inst_gc(match_ctx *m, inst *in)
 {
-    if (g_queue_is_empty(&in->recvs) && g_queue_is_empty(&in->deferred))
-        g_hash_table_remove(m->insts, in->ref);
+    (void)m;
+    (void)in; /* swept in bulk: see sweep_empties() */
+}
+
+static gboolean inst_empty_cb(gpointer key, gpointer value, gpointer user)
+{
+    (void)key;
+    (void)user;
+    inst *in = value;
+    return g_queue_is_empty(&in->recvs) && g_queue_is_empty(&in->deferred);
 }
 
 /* A receive (or send) whose envelope is final: to its channel, or held in
@@ -510,9 +537,25 @@ static mreq *req_bind(match_ctx *m, uint32_t rank, int id, op_kind kind, bool pe
 
 /* ------------------------------------------------------------ posting */
 
-static bool ok(const match_ctx *m, uint32_t rank)
+static void sweep_empties(match_ctx *m)
 {
-    return m && !m->finished && rank < comm_ctx_n_ranks(m->comms);
+    if (g_hash_table_size(m->chans) > m->chan_limit) {
+        g_hash_table_foreach_remove(m->chans, chan_empty_cb, NULL);
+        m->chan_limit = MAX(SWEEP_MIN_CHANS, 2 * g_hash_table_size(m->chans));
+    }
+    if (g_hash_table_size(m->insts) > m->inst_limit) {
+        g_hash_table_foreach_remove(m->insts, inst_empty_cb, NULL);
+        m->inst_limit = MAX(SWEEP_MIN_INSTS, 2 * g_hash_table_size(m->insts));
+    }
+}
+
+/* Every public entry point starts here, with no internal pointers live. */
+static bool ok(match_ctx *m, uint32_t rank)
+{
+    if (!m || m->finished || rank >= comm_ctx_n_ranks(m->comms))
+        return false;
+    sweep_empties(m);
+    return true;
 }
 
 static void post_send(match_ctx *m, const match_post *p, mreq *q)
@@ -871,6 +914,8 @@ match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
     m->cb = cb;
     m->user = user;
     m->insts = g_hash_table_new_full(NULL, NULL, NULL, inst_free_cb);
+    m->chan_limit = SWEEP_MIN_CHANS;
+    m->inst_limit = SWEEP_MIN_INSTS;
     m->chans = g_hash_table_new_full(chan_key_hash, chan_key_equal, NULL, chan_free_cb);
     uint32_t n = comm_ctx_n_ranks(comms);
     m->reqs = g_new0(GHashTable *, n);

@@ -14,6 +14,7 @@
 
 typedef struct col_row {
     uint32_t timeline, category;
+    int is_state;   /* clamp to 1 at finish: a fraction covered */
     double *v;
 } col_row;
 
@@ -35,7 +36,8 @@ slog_columns *slog_columns_new(int64_t t0, int64_t t1, uint32_t n_cols) {
     if (!c) return NULL;
     c->t0 = t0;
     c->t1 = t1;
-    c->t_end = (double)t1 + 1.0;
+    /* Columns tile [t0, t1] exactly; a zero-width window gets 1 ns. */
+    c->t_end = t1 > t0 ? (double)t1 : (double)t0 + 1.0;
     c->n_cols = n_cols;
     c->width = (c->t_end - (double)t0) / n_cols;
     c->ok = 1;
@@ -57,7 +59,7 @@ static uint32_t hash2(uint32_t a, uint32_t b) {
     return (uint32_t)(k >> 32);
 }
 
-static double *row_for(slog_columns *c, uint32_t timeline, uint32_t category) {
+static double *row_for(slog_columns *c, uint32_t timeline, uint32_t category, int is_state) {
     if (c->n_slots) {
         uint32_t h = hash2(timeline, category) & (c->n_slots - 1);
         while (c->slots[h]) {
@@ -97,6 +99,7 @@ static double *row_for(slog_columns *c, uint32_t timeline, uint32_t category) {
     c->slots[h] = c->n_rows + 1;
     c->rows[c->n_rows].timeline = timeline;
     c->rows[c->n_rows].category = category;
+    c->rows[c->n_rows].is_state = is_state;
     c->rows[c->n_rows].v = v;
     c->n_rows++;
     return v;
@@ -127,9 +130,9 @@ void slog_columns_add_preview(slog_columns *c, const slog_preview *p, const uint
     double bw = ((double)p->hi - (double)p->lo) / p->n_bins;
     for (uint32_t i = 0; i < p->n_rows; i++) {
         const slog_preview_row *r = &p->rows[i];
-        double *v = row_for(c, r->timeline, r->category);
-        if (!v) return;
         bool st = cat_is_state[r->category];
+        double *v = row_for(c, r->timeline, r->category, st);
+        if (!v) return;
         for (uint32_t j = 0; j < p->n_bins; j++) {
             if (r->values[j] == 0) continue;
             double a = (double)p->lo + j * bw;
@@ -141,7 +144,7 @@ void slog_columns_add_preview(slog_columns *c, const slog_preview *p, const uint
 }
 
 void slog_columns_add_drawable(slog_columns *c, const slog_drawable *d) {
-    double *v = row_for(c, d->timeline, d->category);
+    double *v = row_for(c, d->timeline, d->category, d->kind == SLOG_KIND_STATE);
     if (!v) return;
     if (d->kind == SLOG_KIND_STATE) {
         if (d->end > d->start) spread(c, v, (double)d->start, (double)d->end, 1.0 / c->width);
@@ -157,6 +160,11 @@ static int cmp_row(const void *x, const void *y) {
 }
 
 void slog_columns_finish(slog_columns *c) {
+    /* Nested states of one category may overlap: a column is at most full. */
+    for (uint32_t i = 0; i < c->n_rows; i++)
+        if (c->rows[i].is_state)
+            for (uint32_t j = 0; j < c->n_cols; j++)
+                if (c->rows[i].v[j] > 1) c->rows[i].v[j] = 1;
     qsort(c->rows, c->n_rows, sizeof *c->rows, cmp_row);
     /* The hash now points at stale positions; rebuild it. */
     if (c->n_slots) {

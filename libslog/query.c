@@ -145,9 +145,9 @@ static slog_status deliver_node(qctx *x, const rd_node *d, int64_t lo, int64_t h
             return slog_set_error(x->err, SLOG_ERR_CORRUPT, x->r->path, at, "malformed drawable %u of node (%u, %llu)",
                                   i, d->level, (unsigned long long)d->index);
         }
-        if (x->on_drawable && wanted(x->q, &dr)) {
+        if (wanted(x->q, &dr)) {
             x->stats.drawables++;
-            if (x->on_drawable(x->user, &dr) == SLOG_STOP) {
+            if (x->on_drawable && x->on_drawable(x->user, &dr) == SLOG_STOP) {
                 x->stopped = true;
                 break;
             }
@@ -237,18 +237,19 @@ static slog_status visit(qctx *x, uint32_t level, uint64_t index) {
     int64_t lo = (int64_t)(index << s), hi = lo + (int64_t)(1ull << s);
     if (hi - 1 < x->q->t0 || lo > x->q->t1) return SLOG_OK;
     slog_status st;
+    /* Bins no wider than a pixel: (hi-lo)/bins <= pixel_ns as real numbers,
+     * compared without division (bins <= 4096, widths < 2^62: fits 128 bits). */
     bool use_preview = x->q->pixel_ns > 0 && !(x->q->flags & SLOG_QUERY_NO_PREVIEW) &&
                        (d->flags & SLOG_DIRENT_HAS_PREVIEW) &&
-                       (hi - lo) / (int64_t)x->r->info.preview_bins <= x->q->pixel_ns;
+                       (unsigned __int128)(uint64_t)(hi - lo) <=
+                           (unsigned __int128)(uint64_t)x->q->pixel_ns * x->r->info.preview_bins;
     if (use_preview) {
         slog_preview p = {.lo = lo, .hi = hi};
         if ((st = decode_preview(x, d, x->q->timelines, &p))) return st;
         x->stats.nodes_read++;
         x->stats.bytes_read += d->prev_size;
-        if (x->on_preview) {
-            x->stats.previews++;
-            if (x->on_preview(x->user, &p) == SLOG_STOP) x->stopped = true;
-        }
+        x->stats.previews++;
+        if (x->on_preview && x->on_preview(x->user, &p) == SLOG_STOP) x->stopped = true;
         return SLOG_OK;
     }
     if (d->n_drawables && (st = deliver_node(x, d, lo, hi))) return st;

@@ -108,9 +108,9 @@ typedef struct slog_drawable {
 typedef struct slog_writer slog_writer;
 
 typedef struct slog_writer_options {
-    uint32_t preview_bins;    /* bins per node preview; 0 = default (64) */
-    uint32_t leaf_drawables;  /* target drawables per leaf; 0 = default */
-    int32_t leaf_shift;       /* log2 of the leaf width in ns; -1 = choose from data */
+    uint32_t preview_bins;    /* bins per node preview: even, 2..4096; 0 = default (64) */
+    uint32_t leaf_drawables;  /* target drawables per leaf; 0 = default (8192) */
+    int32_t leaf_shift;       /* log2 of the leaf width in ns, 0..62; -1 = choose from data */
     int64_t time_origin_ns;   /* absolute time of t=0 (informational) */
     uint64_t preview_min_subtree; /* nodes whose subtree holds fewer drawables
                                      carry no preview (readers descend instead);
@@ -132,8 +132,12 @@ slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, u
 slog_status slog_writer_add_timeline(slog_writer *w, const slog_timeline *tl, uint32_t *id);
 slog_status slog_writer_add_annotation(slog_writer *w, const char *key, const char *value);
 
-/* Add one drawable. Drawables must come in non-decreasing order of
- * max(start, end) ("end order"), else SLOG_ERR_ORDER. Memory stays bounded:
+/* Add one drawable. Times must be in [0, 2^62) ns (else SLOG_ERR_ARG); a
+ * state needs end >= start, an event end == start, and the category's kind
+ * must be the drawable's; end_timeline is ignored except for arrows.
+ * Drawables must come in non-decreasing order of
+ * max(start, end) ("end order"), else SLOG_ERR_ORDER. A rejected drawable
+ * (ARG, ORDER) leaves the writer usable; any other error breaks it. Memory stays bounded:
  * finished tree nodes are written out as soon as no later drawable can land
  * in them. */
 slog_status slog_writer_add(slog_writer *w, const slog_drawable *d);
@@ -237,8 +241,8 @@ typedef struct slog_query {
 typedef struct slog_query_stats {
     uint64_t nodes_read;
     uint64_t bytes_read;
-    uint64_t drawables;   /* delivered */
-    uint64_t previews;    /* delivered */
+    uint64_t drawables;   /* matching the query (delivered if a callback is set) */
+    uint64_t previews;    /* likewise */
 } slog_query_stats;
 
 typedef slog_cb_result (*slog_drawable_cb)(void *user, const slog_drawable *d);
@@ -295,7 +299,8 @@ void slog_columns_free(slog_columns *c);
 /* cat_is_state: is category k a state category (from slog_reader_category). */
 void slog_columns_add_preview(slog_columns *c, const slog_preview *p, const uint8_t *cat_is_state);
 void slog_columns_add_drawable(slog_columns *c, const slog_drawable *d);
-/* Rows ordered by (timeline, category) after slog_columns_finish(). */
+/* Clamp state rows to 1 (nested states of one category overlap) and order
+ * rows by (timeline, category). The columns tile [t0, t1] exactly. */
 void slog_columns_finish(slog_columns *c);
 uint32_t slog_columns_n_rows(const slog_columns *c);
 /* Returns the n_cols values of row i and its keys. */

@@ -161,10 +161,11 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
     if (!w->opt.preview_bins) w->opt.preview_bins = DEFAULT_BINS;
     if (!w->opt.leaf_drawables) w->opt.leaf_drawables = DEFAULT_LEAF_DRAWABLES;
     if (!w->opt.preview_min_subtree) w->opt.preview_min_subtree = DEFAULT_PREVIEW_MIN;
-    if (w->opt.preview_bins > SLOG_MAX_BINS || (w->opt.preview_bins & 1) || w->opt.leaf_shift > 62) {
+    if (w->opt.preview_bins > SLOG_MAX_BINS || (w->opt.preview_bins & 1) || w->opt.leaf_shift > 62 ||
+        w->opt.leaf_shift < -1) {
         free(w);
         return slog_set_error(err, SLOG_ERR_ARG, path, SLOG_NO_OFFSET,
-                              "preview_bins must be even and <= 4096, leaf_shift <= 62");
+                              "preview_bins must be even and <= 4096, leaf_shift -1..62");
     }
     w->shift = w->opt.leaf_shift;
     w->t_min = INT64_MAX;
@@ -476,7 +477,7 @@ static slog_status buffer_boot(slog_writer *w, const slog_drawable *d) {
     }
     slog_drawable *c = &w->boot[w->n_boot++];
     *c = *d;
-    memcpy(w->boot_info + w->n_boot_info, d->info, d->n_info * sizeof *d->info);
+    if (d->n_info) memcpy(w->boot_info + w->n_boot_info, d->info, d->n_info * sizeof *d->info);
     /* Store the offset; pointers are made when the buffer is replayed. */
     c->info = (const int64_t *)(uintptr_t)w->n_boot_info;
     w->n_boot_info += d->n_info;

@@ -1,0 +1,439 @@
+/* test_corrupt.c - untrusted input: every truncation of a small file, random
+ * single-bit flips (seeded), foreign files, bumped versions. The reader must
+ * return an error (message non-empty, naming the file) or, for a flip in
+ * unused bytes, a clean success with the right data -- never crash, hang or
+ * leak (run under valgrind by the memcheck variant).
+ *
+ *   test_corrupt [SEED [N_FLIPS]] */
+#include "testutil.h"
+#include "format.h" /* byte layout, for the CRC-fixed mutations */
+
+#include <inttypes.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#define HDR_MAJOR_OFF 12 /* format.h: header offsets */
+#define HDR_MINOR_OFF 14
+#define HDR_CRC_OFF 252
+#define HDR_SIZE 256
+
+static char *g_dir;
+static const t_model *g_model;
+
+static void check_err(const slog_error *err, slog_status st, const char *path, const char *what)
+{
+    CHECKF(st < 0, "%s: status %d", what, (int)st);
+    CHECKF(err->status == st, "%s: err.status %d, returned %d", what, (int)err->status, (int)st);
+    CHECKF(err->message[0] != 0, "%s: empty error message", what);
+    CHECKF(strstr(err->message, path) != NULL, "%s: message '%s' does not name the file %s", what,
+           err->message, path);
+}
+
+/* Open path and read everything. Returns SLOG_OK or the first error (err
+ * checked). If everything succeeds and full_ok_check, the drawables must be
+ * exactly the model's. *stage: 0 open, 1 query, 2 preview query, 3 check. */
+static slog_status read_all(const char *path, int full_ok_check, int *stage, slog_error *err)
+{
+    slog_reader *rd = (slog_reader *)1;
+    memset(err, 0, sizeof *err);
+    *stage = 0;
+    slog_status st = slog_reader_open(&rd, path, err);
+    if (st != SLOG_OK) {
+        CHECKF(rd == NULL, "failed open left *out non-NULL");
+        check_err(err, st, path, "slog_reader_open");
+        return st;
+    }
+    const slog_file_info *fi = slog_reader_info(rd);
+    t_dvec v = {0};
+    slog_query q = {INT64_MIN, INT64_MAX, NULL, 0, 0};
+    *stage = 1;
+    st = slog_reader_query(rd, &q, t_collect_drawable, NULL, &v, NULL, err);
+    if (st == SLOG_OK) {
+        /* a preview query at several widths reads the preview blocks */
+        *stage = 2;
+        for (int k = 0; k < 4 && st == SLOG_OK; k++) {
+            t_pvec pv = {0};
+            q.pixel_ns = ((int64_t)1 << (10 * k)) + 1;
+            st = slog_reader_query(rd, &q, NULL, t_collect_preview, &pv, NULL, err);
+            t_pvec_free(&pv);
+        }
+    }
+    if (st == SLOG_OK) {
+        *stage = 3;
+        st = slog_reader_check(rd, NULL, err);
+    }
+    if (st != SLOG_OK) {
+        check_err(err, st, path, *stage == 3 ? "slog_reader_check" : "slog_reader_query");
+    } else if (full_ok_check) {
+        /* clean success must mean the right data */
+        CHECKF(fi->n_drawables == g_model->n, "corrupted file read cleanly with n_drawables %" PRIu64,
+               fi->n_drawables);
+        CHECKF(v.n == g_model->n, "corrupted file read cleanly but delivered %zu of %zu drawables", v.n,
+               g_model->n);
+        t_draw *exp = malloc((g_model->n + 1) * sizeof *exp);
+        CHECK(exp);
+        memcpy(exp, g_model->d, g_model->n * sizeof *exp);
+        t_qsort(exp, g_model->n, sizeof *exp, t_draw_cmp);
+        t_qsort(v.d, v.n, sizeof *v.d, t_draw_cmp);
+        for (size_t i = 0; i < v.n; i++)
+            if (t_draw_cmp(&exp[i], &v.d[i]) != 0) {
+                fprintf(stderr, "  read ");
+                t_draw_print(stderr, &v.d[i]);
+                fprintf(stderr, "\n  want ");
+                t_draw_print(stderr, &exp[i]);
+                fputc('\n', stderr);
+                t_fail(__FILE__, __LINE__, "drawables intact", "corrupted file read cleanly with wrong data");
+            }
+        free(exp);
+    }
+    t_dvec_free(&v);
+    slog_reader_close(rd);
+    return st;
+}
+
+static const char *status_name(slog_status st)
+{
+    switch (st) {
+    case SLOG_OK: return "OK";
+    case SLOG_ERR_IO: return "IO";
+    case SLOG_ERR_NOMEM: return "NOMEM";
+    case SLOG_ERR_NOT_SLOG: return "NOT_SLOG";
+    case SLOG_ERR_VERSION: return "VERSION";
+    case SLOG_ERR_TRUNCATED: return "TRUNCATED";
+    case SLOG_ERR_CORRUPT: return "CORRUPT";
+    case SLOG_ERR_CHECKSUM: return "CHECKSUM";
+    case SLOG_ERR_ARG: return "ARG";
+    case SLOG_ERR_ORDER: return "ORDER";
+    case SLOG_ERR_LIMIT: return "LIMIT";
+    }
+    return "?";
+}
+static int status_index(slog_status st) { return st == SLOG_OK ? 0 : (int)(-30000 - (int)st); }
+
+static void test_truncation(const unsigned char *good, size_t size)
+{
+    char *path = t_path(g_dir, "trunc.slog2");
+    unsigned hist[12] = {0};
+    size_t step = t_under_valgrind() && size > 1500 ? 7 : 1;
+    /* one file cut shorter and shorter (cheaper than a new file per length) */
+    CHECK(t_write_file(path, good, size) == 0);
+    for (size_t len = size; len-- > 0;) {
+        if (!(len < 300 || size - len < 300) && len % step)
+            continue;
+        snprintf(t_context, sizeof t_context, "truncation to %zu of %zu bytes", len, size);
+        CHECK(truncate(path, (off_t)len) == 0);
+        slog_error err;
+        int stage;
+        slog_status st = read_all(path, 0, &stage, &err);
+        CHECKF(st != SLOG_OK, "file truncated to %zu of %zu bytes reads without error", len, size);
+        hist[status_index(st)]++;
+        if (len == 0 || len == size - 1)
+            printf("  truncated to %zu: %s at stage %d: %s\n", len, status_name(st), stage, err.message);
+    }
+    printf("truncation: every length 0..%zu fails:", size - 1);
+    for (int i = 0; i < 12; i++)
+        if (hist[i])
+            printf(" %s=%u", status_name(i ? (slog_status)(-30000 - i) : SLOG_OK), hist[i]);
+    printf("\n");
+    unlink(path);
+    free(path);
+}
+
+static void test_bitflips(const unsigned char *good, size_t size, uint64_t seed, unsigned n_flips,
+                          const slog_node_info *nodes, uint64_t n_nodes)
+{
+    char *path = t_path(g_dir, "flip.slog2");
+    CHECK(t_write_file(path, good, size) == 0);
+    int fd = open(path, O_RDWR);
+    CHECK(fd >= 0);
+    t_rng r = {seed};
+    unsigned hist[12] = {0}, silent = 0, in_node = 0;
+    for (unsigned i = 0; i < n_flips; i++) {
+        size_t off = (size_t)t_below(&r, size);
+        unsigned bit = (unsigned)t_below(&r, 8);
+        if (i < 8) /* always hit the header, the first node and the postamble */
+            off = i < 3 ? (size_t)t_below(&r, HDR_SIZE) : i < 6 && n_nodes ? nodes[0].offset + t_below(&r, nodes[0].size)
+                                                                      : size - 1 - t_below(&r, 64);
+        snprintf(t_context, sizeof t_context, "bit flip seed %" PRIu64 " #%u: byte %zu bit %u of %zu "
+                 "(rerun: test_corrupt %" PRIu64 ")", seed, i, off, bit, size, seed);
+        /* flip in place; restored below */
+        unsigned char c = good[off] ^ (unsigned char)(1u << bit);
+        CHECK(pwrite(fd, &c, 1, (off_t)off) == 1);
+        slog_error err;
+        int stage;
+        slog_status st = read_all(path, 1, &stage, &err);
+        hist[status_index(st)]++;
+        int node = -1;
+        for (uint64_t k = 0; k < n_nodes; k++)
+            if (off >= nodes[k].offset && off < nodes[k].offset + nodes[k].size)
+                node = (int)k;
+        if (node >= 0) {
+            in_node++;
+            CHECKF(st != SLOG_OK, "bit flip inside node block %d (offset %" PRIu64 ", size %u) not "
+                   "detected by slog_reader_check", node, nodes[node].offset, nodes[node].size);
+        }
+        if (off < HDR_SIZE)
+            CHECKF(st != SLOG_OK, "bit flip in the header (CRC32C-covered) not detected");
+        if (off >= size - 64 && off < size - 12)
+            CHECKF(st != SLOG_OK, "bit flip in the postamble (CRC32C-covered) not detected");
+        CHECK(pwrite(fd, &good[off], 1, (off_t)off) == 1);
+        if (st == SLOG_OK) {
+            silent++;
+            printf("  flip at byte %zu bit %u read cleanly (same data)\n", off, bit);
+        }
+    }
+    printf("bit flips (seed %" PRIu64 "): %u flips, %u inside node blocks, %u clean successes:", seed,
+           n_flips, in_node, silent);
+    for (int i = 0; i < 12; i++)
+        if (hist[i])
+            printf(" %s=%u", status_name(i ? (slog_status)(-30000 - i) : SLOG_OK), hist[i]);
+    printf("\n");
+    close(fd);
+    unlink(path);
+    free(path);
+}
+
+#define ANY_ERROR ((slog_status)1)
+static void expect_status(const char *name, const void *data, size_t len, slog_status want1,
+                          slog_status want2, int need_offset)
+{
+    char *path = t_path(g_dir, name);
+    snprintf(t_context, sizeof t_context, "foreign/odd file %s", name);
+    CHECK(t_write_file(path, data, len) == 0);
+    slog_reader *rd = (slog_reader *)1;
+    slog_error err;
+    slog_status st = slog_reader_open(&rd, path, &err);
+    if (want1 == ANY_ERROR)
+        CHECKF(st < 0, "%s: got %s, expected an error", name, status_name(st));
+    else
+        CHECKF(st == want1 || st == want2, "%s: got %s (%s), expected %s or %s", name, status_name(st),
+               st ? err.message : "", status_name(want1), status_name(want2));
+    if (st != SLOG_OK) {
+        CHECK(rd == NULL);
+        check_err(&err, st, path, name);
+        if (need_offset)
+            CHECKF(err.offset != SLOG_NO_OFFSET, "%s: %s without a byte offset", name, status_name(st));
+        printf("  %s: %s offset %lld: %s\n", name, status_name(st),
+               err.offset == SLOG_NO_OFFSET ? -1LL : (long long)err.offset, err.message);
+    } else {
+        CHECK_OK(slog_reader_check(rd, NULL, &err), &err);
+        slog_reader_close(rd);
+        printf("  %s: opens and checks OK\n", name);
+    }
+    unlink(path);
+    free(path);
+}
+
+static void put16(unsigned char *p, uint16_t v) { p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8); }
+static void fix_header_crc(unsigned char *b)
+{
+    uint32_t c = t_crc32c(b, HDR_CRC_OFF);
+    for (int i = 0; i < 4; i++)
+        b[HDR_CRC_OFF + i] = (unsigned char)(c >> (8 * i));
+}
+
+static void test_foreign(const unsigned char *good, size_t size)
+{
+    static const unsigned char png[] = {
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4,
+        0x89, 0x00, 0x00, 0x00, 0x0A, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00,
+        0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE,
+        0x42, 0x60, 0x82};
+    const char *text = "This is not a slog2 file.\nIt is a text file with several lines,\n"
+                       "long enough to hold a header: 0123456789abcdef0123456789abcdef\n";
+    char bigtext[1024];
+    for (size_t i = 0; i < sizeof bigtext; i++)
+        bigtext[i] = text[i % strlen(text)];
+    printf("foreign files:\n");
+    expect_status("image.png", png, sizeof png, SLOG_ERR_NOT_SLOG, SLOG_ERR_TRUNCATED, 1);
+    expect_status("text.txt", text, strlen(text), SLOG_ERR_NOT_SLOG, SLOG_ERR_TRUNCATED, 1);
+    expect_status("bigtext.txt", bigtext, sizeof bigtext, SLOG_ERR_NOT_SLOG, SLOG_ERR_NOT_SLOG, 1);
+    expect_status("empty", "", 0, SLOG_ERR_NOT_SLOG, SLOG_ERR_TRUNCATED, 1);
+    expect_status("magic-only", good, 8, SLOG_ERR_TRUNCATED, SLOG_ERR_TRUNCATED, 1);
+    expect_status("header-only", good, HDR_SIZE, ANY_ERROR, ANY_ERROR, 0);
+    /* zeros and a 7-bit-transferred file (high bit stripped) */
+    unsigned char *b = calloc(1, size);
+    CHECK(b);
+    expect_status("zeros", b, size, SLOG_ERR_NOT_SLOG, SLOG_ERR_NOT_SLOG, 1);
+    for (size_t i = 0; i < size; i++)
+        b[i] = good[i] & 0x7f;
+    expect_status("7bit", b, size, SLOG_ERR_NOT_SLOG, SLOG_ERR_NOT_SLOG, 1);
+
+    /* versions: a larger major is refused as VERSION (CRC recomputed, as a
+     * future writer would); a larger minor is read (additive changes only) */
+    memcpy(b, good, size);
+    put16(b + HDR_MAJOR_OFF, SLOG_FORMAT_MAJOR + 1);
+    fix_header_crc(b);
+    expect_status("major+1", b, size, SLOG_ERR_VERSION, SLOG_ERR_VERSION, 0);
+    put16(b + HDR_MAJOR_OFF, 0xFFFF);
+    fix_header_crc(b);
+    expect_status("major 65535", b, size, SLOG_ERR_VERSION, SLOG_ERR_VERSION, 0);
+    memcpy(b, good, size);
+    put16(b + HDR_MAJOR_OFF, SLOG_FORMAT_MAJOR + 1); /* stale CRC */
+    expect_status("major+1, stale crc", b, size, SLOG_ERR_VERSION, SLOG_ERR_CHECKSUM, 0);
+    memcpy(b, good, size);
+    put16(b + HDR_MINOR_OFF, SLOG_FORMAT_MINOR + 1);
+    fix_header_crc(b);
+    expect_status("minor+1", b, size, SLOG_OK, SLOG_OK, 0);
+    /* byte-swapped byte-order mark */
+    memcpy(b, good, size);
+    unsigned char t;
+    t = b[8], b[8] = b[11], b[11] = t;
+    t = b[9], b[9] = b[10], b[10] = t;
+    fix_header_crc(b);
+    expect_status("byteswapped-bom", b, size, ANY_ERROR, ANY_ERROR, 0);
+    /* appended garbage: postamble no longer at the end */
+    unsigned char *b2 = malloc(size + 100);
+    CHECK(b2);
+    memcpy(b2, good, size);
+    memset(b2 + size, 0xAB, 100);
+    expect_status("appended", b2, size + 100, ANY_ERROR, ANY_ERROR, 0);
+    free(b2);
+    free(b);
+}
+
+/* Recompute every CRC32C of a mutated file (block headers, the directory's
+ * copies of node/preview CRCs, directory block, header, postamble), so that
+ * the mutation reaches the decoders behind the checksums. As in
+ * fuzz_reader.c. */
+static void fix_crcs(uint8_t *b, size_t n)
+{
+    if (n < SLOG_HEADER_SIZE + SLOG_POSTAMBLE_SIZE)
+        return;
+    size_t end = n - SLOG_POSTAMBLE_SIZE;
+    for (size_t off = SLOG_HEADER_SIZE; off + SLOG_BLOCK_HEADER_SIZE <= end;) {
+        uint64_t len = get_u64le(b + off + 8);
+        if (len > end - off - SLOG_BLOCK_HEADER_SIZE)
+            break;
+        put_u32le(b + off + 4, t_crc32c(b + off + SLOG_BLOCK_HEADER_SIZE, (size_t)len));
+        off += SLOG_BLOCK_HEADER_SIZE + (size_t)len;
+    }
+    uint64_t doff = get_u64le(b + HDR_SEC_DIRECTORY);
+    if (doff >= SLOG_HEADER_SIZE && doff <= end && end - doff >= SLOG_BLOCK_HEADER_SIZE + 8) {
+        uint64_t len = get_u64le(b + doff + 8);
+        if (len <= end - doff - SLOG_BLOCK_HEADER_SIZE && len >= 8) {
+            uint8_t *body = b + doff + SLOG_BLOCK_HEADER_SIZE;
+            uint64_t cnt = get_u64le(body);
+            for (uint64_t i = 0; i < cnt && 8 + (i + 1) * SLOG_DIRENT_SIZE <= len; i++) {
+                uint8_t *e = body + 8 + i * SLOG_DIRENT_SIZE;
+                uint64_t no = get_u64le(e + DIRENT_NODE_OFF), po = get_u64le(e + DIRENT_PREV_OFF);
+                if (no <= end - SLOG_BLOCK_HEADER_SIZE)
+                    put_u32le(e + DIRENT_NODE_CRC, get_u32le(b + no + 4));
+                if (po && po <= end - SLOG_BLOCK_HEADER_SIZE)
+                    put_u32le(e + DIRENT_PREV_CRC, get_u32le(b + po + 4));
+            }
+            put_u32le(b + doff + 4, t_crc32c(body, (size_t)len));
+        }
+    }
+    put_u32le(b + HDR_CRC, t_crc32c(b, HDR_CRC));
+    put_u32le(b + end + POST_CRC, t_crc32c(b + end, POST_CRC));
+}
+
+/* Mutations with all CRCs recomputed: the reader must still return an error
+ * or a success, never crash, hang or touch memory it does not own (valgrind,
+ * sanitizers). */
+static void test_crc_fixed_mutations(const unsigned char *good, size_t size, uint64_t seed, unsigned n)
+{
+    char *path = t_path(g_dir, "mut.slog2");
+    unsigned char *b = malloc(size);
+    CHECK(b);
+    {
+        memcpy(b, good, size);
+        fix_crcs(b, size);
+        CHECKF(memcmp(b, good, size) == 0, "fix_crcs changes a good file: test out of step with format.h");
+    }
+    CHECK(t_write_file(path, good, size) == 0);
+    int fd = open(path, O_WRONLY);
+    CHECK(fd >= 0);
+    t_rng r = {seed ^ 0x5eed};
+    unsigned hist[12] = {0};
+    for (unsigned i = 0; i < n; i++) {
+        memcpy(b, good, size);
+        unsigned k = 1 + (unsigned)t_below(&r, 4);
+        size_t first = 0;
+        for (unsigned j = 0; j < k; j++) {
+            size_t off = (size_t)t_below(&r, size);
+            if (j == 0)
+                first = off;
+            switch (t_below(&r, 5)) {
+            case 0: b[off] ^= (unsigned char)(1u << t_below(&r, 8)); break;
+            case 1: b[off] = 0xFF; break;
+            case 2: b[off] = 0; break;
+            case 3: b[off] = (unsigned char)t_rand(&r); break;
+            default: b[off] = (unsigned char)(b[off] + 1); break;
+            }
+        }
+        fix_crcs(b, size);
+        snprintf(t_context, sizeof t_context, "CRC-fixed mutation seed %" PRIu64 " #%u (%u bytes, first at %zu)",
+                 seed, i, k, first);
+        CHECK(pwrite(fd, b, size, 0) == (ssize_t)size); /* same size: rewrite in place */
+        slog_error err;
+        int stage;
+        slog_status st = read_all(path, 0, &stage, &err);
+        hist[status_index(st)]++;
+    }
+    close(fd);
+    printf("CRC-fixed mutations (seed %" PRIu64 "): %u:", seed, n);
+    for (int i = 0; i < 12; i++)
+        if (hist[i])
+            printf(" %s=%u", status_name(i ? (slog_status)(-30000 - i) : SLOG_OK), hist[i]);
+    printf("\n");
+    unlink(path);
+    free(path);
+    free(b);
+}
+
+int main(int argc, char **argv)
+{
+    int vg = t_under_valgrind();
+    uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : (uint64_t)t_env_ll("SLOG2_SEED", 4242);
+    unsigned n_flips = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : vg ? 80 : 600;
+    g_dir = t_mkdtemp("corrupt");
+
+    t_model m;
+    t_model_small(&m, 17, 60);
+    g_model = &m;
+    slog_writer_options o;
+    slog_writer_options_init(&o);
+    o.preview_bins = 8;
+    o.leaf_drawables = 4;
+    o.preview_min_subtree = 1;
+    char *path = t_path(g_dir, "good.slog2");
+    slog_error err;
+    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
+    size_t size;
+    unsigned char *good = t_read_file(path, &size);
+    CHECK(good);
+    int stage;
+    CHECK_OK(read_all(path, 1, &stage, &err), &err);
+
+    slog_reader *rd;
+    CHECK_OK(slog_reader_open(&rd, path, &err), &err);
+    uint64_t n_nodes = slog_reader_info(rd)->n_nodes;
+    slog_node_info *nodes = calloc(n_nodes + 1, sizeof *nodes);
+    CHECK(nodes);
+    uint64_t node_bytes = 0;
+    for (uint64_t i = 0; i < n_nodes; i++) {
+        CHECK_OK(slog_reader_node(rd, i, &nodes[i]), NULL);
+        node_bytes += nodes[i].size;
+    }
+    slog_reader_close(rd);
+    printf("file: %zu bytes, %" PRIu64 " nodes (%" PRIu64 " bytes in node blocks), %zu drawables\n", size,
+           n_nodes, node_bytes, m.n);
+
+    test_foreign(good, size);
+    test_truncation(good, size);
+    test_bitflips(good, size, seed, n_flips, nodes, n_nodes);
+    test_crc_fixed_mutations(good, size, seed, vg ? 150 : 3000);
+
+    free(nodes);
+    free(good);
+    unlink(path);
+    free(path);
+    t_model_free(&m);
+    t_rmtree(g_dir);
+    free(g_dir);
+    printf("PASS (%u notes)\n", t_notes);
+    return 0;
+}

@@ -1,0 +1,140 @@
+/* test_fixtures.c - the committed fixtures in tests/data/ (made once by
+ * gen_fixtures.c): a good file whose drawables are listed in
+ * slog_good.expect, and truncated, bit-flipped, wrong-version and foreign
+ * files with the error each must give.
+ *
+ *   test_fixtures DATA_DIR */
+#include "testutil.h"
+
+#include <inttypes.h>
+
+static const char *g_data;
+
+typedef enum { OPEN_FAILS, CHECK_FAILS, READS_OK } outcome;
+
+static const char *sname(slog_status st)
+{
+    switch (st) {
+    case SLOG_OK: return "OK";
+    case SLOG_ERR_NOT_SLOG: return "NOT_SLOG";
+    case SLOG_ERR_VERSION: return "VERSION";
+    case SLOG_ERR_TRUNCATED: return "TRUNCATED";
+    case SLOG_ERR_CORRUPT: return "CORRUPT";
+    case SLOG_ERR_CHECKSUM: return "CHECKSUM";
+    case SLOG_ERR_IO: return "IO";
+    default: return slog_strerror(st);
+    }
+}
+
+/* want: acceptable statuses (up to 3, 0-terminated list uses SLOG_OK as end
+ * only when outcome is READS_OK). */
+static slog_reader *fixture(const char *name, outcome oc, slog_status w1, slog_status w2, int need_offset)
+{
+    char *path = t_path(g_data, name);
+    snprintf(t_context, sizeof t_context, "fixture %s", path);
+    CHECKF(t_file_exists(path), "fixture missing (run gen_fixtures %s)", g_data);
+    slog_reader *rd = NULL;
+    slog_error err;
+    memset(&err, 0, sizeof err);
+    slog_status st = slog_reader_open(&rd, path, &err);
+    slog_status got = st;
+    if (st == SLOG_OK && oc != OPEN_FAILS) {
+        slog_query q = {INT64_MIN, INT64_MAX, NULL, 0, 0};
+        got = slog_reader_check(rd, NULL, &err);
+        if (got == SLOG_OK)
+            got = slog_reader_query(rd, &q, NULL, NULL, NULL, NULL, &err);
+    }
+    printf("%-28s open %-9s -> %-9s %s\n", name, sname(st), sname(got), got ? err.message : "");
+    switch (oc) {
+    case OPEN_FAILS:
+        CHECKF(st == w1 || st == w2, "%s: open gave %s, expected %s or %s", name, sname(st), sname(w1), sname(w2));
+        CHECK(rd == NULL);
+        break;
+    case CHECK_FAILS:
+        CHECKF(got == w1 || got == w2, "%s: open+check gave %s, expected %s or %s", name, sname(got),
+               sname(w1), sname(w2));
+        break;
+    case READS_OK:
+        CHECK_OK(got, &err);
+        break;
+    }
+    if (got != SLOG_OK) {
+        CHECK(err.status == got);
+        CHECKF(strstr(err.message, path) != NULL, "message '%s' does not name %s", err.message, path);
+        if (need_offset)
+            CHECKF(err.offset != SLOG_NO_OFFSET, "%s: no byte offset in the error", name);
+    }
+    free(path);
+    if (oc != READS_OK && rd) {
+        slog_reader_close(rd);
+        rd = NULL;
+    }
+    return rd;
+}
+
+static void check_good(slog_reader *rd)
+{
+    char *p = t_path(g_data, "slog_good.expect");
+    size_t len;
+    char *txt = (char *)t_read_file(p, &len);
+    CHECKF(txt, "missing %s", p);
+    txt = realloc(txt, len + 1);
+    txt[len] = 0;
+
+    t_dvec v = {0};
+    slog_query q = {INT64_MIN, INT64_MAX, NULL, 0, 0};
+    slog_error err;
+    CHECK_OK(slog_reader_query(rd, &q, t_collect_drawable, NULL, &v, NULL, &err), &err);
+    t_qsort(v.d, v.n, sizeof *v.d, t_draw_cmp);
+    const slog_file_info *fi = slog_reader_info(rd);
+    char line[512];
+    snprintf(line, sizeof line, "drawables %zu timelines %u categories %u", v.n, fi->n_timelines,
+             fi->n_categories);
+    char *save = NULL, *l = strtok_r(txt, "\n", &save);
+    size_t i = 0;
+    int header = 0;
+    for (; l; l = strtok_r(NULL, "\n", &save)) {
+        if (l[0] == '#')
+            continue;
+        if (!header) {
+            CHECKF(strcmp(l, line) == 0, "slog_good: '%s', expected '%s'", line, l);
+            header = 1;
+            continue;
+        }
+        CHECKF(i < v.n, "slog_good: fewer drawables than slog_good.expect");
+        t_draw_line(line, sizeof line, &v.d[i]);
+        CHECKF(strcmp(l, line) == 0, "slog_good drawable %zu: '%s', expected '%s'", i, line, l);
+        i++;
+    }
+    CHECKF(i == v.n && header, "slog_good: %zu drawables, %zu expected", v.n, i);
+    CHECK(fi->time_origin_ns == 1700000000000000000ll);
+    t_dvec_free(&v);
+    free(txt);
+    free(p);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_fixtures DATA_DIR\n");
+        return 2;
+    }
+    g_data = argv[1];
+    slog_reader *rd = fixture("slog_good.bin", READS_OK, SLOG_OK, SLOG_OK, 0);
+    check_good(rd);
+    slog_reader_close(rd);
+    rd = fixture("slog_minor1.bin", READS_OK, SLOG_OK, SLOG_OK, 0);
+    check_good(rd);
+    slog_reader_close(rd);
+    fixture("slog_truncated_half.bin", OPEN_FAILS, SLOG_ERR_TRUNCATED, SLOG_ERR_CORRUPT, 0);
+    fixture("slog_truncated_last_byte.bin", OPEN_FAILS, SLOG_ERR_TRUNCATED, SLOG_ERR_CORRUPT, 0);
+    fixture("slog_bitflip_node.bin", CHECK_FAILS, SLOG_ERR_CHECKSUM, SLOG_ERR_CHECKSUM, 1);
+    fixture("slog_bitflip_header.bin", OPEN_FAILS, SLOG_ERR_CHECKSUM, SLOG_ERR_CHECKSUM, 1);
+    fixture("slog_major2.bin", OPEN_FAILS, SLOG_ERR_VERSION, SLOG_ERR_VERSION, 0);
+    fixture("slog_bad_dir_offset.bin", OPEN_FAILS, SLOG_ERR_CORRUPT, SLOG_ERR_TRUNCATED, 1);
+    fixture("foreign.png", OPEN_FAILS, SLOG_ERR_NOT_SLOG, SLOG_ERR_TRUNCATED, 1);
+    fixture("foreign.txt", OPEN_FAILS, SLOG_ERR_NOT_SLOG, SLOG_ERR_TRUNCATED, 1);
+    fixture("empty.bin", OPEN_FAILS, SLOG_ERR_NOT_SLOG, SLOG_ERR_TRUNCATED, 1);
+    printf("PASS\n");
+    return 0;
+}
