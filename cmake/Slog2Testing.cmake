@@ -2,8 +2,10 @@
 #
 # Registers a ctest test. Tests that are not GUI and not NO_VALGRIND are also
 # registered a second time as "memcheck.<name>" running under Valgrind memcheck
-# (when SLOG2_VALGRIND is ON), failing on any error or definite leak. Exit code
-# 77 means "skipped" (e.g. ../shared/traces absent).
+# (when SLOG2_VALGRIND is ON), failing on any error or definite leak; those
+# get SLOG2_UNDER_VALGRIND=1 in their environment, and with SLOG2_SANITIZE=ON
+# every test gets SLOG2_UNDER_SANITIZER=1. Exit code 77 means "skipped"
+# (e.g. ../shared/traces absent).
 find_program(SLOG2_VALGRIND_EXE valgrind)
 function(slog2_add_test)
   cmake_parse_arguments(T "GUI;NO_VALGRIND" "NAME;TIMEOUT" "COMMAND;LABELS" ${ARGN})
@@ -15,6 +17,10 @@ function(slog2_add_test)
   set_tests_properties(${T_NAME} PROPERTIES SKIP_RETURN_CODE 77 LABELS "${labels}")
   if(T_TIMEOUT)
     set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT})
+  endif()
+  if(SLOG2_SANITIZE)
+    # Lets memory/timing tests relax or skip (exit 77): ASan inflates RSS.
+    set_property(TEST ${T_NAME} APPEND PROPERTY ENVIRONMENT "SLOG2_UNDER_SANITIZER=1")
   endif()
   if(SLOG2_VALGRIND AND SLOG2_VALGRIND_EXE AND NOT T_GUI AND NOT T_NO_VALGRIND)
     # add_test() maps a target name to its file only in the first position;

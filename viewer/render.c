@@ -370,12 +370,18 @@ typedef struct arrow_seg {
  * and sender dots filled likewise. Thousands of overlapping arrows would
  * paint a solid grey slab over the states: the ink is kept roughly constant
  * instead, so dense exchanges read as a haze and sparse ones stay crisp. */
-static void draw_arrow_segs(cairo_t *cr, const arrow_seg *segs, size_t n, size_t n_arrows)
+static void draw_arrow_segs(cairo_t *cr, const arrow_seg *segs, size_t n, size_t n_arrows, double w,
+                            double h)
 {
-    double drawn = n_arrows < ARROW_BUDGET ? (double)n_arrows : ARROW_BUDGET;
-    double ink = drawn > 300 ? fmax(0.15, sqrt(300.0 / drawn)) : 1.0;
+    /* Ink by coverage: if the arrows' strokes would cover more than 4 % of
+     * the canvas, lower their alpha so the covered share stays about that. */
+    double lw = n_arrows > 2000 ? 1.0 : 1.2, area = 0;
+    for (size_t i = 0; i < n; i++)
+        area += hypot(segs[i].x1 - segs[i].x0, segs[i].y1 - segs[i].y0) * lw;
+    double cover = area / fmax(1.0, w * h);
+    double ink = cover > 0.04 ? fmax(0.10, 0.04 / cover) : 1.0;
     int heads = n_arrows < 2000;
-    cairo_set_line_width(cr, n_arrows > 2000 ? 1.0 : 1.2);
+    cairo_set_line_width(cr, lw);
     for (size_t a = 0; a < n;) {
         size_t b = a;
         while (b < n && segs[b].rgba == segs[a].rgba)
@@ -556,7 +562,7 @@ static void draw_items(cairo_t *cr, raster *ras, double w, double h, const sv_ca
             segs[n_seg++] = (arrow_seg){x0, y0, x1, y1, rgba};
         }
     }
-    draw_arrow_segs(cr, segs, n_seg, n_arrows);
+    draw_arrow_segs(cr, segs, n_seg, n_arrows, w, h);
     free(segs);
     free(n_ev);
     for (int i = 0; i < 2; i++)

@@ -65,7 +65,7 @@ static void sv_cat_item_init(SvCatItem *c)
 
 struct _SvLegend {
     GtkWidget parent_instance;
-    GtkWidget *box, *entry, *view;
+    GtkWidget *box, *entry, *view, *scroller;
     GListStore *store;
     GtkFilterListModel *filtered;
     GtkCustomFilter *filter;
@@ -306,6 +306,9 @@ void sv_legend_set_doc(SvLegend *self, SvDocRef *doc)
         return;
     apply_saved_colors(doc);
     static const char *const kinds[] = {"state", "arrow", "event"};
+    /* One splice, not an append per row: appended rows sorted in above the
+     * view's anchor left the list scrolled to its end. */
+    GPtrArray *items = g_ptr_array_new_with_free_func(g_object_unref);
     for (uint32_t i = 0; i < doc->pal.n; i++) {
         const slog_category *cat = slog_reader_category(doc->r, i);
         const slog_category_stats *st = slog_reader_category_stats(doc->r, i);
@@ -316,9 +319,12 @@ void sv_legend_set_doc(SvLegend *self, SvDocRef *doc)
         c->count = st ? st->count : 0;
         c->total = st ? st->total_ns : 0;
         c->visible = doc->pal.visible[i];
-        g_list_store_append(self->store, c);
-        g_object_unref(c);
+        g_ptr_array_add(items, c);
     }
+    g_list_store_splice(self->store, 0, 0, items->pdata, items->len);
+    g_ptr_array_unref(items);
+    GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment(GTK_SCROLLED_WINDOW(self->scroller));
+    gtk_adjustment_set_value(adj, gtk_adjustment_get_lower(adj));
 }
 
 GtkWidget *sv_legend_new(void)
@@ -387,6 +393,7 @@ static void sv_legend_init(SvLegend *self)
     /* biggest time consumers first */
     gtk_column_view_sort_by_column(GTK_COLUMN_VIEW(self->view), total_col, GTK_SORT_ASCENDING);
     GtkWidget *sw = gtk_scrolled_window_new();
+    self->scroller = sw;
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sw), self->view);
     gtk_widget_set_vexpand(sw, TRUE);
     gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(sw), GTK_POLICY_NEVER,

@@ -908,6 +908,12 @@ GtkWidget *sv_timeline_new(void)
 
 /* ------------------------------------------------------------ class */
 
+void sv_timeline_close_popover(SvTimeline *self)
+{
+    if (self->popover && gtk_widget_get_visible(self->popover))
+        gtk_popover_popdown(GTK_POPOVER(self->popover));
+}
+
 static void sv_timeline_dispose(GObject *o)
 {
     SvTimeline *self = SV_TIMELINE(o);

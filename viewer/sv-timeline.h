@@ -48,6 +48,9 @@ void sv_timeline_clear_range(SvTimeline *self);
  * its popover. */
 void sv_timeline_select(SvTimeline *self, const sv_found *f, gboolean popover);
 gboolean sv_timeline_get_selected(SvTimeline *self, sv_found *out);
+/* Pop the details popover down (before the window goes: GTK 4.8 warns when a
+ * popover is still mapped while its parent surface is destroyed). */
+void sv_timeline_close_popover(SvTimeline *self);
 /* Open the popover of some visible drawable (arrow preferred); for scripts. */
 gboolean sv_timeline_popover_any(SvTimeline *self);
 

@@ -844,7 +844,9 @@ static gboolean script_step(gpointer user)
         g_strfreev(argv);
         g_free(cmd);
         self->script_timer = 0;
-        gtk_window_destroy(GTK_WINDOW(self));
+        /* popover down first, window gone on the next turn of the loop */
+        sv_timeline_close_popover(self->timeline);
+        g_idle_add_once((GSourceOnceFunc)gtk_window_destroy, self);
         return G_SOURCE_REMOVE;
     } else if (!self->doc) {
         script_fail(self, "no document open");
@@ -984,9 +986,17 @@ static void sv_window_class_init(SvWindowClass *klass)
     gtk_widget_class_bind_template_callback(wc, sv_window_cancel_clicked_cb);
 }
 
+static gboolean close_request_cb(GtkWindow *w, gpointer data)
+{
+    (void)data;
+    sv_timeline_close_popover(SV_WINDOW(w)->timeline);
+    return FALSE; /* go on closing */
+}
+
 static void sv_window_init(SvWindow *self)
 {
     gtk_widget_init_template(GTK_WIDGET(self));
+    g_signal_connect(self, "close-request", G_CALLBACK(close_request_cb), NULL);
     g_action_map_add_action_entries(G_ACTION_MAP(self), ACTIONS, G_N_ELEMENTS(ACTIONS), self);
     sv_labels_set_timeline(self->labels, self->timeline);
     sv_overview_widget_set_timeline(self->overview, self->timeline);
