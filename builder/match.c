@@ -41,6 +41,7 @@ typedef struct mop {
     GQueue *where;     /* queue holding it */
     GList *link;
     struct chan *chan; /* when in a channel */
+    struct mop *next_free; /* on match_ctx.free_mops */
 } mop;
 
 typedef struct inst {
@@ -80,6 +81,7 @@ struct match_ctx {
     uint64_t next_seq;
     bool stopped, finished;
     guint chan_limit, inst_limit; /* sweep empties when a table grows past these */
+    mop *free_mops;       /* recycled ops: one is made per MPI message side */
     match_stats stats;
 };
 
@@ -152,7 +154,13 @@ static void heap_remove(match_ctx *m, mop *o)
 
 static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
 {
-    mop *o = g_new0(mop, 1);
+    mop *o = m->free_mops;
+    if (o) {
+        m->free_mops = o->next_free;
+        memset(o, 0, sizeof *o);
+    } else {
+        o = g_new0(mop, 1);
+    }
     o->kind = kind;
     o->rank = p->rank;
     o->thread = p->thread;
@@ -210,7 +218,8 @@ static void op_free(match_ctx *m, mop *o)
     if (o->req && o->req->cur == o)
         o->req->cur = NULL;
     m->stats.n_in_flight--;
-    g_free(o);
+    o->next_free = m->free_mops;
+    m->free_mops = o;
 }
 
 static void op_enqueue(mop *o, GQueue *q)
@@ -958,6 +967,11 @@ void match_ctx_free(match_ctx *m)
         g_hash_table_destroy(m->reqs[i]);
     g_free(m->reqs);
     g_ptr_array_free(m->heap, TRUE);
+    while (m->free_mops) {
+        mop *next = m->free_mops->next_free;
+        g_free(m->free_mops);
+        m->free_mops = next;
+    }
     g_hash_table_destroy(m->unmatched);
     if (m->list)
         g_array_free(m->list, TRUE);
