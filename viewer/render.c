@@ -179,7 +179,6 @@ typedef struct raster {
     cairo_surface_t *surf;
     uint32_t *px;      /* premultiplied ARGB32 */
     int w, h, stride;  /* stride in pixels */
-    int dx0, dy0, dx1, dy1; /* dirty box: only it is painted and cleared */
 } raster;
 
 static uint32_t premul(uint32_t rgba, double shade, double alpha)
@@ -201,10 +200,6 @@ static void raster_fill(raster *ras, int x0, int x1, int y0, int y1, uint32_t c)
     if (y1 > ras->h) y1 = ras->h;
     if (x1 <= x0 || y1 <= y0)
         return;
-    if (x0 < ras->dx0) ras->dx0 = x0;
-    if (y0 < ras->dy0) ras->dy0 = y0;
-    if (x1 > ras->dx1) ras->dx1 = x1;
-    if (y1 > ras->dy1) ras->dy1 = y1;
     uint32_t a = c >> 24, keep = 256 - a - (a > 0 ? 1 : 0); /* ~ (255 - a) / 255 in 1/256 */
     for (int y = y0; y < y1; y++) {
         uint32_t *row = ras->px + (size_t)y * ras->stride;
@@ -222,12 +217,6 @@ static void raster_fill(raster *ras, int x0, int x1, int y0, int y1, uint32_t c)
     }
 }
 
-static void raster_reset_dirty(raster *ras)
-{
-    ras->dx0 = ras->w;
-    ras->dy0 = ras->h;
-    ras->dx1 = ras->dy1 = 0;
-}
 
 static int raster_init(raster *ras, double w, double h)
 {
@@ -245,25 +234,22 @@ static int raster_init(raster *ras, double w, double h)
     cairo_surface_flush(ras->surf);
     ras->px = (uint32_t *)(void *)cairo_image_surface_get_data(ras->surf);
     ras->stride = cairo_image_surface_get_stride(ras->surf) / 4;
-    raster_reset_dirty(ras);
     return 1;
 }
 
-/* Paint the raster's dirty box over cr and clear it for the next layer. */
-static void raster_paint(cairo_t *cr, raster *ras)
+/* The canvas layers are written into the raster in drawing order: boxes
+ * and lines directly into its pixels, text and small shapes through a Cairo
+ * context on the same surface (rc). raster_direct() must precede direct
+ * writes and raster_cairo() Cairo drawing, so each sees the other's work;
+ * the finished raster is painted onto the widget once. */
+static void raster_direct(raster *ras)
 {
-    if (ras->dx1 <= ras->dx0 || ras->dy1 <= ras->dy0)
-        return;
-    cairo_surface_mark_dirty(ras->surf);
-    cairo_save(cr);
-    cairo_set_source_surface(cr, ras->surf, 0, 0);
-    cairo_rectangle(cr, ras->dx0, ras->dy0, ras->dx1 - ras->dx0, ras->dy1 - ras->dy0);
-    cairo_fill(cr);
-    cairo_restore(cr);
     cairo_surface_flush(ras->surf);
-    for (int y = ras->dy0; y < ras->dy1; y++)
-        memset(ras->px + (size_t)y * ras->stride + ras->dx0, 0, (size_t)(ras->dx1 - ras->dx0) * 4);
-    raster_reset_dirty(ras);
+}
+
+static void raster_cairo(raster *ras)
+{
+    cairo_surface_mark_dirty(ras->surf);
 }
 
 static void raster_free(raster *ras)
@@ -285,6 +271,7 @@ static void draw_histograms(cairo_t *cr, raster *rasp, double w, double h, const
     float *base = malloc(sizeof(float) * (size_t)s->width);
     if (!base)
         return;
+    raster_direct(ras);
     /* canvas x of scene column i */
     double cx0 = sv_viewport_time_to_x(p->vp, s->t0);
     double cdx = s->pixel_ns * p->vp->width / sv_viewport_span(p->vp);
@@ -342,7 +329,8 @@ static void draw_histograms(cairo_t *cr, raster *rasp, double w, double h, const
         }
     }
     free(base);
-    raster_paint(cr, ras);
+    raster_cairo(ras);
+    (void)cr;
 }
 
 static void draw_arrowhead(cairo_t *cr, double x0, double y0, double x1, double y1, double sz)
@@ -370,40 +358,108 @@ typedef struct arrow_seg {
  * and sender dots filled likewise. Thousands of overlapping arrows would
  * paint a solid grey slab over the states: the ink is kept roughly constant
  * instead, so dense exchanges read as a haze and sparse ones stay crisp. */
-static void draw_arrow_segs(cairo_t *cr, const arrow_seg *segs, size_t n, size_t n_arrows, double w,
-                            double h)
+/* Blend premultiplied colour c at coverage cov (0..1) into pixel (x, y). */
+static inline void raster_plot(raster *ras, int x, int y, uint32_t c, double cov)
+{
+    if (x < 0 || y < 0 || x >= ras->w || y >= ras->h || cov <= 0)
+        return;
+    uint32_t k = (uint32_t)(cov * 256);
+    if (k > 256)
+        k = 256;
+    /* scale the premultiplied source by the coverage, then "over" */
+    uint32_t srb = (((c & 0x00ff00ffu) * k) >> 8) & 0x00ff00ffu;
+    uint32_t sag = ((((c >> 8) & 0x00ff00ffu) * k)) & 0xff00ff00u;
+    uint32_t src = srb | sag, a = src >> 24, keep = 255 - a;
+    uint32_t *px = ras->px + (size_t)y * ras->stride + x;
+    uint32_t d = *px;
+    uint32_t rb = (((d & 0x00ff00ffu) * keep) >> 8) & 0x00ff00ffu;
+    uint32_t ag = (((d >> 8) & 0x00ff00ffu) * keep) & 0xff00ff00u;
+    *px = src + (rb | ag);
+}
+
+/* An anti-aliased 1 px line (Xiaolin Wu): each step along the major axis
+ * splits its ink between the two pixels nearest the exact line. Clipped to
+ * the raster first, so a line far outside costs nothing. */
+static void raster_line(raster *ras, double x0, double y0, double x1, double y1, uint32_t c)
+{
+    /* Liang-Barsky clip to [-1, w] x [-1, h] */
+    double t0 = 0, t1 = 1, dx = x1 - x0, dy = y1 - y0;
+    double p[4] = {-dx, dx, -dy, dy}, q[4] = {x0 + 1, ras->w - x0, y0 + 1, ras->h - y0};
+    for (int i = 0; i < 4; i++) {
+        if (p[i] == 0) {
+            if (q[i] < 0)
+                return;
+        } else {
+            double r = q[i] / p[i];
+            if (p[i] < 0) {
+                if (r > t1) return;
+                if (r > t0) t0 = r;
+            } else {
+                if (r < t0) return;
+                if (r < t1) t1 = r;
+            }
+        }
+    }
+    double ax = x0 + t0 * dx, ay = y0 + t0 * dy, bx = x0 + t1 * dx, by = y0 + t1 * dy;
+    int steep = fabs(by - ay) > fabs(bx - ax);
+    if (steep) {
+        double t = ax; ax = ay; ay = t;
+        t = bx; bx = by; by = t;
+    }
+    if (ax > bx) {
+        double t = ax; ax = bx; bx = t;
+        t = ay; ay = by; by = t;
+    }
+    double grad = bx - ax > 1e-9 ? (by - ay) / (bx - ax) : 0;
+    int xs = (int)floor(ax + 0.5), xe = (int)floor(bx + 0.5);
+    double y = ay + grad * (xs - ax);
+    for (int x = xs; x <= xe; x++, y += grad) {
+        int yi = (int)floor(y);
+        double f = y - yi;
+        if (steep) {
+            raster_plot(ras, yi, x, c, 1 - f);
+            raster_plot(ras, yi + 1, x, c, f);
+        } else {
+            raster_plot(ras, x, yi, c, 1 - f);
+            raster_plot(ras, x, yi + 1, c, f);
+        }
+    }
+}
+
+static void draw_arrow_segs(cairo_t *cr, raster *ras, const arrow_seg *segs, size_t n, size_t n_arrows,
+                            double w, double h)
 {
     /* Ink by coverage: if the arrows' strokes would cover more than 4 % of
      * the canvas, lower their alpha so the covered share stays about that. */
-    double lw = n_arrows > 2000 ? 1.0 : 1.2, area = 0;
+    double area = 0;
     for (size_t i = 0; i < n; i++)
-        area += hypot(segs[i].x1 - segs[i].x0, segs[i].y1 - segs[i].y0) * lw;
+        area += hypot(segs[i].x1 - segs[i].x0, segs[i].y1 - segs[i].y0);
     double cover = area / fmax(1.0, w * h);
     double ink = cover > 0.04 ? fmax(0.10, 0.04 / cover) : 1.0;
     int heads = n_arrows < 2000;
-    cairo_set_line_width(cr, lw);
-    for (size_t a = 0; a < n;) {
+    /* The lines go through the raster (thousands of Cairo strokes were a
+     * fifth of a frame); heads and sender dots stay Cairo paths. */
+    if (ras->surf) {
+        raster_direct(ras);
+        for (size_t i = 0; i < n; i++)
+            raster_line(ras, segs[i].x0, segs[i].y0, segs[i].x1, segs[i].y1, premul(segs[i].rgba, 0.55, ink));
+        raster_cairo(ras);
+    }
+    for (size_t a = 0; heads && a < n;) {
         size_t b = a;
         while (b < n && segs[b].rgba == segs[a].rgba)
             b++;
         sv_set_rgba(cr, segs[a].rgba, 0.55, ink);
         for (size_t i = a; i < b; i++) {
-            cairo_move_to(cr, segs[i].x0, segs[i].y0);
-            cairo_line_to(cr, segs[i].x1, segs[i].y1);
+            const arrow_seg *g = &segs[i];
+            if (hypot(g->x1 - g->x0, g->y1 - g->y0) <= 12)
+                continue;
+            draw_arrowhead(cr, g->x0, g->y0, g->x1, g->y1, 7);
+            /* a dot marks the sending end */
+            cairo_new_sub_path(cr);
+            cairo_arc(cr, g->x0, g->y0, 1.8, 0, 2 * M_PI);
         }
-        cairo_stroke(cr);
-        if (heads) {
-            for (size_t i = a; i < b; i++) {
-                const arrow_seg *g = &segs[i];
-                if (hypot(g->x1 - g->x0, g->y1 - g->y0) <= 12)
-                    continue;
-                draw_arrowhead(cr, g->x0, g->y0, g->x1, g->y1, 7);
-                /* a dot marks the sending end */
-                cairo_new_sub_path(cr);
-                cairo_arc(cr, g->x0, g->y0, 1.8, 0, 2 * M_PI);
-            }
-            cairo_fill(cr);
-        }
+        cairo_fill(cr);
         a = b;
     }
 }
@@ -454,6 +510,7 @@ static void draw_state_group(cairo_t *cr, raster *ras, double w, double h, const
                              size_t *n_names)
 {
     const sv_scene *s = p->scene;
+    raster_direct(ras);
     for (size_t k = k0; k < k1; k++) {
         const sv_item *it = &s->items[s->order[k]];
         if (it->category >= p->pal->n || !p->pal->visible[it->category])
@@ -473,7 +530,7 @@ static void draw_state_group(cairo_t *cr, raster *ras, double w, double h, const
             raster_fill(ras, bx0, bx1, by0, by1, premul(rgba, 1, 1));
         }
     }
-    raster_paint(cr, ras);
+    raster_cairo(ras);
     draw_state_names(cr, w, p, g, k0, k1, name_layout, n_names);
 }
 
@@ -562,7 +619,7 @@ static void draw_items(cairo_t *cr, raster *ras, double w, double h, const sv_ca
             segs[n_seg++] = (arrow_seg){x0, y0, x1, y1, rgba};
         }
     }
-    draw_arrow_segs(cr, segs, n_seg, n_arrows, w, h);
+    draw_arrow_segs(cr, ras, segs, n_seg, n_arrows, w, h);
     free(segs);
     free(n_ev);
     for (int i = 0; i < 2; i++)
@@ -612,10 +669,16 @@ void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p
     draw_rows_background(cr, w, h, p);
     if (p->scene) {
         raster ras;
-        raster_init(&ras, w, h);
-        draw_histograms(cr, &ras, w, h, p);
-        draw_items(cr, &ras, w, h, p);
-        raster_free(&ras);
+        if (raster_init(&ras, w, h)) {
+            cairo_t *rc = cairo_create(ras.surf);
+            draw_histograms(rc, &ras, w, h, p);
+            draw_items(rc, &ras, w, h, p);
+            cairo_destroy(rc);
+            raster_cairo(&ras);
+            cairo_set_source_surface(cr, ras.surf, 0, 0);
+            cairo_paint(cr);
+            raster_free(&ras);
+        }
     }
     if (p->have_range) {
         double x0 = sv_viewport_time_to_x(p->vp, fmin(p->range_t0, p->range_t1));
