@@ -142,123 +142,123 @@ static slog_status check_postamble(slog_reader *r, const uint8_t *pa, uint64_t s
     return SLOG_OK;
 }
 
-static slog_status parse_categories(slog_reader *r, slog_error *err) {
+/* A metadata section being parsed: its block read and verified, and its
+ * leading u32 count checked against the header and bounded by the body size
+ * (each item takes at least min_item bytes), so allocations sized by the
+ * count are safe. */
+typedef struct section {
     uint8_t *own;
     const uint8_t *body;
+    uint64_t off;
+    slog_cur c;
+    uint32_t n;
+} section;
+
+static slog_status section_open(slog_reader *r, int sec, const char *tag, uint32_t expected, size_t min_item,
+                                const char *what, section *s, slog_error *err) {
     size_t len;
-    uint64_t off = r->sec_off[SEC_CATEGORIES];
-    slog_status st = rd_block(r, SLOG_TAG_CATEGORIES, off, r->sec_size[SEC_CATEGORIES], &own, &body, &len, NULL, err);
+    s->off = r->sec_off[sec];
+    slog_status st = rd_block(r, tag, s->off, r->sec_size[sec], &s->own, &s->body, &len, NULL, err);
     if (st) return st;
-    slog_cur c = cur_make(body, len);
-    uint32_t n = cur_u32(&c);
-    /* Each category takes at least 32 bytes: bounds the allocation. */
-    if (!cur_ok(&c) || n != r->info.n_categories || n > len / 32) {
-        free(own);
-        return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, off, "category count %u", n);
+    s->c = cur_make(s->body, len);
+    s->n = cur_u32(&s->c);
+    if (!cur_ok(&s->c) || s->n != expected || s->n > len / min_item) {
+        free(s->own);
+        s->own = NULL;
+        return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, s->off, "%s count %u", what, s->n);
     }
+    return SLOG_OK;
+}
+
+/* The items must have consumed the body exactly. Frees the block. */
+static slog_status section_close(slog_reader *r, section *s, const char *what, slog_error *err) {
+    bool ok = cur_ok(&s->c) && cur_left(&s->c) == 0;
+    uint64_t at = s->off + SLOG_BLOCK_HEADER_SIZE + (uint64_t)(s->c.p - s->body);
+    free(s->own);
+    s->own = NULL;
+    if (!ok) return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, at, "malformed %s section", what);
+    return SLOG_OK;
+}
+
+static slog_status parse_categories(slog_reader *r, slog_error *err) {
+    section sec;
+    slog_status st = section_open(r, SEC_CATEGORIES, SLOG_TAG_CATEGORIES, r->info.n_categories, 32, "category", &sec, err);
+    if (st) return st;
+    uint32_t n = sec.n;
+    slog_cur *c = &sec.c;
     r->cats = calloc(n ? n : 1, sizeof *r->cats);
     r->cstats = calloc(n ? n : 1, sizeof *r->cstats);
     r->cat_is_state = calloc(n ? n : 1, sizeof *r->cat_is_state);
     if (!r->cats || !r->cstats || !r->cat_is_state) {
-        free(own);
-        return slog_set_error(err, SLOG_ERR_NOMEM, r->path, off, "categories");
+        free(sec.own);
+        return slog_set_error(err, SLOG_ERR_NOMEM, r->path, sec.off, "categories");
     }
-    for (uint32_t i = 0; i < n && cur_ok(&c); i++) {
+    for (uint32_t i = 0; i < n && cur_ok(c); i++) {
         slog_category *k = &r->cats[i];
         r->n_cats_alloc = i + 1;
-        uint8_t kind = cur_u8(&c), nf = cur_u8(&c);
-        cur_u16(&c);
-        k->rgba = cur_u32(&c);
-        r->cstats[i].count = cur_u64(&c);
-        r->cstats[i].total_ns = (int64_t)cur_u64(&c);
-        if (kind > SLOG_KIND_EVENT || nf > SLOG_MAX_FIELDS) c.bad = true;
+        uint8_t kind = cur_u8(c), nf = cur_u8(c);
+        cur_u16(c);
+        k->rgba = cur_u32(c);
+        r->cstats[i].count = cur_u64(c);
+        r->cstats[i].total_ns = (int64_t)cur_u64(c);
+        if (kind > SLOG_KIND_EVENT || nf > SLOG_MAX_FIELDS) c->bad = true;
         k->kind = (slog_kind)kind;
         r->cat_is_state[i] = kind == SLOG_KIND_STATE;
-        k->name = cur_str(&c, SLOG_MAX_STRING);
-        k->group = cur_str(&c, SLOG_MAX_STRING);
-        if (!cur_ok(&c)) break;
+        k->name = cur_str(c, SLOG_MAX_STRING);
+        k->group = cur_str(c, SLOG_MAX_STRING);
+        if (!cur_ok(c)) break;
         char **names = calloc(nf + 1u, sizeof *names);
         uint8_t *types = calloc(nf + 1u, 1);
         k->field_names = (const char *const *)names;
         k->field_types = types;
         if (!names || !types) {
-            c.bad = true;
+            c->bad = true;
             break;
         }
         k->n_fields = nf;
-        for (uint32_t f = 0; f < nf && cur_ok(&c); f++) {
-            types[f] = cur_u8(&c);
-            if (types[f] > SLOG_FIELD_DURATION) c.bad = true;
-            names[f] = cur_str(&c, SLOG_MAX_STRING);
+        for (uint32_t f = 0; f < nf && cur_ok(c); f++) {
+            types[f] = cur_u8(c);
+            if (types[f] > SLOG_FIELD_DURATION) c->bad = true;
+            names[f] = cur_str(c, SLOG_MAX_STRING);
         }
     }
-    bool ok = cur_ok(&c) && cur_left(&c) == 0;
-    uint64_t at = off + SLOG_BLOCK_HEADER_SIZE + (uint64_t)(c.p - body);
-    free(own);
-    if (!ok) return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, at, "malformed categories section");
-    return SLOG_OK;
+    return section_close(r, &sec, "categories", err);
 }
 
 static slog_status parse_timelines(slog_reader *r, slog_error *err) {
-    uint8_t *own;
-    const uint8_t *body;
-    size_t len;
-    uint64_t off = r->sec_off[SEC_TIMELINES];
-    slog_status st = rd_block(r, SLOG_TAG_TIMELINES, off, r->sec_size[SEC_TIMELINES], &own, &body, &len, NULL, err);
+    section sec;
+    slog_status st = section_open(r, SEC_TIMELINES, SLOG_TAG_TIMELINES, r->info.n_timelines, 16, "timeline", &sec, err);
     if (st) return st;
-    slog_cur c = cur_make(body, len);
-    uint32_t n = cur_u32(&c);
-    if (!cur_ok(&c) || n != r->info.n_timelines || n > len / 16) {
-        free(own);
-        return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, off, "timeline count %u", n);
-    }
-    r->tls = calloc(n ? n : 1, sizeof *r->tls);
+    r->tls = calloc(sec.n ? sec.n : 1, sizeof *r->tls);
     if (!r->tls) {
-        free(own);
-        return slog_set_error(err, SLOG_ERR_NOMEM, r->path, off, "timelines");
+        free(sec.own);
+        return slog_set_error(err, SLOG_ERR_NOMEM, r->path, sec.off, "timelines");
     }
-    for (uint32_t i = 0; i < n && cur_ok(&c); i++) {
+    for (uint32_t i = 0; i < sec.n && cur_ok(&sec.c); i++) {
         r->n_tls_alloc = i + 1;
-        r->tls[i].rank = cur_u32(&c);
-        r->tls[i].thread = cur_u32(&c);
-        r->tls[i].label = cur_str(&c, SLOG_MAX_STRING);
-        r->tls[i].group = cur_str(&c, SLOG_MAX_STRING);
+        r->tls[i].rank = cur_u32(&sec.c);
+        r->tls[i].thread = cur_u32(&sec.c);
+        r->tls[i].label = cur_str(&sec.c, SLOG_MAX_STRING);
+        r->tls[i].group = cur_str(&sec.c, SLOG_MAX_STRING);
     }
-    bool ok = cur_ok(&c) && cur_left(&c) == 0;
-    uint64_t at = off + SLOG_BLOCK_HEADER_SIZE + (uint64_t)(c.p - body);
-    free(own);
-    if (!ok) return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, at, "malformed timelines section");
-    return SLOG_OK;
+    return section_close(r, &sec, "timelines", err);
 }
 
 static slog_status parse_annotations(slog_reader *r, slog_error *err) {
-    uint8_t *own;
-    const uint8_t *body;
-    size_t len;
-    uint64_t off = r->sec_off[SEC_ANNOTATIONS];
+    section sec;
     slog_status st =
-        rd_block(r, SLOG_TAG_ANNOTATIONS, off, r->sec_size[SEC_ANNOTATIONS], &own, &body, &len, NULL, err);
+        section_open(r, SEC_ANNOTATIONS, SLOG_TAG_ANNOTATIONS, r->info.n_annotations, 8, "annotation", &sec, err);
     if (st) return st;
-    slog_cur c = cur_make(body, len);
-    uint32_t n = cur_u32(&c);
-    if (!cur_ok(&c) || n != r->info.n_annotations || n > len / 8) {
-        free(own);
-        return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, off, "annotation count %u", n);
-    }
-    r->ann = calloc(2 * (size_t)n + 1, sizeof *r->ann);
+    r->ann = calloc(2 * (size_t)sec.n + 1, sizeof *r->ann);
     if (!r->ann) {
-        free(own);
-        return slog_set_error(err, SLOG_ERR_NOMEM, r->path, off, "annotations");
+        free(sec.own);
+        return slog_set_error(err, SLOG_ERR_NOMEM, r->path, sec.off, "annotations");
     }
-    for (uint32_t i = 0; i < 2 * n && cur_ok(&c); i++) {
+    for (uint32_t i = 0; i < 2 * sec.n && cur_ok(&sec.c); i++) {
         r->n_ann_alloc = i + 1;
-        r->ann[i] = cur_str(&c, SLOG_MAX_STRING);
+        r->ann[i] = cur_str(&sec.c, SLOG_MAX_STRING);
     }
-    bool ok = cur_ok(&c) && cur_left(&c) == 0;
-    uint64_t at = off + SLOG_BLOCK_HEADER_SIZE + (uint64_t)(c.p - body);
-    free(own);
-    if (!ok) return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, at, "malformed annotations section");
-    return SLOG_OK;
+    return section_close(r, &sec, "annotations", err);
 }
 
 static int cmp_level_desc(const void *a, const void *b) {
