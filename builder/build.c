@@ -787,7 +787,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         b.match = match_ctx_new(b.comms, on_arrow, &b);
         b.ro = reorder_new(release, &b);
         annotate(&b, meta);
-        b.sink = sink_new(b.w, 1, b.n_ranks);
+        b.sink = sink_new(b.w, 1, b.n_ranks, o->threads != 1);
         for (uint32_t i = 0; i < b.n_ranks; i++)
             if (b.ranks[i].has_head) heap_push(&b, (int)i);
         uint64_t tick = 0;

@@ -17,6 +17,8 @@ typedef struct build_options {
     int allow_missing;       /* build even if rank files are missing */
     int poll_states;         /* keep unsuccessful polls as states, not events */
     uint32_t preview_bins;   /* 0 = libslog default */
+    int threads;             /* 1: everything on one thread; 2 (default): the
+                                writer on a second one. Same output. */
     const char *command_line;/* recorded as an annotation */
 } build_options;
 

@@ -43,7 +43,7 @@ static const char description[] =
 int main(int argc, char **argv) {
     gchar *output = NULL;
     gboolean quiet = FALSE, lenient = FALSE, allow_missing = FALSE, poll_states = FALSE, progress_flag = FALSE;
-    gint bins = 0;
+    gint bins = 0, threads = 2;
     gchar **inputs = NULL;
     GOptionEntry entries[] = {
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the .slog2 file to FILE (default: INPUT with .slog2)", "FILE"},
@@ -53,13 +53,14 @@ int main(int argc, char **argv) {
         {"allow-missing", 0, 0, G_OPTION_ARG_NONE, &allow_missing, "Build even when some ranks' .bin files are missing (exit 2)", NULL},
         {"poll-states", 0, 0, G_OPTION_ARG_NONE, &poll_states, "Draw unsuccessful Test*/Iprobe calls as states, not events", NULL},
         {"preview-bins", 0, 0, G_OPTION_ARG_INT, &bins, "Preview bins per tree node (even, 2..4096; default 64)", "N"},
+        {"threads", 'j', 0, G_OPTION_ARG_INT, &threads, "1: decode, match and write on one thread; 2 (default): write on a second one. The output is byte-identical", "N"},
         {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &inputs, NULL, "INPUT..."},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("INPUT... - convert DUMPI MPI traces to .slog2");
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(ctx, description);
     GError *gerr = NULL;
-    gchar *cmdline = g_strjoinv(" ", argv);
+    gchar *cmdline = NULL;
     if (!g_option_context_parse(ctx, &argc, &argv, &gerr)) {
         fprintf(stderr, "slog2-build: %s\nTry 'slog2-build --help'.\n", gerr->message);
         g_error_free(gerr);
@@ -68,6 +69,15 @@ int main(int argc, char **argv) {
         return 1;
     }
     int n_in = inputs ? (int)g_strv_length(inputs) : 0;
+    /* Recorded in the file: the options that shape its content and the
+     * inputs, not -o, -q or -j, so the bytes depend on nothing else. */
+    GString *cl = g_string_new("slog2-build");
+    if (poll_states) g_string_append(cl, " --poll-states");
+    if (lenient) g_string_append(cl, " --lenient");
+    if (allow_missing) g_string_append(cl, " --allow-missing");
+    if (bins) g_string_append_printf(cl, " --preview-bins %d", bins);
+    for (int i = 0; i < n_in; i++) g_string_append_printf(cl, " %s", inputs[i]);
+    cmdline = g_string_free(cl, FALSE);
     if (n_in == 0 || (bins && (bins < 2 || bins > 4096 || bins % 2))) {
         fprintf(stderr, "slog2-build: %s\nTry 'slog2-build --help'.\n",
                 n_in ? "--preview-bins must be even, from 2 to 4096" : "no input given");
@@ -97,7 +107,8 @@ int main(int argc, char **argv) {
             g_free(stem);
         }
         build_options o = {.output = output, .quiet = quiet, .lenient = lenient, .allow_missing = allow_missing,
-                           .poll_states = poll_states, .preview_bins = (uint32_t)bins, .command_line = cmdline};
+                           .poll_states = poll_states, .preview_bins = (uint32_t)bins,
+                           .threads = threads, .command_line = cmdline};
         o.progress = !quiet && (progress_flag || isatty(STDERR_FILENO));
         build_summary s;
         status = build_run(meta, &o, &s, stderr);

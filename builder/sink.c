@@ -79,23 +79,29 @@ static gpointer writer_main(gpointer data) {
     }
 }
 
-sink *sink_new(slog_writer *w, uint32_t n_categories, uint32_t n_timelines) {
+sink *sink_new(slog_writer *w, uint32_t n_categories, uint32_t n_timelines, int threaded) {
     sink *s = g_new0(sink, 1);
     s->w = w;
     s->n_categories = n_categories;
     s->n_timelines = n_timelines;
+    s->cur = g_new0(batch, 1);
+    if (!threaded) return s; /* no thread, no queues: next_item() writes as it goes */
     s->full = g_async_queue_new();
     s->empty = g_async_queue_new();
     for (int i = 0; i < N_BATCHES - 1; i++) g_async_queue_push(s->empty, g_new0(batch, 1));
-    s->cur = g_new0(batch, 1);
     s->thread = g_thread_new("slog-writer", writer_main, s);
     return s;
 }
 
 static item *next_item(sink *s) {
     if (s->cur->n == BATCH) {
-        g_async_queue_push(s->full, s->cur);
-        s->cur = g_async_queue_pop(s->empty); /* waits when the writer is behind */
+        if (s->thread) {
+            g_async_queue_push(s->full, s->cur);
+            s->cur = g_async_queue_pop(s->empty); /* waits when the writer is behind */
+        } else {
+            for (uint32_t i = 0; i < BATCH; i++) run_item(s, &s->cur->items[i]);
+            s->cur->n = 0;
+        }
     }
     return &s->cur->items[s->cur->n++];
 }
@@ -139,13 +145,18 @@ void sink_add(sink *s, const slog_drawable *d) {
 int sink_failed(const sink *s) { return atomic_load(&((sink *)s)->failed); }
 
 slog_status sink_close(sink *s, slog_error *err) {
-    s->cur->last = 1;
-    g_async_queue_push(s->full, s->cur);
-    g_thread_join(s->thread);
-    batch *b;
-    while ((b = g_async_queue_try_pop(s->empty))) g_free(b);
-    g_async_queue_unref(s->full);
-    g_async_queue_unref(s->empty);
+    if (s->thread) {
+        s->cur->last = 1;
+        g_async_queue_push(s->full, s->cur);
+        g_thread_join(s->thread);
+        batch *b;
+        while ((b = g_async_queue_try_pop(s->empty))) g_free(b);
+        g_async_queue_unref(s->full);
+        g_async_queue_unref(s->empty);
+    } else {
+        for (uint32_t i = 0; i < s->cur->n; i++) run_item(s, &s->cur->items[i]);
+        g_free(s->cur);
+    }
     slog_status st = atomic_load(&s->failed) ? s->err.status : SLOG_OK;
     if (st && err) *err = s->err;
     g_free(s);

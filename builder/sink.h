@@ -15,8 +15,10 @@
 typedef struct sink sink;
 
 /* w must have n_categories categories and n_timelines timelines already;
- * from now on only the sink's thread uses w until sink_close(). */
-sink *sink_new(slog_writer *w, uint32_t n_categories, uint32_t n_timelines);
+ * from now on only the sink's thread uses w until sink_close(). With
+ * threaded == 0 items are written at once on the caller's thread (same
+ * bytes, one core). */
+sink *sink_new(slog_writer *w, uint32_t n_categories, uint32_t n_timelines, int threaded);
 /* Queue a category/timeline (strings copied); returns its id. */
 uint32_t sink_add_category(sink *s, const slog_category *c);
 uint32_t sink_add_timeline(sink *s, const slog_timeline *t);
