@@ -40,12 +40,18 @@ typedef struct slog_prev_acc {
     slog_prev_row *rows;
     uint32_t *slots;             /* open-addressing hash: row index+1, 0 = empty */
     uint32_t n_slots;
+    uint32_t *direct;            /* when timelines x categories is small: row
+                                    index+1 at [timeline * dir_cat + category] */
+    uint32_t dir_tl, dir_cat;    /* dimensions direct was made for */
     double *pool;                /* bin storage, n_bins per row, cap_rows rows */
     bool failed;
 } slog_prev_acc;
 
 void prev_init(slog_prev_acc *a, uint32_t n_bins);
 void prev_reset(slog_prev_acc *a);
+/* Tell the accumulator how many timelines and categories exist, so small
+ * (timeline, category) spaces use a plain array instead of the hash. */
+void prev_set_dims(slog_prev_acc *a, uint32_t n_timelines, uint32_t n_categories);
 void prev_free(slog_prev_acc *a);
 /* Add a drawable's contribution to a node [lo, lo+width). is_state selects
  * coverage (states) versus counts (arrows, events). */

@@ -21,6 +21,7 @@ void prev_init(slog_prev_acc *a, uint32_t n_bins) {
 void prev_free(slog_prev_acc *a) {
     free(a->rows);
     free(a->slots);
+    free(a->direct);
     free(a->pool);
     uint32_t n = a->n_bins;
     memset(a, 0, sizeof *a);
@@ -30,10 +31,37 @@ void prev_free(slog_prev_acc *a) {
 void prev_reset(slog_prev_acc *a) {
     if (a->n_rows) {
         memset(a->pool, 0, (size_t)a->n_rows * a->n_bins * sizeof(double));
+        if (a->direct) {
+            for (uint32_t i = 0; i < a->n_rows; i++) {
+                const slog_prev_row *r = &a->rows[i];
+                if (r->timeline < a->dir_tl && r->category < a->dir_cat)
+                    a->direct[(size_t)r->timeline * a->dir_cat + r->category] = 0;
+            }
+        }
         memset(a->slots, 0, (size_t)a->n_slots * sizeof(uint32_t));
     }
     a->n_rows = 0;
     a->failed = false;
+}
+
+/* Up to this many (timeline, category) pairs get the direct table: 256 KiB
+ * per open level at most, and no hashing on the hot path. */
+#define DIRECT_MAX (1u << 16)
+
+void prev_set_dims(slog_prev_acc *a, uint32_t n_timelines, uint32_t n_categories) {
+    if (n_timelines == a->dir_tl && n_categories == a->dir_cat) return;
+    free(a->direct);
+    a->direct = NULL;
+    a->dir_tl = n_timelines;
+    a->dir_cat = n_categories;
+    if ((uint64_t)n_timelines * n_categories > DIRECT_MAX || !n_timelines || !n_categories) return;
+    a->direct = calloc((size_t)n_timelines * n_categories, sizeof *a->direct);
+    if (!a->direct) return; /* the hash still works */
+    for (uint32_t i = 0; i < a->n_rows; i++) {
+        const slog_prev_row *r = &a->rows[i];
+        if (r->timeline < n_timelines && r->category < n_categories)
+            a->direct[(size_t)r->timeline * n_categories + r->category] = i + 1;
+    }
 }
 
 static uint32_t hash_key(uint32_t timeline, uint32_t category) {
@@ -68,9 +96,15 @@ static bool grow(slog_prev_acc *a) {
     return true;
 }
 
-/* Find or create the row; NULL (and a->failed) when out of memory. */
+/* Find or create the row; NULL (and a->failed) when out of memory. The hash
+ * always holds every row (it is rebuilt from the rows when it grows), the
+ * direct table only those inside its dimensions. */
 static slog_prev_row *row_get(slog_prev_acc *a, uint32_t timeline, uint32_t category) {
-    if (a->n_slots) {
+    uint32_t *dslot = NULL;
+    if (a->direct && timeline < a->dir_tl && category < a->dir_cat) {
+        dslot = &a->direct[(size_t)timeline * a->dir_cat + category];
+        if (*dslot) return &a->rows[*dslot - 1];
+    } else if (a->n_slots) {
         uint32_t h = hash_key(timeline, category) & (a->n_slots - 1);
         while (a->slots[h]) {
             slog_prev_row *r = &a->rows[a->slots[h] - 1];
@@ -85,6 +119,7 @@ static slog_prev_row *row_get(slog_prev_acc *a, uint32_t timeline, uint32_t cate
     uint32_t h = hash_key(timeline, category) & (a->n_slots - 1);
     while (a->slots[h]) h = (h + 1) & (a->n_slots - 1);
     a->slots[h] = a->n_rows + 1;
+    if (dslot) *dslot = a->n_rows + 1;
     slog_prev_row *r = &a->rows[a->n_rows++];
     r->timeline = timeline;
     r->category = category;

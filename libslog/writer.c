@@ -348,6 +348,7 @@ static slog_status close_node(slog_writer *w, uint32_t level, bool is_root) {
             if (level + 2 > w->n_levels) w->n_levels = level + 2;
         }
         p->n_subtree += n->n_subtree;
+        prev_set_dims(&p->prev, w->n_tls, w->n_cats);
         prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
     }
     n->active = false;
@@ -428,6 +429,7 @@ static slog_status place(slog_writer *w, const slog_drawable *d) {
     slog_encode_drawable(&n->body, d, &n->prev_start);
     n->n_drawables++;
     n->n_subtree++;
+    prev_set_dims(&n->prev, w->n_tls, w->n_cats);
     prev_add(&n->prev, lo, (int64_t)1 << (w->shift + level), d->timeline, d->category,
              d->kind == SLOG_KIND_STATE, d->start, d->end);
     return SLOG_OK;
