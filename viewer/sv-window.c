@@ -273,28 +273,100 @@ static gboolean pulse_cb(gpointer user)
     return G_SOURCE_CONTINUE;
 }
 
-static void build_done(GObject *src, GAsyncResult *res, gpointer user)
+/* A running conversion: slog2-build --progress writes "... 45.3% ..." to
+ * stderr (carriage-return separated) as it goes; its warnings and errors
+ * are the "slog2-build:" lines. */
+typedef struct build_job {
+    SvWindow *self;
+    GSubprocess *proc;
+    GString *err;
+} build_job;
+
+static void build_job_free(build_job *job)
 {
-    SvWindow *self = user;
+    g_object_unref(job->self);
+    g_object_unref(job->proc);
+    g_string_free(job->err, TRUE);
+    g_free(job);
+}
+
+/* The last "NN.N%" in the text so far, as a fraction; -1 if none. */
+static double last_percent(const GString *s)
+{
+    for (gssize i = (gssize)s->len - 1; i > 0 && i > (gssize)s->len - 400; i--) {
+        if (s->str[i] != '%')
+            continue;
+        gssize j = i;
+        while (j > 0 && (g_ascii_isdigit(s->str[j - 1]) || s->str[j - 1] == '.'))
+            j--;
+        if (j < i)
+            return g_ascii_strtod(s->str + j, NULL) / 100.0;
+    }
+    return -1;
+}
+
+/* The "slog2-build: ..." lines (warnings, errors), without progress bars. */
+static char *builder_messages(const GString *s)
+{
+    GString *out = g_string_new(NULL);
+    char **lines = g_strsplit_set(s->str, "\r\n", -1);
+    for (char **l = lines; *l; l++)
+        if (g_str_has_prefix(*l, "slog2-build:") || g_str_has_prefix(*l, "  "))
+            g_string_append_printf(out, "%s\n", *l);
+    g_strfreev(lines);
+    return g_string_free(out, FALSE);
+}
+
+static void build_waited(GObject *src, GAsyncResult *res, gpointer user)
+{
+    build_job *job = user;
+    SvWindow *self = job->self;
     GError *error = NULL;
-    char *err_text = NULL;
-    gboolean ok = g_subprocess_communicate_utf8_finish(G_SUBPROCESS(src), res, NULL, &err_text,
-                                                       &error);
+    g_subprocess_wait_finish(G_SUBPROCESS(src), res, &error);
     if (self->pulse_id)
         g_source_remove(self->pulse_id);
     self->pulse_id = 0;
-    gboolean cancelled = self->build == NULL;
-    if (!cancelled && ok && g_subprocess_get_successful(G_SUBPROCESS(src))) {
+    gboolean cancelled = self->build != job->proc;
+    int status = g_subprocess_get_if_exited(job->proc) ? g_subprocess_get_exit_status(job->proc) : -1;
+    char *msgs = builder_messages(job->err);
+    if (!cancelled && (status == 0 || status == 2)) {
         open_slog2(self, self->build_out);
+        /* exit 2: built, but some rank was truncated or inconsistent */
+        if (status == 2)
+            error_dialog(self, "slog2-build finished with warnings", msgs);
     } else if (!cancelled) {
         gtk_revealer_set_reveal_child(self->progress_revealer, FALSE);
         error_dialog(self, "slog2-build failed",
-                     error ? error->message : (err_text && *err_text ? err_text : "unknown error"));
+                     error ? error->message : (*msgs ? msgs : "unknown error"));
     }
-    g_clear_object(&self->build);
-    g_free(err_text);
+    if (!cancelled)
+        g_clear_object(&self->build);
+    g_free(msgs);
     g_clear_error(&error);
-    g_object_unref(self);
+    build_job_free(job);
+}
+
+static void build_read(GObject *src, GAsyncResult *res, gpointer user)
+{
+    build_job *job = user;
+    GBytes *b = g_input_stream_read_bytes_finish(G_INPUT_STREAM(src), res, NULL);
+    gsize n = b ? g_bytes_get_size(b) : 0;
+    if (n > 0) {
+        g_string_append_len(job->err, g_bytes_get_data(b, NULL), (gssize)n);
+        double f = last_percent(job->err);
+        if (f >= 0 && job->self->build == job->proc) {
+            if (job->self->pulse_id)
+                g_source_remove(job->self->pulse_id);
+            job->self->pulse_id = 0;
+            gtk_progress_bar_set_fraction(job->self->progress_bar, CLAMP(f, 0, 1));
+        }
+        g_bytes_unref(b);
+        g_input_stream_read_bytes_async(G_INPUT_STREAM(src), 4096, G_PRIORITY_DEFAULT, NULL, build_read, job);
+        return;
+    }
+    if (b)
+        g_bytes_unref(b);
+    g_subprocess_wait_async(job->proc, NULL, build_waited, job);
 }
 
 static void open_meta(SvWindow *self, const char *meta)
@@ -316,7 +388,7 @@ static void open_meta(SvWindow *self, const char *meta)
     GError *error = NULL;
     self->build = g_subprocess_new(G_SUBPROCESS_FLAGS_STDERR_PIPE |
                                    G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error,
-                                   builder, meta, "-o", out, NULL);
+                                   builder, "--progress", meta, "-o", out, NULL);
     g_free(builder);
     if (!self->build) {
         error_dialog(self, "Cannot start slog2-build", error->message);
@@ -331,10 +403,16 @@ static void open_meta(SvWindow *self, const char *meta)
     gtk_label_set_text(self->progress_label, msg);
     g_free(msg);
     g_free(base);
+    gtk_progress_bar_set_fraction(self->progress_bar, 0);
     gtk_revealer_set_reveal_child(self->progress_revealer, TRUE);
+    /* pulse until the first percentage arrives */
     self->pulse_id = g_timeout_add(120, pulse_cb, self);
-    g_subprocess_communicate_utf8_async(self->build, NULL, NULL, build_done,
-                                        g_object_ref(self));
+    build_job *job = g_new0(build_job, 1);
+    job->self = g_object_ref(self);
+    job->proc = g_object_ref(self->build);
+    job->err = g_string_new(NULL);
+    g_input_stream_read_bytes_async(g_subprocess_get_stderr_pipe(self->build), 4096, G_PRIORITY_DEFAULT,
+                                    NULL, build_read, job);
 }
 
 void sv_window_cancel_clicked_cb(GtkButton *b, SvWindow *self)
