@@ -310,9 +310,13 @@ static char *builder_messages(const GString *s)
 {
     GString *out = g_string_new(NULL);
     char **lines = g_strsplit_set(s->str, "\r\n", -1);
-    for (char **l = lines; *l; l++)
-        if (g_str_has_prefix(*l, "slog2-build:") || g_str_has_prefix(*l, "  "))
-            g_string_append_printf(out, "%s\n", *l);
+    for (char **l = lines; *l; l++) {
+        const char *t = *l;
+        if (g_str_has_prefix(t, "\033[K")) /* the progress bar's line clear */
+            t += 3;
+        if (g_str_has_prefix(t, "slog2-build:") || g_str_has_prefix(t, "  "))
+            g_string_append_printf(out, "%s\n", t);
+    }
     g_strfreev(lines);
     return g_string_free(out, FALSE);
 }
