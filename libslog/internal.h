@@ -20,7 +20,16 @@ void slog_clear_error(slog_error *err);
 /* Level of the smallest node containing [a,b] (0 <= a <= b) with leaf width 2^shift. */
 static inline uint32_t slog_place_level(uint64_t a, uint64_t b, int shift) {
     uint64_t x = (a ^ b) >> shift;
+#if defined(__GNUC__) || defined(__clang__)
     return x ? (uint32_t)(64 - __builtin_clzll(x)) : 0;
+#else
+    uint32_t n = 0; /* portable C11: count the significant bits */
+    while (x) {
+        n++;
+        x >>= 1;
+    }
+    return n;
+#endif
 }
 
 /* Encode one drawable record into a node body (see FORMAT.md "Node body").

@@ -238,11 +238,12 @@ static slog_status visit(qctx *x, uint32_t level, uint64_t index) {
     if (hi - 1 < x->q->t0 || lo > x->q->t1) return SLOG_OK;
     slog_status st;
     /* Bins no wider than a pixel: (hi-lo)/bins <= pixel_ns as real numbers,
-     * compared without division (bins <= 4096, widths < 2^62: fits 128 bits). */
+     * compared without division; a pixel_ns so large that pixel_ns * bins
+     * overflows is wider than any node (widths are below 2^62). */
+    int64_t bins = (int64_t)x->r->info.preview_bins;
+    bool fine = x->q->pixel_ns > INT64_MAX / bins || hi - lo <= x->q->pixel_ns * bins;
     bool use_preview = x->q->pixel_ns > 0 && !(x->q->flags & SLOG_QUERY_NO_PREVIEW) &&
-                       (d->flags & SLOG_DIRENT_HAS_PREVIEW) &&
-                       (unsigned __int128)(uint64_t)(hi - lo) <=
-                           (unsigned __int128)(uint64_t)x->q->pixel_ns * x->r->info.preview_bins;
+                       (d->flags & SLOG_DIRENT_HAS_PREVIEW) && fine;
     if (use_preview) {
         slog_preview p = {.lo = lo, .hi = hi};
         if ((st = decode_preview(x, d, x->q->timelines, &p))) return st;
