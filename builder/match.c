@@ -346,12 +346,6 @@ static chan *chan_get(match_ctx *m, uint64_t comm_id, int src, int dst, int tag)
     return ch;
 }
 
-static void chan_gc(match_ctx *m, chan *ch)
-{
-    (void)m;
-    (void)ch; /* swept in bulk: see sweep_empties() */
-}
-
 static gboolean chan_empty_cb(gpointer key, gpointer value, gpointer user)
 {
     (void)key;
@@ -393,7 +387,6 @@ static void chan_match(match_ctx *m, chan *ch)
         op_free(m, s);
         op_free(m, r);
     }
-    chan_gc(m, ch);
 }
 
 /* Put an op of a resolved instance into its channel. */
@@ -433,12 +426,6 @@ static inst *inst_get(match_ctx *m, comm_ref *ref)
         g_hash_table_insert(m->insts, ref, in);
     }
     return in;
-}
-
-static void inst_gc(match_ctx *m, inst *in)
-{
-    (void)m;
-    (void)in; /* swept in bulk: see sweep_empties() */
 }
 
 static gboolean inst_empty_cb(gpointer key, gpointer value, gpointer user)
@@ -501,7 +488,6 @@ static void inst_release(match_ctx *m, inst *in, bool force)
     }
     if (blockers)
         g_ptr_array_free(blockers, TRUE);
-    inst_gc(m, in);
 }
 
 /* comm.c tells us an instance resolved: flush its held operations in order. */
@@ -515,8 +501,6 @@ static void on_resolved(void *user, comm_ref *ref)
         route(m, in, oq_head(&in->deferred));
     if (comm_ref_get_state(ref) == COMM_REF_FAILED)
         inst_release(m, in, true);
-    else
-        inst_gc(m, in);
 }
 
 /* ------------------------------------------------------------ requests */
@@ -611,9 +595,7 @@ static void post_send(match_ctx *m, const match_post *p, mreq *q)
         op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, NULL);
         return;
     }
-    inst *in = inst_get(m, ref);
-    route(m, in, o);
-    inst_gc(m, in);
+    route(m, inst_get(m, ref), o);
 }
 
 static mop *post_recv(match_ctx *m, const match_post *p, mreq *q)
@@ -643,8 +625,6 @@ static void after_removal(match_ctx *m, inst *owner, bool in_list)
 {
     if (in_list)
         inst_release(m, owner, false);
-    else if (owner)
-        inst_gc(m, owner);
 }
 
 /* A receive completed; o may sit in an instance list, a deferred queue or a
@@ -793,10 +773,7 @@ slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int req
             /* A cancelled send delivered nothing (MPI-3.1 3.8.4). If it has
              * already been paired, o is gone and the pair stands. */
             m->stats.n_cancelled++;
-            inst *in = o->inst;
             op_free(m, o);
-            if (in)
-                inst_gc(m, in);
         }
     }
     if (!q->persistent)
