@@ -124,7 +124,7 @@ typedef struct builder {
     match_ctx *match;
     reorder *ro;
     fn_plan plans[N_LABELS];
-    GHashTable *timelines;       /* (rank << 32 | thread) -> id + 1 */
+    GHashTable *timelines;       /* (rank << 16 | thread) -> id + 1, threads > 0 only */
     GHashTable *user_cats;       /* name -> category id + 1 */
     uint32_t arrow_category;
     int failed;                  /* writer error: stop */
