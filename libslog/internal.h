@@ -52,7 +52,7 @@ typedef struct slog_prev_acc {
     uint32_t *direct;            /* when timelines x categories is small: row
                                     index+1 at [timeline * dir_cat + category] */
     uint32_t dir_tl, dir_cat;    /* dimensions direct was made for */
-    double *pool;                /* bin storage, n_bins per row, cap_rows rows */
+    float *pool;                 /* bin storage, n_bins per row, cap_rows rows */
     bool failed;
 } slog_prev_acc;
 

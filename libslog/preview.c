@@ -4,7 +4,8 @@
  * fraction of each of n_bins time bins covered by states (partial overlap
  * counts fractionally, as in SLOG-1's statistics section; see the SLOG
  * review in ../shared/seeds/003) and the number of arrows/events starting in
- * each bin. Values are kept as doubles while open and quantised only when a
+ * each bin. Values are kept as floats while open (counts are exact up to
+ * 2^24 per bin and row) and quantised only when a
  * node is written, so merging children into parents loses nothing.
  */
 #include <math.h>
@@ -30,7 +31,7 @@ void prev_free(slog_prev_acc *a) {
 
 void prev_reset(slog_prev_acc *a) {
     if (a->n_rows) {
-        memset(a->pool, 0, (size_t)a->n_rows * a->n_bins * sizeof(double));
+        memset(a->pool, 0, (size_t)a->n_rows * a->n_bins * sizeof(float));
         if (a->direct) {
             for (uint32_t i = 0; i < a->n_rows; i++) {
                 const slog_prev_row *r = &a->rows[i];
@@ -77,9 +78,9 @@ static bool grow(slog_prev_acc *a) {
     slog_prev_row *rows = realloc(a->rows, (size_t)cap * sizeof *rows);
     if (!rows) return false;
     a->rows = rows;
-    double *pool = realloc(a->pool, (size_t)cap * a->n_bins * sizeof(double));
+    float *pool = realloc(a->pool, (size_t)cap * a->n_bins * sizeof(float));
     if (!pool) return false;
-    memset(pool + (size_t)a->cap_rows * a->n_bins, 0, (size_t)(cap - a->cap_rows) * a->n_bins * sizeof(double));
+    memset(pool + (size_t)a->cap_rows * a->n_bins, 0, (size_t)(cap - a->cap_rows) * a->n_bins * sizeof(float));
     a->pool = pool;
     a->cap_rows = cap;
     uint32_t n_slots = cap * 2;
@@ -128,7 +129,7 @@ static slog_prev_row *row_get(slog_prev_acc *a, uint32_t timeline, uint32_t cate
     return r;
 }
 
-static inline double *row_bins(const slog_prev_acc *a, const slog_prev_row *r) {
+static inline float *row_bins(const slog_prev_acc *a, const slog_prev_row *r) {
     return a->pool + (size_t)(r - a->rows) * a->n_bins;
 }
 
@@ -149,7 +150,7 @@ void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, ui
     if (is_state && end <= start) return; /* zero-length states cover nothing */
     slog_prev_row *r = row_get(a, timeline, category);
     if (!r) return;
-    double *bins = row_bins(a, r);
+    float *bins = row_bins(a, r);
     double w = (double)width / a->n_bins;
     if (!is_state) {
         uint32_t j = bin_of((double)(start - lo), w, a->n_bins);
@@ -175,10 +176,10 @@ void prev_merge_child(slog_prev_acc *parent, const slog_prev_acc *child, unsigne
         if (cr->hi_bin <= cr->lo_bin) continue;
         slog_prev_row *pr = row_get(parent, cr->timeline, cr->category);
         if (!pr) return;
-        const double *cb = child->pool + (size_t)i * n;
+        const float *cb = child->pool + (size_t)i * n;
         /* Child bins 2m and 2m+1 make parent bin half*child_half + m; walk
          * whole pairs so the loop has no division and vectorises. */
-        double *pb = row_bins(parent, pr) + (size_t)child_half * half;
+        float *pb = row_bins(parent, pr) + (size_t)child_half * half;
         double scale = cat_is_state[cr->category] ? 0.5 : 1.0;
         uint32_t m0 = cr->lo_bin / 2, m1 = (cr->hi_bin + 1) / 2;
         for (uint32_t m = m0; m < m1; m++) pb[m] += (cb[2 * m] + cb[2 * m + 1]) * scale;
@@ -234,7 +235,7 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, slog_buf 
     for (uint32_t k = 0; k < a->n_rows; k++) {
         uint32_t ri = (uint32_t)keys[2 * k + 1];
         const slog_prev_row *r = &a->rows[ri];
-        const double *bins = a->pool + (size_t)ri * a->n_bins;
+        const float *bins = a->pool + (size_t)ri * a->n_bins;
         bool st = cat_is_state[r->category];
         uint32_t lo = r->lo_bin, hi = r->hi_bin;
         while (lo < hi && quantise(bins[lo], st) == 0) lo++;
