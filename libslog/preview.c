@@ -74,7 +74,10 @@ static uint32_t hash_key(uint32_t timeline, uint32_t category) {
 }
 
 static bool grow(slog_prev_acc *a) {
-    uint32_t cap = a->cap_rows ? a->cap_rows * 2 : 16;
+    /* x1.5: the top levels hold every (timeline, category) row at full
+     * width, so rounding their capacity up to a power of two wasted memory
+     * that grows with tree depth */
+    uint32_t cap = a->cap_rows ? a->cap_rows + a->cap_rows / 2 : 16;
     slog_prev_row *rows = realloc(a->rows, (size_t)cap * sizeof *rows);
     if (!rows) return false;
     a->rows = rows;
@@ -83,7 +86,8 @@ static bool grow(slog_prev_acc *a) {
     memset(pool + (size_t)a->cap_rows * a->n_bins, 0, (size_t)(cap - a->cap_rows) * a->n_bins * sizeof(float));
     a->pool = pool;
     a->cap_rows = cap;
-    uint32_t n_slots = cap * 2;
+    uint32_t n_slots = 32; /* a power of two, at most half full */
+    while (n_slots < cap * 2) n_slots *= 2;
     uint32_t *slots = calloc(n_slots, sizeof *slots);
     if (!slots) return false;
     for (uint32_t i = 0; i < a->n_rows; i++) {
