@@ -15,7 +15,7 @@
 typedef struct col_row {
     uint32_t timeline, category;
     int is_state;   /* clamp to 1 at finish: a fraction covered */
-    double *v;
+    float *v;
 } col_row;
 
 struct slog_columns {
@@ -59,7 +59,7 @@ static uint32_t hash2(uint32_t a, uint32_t b) {
     return (uint32_t)(k >> 32);
 }
 
-static double *row_for(slog_columns *c, uint32_t timeline, uint32_t category, int is_state) {
+static float *row_for(slog_columns *c, uint32_t timeline, uint32_t category, int is_state) {
     if (c->n_slots) {
         uint32_t h = hash2(timeline, category) & (c->n_slots - 1);
         while (c->slots[h]) {
@@ -89,7 +89,7 @@ static double *row_for(slog_columns *c, uint32_t timeline, uint32_t category, in
             c->slots[h] = i + 1;
         }
     }
-    double *v = calloc(c->n_cols, sizeof *v);
+    float *v = calloc(c->n_cols, sizeof *v);
     if (!v) {
         c->ok = 0;
         return NULL;
@@ -105,52 +105,65 @@ static double *row_for(slog_columns *c, uint32_t timeline, uint32_t category, in
     return v;
 }
 
-/* Spread amount over [a, b) onto the columns it overlaps, proportionally to
- * overlap / scale. */
-static void spread(const slog_columns *c, double *v, double a, double b, double amount_per_ns) {
-    if (b <= (double)c->t0 || a >= c->t_end) return;
-    if (a < (double)c->t0) a = (double)c->t0;
-    if (b > c->t_end) b = c->t_end;
-    uint32_t j0 = (uint32_t)fmin(c->n_cols - 1, floor((a - (double)c->t0) / c->width));
-    uint32_t j1 = (uint32_t)fmin(c->n_cols - 1, floor((b - (double)c->t0) / c->width));
-    for (uint32_t j = j0; j <= j1; j++) {
-        double c0 = (double)c->t0 + j * c->width, c1 = c0 + c->width;
-        double ov = fmin(b, c1) - fmax(a, c0);
-        if (ov > 0) v[j] += ov * amount_per_ns;
+void slog_spread(float *cols, uint32_t n_cols, double t0, double col_ns, double a, double b,
+                 double amount_per_ns) {
+    if (!(b > a) || !(col_ns > 0) || n_cols == 0) return;
+    double x0 = (a - t0) / col_ns, x1 = (b - t0) / col_ns; /* in columns */
+    if (x1 <= 0 || x0 >= n_cols) return;
+    if (x0 < 0) x0 = 0;
+    if (x1 > n_cols) x1 = n_cols;
+    double per_col = amount_per_ns * col_ns;
+    double f0 = floor(x0);
+    uint32_t i0 = (uint32_t)f0;
+    /* Preview bins are at most a column wide: most fall inside one. */
+    if (x1 <= f0 + 1) {
+        cols[i0] += (float)(per_col * (x1 - x0));
+        return;
+    }
+    uint32_t i1 = (uint32_t)ceil(x1);
+    if (i1 > n_cols) i1 = n_cols;
+    for (uint32_t i = i0; i < i1; i++) {
+        double lo = i > x0 ? i : x0, hi = i + 1 < x1 ? i + 1 : x1;
+        if (hi > lo) cols[i] += (float)(per_col * (hi - lo));
     }
 }
 
-static void add_point(const slog_columns *c, double *v, double t, double amount) {
+void slog_spread_bins(float *cols, uint32_t n_cols, double t0, double col_ns, int64_t lo, int64_t hi,
+                      uint32_t n_bins, const float *values, int is_state) {
+    if (n_bins == 0 || hi <= lo || !(col_ns > 0)) return;
+    double bw = ((double)hi - (double)lo) / n_bins;
+    for (uint32_t j = 0; j < n_bins; j++) {
+        if (values[j] == 0) continue;
+        double a = (double)lo + j * bw;
+        /* A state bin's fraction f covers f*bw ns: per column that is
+         * f * overlap / column width. A count is spread by overlap too. */
+        slog_spread(cols, n_cols, t0, col_ns, a, a + bw, is_state ? values[j] / col_ns : values[j] / bw);
+    }
+}
+
+static void add_point(const slog_columns *c, float *v, double t, double amount) {
     if (t < (double)c->t0 || t >= c->t_end) return;
     uint32_t j = (uint32_t)fmin(c->n_cols - 1, floor((t - (double)c->t0) / c->width));
-    v[j] += amount;
+    v[j] += (float)amount;
 }
 
 void slog_columns_add_preview(slog_columns *c, const slog_preview *p, const uint8_t *cat_is_state) {
-    double bw = ((double)p->hi - (double)p->lo) / p->n_bins;
     for (uint32_t i = 0; i < p->n_rows; i++) {
         const slog_preview_row *r = &p->rows[i];
         bool st = cat_is_state[r->category];
-        double *v = row_for(c, r->timeline, r->category, st);
+        float *v = row_for(c, r->timeline, r->category, st);
         if (!v) return;
-        for (uint32_t j = 0; j < p->n_bins; j++) {
-            if (r->values[j] == 0) continue;
-            double a = (double)p->lo + j * bw;
-            /* A state bin's fraction f covers f*bw ns: per column that is
-             * f * overlap / column width. A count is spread by overlap too. */
-            spread(c, v, a, a + bw, st ? r->values[j] / c->width : r->values[j] / bw);
-        }
+        slog_spread_bins(v, c->n_cols, (double)c->t0, c->width, p->lo, p->hi, p->n_bins, r->values, st);
     }
 }
 
 void slog_columns_add_drawable(slog_columns *c, const slog_drawable *d) {
-    double *v = row_for(c, d->timeline, d->category, d->kind == SLOG_KIND_STATE);
+    float *v = row_for(c, d->timeline, d->category, d->kind == SLOG_KIND_STATE);
     if (!v) return;
-    if (d->kind == SLOG_KIND_STATE) {
-        if (d->end > d->start) spread(c, v, (double)d->start, (double)d->end, 1.0 / c->width);
-    } else {
+    if (d->kind == SLOG_KIND_STATE)
+        slog_spread(v, c->n_cols, (double)c->t0, c->width, (double)d->start, (double)d->end, 1.0 / c->width);
+    else
         add_point(c, v, (double)d->start, 1.0);
-    }
 }
 
 static int cmp_row(const void *x, const void *y) {
@@ -181,7 +194,7 @@ uint32_t slog_columns_n_rows(const slog_columns *c) { return c->n_rows; }
 uint32_t slog_columns_n_cols(const slog_columns *c) { return c->n_cols; }
 int slog_columns_ok(const slog_columns *c) { return c->ok; }
 
-const double *slog_columns_row(const slog_columns *c, uint32_t i, uint32_t *timeline, uint32_t *category) {
+const float *slog_columns_row(const slog_columns *c, uint32_t i, uint32_t *timeline, uint32_t *category) {
     if (i >= c->n_rows) return NULL;
     if (timeline) *timeline = c->rows[i].timeline;
     if (category) *category = c->rows[i].category;

@@ -304,10 +304,22 @@ void slog_columns_add_drawable(slog_columns *c, const slog_drawable *d);
 void slog_columns_finish(slog_columns *c);
 uint32_t slog_columns_n_rows(const slog_columns *c);
 /* Returns the n_cols values of row i and its keys. */
-const double *slog_columns_row(const slog_columns *c, uint32_t i, uint32_t *timeline, uint32_t *category);
+const float *slog_columns_row(const slog_columns *c, uint32_t i, uint32_t *timeline, uint32_t *category);
 uint32_t slog_columns_n_cols(const slog_columns *c);
 /* False if an allocation failed at any point. */
 int slog_columns_ok(const slog_columns *c);
+
+/* The primitives both of the above and the viewer use, so there is one
+ * definition of how a window is read into columns. n_cols equal columns of
+ * col_ns each tile [t0, t0 + n_cols * col_ns):
+ * slog_spread adds amount_per_ns times the overlap of [a, b) to each column;
+ * slog_spread_bins adds a preview row's n_bins values over [lo, hi) - for a
+ * state row the covered fraction of each column, otherwise counts split by
+ * overlap. */
+void slog_spread(float *cols, uint32_t n_cols, double t0, double col_ns, double a, double b,
+                 double amount_per_ns);
+void slog_spread_bins(float *cols, uint32_t n_cols, double t0, double col_ns, int64_t lo, int64_t hi,
+                      uint32_t n_bins, const float *values, int is_state);
 
 /* Cumulative counters over the reader's lifetime (atomic). */
 uint64_t slog_reader_bytes_read(const slog_reader *r);

@@ -448,7 +448,7 @@ int main(int argc, char **argv) {
                 }
                 for (uint32_t i = 0; i < slog_columns_n_rows(x.cols); i++) {
                     uint32_t tl, cat;
-                    const double *v = slog_columns_row(x.cols, i, &tl, &cat);
+                    const float *v = slog_columns_row(x.cols, i, &tl, &cat);
                     const slog_category *c = slog_reader_category(r, cat);
                     if (csv) {
                         printf("%u,", tl);
