@@ -21,7 +21,6 @@
 #include "comm.h"
 #include "match.h"
 #include "palette.h"
-#include "reorder.h"
 #include "sink.h"
 #include "slog.h"
 
@@ -104,6 +103,11 @@ typedef struct user_frame {
     int64_t start;
 } user_frame;
 
+typedef struct head_key {
+    int64_t wall_stop;
+    int rank;
+} head_key;
+
 typedef struct pending {
     slog_drawable d;
     int64_t info[SLOG_MAX_FIELDS];
@@ -117,12 +121,11 @@ typedef struct builder {
     sink *sink;                  /* the writer's thread, while merging */
     rank_in *ranks;
     uint32_t n_ranks;
-    int *heap;
+    head_key *heap;
     uint32_t heap_n;
     int64_t origin;
     comm_ctx *comms;
     match_ctx *match;
-    reorder *ro;
     fn_plan plans[N_LABELS];
     GHashTable *timelines;       /* (rank << 16 | thread) -> id + 1, threads > 0 only */
     GHashTable *user_cats;       /* name -> category id + 1 */
@@ -252,38 +255,11 @@ static uint32_t timeline_for(builder *b, uint32_t rank, uint32_t thread) {
 
 /* ------------------------------------------------------- reorder/writer */
 
-static slog_cb_result release(void *user, int64_t key, const void *data, size_t len) {
-    builder *b = user;
-    (void)key;
-    (void)len;
-    const pending *p = data;
-    slog_drawable d = p->d;
-    d.info = p->info;
-    sink_add(b->sink, &d);
-    if (sink_failed(b->sink)) {
-        b->failed = 1;
-        return SLOG_STOP;
-    }
-    return SLOG_CONTINUE;
-}
-
+/* To the sink, which reorders by end time and writes on its own thread. */
 static void emit(builder *b, pending *p) {
     if (b->failed) return;
-    int64_t key = p->d.start > p->d.end ? p->d.start : p->d.end;
-    int64_t last = reorder_last_key(b->ro);
-    if (key < last) {
-        /* Arrived after later drawables were written (e.g. thread records
-         * interleaved out of exit order): stretch it to the written edge. */
-        b->s->n_clamped++;
-        if (p->d.kind == SLOG_KIND_EVENT)
-            p->d.start = p->d.end = last;
-        else if (p->d.end >= p->d.start)
-            p->d.end = last;
-        else
-            p->d.start = last;
-        key = last;
-    }
-    if (reorder_push(b->ro, key, p, sizeof *p) != SLOG_OK) b->failed = 1;
+    p->d.info = p->info;
+    sink_add(b->sink, &p->d);
 }
 
 static slog_cb_result on_arrow(void *user, const match_arrow *a) {
@@ -588,37 +564,36 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
 
 /* ------------------------------------------------------------ the merge */
 
-static int head_less(const builder *b, int x, int y) {
-    const dumpi_call *a = &b->ranks[x].head, *c = &b->ranks[y].head;
-    if (a->wall_stop != c->wall_stop) return a->wall_stop < c->wall_stop;
-    return x < y;
+/* The heap holds copies of the keys: comparing through the rank_in structs
+ * (kilobytes apart) cost a cache miss per comparison. */
+static int head_less(const head_key *x, const head_key *y) {
+    if (x->wall_stop != y->wall_stop) return x->wall_stop < y->wall_stop;
+    return x->rank < y->rank;
 }
 
 static void heap_push(builder *b, int r) {
+    head_key k = {b->ranks[r].head.wall_stop, r};
     uint32_t i = b->heap_n++;
-    b->heap[i] = r;
-    while (i && head_less(b, b->heap[i], b->heap[(i - 1) / 2])) {
-        int t = b->heap[i];
+    while (i && head_less(&k, &b->heap[(i - 1) / 2])) {
         b->heap[i] = b->heap[(i - 1) / 2];
-        b->heap[(i - 1) / 2] = t;
         i = (i - 1) / 2;
     }
+    b->heap[i] = k;
 }
 
 static int heap_pop(builder *b) {
-    int top = b->heap[0];
-    b->heap[0] = b->heap[--b->heap_n];
+    int top = b->heap[0].rank;
+    head_key last = b->heap[--b->heap_n];
     uint32_t i = 0;
     for (;;) {
-        uint32_t l = 2 * i + 1, m = i;
-        if (l < b->heap_n && head_less(b, b->heap[l], b->heap[m])) m = l;
-        if (l + 1 < b->heap_n && head_less(b, b->heap[l + 1], b->heap[m])) m = l + 1;
-        if (m == i) break;
-        int t = b->heap[i];
+        uint32_t l = 2 * i + 1, m = l;
+        if (l >= b->heap_n) break;
+        if (l + 1 < b->heap_n && head_less(&b->heap[l + 1], &b->heap[l])) m = l + 1;
+        if (!head_less(&b->heap[m], &last)) break;
         b->heap[i] = b->heap[m];
-        b->heap[m] = t;
         i = m;
     }
+    if (b->heap_n) b->heap[i] = last;
     return top;
 }
 
@@ -722,7 +697,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     b.n_ranks = (uint32_t)n;
     s->n_ranks = b.n_ranks;
     b.ranks = g_new0(rank_in, b.n_ranks);
-    b.heap = g_new0(int, b.n_ranks);
+    b.heap = g_new0(head_key, b.n_ranks);
     b.timelines = g_hash_table_new(g_direct_hash, g_direct_equal);
     b.user_cats = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     for (uint32_t i = 0; i < b.n_ranks && !fatal; i++) {
@@ -785,7 +760,6 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         slog_writer_add_category(b.w, &ac, &b.arrow_category);
         b.comms = comm_ctx_new(b.n_ranks);
         b.match = match_ctx_new(b.comms, on_arrow, &b);
-        b.ro = reorder_new(release, &b);
         annotate(&b, meta);
         b.sink = sink_new(b.w, 1, b.n_ranks, o->threads != 1);
         for (uint32_t i = 0; i < b.n_ranks; i++)
@@ -802,19 +776,21 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
                 rc = BUILD_WARNINGS;
             /* Every future state ends at or after the next head's exit;
              * every future arrow at or after match's watermark. */
-            int64_t wm = b.heap_n ? b.ranks[b.heap[0]].head.wall_stop - b.origin : INT64_MAX;
+            int64_t wm = b.heap_n ? b.heap[0].wall_stop - b.origin : INT64_MAX;
             int64_t mw = match_low_watermark(b.match);
             if (mw < wm) wm = mw;
-            if (reorder_advance(b.ro, wm) != SLOG_OK && !b.failed) b.failed = 1;
-            if (++tick % PROGRESS_EVERY == 0) progress(&b, 0);
+            sink_advance(b.sink, wm);
+            if (++tick % PROGRESS_EVERY == 0) {
+                if (sink_failed(b.sink)) b.failed = 1;
+                progress(&b, 0);
+            }
         }
-        if (!fatal && !b.failed) {
-            match_finish(b.match);
-            reorder_flush(b.ro);
-        }
-        if (sink_close(b.sink, &b.werr) != SLOG_OK) b.failed = 1;
+        if (!fatal && !b.failed) match_finish(b.match);
+        sink_stats ss;
+        if (sink_close(b.sink, &b.werr, &ss) != SLOG_OK) b.failed = 1;
         b.sink = NULL;
-        s->max_pending = reorder_max_pending(b.ro);
+        s->max_pending = ss.max_pending;
+        s->n_clamped = ss.n_clamped;
         for (uint32_t i = 0; i < b.n_ranks && !fatal; i++) {
             rank_in *r = &b.ranks[i];
             if (!r->f) continue;
@@ -871,7 +847,6 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     }
     match_ctx_free(b.match);
     comm_ctx_free(b.comms);
-    reorder_free(b.ro);
     for (uint32_t i = 0; i < b.n_ranks; i++) {
         if (b.ranks[i].f) dumpi_file_close(b.ranks[i].f);
         if (b.ranks[i].user_stack) g_array_free(b.ranks[i].user_stack, TRUE);

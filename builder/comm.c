@@ -97,6 +97,10 @@ typedef struct half {
 
 typedef struct rank_state {
     GHashTable *comms;  /* int handle -> comm_ref* (held) */
+    /* The last lookup: nearly every call names the same communicator
+     * (usually MPI_COMM_WORLD). Cleared whenever comms changes. */
+    int last_handle;
+    comm_ref *last_ref;
     GHashTable *groups; /* int handle -> group_node* (held) */
 } rank_state;
 
@@ -414,6 +418,7 @@ static void bind_comm(comm_ctx *c, uint32_t rank, int handle, comm_ref *r)
 {
     /* Open MPI hands out a freed id again; a rebind without a free is also
      * seen (same object returned twice), so replace rather than insist. */
+    c->ranks[rank].last_ref = NULL;
     g_hash_table_replace(c->ranks[rank].comms, GINT_TO_POINTER(handle), r);
 }
 
@@ -849,7 +854,13 @@ comm_ref *comm_ref_lookup(comm_ctx *c, uint32_t rank, int comm)
 {
     if (!rank_ok(c, rank))
         return NULL;
-    return g_hash_table_lookup(c->ranks[rank].comms, GINT_TO_POINTER(comm));
+    rank_state *rs = &c->ranks[rank];
+    if (rs->last_ref && rs->last_handle == comm)
+        return rs->last_ref;
+    comm_ref *r = g_hash_table_lookup(rs->comms, GINT_TO_POINTER(comm));
+    rs->last_handle = comm;
+    rs->last_ref = r;
+    return r;
 }
 
 /* Common start of every creation record: the contribution with its parent,
@@ -1012,6 +1023,7 @@ slog_status comm_record_free(comm_ctx *c, uint32_t rank, int comm)
     /* Predefined communicators cannot be freed (MPI-3.1 6.4.3). */
     if (comm == COMM_HANDLE_WORLD || comm == COMM_HANDLE_SELF)
         return SLOG_OK;
+    c->ranks[rank].last_ref = NULL;
     if (!g_hash_table_remove(c->ranks[rank].comms, GINT_TO_POINTER(comm)))
         c->stats.n_unknown_handle++;
     return SLOG_OK;

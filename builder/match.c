@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "htab.h"
+
 typedef enum op_kind { OP_SEND, OP_RECV } op_kind;
 
 struct inst;
@@ -53,6 +55,7 @@ typedef struct mop {
 
 typedef struct inst {
     comm_ref *ref;
+    uint64_t seq;      /* creation order: finish drains in it */
     oq recvs;
     oq deferred;
 } inst;
@@ -66,6 +69,7 @@ typedef struct chan {
     chan_key key;
     oq sends;
     oq recvs;
+    struct chan *next_same; /* next channel with the same key hash */
 } chan;
 
 typedef struct mreq {
@@ -73,21 +77,24 @@ typedef struct mreq {
     bool persistent;
     match_post init;   /* persistent: the envelope each Start posts */
     mop *cur;          /* the active operation, if any */
+    struct mreq *next_free; /* on match_ctx.free_reqs */
 } mreq;
 
 struct match_ctx {
     comm_ctx *comms;
     match_arrow_cb cb;
     void *user;
-    GHashTable *insts;    /* comm_ref* -> inst* */
-    GHashTable *chans;    /* chan_key* -> chan* */
-    GHashTable **reqs;    /* per rank: int id -> mreq* */
+    htab insts;           /* comm_ref* -> inst* */
+    htab chans;           /* chan_hash(key) -> chan* chained by next_same */
+    size_t n_chans;       /* channels in chans (a hash may hold several) */
+    htab *reqs;           /* per rank: request id -> mreq* */
+    mreq *free_reqs;      /* recycled requests: one per Isend/Irecv */
     GPtrArray *heap;      /* mop* min-heap on (time, seq) */
     GHashTable *unmatched; /* match_unmatched* (count = value) */
     GArray *list;         /* built by match_finish */
-    uint64_t next_seq;
+    uint64_t next_seq, next_inst_seq;
     bool stopped, finished;
-    guint chan_limit, inst_limit; /* sweep empties when a table grows past these */
+    size_t chan_limit, inst_limit; /* sweep empties when a table grows past these */
     mop *free_mops;       /* recycled ops: one is made per MPI message side */
     match_stats stats;
 };
@@ -318,18 +325,17 @@ static void op_drop_local(match_ctx *m, mop *o, match_unmatched_kind kind, const
 
 /* ------------------------------------------------------------ channels */
 
-static guint chan_key_hash(gconstpointer p)
+static uint64_t chan_hash(const chan_key *k)
 {
-    const chan_key *k = p;
-    guint h = (guint)(k->comm_id ^ (k->comm_id >> 32));
-    h = h * 1000003u + (guint)k->src;
-    h = h * 1000003u + (guint)k->dst;
-    return h * 1000003u + (guint)k->tag;
+    uint64_t h = k->comm_id * 0x9e3779b97f4a7c15ull;
+    h = (h ^ (uint32_t)k->src) * 0xff51afd7ed558ccdull;
+    h = (h ^ (uint32_t)k->dst) * 0xc4ceb9fe1a85ec53ull;
+    h = (h ^ (uint32_t)k->tag) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
 }
 
-static gboolean chan_key_equal(gconstpointer a, gconstpointer b)
+static bool chan_key_equal(const chan_key *x, const chan_key *y)
 {
-    const chan_key *x = a, *y = b;
     return x->comm_id == y->comm_id && x->src == y->src && x->dst == y->dst &&
            x->tag == y->tag;
 }
@@ -337,21 +343,56 @@ static gboolean chan_key_equal(gconstpointer a, gconstpointer b)
 static chan *chan_get(match_ctx *m, uint64_t comm_id, int src, int dst, int tag)
 {
     chan_key k = {comm_id, src, dst, tag};
-    chan *ch = g_hash_table_lookup(m->chans, &k);
-    if (!ch) {
-        ch = g_new0(chan, 1);
-        ch->key = k;
-        g_hash_table_insert(m->chans, &ch->key, ch);
-    }
+    uint64_t h = chan_hash(&k);
+    chan *head = htab_get(&m->chans, h);
+    for (chan *ch = head; ch; ch = ch->next_same)
+        if (chan_key_equal(&ch->key, &k))
+            return ch;
+    chan *ch = g_new0(chan, 1);
+    ch->key = k;
+    ch->next_same = head;
+    htab_put(&m->chans, h, ch);
+    m->n_chans++;
     return ch;
 }
 
-static gboolean chan_empty_cb(gpointer key, gpointer value, gpointer user)
+static bool chan_empty(const chan *ch)
 {
-    (void)key;
-    (void)user;
-    chan *ch = value;
     return oq_empty(&ch->sends) && oq_empty(&ch->recvs);
+}
+
+static void chan_free(chan *ch);
+
+/* Every channel, for draining and sweeping (the caller frees the array). */
+static chan **chan_list(const match_ctx *m, size_t *n)
+{
+    chan **v = g_new(chan *, m->n_chans + 1);
+    size_t k = 0;
+    for (size_t i = 0; i < htab_capacity(&m->chans); i++)
+        for (chan *ch = htab_at(&m->chans, i)->val; ch; ch = ch->next_same)
+            v[k++] = ch;
+    *n = k;
+    return v;
+}
+
+/* Free the empty channels; rebuild the table from the rest. */
+static void chan_sweep(match_ctx *m)
+{
+    size_t n;
+    chan **v = chan_list(m, &n);
+    htab_free(&m->chans);
+    m->n_chans = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (chan_empty(v[i])) {
+            chan_free(v[i]);
+            continue;
+        }
+        uint64_t h = chan_hash(&v[i]->key);
+        v[i]->next_same = htab_get(&m->chans, h);
+        htab_put(&m->chans, h, v[i]);
+        m->n_chans++;
+    }
+    g_free(v);
 }
 
 static void emit(match_ctx *m, const chan *ch, const mop *s, const mop *r)
@@ -410,30 +451,47 @@ static void to_channel(match_ctx *m, const comm_ref *ref, mop *o)
 
 /* ------------------------------------------------------------ instances */
 
-static void inst_free_cb(gpointer p)
+static void inst_free(inst *in)
 {
-    inst *in = p;
     comm_ref_release(in->ref);
     g_free(in);
 }
 
 static inst *inst_get(match_ctx *m, comm_ref *ref)
 {
-    inst *in = g_hash_table_lookup(m->insts, ref);
+    inst *in = htab_get(&m->insts, (uintptr_t)ref);
     if (!in) {
         in = g_new0(inst, 1);
         in->ref = comm_ref_hold(ref);
-        g_hash_table_insert(m->insts, ref, in);
+        in->seq = m->next_inst_seq++;
+        htab_put(&m->insts, (uintptr_t)ref, in);
     }
     return in;
 }
 
-static gboolean inst_empty_cb(gpointer key, gpointer value, gpointer user)
+static bool inst_empty(const inst *in)
 {
-    (void)key;
-    (void)user;
-    inst *in = value;
     return oq_empty(&in->recvs) && oq_empty(&in->deferred);
+}
+
+static int inst_seq_cmp(const void *pa, const void *pb)
+{
+    const inst *a = *(inst *const *)pa, *b = *(inst *const *)pb;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Every instance, in creation order: the table's order follows addresses,
+ * which differ from run to run (the caller frees the array). */
+static inst **inst_list(const match_ctx *m, size_t *n)
+{
+    inst **v = g_new(inst *, htab_size(&m->insts) + 1);
+    size_t k = 0;
+    for (size_t i = 0; i < htab_capacity(&m->insts); i++)
+        if (htab_at(&m->insts, i)->val)
+            v[k++] = htab_at(&m->insts, i)->val;
+    qsort(v, k, sizeof *v, inst_seq_cmp);
+    *n = k;
+    return v;
 }
 
 /* A receive (or send) whose envelope is final: to its channel, or held in
@@ -494,7 +552,7 @@ static void inst_release(match_ctx *m, inst *in, bool force)
 static void on_resolved(void *user, comm_ref *ref)
 {
     match_ctx *m = user;
-    inst *in = g_hash_table_lookup(m->insts, ref);
+    inst *in = htab_get(&m->insts, (uintptr_t)ref);
     if (!in || comm_ref_get_state(ref) == COMM_REF_PENDING)
         return;
     while (!oq_empty(&in->deferred))
@@ -505,12 +563,15 @@ static void on_resolved(void *user, comm_ref *ref)
 
 /* ------------------------------------------------------------ requests */
 
-static void req_free_cb(gpointer p)
+/* A request left the table: detach its operation and recycle it. */
+static void req_release(match_ctx *m, mreq *q)
 {
-    mreq *q = p;
+    if (!q)
+        return;
     if (q->cur)
         q->cur->req = NULL;
-    g_free(q);
+    q->next_free = m->free_reqs;
+    m->free_reqs = q;
 }
 
 /* The request lost its operation before we saw a completion (freed, or the
@@ -537,7 +598,7 @@ static void orphan(match_ctx *m, mop *o)
 
 static mreq *req_lookup(match_ctx *m, uint32_t rank, int id)
 {
-    return g_hash_table_lookup(m->reqs[rank], GINT_TO_POINTER(id));
+    return htab_get(&m->reqs[rank], (uint32_t)id);
 }
 
 static mreq *req_bind(match_ctx *m, uint32_t rank, int id, op_kind kind, bool persistent)
@@ -549,10 +610,16 @@ static mreq *req_bind(match_ctx *m, uint32_t rank, int id, op_kind kind, bool pe
         old->cur = NULL;
         orphan(m, o);
     }
-    mreq *q = g_new0(mreq, 1);
+    mreq *q = m->free_reqs;
+    if (q) {
+        m->free_reqs = q->next_free;
+        memset(q, 0, sizeof *q);
+    } else {
+        q = g_new0(mreq, 1);
+    }
     q->kind = kind;
     q->persistent = persistent;
-    g_hash_table_replace(m->reqs[rank], GINT_TO_POINTER(id), q);
+    req_release(m, htab_put(&m->reqs[rank], (uint32_t)id, q));
     return q;
 }
 
@@ -560,13 +627,21 @@ static mreq *req_bind(match_ctx *m, uint32_t rank, int id, op_kind kind, bool pe
 
 static void sweep_empties(match_ctx *m)
 {
-    if (g_hash_table_size(m->chans) > m->chan_limit) {
-        g_hash_table_foreach_remove(m->chans, chan_empty_cb, NULL);
-        m->chan_limit = MAX(SWEEP_MIN_CHANS, 2 * g_hash_table_size(m->chans));
+    if (m->n_chans > m->chan_limit) {
+        chan_sweep(m);
+        m->chan_limit = MAX(SWEEP_MIN_CHANS, 2 * m->n_chans);
     }
-    if (g_hash_table_size(m->insts) > m->inst_limit) {
-        g_hash_table_foreach_remove(m->insts, inst_empty_cb, NULL);
-        m->inst_limit = MAX(SWEEP_MIN_INSTS, 2 * g_hash_table_size(m->insts));
+    if (htab_size(&m->insts) > m->inst_limit) {
+        size_t n;
+        inst **v = inst_list(m, &n);
+        for (size_t i = 0; i < n; i++) {
+            if (inst_empty(v[i])) {
+                htab_remove(&m->insts, (uintptr_t)v[i]->ref);
+                inst_free(v[i]);
+            }
+        }
+        g_free(v);
+        m->inst_limit = MAX(SWEEP_MIN_INSTS, 2 * htab_size(&m->insts));
     }
 }
 
@@ -777,7 +852,7 @@ slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int req
         }
     }
     if (!q->persistent)
-        g_hash_table_remove(m->reqs[rank], GINT_TO_POINTER(request));
+        req_release(m, htab_remove(&m->reqs[rank], (uint32_t)request));
     return SLOG_OK;
 }
 
@@ -797,7 +872,7 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
         return SLOG_OK;
     mop *o = q->cur;
     q->cur = NULL;
-    g_hash_table_remove(m->reqs[rank], GINT_TO_POINTER(request));
+    req_release(m, htab_remove(&m->reqs[rank], (uint32_t)request));
     if (o)
         orphan(m, o);
     return SLOG_OK;
@@ -834,10 +909,11 @@ slog_status match_finish(match_ctx *m)
         return SLOG_ERR_ARG;
     /* 1. Receives still waiting on a wildcard: release what has an envelope.
      * 2. Never resolved communicators: report their held operations. */
-    GList *insts = g_hash_table_get_values(m->insts);
-    for (GList *l = insts; l; l = l->next) {
-        inst *in = l->data;
-        g_hash_table_steal(m->insts, in->ref); /* keep in alive while draining */
+    size_t n_insts;
+    inst **insts = inst_list(m, &n_insts);
+    for (size_t i = 0; i < n_insts; i++) {
+        inst *in = insts[i];
+        htab_remove(&m->insts, (uintptr_t)in->ref); /* in stays alive while draining */
         mop *next;
         for (mop *o = in->recvs.head; o; o = next) {
             next = o->qnext;
@@ -850,21 +926,19 @@ slog_status match_finish(match_ctx *m)
         while (!oq_empty(&in->deferred))
             op_drop_local(m, oq_head(&in->deferred), MATCH_UNMATCHED_BAD_COMM,
                           in->ref);
-        inst_free_cb(in);
+        inst_free(in);
     }
-    g_list_free(insts);
+    g_free(insts);
     /* 3. Receives never completed are taken to have got their message (the
      * program just never waited): they pair without an arrow. */
-    GList *chans = g_hash_table_get_values(m->chans);
-    for (GList *l = chans; l; l = l->next) {
-        chan *ch = l->data;
+    size_t n_chans;
+    chan **chans = chan_list(m, &n_chans);
+    for (size_t i = 0; i < n_chans; i++) {
+        chan *ch = chans[i];
         for (mop *o = ch->recvs.head; o; o = o->qnext)
             o->phantom = true;
         chan_key key = ch->key;
         chan_match(m, ch);
-        ch = g_hash_table_lookup(m->chans, &key);
-        if (!ch)
-            continue;
         while (!oq_empty(&ch->sends))
             op_drop(m, oq_head(&ch->sends), MATCH_UNMATCHED_SEND, key.src, key.dst,
                     key.comm_id);
@@ -873,9 +947,11 @@ slog_status match_finish(match_ctx *m)
             op_drop(m, o, o->completed ? MATCH_UNMATCHED_RECV : MATCH_UNMATCHED_INCOMPLETE,
                     key.src, key.dst, key.comm_id);
         }
-        g_hash_table_remove(m->chans, &key);
+        chan_free(ch);
     }
-    g_list_free(chans);
+    g_free(chans);
+    htab_free(&m->chans);
+    m->n_chans = 0;
     m->list = g_array_new(FALSE, FALSE, sizeof(match_unmatched));
     GHashTableIter it;
     gpointer k;
@@ -906,9 +982,8 @@ int match_stopped(const match_ctx *m)
 
 /* ------------------------------------------------------------ lifetime */
 
-static void chan_free_cb(gpointer p)
+static void chan_free(chan *ch)
 {
-    chan *ch = p;
     mop *o;
     while ((o = oq_head(&ch->sends))) {
         oq_remove(&ch->sends, o);
@@ -929,14 +1004,14 @@ match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
     m->comms = comms;
     m->cb = cb;
     m->user = user;
-    m->insts = g_hash_table_new_full(NULL, NULL, NULL, inst_free_cb);
+    htab_init(&m->insts);
+    htab_init(&m->chans);
     m->chan_limit = SWEEP_MIN_CHANS;
     m->inst_limit = SWEEP_MIN_INSTS;
-    m->chans = g_hash_table_new_full(chan_key_hash, chan_key_equal, NULL, chan_free_cb);
     uint32_t n = comm_ctx_n_ranks(comms);
-    m->reqs = g_new0(GHashTable *, n);
+    m->reqs = g_new0(htab, n);
     for (uint32_t i = 0; i < n; i++)
-        m->reqs[i] = g_hash_table_new_full(NULL, NULL, NULL, req_free_cb);
+        htab_init(&m->reqs[i]);
     m->heap = g_ptr_array_new();
     m->unmatched = g_hash_table_new_full(unmatched_hash, unmatched_equal, g_free, NULL);
     comm_ctx_set_resolved_cb(comms, on_resolved, m);
@@ -956,23 +1031,34 @@ void match_ctx_free(match_ctx *m)
     if (!m)
         return;
     comm_ctx_set_resolved_cb(m->comms, NULL, NULL);
-    GHashTableIter it;
-    gpointer v;
-    g_hash_table_iter_init(&it, m->chans);
-    while (g_hash_table_iter_next(&it, NULL, &v)) {
-        free_queue_ops(m, &((chan *)v)->sends);
-        free_queue_ops(m, &((chan *)v)->recvs);
+    size_t n;
+    chan **chans = chan_list(m, &n);
+    for (size_t i = 0; i < n; i++) {
+        free_queue_ops(m, &chans[i]->sends);
+        free_queue_ops(m, &chans[i]->recvs);
+        chan_free(chans[i]);
     }
-    g_hash_table_iter_init(&it, m->insts);
-    while (g_hash_table_iter_next(&it, NULL, &v)) {
-        free_queue_ops(m, &((inst *)v)->recvs);
-        free_queue_ops(m, &((inst *)v)->deferred);
+    g_free(chans);
+    htab_free(&m->chans);
+    inst **insts = inst_list(m, &n);
+    for (size_t i = 0; i < n; i++) {
+        free_queue_ops(m, &insts[i]->recvs);
+        free_queue_ops(m, &insts[i]->deferred);
+        inst_free(insts[i]);
     }
-    g_hash_table_destroy(m->chans);
-    g_hash_table_destroy(m->insts);
-    for (uint32_t i = 0; i < comm_ctx_n_ranks(m->comms); i++)
-        g_hash_table_destroy(m->reqs[i]);
+    g_free(insts);
+    htab_free(&m->insts);
+    for (uint32_t i = 0; i < comm_ctx_n_ranks(m->comms); i++) {
+        for (size_t k = 0; k < htab_capacity(&m->reqs[i]); k++)
+            req_release(m, htab_at(&m->reqs[i], k)->val);
+        htab_free(&m->reqs[i]);
+    }
     g_free(m->reqs);
+    while (m->free_reqs) {
+        mreq *next = m->free_reqs->next_free;
+        g_free(m->free_reqs);
+        m->free_reqs = next;
+    }
     g_ptr_array_free(m->heap, TRUE);
     while (m->free_mops) {
         mop *next = m->free_mops->next_free;

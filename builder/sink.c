@@ -3,12 +3,19 @@
 
 #include <glib.h>
 #include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "reorder.h"
 
 #define BATCH 2048
 #define N_BATCHES 4     /* bounds memory: at most this many batches in flight */
 
-enum { OP_DRAWABLE, OP_CATEGORY, OP_TIMELINE };
+enum { OP_DRAWABLE, OP_CATEGORY, OP_TIMELINE, OP_ADVANCE };
+
+#define NO_WM INT64_MIN
 
 typedef struct meta_copy {
     slog_category c;
@@ -18,10 +25,16 @@ typedef struct meta_copy {
     uint8_t field_types[SLOG_MAX_FIELDS];
 } meta_copy;
 
-typedef struct item {
-    uint8_t op;
+/* A drawable as the reorder buffer holds it: only n_info values copied. */
+typedef struct held {
     slog_drawable d;
     int64_t info[SLOG_MAX_FIELDS];
+} held;
+
+typedef struct item {
+    uint8_t op;
+    int64_t wm;   /* then release up to wm (NO_WM: not now) */
+    held h;
     meta_copy *meta;
 } item;
 
@@ -31,14 +44,24 @@ typedef struct batch {
     item items[BATCH];
 } batch;
 
+/* The producer's fields and the thread's are on separate cache lines: the
+ * producer writes its own on every MPI call, and sharing a line with what
+ * the thread reads per item cost a cache miss each time on both sides. */
 struct sink {
+    /* shared, read-only while the thread runs */
     slog_writer *w;
     GThread *thread;
     GAsyncQueue *full, *empty;
-    batch *cur;
+    /* producer */
+    _Alignas(64) batch *cur;
     uint32_t n_categories, n_timelines;
-    atomic_int failed;
-    slog_error err;   /* written by the thread before failed is set */
+    int64_t last_wm;     /* the last watermark queued */
+    int added;           /* drawables queued since then */
+    /* the sink's thread (the caller's without one) */
+    _Alignas(64) reorder *ro;
+    uint64_t n_clamped;
+    slog_error err;      /* written before failed is set */
+    _Alignas(64) atomic_int failed;
 };
 
 static void meta_free(meta_copy *m) {
@@ -47,21 +70,58 @@ static void meta_free(meta_copy *m) {
     g_free(m);
 }
 
+static void fail_with_writer(sink *s) {
+    s->err = *slog_writer_error(s->w);
+    atomic_store(&s->failed, 1);
+}
+
+static slog_cb_result release(void *user, int64_t key, const void *data, size_t len) {
+    sink *s = user;
+    (void)key;
+    (void)len;
+    const held *h = data;
+    slog_drawable d = h->d;
+    d.info = h->info;
+    if (slog_writer_add(s->w, &d) == SLOG_OK) return SLOG_CONTINUE;
+    fail_with_writer(s);
+    return SLOG_STOP;
+}
+
+static void hold(sink *s, held *h) {
+    slog_drawable *d = &h->d;
+    int64_t key = d->start > d->end ? d->start : d->end;
+    int64_t last = reorder_last_key(s->ro);
+    if (key < last) {
+        s->n_clamped++;
+        if (d->kind == SLOG_KIND_EVENT)
+            d->start = d->end = last;
+        else if (d->end >= d->start)
+            d->end = last;
+        else
+            d->start = last;
+        key = last;
+    }
+    slog_status st = reorder_push(s->ro, key, h, offsetof(held, info) + d->n_info * sizeof *d->info);
+    if (st != SLOG_OK) {
+        s->err.status = st;
+        s->err.offset = SLOG_NO_OFFSET;
+        snprintf(s->err.message, sizeof s->err.message, "reorder buffer: %s", slog_strerror(st));
+        atomic_store(&s->failed, 1);
+    }
+}
+
 static void run_item(sink *s, item *it) {
     slog_status st = SLOG_OK;
     if (!atomic_load(&s->failed)) {
-        if (it->op == OP_DRAWABLE) {
-            it->d.info = it->info;
-            st = slog_writer_add(s->w, &it->d);
+        if (it->op == OP_DRAWABLE || it->op == OP_ADVANCE) {
+            if (it->op == OP_DRAWABLE) hold(s, &it->h);
+            if (it->wm != NO_WM && !atomic_load(&s->failed)) reorder_advance(s->ro, it->wm);
         } else if (it->op == OP_CATEGORY) {
             st = slog_writer_add_category(s->w, &it->meta->c, NULL);
         } else {
             st = slog_writer_add_timeline(s->w, &it->meta->t, NULL);
         }
-        if (st != SLOG_OK) {
-            s->err = *slog_writer_error(s->w);
-            atomic_store(&s->failed, 1);
-        }
+        if (st != SLOG_OK) fail_with_writer(s);
     }
     meta_free(it->meta);
     it->meta = NULL;
@@ -80,10 +140,14 @@ static gpointer writer_main(gpointer data) {
 }
 
 sink *sink_new(slog_writer *w, uint32_t n_categories, uint32_t n_timelines, int threaded) {
-    sink *s = g_new0(sink, 1);
+    sink *s = aligned_alloc(_Alignof(sink), sizeof(sink)); /* sizeof is a multiple of it */
+    if (!s) g_error("out of memory");
+    memset(s, 0, sizeof *s);
     s->w = w;
     s->n_categories = n_categories;
     s->n_timelines = n_timelines;
+    s->last_wm = NO_WM;
+    s->ro = reorder_new(release, s);
     s->cur = g_new0(batch, 1);
     if (!threaded) return s; /* no thread, no queues: next_item() writes as it goes */
     s->full = g_async_queue_new();
@@ -119,6 +183,7 @@ uint32_t sink_add_category(sink *s, const slog_category *c) {
     m->c.field_types = m->field_types;
     item *it = next_item(s);
     it->op = OP_CATEGORY;
+    it->wm = NO_WM;
     it->meta = m;
     return s->n_categories++;
 }
@@ -130,6 +195,7 @@ uint32_t sink_add_timeline(sink *s, const slog_timeline *t) {
     m->t.group = m->strings[1] = g_strdup(t->group);
     item *it = next_item(s);
     it->op = OP_TIMELINE;
+    it->wm = NO_WM;
     it->meta = m;
     return s->n_timelines++;
 }
@@ -137,14 +203,31 @@ uint32_t sink_add_timeline(sink *s, const slog_timeline *t) {
 void sink_add(sink *s, const slog_drawable *d) {
     item *it = next_item(s);
     it->op = OP_DRAWABLE;
-    it->d = *d;
+    it->wm = NO_WM;
+    it->h.d = *d;
     it->meta = NULL;
-    if (d->n_info) memcpy(it->info, d->info, d->n_info * sizeof *d->info);
+    if (d->n_info) memcpy(it->h.info, d->info, d->n_info * sizeof *d->info);
+    s->added = 1;
+}
+
+void sink_advance(sink *s, int64_t wm) {
+    if (wm == s->last_wm && !s->added) return;
+    /* Ride on the last drawable when it is still in the batch: one item
+     * per MPI call instead of two. */
+    item *last = s->cur->n ? &s->cur->items[s->cur->n - 1] : NULL;
+    if (!last || last->op != OP_DRAWABLE || last->wm != NO_WM) {
+        last = next_item(s);
+        last->op = OP_ADVANCE;
+        last->meta = NULL;
+    }
+    last->wm = wm;
+    s->last_wm = wm;
+    s->added = 0;
 }
 
 int sink_failed(const sink *s) { return atomic_load(&((sink *)s)->failed); }
 
-slog_status sink_close(sink *s, slog_error *err) {
+slog_status sink_close(sink *s, slog_error *err, sink_stats *stats) {
     if (s->thread) {
         s->cur->last = 1;
         g_async_queue_push(s->full, s->cur);
@@ -157,8 +240,15 @@ slog_status sink_close(sink *s, slog_error *err) {
         for (uint32_t i = 0; i < s->cur->n; i++) run_item(s, &s->cur->items[i]);
         g_free(s->cur);
     }
+    /* The thread has ended (or never was): finish its reordering here. */
+    if (!atomic_load(&s->failed)) reorder_flush(s->ro);
+    if (stats) {
+        stats->n_clamped = s->n_clamped;
+        stats->max_pending = reorder_max_pending(s->ro);
+    }
+    reorder_free(s->ro);
     slog_status st = atomic_load(&s->failed) ? s->err.status : SLOG_OK;
     if (st && err) *err = s->err;
-    g_free(s);
+    free(s);
     return st;
 }

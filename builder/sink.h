@@ -1,11 +1,17 @@
-/* sink.h - hands drawables to the libslog writer on a thread of its own.
+/* sink.h - puts drawables in end order and hands them to the libslog
+ * writer, on a thread of its own.
  *
- * Writing (tree placement, previews, encoding, CRCs) costs about as much as
- * decoding and matching, so slog2-build runs it on the second core. Items
- * travel in batches through two queues; the writer sees exactly the order
- * in which they were given, so the output does not depend on threads.
- * Categories and timelines are queued in that same order and their ids are
- * assigned here, so the producer never touches the writer while it runs.
+ * Drawables are produced nearly, not exactly, in end order (an arrow is
+ * known only when both its ends are), so they pass through a reorder buffer
+ * (reorder.c) that releases them up to a watermark the producer gives:
+ * nothing it produces later ends before it. Reordering and writing (tree
+ * placement, previews, encoding, CRCs) cost about as much as decoding and
+ * matching, so slog2-build runs them on the second core. Items travel in
+ * batches through two queues; the sink's thread sees exactly the sequence
+ * of drawables and watermarks it was given, so the output does not depend
+ * on threads. Categories and timelines are queued in that same order and
+ * their ids are assigned here, so the producer never touches the writer
+ * while it runs.
  */
 #ifndef SLOG2_SINK_H
 #define SLOG2_SINK_H
@@ -22,12 +28,21 @@ sink *sink_new(slog_writer *w, uint32_t n_categories, uint32_t n_timelines, int 
 /* Queue a category/timeline (strings copied); returns its id. */
 uint32_t sink_add_category(sink *s, const slog_category *c);
 uint32_t sink_add_timeline(sink *s, const slog_timeline *t);
-/* Queue a drawable (copied). */
+/* Queue a drawable (copied). One that ends before a drawable already
+ * written (a producer's watermark was wrong, e.g. thread records out of exit
+ * order) is stretched to the written edge and counted. */
 void sink_add(sink *s, const slog_drawable *d);
+/* Every drawable added from now on ends at or after wm: write those before. */
+void sink_advance(sink *s, int64_t wm);
 /* Non-zero once the writer reported an error (then later items are dropped). */
 int sink_failed(const sink *s);
+typedef struct sink_stats {
+    uint64_t n_clamped;   /* drawables stretched to the written edge */
+    size_t max_pending;   /* most drawables held for reordering at once */
+} sink_stats;
+
 /* Write everything queued, stop the thread, free s. Returns the writer's
  * first error (message in err) or SLOG_OK. w stays open for the caller. */
-slog_status sink_close(sink *s, slog_error *err);
+slog_status sink_close(sink *s, slog_error *err, sink_stats *stats);
 
 #endif
