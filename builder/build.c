@@ -581,20 +581,30 @@ static void heap_push(builder *b, int r) {
     b->heap[i] = k;
 }
 
-static int heap_pop(builder *b) {
-    int top = b->heap[0].rank;
-    head_key last = b->heap[--b->heap_n];
+/* Put k at the root and sift it down. */
+static void heap_sift_root(builder *b, head_key k) {
     uint32_t i = 0;
     for (;;) {
         uint32_t l = 2 * i + 1, m = l;
         if (l >= b->heap_n) break;
         if (l + 1 < b->heap_n && head_less(&b->heap[l + 1], &b->heap[l])) m = l + 1;
-        if (!head_less(&b->heap[m], &last)) break;
+        if (!head_less(&b->heap[m], &k)) break;
         b->heap[i] = b->heap[m];
         i = m;
     }
-    if (b->heap_n) b->heap[i] = last;
-    return top;
+    b->heap[i] = k;
+}
+
+static void heap_pop(builder *b) {
+    head_key last = b->heap[--b->heap_n];
+    if (b->heap_n) heap_sift_root(b, last);
+}
+
+/* The root's rank has a new head: one sift instead of a pop and a push,
+ * and none at all while that rank stays the earliest (runs of records). */
+static void heap_replace_root(builder *b) {
+    int r = b->heap[0].rank;
+    heap_sift_root(b, (head_key){b->ranks[r].head.wall_stop, r});
 }
 
 /* Read the next record of r into r->head. Returns 1 (record), 0 (end), or
@@ -766,14 +776,15 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
             if (b.ranks[i].has_head) heap_push(&b, (int)i);
         uint64_t tick = 0;
         while (b.heap_n && !fatal && !b.failed) {
-            int ri = heap_pop(&b);
-            rank_in *r = &b.ranks[ri];
+            rank_in *r = &b.ranks[b.heap[0].rank];
             process(&b, r, &r->head);
             int k = advance_rank(&b, r, &fatal);
-            if (k == 1)
-                heap_push(&b, ri);
-            else if (k < 0 && !fatal)
-                rc = BUILD_WARNINGS;
+            if (k == 1) {
+                heap_replace_root(&b);
+            } else {
+                heap_pop(&b);
+                if (k < 0 && !fatal) rc = BUILD_WARNINGS;
+            }
             /* Every future state ends at or after the next head's exit;
              * every future arrow at or after match's watermark. */
             int64_t wm = b.heap_n ? b.heap[0].wall_stop - b.origin : INT64_MAX;
