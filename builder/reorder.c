@@ -146,6 +146,25 @@ slog_status reorder_advance(reorder *r, int64_t watermark)
     return SLOG_OK;
 }
 
+slog_status reorder_pass(reorder *r, int64_t key, int64_t watermark, const void *data, size_t len)
+{
+    if (!r || (len > 0 && !data))
+        return SLOG_ERR_ARG;
+    if (r->n == 0 && !r->stopped && key >= r->last_key && key <= watermark) {
+        /* In order already: the common case when a producer's drawables
+         * mostly arrive by end time. */
+        r->next_seq++;
+        r->last_key = key;
+        if (r->max_n == 0)
+            r->max_n = 1;
+        if (r->cb && r->cb(r->user, key, data, len) == SLOG_STOP)
+            r->stopped = 1;
+        return SLOG_OK;
+    }
+    slog_status st = reorder_push(r, key, data, len);
+    return st != SLOG_OK ? st : reorder_advance(r, watermark);
+}
+
 slog_status reorder_flush(reorder *r)
 {
     return reorder_advance(r, INT64_MAX);

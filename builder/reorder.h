@@ -44,6 +44,10 @@ slog_status reorder_push(reorder *r, int64_t key, const void *data, size_t len);
 
 /* Release, in key order, every item with key <= watermark. */
 slog_status reorder_advance(reorder *r, int64_t watermark);
+/* reorder_push() then reorder_advance(watermark), without the copy when
+ * nothing is held and last released key <= key <= watermark: the item is
+ * handed straight to the callback, as the push and advance would have. */
+slog_status reorder_pass(reorder *r, int64_t key, int64_t watermark, const void *data, size_t len);
 /* Release everything (end of input). */
 slog_status reorder_flush(reorder *r);
 

@@ -87,7 +87,8 @@ static slog_cb_result release(void *user, int64_t key, const void *data, size_t 
     return SLOG_STOP;
 }
 
-static void hold(sink *s, held *h) {
+/* Reorder h, then release up to wm (NO_WM: not now). */
+static void hold(sink *s, held *h, int64_t wm) {
     slog_drawable *d = &h->d;
     int64_t key = d->start > d->end ? d->start : d->end;
     int64_t last = reorder_last_key(s->ro);
@@ -101,7 +102,8 @@ static void hold(sink *s, held *h) {
             d->start = last;
         key = last;
     }
-    slog_status st = reorder_push(s->ro, key, h, offsetof(held, info) + d->n_info * sizeof *d->info);
+    size_t len = offsetof(held, info) + d->n_info * sizeof *d->info;
+    slog_status st = wm == NO_WM ? reorder_push(s->ro, key, h, len) : reorder_pass(s->ro, key, wm, h, len);
     if (st != SLOG_OK) {
         s->err.status = st;
         s->err.offset = SLOG_NO_OFFSET;
@@ -114,8 +116,10 @@ static void run_item(sink *s, item *it) {
     slog_status st = SLOG_OK;
     if (!atomic_load(&s->failed)) {
         if (it->op == OP_DRAWABLE || it->op == OP_ADVANCE) {
-            if (it->op == OP_DRAWABLE) hold(s, &it->h);
-            if (it->wm != NO_WM && !atomic_load(&s->failed)) reorder_advance(s->ro, it->wm);
+            if (it->op == OP_DRAWABLE)
+                hold(s, &it->h, it->wm);
+            else
+                reorder_advance(s->ro, it->wm);
         } else if (it->op == OP_CATEGORY) {
             st = slog_writer_add_category(s->w, &it->meta->c, NULL);
         } else {
