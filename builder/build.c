@@ -308,7 +308,8 @@ static inline int64_t arg_or(const dumpi_call *c, int i, int64_t dflt) {
     return i >= 0 && c->args[i].present ? c->args[i].i : dflt;
 }
 
-static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_plan *p, int64_t t0, int64_t t1) {
+static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_plan *p, const dumpi_completions *dc,
+                        int64_t t0, int64_t t1) {
     if (p->role == R_NONE) return;
     uint32_t rank = r->rank, th = c->thread;
     match_post post = {.rank = rank, .thread = th, .time = t0, .request = MATCH_NO_REQUEST,
@@ -375,11 +376,10 @@ static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_pl
         match_request_free(b->match, rank, (int)arg_or(c, p->i_request, MATCH_NO_REQUEST));
         break;
     case R_COMPLETE: {
-        int32_t n_done = dumpi_call_n_completed(c);
-        for (int32_t i = 0; i < n_done; i++) {
+        for (int32_t i = 0; i < dc->n; i++) {
             int32_t req;
             const dumpi_status *ds = NULL;
-            if (dumpi_call_completed(c, i, &req, &ds) || req == DUMPI_REQUEST_NULL) continue;
+            if (dumpi_completion_at(dc, i, &req, &ds) || req == DUMPI_REQUEST_NULL) continue;
             match_status ms;
             if (ds) to_status(ds, &ms);
             match_complete(b->match, rank, th, req, ds ? &ms : NULL, t1);
@@ -509,7 +509,12 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
     }
     fn_plan *p = plan_for(b, c->label);
     if (p->comm_op) do_comms(b, r, c);
-    do_matching(b, r, c, p, t0, t1);
+    dumpi_completions dc; /* resolved once: matching and the info field both walk it */
+    if (c->fn->family == DUMPI_FAMILY_WAIT_TEST)
+        dumpi_call_completions(c, &dc);
+    else
+        dc.n = 0;
+    do_matching(b, r, c, p, &dc, t0, t1);
 
     pending pd;
     pd.d.timeline = pd.d.end_timeline = timeline_for(b, r->rank, c->thread);
@@ -546,10 +551,10 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
             break;
         }
         case F_COMPLETED: {
-            int32_t n_done = dumpi_call_n_completed(c), k = 0;
-            for (int32_t j = 0; j < n_done; j++) {
+            int32_t k = 0;
+            for (int32_t j = 0; j < dc.n; j++) {
                 int32_t req;
-                if (!dumpi_call_completed(c, j, &req, NULL) && req != DUMPI_REQUEST_NULL) k++;
+                if (!dumpi_completion_at(&dc, j, &req, NULL) && req != DUMPI_REQUEST_NULL) k++;
             }
             v = k;
             break;

@@ -280,6 +280,23 @@ int32_t dumpi_call_n_completed(const dumpi_call *c);
 int dumpi_call_completed(const dumpi_call *c, int32_t i, int32_t *request,
                          const dumpi_status **status);
 
+/* The same, resolved once per record for callers that walk every
+ * completion (the builder, for every Wait/Test record): fill d, then
+ * dumpi_completion_at(d, i, ...) for i < d->n costs an array read. */
+typedef struct dumpi_completions {
+  int32_t n;                     /* completed requests (0 for other labels) */
+  const int32_t *requests;       /* requests[] argument, or NULL */
+  int32_t n_requests;
+  const int32_t *indices;        /* Waitsome/Testsome: indices[], else NULL */
+  int32_t single;                /* Wait/Test: request; *any: index */
+  int kind;                      /* internal: which rule applies */
+  const dumpi_status *statuses;  /* NULL when not recorded */
+  int32_t n_statuses;
+} dumpi_completions;
+int32_t dumpi_call_completions(const dumpi_call *c, dumpi_completions *d);
+int dumpi_completion_at(const dumpi_completions *d, int32_t i,
+                        int32_t *request, const dumpi_status **status);
+
 #ifdef __cplusplus
 }
 #endif

@@ -63,71 +63,86 @@ static int layout(const dumpi_call *c, completion *k) {
   return 1;
 }
 
-/* Status of the i-th completed request, NULL when not recorded. */
-static const dumpi_status *status_at(const dumpi_call *c, const completion *k,
-                                     int32_t i) {
-  int32_t n = 0;
-  const dumpi_status *s = NULL;
-  if (k->i_statuses >= 0)
-    s = dumpi_call_statuses(c, k->i_statuses, &n);
-  else if (k->i_status >= 0)
-    s = dumpi_call_statuses(c, k->i_status, &n);
-  return s && i < n ? &s[i] : NULL;
-}
+enum { K_NONE, K_SOME, K_ANY, K_ALL, K_ONE };
 
-int32_t dumpi_call_n_completed(const dumpi_call *c) {
+int32_t dumpi_call_completions(const dumpi_call *c, dumpi_completions *d) {
   completion k;
+  memset(d, 0, sizeof *d);
   if (!layout(c, &k))
     return 0;
   if (k.i_flag >= 0 && dumpi_call_int(c, k.i_flag) == 0)
     return 0;
-  int32_t n_req = 0;
-  dumpi_call_int_array(c, k.i_requests, &n_req);
+  d->requests = dumpi_call_int_array(c, k.i_requests, &d->n_requests);
+  if (k.i_statuses >= 0)
+    d->statuses = dumpi_call_statuses(c, k.i_statuses, &d->n_statuses);
+  else if (k.i_status >= 0)
+    d->statuses = dumpi_call_statuses(c, k.i_status, &d->n_statuses);
   if (k.i_indices >= 0) {
     int32_t n = 0;
-    const int32_t *idx = dumpi_call_int_array(c, k.i_indices, &n);
+    d->indices = dumpi_call_int_array(c, k.i_indices, &n);
     int64_t out = dumpi_call_int(c, k.i_outcount);
-    if (!idx || out <= 0 || out == DUMPI_UNDEFINED)
+    if (!d->indices || out <= 0 || out == DUMPI_UNDEFINED)
       return 0;
-    return out < n ? (int32_t)out : n;
-  }
-  if (k.i_index >= 0) {
+    d->kind = K_SOME;
+    d->n = out < n ? (int32_t)out : n;
+  } else if (k.i_index >= 0) {
     int64_t i = dumpi_call_int(c, k.i_index);
-    return i >= 0 && i < n_req ? 1 : 0;
+    if (i < 0 || i >= d->n_requests)
+      return 0;
+    d->kind = K_ANY;
+    d->single = (int32_t)i;
+    d->n = 1;
+  } else if (k.i_requests >= 0) {
+    d->kind = K_ALL;
+    d->n = d->n_requests;
+  } else if (k.i_request >= 0 && dumpi_call_has(c, k.i_request)) {
+    d->kind = K_ONE;
+    d->single = (int32_t)dumpi_call_int(c, k.i_request);
+    d->n = 1;
   }
-  if (k.i_requests >= 0)
-    return n_req;
-  return k.i_request >= 0 && dumpi_call_has(c, k.i_request) ? 1 : 0;
+  return d->n;
 }
 
-int dumpi_call_completed(const dumpi_call *c, int32_t i, int32_t *request,
-                         const dumpi_status **status) {
-  completion k;
-  if (i < 0 || i >= dumpi_call_n_completed(c) || !layout(c, &k))
+int dumpi_completion_at(const dumpi_completions *d, int32_t i,
+                        int32_t *request, const dumpi_status **status) {
+  if (i < 0 || i >= d->n)
     return -1;
-  int32_t n_req = 0;
-  const int32_t *reqs = dumpi_call_int_array(c, k.i_requests, &n_req);
-  int32_t req;
-  const dumpi_status *st;
-  if (k.i_indices >= 0) {
-    const int32_t *idx = dumpi_call_int_array(c, k.i_indices, NULL);
-    if (idx[i] < 0 || idx[i] >= n_req)
+  int32_t req, si = i; /* status index: the i-th completion's */
+  switch (d->kind) {
+  case K_SOME:
+    if (d->indices[i] < 0 || d->indices[i] >= d->n_requests)
       return -1;
-    req = reqs[idx[i]];
-    st = status_at(c, &k, i);
-  } else if (k.i_index >= 0) {
-    req = reqs[dumpi_call_int(c, k.i_index)];
-    st = status_at(c, &k, 0);
-  } else if (k.i_requests >= 0) {
-    req = reqs[i];
-    st = status_at(c, &k, i);
-  } else {
-    req = (int32_t)dumpi_call_int(c, k.i_request);
-    st = status_at(c, &k, 0);
+    req = d->requests[d->indices[i]];
+    break;
+  case K_ANY:
+    req = d->requests[d->single];
+    si = 0;
+    break;
+  case K_ALL:
+    req = d->requests[i];
+    break;
+  case K_ONE:
+    req = d->single;
+    si = 0;
+    break;
+  default:
+    return -1;
   }
   if (request)
     *request = req;
   if (status)
-    *status = st;
+    *status = d->statuses && si < d->n_statuses ? &d->statuses[si] : NULL;
   return 0;
+}
+
+int32_t dumpi_call_n_completed(const dumpi_call *c) {
+  dumpi_completions d;
+  return dumpi_call_completions(c, &d);
+}
+
+int dumpi_call_completed(const dumpi_call *c, int32_t i, int32_t *request,
+                         const dumpi_status **status) {
+  dumpi_completions d;
+  dumpi_call_completions(c, &d);
+  return dumpi_completion_at(&d, i, request, status);
 }
