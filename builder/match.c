@@ -42,6 +42,7 @@ typedef struct mop {
     int tag;           /* send: tag; recv: tag pattern */
     bool completed;    /* recv */
     bool phantom;      /* recv that took a message but has no completion */
+    bool live;         /* false once freed (on free_mops) */
     int st_source, st_tag; /* recv envelope once completed (comm-local) */
     uint64_t seq;      /* heap tie-break */
     int heap_idx;      /* -1 when not in the heap */
@@ -175,6 +176,7 @@ static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
     } else {
         o = g_new0(mop, 1);
     }
+    o->live = true;
     o->kind = kind;
     o->rank = p->rank;
     o->thread = p->thread;
@@ -254,6 +256,7 @@ static void op_free(match_ctx *m, mop *o)
     if (o->req && o->req->cur == o)
         o->req->cur = NULL;
     m->stats.n_in_flight--;
+    o->live = false;
     o->next_free = m->free_mops;
     m->free_mops = o;
 }
@@ -738,11 +741,15 @@ static void complete_recv(match_ctx *m, mop *o, const match_status *st, int64_t 
     o->time = time;
     o->thread = thread;
     o->bytes = st ? st->bytes : MATCH_BYTES_UNKNOWN;
-    heap_push(m, o);
     if (in_list)
         inst_release(m, owner, false);
     else if (o->chan)
         chan_match(m, o->chan);
+    /* Only a receive still waiting for its send holds the watermark back.
+     * Most have their send already and were just freed (nothing above
+     * allocates, so o is still ours to look at). */
+    if (o->live)
+        heap_push(m, o);
 }
 
 slog_status match_send(match_ctx *m, const match_post *p)
