@@ -183,6 +183,10 @@ int dumpi_file_next(dumpi_file *f, dumpi_call *call, dumpi_error *err);
 
 /* Start the stream over from the first record. */
 void dumpi_file_rewind(dumpi_file *f);
+/* Bytes of the stream read ahead at a time (default 256 KiB; at least 1).
+ * A record that does not fit is read whole anyway: tests set tiny windows
+ * to exercise that. */
+void dumpi_file_set_window(dumpi_file *f, size_t bytes);
 
 const char *dumpi_file_path(const dumpi_file *f);
 uint64_t dumpi_file_size(const dumpi_file *f);

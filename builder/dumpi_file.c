@@ -392,14 +392,18 @@ static int map_file(dumpi_file *f, dumpi_error *err) {
                            "%llu bytes, too short for a DUMPI trace",
                            (unsigned long long)f->size);
   }
+  /* The mapping serves the sections read at open (index, header, footer,
+   * names), a few pages; the stream is read through f->fd (see
+   * dumpi_internal.h). */
   void *m = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, fd, 0);
   int e = errno;
-  close(fd);
-  if (m == MAP_FAILED)
+  if (m == MAP_FAILED) {
+    close(fd);
     return dumpi_set_error(err, DUMPI_ERR_IO, f->path, 0, "mmap: %s",
                            strerror(e));
-  /* One sequential pass over the stream. */
-  madvise(m, (size_t)f->size, MADV_SEQUENTIAL);
+  }
+  posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  f->fd = fd;
   f->map = m;
   return DUMPI_OK;
 }
@@ -414,6 +418,7 @@ int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {
     free(f);
     return dumpi_set_error(err, DUMPI_ERR_NOMEM, path, 0, "out of memory");
   }
+  f->fd = -1;
   /* Without a header, decode by the latest rules (statuses with tags). */
   f->version_num = DUMPI_VERSION(255, 255, 255);
   int rc = map_file(f, err);
@@ -472,6 +477,9 @@ void dumpi_file_close(dumpi_file *f) {
     return;
   if (f->map)
     munmap((void *)f->map, (size_t)f->size);
+  if (f->fd >= 0)
+    close(f->fd);
+  free(f->win);
   free(f->path);
   free(f->hostname);
   free(f->username);

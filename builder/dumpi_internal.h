@@ -99,7 +99,17 @@ struct dumpi_file {
   uint64_t stream_begin;  /* first record (after the two biases) */
   uint64_t stream_end;    /* end of the stream section */
   uint64_t pos;           /* next record */
-  uint64_t released;      /* stream bytes before this were dropped from RSS */
+  /* The stream is decoded from a window read with pread(), not from the
+   * mapping: a mapping's resident pages follow the kernel's page-cache
+   * folios (2 MiB at a time on Linux 6 with ext4), so only a window gives
+   * a resident input size fixed per rank. win holds file bytes
+   * [win_off, win_off + win_len), never past stream_end. */
+  int fd;
+  uint8_t *win;
+  size_t win_cap, win_len;
+  uint64_t win_off;
+  uint64_t win_need;
+  size_t win_bytes;       /* read-ahead size (dumpi_file_set_window) */      /* overrun(): bytes the record needs from its start */
   int status_has_tag;     /* version >= 0.6.3 */
   int state;              /* 0 reading, 1 ended, <0 sticky error */
   dumpi_error sticky;     /* the error repeated after a failure */

@@ -13,9 +13,10 @@
  */
 #include "dumpi_internal.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <unistd.h>
 
 /* ---- arena ------------------------------------------------------------- */
 
@@ -74,7 +75,8 @@ void dumpi_arena_free(dumpi_arena *a) {
 
 void dumpi_file_rewind(dumpi_file *f) {
   f->pos = f->stream_begin;
-  f->released = 0;
+  f->win_off = f->pos;
+  f->win_len = 0;
   f->state = 0;
   memset(&f->wall_wrap, 0, sizeof f->wall_wrap);
   memset(&f->cpu_wrap, 0, sizeof f->cpu_wrap);
@@ -90,9 +92,18 @@ typedef struct reader {
 /* Error for a read that would run past the stream: with no index the file
  * was cut (rank killed) and this is the distinct TRUNCATED code; with an
  * index the record overruns into the sections after the stream. */
+/* Not an error: the record needs bytes beyond the read window, which does
+ * not reach the end of the stream yet; dumpi_file_next widens it and
+ * decodes the record again. */
+#define WINDOW_SHORT 2 /* distinct from 1 (record) and 0 (end) */
+
 static int overrun(reader *r, uint64_t record, uint64_t n) {
   dumpi_file *f = r->f;
-  uint64_t at = (uint64_t)(r->p - f->map);
+  uint64_t at = f->win_off + (uint64_t)(r->p - f->win);
+  if (at + n <= f->stream_end) {
+    f->win_need = at + n - record;
+    return WINDOW_SHORT;
+  }
   if (!f->has_index)
     return dumpi_set_error(r->err, DUMPI_ERR_TRUNCATED, f->path, record,
                            "stream cut inside the record starting here "
@@ -407,11 +418,55 @@ static int fail(dumpi_file *f, dumpi_error *err, int rc) {
   return rc;
 }
 
-/* Drop decoded pages every 512 KiB (so resident input is about 512 KiB per
- * rank, bounded by ranks, not trace length); 64 KiB is a multiple of every page size
- * Linux uses on the machines we run on, and the map starts page aligned. */
-#define DUMPI_RELEASE_STEP (512u << 10)
-#define DUMPI_RELEASE_PAGE (64u << 10)
+/* The read window: refilled when fewer than WINDOW_SLACK bytes are left
+ * in it, so a record rarely straddles its end (then it is widened, see
+ * WINDOW_SHORT). 256 KiB per rank keeps a thousand ranks at 256 MiB. */
+#define WINDOW_BYTES (256u << 10)
+#define WINDOW_SLACK (16u << 10)
+
+/* Make the window start at f->pos and hold want bytes (fewer at the end of
+ * the stream): keep what it already has from pos on, read the rest. */
+static int fill_window(dumpi_file *f, size_t want, dumpi_error *err) {
+  uint64_t left = f->stream_end - f->pos;
+  if (want > left)
+    want = (size_t)left;
+  if (want > f->win_cap || !f->win) {
+    uint8_t *w = realloc(f->win, want ? want : 1); /* never NULL: offsets from it */
+    if (!w)
+      return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, f->pos,
+                             "out of memory for a %zu-byte read window",
+                             want);
+    f->win = w;
+    f->win_cap = want ? want : 1;
+  }
+  size_t have = 0;
+  if (f->pos >= f->win_off && f->pos < f->win_off + f->win_len) {
+    have = (size_t)(f->win_off + f->win_len - f->pos);
+    memmove(f->win, f->win + (f->pos - f->win_off), have);
+  }
+  f->win_off = f->pos;
+  while (have < want) {
+    ssize_t n = pread(f->fd, f->win + have, want - have,
+                      (off_t)(f->pos + have));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      f->win_len = have;
+      return dumpi_set_error(err, DUMPI_ERR_IO, f->path, f->pos + have,
+                             "read: %s", n < 0 ? strerror(errno)
+                                               : "file shrank while read");
+    }
+    have += (size_t)n;
+  }
+  f->win_len = have;
+  return DUMPI_OK;
+}
+
+static int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err);
+
+void dumpi_file_set_window(dumpi_file *f, size_t bytes) {
+  f->win_bytes = bytes ? bytes : 1;
+}
 
 int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   if (f->state < 0) {
@@ -421,18 +476,36 @@ int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   }
   if (f->state > 0)
     return 0;
-  /* Decoded stream pages are dropped from the resident set as we go, so a
-   * 10 GB trace does not show 10 GB of RSS: the mapping is read once, front
-   * to back (header, footer and names were copied out at open). */
-  if (f->pos - f->released >= DUMPI_RELEASE_STEP) {
-    uint64_t upto = f->pos & ~(uint64_t)(DUMPI_RELEASE_PAGE - 1);
-    if (upto > f->released &&
-        madvise((void *)(uintptr_t)(f->map + f->released),
-                (size_t)(upto - f->released), MADV_DONTNEED) == 0)
-      f->released = upto;
+  uint64_t win_end = f->win_off + f->win_len;
+  size_t want = f->win_bytes ? f->win_bytes : WINDOW_BYTES;
+  size_t slack = want / 4 < WINDOW_SLACK ? want / 4 : WINDOW_SLACK;
+  if (!f->win || f->pos < f->win_off || f->pos + slack > win_end) {
+    if (!f->win || win_end < f->stream_end || f->pos < f->win_off) {
+      int rc = fill_window(f, want, err);
+      if (rc)
+        return fail(f, err, rc);
+    }
   }
+  for (;;) {
+    /* A retry decodes the record again: undo what its times did. */
+    dumpi_unwrap wall = f->wall_wrap, cpu = f->cpu_wrap;
+    int rc = decode_record(f, c, err);
+    if (rc != WINDOW_SHORT)
+      return rc;
+    f->wall_wrap = wall;
+    f->cpu_wrap = cpu;
+    while (want < f->win_need)
+      want *= 2;
+    if ((rc = fill_window(f, want, err)))
+      return fail(f, err, rc);
+  }
+}
+
+/* Decode the record at f->pos from the window. WINDOW_SHORT when it runs
+ * past the window but not past the stream. */
+static int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   uint64_t record = f->pos;
-  reader r = {f, f->map + f->pos, f->map + f->stream_end, err};
+  reader r = {f, f->win + (f->pos - f->win_off), f->win + f->win_len, err};
   if (r.p == r.end) {
     /* No end label. With an index the section simply ends (some writers
      * stop at Finalize); without one the rank died between records. */
@@ -447,14 +520,16 @@ int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   int rc;
 #define NEED_OR_FAIL(n)                                                   \
   do {                                                                    \
-    if ((uint64_t)(r.end - r.p) < (uint64_t)(n))                         \
-      return fail(f, err, overrun(&r, record, (n)));                      \
+    if ((uint64_t)(r.end - r.p) < (uint64_t)(n)) {                       \
+      int rc_ = overrun(&r, record, (n));                                 \
+      return rc_ == WINDOW_SHORT ? rc_ : fail(f, err, rc_);               \
+    }                                                                     \
   } while (0)
   NEED_OR_FAIL(2);
   uint16_t label = dumpi_get_u16(r.p);
   r.p += 2;
   if (label == DUMPI_LABEL_END_OF_STREAM) {
-    f->pos = (uint64_t)(r.p - f->map);
+    f->pos = f->win_off + (uint64_t)(r.p - f->win);
     f->state = 1;
     return 0;
   }
@@ -530,10 +605,10 @@ int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
       continue;
     }
     if ((rc = decode_arg(&r, record, a, mask, v)))
-      return fail(f, err, rc);
+      return rc == WINDOW_SHORT ? rc : fail(f, err, rc);
   }
 #undef NEED_OR_FAIL
-  f->pos = (uint64_t)(r.p - f->map);
+  f->pos = f->win_off + (uint64_t)(r.p - f->win);
   c->size = (uint32_t)(f->pos - record);
   return 1;
 }

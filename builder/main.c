@@ -3,6 +3,7 @@
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "build.h"
@@ -40,7 +41,19 @@ static const char description[] =
     "Example:\n"
     "  slog2-build run/hpcg-2026.11.21.22.37.02.meta -o hpcg.slog2\n";
 
+/* Each rank's .bin stays open while it is read (dumpi_internal.h): allow
+ * as many files as the system lets us, so a trace of thousands of ranks
+ * does not stop at the usual soft limit of 1024. */
+static void raise_file_limit(void) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
 int main(int argc, char **argv) {
+    raise_file_limit();
     gchar *output = NULL;
     gboolean quiet = FALSE, lenient = FALSE, allow_missing = FALSE, poll_states = FALSE, progress_flag = FALSE;
     gint bins = 0, threads = 2;
