@@ -501,12 +501,12 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
     int64_t t0 = c->wall_start - b->origin, t1 = c->wall_stop - b->origin;
     if (t0 < 0) t0 = 0;
     if (t1 < t0) t1 = t0;
-    b->s->n_calls++;
     if (c->label < N_LABELS) r->counts[c->label]++;
-    if (c->fn->family == DUMPI_FAMILY_USER) {
+    if (c->fn->family == DUMPI_FAMILY_USER) { /* not an MPI call */
         user_function(b, r, c, t0, t1);
         return;
     }
+    b->s->n_calls++;
     fn_plan *p = plan_for(b, c->label);
     if (p->comm_op) do_comms(b, r, c);
     dumpi_completions dc; /* resolved once: matching and the info field both walk it */

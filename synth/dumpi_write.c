@@ -223,8 +223,41 @@ static size_t array_room(const synth_call *c, int slot)
   }
 }
 
+static inline uint8_t *w64(uint8_t *p, uint64_t v)
+{
+  p = w32(p, (uint32_t)(v >> 32));
+  return w32(p, (uint32_t)v);
+}
+
+static uint8_t *record_head(const synth_dumpi *d, uint8_t *w, const synth_call *c)
+{
+  w = w16(w, c->label);
+  *w++ = d->mask;
+  w = w16(w, c->thread);
+  if (d->mask & MASK_CPU) {
+    w = wtime(w, c->cpu_start, d->cpu_bias);
+    w = wtime(w, c->cpu_stop, d->cpu_bias);
+  }
+  w = wtime(w, c->wall_start, d->wall_bias);
+  return wtime(w, c->wall_stop, d->wall_bias);
+}
+
+/* dumpiio.c dumpi_write_func_enter/exit: the usual record head, then the
+ * function's address as one i64. */
+static void user_function_record(synth_dumpi *d, const synth_call *c)
+{
+  uint8_t *start = synth_out_reserve(&d->out, 2 + 1 + 2 + 24 + 8);
+  uint8_t *w = record_head(d, start, c);
+  w = w64(w, c->fn);
+  d->out.len += (size_t)(w - start);
+}
+
 void synth_dumpi_call(synth_dumpi *d, const synth_call *c)
 {
+  if (c->label == SYNTH_FUNCTION_ENTER || c->label == SYNTH_FUNCTION_EXIT) {
+    user_function_record(d, c);
+    return;
+  }
   const plan *p = &plans[c->label];
   size_t room = 2 + 1 + 2 + 24;
   for (int i = 0; i < p->n; i++)
@@ -236,16 +269,7 @@ void synth_dumpi_call(synth_dumpi *d, const synth_call *c)
     return;
   }
   uint8_t *start = synth_out_reserve(&d->out, room);
-  uint8_t *w = start;
-  w = w16(w, c->label);
-  *w++ = d->mask;
-  w = w16(w, c->thread);
-  if (d->mask & MASK_CPU) {
-    w = wtime(w, c->cpu_start, d->cpu_bias);
-    w = wtime(w, c->cpu_stop, d->cpu_bias);
-  }
-  w = wtime(w, c->wall_start, d->wall_bias);
-  w = wtime(w, c->wall_stop, d->wall_bias);
+  uint8_t *w = record_head(d, start, c);
   int is_root = p->rank_slot >= 0 && c->v[p->rank_slot] == c->v[p->root_slot];
   for (int i = 0; i < p->n; i++) {
     const plan_arg *a = &p->a[i];
@@ -298,8 +322,11 @@ static void put_str16(synth_out *o, const char *s)
 
 uint64_t synth_dumpi_trailer_size(const synth_header *h)
 {
+  uint64_t names = 0;
+  for (int i = 0; i < h->n_functions; i++)
+    names += 8 + 2 + strlen(h->fn_names[i]);
   return 2 + 3 + 8 + 2 + strlen(h->hostname) + 2 + strlen(h->username) + 8 +
-         8 + 2 * 4 * (SYNTH_ALL_FUNCTIONS + 1) + 4 + 4 + 4 + 4 * 28 + 4 + 64;
+         8 + 2 * 4 * (SYNTH_ALL_FUNCTIONS + 1) + 4 + 4 + 4 + 4 * 28 + 4 + names + 64;
 }
 
 void synth_dumpi_finish(synth_dumpi *d, const synth_header *h)
@@ -328,7 +355,11 @@ void synth_dumpi_finish(synth_dumpi *d, const synth_header *h)
   for (int i = 0; i < 28; i++)
     put_be32(o, builtin_sizes[i]);
   uint64_t addrlbl = synth_out_tell(o);
-  put_be32(o, 0); /* no profiled function addresses */
+  put_be32(o, (uint32_t)h->n_functions);
+  for (int i = 0; i < h->n_functions; i++) {
+    put_be64(o, h->fn_addresses[i]);
+    put_str16(o, h->fn_names[i]);
+  }
   put_be64(o, HEAD_MAGIC);
   put_be64(o, sizelbl);
   put_be64(o, addrlbl);

@@ -69,6 +69,8 @@ enum synth_label {
   SYNTH_FINALIZE = 125,
   SYNTH_INIT_THREAD = 171,
   SYNTH_ALL_FUNCTIONS = 290,   /* footer counters are labels 0..290 */
+  SYNTH_FUNCTION_ENTER = 291,  /* instrumented user function (-finstrument- */
+  SYNTH_FUNCTION_EXIT = 292,   /* functions): one i64 address argument */
   SYNTH_END_OF_STREAM = 293
 };
 
@@ -113,6 +115,7 @@ typedef struct synth_call {
   const int32_t *displs;
   int32_t argc;                    /* SL_ARGV */
   const char *const *argv;
+  uint64_t fn;                     /* FUNCTION_ENTER/EXIT: the address */
 } synth_call;
 
 /* Per-rank writing context. */
@@ -134,13 +137,19 @@ const char *synth_dumpi_prepare(void);
 void synth_dumpi_begin(synth_dumpi *d, int32_t cpu_bias, int32_t wall_bias,
                        int with_cpu, int with_status);
 
-/* Encodes one call record and counts it for the footer. */
+/* Encodes one call record and counts it for the footer (MPI labels only:
+ * the footer has no counters for FUNCTION_ENTER/EXIT). */
 void synth_dumpi_call(synth_dumpi *d, const synth_call *c);
 
 typedef struct synth_header {
   uint64_t starttime;     /* epoch seconds */
   const char *hostname;
   const char *username;
+  /* the function-address section: instrumented functions and their names
+   * (libdumpi writes u32 count, then u64 address + u16-length name each) */
+  int n_functions;
+  const uint64_t *fn_addresses;
+  const char *const *fn_names;
 } synth_header;
 
 /* Writes end-of-stream, header, footer, keyval, perf labels, datatype

@@ -43,6 +43,12 @@ static const char usage_text[] =
 "                           0..16, default 0\n"
 "      --no-cpu-time        record wall times only (libdumpi \"timestamp wall\")\n"
 "      --no-statuses        leave statuses out (libdumpi \"statuses disable\")\n"
+"      --user-functions     also record instrumented user functions, as a\n"
+"                           program built with -finstrument-functions does:\n"
+"                           Function_enter/Function_exit records for solve()\n"
+"                           (each iteration) and compute() and\n"
+"                           exchange_halo() nested in it, and their names in\n"
+"                           the function-address section\n"
 "  -q, --quiet              print nothing but errors\n"
 "  -h, --help               show this help and exit\n"
 "  -V, --version            show the version and exit\n"
@@ -121,7 +127,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 int main(int argc, char **argv)
 {
-  enum { OPT_NO_CPU = 256, OPT_NO_STATUS };
+  enum { OPT_NO_CPU = 256, OPT_NO_STATUS, OPT_USER_FNS };
   static const struct option opts[] = {
     { "output", required_argument, NULL, 'o' },
     { "ranks", required_argument, NULL, 'n' },
@@ -131,6 +137,7 @@ int main(int argc, char **argv)
     { "threads", required_argument, NULL, 't' },
     { "no-cpu-time", no_argument, NULL, OPT_NO_CPU },
     { "no-statuses", no_argument, NULL, OPT_NO_STATUS },
+    { "user-functions", no_argument, NULL, OPT_USER_FNS },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
@@ -176,6 +183,9 @@ int main(int argc, char **argv)
       break;
     case OPT_NO_STATUS:
       cfg.statuses = 0;
+      break;
+    case OPT_USER_FNS:
+      cfg.user_functions = 1;
       break;
     case 'q':
       quiet = 1;

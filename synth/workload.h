@@ -28,6 +28,8 @@ typedef struct synth_config {
   uint64_t seed;
   int cpu_times;             /* record CPU times (libdumpi "timestamp full") */
   int statuses;              /* record statuses ("statuses enable") */
+  int user_functions;        /* also record instrumented user functions
+                                (Function_enter/exit, function names) */
   const char *out_prefix;    /* "DIR/PREFIX" */
   int progress;              /* print progress to stderr */
   size_t buffer_budget;      /* total bytes of output buffers */
