@@ -48,7 +48,9 @@ static const char USAGE[] =
     "  SLOG2_VIEW_SCRIPT   semicolon-separated commands run after the file is open,\n"
     "                      for tests: action NAME, select T0 T1, search TEXT,\n"
     "                      popover, legend, screenshot FILE, stats, mark,\n"
-    "                      expect-visible-nodes, expect-fewer-bytes, sleep MS, quit\n"
+    "                      expect-visible-nodes, expect-fewer-bytes, drop FILE,\n"
+    "                      expect-file NAME, set-colour CATEGORY COLOUR,\n"
+    "                      expect-colour CATEGORY COLOUR, sleep MS, quit\n"
     "\n"
     "Exit status: 0 on success, 1 when the file cannot be read or the image\n"
     "cannot be written, 2 on a usage error. Errors are reported on standard error.\n";

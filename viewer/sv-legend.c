@@ -181,6 +181,13 @@ static void bind_visible(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend 
     g_object_set_data(G_OBJECT(b), "item", c);
 }
 
+static void apply_color(SvLegend *self, SvCatItem *c, const GdkRGBA *rgba)
+{
+    self->doc->pal.rgba[c->id] = rgba_to_u32(rgba);
+    save_color(c->name, rgba);
+    g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
+}
+
 static void color_set_cb(GtkColorButton *b, SvLegend *self)
 {
     SvCatItem *c = g_object_get_data(G_OBJECT(b), "item");
@@ -188,9 +195,24 @@ static void color_set_cb(GtkColorButton *b, SvLegend *self)
         return;
     GdkRGBA rgba;
     gtk_color_chooser_get_rgba(GTK_COLOR_CHOOSER(b), &rgba);
-    self->doc->pal.rgba[c->id] = rgba_to_u32(&rgba);
-    save_color(c->name, &rgba);
-    g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
+    apply_color(self, c, &rgba);
+}
+
+gboolean sv_legend_set_color(SvLegend *self, const char *category, const GdkRGBA *rgba)
+{
+    GListModel *m = G_LIST_MODEL(self->store);
+    for (guint i = 0; self->doc && i < g_list_model_get_n_items(m); i++) {
+        SvCatItem *c = g_list_model_get_item(m, i);
+        gboolean hit = g_str_equal(c->name, category) && c->id < self->doc->pal.n;
+        if (hit) {
+            apply_color(self, c, rgba);
+            g_list_model_items_changed(m, i, 1, 1); /* rebinds its swatch */
+        }
+        g_object_unref(c);
+        if (hit)
+            return TRUE;
+    }
+    return FALSE;
 }
 
 static void setup_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)

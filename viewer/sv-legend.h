@@ -16,6 +16,9 @@ G_DECLARE_FINAL_TYPE(SvLegend, sv_legend, SV, LEGEND, GtkWidget)
 GtkWidget *sv_legend_new(void);
 /* Show doc's categories; applies remembered colours to doc->pal. */
 void sv_legend_set_doc(SvLegend *self, SvDocRef *doc);
+/* Give the named category a colour, as its colour button does (remembered,
+ * "changed" emitted). FALSE when the document has no such category. */
+gboolean sv_legend_set_color(SvLegend *self, const char *category, const GdkRGBA *rgba);
 G_END_DECLS
 
 #endif

@@ -922,6 +922,19 @@ static gboolean script_step(gpointer user)
     if (!*verb) {
     } else if (g_str_equal(verb, "action")) {
         g_action_group_activate_action(G_ACTION_GROUP(self), arg, NULL);
+    } else if (g_str_equal(verb, "drop")) {
+        /* what the window's drop target hands drop_cb for a file dragged
+         * from a file manager */
+        GFile *f = g_file_new_for_commandline_arg(arg);
+        GSList *l = g_slist_prepend(NULL, f);
+        GValue v = G_VALUE_INIT;
+        g_value_init(&v, GDK_TYPE_FILE_LIST);
+        g_value_take_boxed(&v, gdk_file_list_new_from_list(l));
+        if (!drop_cb(NULL, &v, 0, 0, self))
+            script_fail(self, "the drop was refused");
+        g_value_unset(&v);
+        g_slist_free(l);
+        g_object_unref(f);
     } else if (g_str_equal(verb, "quit")) {
         g_strfreev(argv);
         g_free(cmd);
@@ -981,6 +994,38 @@ static gboolean script_step(gpointer user)
                st->bytes_read, self->doc->fi->file_size);
         if (st->bytes_read > frac * self->doc->fi->file_size)
             script_fail(self, "the frame read too much of the file");
+    } else if (g_str_equal(verb, "expect-file")) {
+        char *base = self->path ? g_path_get_basename(self->path) : g_strdup("");
+        printf("file %s\n", base);
+        if (!g_str_equal(base, arg))
+            script_fail(self, "another file is open");
+        g_free(base);
+    } else if (g_str_equal(verb, "set-colour") || g_str_equal(verb, "expect-colour")) {
+        /* CATEGORY NAME (may hold spaces) then a colour GdkRGBA parses */
+        const char *sp = strrchr(arg, ' ');
+        char *cat = sp ? g_strndup(arg, (gsize)(sp - arg)) : NULL;
+        GdkRGBA want;
+        if (!cat || !gdk_rgba_parse(&want, sp + 1)) {
+            script_fail(self, "set-colour/expect-colour want CATEGORY COLOUR");
+        } else if (verb[0] == 's') {
+            if (!sv_legend_set_color(self->legend, cat, &want))
+                script_fail(self, "no such category");
+        } else {
+            guint32 have = 0, w = ((guint32)(want.red * 255 + 0.5) << 24) |
+                                  ((guint32)(want.green * 255 + 0.5) << 16) |
+                                  ((guint32)(want.blue * 255 + 0.5) << 8) |
+                                  (guint32)(want.alpha * 255 + 0.5);
+            gboolean found = FALSE;
+            for (uint32_t i = 0; i < self->doc->pal.n && !found; i++)
+                if (g_str_equal(self->doc->cat_names[i], cat)) {
+                    have = self->doc->pal.rgba[i];
+                    found = TRUE;
+                }
+            printf("colour of %s: #%08x\n", cat, have);
+            if (!found || have != w)
+                script_fail(self, found ? "the category has another colour" : "no such category");
+        }
+        g_free(cat);
     } else if (g_str_equal(verb, "sleep")) {
         self->sleep_until = g_get_monotonic_time() + 1000 * (gint64)g_ascii_strtoll(arg, NULL, 10);
     } else {

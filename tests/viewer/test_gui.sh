@@ -36,6 +36,43 @@ grep -q "^range stats:" "$WORK/gui.out" || { echo "no range statistics"; exit 1;
 size=$(wc -c < "$SHOT")
 [ "$size" -gt 20000 ] || { echo "screenshot suspiciously small ($size bytes)"; exit 1; }
 
+# drag and drop: a second file dropped on the window replaces the first;
+# a colour set in the legend applies at once and, with the same config
+# dir, is still in effect when the app is started again (and not with
+# another one: the check can fail)
+FILE2="$WORK/gui2.slog2"
+"$GEN" "$FILE2" 8 300 4 || exit 1
+rm -rf "$XDG_CONFIG_HOME/slog2"
+SLOG2_VIEW_SCRIPT="expect-file gui.slog2; drop $FILE2; expect-file gui2.slog2; stats;
+ expect-colour MPI_Send #3584e4; set-colour MPI_Send #d02090; expect-colour MPI_Send #d02090; stats;
+ window 0.01 0.012; sleep 300; screenshot $WORK/colour.png; quit" \
+  timeout 60 "$VIEW" "$FILE" > "$WORK/dnd.out" 2> "$WORK/dnd.err"
+rc=$?
+cat "$WORK/dnd.out"
+cat "$WORK/dnd.err" >&2
+[ $rc -eq 0 ] || { echo "drop/colour: slog2-view exited with $rc"; exit 1; }
+grep -q "^FAIL" "$WORK/dnd.out" && exit 1
+grep -q "^file gui2.slog2" "$WORK/dnd.out" || { echo "the dropped file was not opened"; exit 1; }
+grep -q "MPI_Send" "$XDG_CONFIG_HOME/slog2/colors.ini" || { echo "colour not saved in colors.ini"; exit 1; }
+if command -v convert >/dev/null 2>&1; then
+  # the new colour is on the canvas at once (states are drawn flat): look
+  # left of the sidebar and below the header bar, ruler and overview, where
+  # only the canvas and the row labels are
+  w=$(identify -format %w "$WORK/colour.png") h=$(identify -format %h "$WORK/colour.png")
+  convert "$WORK/colour.png" -crop "$((w * 6 / 10 - 160))x$((h - 200))+160+140" +repage \
+    -format %c histogram:info:- | grep -qi "#D02090" ||
+    { echo "the new colour is not on the canvas"; exit 1; }
+fi
+SLOG2_VIEW_SCRIPT="expect-colour MPI_Send #d02090; quit" \
+  timeout 60 "$VIEW" "$FILE" > "$WORK/col.out" 2> "$WORK/col.err"
+rc=$?
+cat "$WORK/col.out"
+[ $rc -eq 0 ] && ! grep -q "^FAIL" "$WORK/col.out" || { echo "the colour was not remembered"; exit 1; }
+XDG_CONFIG_HOME="$WORK/home/other-config" SLOG2_VIEW_SCRIPT="expect-colour MPI_Send #d02090; quit" \
+  timeout 60 "$VIEW" "$FILE" > "$WORK/col2.out" 2> "$WORK/col2.err"
+grep -q "^FAIL: the category has another colour" "$WORK/col2.out" ||
+  { echo "expect-colour did not notice a fresh config has the default colour"; exit 1; }
+
 # a foreign file: reported (exit status 3 in script mode), no crash
 echo "not a trace" > "$WORK/foreign.slog2"
 SLOG2_VIEW_SCRIPT="quit" timeout 60 "$VIEW" "$WORK/foreign.slog2" > "$WORK/bad.out" 2> "$WORK/bad.err"
