@@ -105,6 +105,22 @@ static float *row_for(slog_columns *c, uint32_t timeline, uint32_t category, int
     return v;
 }
 
+/* Add per_col times the overlap of [x0, x1) (in columns, 0 <= x0 < x1 <=
+ * n_cols) to each column. */
+static inline void spread_cols(float *cols, uint32_t n_cols, double x0, double x1, double per_col) {
+    uint32_t i0 = (uint32_t)x0; /* x0 >= 0: the cast is floor */
+    /* Preview bins are at most a column wide: most fall inside one. */
+    if (x1 <= (double)i0 + 1) {
+        cols[i0] += (float)(per_col * (x1 - x0));
+        return;
+    }
+    uint32_t i1 = (uint32_t)ceil(x1);
+    if (i1 > n_cols) i1 = n_cols;
+    cols[i0] += (float)(per_col * ((double)i0 + 1 - x0));
+    for (uint32_t i = i0 + 1; i + 1 < i1; i++) cols[i] += (float)per_col;
+    if (i1 > i0 + 1) cols[i1 - 1] += (float)(per_col * (x1 - (double)(i1 - 1)));
+}
+
 void slog_spread(float *cols, uint32_t n_cols, double t0, double col_ns, double a, double b,
                  double amount_per_ns) {
     if (!(b > a) || !(col_ns > 0) || n_cols == 0) return;
@@ -112,32 +128,30 @@ void slog_spread(float *cols, uint32_t n_cols, double t0, double col_ns, double 
     if (x1 <= 0 || x0 >= n_cols) return;
     if (x0 < 0) x0 = 0;
     if (x1 > n_cols) x1 = n_cols;
-    double per_col = amount_per_ns * col_ns;
-    double f0 = floor(x0);
-    uint32_t i0 = (uint32_t)f0;
-    /* Preview bins are at most a column wide: most fall inside one. */
-    if (x1 <= f0 + 1) {
-        cols[i0] += (float)(per_col * (x1 - x0));
-        return;
-    }
-    uint32_t i1 = (uint32_t)ceil(x1);
-    if (i1 > n_cols) i1 = n_cols;
-    for (uint32_t i = i0; i < i1; i++) {
-        double lo = i > x0 ? i : x0, hi = i + 1 < x1 ? i + 1 : x1;
-        if (hi > lo) cols[i] += (float)(per_col * (hi - lo));
-    }
+    spread_cols(cols, n_cols, x0, x1, amount_per_ns * col_ns);
 }
 
 void slog_spread_bins(float *cols, uint32_t n_cols, double t0, double col_ns, int64_t lo, int64_t hi,
                       uint32_t n_bins, const float *values, int is_state) {
-    if (n_bins == 0 || hi <= lo || !(col_ns > 0)) return;
+    if (n_bins == 0 || hi <= lo || !(col_ns > 0) || n_cols == 0) return;
+    /* Bin j covers columns [x_lo + j dx, x_lo + (j+1) dx): one division
+     * per row, not per bin, and the bins outside the columns are skipped. */
     double bw = ((double)hi - (double)lo) / n_bins;
-    for (uint32_t j = 0; j < n_bins; j++) {
+    double x_lo = ((double)lo - t0) / col_ns, dx = bw / col_ns;
+    double j_first = floor(-x_lo / dx), j_end = ceil(((double)n_cols - x_lo) / dx);
+    uint32_t j0 = j_first > 0 ? (j_first < n_bins ? (uint32_t)j_first : n_bins) : 0;
+    uint32_t j1 = j_end < n_bins ? (j_end > 0 ? (uint32_t)j_end : 0) : n_bins;
+    /* A state bin's fraction f covers f*bw ns: per column that is
+     * f * overlap (in columns). A count is spread by overlap too: per
+     * column, f / dx. */
+    double count_scale = 1.0 / dx;
+    for (uint32_t j = j0; j < j1; j++) {
         if (values[j] == 0) continue;
-        double a = (double)lo + j * bw;
-        /* A state bin's fraction f covers f*bw ns: per column that is
-         * f * overlap / column width. A count is spread by overlap too. */
-        slog_spread(cols, n_cols, t0, col_ns, a, a + bw, is_state ? values[j] / col_ns : values[j] / bw);
+        double x0 = x_lo + j * dx, x1 = x0 + dx;
+        if (x1 <= 0 || x0 >= n_cols) continue;
+        if (x0 < 0) x0 = 0;
+        if (x1 > n_cols) x1 = n_cols;
+        spread_cols(cols, n_cols, x0, x1, is_state ? values[j] : values[j] * count_scale);
     }
 }
 

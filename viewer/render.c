@@ -269,8 +269,12 @@ static void draw_histograms(cairo_t *cr, raster *rasp, double w, double h, const
         return;
     raster *ras = rasp;
     float *base = malloc(sizeof(float) * (size_t)s->width);
-    if (!base)
+    int *xs = malloc(sizeof(int) * ((size_t)s->width + 1));
+    if (!base || !xs) {
+        free(base);
+        free(xs);
         return;
+    }
     raster_direct(ras);
     /* canvas x of scene column i */
     double cx0 = sv_viewport_time_to_x(p->vp, s->t0);
@@ -280,6 +284,9 @@ static void draw_histograms(cairo_t *cr, raster *rasp, double w, double h, const
         i_lo = 0;
     if (i_hi > s->width)
         i_hi = s->width;
+    /* pixel edges of the columns, once per frame rather than per slot */
+    for (int i = i_lo; i <= i_hi; i++)
+        xs[i] = (int)floor(cx0 + i * cdx);
     for (uint32_t tl = 0; tl < s->n_timelines; tl++) {
         size_t a = s->tl_first_slot[tl], b = s->tl_first_slot[tl + 1];
         if (a == b || tl >= p->lay->n_timelines || p->lay->row_of_timeline[tl] < 0)
@@ -310,7 +317,7 @@ static void draw_histograms(cairo_t *cr, raster *rasp, double w, double h, const
                 float v = cols[i];
                 if (v <= 0)
                     continue;
-                int x0 = (int)floor(cx0 + i * cdx), x1 = (int)floor(cx0 + (i + 1) * cdx);
+                int x0 = xs[i], x1 = xs[i + 1];
                 if (x1 <= x0)
                     x1 = x0 + 1;
                 if (!state) {
@@ -321,7 +328,9 @@ static void draw_histograms(cairo_t *cr, raster *rasp, double w, double h, const
                     continue;
                 }
                 float bse = base[i], top_v = bse + v > 1 ? 1 : bse + v;
-                int y0 = (int)round(bottom - top_v * H), y1 = (int)round(bottom - bse * H);
+                /* round half up; lround() per column showed in profiles
+                 * (the values can be just below 0 only off the canvas) */
+                int y0 = (int)floor(bottom - top_v * H + 0.5), y1 = (int)floor(bottom - bse * H + 0.5);
                 base[i] = top_v;
                 if (y1 > y0)
                     raster_fill(ras, x0, x1, y0, y1, c);
@@ -329,6 +338,7 @@ static void draw_histograms(cairo_t *cr, raster *rasp, double w, double h, const
         }
     }
     free(base);
+    free(xs);
     raster_cairo(ras);
     (void)cr;
 }
