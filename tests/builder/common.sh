@@ -77,6 +77,19 @@ check_file() {
     note "$out"
 }
 
+# build_ok BASE META OUT: slog2-build META -o OUT must exit 0 (its summary
+# is shown); then OUT must pass --check, and F_* are set from it.
+build_ok() {
+    run_build "$1" "$2" -o "$3"
+    cat "$1.out"
+    if [ "$RC" -ne 0 ]; then
+        sed 's/^/   stderr: /' "$1.err" >&2
+        die "slog2-build exited $RC (expected 0)"
+    fi
+    check_file "$3"
+    file_counts "$3"
+}
+
 # trace_dir NAME: the folder of a real trace; trace_meta NAME: its .meta.
 trace_dir() { echo "$TRACES/$1"; }
 trace_meta() { ls "$TRACES/$1"/*.meta; }

@@ -28,14 +28,7 @@ nominal=$((RANKS * CPR))
     fail "slog2-synth wrote $written calls, asked for about $nominal"
 
 out="$WORK/syn.slog2"
-run_build "$WORK/b" "$WORK/in/syn.meta" -o "$out"
-cat "$WORK/b.out"
-if [ "$RC" -ne 0 ]; then
-    sed 's/^/   stderr: /' "$WORK/b.err" >&2
-    die "slog2-build exited $RC (expected 0)"
-fi
-check_file "$out"
-file_counts "$out"
+build_ok "$WORK/b" "$WORK/in/syn.meta" "$out"
 got=$((F_STATES + F_EVENTS))
 note "synth wrote $written calls; file: $F_STATES states + $F_EVENTS events = $got, $F_ARROWS arrows, $F_TIMELINES timelines"
 [ "$got" -eq "$written" ] || fail "states+events = $got, slog2-synth wrote $written calls"

@@ -28,14 +28,7 @@ written=$(sed -n -E 's/.*: ([0-9]+) ranks, ([0-9]+) calls.*/\2/p' "$WORK/synth.e
 [ -n "$written" ] || die "cannot read the call count from slog2-synth's report"
 
 out="$WORK/uf.slog2"
-run_build "$WORK/b" "$WORK/in/uf.meta" -o "$out"
-cat "$WORK/b.out"
-if [ "$RC" -ne 0 ]; then
-    sed 's/^/   stderr: /' "$WORK/b.err" >&2
-    die "slog2-build exited $RC (expected 0)"
-fi
-check_file "$out"
-file_counts "$out"
+build_ok "$WORK/b" "$WORK/in/uf.meta" "$out"
 sum_calls=$(summary_field "$WORK/b.out" 'MPI calls ')
 [ "$sum_calls" -eq "$written" ] || fail "builder summary 'MPI calls $sum_calls', slog2-synth wrote $written MPI calls"
 
