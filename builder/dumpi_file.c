@@ -393,8 +393,8 @@ static int map_file(dumpi_file *f, dumpi_error *err) {
                            (unsigned long long)f->size);
   }
   /* The mapping serves the sections read at open (index, header, footer,
-   * names), a few pages; the stream is read through f->fd (see
-   * dumpi_internal.h). */
+   * names) and is gone once they are copied out; the stream is read
+   * through f->fd (see dumpi_internal.h). */
   void *m = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, fd, 0);
   int e = errno;
   if (m == MAP_FAILED) {
@@ -459,6 +459,12 @@ int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {
   f->stream_begin = f->off_body + 8;
   /* The status tag was added in 0.6.3 (iodefs.h get_statuses). */
   f->status_has_tag = f->version_num >= DUMPI_VERSION(0, 6, 3);
+  /* Everything the sections hold has been copied out, and the stream is
+   * read through f->fd: unmap now. The pages touched here (the index and
+   * sections at the end, the lead-in) may sit in 2 MiB page-cache folios
+   * that a fault maps whole, 2 MiB of RSS per rank for a few KiB read. */
+  munmap((void *)f->map, (size_t)f->size);
+  f->map = NULL;
   dumpi_file_rewind(f);
   *out = f;
   return DUMPI_OK;

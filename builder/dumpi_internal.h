@@ -62,7 +62,7 @@ typedef struct dumpi_unwrap {
 
 struct dumpi_file {
   char *path;
-  const uint8_t *map;  /* whole file, read-only mapping */
+  const uint8_t *map;  /* whole file, read-only mapping; open only */
   uint64_t size;
   int has_index;
 
