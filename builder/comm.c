@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "htab.h"
+
 typedef struct comm_obj {
     int refcount;
     uint64_t id;
@@ -96,11 +98,9 @@ typedef struct half {
 } half;
 
 typedef struct rank_state {
-    GHashTable *comms;  /* int handle -> comm_ref* (held) */
-    /* The last lookup: nearly every call names the same communicator
-     * (usually MPI_COMM_WORLD). Cleared whenever comms changes. */
-    int last_handle;
-    comm_ref *last_ref;
+    /* int handle -> comm_ref* (held); looked up for nearly every MPI call,
+     * so a flat map (htab.h), not a GHashTable */
+    htab comms;
     GHashTable *groups; /* int handle -> group_node* (held) */
 } rank_state;
 
@@ -183,11 +183,6 @@ void comm_ref_release(comm_ref *r)
         return;
     obj_release(r->obj);
     g_free(r);
-}
-
-static void ref_release_cb(gpointer p)
-{
-    comm_ref_release(p);
 }
 
 /* Bind a resolved object to ref; finds the ref's own local rank. */
@@ -418,8 +413,7 @@ static void bind_comm(comm_ctx *c, uint32_t rank, int handle, comm_ref *r)
 {
     /* Open MPI hands out a freed id again; a rebind without a free is also
      * seen (same object returned twice), so replace rather than insist. */
-    c->ranks[rank].last_ref = NULL;
-    g_hash_table_replace(c->ranks[rank].comms, GINT_TO_POINTER(handle), r);
+    comm_ref_release(htab_put(&c->ranks[rank].comms, (uint32_t)handle, r));
 }
 
 comm_ctx *comm_ctx_new(uint32_t n_ranks)
@@ -442,7 +436,7 @@ comm_ctx *comm_ctx_new(uint32_t n_ranks)
     g_free(all);
     for (uint32_t i = 0; i < n_ranks; i++) {
         rank_state *rs = &c->ranks[i];
-        rs->comms = g_hash_table_new_full(NULL, NULL, NULL, ref_release_cb);
+        htab_init(&rs->comms);
         rs->groups = g_hash_table_new_full(NULL, NULL, NULL, group_unref_cb);
         comm_ref *w = ref_new(i, COMM_HANDLE_WORLD);
         ref_assign(w, c->world, 0);
@@ -465,7 +459,10 @@ void comm_ctx_free(comm_ctx *c)
     g_ptr_array_free(c->waiting, TRUE);
     g_ptr_array_free(c->halves, TRUE);
     for (uint32_t i = 0; i < c->n_ranks; i++) {
-        g_hash_table_destroy(c->ranks[i].comms);
+        htab *t = &c->ranks[i].comms;
+        for (size_t k = 0; k < htab_capacity(t); k++)
+            comm_ref_release(htab_at(t, k)->val);
+        htab_free(t);
         g_hash_table_destroy(c->ranks[i].groups);
     }
     group_unref(c->empty);
@@ -854,13 +851,7 @@ comm_ref *comm_ref_lookup(comm_ctx *c, uint32_t rank, int comm)
 {
     if (!rank_ok(c, rank))
         return NULL;
-    rank_state *rs = &c->ranks[rank];
-    if (rs->last_ref && rs->last_handle == comm)
-        return rs->last_ref;
-    comm_ref *r = g_hash_table_lookup(rs->comms, GINT_TO_POINTER(comm));
-    rs->last_handle = comm;
-    rs->last_ref = r;
-    return r;
+    return htab_get(&c->ranks[rank].comms, (uint32_t)comm);
 }
 
 /* Common start of every creation record: the contribution with its parent,
@@ -1023,8 +1014,10 @@ slog_status comm_record_free(comm_ctx *c, uint32_t rank, int comm)
     /* Predefined communicators cannot be freed (MPI-3.1 6.4.3). */
     if (comm == COMM_HANDLE_WORLD || comm == COMM_HANDLE_SELF)
         return SLOG_OK;
-    c->ranks[rank].last_ref = NULL;
-    if (!g_hash_table_remove(c->ranks[rank].comms, GINT_TO_POINTER(comm)))
+    comm_ref *old = htab_remove(&c->ranks[rank].comms, (uint32_t)comm);
+    if (old)
+        comm_ref_release(old);
+    else
         c->stats.n_unknown_handle++;
     return SLOG_OK;
 }
