@@ -259,20 +259,36 @@ static void raster_free(raster *ras)
     memset(ras, 0, sizeof *ras);
 }
 
+/* States are drawn at 90 % of their colour over the (near white) row,
+ * opaque so the fill is a plain store. */
+static uint32_t histogram_colour(uint32_t rgba)
+{
+    uint32_t c = premul(rgba, 1, 1), mixed = 0xff000000u;
+    for (int sh = 0; sh < 24; sh += 8)
+        mixed |= (uint32_t)lround(((c >> sh) & 255) * 0.9 + 25.5) << sh;
+    return mixed;
+}
+
 /* Preview columns of one timeline as a stacked histogram: category
  * fractions (states) stacked from the row bottom, legend order; counts
- * (events, arrows) as a tick along the row top. */
+ * (events, arrows) as a tick along the row top (events) or bottom
+ * (arrows), over the stack. The stack is drawn a column at a time, all
+ * categories together: the pixels of one column are a few cache lines
+ * that the next columns reuse, where a pass per category went over the
+ * whole row once per category (two thirds of the frame on large files). */
 static void draw_histograms(cairo_t *cr, raster *rasp, double w, double h, const sv_canvas_params *p)
 {
     const sv_scene *s = p->scene;
     if (!s->n_slots || !rasp->surf)
         return;
     raster *ras = rasp;
-    float *base = malloc(sizeof(float) * (size_t)s->width);
     int *xs = malloc(sizeof(int) * ((size_t)s->width + 1));
-    if (!base || !xs) {
-        free(base);
+    const float **st_cols = malloc(sizeof *st_cols * (p->pal->n + 1));
+    uint32_t *st_c = malloc(sizeof *st_c * (p->pal->n + 1));
+    if (!xs || !st_cols || !st_c) {
         free(xs);
+        free(st_cols);
+        free(st_c);
         return;
     }
     raster_direct(ras);
@@ -296,49 +312,64 @@ static void draw_histograms(cairo_t *cr, raster *rasp, double w, double h, const
         if (top + row->h < 0 || top > h)
             continue;
         double bottom = top + row->h - 1, H = row->h - 2;
-        memset(base, 0, sizeof(float) * (size_t)s->width);
-        for (size_t k = a; k < b; k++) {
+        uint32_t n_st = 0;
+        for (size_t k = a; k < b && n_st < p->pal->n; k++) {
             uint32_t cat = s->slot_cat[k];
-            if (cat >= p->pal->n || !p->pal->visible[cat])
-                continue;
-            const float *cols = s->cols + k * (size_t)s->width;
-            int state = p->pal->kind[cat] == SLOG_KIND_STATE;
-            int ev = p->pal->kind[cat] == SLOG_KIND_EVENT;
-            /* states: 90 % of the colour over the (near white) row, opaque so
-             * the fill is a plain store */
-            uint32_t c = state ? premul(p->pal->rgba[cat], 1, 1) : premul(p->pal->rgba[cat], 0.8, ev ? 1 : 0.35);
-            if (state) {
-                uint32_t mixed = 0xff000000u;
-                for (int sh = 0; sh < 24; sh += 8)
-                    mixed |= (uint32_t)lround(((c >> sh) & 255) * 0.9 + 25.5) << sh;
-                c = mixed;
+            if (cat < p->pal->n && p->pal->visible[cat] && p->pal->kind[cat] == SLOG_KIND_STATE) {
+                st_cols[n_st] = s->cols + k * (size_t)s->width;
+                st_c[n_st++] = histogram_colour(p->pal->rgba[cat]);
             }
-            for (int i = i_lo; i < i_hi; i++) {
-                float v = cols[i];
+        }
+        for (int i = i_lo; i < i_hi && n_st; i++) {
+            int x0 = xs[i], x1 = xs[i + 1];
+            if (x1 <= x0)
+                x1 = x0 + 1;
+            if (x0 < 0)
+                x0 = 0;
+            if (x1 > ras->w)
+                x1 = ras->w;
+            if (x1 <= x0)
+                continue;
+            float bse = 0;
+            for (uint32_t q = 0; q < n_st; q++) {
+                float v = st_cols[q][i];
                 if (v <= 0)
                     continue;
-                int x0 = xs[i], x1 = xs[i + 1];
-                if (x1 <= x0)
-                    x1 = x0 + 1;
-                if (!state) {
-                    if (v > 0.01f) {
-                        int y0 = (int)round(ev ? top + 1 : top + row->h - 3);
-                        raster_fill(ras, x0, x1, y0, y0 + (ev ? 3 : 2), c);
-                    }
-                    continue;
-                }
-                float bse = base[i], top_v = bse + v > 1 ? 1 : bse + v;
-                /* round half up; lround() per column showed in profiles
-                 * (the values can be just below 0 only off the canvas) */
+                float top_v = bse + v > 1 ? 1 : bse + v;
+                /* round half up; lround() per column showed in profiles */
                 int y0 = (int)floor(bottom - top_v * H + 0.5), y1 = (int)floor(bottom - bse * H + 0.5);
-                base[i] = top_v;
-                if (y1 > y0)
-                    raster_fill(ras, x0, x1, y0, y1, c);
+                bse = top_v;
+                if (y0 < 0)
+                    y0 = 0;
+                if (y1 > ras->h)
+                    y1 = ras->h;
+                uint32_t c = st_c[q];
+                for (int y = y0; y < y1; y++) {
+                    uint32_t *px = ras->px + (size_t)y * ras->stride;
+                    for (int x = x0; x < x1; x++)
+                        px[x] = c;
+                }
+            }
+        }
+        for (size_t k = a; k < b; k++) {
+            uint32_t cat = s->slot_cat[k];
+            if (cat >= p->pal->n || !p->pal->visible[cat] || p->pal->kind[cat] == SLOG_KIND_STATE)
+                continue;
+            const float *cols = s->cols + k * (size_t)s->width;
+            int ev = p->pal->kind[cat] == SLOG_KIND_EVENT;
+            uint32_t c = premul(p->pal->rgba[cat], 0.8, ev ? 1 : 0.35);
+            int y0 = (int)round(ev ? top + 1 : top + row->h - 3);
+            for (int i = i_lo; i < i_hi; i++) {
+                if (cols[i] > 0.01f) {
+                    int x0 = xs[i], x1 = xs[i + 1];
+                    raster_fill(ras, x0, x1 > x0 ? x1 : x0 + 1, y0, y0 + (ev ? 3 : 2), c);
+                }
             }
         }
     }
-    free(base);
     free(xs);
+    free(st_cols);
+    free(st_c);
     raster_cairo(ras);
     (void)cr;
 }
