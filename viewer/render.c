@@ -707,19 +707,24 @@ void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p
     cairo_save(cr);
     cairo_rectangle(cr, 0, 0, w, h);
     cairo_clip(cr);
-    draw_rows_background(cr, w, h, p);
-    if (p->scene) {
-        raster ras;
-        if (raster_init(&ras, w, h)) {
-            cairo_t *rc = cairo_create(ras.surf);
-            draw_histograms(rc, &ras, w, h, p);
-            draw_items(rc, &ras, w, h, p);
-            cairo_destroy(rc);
-            raster_cairo(&ras);
-            cairo_set_source_surface(cr, ras.surf, 0, 0);
-            cairo_paint(cr);
-            raster_free(&ras);
-        }
+    raster ras;
+    if (p->scene && raster_init(&ras, w, h)) {
+        /* Everything goes into the raster, the row background first: it is
+         * opaque then, and a copy (SOURCE) replaces blending 8 MiB of
+         * mostly transparent pixels over a background painted beneath. */
+        cairo_t *rc = cairo_create(ras.surf);
+        draw_rows_background(rc, w, h, p);
+        draw_histograms(rc, &ras, w, h, p);
+        draw_items(rc, &ras, w, h, p);
+        cairo_destroy(rc);
+        raster_cairo(&ras);
+        cairo_set_source_surface(cr, ras.surf, 0, 0);
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+        cairo_paint(cr);
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+        raster_free(&ras);
+    } else {
+        draw_rows_background(cr, w, h, p);
     }
     if (p->have_range) {
         double x0 = sv_viewport_time_to_x(p->vp, fmin(p->range_t0, p->range_t1));
