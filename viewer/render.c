@@ -922,42 +922,99 @@ void sv_overview_free(sv_overview *o)
     free(o);
 }
 
-void sv_render_overview(cairo_t *cr, double w, double h, const sv_overview *o,
-                        const sv_viewport *vp, const sv_palette *pal)
+/* The stacked histogram of the overview, into cr (background included). */
+static void overview_histogram(cairo_t *cr, double w, double h, const sv_overview *o, const sv_palette *pal)
 {
-    cairo_save(cr);
-    cairo_rectangle(cr, 0, 0, w, h);
-    cairo_clip(cr);
     cairo_set_source_rgb(cr, 0.965, 0.965, 0.972);
     cairo_paint(cr);
     double pad = 3, H = h - 2 * pad;
-    if (o && o->width > 0) {
-        double dx = w / o->width;
-        float *base = calloc((size_t)o->width, sizeof(float));
-        for (uint32_t c = 0; base && c < o->n_categories && c < pal->n; c++) {
-            if (!pal->visible[c] || pal->kind[c] != SLOG_KIND_STATE)
+    if (!o || o->width <= 0)
+        return;
+    double dx = w / o->width;
+    float *base = calloc((size_t)o->width, sizeof(float));
+    for (uint32_t c = 0; base && c < o->n_categories && c < pal->n; c++) {
+        if (!pal->visible[c] || pal->kind[c] != SLOG_KIND_STATE)
+            continue;
+        const float *v = o->cols + (size_t)c * o->width;
+        int any = 0;
+        for (int i = 0; i < o->width; i++) {
+            if (v[i] <= 0)
                 continue;
-            const float *v = o->cols + (size_t)c * o->width;
-            int any = 0;
-            for (int i = 0; i < o->width; i++) {
-                if (v[i] <= 0)
-                    continue;
-                float b = base[i], t = b + v[i] > 1 ? 1 : b + v[i];
-                /* whole pixels: Cairo fills aligned boxes without
-                 * tessellating them */
-                double x0 = floor(i * dx), x1 = floor((i + 1) * dx);
-                double y0 = round(h - pad - t * H), y1 = round(h - pad - b * H);
-                if (x1 > x0 && y1 > y0)
-                    cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
-                base[i] = t;
-                any = 1;
-            }
-            if (any) {
-                sv_set_rgba(cr, pal->rgba[c], 1, 0.95);
-                cairo_fill(cr);
-            }
+            float b = base[i], t = b + v[i] > 1 ? 1 : b + v[i];
+            /* whole pixels: Cairo fills aligned boxes without
+             * tessellating them */
+            double x0 = floor(i * dx), x1 = floor((i + 1) * dx);
+            double y0 = round(h - pad - t * H), y1 = round(h - pad - b * H);
+            if (x1 > x0 && y1 > y0)
+                cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
+            base[i] = t;
+            any = 1;
         }
-        free(base);
+        if (any) {
+            sv_set_rgba(cr, pal->rgba[c], 1, 0.95);
+            cairo_fill(cr);
+        }
+    }
+    free(base);
+}
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* What the histogram image depends on: the columns, the size, the device
+ * scale and the palette (colours, visibility). */
+static uint64_t overview_key(double w, double h, double sx, double sy, const sv_overview *o,
+                             const sv_palette *pal)
+{
+    uint64_t k = 0xcbf29ce484222325ull;
+    double dims[4] = {w, h, sx, sy};
+    k = fnv1a(k, dims, sizeof dims);
+    if (o && o->width > 0) {
+        k = fnv1a(k, &o->width, sizeof o->width);
+        k = fnv1a(k, &o->n_categories, sizeof o->n_categories);
+        k = fnv1a(k, o->cols, sizeof(float) * (size_t)o->width * o->n_categories);
+    }
+    k = fnv1a(k, pal->rgba, sizeof *pal->rgba * pal->n);
+    k = fnv1a(k, pal->visible, sizeof *pal->visible * pal->n);
+    return fnv1a(k, pal->kind, sizeof *pal->kind * pal->n);
+}
+
+void sv_render_overview(cairo_t *cr, double w, double h, const sv_overview *o,
+                        const sv_viewport *vp, const sv_palette *pal)
+{
+    /* The histogram changes with the document, the size and the palette;
+     * the visible window moves on every pan and zoom. So it is drawn once
+     * into an image kept for the next frames (one per thread: frames are
+     * drawn on the UI thread, or the headless renderer's), and each frame
+     * only paints that and the window. */
+    static _Thread_local cairo_surface_t *cache;
+    static _Thread_local uint64_t cache_key;
+    cairo_save(cr);
+    cairo_rectangle(cr, 0, 0, w, h);
+    cairo_clip(cr);
+    double sx = 1, sy = 1;
+    cairo_surface_get_device_scale(cairo_get_target(cr), &sx, &sy);
+    uint64_t key = overview_key(w, h, sx, sy, o, pal);
+    if (!cache || key != cache_key) {
+        if (cache)
+            cairo_surface_destroy(cache);
+        cache = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(w * sx), (int)ceil(h * sy));
+        cairo_surface_set_device_scale(cache, sx, sy);
+        cairo_t *c2 = cairo_create(cache);
+        overview_histogram(c2, w, h, o, pal);
+        cairo_destroy(c2);
+        cache_key = key;
+    }
+    if (cairo_surface_status(cache) == CAIRO_STATUS_SUCCESS) {
+        cairo_set_source_surface(cr, cache, 0, 0);
+        cairo_paint(cr);
+    } else {
+        overview_histogram(cr, w, h, o, pal);
     }
     /* dim outside the visible window; outline the window */
     double x0 = (vp->t0 - vp->lo) / (vp->hi - vp->lo) * w;
