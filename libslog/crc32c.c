@@ -1,4 +1,5 @@
-/* crc32c.c - CRC32C (Castagnoli polynomial 0x82F63B78, reflected), slicing-by-8.
+/* crc32c.c - CRC32C (Castagnoli polynomial 0x82F63B78, reflected): the
+ * CPU's instruction where there is one, else slicing-by-8 tables.
  * Chosen over CRC32 for its better error detection on the short blocks we
  * checksum; table built once, thread-safely, on first use. */
 #include <stdint.h>
@@ -32,7 +33,7 @@ static void ensure_table(void) {
     }
 }
 
-uint32_t slog_crc32c(uint32_t crc, const void *data, size_t len) {
+uint32_t slog_crc32c_sw(uint32_t crc, const void *data, size_t len) {
     ensure_table();
     const uint8_t *p = data;
     crc = ~crc;
@@ -46,3 +47,45 @@ uint32_t slog_crc32c(uint32_t crc, const void *data, size_t len) {
     while (len--) crc = (crc >> 8) ^ table[0][(crc ^ *p++) & 0xff];
     return ~crc;
 }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* x86-64 has had a CRC32C instruction since SSE4.2 (2008): 8 bytes per
+ * instruction, several times the tables' speed. Every node, preview and
+ * section is checksummed on write and on read, so it shows in the
+ * builder's writer and in the viewer's queries. Chosen at run time, so the
+ * library still runs on any x86-64. */
+#include <nmmintrin.h>
+#include <string.h>
+
+__attribute__((target("sse4.2"))) static uint32_t crc32c_hw(uint32_t crc, const void *data, size_t len) {
+    const uint8_t *p = data;
+    uint64_t c = ~crc & 0xffffffffu;
+    while (len >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8); /* little-endian: p[0] first, as the tables take it */
+        c = _mm_crc32_u64(c, v);
+        p += 8;
+        len -= 8;
+    }
+    uint32_t c32 = (uint32_t)c;
+    while (len--) c32 = _mm_crc32_u8(c32, *p++);
+    return ~c32;
+}
+
+static int have_hw(void) {
+    static atomic_int state; /* 0 unknown, 1 no, 2 yes */
+    int st = atomic_load_explicit(&state, memory_order_relaxed);
+    if (!st) {
+        __builtin_cpu_init();
+        st = __builtin_cpu_supports("sse4.2") ? 2 : 1;
+        atomic_store_explicit(&state, st, memory_order_relaxed);
+    }
+    return st == 2;
+}
+
+uint32_t slog_crc32c(uint32_t crc, const void *data, size_t len) {
+    return have_hw() ? crc32c_hw(crc, data, len) : slog_crc32c_sw(crc, data, len);
+}
+#else
+uint32_t slog_crc32c(uint32_t crc, const void *data, size_t len) { return slog_crc32c_sw(crc, data, len); }
+#endif

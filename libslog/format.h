@@ -160,5 +160,7 @@ static inline int64_t zigzag_decode(uint64_t v) { return (int64_t)(v >> 1) ^ -(i
 
 /* CRC32C (Castagnoli), as in iSCSI/ext4; crc32c.c. */
 uint32_t slog_crc32c(uint32_t crc, const void *data, size_t len);
+/* The portable implementation slog_crc32c() falls back to (tests compare). */
+uint32_t slog_crc32c_sw(uint32_t crc, const void *data, size_t len);
 
 #endif /* SLOG_FORMAT_H */

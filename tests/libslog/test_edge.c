@@ -1,8 +1,10 @@
 /* test_edge.c - edge cases of the writer and reader: empty trace, one
  * drawable, one timeline, 10^5 timelines, times 0 and 2^50, writer argument
  * errors (order, negative time, unknown ids), abort and failed finish leave no
- * file, callbacks that stop, extreme windows. */
+ * file, callbacks that stop, extreme windows; CRC32C against a bitwise one. */
 #include "testutil.h"
+
+#include "format.h" /* slog_crc32c, slog_crc32c_sw */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -613,9 +615,35 @@ static void test_nondividing_bins(void)
 
 }
 
+/* CRC32C: the library's (the CPU instruction where there is one) and its
+ * portable tables against the tests' own bitwise version, at every length
+ * up to 300 and every alignment, whole and in two pieces. */
+static void test_crc32c(void)
+{
+    static const char check[] = "123456789";
+    CHECK(slog_crc32c(0, check, 9) == 0xE3069283u); /* the standard check value */
+    CHECK(slog_crc32c_sw(0, check, 9) == 0xE3069283u);
+    uint8_t buf[320];
+    uint32_t x = 12345;
+    for (size_t i = 0; i < sizeof buf; i++) {
+        x = x * 1103515245u + 12345u;
+        buf[i] = (uint8_t)(x >> 16);
+    }
+    for (size_t off = 0; off < 8; off++) {
+        for (size_t len = 0; len + off <= 300; len++) {
+            uint32_t want = t_crc32c(buf + off, len);
+            CHECK(slog_crc32c(0, buf + off, len) == want);
+            CHECK(slog_crc32c_sw(0, buf + off, len) == want);
+            size_t cut = len / 3;
+            CHECK(slog_crc32c(slog_crc32c(0, buf + off, cut), buf + off + cut, len - cut) == want);
+        }
+    }
+}
+
 int main(void)
 {
     g_dir = t_mkdtemp("edge");
+    test_crc32c();
     test_strerror();
     test_options();
     test_shapes();
