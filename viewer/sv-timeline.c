@@ -413,6 +413,10 @@ static void show_popover(SvTimeline *self)
         gtk_widget_set_parent(self->popover, GTK_WIDGET(self));
         gtk_popover_set_position(GTK_POPOVER(self->popover), GTK_POS_TOP);
         gtk_widget_add_css_class(self->popover, "item-popover");
+        /* the arrow's band is translucent, painted black without a
+         * compositing manager (see sv-app.c) */
+        if (!gdk_display_is_composited(gtk_widget_get_display(GTK_WIDGET(self))))
+            gtk_popover_set_has_arrow(GTK_POPOVER(self->popover), FALSE);
         g_signal_connect(self->popover, "closed", G_CALLBACK(popover_closed_cb), self);
     }
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
