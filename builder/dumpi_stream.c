@@ -89,13 +89,15 @@ typedef struct reader {
   dumpi_error *err;
 } reader;
 
-/* Error for a read that would run past the stream: with no index the file
- * was cut (rank killed) and this is the distinct TRUNCATED code; with an
- * index the record overruns into the sections after the stream. */
 /* Not an error: the record needs bytes beyond the read window, which does
  * not reach the end of the stream yet; dumpi_file_next widens it and
  * decodes the record again. */
 #define WINDOW_SHORT 2 /* distinct from 1 (record) and 0 (end) */
+
+/* A read that would run past the window: WINDOW_SHORT while the bytes are
+ * in the stream. Past the stream, with no index the file was cut (rank
+ * killed) and this is the distinct TRUNCATED code; with an index the
+ * record overruns into the sections after the stream. */
 
 static int overrun(reader *r, uint64_t record, uint64_t n) {
   dumpi_file *f = r->f;
@@ -479,12 +481,13 @@ int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   uint64_t win_end = f->win_off + f->win_len;
   size_t want = f->win_bytes ? f->win_bytes : WINDOW_BYTES;
   size_t slack = want / 4 < WINDOW_SLACK ? want / 4 : WINDOW_SLACK;
-  if (!f->win || f->pos < f->win_off || f->pos + slack > win_end) {
-    if (!f->win || win_end < f->stream_end || f->pos < f->win_off) {
-      int rc = fill_window(f, want, err);
-      if (rc)
-        return fail(f, err, rc);
-    }
+  /* refill when the window is missing, behind, or near its end while the
+   * stream goes on */
+  if (!f->win || f->pos < f->win_off ||
+      (f->pos + slack > win_end && win_end < f->stream_end)) {
+    int rc = fill_window(f, want, err);
+    if (rc)
+      return fail(f, err, rc);
   }
   for (;;) {
     /* A retry decodes the record again: undo what its times did. */

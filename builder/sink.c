@@ -115,16 +115,14 @@ static void hold(sink *s, held *h, int64_t wm) {
 static void run_item(sink *s, item *it) {
     slog_status st = SLOG_OK;
     if (!atomic_load(&s->failed)) {
-        if (it->op == OP_DRAWABLE || it->op == OP_ADVANCE) {
-            if (it->op == OP_DRAWABLE)
-                hold(s, &it->h, it->wm);
-            else
-                reorder_advance(s->ro, it->wm);
-        } else if (it->op == OP_CATEGORY) {
+        if (it->op == OP_DRAWABLE)
+            hold(s, &it->h, it->wm);
+        else if (it->op == OP_ADVANCE)
+            reorder_advance(s->ro, it->wm);
+        else if (it->op == OP_CATEGORY)
             st = slog_writer_add_category(s->w, &it->meta->c, NULL);
-        } else {
+        else
             st = slog_writer_add_timeline(s->w, &it->meta->t, NULL);
-        }
         if (st != SLOG_OK) fail_with_writer(s);
     }
     /* No write to the item itself: its cache lines stay clean here, so the

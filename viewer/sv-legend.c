@@ -102,7 +102,7 @@ static void save_color(const char *name, const GdkRGBA *c)
     g_free(path);
 }
 
-static uint32_t rgba_to_u32(const GdkRGBA *c)
+uint32_t sv_legend_rgba_to_u32(const GdkRGBA *c)
 {
     return ((uint32_t)(c->red * 255 + 0.5) << 24) | ((uint32_t)(c->green * 255 + 0.5) << 16) |
            ((uint32_t)(c->blue * 255 + 0.5) << 8) | (uint32_t)(c->alpha * 255 + 0.5);
@@ -124,7 +124,7 @@ static void apply_saved_colors(SvDocRef *doc)
             char *s = g_key_file_get_string(kf, "colors", doc->cat_names[i], NULL);
             GdkRGBA c;
             if (s && gdk_rgba_parse(&c, s))
-                doc->pal.rgba[i] = rgba_to_u32(&c);
+                doc->pal.rgba[i] = sv_legend_rgba_to_u32(&c);
             g_free(s);
         }
     }
@@ -183,7 +183,7 @@ static void bind_visible(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend 
 
 static void apply_color(SvLegend *self, SvCatItem *c, const GdkRGBA *rgba)
 {
-    self->doc->pal.rgba[c->id] = rgba_to_u32(rgba);
+    self->doc->pal.rgba[c->id] = sv_legend_rgba_to_u32(rgba);
     save_color(c->name, rgba);
     g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
 }

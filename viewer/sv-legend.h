@@ -19,6 +19,8 @@ void sv_legend_set_doc(SvLegend *self, SvDocRef *doc);
 /* Give the named category a colour, as its colour button does (remembered,
  * "changed" emitted). FALSE when the document has no such category. */
 gboolean sv_legend_set_color(SvLegend *self, const char *category, const GdkRGBA *rgba);
+/* A colour as the palette holds it (0xRRGGBBAA). */
+uint32_t sv_legend_rgba_to_u32(const GdkRGBA *c);
 G_END_DECLS
 
 #endif

@@ -1011,10 +1011,7 @@ static gboolean script_step(gpointer user)
             if (!sv_legend_set_color(self->legend, cat, &want))
                 script_fail(self, "no such category");
         } else {
-            guint32 have = 0, w = ((guint32)(want.red * 255 + 0.5) << 24) |
-                                  ((guint32)(want.green * 255 + 0.5) << 16) |
-                                  ((guint32)(want.blue * 255 + 0.5) << 8) |
-                                  (guint32)(want.alpha * 255 + 0.5);
+            guint32 have = 0, w = sv_legend_rgba_to_u32(&want);
             gboolean found = FALSE;
             for (uint32_t i = 0; i < self->doc->pal.n && !found; i++)
                 if (g_str_equal(self->doc->cat_names[i], cat)) {
