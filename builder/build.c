@@ -108,10 +108,10 @@ typedef struct head_key {
     int rank;
 } head_key;
 
-typedef struct pending {
+typedef struct scratch {
     slog_drawable d;
     int64_t info[SLOG_MAX_FIELDS];
-} pending;
+} scratch;
 
 typedef struct builder {
     const build_options *o;
@@ -131,6 +131,7 @@ typedef struct builder {
     GHashTable *user_cats;       /* name -> category id + 1 */
     uint32_t arrow_category;
     int failed;                  /* writer error: stop */
+    scratch scratch;             /* where drawables go once it failed */
     slog_error werr;
     const char *host;
     double t_start;
@@ -255,28 +256,31 @@ static uint32_t timeline_for(builder *b, uint32_t rank, uint32_t thread) {
 
 /* ------------------------------------------------------- reorder/writer */
 
-/* To the sink, which reorders by end time and writes on its own thread. */
-static void emit(builder *b, pending *p) {
-    if (b->failed) return;
-    p->d.info = p->info;
-    sink_add(b->sink, &p->d);
+/* The sink's next slot, filled in place: the sink reorders by end time and
+ * writes on its own thread. After a writer error the drawable goes to a
+ * scratch slot and is dropped. */
+static slog_drawable *slot(builder *b) {
+    if (!b->failed) return sink_next(b->sink);
+    b->scratch.d.info = b->scratch.info;
+    return &b->scratch.d;
 }
 
 static slog_cb_result on_arrow(void *user, const match_arrow *a) {
     builder *b = user;
-    pending p;
-    memset(&p, 0, sizeof p);
-    p.d.kind = SLOG_KIND_ARROW;
-    p.d.category = b->arrow_category;
-    p.d.timeline = timeline_for(b, a->send_rank, a->send_thread);
-    p.d.end_timeline = timeline_for(b, a->recv_rank, a->recv_thread);
-    p.d.start = a->send_time;
-    p.d.end = a->recv_time;
-    p.d.n_info = 3;
-    p.info[0] = a->bytes;
-    p.info[1] = a->tag;
-    p.info[2] = a->recv_comm;
-    emit(b, &p);
+    uint32_t from = timeline_for(b, a->send_rank, a->send_thread);
+    uint32_t to = timeline_for(b, a->recv_rank, a->recv_thread);
+    slog_drawable *d = slot(b);
+    int64_t *info = (int64_t *)d->info;
+    d->kind = SLOG_KIND_ARROW;
+    d->category = b->arrow_category;
+    d->timeline = from;
+    d->end_timeline = to;
+    d->start = a->send_time;
+    d->end = a->recv_time;
+    d->n_info = 3;
+    info[0] = a->bytes;
+    info[1] = a->tag;
+    info[2] = a->recv_comm;
     b->s->n_arrows++;
     return b->failed ? SLOG_STOP : SLOG_CONTINUE;
 }
@@ -483,14 +487,14 @@ static void user_function(builder *b, rank_in *r, const dumpi_call *c, int64_t t
                                NULL);
             g_hash_table_insert(b->user_cats, g_strdup(name), GSIZE_TO_POINTER((gsize)cat + 1));
         }
-        pending p;
-        memset(&p, 0, sizeof p);
-        p.d.kind = SLOG_KIND_STATE;
-        p.d.category = cat;
-        p.d.timeline = p.d.end_timeline = timeline_for(b, r->rank, c->thread);
-        p.d.start = fr->start;
-        p.d.end = t1 > fr->start ? t1 : fr->start;
-        emit(b, &p);
+        uint32_t tl = timeline_for(b, r->rank, c->thread);
+        slog_drawable *d = slot(b);
+        d->kind = SLOG_KIND_STATE;
+        d->category = cat;
+        d->timeline = d->end_timeline = tl;
+        d->start = fr->start;
+        d->end = t1 > fr->start ? t1 : fr->start;
+        d->n_info = 0;
         b->s->n_states++;
         g_array_remove_index(r->user_stack, i);
         return;
@@ -516,26 +520,27 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
         dc.n = 0;
     do_matching(b, r, c, p, &dc, t0, t1);
 
-    pending pd;
-    pd.d.timeline = pd.d.end_timeline = timeline_for(b, r->rank, c->thread);
+    uint32_t tl = timeline_for(b, r->rank, c->thread); /* may queue a timeline: before slot() */
+    slog_drawable *d = slot(b);
+    d->timeline = d->end_timeline = tl;
     if (p->poll_category != UINT32_MAX && poll_failed(c, p)) {
-        pd.d.kind = SLOG_KIND_EVENT;
-        pd.d.category = p->poll_category;
-        pd.d.start = pd.d.end = t1;
-        pd.d.n_info = 0;
-        emit(b, &pd);
+        d->kind = SLOG_KIND_EVENT;
+        d->category = p->poll_category;
+        d->start = d->end = t1;
+        d->n_info = 0;
         b->s->n_events++;
         return;
     }
-    pd.d.kind = SLOG_KIND_STATE;
-    pd.d.category = p->category;
-    pd.d.start = t0;
-    pd.d.end = t1;
-    pd.d.n_info = p->n_fields;
+    d->kind = SLOG_KIND_STATE;
+    d->category = p->category;
+    d->start = t0;
+    d->end = t1;
+    d->n_info = p->n_fields;
+    int64_t *info = (int64_t *)d->info;
+    int comm = (int)arg_or(c, p->i_comm, 2);
     for (uint32_t i = 0; i < p->n_fields; i++) {
         int a = p->arg[i];
         int64_t v = SLOG_INFO_UNKNOWN;
-        int comm = (int)arg_or(c, p->i_comm, 2);
         switch (p->fields[i]) {
         case F_BYTES: v = bytes_of(r, c, p->i_count >= 0 ? p->i_count : p->i_sendcount, p->i_datatype); break;
         case F_DEST:
@@ -561,9 +566,8 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
         }
         default: v = arg_or(c, a, SLOG_INFO_UNKNOWN); break;
         }
-        pd.info[i] = v;
+        info[i] = v;
     }
-    emit(b, &pd);
     b->s->n_states++;
 }
 
@@ -730,6 +734,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
             fatal = 1;
             break;
         }
+        dumpi_file_skip_cpu_times(r->f); /* the timelines are wall time */
         s->input_bytes += dumpi_file_size(r->f);
         if (!dumpi_file_has_index(r->f)) warn(&b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
     }

@@ -187,6 +187,10 @@ void dumpi_file_rewind(dumpi_file *f);
  * A record that does not fit is read whole anyway: tests set tiny windows
  * to exercise that. */
 void dumpi_file_set_window(dumpi_file *f, size_t bytes);
+/* Leave cpu_start/cpu_stop at 0: a reader that draws wall time only
+ * saves their decoding (a tenth of a record's). Bounds are still
+ * checked. */
+void dumpi_file_skip_cpu_times(dumpi_file *f);
 
 const char *dumpi_file_path(const dumpi_file *f);
 uint64_t dumpi_file_size(const dumpi_file *f);

@@ -470,6 +470,8 @@ void dumpi_file_set_window(dumpi_file *f, size_t bytes) {
   f->win_bytes = bytes ? bytes : 1;
 }
 
+void dumpi_file_skip_cpu_times(dumpi_file *f) { f->skip_cpu = 1; }
+
 int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   if (f->state < 0) {
     if (err)
@@ -558,7 +560,10 @@ static int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   c->cpu_start = c->cpu_stop = c->wall_start = c->wall_stop = 0;
   if (mask & DUMPI_MASK_CPUTIME) {
     NEED_OR_FAIL(12);
-    read_times(&r, &f->cpu_wrap, f->cpu_bias, &c->cpu_start, &c->cpu_stop);
+    if (f->skip_cpu)
+      r.p += 12;
+    else
+      read_times(&r, &f->cpu_wrap, f->cpu_bias, &c->cpu_start, &c->cpu_stop);
   }
   if (mask & DUMPI_MASK_WALLTIME) {
     NEED_OR_FAIL(12);

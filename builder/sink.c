@@ -205,13 +205,21 @@ uint32_t sink_add_timeline(sink *s, const slog_timeline *t) {
 }
 
 void sink_add(sink *s, const slog_drawable *d) {
+    slog_drawable *slot = sink_next(s);
+    int64_t *info = (int64_t *)slot->info;
+    *slot = *d;
+    slot->info = info;
+    if (d->n_info) memcpy(info, d->info, d->n_info * sizeof *d->info);
+}
+
+slog_drawable *sink_next(sink *s) {
     item *it = next_item(s);
     it->op = OP_DRAWABLE;
     it->wm = NO_WM;
-    it->h.d = *d;
     it->meta = NULL;
-    if (d->n_info) memcpy(it->h.info, d->info, d->n_info * sizeof *d->info);
+    it->h.d.info = it->h.info;
     s->added = 1;
+    return &it->h.d;
 }
 
 void sink_advance(sink *s, int64_t wm) {

@@ -32,6 +32,10 @@ uint32_t sink_add_timeline(sink *s, const slog_timeline *t);
  * written (a producer's watermark was wrong, e.g. thread records out of exit
  * order) is stretched to the written edge and counted. */
 void sink_add(sink *s, const slog_drawable *d);
+/* The same without a copy: the next slot, for the caller to fill before
+ * its next call into the sink. Its info points at room for
+ * SLOG_MAX_FIELDS values. */
+slog_drawable *sink_next(sink *s);
 /* Every drawable added from now on ends at or after wm: write those before. */
 void sink_advance(sink *s, int64_t wm);
 /* Non-zero once the writer reported an error (then later items are dropped). */
