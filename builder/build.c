@@ -23,13 +23,16 @@
 #include "palette.h"
 #include "sink.h"
 #include "slog.h"
+#include "volume.h"
 
 #define N_LABELS DUMPI_N_LABELS
 #define PROGRESS_EVERY 65536
 
 /* Info fields a function's state may carry, and the DUMPI arguments they
  * come from (first one present wins). */
-typedef enum field_id { F_BYTES, F_DEST, F_SOURCE, F_TAG, F_COMM, F_ROOT, F_REQUEST, F_COMPLETED, N_FIELD_IDS } field_id;
+typedef enum field_id {
+    F_BYTES, F_SENT, F_RECEIVED, F_DEST, F_SOURCE, F_TAG, F_COMM, F_ROOT, F_REQUEST, F_COMPLETED, N_FIELD_IDS
+} field_id;
 
 static const struct {
     const char *name;
@@ -37,6 +40,9 @@ static const struct {
     const char *args[3];
 } field_defs[N_FIELD_IDS] = {
     [F_BYTES] = {"bytes", SLOG_FIELD_BYTES, {"count", "sendcount", NULL}},
+    /* collectives and Sendrecv: see volume.h (derived, no single argument) */
+    [F_SENT] = {"sent", SLOG_FIELD_BYTES, {NULL, NULL, NULL}},
+    [F_RECEIVED] = {"received", SLOG_FIELD_BYTES, {NULL, NULL, NULL}},
     [F_DEST] = {"dest", SLOG_FIELD_TIMELINE, {"dest", NULL, NULL}},
     [F_SOURCE] = {"source", SLOG_FIELD_TIMELINE, {"source", NULL, NULL}},
     [F_TAG] = {"tag", SLOG_FIELD_INT, {"tag", "sendtag", NULL}},
@@ -58,6 +64,7 @@ typedef struct fn_plan {
     int8_t i_count, i_dtype, i_dest, i_source, i_tag, i_comm, i_request, i_status, i_flag, i_outcount;
     int8_t i_sendcount, i_sendtype, i_sendtag, i_recvtag, i_requests;
     uint8_t role;                /* what the call means to matching: role_id */
+    volume_plan volume;          /* for F_SENT / F_RECEIVED */
     uint8_t comm_op;             /* creates/frees communicators or groups */
 } fn_plan;
 
@@ -203,11 +210,13 @@ static fn_plan *plan_for(builder *b, uint16_t label) {
     p->i_recvtag = IDX("recvtag");
     p->i_requests = IDX("requests");
     p->i_datatype = p->i_count >= 0 && p->i_dtype >= 0 ? p->i_dtype : p->i_sendtype;
+    int moves = volume_plan_for(label, &p->volume); /* sent/received replace bytes */
     for (int f = 0; f < N_FIELD_IDS; f++) {
         int8_t a = -1;
         for (int k = 0; k < 3 && field_defs[f].args[k] && a < 0; k++) a = IDX(field_defs[f].args[k]);
-        if (f == F_BYTES && p->i_datatype < 0) a = -1;
-        int derived = f == F_COMPLETED && fn->family == DUMPI_FAMILY_WAIT_TEST;
+        if (f == F_BYTES && (p->i_datatype < 0 || moves)) a = -1;
+        int derived = (f == F_COMPLETED && fn->family == DUMPI_FAMILY_WAIT_TEST) ||
+                      ((f == F_SENT || f == F_RECEIVED) && moves);
         if (a >= 0 || derived) {
             p->fields[p->n_fields] = (uint8_t)f;
             p->arg[p->n_fields] = a;
@@ -538,11 +547,15 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
     d->n_info = p->n_fields;
     int64_t *info = (int64_t *)d->info;
     int comm = (int)arg_or(c, p->i_comm, 2);
+    int64_t sent = SLOG_INFO_UNKNOWN, received = SLOG_INFO_UNKNOWN;
+    if (p->volume.sent) volume_of(&p->volume, r->f, b->comms, r->rank, c, &sent, &received);
     for (uint32_t i = 0; i < p->n_fields; i++) {
         int a = p->arg[i];
         int64_t v = SLOG_INFO_UNKNOWN;
         switch (p->fields[i]) {
         case F_BYTES: v = bytes_of(r, c, p->i_count >= 0 ? p->i_count : p->i_sendcount, p->i_datatype); break;
+        case F_SENT: v = sent; break;
+        case F_RECEIVED: v = received; break;
         case F_DEST:
         case F_SOURCE:
         case F_ROOT: {

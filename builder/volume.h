@@ -1,0 +1,41 @@
+/* volume.h - how many bytes an MPI call moves, seen from the calling rank:
+ * out of its send buffer ("sent") and into its receive buffer
+ * ("received").
+ *
+ * For the collectives and Sendrecv, whose one "bytes" figure would hide
+ * which way the data went and how much of it (a Gather's root receives
+ * commsize times what each member sends). One table row per function
+ * gives a rule for each direction; volume_of() applies them to a decoded
+ * record. Sizes come from the trace's own datatype table, so only
+ * predefined datatypes have a size; anything that depends on a derived
+ * datatype, an unresolved communicator or a missing argument is
+ * SLOG_INFO_UNKNOWN, never a guess.
+ */
+#ifndef SLOG2_VOLUME_H
+#define SLOG2_VOLUME_H
+
+#include <stdint.h>
+
+#include "comm.h"
+#include "dumpi.h"
+
+typedef struct volume_plan {
+    uint8_t sent, received;       /* volume_rule, see volume.c */
+    /* argument indexes, -1 when the function has none */
+    int8_t i_count, i_datatype, i_sendcount, i_sendtype, i_recvcount, i_recvtype;
+    int8_t i_sendcounts, i_recvcounts, i_sendtypes, i_recvtypes;
+    int8_t i_root, i_commrank, i_commsize, i_comm, i_dest, i_source, i_status;
+} volume_plan;
+
+/* Fill *p for the function with this label. Returns 1 when the function
+ * gets "sent"/"received" fields (collectives that move data, Sendrecv,
+ * Sendrecv_replace), else 0. */
+int volume_plan_for(uint16_t label, volume_plan *p);
+
+/* The calling rank's sent and received bytes for record c (of file f,
+ * whose datatype sizes are used) on world rank `rank`; comms answers
+ * communicator sizes and ranks. */
+void volume_of(const volume_plan *p, const dumpi_file *f, comm_ctx *comms, uint32_t rank,
+               const dumpi_call *c, int64_t *sent, int64_t *received);
+
+#endif
