@@ -148,10 +148,26 @@ void slog_spread_bins(float *cols, uint32_t n_cols, double t0, double col_ns, in
     for (uint32_t j = j0; j < j1; j++) {
         if (values[j] == 0) continue;
         double x0 = x_lo + j * dx, x1 = x0 + dx;
+        double per_col = is_state ? values[j] : values[j] * count_scale;
+        if (dx <= 1 && x0 >= 0 && x1 <= n_cols) {
+            /* A window query's bins are at most a column wide (it stops
+             * descending there), so a bin inside the columns meets one or
+             * two: spread_cols without its general case, same arithmetic.
+             * Half a zoomed-out frame's query was spent here. */
+            uint32_t i0 = (uint32_t)x0;
+            double edge = (double)i0 + 1;
+            if (x1 <= edge) {
+                cols[i0] += (float)(per_col * (x1 - x0));
+            } else {
+                cols[i0] += (float)(per_col * (edge - x0));
+                cols[i0 + 1] += (float)(per_col * (x1 - edge));
+            }
+            continue;
+        }
         if (x1 <= 0 || x0 >= n_cols) continue;
         if (x0 < 0) x0 = 0;
         if (x1 > n_cols) x1 = n_cols;
-        spread_cols(cols, n_cols, x0, x1, is_state ? values[j] : values[j] * count_scale);
+        spread_cols(cols, n_cols, x0, x1, per_col);
     }
 }
 

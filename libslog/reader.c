@@ -261,12 +261,6 @@ static slog_status parse_annotations(slog_reader *r, slog_error *err) {
     return section_close(r, &sec, "annotations", err);
 }
 
-static int cmp_level_desc(const void *a, const void *b) {
-    const rd_node *x = a, *y = b;
-    if (x->level != y->level) return x->level > y->level ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
 static slog_status parse_directory(slog_reader *r, slog_error *err) {
     uint8_t *own;
     const uint8_t *body;
@@ -284,13 +278,31 @@ static slog_status parse_directory(slog_reader *r, slog_error *err) {
         free(own);
         return slog_set_error(err, SLOG_ERR_NOMEM, r->path, off, "directory");
     }
+    /* The nodes are kept by level descending, each level a contiguous run
+     * in index order, so that a level is binary-searchable. Each level is
+     * already ascending in the file (checked below), so counting the levels
+     * first places every entry directly: linear, where sorting the entries
+     * was two thirds of opening a 10 GB file (167,000 nodes: 17 ms with the
+     * file in the page cache, 5 ms without the sort). An entry
+     * whose level is out of range is counted nowhere and rejected below
+     * before it is placed. */
+    uint64_t fill[SLOG_MAX_LEVELS] = {0};
+    for (uint64_t i = 0; i < n; i++) {
+        uint8_t l = body[8 + i * SLOG_DIRENT_SIZE + DIRENT_LEVEL];
+        if (l < r->info.depth) r->level_count[l]++;
+    }
+    uint64_t pos = 0;
+    for (uint32_t l = r->info.depth; l-- > 0;) {
+        r->level_first[l] = pos;
+        pos += r->level_count[l];
+    }
     uint64_t data_end = r->sec_off[SEC_CATEGORIES];
     uint64_t last_index[SLOG_MAX_LEVELS];
     bool seen[SLOG_MAX_LEVELS] = {false};
     for (uint64_t i = 0; i < n; i++) {
         const uint8_t *e = body + 8 + i * SLOG_DIRENT_SIZE;
         uint64_t at = off + SLOG_BLOCK_HEADER_SIZE + 8 + i * SLOG_DIRENT_SIZE;
-        rd_node *d = &r->nodes[i];
+        rd_node tmp, *d = &tmp;
         d->level = e[DIRENT_LEVEL];
         d->flags = e[DIRENT_FLAGS];
         d->n_drawables = get_u32le(e + DIRENT_N_DRAWABLES);
@@ -326,16 +338,9 @@ static slog_status parse_directory(slog_reader *r, slog_error *err) {
         }
         seen[d->level] = true;
         last_index[d->level] = d->index;
+        r->nodes[r->level_first[d->level] + fill[d->level]++] = tmp;
     }
     free(own);
-    /* Each level is already ascending; order the whole by level descending so
-     * a level is one contiguous, binary-searchable run. */
-    qsort(r->nodes, n, sizeof *r->nodes, cmp_level_desc);
-    for (uint64_t i = 0; i < n; i++) {
-        uint32_t l = r->nodes[i].level;
-        if (!r->level_count[l]) r->level_first[l] = i;
-        r->level_count[l]++;
-    }
     if (n) {
         uint32_t top = r->info.depth - 1;
         if (r->level_count[top] != 1 || r->nodes[0].index != 0 ||
