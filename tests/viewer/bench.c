@@ -1,20 +1,45 @@
-/* bench.c - slog2-view-bench [WORK_DIR]: figures for docs/VIEWER.md.
- * For a small and a large generated file with 64 timelines, through the
- * --render path (scene query + Cairo drawing into a 1920x1080 image):
- *   first frame: open + overview query + window query + draw
- *   zoom/pan frames: median and 90th percentile over a scripted sequence
- *   of zooms around points and pans, split into query and draw. */
+/* bench.c - slog2-view-bench [--huge] [--only NAME] [--frames N] [--verbose] [WORK_DIR]:
+ * figures for docs/VIEWER.md. Nothing here passes or fails.
+ *
+ * Generated files with 64 timelines (gen.h): small (200 iterations,
+ * 1.4 MiB), large (20,000, 140 MiB) and with --huge a ~10 GB one
+ * (1,400,000). They are written into WORK_DIR once and reused while their
+ * generator parameters match (an annotation records them), since the huge
+ * one takes minutes to write. Through the --render path (scene query +
+ * Cairo drawing into a 1920x1080 image) it measures per file:
+ *   first frame: open + overview query + window query + draw, once with the
+ *     file evicted from the page cache (posix_fadvise DONTNEED on this file
+ *     only: what a freshly copied or long-unused file costs) and once warm;
+ *   zoom/pan frames: median and 90th percentile over a scripted sequence of
+ *     zooms around points and pans, split into query and draw. */
+#define _POSIX_C_SOURCE 200809L
 #include <cairo.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "doc.h"
 #include "gen.h"
 
 #define W 1920
 #define H 1080
+
+typedef struct bench_file {
+    const char *name;
+    uint32_t n_iterations;
+    double est_bytes;   /* for the free-space check: ~7.4 KB per iteration */
+} bench_file;
+
+static const bench_file FILES[] = {
+    {"small", 200, 1.5e6},
+    {"large", 20000, 1.5e8},
+    {"huge", 1400000, 1.05e10},
+};
+enum { N_FILES = sizeof FILES / sizeof FILES[0] };
 
 static double now_ms(void)
 {
@@ -29,118 +54,246 @@ static int cmpd(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double pct(double *v, int n, double p)
+static double pct(const double *v, int n, double p)
 {
-    qsort(v, (size_t)n, sizeof *v, cmpd);
-    int i = (int)(p * (n - 1) + 0.5);
-    return v[i];
+    double *s = malloc(sizeof *s * (size_t)n);
+    if (!s)
+        abort();
+    memcpy(s, v, sizeof *s * (size_t)n);
+    qsort(s, (size_t)n, sizeof *s, cmpd);
+    double r = s[(int)(p * (n - 1) + 0.5)];
+    free(s);
+    return r;
 }
 
-static void bench(const char *path, const char *label)
+static void gen_opts(const bench_file *f, sv_gen_opts *o)
+{
+    sv_gen_opts_small(o);
+    o->n_timelines = 64;
+    o->per_host = 16;
+    o->n_iterations = f->n_iterations;
+}
+
+/* An existing file is reused if it opens and was generated with o. */
+static int reusable(const char *path, const sv_gen_opts *o)
+{
+    slog_reader *r;
+    if (access(path, R_OK) != 0 || slog_reader_open(&r, path, NULL) != SLOG_OK)
+        return 0;
+    char want[256];
+    sv_gen_params(o, want, sizeof want);
+    const char *got = slog_reader_annotation_get(r, SV_GEN_PARAMS_KEY);
+    int same = got && strcmp(got, want) == 0;
+    slog_reader_close(r);
+    return same;
+}
+
+/* 0: path holds f's file; -1: it could not be written. */
+static int ensure_file(const char *dir, const bench_file *f, const char *path)
+{
+    sv_gen_opts o;
+    gen_opts(f, &o);
+    if (reusable(path, &o))
+        return 0;
+    struct statvfs vfs;
+    /* the file plus 2 GB left over for everything else on the disk */
+    if (statvfs(dir, &vfs) == 0 && (double)vfs.f_bavail * vfs.f_frsize < f->est_bytes + 2e9) {
+        fprintf(stderr, "%s: %.1f GB free, the %s file needs about %.1f GB plus 2 GB to spare\n",
+                dir, (double)vfs.f_bavail * vfs.f_frsize / 1e9, f->name, f->est_bytes / 1e9);
+        return -1;
+    }
+    slog_error err = {0};
+    double a = now_ms();
+    if (sv_gen_write(path, &o, &err) != SLOG_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return -1;
+    }
+    printf("generated %s in %.1f s\n", path, (now_ms() - a) / 1e3);
+    return 0;
+}
+
+static void evict(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd >= 0) {
+        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        close(fd);
+    }
+}
+
+/* What the first frame costs, by phase. */
+typedef struct first_frame {
+    double open, overview, query, draw, total;
+    uint64_t bytes;
+} first_frame;
+
+typedef struct view {
+    sv_doc d;
+    sv_layout lay;
+    sv_viewport vp;
+    sv_overview *ov;
+    cairo_surface_t *surf;
+    cairo_t *cr;
+    double canvas_w;
+} view;
+
+static void view_open(view *v, const char *path, first_frame *ff)
 {
     double t0 = now_ms();
-    sv_doc d;
     slog_error err = {0};
-    if (sv_doc_open(&d, path, &err) != SLOG_OK) {
+    if (sv_doc_open(&v->d, path, &err) != SLOG_OK) {
         fprintf(stderr, "%s\n", err.message);
         exit(1);
     }
+    double t1 = now_ms();
     sv_compose_geom g;
     sv_compose_geom_for(W, H, &g);
-    sv_layout lay;
-    sv_layout_build(&lay, d.fi->n_timelines, d.tl_groups, 0, d.fi->n_timelines - 1, 20, 16);
-    size_t nt = sv_layout_n_timeline_rows(&lay);
-    double rh = sv_fit_row_height(g.canvas_h, nt, lay.n_rows - nt, 3);
-    sv_layout_set_heights(&lay, rh, rh < 16 ? rh : 16);
+    v->canvas_w = g.canvas_w;
+    uint32_t nt = v->d.fi->n_timelines;
+    sv_layout_build(&v->lay, nt, v->d.tl_groups, 0, nt - 1, 20, 16);
+    size_t n_rows = sv_layout_n_timeline_rows(&v->lay);
+    double rh = sv_fit_row_height(g.canvas_h, n_rows, v->lay.n_rows - n_rows, 3);
+    sv_layout_set_heights(&v->lay, rh, rh < 16 ? rh : 16);
     double lo, hi;
-    sv_doc_extent(&d, &lo, &hi);
-    sv_viewport vp;
-    sv_viewport_init(&vp, lo, hi, g.canvas_w);
-    cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
-    cairo_t *cr = cairo_create(surf);
-    sv_scene *ovs = sv_scene_query(d.r, lo, hi, (int)g.canvas_w, NULL, 0, NULL, NULL, &err);
-    sv_overview *ov = sv_overview_from_scene(ovs, d.fi->n_timelines);
+    sv_doc_extent(&v->d, &lo, &hi);
+    sv_viewport_init(&v->vp, lo, hi, g.canvas_w);
+    v->surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+    v->cr = cairo_create(v->surf);
+    sv_scene *ovs = sv_scene_query(v->d.r, lo, hi, (int)g.canvas_w, NULL, 0, NULL, NULL, &err);
+    if (!ovs) {
+        fprintf(stderr, "%s\n", err.message);
+        exit(1);
+    }
+    v->ov = sv_overview_from_scene(ovs, nt);
     sv_scene_free(ovs);
-    sv_scene *s = sv_scene_query(d.r, vp.t0, vp.t1, (int)g.canvas_w, NULL, 0, NULL, NULL, &err);
-    sv_compose(cr, W, H, &d, &vp, &lay, s, ov);
-    cairo_surface_flush(surf);
-    double first = now_ms() - t0;
-    uint64_t first_bytes = s->stats.bytes_read;
+    double t2 = now_ms();
+    sv_scene *s = sv_scene_query(v->d.r, v->vp.t0, v->vp.t1, (int)g.canvas_w, NULL, 0, NULL, NULL, &err);
+    if (!s) {
+        fprintf(stderr, "%s\n", err.message);
+        exit(1);
+    }
+    double t3 = now_ms();
+    sv_compose(v->cr, W, H, &v->d, &v->vp, &v->lay, s, v->ov);
+    cairo_surface_flush(v->surf);
+    double t4 = now_ms();
+    *ff = (first_frame){t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0, s->stats.bytes_read};
     sv_scene_free(s);
+}
 
-    enum { N = 40 };
-    double q[N], r[N], tot[N];
-    uint64_t bytes[N];
+static void view_close(view *v)
+{
+    cairo_destroy(v->cr);
+    cairo_surface_destroy(v->surf);
+    sv_overview_free(v->ov);
+    sv_layout_clear(&v->lay);
+    sv_doc_close(&v->d);
+}
+
+static void bench(const char *path, const char *label, int n, int verbose)
+{
+    view v;
+    first_frame cold, warm;
+    evict(path);
+    view_open(&v, path, &cold);
+    view_close(&v);
+    view_open(&v, path, &warm);
+
+    double *q = malloc(sizeof(double) * 3 * (size_t)n), *r = q + n, *tot = r + n;
+    if (!q)
+        abort();
+    uint64_t max_bytes = 0;
     unsigned seed = 12345;
-    for (int i = 0; i < N; i++) {
+    for (int i = 0; i < n; i++) {
         /* zoom in 1.5x around a pseudo-random point for 3 frames out of 4,
          * pan by a fifth of the window otherwise; refit every 16 frames */
         seed = seed * 1103515245u + 12345u;
-        double x = (seed >> 8) % (unsigned)g.canvas_w;
+        double x = (seed >> 8) % (unsigned)v.canvas_w;
         if (i % 16 == 15)
-            sv_viewport_fit(&vp);
+            sv_viewport_fit(&v.vp);
         else if (i % 4 == 3)
-            sv_viewport_pan_px(&vp, (seed & 1) ? g.canvas_w / 5 : -g.canvas_w / 5);
+            sv_viewport_pan_px(&v.vp, (seed & 1) ? v.canvas_w / 5 : -v.canvas_w / 5);
         else
-            sv_viewport_zoom_at(&vp, 1.5, x);
+            sv_viewport_zoom_at(&v.vp, 1.5, x);
+        slog_error err = {0};
         double a = now_ms();
-        s = sv_scene_query(d.r, vp.t0, vp.t1, (int)g.canvas_w, NULL, 0, NULL, NULL, &err);
+        sv_scene *s = sv_scene_query(v.d.r, v.vp.t0, v.vp.t1, (int)v.canvas_w, NULL, 0, NULL, NULL, &err);
+        if (!s) {
+            fprintf(stderr, "%s\n", err.message);
+            exit(1);
+        }
         double b = now_ms();
-        sv_compose(cr, W, H, &d, &vp, &lay, s, ov);
-        cairo_surface_flush(surf);
+        sv_compose(v.cr, W, H, &v.d, &v.vp, &v.lay, s, v.ov);
+        cairo_surface_flush(v.surf);
         double c = now_ms();
+        if (verbose)
+            printf("  frame %2d: window %10.6f s, %7zu drawables, %4llu previews, %6.1f KiB read, "
+                   "query %5.1f ms, draw %5.1f ms\n",
+                   i, (v.vp.t1 - v.vp.t0) / 1e9, s->n_items, (unsigned long long)s->stats.previews,
+                   s->stats.bytes_read / 1024.0, b - a, c - b);
         q[i] = b - a;
         r[i] = c - b;
         tot[i] = c - a;
-        bytes[i] = s->stats.bytes_read;
+        if (s->stats.bytes_read > max_bytes)
+            max_bytes = s->stats.bytes_read;
         sv_scene_free(s);
     }
-    uint64_t max_bytes = 0;
-    for (int i = 0; i < N; i++)
-        if (bytes[i] > max_bytes)
-            max_bytes = bytes[i];
-    printf("%-6s %8.1f MiB %9llu drawables | first frame %7.1f ms (%.1f KiB read) | "
-           "zoom/pan frame median %6.1f ms (query %5.1f, draw %5.1f), p90 %6.1f ms, "
-           "max read %.1f KiB\n",
-           label, d.fi->file_size / 1048576.0, (unsigned long long)d.fi->n_drawables, first,
-           first_bytes / 1024.0, pct(tot, N, 0.5), pct(q, N, 0.5), pct(r, N, 0.5),
-           pct(tot, N, 0.9), max_bytes / 1024.0);
-    cairo_destroy(cr);
-    cairo_surface_destroy(surf);
-    sv_overview_free(ov);
-    sv_layout_clear(&lay);
-    sv_doc_close(&d);
+    printf("%-6s %9.1f MiB %10llu drawables | first frame cold %6.1f ms, warm %6.1f ms "
+           "(%.1f KiB read) | zoom/pan frame median %6.1f ms (query %5.1f, draw %5.1f), "
+           "p90 %6.1f ms, max read %.1f KiB\n",
+           label, v.d.fi->file_size / 1048576.0, (unsigned long long)v.d.fi->n_drawables,
+           cold.total, warm.total, warm.bytes / 1024.0, pct(tot, n, 0.5), pct(q, n, 0.5),
+           pct(r, n, 0.5), pct(tot, n, 0.9), max_bytes / 1024.0);
+    printf("       first frame by phase, cold / warm: open %.1f / %.1f, overview query "
+           "%.1f / %.1f, window query %.1f / %.1f, draw %.1f / %.1f ms\n",
+           cold.open, warm.open, cold.overview, warm.overview, cold.query, warm.query,
+           cold.draw, warm.draw);
+    free(q);
+    view_close(&v);
+}
+
+static int usage(const char *argv0)
+{
+    fprintf(stderr,
+            "usage: %s [--huge] [--only small|large|huge] [--frames N] [--verbose] [WORK_DIR]\n"
+            "  --huge     also the ~10 GB file (written once into WORK_DIR, then reused)\n"
+            "  --only     just one file\n"
+            "  --frames   zoom/pan frames per file (default 40)\n"
+            "  --verbose  a line per zoom/pan frame\n",
+            argv0);
+    return 2;
 }
 
 int main(int argc, char **argv)
 {
-    const char *dir = argc > 1 ? argv[1] : ".";
-    char small[4096], large[4096];
-    snprintf(small, sizeof small, "%s/bench-small.slog2", dir);
-    snprintf(large, sizeof large, "%s/bench-large.slog2", dir);
-    sv_gen_opts o;
-    sv_gen_opts_small(&o);
-    o.n_timelines = 64;
-    o.per_host = 16;
-    o.n_iterations = 200;
-    slog_error err = {0};
-    double a = now_ms();
-    if (sv_gen_write(small, &o, &err) != SLOG_OK) {
-        fprintf(stderr, "%s\n", err.message);
-        return 1;
+    const char *dir = ".", *only = NULL;
+    int huge = 0, frames = 40, verbose = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--huge") == 0)
+            huge = 1;
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else if (strcmp(argv[i], "--verbose") == 0)
+            verbose = 1;
+        else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc)
+            frames = atoi(argv[++i]);
+        else if (argv[i][0] == '-')
+            return usage(argv[0]);
+        else
+            dir = argv[i];
     }
-    o.n_iterations = 20000;
-    double b = now_ms();
-    if (sv_gen_write(large, &o, &err) != SLOG_OK) {
-        fprintf(stderr, "%s\n", err.message);
-        return 1;
+    if (frames < 1)
+        return usage(argv[0]);
+    printf("frames at %dx%d, 64 timelines, %d zoom/pan frames per file\n", W, H, frames);
+    int ran = 0;
+    for (int k = 0; k < N_FILES; k++) {
+        const bench_file *f = &FILES[k];
+        if (only ? strcmp(only, f->name) != 0 : strcmp(f->name, "huge") == 0 && !huge)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/bench-%s.slog2", dir, f->name);
+        if (ensure_file(dir, f, path) == 0)
+            bench(path, f->name, frames, verbose);
+        ran = 1;
     }
-    double c = now_ms();
-    printf("generated: small in %.0f ms, large in %.0f ms; frames at %dx%d, 64 timelines\n",
-           b - a, c - b, W, H);
-    bench(small, "small");
-    bench(large, "large");
-    remove(small);
-    remove(large);
-    return 0;
+    return ran ? 0 : usage(argv[0]);
 }

@@ -15,6 +15,15 @@ void sv_gen_opts_small(sv_gen_opts *o)
     o->iteration_ns = 1000000;
 }
 
+void sv_gen_params(const sv_gen_opts *o, char *buf, size_t size)
+{
+    /* v1: the drawables this file's sv_gen_write makes; bump it when they
+     * change, so kept files are regenerated */
+    snprintf(buf, size, "v1 timelines=%u iterations=%u per_host=%u seed=%llu iteration_ns=%lld bins=%u",
+             o->n_timelines, o->n_iterations, o->per_host, (unsigned long long)o->seed,
+             (long long)o->iteration_ns, o->preview_bins);
+}
+
 static uint64_t rng_next(uint64_t *s)
 {
     /* xorshift64*: deterministic across platforms */
@@ -112,7 +121,11 @@ slog_status sv_gen_write(const char *path, const sv_gen_opts *o, slog_error *err
         if ((st = slog_writer_add_timeline(w, &t, NULL)) != SLOG_OK)
             goto fail;
     }
-    slog_writer_add_annotation(w, "generator", "tests/viewer/gen.c");
+    char params[256];
+    sv_gen_params(o, params, sizeof params);
+    if ((st = slog_writer_add_annotation(w, "generator", "tests/viewer/gen.c")) != SLOG_OK ||
+        (st = slog_writer_add_annotation(w, SV_GEN_PARAMS_KEY, params)) != SLOG_OK)
+        goto fail;
 
     uint32_t n = o->n_timelines;
     uint64_t seed = o->seed ? o->seed : 1;

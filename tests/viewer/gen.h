@@ -6,6 +6,7 @@
 #ifndef SV_TEST_GEN_H
 #define SV_TEST_GEN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "slog.h"
@@ -20,6 +21,11 @@ typedef struct sv_gen_opts {
 } sv_gen_opts;
 
 void sv_gen_opts_small(sv_gen_opts *o);
+/* The options as text, e.g. "timelines=64 iterations=200 ...". The file
+ * records it as the annotation SV_GEN_PARAMS_KEY, so that a program keeping
+ * generated files (the benchmark) can tell whether one is still current. */
+#define SV_GEN_PARAMS_KEY "generator.params"
+void sv_gen_params(const sv_gen_opts *o, char *buf, size_t size);
 /* Write path; returns SLOG_OK or the writer's error (err filled). */
 slog_status sv_gen_write(const char *path, const sv_gen_opts *o, slog_error *err);
 
