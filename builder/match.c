@@ -9,6 +9,13 @@
  * Every op records its queue and list link so it can be removed in O(1)
  * (cancel, request free). Completed, unmatched receives also sit in a
  * min-heap on completion time for match_low_watermark().
+ *
+ * A wildcard receive completed without a status ("inferred" below) has no
+ * envelope of its own: it picks a channel among those of its destination.
+ * A dgroup, one per (comm id, destination world rank), lists those channels
+ * and counts the inferred receives waiting for a first candidate send, so
+ * placing or waking one costs O(channels of that destination), never a scan
+ * of every channel or instance.
  */
 #include "match.h"
 
@@ -35,6 +42,8 @@ typedef struct mop {
     op_kind kind;
     uint32_t rank;     /* poster */
     uint32_t thread;   /* send: sender's thread; recv: completing thread */
+    int heap_idx;      /* -1 when not in the heap (here, it fills a hole:
+                        * the op stays two cache lines, which op_new clears) */
     int64_t time;      /* send: start; recv: completion */
     int64_t bytes;
     int comm;          /* handle on the poster */
@@ -43,9 +52,14 @@ typedef struct mop {
     bool completed;    /* recv */
     bool phantom;      /* recv that took a message but has no completion */
     bool live;         /* false once freed (on free_mops) */
-    int st_source, st_tag; /* recv envelope once completed (comm-local) */
+    bool inferred;     /* recv completed without a status while wildcard */
+    bool unresolved;   /* inferred and no channel chosen yet */
+    bool waiting;      /* unresolved and counted in its dgroup's n_waiting */
+    bool cancel_asked; /* recv: MPI_Cancel was called on it */
+    int st_source, st_tag; /* recv envelope once completed (comm-local); an
+                            * inferred recv keeps its pattern here, as it joins
+                            * the chosen channel directly */
     uint64_t seq;      /* heap tie-break */
-    int heap_idx;      /* -1 when not in the heap */
     struct inst *inst; /* held while in inst->recvs / inst->deferred */
     struct mreq *req;  /* request it belongs to, while active */
     struct oq *where;  /* queue holding it */
@@ -71,7 +85,21 @@ typedef struct chan {
     oq sends;
     oq recvs;
     struct chan *next_same; /* next channel with the same key hash */
+    struct dgroup *dg;      /* its (comm id, dst) group */
+    struct chan *dprev, *dnext; /* links in dg->chans */
 } chan;
+
+/* The channels to one destination on one communicator, and the inferred
+ * receives there that wait for a send (all on the one instance a rank has
+ * of a communicator, waiting_in). */
+typedef struct dgroup {
+    uint64_t comm_id;
+    uint32_t dst;
+    chan *chans;
+    inst *waiting_in;       /* valid while n_waiting > 0 */
+    uint32_t n_waiting;
+    struct dgroup *next_same; /* next group with the same key hash */
+} dgroup;
 
 typedef struct mreq {
     op_kind kind;
@@ -88,6 +116,8 @@ struct match_ctx {
     htab insts;           /* comm_ref* -> inst* */
     htab chans;           /* chan_hash(key) -> chan* chained by next_same */
     size_t n_chans;       /* channels in chans (a hash may hold several) */
+    htab dgroups;         /* dgroup_hash -> dgroup* chained by next_same */
+    size_t n_waiting;     /* inferred receives waiting for a send */
     htab *reqs;           /* per rank: request id -> mreq* */
     mreq *free_reqs;      /* recycled requests: one per Isend/Irecv */
     GPtrArray *heap;      /* mop* min-heap on (time, seq) */
@@ -208,6 +238,8 @@ static bool op_is_wild(const mop *o)
 static bool op_envelope(const mop *o, int *src, int *tag)
 {
     if (o->completed) {
+        if (o->unresolved)
+            return false;
         *src = o->st_source;
         *tag = o->st_tag;
         return true;
@@ -296,10 +328,14 @@ static gboolean unmatched_equal(gconstpointer a, gconstpointer b)
            x->tag == y->tag && x->comm_id == y->comm_id && x->comm == y->comm;
 }
 
+static void unwait(match_ctx *m, mop *o);
+
 /* Count o in the summary and free it: nothing leaves unreported. */
 static void op_drop(match_ctx *m, mop *o, match_unmatched_kind kind, int src, int dst,
                     uint64_t comm_id)
 {
+    if (o->waiting)
+        unwait(m, o);
     match_unmatched key = {kind, src, dst, o->completed ? o->st_tag : o->tag, comm_id,
                            o->comm, 0};
     match_unmatched *u = g_hash_table_lookup(m->unmatched, &key);
@@ -316,7 +352,7 @@ static void op_drop(match_ctx *m, mop *o, match_unmatched_kind kind, int src, in
 static void op_drop_local(match_ctx *m, mop *o, match_unmatched_kind kind, const comm_ref *ref)
 {
     int other = -1;
-    if (o->kind == OP_SEND || !op_is_wild(o) || o->completed) {
+    if (o->kind == OP_SEND || !op_is_wild(o) || (o->completed && !o->unresolved)) {
         int local = o->kind == OP_RECV && o->completed ? o->st_source : o->peer;
         other = ref ? comm_ref_world_rank(ref, local) : -1;
         if (other < 0)
@@ -346,6 +382,73 @@ static bool chan_key_equal(const chan_key *x, const chan_key *y)
            x->tag == y->tag;
 }
 
+static uint64_t dgroup_hash(uint64_t comm_id, uint32_t dst)
+{
+    uint64_t h = comm_id * 0x9e3779b97f4a7c15ull;
+    h = (h ^ dst) * 0xff51afd7ed558ccdull;
+    return h ^ (h >> 29);
+}
+
+static dgroup *dgroup_find(const match_ctx *m, uint64_t comm_id, uint32_t dst)
+{
+    for (dgroup *g = htab_get(&m->dgroups, dgroup_hash(comm_id, dst)); g; g = g->next_same)
+        if (g->comm_id == comm_id && g->dst == dst)
+            return g;
+    return NULL;
+}
+
+static dgroup *dgroup_get(match_ctx *m, uint64_t comm_id, uint32_t dst)
+{
+    dgroup *g = dgroup_find(m, comm_id, dst);
+    if (g)
+        return g;
+    uint64_t h = dgroup_hash(comm_id, dst);
+    g = g_new0(dgroup, 1);
+    g->comm_id = comm_id;
+    g->dst = dst;
+    g->next_same = htab_get(&m->dgroups, h);
+    htab_put(&m->dgroups, h, g);
+    return g;
+}
+
+/* Free the groups with no channel and no waiting receive; rebuild the table
+ * from the rest (after chan_sweep, so they stay as many as channels plus
+ * waiting receives). */
+static void dgroup_sweep(match_ctx *m)
+{
+    GPtrArray *keep = g_ptr_array_new();
+    for (size_t i = 0; i < htab_capacity(&m->dgroups); i++) {
+        dgroup *next;
+        for (dgroup *g = htab_at(&m->dgroups, i)->val; g; g = next) {
+            next = g->next_same;
+            if (g->chans || g->n_waiting)
+                g_ptr_array_add(keep, g);
+            else
+                g_free(g);
+        }
+    }
+    htab_free(&m->dgroups);
+    for (guint i = 0; i < keep->len; i++) {
+        dgroup *g = keep->pdata[i];
+        uint64_t h = dgroup_hash(g->comm_id, g->dst);
+        g->next_same = htab_get(&m->dgroups, h);
+        htab_put(&m->dgroups, h, g);
+    }
+    g_ptr_array_free(keep, TRUE);
+}
+
+static void dgroup_free_all(match_ctx *m)
+{
+    for (size_t i = 0; i < htab_capacity(&m->dgroups); i++) {
+        dgroup *next;
+        for (dgroup *g = htab_at(&m->dgroups, i)->val; g; g = next) {
+            next = g->next_same;
+            g_free(g);
+        }
+    }
+    htab_free(&m->dgroups);
+}
+
 static chan *chan_get(match_ctx *m, uint64_t comm_id, int src, int dst, int tag)
 {
     chan_key k = {comm_id, src, dst, tag};
@@ -359,7 +462,25 @@ static chan *chan_get(match_ctx *m, uint64_t comm_id, int src, int dst, int tag)
     ch->next_same = head;
     htab_put(&m->chans, h, ch);
     m->n_chans++;
+    /* Channels are made rarely (empty ones are kept until a sweep), so
+     * keeping the destination index here costs the per-message path nothing. */
+    ch->dg = dgroup_get(m, comm_id, (uint32_t)dst);
+    ch->dnext = ch->dg->chans;
+    if (ch->dnext)
+        ch->dnext->dprev = ch;
+    ch->dg->chans = ch;
     return ch;
+}
+
+static void chan_unlink_dgroup(chan *ch)
+{
+    if (ch->dprev)
+        ch->dprev->dnext = ch->dnext;
+    else
+        ch->dg->chans = ch->dnext;
+    if (ch->dnext)
+        ch->dnext->dprev = ch->dprev;
+    ch->dprev = ch->dnext = NULL;
 }
 
 static bool chan_empty(const chan *ch)
@@ -390,6 +511,7 @@ static void chan_sweep(match_ctx *m)
     m->n_chans = 0;
     for (size_t i = 0; i < n; i++) {
         if (chan_empty(v[i])) {
+            chan_unlink_dgroup(v[i]);
             chan_free(v[i]);
             continue;
         }
@@ -399,11 +521,12 @@ static void chan_sweep(match_ctx *m)
         m->n_chans++;
     }
     g_free(v);
+    dgroup_sweep(m);
 }
 
 static void emit(match_ctx *m, const chan *ch, const mop *s, const mop *r)
 {
-    m->stats.n_arrows++;
+    m->stats.n_arrows++; /* n_inferred is counted in infer() and finish */
     if (m->stopped || !m->cb)
         return;
     match_arrow a = {
@@ -411,7 +534,7 @@ static void emit(match_ctx *m, const chan *ch, const mop *s, const mop *r)
         .recv_rank = r->rank, .recv_thread = r->thread, .recv_time = r->time,
         .bytes = r->bytes != MATCH_BYTES_UNKNOWN ? r->bytes : s->bytes,
         .tag = ch->key.tag, .comm_id = ch->key.comm_id,
-        .send_comm = s->comm, .recv_comm = r->comm,
+        .send_comm = s->comm, .recv_comm = r->comm, .inferred = r->inferred,
     };
     if (m->cb(m->user, &a) == SLOG_STOP)
         m->stopped = true;
@@ -436,6 +559,16 @@ static void chan_match(match_ctx *m, chan *ch)
     }
 }
 
+static void inst_release(match_ctx *m, inst *in, bool force);
+
+/* A send became free to take in a group with waiting inferred receives (it
+ * was queued, or the receive ahead of it left unpaired): let them look. */
+static void dgroup_wake(match_ctx *m, const dgroup *g)
+{
+    if (g->n_waiting)
+        inst_release(m, g->waiting_in, false);
+}
+
 /* Put an op of a resolved instance into its channel. */
 static void to_channel(match_ctx *m, const comm_ref *ref, mop *o)
 {
@@ -453,6 +586,15 @@ static void to_channel(match_ctx *m, const comm_ref *ref, mop *o)
     op_enqueue(o, o->kind == OP_SEND ? &ch->sends : &ch->recvs);
     o->chan = ch;
     chan_match(m, ch);
+}
+
+/* A send was routed: if it is still queued, a waiting inferred receive may
+ * want it. Called only while some wait (o is still ours to look at: ops
+ * are recycled, never freed, before match_ctx_free). */
+G_GNUC_NO_INLINE static void wake_for_send(match_ctx *m, const mop *o)
+{
+    if (o->live && o->chan)
+        dgroup_wake(m, o->chan->dg);
 }
 
 /* ------------------------------------------------------------ instances */
@@ -526,10 +668,104 @@ static bool compatible(const mop *blocker, int src, int tag)
            (blocker->tag == MATCH_ANY_TAG || blocker->tag == tag);
 }
 
+/* Could a blocker take a message the inferred receive w could take? */
+static bool overlaps(const GPtrArray *blockers, const mop *w)
+{
+    for (guint i = 0; blockers && i < blockers->len; i++) {
+        const mop *b = g_ptr_array_index(blockers, i);
+        if ((b->peer == MATCH_ANY_SOURCE || w->peer == MATCH_ANY_SOURCE || b->peer == w->peer) &&
+            (b->tag == MATCH_ANY_TAG || w->tag == MATCH_ANY_TAG || b->tag == w->tag))
+            return true;
+    }
+    return false;
+}
+
+static void unwait(match_ctx *m, mop *w)
+{
+    dgroup *g = dgroup_find(m, comm_ref_id(w->inst->ref), w->rank);
+    g->n_waiting--;
+    m->n_waiting--;
+    w->waiting = false;
+}
+
+/* The channel whose first send that no queued receive will take started
+ * earliest (ties: posted first), among g's channels that fit the pattern
+ * (src a world rank or MATCH_ANY_SOURCE); NULL when there is none. A send
+ * started earlier is the one MPI most likely delivered first: with no
+ * status, that is the best evidence the trace has. */
+static chan *infer_pick(const dgroup *g, int src, int tag)
+{
+    chan *best = NULL;
+    const mop *best_s = NULL;
+    for (chan *ch = g->chans; ch; ch = ch->dnext) {
+        if ((src != MATCH_ANY_SOURCE && ch->key.src != src) ||
+            (tag != MATCH_ANY_TAG && ch->key.tag != tag))
+            continue;
+        /* The k-th send goes to the k-th queued receive (FIFO): skip those. */
+        const mop *s = ch->sends.head;
+        for (const mop *r = ch->recvs.head; r && s; r = r->qnext)
+            s = s->qnext;
+        if (s && (!best_s || heap_less(s, best_s)))
+            best = ch, best_s = s;
+    }
+    return best;
+}
+
+/* Place the inferred receive w of in, unless an earlier posted receive that
+ * could take the same messages is still in the list (blockers): into the
+ * channel infer_pick chooses, where it pairs exactly like a receive with
+ * that status. With no candidate it waits in the list (blocking later
+ * receives it could take messages from) and its group wakes it when a send
+ * comes. True when w left the list. Not inlined: inst_release runs for
+ * every receive, and this rare path would cost it registers. */
+G_GNUC_NO_INLINE static bool infer(match_ctx *m, inst *in, mop *w, const GPtrArray *blockers)
+{
+    if (overlaps(blockers, w))
+        return false;
+    /* Receives released before w still on their way to channels would
+     * claim sends first. */
+    if (comm_ref_get_state(in->ref) != COMM_REF_RESOLVED || !oq_empty(&in->deferred))
+        return false;
+    int src = MATCH_ANY_SOURCE;
+    if (w->peer != MATCH_ANY_SOURCE) {
+        src = comm_ref_world_rank(in->ref, w->peer);
+        if (src < 0) {
+            op_drop_local(m, w, MATCH_UNMATCHED_BAD_COMM, in->ref);
+            return true;
+        }
+    }
+    uint64_t id = comm_ref_id(in->ref);
+    dgroup *g = dgroup_find(m, id, w->rank);
+    chan *ch = g ? infer_pick(g, src, w->tag) : NULL;
+    if (!ch) {
+        if (!w->waiting) {
+            g = g ? g : dgroup_get(m, id, w->rank);
+            /* A rank has one instance of a communicator, so one waiting_in. */
+            g->waiting_in = in;
+            g->n_waiting++;
+            m->n_waiting++;
+            w->waiting = true;
+        }
+        return false;
+    }
+    if (w->waiting)
+        unwait(m, w);
+    /* In its channel it will pair (an arrow) unless finish drops it. */
+    m->stats.n_inferred++;
+    w->unresolved = false;
+    w->st_tag = ch->key.tag;
+    op_unlink(m, w);
+    op_enqueue(w, &ch->recvs);
+    w->chan = ch;
+    chan_match(m, ch);
+    return true;
+}
+
 /* Release the receives whose envelope is known and which no earlier posted,
  * uncompleted wildcard receive could still take first (MPI-3.1 3.5: a
- * message goes to the earliest posted matching receive). With force, every
- * receive with a known envelope goes and the rest are dropped. */
+ * message goes to the earliest posted matching receive); place the inferred
+ * ones that no such receive precedes. With force, every receive with a
+ * known envelope goes and the rest are dropped. */
 static void inst_release(match_ctx *m, inst *in, bool force)
 {
     GPtrArray *blockers = NULL; /* made only when a receive blocks */
@@ -539,8 +775,11 @@ static void inst_release(match_ctx *m, inst *in, bool force)
         int src, tag;
         if (!op_envelope(o, &src, &tag)) {
             if (force)
-                op_drop_local(m, o, MATCH_UNMATCHED_INCOMPLETE, in->ref);
-            else
+                op_drop_local(m, o,
+                              o->unresolved ? MATCH_UNMATCHED_NO_STATUS
+                                            : MATCH_UNMATCHED_INCOMPLETE,
+                              in->ref);
+            else if (!o->unresolved || !infer(m, in, o, blockers))
                 g_ptr_array_add(blockers ? blockers : (blockers = g_ptr_array_new()), o);
         } else {
             bool blocked = false;
@@ -561,10 +800,16 @@ static void on_resolved(void *user, comm_ref *ref)
     inst *in = htab_get(&m->insts, (uintptr_t)ref);
     if (!in || comm_ref_get_state(ref) == COMM_REF_PENDING)
         return;
-    while (!oq_empty(&in->deferred))
-        route(m, in, oq_head(&in->deferred));
+    while (!oq_empty(&in->deferred)) {
+        mop *o = oq_head(&in->deferred);
+        route(m, in, o);
+        if (m->n_waiting && o->kind == OP_SEND)
+            wake_for_send(m, o);
+    }
     if (comm_ref_get_state(ref) == COMM_REF_FAILED)
         inst_release(m, in, true);
+    else if (!oq_empty(&in->recvs))
+        inst_release(m, in, false); /* inferred receives can look for sends now */
 }
 
 /* ------------------------------------------------------------ requests */
@@ -676,7 +921,13 @@ static void post_send(match_ctx *m, const match_post *p, mreq *q)
         op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, NULL);
         return;
     }
-    route(m, inst_get(m, ref), o);
+    inst *in = inst_get(m, ref);
+    if (G_UNLIKELY(m->n_waiting)) {
+        route(m, in, o);
+        wake_for_send(m, o);
+        return;
+    }
+    route(m, in, o); /* a tail call: the per-send path pays one test */
 }
 
 static mop *post_recv(match_ctx *m, const match_post *p, mreq *q)
@@ -708,6 +959,25 @@ static void after_removal(match_ctx *m, inst *owner, bool in_list)
         inst_release(m, owner, false);
 }
 
+/* A receive completed cancelled, or from MPI_PROC_NULL: no message. Kept out
+ * of complete_recv, whose every call would otherwise pay for the registers
+ * this rare path needs. */
+G_GNUC_NO_INLINE static void recv_vanish(match_ctx *m, mop *o, const match_status *st,
+                                         inst *owner, bool in_list)
+{
+    if (st->cancelled)
+        m->stats.n_cancelled++;
+    else
+        m->stats.n_proc_null++;
+    chan *ch = o->chan;
+    op_free(m, o);
+    after_removal(m, owner, in_list);
+    /* Leaving its channel unpaired, it frees the send it would have taken
+     * for a waiting inferred receive. */
+    if (ch && m->n_waiting)
+        dgroup_wake(m, ch->dg);
+}
+
 /* A receive completed; o may sit in an instance list, a deferred queue or a
  * channel. */
 static void complete_recv(match_ctx *m, mop *o, const match_status *st, int64_t time,
@@ -716,27 +986,32 @@ static void complete_recv(match_ctx *m, mop *o, const match_status *st, int64_t 
     inst *owner = o->inst;
     bool in_list = owner && o->where == &owner->recvs;
     if (st && (st->cancelled || st->source == MATCH_PROC_NULL)) {
-        if (st->cancelled)
-            m->stats.n_cancelled++;
-        else
-            m->stats.n_proc_null++;
-        op_free(m, o);
-        after_removal(m, owner, in_list);
+        recv_vanish(m, o, st, owner, in_list);
         return;
     }
     int src = o->peer, tag = o->tag;
     if (src == MATCH_ANY_SOURCE || tag == MATCH_ANY_TAG) {
-        if (!st) {
-            /* No status recorded (statuses disabled / STATUS_IGNORE): the
-             * envelope is unknowable, report rather than guess. */
+        if (!st && (!in_list || o->cancel_asked)) {
+            /* Cancelled, it may have got nothing, and only the status says
+             * (hpcc cancels its last ANY_SOURCE receive and waits with
+             * STATUS_IGNORE): inferring would take another receive's
+             * message. Reported, as when it was never placed. */
             op_drop_local(m, o, MATCH_UNMATCHED_NO_STATUS, owner ? owner->ref : NULL);
             after_removal(m, owner, in_list);
             return;
         }
-        if (src == MATCH_ANY_SOURCE)
-            src = st->source;
-        if (tag == MATCH_ANY_TAG)
-            tag = st->tag;
+        if (!st) {
+            /* No status recorded (STATUS_IGNORE, statuses disabled): the
+             * message is inferred from MPI's ordering rules when
+             * inst_release gets to it (infer()); src and tag stay the
+             * pattern meanwhile. */
+            o->inferred = o->unresolved = true;
+        } else {
+            if (src == MATCH_ANY_SOURCE)
+                src = st->source;
+            if (tag == MATCH_ANY_TAG)
+                tag = st->tag;
+        }
     }
     o->completed = true;
     o->st_source = src;
@@ -868,9 +1143,15 @@ slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int req
 
 slog_status match_cancel(match_ctx *m, uint32_t rank, int request)
 {
-    /* Nothing to do yet: whether the cancel succeeded is only known from the
-     * status of the completion that must follow (status.cancelled). */
-    return ok(m, rank) ? SLOG_OK : SLOG_ERR_ARG;
+    /* Whether the cancel succeeded is only known from the status of the
+     * completion that must follow (status.cancelled); remember that it was
+     * asked, for a completion without a status. */
+    if (!ok(m, rank))
+        return SLOG_ERR_ARG;
+    mreq *q = req_lookup(m, rank, request);
+    if (q && q->cur && q->cur->kind == OP_RECV)
+        q->cur->cancel_asked = true;
+    return SLOG_OK;
 }
 
 slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
@@ -930,8 +1211,10 @@ slog_status match_finish(match_ctx *m)
             int src, tag;
             if (op_envelope(o, &src, &tag))
                 route(m, in, o);
-            else
+            else if (!o->unresolved)
                 op_drop_local(m, o, MATCH_UNMATCHED_INCOMPLETE, in->ref);
+            else if (!infer(m, in, o, NULL)) /* its blockers have just gone */
+                op_drop_local(m, o, MATCH_UNMATCHED_NO_STATUS, in->ref);
         }
         while (!oq_empty(&in->deferred))
             op_drop_local(m, oq_head(&in->deferred), MATCH_UNMATCHED_BAD_COMM,
@@ -954,6 +1237,8 @@ slog_status match_finish(match_ctx *m)
                     key.comm_id);
         while (!oq_empty(&ch->recvs)) {
             mop *o = oq_head(&ch->recvs);
+            if (o->inferred)
+                m->stats.n_inferred--; /* counted when placed, never paired */
             op_drop(m, o, o->completed ? MATCH_UNMATCHED_RECV : MATCH_UNMATCHED_INCOMPLETE,
                     key.src, key.dst, key.comm_id);
         }
@@ -962,6 +1247,7 @@ slog_status match_finish(match_ctx *m)
     g_free(chans);
     htab_free(&m->chans);
     m->n_chans = 0;
+    dgroup_free_all(m);
     m->list = g_array_new(FALSE, FALSE, sizeof(match_unmatched));
     GHashTableIter it;
     gpointer k;
@@ -1016,6 +1302,7 @@ match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
     m->user = user;
     htab_init(&m->insts);
     htab_init(&m->chans);
+    htab_init(&m->dgroups);
     m->chan_limit = SWEEP_MIN_CHANS;
     m->inst_limit = SWEEP_MIN_INSTS;
     uint32_t n = comm_ctx_n_ranks(comms);
@@ -1058,6 +1345,7 @@ void match_ctx_free(match_ctx *m)
     }
     g_free(insts);
     htab_free(&m->insts);
+    dgroup_free_all(m); /* after the ops: nothing counts waiting any more */
     for (uint32_t i = 0; i < comm_ctx_n_ranks(m->comms); i++) {
         for (size_t k = 0; k < htab_capacity(&m->reqs[i]); k++)
             req_release(m, htab_at(&m->reqs[i], k)->val);

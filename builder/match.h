@@ -5,7 +5,8 @@
  * destination, tag); messages between one pair on one communicator do not
  * overtake each other; a receive takes the earliest matching message, and a
  * message goes to the earliest posted matching receive. Wildcard receives
- * (MPI_ANY_SOURCE, MPI_ANY_TAG) are resolved from the completion status.
+ * (MPI_ANY_SOURCE, MPI_ANY_TAG) are resolved from the completion status;
+ * one completed without a status has its message inferred (below).
  * docs/MATCHING.md explains the design; the short version:
  *
  *   - sends go into a FIFO per exact envelope ("channel") when posted;
@@ -14,7 +15,12 @@
  *     uncompleted wildcard receive on the same communicator could take that
  *     envelope first;
  *   - a channel pairs its head send with its head receive once that receive
- *     has completed, and reports an arrow.
+ *     has completed, and reports an arrow;
+ *   - a wildcard receive completed without a status, once no earlier posted
+ *     receive could take the same messages, joins the channel of the
+ *     earliest (send start time, then posting order) send to it that no
+ *     receive already queued there will take; with none yet, it waits for
+ *     the first such send. Its arrow is marked inferred.
  * Communicators that are not resolved yet (comm.h) hold their operations
  * back in posting order until they are.
  *
@@ -49,6 +55,7 @@
 #ifndef SLOG2_MATCH_H
 #define SLOG2_MATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -92,6 +99,10 @@ typedef struct match_arrow {
     int64_t recv_time;   /* exit of the call that completed the receive */
     int64_t bytes;       /* received bytes from the status, else the send's */
     int32_t tag;
+    bool inferred;       /* the receive had no status (a wildcard completed
+                          * with MPI_STATUS_IGNORE or statuses disabled): the
+                          * pairing follows MPI's ordering rules, not a
+                          * recorded envelope (docs/MATCHING.md) */
     uint64_t comm_id;    /* global communicator id (comm_ref_id) */
     int send_comm;       /* handle on the sending rank */
     int recv_comm;       /* handle on the receiving rank */
@@ -107,7 +118,9 @@ typedef enum match_unmatched_kind {
     MATCH_UNMATCHED_SEND = 0,       /* a send no receive took */
     MATCH_UNMATCHED_RECV = 1,       /* a completed receive with no send */
     MATCH_UNMATCHED_INCOMPLETE = 2, /* a receive never completed, or freed while active */
-    MATCH_UNMATCHED_NO_STATUS = 3,  /* a wildcard receive completed without a status */
+    MATCH_UNMATCHED_NO_STATUS = 3,  /* a wildcard receive completed without a status
+                                     * for which no send could be inferred, or on
+                                     * which MPI_Cancel was called */
     MATCH_UNMATCHED_BAD_COMM = 4    /* unknown/unresolved communicator or peer rank */
 } match_unmatched_kind;
 
@@ -124,6 +137,9 @@ typedef struct match_unmatched {
 typedef struct match_stats {
     uint64_t n_sends, n_recvs;      /* posted, PROC_NULL excluded */
     uint64_t n_arrows;              /* delivered (or suppressed after STOP) */
+    uint64_t n_inferred;            /* inferred receives placed with their send; after
+                                     * match_finish() exactly the arrows (of n_arrows)
+                                     * with inferred set */
     uint64_t n_matched_no_arrow;    /* send taken by a receive with no completion time */
     uint64_t n_proc_null;           /* operations with an MPI_PROC_NULL peer */
     uint64_t n_cancelled;           /* completions with status.cancelled */

@@ -31,9 +31,12 @@ static void world_done(world *w)
     g_array_free(w->arrows, TRUE);
 }
 
+/* The i-th arrow, or a zeroed one when there are fewer (a failing check
+ * then says so instead of reading past the array). */
 static const match_arrow *arrow(const world *w, guint i)
 {
-    return &g_array_index(w->arrows, match_arrow, i);
+    static const match_arrow none;
+    return i < w->arrows->len ? &g_array_index(w->arrows, match_arrow, i) : &none;
 }
 
 static match_post P(uint32_t rank, int comm, int peer, int tag, int64_t time, int request)
@@ -416,6 +419,342 @@ static void test_stop(void)
     comm_ctx_free(c);
 }
 
+/* ---------------------------------------------------------------- inferred
+ * Wildcard receives completed without a status (MPI_STATUS_IGNORE, or
+ * libdumpi's `statuses disable`): the message is inferred. */
+
+static match_post PB(uint32_t rank, int peer, int tag, int64_t time, int request, int64_t bytes)
+{
+    match_post p = P(rank, W, peer, tag, time, request);
+    p.bytes = bytes;
+    return p;
+}
+
+/* ANY_SOURCE, no status: the earliest started of two sends from different
+ * sources, though it was decoded second; ties go to the send posted first. */
+static void test_infer_any_source(void)
+{
+    world w;
+    world_init(&w, 3);
+    match_post p;
+    p = P(2, W, MATCH_ANY_SOURCE, 5, 1, 1), match_recv_post(w.m, &p);
+    p = PB(1, 2, 5, 20, NOREQ, 11), match_send(w.m, &p);
+    p = PB(0, 2, 5, 10, NOREQ, 22), match_send(w.m, &p);
+    match_complete(w.m, 2, 3, 1, NULL, 30);
+    CHECK_EQ(w.arrows->len, 1);
+    CHECK_EQ(arrow(&w, 0)->send_rank, 0);
+    CHECK_EQ(arrow(&w, 0)->send_time, 10);
+    CHECK_EQ(arrow(&w, 0)->recv_rank, 2);
+    CHECK_EQ(arrow(&w, 0)->recv_time, 30);
+    CHECK_EQ(arrow(&w, 0)->recv_thread, 3);
+    CHECK_EQ(arrow(&w, 0)->bytes, 22); /* the send's: no status, no count */
+    CHECK_EQ(arrow(&w, 0)->tag, 5);
+    CHECK(arrow(&w, 0)->inferred);
+    /* a blocking one takes what is left */
+    p = P(2, W, MATCH_ANY_SOURCE, 5, 40, NOREQ);
+    match_recv(w.m, &p, NULL, 50, 0);
+    CHECK_EQ(w.arrows->len, 2);
+    CHECK_EQ(arrow(&w, 1)->send_rank, 1);
+    CHECK(arrow(&w, 1)->inferred);
+    /* equal start times: posting order */
+    p = P(1, W, 2, 5, 60, NOREQ), match_send(w.m, &p);
+    p = P(0, W, 2, 5, 60, NOREQ), match_send(w.m, &p);
+    p = P(2, W, MATCH_ANY_SOURCE, 5, 70, NOREQ);
+    match_recv(w.m, &p, NULL, 80, 0);
+    CHECK_EQ(w.arrows->len, 3);
+    CHECK_EQ(arrow(&w, 2)->send_rank, 1);
+    /* the one with a status is not inferred */
+    p = P(2, W, MATCH_ANY_SOURCE, 5, 90, NOREQ);
+    match_status st = S(0, 5);
+    match_recv(w.m, &p, &st, 100, 0);
+    CHECK_EQ(w.arrows->len, 4);
+    CHECK_EQ(arrow(&w, 3)->send_rank, 0);
+    CHECK(!arrow(&w, 3)->inferred);
+    match_finish(w.m);
+    size_t n;
+    match_unmatched_list(w.m, &n);
+    CHECK_EQ(n, 0);
+    match_stats s;
+    match_get_stats(w.m, &s);
+    CHECK_EQ(s.n_arrows, 4);
+    CHECK_EQ(s.n_inferred, 3);
+    CHECK_EQ(s.n_in_flight, 0);
+    world_done(&w);
+}
+
+/* No candidate yet (a blocking send is merged after the receive's
+ * completion): it waits, holding the watermark, and takes the first send
+ * that fits; one that does not fit leaves it waiting. */
+static void test_infer_waits(void)
+{
+    world w;
+    world_init(&w, 3);
+    match_post p = P(2, W, MATCH_ANY_SOURCE, MATCH_ANY_TAG, 1, 1);
+    match_recv_post(w.m, &p);
+    match_complete(w.m, 2, 0, 1, NULL, 100);
+    CHECK_EQ(w.arrows->len, 0);
+    CHECK_EQ(match_low_watermark(w.m), 100);
+    p = P(0, W, 1, 4, 30, NOREQ), match_send(w.m, &p); /* to rank 1 */
+    CHECK_EQ(w.arrows->len, 0);
+    CHECK_EQ(match_low_watermark(w.m), 100);
+    p = P(1, W, 2, 7, 40, NOREQ), match_send(w.m, &p);
+    CHECK_EQ(w.arrows->len, 1);
+    CHECK_EQ(arrow(&w, 0)->send_rank, 1);
+    CHECK_EQ(arrow(&w, 0)->send_time, 40);
+    CHECK_EQ(arrow(&w, 0)->recv_time, 100);
+    CHECK_EQ(arrow(&w, 0)->tag, 7);
+    CHECK(arrow(&w, 0)->inferred);
+    CHECK_EQ(match_low_watermark(w.m), INT64_MAX);
+    /* the send to rank 1 is still there for its own receive */
+    p = P(1, W, 0, 4, 50, NOREQ);
+    match_status st = S(0, 4);
+    match_recv(w.m, &p, &st, 60, 0);
+    CHECK_EQ(w.arrows->len, 2);
+    CHECK(!arrow(&w, 1)->inferred);
+    match_stats s;
+    match_get_stats(w.m, &s);
+    CHECK_EQ(s.n_in_flight, 0);
+    world_done(&w);
+}
+
+/* An exact receive posted before the inferred one keeps its message, even
+ * when that message started earliest; it is already in its channel. */
+static void test_infer_earlier_exact_keeps(void)
+{
+    world w;
+    world_init(&w, 3);
+    match_post p;
+    p = P(2, W, 0, 1, 1, 1), match_recv_post(w.m, &p);
+    p = P(2, W, MATCH_ANY_SOURCE, 1, 2, 2), match_recv_post(w.m, &p);
+    p = P(0, W, 2, 1, 10, NOREQ), match_send(w.m, &p);
+    p = P(1, W, 2, 1, 20, NOREQ), match_send(w.m, &p);
+    match_complete(w.m, 2, 0, 2, NULL, 30);
+    CHECK_EQ(w.arrows->len, 1);
+    CHECK_EQ(arrow(&w, 0)->send_rank, 1);
+    CHECK(arrow(&w, 0)->inferred);
+    match_status st = S(0, 1);
+    match_complete(w.m, 2, 0, 1, &st, 40);
+    CHECK_EQ(w.arrows->len, 2);
+    CHECK_EQ(arrow(&w, 1)->send_rank, 0);
+    CHECK_EQ(arrow(&w, 1)->send_time, 10);
+    CHECK(!arrow(&w, 1)->inferred);
+    /* Behind an earlier uncompleted wildcard that could take the same
+     * messages it waits; then the exact receive released with it goes
+     * first: the inferred one takes the next send of that channel, and
+     * queues behind that receive there (non-overtaking). */
+    p = P(2, W, MATCH_ANY_SOURCE, MATCH_ANY_TAG, 50, 3), match_recv_post(w.m, &p);
+    p = P(2, W, 0, 1, 51, 4), match_recv_post(w.m, &p);
+    p = P(2, W, MATCH_ANY_SOURCE, 1, 52, 5), match_recv_post(w.m, &p);
+    p = P(0, W, 2, 1, 60, NOREQ), match_send(w.m, &p);
+    p = P(0, W, 2, 1, 61, NOREQ), match_send(w.m, &p);
+    p = P(1, W, 2, 9, 62, NOREQ), match_send(w.m, &p);
+    match_complete(w.m, 2, 0, 5, NULL, 70);
+    CHECK_EQ(w.arrows->len, 2); /* the ANY/ANY one may take either */
+    CHECK_EQ(match_low_watermark(w.m), 70);
+    st = S(1, 9);
+    match_complete(w.m, 2, 0, 3, &st, 80);
+    CHECK_EQ(w.arrows->len, 3);
+    CHECK_EQ(arrow(&w, 2)->send_rank, 1);
+    CHECK_EQ(match_low_watermark(w.m), 70);
+    st = S(0, 1);
+    match_complete(w.m, 2, 0, 4, &st, 90);
+    CHECK_EQ(w.arrows->len, 5);
+    CHECK_EQ(arrow(&w, 3)->send_time, 60);
+    CHECK_EQ(arrow(&w, 3)->recv_time, 90);
+    CHECK(!arrow(&w, 3)->inferred);
+    CHECK_EQ(arrow(&w, 4)->send_time, 61); /* send 60 is the exact receive's */
+    CHECK_EQ(arrow(&w, 4)->recv_time, 70);
+    CHECK(arrow(&w, 4)->inferred);
+    match_stats s;
+    match_get_stats(w.m, &s);
+    CHECK_EQ(s.n_inferred, 2);
+    CHECK_EQ(s.n_in_flight, 0);
+    world_done(&w);
+}
+
+/* Receives posted after the inferred one that it could take messages from
+ * stay behind it until it is paired; others go on. */
+static void test_infer_later_recv_waits(void)
+{
+    world w;
+    world_init(&w, 3);
+    match_post p;
+    p = P(2, W, MATCH_ANY_SOURCE, 3, 1, 1), match_recv_post(w.m, &p);
+    p = P(2, W, 0, 3, 2, 2), match_recv_post(w.m, &p);
+    p = P(2, W, 1, 8, 3, 3), match_recv_post(w.m, &p); /* tag 8: not W's */
+    match_complete(w.m, 2, 0, 1, NULL, 10);
+    match_status st = S(0, 3);
+    match_complete(w.m, 2, 0, 2, &st, 20);
+    st = S(1, 8);
+    match_complete(w.m, 2, 0, 3, &st, 25);
+    CHECK_EQ(w.arrows->len, 0);
+    p = P(1, W, 2, 8, 5, NOREQ), match_send(w.m, &p);
+    CHECK_EQ(w.arrows->len, 1); /* the tag-8 receive was not held */
+    CHECK_EQ(arrow(&w, 0)->recv_time, 25);
+    CHECK_EQ(match_low_watermark(w.m), 10);
+    /* the first message from 0 goes to the inferred receive, posted first */
+    p = P(0, W, 2, 3, 6, NOREQ), match_send(w.m, &p);
+    CHECK_EQ(w.arrows->len, 2);
+    CHECK_EQ(arrow(&w, 1)->send_time, 6);
+    CHECK_EQ(arrow(&w, 1)->recv_time, 10);
+    CHECK(arrow(&w, 1)->inferred);
+    CHECK_EQ(match_low_watermark(w.m), 20);
+    p = P(0, W, 2, 3, 7, NOREQ), match_send(w.m, &p);
+    CHECK_EQ(w.arrows->len, 3);
+    CHECK_EQ(arrow(&w, 2)->send_time, 7);
+    CHECK_EQ(arrow(&w, 2)->recv_time, 20);
+    CHECK(!arrow(&w, 2)->inferred);
+    world_done(&w);
+}
+
+/* ANY_TAG from one source: only that source's channels are candidates. */
+static void test_infer_any_tag(void)
+{
+    world w;
+    world_init(&w, 3);
+    match_post p;
+    p = P(0, W, 2, 3, 5, NOREQ), match_send(w.m, &p);  /* other source */
+    p = P(1, W, 2, 4, 30, NOREQ), match_send(w.m, &p);
+    p = P(1, W, 2, 3, 20, NOREQ), match_send(w.m, &p);
+    p = P(2, W, 1, MATCH_ANY_TAG, 40, NOREQ);
+    match_recv(w.m, &p, NULL, 50, 0);
+    CHECK_EQ(w.arrows->len, 1);
+    CHECK_EQ(arrow(&w, 0)->send_rank, 1);
+    CHECK_EQ(arrow(&w, 0)->tag, 3);
+    CHECK_EQ(arrow(&w, 0)->send_time, 20);
+    CHECK(arrow(&w, 0)->inferred);
+    match_finish(w.m);
+    size_t n;
+    const match_unmatched *u = match_unmatched_list(w.m, &n);
+    CHECK_EQ(n, 2);
+    if (n == 2) {
+        CHECK_EQ(u[0].kind, MATCH_UNMATCHED_SEND);
+        CHECK_EQ(u[0].src, 0);
+        CHECK_EQ(u[1].kind, MATCH_UNMATCHED_SEND);
+        CHECK_EQ(u[1].src, 1);
+        CHECK_EQ(u[1].tag, 4);
+    }
+    world_done(&w);
+}
+
+/* Still unpaired at the end: reported as before. A cancelled one is not
+ * inferred at all (the cancel may have succeeded; only the status says). */
+static void test_infer_unpaired(void)
+{
+    world w;
+    world_init(&w, 3);
+    match_post p;
+    p = P(2, W, MATCH_ANY_SOURCE, 9, 1, 1), match_recv_post(w.m, &p);
+    match_complete(w.m, 2, 0, 1, NULL, 10);
+    p = P(1, W, MATCH_ANY_SOURCE, MATCH_ANY_TAG, 2, 2), match_recv_post(w.m, &p);
+    p = P(0, W, 1, 6, 3, NOREQ), match_send(w.m, &p);
+    match_cancel(w.m, 1, 2);
+    match_complete(w.m, 1, 0, 2, NULL, 20);
+    CHECK_EQ(w.arrows->len, 0);
+    p = P(1, W, 0, 6, 30, NOREQ);
+    match_status st = S(0, 6);
+    match_recv(w.m, &p, &st, 40, 0);
+    CHECK_EQ(w.arrows->len, 1); /* the send went to the next receive */
+    CHECK(!arrow(&w, 0)->inferred);
+    CHECK_EQ(match_low_watermark(w.m), 10);
+    match_finish(w.m);
+    size_t n;
+    const match_unmatched *u = match_unmatched_list(w.m, &n);
+    CHECK_EQ(n, 2);
+    if (n == 2) {
+        CHECK_EQ(u[0].kind, MATCH_UNMATCHED_NO_STATUS);
+        CHECK_EQ(u[0].src, -1);
+        CHECK_EQ(u[0].dst, 1);
+        CHECK_EQ(u[0].tag, MATCH_ANY_TAG);
+        CHECK_EQ(u[1].kind, MATCH_UNMATCHED_NO_STATUS);
+        CHECK_EQ(u[1].src, -1);
+        CHECK_EQ(u[1].dst, 2);
+        CHECK_EQ(u[1].tag, 9);
+    }
+    match_stats s;
+    match_get_stats(w.m, &s);
+    CHECK_EQ(s.n_inferred, 0);
+    CHECK_EQ(s.n_unmatched, 2);
+    CHECK_EQ(s.n_in_flight, 0);
+    world_done(&w);
+}
+
+/* The receive ahead in a channel is cancelled: the send it would have taken
+ * becomes free, and the waiting inferred receive takes it. */
+static void test_infer_wake_on_cancel(void)
+{
+    world w;
+    world_init(&w, 2);
+    match_post p;
+    p = P(1, W, 0, 2, 1, 1), match_recv_post(w.m, &p);
+    p = P(0, W, 1, 2, 2, NOREQ), match_send(w.m, &p);
+    p = P(1, W, MATCH_ANY_SOURCE, 2, 3, 2), match_recv_post(w.m, &p);
+    match_complete(w.m, 1, 0, 2, NULL, 10);
+    CHECK_EQ(w.arrows->len, 0);
+    match_cancel(w.m, 1, 1);
+    match_status st = {-1, -1, 0, 1};
+    match_complete(w.m, 1, 0, 1, &st, 20);
+    CHECK_EQ(w.arrows->len, 1);
+    CHECK_EQ(arrow(&w, 0)->send_time, 2);
+    CHECK_EQ(arrow(&w, 0)->recv_time, 10);
+    CHECK(arrow(&w, 0)->inferred);
+    world_done(&w);
+}
+
+/* Channels of other destinations come and go by the thousand: sweeps free
+ * the empty ones and must keep the destination index whole. */
+static void churn(world *w, int64_t t0, int n)
+{
+    for (int i = 0; i < n; i++) {
+        match_post q = P(0, W, 1, i, t0 + i, NOREQ);
+        match_send(w->m, &q);
+        q = P(1, W, 0, i, t0 + i, NOREQ);
+        match_status st = S(0, i);
+        match_recv(w->m, &q, &st, t0 + i, 0);
+    }
+}
+
+/* On a communicator still pending, the inferred receive waits for its
+ * resolution, as does the send to it on another member's instance; they
+ * meet when it resolves. A second one waits through sweeps. */
+static void test_infer_deferred_comm(void)
+{
+    world w;
+    world_init(&w, 3);
+    comm_record_dup(w.c, 2, W, 4);
+    match_post p = P(2, 4, MATCH_ANY_SOURCE, MATCH_ANY_TAG, 1, 1);
+    match_recv_post(w.m, &p);
+    match_complete(w.m, 2, 0, 1, NULL, 10);
+    comm_record_dup(w.c, 1, W, 4);
+    p = P(1, 4, 2, 5, 5, NOREQ), match_send(w.m, &p); /* held: 4 is pending */
+    churn(&w, 20, 3000);
+    CHECK_EQ(w.arrows->len, 3000);
+    CHECK_EQ(match_low_watermark(w.m), 10);
+    comm_record_dup(w.c, 0, W, 4); /* resolves */
+    CHECK_EQ(w.arrows->len, 3001);
+    CHECK_EQ(arrow(&w, 3000)->send_rank, 1);
+    CHECK_EQ(arrow(&w, 3000)->send_time, 5);
+    CHECK_EQ(arrow(&w, 3000)->recv_rank, 2);
+    CHECK_EQ(arrow(&w, 3000)->recv_comm, 4);
+    CHECK(arrow(&w, 3000)->inferred);
+    CHECK_EQ(match_low_watermark(w.m), INT64_MAX);
+    p = P(2, 4, MATCH_ANY_SOURCE, MATCH_ANY_TAG, 5000, NOREQ);
+    match_recv(w.m, &p, NULL, 5010, 0);
+    churn(&w, 6000, 3000);
+    CHECK_EQ(w.arrows->len, 6001);
+    CHECK_EQ(match_low_watermark(w.m), 5010);
+    p = P(0, 4, 2, 8, 9000, NOREQ), match_send(w.m, &p);
+    CHECK_EQ(w.arrows->len, 6002);
+    CHECK_EQ(arrow(&w, 6001)->send_rank, 0);
+    CHECK_EQ(arrow(&w, 6001)->tag, 8);
+    CHECK(arrow(&w, 6001)->inferred);
+    match_stats s;
+    match_get_stats(w.m, &s);
+    CHECK_EQ(s.n_inferred, 2);
+    CHECK_EQ(s.n_in_flight, 0);
+    world_done(&w);
+}
+
 int main(void)
 {
     RUN(test_non_overtaking);
@@ -429,5 +768,13 @@ int main(void)
     RUN(test_unmatched);
     RUN(test_request_reuse);
     RUN(test_stop);
+    RUN(test_infer_any_source);
+    RUN(test_infer_waits);
+    RUN(test_infer_earlier_exact_keeps);
+    RUN(test_infer_later_recv_waits);
+    RUN(test_infer_any_tag);
+    RUN(test_infer_unpaired);
+    RUN(test_infer_wake_on_cancel);
+    RUN(test_infer_deferred_comm);
     return CHECK_EXIT();
 }
