@@ -286,10 +286,11 @@ static slog_cb_result on_arrow(void *user, const match_arrow *a) {
     d->end_timeline = to;
     d->start = a->send_time;
     d->end = a->recv_time;
-    d->n_info = 3;
+    d->n_info = 4;
     info[0] = a->bytes;
     info[1] = a->tag;
     info[2] = a->recv_comm;
+    info[3] = a->inferred ? 1 : SLOG_INFO_UNKNOWN; /* absent costs no bytes */
     b->s->n_arrows++;
     return b->failed ? SLOG_STOP : SLOG_CONTINUE;
 }
@@ -787,9 +788,11 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
             slog_writer_add_timeline(b.w, &t, NULL);
         }
         s->n_timelines = b.n_ranks;
-        const char *an[] = {"bytes", "tag", "comm"};
-        uint8_t at[] = {SLOG_FIELD_BYTES, SLOG_FIELD_INT, SLOG_FIELD_HANDLE};
-        slog_category ac = {SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, 3, an, at};
+        /* inferred = 1: the receive recorded no status, so its message was
+         * chosen by MPI's ordering rules (docs/MATCHING.md) */
+        const char *an[] = {"bytes", "tag", "comm", "inferred"};
+        uint8_t at[] = {SLOG_FIELD_BYTES, SLOG_FIELD_INT, SLOG_FIELD_HANDLE, SLOG_FIELD_INT};
+        slog_category ac = {SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, 4, an, at};
         slog_writer_add_category(b.w, &ac, &b.arrow_category);
         b.comms = comm_ctx_new(b.n_ranks);
         b.match = match_ctx_new(b.comms, on_arrow, &b);

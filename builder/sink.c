@@ -204,14 +204,6 @@ uint32_t sink_add_timeline(sink *s, const slog_timeline *t) {
     return s->n_timelines++;
 }
 
-void sink_add(sink *s, const slog_drawable *d) {
-    slog_drawable *slot = sink_next(s);
-    int64_t *info = (int64_t *)slot->info;
-    *slot = *d;
-    slot->info = info;
-    if (d->n_info) memcpy(info, d->info, d->n_info * sizeof *d->info);
-}
-
 slog_drawable *sink_next(sink *s) {
     item *it = next_item(s);
     it->op = OP_DRAWABLE;

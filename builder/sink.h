@@ -28,13 +28,11 @@ sink *sink_new(slog_writer *w, uint32_t n_categories, uint32_t n_timelines, int 
 /* Queue a category/timeline (strings copied); returns its id. */
 uint32_t sink_add_category(sink *s, const slog_category *c);
 uint32_t sink_add_timeline(sink *s, const slog_timeline *t);
-/* Queue a drawable (copied). One that ends before a drawable already
- * written (a producer's watermark was wrong, e.g. thread records out of exit
+/* Queue a drawable: the next slot, for the caller to fill in place before
+ * its next call into the sink (no copy); its info points at room for
+ * SLOG_MAX_FIELDS values. One that ends before a drawable already written
+ * (a producer's watermark was wrong, e.g. thread records out of exit
  * order) is stretched to the written edge and counted. */
-void sink_add(sink *s, const slog_drawable *d);
-/* The same without a copy: the next slot, for the caller to fill before
- * its next call into the sink. Its info points at room for
- * SLOG_MAX_FIELDS values. */
 slog_drawable *sink_next(sink *s);
 /* Every drawable added from now on ends at or after wm: write those before. */
 void sink_advance(sink *s, int64_t wm);

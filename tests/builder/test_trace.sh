@@ -13,7 +13,9 @@
 #     plus the worker threads in testthreads-*);
 #   - the summary's counts agree with the file's;
 #   - for traces whose messages all match (see EXPECT_UNMATCHED_ZERO),
-#     nothing is unmatched; for hpcg-4r arrows == MPI_Send calls (121464).
+#     nothing is unmatched; for hpcg-4r arrows == MPI_Send calls (121464);
+#   - the arrows marked inferred (receive without a status) are exactly the
+#     testthreads-* worker messages, and none in traces with statuses.
 #
 # usage: test_trace.sh BUILD PRINT SYNTH TRACES NAME
 . "$(dirname "$0")/common.sh"
@@ -22,8 +24,15 @@ NAME=$1
 [ -d "$TRACES/$NAME" ] || die "no trace folder $TRACES/$NAME"
 
 # Traces in which every point-to-point message has both ends recorded and
-# resolvable (no MPI_Cancel, no ANY_SOURCE receive without a status).
-EXPECT_UNMATCHED_ZERO=" sst-dumpi-testtrace amg-4r hpcg-4r IMB-4r mpich-inactivereq-4r mpich-waittestnull-4r "
+# resolvable (no MPI_Cancel). testthreads-*: the workers' ANY_SOURCE
+# receives complete in a Waitall with MPI_STATUSES_IGNORE, so their
+# messages are inferred (docs/MATCHING.md).
+EXPECT_UNMATCHED_ZERO=" sst-dumpi-testtrace amg-4r hpcg-4r IMB-4r mpich-inactivereq-4r mpich-waittestnull-4r testthreads-serialized-4r testthreads-multiple-4r "
+# Arrows whose receive had no status (inferred = 1), per trace: every
+# worker message of testthreads-* (4 ranks x 4 threads x 3 sources); none
+# where every wildcard completion recorded its status.
+declare -A EXPECT_INFERRED=([testthreads-serialized-4r]=48 [testthreads-multiple-4r]=48
+                            [hpcg-4r]=0 [hpcc-4r]=0 [IMB-4r]=0 [amg-4r]=0 [testmpi-4r]=0)
 
 out="$WORK/$NAME.slog2"
 run_build "$WORK/b" "$(trace_meta "$NAME")" -o "$out"
@@ -83,6 +92,14 @@ case "$EXPECT_UNMATCHED_ZERO" in
         fail "$NAME: expected nothing unmatched, summary says: $unm"
     ;;
 esac
+if [ -n "${EXPECT_INFERRED[$NAME]:-}" ]; then
+    print_tool --window all --format csv "$out" >"$WORK/csv"
+    read -r n_arrows n_inferred < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $1 == "arrow" { n++; if ("inferred" in c && $c["inferred"] == 1) k++ } END { print n + 0, k + 0 }' "$WORK/csv")
+    note "$NAME: $n_arrows arrows, $n_inferred inferred"
+    [ "$n_inferred" -eq "${EXPECT_INFERRED[$NAME]}" ] ||
+        fail "$NAME: $n_inferred inferred arrows, expected ${EXPECT_INFERRED[$NAME]}"
+fi
 if [ "$NAME" = hpcg-4r ]; then
     # HPCG: every message is MPI_Send -> MPI_Irecv + MPI_Wait on COMM_WORLD.
     n_send=$(awk '$3 == "MPI_Send" {s += $4} END {print s + 0}' "$WORK/want")
