@@ -193,24 +193,26 @@ static fn_plan *plan_for(builder *b, uint16_t label) {
     fn_plan *p = &b->plans[label];
     if (p->ready) return p;
     const dumpi_fn_info *fn = dumpi_fn_lookup(label);
+    int moves = volume_plan_for(label, &p->volume); /* sent/received replace bytes */
+    /* the argument indexes both plans use, looked up once (volume.c) */
+    const volume_plan *v = &p->volume;
+    p->i_count = v->i_count;
+    p->i_dtype = v->i_datatype;
+    p->i_dest = v->i_dest;
+    p->i_source = v->i_source;
+    p->i_comm = v->i_comm;
+    p->i_status = v->i_status;
+    p->i_sendcount = v->i_sendcount;
+    p->i_sendtype = v->i_sendtype;
 #define IDX(name) ((int8_t)dumpi_fn_arg_index(label, name))
-    p->i_count = IDX("count");
-    p->i_dtype = IDX("datatype");
-    p->i_dest = IDX("dest");
-    p->i_source = IDX("source");
     p->i_tag = IDX("tag");
-    p->i_comm = IDX("comm");
     p->i_request = IDX("request");
-    p->i_status = IDX("status");
     p->i_flag = IDX("flag");
     p->i_outcount = IDX("outcount");
-    p->i_sendcount = IDX("sendcount");
-    p->i_sendtype = IDX("sendtype");
     p->i_sendtag = IDX("sendtag");
     p->i_recvtag = IDX("recvtag");
     p->i_requests = IDX("requests");
     p->i_datatype = p->i_count >= 0 && p->i_dtype >= 0 ? p->i_dtype : p->i_sendtype;
-    int moves = volume_plan_for(label, &p->volume); /* sent/received replace bytes */
     for (int f = 0; f < N_FIELD_IDS; f++) {
         int8_t a = -1;
         for (int k = 0; k < 3 && field_defs[f].args[k] && a < 0; k++) a = IDX(field_defs[f].args[k]);

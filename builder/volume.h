@@ -27,9 +27,10 @@ typedef struct volume_plan {
     int8_t i_root, i_commrank, i_commsize, i_comm, i_dest, i_source, i_status;
 } volume_plan;
 
-/* Fill *p for the function with this label. Returns 1 when the function
- * gets "sent"/"received" fields (collectives that move data, Sendrecv,
- * Sendrecv_replace), else 0. */
+/* Fill *p for the function with this label (the argument indexes for
+ * every function, which the builder's own plan reuses). Returns 1 when the
+ * function gets "sent"/"received" fields (collectives that move data,
+ * Sendrecv, Sendrecv_replace), else 0. */
 int volume_plan_for(uint16_t label, volume_plan *p);
 
 /* The calling rank's sent and received bytes for record c (of file f,

@@ -90,6 +90,20 @@ build_ok() {
     file_counts "$3"
 }
 
+# build_trace_csv NAME: slog2-build -q the real trace NAME into
+# $WORK/NAME.slog2 (must exit 0; its path in $out) and its drawables into
+# $WORK/csv (`--window all --format csv`, the header checked).
+build_trace_csv() {
+    out="$WORK/$1.slog2"
+    run_build "$WORK/b" -q "$(trace_meta "$1")" -o "$out"
+    [ "$RC" -eq 0 ] || { cat "$WORK/b.err" >&2; die "slog2-build exited $RC on $1"; }
+    print_tool --window all --format csv "$out" >"$WORK/csv"
+    case "$(head -n1 "$WORK/csv")" in
+    kind,category,timeline,start,end,end_timeline*) ;;
+    *) die "unexpected CSV header: $(head -n1 "$WORK/csv")" ;;
+    esac
+}
+
 # trace_dir NAME: the folder of a real trace; trace_meta NAME: its .meta.
 trace_dir() { echo "$TRACES/$1"; }
 trace_meta() { ls "$TRACES/$1"/*.meta; }

@@ -22,16 +22,8 @@
 need_traces
 NAME=$1
 
-out="$WORK/$NAME.slog2"
-run_build "$WORK/b" -q "$(trace_meta "$NAME")" -o "$out"
-[ "$RC" -eq 0 ] || { cat "$WORK/b.err" >&2; die "slog2-build exited $RC on $NAME"; }
+build_trace_csv "$NAME"
 file_counts "$out"
-print_tool --window all --format csv "$out" >"$WORK/csv"
-hdr=$(head -n1 "$WORK/csv")
-case "$hdr" in
-kind,category,timeline,start,end,end_timeline*) ;;
-*) die "unexpected CSV header: $hdr" ;;
-esac
 
 # Self-sends in the decoding: send-type records on COMM_WORLD (comm=2) whose
 # dest is the rank of the file.

@@ -28,10 +28,7 @@
 need_traces
 NAME=$1
 
-out="$WORK/$NAME.slog2"
-run_build "$WORK/b" -q "$(trace_meta "$NAME")" -o "$out"
-[ "$RC" -eq 0 ] || { cat "$WORK/b.err" >&2; die "slog2-build exited $RC on $NAME"; }
-print_tool --window all --format csv "$out" >"$WORK/csv"
+build_trace_csv "$NAME"
 timeline_map "$out" >"$WORK/tl"
 
 FUNCS="MPI_Bcast MPI_Reduce MPI_Allreduce MPI_Scan MPI_Exscan MPI_Gather MPI_Gatherv MPI_Scatter MPI_Scatterv MPI_Allgather MPI_Allgatherv MPI_Alltoall MPI_Alltoallv MPI_Reduce_scatter MPI_Sendrecv MPI_Sendrecv_replace"
