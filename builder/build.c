@@ -676,6 +676,20 @@ static void progress(builder *b, int final) {
     fflush(b->err);
 }
 
+/* Every rank's file is read through a window of its own, so their sum
+ * is the builder's largest allocation: a thousand ranks at the decoder's
+ * default 256 KiB would take 256 MiB. Windows shrink to keep the sum near
+ * READ_BUDGET (a record that does not fit is still read whole, through a
+ * wider window for that record only). */
+#define READ_BUDGET (32u << 20)
+#define READ_WINDOW_MAX (256u << 10)
+#define READ_WINDOW_MIN (16u << 10)
+
+static size_t read_window(uint32_t n_ranks) {
+    size_t w = n_ranks ? READ_BUDGET / n_ranks : READ_WINDOW_MAX;
+    return w > READ_WINDOW_MAX ? READ_WINDOW_MAX : w < READ_WINDOW_MIN ? READ_WINDOW_MIN : w;
+}
+
 static void check_footer(builder *b, rank_in *r) {
     const uint32_t *calls, *ignored;
     int n = dumpi_file_footer_counts(r->f, &calls, &ignored);
@@ -751,6 +765,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
             break;
         }
         dumpi_file_skip_cpu_times(r->f); /* the timelines are wall time */
+        dumpi_file_set_window(r->f, read_window(b.n_ranks));
         s->input_bytes += dumpi_file_size(r->f);
         if (!dumpi_file_has_index(r->f)) warn(&b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
     }
