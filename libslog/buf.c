@@ -95,7 +95,7 @@ uint64_t cur_u64(slog_cur *c) {
     return v;
 }
 
-uint64_t cur_uvar(slog_cur *c) {
+uint64_t cur_uvar_slow(slog_cur *c) {
     uint64_t v = 0;
     for (unsigned shift = 0; shift < 64; shift += 7) {
         if (!cur_need(c, 1)) return 0;
@@ -110,8 +110,6 @@ uint64_t cur_uvar(slog_cur *c) {
     c->bad = true;
     return 0;
 }
-
-int64_t cur_zvar(slog_cur *c) { return zigzag_decode(cur_uvar(c)); }
 
 const uint8_t *cur_bytes(slog_cur *c, size_t n) {
     if (!cur_need(c, n)) return NULL;

@@ -29,30 +29,6 @@ typedef struct qctx {
     size_t cap_values;
 } qctx;
 
-/* cur_uvar / cur_zvar with the common case inline. A window query decodes
- * tens of thousands of records and a million preview values, and a call per
- * varint was a fifth of its time. With 10 bytes left a varint cannot run past
- * the end, so its first 9 bytes need no check of their own; anything else (a
- * 10-byte varint, the end of the block, a cursor already bad) goes to
- * cur_uvar, which decides exactly as before. */
-static inline uint64_t uvar(slog_cur *c) {
-    if (!c->bad && cur_left(c) >= 10) {
-        const uint8_t *p = c->p;
-        uint64_t v = 0;
-        for (unsigned shift = 0; shift < 63; shift += 7) {
-            uint8_t byte = *p++;
-            v |= (uint64_t)(byte & 0x7f) << shift;
-            if (!(byte & 0x80)) {
-                c->p = p;
-                return v;
-            }
-        }
-    }
-    return cur_uvar(c);
-}
-
-static inline int64_t zvar(slog_cur *c) { return zigzag_decode(uvar(c)); }
-
 /* State preview values are multiples of 1/255 stored as bytes: v / 255.0f
  * for every byte, a table lookup instead of a division per bin (computed
  * by the compiler with the same IEEE single-precision rounding). */
@@ -111,7 +87,7 @@ static slog_status load_block(slog_reader *r, const rd_node *d, bool preview, ui
 static bool decode_drawable(const slog_reader *r, slog_cur *c, int64_t lo, int64_t hi, int64_t *prev_start,
                             slog_drawable *d, int64_t *info) {
     uint8_t head = cur_u8(c);
-    uint64_t cat = uvar(c), tl = uvar(c);
+    uint64_t cat = cur_uvar(c), tl = cur_uvar(c);
     if (!cur_ok(c) || (head & SLOG_REC_RESERVED) || (head & SLOG_REC_KIND_MASK) > SLOG_KIND_EVENT) return false;
     d->kind = (slog_kind)(head & SLOG_REC_KIND_MASK);
     if (cat >= r->info.n_categories || tl >= r->info.n_timelines || r->cats[cat].kind != d->kind) return false;
@@ -119,14 +95,14 @@ static bool decode_drawable(const slog_reader *r, slog_cur *c, int64_t lo, int64
     d->timeline = (uint32_t)tl;
     d->end_timeline = d->timeline;
     if (d->kind == SLOG_KIND_ARROW) {
-        uint64_t et = uvar(c);
+        uint64_t et = cur_uvar(c);
         if (et >= r->info.n_timelines) return false;
         d->end_timeline = (uint32_t)et;
     } else if (head & SLOG_REC_BACKWARDS) {
         return false;
     }
-    int64_t delta = zvar(c);
-    uint64_t dur = uvar(c);
+    int64_t delta = cur_zvar(c);
+    uint64_t dur = cur_uvar(c);
     if (!cur_ok(c)) return false;
     /* Both ends must lie in [lo, hi): bounds every addition below. */
     if (delta < lo - *prev_start || delta >= hi - *prev_start) return false;
@@ -145,10 +121,10 @@ static bool decode_drawable(const slog_reader *r, slog_cur *c, int64_t lo, int64
     d->info = info;
     for (uint32_t i = 0; i < nf; i++) info[i] = SLOG_INFO_UNKNOWN;
     if (head & SLOG_REC_HAS_INFO) {
-        uint64_t mask = uvar(c);
+        uint64_t mask = cur_uvar(c);
         if (!mask || (nf < 64 && (mask >> nf))) return false;
         for (uint32_t i = 0; i < nf; i++)
-            if (mask >> i & 1) info[i] = zvar(c);
+            if (mask >> i & 1) info[i] = cur_zvar(c);
     }
     return cur_ok(c);
 }
@@ -227,7 +203,7 @@ static slog_status decode_preview(qctx *x, const rd_node *d, const uint8_t *mask
     uint64_t last = 0;
     bool bad = false;
     for (uint32_t i = 0; i < n && !bad; i++) {
-        uint64_t tl = uvar(&c), cat = uvar(&c), first = uvar(&c), cnt = uvar(&c);
+        uint64_t tl = cur_uvar(&c), cat = cur_uvar(&c), first = cur_uvar(&c), cnt = cur_uvar(&c);
         uint64_t key = (tl << 32) | cat;
         if (!cur_ok(&c) || tl >= r->info.n_timelines || cat >= r->info.n_categories || cnt == 0 || first >= bins ||
             cnt > bins - first || (i && key <= last)) {
@@ -249,7 +225,7 @@ static slog_status decode_preview(qctx *x, const rd_node *d, const uint8_t *mask
             for (uint64_t j = 0; keep && j < cnt; j++) v[first + j] = u8_frac[b[j]];
         } else {
             for (uint64_t j = first; j < first + cnt; j++) {
-                float val = (float)uvar(&c);
+                float val = (float)cur_uvar(&c);
                 if (keep) v[j] = val;
             }
         }
