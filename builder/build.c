@@ -189,9 +189,10 @@ static int is_poll(uint16_t label) {
            !strcmp(n, "MPI_Testall") || !strcmp(n, "MPI_Iprobe");
 }
 
-static fn_plan *plan_for(builder *b, uint16_t label) {
+/* Made the first time a function is met (its categories appear in the
+ * legend only if it is called); plan_for() below is the per-call path. */
+static fn_plan *plan_make(builder *b, uint16_t label) {
     fn_plan *p = &b->plans[label];
-    if (p->ready) return p;
     const dumpi_fn_info *fn = dumpi_fn_lookup(label);
     int moves = volume_plan_for(label, &p->volume); /* sent/received replace bytes */
     /* the argument indexes both plans use, looked up once (volume.c) */
@@ -241,6 +242,11 @@ static fn_plan *plan_for(builder *b, uint16_t label) {
     }
     p->ready = 1;
     return p;
+}
+
+static inline fn_plan *plan_for(builder *b, uint16_t label) {
+    fn_plan *p = &b->plans[label];
+    return p->ready ? p : plan_make(b, label);
 }
 
 /* ------------------------------------------------------------- timelines */

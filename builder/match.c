@@ -111,6 +111,7 @@ typedef struct mreq {
 
 struct match_ctx {
     comm_ctx *comms;
+    uint32_t n_ranks;     /* comm_ctx_n_ranks(comms), fixed */
     match_arrow_cb cb;
     void *user;
     htab insts;           /* comm_ref* -> inst* */
@@ -133,7 +134,7 @@ struct match_ctx {
 /* Empty channels and instances are not freed at once: a message pattern
  * creates and empties the same channel for every message, and freeing and
  * re-creating it was most of the matching time. They are swept in bulk
- * when a table grows past its limit, only at API entry (sweep_empties), so
+ * when a table grows past its limit, only at API entry (ok()), so
  * no internal caller ever holds a pointer to something swept. The limit
  * doubles with what survives a sweep, so memory stays proportional to
  * operations in flight and sweeps stay amortised O(1). The floor is low:
@@ -876,7 +877,7 @@ static mreq *req_bind(match_ctx *m, uint32_t rank, int id, op_kind kind, bool pe
 
 /* ------------------------------------------------------------ posting */
 
-static void sweep_empties(match_ctx *m)
+static void sweep(match_ctx *m)
 {
     if (m->n_chans > m->chan_limit) {
         chan_sweep(m);
@@ -896,12 +897,15 @@ static void sweep_empties(match_ctx *m)
     }
 }
 
-/* Every public entry point starts here, with no internal pointers live. */
-static bool ok(match_ctx *m, uint32_t rank)
+/* Every public entry point starts here, with no internal pointers live.
+ * Inline and with the rank count kept here: it runs several times per
+ * MPI call. */
+static inline bool ok(match_ctx *m, uint32_t rank)
 {
-    if (!m || m->finished || rank >= comm_ctx_n_ranks(m->comms))
+    if (!m || m->finished || rank >= m->n_ranks)
         return false;
-    sweep_empties(m);
+    if (m->n_chans > m->chan_limit || htab_size(&m->insts) > m->inst_limit)
+        sweep(m);
     return true;
 }
 
@@ -1306,6 +1310,7 @@ match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
     m->chan_limit = SWEEP_MIN_CHANS;
     m->inst_limit = SWEEP_MIN_INSTS;
     uint32_t n = comm_ctx_n_ranks(comms);
+    m->n_ranks = n;
     m->reqs = g_new0(htab, n);
     for (uint32_t i = 0; i < n; i++)
         htab_init(&m->reqs[i]);
