@@ -20,7 +20,10 @@
 
 /* ---- arena ------------------------------------------------------------- */
 
-enum { ARENA_CHUNK = 64 * 1024 };
+/* Chunks start small and double up to ARENA_CHUNK: most ranks' records
+ * carry a few short arrays at most, and a 64 KiB first chunk per file was
+ * 64 MiB for a thousand ranks (for MPI_Init's argv). */
+enum { ARENA_FIRST = 1024, ARENA_CHUNK = 64 * 1024 };
 
 void *dumpi_arena_alloc(dumpi_arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
@@ -40,7 +43,11 @@ void *dumpi_arena_alloc(dumpi_arena *a, size_t n) {
       return c->data;
     }
   }
-  size_t cap = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+  size_t cap = c ? 2 * c->cap : ARENA_FIRST;
+  if (cap > ARENA_CHUNK)
+    cap = ARENA_CHUNK;
+  if (cap < n)
+    cap = n;
   dumpi_arena_chunk *nc = malloc(sizeof *nc + cap);
   if (!nc)
     return NULL;
