@@ -78,6 +78,28 @@ static inline uint64_t cur_uvar(slog_cur *c) {
     return cur_uvar_slow(c);
 }
 static inline int64_t cur_zvar(slog_cur *c) { return zigzag_decode(cur_uvar(c)); }
+/* Step over a varint without assembling its value, accepting and rejecting
+ * exactly what cur_uvar would: a varint ending within 8 bytes is found with
+ * one load (its length is the position of the first byte without the
+ * continuation bit), anything longer or near the end goes to cur_uvar_slow. */
+static inline void cur_skip_uvar(slog_cur *c) {
+    if (!c->bad && cur_left(c) >= 10) {
+        uint64_t stops = ~get_u64le(c->p) & 0x8080808080808080u;
+#if defined(__GNUC__) || defined(__clang__)
+        if (stops) {
+            c->p += __builtin_ctzll(stops) / 8 + 1;
+            return;
+        }
+#else
+        for (unsigned i = 0; stops; i++, stops >>= 8)
+            if (stops & 0x80) {
+                c->p += i + 1;
+                return;
+            }
+#endif
+    }
+    (void)cur_uvar_slow(c);
+}
 /* A u32-length string, copied into a new NUL-terminated allocation (NULL and
  * c->bad on error or when longer than max). */
 char *cur_str(slog_cur *c, uint32_t max);

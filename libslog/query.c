@@ -83,9 +83,11 @@ static slog_status load_block(slog_reader *r, const rd_node *d, bool preview, ui
     return SLOG_OK;
 }
 
-/* Decode one drawable record; false on malformed data. */
-static bool decode_drawable(const slog_reader *r, slog_cur *c, int64_t lo, int64_t hi, int64_t *prev_start,
-                            slog_drawable *d, int64_t *info) {
+/* Decode one drawable record; false on malformed data. A state or arrow
+ * shorter than narrow_ns comes without its info values
+ * (SLOG_QUERY_NARROW_NO_INFO; 0 decodes every record's). */
+static bool decode_drawable(const slog_reader *r, slog_cur *c, int64_t lo, int64_t hi, int64_t narrow_ns,
+                            int64_t *prev_start, slog_drawable *d, int64_t *info) {
     uint8_t head = cur_u8(c);
     uint64_t cat = cur_uvar(c), tl = cur_uvar(c);
     if (!cur_ok(c) || (head & SLOG_REC_RESERVED) || (head & SLOG_REC_KIND_MASK) > SLOG_KIND_EVENT) return false;
@@ -117,14 +119,22 @@ static bool decode_drawable(const slog_reader *r, slog_cur *c, int64_t lo, int64
     }
     if (d->kind == SLOG_KIND_EVENT && dur) return false;
     uint32_t nf = r->cats[cat].n_fields;
-    d->n_info = nf;
-    d->info = info;
-    for (uint32_t i = 0; i < nf; i++) info[i] = SLOG_INFO_UNKNOWN;
+    /* dur is |end - start| whichever way an arrow points */
+    bool narrow = d->kind != SLOG_KIND_EVENT && dur < (uint64_t)narrow_ns;
+    d->n_info = narrow ? 0 : nf;
+    d->info = narrow ? NULL : info;
+    for (uint32_t i = 0; i < d->n_info; i++) info[i] = SLOG_INFO_UNKNOWN;
     if (head & SLOG_REC_HAS_INFO) {
         uint64_t mask = cur_uvar(c);
         if (!mask || (nf < 64 && (mask >> nf))) return false;
-        for (uint32_t i = 0; i < nf; i++)
-            if (mask >> i & 1) info[i] = cur_zvar(c);
+        if (narrow) {
+            /* Records carry no length, so the values are still stepped
+             * over, and checked as decoding would check them. */
+            for (; mask; mask &= mask - 1) cur_skip_uvar(c);
+        } else {
+            for (uint32_t i = 0; i < nf; i++)
+                if (mask >> i & 1) info[i] = cur_zvar(c);
+        }
     }
     return cur_ok(c);
 }
@@ -144,11 +154,12 @@ static slog_status deliver_node(qctx *x, const rd_node *d, int64_t lo, int64_t h
     x->stats.nodes_read++;
     x->stats.bytes_read += d->node_size;
     int64_t prev = lo;
+    int64_t narrow_ns = x->q->flags & SLOG_QUERY_NARROW_NO_INFO ? x->q->pixel_ns : 0;
     uint64_t body_start = d->node_off + SLOG_BLOCK_HEADER_SIZE;
     const uint8_t *base = c.p - 16;
     for (uint32_t i = 0; i < d->n_drawables; i++) {
         slog_drawable dr;
-        if (!decode_drawable(x->r, &c, lo, hi, &prev, &dr, x->info)) {
+        if (!decode_drawable(x->r, &c, lo, hi, narrow_ns, &prev, &dr, x->info)) {
             uint64_t at = body_start + (uint64_t)(c.p - base);
             free(own);
             return slog_set_error(x->err, SLOG_ERR_CORRUPT, x->r->path, at, "malformed drawable %u of node (%u, %llu)",
@@ -321,7 +332,7 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
         int64_t prev = lo;
         for (uint32_t k = 0; k < d->n_drawables && !st; k++) {
             slog_drawable dr;
-            if (!decode_drawable(r, &c, lo, hi, &prev, &dr, x.info)) {
+            if (!decode_drawable(r, &c, lo, hi, 0, &prev, &dr, x.info)) {
                 st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off, "malformed drawable %u of node (%u, %llu)",
                                     k, d->level, (unsigned long long)d->index);
                 break;

@@ -99,8 +99,10 @@ typedef struct slog_drawable {
     uint32_t end_timeline; /* arrows: receiver timeline; otherwise == timeline */
     int64_t start;         /* ns from trace start; arrows: send time */
     int64_t end;           /* ns; arrows: receive time (may be < start with clock skew) */
-    uint32_t n_info;       /* == category's n_fields */
-    const int64_t *info;   /* values; SLOG_INFO_UNKNOWN = absent */
+    uint32_t n_info;       /* == category's n_fields; from a query 0 where
+                              SLOG_QUERY_NARROW_NO_INFO left the values out */
+    const int64_t *info;   /* values (NULL where the flag left them out);
+                              SLOG_INFO_UNKNOWN = absent */
 } slog_drawable;
 
 /* ------------------------------------------------------------------ writer */
@@ -237,6 +239,13 @@ typedef struct slog_query {
 } slog_query;
 
 #define SLOG_QUERY_NO_PREVIEW 1u /* always descend to drawables */
+/* States and arrows shorter than pixel_ns (|end - start| < pixel_ns) are
+ * delivered without their info values: n_info 0, info NULL, the values not
+ * decoded (they are still checked). For a caller that folds such drawables
+ * into pixel columns and needs only the wider ones, and every event, as
+ * individual objects with their fields; a frame that decodes whole leaves
+ * is mostly such drawables. No effect when pixel_ns is 0. */
+#define SLOG_QUERY_NARROW_NO_INFO 2u
 
 typedef struct slog_query_stats {
     uint64_t nodes_read;
@@ -266,6 +275,10 @@ typedef slog_cb_result (*slog_preview_cb)(void *user, const slog_preview *p);
  *    the bin (arrows on their `timeline`, i.e. the sender). Zero-length states
  *    contribute nothing. Previews are not filtered by the timeline set; rows
  *    of unwanted timelines are dropped.
+ *  - A delivered drawable carries all its category's info values, except
+ *    the states and arrows shorter than pixel_ns under
+ *    SLOG_QUERY_NARROW_NO_INFO, which carry none. Which drawables are
+ *    delivered does not depend on that flag.
  *
  * Visit the tree nodes that intersect [t0,t1]. A node whose preview bins are
  * no wider than pixel_ns (and which carries a preview) is delivered as a

@@ -380,7 +380,11 @@ sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width,
     /* Previews only when a pixel is at least 1 ns wide; finer than that the
      * drawables themselves are few. */
     q.pixel_ns = s->pixel_ns >= 1 ? (int64_t)s->pixel_ns : 0;
-    q.flags = flags;
+    /* on_drawable folds states and arrows shorter than s->pixel_ns into the
+     * columns without looking at their fields, so the query need not decode
+     * them; the ones it keeps as items are at least s->pixel_ns >= q.pixel_ns
+     * long and so come with all their fields. */
+    q.flags = flags | SLOG_QUERY_NARROW_NO_INFO;
     slog_error e;
     memset(&e, 0, sizeof e);
     slog_status st = slog_reader_query(r, &q, on_drawable, on_preview, &c, &s->stats, &e);

@@ -63,7 +63,9 @@ typedef int (*sv_cancel_fn)(void *user);
 
 /* Query [t0, t1] at width columns (pixel_ns = (t1-t0)/width; 0 previews
  * when that is below 1 ns). timelines: NULL = all, else n_timelines flags.
- * flags: SLOG_QUERY_* passed through. Returns NULL on error (err filled,
+ * flags: SLOG_QUERY_* passed through, plus SLOG_QUERY_NARROW_NO_INFO (the
+ * drawables it strips are the ones folded into columns; every item keeps
+ * its fields). Returns NULL on error (err filled,
  * status SLOG_ERR_NOMEM on allocation failure) or when cancelled (err->status
  * SLOG_OK). Thread-safe with respect to r. */
 sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width,

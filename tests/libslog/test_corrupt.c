@@ -48,6 +48,16 @@ static slog_status read_all(const char *path, int full_ok_check, int *stage, slo
     slog_query q = {INT64_MIN, INT64_MAX, NULL, 0, 0};
     *stage = 1;
     st = slog_reader_query(rd, &q, t_collect_drawable, NULL, &v, NULL, err);
+    {
+        /* Every state and arrow narrow: their info values are stepped over,
+         * not decoded, and must be accepted or rejected all the same. */
+        slog_query qn = {INT64_MIN, INT64_MAX, NULL, INT64_MAX, SLOG_QUERY_NO_PREVIEW | SLOG_QUERY_NARROW_NO_INFO};
+        slog_error en;
+        slog_status sn = slog_reader_query(rd, &qn, NULL, NULL, NULL, NULL, &en);
+        CHECKF(sn == st && (st == SLOG_OK || en.offset == err->offset),
+               "query skipping info: status %d at offset %" PRIu64 ", decoding it: %d at %" PRIu64, (int)sn,
+               en.offset, (int)st, err->offset);
+    }
     if (st == SLOG_OK) {
         /* a preview query at several widths reads the preview blocks */
         *stage = 2;

@@ -129,6 +129,23 @@ static slog_cb_result count_cb(void *user, const slog_drawable *d)
     return SLOG_CONTINUE;
 }
 
+/* The scene's query leaves out the fields of the drawables it folds into
+ * columns (SLOG_QUERY_NARROW_NO_INFO); every item it keeps must still have
+ * all of them, or its tooltip and popover would show none. */
+static void check_item_info(slog_reader *r, const sv_scene *s)
+{
+    for (size_t i = 0; i < s->n_items; i++) {
+        const sv_item *it = &s->items[i];
+        uint32_t nf = slog_reader_category(r, it->category)->n_fields;
+        if (it->n_info != nf || it->info_off + it->n_info > s->n_info) {
+            fprintf(stderr, "item %zu (category %u, %lld..%lld ns, pixel %.1f ns): %u of %u fields\n", i,
+                    it->category, (long long)it->start, (long long)it->end, s->pixel_ns, it->n_info, nf);
+            CHECK(it->n_info == nf);
+            return;
+        }
+    }
+}
+
 static void test_file(const char *dir)
 {
     char path[4096];
@@ -167,6 +184,8 @@ static void test_file(const char *dir)
         CHECK(s->stats.drawables == m.n_by_cat[0] + m.n_by_cat[1] + m.n_by_cat[2] +
                                         m.n_by_cat[3] + m.n_by_cat[4] + m.n_by_cat[5]);
         CHECK(n <= s->stats.drawables);
+        CHECK(n > 0);
+        check_item_info(r, s);
         sv_scene_free(s);
     }
     /* zoomed into one iteration (1 ms at 1000 px): all real, nested */
@@ -180,8 +199,21 @@ static void test_file(const char *dir)
         }
         CHECK(nested >= 8);
         CHECK(arrows >= 8);
+        check_item_info(r, s);
         CHECK(s->stats.nodes_read < fi->n_nodes);
         sv_scene_free(s);
+    }
+    /* items keep their fields at every pixel width, from coarse (most
+     * drawables folded) to finer than the shortest drawable */
+    for (double w = 1e8; w >= 1e4; w /= 2) {
+        for (double t = fi->t_min + 1.5e6; t < fi->t_min + 1.5e6 + 2 * w; t += w) {
+            s = sv_scene_query(r, t, t + w, 997, NULL, 0, NULL, NULL, &err);
+            CHECK(s != NULL);
+            if (s) {
+                check_item_info(r, s);
+                sv_scene_free(s);
+            }
+        }
     }
     /* whole trace in preview mode at 100 px reads fewer bytes than all */
     slog_query_stats full;
