@@ -2,7 +2,7 @@
  *
  * Each rank's .bin is decoded in file order (records are written at call
  * exit, so file order is exit order) and the ranks are merged by exit time
- * with a binary heap. Every record becomes a state (or, for a poll that found
+ * (merge.c). Every record becomes a state (or, for a poll that found
  * nothing, an event) on its (rank, thread) timeline and is fed to the
  * communicator replay (comm.c) and message matching (match.c), which produce
  * arrows. All drawables pass through the reorder buffer (reorder.c) so the
@@ -20,6 +20,7 @@
 
 #include "comm.h"
 #include "match.h"
+#include "merge.h"
 #include "palette.h"
 #include "sink.h"
 #include "slog.h"
@@ -110,11 +111,6 @@ typedef struct user_frame {
     int64_t start;
 } user_frame;
 
-typedef struct head_key {
-    int64_t wall_stop;
-    int rank;
-} head_key;
-
 typedef struct scratch {
     slog_drawable d;
     int64_t info[SLOG_MAX_FIELDS];
@@ -128,8 +124,7 @@ typedef struct builder {
     sink *sink;                  /* the writer's thread, while merging */
     rank_in *ranks;
     uint32_t n_ranks;
-    head_key *heap;
-    uint32_t heap_n;
+    merge *merge;                /* the ranks' next records, by exit time */
     int64_t origin;
     comm_ctx *comms;
     match_ctx *match;
@@ -595,49 +590,6 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
 
 /* ------------------------------------------------------------ the merge */
 
-/* The heap holds copies of the keys: comparing through the rank_in structs
- * (kilobytes apart) cost a cache miss per comparison. */
-static int head_less(const head_key *x, const head_key *y) {
-    if (x->wall_stop != y->wall_stop) return x->wall_stop < y->wall_stop;
-    return x->rank < y->rank;
-}
-
-static void heap_push(builder *b, int r) {
-    head_key k = {b->ranks[r].head.wall_stop, r};
-    uint32_t i = b->heap_n++;
-    while (i && head_less(&k, &b->heap[(i - 1) / 2])) {
-        b->heap[i] = b->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    b->heap[i] = k;
-}
-
-/* Put k at the root and sift it down. */
-static void heap_sift_root(builder *b, head_key k) {
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t l = 2 * i + 1, m = l;
-        if (l >= b->heap_n) break;
-        if (l + 1 < b->heap_n && head_less(&b->heap[l + 1], &b->heap[l])) m = l + 1;
-        if (!head_less(&b->heap[m], &k)) break;
-        b->heap[i] = b->heap[m];
-        i = m;
-    }
-    b->heap[i] = k;
-}
-
-static void heap_pop(builder *b) {
-    head_key last = b->heap[--b->heap_n];
-    if (b->heap_n) heap_sift_root(b, last);
-}
-
-/* The root's rank has a new head: one sift instead of a pop and a push,
- * and none at all while that rank stays the earliest (runs of records). */
-static void heap_replace_root(builder *b) {
-    int r = b->heap[0].rank;
-    heap_sift_root(b, (head_key){b->ranks[r].head.wall_stop, r});
-}
-
 /* Read the next record of r into r->head. Returns 1 (record), 0 (end), or
  * -1 after reporting an error that ends this rank. */
 static int advance_rank(builder *b, rank_in *r, int *fatal) {
@@ -752,7 +704,6 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     b.n_ranks = (uint32_t)n;
     s->n_ranks = b.n_ranks;
     b.ranks = g_new0(rank_in, b.n_ranks);
-    b.heap = g_new0(head_key, b.n_ranks);
     b.timelines = g_hash_table_new(g_direct_hash, g_direct_equal);
     b.user_cats = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     for (uint32_t i = 0; i < b.n_ranks && !fatal; i++) {
@@ -821,22 +772,32 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         b.match = match_ctx_new(b.comms, on_arrow, &b);
         annotate(&b, meta);
         b.sink = sink_new(b.w, 1, b.n_ranks, o->threads != 1);
-        for (uint32_t i = 0; i < b.n_ranks; i++)
-            if (b.ranks[i].has_head) heap_push(&b, (int)i);
+        /* The merge keeps its own copy of the keys: comparing through the
+         * rank_in structs (kilobytes apart) cost a cache miss each. */
+        int64_t *keys = g_new0(int64_t, b.n_ranks);
+        bool *live = g_new0(bool, b.n_ranks);
+        for (uint32_t i = 0; i < b.n_ranks; i++) {
+            live[i] = b.ranks[i].has_head;
+            keys[i] = live[i] ? b.ranks[i].head.wall_stop : 0;
+        }
+        b.merge = merge_new(b.n_ranks, keys, live);
+        g_free(keys);
+        g_free(live);
         uint64_t tick = 0;
-        while (b.heap_n && !fatal && !b.failed) {
-            rank_in *r = &b.ranks[b.heap[0].rank];
+        int64_t next;
+        while ((next = merge_winner(b.merge)) >= 0 && !fatal && !b.failed) {
+            rank_in *r = &b.ranks[next];
             process(&b, r, &r->head);
             int k = advance_rank(&b, r, &fatal);
             if (k == 1) {
-                heap_replace_root(&b);
+                merge_update_winner(b.merge, r->head.wall_stop);
             } else {
-                heap_pop(&b);
+                merge_finish_winner(b.merge);
                 if (k < 0 && !fatal) rc = BUILD_WARNINGS;
             }
             /* Every future state ends at or after the next head's exit;
              * every future arrow at or after match's watermark. */
-            int64_t wm = b.heap_n ? b.heap[0].wall_stop - b.origin : INT64_MAX;
+            int64_t wm = merge_winner(b.merge) >= 0 ? merge_min_key(b.merge) - b.origin : INT64_MAX;
             int64_t mw = match_low_watermark(b.match);
             if (mw < wm) wm = mw;
             sink_advance(b.sink, wm);
@@ -912,7 +873,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         if (b.ranks[i].user_stack) g_array_free(b.ranks[i].user_stack, TRUE);
     }
     g_free(b.ranks);
-    g_free(b.heap);
+    merge_free(b.merge);
     g_hash_table_destroy(b.timelines);
     g_hash_table_destroy(b.user_cats);
     s->seconds = now_s() - b.t_start;
