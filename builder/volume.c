@@ -110,7 +110,7 @@ static int64_t scalar(const call_env *e, int i) { return dumpi_call_int(e->c, i)
 static int64_t times_size(const call_env *e, int64_t count, int64_t type) {
     if (count == 0) return 0;
     int32_t size = type >= 0 && type < 28 ? dumpi_file_datatype_size(e->f, (int32_t)type) : -1;
-    if (size <= 0 || count < 0) return UNKNOWN;
+    if (size <= 0 || count < 0 || count > INT32_MAX) return UNKNOWN;
     return count * size;
 }
 
@@ -153,7 +153,13 @@ static int64_t rooted(int root, int want_root, int64_t v) {
     return root == want_root ? v : 0;
 }
 
-static int64_t times_n(int64_t v, int64_t n) { return v == UNKNOWN || n == UNKNOWN ? UNKNOWN : v * n; }
+/* Counts and sizes come from the file: a product or sum past int64 is an
+ * unknown volume, not an overflow. times_size() cannot overflow (an int32
+ * count times an int32 size; larger counts are refused there). */
+static int64_t times_n(int64_t v, int64_t n) {
+    if (v == UNKNOWN || n == UNKNOWN || v < 0 || n < 0) return UNKNOWN;
+    return n && v > INT64_MAX / n ? UNKNOWN : v * n;
+}
 
 /* Sum of counts[] x size(type), or of counts[i] x size(types[i]) when
  * i_types >= 0; 0 when the array was not recorded (root-only). */
@@ -168,7 +174,7 @@ static int64_t sum_counts(const call_env *e, int i_counts, int i_type, int i_typ
     int64_t total = 0;
     for (int32_t i = 0; i < n; i++) {
         int64_t v = times_size(e, counts[i], types ? types[i] : scalar(e, i_type));
-        if (v == UNKNOWN) return UNKNOWN;
+        if (v == UNKNOWN || v > INT64_MAX - total) return UNKNOWN;
         total += v;
     }
     return total;
