@@ -227,7 +227,7 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         goto out;
     }
     size_t n_tl_rows = sv_layout_n_timeline_rows(&lay);
-    double row_h = sv_fit_row_height(g.canvas_h, n_tl_rows, lay.n_rows - n_tl_rows, 3);
+    double row_h = sv_fit_row_height(g.canvas_h, n_tl_rows, lay.n_rows - n_tl_rows, 16, 3);
     sv_layout_set_heights(&lay, row_h, fmin(16, fmax(row_h, 8)));
 
     double lo, hi;

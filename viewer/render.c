@@ -1218,16 +1218,23 @@ void sv_render_overview(cairo_t *cr, double w, double h, const sv_overview *o,
     cairo_restore(cr);
 }
 
-double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double min_h)
+double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double header_h,
+                         double min_h)
 {
     if (n_rows == 0)
         return 24;
-    /* headers are drawn at most 18 px, or at row height when rows are small */
-    double h = avail / (n_rows + n_headers * 0.75);
-    /* Few timelines: let rows grow so the picture fills the window, but not
-     * so tall that a state bar stops reading as a bar. */
-    if (h > 96)
-        h = 96;
+    double h = (avail - n_headers * header_h) / n_rows;
+    /* Rows smaller than headers: the picture's headers shrink with the rows
+     * (doc.c), to about three quarters of one. */
+    if (h < header_h)
+        h = avail / (n_rows + n_headers * 0.75);
+    /* Few timelines: the rows share the whole canvas (4 ranks, the usual
+     * real trace, fill it), but none is taller than a quarter of it, so one
+     * to three timelines keep bars that read as bars and the rest stays
+     * empty; 96 px (the old cap) still when a quarter is less. */
+    double cap = fmax(96, avail / 4);
+    if (h > cap)
+        h = cap;
     if (h < min_h)
         h = min_h;
     return floor(h);

@@ -85,9 +85,12 @@ typedef struct sv_frame_geometry {
     double row_h, header_h;
 } sv_frame_geometry;
 
-/* Row height that fits n_rows timeline rows (and n_headers headers) into
- * avail pixels, between min_h and 28. */
-double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double min_h);
+/* Height of the timeline rows when n_rows of them and n_headers group
+ * headers (header_h high) share avail pixels: the rows fill avail, at least
+ * min_h high (more rows scroll) and at most a quarter of avail or 96 px,
+ * whichever is more (fewer than 4 rows leave the rest empty). Whole pixels. */
+double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double header_h,
+                         double min_h);
 
 /* Draw text with the UI font. align: 0 left, 1 centre, 2 right of x.
  * y is the top. Returns the width in pixels. size in points (0 = 9). */

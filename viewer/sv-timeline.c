@@ -229,7 +229,7 @@ static void relayout(SvTimeline *self)
     if (!self->doc)
         return;
     size_t n_tl = sv_layout_n_timeline_rows(&self->lay);
-    double rh = sv_fit_row_height(canvas_h(self), n_tl, self->lay.n_rows - n_tl, 18);
+    double rh = sv_fit_row_height(canvas_h(self), n_tl, self->lay.n_rows - n_tl, 18, 18);
     self->row_h = rh;
     sv_layout_set_heights(&self->lay, rh, 18);
 }

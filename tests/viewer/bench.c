@@ -152,7 +152,7 @@ static void view_open(view *v, const char *path, first_frame *ff)
     uint32_t nt = v->d.fi->n_timelines;
     sv_layout_build(&v->lay, nt, v->d.tl_groups, 0, nt - 1, 20, 16);
     size_t n_rows = sv_layout_n_timeline_rows(&v->lay);
-    double rh = sv_fit_row_height(g.canvas_h, n_rows, v->lay.n_rows - n_rows, 3);
+    double rh = sv_fit_row_height(g.canvas_h, n_rows, v->lay.n_rows - n_rows, 16, 3);
     sv_layout_set_heights(&v->lay, rh, rh < 16 ? rh : 16);
     double lo, hi;
     sv_doc_extent(&v->d, &lo, &hi);

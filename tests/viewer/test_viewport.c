@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "render.h"
 #include "viewport.h"
 
 static void test_mapping(void)
@@ -183,6 +184,30 @@ static void test_layout(void)
     CHECK_NEAR(sv_clamp_scroll(10, 50, 80), 0, 0);
 }
 
+/* sv_fit_row_height: the default row height of the window (18 px headers,
+ * rows at least 18) and of --render (16 px headers, rows at least 3). */
+static void test_row_fit(void)
+{
+    /* 4 ranks on one host in the screenshots' canvas (712 px): the rows
+     * fill it, to the pixel lost by rounding down each */
+    double h = sv_fit_row_height(712, 4, 1, 18, 18);
+    CHECK(4 * h + 18 <= 712 && 4 * (h + 1) + 18 > 712);
+    /* and in a picture 420 px high (the goldens' small file: 4 on 2 hosts) */
+    h = sv_fit_row_height(420, 4, 2, 16, 3);
+    CHECK(4 * h + 2 * 16 <= 420 && 4 * (h + 1) + 2 * 16 > 420);
+    /* 1-3 timelines: a quarter of the canvas each, the rest left empty */
+    CHECK_NEAR(sv_fit_row_height(712, 1, 1, 18, 18), 178, 0);
+    CHECK_NEAR(sv_fit_row_height(712, 2, 0, 18, 18), 178, 0);
+    CHECK_NEAR(sv_fit_row_height(800, 3, 1, 18, 18), 200, 0);
+    /* a small canvas still lets rows grow to 96 px */
+    CHECK_NEAR(sv_fit_row_height(300, 1, 0, 18, 18), 96, 0);
+    /* many timelines: at least min_h, the rows scroll */
+    CHECK_NEAR(sv_fit_row_height(712, 256, 16, 18, 18), 18, 0);
+    /* rows below header height: headers shrink with them (--render) */
+    CHECK_NEAR(sv_fit_row_height(1000, 64, 4, 16, 3), 14, 0); /* 1000 / (64 + 3) */
+    CHECK_NEAR(sv_fit_row_height(100, 0, 0, 16, 3), 24, 0);
+}
+
 int main(void)
 {
     test_mapping();
@@ -191,5 +216,6 @@ int main(void)
     test_ticks();
     test_format();
     test_layout();
+    test_row_fit();
     TEST_DONE();
 }
