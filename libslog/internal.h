@@ -17,6 +17,14 @@ slog_status slog_set_error(slog_error *err, slog_status st, const char *path, ui
                            const char *fmt, ...) SLOG_PRINTF(5, 6);
 void slog_clear_error(slog_error *err);
 
+/* A category's total state time plus one more state's duration d (>= 0),
+ * saturating at INT64_MAX: every duration is below 2^62 but their sum need
+ * not be (docs/FORMAT.md, category statistics). The writer sums with it and
+ * the check recomputes with it. */
+static inline int64_t slog_add_duration(int64_t total, int64_t d) {
+    return d > INT64_MAX - total ? INT64_MAX : total + d;
+}
+
 /* Level of the smallest node containing [a,b] (0 <= a <= b) with leaf width 2^shift. */
 static inline uint32_t slog_place_level(uint64_t a, uint64_t b, int shift) {
     uint64_t x = (a ^ b) >> shift;

@@ -344,7 +344,7 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
                                     d->level, (unsigned long long)d->index);
             kinds[dr.kind]++;
             per_cat[dr.category]++;
-            if (dr.kind == SLOG_KIND_STATE) cat_ns[dr.category] += dr.end - dr.start;
+            if (dr.kind == SLOG_KIND_STATE) cat_ns[dr.category] = slog_add_duration(cat_ns[dr.category], dr.end - dr.start);
             if (a < t_min) t_min = a;
             if (b > t_max) t_max = b;
             x.stats.drawables++;

@@ -521,7 +521,8 @@ slog_status slog_writer_add(slog_writer *w, const slog_drawable *d) {
     if (a < w->t_min) w->t_min = a;
     if (key > w->t_max) w->t_max = key;
     w->cats[d->category].count++;
-    if (d->kind == SLOG_KIND_STATE) w->cats[d->category].total_ns += d->end - d->start;
+    if (d->kind == SLOG_KIND_STATE)
+        w->cats[d->category].total_ns = slog_add_duration(w->cats[d->category].total_ns, d->end - d->start);
     return SLOG_OK;
 }
 
