@@ -46,7 +46,10 @@ static slog_cb_result stats_cb(void *user, const slog_drawable *d)
         int64_t e = d->end < st->t1 ? d->end : st->t1;
         if (e < s)
             return SLOG_CONTINUE;
-        st->cat_ns[d->category] += e - s;
+        /* saturating: clipped states of several timelines can sum past
+         * 2^63 in a crafted file whose span nears 2^62 ns */
+        int64_t *ns = &st->cat_ns[d->category];
+        *ns = e - s > INT64_MAX - *ns ? INT64_MAX : *ns + (e - s);
         st->cat_count[d->category]++;
         if (c->n_spans == c->cap_spans) {
             size_t n = c->cap_spans ? c->cap_spans * 2 : 1024;
