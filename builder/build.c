@@ -35,6 +35,10 @@ typedef enum field_id {
     F_BYTES, F_SENT, F_RECEIVED, F_DEST, F_SOURCE, F_TAG, F_COMM, F_ROOT, F_REQUEST, F_COMPLETED, N_FIELD_IDS
 } field_id;
 
+/* What an arrow carries: the message's bytes, tag and (receiver's)
+ * communicator. */
+static const uint8_t arrow_fields[] = {F_BYTES, F_TAG, F_COMM};
+
 static const struct {
     const char *name;
     uint8_t type;
@@ -132,6 +136,7 @@ typedef struct builder {
     GHashTable *timelines;       /* (rank << 16 | thread) -> id + 1, threads > 0 only */
     GHashTable *user_cats;       /* name -> category id + 1 */
     uint32_t arrow_category;
+    uint32_t inferred_category;  /* UINT32_MAX until an inferred message */
     int failed;                  /* writer error: stop */
     scratch scratch;             /* where drawables go once it failed */
     slog_error werr;
@@ -281,19 +286,25 @@ static slog_cb_result on_arrow(void *user, const match_arrow *a) {
     builder *b = user;
     uint32_t from = timeline_for(b, a->send_rank, a->send_thread);
     uint32_t to = timeline_for(b, a->recv_rank, a->recv_thread);
+    /* Messages whose receive recorded no status were chosen by MPI's
+     * ordering rules (docs/MATCHING.md): a category of their own, so the
+     * legend tells them apart and can hide them. Made when first needed,
+     * before slot() (it queues the category). */
+    if (a->inferred && b->inferred_category == UINT32_MAX)
+        b->inferred_category = add_category(b, SLOG_KIND_ARROW, "message (inferred)", "message",
+                                            PALETTE_ARROW_INFERRED, 3, arrow_fields);
     slog_drawable *d = slot(b);
     int64_t *info = (int64_t *)d->info;
     d->kind = SLOG_KIND_ARROW;
-    d->category = b->arrow_category;
+    d->category = a->inferred ? b->inferred_category : b->arrow_category;
     d->timeline = from;
     d->end_timeline = to;
     d->start = a->send_time;
     d->end = a->recv_time;
-    d->n_info = 4;
+    d->n_info = 3;
     info[0] = a->bytes;
     info[1] = a->tag;
     info[2] = a->recv_comm;
-    info[3] = a->inferred ? 1 : SLOG_INFO_UNKNOWN; /* absent costs no bytes */
     b->s->n_arrows++;
     return b->failed ? SLOG_STOP : SLOG_CONTINUE;
 }
@@ -762,12 +773,9 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
             slog_writer_add_timeline(b.w, &t, NULL);
         }
         s->n_timelines = b.n_ranks;
-        /* inferred = 1: the receive recorded no status, so its message was
-         * chosen by MPI's ordering rules (docs/MATCHING.md) */
-        const char *an[] = {"bytes", "tag", "comm", "inferred"};
-        uint8_t at[] = {SLOG_FIELD_BYTES, SLOG_FIELD_INT, SLOG_FIELD_HANDLE, SLOG_FIELD_INT};
-        slog_category ac = {SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, 4, an, at};
-        slog_writer_add_category(b.w, &ac, &b.arrow_category);
+        b.arrow_category = add_category(&b, SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, 3,
+                                        arrow_fields);
+        b.inferred_category = UINT32_MAX;
         b.comms = comm_ctx_new(b.n_ranks);
         b.match = match_ctx_new(b.comms, on_arrow, &b);
         annotate(&b, meta);

@@ -14,8 +14,9 @@
 #   - the summary's counts agree with the file's;
 #   - for traces whose messages all match (see EXPECT_UNMATCHED_ZERO),
 #     nothing is unmatched; for hpcg-4r arrows == MPI_Send calls (121464);
-#   - the arrows marked inferred (receive without a status) are exactly the
-#     testthreads-* worker messages, and none in traces with statuses.
+#   - the arrows in the category "message (inferred)" (receive without a
+#     status) are exactly the testthreads-* worker messages, and there are
+#     none in traces with statuses.
 #
 # usage: test_trace.sh BUILD PRINT SYNTH TRACES NAME
 . "$(dirname "$0")/common.sh"
@@ -28,7 +29,7 @@ NAME=$1
 # receives complete in a Waitall with MPI_STATUSES_IGNORE, so their
 # messages are inferred (docs/MATCHING.md).
 EXPECT_UNMATCHED_ZERO=" sst-dumpi-testtrace amg-4r hpcg-4r IMB-4r mpich-inactivereq-4r mpich-waittestnull-4r testthreads-serialized-4r testthreads-multiple-4r "
-# Arrows whose receive had no status (inferred = 1), per trace: every
+# Arrows whose receive had no status ("message (inferred)"), per trace: every
 # worker message of testthreads-* (4 ranks x 4 threads x 3 sources); none
 # where every wildcard completion recorded its status.
 declare -A EXPECT_INFERRED=([testthreads-serialized-4r]=48 [testthreads-multiple-4r]=48
@@ -94,8 +95,8 @@ case "$EXPECT_UNMATCHED_ZERO" in
 esac
 if [ -n "${EXPECT_INFERRED[$NAME]:-}" ]; then
     print_tool --window all --format csv "$out" >"$WORK/csv"
-    read -r n_arrows n_inferred < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        $1 == "arrow" { n++; if ("inferred" in c && $c["inferred"] == 1) k++ } END { print n + 0, k + 0 }' "$WORK/csv")
+    read -r n_arrows n_inferred < <(awk -F, '$1 == "arrow" { n++; if ($2 == "message (inferred)") k++ }
+        END { print n + 0, k + 0 }' "$WORK/csv")
     note "$NAME: $n_arrows arrows, $n_inferred inferred"
     [ "$n_inferred" -eq "${EXPECT_INFERRED[$NAME]}" ] ||
         fail "$NAME: $n_inferred inferred arrows, expected ${EXPECT_INFERRED[$NAME]}"
