@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "launch.h"
 #include "render.h"
 #include "sv-query.h"
 
@@ -282,6 +283,8 @@ static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
     };
     sv_render_canvas(cr, width, height - SV_RULER_H, &p);
     cairo_destroy(cr);
+    if (self->scene)
+        sv_launch_first_frame();
 }
 
 /* ------------------------------------------------------------ popover */

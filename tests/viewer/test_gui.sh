@@ -24,11 +24,14 @@ SLOG2_VIEW_SCRIPT="stats; expect-visible-nodes; mark;
  select 0.5 0.6; action zoom-to-range; stats; expect-visible-nodes;
  search MPI_Send tag=1337; popover; sleep 200;
  legend; screenshot $SHOT; quit" \
-  timeout 120 "$VIEW" "$FILE" > "$WORK/gui.out" 2> "$WORK/gui.err"
+  SLOG2_VIEW_TIMING=1 timeout 120 "$VIEW" "$FILE" > "$WORK/gui.out" 2> "$WORK/gui.err"
 rc=$?
 cat "$WORK/gui.out"
 cat "$WORK/gui.err" >&2
 if [ $rc -ne 0 ]; then echo "slog2-view exited with $rc"; exit 1; fi
+# the first frame of the file was drawn, and reported once (a figure, not a test of speed)
+[ "$(grep -c '^slog2-view: first frame [0-9]* ms after launch$' "$WORK/gui.err")" = 1 ] ||
+  { echo "no single 'first frame ... after launch' line with SLOG2_VIEW_TIMING"; exit 1; }
 grep -q "^FAIL" "$WORK/gui.out" && exit 1
 grep -q "^found MPI_Send on timeline 1" "$WORK/gui.out" || { echo "search did not find tag=1337"; exit 1; }
 grep -q "^range stats:" "$WORK/gui.out" || { echo "no range statistics"; exit 1; }
