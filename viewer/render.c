@@ -909,15 +909,19 @@ void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p
         double x1 = sv_viewport_time_to_x(p->vp, fmax(p->range_t0, p->range_t1));
         x0 = fmax(x0, -2);
         x1 = fmin(x1, w + 2);
-        cairo_set_source_rgba(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2], 0.16);
-        cairo_rectangle(cr, x0, 0, x1 - x0, h);
+        /* Veil what lies outside the range rather than tint what lies
+         * inside: over rows full of coloured states a light tint vanishes,
+         * a washed-out surround does not. */
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.6);
+        cairo_rectangle(cr, -2, 0, x0 + 2, h);
+        cairo_rectangle(cr, x1, 0, w + 2 - x1, h);
         cairo_fill(cr);
         cairo_set_source_rgba(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2], 0.9);
-        cairo_set_line_width(cr, 1);
-        cairo_move_to(cr, floor(x0) + 0.5, 0);
-        cairo_line_to(cr, floor(x0) + 0.5, h);
-        cairo_move_to(cr, floor(x1) + 0.5, 0);
-        cairo_line_to(cr, floor(x1) + 0.5, h);
+        cairo_set_line_width(cr, 2);
+        cairo_move_to(cr, floor(x0), 0);
+        cairo_line_to(cr, floor(x0), h);
+        cairo_move_to(cr, floor(x1), 0);
+        cairo_line_to(cr, floor(x1), h);
         cairo_stroke(cr);
     }
     if (p->hover && !same_item(p->hover, p->selected))
