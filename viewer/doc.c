@@ -18,8 +18,9 @@ slog_status sv_doc_open(sv_doc *d, const char *path, slog_error *err)
     uint32_t nt = d->fi->n_timelines, nc = d->fi->n_categories;
     d->tl_labels = calloc(nt + 1, sizeof(char *));
     d->tl_groups = calloc(nt + 1, sizeof(char *));
+    d->tl_keys = calloc(nt + 1, sizeof(uint64_t));
     d->cat_names = calloc(nc + 1, sizeof(char *));
-    if (!d->tl_labels || !d->tl_groups || !d->cat_names || sv_palette_init(&d->pal, d->r)) {
+    if (!d->tl_labels || !d->tl_groups || !d->tl_keys || !d->cat_names || sv_palette_init(&d->pal, d->r)) {
         sv_doc_close(d);
         if (err) {
             memset(err, 0, sizeof *err);
@@ -33,6 +34,7 @@ slog_status sv_doc_open(sv_doc *d, const char *path, slog_error *err)
         const slog_timeline *t = slog_reader_timeline(d->r, i);
         d->tl_labels[i] = t && t->label ? t->label : "";
         d->tl_groups[i] = t && t->group ? t->group : "";
+        d->tl_keys[i] = t ? (uint64_t)t->rank << 32 | t->thread : i;
     }
     for (uint32_t i = 0; i < nc; i++) {
         const slog_category *c = slog_reader_category(d->r, i);
@@ -46,6 +48,7 @@ void sv_doc_close(sv_doc *d)
     sv_palette_clear(&d->pal);
     free(d->tl_labels);
     free(d->tl_groups);
+    free(d->tl_keys);
     free(d->cat_names);
     if (d->r)
         slog_reader_close(d->r);
@@ -222,7 +225,7 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     }
     sv_compose_geom g;
     sv_compose_geom_for(o->width, o->height, &g);
-    if (sv_layout_build(&lay, nt, d.tl_groups, first, last, 20, 16)) {
+    if (sv_layout_build(&lay, nt, d.tl_groups, d.tl_keys, first, last, 20, 16)) {
         fprintf(errf, "slog2-view: out of memory\n");
         goto out;
     }

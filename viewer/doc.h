@@ -20,6 +20,7 @@ typedef struct sv_doc {
     sv_palette pal;
     const char **tl_labels;   /* n_timelines, owned by the reader */
     const char **tl_groups;
+    uint64_t *tl_keys;        /* n_timelines: rank << 32 | thread, the row order */
     const char **cat_names;
 } sv_doc;
 

@@ -547,6 +547,11 @@ gboolean sv_timeline_popover_any(SvTimeline *self)
 {
     if (!self->scene)
         return FALSE;
+    if (self->have_sel) { /* e.g. what a search found */
+        self->px = sv_viewport_time_to_x(&self->vp, self->sel.item.start);
+        show_popover(self);
+        return TRUE;
+    }
     long best = -1;
     for (int pass = 0; pass < 2 && best < 0; pass++) {
         for (size_t i = 0; i < self->scene->n_items; i++) {
@@ -556,7 +561,7 @@ gboolean sv_timeline_popover_any(SvTimeline *self)
             double x0 = sv_viewport_time_to_x(&self->vp, it->start);
             double x1 = sv_viewport_time_to_x(&self->vp, it->end);
             if (x0 > self->vp.width * 0.3 && x1 < self->vp.width * 0.7 &&
-                it->timeline != it->end_timeline) {
+                (pass == 1 || it->timeline != it->end_timeline)) {
                 best = (long)i;
                 break;
             }
@@ -781,7 +786,7 @@ void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc)
     if (self->popover)
         gtk_popover_popdown(GTK_POPOVER(self->popover));
     if (doc) {
-        sv_layout_build(&self->lay, doc->fi->n_timelines, doc->tl_groups, 0,
+        sv_layout_build(&self->lay, doc->fi->n_timelines, doc->tl_groups, doc->tl_keys, 0,
                         doc->fi->n_timelines ? doc->fi->n_timelines - 1 : 0, 24, 18);
         double lo, hi;
         sv_doc_extent(doc, &lo, &hi);

@@ -51,7 +51,9 @@ gboolean sv_timeline_get_selected(SvTimeline *self, sv_found *out);
 /* Pop the details popover down (before the window goes: GTK 4.8 warns when a
  * popover is still mapped while its parent surface is destroyed). */
 void sv_timeline_close_popover(SvTimeline *self);
-/* Open the popover of some visible drawable (arrow preferred); for scripts. */
+/* Open the popover of the selected drawable (say, what a search found), or
+ * else of some drawable in the middle of the view (arrow preferred); for
+ * scripts. */
 gboolean sv_timeline_popover_any(SvTimeline *self);
 
 /* A frame query is running or queued. */

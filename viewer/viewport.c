@@ -286,7 +286,19 @@ void sv_layout_clear(sv_layout *lay)
     memset(lay, 0, sizeof *lay);
 }
 
-int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *groups,
+/* qsort context: C11 has no qsort_r, and layouts are built on the UI
+ * thread only. */
+static const uint64_t *sort_keys;
+
+static int by_key(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (sort_keys[x] != sort_keys[y])
+        return sort_keys[x] < sort_keys[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *groups, const uint64_t *keys,
                     uint32_t first, uint32_t last, double row_h, double header_h)
 {
     memset(lay, 0, sizeof *lay);
@@ -301,12 +313,23 @@ int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *gro
     lay->row_of_timeline = malloc(sizeof(int32_t) * n_timelines);
     /* Group index per shown timeline, in order of first appearance. */
     int32_t *gi = malloc(sizeof(int32_t) * n);
+    /* The shown timelines in row order (by key: a rank's threads under
+     * it, whatever order the builder met them in). */
+    uint32_t *order = malloc(sizeof(uint32_t) * n);
     lay->group_names = calloc(n, sizeof(char *));
     lay->rows = malloc(sizeof(sv_row) * (2 * (size_t)n));
-    if (!lay->row_of_timeline || !gi || !lay->group_names || !lay->rows) {
+    if (!lay->row_of_timeline || !gi || !order || !lay->group_names || !lay->rows) {
         free(gi);
+        free(order);
         sv_layout_clear(lay);
         return -1;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        order[k] = first + k;
+    if (keys) {
+        sort_keys = keys;
+        qsort(order, n, sizeof *order, by_key);
+        sort_keys = NULL;
     }
     for (uint32_t i = 0; i < n_timelines; i++)
         lay->row_of_timeline[i] = -1;
@@ -335,19 +358,21 @@ int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *gro
             y += header_h;
         }
         for (uint32_t k = 0; k < n; k++) {
-            if (gi[k] != (int32_t)g)
+            uint32_t t = order[k];
+            if (gi[t - first] != (int32_t)g)
                 continue;
             sv_row *r = &lay->rows[lay->n_rows];
-            r->timeline = (int32_t)(first + k);
+            r->timeline = (int32_t)t;
             r->group = (int32_t)g;
             r->y = y;
             r->h = row_h;
-            lay->row_of_timeline[first + k] = (int32_t)lay->n_rows++;
+            lay->row_of_timeline[t] = (int32_t)lay->n_rows++;
             y += row_h;
         }
     }
     lay->total_h = y;
     free(gi);
+    free(order);
     return 0;
 }
 

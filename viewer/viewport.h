@@ -118,9 +118,11 @@ typedef struct sv_layout {
 
 /* Build rows for the timelines [first, last] (inclusive, clamped) out of
  * n_timelines, whose groups are given by groups[i] (NULL or "" = none).
- * Header rows are header_h high, timeline rows row_h. Returns 0 or -1 on
- * allocation failure. Free with sv_layout_clear. */
-int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *groups,
+ * Groups come in order of first appearance; within a group the rows go by
+ * keys[i], then timeline id (keys NULL: by id). Header rows are header_h
+ * high, timeline rows row_h. Returns 0 or -1 on allocation failure. Free
+ * with sv_layout_clear. */
+int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *groups, const uint64_t *keys,
                     uint32_t first, uint32_t last, double row_h, double header_h);
 void sv_layout_clear(sv_layout *lay);
 /* Row at content coordinate y, or -1. */

@@ -150,7 +150,7 @@ static void view_open(view *v, const char *path, first_frame *ff)
     sv_compose_geom_for(W, H, &g);
     v->canvas_w = g.canvas_w;
     uint32_t nt = v->d.fi->n_timelines;
-    sv_layout_build(&v->lay, nt, v->d.tl_groups, 0, nt - 1, 20, 16);
+    sv_layout_build(&v->lay, nt, v->d.tl_groups, v->d.tl_keys, 0, nt - 1, 20, 16);
     size_t n_rows = sv_layout_n_timeline_rows(&v->lay);
     double rh = sv_fit_row_height(g.canvas_h, n_rows, v->lay.n_rows - n_rows, 16, 3);
     sv_layout_set_heights(&v->lay, rh, rh < 16 ? rh : 16);

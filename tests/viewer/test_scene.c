@@ -92,7 +92,7 @@ static void test_scene_pure(void)
     sv_viewport vp;
     sv_viewport_init(&vp, 0, 1000, 1000);
     sv_layout lay;
-    sv_layout_build(&lay, 2, NULL, 0, 1, 30, 10);
+    sv_layout_build(&lay, 2, NULL, NULL, 0, 1, 30, 10);
     sv_geom g = {&vp, &lay, 0};
     /* deepest state under the pointer */
     CHECK(sv_scene_hit(s, &g, NULL, 260, 15) == 2);

@@ -153,7 +153,7 @@ static void test_layout(void)
 {
     const char *groups[] = {"hostA", "hostB", "hostA", "hostB", "hostC"};
     sv_layout lay;
-    CHECK(sv_layout_build(&lay, 5, groups, 0, 4, 20, 10) == 0);
+    CHECK(sv_layout_build(&lay, 5, groups, NULL, 0, 4, 20, 10) == 0);
     /* A: header, 0, 2; B: header, 1, 3; C: header, 4 */
     CHECK(lay.n_rows == 8);
     CHECK(lay.n_groups == 3);
@@ -174,10 +174,25 @@ static void test_layout(void)
     CHECK_NEAR(lay.total_h, 3 * 5 + 5 * 10, 0);
     sv_layout_clear(&lay);
     /* no groups: no header rows; a sub-range */
-    CHECK(sv_layout_build(&lay, 10, NULL, 3, 5, 20, 10) == 0);
+    CHECK(sv_layout_build(&lay, 10, NULL, NULL, 3, 5, 20, 10) == 0);
     CHECK(lay.n_rows == 3);
     CHECK(lay.rows[0].timeline == 3);
     CHECK(lay.row_of_timeline[0] == -1 && lay.row_of_timeline[5] == 2);
+    sv_layout_clear(&lay);
+    /* keys (rank << 32 | thread): threads met in any order go under their
+     * rank, within each host, ties by id; a sub-range keeps only its own */
+    const char *hosts[] = {"h", "h", "h", "h", "h", "g"};
+    const uint64_t keys[] = {0, 1ull << 32, 1, (1ull << 32) | 1, 1ull << 32, 5};
+    CHECK(sv_layout_build(&lay, 6, hosts, keys, 0, 5, 20, 10) == 0);
+    /* h: header, 0 (r0), 2 (r0/t1), 1 (r1), 4 (r1, tie), 3 (r1/t1); g: header, 5 */
+    CHECK(lay.n_rows == 8);
+    CHECK(lay.rows[1].timeline == 0 && lay.rows[2].timeline == 2 && lay.rows[3].timeline == 1);
+    CHECK(lay.rows[4].timeline == 4 && lay.rows[5].timeline == 3 && lay.rows[7].timeline == 5);
+    CHECK(lay.row_of_timeline[2] == 2 && lay.row_of_timeline[3] == 5);
+    sv_layout_clear(&lay);
+    CHECK(sv_layout_build(&lay, 6, hosts, keys, 1, 3, 20, 10) == 0);
+    CHECK(lay.n_rows == 4 && lay.rows[1].timeline == 2 && lay.rows[2].timeline == 1 && lay.rows[3].timeline == 3);
+    CHECK(lay.row_of_timeline[0] == -1 && lay.row_of_timeline[4] == -1);
     sv_layout_clear(&lay);
     CHECK_NEAR(sv_clamp_scroll(50, 100, 80), 20, 0);
     CHECK_NEAR(sv_clamp_scroll(-5, 100, 80), 0, 0);
