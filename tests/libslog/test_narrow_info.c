@@ -172,10 +172,10 @@ int main(int argc, char **argv)
 {
     int vg = t_under_valgrind();
     char *dir = t_mkdtemp("narrow");
-    if (argc > 1) {
-        uint64_t seed = strtoull(argv[1], NULL, 0);
-        size_t n = argc > 2 ? (size_t)strtoull(argv[2], NULL, 0) : 2000;
-        unsigned nq = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 0) : 100;
+    uint64_t seed = 0;
+    size_t n = 2000;
+    unsigned nq = 100;
+    if (t_seed_args(argc, argv, &seed, &n, &nq)) {
         run_seed(seed, n, nq, dir);
     } else {
         uint64_t base = (uint64_t)t_env_ll("SLOG2_SEED", 20261124);

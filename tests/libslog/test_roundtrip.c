@@ -191,17 +191,17 @@ int main(int argc, char **argv)
 {
     int vg = t_under_valgrind();
     char *dir = t_mkdtemp("roundtrip");
-    if (argc > 1) {
-        uint64_t seed = strtoull(argv[1], NULL, 0);
-        size_t n = argc > 2 ? (size_t)strtoull(argv[2], NULL, 0) : 3000;
-        unsigned nq = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 0) : 300;
+    uint64_t seed = 0;
+    size_t n = 3000;
+    unsigned nq = 300;
+    if (t_seed_args(argc, argv, &seed, &n, &nq)) {
         run_seed(seed, n, nq, dir);
     } else {
         uint64_t base = (uint64_t)t_env_ll("SLOG2_SEED", 20240601);
         unsigned n_seeds = vg ? 3 : (unsigned)t_env_ll("SLOG2_SEEDS", 24);
         for (unsigned s = 0; s < n_seeds; s++) {
             t_rng r = {base + s};
-            size_t n = vg ? 200 + t_below(&r, 200) : 1 + t_below(&r, 6000);
+            n = vg ? 200 + t_below(&r, 200) : 1 + t_below(&r, 6000);
             if (s == 1)
                 n = 1; /* one drawable */
             run_seed(base + s, n, vg ? 40 : 300, dir);

@@ -46,6 +46,18 @@ int t_under_valgrind(void)
     return v && *v && strcmp(v, "0") != 0;
 }
 
+int t_seed_args(int argc, char **argv, uint64_t *seed, size_t *n, unsigned *n_queries)
+{
+    if (argc < 2)
+        return 0;
+    *seed = strtoull(argv[1], NULL, 0);
+    if (argc > 2)
+        *n = (size_t)strtoull(argv[2], NULL, 0);
+    if (argc > 3)
+        *n_queries = (unsigned)strtoul(argv[3], NULL, 0);
+    return 1;
+}
+
 long long t_env_ll(const char *name, long long def)
 {
     const char *v = getenv(name);

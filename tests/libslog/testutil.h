@@ -56,6 +56,10 @@ static inline void t_qsort(void *base, size_t n, size_t size, int (*cmp)(const v
 int t_under_valgrind(void);
 /* Integer from the environment, or def. */
 long long t_env_ll(const char *name, long long def);
+/* The seeded model tests replay one case from their command line,
+ * "SEED [N_DRAWABLES [N_QUERIES]]": returns 1 and fills what is given
+ * (the rest keeps the caller's defaults), or 0 without arguments. */
+int t_seed_args(int argc, char **argv, uint64_t *seed, size_t *n, unsigned *n_queries);
 double t_now(void);
 
 /* ------------------------------------------------------------ rng */
