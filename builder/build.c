@@ -24,6 +24,7 @@
 #include "palette.h"
 #include "sink.h"
 #include "slog.h"
+#include "fn_args.h"
 #include "volume.h"
 
 #define N_LABELS DUMPI_N_LABELS
@@ -66,8 +67,8 @@ typedef struct fn_plan {
     int8_t arg[N_FIELD_IDS];     /* arg index per slot, -1 if derived */
     int8_t i_datatype;           /* for bytes */
     /* argument indexes used by the semantics */
-    int8_t i_count, i_dtype, i_dest, i_source, i_tag, i_comm, i_request, i_status, i_flag, i_outcount;
-    int8_t i_sendcount, i_sendtype, i_sendtag, i_recvtag, i_requests;
+    fn_args a;                   /* where its arguments are */
+    int8_t i_bytes_type;         /* datatype of the bytes field */
     uint8_t role;                /* what the call means to matching: role_id */
     volume_plan volume;          /* for F_SENT / F_RECEIVED */
     uint8_t comm_op;             /* creates/frees communicators or groups */
@@ -195,29 +196,13 @@ static fn_plan *plan_make(builder *b, uint16_t label) {
     fn_plan *p = &b->plans[label];
     const dumpi_fn_info *fn = dumpi_fn_lookup(label);
     int moves = volume_plan_for(label, &p->volume); /* sent/received replace bytes */
-    /* the argument indexes both plans use, looked up once (volume.c) */
-    const volume_plan *v = &p->volume;
-    p->i_count = v->i_count;
-    p->i_dtype = v->i_datatype;
-    p->i_dest = v->i_dest;
-    p->i_source = v->i_source;
-    p->i_comm = v->i_comm;
-    p->i_status = v->i_status;
-    p->i_sendcount = v->i_sendcount;
-    p->i_sendtype = v->i_sendtype;
+    fn_args_find(label, &p->a);
 #define IDX(name) ((int8_t)dumpi_fn_arg_index(label, name))
-    p->i_tag = IDX("tag");
-    p->i_request = IDX("request");
-    p->i_flag = IDX("flag");
-    p->i_outcount = IDX("outcount");
-    p->i_sendtag = IDX("sendtag");
-    p->i_recvtag = IDX("recvtag");
-    p->i_requests = IDX("requests");
-    p->i_datatype = p->i_count >= 0 && p->i_dtype >= 0 ? p->i_dtype : p->i_sendtype;
+    p->i_bytes_type = p->a.i_count >= 0 && p->a.i_datatype >= 0 ? p->a.i_datatype : p->a.i_sendtype;
     for (int f = 0; f < N_FIELD_IDS; f++) {
         int8_t a = -1;
         for (int k = 0; k < 3 && field_defs[f].args[k] && a < 0; k++) a = IDX(field_defs[f].args[k]);
-        if (f == F_BYTES && (p->i_datatype < 0 || moves)) a = -1;
+        if (f == F_BYTES && (p->i_bytes_type < 0 || moves)) a = -1;
         int derived = (f == F_COMPLETED && fn->family == DUMPI_FAMILY_WAIT_TEST) ||
                       ((f == F_SENT || f == F_RECEIVED) && moves);
         if (a >= 0 || derived) {
@@ -341,15 +326,15 @@ static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_pl
     if (p->role == R_NONE) return;
     uint32_t rank = r->rank, th = c->thread;
     match_post post = {.rank = rank, .thread = th, .time = t0, .request = MATCH_NO_REQUEST,
-                       .comm = (int)arg_or(c, p->i_comm, 2)};
+                       .comm = (int)arg_or(c, p->a.i_comm, 2)};
     switch ((role_id)p->role) {
     case R_SEND:
     case R_ISEND:
     case R_SEND_INIT:
-        post.peer = (int)arg_or(c, p->i_dest, MATCH_PROC_NULL);
-        post.tag = (int)arg_or(c, p->i_tag, 0);
-        post.bytes = bytes_of(r, c, p->i_count, p->i_dtype);
-        if (p->role != R_SEND) post.request = (int)arg_or(c, p->i_request, MATCH_NO_REQUEST);
+        post.peer = (int)arg_or(c, p->a.i_dest, MATCH_PROC_NULL);
+        post.tag = (int)arg_or(c, p->a.i_tag, 0);
+        post.bytes = bytes_of(r, c, p->a.i_count, p->a.i_datatype);
+        if (p->role != R_SEND) post.request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
         if (p->role == R_SEND_INIT)
             match_send_init(b->match, &post);
         else
@@ -358,16 +343,16 @@ static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_pl
     case R_RECV:
     case R_IRECV:
     case R_RECV_INIT:
-        post.peer = (int)arg_or(c, p->i_source, MATCH_ANY_SOURCE);
-        post.tag = (int)arg_or(c, p->i_tag, MATCH_ANY_TAG);
-        post.bytes = bytes_of(r, c, p->i_count, p->i_dtype);
+        post.peer = (int)arg_or(c, p->a.i_source, MATCH_ANY_SOURCE);
+        post.tag = (int)arg_or(c, p->a.i_tag, MATCH_ANY_TAG);
+        post.bytes = bytes_of(r, c, p->a.i_count, p->a.i_datatype);
         if (p->role == R_RECV) {
-            const dumpi_status *ds = p->i_status >= 0 ? dumpi_call_status(c, p->i_status) : NULL;
+            const dumpi_status *ds = p->a.i_status >= 0 ? dumpi_call_status(c, p->a.i_status) : NULL;
             match_status ms;
             if (ds) to_status(ds, &ms);
             match_recv(b->match, &post, ds ? &ms : NULL, t1, th);
         } else {
-            post.request = (int)arg_or(c, p->i_request, MATCH_NO_REQUEST);
+            post.request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
             if (p->role == R_IRECV)
                 match_recv_post(b->match, &post);
             else
@@ -375,33 +360,33 @@ static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_pl
         }
         break;
     case R_SENDRECV: {
-        post.peer = (int)arg_or(c, p->i_dest, MATCH_PROC_NULL);
-        post.tag = (int)arg_or(c, p->i_sendtag, 0);
-        post.bytes = p->i_sendcount >= 0 ? bytes_of(r, c, p->i_sendcount, p->i_sendtype) : bytes_of(r, c, p->i_count, p->i_dtype);
+        post.peer = (int)arg_or(c, p->a.i_dest, MATCH_PROC_NULL);
+        post.tag = (int)arg_or(c, p->a.i_sendtag, 0);
+        post.bytes = p->a.i_sendcount >= 0 ? bytes_of(r, c, p->a.i_sendcount, p->a.i_sendtype) : bytes_of(r, c, p->a.i_count, p->a.i_datatype);
         match_send(b->match, &post);
         match_post rp = post;
-        rp.peer = (int)arg_or(c, p->i_source, MATCH_ANY_SOURCE);
-        rp.tag = (int)arg_or(c, p->i_recvtag, MATCH_ANY_TAG);
-        const dumpi_status *ds = p->i_status >= 0 ? dumpi_call_status(c, p->i_status) : NULL;
+        rp.peer = (int)arg_or(c, p->a.i_source, MATCH_ANY_SOURCE);
+        rp.tag = (int)arg_or(c, p->a.i_recvtag, MATCH_ANY_TAG);
+        const dumpi_status *ds = p->a.i_status >= 0 ? dumpi_call_status(c, p->a.i_status) : NULL;
         match_status ms;
         if (ds) to_status(ds, &ms);
         match_recv(b->match, &rp, ds ? &ms : NULL, t1, th);
         break;
     }
     case R_START:
-        match_start(b->match, rank, th, (int)arg_or(c, p->i_request, MATCH_NO_REQUEST), t0);
+        match_start(b->match, rank, th, (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST), t0);
         break;
     case R_STARTALL: {
         int32_t nreq = 0;
-        const int32_t *reqs = p->i_requests >= 0 ? dumpi_call_int_array(c, p->i_requests, &nreq) : NULL;
+        const int32_t *reqs = p->a.i_requests >= 0 ? dumpi_call_int_array(c, p->a.i_requests, &nreq) : NULL;
         for (int32_t i = 0; reqs && i < nreq; i++) match_start(b->match, rank, th, reqs[i], t0);
         break;
     }
     case R_CANCEL:
-        match_cancel(b->match, rank, (int)arg_or(c, p->i_request, MATCH_NO_REQUEST));
+        match_cancel(b->match, rank, (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST));
         break;
     case R_REQ_FREE:
-        match_request_free(b->match, rank, (int)arg_or(c, p->i_request, MATCH_NO_REQUEST));
+        match_request_free(b->match, rank, (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST));
         break;
     case R_COMPLETE: {
         for (int32_t i = 0; i < dc->n; i++) {
@@ -477,9 +462,9 @@ static void do_comms(builder *b, rank_in *r, const dumpi_call *c) {
 /* A poll "found nothing": Test/Testany/Testall/Iprobe flag 0, Testsome
  * outcount 0 or MPI_UNDEFINED. */
 static int poll_failed(const dumpi_call *c, const fn_plan *p) {
-    if (p->i_flag >= 0) return dumpi_call_has(c, p->i_flag) && dumpi_call_int(c, p->i_flag) == 0;
-    if (p->i_outcount >= 0) {
-        int64_t oc = arg_or(c, p->i_outcount, 1);
+    if (p->a.i_flag >= 0) return dumpi_call_has(c, p->a.i_flag) && dumpi_call_int(c, p->a.i_flag) == 0;
+    if (p->a.i_outcount >= 0) {
+        int64_t oc = arg_or(c, p->a.i_outcount, 1);
         return oc == 0 || oc == DUMPI_UNDEFINED;
     }
     return 0;
@@ -561,14 +546,14 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
     d->end = t1;
     d->n_info = p->n_fields;
     int64_t *info = (int64_t *)d->info;
-    int comm = (int)arg_or(c, p->i_comm, 2);
+    int comm = (int)arg_or(c, p->a.i_comm, 2);
     int64_t sent = SLOG_INFO_UNKNOWN, received = SLOG_INFO_UNKNOWN;
-    if (p->volume.sent) volume_of(&p->volume, r->f, b->comms, r->rank, c, &sent, &received);
+    if (p->volume.sent) volume_of(&p->volume, &p->a, r->f, b->comms, r->rank, c, &sent, &received);
     for (uint32_t i = 0; i < p->n_fields; i++) {
         int a = p->arg[i];
         int64_t v = SLOG_INFO_UNKNOWN;
         switch (p->fields[i]) {
-        case F_BYTES: v = bytes_of(r, c, p->i_count >= 0 ? p->i_count : p->i_sendcount, p->i_datatype); break;
+        case F_BYTES: v = bytes_of(r, c, p->a.i_count >= 0 ? p->a.i_count : p->a.i_sendcount, p->i_bytes_type); break;
         case F_SENT: v = sent; break;
         case F_RECEIVED: v = received; break;
         case F_DEST:

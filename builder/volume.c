@@ -70,31 +70,12 @@ int volume_plan_for(uint16_t label, volume_plan *p) {
             p->sent = rules[k].sent;
             p->received = rules[k].received;
         }
-#define IDX(name) ((int8_t)dumpi_fn_arg_index(label, name))
-    p->i_count = IDX("count");
-    p->i_datatype = IDX("datatype");
-    p->i_sendcount = IDX("sendcount");
-    p->i_sendtype = IDX("sendtype");
-    p->i_recvcount = IDX("recvcount");
-    p->i_recvtype = IDX("recvtype");
-    p->i_sendcounts = IDX("sendcounts");
-    p->i_recvcounts = IDX("recvcounts");
-    p->i_sendtypes = IDX("sendtypes");
-    p->i_recvtypes = IDX("recvtypes");
-    p->i_root = IDX("root");
-    p->i_commrank = IDX("commrank");
-    p->i_commsize = IDX("commsize");
-    p->i_comm = IDX("comm");
-    p->i_dest = IDX("dest");
-    p->i_source = IDX("source");
-    p->i_status = IDX("status");
-#undef IDX
     return p->sent != V_NONE;
 }
 
 /* What the rules need to know about the call, worked out once. */
 typedef struct call_env {
-    const volume_plan *p;
+    const fn_args *a;
     const dumpi_file *f;
     comm_ctx *comms;
     uint32_t rank;
@@ -119,10 +100,10 @@ static int64_t count_of(const call_env *e, int i_count, int i_type) {
     return times_size(e, scalar(e, i_count), scalar(e, i_type));
 }
 
-static int comm_handle(const call_env *e) { return has(e, e->p->i_comm) ? (int)scalar(e, e->p->i_comm) : 2; }
+static int comm_handle(const call_env *e) { return has(e, e->a->i_comm) ? (int)scalar(e, e->a->i_comm) : 2; }
 
 static int64_t comm_size(const call_env *e) {
-    if (has(e, e->p->i_commsize)) return scalar(e, e->p->i_commsize);
+    if (has(e, e->a->i_commsize)) return scalar(e, e->a->i_commsize);
     comm_ref *r = comm_ref_lookup(e->comms, e->rank, comm_handle(e));
     int n = r && !comm_ref_is_inter(r) ? comm_ref_size(r) : -1;
     return n > 0 ? n : UNKNOWN;
@@ -130,7 +111,7 @@ static int64_t comm_size(const call_env *e) {
 
 /* The caller's rank in the call's communicator, or -1. */
 static int64_t own_comm_rank(const call_env *e) {
-    if (has(e, e->p->i_commrank)) return scalar(e, e->p->i_commrank);
+    if (has(e, e->a->i_commrank)) return scalar(e, e->a->i_commrank);
     comm_ref *r = comm_ref_lookup(e->comms, e->rank, comm_handle(e));
     int n = r && !comm_ref_is_inter(r) ? comm_ref_size(r) : -1;
     for (int i = 0; i < n; i++)
@@ -141,8 +122,8 @@ static int64_t own_comm_rank(const call_env *e) {
 /* 1 at the root, 0 elsewhere, -1 when unknown (no root argument,
  * unresolved communicator, intercommunicator root values). */
 static int at_root(const call_env *e) {
-    if (!has(e, e->p->i_root)) return -1;
-    int64_t root = scalar(e, e->p->i_root);
+    if (!has(e, e->a->i_root)) return -1;
+    int64_t root = scalar(e, e->a->i_root);
     if (root < 0) return -1;
     int64_t me = own_comm_rank(e);
     return me < 0 ? -1 : me == root;
@@ -181,50 +162,50 @@ static int64_t sum_counts(const call_env *e, int i_counts, int i_type, int i_typ
 }
 
 static int64_t apply(const call_env *e, volume_rule rule) {
-    const volume_plan *p = e->p;
+    const fn_args *a = e->a;
     switch (rule) {
     case V_NONE: return UNKNOWN;
-    case V_COUNT: return count_of(e, p->i_count, p->i_datatype);
-    case V_COUNT_ROOT: return rooted(at_root(e), 1, count_of(e, p->i_count, p->i_datatype));
-    case V_COUNT_NONROOT: return rooted(at_root(e), 0, count_of(e, p->i_count, p->i_datatype));
-    case V_SEND: return has(e, p->i_sendcount) ? count_of(e, p->i_sendcount, p->i_sendtype) : 0;
-    case V_SEND_ALL: return times_n(count_of(e, p->i_sendcount, p->i_sendtype), comm_size(e));
+    case V_COUNT: return count_of(e, a->i_count, a->i_datatype);
+    case V_COUNT_ROOT: return rooted(at_root(e), 1, count_of(e, a->i_count, a->i_datatype));
+    case V_COUNT_NONROOT: return rooted(at_root(e), 0, count_of(e, a->i_count, a->i_datatype));
+    case V_SEND: return has(e, a->i_sendcount) ? count_of(e, a->i_sendcount, a->i_sendtype) : 0;
+    case V_SEND_ALL: return times_n(count_of(e, a->i_sendcount, a->i_sendtype), comm_size(e));
     case V_SEND_ALL_ROOT:
-        return rooted(at_root(e), 1, times_n(count_of(e, p->i_sendcount, p->i_sendtype), comm_size(e)));
-    case V_RECV: return has(e, p->i_recvcount) ? count_of(e, p->i_recvcount, p->i_recvtype) : 0;
-    case V_RECV_ALL: return times_n(count_of(e, p->i_recvcount, p->i_recvtype), comm_size(e));
+        return rooted(at_root(e), 1, times_n(count_of(e, a->i_sendcount, a->i_sendtype), comm_size(e)));
+    case V_RECV: return has(e, a->i_recvcount) ? count_of(e, a->i_recvcount, a->i_recvtype) : 0;
+    case V_RECV_ALL: return times_n(count_of(e, a->i_recvcount, a->i_recvtype), comm_size(e));
     case V_RECV_ALL_ROOT:
-        return rooted(at_root(e), 1, times_n(count_of(e, p->i_recvcount, p->i_recvtype), comm_size(e)));
-    case V_SENDCOUNTS: return sum_counts(e, p->i_sendcounts, p->i_sendtype, -1);
-    case V_RECVCOUNTS: return sum_counts(e, p->i_recvcounts, p->i_recvtype, -1);
-    case V_SENDCOUNTS_TYPES: return sum_counts(e, p->i_sendcounts, -1, p->i_sendtypes);
-    case V_RECVCOUNTS_TYPES: return sum_counts(e, p->i_recvcounts, -1, p->i_recvtypes);
-    case V_RECVCOUNTS_DATATYPE: return sum_counts(e, p->i_recvcounts, p->i_datatype, -1);
+        return rooted(at_root(e), 1, times_n(count_of(e, a->i_recvcount, a->i_recvtype), comm_size(e)));
+    case V_SENDCOUNTS: return sum_counts(e, a->i_sendcounts, a->i_sendtype, -1);
+    case V_RECVCOUNTS: return sum_counts(e, a->i_recvcounts, a->i_recvtype, -1);
+    case V_SENDCOUNTS_TYPES: return sum_counts(e, a->i_sendcounts, -1, a->i_sendtypes);
+    case V_RECVCOUNTS_TYPES: return sum_counts(e, a->i_recvcounts, -1, a->i_recvtypes);
+    case V_RECVCOUNTS_DATATYPE: return sum_counts(e, a->i_recvcounts, a->i_datatype, -1);
     case V_MY_RECVCOUNT_DATATYPE: {
         int32_t n = 0;
-        const int32_t *counts = dumpi_call_int_array(e->c, p->i_recvcounts, &n);
+        const int32_t *counts = dumpi_call_int_array(e->c, a->i_recvcounts, &n);
         int64_t me = own_comm_rank(e);
-        if (!counts || me < 0 || me >= n || !has(e, p->i_datatype)) return UNKNOWN;
-        return times_size(e, counts[me], scalar(e, p->i_datatype));
+        if (!counts || me < 0 || me >= n || !has(e, a->i_datatype)) return UNKNOWN;
+        return times_size(e, counts[me], scalar(e, a->i_datatype));
     }
     case V_P2P_SEND:
-        if (has(e, p->i_dest) && scalar(e, p->i_dest) == PROC_NULL) return 0;
-        return p->i_sendcount >= 0 ? count_of(e, p->i_sendcount, p->i_sendtype)
-                                   : count_of(e, p->i_count, p->i_datatype);
+        if (has(e, a->i_dest) && scalar(e, a->i_dest) == PROC_NULL) return 0;
+        return a->i_sendcount >= 0 ? count_of(e, a->i_sendcount, a->i_sendtype)
+                                   : count_of(e, a->i_count, a->i_datatype);
     case V_P2P_RECV: {
-        if (has(e, p->i_source) && scalar(e, p->i_source) == PROC_NULL) return 0;
-        const dumpi_status *st = p->i_status >= 0 ? dumpi_call_status(e->c, p->i_status) : NULL;
+        if (has(e, a->i_source) && scalar(e, a->i_source) == PROC_NULL) return 0;
+        const dumpi_status *st = a->i_status >= 0 ? dumpi_call_status(e->c, a->i_status) : NULL;
         if (st && !st->cancelled && st->bytes >= 0) return st->bytes;
-        return p->i_recvcount >= 0 ? count_of(e, p->i_recvcount, p->i_recvtype)
-                                   : count_of(e, p->i_count, p->i_datatype);
+        return a->i_recvcount >= 0 ? count_of(e, a->i_recvcount, a->i_recvtype)
+                                   : count_of(e, a->i_count, a->i_datatype);
     }
     }
     return UNKNOWN;
 }
 
-void volume_of(const volume_plan *p, const dumpi_file *f, comm_ctx *comms, uint32_t rank,
-               const dumpi_call *c, int64_t *sent, int64_t *received) {
-    call_env e = {p, f, comms, rank, c};
+void volume_of(const volume_plan *p, const fn_args *a, const dumpi_file *f, comm_ctx *comms,
+               uint32_t rank, const dumpi_call *c, int64_t *sent, int64_t *received) {
+    call_env e = {a, f, comms, rank, c};
     *sent = apply(&e, (volume_rule)p->sent);
     *received = apply(&e, (volume_rule)p->received);
 }

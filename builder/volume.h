@@ -18,25 +18,21 @@
 
 #include "comm.h"
 #include "dumpi.h"
+#include "fn_args.h"
 
 typedef struct volume_plan {
     uint8_t sent, received;       /* volume_rule, see volume.c */
-    /* argument indexes, -1 when the function has none */
-    int8_t i_count, i_datatype, i_sendcount, i_sendtype, i_recvcount, i_recvtype;
-    int8_t i_sendcounts, i_recvcounts, i_sendtypes, i_recvtypes;
-    int8_t i_root, i_commrank, i_commsize, i_comm, i_dest, i_source, i_status;
 } volume_plan;
 
-/* Fill *p for the function with this label (the argument indexes for
- * every function, which the builder's own plan reuses). Returns 1 when the
- * function gets "sent"/"received" fields (collectives that move data,
- * Sendrecv, Sendrecv_replace), else 0. */
+/* Fill *p for the function with this label. Returns 1 when the function
+ * gets "sent"/"received" fields (collectives that move data, Sendrecv,
+ * Sendrecv_replace), else 0. */
 int volume_plan_for(uint16_t label, volume_plan *p);
 
-/* The calling rank's sent and received bytes for record c (of file f,
- * whose datatype sizes are used) on world rank `rank`; comms answers
- * communicator sizes and ranks. */
-void volume_of(const volume_plan *p, const dumpi_file *f, comm_ctx *comms, uint32_t rank,
-               const dumpi_call *c, int64_t *sent, int64_t *received);
+/* The calling rank's sent and received bytes for record c (whose
+ * function's arguments a locates; of file f, whose datatype sizes are
+ * used) on world rank `rank`; comms answers communicator sizes and ranks. */
+void volume_of(const volume_plan *p, const fn_args *a, const dumpi_file *f, comm_ctx *comms,
+               uint32_t rank, const dumpi_call *c, int64_t *sent, int64_t *received);
 
 #endif
