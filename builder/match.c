@@ -1351,7 +1351,7 @@ void match_ctx_free(match_ctx *m)
     g_free(insts);
     htab_free(&m->insts);
     dgroup_free_all(m); /* after the ops: nothing counts waiting any more */
-    for (uint32_t i = 0; i < comm_ctx_n_ranks(m->comms); i++) {
+    for (uint32_t i = 0; i < m->n_ranks; i++) {
         for (size_t k = 0; k < htab_capacity(&m->reqs[i]); k++)
             req_release(m, htab_at(&m->reqs[i], k)->val);
         htab_free(&m->reqs[i]);
