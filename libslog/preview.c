@@ -256,25 +256,44 @@ static inline uint8_t *put_uvar_p(uint8_t *p, uint64_t v) {
     return p;
 }
 
-uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, slog_buf *out) {
-    /* Sort (key, row) pairs by key = timeline:category: the file must not
-     * depend on hash order. Keys are unique, so the row never decides. */
-    uint64_t *keys = malloc((size_t)(a->n_rows ? a->n_rows : 1) * 2 * sizeof *keys);
-    if (!keys) {
-        out->failed = true;
-        return 0;
+/* Row indexes in (timeline, category) order into order[]: the file must
+ * not depend on the order rows were first touched. Where the direct table
+ * is small next to the rows, walking it yields that order with no sort
+ * (qsort was a tenth of the writer's time on 16 ranks); otherwise, or if
+ * a row lies outside it, sort (key, row) pairs. Keys are unique. */
+static bool rows_in_order(const slog_prev_acc *a, uint32_t *order) {
+    uint64_t cells = (uint64_t)a->dir_tl * a->dir_cat;
+    if (a->direct && cells <= 16ull * a->n_rows + 1024) {
+        uint32_t k = 0;
+        for (uint64_t i = 0; i < cells && k < a->n_rows; i++)
+            if (a->direct[i]) order[k++] = a->direct[i] - 1;
+        if (k == a->n_rows) return true;
     }
+    uint64_t *keys = malloc((size_t)(a->n_rows ? a->n_rows : 1) * 2 * sizeof *keys);
+    if (!keys) return false;
     for (uint32_t i = 0; i < a->n_rows; i++) {
         keys[2 * i] = ((uint64_t)a->rows[i].timeline << 32) | a->rows[i].category;
         keys[2 * i + 1] = i;
     }
     qsort(keys, a->n_rows, 2 * sizeof *keys, cmp_u64);
+    for (uint32_t i = 0; i < a->n_rows; i++) order[i] = (uint32_t)keys[2 * i + 1];
+    free(keys);
+    return true;
+}
+
+uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, slog_buf *out) {
+    uint32_t *order = malloc((size_t)(a->n_rows ? a->n_rows : 1) * sizeof *order);
+    if (!order || !rows_in_order(a, order)) {
+        free(order);
+        out->failed = true;
+        return 0;
+    }
     buf_put_u32(out, a->n_bins);
     size_t count_at = out->len;
     buf_put_u32(out, 0);
     uint32_t written = 0;
     for (uint32_t k = 0; k < a->n_rows; k++) {
-        uint32_t ri = (uint32_t)keys[2 * k + 1];
+        uint32_t ri = order[k];
         const slog_prev_row *r = &a->rows[ri];
         const float *bins = a->pool + (size_t)ri * a->n_bins;
         bool st = cat_is_state[r->category];
@@ -296,6 +315,6 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, slog_buf 
         written++;
     }
     if (!out->failed) put_u32le(out->data + count_at, written);
-    free(keys);
+    free(order);
     return written;
 }
