@@ -4,9 +4,10 @@
  * exit, so file order is exit order) and the ranks are merged by exit time
  * (merge.c). Every record becomes a state (or, for a poll that found
  * nothing, an event) on its (rank, thread) timeline and is fed to the
- * communicator replay (comm.c) and message matching (match.c), which produce
- * arrows. All drawables pass through the reorder buffer (reorder.c) so the
- * writer receives them in end order; memory is bounded by ranks, messages in
+ * communicator replay (comm.c) and, through the relay (relay.c) on the
+ * sink's thread, to message matching (match.c), which produces arrows. All
+ * drawables pass through the reorder buffer (reorder.c) so the writer
+ * receives them in end order; memory is bounded by ranks, messages in
  * flight and open states, not by trace length.
  */
 #include "build.h"
@@ -19,12 +20,14 @@
 #include <unistd.h>
 
 #include "comm.h"
+#include "comm_call.h"
 #include "match.h"
 #include "merge.h"
 #include "palette.h"
 #include "sink.h"
 #include "slog.h"
 #include "fn_args.h"
+#include "relay.h"
 #include "volume.h"
 
 #define N_LABELS DUMPI_N_LABELS
@@ -131,13 +134,16 @@ typedef struct builder {
     uint32_t n_ranks;
     merge *merge;                /* the ranks' next records, by exit time */
     int64_t origin;
-    comm_ctx *comms;
-    match_ctx *match;
+    comm_ctx *comms;             /* this thread's replay, for the info fields */
+    relay *relay;                /* matching, on the sink's thread */
     fn_plan plans[N_LABELS];
     GHashTable *timelines;       /* (rank << 16 | thread) -> id + 1, threads > 0 only */
     GHashTable *user_cats;       /* name -> category id + 1 */
     uint32_t arrow_category;
-    uint32_t inferred_category;  /* UINT32_MAX until an inferred message */
+    /* made by the relay when the first inferred message appears */
+    const char *arrow_names[sizeof arrow_fields];
+    uint8_t arrow_types[sizeof arrow_fields];
+    slog_category inferred;
     int failed;                  /* writer error: stop */
     scratch scratch;             /* where drawables go once it failed */
     slog_error werr;
@@ -267,33 +273,6 @@ static slog_drawable *slot(builder *b) {
     return &b->scratch.d;
 }
 
-static slog_cb_result on_arrow(void *user, const match_arrow *a) {
-    builder *b = user;
-    uint32_t from = timeline_for(b, a->send_rank, a->send_thread);
-    uint32_t to = timeline_for(b, a->recv_rank, a->recv_thread);
-    /* Messages whose receive recorded no status were chosen by MPI's
-     * ordering rules (docs/MATCHING.md): a category of their own, so the
-     * legend tells them apart and can hide them. Made when first needed,
-     * before slot() (it queues the category). */
-    if (a->inferred && b->inferred_category == UINT32_MAX)
-        b->inferred_category = add_category(b, SLOG_KIND_ARROW, "message (inferred)", "message",
-                                            PALETTE_ARROW_INFERRED, 3, arrow_fields);
-    slog_drawable *d = slot(b);
-    int64_t *info = (int64_t *)d->info;
-    d->kind = SLOG_KIND_ARROW;
-    d->category = a->inferred ? b->inferred_category : b->arrow_category;
-    d->timeline = from;
-    d->end_timeline = to;
-    d->start = a->send_time;
-    d->end = a->recv_time;
-    d->n_info = 3;
-    info[0] = a->bytes;
-    info[1] = a->tag;
-    info[2] = a->recv_comm;
-    b->s->n_arrows++;
-    return b->failed ? SLOG_STOP : SLOG_CONTINUE;
-}
-
 /* ---------------------------------------------------------- semantics */
 
 static int64_t bytes_of(const rank_in *r, const dumpi_call *c, int i_count, int i_type) {
@@ -321,142 +300,98 @@ static inline int64_t arg_or(const dumpi_call *c, int i, int64_t dflt) {
     return i >= 0 && c->args[i].present ? c->args[i].i : dflt;
 }
 
+static void status_op(relay_op *op, const dumpi_status *ds) {
+    op->has_status = ds != NULL;
+    if (ds) to_status(ds, &op->status);
+}
+
+/* Queue what the call means to matching (relay.h): run on the sink's thread. */
 static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_plan *p, const dumpi_completions *dc,
                         int64_t t0, int64_t t1) {
     if (p->role == R_NONE) return;
     uint32_t rank = r->rank, th = c->thread;
-    match_post post = {.rank = rank, .thread = th, .time = t0, .request = MATCH_NO_REQUEST,
-                       .comm = (int)arg_or(c, p->a.i_comm, 2)};
+    relay_op op = {.post = {.rank = rank, .thread = th, .time = t0, .request = MATCH_NO_REQUEST,
+                            .comm = (int)arg_or(c, p->a.i_comm, 2)}};
+    match_post *post = &op.post;
     switch ((role_id)p->role) {
     case R_SEND:
     case R_ISEND:
     case R_SEND_INIT:
-        post.peer = (int)arg_or(c, p->a.i_dest, MATCH_PROC_NULL);
-        post.tag = (int)arg_or(c, p->a.i_tag, 0);
-        post.bytes = bytes_of(r, c, p->a.i_count, p->a.i_datatype);
-        if (p->role != R_SEND) post.request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
-        if (p->role == R_SEND_INIT)
-            match_send_init(b->match, &post);
-        else
-            match_send(b->match, &post);
+        post->peer = (int)arg_or(c, p->a.i_dest, MATCH_PROC_NULL);
+        post->tag = (int)arg_or(c, p->a.i_tag, 0);
+        post->bytes = bytes_of(r, c, p->a.i_count, p->a.i_datatype);
+        if (p->role != R_SEND) post->request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
+        op.kind = p->role == R_SEND_INIT ? RELAY_SEND_INIT : RELAY_SEND;
+        relay_post(b->relay, &op);
         break;
     case R_RECV:
     case R_IRECV:
     case R_RECV_INIT:
-        post.peer = (int)arg_or(c, p->a.i_source, MATCH_ANY_SOURCE);
-        post.tag = (int)arg_or(c, p->a.i_tag, MATCH_ANY_TAG);
-        post.bytes = bytes_of(r, c, p->a.i_count, p->a.i_datatype);
+        post->peer = (int)arg_or(c, p->a.i_source, MATCH_ANY_SOURCE);
+        post->tag = (int)arg_or(c, p->a.i_tag, MATCH_ANY_TAG);
+        post->bytes = bytes_of(r, c, p->a.i_count, p->a.i_datatype);
         if (p->role == R_RECV) {
-            const dumpi_status *ds = p->a.i_status >= 0 ? dumpi_call_status(c, p->a.i_status) : NULL;
-            match_status ms;
-            if (ds) to_status(ds, &ms);
-            match_recv(b->match, &post, ds ? &ms : NULL, t1, th);
+            status_op(&op, p->a.i_status >= 0 ? dumpi_call_status(c, p->a.i_status) : NULL);
+            op.kind = RELAY_RECV;
+            op.done_time = t1;
         } else {
-            post.request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
-            if (p->role == R_IRECV)
-                match_recv_post(b->match, &post);
-            else
-                match_recv_init(b->match, &post);
+            post->request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
+            op.kind = p->role == R_IRECV ? RELAY_RECV_POST : RELAY_RECV_INIT;
         }
+        relay_post(b->relay, &op);
         break;
     case R_SENDRECV: {
-        post.peer = (int)arg_or(c, p->a.i_dest, MATCH_PROC_NULL);
-        post.tag = (int)arg_or(c, p->a.i_sendtag, 0);
-        post.bytes = p->a.i_sendcount >= 0 ? bytes_of(r, c, p->a.i_sendcount, p->a.i_sendtype) : bytes_of(r, c, p->a.i_count, p->a.i_datatype);
-        match_send(b->match, &post);
-        match_post rp = post;
-        rp.peer = (int)arg_or(c, p->a.i_source, MATCH_ANY_SOURCE);
-        rp.tag = (int)arg_or(c, p->a.i_recvtag, MATCH_ANY_TAG);
-        const dumpi_status *ds = p->a.i_status >= 0 ? dumpi_call_status(c, p->a.i_status) : NULL;
-        match_status ms;
-        if (ds) to_status(ds, &ms);
-        match_recv(b->match, &rp, ds ? &ms : NULL, t1, th);
+        post->peer = (int)arg_or(c, p->a.i_dest, MATCH_PROC_NULL);
+        post->tag = (int)arg_or(c, p->a.i_sendtag, 0);
+        post->bytes = p->a.i_sendcount >= 0 ? bytes_of(r, c, p->a.i_sendcount, p->a.i_sendtype) : bytes_of(r, c, p->a.i_count, p->a.i_datatype);
+        op.kind = RELAY_SEND;
+        relay_post(b->relay, &op);
+        post->peer = (int)arg_or(c, p->a.i_source, MATCH_ANY_SOURCE);
+        post->tag = (int)arg_or(c, p->a.i_recvtag, MATCH_ANY_TAG);
+        status_op(&op, p->a.i_status >= 0 ? dumpi_call_status(c, p->a.i_status) : NULL);
+        op.kind = RELAY_RECV;
+        op.done_time = t1;
+        relay_post(b->relay, &op);
         break;
     }
     case R_START:
-        match_start(b->match, rank, th, (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST), t0);
+        op.kind = RELAY_START;
+        post->request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
+        op.done_time = t0;
+        relay_post(b->relay, &op);
         break;
     case R_STARTALL: {
         int32_t nreq = 0;
         const int32_t *reqs = p->a.i_requests >= 0 ? dumpi_call_int_array(c, p->a.i_requests, &nreq) : NULL;
-        for (int32_t i = 0; reqs && i < nreq; i++) match_start(b->match, rank, th, reqs[i], t0);
+        op.kind = RELAY_START;
+        op.done_time = t0;
+        for (int32_t i = 0; reqs && i < nreq; i++) {
+            post->request = reqs[i];
+            relay_post(b->relay, &op);
+        }
         break;
     }
     case R_CANCEL:
-        match_cancel(b->match, rank, (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST));
-        break;
     case R_REQ_FREE:
-        match_request_free(b->match, rank, (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST));
+        op.kind = p->role == R_CANCEL ? RELAY_CANCEL : RELAY_REQUEST_FREE;
+        post->request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
+        relay_post(b->relay, &op);
         break;
     case R_COMPLETE: {
+        op.kind = RELAY_COMPLETE;
+        op.done_time = t1;
         for (int32_t i = 0; i < dc->n; i++) {
             int32_t req;
             const dumpi_status *ds = NULL;
             if (dumpi_completion_at(dc, i, &req, &ds) || req == DUMPI_REQUEST_NULL) continue;
-            match_status ms;
-            if (ds) to_status(ds, &ms);
-            match_complete(b->match, rank, th, req, ds ? &ms : NULL, t1);
+            post->request = req;
+            status_op(&op, ds);
+            relay_post(b->relay, &op);
         }
         break;
     }
     case R_NONE: break;
     }
-}
-
-static void do_comms(builder *b, rank_in *r, const dumpi_call *c) {
-    if (c->fn->family != DUMPI_FAMILY_OBJECT) return;
-    const char *n = c->fn->name;
-    uint16_t l = c->label;
-    uint32_t rank = r->rank;
-#define A(name) ((int)dumpi_call_int_by_name(c, name))
-#define ARR(name, np) dumpi_call_int_array(c, dumpi_fn_arg_index(l, name), np)
-    int32_t na = 0;
-    if (!strcmp(n, "MPI_Comm_dup"))
-        comm_record_dup(b->comms, rank, A("oldcomm"), A("newcomm"));
-    else if (!strcmp(n, "MPI_Comm_split"))
-        comm_record_split(b->comms, rank, A("oldcomm"), A("color"), A("key"), A("newcomm"));
-    else if (!strcmp(n, "MPI_Comm_create"))
-        comm_record_create(b->comms, rank, A("oldcomm"), A("group"), A("newcomm"));
-    else if (!strcmp(n, "MPI_Comm_free"))
-        comm_record_free(b->comms, rank, A("comm"));
-    else if (!strcmp(n, "MPI_Comm_group"))
-        comm_record_comm_group(b->comms, rank, A("comm"), A("group"));
-    else if (!strcmp(n, "MPI_Group_incl") || !strcmp(n, "MPI_Group_excl")) {
-        const int32_t *v = ARR("ranks", &na);
-        (n[10] == 'i' ? comm_record_group_incl : comm_record_group_excl)(b->comms, rank, A("group"), na, v,
-                                                                          A("newgroup"));
-    } else if (!strcmp(n, "MPI_Group_range_incl") || !strcmp(n, "MPI_Group_range_excl")) {
-        int32_t rows = 0;
-        const dumpi_int_row *rr = dumpi_call_int_array_2d(c, dumpi_fn_arg_index(l, "ranges"), &rows);
-        int *flat = g_new0(int, (gsize)rows * 3 + 1);
-        for (int32_t i = 0; rr && i < rows; i++)
-            for (int k = 0; k < 3 && k < rr[i].n; k++) flat[i * 3 + k] = rr[i].v[k];
-        (n[16] == 'i' ? comm_record_group_range_incl : comm_record_group_range_excl)(b->comms, rank, A("group"), rows,
-                                                                                      flat, A("newgroup"));
-        g_free(flat);
-    } else if (!strcmp(n, "MPI_Group_union"))
-        comm_record_group_union(b->comms, rank, A("group1"), A("group2"), A("newgroup"));
-    else if (!strcmp(n, "MPI_Group_intersection"))
-        comm_record_group_intersection(b->comms, rank, A("group1"), A("group2"), A("newgroup"));
-    else if (!strcmp(n, "MPI_Group_difference"))
-        comm_record_group_difference(b->comms, rank, A("group1"), A("group2"), A("newgroup"));
-    else if (!strcmp(n, "MPI_Group_free"))
-        comm_record_group_free(b->comms, rank, A("group"));
-    else if (!strcmp(n, "MPI_Cart_create")) {
-        const int32_t *v = ARR("dims", &na);
-        comm_record_cart_create(b->comms, rank, A("oldcomm"), na, v, A("newcomm"));
-    } else if (!strcmp(n, "MPI_Cart_sub")) {
-        const int32_t *v = ARR("remain_dims", &na);
-        comm_record_cart_sub(b->comms, rank, A("oldcomm"), na, v, A("newcomm"));
-    } else if (!strcmp(n, "MPI_Graph_create"))
-        comm_record_graph_create(b->comms, rank, A("oldcomm"), A("nodes"), A("newcomm"));
-    else if (!strcmp(n, "MPI_Intercomm_create"))
-        comm_record_intercomm_create(b->comms, rank, A("localcomm"), A("localleader"), A("remotecomm"),
-                                     A("remoteleader"), A("tag"), A("newcomm"));
-    else if (!strcmp(n, "MPI_Intercomm_merge"))
-        comm_record_intercomm_merge(b->comms, rank, A("comm"), A("high"), A("newcomm"));
-#undef A
-#undef ARR
 }
 
 /* A poll "found nothing": Test/Testany/Testall/Iprobe flag 0, Testsome
@@ -521,7 +456,12 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
     }
     b->s->n_calls++;
     fn_plan *p = plan_for(b, c->label);
-    if (p->comm_op) do_comms(b, r, c);
+    /* Before matching: the relay's arrows name this timeline (relay.h). */
+    uint32_t tl = timeline_for(b, r->rank, c->thread);
+    if (p->comm_op) {
+        comm_replay_call(b->comms, r->rank, c);
+        relay_comm(b->relay, r->rank, c);
+    }
     dumpi_completions dc; /* resolved once: matching and the info field both walk it */
     if (c->fn->family == DUMPI_FAMILY_WAIT_TEST)
         dumpi_call_completions(c, &dc);
@@ -529,7 +469,6 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
         dc.n = 0;
     do_matching(b, r, c, p, &dc, t0, t1);
 
-    uint32_t tl = timeline_for(b, r->rank, c->thread); /* may queue a timeline: before slot() */
     slog_drawable *d = slot(b);
     d->timeline = d->end_timeline = tl;
     if (p->poll_category != UINT32_MAX && poll_failed(c, p)) {
@@ -760,11 +699,16 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         s->n_timelines = b.n_ranks;
         b.arrow_category = add_category(&b, SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, 3,
                                         arrow_fields);
-        b.inferred_category = UINT32_MAX;
+        for (size_t i = 0; i < sizeof arrow_fields; i++) {
+            b.arrow_names[i] = field_defs[arrow_fields[i]].name;
+            b.arrow_types[i] = field_defs[arrow_fields[i]].type;
+        }
+        b.inferred = (slog_category){SLOG_KIND_ARROW, "message (inferred)", "message", PALETTE_ARROW_INFERRED,
+                                     sizeof arrow_fields, b.arrow_names, b.arrow_types};
         b.comms = comm_ctx_new(b.n_ranks);
-        b.match = match_ctx_new(b.comms, on_arrow, &b);
         annotate(&b, meta);
         b.sink = sink_new(b.w, 1, b.n_ranks, o->threads != 1);
+        b.relay = relay_new(b.sink, b.n_ranks, b.arrow_category, &b.inferred, s);
         /* The merge keeps its own copy of the keys: comparing through the
          * rank_in structs (kilobytes apart) cost a cache miss each. */
         int64_t *keys = g_new0(int64_t, b.n_ranks);
@@ -789,17 +733,15 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
                 if (k < 0 && !fatal) rc = BUILD_WARNINGS;
             }
             /* Every future state ends at or after the next head's exit;
-             * every future arrow at or after match's watermark. */
+             * the sink's thread lowers this to the match watermark. */
             int64_t wm = merge_winner(b.merge) >= 0 ? merge_min_key(b.merge) - b.origin : INT64_MAX;
-            int64_t mw = match_low_watermark(b.match);
-            if (mw < wm) wm = mw;
             sink_advance(b.sink, wm);
             if (++tick % PROGRESS_EVERY == 0) {
                 if (sink_failed(b.sink)) b.failed = 1;
                 progress(&b, 0);
             }
         }
-        if (!fatal && !b.failed) match_finish(b.match);
+        if (!fatal && !b.failed) relay_finish(b.relay);
         sink_stats ss;
         if (sink_close(b.sink, &b.werr, &ss) != SLOG_OK) b.failed = 1;
         b.sink = NULL;
@@ -813,7 +755,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
                 warn(&b, "rank %u: user function never exited", i);
         }
         size_t nu = 0;
-        const match_unmatched *um = match_unmatched_list(b.match, &nu);
+        const match_unmatched *um = relay_unmatched(b.relay, &nu);
         for (size_t i = 0; i < nu; i++) {
             if (um[i].kind == MATCH_UNMATCHED_SEND)
                 s->n_unmatched_sends += um[i].count;
@@ -859,7 +801,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
             }
         }
     }
-    match_ctx_free(b.match);
+    relay_free(b.relay);
     comm_ctx_free(b.comms);
     for (uint32_t i = 0; i < b.n_ranks; i++) {
         if (b.ranks[i].f) dumpi_file_close(b.ranks[i].f);

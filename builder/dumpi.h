@@ -254,6 +254,10 @@ int64_t dumpi_call_int(const dumpi_call *c, int idx);
  * distribution arrays), decoded to int32_t. */
 const int32_t *dumpi_call_int_array(const dumpi_call *c, int idx,
                                     int32_t *n);
+/* A copy of c that owns its arrays and strings (the decoder's are valid
+ * only until its next record), in one block: free() it. NULL when out of
+ * memory. */
+dumpi_call *dumpi_call_clone(const dumpi_call *c);
 /* 2-D int array (Group_range_incl "ranges"): *n rows. */
 const dumpi_int_row *dumpi_call_int_array_2d(const dumpi_call *c, int idx,
                                              int32_t *n);

@@ -740,3 +740,106 @@ const dumpi_string_list *dumpi_call_string_array_2d(const dumpi_call *c,
   const dumpi_value *v = arg_of(c, idx, is_strings_2d, n);
   return v ? v->p : NULL;
 }
+
+/* ---- copies ------------------------------------------------------------ */
+
+/* Bump allocation over one block; with base NULL it only measures, so the
+ * same walk sizes the block and then fills it. */
+typedef struct cloner {
+  uint8_t *base;
+  size_t used;
+} cloner;
+
+static void *cl_take(cloner *k, const void *src, size_t n) {
+  size_t at = (k->used + 15) & ~(size_t)15;
+  k->used = at + n;
+  if (!k->base)
+    return NULL;
+  if (src && n)
+    memcpy(k->base + at, src, n);
+  return k->base + at;
+}
+
+static const char *cl_string(cloner *k, const char *s) {
+  return cl_take(k, s, strlen(s) + 1);
+}
+
+static const char *const *cl_strings(cloner *k, const char *const *v,
+                                     int32_t n) {
+  const char **list = cl_take(k, NULL, ((size_t)n + 1) * sizeof *list);
+  for (int32_t i = 0; i < n; i++) {
+    const char *s = cl_string(k, v[i]);
+    if (list)
+      list[i] = s;
+  }
+  if (list)
+    list[n] = NULL;
+  return list;
+}
+
+/* Give every array of c (whose pointers are into the source) a copy in k. */
+static void cl_call(cloner *k, dumpi_call *c) {
+  if (c->n_perf) {
+    int64_t *pv = cl_take(k, c->perf_in, c->n_perf * sizeof *pv);
+    int64_t *po = cl_take(k, c->perf_out, c->n_perf * sizeof *po);
+    c->perf_in = pv;
+    c->perf_out = po;
+  }
+  for (int i = 0; i < c->fn->n_args; i++) {
+    dumpi_value *v = &c->args[i];
+    if (!v->present || !v->p)
+      continue;
+    size_t n = (size_t)v->i;
+    switch ((dumpi_arg_type)c->fn->args[i].type) {
+    case DUMPI_ARG_STATUS:
+    case DUMPI_ARG_STATUS_ARRAY:
+      v->p = cl_take(k, v->p, n * sizeof(dumpi_status));
+      break;
+    case DUMPI_ARG_STRING:
+      v->p = cl_take(k, v->p, n + 1);
+      break;
+    case DUMPI_ARG_STRING_ARRAY:
+      v->p = cl_strings(k, v->p, (int32_t)n);
+      break;
+    case DUMPI_ARG_INT_ARRAY_2D: {
+      const dumpi_int_row *src = v->p;
+      dumpi_int_row *rows = cl_take(k, NULL, (n + 1) * sizeof *rows);
+      for (size_t r = 0; r < n; r++) {
+        const int32_t *e = cl_take(k, src[r].v, (size_t)src[r].n * 4);
+        if (rows)
+          rows[r] = (dumpi_int_row){src[r].n, e};
+      }
+      v->p = rows;
+      break;
+    }
+    case DUMPI_ARG_STRING_ARRAY_2D: {
+      const dumpi_string_list *src = v->p;
+      dumpi_string_list *l = cl_take(k, NULL, (n + 1) * sizeof *l);
+      for (size_t r = 0; r < n; r++) {
+        const char *const *e = cl_strings(k, src[r].v, src[r].n);
+        if (l)
+          l[r] = (dumpi_string_list){src[r].n, e};
+      }
+      v->p = l;
+      break;
+    }
+    default: /* int arrays of every width are decoded to int32 */
+      v->p = cl_take(k, v->p, n * sizeof(int32_t));
+      break;
+    }
+  }
+}
+
+dumpi_call *dumpi_call_clone(const dumpi_call *c) {
+  dumpi_call probe = *c;
+  cloner k = {NULL, sizeof(dumpi_call)};
+  cl_call(&k, &probe);
+  uint8_t *block = malloc(k.used);
+  if (!block)
+    return NULL;
+  dumpi_call *copy = (dumpi_call *)block;
+  *copy = *c;
+  k = (cloner){block, sizeof(dumpi_call)};
+  cl_call(&k, copy);
+  return copy;
+}

@@ -13,7 +13,7 @@
 #define BATCH 2048
 #define N_BATCHES 4     /* bounds memory: at most this many batches in flight */
 
-enum { OP_DRAWABLE, OP_CATEGORY, OP_TIMELINE, OP_ADVANCE };
+enum { OP_DRAWABLE, OP_CATEGORY, OP_TIMELINE, OP_ADVANCE, OP_CALL };
 
 #define NO_WM INT64_MIN
 
@@ -31,10 +31,19 @@ typedef struct held {
     int64_t info[SLOG_MAX_FIELDS];
 } held;
 
+typedef struct call {
+    sink_call_fn fn;
+    void *user;
+    max_align_t payload[(SINK_CALL_BYTES + sizeof(max_align_t) - 1) / sizeof(max_align_t)];
+} call;
+
 typedef struct item {
     uint8_t op;
     int64_t wm;   /* then release up to wm (NO_WM: not now) */
-    held h;
+    union {
+        held h;   /* OP_DRAWABLE */
+        call c;   /* OP_CALL */
+    };
     meta_copy *meta;
 } item;
 
@@ -60,6 +69,12 @@ struct sink {
     /* the sink's thread (the caller's without one) */
     _Alignas(64) reorder *ro;
     uint64_t n_clamped;
+    int64_t (*low_wm)(void *user);
+    void *low_wm_user;
+    uint32_t *cat_map;        /* producer's category id -> writer's */
+    uint32_t n_cat_map, cap_cat_map, w_cats; /* producer ids mapped; writer's count */
+    uint32_t w_tls;           /* the writer's timelines */
+    GHashTable *tl_ids;       /* rank << 16 | thread (> 0) -> writer id + 1 */
     slog_error err;      /* written before failed is set */
     _Alignas(64) atomic_int failed;
 };
@@ -112,17 +127,48 @@ static void hold(sink *s, held *h, int64_t wm) {
     }
 }
 
+static int64_t low_wm(sink *s, int64_t wm) {
+    if (s->low_wm) {
+        int64_t lw = s->low_wm(s->low_wm_user);
+        if (lw < wm) wm = lw;
+    }
+    return wm;
+}
+
+static void add_category(sink *s, const slog_category *c) {
+    if (slog_writer_add_category(s->w, c, NULL) != SLOG_OK) fail_with_writer(s);
+    s->w_cats++;
+}
+
 static void run_item(sink *s, item *it) {
     slog_status st = SLOG_OK;
-    if (!atomic_load(&s->failed)) {
-        if (it->op == OP_DRAWABLE)
-            hold(s, &it->h, it->wm);
-        else if (it->op == OP_ADVANCE)
-            reorder_advance(s->ro, it->wm);
-        else if (it->op == OP_CATEGORY)
-            st = slog_writer_add_category(s->w, &it->meta->c, NULL);
-        else
+    if (it->op == OP_CALL) {
+        /* Always run: a call may own memory only it frees; what it adds
+         * after a failure is dropped (sink_emit). */
+        it->c.fn(it->c.user, it->c.payload);
+        if (it->wm != NO_WM && !atomic_load(&s->failed)) reorder_advance(s->ro, low_wm(s, it->wm));
+    } else if (!atomic_load(&s->failed)) {
+        if (it->op == OP_DRAWABLE) {
+            uint32_t c = it->h.d.category;
+            it->h.d.category = c < s->n_cat_map ? s->cat_map[c] : c;
+            hold(s, &it->h, it->wm == NO_WM ? NO_WM : low_wm(s, it->wm));
+        } else if (it->op == OP_ADVANCE) {
+            reorder_advance(s->ro, low_wm(s, it->wm));
+        } else if (it->op == OP_CATEGORY) {
+            /* producer ids count up from sink_new()'s n_categories */
+            if (s->n_cat_map == s->cap_cat_map) {
+                s->cap_cat_map = 2 * s->cap_cat_map + 16;
+                s->cat_map = g_renew(uint32_t, s->cat_map, s->cap_cat_map);
+            }
+            s->cat_map[s->n_cat_map++] = s->w_cats;
+            add_category(s, &it->meta->c);
+        } else {
             st = slog_writer_add_timeline(s->w, &it->meta->t, NULL);
+            if (it->meta->t.thread)
+                g_hash_table_insert(s->tl_ids, GSIZE_TO_POINTER(((gsize)it->meta->t.rank << 16) | it->meta->t.thread),
+                                    GSIZE_TO_POINTER((gsize)s->w_tls + 1));
+            s->w_tls++;
+        }
         if (st != SLOG_OK) fail_with_writer(s);
     }
     /* No write to the item itself: its cache lines stay clean here, so the
@@ -152,6 +198,12 @@ sink *sink_new(slog_writer *w, uint32_t n_categories, uint32_t n_timelines, int 
     s->n_timelines = n_timelines;
     s->last_wm = NO_WM;
     s->ro = reorder_new(release, s);
+    s->cap_cat_map = n_categories + 1;
+    s->cat_map = g_new(uint32_t, s->cap_cat_map);
+    for (uint32_t i = 0; i < n_categories; i++) s->cat_map[i] = i;
+    s->n_cat_map = s->w_cats = n_categories;
+    s->w_tls = n_timelines;
+    s->tl_ids = g_hash_table_new(g_direct_hash, g_direct_equal);
     s->cur = g_new0(batch, 1);
     if (!threaded) return s; /* no thread, no queues: next_item() writes as it goes */
     s->full = g_async_queue_new();
@@ -229,6 +281,43 @@ void sink_advance(sink *s, int64_t wm) {
     s->added = 0;
 }
 
+void *sink_call(sink *s, sink_call_fn fn, void *user) {
+    item *it = next_item(s);
+    it->op = OP_CALL;
+    it->wm = NO_WM;
+    it->meta = NULL;
+    it->c.fn = fn;
+    it->c.user = user;
+    s->added = 1;
+    return it->c.payload;
+}
+
+void sink_set_low_watermark(sink *s, int64_t (*fn)(void *user), void *user) {
+    s->low_wm = fn;
+    s->low_wm_user = user;
+}
+
+void sink_emit(sink *s, const slog_drawable *d) {
+    if (atomic_load(&s->failed)) return;
+    held h;
+    h.d = *d;
+    for (uint32_t i = 0; i < d->n_info && i < SLOG_MAX_FIELDS; i++) h.info[i] = d->info[i];
+    h.d.info = h.info;
+    hold(s, &h, NO_WM);
+}
+
+uint32_t sink_emit_category(sink *s, const slog_category *c) {
+    uint32_t id = s->w_cats;
+    if (!atomic_load(&s->failed)) add_category(s, c);
+    return id;
+}
+
+uint32_t sink_timeline_of(const sink *s, uint32_t rank, uint32_t thread) {
+    if (thread == 0) return rank;
+    gpointer v = g_hash_table_lookup(s->tl_ids, GSIZE_TO_POINTER(((gsize)rank << 16) | thread));
+    return v ? (uint32_t)GPOINTER_TO_SIZE(v) - 1 : UINT32_MAX;
+}
+
 int sink_failed(const sink *s) { return atomic_load(&((sink *)s)->failed); }
 
 slog_status sink_close(sink *s, slog_error *err, sink_stats *stats) {
@@ -251,6 +340,8 @@ slog_status sink_close(sink *s, slog_error *err, sink_stats *stats) {
         stats->max_pending = reorder_max_pending(s->ro);
     }
     reorder_free(s->ro);
+    g_free(s->cat_map);
+    g_hash_table_destroy(s->tl_ids);
     slog_status st = atomic_load(&s->failed) ? s->err.status : SLOG_OK;
     if (st && err) *err = s->err;
     free(s);

@@ -5,13 +5,14 @@
  * known only when both its ends are), so they pass through a reorder buffer
  * (reorder.c) that releases them up to a watermark the producer gives:
  * nothing it produces later ends before it. Reordering and writing (tree
- * placement, previews, encoding, CRCs) cost about as much as decoding and
- * matching, so slog2-build runs them on the second core. Items travel in
+ * placement, previews, encoding, CRCs), with message matching queued as
+ * calls (sink_call, relay.c), cost about as much as decoding and building
+ * states, so slog2-build runs them on the second core. Items travel in
  * batches through two queues; the sink's thread sees exactly the sequence
- * of drawables and watermarks it was given, so the output does not depend
- * on threads. Categories and timelines are queued in that same order and
- * their ids are assigned here, so the producer never touches the writer
- * while it runs.
+ * of drawables, calls and watermarks it was given, so the output does not
+ * depend on threads. Categories and timelines are queued in that same order
+ * and the producer's ids are assigned here, so the producer never touches
+ * the writer while it runs.
  */
 #ifndef SLOG2_SINK_H
 #define SLOG2_SINK_H
@@ -25,7 +26,8 @@ typedef struct sink sink;
  * threaded == 0 items are written at once on the caller's thread (same
  * bytes, one core). */
 sink *sink_new(slog_writer *w, uint32_t n_categories, uint32_t n_timelines, int threaded);
-/* Queue a category/timeline (strings copied); returns its id. */
+/* Queue a category/timeline (strings copied); returns its id (for
+ * categories the producer's, mapped to the writer's on the thread). */
 uint32_t sink_add_category(sink *s, const slog_category *c);
 uint32_t sink_add_timeline(sink *s, const slog_timeline *t);
 /* Queue a drawable: the next slot, for the caller to fill in place before
@@ -36,6 +38,27 @@ uint32_t sink_add_timeline(sink *s, const slog_timeline *t);
 slog_drawable *sink_next(sink *s);
 /* Every drawable added from now on ends at or after wm: write those before. */
 void sink_advance(sink *s, int64_t wm);
+
+/* Work for the sink's thread, run in queue order with everything else:
+ * fn(user, payload) gets SINK_CALL_BYTES of payload, which the caller fills
+ * before its next call into the sink. The builder runs message matching
+ * this way (relay.c), so its arrows are made on the thread that writes. */
+#define SINK_CALL_BYTES 160
+typedef void (*sink_call_fn)(void *user, void *payload);
+void *sink_call(sink *s, sink_call_fn fn, void *user);
+/* The thread applies watermarks as min(wm, fn(user)), fn evaluated there:
+ * what it runs may hold drawables back too. Set before the first item. */
+void sink_set_low_watermark(sink *s, int64_t (*fn)(void *user), void *user);
+
+/* For sink_call functions only (they run on the sink's thread): */
+/* add a drawable (copied; ids as the writer knows them, see below); */
+void sink_emit(sink *s, const slog_drawable *d);
+/* add a category now; returns its id in the writer (the producer's ids of
+ * later categories are mapped onto the writer's, so the two never clash); */
+uint32_t sink_emit_category(sink *s, const slog_category *c);
+/* the writer's id of a timeline queued (or given to sink_new) earlier:
+ * thread 0 of rank r is timeline r; UINT32_MAX when there is none. */
+uint32_t sink_timeline_of(const sink *s, uint32_t rank, uint32_t thread);
 /* Non-zero once the writer reported an error (then later items are dropped). */
 int sink_failed(const sink *s);
 typedef struct sink_stats {
