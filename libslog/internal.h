@@ -70,7 +70,12 @@ void prev_init(slog_prev_acc *a, uint32_t n_bins);
 void prev_reset(slog_prev_acc *a);
 /* Tell the accumulator how many timelines and categories exist, so small
  * (timeline, category) spaces use a plain array instead of the hash. */
-void prev_set_dims(slog_prev_acc *a, uint32_t n_timelines, uint32_t n_categories);
+void prev_resize_dims(slog_prev_acc *a, uint32_t n_timelines, uint32_t n_categories);
+/* Inline: the writer calls it for every drawable and the dimensions rarely
+ * change. */
+static inline void prev_set_dims(slog_prev_acc *a, uint32_t n_timelines, uint32_t n_categories) {
+    if (n_timelines != a->dir_tl || n_categories != a->dir_cat) prev_resize_dims(a, n_timelines, n_categories);
+}
 void prev_free(slog_prev_acc *a);
 /* Add a drawable's contribution to a node [lo, lo+width). is_state selects
  * coverage (states) versus counts (arrows, events). */

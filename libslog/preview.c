@@ -31,7 +31,12 @@ void prev_free(slog_prev_acc *a) {
 
 void prev_reset(slog_prev_acc *a) {
     if (a->n_rows) {
-        memset(a->pool, 0, (size_t)a->n_rows * a->n_bins * sizeof(float));
+        /* Only bins in [lo_bin, hi_bin) of a row were ever written. */
+        for (uint32_t i = 0; i < a->n_rows; i++) {
+            const slog_prev_row *r = &a->rows[i];
+            if (r->hi_bin > r->lo_bin)
+                memset(a->pool + (size_t)i * a->n_bins + r->lo_bin, 0, (r->hi_bin - r->lo_bin) * sizeof(float));
+        }
         if (a->direct) {
             for (uint32_t i = 0; i < a->n_rows; i++) {
                 const slog_prev_row *r = &a->rows[i];
@@ -49,8 +54,7 @@ void prev_reset(slog_prev_acc *a) {
  * per open level at most, and no hashing on the hot path. */
 #define DIRECT_MAX (1u << 16)
 
-void prev_set_dims(slog_prev_acc *a, uint32_t n_timelines, uint32_t n_categories) {
-    if (n_timelines == a->dir_tl && n_categories == a->dir_cat) return;
+void prev_resize_dims(slog_prev_acc *a, uint32_t n_timelines, uint32_t n_categories) {
     free(a->direct);
     a->direct = NULL;
     a->dir_tl = n_timelines;

@@ -404,8 +404,7 @@ void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_sta
     p = put_uvar_raw(p, d->end >= d->start ? (uint64_t)(d->end - d->start) : (uint64_t)(d->start - d->end));
     if (mask) {
         p = put_uvar_raw(p, mask);
-        for (uint32_t i = 0; i < d->n_info; i++)
-            if (mask >> i & 1) p = put_uvar_raw(p, zigzag_encode(d->info[i]));
+        for (uint64_t m = mask; m; m &= m - 1) p = put_uvar_raw(p, zigzag_encode(d->info[__builtin_ctzll(m)]));
     }
     b->len = (size_t)(p - b->data);
 }
