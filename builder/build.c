@@ -756,6 +756,9 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         }
         size_t nu = 0;
         const match_unmatched *um = relay_unmatched(b.relay, &nu);
+        match_stats ms;
+        relay_stats(b.relay, &ms);
+        s->n_cancelled = ms.n_cancelled;
         for (size_t i = 0; i < nu; i++) {
             if (um[i].kind == MATCH_UNMATCHED_SEND)
                 s->n_unmatched_sends += um[i].count;
@@ -822,11 +825,11 @@ void build_print_summary(const build_summary *s, const char *output, FILE *out) 
             "slog2-build: %s\n"
             "  ranks %u, timelines %u, MPI calls %" PRIu64 "\n"
             "  states %" PRIu64 ", events %" PRIu64 ", arrows %" PRIu64 " matched\n"
-            "  unmatched: %" PRIu64 " sends, %" PRIu64 " receives, %" PRIu64 " other\n"
+            "  unmatched: %" PRIu64 " sends, %" PRIu64 " receives, %" PRIu64 " other; %" PRIu64 " cancelled\n"
             "  span %.6f s, input %.1f MB, output %.1f MB (%.1f bytes/call)\n"
             "  %.3f s, %.2f M calls/s, %.1f MB/s%s\n",
             output, s->n_ranks, s->n_timelines, s->n_calls, s->n_states, s->n_events, s->n_arrows, s->n_unmatched_sends,
-            s->n_unmatched_recvs, s->n_unmatched_other, s->span_ns / 1e9, s->input_bytes / 1e6, s->output_bytes / 1e6,
+            s->n_unmatched_recvs, s->n_unmatched_other, s->n_cancelled, s->span_ns / 1e9, s->input_bytes / 1e6, s->output_bytes / 1e6,
             s->n_calls ? (double)s->output_bytes / s->n_calls : 0.0, s->seconds,
             s->seconds > 0 ? s->n_calls / s->seconds / 1e6 : 0.0, s->seconds > 0 ? s->input_bytes / s->seconds / 1e6 : 0.0,
             s->n_warnings ? ", with warnings" : "");

@@ -26,6 +26,7 @@ typedef struct build_summary {
     uint32_t n_ranks, n_timelines;
     uint64_t n_calls, n_states, n_events, n_arrows;
     uint64_t n_unmatched_sends, n_unmatched_recvs, n_unmatched_other;
+    uint64_t n_cancelled;      /* operations cancelled (by status, or presumed) */
     uint64_t n_clamped;        /* drawables that arrived after later ones were written */
     uint64_t input_bytes, output_bytes;
     int64_t span_ns;

@@ -963,13 +963,19 @@ static void after_removal(match_ctx *m, inst *owner, bool in_list)
         inst_release(m, owner, false);
 }
 
-/* A receive completed cancelled, or from MPI_PROC_NULL: no message. Kept out
- * of complete_recv, whose every call would otherwise pay for the registers
- * this rare path needs. */
+/* A receive completed cancelled, or from MPI_PROC_NULL: no message. With
+ * st NULL, MPI_Cancel was called and no status says whether it worked: it
+ * is presumed to have (a program cancels a receive whose message will not
+ * come; hpcc cancels its last ANY_SOURCE receive and waits with
+ * MPI_STATUS_IGNORE). Had it failed, the message it took would show up as
+ * an unmatched send, so nothing is hidden; pairing it instead would hand
+ * it the next send of its channel, which belongs to a later receive. Kept
+ * out of complete_recv, whose every call would otherwise pay for the
+ * registers this rare path needs. */
 G_GNUC_NO_INLINE static void recv_vanish(match_ctx *m, mop *o, const match_status *st,
                                          inst *owner, bool in_list)
 {
-    if (st->cancelled)
+    if (!st || st->cancelled)
         m->stats.n_cancelled++;
     else
         m->stats.n_proc_null++;
@@ -989,17 +995,16 @@ static void complete_recv(match_ctx *m, mop *o, const match_status *st, int64_t 
 {
     inst *owner = o->inst;
     bool in_list = owner && o->where == &owner->recvs;
-    if (st && (st->cancelled || st->source == MATCH_PROC_NULL)) {
+    if (st ? st->cancelled || st->source == MATCH_PROC_NULL : o->cancel_asked) {
         recv_vanish(m, o, st, owner, in_list);
         return;
     }
     int src = o->peer, tag = o->tag;
     if (src == MATCH_ANY_SOURCE || tag == MATCH_ANY_TAG) {
-        if (!st && (!in_list || o->cancel_asked)) {
-            /* Cancelled, it may have got nothing, and only the status says
-             * (hpcc cancels its last ANY_SOURCE receive and waits with
-             * STATUS_IGNORE): inferring would take another receive's
-             * message. Reported, as when it was never placed. */
+        if (!st && !in_list) {
+            /* Not among its instance's posted receives, so there is no
+             * posting order to infer from. Reported, as when it was never
+             * placed. */
             op_drop_local(m, o, MATCH_UNMATCHED_NO_STATUS, owner ? owner->ref : NULL);
             after_removal(m, owner, in_list);
             return;

@@ -119,6 +119,10 @@ const match_unmatched *relay_unmatched(const relay *r, size_t *n) {
     return match_unmatched_list(r->match, n);
 }
 
+void relay_stats(const relay *r, match_stats *out) {
+    match_get_stats(r->match, out);
+}
+
 void relay_free(relay *r) {
     if (!r) return;
     match_ctx_free(r->match);

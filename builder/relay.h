@@ -52,6 +52,7 @@ void relay_comm(relay *r, uint32_t rank, const dumpi_call *c); /* copies c */
 void relay_finish(relay *r);                                    /* end of input */
 /* After sink_close(): the unmatched list (match_unmatched_list). */
 const match_unmatched *relay_unmatched(const relay *r, size_t *n);
+void relay_stats(const relay *r, match_stats *out);
 void relay_free(relay *r); /* NULL is fine */
 
 #endif
