@@ -69,6 +69,7 @@ struct sink {
     /* the sink's thread (the caller's without one) */
     _Alignas(64) reorder *ro;
     uint64_t n_clamped;
+    int64_t cur_wm;           /* the last watermark applied (NO_WM: none yet) */
     int64_t (*low_wm)(void *user);
     void *low_wm_user;
     uint32_t *cat_map;        /* producer's category id -> writer's */
@@ -127,12 +128,18 @@ static void hold(sink *s, held *h, int64_t wm) {
     }
 }
 
-static int64_t low_wm(sink *s, int64_t wm) {
+/* The watermark an item carries, lowered by the low watermark function;
+ * it stays valid for every later item (nothing added afterwards ends before
+ * it), so items without one are held against it. An item at that edge then
+ * goes straight to the writer instead of through the reorder heap: most
+ * arrows, which are made here mid-record. */
+static int64_t apply_wm(sink *s, int64_t wm) {
+    if (wm == NO_WM) return s->cur_wm;
     if (s->low_wm) {
         int64_t lw = s->low_wm(s->low_wm_user);
         if (lw < wm) wm = lw;
     }
-    return wm;
+    return s->cur_wm = wm;
 }
 
 static void add_category(sink *s, const slog_category *c) {
@@ -146,14 +153,14 @@ static void run_item(sink *s, item *it) {
         /* Always run: a call may own memory only it frees; what it adds
          * after a failure is dropped (sink_emit). */
         it->c.fn(it->c.user, it->c.payload);
-        if (it->wm != NO_WM && !atomic_load(&s->failed)) reorder_advance(s->ro, low_wm(s, it->wm));
+        if (it->wm != NO_WM && !atomic_load(&s->failed)) reorder_advance(s->ro, apply_wm(s, it->wm));
     } else if (!atomic_load(&s->failed)) {
         if (it->op == OP_DRAWABLE) {
             uint32_t c = it->h.d.category;
             it->h.d.category = c < s->n_cat_map ? s->cat_map[c] : c;
-            hold(s, &it->h, it->wm == NO_WM ? NO_WM : low_wm(s, it->wm));
+            hold(s, &it->h, apply_wm(s, it->wm));
         } else if (it->op == OP_ADVANCE) {
-            reorder_advance(s->ro, low_wm(s, it->wm));
+            reorder_advance(s->ro, apply_wm(s, it->wm));
         } else if (it->op == OP_CATEGORY) {
             /* producer ids count up from sink_new()'s n_categories */
             if (s->n_cat_map == s->cap_cat_map) {
@@ -197,6 +204,7 @@ sink *sink_new(slog_writer *w, uint32_t n_categories, uint32_t n_timelines, int 
     s->n_categories = n_categories;
     s->n_timelines = n_timelines;
     s->last_wm = NO_WM;
+    s->cur_wm = NO_WM;
     s->ro = reorder_new(release, s);
     s->cap_cat_map = n_categories + 1;
     s->cat_map = g_new(uint32_t, s->cap_cat_map);
@@ -303,7 +311,7 @@ void sink_emit(sink *s, const slog_drawable *d) {
     h.d = *d;
     for (uint32_t i = 0; i < d->n_info && i < SLOG_MAX_FIELDS; i++) h.info[i] = d->info[i];
     h.d.info = h.info;
-    hold(s, &h, NO_WM);
+    hold(s, &h, s->cur_wm);
 }
 
 uint32_t sink_emit_category(sink *s, const slog_category *c) {
