@@ -137,6 +137,16 @@ static slog_prev_row *row_get(slog_prev_acc *a, uint32_t timeline, uint32_t cate
     return r;
 }
 
+/* The common case inline: a row that exists, found through the direct
+ * table. */
+static inline slog_prev_row *row_find(slog_prev_acc *a, uint32_t timeline, uint32_t category) {
+    if (a->direct && timeline < a->dir_tl && category < a->dir_cat) {
+        uint32_t k = a->direct[(size_t)timeline * a->dir_cat + category];
+        if (k) return &a->rows[k - 1];
+    }
+    return row_get(a, timeline, category);
+}
+
 static inline float *row_bins(const slog_prev_acc *a, const slog_prev_row *r) {
     return a->pool + (size_t)(r - a->rows) * a->n_bins;
 }
@@ -182,7 +192,7 @@ static void add_pow2(float *bins, slog_prev_row *r, int bshift, uint32_t n_bins,
 void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, uint32_t category,
               bool is_state, int64_t start, int64_t end) {
     if (is_state && end <= start) return; /* zero-length states cover nothing */
-    slog_prev_row *r = row_get(a, timeline, category);
+    slog_prev_row *r = row_find(a, timeline, category);
     if (!r) return;
     float *bins = row_bins(a, r);
     /* start and end lie in [lo, lo + width] (the writer's placement rule) */
@@ -219,7 +229,7 @@ void prev_merge_child(slog_prev_acc *parent, const slog_prev_acc *child, unsigne
     for (uint32_t i = 0; i < child->n_rows; i++) {
         const slog_prev_row *cr = &child->rows[i];
         if (cr->hi_bin <= cr->lo_bin) continue;
-        slog_prev_row *pr = row_get(parent, cr->timeline, cr->category);
+        slog_prev_row *pr = row_find(parent, cr->timeline, cr->category);
         if (!pr) return;
         const float *cb = child->pool + (size_t)i * n;
         /* Child bins 2m and 2m+1 make parent bin half*child_half + m; walk
