@@ -33,6 +33,9 @@ typedef struct build_summary {
     double seconds;
     uint32_t n_warnings;
     uint64_t max_pending;      /* reorder buffer high-water mark */
+    /* With the writer on its own thread (threads 2): each thread's CPU
+     * seconds and the seconds it waited for the other; else all 0. */
+    double main_cpu_s, main_wait_s, writer_cpu_s, writer_wait_s;
 } build_summary;
 
 enum { BUILD_OK = 0, BUILD_FAILED = 1, BUILD_WARNINGS = 2 };

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "reorder.h"
 
@@ -78,7 +79,26 @@ struct sink {
     GHashTable *tl_ids;       /* rank << 16 | thread (> 0) -> writer id + 1 */
     slog_error err;      /* written before failed is set */
     _Alignas(64) atomic_int failed;
+    double producer_wait_s;   /* the producer's */
+    double writer_wait_s, writer_cpu_s; /* the thread's, read after the join */
 };
+
+static double clock_s(clockid_t id) {
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Pop from q, adding the time spent blocked to *waited: how much each side
+ * waits for the other says which one bounds the build. */
+static batch *pop_timed(GAsyncQueue *q, double *waited) {
+    batch *b = g_async_queue_try_pop(q);
+    if (b) return b;
+    double t0 = clock_s(CLOCK_MONOTONIC);
+    b = g_async_queue_pop(q);
+    *waited += clock_s(CLOCK_MONOTONIC) - t0;
+    return b;
+}
 
 static void meta_free(meta_copy *m) {
     if (!m) return;
@@ -187,9 +207,10 @@ static void run_item(sink *s, item *it) {
 static gpointer writer_main(gpointer data) {
     sink *s = data;
     for (;;) {
-        batch *b = g_async_queue_pop(s->full);
+        batch *b = pop_timed(s->full, &s->writer_wait_s);
         for (uint32_t i = 0; i < b->n; i++) run_item(s, &b->items[i]);
         int last = b->last;
+        if (last) s->writer_cpu_s = clock_s(CLOCK_THREAD_CPUTIME_ID);
         b->n = 0;
         g_async_queue_push(s->empty, b);
         if (last) return NULL;
@@ -225,7 +246,7 @@ static item *next_item(sink *s) {
     if (s->cur->n == BATCH) {
         if (s->thread) {
             g_async_queue_push(s->full, s->cur);
-            s->cur = g_async_queue_pop(s->empty); /* waits when the writer is behind */
+            s->cur = pop_timed(s->empty, &s->producer_wait_s); /* waits when the writer is behind */
         } else {
             for (uint32_t i = 0; i < BATCH; i++) run_item(s, &s->cur->items[i]);
             s->cur->n = 0;
@@ -346,6 +367,9 @@ slog_status sink_close(sink *s, slog_error *err, sink_stats *stats) {
     if (stats) {
         stats->n_clamped = s->n_clamped;
         stats->max_pending = reorder_max_pending(s->ro);
+        stats->producer_wait_s = s->producer_wait_s;
+        stats->writer_wait_s = s->writer_wait_s;
+        stats->writer_cpu_s = s->writer_cpu_s;
     }
     reorder_free(s->ro);
     g_free(s->cat_map);

@@ -64,6 +64,10 @@ int sink_failed(const sink *s);
 typedef struct sink_stats {
     uint64_t n_clamped;   /* drawables stretched to the written edge */
     size_t max_pending;   /* most drawables held for reordering at once */
+    /* With a thread: seconds the producer waited for a free batch (the
+     * writer behind), the thread waited for a full one (the producer
+     * behind), and the thread's CPU time; 0 without one. */
+    double producer_wait_s, writer_wait_s, writer_cpu_s;
 } sink_stats;
 
 /* Write everything queued, stop the thread, free s. Returns the writer's

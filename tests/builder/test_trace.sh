@@ -100,6 +100,15 @@ if [ -n "${EXPECT_UNMATCHED[$NAME]:-}" ]; then
     [ "$u" = "${EXPECT_UNMATCHED[$NAME]}" ] ||
         fail "$NAME: expected 'unmatched: sends receives other; cancelled' = ${EXPECT_UNMATCHED[$NAME]}, summary says: $unm"
 fi
+# The writer ran on its own thread (-j 2, the default): the summary says how
+# busy each thread was and how long it waited for the other.
+thr=$(grep -E '^ *threads: ' "$WORK/b.out" || true)
+echo "$thr" | grep -qE '^ *threads: decoding and states [0-9.]+ s CPU, waited [0-9.]+ s for the writer; matching and writing [0-9.]+ s CPU, waited [0-9.]+ s$' ||
+    fail "$NAME: no well-formed 'threads:' line in the summary: '$thr'"
+if [ "$NAME" = hpcg-4r ]; then # big enough for both to show CPU time
+    echo "$thr" | awk '{ if ($5 + 0 <= 0 || $17 + 0 <= 0) exit 1 }' ||
+        fail "$NAME: a thread with no CPU time in '$thr'"
+fi
 if [ -n "${EXPECT_INFERRED[$NAME]:-}" ]; then
     print_tool --window all --format csv "$out" >"$WORK/csv"
     read -r n_arrows n_inferred < <(awk -F, '$1 == "arrow" { n++; if ($2 == "message (inferred)") k++ }
