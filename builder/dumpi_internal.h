@@ -116,11 +116,6 @@ struct dumpi_file {
   dumpi_error sticky;     /* the error repeated after a failure */
   dumpi_unwrap wall_wrap, cpu_wrap;
   dumpi_arena arena;
-  /* Per label, the leading arguments that are plain scalars (see
-   * scalar_run() in dumpi_stream.c): their count + 1 (0 = not yet
-   * worked out) and their bytes on the stream. */
-  uint8_t run_n[DUMPI_N_LABELS];
-  uint16_t run_bytes[DUMPI_N_LABELS];
 };
 
 /* Fill *err (may be NULL) with code, offset and "path: offset N: msg". */

@@ -268,57 +268,60 @@ static int read_statuses(reader *r, uint64_t record, dumpi_value *v) {
   return DUMPI_OK;
 }
 
-/* How each scalar type sits on the stream: its width and how it extends
- * to int64. 16-bit handles are int16_t in sst-dumpi types.h; the 8-bit
- * enumerations are written as u8 into int16_t fields (zero-extended)
- * except COMPARISON and ORDERING, kept in int8_t (sign-extended). The one
- * place these facts live: decode_arg() and the scalar run of
- * decode_record() both read through it. */
-typedef enum wire { W_NONE = 0, W_S32, W_S64, W_S16, W_S8, W_U8 } wire;
-static const uint8_t wire_bytes[] = {0, 4, 8, 2, 1, 1};
-static const uint8_t scalar_wire[DUMPI_N_ARG_TYPES] = {
-    [DUMPI_ARG_INT] = W_S32,         [DUMPI_ARG_DEST] = W_S32,
-    [DUMPI_ARG_SOURCE] = W_S32,      [DUMPI_ARG_TAG] = W_S32,
-    [DUMPI_ARG_REQUEST] = W_S32,     [DUMPI_ARG_IOREQUEST] = W_S32,
-    [DUMPI_ARG_INT64] = W_S64,
-    [DUMPI_ARG_COMM] = W_S16,        [DUMPI_ARG_DATATYPE] = W_S16,
-    [DUMPI_ARG_GROUP] = W_S16,       [DUMPI_ARG_INFO] = W_S16,
-    [DUMPI_ARG_FILE] = W_S16,        [DUMPI_ARG_WIN] = W_S16,
-    [DUMPI_ARG_ERRHANDLER] = W_S16,  [DUMPI_ARG_KEYVAL] = W_S16,
-    [DUMPI_ARG_COMM_KEYVAL] = W_S16, [DUMPI_ARG_TYPE_KEYVAL] = W_S16,
-    [DUMPI_ARG_WIN_KEYVAL] = W_S16,
-    [DUMPI_ARG_COMPARISON] = W_S8,   [DUMPI_ARG_ORDERING] = W_S8,
-    [DUMPI_ARG_OP] = W_U8,           [DUMPI_ARG_COMBINER] = W_U8,
-    [DUMPI_ARG_FILEMODE] = W_U8,     [DUMPI_ARG_LOCKTYPE] = W_U8,
-    [DUMPI_ARG_THREADLEVEL] = W_U8,  [DUMPI_ARG_TOPOLOGY] = W_U8,
-    [DUMPI_ARG_TYPECLASS] = W_U8,    [DUMPI_ARG_WHENCE] = W_U8,
-    [DUMPI_ARG_WIN_ASSERT] = W_U8,
-};
-
-static inline int64_t read_scalar(const uint8_t *p, wire w) {
-  switch (w) {
-  case W_S32: return (int32_t)dumpi_get_u32(p);
-  case W_S64: return (int64_t)dumpi_get_u64(p);
-  case W_S16: return (int16_t)dumpi_get_u16(p);
-  case W_S8: return (int8_t)p[0];
-  case W_U8: return p[0];
-  case W_NONE: break;
-  }
-  return 0;
-}
-
 static int decode_arg(reader *r, uint64_t record, const dumpi_arg_info *a,
                       uint8_t mask, dumpi_value *v) {
   v->present = 1;
   v->p = NULL;
-  wire w = a->type < DUMPI_N_ARG_TYPES ? (wire)scalar_wire[a->type] : W_NONE;
-  if (w != W_NONE) {
-    NEED(r, wire_bytes[w]);
-    v->i = read_scalar(r->p, w);
-    r->p += wire_bytes[w];
-    return DUMPI_OK;
-  }
   switch ((dumpi_arg_type)a->type) {
+  case DUMPI_ARG_INT:
+  case DUMPI_ARG_DEST:
+  case DUMPI_ARG_SOURCE:
+  case DUMPI_ARG_TAG:
+  case DUMPI_ARG_REQUEST:
+  case DUMPI_ARG_IOREQUEST:
+    NEED(r, 4);
+    v->i = (int32_t)rd32(r);
+    return DUMPI_OK;
+  case DUMPI_ARG_INT64:
+    NEED(r, 8);
+    v->i = (int64_t)dumpi_get_u64(r->p);
+    r->p += 8;
+    return DUMPI_OK;
+  case DUMPI_ARG_COMM:
+  case DUMPI_ARG_DATATYPE:
+  case DUMPI_ARG_GROUP:
+  case DUMPI_ARG_INFO:
+  case DUMPI_ARG_FILE:
+  case DUMPI_ARG_WIN:
+  case DUMPI_ARG_ERRHANDLER:
+  case DUMPI_ARG_KEYVAL:
+  case DUMPI_ARG_COMM_KEYVAL:
+  case DUMPI_ARG_TYPE_KEYVAL:
+  case DUMPI_ARG_WIN_KEYVAL:
+    /* int16_t handles in sst-dumpi types.h */
+    NEED(r, 2);
+    v->i = (int16_t)dumpi_get_u16(r->p);
+    r->p += 2;
+    return DUMPI_OK;
+  case DUMPI_ARG_COMPARISON:
+  case DUMPI_ARG_ORDERING:
+    /* int8_t in sst-dumpi types.h */
+    NEED(r, 1);
+    v->i = (int8_t)*r->p++;
+    return DUMPI_OK;
+  case DUMPI_ARG_OP:
+  case DUMPI_ARG_COMBINER:
+  case DUMPI_ARG_FILEMODE:
+  case DUMPI_ARG_LOCKTYPE:
+  case DUMPI_ARG_THREADLEVEL:
+  case DUMPI_ARG_TOPOLOGY:
+  case DUMPI_ARG_TYPECLASS:
+  case DUMPI_ARG_WHENCE:
+  case DUMPI_ARG_WIN_ASSERT:
+    /* written as u8 into int16_t fields: zero-extended */
+    NEED(r, 1);
+    v->i = *r->p++;
+    return DUMPI_OK;
   case DUMPI_ARG_STATUS:
   case DUMPI_ARG_STATUS_ARRAY:
     if (!(mask & DUMPI_MASK_STATUS)) {
@@ -398,7 +401,7 @@ static int decode_arg(reader *r, uint64_t record, const dumpi_arg_info *a,
     v->p = l;
     return DUMPI_OK;
   }
-  default: /* the scalars, read above */
+  case DUMPI_N_ARG_TYPES:
     break;
   }
   return dumpi_set_error(r->err, DUMPI_ERR_INVALID, r->f->path, record,
@@ -469,24 +472,6 @@ static int fill_window(dumpi_file *f, size_t want, dumpi_error *err) {
 }
 
 static int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err);
-
-/* Most records start with a run of fixed-width scalars (count, datatype,
- * peer, tag, comm, request): they are read after one bounds check, without
- * the per-argument flag tests the general walk needs. Arguments with flags
- * (root-only, legacy layouts) and everything after the first array, string
- * or status take the general walk. Worked out once per label and file. */
-static void scalar_run(dumpi_file *f, const dumpi_fn_info *fn) {
-  unsigned n = 0, bytes = 0;
-  while (n < fn->n_args) {
-    const dumpi_arg_info *a = &fn->args[n];
-    if (a->flags || a->type >= DUMPI_N_ARG_TYPES || !scalar_wire[a->type])
-      break;
-    bytes += wire_bytes[scalar_wire[a->type]];
-    n++;
-  }
-  f->run_bytes[fn->label] = (uint16_t)bytes;
-  f->run_n[fn->label] = (uint8_t)(n + 1);
-}
 
 void dumpi_file_set_window(dumpi_file *f, size_t bytes) {
   f->win_bytes = bytes ? bytes : 1;
@@ -613,19 +598,7 @@ static int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
     c->perf_in = pv;
     c->perf_out = n ? pv + n : NULL;
   }
-  if (!f->run_n[label])
-    scalar_run(f, fn);
-  int n_run = f->run_n[label] - 1;
-  NEED_OR_FAIL(f->run_bytes[label]);
-  for (int i = 0; i < n_run; i++) {
-    wire w = (wire)scalar_wire[fn->args[i].type];
-    dumpi_value *v = &c->args[i];
-    v->present = 1;
-    v->p = NULL;
-    v->i = read_scalar(r.p, w);
-    r.p += wire_bytes[w];
-  }
-  for (int i = n_run; i < fn->n_args; i++) {
+  for (int i = 0; i < fn->n_args; i++) {
     const dumpi_arg_info *a = &fn->args[i];
     dumpi_value *v = &c->args[i];
     if ((a->flags & DUMPI_ARGF_ROOT_ONLY) &&
@@ -740,7 +713,6 @@ const dumpi_string_list *dumpi_call_string_array_2d(const dumpi_call *c,
   const dumpi_value *v = arg_of(c, idx, is_strings_2d, n);
   return v ? v->p : NULL;
 }
-
 /* ---- copies ------------------------------------------------------------ */
 
 /* Bump allocation over one block; with base NULL it only measures, so the

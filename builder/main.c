@@ -32,7 +32,7 @@ static const char description[] =
     "    flag 0) unless --poll-states; nested states for instrumented user\n"
     "    functions.\n"
     "\n"
-    "The summary on stderr counts unmatched sends and receives (listed in\n"
+    "The summary (on stdout) counts unmatched sends and receives (listed in\n"
     "the file's messages.unmatched annotation) and cancelled operations; a\n"
     "receive completed without a status after MPI_Cancel counts as\n"
     "cancelled (had the cancel failed, its message would show as an\n"
