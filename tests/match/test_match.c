@@ -191,16 +191,23 @@ static void test_persistent(void)
     world_done(&w);
 }
 
+/* Rank 1 posts a receive from rank 0 (tag 7, request 2) at t=1, calls
+ * MPI_Cancel on it and completes it at t=2 with status st (NULL: none). */
+static void cancel_receive(world *w, const match_status *st)
+{
+    match_post p = P(1, W, 0, 7, 1, 2);
+    match_recv_post(w->m, &p);
+    match_cancel(w->m, 1, 2);
+    match_complete(w->m, 1, 0, 2, st, 2);
+}
+
 static void test_cancel(void)
 {
     world w;
     world_init(&w, 2);
-    match_post p = P(1, W, 0, 7, 1, 2);
-    match_recv_post(w.m, &p);
-    match_cancel(w.m, 1, 2);
     match_status st = {-1, -1, 0, 1};
-    match_complete(w.m, 1, 0, 2, &st, 2);
-    p = P(1, W, 0, 7, 3, 2); /* id reused */
+    cancel_receive(&w, &st);
+    match_post p = P(1, W, 0, 7, 3, 2); /* id reused */
     match_recv_post(w.m, &p);
     p = P(0, W, 1, 7, 4, 9);
     match_send(w.m, &p); /* Isend, later cancelled successfully */
@@ -685,11 +692,8 @@ static void test_cancel_no_status(void)
 {
     world w;
     world_init(&w, 2);
-    match_post p = P(1, W, 0, 7, 1, 2);
-    match_recv_post(w.m, &p);
-    match_cancel(w.m, 1, 2);
-    match_complete(w.m, 1, 0, 2, NULL, 2);
-    p = P(1, W, 0, 7, 3, 4);
+    cancel_receive(&w, NULL);
+    match_post p = P(1, W, 0, 7, 3, 4);
     match_recv_post(w.m, &p);
     p = P(0, W, 1, 7, 4, NOREQ);
     match_send(w.m, &p);
