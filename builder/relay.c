@@ -12,7 +12,8 @@ struct relay {
     comm_ctx *comms;          /* the sink thread's replay */
     match_ctx *match;
     uint32_t arrow_category;
-    uint32_t inferred_category; /* UINT32_MAX until the first inferred message */
+    uint32_t inferred_category; /* valid once have_inferred */
+    bool have_inferred;
     const slog_category *inferred;
     build_summary *sum;
 };
@@ -31,8 +32,10 @@ static slog_cb_result on_arrow(void *user, const match_arrow *a) {
     /* Messages whose receive recorded no status were chosen by MPI's
      * ordering rules (docs/MATCHING.md): a category of their own, so the
      * legend tells them apart and can hide them. */
-    if (a->inferred && r->inferred_category == UINT32_MAX)
+    if (a->inferred && !r->have_inferred) {
         r->inferred_category = sink_emit_category(r->s, r->inferred);
+        r->have_inferred = true;
+    }
     int64_t info[3] = {a->bytes, a->tag, a->recv_comm};
     slog_drawable d = {
         .kind = SLOG_KIND_ARROW,
@@ -60,7 +63,6 @@ relay *relay_new(sink *s, uint32_t n_ranks, uint32_t arrows, const slog_category
     r->comms = comm_ctx_new(n_ranks);
     r->match = match_ctx_new(r->comms, on_arrow, r);
     r->arrow_category = arrows;
-    r->inferred_category = UINT32_MAX;
     r->inferred = inferred;
     r->sum = sum;
     sink_set_low_watermark(s, low_watermark, r);

@@ -111,6 +111,8 @@ struct sink {
     void *low_wm_user;
     uint32_t *cat_map;        /* producer's category id -> writer's */
     uint32_t n_cat_map, cap_cat_map, w_cats; /* producer ids mapped; writer's count */
+    uint32_t *thread_cats;    /* [UINT32_MAX - id] -> writer's, for sink_emit_category's ids */
+    uint32_t n_thread_cats;
     uint32_t w_tls;           /* the writer's timelines */
     GHashTable *tl_ids;       /* rank << 16 | thread (> 0) -> writer id + 1 */
     slog_error err;      /* written before failed is set */
@@ -154,6 +156,9 @@ static slog_cb_result release(void *user, int64_t key, const void *data, size_t 
     const held *h = data;
     slog_drawable d = h->d;
     d.info = h->info;
+    /* Mapped on this copy: the item's own cache lines stay clean (below). */
+    uint32_t c = d.category, t = UINT32_MAX - c;
+    d.category = c < s->n_cat_map ? s->cat_map[c] : t < s->n_thread_cats ? s->thread_cats[t] : c;
     if (slog_writer_add(s->w, &d) == SLOG_OK) return SLOG_CONTINUE;
     fail_with_writer(s);
     return SLOG_STOP;
@@ -212,8 +217,6 @@ static void run_item(sink *s, item *it) {
         if (it->wm != NO_WM && !atomic_load(&s->failed)) reorder_advance(s->ro, apply_wm(s, it->wm));
     } else if (!atomic_load(&s->failed)) {
         if (it->op == OP_DRAWABLE) {
-            uint32_t c = it->h.d.category;
-            it->h.d.category = c < s->n_cat_map ? s->cat_map[c] : c;
             hold(s, &it->h, apply_wm(s, it->wm));
         } else if (it->op == OP_ADVANCE) {
             reorder_advance(s->ro, apply_wm(s, it->wm));
@@ -372,9 +375,10 @@ void sink_emit(sink *s, const slog_drawable *d) {
 }
 
 uint32_t sink_emit_category(sink *s, const slog_category *c) {
-    uint32_t id = s->w_cats;
+    s->thread_cats = g_renew(uint32_t, s->thread_cats, s->n_thread_cats + 1); /* a few at most */
+    s->thread_cats[s->n_thread_cats] = s->w_cats;
     if (!atomic_load(&s->failed)) add_category(s, c);
-    return id;
+    return UINT32_MAX - s->n_thread_cats++;
 }
 
 uint32_t sink_timeline_of(const sink *s, uint32_t rank, uint32_t thread) {
@@ -409,6 +413,7 @@ slog_status sink_close(sink *s, slog_error *err, sink_stats *stats) {
     }
     reorder_free(s->ro);
     g_free(s->cat_map);
+    g_free(s->thread_cats);
     g_hash_table_destroy(s->tl_ids);
     slog_status st = atomic_load(&s->failed) ? s->err.status : SLOG_OK;
     if (st && err) *err = s->err;

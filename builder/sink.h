@@ -51,10 +51,12 @@ void *sink_call(sink *s, sink_call_fn fn, void *user);
 void sink_set_low_watermark(sink *s, int64_t (*fn)(void *user), void *user);
 
 /* For sink_call functions only (they run on the sink's thread): */
-/* add a drawable (copied; ids as the writer knows them, see below); */
+/* add a drawable (copied; categories the producer's or sink_emit_category's); */
 void sink_emit(sink *s, const slog_drawable *d);
-/* add a category now; returns its id in the writer (the producer's ids of
- * later categories are mapped onto the writer's, so the two never clash); */
+/* add a category to the writer now; returns an id for drawables. The
+ * writer numbers categories in the order it gets them, so the sink maps
+ * both kinds of ids onto its numbers: the producer's count up from 0, the
+ * thread's count down from UINT32_MAX and never meet them; */
 uint32_t sink_emit_category(sink *s, const slog_category *c);
 /* the writer's id of a timeline queued (or given to sink_new) earlier:
  * thread 0 of rank r is timeline r; UINT32_MAX when there is none. */

@@ -100,6 +100,12 @@ if [ -n "${EXPECT_UNMATCHED[$NAME]:-}" ]; then
     [ "$u" = "${EXPECT_UNMATCHED[$NAME]}" ] ||
         fail "$NAME: expected 'unmatched: sends receives other; cancelled' = ${EXPECT_UNMATCHED[$NAME]}, summary says: $unm"
 fi
+# Every category once in the legend (the inferred-message category is made
+# on the writer's thread, the rest on the main one).
+dups=$(print_tool "$out" | awk '/^categories \(/ { f = 1; next } f && /^ *id / { next } f && NF == 0 { f = 0 }
+    f { for (i = 1; i <= 6; i++) $i = ""; sub(/^ +/, ""); sub(/ \[.*$/, ""); print }' | sort | uniq -d)
+[ -z "$dups" ] || fail "$NAME: categories listed more than once: $dups"
+
 # The writer ran on its own thread (-j 2, the default): the summary says how
 # busy each thread was and how long it waited for the other.
 thr=$(grep -E '^ *threads: ' "$WORK/b.out" || true)
