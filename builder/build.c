@@ -68,7 +68,6 @@ typedef struct fn_plan {
     uint32_t n_fields;
     uint8_t fields[N_FIELD_IDS]; /* field_id per slot */
     int8_t arg[N_FIELD_IDS];     /* arg index per slot, -1 if derived */
-    int8_t i_datatype;           /* for bytes */
     /* argument indexes used by the semantics */
     fn_args a;                   /* where its arguments are */
     int8_t i_bytes_type;         /* datatype of the bytes field */
@@ -147,7 +146,6 @@ typedef struct builder {
     int failed;                  /* writer error: stop */
     scratch scratch;             /* where drawables go once it failed */
     slog_error werr;
-    const char *host;
     double t_start;
     double last_progress;
 } builder;
@@ -174,14 +172,19 @@ static void warn(builder *b, const char *fmt, ...) {
 
 /* ------------------------------------------------------------ categories */
 
+/* The names and types of the info fields fields[0..n) (field_defs). */
+static void field_columns(const uint8_t *fields, uint32_t n, const char **names, uint8_t *types) {
+    for (uint32_t i = 0; i < n; i++) {
+        names[i] = field_defs[fields[i]].name;
+        types[i] = field_defs[fields[i]].type;
+    }
+}
+
 static uint32_t add_category(builder *b, slog_kind kind, const char *name, const char *group, uint32_t rgba,
                              uint32_t n_fields, const uint8_t *fields) {
     const char *names[N_FIELD_IDS];
     uint8_t types[N_FIELD_IDS];
-    for (uint32_t i = 0; i < n_fields; i++) {
-        names[i] = field_defs[fields[i]].name;
-        types[i] = field_defs[fields[i]].type;
-    }
+    field_columns(fields, n_fields, names, types);
     slog_category c = {kind, name, group, rgba, n_fields, names, types};
     uint32_t id = 0;
     if (b->sink) return sink_add_category(b->sink, &c);
@@ -703,16 +706,13 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         s->n_timelines = b.n_ranks;
         b.arrow_category = add_category(&b, SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, 3,
                                         arrow_fields);
-        for (size_t i = 0; i < sizeof arrow_fields; i++) {
-            b.arrow_names[i] = field_defs[arrow_fields[i]].name;
-            b.arrow_types[i] = field_defs[arrow_fields[i]].type;
-        }
+        field_columns(arrow_fields, sizeof arrow_fields, b.arrow_names, b.arrow_types);
         b.inferred = (slog_category){SLOG_KIND_ARROW, "message (inferred)", "message", PALETTE_ARROW_INFERRED,
                                      sizeof arrow_fields, b.arrow_names, b.arrow_types};
         b.comms = comm_ctx_new(b.n_ranks);
         annotate(&b, meta);
         b.sink = sink_new(b.w, 1, b.n_ranks, o->threads != 1);
-        b.relay = relay_new(b.sink, b.n_ranks, b.arrow_category, &b.inferred, s);
+        b.relay = relay_new(b.sink, b.n_ranks, b.arrow_category, &b.inferred);
         /* The merge keeps its own copy of the keys: comparing through the
          * rank_in structs (kilobytes apart) cost a cache miss each. */
         int64_t *keys = g_new0(int64_t, b.n_ranks);
@@ -769,6 +769,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         const match_unmatched *um = relay_unmatched(b.relay, &nu);
         match_stats ms;
         relay_stats(b.relay, &ms);
+        s->n_arrows = ms.n_arrows;
         s->n_cancelled = ms.n_cancelled;
         for (size_t i = 0; i < nu; i++) {
             if (um[i].kind == MATCH_UNMATCHED_SEND)

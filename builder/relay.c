@@ -15,7 +15,6 @@ struct relay {
     uint32_t inferred_category; /* valid once have_inferred */
     bool have_inferred;
     const slog_category *inferred;
-    build_summary *sum;
 };
 
 _Static_assert(sizeof(relay_op) <= SINK_CALL_BYTES, "a relay_op must fit a sink call");
@@ -48,7 +47,6 @@ static slog_cb_result on_arrow(void *user, const match_arrow *a) {
         .info = info,
     };
     sink_emit(r->s, &d);
-    r->sum->n_arrows++;
     return sink_failed(r->s) ? SLOG_STOP : SLOG_CONTINUE;
 }
 
@@ -56,15 +54,13 @@ static int64_t low_watermark(void *user) {
     return match_low_watermark(((relay *)user)->match);
 }
 
-relay *relay_new(sink *s, uint32_t n_ranks, uint32_t arrows, const slog_category *inferred,
-                 build_summary *sum) {
+relay *relay_new(sink *s, uint32_t n_ranks, uint32_t arrows, const slog_category *inferred) {
     relay *r = g_new0(relay, 1);
     r->s = s;
     r->comms = comm_ctx_new(n_ranks);
     r->match = match_ctx_new(r->comms, on_arrow, r);
     r->arrow_category = arrows;
     r->inferred = inferred;
-    r->sum = sum;
     sink_set_low_watermark(s, low_watermark, r);
     return r;
 }

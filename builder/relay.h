@@ -17,7 +17,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "build.h"
 #include "dumpi.h"
 #include "match.h"
 #include "sink.h"
@@ -41,16 +40,15 @@ typedef struct relay_op {
 } relay_op;
 
 /* arrows: the category of matched messages; inferred: what to make for
- * inferred ones when the first appears (its strings must outlive r). The
- * summary's n_arrows is counted on the sink's thread: read it after
- * sink_close(). Installs the match watermark with sink_set_low_watermark. */
-relay *relay_new(sink *s, uint32_t n_ranks, uint32_t arrows, const slog_category *inferred,
-                 build_summary *sum);
+ * inferred ones when the first appears (its strings must outlive r).
+ * Installs the match watermark with sink_set_low_watermark. */
+relay *relay_new(sink *s, uint32_t n_ranks, uint32_t arrows, const slog_category *inferred);
 /* Main thread. */
 void relay_post(relay *r, const relay_op *op);
 void relay_comm(relay *r, uint32_t rank, const dumpi_call *c); /* copies c */
 void relay_finish(relay *r);                                    /* end of input */
-/* After sink_close(): the unmatched list (match_unmatched_list). */
+/* After sink_close(): the unmatched list (match_unmatched_list) and the
+ * matching statistics (arrows made, cancelled operations, ...). */
 const match_unmatched *relay_unmatched(const relay *r, size_t *n);
 void relay_stats(const relay *r, match_stats *out);
 void relay_free(relay *r); /* NULL is fine */

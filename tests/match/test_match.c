@@ -39,6 +39,22 @@ static const match_arrow *arrow(const world *w, guint i)
     return i < w->arrows->len ? &g_array_index(w->arrows, match_arrow, i) : &none;
 }
 
+/* match_finish(), then how many unmatched lines it listed. */
+static size_t finish_unmatched(world *w)
+{
+    size_t n;
+    match_finish(w->m);
+    match_unmatched_list(w->m, &n);
+    return n;
+}
+
+static match_stats stats_of(const world *w)
+{
+    match_stats s;
+    match_get_stats(w->m, &s);
+    return s;
+}
+
 static match_post P(uint32_t rank, int comm, int peer, int tag, int64_t time, int request)
 {
     return (match_post){rank, 0, comm, peer, tag, 100, time, request};
@@ -75,12 +91,9 @@ static void test_non_overtaking(void)
     CHECK_EQ(arrow(&w, 1)->recv_time, 30);
     CHECK_EQ(arrow(&w, 1)->bytes, 100);
     CHECK_EQ(match_low_watermark(w.m), INT64_MAX);
-    match_finish(w.m);
-    size_t n;
-    match_unmatched_list(w.m, &n);
+    size_t n = finish_unmatched(&w);
     CHECK_EQ(n, 0);
-    match_stats s;
-    match_get_stats(w.m, &s);
+    match_stats s = stats_of(&w);
     CHECK_EQ(s.n_in_flight, 0);
     world_done(&w);
 }
@@ -184,8 +197,7 @@ static void test_persistent(void)
     match_request_free(w.m, 0, 3);
     match_request_free(w.m, 1, 3);
     match_start(w.m, 0, 0, 3, 9999); /* freed: counted, nothing posted */
-    match_stats s;
-    match_get_stats(w.m, &s);
+    match_stats s = stats_of(&w);
     CHECK_EQ(s.n_unknown_request, 1);
     CHECK_EQ(s.n_in_flight, 0);
     world_done(&w);
@@ -220,12 +232,9 @@ static void test_cancel(void)
     CHECK_EQ(w.arrows->len, 1);
     CHECK_EQ(arrow(&w, 0)->send_time, 6);
     CHECK_EQ(arrow(&w, 0)->recv_time, 7);
-    match_finish(w.m);
-    size_t n;
-    match_unmatched_list(w.m, &n);
+    size_t n = finish_unmatched(&w);
     CHECK_EQ(n, 0);
-    match_stats s;
-    match_get_stats(w.m, &s);
+    match_stats s = stats_of(&w);
     CHECK_EQ(s.n_cancelled, 2);
     world_done(&w);
 }
@@ -243,13 +252,10 @@ static void test_proc_null(void)
     /* a wildcard receive that completes with source PROC_NULL? no message */
     p = P(1, W, MATCH_ANY_SOURCE, 1, 4, NOREQ);
     match_recv(w.m, &p, &st, 5, 0);
-    match_finish(w.m);
-    size_t n;
-    match_unmatched_list(w.m, &n);
+    size_t n = finish_unmatched(&w);
     CHECK_EQ(n, 0);
     CHECK_EQ(w.arrows->len, 0);
-    match_stats s;
-    match_get_stats(w.m, &s);
+    match_stats s = stats_of(&w);
     CHECK_EQ(s.n_proc_null, 3);
     world_done(&w);
 }
@@ -373,8 +379,7 @@ static void test_unmatched(void)
         CHECK_EQ(u[4].kind, MATCH_UNMATCHED_BAD_COMM); /* the send to rank 7 */
         CHECK_EQ(u[4].dst, -1);
     }
-    match_stats s;
-    match_get_stats(w.m, &s);
+    match_stats s = stats_of(&w);
     CHECK_EQ(s.n_matched_no_arrow, 1);
     CHECK_EQ(s.n_unmatched, 6);
     CHECK_EQ(w.arrows->len, 0);
@@ -396,8 +401,7 @@ static void test_request_reuse(void)
         match_recv(w.m, &p, &st, 20 + i, 0);
     }
     CHECK_EQ(w.arrows->len, 3);
-    match_stats s;
-    match_get_stats(w.m, &s);
+    match_stats s = stats_of(&w);
     CHECK_EQ(s.n_request_reused, 2);
     world_done(&w);
 }
@@ -477,12 +481,9 @@ static void test_infer_any_source(void)
     CHECK_EQ(w.arrows->len, 4);
     CHECK_EQ(arrow(&w, 3)->send_rank, 0);
     CHECK(!arrow(&w, 3)->inferred);
-    match_finish(w.m);
-    size_t n;
-    match_unmatched_list(w.m, &n);
+    size_t n = finish_unmatched(&w);
     CHECK_EQ(n, 0);
-    match_stats s;
-    match_get_stats(w.m, &s);
+    match_stats s = stats_of(&w);
     CHECK_EQ(s.n_arrows, 4);
     CHECK_EQ(s.n_inferred, 3);
     CHECK_EQ(s.n_in_flight, 0);
@@ -518,8 +519,7 @@ static void test_infer_waits(void)
     match_recv(w.m, &p, &st, 60, 0);
     CHECK_EQ(w.arrows->len, 2);
     CHECK(!arrow(&w, 1)->inferred);
-    match_stats s;
-    match_get_stats(w.m, &s);
+    match_stats s = stats_of(&w);
     CHECK_EQ(s.n_in_flight, 0);
     world_done(&w);
 }
@@ -572,8 +572,7 @@ static void test_infer_earlier_exact_keeps(void)
     CHECK_EQ(arrow(&w, 4)->send_time, 61); /* send 60 is the exact receive's */
     CHECK_EQ(arrow(&w, 4)->recv_time, 70);
     CHECK(arrow(&w, 4)->inferred);
-    match_stats s;
-    match_get_stats(w.m, &s);
+    match_stats s = stats_of(&w);
     CHECK_EQ(s.n_inferred, 2);
     CHECK_EQ(s.n_in_flight, 0);
     world_done(&w);
@@ -676,8 +675,7 @@ static void test_infer_unpaired(void)
         CHECK_EQ(u[0].dst, 2);
         CHECK_EQ(u[0].tag, 9);
     }
-    match_stats s;
-    match_get_stats(w.m, &s);
+    match_stats s = stats_of(&w);
     CHECK_EQ(s.n_inferred, 0);
     CHECK_EQ(s.n_cancelled, 1);
     CHECK_EQ(s.n_unmatched, 1);
@@ -703,12 +701,9 @@ static void test_cancel_no_status(void)
         CHECK_EQ(arrow(&w, 0)->send_time, 4);
         CHECK_EQ(arrow(&w, 0)->recv_time, 9); /* the second receive's completion */
     }
-    match_finish(w.m);
-    size_t n;
-    match_unmatched_list(w.m, &n);
+    size_t n = finish_unmatched(&w);
     CHECK_EQ(n, 0);
-    match_stats s;
-    match_get_stats(w.m, &s);
+    match_stats s = stats_of(&w);
     CHECK_EQ(s.n_cancelled, 1);
     CHECK_EQ(s.n_in_flight, 0);
     world_done(&w);
@@ -783,8 +778,7 @@ static void test_infer_deferred_comm(void)
     CHECK_EQ(arrow(&w, 6001)->send_rank, 0);
     CHECK_EQ(arrow(&w, 6001)->tag, 8);
     CHECK(arrow(&w, 6001)->inferred);
-    match_stats s;
-    match_get_stats(w.m, &s);
+    match_stats s = stats_of(&w);
     CHECK_EQ(s.n_inferred, 2);
     CHECK_EQ(s.n_in_flight, 0);
     world_done(&w);
