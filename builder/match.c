@@ -109,6 +109,55 @@ typedef struct mreq {
     struct mreq *next_free; /* on match_ctx.free_reqs */
 } mreq;
 
+/* A rank's requests. libdumpi numbers them from 0 and reuses freed ids, so
+ * a rank's live ids stay small: those index an array (a hash probe here
+ * was a twentieth of the writer thread's time); larger or negative ones,
+ * from other tracers or a corrupt file, go to the hash. */
+#define REQ_DENSE_MAX 1024u
+
+typedef struct reqtab {
+    mreq **dense;         /* [id] for 0 <= id < n_dense */
+    uint32_t n_dense;
+    htab other;
+} reqtab;
+
+static inline mreq *reqtab_get(const reqtab *t, int id)
+{
+    if ((uint32_t)id < t->n_dense)
+        return t->dense[id];
+    return htab_get(&t->other, (uint32_t)id);
+}
+
+/* Insert or replace; returns the request replaced (NULL if none). */
+static mreq *reqtab_put(reqtab *t, int id, mreq *q)
+{
+    if ((uint32_t)id >= t->n_dense && (uint32_t)id < REQ_DENSE_MAX) {
+        uint32_t n = t->n_dense ? t->n_dense : 16;
+        while (n <= (uint32_t)id)
+            n *= 2;
+        t->dense = g_renew(mreq *, t->dense, n);
+        memset(t->dense + t->n_dense, 0, (n - t->n_dense) * sizeof *t->dense);
+        t->n_dense = n;
+    }
+    if ((uint32_t)id < t->n_dense) {
+        mreq *old = t->dense[id];
+        t->dense[id] = q;
+        return old;
+    }
+    return htab_put(&t->other, (uint32_t)id, q);
+}
+
+/* Remove; returns the request removed (NULL if absent). */
+static mreq *reqtab_remove(reqtab *t, int id)
+{
+    if ((uint32_t)id < t->n_dense) {
+        mreq *old = t->dense[id];
+        t->dense[id] = NULL;
+        return old;
+    }
+    return htab_remove(&t->other, (uint32_t)id);
+}
+
 struct match_ctx {
     comm_ctx *comms;
     uint32_t n_ranks;     /* comm_ctx_n_ranks(comms), fixed */
@@ -119,7 +168,7 @@ struct match_ctx {
     size_t n_chans;       /* channels in chans (a hash may hold several) */
     htab dgroups;         /* dgroup_hash -> dgroup* chained by next_same */
     size_t n_waiting;     /* inferred receives waiting for a send */
-    htab *reqs;           /* per rank: request id -> mreq* */
+    reqtab *reqs;         /* per rank: request id -> mreq* */
     mreq *free_reqs;      /* recycled requests: one per Isend/Irecv */
     GPtrArray *heap;      /* mop* min-heap on (time, seq) */
     GHashTable *unmatched; /* match_unmatched* (count = value) */
@@ -850,7 +899,7 @@ static void orphan(match_ctx *m, mop *o)
 
 static mreq *req_lookup(match_ctx *m, uint32_t rank, int id)
 {
-    return htab_get(&m->reqs[rank], (uint32_t)id);
+    return reqtab_get(&m->reqs[rank], id);
 }
 
 static mreq *req_bind(match_ctx *m, uint32_t rank, int id, op_kind kind, bool persistent)
@@ -871,7 +920,7 @@ static mreq *req_bind(match_ctx *m, uint32_t rank, int id, op_kind kind, bool pe
     }
     q->kind = kind;
     q->persistent = persistent;
-    req_release(m, htab_put(&m->reqs[rank], (uint32_t)id, q));
+    req_release(m, reqtab_put(&m->reqs[rank], id, q));
     return q;
 }
 
@@ -1146,7 +1195,7 @@ slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int req
         }
     }
     if (!q->persistent)
-        req_release(m, htab_remove(&m->reqs[rank], (uint32_t)request));
+        req_release(m, reqtab_remove(&m->reqs[rank], request));
     return SLOG_OK;
 }
 
@@ -1172,7 +1221,7 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
         return SLOG_OK;
     mop *o = q->cur;
     q->cur = NULL;
-    req_release(m, htab_remove(&m->reqs[rank], (uint32_t)request));
+    req_release(m, reqtab_remove(&m->reqs[rank], request));
     if (o)
         orphan(m, o);
     return SLOG_OK;
@@ -1316,9 +1365,9 @@ match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
     m->inst_limit = SWEEP_MIN_INSTS;
     uint32_t n = comm_ctx_n_ranks(comms);
     m->n_ranks = n;
-    m->reqs = g_new0(htab, n);
+    m->reqs = g_new0(reqtab, n);
     for (uint32_t i = 0; i < n; i++)
-        htab_init(&m->reqs[i]);
+        htab_init(&m->reqs[i].other);
     m->heap = g_ptr_array_new();
     m->unmatched = g_hash_table_new_full(unmatched_hash, unmatched_equal, g_free, NULL);
     comm_ctx_set_resolved_cb(comms, on_resolved, m);
@@ -1357,9 +1406,13 @@ void match_ctx_free(match_ctx *m)
     htab_free(&m->insts);
     dgroup_free_all(m); /* after the ops: nothing counts waiting any more */
     for (uint32_t i = 0; i < m->n_ranks; i++) {
-        for (size_t k = 0; k < htab_capacity(&m->reqs[i]); k++)
-            req_release(m, htab_at(&m->reqs[i], k)->val);
-        htab_free(&m->reqs[i]);
+        reqtab *t = &m->reqs[i];
+        for (uint32_t k = 0; k < t->n_dense; k++)
+            req_release(m, t->dense[k]);
+        g_free(t->dense);
+        for (size_t k = 0; k < htab_capacity(&t->other); k++)
+            req_release(m, htab_at(&t->other, k)->val);
+        htab_free(&t->other);
     }
     g_free(m->reqs);
     while (m->free_reqs) {

@@ -406,6 +406,39 @@ static void test_request_reuse(void)
     world_done(&w);
 }
 
+/* Request ids of every size: small ones (an array in match.c), ids past
+ * it, huge and negative ones (a hash) must all find their receive, and a
+ * completion of one must not disturb the others. */
+static void test_request_ids(void)
+{
+    static const int ids[] = {0, 3, 1023, 1024, 5000, 1 << 30, -7, -1000000};
+    enum { N = sizeof ids / sizeof ids[0] };
+    world w;
+    world_init(&w, 2);
+    match_post p;
+    for (int i = 0; i < N; i++)
+        p = P(1, W, 0, i, i, ids[i]), match_recv_post(w.m, &p);
+    for (int i = 0; i < N; i++)
+        p = P(0, W, 1, i, 100 + i, ids[N - 1 - i]), match_send(w.m, &p);
+    /* receives complete last-posted first; each tag's arrow ends at its own time */
+    for (int i = N - 1; i >= 0; i--) {
+        match_status st = S(0, i);
+        match_complete(w.m, 1, 0, ids[i], &st, 1000 + i);
+    }
+    CHECK_EQ(w.arrows->len, N);
+    for (guint k = 0; k < w.arrows->len; k++) {
+        const match_arrow *a = arrow(&w, k);
+        CHECK_EQ(a->recv_time - 1000, a->send_time - 100);
+    }
+    for (int i = 0; i < N; i++)
+        match_complete(w.m, 0, 0, ids[N - 1 - i], NULL, 2000 + i);
+    CHECK_EQ(finish_unmatched(&w), 0);
+    match_stats s = stats_of(&w);
+    CHECK_EQ(s.n_in_flight, 0);
+    CHECK_EQ(s.n_request_reused, 0);
+    world_done(&w);
+}
+
 static slog_cb_result stop_cb(void *user, const match_arrow *a)
 {
     (*(int *)user)++;
@@ -797,6 +830,7 @@ int main(void)
     RUN(test_watermark);
     RUN(test_unmatched);
     RUN(test_request_reuse);
+    RUN(test_request_ids);
     RUN(test_stop);
     RUN(test_infer_any_source);
     RUN(test_infer_waits);
