@@ -409,9 +409,8 @@ void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_sta
     b->len = (size_t)(p - b->data);
 }
 
-static slog_status place(slog_writer *w, const slog_drawable *d) {
-    int64_t a = d->start < d->end ? d->start : d->end;
-    int64_t key = d->start < d->end ? d->end : d->start;
+/* a and key: d's earlier and later time */
+static slog_status place(slog_writer *w, const slog_drawable *d, int64_t a, int64_t key) {
     slog_status st = advance(w, key);
     if (st) return st;
     uint32_t level = slog_place_level((uint64_t)a, (uint64_t)key, w->shift);
@@ -455,7 +454,8 @@ static slog_status choose_shift(slog_writer *w) {
     for (uint32_t i = 0; i < w->n_boot; i++) {
         slog_drawable d = w->boot[i];
         d.info = w->boot_info + (uintptr_t)d.info;
-        slog_status st = place(w, &d);
+        bool backwards = d.end < d.start;
+        slog_status st = place(w, &d, backwards ? d.end : d.start, backwards ? d.start : d.end);
         if (st) return st;
     }
     free(w->boot);
@@ -474,7 +474,8 @@ static slog_status buffer_boot(slog_writer *w, const slog_drawable *d) {
     }
     if (w->n_boot == BOOT_MAX || w->n_boot_info + d->n_info > (size_t)BOOT_MAX * 4) {
         slog_status st = choose_shift(w);
-        return st ? st : place(w, d);
+        bool backwards = d->end < d->start;
+        return st ? st : place(w, d, backwards ? d->end : d->start, backwards ? d->start : d->end);
     }
     slog_drawable *c = &w->boot[w->n_boot++];
     *c = *d;
@@ -488,40 +489,33 @@ static slog_status buffer_boot(slog_writer *w, const slog_drawable *d) {
 slog_status slog_writer_add(slog_writer *w, const slog_drawable *d) {
     if (!d || d->kind > SLOG_KIND_EVENT) return fail(w, SLOG_ERR_ARG, "%s", "invalid drawable kind");
     if (d->category >= w->n_cats) return fail(w, SLOG_ERR_ARG, "%s", "unknown category id");
-    const cat_entry *c = &w->cats[d->category];
+    cat_entry *c = &w->cats[d->category];
     if (c->c.kind != d->kind) return fail(w, SLOG_ERR_ARG, "%s", "drawable kind differs from its category's");
     if (d->timeline >= w->n_tls || (d->kind == SLOG_KIND_ARROW && d->end_timeline >= w->n_tls))
         return fail(w, SLOG_ERR_ARG, "%s", "unknown timeline id");
     if (d->n_info != c->c.n_fields || (d->n_info && !d->info))
         return fail(w, SLOG_ERR_ARG, "%s", "info count differs from the category's field count");
-    if (d->start < 0 || d->end < 0 || d->start > (INT64_MAX >> 1) || d->end > (INT64_MAX >> 1))
+    /* As unsigned, a negative time is out of range too. */
+    if ((uint64_t)d->start > (uint64_t)(INT64_MAX >> 1) || (uint64_t)d->end > (uint64_t)(INT64_MAX >> 1))
         return fail(w, SLOG_ERR_ARG, "%s", "time out of range (must be 0 <= t < 2^62 ns)");
-    if (d->kind == SLOG_KIND_STATE && d->end < d->start)
-        return fail(w, SLOG_ERR_ARG, "%s", "state ends before it starts");
+    bool backwards = d->end < d->start;
+    if (backwards && d->kind == SLOG_KIND_STATE) return fail(w, SLOG_ERR_ARG, "%s", "state ends before it starts");
     if (d->kind == SLOG_KIND_EVENT && d->end != d->start)
         return fail(w, SLOG_ERR_ARG, "%s", "event with end != start");
-    int64_t a = d->start < d->end ? d->start : d->end;
-    int64_t key = d->start < d->end ? d->end : d->start;
+    int64_t a = backwards ? d->end : d->start, key = backwards ? d->start : d->end;
     if (w->n_drawables && key < w->last_key)
         return fail(w, SLOG_ERR_ORDER, "%s", "drawable ends before the previous one");
-    w->last_key = key;
-    slog_drawable local = *d;
-    if (d->kind != SLOG_KIND_ARROW) local.end_timeline = d->timeline;
-
-    slog_status st;
     if (w->broken) return w->err.status;
-    if (w->shift < 0)
-        st = buffer_boot(w, &local);
-    else
-        st = place(w, &local);
+    w->last_key = key;
+    /* end_timeline is read for arrows only, so d goes on as it is. */
+    slog_status st = w->shift < 0 ? buffer_boot(w, d) : place(w, d, a, key);
     if (st) return st;
     w->n_drawables++;
     w->n_by_kind[d->kind]++;
     if (a < w->t_min) w->t_min = a;
     if (key > w->t_max) w->t_max = key;
-    w->cats[d->category].count++;
-    if (d->kind == SLOG_KIND_STATE)
-        w->cats[d->category].total_ns = slog_add_duration(w->cats[d->category].total_ns, d->end - d->start);
+    c->count++;
+    if (d->kind == SLOG_KIND_STATE) c->total_ns = slog_add_duration(c->total_ns, d->end - d->start);
     return SLOG_OK;
 }
 
