@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -27,7 +28,8 @@
 #define DEFAULT_PREVIEW_MIN 1024
 #define PREVIEW_BUDGET 4
 #define BOOT_MAX 65536           /* drawables buffered to choose the leaf width */
-#define OUT_FLUSH (1u << 20)
+#define OUT_FLUSH (256u << 10)
+#define OUT_DIRECT (64u << 10)  /* block bodies this long skip the buffer */
 
 typedef struct open_node {
     bool active;
@@ -110,21 +112,36 @@ static char *dup_str(const char *s) {
 
 /* ---------------------------------------------------------------- output */
 
-static slog_status flush_out(slog_writer *w) {
+/* Write the buffer, then extra (extra_len bytes, may be 0), and empty the
+ * buffer. */
+static slog_status flush_out_with(slog_writer *w, const uint8_t *extra, size_t extra_len) {
     if (w->out.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "output buffer");
-    size_t done = 0;
-    while (done < w->out.len) {
-        ssize_t n = write(w->fd, w->out.data + done, w->out.len - done);
+    struct iovec v[2] = {{w->out.data, w->out.len}, {(void *)extra, extra_len}};
+    int i = 0;
+    while (i < 2) {
+        if (!v[i].iov_len) {
+            i++;
+            continue;
+        }
+        ssize_t n = writev(w->fd, v + i, 2 - i);
         if (n < 0) {
             if (errno == EINTR) continue;
             return fail(w, SLOG_ERR_IO, "write: %s", strerror(errno));
         }
-        done += (size_t)n;
+        for (size_t left = (size_t)n; left;) {
+            size_t k = left < v[i].iov_len ? left : v[i].iov_len;
+            v[i].iov_base = (uint8_t *)v[i].iov_base + k;
+            v[i].iov_len -= k;
+            left -= k;
+            if (!v[i].iov_len) i++;
+        }
     }
-    w->file_off += w->out.len;
+    w->file_off += w->out.len + extra_len;
     w->out.len = 0;
     return SLOG_OK;
 }
+
+static slog_status flush_out(slog_writer *w) { return flush_out_with(w, NULL, 0); }
 
 static uint64_t out_offset(const slog_writer *w) { return w->file_off + w->out.len; }
 
@@ -138,8 +155,11 @@ static slog_status put_block(slog_writer *w, const char *tag, const uint8_t *a, 
     put_u64le(hdr + 8, (uint64_t)(na + nb));
     buf_put(&w->out, hdr, sizeof hdr);
     buf_put(&w->out, a, na);
-    buf_put(&w->out, b, nb);
     if (crc_out) *crc_out = crc;
+    /* A leaf's body is about 100 KiB: written from where it lies, it is
+     * not copied, and the buffer needs no room for it. */
+    if (nb >= OUT_DIRECT) return flush_out_with(w, b, nb);
+    buf_put(&w->out, b, nb);
     if (w->out.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "output buffer");
     return w->out.len >= OUT_FLUSH ? flush_out(w) : SLOG_OK;
 }

@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -505,6 +507,53 @@ static void test_files(void)
     free(sub);
 }
 
+/* A write the system refuses part-way (here the file size limit, EFBIG
+ * after a short write) fails the writer with SLOG_ERR_IO naming the file,
+ * at an add or at finish, and leaves no file. The limit is met both inside
+ * a buffered flush and inside a node body written straight from its buffer
+ * (bodies of about 100 KiB). */
+static void test_write_fails(void)
+{
+    static const rlim_t limits[] = {100000, 150001, 333333};
+    for (size_t li = 0; li < sizeof limits / sizeof limits[0]; li++) {
+        snprintf(t_context, sizeof t_context, "write fails at %lu bytes", (unsigned long)limits[li]);
+        char *sub = t_path(g_dir, "wfail");
+        CHECK(mkdir(sub, 0700) == 0);
+        char *path = t_path(sub, "x.slog2");
+        struct rlimit old;
+        CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0);
+        void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+        struct rlimit lim = {limits[li], old.rlim_max};
+        CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+        slog_writer *w = open_basic(path, 2);
+        int64_t info[2] = {7, 1 << 20};
+        slog_status st = SLOG_OK;
+        for (int i = 0; i < 200000 && st == SLOG_OK; i++) {
+            slog_drawable d = mk(SLOG_KIND_STATE, 0, (uint32_t)(i & 1), (uint32_t)(i & 1), i * 100, i * 100 + 57, info);
+            st = slog_writer_add(w, &d);
+        }
+        slog_error err;
+        memset(&err, 0, sizeof err);
+        /* about 2 MB of nodes stream out while drawables come in */
+        CHECKF(st != SLOG_OK, "%s", "200000 drawables went in past the limit");
+        if (st == SLOG_OK) {
+            st = slog_writer_finish(w, &err);
+        } else {
+            err = *slog_writer_error(w);
+            slog_writer_abort(w);
+        }
+        CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0);
+        signal(SIGXFSZ, old_handler);
+        CHECKF(st == SLOG_ERR_IO, "status %s, expected SLOG_ERR_IO", slog_strerror(st));
+        check_err_names(&err, path, "write over the file size limit");
+        CHECKF(strstr(err.message, "write") != NULL, "message '%s' does not say write", err.message);
+        CHECKF(t_count_entries(sub) == 0, "a failed write left %d files in %s", t_count_entries(sub), sub);
+        rmdir(sub);
+        free(path);
+        free(sub);
+    }
+}
+
 /* ------------------------------------------------------------ queries */
 
 static slog_cb_result count_prev_cb(void *user, const slog_preview *p)
@@ -682,6 +731,7 @@ int main(void)
     test_writer_errors();
     test_total_saturates();
     test_files();
+    test_write_fails();
     test_query_misc();
     test_nondividing_bins();
     t_rmtree(g_dir);
