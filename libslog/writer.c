@@ -405,27 +405,40 @@ static inline uint8_t *put_uvar_raw(uint8_t *p, uint64_t v) {
 }
 
 void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start) {
-    uint64_t mask = 0;
-    for (uint32_t i = 0; i < d->n_info; i++)
-        if (d->info[i] != SLOG_INFO_UNKNOWN) mask |= 1ull << i;
-    uint8_t head = (uint8_t)d->kind;
-    if (mask) head |= SLOG_REC_HAS_INFO;
-    if (d->end < d->start) head |= SLOG_REC_BACKWARDS;
     /* One reservation covers the whole record: head, 5 varints, mask and
      * up to SLOG_MAX_FIELDS values of at most 10 bytes each. */
     if (!buf_reserve(b, 1 + 6 * 10 + 10 * SLOG_MAX_FIELDS)) return;
-    uint8_t *p = b->data + b->len;
-    *p++ = head;
+    uint8_t *p = b->data + b->len, *head = p++;
+    *head = (uint8_t)((uint8_t)d->kind | (d->end < d->start ? SLOG_REC_BACKWARDS : 0));
     p = put_uvar_raw(p, d->category);
     p = put_uvar_raw(p, d->timeline);
     if (d->kind == SLOG_KIND_ARROW) p = put_uvar_raw(p, d->end_timeline);
     p = put_uvar_raw(p, zigzag_encode(d->start - *prev_start));
     *prev_start = d->start;
     p = put_uvar_raw(p, d->end >= d->start ? (uint64_t)(d->end - d->start) : (uint64_t)(d->start - d->end));
-    if (mask) {
-        p = put_uvar_raw(p, mask);
-        for (uint64_t m = mask; m; m &= m - 1) p = put_uvar_raw(p, zigzag_encode(d->info[__builtin_ctzll(m)]));
+    uint64_t mask = 0;
+    if (d->n_info <= 7) {
+        /* The mask is then one varint byte: keep its place and write the
+         * values in the same pass that finds them. */
+        uint8_t *at = p++;
+        for (uint32_t i = 0; i < d->n_info; i++)
+            if (d->info[i] != SLOG_INFO_UNKNOWN) {
+                mask |= 1u << i;
+                p = put_uvar_raw(p, zigzag_encode(d->info[i]));
+            }
+        if (mask)
+            *at = (uint8_t)mask;
+        else
+            p = at;
+    } else {
+        for (uint32_t i = 0; i < d->n_info; i++)
+            if (d->info[i] != SLOG_INFO_UNKNOWN) mask |= 1ull << i;
+        if (mask) {
+            p = put_uvar_raw(p, mask);
+            for (uint64_t m = mask; m; m &= m - 1) p = put_uvar_raw(p, zigzag_encode(d->info[__builtin_ctzll(m)]));
+        }
     }
+    if (mask) *head |= SLOG_REC_HAS_INFO;
     b->len = (size_t)(p - b->data);
 }
 
