@@ -62,8 +62,9 @@ typedef struct slog_prev_acc {
     uint32_t dir_tl, dir_cat;    /* dimensions direct was made for */
     float *pool;                 /* bin storage, n_bins per row, cap_rows rows */
     bool failed;
-    int64_t pow2_width;          /* prev_add: the last node width seen... */
-    int pow2_shift;              /* ...and log2 of its bin width */
+    int64_t pow2_width;          /* prev_add: the last node width seen with power-of-two bins... */
+    int pow2_shift;              /* ...log2 of its bin width... */
+    float pow2_inv;              /* ...and 1 / bin width (exact) */
 } slog_prev_acc;
 
 void prev_init(slog_prev_acc *a, uint32_t n_bins);

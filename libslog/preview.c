@@ -166,8 +166,8 @@ static uint32_t bin_of(double rel, double w, uint32_t n_bins) {
 /* Bins of a power-of-two width 2^bshift (n_bins a power of two dividing the
  * node width, the writer's usual case): integer bin indexes and exact
  * integer overlaps, no floor() or division per drawable. */
-static void add_pow2(float *bins, slog_prev_row *r, int bshift, uint32_t n_bins, bool is_state, int64_t s,
-                     int64_t e) {
+static void add_pow2(float *bins, slog_prev_row *r, int bshift, float inv, uint32_t n_bins, bool is_state,
+                     int64_t s, int64_t e) {
     uint64_t j0 = (uint64_t)s >> bshift;
     if (!is_state) {
         if (j0 >= n_bins) j0 = n_bins - 1;
@@ -178,7 +178,6 @@ static void add_pow2(float *bins, slog_prev_row *r, int bshift, uint32_t n_bins,
     uint64_t j1 = (uint64_t)(e - 1) >> bshift; /* the bin holding the last covered ns */
     if (j1 >= n_bins) j1 = n_bins - 1;
     if (j0 > j1) j0 = j1;
-    float inv = 1.0f / (float)((int64_t)1 << bshift);
     if (j0 == j1) {
         bins[j0] += (float)(e - s) * inv;
     } else {
@@ -196,14 +195,16 @@ void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, ui
     if (!r) return;
     float *bins = row_bins(a, r);
     /* start and end lie in [lo, lo + width] (the writer's placement rule) */
-    if (!(a->n_bins & (a->n_bins - 1)) && width >= (int64_t)a->n_bins && !(width & (width - 1))) {
-        if (width != a->pow2_width) { /* once per node width, not per drawable */
-            int bshift = 0;
-            while (((int64_t)a->n_bins << bshift) < width) bshift++;
-            a->pow2_width = width;
-            a->pow2_shift = bshift;
-        }
-        add_pow2(bins, r, a->pow2_shift, a->n_bins, is_state, start - lo, end - lo);
+    if (width != a->pow2_width && !(a->n_bins & (a->n_bins - 1)) && width >= (int64_t)a->n_bins &&
+        !(width & (width - 1))) { /* once per node width, not per drawable */
+        int bshift = 0;
+        while (((int64_t)a->n_bins << bshift) < width) bshift++;
+        a->pow2_width = width;
+        a->pow2_shift = bshift;
+        a->pow2_inv = 1.0f / (float)((int64_t)1 << bshift);
+    }
+    if (width == a->pow2_width) {
+        add_pow2(bins, r, a->pow2_shift, a->pow2_inv, a->n_bins, is_state, start - lo, end - lo);
         return;
     }
     double w = (double)width / a->n_bins;
