@@ -146,17 +146,24 @@ slog_status reorder_advance(reorder *r, int64_t watermark)
     return SLOG_OK;
 }
 
+int reorder_bypass(reorder *r, int64_t key, int64_t watermark)
+{
+    if (r->n || r->stopped || key < r->last_key || key > watermark)
+        return 0;
+    /* In order already: the common case when a producer's drawables
+     * mostly arrive by end time. */
+    r->next_seq++;
+    r->last_key = key;
+    if (r->max_n == 0)
+        r->max_n = 1;
+    return 1;
+}
+
 slog_status reorder_pass(reorder *r, int64_t key, int64_t watermark, const void *data, size_t len)
 {
     if (!r || (len > 0 && !data))
         return SLOG_ERR_ARG;
-    if (r->n == 0 && !r->stopped && key >= r->last_key && key <= watermark) {
-        /* In order already: the common case when a producer's drawables
-         * mostly arrive by end time. */
-        r->next_seq++;
-        r->last_key = key;
-        if (r->max_n == 0)
-            r->max_n = 1;
+    if (reorder_bypass(r, key, watermark)) {
         if (r->cb && r->cb(r->user, key, data, len) == SLOG_STOP)
             r->stopped = 1;
         return SLOG_OK;

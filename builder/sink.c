@@ -3,6 +3,7 @@
 
 #include <glib.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,19 +150,22 @@ static void fail_with_writer(sink *s) {
     atomic_store(&s->failed, 1);
 }
 
-static slog_cb_result release(void *user, int64_t key, const void *data, size_t len) {
-    sink *s = user;
-    (void)key;
-    (void)len;
-    const held *h = data;
+/* Hand h to the writer; false (and the sink failed) on its error. */
+static bool write_held(sink *s, const held *h) {
     slog_drawable d = h->d;
     d.info = h->info;
     /* Mapped on this copy: the item's own cache lines stay clean (below). */
     uint32_t c = d.category, t = UINT32_MAX - c;
     d.category = c < s->n_cat_map ? s->cat_map[c] : t < s->n_thread_cats ? s->thread_cats[t] : c;
-    if (slog_writer_add(s->w, &d) == SLOG_OK) return SLOG_CONTINUE;
+    if (slog_writer_add(s->w, &d) == SLOG_OK) return true;
     fail_with_writer(s);
-    return SLOG_STOP;
+    return false;
+}
+
+static slog_cb_result release(void *user, int64_t key, const void *data, size_t len) {
+    (void)key;
+    (void)len;
+    return write_held(user, data) ? SLOG_CONTINUE : SLOG_STOP;
 }
 
 /* Reorder h, then release up to wm (NO_WM: not now). */
@@ -178,6 +182,10 @@ static void hold(sink *s, held *h, int64_t wm) {
         else
             d->start = last;
         key = last;
+    }
+    if (wm != NO_WM && reorder_bypass(s->ro, key, wm)) { /* most drawables: no copy, no callback */
+        write_held(s, h);
+        return;
     }
     size_t len = offsetof(held, info) + d->n_info * sizeof *d->info;
     slog_status st = wm == NO_WM ? reorder_push(s->ro, key, h, len) : reorder_pass(s->ro, key, wm, h, len);
@@ -247,7 +255,14 @@ static gpointer writer_main(gpointer data) {
     sink *s = data;
     for (;;) {
         batch *b = pop_timed(s->full, &s->writer_wait_s);
-        for (uint32_t i = 0; i < b->n; i++) run_item(s, &b->items[i]);
+        for (uint32_t i = 0; i < b->n; i++) {
+            item *it = &b->items[i];
+            /* The common item here, the rest through run_item(). */
+            if (it->op == OP_DRAWABLE && !atomic_load(&s->failed))
+                hold(s, &it->h, apply_wm(s, it->wm));
+            else
+                run_item(s, it);
+        }
         int last = b->last;
         if (last) s->writer_cpu_s = clock_s(CLOCK_THREAD_CPUTIME_ID);
         b->n = 0;
