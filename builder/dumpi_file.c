@@ -459,6 +459,12 @@ int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {
   f->stream_begin = f->off_body + 8;
   /* The status tag was added in 0.6.3 (iodefs.h get_statuses). */
   f->status_has_tag = f->version_num >= DUMPI_VERSION(0, 6, 3);
+  /* Per argument, the decoder tests its flags against this one byte. */
+  f->arg_special = DUMPI_ARGF_ROOT_ONLY;
+  if (f->version_num < DUMPI_VERSION(0, 6, 9))
+    f->arg_special |= DUMPI_ARGF_SCALAR_BEFORE_0_6_9;
+  if (f->version_num < DUMPI_VERSION(0, 6, 8))
+    f->arg_special |= DUMPI_ARGF_SCALAR_BEFORE_0_6_8;
   /* Everything the sections hold has been copied out, and the stream is
    * read through f->fd: unmap now. The pages touched here (the index and
    * sections at the end, the lead-in) may sit in 2 MiB page-cache folios

@@ -73,6 +73,8 @@ struct dumpi_file {
   /* header (T.2) */
   uint8_t version[3];
   uint32_t version_num;   /* DUMPI_VERSION(); latest rules if no header */
+  uint8_t arg_special;    /* DUMPI_ARGF_* an argument needs more than its
+                           * type's decoding for, in this file's version */
   uint64_t start_time;
   char *hostname, *username;
   int32_t mesh_dim;

@@ -598,26 +598,29 @@ static int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
     c->perf_in = pv;
     c->perf_out = n ? pv + n : NULL;
   }
+  const uint8_t special = f->arg_special;
   for (int i = 0; i < fn->n_args; i++) {
     const dumpi_arg_info *a = &fn->args[i];
     dumpi_value *v = &c->args[i];
-    if ((a->flags & DUMPI_ARGF_ROOT_ONLY) &&
-        c->args[fn->i_rank].i != c->args[fn->i_root].i) {
-      v->present = 0;
-      v->i = 0;
-      v->p = NULL;
-      continue;
-    }
-    if (legacy_scalar(f, a)) {
-      NEED_OR_FAIL(4);
-      int32_t *one = dumpi_arena_alloc(&f->arena, sizeof *one);
-      if (!one)
-        return fail(f, err, NOMEM(&r));
-      *one = (int32_t)rd32(&r);
-      v->present = 1;
-      v->i = 1;
-      v->p = one;
-      continue;
+    if (a->flags & special) { /* rare: most arguments skip both tests */
+      if ((a->flags & DUMPI_ARGF_ROOT_ONLY) &&
+          c->args[fn->i_rank].i != c->args[fn->i_root].i) {
+        v->present = 0;
+        v->i = 0;
+        v->p = NULL;
+        continue;
+      }
+      if (legacy_scalar(f, a)) {
+        NEED_OR_FAIL(4);
+        int32_t *one = dumpi_arena_alloc(&f->arena, sizeof *one);
+        if (!one)
+          return fail(f, err, NOMEM(&r));
+        *one = (int32_t)rd32(&r);
+        v->present = 1;
+        v->i = 1;
+        v->p = one;
+        continue;
+      }
     }
     if ((rc = decode_arg(&r, record, a, mask, v)))
       return rc == WINDOW_SHORT ? rc : fail(f, err, rc);
