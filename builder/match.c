@@ -68,11 +68,18 @@ typedef struct mop {
     struct mop *next_free; /* on match_ctx.free_mops */
 } mop;
 
+/* Channels an instance used last, per op kind and peer world rank modulo
+ * this: a rank posts to a few peers on one tag over and over, and finding
+ * the channel in the table (hashing its four-part key) was a thirtieth of
+ * the writer thread's time. */
+#define INST_CHANS 8
+
 typedef struct inst {
     comm_ref *ref;
     uint64_t seq;      /* creation order: finish drains in it */
     oq recvs;
     oq deferred;
+    struct chan *near[2][INST_CHANS]; /* [op_kind][peer % INST_CHANS]; cleared by chan_sweep */
 } inst;
 
 typedef struct chan_key {
@@ -555,6 +562,11 @@ static chan **chan_list(const match_ctx *m, size_t *n)
 /* Free the empty channels; rebuild the table from the rest. */
 static void chan_sweep(match_ctx *m)
 {
+    for (size_t i = 0; i < htab_capacity(&m->insts); i++) {
+        inst *in = htab_at(&m->insts, i)->val;
+        if (in)
+            memset(in->near, 0, sizeof in->near);
+    }
     size_t n;
     chan **v = chan_list(m, &n);
     htab_free(&m->chans);
@@ -620,8 +632,9 @@ static void dgroup_wake(match_ctx *m, const dgroup *g)
 }
 
 /* Put an op of a resolved instance into its channel. */
-static void to_channel(match_ctx *m, const comm_ref *ref, mop *o)
+static void to_channel(match_ctx *m, inst *in, mop *o)
 {
+    const comm_ref *ref = in->ref;
     int local = o->kind == OP_RECV && o->completed ? o->st_source : o->peer;
     int tag = o->kind == OP_RECV && o->completed ? o->st_tag : o->tag;
     int other = comm_ref_world_rank(ref, local);
@@ -631,8 +644,11 @@ static void to_channel(match_ctx *m, const comm_ref *ref, mop *o)
         return;
     }
     uint64_t id = comm_ref_id(ref);
-    chan *ch = o->kind == OP_SEND ? chan_get(m, id, (int)o->rank, other, tag)
-                                  : chan_get(m, id, other, (int)o->rank, tag);
+    int src = o->kind == OP_SEND ? (int)o->rank : other, dst = o->kind == OP_SEND ? other : (int)o->rank;
+    chan **near = &in->near[o->kind][(uint32_t)other % INST_CHANS];
+    chan *ch = *near;
+    if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
+        ch = *near = chan_get(m, id, src, dst, tag);
     op_enqueue(o, o->kind == OP_SEND ? &ch->sends : &ch->recvs);
     o->chan = ch;
     chan_match(m, ch);
@@ -698,7 +714,7 @@ static void route(match_ctx *m, inst *in, mop *o)
 {
     switch (comm_ref_get_state(in->ref)) {
     case COMM_REF_RESOLVED:
-        to_channel(m, in->ref, o);
+        to_channel(m, in, o);
         break;
     case COMM_REF_PENDING:
         op_unlink(m, o);
