@@ -581,7 +581,7 @@ static void progress(builder *b, int final) {
  * default 256 KiB would take 256 MiB. Windows shrink to keep the sum near
  * READ_BUDGET (a record that does not fit is still read whole, through a
  * wider window for that record only). */
-#define READ_BUDGET (32u << 20)
+#define READ_BUDGET (4u << 20)
 #define READ_WINDOW_MAX (256u << 10)
 #define READ_WINDOW_MIN (16u << 10)
 
