@@ -48,7 +48,21 @@ typedef struct dumpi_arena {
   dumpi_arena_chunk *cur;  /* chunk being filled */
 } dumpi_arena;
 
-void *dumpi_arena_alloc(dumpi_arena *a, size_t n);
+/* The next chunk or a new one, for n bytes (a multiple of 16). */
+void *dumpi_arena_grow(dumpi_arena *a, size_t n);
+/* n bytes aligned to 16, valid until the next reset; NULL when out of
+ * memory. The common case, room in the current chunk, is inline: records
+ * with arrays call this once per array. */
+static inline void *dumpi_arena_alloc(dumpi_arena *a, size_t n) {
+  n = (n + 15) & ~(size_t)15;
+  dumpi_arena_chunk *c = a->cur;
+  if (c && c->cap - c->used >= n) {
+    void *p = c->data + c->used;
+    c->used += n;
+    return p;
+  }
+  return dumpi_arena_grow(a, n);
+}
 void dumpi_arena_reset(dumpi_arena *a);
 void dumpi_arena_free(dumpi_arena *a);
 

@@ -25,14 +25,8 @@
  * 64 MiB for a thousand ranks (for MPI_Init's argv). */
 enum { ARENA_FIRST = 1024, ARENA_CHUNK = 64 * 1024 };
 
-void *dumpi_arena_alloc(dumpi_arena *a, size_t n) {
-  n = (n + 15) & ~(size_t)15;
+void *dumpi_arena_grow(dumpi_arena *a, size_t n) {
   dumpi_arena_chunk *c = a->cur;
-  if (c && c->cap - c->used >= n) {
-    void *p = c->data + c->used;
-    c->used += n;
-    return p;
-  }
   /* Next kept chunk if big enough, else a new one after the current. */
   while (c && c->next) {
     c = c->next;
