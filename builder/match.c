@@ -260,23 +260,24 @@ static void heap_remove(match_ctx *m, mop *o)
 static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
 {
     mop *o = m->free_mops;
-    if (o) {
+    if (o)
         m->free_mops = o->next_free;
-        memset(o, 0, sizeof *o);
-    } else {
-        o = g_new0(mop, 1);
-    }
-    o->live = true;
-    o->kind = kind;
-    o->rank = p->rank;
-    o->thread = p->thread;
-    o->time = p->time;
-    o->bytes = kind == OP_SEND ? p->bytes : MATCH_BYTES_UNKNOWN;
-    o->comm = p->comm;
-    o->peer = p->peer;
-    o->tag = p->tag;
-    o->heap_idx = -1;
-    o->seq = m->next_seq++;
+    else
+        o = g_new(mop, 1);
+    /* Every other field zero: stored whole, not memset() and then set. */
+    *o = (mop){
+        .live = true,
+        .kind = kind,
+        .rank = p->rank,
+        .thread = p->thread,
+        .time = p->time,
+        .bytes = kind == OP_SEND ? p->bytes : MATCH_BYTES_UNKNOWN,
+        .comm = p->comm,
+        .peer = p->peer,
+        .tag = p->tag,
+        .heap_idx = -1,
+        .seq = m->next_seq++,
+    };
     if (kind == OP_SEND)
         m->stats.n_sends++;
     else
