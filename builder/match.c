@@ -606,7 +606,7 @@ static void emit(match_ctx *m, const chan *ch, const mop *s, const mop *r)
 /* Pair heads while the head receive has its completion (or never will get
  * one: phantom). An uncompleted head blocks later receives of the channel,
  * which is exactly non-overtaking. */
-static void chan_match(match_ctx *m, chan *ch)
+static void chan_pair(match_ctx *m, chan *ch)
 {
     while (!oq_empty(&ch->sends) && !oq_empty(&ch->recvs)) {
         mop *r = oq_head(&ch->recvs);
@@ -620,6 +620,13 @@ static void chan_match(match_ctx *m, chan *ch)
         op_free(m, s);
         op_free(m, r);
     }
+}
+
+/* Most calls find one side empty: that test inline, the loop not. */
+static inline void chan_match(match_ctx *m, chan *ch)
+{
+    if (!oq_empty(&ch->sends) && !oq_empty(&ch->recvs))
+        chan_pair(m, ch);
 }
 
 static void inst_release(match_ctx *m, inst *in, bool force);
