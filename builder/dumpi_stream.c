@@ -403,14 +403,6 @@ static int decode_arg(reader *r, uint64_t record, const dumpi_arg_info *a,
                          a->name, (int)a->type);
 }
 
-/* Legacy layouts: one bare int32 where newer files have an int array. */
-static int legacy_scalar(const dumpi_file *f, const dumpi_arg_info *a) {
-  return ((a->flags & DUMPI_ARGF_SCALAR_BEFORE_0_6_9) &&
-          f->version_num < DUMPI_VERSION(0, 6, 9)) ||
-         ((a->flags & DUMPI_ARGF_SCALAR_BEFORE_0_6_8) &&
-          f->version_num < DUMPI_VERSION(0, 6, 8));
-}
-
 static int fail(dumpi_file *f, dumpi_error *err, int rc) {
   f->state = rc;
   if (err)
@@ -604,7 +596,11 @@ static int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
         v->p = NULL;
         continue;
       }
-      if (legacy_scalar(f, a)) {
+      /* Legacy layouts (arg_special holds these flags only for the
+       * versions they apply to): one bare int32 where newer files have an
+       * int array. */
+      if (a->flags & special &
+          (DUMPI_ARGF_SCALAR_BEFORE_0_6_9 | DUMPI_ARGF_SCALAR_BEFORE_0_6_8)) {
         NEED_OR_FAIL(4);
         int32_t *one = dumpi_arena_alloc(&f->arena, sizeof *one);
         if (!one)

@@ -466,6 +466,12 @@ static slog_status place(slog_writer *w, const slog_drawable *d, int64_t a, int6
     return SLOG_OK;
 }
 
+/* place() with d's own earlier and later time. */
+static slog_status place_drawable(slog_writer *w, const slog_drawable *d) {
+    bool backwards = d->end < d->start;
+    return place(w, d, backwards ? d->end : d->start, backwards ? d->start : d->end);
+}
+
 /* Choose the leaf width from the buffered drawables' density, then replay
  * them. The aim is leaf_drawables per leaf on average. */
 static slog_status choose_shift(slog_writer *w) {
@@ -487,8 +493,7 @@ static slog_status choose_shift(slog_writer *w) {
     for (uint32_t i = 0; i < w->n_boot; i++) {
         slog_drawable d = w->boot[i];
         d.info = w->boot_info + (uintptr_t)d.info;
-        bool backwards = d.end < d.start;
-        slog_status st = place(w, &d, backwards ? d.end : d.start, backwards ? d.start : d.end);
+        slog_status st = place_drawable(w, &d);
         if (st) return st;
     }
     free(w->boot);
@@ -507,8 +512,7 @@ static slog_status buffer_boot(slog_writer *w, const slog_drawable *d) {
     }
     if (w->n_boot == BOOT_MAX || w->n_boot_info + d->n_info > (size_t)BOOT_MAX * 4) {
         slog_status st = choose_shift(w);
-        bool backwards = d->end < d->start;
-        return st ? st : place(w, d, backwards ? d->end : d->start, backwards ? d->start : d->end);
+        return st ? st : place_drawable(w, d);
     }
     slog_drawable *c = &w->boot[w->n_boot++];
     *c = *d;
