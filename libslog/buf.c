@@ -52,13 +52,7 @@ void buf_put_u64(slog_buf *b, uint64_t v) {
 
 void buf_put_uvar(slog_buf *b, uint64_t v) {
     if (!buf_reserve(b, 10)) return;
-    uint8_t *p = b->data + b->len;
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    b->len = (size_t)(p - b->data);
+    b->len = (size_t)(put_uvar(b->data + b->len, v) - b->data);
 }
 
 void buf_put_zvar(slog_buf *b, int64_t v) { buf_put_uvar(b, zigzag_encode(v)); }

@@ -157,6 +157,17 @@ static inline uint64_t get_u64le(const uint8_t *p) {
 
 static inline uint64_t zigzag_encode(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 static inline int64_t zigzag_decode(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+/* LEB128 into room the caller reserved (at most 10 bytes); returns the byte
+ * after it. (Separate 1- and 2-byte paths cost more instructions than this
+ * loop, measured.) */
+static inline uint8_t *put_uvar(uint8_t *p, uint64_t v) {
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
 
 /* CRC32C (Castagnoli), as in iSCSI/ext4; crc32c.c. */
 uint32_t slog_crc32c(uint32_t crc, const void *data, size_t len);

@@ -262,15 +262,6 @@ uint64_t prev_estimate(const slog_prev_acc *a) {
     return bytes;
 }
 
-static inline uint8_t *put_uvar_p(uint8_t *p, uint64_t v) {
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    return p;
-}
-
 /* Row indexes in (timeline, category) order into order[]: the file must
  * not depend on the order rows were first touched. Where the direct table
  * is small next to the rows, walking it yields that order with no sort
@@ -318,14 +309,14 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, slog_buf 
         if (lo >= hi) continue;
         if (!buf_reserve(out, 40 + (size_t)(hi - lo) * 10)) break;
         uint8_t *p = out->data + out->len;
-        p = put_uvar_p(p, r->timeline);
-        p = put_uvar_p(p, r->category);
-        p = put_uvar_p(p, lo);
-        p = put_uvar_p(p, hi - lo);
+        p = put_uvar(p, r->timeline);
+        p = put_uvar(p, r->category);
+        p = put_uvar(p, lo);
+        p = put_uvar(p, hi - lo);
         if (st)
             for (uint32_t j = lo; j < hi; j++) *p++ = (uint8_t)quantise(bins[j], true);
         else
-            for (uint32_t j = lo; j < hi; j++) p = put_uvar_p(p, quantise(bins[j], false));
+            for (uint32_t j = lo; j < hi; j++) p = put_uvar(p, quantise(bins[j], false));
         out->len = (size_t)(p - out->data);
         written++;
     }

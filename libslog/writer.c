@@ -395,27 +395,18 @@ static slog_status advance(slog_writer *w, int64_t key) {
     return SLOG_OK;
 }
 
-static inline uint8_t *put_uvar_raw(uint8_t *p, uint64_t v) {
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    return p;
-}
-
 void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start) {
     /* One reservation covers the whole record: head, 5 varints, mask and
      * up to SLOG_MAX_FIELDS values of at most 10 bytes each. */
     if (!buf_reserve(b, 1 + 6 * 10 + 10 * SLOG_MAX_FIELDS)) return;
     uint8_t *p = b->data + b->len, *head = p++;
     *head = (uint8_t)((uint8_t)d->kind | (d->end < d->start ? SLOG_REC_BACKWARDS : 0));
-    p = put_uvar_raw(p, d->category);
-    p = put_uvar_raw(p, d->timeline);
-    if (d->kind == SLOG_KIND_ARROW) p = put_uvar_raw(p, d->end_timeline);
-    p = put_uvar_raw(p, zigzag_encode(d->start - *prev_start));
+    p = put_uvar(p, d->category);
+    p = put_uvar(p, d->timeline);
+    if (d->kind == SLOG_KIND_ARROW) p = put_uvar(p, d->end_timeline);
+    p = put_uvar(p, zigzag_encode(d->start - *prev_start));
     *prev_start = d->start;
-    p = put_uvar_raw(p, d->end >= d->start ? (uint64_t)(d->end - d->start) : (uint64_t)(d->start - d->end));
+    p = put_uvar(p, d->end >= d->start ? (uint64_t)(d->end - d->start) : (uint64_t)(d->start - d->end));
     uint64_t mask = 0;
     if (d->n_info <= 7) {
         /* The mask is then one varint byte: keep its place and write the
@@ -424,7 +415,7 @@ void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_sta
         for (uint32_t i = 0; i < d->n_info; i++)
             if (d->info[i] != SLOG_INFO_UNKNOWN) {
                 mask |= 1u << i;
-                p = put_uvar_raw(p, zigzag_encode(d->info[i]));
+                p = put_uvar(p, zigzag_encode(d->info[i]));
             }
         if (mask)
             *at = (uint8_t)mask;
@@ -434,8 +425,8 @@ void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_sta
         for (uint32_t i = 0; i < d->n_info; i++)
             if (d->info[i] != SLOG_INFO_UNKNOWN) mask |= 1ull << i;
         if (mask) {
-            p = put_uvar_raw(p, mask);
-            for (uint64_t m = mask; m; m &= m - 1) p = put_uvar_raw(p, zigzag_encode(d->info[__builtin_ctzll(m)]));
+            p = put_uvar(p, mask);
+            for (uint64_t m = mask; m; m &= m - 1) p = put_uvar(p, zigzag_encode(d->info[__builtin_ctzll(m)]));
         }
     }
     if (mask) *head |= SLOG_REC_HAS_INFO;
