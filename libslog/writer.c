@@ -433,6 +433,14 @@ void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_sta
     b->len = (size_t)(p - b->data);
 }
 
+/* A drawable's earlier and later time (an arrow may end before it starts):
+ * it is ordered by the later one and placed over both. */
+static inline void drawable_span(const slog_drawable *d, int64_t *a, int64_t *key) {
+    bool backwards = d->end < d->start;
+    *a = backwards ? d->end : d->start;
+    *key = backwards ? d->start : d->end;
+}
+
 /* a and key: d's earlier and later time */
 static slog_status place(slog_writer *w, const slog_drawable *d, int64_t a, int64_t key) {
     slog_status st = advance(w, key);
@@ -457,10 +465,11 @@ static slog_status place(slog_writer *w, const slog_drawable *d, int64_t a, int6
     return SLOG_OK;
 }
 
-/* place() with d's own earlier and later time. */
+/* place() over d's own span. */
 static slog_status place_drawable(slog_writer *w, const slog_drawable *d) {
-    bool backwards = d->end < d->start;
-    return place(w, d, backwards ? d->end : d->start, backwards ? d->start : d->end);
+    int64_t a, key;
+    drawable_span(d, &a, &key);
+    return place(w, d, a, key);
 }
 
 /* Choose the leaf width from the buffered drawables' density, then replay
@@ -470,8 +479,8 @@ static slog_status choose_shift(slog_writer *w) {
     if (w->n_boot) {
         int64_t lo = INT64_MAX, hi = 0;
         for (uint32_t i = 0; i < w->n_boot; i++) {
-            const slog_drawable *d = &w->boot[i];
-            int64_t a = d->start < d->end ? d->start : d->end, b = d->start < d->end ? d->end : d->start;
+            int64_t a, b;
+            drawable_span(&w->boot[i], &a, &b);
             if (a < lo) lo = a;
             if (b > hi) hi = b;
         }
@@ -526,11 +535,11 @@ slog_status slog_writer_add(slog_writer *w, const slog_drawable *d) {
     /* As unsigned, a negative time is out of range too. */
     if ((uint64_t)d->start > (uint64_t)(INT64_MAX >> 1) || (uint64_t)d->end > (uint64_t)(INT64_MAX >> 1))
         return fail(w, SLOG_ERR_ARG, "%s", "time out of range (must be 0 <= t < 2^62 ns)");
-    bool backwards = d->end < d->start;
-    if (backwards && d->kind == SLOG_KIND_STATE) return fail(w, SLOG_ERR_ARG, "%s", "state ends before it starts");
+    if (d->end < d->start && d->kind == SLOG_KIND_STATE) return fail(w, SLOG_ERR_ARG, "%s", "state ends before it starts");
     if (d->kind == SLOG_KIND_EVENT && d->end != d->start)
         return fail(w, SLOG_ERR_ARG, "%s", "event with end != start");
-    int64_t a = backwards ? d->end : d->start, key = backwards ? d->start : d->end;
+    int64_t a, key;
+    drawable_span(d, &a, &key);
     if (w->n_drawables && key < w->last_key)
         return fail(w, SLOG_ERR_ORDER, "%s", "drawable ends before the previous one");
     if (w->broken) return w->err.status;
