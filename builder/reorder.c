@@ -148,7 +148,10 @@ slog_status reorder_advance(reorder *r, int64_t watermark)
 
 int reorder_bypass(reorder *r, int64_t key, int64_t watermark)
 {
-    if (r->n || r->stopped || key < r->last_key || key > watermark)
+    /* Held items go first only when they sort before this one: an arrow
+     * whose receive waited for its send comes out below everything held
+     * behind it meanwhile, and need not pass through the heap. */
+    if ((r->n && key >= r->heap[0]->key) || r->stopped || key < r->last_key || key > watermark)
         return 0;
     /* In order already: the common case when a producer's drawables
      * mostly arrive by end time. */

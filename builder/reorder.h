@@ -45,12 +45,13 @@ slog_status reorder_push(reorder *r, int64_t key, const void *data, size_t len);
 /* Release, in key order, every item with key <= watermark. */
 slog_status reorder_advance(reorder *r, int64_t watermark);
 /* reorder_push() then reorder_advance(watermark), without the copy when
- * nothing is held and last released key <= key <= watermark: the item is
- * handed straight to the callback, as the push and advance would have. */
+ * nothing held sorts before it (none held, or key below the smallest held
+ * key) and last released key <= key <= watermark: the item is handed
+ * straight to the callback, as the push and advance would have. */
 slog_status reorder_pass(reorder *r, int64_t key, int64_t watermark, const void *data, size_t len);
 /* The no-copy case of reorder_pass() for a caller that releases the item
- * itself: when nothing is held, r has not stopped and last released key <=
- * key <= watermark, record key as released and return 1 (the caller must
+ * itself: when nothing held sorts before it, r has not stopped and last
+ * released key <= key <= watermark, record key as released and return 1 (the caller must
  * then release the item as the callback would); otherwise 0 and nothing
  * changes (use reorder_pass). */
 int reorder_bypass(reorder *r, int64_t key, int64_t watermark);

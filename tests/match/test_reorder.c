@@ -64,7 +64,8 @@ static void test_order_and_watermark(void)
 }
 
 /* reorder_pass must release exactly what push + advance would, in the same
- * order, whether it takes the no-copy path (nothing held, in order) or not.
+ * order, whether it takes the no-copy path (nothing held sorts before the
+ * item, in order; later items may stay held) or not.
  * The producer mostly emits in order with a watermark right behind, and
  * sometimes out of order or ahead of it, so both paths are taken. */
 static void test_pass_equals_push_advance(void)
