@@ -28,6 +28,7 @@
 #include "slog.h"
 #include "fn_args.h"
 #include "relay.h"
+#include "signals.h"
 #include "volume.h"
 
 #define N_LABELS DUMPI_N_LABELS
@@ -693,6 +694,8 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         if (slog_writer_open(&b.w, o->output, &wo, &werr) != SLOG_OK) {
             fprintf(err_out, "slog2-build: error: %s\n", werr.message);
             fatal = 1;
+        } else if (o->remove_on_signal) {
+            signals_arm(slog_writer_temp_path(b.w), o->progress);
         }
     }
     if (!fatal) {
@@ -815,6 +818,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
                 slog_reader_close(rd);
             }
         }
+        if (o->remove_on_signal) signals_disarm(); /* renamed or removed by now */
     }
     relay_free(b.relay);
     comm_ctx_free(b.comms);

@@ -20,6 +20,9 @@ typedef struct build_options {
     int threads;             /* 1: everything on one thread; 2 (default): the
                                 writer on a second one. Same output. */
     const char *command_line;/* recorded as an annotation */
+    int remove_on_signal;    /* a termination signal removes the temporary
+                                output (signals.h); for the command line,
+                                not for a caller with handlers of its own */
 } build_options;
 
 typedef struct build_summary {

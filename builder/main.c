@@ -39,8 +39,11 @@ static const char description[] =
     "unmatched send). With -j 2 it also gives each thread's CPU time and\n"
     "how long it waited for the other: the busy one bounds the build.\n"
     "\n"
-    "Output is written to a temporary file and renamed into place only when\n"
-    "complete.\n"
+    "Output is written to a temporary file (OUTPUT.tmp.XXXXXX) and renamed\n"
+    "into place only when complete. Stopped by SIGINT (Ctrl-C), SIGTERM,\n"
+    "SIGHUP, SIGQUIT, SIGXCPU or SIGXFSZ (a batch system's limits), the\n"
+    "build removes that file and ends as the signal would; a signal ignored\n"
+    "at start (nohup) stays ignored.\n"
     "\n"
     "Exit status:\n"
     "  0  built\n"
@@ -131,7 +134,7 @@ int main(int argc, char **argv) {
         }
         build_options o = {.output = output, .quiet = quiet, .lenient = lenient, .allow_missing = allow_missing,
                            .poll_states = poll_states, .preview_bins = (uint32_t)bins,
-                           .threads = threads, .command_line = cmdline};
+                           .threads = threads, .command_line = cmdline, .remove_on_signal = 1};
         o.progress = !quiet && (progress_flag || isatty(STDERR_FILENO));
         build_summary s;
         status = build_run(meta, &o, &s, stderr);

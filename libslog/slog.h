@@ -155,6 +155,11 @@ void slog_writer_abort(slog_writer *w);
 /* The last error recorded by w (status SLOG_OK if none). */
 const slog_error *slog_writer_error(const slog_writer *w);
 
+/* The temporary file w writes (PATH.tmp.XXXXXX): the same string from open
+ * until finish or abort, which rename or remove it. For a caller that
+ * must remove it itself, e.g. from a signal handler. */
+const char *slog_writer_temp_path(const slog_writer *w);
+
 /* ------------------------------------------------------------------ reader */
 
 typedef struct slog_reader slog_reader;

@@ -718,6 +718,8 @@ slog_status slog_writer_finish(slog_writer *w, slog_error *err) {
     return st;
 }
 
+const char *slog_writer_temp_path(const slog_writer *w) { return w ? w->tmp_path : NULL; }
+
 void slog_writer_abort(slog_writer *w) {
     if (!w) return;
     if (w->fd >= 0) close(w->fd);

@@ -259,6 +259,50 @@ bad-option)
         [ -z "$VALGRIND" ] || [ "$RC" -ne "$VG_STATUS" ] || fail "--preview-bins=$pb: valgrind errors"
     done
     ;;
+killed)
+    # A build stopped by SIGTERM (a batch system's time limit) or SIGHUP (a
+    # dropped session) removes its temporary file and dies of that signal;
+    # under nohup (SIGHUP ignored) it carries on and finishes.
+    d="$WORK/k"; mkdir -p "$d"
+    # 4 x 1M calls (about 230 MB): a one-thread build takes over a second,
+    # the signal comes as soon as the temporary file appears.
+    "$SYNTH" -n 4 -c 1000000 -o "$d/t" >/dev/null
+    for sig in TERM HUP; do
+        out="$d/out.slog2"; rm -f "$out"
+        listing "$d" >"$WORK/before"
+        RC=0
+        "$BUILD" -q -j 1 "$d/t.meta" -o "$out" 2>"$WORK/k.err" &
+        pid=$!
+        for _ in $(seq 3000); do
+            [ -z "$(cd "$d" && ls -A | grep -F out.slog2.tmp || true)" ] || break
+            sleep 0.01
+        done
+        kill -s "$sig" "$pid"
+        wait "$pid" || RC=$?
+        code=$((128 + $(kill -l "$sig")))
+        note "SIG$sig: exit $RC: $(cat "$WORK/k.err")"
+        [ "$RC" -eq "$code" ] || fail "SIG$sig: exit $RC, expected $code (the build ended before the signal, or ignored it)"
+        grep -q -E 'stopped by a signal; removed .*out\.slog2\.tmp\.' "$WORK/k.err" || fail "SIG$sig: no 'removed TEMP' on stderr"
+        [ ! -e "$out" ] || fail "SIG$sig: $out exists"
+        listing "$d" >"$WORK/after"
+        diff -u "$WORK/before" "$WORK/after" >&2 || fail "SIG$sig: files left behind"
+    done
+    # Ignored when the build starts: stays ignored.
+    out="$d/out.slog2"
+    RC=0
+    (trap '' HUP; exec "$BUILD" -q -j 1 "$d/t.meta" -o "$out") &
+    pid=$!
+    for _ in $(seq 3000); do
+        [ -z "$(cd "$d" && ls -A | grep -F out.slog2.tmp || true)" ] || break
+        sleep 0.01
+    done
+    kill -s HUP "$pid"
+    wait "$pid" || RC=$?
+    note "SIGHUP ignored: exit $RC"
+    [ "$RC" -eq 0 ] || fail "SIGHUP ignored at start (nohup): exit $RC, expected the build to finish"
+    check_file "$out" >/dev/null
+    no_tmp "$d" "$out"
+    ;;
 *) die "unknown case $CASE" ;;
 esac
 if [ -n "$VALGRIND" ] && [ "$RC" -eq "$VG_STATUS" ]; then

@@ -432,6 +432,12 @@ static void test_files(void)
     w = open_basic(path, 1);
     CHECKF(t_count_entries(sub) <= 1, "open created %d files", t_count_entries(sub));
     CHECK(!t_file_exists(path)); /* not before finish */
+    /* the temporary file is PATH.tmp.XXXXXX and exists while writing (a
+     * caller's signal handler removes it by this name) */
+    const char *tmp = slog_writer_temp_path(w);
+    CHECK(tmp != NULL && strncmp(tmp, path, strlen(path)) == 0 && strstr(tmp + strlen(path), ".tmp.") != NULL);
+    CHECK(tmp != NULL && t_file_exists(tmp));
+    CHECK(slog_writer_temp_path(NULL) == NULL);
     CHECK_OK(slog_writer_finish(w, &err), &err);
     CHECK(t_file_exists(path) && t_count_entries(sub) == 1);
     /* overwriting an existing file works (rename over it) */
