@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -620,6 +621,23 @@ static void annotate(builder *b, const dumpi_meta *meta) {
     slog_writer_add_annotation(b->w, "time.clock", "DUMPI wall time (CLOCK_MONOTONIC in libdumpi 0.6+)");
 }
 
+/* The input whose file the output path names, or NULL. The finished file
+ * is renamed over the output path: `-o RANK.bin` or `-o TRACE.meta` would
+ * replace part of the trace it was built from. lstat: a symlink given as
+ * the output is replaced itself, its target is safe; inputs are compared
+ * by the file they reach. */
+static const char *input_named_by(const dumpi_meta *meta, const char *output) {
+    struct stat out, in;
+    if (lstat(output, &out) != 0) return NULL; /* nothing there to replace */
+    const char *path = dumpi_meta_path(meta);
+    if (path && stat(path, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) return path;
+    for (int r = 0; r < dumpi_meta_n_ranks(meta); r++) {
+        path = dumpi_meta_bin_path(meta, r);
+        if (path && stat(path, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) return path;
+    }
+    return NULL;
+}
+
 int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, FILE *err_out) {
     memset(s, 0, sizeof *s);
     builder b = {.o = o, .s = s, .err = err_out};
@@ -630,6 +648,12 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     const int *missing = dumpi_meta_missing(meta, &n_missing);
     if (n <= 0) {
         fprintf(err_out, "slog2-build: error: the trace has no ranks\n");
+        return BUILD_FAILED;
+    }
+    const char *input = input_named_by(meta, o->output);
+    if (input) {
+        fprintf(err_out, "slog2-build: error: %s: the output would replace the input %s; choose another -o\n",
+                o->output, input);
         return BUILD_FAILED;
     }
     if (n_missing) {

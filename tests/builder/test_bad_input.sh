@@ -259,6 +259,38 @@ bad-option)
         [ -z "$VALGRIND" ] || [ "$RC" -ne "$VG_STATUS" ] || fail "--preview-bins=$pb: valgrind errors"
     done
     ;;
+output-is-input)
+    # -o naming one of the inputs (a rank's .bin, the .meta, or the file
+    # behind an input given as a symlink): exit 1, the error names it, and
+    # the input is untouched (the .slog2 would have been renamed over it).
+    d="$WORK/o"; copy_trace "$d"
+    cp "$d"/*.bin "$d"/*.meta "$WORK/"
+    ln -s "$(basename "$BIN2")" "$d/link2.bin"
+    BIN0=$(ls "$d"/*-0000.bin); BIN3=$(ls "$d"/*-0003.bin)
+    for target in "$BIN1" "$META" "$BIN2"; do
+        listing "$d" >"$WORK/before"
+        if [ "$target" = "$BIN2" ]; then
+            run_build "$WORK/b" -q "$BIN0" "$BIN1" "$d/link2.bin" "$BIN3" -o "$target"
+        else
+            run_build "$WORK/b" -q "$META" -o "$target"
+        fi
+        what="-o $(basename "$target")"
+        [ "$RC" -eq 1 ] || fail "$what: exit $RC, expected 1"
+        grep -q -F -- "$(basename "$target")" "$WORK/b.err" || fail "$what: the error does not name it"
+        grep -q -i 'input' "$WORK/b.err" || fail "$what: the error does not say it is an input"
+        cmp -s "$target" "$WORK/$(basename "$target")" || fail "$what: the input was changed"
+        listing "$d" >"$WORK/after"
+        diff -u "$WORK/before" "$WORK/after" >&2 || fail "$what: files left behind"
+        head -n 1 "$WORK/b.err" | sed 's/^/   stderr: /'
+    done
+    # A symlink as the output is replaced itself; its target stays as it was.
+    ln -s "$(basename "$BIN1")" "$d/out-link.slog2"
+    run_build "$WORK/b" -q "$META" -o "$d/out-link.slog2"
+    [ "$RC" -eq 0 ] || fail "-o SYMLINK-TO-INPUT: exit $RC, expected 0 (the link is replaced, not its target)"
+    cmp -s "$BIN1" "$WORK/$(basename "$BIN1")" || fail "-o SYMLINK-TO-INPUT: the link's target was changed"
+    [ ! -L "$d/out-link.slog2" ] || fail "-o SYMLINK-TO-INPUT: still a symlink"
+    check_file "$d/out-link.slog2" >/dev/null
+    ;;
 killed)
     # A build stopped by SIGTERM (a batch system's time limit) or SIGHUP (a
     # dropped session) removes its temporary file and dies of that signal;
