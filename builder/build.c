@@ -785,7 +785,10 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         }
         s->max_pending = ss.max_pending;
         s->n_clamped = ss.n_clamped;
-        for (uint32_t i = 0; i < b.n_ranks && !fatal; i++) {
+        /* After a writer error (disk full) the ranks were not read to the
+         * end: their footers and open user functions would only be noise
+         * in front of the one error that matters. */
+        for (uint32_t i = 0; i < b.n_ranks && !fatal && !b.failed; i++) {
             rank_in *r = &b.ranks[i];
             if (!r->f) continue;
             check_footer(&b, r);
@@ -806,7 +809,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
             else
                 s->n_unmatched_other += um[i].count;
         }
-        if (nu) {
+        if (nu && !b.failed) {
             GString *u = g_string_new(NULL);
             static const char *kinds[] = {"send", "recv", "incomplete", "no-status", "bad-comm"};
             for (size_t i = 0; i < nu && i < 200; i++)

@@ -291,6 +291,36 @@ output-is-input)
     [ ! -L "$d/out-link.slog2" ] || fail "-o SYMLINK-TO-INPUT: still a symlink"
     check_file "$d/out-link.slog2" >/dev/null
     ;;
+output-too-big)
+    # The output outgrows the file size limit (ulimit -f: amg-4r makes about
+    # 220 KB), as on a full disk or a quota: nothing is left and
+    # the one error is all stderr says (no footer-count warnings about the
+    # ranks left unread). With SIGXFSZ at its default the build dies of it
+    # after removing its temporary file; with SIGXFSZ ignored the write
+    # fails with EFBIG, a plain error naming the output (exit 1).
+    d="$WORK/f"; copy_trace "$d"
+    out="$d/out.slog2"
+    listing "$d" >"$WORK/before"
+    if [ -z "$VALGRIND" ]; then
+        RC=0
+        (ulimit -f 100; exec "$BUILD" -q -j 1 "$META" -o "$out") 2>"$WORK/f.err" || RC=$?
+        note "SIGXFSZ: exit $RC: $(cat "$WORK/f.err")"
+        [ "$RC" -eq $((128 + $(kill -l XFSZ))) ] || fail "file size limit: exit $RC, expected death by SIGXFSZ"
+        grep -q -F 'removed' "$WORK/f.err" || fail "file size limit: no 'removed TEMP' on stderr"
+        listing "$d" >"$WORK/after"
+        diff -u "$WORK/before" "$WORK/after" >&2 || fail "file size limit: files left behind"
+    fi
+    # hpcg-4r (8 MB of output) under a 1000 KiB limit: the write fails
+    # an eighth of the way through the ranks.
+    RC=0
+    (ulimit -f 1000; trap '' XFSZ; exec $VALGRIND "$BUILD" -q "$TRACES/hpcg-4r" -o "$out") >"$WORK/b.out" 2>"$WORK/b.err" || RC=$?
+    [ -z "$VALGRIND" ] || [ "$RC" -ne "$VG_STATUS" ] || { cat "$WORK/b.err" >&2; die "valgrind reported errors"; }
+    expect_error "$d" "$out" "file size limit, SIGXFSZ ignored" "out\.slog2.*(too large|File too large)"
+    if grep -v -E 'valgrind|^==' "$WORK/b.err" | grep -q -i 'warning'; then
+        fail "file size limit: warnings besides the error:"
+        head -n 5 "$WORK/b.err" >&2
+    fi
+    ;;
 killed)
     # A build stopped by SIGTERM (a batch system's time limit) or SIGHUP (a
     # dropped session) removes its temporary file and dies of that signal;
