@@ -621,6 +621,26 @@ static void annotate(builder *b, const dumpi_meta *meta) {
     slog_writer_add_annotation(b->w, "time.clock", "DUMPI wall time (CLOCK_MONOTONIC in libdumpi 0.6+)");
 }
 
+/* "2, 5-9 (6 of 16)": ranks (ascending) as ranges, at most
+ * RANK_LIST_MAX of them, so a .meta whose numprocs is far off does not
+ * print millions of numbers. */
+#define RANK_LIST_MAX 20
+static GString *rank_list(const int *ranks, size_t n, int n_ranks) {
+    GString *l = g_string_new(NULL);
+    size_t shown = 0, i = 0;
+    while (i < n && shown < RANK_LIST_MAX) {
+        size_t j = i;
+        while (j + 1 < n && ranks[j + 1] == ranks[j] + 1) j++;
+        g_string_append_printf(l, "%s%d", shown ? ", " : "", ranks[i]);
+        if (j > i) g_string_append_printf(l, "-%d", ranks[j]);
+        shown++;
+        i = j + 1;
+    }
+    if (i < n) g_string_append(l, ", ...");
+    g_string_append_printf(l, " (%zu of %d)", n, n_ranks);
+    return l;
+}
+
 /* The input whose file the output path names, or NULL. The finished file
  * is renamed over the output path: `-o RANK.bin` or `-o TRACE.meta` would
  * replace part of the trace it was built from. lstat: a symlink given as
@@ -657,15 +677,14 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         return BUILD_FAILED;
     }
     if (n_missing) {
-        GString *l = g_string_new(NULL);
-        for (size_t i = 0; i < n_missing; i++) g_string_append_printf(l, "%s%d", i ? ", " : "", missing[i]);
+        GString *l = rank_list(missing, n_missing, n);
         if (!o->allow_missing) {
-            fprintf(err_out, "slog2-build: error: missing rank files for ranks %s (use --allow-missing to build without them)\n",
+            fprintf(err_out, "slog2-build: error: rank files missing for ranks %s; use --allow-missing to build without them\n",
                     l->str);
             g_string_free(l, TRUE);
             return BUILD_FAILED;
         }
-        warn(&b, "missing rank files for ranks %s: building without them", l->str);
+        warn(&b, "rank files missing for ranks %s; building without them", l->str);
         g_string_free(l, TRUE);
     }
     b.n_ranks = (uint32_t)n;

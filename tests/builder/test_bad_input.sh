@@ -169,6 +169,13 @@ missing)
     listing "$d" >"$WORK/before"
     run_build "$WORK/b" "$META" -o "$out"
     expect_error "$d" "$out" "missing rank 2" 'rank[s]? 2\b'
+    # A numprocs far beyond the files there (a damaged .meta): the missing
+    # ranks are given as ranges, in one short line.
+    sed -i 's/^numprocs=.*/numprocs=100000/' "$META"
+    run_build "$WORK/b" "$META" -o "$out"
+    expect_error "$d" "$out" "numprocs 100000, 3 files" 'ranks 2, 4-99999 \(99997 of 100000\)'
+    len=$(wc -c <"$WORK/b.err")
+    [ "$len" -lt 400 ] || fail "numprocs 100000: $len bytes of error message"
     ;;
 allow-missing)
     d="$WORK/t"; copy_trace "$d"; rm "$BIN2"
