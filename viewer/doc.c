@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 slog_status sv_doc_open(sv_doc *d, const char *path, slog_error *err)
 {
@@ -196,11 +198,81 @@ int sv_parse_timelines(const char *s, sv_headless_opts *o)
     return 0;
 }
 
+/* cairo's PNG writer, into the temporary file; the first write error's
+ * errno is kept for the message. */
+typedef struct png_sink {
+    int fd;
+    int err;
+} png_sink;
+
+static cairo_status_t png_to_fd(void *closure, const unsigned char *data, unsigned int len)
+{
+    png_sink *k = closure;
+    while (len) {
+        ssize_t n = write(k->fd, data, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            k->err = n < 0 ? errno : EIO;
+            return CAIRO_STATUS_WRITE_ERROR;
+        }
+        data += n;
+        len -= (unsigned int)n;
+    }
+    return CAIRO_STATUS_SUCCESS;
+}
+
+/* The image as OUT.tmp.XXXXXX, renamed to OUT once complete: a full disk
+ * or a kill leaves no half image under OUT. */
+static int write_png(cairo_surface_t *surf, const char *out, FILE *errf)
+{
+    size_t n = strlen(out) + 16;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        fprintf(errf, "slog2-view: out of memory\n");
+        return -1;
+    }
+    snprintf(tmp, n, "%s.tmp.XXXXXX", out);
+    png_sink k = {mkstemp(tmp), 0};
+    if (k.fd < 0) {
+        fprintf(errf, "slog2-view: %s: cannot write PNG: %s\n", out, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    fchmod(k.fd, 0644); /* mkstemp's 0600 is for secrets; an image is not one */
+    cairo_status_t cs = cairo_surface_write_to_png_stream(surf, png_to_fd, &k);
+    const char *why = cs == CAIRO_STATUS_SUCCESS ? NULL : k.err ? strerror(k.err) : cairo_status_to_string(cs);
+    if (close(k.fd) != 0 && !why)
+        why = strerror(errno);
+    if (!why && rename(tmp, out) != 0)
+        why = strerror(errno);
+    if (why) {
+        fprintf(errf, "slog2-view: %s: cannot write PNG: %s\n", out, why);
+        unlink(tmp);
+    }
+    free(tmp);
+    return why ? -1 : 0;
+}
+
+/* Whether writing out would replace the file being drawn (lstat: a symlink
+ * as OUT is replaced itself). */
+static int replaces(const char *out, const char *in)
+{
+    struct stat so, si;
+    return lstat(out, &so) == 0 && stat(in, &si) == 0 && so.st_dev == si.st_dev &&
+           so.st_ino == si.st_ino;
+}
+
 int sv_headless_render(const sv_headless_opts *o, FILE *errf)
 {
     sv_doc d;
     slog_error err;
     memset(&err, 0, sizeof err);
+    if (replaces(o->out, o->file)) {
+        fprintf(errf, "slog2-view: %s: the image would replace the file it draws; choose another --render\n",
+                o->out);
+        return 1;
+    }
     if (sv_doc_open(&d, o->file, &err) != SLOG_OK) {
         fprintf(errf, "slog2-view: %s\n", err.message[0] ? err.message : slog_strerror(err.status));
         return 1;
@@ -273,12 +345,8 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     sv_compose(cr, o->width, o->height, &d, &vp, &lay, scene, ov);
     cairo_destroy(cr);
     cairo_surface_flush(surf);
-    cairo_status_t cs = cairo_surface_write_to_png(surf, o->out);
-    if (cs != CAIRO_STATUS_SUCCESS) {
-        fprintf(errf, "slog2-view: %s: cannot write PNG: %s\n", o->out,
-                cairo_status_to_string(cs));
+    if (write_png(surf, o->out, errf))
         goto out;
-    }
     if (o->print_stats)
         printf("window %.9f:%.9f s, %zu timelines, nodes_read %llu, bytes_read %llu, "
                "drawables %llu, previews %llu, query %.2f ms\n",

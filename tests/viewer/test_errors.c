@@ -153,6 +153,39 @@ int main(int argc, char **argv)
     snprintf(cmd, sizeof cmd, "'%s' --render '%s/ok.png' --size 300x200 '%s'", view, work, good);
     CHECK(run(cmd) == 0);
 
+    /* the image may not replace the file it draws */
+    snprintf(cmd, sizeof cmd, "'%s' --render '%s' '%s' 2>'%s/self.err'", view, good, good, work);
+    CHECK(run(cmd) == 1);
+    long m;
+    char *again = read_all(good, &m);
+    CHECK(m == n && memcmp(again, bytes, (size_t)n) == 0);
+    free(again);
+    snprintf(path, sizeof path, "%s/self.err", work);
+    char *msg = read_all(path, &m);
+    msg[m] = 0;
+    CHECK(strstr(msg, "errors-good.slog2") != NULL && strstr(msg, "replace") != NULL);
+    free(msg);
+
+    /* an image that cannot be written whole (file size limit standing in
+     * for a full disk): exit 1, and neither a half image nor a temporary
+     * file is left */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/pngfull", work);
+    mkdir(dir, 0755);
+    snprintf(cmd, sizeof cmd,
+             "sh -c \"ulimit -f 8; trap '' XFSZ; exec '%s' --render '%s/big.png' --size 2000x1500 '%s'\" "
+             "2>'%s/full.err'",
+             view, dir, good, work);
+    CHECK(run(cmd) == 1);
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s')\"", dir);
+    CHECK(run(cmd) == 0); /* nothing left in dir */
+    snprintf(path, sizeof path, "%s/full.err", work);
+    msg = read_all(path, &m);
+    msg[m] = 0;
+    CHECK(strstr(msg, "big.png") != NULL);
+    fputs(msg, stdout);
+    free(msg);
+
     free(bytes);
     remove(good);
     TEST_DONE();
