@@ -56,7 +56,9 @@ static const char USAGE[] =
     "                      popover, legend, screenshot FILE, stats, mark,\n"
     "                      expect-visible-nodes, expect-fewer-bytes, drop FILE,\n"
     "                      expect-file NAME, set-colour CATEGORY COLOUR,\n"
-    "                      expect-colour CATEGORY COLOUR, sleep MS, quit\n"
+    "                      expect-colour CATEGORY COLOUR, sleep MS, cancel\n"
+    "                      (a running .meta conversion, as its Cancel button;\n"
+    "                      the one command that does not wait for it), quit\n"
     "\n"
     "Exit status: 0 on success, 1 when the file cannot be read or the image\n"
     "cannot be written, 2 on a usage error. Errors are reported on standard error.\n";

@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -424,7 +425,9 @@ void sv_window_cancel_clicked_cb(GtkButton *b, SvWindow *self)
     if (self->build) {
         GSubprocess *p = self->build;
         self->build = NULL; /* marks the build as cancelled for build_done */
-        g_subprocess_force_exit(p);
+        /* SIGTERM, not force_exit's SIGKILL: slog2-build then removes its
+         * half-written temporary file before it ends. */
+        g_subprocess_send_signal(p, SIGTERM);
         g_object_unref(p);
     }
     if (self->open_cancel)
@@ -905,7 +908,11 @@ static void count_visible_nodes(SvWindow *self, double t0, double t1, uint64_t *
 static gboolean script_step(gpointer user)
 {
     SvWindow *self = user;
-    if (g_get_monotonic_time() < self->sleep_until || !script_idle(self))
+    /* Commands wait until the window is idle, except "cancel", which is
+     * for a running conversion (the progress bar's Cancel button). */
+    const char *next = self->script[self->script_i];
+    gboolean cancel_now = next && self->build && g_str_equal(g_strstrip(self->script[self->script_i]), "cancel");
+    if (g_get_monotonic_time() < self->sleep_until || (!script_idle(self) && !cancel_now))
         return G_SOURCE_CONTINUE;
     if (!self->script[self->script_i]) {
         self->script_timer = 0;
@@ -935,6 +942,10 @@ static gboolean script_step(gpointer user)
         g_value_unset(&v);
         g_slist_free(l);
         g_object_unref(f);
+    } else if (g_str_equal(verb, "cancel")) {
+        if (!self->build)
+            script_fail(self, "cancel: no conversion running");
+        sv_window_cancel_clicked_cb(NULL, self);
     } else if (g_str_equal(verb, "quit")) {
         g_strfreev(argv);
         g_free(cmd);
@@ -1054,7 +1065,7 @@ static void sv_window_dispose(GObject *o)
         g_source_remove(self->pulse_id);
     self->pulse_id = 0;
     if (self->build) {
-        g_subprocess_force_exit(self->build);
+        g_subprocess_send_signal(self->build, SIGTERM); /* as on Cancel */
         g_clear_object(&self->build);
     }
     GCancellable *cs[] = {self->open_cancel, self->stats_cancel, self->search_cancel};

@@ -99,4 +99,27 @@ if [ -n "$TRACES" ] && [ -d "$TRACES/sst-dumpi-testtrace" ]; then
 else
   echo "SKIP part: ../shared/traces not found, .meta conversion not tested"
 fi
+# Cancel during a conversion stops slog2-build with SIGTERM, which removes
+# its temporary file (SIGKILL left it: 100s of MB per trace)
+SYNTH="$(dirname "$VIEW")/../synth/slog2-synth"
+if [ -x "$SYNTH" ]; then
+  rm -rf "$WORK/big" && mkdir -p "$WORK/big"
+  "$SYNTH" -n 4 -c 1000000 -o "$WORK/big/t" > /dev/null || exit 1
+  SLOG2_VIEW_SCRIPT="cancel; quit" timeout 60 "$VIEW" "$WORK/big/t.meta" \
+    > "$WORK/big.out" 2> "$WORK/big.err"
+  rc=$?
+  cat "$WORK/big.err" >&2
+  [ $rc -eq 0 ] || { echo "cancelled conversion: slog2-view exited with $rc"; exit 1; }
+  grep -q "^FAIL" "$WORK/big.out" && { cat "$WORK/big.out"; exit 1; }
+  [ ! -e "$WORK/big/t.slog2" ] ||
+    { echo "cancelled conversion: it had finished already (test inconclusive)"; exit 1; }
+  left=x
+  for _ in $(seq 100); do
+    left=$(ls -A "$WORK/big" | grep -F '.tmp.' || true)
+    [ -n "$left" ] || break
+    sleep 0.05
+  done
+  [ -z "$left" ] || { echo "cancelled conversion: left behind: $left"; exit 1; }
+  rm -rf "$WORK/big"
+fi
 echo "gui test passed"
