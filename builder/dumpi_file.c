@@ -369,7 +369,9 @@ static int read_index(dumpi_file *f, uint64_t *sections_end,
 /* ---- open / close ------------------------------------------------------ */
 
 static int map_file(dumpi_file *f, dumpi_error *err) {
-  int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: a FIFO would block open() until a writer came; it fails
+   * the regular-file test instead. No effect on regular files. */
+  int fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
     return dumpi_set_error(err, DUMPI_ERR_IO, f->path, 0, "open: %s",
                            strerror(errno));

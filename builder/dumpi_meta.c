@@ -15,6 +15,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,11 +136,23 @@ static int parse_meta(dumpi_meta *m, const char *text, size_t len,
 
 static int read_text(const char *path, char **out, size_t *len,
                      dumpi_error *err) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp)
+  /* O_NONBLOCK: opening a FIFO would wait for a writer (forever); it is
+   * refused below like every file that is not a regular one. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
     return dumpi_set_error(err, errno == ENOENT ? DUMPI_ERR_NOT_FOUND
                                                 : DUMPI_ERR_IO,
                            path, 0, "open: %s", strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return dumpi_set_error(err, DUMPI_ERR_IO, path, 0, "not a regular file");
+  }
+  FILE *fp = fdopen(fd, "rb");
+  if (!fp) {
+    close(fd);
+    return nomem(err, path);
+  }
   /* A .meta is a few hundred bytes; refuse anything absurd. */
   enum { MAX_META = 1 << 20 };
   char *buf = malloc(MAX_META + 1);

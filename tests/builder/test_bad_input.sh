@@ -163,6 +163,23 @@ garbage-list)
     run_build "$WORK/b" "$(ls "$d"/*-0000.bin)" "$d/foreign.bin" -o "$out"
     expect_error "$d" "$out" "foreign .bin in a list" "foreign\.bin"
     ;;
+fifo)
+    # A named pipe as a rank file or as the .meta: opening one for reading
+    # waits for a writer, i.e. for ever here. Refused at once, named.
+    d="$WORK/p"; copy_trace "$d"
+    mkfifo "$d/pipe.bin" "$d/pipe.meta"
+    out="$d/out.slog2"
+    for what in bin meta; do
+        listing "$d" >"$WORK/before"
+        if [ "$what" = bin ]; then
+            RC=0; timeout 60 $VALGRIND "$BUILD" -q "$(ls "$d"/*-0000.bin)" "$d/pipe.bin" -o "$out" >"$WORK/b.out" 2>"$WORK/b.err" || RC=$?
+        else
+            RC=0; timeout 60 $VALGRIND "$BUILD" -q "$d/pipe.meta" -o "$out" >"$WORK/b.out" 2>"$WORK/b.err" || RC=$?
+        fi
+        [ "$RC" -ne 124 ] || die "a FIFO as the .$what: slog2-build hung (killed after 60 s)"
+        expect_error "$d" "$out" "FIFO as the .$what" "pipe\.$what.*not a regular file"
+    done
+    ;;
 missing)
     d="$WORK/t"; copy_trace "$d"; rm "$BIN2"
     out="$d/out.slog2"
