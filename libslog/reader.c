@@ -363,7 +363,9 @@ slog_status slog_reader_open(slog_reader **out, const char *path, slog_error *er
         return slog_set_error(err, SLOG_ERR_NOMEM, path, SLOG_NO_OFFSET, "reader");
     }
     memcpy(r->path, path, pl);
-    r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO would block open() until a writer came; it fails
+     * the regular-file test below instead. No effect on regular files. */
+    r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     slog_status st = SLOG_OK;
     struct stat sb;
     if (r->fd < 0) {

@@ -507,6 +507,16 @@ static void test_files(void)
     st = slog_reader_open(&rd, sub, &err);
     CHECK(st != SLOG_OK);
     free(missing);
+    /* a named pipe: refused at once (opening it for reading would wait
+     * for a writer, for ever) */
+    char *pipe_path = t_path(sub, "pipe.slog2");
+    CHECK(mkfifo(pipe_path, 0600) == 0);
+    st = slog_reader_open(&rd, pipe_path, &err);
+    CHECK(st == SLOG_ERR_IO);
+    check_err_names(&err, pipe_path, "reader open of a FIFO");
+    CHECK(strstr(err.message, "regular") != NULL);
+    unlink(pipe_path);
+    free(pipe_path);
 
     rmdir(sub);
     free(path);
