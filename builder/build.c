@@ -646,15 +646,17 @@ static GString *rank_list(const int *ranks, size_t n, int n_ranks) {
  * replace part of the trace it was built from. lstat: a symlink given as
  * the output is replaced itself, its target is safe; inputs are compared
  * by the file they reach. */
+static bool reaches(const char *path, const struct stat *file) {
+    struct stat st;
+    return path && stat(path, &st) == 0 && st.st_dev == file->st_dev && st.st_ino == file->st_ino;
+}
+
 static const char *input_named_by(const dumpi_meta *meta, const char *output) {
-    struct stat out, in;
+    struct stat out;
     if (lstat(output, &out) != 0) return NULL; /* nothing there to replace */
-    const char *path = dumpi_meta_path(meta);
-    if (path && stat(path, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) return path;
-    for (int r = 0; r < dumpi_meta_n_ranks(meta); r++) {
-        path = dumpi_meta_bin_path(meta, r);
-        if (path && stat(path, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) return path;
-    }
+    if (reaches(dumpi_meta_path(meta), &out)) return dumpi_meta_path(meta);
+    for (int r = 0; r < dumpi_meta_n_ranks(meta); r++)
+        if (reaches(dumpi_meta_bin_path(meta, r), &out)) return dumpi_meta_bin_path(meta, r);
     return NULL;
 }
 

@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -31,19 +32,11 @@ static void on_signal(int sig) {
 }
 
 bool signals_arm(const char *path, bool erase_line) {
-    size_t n = strlen(path);
-    if (n >= sizeof temp_path) return false;
-    memcpy(temp_path, path, n + 1);
-    const char *head = erase_line ? "\r\033[K" : "";
-    static const char tail[] = "slog2-build: stopped by a signal; removed ";
-    message_len = 0;
-    memcpy(message, head, strlen(head));
-    message_len += strlen(head);
-    memcpy(message + message_len, tail, sizeof tail - 1);
-    message_len += sizeof tail - 1;
-    memcpy(message + message_len, path, n);
-    message_len += n;
-    message[message_len++] = '\n';
+    int len = snprintf(message, sizeof message, "%sslog2-build: stopped by a signal; removed %s\n",
+                       erase_line ? "\r\033[K" : "", path);
+    if (strlen(path) >= sizeof temp_path || len < 0 || (size_t)len >= sizeof message) return false;
+    strcpy(temp_path, path);
+    message_len = (size_t)len;
     armed = 1;
     for (size_t i = 0; i < N_HANDLED; i++) {
         struct sigaction now;
