@@ -564,7 +564,10 @@ static void progress(builder *b, int final) {
     if (!final && t - b->last_progress < 0.2) return;
     b->last_progress = t;
     uint64_t done = 0;
-    for (uint32_t i = 0; i < b->n_ranks; i++) done += b->ranks[i].done ? dumpi_file_size(b->ranks[i].f) : b->ranks[i].pos;
+    for (uint32_t i = 0; i < b->n_ranks; i++) {
+        const rank_in *r = &b->ranks[i];
+        if (r->f) done += r->done ? dumpi_file_size(r->f) : r->pos; /* no file: a missing rank */
+    }
     double el = t - b->t_start, frac = b->s->input_bytes ? (double)done / b->s->input_bytes : 1;
     if (frac > 1) frac = 1;
     int width = 30, fill = (int)(frac * width);

@@ -214,6 +214,14 @@ allow-missing)
         n=$(awk -F, -v id="$id" 'NR > 1 && $1 != "arrow" && $3 == id' "$WORK/csv" | wc -l)
         [ "$n" -eq 0 ] || fail "--allow-missing: $n states/events on timeline $id of the missing rank 2"
     done
+    # The same with the progress bar (on by default on a terminal): it
+    # counts the bytes done of every rank, the missing one included.
+    rm -f "$out"
+    run_build "$WORK/p" --progress --allow-missing "$META" -o "$out"
+    [ "$RC" -eq 2 ] || fail "--allow-missing --progress: exit $RC, expected 2"
+    tr '\r' '\n' <"$WORK/p.err" | grep -q '100\.0%' || fail "--allow-missing --progress: no final progress line"
+    no_tmp "$d" "$out"
+    check_file "$out" >/dev/null
     ;;
 meta-missing)
     d="$WORK/t"; mkdir -p "$d"
