@@ -7,7 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static const int handled[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXCPU, SIGXFSZ};
+/* Termination (a user, a batch system's limits) and crashes. */
+static const int handled[] = {SIGHUP, SIGINT,  SIGQUIT, SIGTERM, SIGXCPU, SIGXFSZ,
+                              SIGSEGV, SIGBUS, SIGFPE,  SIGILL,  SIGABRT};
 #define N_HANDLED (sizeof handled / sizeof handled[0])
 
 /* What the handler uses, prepared beforehand: it may only make
@@ -41,7 +43,10 @@ bool signals_arm(const char *path, bool erase_line) {
     for (size_t i = 0; i < N_HANDLED; i++) {
         struct sigaction now;
         installed[i] = false;
-        if (sigaction(handled[i], NULL, &now) != 0 || now.sa_handler == SIG_IGN) continue;
+        /* Only where the default action stands: an ignored signal (nohup)
+         * stays ignored, a sanitizer's crash handler keeps its report. */
+        if (sigaction(handled[i], NULL, &now) != 0 || (now.sa_flags & SA_SIGINFO) || now.sa_handler != SIG_DFL)
+            continue;
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_signal;
