@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -558,6 +559,16 @@ static int advance_rank(builder *b, rank_in *r, int *fatal) {
     return -1;
 }
 
+/* Columns of the terminal f is on; without one (--progress into a file or
+ * pipe) $COLUMNS, else 80. */
+static int terminal_columns(FILE *f) {
+    struct winsize ws;
+    if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+    const char *env = getenv("COLUMNS");
+    int n = env ? atoi(env) : 0;
+    return n > 0 && n < 10000 ? n : 80;
+}
+
 static void progress(builder *b, int final) {
     if (!b->o->progress) return;
     double t = now_s();
@@ -570,13 +581,27 @@ static void progress(builder *b, int final) {
     }
     double el = t - b->t_start, frac = b->s->input_bytes ? (double)done / b->s->input_bytes : 1;
     if (frac > 1) frac = 1;
-    int width = 30, fill = (int)(frac * width);
-    char bar[32];
-    for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
-    bar[width] = 0;
     double eta = frac > 0.001 ? el / frac - el : 0;
-    fprintf(b->err, "\r\033[K[%s] %5.1f%%  %.1f/%.1f MB  %.2f M calls/s  ETA %.0fs", bar, frac * 100, done / 1e6,
-            b->s->input_bytes / 1e6, el > 0 ? b->s->n_calls / el / 1e6 : 0.0, eta);
+    char text[128];
+    int len = snprintf(text, sizeof text, "%5.1f%%  %.1f/%.1f MB  %.2f M calls/s  ETA %.0fs", frac * 100, done / 1e6,
+                       b->s->input_bytes / 1e6, el > 0 ? b->s->n_calls / el / 1e6 : 0.0, eta);
+    /* One line that fits the terminal: a wrapped line is not erased by
+     * the next update's \r and the bar would scroll. The bar shrinks
+     * first, then goes; the text is cut last. */
+    int cols = terminal_columns(b->err);
+    int width = cols - 1 - len - 3;
+    if (width > 30) width = 30;
+    char bar[34] = "";
+    if (width >= 5) {
+        int fill = (int)(frac * width);
+        bar[0] = '[';
+        for (int i = 0; i < width; i++) bar[1 + i] = i < fill ? '#' : '.';
+        bar[1 + width] = ']';
+        bar[2 + width] = ' ';
+        bar[3 + width] = 0;
+    }
+    int room = cols - 1 - (int)strlen(bar);
+    fprintf(b->err, "\r\033[K%s%.*s", bar, room > 0 ? room : 0, text);
     if (final) fputc('\n', b->err);
     fflush(b->err);
 }

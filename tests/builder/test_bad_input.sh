@@ -262,6 +262,27 @@ input-forms)
     cmp -s "$d/meta.csv" "$d/dir.csv" || fail "directory input gives other drawables than the .meta"
     cmp -s "$d/meta.csv" "$d/list.csv" || { fail "a .bin list gives other drawables than the .meta:"; diff "$d/meta.csv" "$d/list.csv" >"$d/csv.diff" || true; head -n 10 "$d/csv.diff" >&2; }
     ;;
+progress)
+    # --progress outside a terminal (as with 2>log): the bar is drawn, each
+    # update one line no wider than $COLUMNS - 1 (a wrapped line is not
+    # erased by the next \r), the bar dropped when it does not fit, and the
+    # last update is 100.0%.
+    need_traces
+    for cols in 200 80 40; do
+        RC=0; COLUMNS=$cols $VALGRIND "$BUILD" --progress "$TRACES/$SRC" -o "$WORK/p.slog2" >/dev/null 2>"$WORK/p.err" || RC=$?
+        [ "$RC" -eq 0 ] || fail "--progress, $cols columns: exit $RC"
+        tr '\r' '\n' <"$WORK/p.err" | sed 's/\x1b\[K//' | grep -v '^$' >"$WORK/p.lines"
+        widest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$WORK/p.lines")
+        last=$(tail -n 1 "$WORK/p.lines")
+        note "$cols columns: $(wc -l <"$WORK/p.lines") updates, widest $widest: $last"
+        [ "$widest" -lt "$cols" ] || fail "--progress, $cols columns: a line of $widest characters"
+        case "$last" in *100.0%*) ;; *) fail "--progress, $cols columns: last update '$last' is not 100.0%" ;; esac
+        case "$cols:$last" in
+        200:\[###*) ;;
+        200:*) fail "--progress, 200 columns: no bar in '$last'" ;;
+        esac
+    done
+    ;;
 help)
     RC=0; $VALGRIND "$BUILD" --help >"$WORK/h.out" 2>"$WORK/h.err" || RC=$?
     [ "$RC" -eq 0 ] || fail "--help: exit $RC"
