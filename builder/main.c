@@ -113,6 +113,17 @@ int main(int argc, char **argv) {
         g_free(cmdline);
         return 1;
     }
+    for (int i = 0; n_in > 1 && i < n_in; i++) {
+        if (g_str_has_suffix(inputs[i], ".meta")) {
+            fprintf(stderr, "slog2-build: %s: a .meta among %d inputs; give the .meta alone, or only .bin files\n"
+                            "Try 'slog2-build --help'.\n", inputs[i], n_in);
+            g_option_context_free(ctx);
+            g_strfreev(inputs);
+            g_free(output);
+            g_free(cmdline);
+            return 1;
+        }
+    }
     dumpi_meta *meta = NULL;
     dumpi_error err;
     int rc;

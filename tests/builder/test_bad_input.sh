@@ -297,6 +297,13 @@ no-input)
     [ -z "$VALGRIND" ] || [ "$RC" -ne "$VG_STATUS" ] || fail "no input: valgrind errors"
     [ -s "$WORK/n.err" ] || fail "no input: nothing on stderr"
     note "no input: exit $RC: $(head -n1 "$WORK/n.err")"
+    # a .meta in a list of inputs: said so, not 'no DUMPI lead-in magic'
+    printf 'numprocs=1\n' >"$WORK/a.meta"
+    printf 'x' >"$WORK/a-0000.bin"
+    RC=0; $VALGRIND "$BUILD" "$WORK/a-0000.bin" "$WORK/a.meta" -o "$WORK/n.slog2" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
+    [ "$RC" -eq 1 ] || fail "a .meta in a list: exit $RC, expected 1"
+    grep -q -F 'a.meta: a .meta among 2 inputs' "$WORK/n.err" || fail "a .meta in a list: $(head -n1 "$WORK/n.err")"
+    [ ! -e "$WORK/n.slog2" ] || fail "a .meta in a list: output written"
     ;;
 bad-option)
     RC=0; $VALGRIND "$BUILD" --no-such-option x.meta >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
