@@ -104,25 +104,24 @@ int main(int argc, char **argv) {
     if (bins) g_string_append_printf(cl, " --preview-bins %d", bins);
     for (int i = 0; i < n_in; i++) g_string_append_printf(cl, " %s", inputs[i]);
     cmdline = g_string_free(cl, FALSE);
-    if (n_in == 0 || (bins && (bins < 2 || bins > 4096 || bins % 2))) {
-        fprintf(stderr, "slog2-build: %s\nTry 'slog2-build --help'.\n",
-                n_in ? "--preview-bins must be even, from 2 to 4096" : "no input given");
+    /* Usage errors, one at a time. */
+    gchar *usage = NULL;
+    if (n_in == 0)
+        usage = g_strdup("no input given");
+    else if (bins && (bins < 2 || bins > 4096 || bins % 2))
+        usage = g_strdup("--preview-bins must be even, from 2 to 4096");
+    for (int i = 0; !usage && n_in > 1 && i < n_in; i++)
+        if (g_str_has_suffix(inputs[i], ".meta"))
+            usage = g_strdup_printf("%s: a .meta among %d inputs; give the .meta alone, or only .bin files",
+                                    inputs[i], n_in);
+    if (usage) {
+        fprintf(stderr, "slog2-build: %s\nTry 'slog2-build --help'.\n", usage);
+        g_free(usage);
         g_option_context_free(ctx);
         g_strfreev(inputs);
         g_free(output);
         g_free(cmdline);
         return 1;
-    }
-    for (int i = 0; n_in > 1 && i < n_in; i++) {
-        if (g_str_has_suffix(inputs[i], ".meta")) {
-            fprintf(stderr, "slog2-build: %s: a .meta among %d inputs; give the .meta alone, or only .bin files\n"
-                            "Try 'slog2-build --help'.\n", inputs[i], n_in);
-            g_option_context_free(ctx);
-            g_strfreev(inputs);
-            g_free(output);
-            g_free(cmdline);
-            return 1;
-        }
     }
     dumpi_meta *meta = NULL;
     dumpi_error err;
