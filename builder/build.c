@@ -675,16 +675,17 @@ G_GNUC_NO_INLINE static GString *rank_list(const int *ranks, size_t n, int n_ran
     return l;
 }
 
-/* The input whose file the output path names, or NULL. The finished file
- * is renamed over the output path: `-o RANK.bin` or `-o TRACE.meta` would
- * replace part of the trace it was built from. lstat: a symlink given as
- * the output is replaced itself, its target is safe; inputs are compared
- * by the file they reach. */
+/* Whether path (following links) is file. */
 static bool reaches(const char *path, const struct stat *file) {
     struct stat st;
     return path && stat(path, &st) == 0 && st.st_dev == file->st_dev && st.st_ino == file->st_ino;
 }
 
+/* The input whose file the output path names, or NULL. The finished file
+ * is renamed over the output path: `-o RANK.bin` or `-o TRACE.meta` would
+ * replace part of the trace it was built from. lstat: a symlink given as
+ * the output is replaced itself, its target is safe; inputs are compared
+ * by the file they reach. */
 G_GNUC_NO_INLINE static const char *input_named_by(const dumpi_meta *meta, const char *output) {
     struct stat out;
     if (lstat(output, &out) != 0) return NULL; /* nothing there to replace */

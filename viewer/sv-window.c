@@ -420,16 +420,22 @@ static void open_meta(SvWindow *self, const char *meta)
                                     NULL, build_read, job);
 }
 
-void sv_window_cancel_clicked_cb(GtkButton *b, SvWindow *self)
+/* Stop a running conversion. SIGTERM, not force_exit's SIGKILL:
+ * slog2-build then removes its half-written temporary file before it ends.
+ * self->build goes NULL first, which marks the build as cancelled for
+ * build_done. */
+static void stop_build(SvWindow *self)
 {
-    if (self->build) {
-        GSubprocess *p = self->build;
-        self->build = NULL; /* marks the build as cancelled for build_done */
-        /* SIGTERM, not force_exit's SIGKILL: slog2-build then removes its
-         * half-written temporary file before it ends. */
+    GSubprocess *p = g_steal_pointer(&self->build);
+    if (p) {
         g_subprocess_send_signal(p, SIGTERM);
         g_object_unref(p);
     }
+}
+
+void sv_window_cancel_clicked_cb(GtkButton *b, SvWindow *self)
+{
+    stop_build(self);
     if (self->open_cancel)
         g_cancellable_cancel(self->open_cancel);
     gtk_revealer_set_reveal_child(self->progress_revealer, FALSE);
@@ -910,8 +916,8 @@ static gboolean script_step(gpointer user)
     SvWindow *self = user;
     /* Commands wait until the window is idle, except "cancel", which is
      * for a running conversion (the progress bar's Cancel button). */
-    const char *next = self->script[self->script_i];
-    gboolean cancel_now = next && self->build && g_str_equal(g_strstrip(self->script[self->script_i]), "cancel");
+    char *next = self->script[self->script_i];
+    gboolean cancel_now = next && self->build && g_str_equal(g_strstrip(next), "cancel");
     if (g_get_monotonic_time() < self->sleep_until || (!script_idle(self) && !cancel_now))
         return G_SOURCE_CONTINUE;
     if (!self->script[self->script_i]) {
@@ -1064,10 +1070,7 @@ static void sv_window_dispose(GObject *o)
     if (self->pulse_id)
         g_source_remove(self->pulse_id);
     self->pulse_id = 0;
-    if (self->build) {
-        g_subprocess_send_signal(self->build, SIGTERM); /* as on Cancel */
-        g_clear_object(&self->build);
-    }
+    stop_build(self);
     GCancellable *cs[] = {self->open_cancel, self->stats_cancel, self->search_cancel};
     for (size_t i = 0; i < G_N_ELEMENTS(cs); i++)
         if (cs[i])
