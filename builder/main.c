@@ -82,7 +82,7 @@ int main(int argc, char **argv) {
         {"threads", 'j', 0, G_OPTION_ARG_INT, &threads, "1: everything on one thread; 2 (default): matching and writing on a second one. The output is byte-identical", "N"},
         {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &inputs, NULL, "INPUT..."},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
-    GOptionContext *ctx = g_option_context_new("INPUT... - convert DUMPI MPI traces to .slog2");
+    GOptionContext *ctx = g_option_context_new("- convert DUMPI MPI traces to .slog2");
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(ctx, description);
     GError *gerr = NULL;
