@@ -8,6 +8,7 @@
 
 #include "build.h"
 #include "dumpi.h"
+#include "slog.h"
 
 static const char description[] =
     "Convert a DUMPI MPI trace (an ASCII .meta file plus one binary .bin per\n"
@@ -68,7 +69,7 @@ static void raise_file_limit(void) {
 int main(int argc, char **argv) {
     raise_file_limit();
     gchar *output = NULL;
-    gboolean quiet = FALSE, lenient = FALSE, allow_missing = FALSE, poll_states = FALSE, progress_flag = FALSE;
+    gboolean version = FALSE, quiet = FALSE, lenient = FALSE, allow_missing = FALSE, poll_states = FALSE, progress_flag = FALSE;
     gint bins = 0, threads = 2;
     gchar **inputs = NULL;
     GOptionEntry entries[] = {
@@ -79,7 +80,8 @@ int main(int argc, char **argv) {
         {"allow-missing", 0, 0, G_OPTION_ARG_NONE, &allow_missing, "Build even when some ranks' .bin files are missing (exit 2)", NULL},
         {"poll-states", 0, 0, G_OPTION_ARG_NONE, &poll_states, "Draw unsuccessful Test*/Iprobe calls as states, not events", NULL},
         {"preview-bins", 0, 0, G_OPTION_ARG_INT, &bins, "Preview bins per tree node (even, 2..4096; default 64); memory grows with N x timelines x categories", "N"},
-        {"threads", 'j', 0, G_OPTION_ARG_INT, &threads, "1: everything on one thread; 2 (default): matching and writing on a second one. The output is byte-identical", "N"},
+        {"threads", 'j', 0, G_OPTION_ARG_INT, &threads, "1: everything on one thread; 2 (default): matching and writing on a second one (more adds nothing). The output is byte-identical", "N"},
+        {"version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and the .slog2 format written, then exit", NULL},
         {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &inputs, NULL, "INPUT..."},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("- convert DUMPI MPI traces to .slog2");
@@ -93,6 +95,14 @@ int main(int argc, char **argv) {
         g_option_context_free(ctx);
         g_free(cmdline);
         return 1;
+    }
+    if (version) {
+        printf("slog2-build %s (writes .slog2 format %d.%d)\n", SLOG2_VERSION,
+               SLOG_FORMAT_MAJOR, SLOG_FORMAT_MINOR);
+        g_option_context_free(ctx);
+        g_strfreev(inputs);
+        g_free(output);
+        return 0;
     }
     int n_in = inputs ? (int)g_strv_length(inputs) : 0;
     /* Recorded in the file: the options that shape its content and the
@@ -108,6 +118,8 @@ int main(int argc, char **argv) {
     gchar *usage = NULL;
     if (n_in == 0)
         usage = g_strdup("no input given");
+    else if (threads < 1)
+        usage = g_strdup_printf("-j must be at least 1, got %d", threads);
     else if (bins && (bins < 2 || bins > 4096 || bins % 2))
         usage = g_strdup("--preview-bins must be even, from 2 to 4096");
     for (int i = 0; !usage && n_in > 1 && i < n_in; i++)

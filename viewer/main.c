@@ -1,12 +1,15 @@
-/* main.c - slog2-view command line. `--render` and `--help` never touch
- * GTK (no display needed); everything else starts the GTK application. */
+/* main.c - slog2-view command line. `--render`, `--help` and `--version`
+ * need no display; everything else starts the GTK application. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <gtk/gtk.h>
+
 #include "doc.h"
+#include "slog.h"
 #include "sv-app.h"
 
 static const char USAGE[] =
@@ -14,7 +17,7 @@ static const char USAGE[] =
     "  slog2-view [FILE.slog2 | TRACE.meta]\n"
     "  slog2-view --render OUT.png [--window T0:T1|all] [--size WxH]\n"
     "             [--timelines A-B] [--stats] FILE.slog2\n"
-    "  slog2-view --help\n"
+    "  slog2-view --help | --version\n"
     "\n"
     "Interactive Gantt viewer for .slog2 timeline files written by slog2-build.\n"
     "\n"
@@ -142,6 +145,11 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(USAGE, stdout);
+            return 0;
+        }
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("slog2-view %s (reads .slog2 format %d.x; GTK %u.%u)\n", SLOG2_VERSION, SLOG_FORMAT_MAJOR,
+                   gtk_get_major_version(), gtk_get_minor_version());
             return 0;
         }
     }

@@ -32,6 +32,7 @@ static const char usage_text[] =
     "                           invariants; exit 1 on any violation\n"
     "  -s, --stats              print nodes_read=N bytes_read=N of the query on stderr\n"
     "  -h, --help               show this help and exit\n"
+    "      --version            print the version and the .slog2 format it reads\n"
     "\n"
     "CSV output (stable, for scripts): a header row\n"
     "  kind,category,timeline,start,end,end_timeline,<one column per info field>\n"
@@ -310,7 +311,8 @@ int main(int argc, char **argv) {
         {"category", required_argument, 0, 'c'}, {"format", required_argument, 0, 'f'},
         {"preview", required_argument, 0, 'p'}, {"bins", required_argument, 0, 'b'},
         {"check", no_argument, 0, 'k'},       {"stats", no_argument, 0, 's'},
-        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
+        {"help", no_argument, 0, 'h'},        {"version", no_argument, 0, 'V'},
+        {0, 0, 0, 0}};
     opts o = {.format = "text", .bins = 80};
     int ch, rc = 0;
     char **cats = calloc((size_t)argc + 1, sizeof *cats);
@@ -341,6 +343,11 @@ int main(int argc, char **argv) {
             }
             break;
         case 'h': fputs(usage_text, stdout); free(cats); free(o.ranges); return 0;
+        case 'V':
+            printf("slog2-print %s (reads .slog2 format %d.x)\n", SLOG2_VERSION, SLOG_FORMAT_MAJOR);
+            free(cats);
+            free(o.ranges);
+            return 0;
         default: rc = 2;
         }
     }

@@ -289,6 +289,12 @@ help)
     grep -q -i '^usage' "$WORK/h.out" || fail "--help: no 'Usage' on stdout"
     grep -q -- '--allow-missing' "$WORK/h.out" || fail "--help: --allow-missing not documented"
     grep -q -i 'exit status' "$WORK/h.out" || fail "--help: exit status not documented"
+    [ "$(grep -c 'INPUT\.\.\.' "$WORK/h.out")" -ge 1 ] && ! grep -q 'INPUT\.\.\. INPUT' "$WORK/h.out" ||
+        fail "--help: usage line names INPUT... twice or not at all"
+    RC=0; $VALGRIND "$BUILD" --version >"$WORK/v.out" 2>"$WORK/v.err" || RC=$?
+    [ "$RC" -eq 0 ] || fail "--version: exit $RC"
+    grep -q -E '^slog2-build [0-9]+\.[0-9]+\.[0-9]+ \(writes \.slog2 format [0-9]+\.[0-9]+\)$' "$WORK/v.out" ||
+        fail "--version: '$(head -n1 "$WORK/v.out")'"
     ;;
 no-input)
     RC=0; $VALGRIND "$BUILD" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
@@ -311,6 +317,12 @@ bad-option)
     [ "$RC" -lt 128 ] || fail "unknown option: crashed ($RC)"
     [ -z "$VALGRIND" ] || [ "$RC" -ne "$VG_STATUS" ] || fail "unknown option: valgrind errors"
     grep -q -- 'no-such-option' "$WORK/n.err" || fail "unknown option: not named on stderr"
+    for j in 0 -1 x; do
+        RC=0; $VALGRIND "$BUILD" -j "$j" -o "$WORK/j.slog2" x.meta >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
+        [ "$RC" -eq 1 ] || fail "-j $j: exit $RC, expected 1"
+        grep -q -- '-j' "$WORK/n.err" || fail "-j $j: '$(head -n1 "$WORK/n.err")'"
+        [ ! -e "$WORK/j.slog2" ] || fail "-j $j: output written"
+    done
     [ -d "$TRACES" ] || { echo "SKIP: ../shared/traces not found"; exit 77; }
     for pb in 1 3 5000 x; do
         RC=0; $VALGRIND "$BUILD" --preview-bins="$pb" -o "$WORK/pb.slog2" "$TRACES/$SRC" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?

@@ -256,6 +256,10 @@ int main(int argc, char **argv)
     CHECKF(r.status == 0, "--help exit %d", r.status);
     CHECK(r.out_len + r.err_len > 0);
     run_free(&r);
+    r = PRINT("--version");
+    CHECKF(r.status == 0, "--version exit %d", r.status);
+    CHECKF(strncmp(r.out, "slog2-print ", 12) == 0 && strstr(r.out, ".slog2 format") != NULL, "--version: '%s'", r.out);
+    run_free(&r);
 
     /* overview: header, categories with counts, timelines, tree shape, annotations */
     r = PRINT(file);

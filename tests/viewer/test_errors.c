@@ -149,6 +149,9 @@ int main(int argc, char **argv)
     CHECK(run(cmd) == 1);
     snprintf(cmd, sizeof cmd, "'%s' --help >/dev/null", view);
     CHECK(run(cmd) == 0);
+    /* --version needs no display either */
+    snprintf(cmd, sizeof cmd, "env -u DISPLAY -u WAYLAND_DISPLAY '%s' --version | grep -q '^slog2-view [0-9]'", view);
+    CHECK(run(cmd) == 0);
     /* and the good file renders */
     snprintf(cmd, sizeof cmd, "'%s' --render '%s/ok.png' --size 300x200 '%s'", view, work, good);
     CHECK(run(cmd) == 0);
