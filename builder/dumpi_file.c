@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -372,9 +373,19 @@ static int map_file(dumpi_file *f, dumpi_error *err) {
   /* O_NONBLOCK: a FIFO would block open() until a writer came; it fails
    * the regular-file test instead. No effect on regular files. */
   int fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0)
+  if (fd < 0) {
+    int e = errno;
+    /* Every rank's file stays open for the merge: on a trace of more ranks
+     * than the process may open, say what to change. */
+    struct rlimit rl;
+    if (e == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+      return dumpi_set_error(err, DUMPI_ERR_IO, f->path, 0,
+                             "open: %s (every rank's file stays open; the limit "
+                             "is %llu: raise it with 'ulimit -n')",
+                             strerror(e), (unsigned long long)rl.rlim_cur);
     return dumpi_set_error(err, DUMPI_ERR_IO, f->path, 0, "open: %s",
-                           strerror(errno));
+                           strerror(e));
+  }
   struct stat st;
   if (fstat(fd, &st) != 0) {
     int e = errno;

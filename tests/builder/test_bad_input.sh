@@ -180,6 +180,20 @@ fifo)
         expect_error "$d" "$out" "FIFO as the .$what" "pipe\.$what.*not a regular file"
     done
     ;;
+fd-limit)
+    # More ranks than the process may open files: every rank's file stays
+    # open for the merge, so the build stops, naming the file and the
+    # limit to raise, and leaves nothing behind.
+    d="$WORK/f"; mkdir -p "$d"
+    "$SYNTH" -q -n 40 -c 50 -o "$d/t" >/dev/null
+    out="$d/out.slog2"
+    listing "$d" >"$WORK/before"
+    RC=0; (ulimit -n 24 && exec "$BUILD" -q "$d/t.meta" -o "$out") >"$WORK/b.out" 2>"$WORK/b.err" || RC=$?
+    expect_error "$d" "$out" "40 ranks, 24 files" 't-00[0-9][0-9]\.bin: offset 0: open: .*limit is 24: raise it with .ulimit -n.'
+    # and with the limit raised, the same trace builds
+    RC=0; (ulimit -n 256 && exec "$BUILD" -q "$d/t.meta" -o "$out") 2>"$WORK/b.err" || RC=$?
+    [ "$RC" -eq 0 ] || fail "40 ranks, 256 files: exit $RC: $(head -n1 "$WORK/b.err")"
+    ;;
 missing)
     d="$WORK/t"; copy_trace "$d"; rm "$BIN2"
     out="$d/out.slog2"
