@@ -775,7 +775,8 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
             fprintf(err_out, "slog2-build: error: %s\n", werr.message);
             fatal = 1;
         } else if (o->remove_on_signal) {
-            signals_arm(slog_writer_temp_path(b.w), o->progress);
+            const char *temp = slog_writer_temp_path(b.w);
+            signals_arm("slog2-build", &temp, 1, o->progress);
         }
     }
     if (!fatal) {

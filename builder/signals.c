@@ -1,9 +1,9 @@
 /* signals.c - see signals.h. */
 #include "signals.h"
 
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,9 +13,11 @@ static const int handled[] = {SIGHUP, SIGINT,  SIGQUIT, SIGTERM, SIGXCPU, SIGXFS
 #define N_HANDLED (sizeof handled / sizeof handled[0])
 
 /* What the handler uses, prepared beforehand: it may only make
- * async-signal-safe calls (unlink, write, raise). */
-static char temp_path[PATH_MAX];
-static char message[PATH_MAX + 128];
+ * async-signal-safe calls (unlink, write, raise). Freed only once
+ * disarmed, after the handlers are restored. */
+static char **temp_paths;
+static size_t n_temp_paths;
+static char *message;
 static size_t message_len;
 static volatile sig_atomic_t armed;
 static struct sigaction previous[N_HANDLED];
@@ -24,7 +26,10 @@ static bool installed[N_HANDLED];
 static void on_signal(int sig) {
     if (armed) {
         armed = 0;
-        if (unlink(temp_path) == 0 && write(STDERR_FILENO, message, message_len) < 0) {
+        bool removed = false;
+        for (size_t i = 0; i < n_temp_paths; i++)
+            if (unlink(temp_paths[i]) == 0) removed = true;
+        if (removed && write(STDERR_FILENO, message, message_len) < 0) {
             /* nothing more can be done from here */
         }
     }
@@ -33,11 +38,40 @@ static void on_signal(int sig) {
     raise(sig);
 }
 
-bool signals_arm(const char *path, bool erase_line) {
-    int len = snprintf(message, sizeof message, "%sslog2-build: stopped by a signal; removed %s\n",
-                       erase_line ? "\r\033[K" : "", path);
-    if (strlen(path) >= sizeof temp_path || len < 0 || (size_t)len >= sizeof message) return false;
-    strcpy(temp_path, path);
+static void release(void) {
+    for (size_t i = 0; i < n_temp_paths; i++) free(temp_paths[i]);
+    free(temp_paths);
+    free(message);
+    temp_paths = NULL;
+    n_temp_paths = 0;
+    message = NULL;
+}
+
+/* snprintf() of what the handler says. */
+static int format_message(char *out, size_t size, const char *program, const char *const *paths, size_t n,
+                          bool erase_line) {
+    const char *erase = erase_line ? "\r\033[K" : "";
+    if (n == 1) return snprintf(out, size, "%s%s: stopped by a signal; removed %s\n", erase, program, paths[0]);
+    return snprintf(out, size, "%s%s: stopped by a signal; removed its %zu temporary files (%s, ...)\n", erase,
+                    program, n, paths[0]);
+}
+
+bool signals_arm(const char *program, const char *const *paths, size_t n, bool erase_line) {
+    if (temp_paths || n == 0) return false;
+    temp_paths = calloc(n, sizeof *temp_paths);
+    if (!temp_paths) return false;
+    n_temp_paths = n;
+    for (size_t i = 0; i < n; i++)
+        if (!(temp_paths[i] = strdup(paths[i]))) {
+            release();
+            return false;
+        }
+    int len = format_message(NULL, 0, program, paths, n, erase_line);
+    if (len < 0 || !(message = malloc((size_t)len + 1))) {
+        release();
+        return false;
+    }
+    format_message(message, (size_t)len + 1, program, paths, n, erase_line);
     message_len = (size_t)len;
     armed = 1;
     for (size_t i = 0; i < N_HANDLED; i++) {
@@ -60,5 +94,9 @@ bool signals_arm(const char *path, bool erase_line) {
 void signals_disarm(void) {
     armed = 0;
     for (size_t i = 0; i < N_HANDLED; i++)
-        if (installed[i]) sigaction(handled[i], &previous[i], NULL);
+        if (installed[i]) {
+            sigaction(handled[i], &previous[i], NULL);
+            installed[i] = false;
+        }
+    release();
 }

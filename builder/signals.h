@@ -1,27 +1,30 @@
-/* signals.h - a build stopped by a signal leaves no temporary file.
+/* signals.h - a tool stopped by a signal leaves no temporary files.
  *
  * Cluster batch systems end jobs that overrun their time with SIGTERM (or
- * SIGXCPU), users press Ctrl-C: the half-written PATH.tmp.XXXXXX of a large
- * build would stay behind, often gigabytes in a quota. While armed, the
- * usual termination signals, and those of a crash, remove it, say so on
- * stderr and then end the process as the signal would have (same exit
- * status for the shell, a core dump where there would be one). Only
- * signals at their default action are taken: ignored ones (nohup, a
- * background job's SIGINT) stay ignored, and a sanitizer's crash handler
- * keeps its report.
+ * SIGXCPU), users press Ctrl-C: the half-written OUT.tmp.XXXXXX of a large
+ * build (or the rank files slog2-synth is writing) would stay behind, often
+ * gigabytes in a quota. While armed, the usual termination signals, and
+ * those of a crash, remove them, say so on stderr and then end the process
+ * as the signal would have (same exit status for the shell, a core dump
+ * where there would be one). Only signals at their default action are
+ * taken: ignored ones (nohup, a background job's SIGINT) stay ignored, and
+ * a sanitizer's crash handler keeps its report.
+ *
+ * Plain C: slog2-build and slog2-synth both use it.
  */
 #ifndef SLOG2_SIGNALS_H
 #define SLOG2_SIGNALS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
-/* Remove temp_path (copied) if SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXCPU,
+/* Remove paths[0..n) (copied) if SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXCPU,
  * SIGXFSZ or a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) arrives
- * before signals_disarm(); erase_line: the progress bar
- * is on stderr's current line. False (and nothing armed) when the path is
- * too long to keep. */
-bool signals_arm(const char *temp_path, bool erase_line);
-/* The file was renamed or removed: signals act as before again. */
+ * before signals_disarm(). program starts the message; erase_line: a
+ * progress bar is on stderr's current line. False (and nothing armed) when
+ * out of memory or already armed. */
+bool signals_arm(const char *program, const char *const *paths, size_t n, bool erase_line);
+/* The files were renamed or removed: signals act as before again. */
 void signals_disarm(void);
 
 #endif

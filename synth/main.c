@@ -55,8 +55,10 @@ static const char usage_text[] =
 "\n"
 "Memory use is bounded (output buffers of at most 4 MiB per rank and 64 MiB\n"
 "in total) whatever the size. Files are written under temporary names and\n"
-"renamed into place when complete. Progress goes to standard error when it\n"
-"is a terminal and the output is large.\n"
+"renamed into place when complete; stopped by SIGINT, SIGTERM, SIGHUP,\n"
+"SIGQUIT, SIGXCPU or SIGXFSZ (or a crash), it removes them first and ends\n"
+"as the signal would. Progress goes to standard error when it is a terminal\n"
+"and the output is large.\n"
 "\n"
 "Examples:\n"
 "  slog2-synth --ranks 64 --calls-per-rank 100000 --seed 1 -o /tmp/big/run\n"
@@ -212,6 +214,7 @@ int main(int argc, char **argv)
   /* Progress only for a person watching something that takes a while. */
   uint64_t expect = cfg.size ? cfg.size : cfg.calls_per_rank * (uint64_t)cfg.ranks * 50;
   cfg.progress = !quiet && isatty(STDERR_FILENO) && expect >= (64u << 20);
+  cfg.remove_on_signal = 1;
 
   synth_result res;
   char err[512];

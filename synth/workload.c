@@ -20,6 +20,7 @@
 
 #include "dumpi_write.h"
 #include "prng.h"
+#include "signals.h"
 
 /* MPI constants as libdumpi stores them (common/constants.h). */
 enum {
@@ -958,6 +959,7 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
   s->gsize = calloc(P, sizeof *s->gsize);
   s->tmpc = calloc(P, sizeof *s->tmpc);
   int rc = -1, opened = 0;
+  bool armed = false;
   if (!s->r || !s->ta || !s->tb || !s->sendt || !s->reqs || !s->grp || !s->gmax ||
       !s->groot || !s->gsize || !s->tmpc) {
     snprintf(err, errlen, "out of memory for %d ranks", s->P);
@@ -996,6 +998,13 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
                       (int32_t)(rs->wall0 / 1000000000), cfg->cpu_times, cfg->statuses);
   }
   free(path);
+  if (cfg->remove_on_signal) {
+    const char **tmp = malloc(P * sizeof *tmp);
+    for (size_t r = 0; tmp && r < P; r++)
+      tmp[r] = s->r[r].d.out.tmp_path;
+    armed = tmp && signals_arm("slog2-synth", tmp, P, cfg->progress);
+    free(tmp);
+  }
 
   phase_init(s);
   flush_stage(s);
@@ -1097,6 +1106,8 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
 out:
   for (int r = 0; r < opened; r++)
     synth_out_discard(&s->r[r].d.out);
+  if (armed)
+    signals_disarm(); /* every file renamed or removed */
   if (s->r) {
     for (int r = 0; r < s->P; r++) {
       free(s->r[r].stage);

@@ -32,6 +32,8 @@ typedef struct synth_config {
                                 (Function_enter/exit, function names) */
   const char *out_prefix;    /* "DIR/PREFIX" */
   int progress;              /* print progress to stderr */
+  int remove_on_signal;      /* a fatal signal removes the temporary files
+                              * (signals.h); for the program, not tests */
   size_t buffer_budget;      /* total bytes of output buffers */
 } synth_config;
 
