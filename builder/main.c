@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
     gint bins = 0, threads = 2;
     gchar **inputs = NULL;
     GOptionEntry entries[] = {
-        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the .slog2 file to FILE (default: INPUT with .slog2; never one of the inputs)", "FILE"},
+        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the .slog2 file to FILE (default: INPUT with .slog2; not one of the inputs, a directory or a device)", "FILE"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress bar and no summary", NULL},
         {"progress", 0, 0, G_OPTION_ARG_NONE, &progress_flag, "Show the progress bar even when stderr is not a terminal", NULL},
         {"lenient", 0, 0, G_OPTION_ARG_NONE, &lenient, "On an unknown function label keep the rank's records before it and go on (exit 2)", NULL},

@@ -171,6 +171,15 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
     *out = NULL;
     slog_clear_error(err);
     if (!path || !*path) return slog_set_error(err, SLOG_ERR_ARG, path, SLOG_NO_OFFSET, "empty path");
+    /* The file is renamed over path at finish: say now, not after hours of
+     * writing, that a directory cannot be replaced, and never replace a
+     * device (as root, -o /dev/null would turn it into a regular file). */
+    struct stat there;
+    if (lstat(path, &there) == 0 && !S_ISREG(there.st_mode) && !S_ISLNK(there.st_mode))
+        return slog_set_error(err, SLOG_ERR_IO, path, SLOG_NO_OFFSET,
+                              "exists and is %s; the output is renamed into place, so it must be a regular file "
+                              "or a new name",
+                              S_ISDIR(there.st_mode) ? "a directory" : "not a regular file");
     slog_writer *w = calloc(1, sizeof *w);
     if (!w) return slog_set_error(err, SLOG_ERR_NOMEM, path, SLOG_NO_OFFSET, "writer");
     w->fd = -1;

@@ -273,6 +273,15 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
                 o->out);
         return 1;
     }
+    /* Renamed over OUT at the end: a directory would fail only then, and a
+     * device (--render /dev/null as root) would be replaced. */
+    struct stat os;
+    if (lstat(o->out, &os) == 0 && !S_ISREG(os.st_mode) && !S_ISLNK(os.st_mode)) {
+        fprintf(errf, "slog2-view: %s: exists and is %s; the image is renamed into place, so --render must name "
+                      "a regular file or a new one\n",
+                o->out, S_ISDIR(os.st_mode) ? "a directory" : "not a regular file");
+        return 1;
+    }
     if (sv_doc_open(&d, o->file, &err) != SLOG_OK) {
         fprintf(errf, "slog2-view: %s\n", err.message[0] ? err.message : slog_strerror(err.status));
         return 1;

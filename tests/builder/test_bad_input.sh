@@ -258,6 +258,15 @@ bad-output-dir)
     [ "$RC" -eq 1 ] || fail "-o into a missing directory: exit $RC, expected 1"
     grep -q -F "$d/no/such/dir" "$WORK/b.err" || fail "-o into a missing directory: error does not name the path"
     head -n 3 "$WORK/b.err" | sed 's/^/   stderr: /'
+    # -o naming a directory or a device: refused before the build (the
+    # output is renamed into place: a directory would fail only at the
+    # end, a device would be replaced), nothing left behind
+    listing "$d" >"$WORK/before"
+    run_build "$WORK/b" "$(trace_meta "$SRC")" -o "$d"
+    expect_error "$d" "$d/none" "-o DIR" "$d: .*exists and is a directory"
+    run_build "$WORK/b" "$(trace_meta "$SRC")" -o /dev/null
+    expect_error "$d" "$d/none" "-o /dev/null" "/dev/null: .*not a regular file"
+    [ -c /dev/null ] || fail "-o /dev/null: /dev/null is no longer a device"
     ;;
 input-forms)
     # The three input forms (.meta, its directory, the list of .bin files)

@@ -507,6 +507,21 @@ static void test_files(void)
     st = slog_reader_open(&rd, sub, &err);
     CHECK(st != SLOG_OK);
     free(missing);
+    /* an output that exists and is not a regular file: refused at open,
+     * before any temporary is made (renamed over it at finish, a directory
+     * fails then and a device would be replaced) */
+    const char *not_files[] = {sub, "/dev/null"};
+    for (size_t i = 0; i < sizeof not_files / sizeof not_files[0]; i++) {
+        int before = t_count_entries(sub);
+        w = (slog_writer *)&err;
+        st = slog_writer_open(&w, not_files[i], NULL, &err);
+        CHECKF(st == SLOG_ERR_IO && w == NULL, "writer open of %s: status %d", not_files[i], (int)st);
+        check_err_names(&err, not_files[i], "writer open of a non-regular output");
+        CHECKF(strstr(err.message, "regular file") != NULL, "message '%s'", err.message);
+        CHECK(t_count_entries(sub) == before);
+    }
+    struct stat null_st;
+    CHECK(stat("/dev/null", &null_st) == 0 && S_ISCHR(null_st.st_mode));
     /* a named pipe: refused at once (opening it for reading would wait
      * for a writer, for ever) */
     char *pipe_path = t_path(sub, "pipe.slog2");

@@ -169,6 +169,18 @@ int main(int argc, char **argv)
     CHECK(strstr(msg, "errors-good.slog2") != NULL && strstr(msg, "replace") != NULL);
     free(msg);
 
+    /* nor a directory or a device: refused before drawing, /dev/null stays
+     * a device, nothing is left in the directory */
+    char outdir[4096];
+    snprintf(outdir, sizeof outdir, "%s/outdir", work);
+    mkdir(outdir, 0755);
+    snprintf(cmd, sizeof cmd, "'%s' --render '%s' '%s' 2>'%s/dir.err' && exit 9; grep -q 'is a directory' '%s/dir.err' && "
+             "test -z \"$(ls -A '%s')\"", view, outdir, good, work, work, outdir);
+    CHECK(run(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "'%s' --render /dev/null '%s' 2>'%s/null.err' && exit 9; "
+             "grep -q 'not a regular file' '%s/null.err' && test -c /dev/null", view, good, work, work);
+    CHECK(run(cmd) == 0);
+
     /* an image that cannot be written whole (file size limit standing in
      * for a full disk): exit 1, and neither a half image nor a temporary
      * file is left */
