@@ -122,6 +122,8 @@ int main(int argc, char **argv) {
         usage = g_strdup_printf("-j must be at least 1, got %d", threads);
     else if (bins && (bins < 2 || bins > 4096 || bins % 2))
         usage = g_strdup("--preview-bins must be even, from 2 to 4096");
+    for (int i = 0; !usage && i < n_in; i++)
+        if (!inputs[i][0]) usage = g_strdup_printf("input %d of %d is an empty name", i + 1, n_in);
     for (int i = 0; !usage && n_in > 1 && i < n_in; i++)
         if (g_str_has_suffix(inputs[i], ".meta"))
             usage = g_strdup_printf("%s: a .meta among %d inputs; give the .meta alone, or only .bin files",

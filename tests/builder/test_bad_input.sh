@@ -340,6 +340,9 @@ bad-option)
     [ "$RC" -lt 128 ] || fail "unknown option: crashed ($RC)"
     [ -z "$VALGRIND" ] || [ "$RC" -ne "$VG_STATUS" ] || fail "unknown option: valgrind errors"
     grep -q -- 'no-such-option' "$WORK/n.err" || fail "unknown option: not named on stderr"
+    RC=0; $VALGRIND "$BUILD" "" -o "$WORK/e.slog2" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
+    [ "$RC" -eq 1 ] || fail "an empty input name: exit $RC, expected 1"
+    grep -q 'empty name' "$WORK/n.err" || fail "an empty input name: '$(head -n1 "$WORK/n.err")'"
     for j in 0 -1 x; do
         RC=0; $VALGRIND "$BUILD" -j "$j" -o "$WORK/j.slog2" x.meta >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
         [ "$RC" -eq 1 ] || fail "-j $j: exit $RC, expected 1"
