@@ -88,21 +88,19 @@ int main(int argc, char **argv) {
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(ctx, description);
     GError *gerr = NULL;
-    gchar *cmdline = NULL;
+    gchar *cmdline = NULL, *usage = NULL;
+    dumpi_meta *meta = NULL;
+    int status = 1;
     if (!g_option_context_parse(ctx, &argc, &argv, &gerr)) {
-        fprintf(stderr, "slog2-build: %s\nTry 'slog2-build --help'.\n", gerr->message);
+        usage = g_strdup(gerr->message);
         g_error_free(gerr);
-        g_option_context_free(ctx);
-        g_free(cmdline);
-        return 1;
+        goto done;
     }
     if (version) {
         printf("slog2-build %s (writes .slog2 format %d.%d)\n", SLOG2_VERSION,
                SLOG_FORMAT_MAJOR, SLOG_FORMAT_MINOR);
-        g_option_context_free(ctx);
-        g_strfreev(inputs);
-        g_free(output);
-        return 0;
+        status = 0;
+        goto done;
     }
     int n_in = inputs ? (int)g_strv_length(inputs) : 0;
     /* Recorded in the file: the options that shape its content and the
@@ -115,7 +113,6 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n_in; i++) g_string_append_printf(cl, " %s", inputs[i]);
     cmdline = g_string_free(cl, FALSE);
     /* Usage errors, one at a time. */
-    gchar *usage = NULL;
     if (n_in == 0)
         usage = g_strdup("no input given");
     else if (threads < 1)
@@ -128,23 +125,13 @@ int main(int argc, char **argv) {
         if (g_str_has_suffix(inputs[i], ".meta"))
             usage = g_strdup_printf("%s: a .meta among %d inputs; give the .meta alone, or only .bin files",
                                     inputs[i], n_in);
-    if (usage) {
-        fprintf(stderr, "slog2-build: %s\nTry 'slog2-build --help'.\n", usage);
-        g_free(usage);
-        g_option_context_free(ctx);
-        g_strfreev(inputs);
-        g_free(output);
-        g_free(cmdline);
-        return 1;
-    }
-    dumpi_meta *meta = NULL;
+    if (usage) goto done;
     dumpi_error err;
     int rc;
     if (n_in == 1 && !g_str_has_suffix(inputs[0], ".bin"))
         rc = dumpi_meta_open(inputs[0], &meta, &err);
     else
         rc = dumpi_meta_from_bins((const char *const *)inputs, (size_t)n_in, &meta, &err);
-    int status = 1;
     if (rc != DUMPI_OK) {
         fprintf(stderr, "slog2-build: error: %s\n", err.message);
     } else {
@@ -164,6 +151,10 @@ int main(int argc, char **argv) {
         status = build_run(meta, &o, &s, stderr);
         if (status != BUILD_FAILED && !quiet) build_print_summary(&s, output, stdout);
     }
+done:
+    /* Usage errors (option parsing included) have one exit path. */
+    if (usage) fprintf(stderr, "slog2-build: %s\nTry 'slog2-build --help'.\n", usage);
+    g_free(usage);
     dumpi_meta_free(meta);
     g_option_context_free(ctx);
     g_strfreev(inputs);
