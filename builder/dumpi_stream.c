@@ -152,8 +152,9 @@ static int64_t unwrap(dumpi_unwrap *w, uint16_t stored, int32_t bias) {
   return v;
 }
 
-/* Time pair at r->p: (u16 s, u32 ns) entry, then exit. */
-static void read_times(reader *r, dumpi_unwrap *w, int32_t bias,
+/* Time pair at r->p: (u16 s, u32 ns) entry, then exit. Inlined: every
+ * record has one, and the call cost a tenth of the record's decoding. */
+static inline __attribute__((always_inline)) void read_times(reader *r, dumpi_unwrap *w, int32_t bias,
                        int64_t *start, int64_t *stop) {
   const uint8_t *p = r->p;
   *start = unwrap(w, dumpi_get_u16(p), bias) * 1000000000 +

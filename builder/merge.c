@@ -19,10 +19,12 @@ struct merge {
     bool *live;
 };
 
-/* (key, stream) order, finished streams after every live one. */
+/* (key, stream) order, finished streams after every live one. A finished
+ * stream's key is INT64_MAX, so the key alone decides nearly every match
+ * and liveness is looked at only on a tie. */
 static inline bool before(const merge *m, uint32_t a, uint32_t b) {
-    if (m->live[a] != m->live[b]) return m->live[a];
     if (m->key[a] != m->key[b]) return m->key[a] < m->key[b];
+    if (m->live[a] != m->live[b]) return m->live[a];
     return a < b;
 }
 
@@ -33,7 +35,7 @@ merge *merge_new(uint32_t k, const int64_t *keys, const bool *live) {
     m->key = g_new0(int64_t, m->k);
     m->live = g_new0(bool, m->k);
     for (uint32_t i = 0; i < k; i++) {
-        m->key[i] = keys[i];
+        m->key[i] = live[i] ? keys[i] : INT64_MAX;
         m->live[i] = live[i];
         m->n_live += live[i];
     }
@@ -85,6 +87,7 @@ void merge_update_winner(merge *m, int64_t key) {
 void merge_finish_winner(merge *m) {
     if (!m->n_live) return;
     m->live[m->loser[0]] = false;
+    m->key[m->loser[0]] = INT64_MAX;
     m->n_live--;
     replay_winner(m);
 }
