@@ -71,6 +71,13 @@ typedef struct fn_plan {
     uint32_t n_fields;
     uint8_t fields[N_FIELD_IDS]; /* field_id per slot */
     int8_t arg[N_FIELD_IDS];     /* arg index per slot, -1 if derived */
+    /* The slots split by how they are filled, so the per-record path runs
+     * no switch for the common kind: a plain copy of one argument (tag,
+     * comm, request) or a computed value (bytes, ranks, volumes, counts). */
+    uint8_t n_plain, n_computed;
+    uint8_t plain_slot[N_FIELD_IDS], computed_slot[N_FIELD_IDS];
+    bool bytes_shared;           /* count and datatype: one bytes value serves
+                                  * the bytes field and matching */
     /* argument indexes used by the semantics */
     fn_args a;                   /* where its arguments are */
     int8_t i_bytes_type;         /* datatype of the bytes field */
@@ -204,6 +211,10 @@ static int is_poll(uint16_t label) {
            !strcmp(n, "MPI_Testall") || !strcmp(n, "MPI_Iprobe");
 }
 
+/* Fields copied from one argument as recorded; the others are computed
+ * (process()). */
+static bool field_is_plain(int f) { return f == F_TAG || f == F_COMM || f == F_REQUEST; }
+
 /* Made the first time a function is met (its categories appear in the
  * legend only if it is called); plan_for() below is the per-call path. */
 static fn_plan *plan_make(builder *b, uint16_t label) {
@@ -222,9 +233,14 @@ static fn_plan *plan_make(builder *b, uint16_t label) {
         if (a >= 0 || derived) {
             p->fields[p->n_fields] = (uint8_t)f;
             p->arg[p->n_fields] = a;
+            if (field_is_plain(f))
+                p->plain_slot[p->n_plain++] = (uint8_t)p->n_fields;
+            else
+                p->computed_slot[p->n_computed++] = (uint8_t)p->n_fields;
             p->n_fields++;
         }
     }
+    p->bytes_shared = p->a.i_count >= 0 && p->a.i_datatype >= 0;
 #undef IDX
     p->role = fn->family == DUMPI_FAMILY_WAIT_TEST ? R_COMPLETE : R_NONE;
     for (size_t k = 0; k < sizeof roles / sizeof roles[0]; k++)
@@ -294,13 +310,6 @@ static int64_t bytes_of(const rank_in *r, const dumpi_call *c, int i_count, int 
     return count * size;
 }
 
-static void to_status(const dumpi_status *d, match_status *m) {
-    m->source = d->source;
-    m->tag = d->tag;
-    m->bytes = d->bytes;
-    m->cancelled = d->cancelled;
-}
-
 /* Scalar argument i, or dflt when the function has none or the record
  * omits it. Reads the decoded value directly: this runs for every field of
  * every record. */
@@ -308,98 +317,94 @@ static inline int64_t arg_or(const dumpi_call *c, int i, int64_t dflt) {
     return i >= 0 && c->args[i].present ? c->args[i].i : dflt;
 }
 
-static void status_op(relay_op *op, const dumpi_status *ds) {
-    op->has_status = ds != NULL;
-    if (ds) to_status(ds, &op->status);
+/* The next matching operation, filled in place in the sink's queue
+ * (relay_slot): post is copied whole, the status only when there is one. */
+static inline relay_op *queue_op(builder *b, uint8_t kind, const match_post *post, int64_t done_time) {
+    relay_op *op = relay_slot(b->relay);
+    op->kind = kind;
+    op->has_status = false;
+    op->post = *post;
+    op->done_time = done_time;
+    return op;
 }
 
-/* Queue what the call means to matching (relay.h): run on the sink's thread. */
+static inline void set_status(relay_op *op, const dumpi_status *ds) {
+    if (!ds) return;
+    op->has_status = true;
+    op->status = (match_status){ds->source, ds->tag, ds->bytes, ds->cancelled};
+}
+
+/* Queue what the call means to matching (relay.h): run on the sink's
+ * thread. bytes: count x datatype size of the call (bytes_shared). */
 static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_plan *p, const dumpi_completions *dc,
-                        int64_t t0, int64_t t1) {
+                        int64_t t0, int64_t t1, int64_t bytes) {
     /* hpcc polls with Testany hundreds of thousands of times, nearly always
      * completing nothing */
     if (p->role == R_NONE || (p->role == R_COMPLETE && dc->n == 0)) return;
-    uint32_t rank = r->rank, th = c->thread;
-    relay_op op = {.post = {.rank = rank, .thread = th, .time = t0, .request = MATCH_NO_REQUEST,
-                            .comm = (int)arg_or(c, p->a.i_comm, 2)}};
-    match_post *post = &op.post;
+    match_post post = {.rank = r->rank, .thread = c->thread, .time = t0, .request = MATCH_NO_REQUEST,
+                       .comm = (int)arg_or(c, p->a.i_comm, 2)};
     switch ((role_id)p->role) {
     case R_SEND:
     case R_ISEND:
     case R_SEND_INIT:
-        post->peer = (int)arg_or(c, p->a.i_dest, MATCH_PROC_NULL);
-        post->tag = (int)arg_or(c, p->a.i_tag, 0);
-        post->bytes = bytes_of(r, c, p->a.i_count, p->a.i_datatype);
-        if (p->role != R_SEND) post->request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
-        op.kind = p->role == R_SEND_INIT ? RELAY_SEND_INIT : RELAY_SEND;
-        relay_post(b->relay, &op);
+        post.peer = (int)arg_or(c, p->a.i_dest, MATCH_PROC_NULL);
+        post.tag = (int)arg_or(c, p->a.i_tag, 0);
+        post.bytes = bytes;
+        if (p->role != R_SEND) post.request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
+        queue_op(b, p->role == R_SEND_INIT ? RELAY_SEND_INIT : RELAY_SEND, &post, 0);
         break;
     case R_RECV:
     case R_IRECV:
     case R_RECV_INIT:
-        post->peer = (int)arg_or(c, p->a.i_source, MATCH_ANY_SOURCE);
-        post->tag = (int)arg_or(c, p->a.i_tag, MATCH_ANY_TAG);
-        post->bytes = bytes_of(r, c, p->a.i_count, p->a.i_datatype);
+        post.peer = (int)arg_or(c, p->a.i_source, MATCH_ANY_SOURCE);
+        post.tag = (int)arg_or(c, p->a.i_tag, MATCH_ANY_TAG);
+        post.bytes = bytes;
         if (p->role == R_RECV) {
-            status_op(&op, p->a.i_status >= 0 ? dumpi_call_status(c, p->a.i_status) : NULL);
-            op.kind = RELAY_RECV;
-            op.done_time = t1;
+            relay_op *op = queue_op(b, RELAY_RECV, &post, t1);
+            set_status(op, p->a.i_status >= 0 ? dumpi_call_status(c, p->a.i_status) : NULL);
         } else {
-            post->request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
-            op.kind = p->role == R_IRECV ? RELAY_RECV_POST : RELAY_RECV_INIT;
+            post.request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
+            queue_op(b, p->role == R_IRECV ? RELAY_RECV_POST : RELAY_RECV_INIT, &post, 0);
         }
-        relay_post(b->relay, &op);
         break;
     case R_SENDRECV: {
-        post->peer = (int)arg_or(c, p->a.i_dest, MATCH_PROC_NULL);
-        post->tag = (int)arg_or(c, p->a.i_sendtag, 0);
-        post->bytes = p->a.i_sendcount >= 0 ? bytes_of(r, c, p->a.i_sendcount, p->a.i_sendtype) : bytes_of(r, c, p->a.i_count, p->a.i_datatype);
-        op.kind = RELAY_SEND;
-        relay_post(b->relay, &op);
-        post->peer = (int)arg_or(c, p->a.i_source, MATCH_ANY_SOURCE);
-        post->tag = (int)arg_or(c, p->a.i_recvtag, MATCH_ANY_TAG);
-        status_op(&op, p->a.i_status >= 0 ? dumpi_call_status(c, p->a.i_status) : NULL);
-        op.kind = RELAY_RECV;
-        op.done_time = t1;
-        relay_post(b->relay, &op);
+        post.peer = (int)arg_or(c, p->a.i_dest, MATCH_PROC_NULL);
+        post.tag = (int)arg_or(c, p->a.i_sendtag, 0);
+        post.bytes = p->a.i_sendcount >= 0 ? bytes_of(r, c, p->a.i_sendcount, p->a.i_sendtype) : bytes;
+        queue_op(b, RELAY_SEND, &post, 0);
+        post.peer = (int)arg_or(c, p->a.i_source, MATCH_ANY_SOURCE);
+        post.tag = (int)arg_or(c, p->a.i_recvtag, MATCH_ANY_TAG);
+        relay_op *op = queue_op(b, RELAY_RECV, &post, t1);
+        set_status(op, p->a.i_status >= 0 ? dumpi_call_status(c, p->a.i_status) : NULL);
         break;
     }
     case R_START:
-        op.kind = RELAY_START;
-        post->request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
-        op.done_time = t0;
-        relay_post(b->relay, &op);
+        post.request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
+        queue_op(b, RELAY_START, &post, t0);
         break;
     case R_STARTALL: {
         int32_t nreq = 0;
         const int32_t *reqs = p->a.i_requests >= 0 ? dumpi_call_int_array(c, p->a.i_requests, &nreq) : NULL;
-        op.kind = RELAY_START;
-        op.done_time = t0;
         for (int32_t i = 0; reqs && i < nreq; i++) {
-            post->request = reqs[i];
-            relay_post(b->relay, &op);
+            post.request = reqs[i];
+            queue_op(b, RELAY_START, &post, t0);
         }
         break;
     }
     case R_CANCEL:
     case R_REQ_FREE:
-        op.kind = p->role == R_CANCEL ? RELAY_CANCEL : RELAY_REQUEST_FREE;
-        post->request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
-        relay_post(b->relay, &op);
+        post.request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
+        queue_op(b, p->role == R_CANCEL ? RELAY_CANCEL : RELAY_REQUEST_FREE, &post, 0);
         break;
-    case R_COMPLETE: {
-        op.kind = RELAY_COMPLETE;
-        op.done_time = t1;
+    case R_COMPLETE:
         for (int32_t i = 0; i < dc->n; i++) {
             int32_t req;
             const dumpi_status *ds = NULL;
             if (dumpi_completion_at(dc, i, &req, &ds) || req == DUMPI_REQUEST_NULL) continue;
-            post->request = req;
-            status_op(&op, ds);
-            relay_post(b->relay, &op);
+            post.request = req;
+            set_status(queue_op(b, RELAY_COMPLETE, &post, t1), ds);
         }
         break;
-    }
     case R_NONE: break;
     }
 }
@@ -477,7 +482,8 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
         dumpi_call_completions(c, &dc);
     else
         dc.n = 0;
-    do_matching(b, r, c, p, &dc, t0, t1);
+    int64_t bytes = p->bytes_shared ? bytes_of(r, c, p->a.i_count, p->a.i_datatype) : SLOG_INFO_UNKNOWN;
+    do_matching(b, r, c, p, &dc, t0, t1, bytes);
 
     slog_drawable *d = slot(b);
     d->timeline = d->end_timeline = tl;
@@ -495,20 +501,31 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
     d->end = t1;
     d->n_info = p->n_fields;
     int64_t *info = (int64_t *)d->info;
+    for (uint32_t i = 0; i < p->n_plain; i++) {
+        uint32_t k = p->plain_slot[i];
+        info[k] = arg_or(c, p->arg[k], SLOG_INFO_UNKNOWN);
+    }
+    if (!p->n_computed) {
+        b->s->n_states++;
+        return;
+    }
     int comm = (int)arg_or(c, p->a.i_comm, 2);
     int64_t sent = SLOG_INFO_UNKNOWN, received = SLOG_INFO_UNKNOWN;
     if (p->volume.sent) volume_of(&p->volume, &p->a, r->f, b->comms, r->rank, c, &sent, &received);
-    for (uint32_t i = 0; i < p->n_fields; i++) {
-        int a = p->arg[i];
+    for (uint32_t i = 0; i < p->n_computed; i++) {
+        uint32_t k = p->computed_slot[i];
         int64_t v = SLOG_INFO_UNKNOWN;
-        switch (p->fields[i]) {
-        case F_BYTES: v = bytes_of(r, c, p->a.i_count >= 0 ? p->a.i_count : p->a.i_sendcount, p->i_bytes_type); break;
+        switch (p->fields[k]) {
+        case F_BYTES:
+            v = p->bytes_shared ? bytes
+                                : bytes_of(r, c, p->a.i_count >= 0 ? p->a.i_count : p->a.i_sendcount, p->i_bytes_type);
+            break;
         case F_SENT: v = sent; break;
         case F_RECEIVED: v = received; break;
         case F_DEST:
         case F_SOURCE:
         case F_ROOT: {
-            int64_t local = arg_or(c, a, SLOG_INFO_UNKNOWN);
+            int64_t local = arg_or(c, p->arg[k], SLOG_INFO_UNKNOWN);
             if (local == SLOG_INFO_UNKNOWN || local < 0) {
                 v = local; /* ANY_SOURCE -1, PROC_NULL -2 kept as recorded */
             } else {
@@ -518,17 +535,17 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
             break;
         }
         case F_COMPLETED: {
-            int32_t k = 0;
+            int32_t n = 0;
             for (int32_t j = 0; j < dc.n; j++) {
                 int32_t req;
-                if (!dumpi_completion_at(&dc, j, &req, NULL) && req != DUMPI_REQUEST_NULL) k++;
+                if (!dumpi_completion_at(&dc, j, &req, NULL) && req != DUMPI_REQUEST_NULL) n++;
             }
-            v = k;
+            v = n;
             break;
         }
-        default: v = arg_or(c, a, SLOG_INFO_UNKNOWN); break;
+        default: v = arg_or(c, p->arg[k], SLOG_INFO_UNKNOWN); break;
         }
-        info[i] = v;
+        info[k] = v;
     }
     b->s->n_states++;
 }

@@ -20,10 +20,23 @@ typedef struct completion {
   int i_status, i_statuses;
 } completion;
 
-static int find(const dumpi_fn_info *fn, const char *name) {
-  for (int i = 0; i < fn->n_args; i++)
-    if (strcmp(fn->args[i].name, name) == 0)
-      return i;
+/* The argument called name if it has the wanted kind of type (scalar, int
+ * array or status), else -1: a layout names only arguments the record
+ * walk below can read without checking their type again. */
+enum { WANT_SCALAR, WANT_INT_ARRAY, WANT_STATUS };
+
+static int find(const dumpi_fn_info *fn, const char *name, int want) {
+  for (int i = 0; i < fn->n_args; i++) {
+    if (strcmp(fn->args[i].name, name) != 0)
+      continue;
+    dumpi_arg_type t = (dumpi_arg_type)fn->args[i].type;
+    int ok = want == WANT_SCALAR ? dumpi_arg_type_is_scalar(t)
+             : want == WANT_STATUS
+                 ? t == DUMPI_ARG_STATUS || t == DUMPI_ARG_STATUS_ARRAY
+                 : t == DUMPI_ARG_INT_ARRAY || t == DUMPI_ARG_REQUEST_ARRAY ||
+                       t == DUMPI_ARG_IOREQUEST_ARRAY;
+    return ok ? i : -1;
+  }
   return -1;
 }
 
@@ -31,19 +44,17 @@ static int layout_of(const dumpi_fn_info *fn, completion *k) {
   if (!fn || fn->family != DUMPI_FAMILY_WAIT_TEST ||
       strcmp(fn->name, "MPI_Request_get_status") == 0)
     return 0;
-  k->i_request = find(fn, "request");
-  k->i_requests = find(fn, "requests");
-  k->i_index = find(fn, "index");
-  k->i_indices = find(fn, "indices");
-  k->i_outcount = find(fn, "outcount");
-  k->i_flag = find(fn, "flag");
-  k->i_status = find(fn, "status");
-  k->i_statuses = find(fn, "statuses");
+  k->i_request = find(fn, "request", WANT_SCALAR);
+  k->i_requests = find(fn, "requests", WANT_INT_ARRAY);
+  k->i_index = find(fn, "index", WANT_SCALAR);
+  k->i_indices = find(fn, "indices", WANT_INT_ARRAY);
+  k->i_outcount = find(fn, "outcount", WANT_SCALAR);
+  k->i_flag = find(fn, "flag", WANT_SCALAR);
+  k->i_status = find(fn, "status", WANT_STATUS);
+  k->i_statuses = find(fn, "statuses", WANT_STATUS);
   return 1;
 }
 
-/* Argument positions per label, computed once: this runs for every record,
- * so it must not compare names each time. */
 static completion layouts[DUMPI_N_LABELS];
 static int has_layout[DUMPI_N_LABELS];
 static pthread_once_t layouts_once = PTHREAD_ONCE_INIT;
@@ -53,51 +64,62 @@ static void build_layouts(void) {
     has_layout[l] = layout_of(dumpi_fn_lookup((uint16_t)l), &layouts[l]);
 }
 
-static int layout(const dumpi_call *c, completion *k) {
+static const completion *layout(const dumpi_call *c) {
   if (!c || !c->fn || c->label >= DUMPI_N_LABELS)
-    return 0;
+    return NULL;
   pthread_once(&layouts_once, build_layouts);
-  if (!has_layout[c->label])
-    return 0;
-  *k = layouts[c->label];
-  return 1;
+  return has_layout[c->label] ? &layouts[c->label] : NULL;
+}
+
+/* Argument i of c when the record has it (i from the layout: its type is
+ * already known to be the right kind), else NULL. */
+static inline const dumpi_value *val(const dumpi_call *c, int i) {
+  return i >= 0 && c->args[i].present ? &c->args[i] : NULL;
 }
 
 enum { K_NONE, K_SOME, K_ANY, K_ALL, K_ONE };
 
+/* Runs for every Wait/Test record: the arguments are read straight from
+ * the decoded record through the layout's checked indexes. */
 int32_t dumpi_call_completions(const dumpi_call *c, dumpi_completions *d) {
-  completion k;
-  memset(d, 0, sizeof *d);
-  if (!layout(c, &k))
+  *d = (dumpi_completions){0};
+  const completion *k = layout(c);
+  if (!k)
     return 0;
-  if (k.i_flag >= 0 && dumpi_call_int(c, k.i_flag) == 0)
+  const dumpi_value *v = val(c, k->i_flag);
+  if (k->i_flag >= 0 && (!v || v->i == 0)) /* a flag the record lacks: nothing completed */
     return 0;
-  d->requests = dumpi_call_int_array(c, k.i_requests, &d->n_requests);
-  if (k.i_statuses >= 0)
-    d->statuses = dumpi_call_statuses(c, k.i_statuses, &d->n_statuses);
-  else if (k.i_status >= 0)
-    d->statuses = dumpi_call_statuses(c, k.i_status, &d->n_statuses);
-  if (k.i_indices >= 0) {
-    int32_t n = 0;
-    d->indices = dumpi_call_int_array(c, k.i_indices, &n);
-    int64_t out = dumpi_call_int(c, k.i_outcount);
-    if (!d->indices || out <= 0 || out == DUMPI_UNDEFINED)
+  if ((v = val(c, k->i_requests))) {
+    d->requests = v->p;
+    d->n_requests = (int32_t)v->i;
+  }
+  if ((v = val(c, k->i_statuses >= 0 ? k->i_statuses : k->i_status))) {
+    d->statuses = v->p;
+    d->n_statuses = (int32_t)v->i;
+  }
+  if (k->i_indices >= 0) {
+    v = val(c, k->i_indices);
+    const dumpi_value *o = val(c, k->i_outcount);
+    int64_t out = o ? o->i : 0;
+    if (!v || !v->p || out <= 0 || out == DUMPI_UNDEFINED)
       return 0;
+    d->indices = v->p;
     d->kind = K_SOME;
-    d->n = out < n ? (int32_t)out : n;
-  } else if (k.i_index >= 0) {
-    int64_t i = dumpi_call_int(c, k.i_index);
+    d->n = out < v->i ? (int32_t)out : (int32_t)v->i;
+  } else if (k->i_index >= 0) {
+    v = val(c, k->i_index);
+    int64_t i = v ? v->i : 0;
     if (i < 0 || i >= d->n_requests)
       return 0;
     d->kind = K_ANY;
     d->single = (int32_t)i;
     d->n = 1;
-  } else if (k.i_requests >= 0) {
+  } else if (k->i_requests >= 0) {
     d->kind = K_ALL;
     d->n = d->n_requests;
-  } else if (k.i_request >= 0 && dumpi_call_has(c, k.i_request)) {
+  } else if ((v = val(c, k->i_request))) {
     d->kind = K_ONE;
-    d->single = (int32_t)dumpi_call_int(c, k.i_request);
+    d->single = (int32_t)v->i;
     d->n = 1;
   }
   return d->n;

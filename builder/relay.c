@@ -84,8 +84,8 @@ static void run_op(void *user, void *payload) {
     }
 }
 
-void relay_post(relay *r, const relay_op *op) {
-    memcpy(sink_call(r->s, run_op, r), op, sizeof *op);
+relay_op *relay_slot(relay *r) {
+    return sink_call(r->s, run_op, r);
 }
 
 static void run_comm(void *user, void *payload) {

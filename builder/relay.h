@@ -3,7 +3,7 @@
  * The builder's main thread decodes, merges and builds states; on two
  * cores it was the bottleneck, its writer thread idle half the time. So
  * matching, a third of the main thread's work, runs on the writer's thread:
- * the main thread queues each matching operation (relay_post) and each
+ * the main thread queues each matching operation (relay_slot) and each
  * communicator call (relay_comm) into the sink, in the order it meets them,
  * and the sink's thread replays them into a match context and a comm
  * context of its own (comm_call.h), turning arrows into drawables there.
@@ -44,7 +44,10 @@ typedef struct relay_op {
  * Installs the match watermark with sink_set_low_watermark. */
 relay *relay_new(sink *s, uint32_t n_ranks, uint32_t arrows, const slog_category *inferred);
 /* Main thread. */
-void relay_post(relay *r, const relay_op *op);
+/* The next operation's place in the sink's queue, for the caller to fill
+ * every field run_op reads (kind, has_status, post, status if has_status,
+ * done_time) before its next call into the relay or the sink. */
+relay_op *relay_slot(relay *r);
 void relay_comm(relay *r, uint32_t rank, const dumpi_call *c); /* copies c */
 void relay_finish(relay *r);                                    /* end of input */
 /* After sink_close(): the unmatched list (match_unmatched_list) and the
