@@ -426,6 +426,7 @@ int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {
     return dumpi_set_error(err, DUMPI_ERR_INVALID, path, 0,
                            "dumpi_file_open: NULL argument");
   *out = NULL;
+  dumpi_stream_init();
   dumpi_file *f = calloc(1, sizeof *f);
   if (!f || !(f->path = strdup(path))) {
     free(f);

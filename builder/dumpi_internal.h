@@ -134,6 +134,10 @@ struct dumpi_file {
   dumpi_arena arena;
 };
 
+/* Work out the per-label argument walk (dumpi_stream.c); called by
+ * dumpi_file_open before any record is decoded, idempotent. */
+void dumpi_stream_init(void);
+
 /* Fill *err (may be NULL) with code, offset and "path: offset N: msg". */
 int dumpi_set_error(dumpi_error *err, int code, const char *path,
                     uint64_t offset, const char *fmt, ...)

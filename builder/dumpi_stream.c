@@ -9,11 +9,13 @@
  *   cpu  (u16 s, u32 ns) ×2   if mask & 0x04: entry, exit; s + cpu bias
  *   wall (u16 s, u32 ns) ×2   if mask & 0x08: entry, exit; s + wall bias
  *   u8 n, n × (u64 in, u64 out)  if mask & 0x80
- *   arguments                 in table order, see decode_arg()
+ *   arguments                 in table order, see read_scalar() and
+ *                             decode_general()
  */
 #include "dumpi_internal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -263,8 +265,84 @@ static int read_statuses(reader *r, uint64_t record, dumpi_value *v) {
   return DUMPI_OK;
 }
 
-static int decode_arg(reader *r, uint64_t record, const dumpi_arg_info *a,
-                      uint8_t mask, dumpi_value *v) {
+/* How each scalar type sits on the stream, the one place these facts
+ * live (decode_record() reads every scalar argument through
+ * read_scalar()): int32 for ranks, tags and requests; int64;
+ * int16_t handles (sst-dumpi types.h); int8_t COMPARISON and ORDERING;
+ * the other enumerations written as u8 into int16_t fields, so
+ * zero-extended. OP_GENERAL: not a scalar. */
+typedef enum arg_op {
+  OP_END = 0, OP_S32, OP_S64, OP_S16, OP_S8, OP_U8, OP_GENERAL
+} arg_op;
+
+static const uint8_t scalar_op[DUMPI_N_ARG_TYPES] = {
+    [DUMPI_ARG_INT] = OP_S32, [DUMPI_ARG_DEST] = OP_S32,
+    [DUMPI_ARG_SOURCE] = OP_S32, [DUMPI_ARG_TAG] = OP_S32,
+    [DUMPI_ARG_REQUEST] = OP_S32, [DUMPI_ARG_IOREQUEST] = OP_S32,
+    [DUMPI_ARG_INT64] = OP_S64,
+    [DUMPI_ARG_COMM] = OP_S16, [DUMPI_ARG_DATATYPE] = OP_S16,
+    [DUMPI_ARG_GROUP] = OP_S16, [DUMPI_ARG_INFO] = OP_S16,
+    [DUMPI_ARG_FILE] = OP_S16, [DUMPI_ARG_WIN] = OP_S16,
+    [DUMPI_ARG_ERRHANDLER] = OP_S16, [DUMPI_ARG_KEYVAL] = OP_S16,
+    [DUMPI_ARG_COMM_KEYVAL] = OP_S16, [DUMPI_ARG_TYPE_KEYVAL] = OP_S16,
+    [DUMPI_ARG_WIN_KEYVAL] = OP_S16,
+    [DUMPI_ARG_COMPARISON] = OP_S8, [DUMPI_ARG_ORDERING] = OP_S8,
+    [DUMPI_ARG_OP] = OP_U8, [DUMPI_ARG_COMBINER] = OP_U8,
+    [DUMPI_ARG_FILEMODE] = OP_U8, [DUMPI_ARG_LOCKTYPE] = OP_U8,
+    [DUMPI_ARG_THREADLEVEL] = OP_U8, [DUMPI_ARG_TOPOLOGY] = OP_U8,
+    [DUMPI_ARG_TYPECLASS] = OP_U8, [DUMPI_ARG_WHENCE] = OP_U8,
+    [DUMPI_ARG_WIN_ASSERT] = OP_U8,
+};
+
+static inline int op_of_type(uint8_t type) {
+  return type < DUMPI_N_ARG_TYPES && scalar_op[type] ? scalar_op[type]
+                                                     : OP_GENERAL;
+}
+
+/* Read one scalar of kind op (OP_S32 .. OP_U8) into v. */
+static inline __attribute__((always_inline)) int
+read_scalar(reader *r, uint64_t record, int op, dumpi_value *v) {
+  static const uint8_t width[] = {[OP_S32] = 4, [OP_S64] = 8, [OP_S16] = 2,
+                                  [OP_S8] = 1, [OP_U8] = 1};
+  NEED(r, width[op]);
+  const uint8_t *p = r->p;
+  switch (op) {
+  case OP_S32: v->i = (int32_t)dumpi_get_u32(p); break;
+  case OP_S64: v->i = (int64_t)dumpi_get_u64(p); break;
+  case OP_S16: v->i = (int16_t)dumpi_get_u16(p); break;
+  case OP_S8: v->i = (int8_t)p[0]; break;
+  default: v->i = p[0]; break;
+  }
+  r->p = p + width[op];
+  v->present = 1;
+  v->p = NULL;
+  return DUMPI_OK;
+}
+
+/* Per label, one op per argument in wire order, then OP_END: the plain
+ * scalars get their reading, the rest and every argument with a
+ * DUMPI_ARGF_* flag OP_GENERAL (decode_arg, with the flag tests). Worked
+ * out once from the function table (dumpi_stream_init), so decoding a
+ * record dispatches once per argument on a handful of cases. */
+static uint8_t label_ops[DUMPI_N_LABELS][DUMPI_MAX_ARGS + 1];
+static pthread_once_t label_ops_once = PTHREAD_ONCE_INIT;
+
+static void build_label_ops(void) {
+  for (int l = 0; l < DUMPI_N_LABELS; l++) {
+    const dumpi_fn_info *fn = dumpi_fn_lookup((uint16_t)l);
+    int n = fn && fn->n_args <= DUMPI_MAX_ARGS ? fn->n_args : 0;
+    for (int i = 0; i < n; i++)
+      label_ops[l][i] = fn->args[i].flags ? OP_GENERAL
+                                          : (uint8_t)op_of_type(fn->args[i].type);
+    label_ops[l][n] = OP_END;
+  }
+}
+
+void dumpi_stream_init(void) { pthread_once(&label_ops_once, build_label_ops); }
+
+/* Every argument that is not a plain scalar. */
+static int decode_general(reader *r, uint64_t record, const dumpi_arg_info *a,
+                          uint8_t mask, dumpi_value *v) {
   v->present = 1;
   v->p = NULL;
   switch ((dumpi_arg_type)a->type) {
@@ -274,14 +352,7 @@ static int decode_arg(reader *r, uint64_t record, const dumpi_arg_info *a,
   case DUMPI_ARG_TAG:
   case DUMPI_ARG_REQUEST:
   case DUMPI_ARG_IOREQUEST:
-    NEED(r, 4);
-    v->i = (int32_t)rd32(r);
-    return DUMPI_OK;
   case DUMPI_ARG_INT64:
-    NEED(r, 8);
-    v->i = (int64_t)dumpi_get_u64(r->p);
-    r->p += 8;
-    return DUMPI_OK;
   case DUMPI_ARG_COMM:
   case DUMPI_ARG_DATATYPE:
   case DUMPI_ARG_GROUP:
@@ -293,17 +364,8 @@ static int decode_arg(reader *r, uint64_t record, const dumpi_arg_info *a,
   case DUMPI_ARG_COMM_KEYVAL:
   case DUMPI_ARG_TYPE_KEYVAL:
   case DUMPI_ARG_WIN_KEYVAL:
-    /* int16_t handles in sst-dumpi types.h */
-    NEED(r, 2);
-    v->i = (int16_t)dumpi_get_u16(r->p);
-    r->p += 2;
-    return DUMPI_OK;
   case DUMPI_ARG_COMPARISON:
   case DUMPI_ARG_ORDERING:
-    /* int8_t in sst-dumpi types.h */
-    NEED(r, 1);
-    v->i = (int8_t)*r->p++;
-    return DUMPI_OK;
   case DUMPI_ARG_OP:
   case DUMPI_ARG_COMBINER:
   case DUMPI_ARG_FILEMODE:
@@ -313,10 +375,7 @@ static int decode_arg(reader *r, uint64_t record, const dumpi_arg_info *a,
   case DUMPI_ARG_TYPECLASS:
   case DUMPI_ARG_WHENCE:
   case DUMPI_ARG_WIN_ASSERT:
-    /* written as u8 into int16_t fields: zero-extended */
-    NEED(r, 1);
-    v->i = *r->p++;
-    return DUMPI_OK;
+    break; /* scalars are read by read_scalar(), never here */
   case DUMPI_ARG_STATUS:
   case DUMPI_ARG_STATUS_ARRAY:
     if (!(mask & DUMPI_MASK_STATUS)) {
@@ -586,9 +645,21 @@ static int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
     c->perf_out = n ? pv + n : NULL;
   }
   const uint8_t special = f->arg_special;
-  for (int i = 0; i < fn->n_args; i++) {
-    const dumpi_arg_info *a = &fn->args[i];
+  const uint8_t *ops = label_ops[label];
+  for (int i = 0;; i++) {
     dumpi_value *v = &c->args[i];
+    /* One dispatch per argument; each scalar case is read_scalar() with
+     * its op constant, so it folds to one load. */
+    switch (ops[i]) {
+    case OP_END: goto args_done;
+    case OP_S32: rc = read_scalar(&r, record, OP_S32, v); goto scalar_read;
+    case OP_S16: rc = read_scalar(&r, record, OP_S16, v); goto scalar_read;
+    case OP_S64: rc = read_scalar(&r, record, OP_S64, v); goto scalar_read;
+    case OP_S8: rc = read_scalar(&r, record, OP_S8, v); goto scalar_read;
+    case OP_U8: rc = read_scalar(&r, record, OP_U8, v); goto scalar_read;
+    default: break; /* OP_GENERAL */
+    }
+    const dumpi_arg_info *a = &fn->args[i];
     if (a->flags & special) { /* rare: most arguments skip both tests */
       if ((a->flags & DUMPI_ARGF_ROOT_ONLY) &&
           c->args[fn->i_rank].i != c->args[fn->i_root].i) {
@@ -613,9 +684,15 @@ static int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
         continue;
       }
     }
-    if ((rc = decode_arg(&r, record, a, mask, v)))
+    /* OP_GENERAL: a flagged argument may still be a scalar */
+    int op = a->flags ? op_of_type(a->type) : OP_GENERAL;
+    rc = op != OP_GENERAL ? read_scalar(&r, record, op, v)
+                          : decode_general(&r, record, a, mask, v);
+  scalar_read:
+    if (rc)
       return rc == WINDOW_SHORT ? rc : fail(f, err, rc);
   }
+args_done:
 #undef NEED_OR_FAIL
   f->pos = f->win_off + (uint64_t)(r.p - f->win);
   c->size = (uint32_t)(f->pos - record);
