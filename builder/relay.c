@@ -50,10 +50,6 @@ static slog_cb_result on_arrow(void *user, const match_arrow *a) {
     return sink_failed(r->s) ? SLOG_STOP : SLOG_CONTINUE;
 }
 
-static int64_t low_watermark(void *user) {
-    return match_low_watermark(((relay *)user)->match);
-}
-
 relay *relay_new(sink *s, uint32_t n_ranks, uint32_t arrows, const slog_category *inferred) {
     relay *r = g_new0(relay, 1);
     r->s = s;
@@ -61,7 +57,7 @@ relay *relay_new(sink *s, uint32_t n_ranks, uint32_t arrows, const slog_category
     r->match = match_ctx_new(r->comms, on_arrow, r);
     r->arrow_category = arrows;
     r->inferred = inferred;
-    sink_set_low_watermark(s, low_watermark, r);
+    sink_set_low_watermark(s, match_low_watermark_ref(r->match));
     return r;
 }
 

@@ -108,8 +108,7 @@ struct sink {
     _Alignas(64) reorder *ro;
     uint64_t n_clamped;
     int64_t cur_wm;           /* the last watermark applied (NO_WM: none yet) */
-    int64_t (*low_wm)(void *user);
-    void *low_wm_user;
+    const int64_t *low_wm;    /* sink_set_low_watermark's, or NULL */
     uint32_t *cat_map;        /* producer's category id -> writer's */
     uint32_t n_cat_map, cap_cat_map, w_cats; /* producer ids mapped; writer's count */
     uint32_t *thread_cats;    /* [UINT32_MAX - id] -> writer's, for sink_emit_category's ids */
@@ -204,10 +203,7 @@ static void hold(sink *s, held *h, int64_t wm) {
  * arrows, which are made here mid-record. */
 static int64_t apply_wm(sink *s, int64_t wm) {
     if (wm == NO_WM) return s->cur_wm;
-    if (s->low_wm) {
-        int64_t lw = s->low_wm(s->low_wm_user);
-        if (lw < wm) wm = lw;
-    }
+    if (s->low_wm && *s->low_wm < wm) wm = *s->low_wm;
     return s->cur_wm = wm;
 }
 
@@ -375,10 +371,7 @@ void *sink_call(sink *s, sink_call_fn fn, void *user) {
     return it->c.payload;
 }
 
-void sink_set_low_watermark(sink *s, int64_t (*fn)(void *user), void *user) {
-    s->low_wm = fn;
-    s->low_wm_user = user;
-}
+void sink_set_low_watermark(sink *s, const int64_t *lw) { s->low_wm = lw; }
 
 void sink_emit(sink *s, const slog_drawable *d) {
     if (atomic_load(&s->failed)) return;

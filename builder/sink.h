@@ -46,9 +46,10 @@ void sink_advance(sink *s, int64_t wm);
 #define SINK_CALL_BYTES 160
 typedef void (*sink_call_fn)(void *user, void *payload);
 void *sink_call(sink *s, sink_call_fn fn, void *user);
-/* The thread applies watermarks as min(wm, fn(user)), fn evaluated there:
- * what it runs may hold drawables back too. Set before the first item. */
-void sink_set_low_watermark(sink *s, int64_t (*fn)(void *user), void *user);
+/* The thread applies watermarks as min(wm, *lw), read there: what it runs
+ * may hold drawables back too (relay.c: the match watermark, kept current
+ * by the matching on that thread). Set before the first item. */
+void sink_set_low_watermark(sink *s, const int64_t *lw);
 
 /* For sink_call functions only (they run on the sink's thread): */
 /* add a drawable (copied; categories the producer's or sink_emit_category's); */
