@@ -234,6 +234,14 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
 
 /* ------------------------------------------------------- metadata entries */
 
+/* The open nodes' previews learn the new number of timelines or categories
+ * now, so placing a drawable need not ask (a node opened later learns it
+ * then). */
+static void dims_changed(slog_writer *w) {
+    for (uint32_t l = 0; l < w->n_levels; l++)
+        if (w->levels[l].active) prev_set_dims(&w->levels[l].prev, w->n_tls, w->n_cats);
+}
+
 slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, uint32_t *id) {
     if (!cat || cat->kind > SLOG_KIND_EVENT || cat->n_fields > SLOG_MAX_FIELDS ||
         (cat->n_fields && (!cat->field_names || !cat->field_types)))
@@ -269,6 +277,7 @@ slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, u
     e->c.field_types = types;
     w->cat_is_state[w->n_cats] = cat->kind == SLOG_KIND_STATE;
     w->n_cats++; /* counted even on failure so abort frees it */
+    dims_changed(w);
     if (!ok) return fail(w, SLOG_ERR_NOMEM, "%s", "category strings");
     if (id) *id = w->n_cats - 1;
     return SLOG_OK;
@@ -284,6 +293,7 @@ slog_status slog_writer_add_timeline(slog_writer *w, const slog_timeline *tl, ui
         w->cap_tls = cap;
     }
     tl_entry *e = &w->tls[w->n_tls++];
+    dims_changed(w);
     e->t.rank = tl->rank;
     e->t.thread = tl->thread;
     e->t.label = dup_str(tl->label);
@@ -464,11 +474,11 @@ static slog_status place(slog_writer *w, const slog_drawable *d, int64_t a, int6
         n->index = index;
         n->prev_start = lo;
         if (level + 1 > w->n_levels) w->n_levels = level + 1;
+        prev_set_dims(&n->prev, w->n_tls, w->n_cats);
     }
     slog_encode_drawable(&n->body, d, &n->prev_start);
     n->n_drawables++;
     n->n_subtree++;
-    prev_set_dims(&n->prev, w->n_tls, w->n_cats);
     prev_add(&n->prev, lo, (int64_t)1 << (w->shift + level), d->timeline, d->category,
              d->kind == SLOG_KIND_STATE, d->start, d->end);
     return SLOG_OK;
