@@ -86,8 +86,10 @@ int32_t dumpi_call_completions(const dumpi_call *c, dumpi_completions *d) {
   const completion *k = layout(c);
   if (!k)
     return 0;
+  /* Test* with flag 0 completed nothing; so does one whose record lacks
+   * the flag. */
   const dumpi_value *v = val(c, k->i_flag);
-  if (k->i_flag >= 0 && (!v || v->i == 0)) /* a flag the record lacks: nothing completed */
+  if (k->i_flag >= 0 && (!v || v->i == 0))
     return 0;
   if ((v = val(c, k->i_requests))) {
     d->requests = v->p;

@@ -156,8 +156,9 @@ static int64_t unwrap(dumpi_unwrap *w, uint16_t stored, int32_t bias) {
 
 /* Time pair at r->p: (u16 s, u32 ns) entry, then exit. Inlined: every
  * record has one, and the call cost a tenth of the record's decoding. */
-static inline __attribute__((always_inline)) void read_times(reader *r, dumpi_unwrap *w, int32_t bias,
-                       int64_t *start, int64_t *stop) {
+static inline __attribute__((always_inline)) void
+read_times(reader *r, dumpi_unwrap *w, int32_t bias, int64_t *start,
+           int64_t *stop) {
   const uint8_t *p = r->p;
   *start = unwrap(w, dumpi_get_u16(p), bias) * 1000000000 +
            dumpi_get_u32(p + 2);
@@ -320,10 +321,11 @@ read_scalar(reader *r, uint64_t record, int op, dumpi_value *v) {
 }
 
 /* Per label, one op per argument in wire order, then OP_END: the plain
- * scalars get their reading, the rest and every argument with a
- * DUMPI_ARGF_* flag OP_GENERAL (decode_arg, with the flag tests). Worked
- * out once from the function table (dumpi_stream_init), so decoding a
- * record dispatches once per argument on a handful of cases. */
+ * scalars get their reading; the rest, and every argument with a
+ * DUMPI_ARGF_* flag (its flag tests come first), OP_GENERAL. Worked out
+ * once from the function table (dumpi_stream_init), so decoding a record
+ * dispatches once per argument on a handful of cases, with no loop count
+ * and no flag test. */
 static uint8_t label_ops[DUMPI_N_LABELS][DUMPI_MAX_ARGS + 1];
 static pthread_once_t label_ops_once = PTHREAD_ONCE_INIT;
 
@@ -331,14 +333,17 @@ static void build_label_ops(void) {
   for (int l = 0; l < DUMPI_N_LABELS; l++) {
     const dumpi_fn_info *fn = dumpi_fn_lookup((uint16_t)l);
     int n = fn && fn->n_args <= DUMPI_MAX_ARGS ? fn->n_args : 0;
-    for (int i = 0; i < n; i++)
-      label_ops[l][i] = fn->args[i].flags ? OP_GENERAL
-                                          : (uint8_t)op_of_type(fn->args[i].type);
+    for (int i = 0; i < n; i++) {
+      const dumpi_arg_info *a = &fn->args[i];
+      label_ops[l][i] = a->flags ? OP_GENERAL : (uint8_t)op_of_type(a->type);
+    }
     label_ops[l][n] = OP_END;
   }
 }
 
-void dumpi_stream_init(void) { pthread_once(&label_ops_once, build_label_ops); }
+void dumpi_stream_init(void) {
+  pthread_once(&label_ops_once, build_label_ops);
+}
 
 /* Every argument that is not a plain scalar. */
 static int decode_general(reader *r, uint64_t record, const dumpi_arg_info *a,
@@ -648,8 +653,8 @@ static int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   const uint8_t *ops = label_ops[label];
   for (int i = 0;; i++) {
     dumpi_value *v = &c->args[i];
-    /* One dispatch per argument; each scalar case is read_scalar() with
-     * its op constant, so it folds to one load. */
+    /* One dispatch per argument: a scalar is read at once, anything else
+     * goes on to the flag tests and decode_general(). */
     switch (ops[i]) {
     case OP_END: goto args_done;
     case OP_S32: rc = read_scalar(&r, record, OP_S32, v); goto scalar_read;

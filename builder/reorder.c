@@ -184,13 +184,12 @@ static item *peek_min(const reorder *r)
 
 static item *pop_min(reorder *r)
 {
-    item *it;
-    if (r->heap_n && (!r->run_n || item_less(r->heap[0], run_front(r)))) {
-        it = heap_pop(r);
-    } else {
-        it = run_front(r);
+    item *it = peek_min(r);
+    if (r->run_n && it == run_front(r)) {
         r->run_head = (r->run_head + 1) & (r->run_cap - 1);
         r->run_n--;
+    } else {
+        heap_pop(r);
     }
     r->n--;
     return it;
