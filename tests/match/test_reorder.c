@@ -29,6 +29,21 @@ static slog_cb_result on_release(void *user, int64_t key, const void *data, size
     return s->stop_after && (int)s->got->len >= s->stop_after ? SLOG_STOP : SLOG_CONTINUE;
 }
 
+/* Release the rest; then all n pushed came out, each once, in (key, push
+ * order): FIFO among equal keys. */
+static void flush_and_check(reorder *r, sink *s, uint32_t n)
+{
+    s->watermark = INT64_MAX;
+    reorder_flush(r);
+    CHECK_EQ(reorder_pending(r), 0);
+    CHECK_EQ(s->got->len, n);
+    for (guint i = 1; i < s->got->len; i++) {
+        const payload *a = &g_array_index(s->got, payload, i - 1);
+        const payload *b = &g_array_index(s->got, payload, i);
+        CHECK(a->key < b->key || (a->key == b->key && a->seq < b->seq));
+    }
+}
+
 static void test_order_and_watermark(void)
 {
     sink s = {g_array_new(FALSE, FALSE, sizeof(payload)), INT64_MIN, 0};
@@ -48,15 +63,7 @@ static void test_order_and_watermark(void)
         CHECK(reorder_advance(r, wm) == SLOG_OK);
         CHECK(reorder_pending(r) == 0 || reorder_last_key(r) <= wm);
     }
-    s.watermark = INT64_MAX;
-    reorder_flush(r);
-    CHECK_EQ(reorder_pending(r), 0);
-    CHECK_EQ(s.got->len, seq);
-    for (guint i = 1; i < s.got->len; i++) {
-        const payload *a = &g_array_index(s.got, payload, i - 1);
-        const payload *b = &g_array_index(s.got, payload, i);
-        CHECK(a->key < b->key || (a->key == b->key && a->seq < b->seq)); /* FIFO ties */
-    }
+    flush_and_check(r, &s, seq);
     CHECK(reorder_max_pending(r) > 0);
     g_rand_free(rnd);
     reorder_free(r);
@@ -94,15 +101,7 @@ static void test_many_held(void)
         }
     }
     CHECK(reorder_max_pending(r) > 1000);
-    s.watermark = INT64_MAX;
-    reorder_flush(r);
-    CHECK_EQ(reorder_pending(r), 0);
-    CHECK_EQ(s.got->len, seq);
-    for (guint i = 1; i < s.got->len; i++) {
-        const payload *a = &g_array_index(s.got, payload, i - 1);
-        const payload *b = &g_array_index(s.got, payload, i);
-        CHECK(a->key < b->key || (a->key == b->key && a->seq < b->seq));
-    }
+    flush_and_check(r, &s, seq);
     g_rand_free(rnd);
     reorder_free(r);
     g_array_free(s.got, TRUE);
