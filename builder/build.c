@@ -412,7 +412,7 @@ static void do_matching(builder *b, rank_in *r, const dumpi_call *c, const fn_pl
 /* A poll "found nothing": Test/Testany/Testall/Iprobe flag 0, Testsome
  * outcount 0 or MPI_UNDEFINED. */
 static int poll_failed(const dumpi_call *c, const fn_plan *p) {
-    if (p->a.i_flag >= 0) return dumpi_call_has(c, p->a.i_flag) && dumpi_call_int(c, p->a.i_flag) == 0;
+    if (p->a.i_flag >= 0) return arg_or(c, p->a.i_flag, 1) == 0; /* no flag recorded: a state */
     if (p->a.i_outcount >= 0) {
         int64_t oc = arg_or(c, p->a.i_outcount, 1);
         return oc == 0 || oc == DUMPI_UNDEFINED;
