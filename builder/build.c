@@ -543,7 +543,6 @@ static void process(builder *b, rank_in *r, const dumpi_call *c) {
             v = n;
             break;
         }
-        default: v = arg_or(c, p->arg[k], SLOG_INFO_UNKNOWN); break;
         }
         info[k] = v;
     }

@@ -182,9 +182,9 @@ static item *peek_min(const reorder *r)
     return run_front(r);
 }
 
-static item *pop_min(reorder *r)
+/* Take out it, the item peek_min() gave. */
+static void take(reorder *r, const item *it)
 {
-    item *it = peek_min(r);
     if (r->run_n && it == run_front(r)) {
         r->run_head = (r->run_head + 1) & (r->run_cap - 1);
         r->run_n--;
@@ -192,15 +192,15 @@ static item *pop_min(reorder *r)
         heap_pop(r);
     }
     r->n--;
-    return it;
 }
 
 slog_status reorder_advance(reorder *r, int64_t watermark)
 {
     if (!r)
         return SLOG_ERR_ARG;
-    while (!r->stopped && r->n > 0 && peek_min(r)->key <= watermark) {
-        item *it = pop_min(r);
+    item *it;
+    while (!r->stopped && r->n > 0 && (it = peek_min(r))->key <= watermark) {
+        take(r, it);
         r->last_key = it->key;
         if (r->cb && r->cb(r->user, it->key, it->data, it->len) == SLOG_STOP)
             r->stopped = 1;

@@ -51,9 +51,9 @@ slog_status reorder_advance(reorder *r, int64_t watermark);
 slog_status reorder_pass(reorder *r, int64_t key, int64_t watermark, const void *data, size_t len);
 /* The no-copy case of reorder_pass() for a caller that releases the item
  * itself: when nothing held sorts before it, r has not stopped and last
- * released key <= key <= watermark, record key as released and return 1 (the caller must
- * then release the item as the callback would); otherwise 0 and nothing
- * changes (use reorder_pass). */
+ * released key <= key <= watermark, record key as released and return 1
+ * (the caller must then release the item as the callback would); otherwise
+ * 0 and nothing changes (use reorder_pass). */
 int reorder_bypass(reorder *r, int64_t key, int64_t watermark);
 /* Release everything (end of input). */
 slog_status reorder_flush(reorder *r);

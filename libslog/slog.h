@@ -155,6 +155,13 @@ void slog_writer_abort(slog_writer *w);
 /* The last error recorded by w (status SLOG_OK if none). */
 const slog_error *slog_writer_error(const slog_writer *w);
 
+/* Why a finished file cannot be renamed over path, or NULL when it can
+ * (path does not exist, or is a regular file, or a symbolic link, which is
+ * replaced itself): "a directory" or "not a regular file" (a device, a
+ * pipe). slog_writer_open refuses such a path with it; other tools that
+ * write a temporary file and rename it into place use the same rule. */
+const char *slog_rename_target_problem(const char *path);
+
 /* The temporary file w writes (PATH.tmp.XXXXXX): the same string from open
  * until finish or abort, which rename or remove it. For a caller that
  * must remove it itself, e.g. from a signal handler. */

@@ -166,6 +166,12 @@ static slog_status put_block(slog_writer *w, const char *tag, const uint8_t *a, 
 
 /* ------------------------------------------------------------------ open */
 
+const char *slog_rename_target_problem(const char *path) {
+    struct stat there;
+    if (!path || lstat(path, &there) != 0 || S_ISREG(there.st_mode) || S_ISLNK(there.st_mode)) return NULL;
+    return S_ISDIR(there.st_mode) ? "a directory" : "not a regular file";
+}
+
 slog_status slog_writer_open(slog_writer **out, const char *path, const slog_writer_options *opt,
                              slog_error *err) {
     *out = NULL;
@@ -174,12 +180,12 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
     /* The file is renamed over path at finish: say now, not after hours of
      * writing, that a directory cannot be replaced, and never replace a
      * device (as root, -o /dev/null would turn it into a regular file). */
-    struct stat there;
-    if (lstat(path, &there) == 0 && !S_ISREG(there.st_mode) && !S_ISLNK(there.st_mode))
+    const char *problem = slog_rename_target_problem(path);
+    if (problem)
         return slog_set_error(err, SLOG_ERR_IO, path, SLOG_NO_OFFSET,
                               "exists and is %s; the output is renamed into place, so it must be a regular file "
                               "or a new name",
-                              S_ISDIR(there.st_mode) ? "a directory" : "not a regular file");
+                              problem);
     slog_writer *w = calloc(1, sizeof *w);
     if (!w) return slog_set_error(err, SLOG_ERR_NOMEM, path, SLOG_NO_OFFSET, "writer");
     w->fd = -1;

@@ -275,11 +275,11 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     }
     /* Renamed over OUT at the end: a directory would fail only then, and a
      * device (--render /dev/null as root) would be replaced. */
-    struct stat os;
-    if (lstat(o->out, &os) == 0 && !S_ISREG(os.st_mode) && !S_ISLNK(os.st_mode)) {
+    const char *problem = slog_rename_target_problem(o->out);
+    if (problem) {
         fprintf(errf, "slog2-view: %s: exists and is %s; the image is renamed into place, so --render must name "
                       "a regular file or a new one\n",
-                o->out, S_ISDIR(os.st_mode) ? "a directory" : "not a regular file");
+                o->out, problem);
         return 1;
     }
     if (sv_doc_open(&d, o->file, &err) != SLOG_OK) {
