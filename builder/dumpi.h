@@ -59,9 +59,14 @@ typedef enum dumpi_code {
 
 typedef struct dumpi_error {
   int code;                   /* dumpi_code */
-  uint64_t offset;            /* byte offset in the file, 0 if none */
-  char message[512];          /* "path: offset 1234: what went wrong" */
+  uint64_t offset;            /* byte offset in the file, or DUMPI_NO_OFFSET */
+  char message[512];          /* "path: offset 1234: what went wrong", or
+                                 "path: what went wrong" without an offset */
 } dumpi_error;
+
+/* For errors about a file as a whole (cannot open it, not a regular file,
+ * out of memory): no offset would mean anything, so the message has none. */
+#define DUMPI_NO_OFFSET UINT64_MAX
 
 /* Static text for a code ("truncated stream", ...). */
 const char *dumpi_strerror(int code);

@@ -51,8 +51,11 @@ int dumpi_set_error(dumpi_error *err, int code, const char *path,
     return code;
   err->code = code;
   err->offset = offset;
-  int n = snprintf(err->message, sizeof err->message, "%s: offset %llu: ",
-                   path ? path : "?", (unsigned long long)offset);
+  int n = offset == DUMPI_NO_OFFSET
+              ? snprintf(err->message, sizeof err->message, "%s: ",
+                         path ? path : "?")
+              : snprintf(err->message, sizeof err->message, "%s: offset %llu: ",
+                         path ? path : "?", (unsigned long long)offset);
   if (n < 0 || (size_t)n >= sizeof err->message)
     return code;
   va_list ap;
@@ -379,23 +382,23 @@ static int map_file(dumpi_file *f, dumpi_error *err) {
      * than the process may open, say what to change. */
     struct rlimit rl;
     if (e == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
-      return dumpi_set_error(err, DUMPI_ERR_IO, f->path, 0,
+      return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET,
                              "open: %s (every rank's file stays open; the limit "
                              "is %llu: raise it with 'ulimit -n')",
                              strerror(e), (unsigned long long)rl.rlim_cur);
-    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, 0, "open: %s",
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "open: %s",
                            strerror(e));
   }
   struct stat st;
   if (fstat(fd, &st) != 0) {
     int e = errno;
     close(fd);
-    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, 0, "stat: %s",
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "stat: %s",
                            strerror(e));
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, 0,
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET,
                            "not a regular file");
   }
   f->size = (uint64_t)st.st_size;
@@ -412,7 +415,7 @@ static int map_file(dumpi_file *f, dumpi_error *err) {
   int e = errno;
   if (m == MAP_FAILED) {
     close(fd);
-    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, 0, "mmap: %s",
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "mmap: %s",
                            strerror(e));
   }
   posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -423,14 +426,14 @@ static int map_file(dumpi_file *f, dumpi_error *err) {
 
 int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {
   if (!path || !out)
-    return dumpi_set_error(err, DUMPI_ERR_INVALID, path, 0,
+    return dumpi_set_error(err, DUMPI_ERR_INVALID, path, DUMPI_NO_OFFSET,
                            "dumpi_file_open: NULL argument");
   *out = NULL;
   dumpi_stream_init();
   dumpi_file *f = calloc(1, sizeof *f);
   if (!f || !(f->path = strdup(path))) {
     free(f);
-    return dumpi_set_error(err, DUMPI_ERR_NOMEM, path, 0, "out of memory");
+    return dumpi_set_error(err, DUMPI_ERR_NOMEM, path, DUMPI_NO_OFFSET, "out of memory");
   }
   f->fd = -1;
   /* Without a header, decode by the latest rules (statuses with tags). */

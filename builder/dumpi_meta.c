@@ -37,7 +37,7 @@ struct dumpi_meta {
 };
 
 static int nomem(dumpi_error *err, const char *path) {
-  return dumpi_set_error(err, DUMPI_ERR_NOMEM, path, 0, "out of memory");
+  return dumpi_set_error(err, DUMPI_ERR_NOMEM, path, DUMPI_NO_OFFSET, "out of memory");
 }
 
 void dumpi_meta_free(dumpi_meta *m) {
@@ -142,11 +142,11 @@ static int read_text(const char *path, char **out, size_t *len,
   if (fd < 0)
     return dumpi_set_error(err, errno == ENOENT ? DUMPI_ERR_NOT_FOUND
                                                 : DUMPI_ERR_IO,
-                           path, 0, "open: %s", strerror(errno));
+                           path, DUMPI_NO_OFFSET, "open: %s", strerror(errno));
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
-    return dumpi_set_error(err, DUMPI_ERR_IO, path, 0, "not a regular file");
+    return dumpi_set_error(err, DUMPI_ERR_IO, path, DUMPI_NO_OFFSET, "not a regular file");
   }
   FILE *fp = fdopen(fd, "rb");
   if (!fp) {
@@ -179,7 +179,7 @@ static int read_text(const char *path, char **out, size_t *len,
 static int find_meta(const char *dir, char **out, dumpi_error *err) {
   DIR *d = opendir(dir);
   if (!d)
-    return dumpi_set_error(err, DUMPI_ERR_IO, dir, 0, "opendir: %s",
+    return dumpi_set_error(err, DUMPI_ERR_IO, dir, DUMPI_NO_OFFSET, "opendir: %s",
                            strerror(errno));
   char *found = NULL;
   int n = 0;
@@ -201,10 +201,10 @@ static int find_meta(const char *dir, char **out, dumpi_error *err) {
   }
   free(found);
   if (n == 0)
-    return dumpi_set_error(err, DUMPI_ERR_NOT_FOUND, dir, 0,
+    return dumpi_set_error(err, DUMPI_ERR_NOT_FOUND, dir, DUMPI_NO_OFFSET,
                            "no .meta file in this directory");
   if (n > 1)
-    return dumpi_set_error(err, DUMPI_ERR_INVALID, dir, 0,
+    return dumpi_set_error(err, DUMPI_ERR_INVALID, dir, DUMPI_NO_OFFSET,
                            "%d .meta files in this directory; name one", n);
   return nomem(err, dir);
 }
@@ -227,7 +227,7 @@ static int rank_path(const char *dir, const char *stem, int rank,
 
 int dumpi_meta_open(const char *path, dumpi_meta **out, dumpi_error *err) {
   if (!path || !out)
-    return dumpi_set_error(err, DUMPI_ERR_INVALID, path, 0,
+    return dumpi_set_error(err, DUMPI_ERR_INVALID, path, DUMPI_NO_OFFSET,
                            "dumpi_meta_open: NULL argument");
   *out = NULL;
   dumpi_meta *m = calloc(1, sizeof *m);
@@ -238,7 +238,7 @@ int dumpi_meta_open(const char *path, dumpi_meta **out, dumpi_error *err) {
   if (stat(path, &st) != 0)
     rc = dumpi_set_error(err, errno == ENOENT ? DUMPI_ERR_NOT_FOUND
                                               : DUMPI_ERR_IO,
-                         path, 0, "%s", strerror(errno));
+                         path, DUMPI_NO_OFFSET, "%s", strerror(errno));
   else if (S_ISDIR(st.st_mode))
     rc = find_meta(path, &m->path, err);
   else if (!(m->path = strdup(path)))
@@ -322,7 +322,7 @@ static long rank_of(const char *path) {
 int dumpi_meta_from_bins(const char *const *paths, size_t n_paths,
                          dumpi_meta **out, dumpi_error *err) {
   if (!paths || !out || n_paths == 0 || n_paths > MAX_RANKS)
-    return dumpi_set_error(err, DUMPI_ERR_INVALID, NULL, 0,
+    return dumpi_set_error(err, DUMPI_ERR_INVALID, NULL, DUMPI_NO_OFFSET,
                            "dumpi_meta_from_bins: need 1..%d paths",
                            MAX_RANKS);
   *out = NULL;
@@ -344,7 +344,7 @@ int dumpi_meta_from_bins(const char *const *paths, size_t n_paths,
   for (size_t i = 0; !rc && i < n_paths; i++) {
     long r = by_name ? rank_of(paths[i]) : (long)i;
     if (m->bins[r]) {
-      rc = dumpi_set_error(err, DUMPI_ERR_INVALID, paths[i], 0,
+      rc = dumpi_set_error(err, DUMPI_ERR_INVALID, paths[i], DUMPI_NO_OFFSET,
                            "rank %ld given twice (also %s)", r, m->bins[r]);
       break;
     }

@@ -1,6 +1,7 @@
 /* main.c - slog2-build command line: options, input discovery, progress and
  * exit status. The work is in build.c. */
 #include <glib.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -66,6 +67,35 @@ static void raise_file_limit(void) {
     }
 }
 
+/* GOption reads "-j2" as -j taking the next argument, then an unknown
+ * option -2; make(1) taught users to write it attached, so such a word is
+ * split into "-j" "2" before parsing (any short option taking a value,
+ * up to "--"). The strings and the vector are the caller's. */
+static char **split_attached_values(int argc, char **argv, const GOptionEntry *entries) {
+    GPtrArray *out = g_ptr_array_new();
+    bool options = true;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        size_t split = 0; /* split after this many bytes (0: not) */
+        if (options && i > 0 && a[0] == '-' && a[1] != '-')
+            for (size_t k = 1; a[k] && !split; k++) { /* grouped flags, as in -qj2 */
+                const GOptionEntry *e = entries;
+                while (e->long_name && e->short_name != a[k]) e++;
+                if (!e->long_name) break; /* not ours: GOption will say so */
+                if (e->arg != G_OPTION_ARG_NONE && a[k + 1]) split = k + 1;
+            }
+        if (options && strcmp(a, "--") == 0) options = false;
+        if (split) {
+            g_ptr_array_add(out, g_strndup(a, split));
+            g_ptr_array_add(out, g_strdup(a + split));
+        } else {
+            g_ptr_array_add(out, g_strdup(a));
+        }
+    }
+    g_ptr_array_add(out, NULL);
+    return (char **)g_ptr_array_free(out, FALSE);
+}
+
 int main(int argc, char **argv) {
     raise_file_limit();
     gchar *output = NULL;
@@ -87,6 +117,11 @@ int main(int argc, char **argv) {
     GOptionContext *ctx = g_option_context_new("- convert DUMPI MPI traces to .slog2");
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(ctx, description);
+    char **args = split_attached_values(argc, argv, entries);
+    argc = (int)g_strv_length(args);
+    /* Parsing drops entries from args; this copy of the pointers frees them. */
+    char **args_owned = g_memdup2(args, ((gsize)argc + 1) * sizeof *args);
+    argv = args;
     GError *gerr = NULL;
     gchar *cmdline = NULL, *usage = NULL;
     dumpi_meta *meta = NULL;
@@ -160,5 +195,7 @@ done:
     g_strfreev(inputs);
     g_free(output);
     g_free(cmdline);
+    g_free(args);
+    g_strfreev(args_owned);
     return status;
 }

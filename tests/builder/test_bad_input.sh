@@ -189,7 +189,7 @@ fd-limit)
     out="$d/out.slog2"
     listing "$d" >"$WORK/before"
     RC=0; (ulimit -n 24 && exec "$BUILD" -q "$d/t.meta" -o "$out") >"$WORK/b.out" 2>"$WORK/b.err" || RC=$?
-    expect_error "$d" "$out" "40 ranks, 24 files" 't-00[0-9][0-9]\.bin: offset 0: open: .*limit is 24: raise it with .ulimit -n.'
+    expect_error "$d" "$out" "40 ranks, 24 files" 't-00[0-9][0-9]\.bin: open: .*limit is 24: raise it with .ulimit -n.'
     # and with the limit raised, the same trace builds
     RC=0; (ulimit -n 256 && exec "$BUILD" -q "$d/t.meta" -o "$out") 2>"$WORK/b.err" || RC=$?
     [ "$RC" -eq 0 ] || fail "40 ranks, 256 files: exit $RC: $(head -n1 "$WORK/b.err")"
@@ -343,11 +343,22 @@ bad-option)
     RC=0; $VALGRIND "$BUILD" "" -o "$WORK/e.slog2" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
     [ "$RC" -eq 1 ] || fail "an empty input name: exit $RC, expected 1"
     grep -q 'empty name' "$WORK/n.err" || fail "an empty input name: '$(head -n1 "$WORK/n.err")'"
-    for j in 0 -1 x; do
-        RC=0; $VALGRIND "$BUILD" -j "$j" -o "$WORK/j.slog2" x.meta >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
-        [ "$RC" -eq 1 ] || fail "-j $j: exit $RC, expected 1"
-        grep -q -- '-j' "$WORK/n.err" || fail "-j $j: '$(head -n1 "$WORK/n.err")'"
-        [ ! -e "$WORK/j.slog2" ] || fail "-j $j: output written"
+    for j in "-j 0" "-j -1" "-j x" -j0 -qj0; do
+        # shellcheck disable=SC2086 # the option and its value as two words, or one
+        RC=0; $VALGRIND "$BUILD" $j -o "$WORK/j.slog2" x.meta >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
+        [ "$RC" -eq 1 ] || fail "$j: exit $RC, expected 1"
+        grep -q -- '-j' "$WORK/n.err" || fail "$j: '$(head -n1 "$WORK/n.err")'"
+        [ ! -e "$WORK/j.slog2" ] || fail "$j: output written"
+    done
+    # An input that is not there: named, with no offset (there is no byte
+    # to point at).
+    for missing in "$WORK/gone.meta" "$WORK/gone-0000.bin"; do
+        RC=0; $VALGRIND "$BUILD" -o "$WORK/m.slog2" "$missing" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
+        [ "$RC" -eq 1 ] || fail "missing $missing: exit $RC, expected 1"
+        grep -q -F "$missing: " "$WORK/n.err" || fail "missing $missing: not named: '$(head -n1 "$WORK/n.err")'"
+        grep -q 'No such file' "$WORK/n.err" || fail "missing $missing: no reason: '$(head -n1 "$WORK/n.err")'"
+        ! grep -q 'offset' "$WORK/n.err" || fail "missing $missing: an offset for a file not there: '$(head -n1 "$WORK/n.err")'"
+        [ ! -e "$WORK/m.slog2" ] || fail "missing $missing: output written"
     done
     [ -d "$TRACES" ] || { echo "SKIP: ../shared/traces not found"; exit 77; }
     for pb in 1 3 5000 x; do

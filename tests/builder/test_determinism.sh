@@ -21,7 +21,8 @@ fi
 out="$WORK/out.slog2"
 run_build "$WORK/b1" -q -j 1 "$input" -o "$WORK/first.slog2"
 [ "$RC" -eq 0 ] || { cat "$WORK/b1.err" >&2; die "first build exited $RC"; }
-run_build "$WORK/b2" -q -j 2 "$input" -o "$out"
+# Written as users write it after make(1): -qj2 and -oFILE attached.
+run_build "$WORK/b2" -qj2 "$input" "-o$out"
 [ "$RC" -eq 0 ] || { cat "$WORK/b2.err" >&2; die "second build exited $RC"; }
 
 if ! cmp "$WORK/first.slog2" "$out"; then
