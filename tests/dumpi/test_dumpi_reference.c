@@ -445,6 +445,14 @@ static void check_rank(const char *bin) {
              (int)dumpi_file_datatype_size(f, dt));
     }
   }
+  /* Every MPI call decoded is one the footer lists: the per-function
+   * comparison above cannot see a function missing from the footer. */
+  long decoded = 0;
+  for (int l = 0; l < DUMPI_LABEL_ALL_FUNCTIONS; l++)
+    decoded += counts[l];
+  if (n_footer && total != decoded)
+    FAIL("%s: footer lists %ld calls, the stream has %ld MPI calls", gzpath,
+         total, decoded);
   dumpi_file_close(f);
   gzclose(r.gz);
 }
