@@ -150,6 +150,11 @@ int main(int argc, char **argv) {
     /* Usage errors, one at a time. */
     if (n_in == 0)
         usage = g_strdup("no input given");
+    else if (output && strcmp(output, "-") == 0)
+        /* Not a file named "-": users mean standard output, which cannot
+         * take a .slog2 (its header is patched in last, at offset 0). */
+        usage = g_strdup("-o -: a .slog2 file cannot be written to standard output (its header is written "
+                         "last); give a file name");
     else if (threads < 1)
         usage = g_strdup_printf("-j must be at least 1, got %d", threads);
     else if (bins && (bins < 2 || bins > 4096 || bins % 2))

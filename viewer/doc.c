@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -222,10 +224,26 @@ static cairo_status_t png_to_fd(void *closure, const unsigned char *data, unsign
     return CAIRO_STATUS_SUCCESS;
 }
 
+/* "-" is standard output, for a pipe (| display -): written as it comes,
+ * as a pipe has no name to rename over. */
+static int write_png_stdout(cairo_surface_t *surf, FILE *errf)
+{
+    fflush(stdout);
+    png_sink k = {STDOUT_FILENO, 0};
+    cairo_status_t cs = cairo_surface_write_to_png_stream(surf, png_to_fd, &k);
+    if (cs == CAIRO_STATUS_SUCCESS)
+        return 0;
+    fprintf(errf, "slog2-view: standard output: cannot write PNG: %s\n",
+            k.err ? strerror(k.err) : cairo_status_to_string(cs));
+    return -1;
+}
+
 /* The image as OUT.tmp.XXXXXX, renamed to OUT once complete: a full disk
  * or a kill leaves no half image under OUT. */
 static int write_png(cairo_surface_t *surf, const char *out, FILE *errf)
 {
+    if (strcmp(out, "-") == 0)
+        return write_png_stdout(surf, errf);
     size_t n = strlen(out) + 16;
     char *tmp = malloc(n);
     if (!tmp) {
@@ -268,14 +286,20 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     sv_doc d;
     slog_error err;
     memset(&err, 0, sizeof err);
-    if (replaces(o->out, o->file)) {
+    bool to_stdout = strcmp(o->out, "-") == 0;
+    if (to_stdout && isatty(STDOUT_FILENO)) {
+        fprintf(errf, "slog2-view: --render -: standard output is a terminal; redirect it to a file or a "
+                      "pipe, or name the image file\n");
+        return 1;
+    }
+    if (!to_stdout && replaces(o->out, o->file)) {
         fprintf(errf, "slog2-view: %s: the image would replace the file it draws; choose another --render\n",
                 o->out);
         return 1;
     }
     /* Renamed over OUT at the end: a directory would fail only then, and a
      * device (--render /dev/null as root) would be replaced. */
-    const char *problem = slog_rename_target_problem(o->out);
+    const char *problem = to_stdout ? NULL : slog_rename_target_problem(o->out);
     if (problem) {
         fprintf(errf, "slog2-view: %s: exists and is %s; the image is renamed into place, so --render must name "
                       "a regular file or a new one\n",
@@ -356,8 +380,8 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     cairo_surface_flush(surf);
     if (write_png(surf, o->out, errf))
         goto out;
-    if (o->print_stats)
-        printf("window %.9f:%.9f s, %zu timelines, nodes_read %llu, bytes_read %llu, "
+    if (o->print_stats) /* on standard error when the image took standard output */
+        fprintf(to_stdout ? errf : stdout, "window %.9f:%.9f s, %zu timelines, nodes_read %llu, bytes_read %llu, "
                "drawables %llu, previews %llu, query %.2f ms\n",
                vp.t0 / 1e9, vp.t1 / 1e9, n_tl_rows, (unsigned long long)scene->stats.nodes_read,
                (unsigned long long)scene->stats.bytes_read,

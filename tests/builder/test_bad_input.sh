@@ -350,6 +350,14 @@ bad-option)
         grep -q -- '-j' "$WORK/n.err" || fail "$j: '$(head -n1 "$WORK/n.err")'"
         [ ! -e "$WORK/j.slog2" ] || fail "$j: output written"
     done
+    # -o - means standard output to users, which a .slog2 cannot go to: a
+    # usage error, not a file named "-".
+    cd "$WORK"
+    RC=0; $VALGRIND "$BUILD" -o - "$TRACES/$SRC" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
+    cd - >/dev/null
+    [ "$RC" -eq 1 ] || fail "-o -: exit $RC, expected 1"
+    grep -q 'standard output' "$WORK/n.err" || fail "-o -: '$(head -n1 "$WORK/n.err")'"
+    [ ! -e "$WORK/-" ] || fail "-o -: wrote a file named '-'"
     # An input that is not there: named, with no offset (there is no byte
     # to point at).
     for missing in "$WORK/gone.meta" "$WORK/gone-0000.bin"; do

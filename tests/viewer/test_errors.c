@@ -181,6 +181,21 @@ int main(int argc, char **argv)
              "grep -q 'not a regular file' '%s/null.err' && test -c /dev/null", view, good, work, work);
     CHECK(run(cmd) == 0);
 
+    /* "-": the PNG goes to standard output (byte for byte the image a file
+     * gets), --stats to standard error, and no file named "-" appears */
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && rm -f ./- && '%s' --render - --stats --size 300x200 '%s' >'%s/pipe.png' 2>'%s/pipe.err' && "
+             "cmp -s '%s/pipe.png' '%s/ok.png' && grep -q '^window .*nodes_read' '%s/pipe.err' && test ! -e '%s/-'",
+             work, view, good, work, work, work, work, work, work);
+    CHECK(run(cmd) == 0);
+    /* but not onto a terminal (script(1) gives it one) */
+    snprintf(cmd, sizeof cmd,
+             "command -v script >/dev/null || exit 0; cd '%s' && "
+             "script -qec \"'%s' --render - '%s'\" /dev/null >'%s/tty.out' 2>&1; rc=$?; "
+             "test $rc -eq 1 && grep -q 'is a terminal' '%s/tty.out' && ! grep -q PNG '%s/tty.out' && test ! -e '%s/-'",
+             work, view, good, work, work, work, work);
+    CHECK(run(cmd) == 0);
+
     /* an image that cannot be written whole (file size limit standing in
      * for a full disk): exit 1, and neither a half image nor a temporary
      * file is left */
