@@ -359,6 +359,13 @@ int main(int argc, char **argv) {
         fprintf(stderr, "slog2-print: --format must be text, csv or json\n");
         rc = 2;
     }
+    if (!rc && strcmp(argv[optind], "-") == 0) {
+        /* A reader starts from the directory at the end of the file and
+         * seeks to the nodes a window needs: a pipe cannot do that. */
+        fprintf(stderr, "slog2-print: -: a .slog2 file cannot be read from standard input (it is read from its "
+                        "end); give its name\n");
+        rc = 2;
+    }
     if (rc) {
         fputs("Try 'slog2-print --help'.\n", stderr);
         free(cats);

@@ -366,6 +366,10 @@ int main(int argc, char **argv)
     r = PRINT(file, "--no-such-option");
     CHECKF(r.status != 0, "unknown option: exit 0");
     run_free(&r);
+    r = PRINT("-");
+    CHECKF(r.status == 2, "'-' (standard input): exit %d, expected 2 (usage)", r.status);
+    CHECKF(strstr(r.err, "standard input") != NULL, "'-': stderr does not say why:\n%s", r.err);
+    run_free(&r);
 
     slog_reader_close(rd);
     t_rmtree(g_dir);
