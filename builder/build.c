@@ -158,6 +158,7 @@ typedef struct builder {
     slog_error werr;
     double t_start;
     double last_progress;
+    clock_plan clocks;           /* the hosts and their clock offsets */
 } builder;
 
 static double clock_s(clockid_t id) {
@@ -648,6 +649,35 @@ static void check_footer(builder *b, rank_in *r) {
     }
 }
 
+/* With several hosts, what was done to their clocks (a file from one
+ * host has none of this: the times are the host's). */
+static void annotate_clocks(builder *b) {
+    const clock_plan *p = &b->clocks;
+    if (p->n_hosts < 2) return;
+    if (!p->aligned) {
+        GString *v = g_string_new("none: ");
+        g_string_append(v, p->why_not);
+        slog_writer_add_annotation(b->w, "time.clock_align", v->str);
+        g_string_free(v, TRUE);
+        return;
+    }
+    slog_writer_add_annotation(b->w, "time.clock_align", "each host's earliest MPI_Init exit at the same instant");
+    GString *v = g_string_new(NULL);
+    for (size_t i = 0; i < p->n_hosts; i++) {
+        const clock_host *h = &p->hosts[i];
+        if (h->name[0])
+            g_string_append_printf(v, "%s%s=", i ? "; " : "", h->name);
+        else /* a rank without a header, a host of its own */
+            g_string_append_printf(v, "%srank %u=", i ? "; " : "", h->first_rank);
+        if (h->anchored)
+            g_string_append_printf(v, "%+" PRId64, h->offset_ns);
+        else
+            g_string_append(v, "unknown");
+    }
+    slog_writer_add_annotation(b->w, "time.clock_offsets_ns", v->str);
+    g_string_free(v, TRUE);
+}
+
 static void annotate(builder *b, const dumpi_meta *meta) {
     char buf[64];
     slog_writer_add_annotation(b->w, "builder", "slog2-build " SLOG2_VERSION);
@@ -663,6 +693,7 @@ static void annotate(builder *b, const dumpi_meta *meta) {
     snprintf(buf, sizeof buf, "%" PRId64, b->origin);
     slog_writer_add_annotation(b->w, "time.origin.clock_ns", buf);
     slog_writer_add_annotation(b->w, "time.clock", "DUMPI wall time (CLOCK_MONOTONIC in libdumpi 0.6+)");
+    annotate_clocks(b);
 }
 
 /* Cold helpers of build_run are kept out of line (G_GNUC_NO_INLINE):
@@ -689,6 +720,29 @@ G_GNUC_NO_INLINE static GString *rank_list(const int *ranks, size_t n, int n_ran
     if (i < n) g_string_append(l, ", ...");
     g_string_append_printf(l, " (%zu of %d)", n, n_ranks);
     return l;
+}
+
+/* Put the hosts' clocks onto one (clocks.h); say so, and warn about the
+ * hosts that could not be. */
+G_GNUC_NO_INLINE static void plan_clocks(builder *b, dumpi_file *const *files) {
+    clock_plan *p = &b->clocks;
+    clock_plan_make(files, b->n_ranks, b->o->align_clocks, p);
+    b->s->n_hosts = (uint32_t)p->n_hosts;
+    b->s->clocks_aligned = p->aligned;
+    b->s->max_clock_shift_ns = p->max_shift_ns;
+    b->s->clocks_not_aligned = p->n_hosts > 1 && !p->aligned ? p->why_not : NULL;
+    for (size_t i = 0; p->aligned && i < p->n_hosts; i++) {
+        const clock_host *h = &p->hosts[i];
+        if (h->anchored) continue;
+        if (h->name[0])
+            warn(b, "host %s (%u rank%s from rank %u): no MPI_Init among the first %d records of its ranks; "
+                    "its clock is left as recorded",
+                 h->name, h->n_ranks, h->n_ranks == 1 ? "" : "s", h->first_rank, CLOCK_PROBE_RECORDS);
+        else
+            warn(b, "rank %u (no hostname in its header): no MPI_Init among its first %d records; its clock is "
+                    "left as recorded",
+                 h->first_rank, CLOCK_PROBE_RECORDS);
+    }
 }
 
 /* Whether path (following links) is file. */
@@ -764,6 +818,12 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         dumpi_file_set_window(r->f, read_window(b.n_ranks));
         s->input_bytes += dumpi_file_size(r->f);
         if (!dumpi_file_has_index(r->f)) warn(&b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
+    }
+    if (!fatal) {
+        dumpi_file **files = g_new0(dumpi_file *, b.n_ranks);
+        for (uint32_t i = 0; i < b.n_ranks; i++) files[i] = b.ranks[i].f;
+        plan_clocks(&b, files);
+        g_free(files);
     }
     slog_error werr;
     if (!fatal) {
@@ -930,6 +990,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     merge_free(b.merge);
     g_hash_table_destroy(b.timelines);
     g_hash_table_destroy(b.user_cats);
+    clock_plan_free(&b.clocks);
     s->seconds = now_s() - b.t_start;
     if (fatal) return BUILD_FAILED;
     if (s->n_warnings) rc = BUILD_WARNINGS;
@@ -949,6 +1010,12 @@ void build_print_summary(const build_summary *s, const char *output, FILE *out) 
             s->n_calls ? (double)s->output_bytes / s->n_calls : 0.0, s->seconds,
             s->seconds > 0 ? s->n_calls / s->seconds / 1e6 : 0.0, s->seconds > 0 ? s->input_bytes / s->seconds / 1e6 : 0.0,
             s->n_warnings ? ", with warnings" : "");
+    if (s->n_hosts > 1 && s->clocks_aligned)
+        fprintf(out, "  clocks: %u hosts, aligned at each one's earliest MPI_Init exit (largest shift %.6f s)\n",
+                s->n_hosts, s->max_clock_shift_ns / 1e9);
+    else if (s->n_hosts > 1)
+        fprintf(out, "  clocks: %u hosts, times as recorded (%s)\n", s->n_hosts,
+                s->clocks_not_aligned ? s->clocks_not_aligned : "not aligned");
     if (s->n_clamped) fprintf(out, "  %" PRIu64 " drawables arrived late and were clamped to the written edge\n", s->n_clamped);
     /* Which thread bounds the build: the busy one, which the other waits for. */
     if (s->main_cpu_s > 0)

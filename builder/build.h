@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "clocks.h"
 #include "dumpi.h"
 
 typedef struct build_options {
@@ -19,6 +20,7 @@ typedef struct build_options {
     uint32_t preview_bins;   /* 0 = libslog default */
     int threads;             /* 1: everything on one thread; 2 (default): the
                                 writer on a second one. Same output. */
+    clock_align align_clocks;/* hosts' clocks onto one (clocks.h); 0 = auto */
     const char *command_line;/* recorded as an annotation */
     int remove_on_signal;    /* a termination signal removes the temporary
                                 output (signals.h); for the command line,
@@ -39,6 +41,11 @@ typedef struct build_summary {
     /* With the writer on its own thread (threads 2): each thread's CPU
      * seconds and the seconds it waited for the other; else all 0. */
     double main_cpu_s, main_wait_s, writer_cpu_s, writer_wait_s;
+    /* Hosts the ranks ran on (clocks.h) and what was done to their clocks. */
+    uint32_t n_hosts;
+    int clocks_aligned;
+    int64_t max_clock_shift_ns;
+    const char *clocks_not_aligned; /* why, with several hosts (static text) */
 } build_summary;
 
 enum { BUILD_OK = 0, BUILD_FAILED = 1, BUILD_WARNINGS = 2 };

@@ -196,6 +196,10 @@ void dumpi_file_set_window(dumpi_file *f, size_t bytes);
  * saves their decoding (a tenth of a record's). Bounds are still
  * checked. */
 void dumpi_file_skip_cpu_times(dumpi_file *f);
+/* Add ns to every wall time decoded from now on (0 at open): the
+ * builder's shift of a host's clock onto another's (clocks.h). Times a
+ * record does not carry stay 0. */
+void dumpi_file_set_wall_offset(dumpi_file *f, int64_t ns);
 
 const char *dumpi_file_path(const dumpi_file *f);
 uint64_t dumpi_file_size(const dumpi_file *f);

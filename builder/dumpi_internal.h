@@ -127,6 +127,7 @@ struct dumpi_file {
   uint64_t win_need;      /* overrun(): bytes the record needs from its start */
   size_t win_bytes;       /* read-ahead size (dumpi_file_set_window) */
   int skip_cpu;           /* dumpi_file_skip_cpu_times */
+  int64_t wall_offset;    /* dumpi_file_set_wall_offset */
   int status_has_tag;     /* version >= 0.6.3 */
   int state;              /* 0 reading, 1 ended, <0 sticky error */
   dumpi_error sticky;     /* the error repeated after a failure */

@@ -157,13 +157,13 @@ static int64_t unwrap(dumpi_unwrap *w, uint16_t stored, int32_t bias) {
 /* Time pair at r->p: (u16 s, u32 ns) entry, then exit. Inlined: every
  * record has one, and the call cost a tenth of the record's decoding. */
 static inline __attribute__((always_inline)) void
-read_times(reader *r, dumpi_unwrap *w, int32_t bias, int64_t *start,
-           int64_t *stop) {
+read_times(reader *r, dumpi_unwrap *w, int32_t bias, int64_t offset,
+           int64_t *start, int64_t *stop) {
   const uint8_t *p = r->p;
   *start = unwrap(w, dumpi_get_u16(p), bias) * 1000000000 +
-           dumpi_get_u32(p + 2);
+           dumpi_get_u32(p + 2) + offset;
   *stop = unwrap(w, dumpi_get_u16(p + 6), bias) * 1000000000 +
-          dumpi_get_u32(p + 8);
+          dumpi_get_u32(p + 8) + offset;
   r->p += 12;
 }
 
@@ -530,6 +530,10 @@ void dumpi_file_set_window(dumpi_file *f, size_t bytes) {
 
 void dumpi_file_skip_cpu_times(dumpi_file *f) { f->skip_cpu = 1; }
 
+void dumpi_file_set_wall_offset(dumpi_file *f, int64_t ns) {
+  f->wall_offset = ns;
+}
+
 int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   if (f->state < 0) {
     if (err)
@@ -621,12 +625,13 @@ static int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
     if (f->skip_cpu)
       r.p += 12;
     else
-      read_times(&r, &f->cpu_wrap, f->cpu_bias, &c->cpu_start, &c->cpu_stop);
+      read_times(&r, &f->cpu_wrap, f->cpu_bias, 0, &c->cpu_start,
+                 &c->cpu_stop);
   }
   if (mask & DUMPI_MASK_WALLTIME) {
     NEED_OR_FAIL(12);
-    read_times(&r, &f->wall_wrap, f->wall_bias, &c->wall_start,
-               &c->wall_stop);
+    read_times(&r, &f->wall_wrap, f->wall_bias, f->wall_offset,
+               &c->wall_start, &c->wall_stop);
   }
   dumpi_arena_reset(&f->arena);
   c->n_perf = 0;

@@ -23,6 +23,7 @@ enum {
   DUMPI_LABEL_SEND = 0,
   DUMPI_LABEL_INIT = 124,
   DUMPI_LABEL_FINALIZE = 125,
+  DUMPI_LABEL_INIT_THREAD = 171,
   /* Footer counters cover labels 0 .. DUMPI_LABEL_ALL_FUNCTIONS
    * inclusive (the last one is the total). */
   DUMPI_LABEL_ALL_FUNCTIONS = 290,

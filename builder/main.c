@@ -41,6 +41,13 @@ static const char description[] =
     "unmatched send). With -j 2 it also gives each thread's CPU time and\n"
     "how long it waited for the other: the busy one bounds the build.\n"
     "\n"
+    "Clocks: libdumpi records CLOCK_MONOTONIC, each host's own time since\n"
+    "boot. When the ranks ran on several hosts (their DUMPI headers name\n"
+    "them), each host's clock is shifted so that the hosts' earliest MPI_Init\n"
+    "exits coincide (--align-clocks); the summary and the file's\n"
+    "time.clock_offsets_ns annotation give the shifts. A trace from one host\n"
+    "is left as recorded.\n"
+    "\n"
     "Output is written to a temporary file (OUTPUT.tmp.XXXXXX) and renamed\n"
     "into place only when complete. Stopped by SIGINT (Ctrl-C), SIGTERM,\n"
     "SIGHUP, SIGQUIT, SIGXCPU or SIGXFSZ (a batch system's limits), the\n"
@@ -101,6 +108,7 @@ int main(int argc, char **argv) {
     gchar *output = NULL;
     gboolean version = FALSE, quiet = FALSE, lenient = FALSE, allow_missing = FALSE, poll_states = FALSE, progress_flag = FALSE;
     gint bins = 0, threads = 2;
+    gchar *align = NULL;
     gchar **inputs = NULL;
     GOptionEntry entries[] = {
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the .slog2 file to FILE (default: INPUT with .slog2; not one of the inputs, a directory or a device)", "FILE"},
@@ -109,6 +117,7 @@ int main(int argc, char **argv) {
         {"lenient", 0, 0, G_OPTION_ARG_NONE, &lenient, "On an unknown function label keep the rank's records before it and go on (exit 2)", NULL},
         {"allow-missing", 0, 0, G_OPTION_ARG_NONE, &allow_missing, "Build even when some ranks' .bin files are missing (exit 2)", NULL},
         {"poll-states", 0, 0, G_OPTION_ARG_NONE, &poll_states, "Draw unsuccessful Test*/Iprobe calls as states, not events", NULL},
+        {"align-clocks", 0, 0, G_OPTION_ARG_STRING, &align, "auto (default): put the clocks of ranks on different hosts onto one, at each host's earliest MPI_Init exit, when they are boot clocks (CLOCK_MONOTONIC); always: also epoch clocks; never: times as recorded", "WHEN"},
         {"preview-bins", 0, 0, G_OPTION_ARG_INT, &bins, "Preview bins per tree node (even, 2..4096; default 64); memory grows with N x timelines x categories", "N"},
         {"threads", 'j', 0, G_OPTION_ARG_INT, &threads, "1: everything on one thread; 2 (default): matching and writing on a second one (more adds nothing). The output is byte-identical", "N"},
         {"version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and the .slog2 format written, then exit", NULL},
@@ -138,6 +147,7 @@ int main(int argc, char **argv) {
         goto done;
     }
     int n_in = inputs ? (int)g_strv_length(inputs) : 0;
+    clock_align align_mode = CLOCK_ALIGN_AUTO;
     /* Recorded in the file: the options that shape its content and the
      * inputs, not -o, -q or -j, so the bytes depend on nothing else. */
     GString *cl = g_string_new("slog2-build");
@@ -145,6 +155,7 @@ int main(int argc, char **argv) {
     if (lenient) g_string_append(cl, " --lenient");
     if (allow_missing) g_string_append(cl, " --allow-missing");
     if (bins) g_string_append_printf(cl, " --preview-bins %d", bins);
+    if (align) g_string_append_printf(cl, " --align-clocks %s", align);
     for (int i = 0; i < n_in; i++) g_string_append_printf(cl, " %s", inputs[i]);
     cmdline = g_string_free(cl, FALSE);
     /* Usage errors, one at a time. */
@@ -155,6 +166,8 @@ int main(int argc, char **argv) {
          * take a .slog2 (its header is patched in last, at offset 0). */
         usage = g_strdup("-o -: a .slog2 file cannot be written to standard output (its header is written "
                          "last); give a file name");
+    else if (align && !clock_align_parse(align, &align_mode))
+        usage = g_strdup_printf("--align-clocks must be auto, always or never, not '%s'", align);
     else if (threads < 1)
         usage = g_strdup_printf("-j must be at least 1, got %d", threads);
     else if (bins && (bins < 2 || bins > 4096 || bins % 2))
@@ -185,7 +198,8 @@ int main(int argc, char **argv) {
         }
         build_options o = {.output = output, .quiet = quiet, .lenient = lenient, .allow_missing = allow_missing,
                            .poll_states = poll_states, .preview_bins = (uint32_t)bins,
-                           .threads = threads, .command_line = cmdline, .remove_on_signal = 1};
+                           .threads = threads, .align_clocks = align_mode, .command_line = cmdline,
+                           .remove_on_signal = 1};
         o.progress = !quiet && (progress_flag || isatty(STDERR_FILENO));
         build_summary s;
         status = build_run(meta, &o, &s, stderr);
@@ -199,6 +213,7 @@ done:
     g_option_context_free(ctx);
     g_strfreev(inputs);
     g_free(output);
+    g_free(align);
     g_free(cmdline);
     g_free(args);
     g_strfreev(args_owned);

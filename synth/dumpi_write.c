@@ -238,8 +238,8 @@ static uint8_t *record_head(const synth_dumpi *d, uint8_t *w, const synth_call *
     w = wtime(w, c->cpu_start, d->cpu_bias);
     w = wtime(w, c->cpu_stop, d->cpu_bias);
   }
-  w = wtime(w, c->wall_start, d->wall_bias);
-  return wtime(w, c->wall_stop, d->wall_bias);
+  w = wtime(w, c->wall_start + d->wall_shift, d->wall_bias);
+  return wtime(w, c->wall_stop + d->wall_shift, d->wall_bias);
 }
 
 /* dumpiio.c dumpi_write_func_enter/exit: the usual record head, then the

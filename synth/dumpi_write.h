@@ -124,6 +124,8 @@ typedef struct synth_dumpi {
   uint8_t mask;           /* record mask: see the table above */
   int32_t cpu_bias;       /* seconds subtracted from CPU times */
   int32_t wall_bias;      /* seconds subtracted from wall times */
+  int64_t wall_shift;     /* ns added to every wall time written: the
+                             rank's host clock minus the simulated one */
   uint32_t counts[SYNTH_ALL_FUNCTIONS + 1];
 } synth_dumpi;
 

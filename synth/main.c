@@ -49,6 +49,12 @@ static const char usage_text[] =
 "                           (each iteration) and compute() and\n"
 "                           exchange_halo() nested in it, and their names in\n"
 "                           the function-address section\n"
+"      --hosts=H            spread the ranks over H simulated hosts (in blocks;\n"
+"                           at most one per rank), named synth-node-0 ..\n"
+"                           synth-node-<H-1>, each recording its own boot clock\n"
+"                           (CLOCK_MONOTONIC) up to about two days ahead of\n"
+"                           host 0's, as ranks on a cluster do; the simulated\n"
+"                           program is the same as with one host (default 1)\n"
 "  -q, --quiet              print nothing but errors\n"
 "  -h, --help               show this help and exit\n"
 "  -V, --version            show the version and exit\n"
@@ -129,7 +135,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 int main(int argc, char **argv)
 {
-  enum { OPT_NO_CPU = 256, OPT_NO_STATUS, OPT_USER_FNS };
+  enum { OPT_NO_CPU = 256, OPT_NO_STATUS, OPT_USER_FNS, OPT_HOSTS };
   static const struct option opts[] = {
     { "output", required_argument, NULL, 'o' },
     { "ranks", required_argument, NULL, 'n' },
@@ -140,6 +146,7 @@ int main(int argc, char **argv)
     { "no-cpu-time", no_argument, NULL, OPT_NO_CPU },
     { "no-statuses", no_argument, NULL, OPT_NO_STATUS },
     { "user-functions", no_argument, NULL, OPT_USER_FNS },
+    { "hosts", required_argument, NULL, OPT_HOSTS },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
@@ -188,6 +195,11 @@ int main(int argc, char **argv)
       break;
     case OPT_USER_FNS:
       cfg.user_functions = 1;
+      break;
+    case OPT_HOSTS:
+      if (parse_u64(optarg, &v) || v < 1 || v > 1000000)
+        return usage_error("--hosts wants a number from 1 to 1000000, not '%s'", optarg);
+      cfg.hosts = (int)v;
       break;
     case 'q':
       quiet = 1;

@@ -46,6 +46,7 @@ typedef struct rank_st {
   synth_dumpi d;
   int64_t t;                /* main thread clock, ns since "boot" */
   int64_t wall0, cpu0;
+  int host;                 /* index of its simulated host */
   double cpu_ratio;         /* CPU seconds per wall second */
   uint64_t req_used[MAX_REQ_IDS / 64];
   uint64_t comm_used;       /* bit i: comm id FIRST_USER_COMM + i taken */
@@ -900,9 +901,17 @@ static int make_parent_dir(const char *prefix, char *err, size_t errlen)
   struct stat st;
   if (stat(dir, &st) == 0)
     return 0;
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
-    return -1;
+  /* Every missing level, as mkdir -p: each prefix up to a '/', then dir. */
+  for (size_t i = 1; i <= n; i++) {
+    if (i < n && dir[i] != '/')
+      continue;
+    dir[i] = '\0';
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+      snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+      return -1;
+    }
+    if (i < n)
+      dir[i] = '/';
   }
   return 0;
 }
@@ -946,6 +955,26 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
     s->hdr.fn_names = user_fn_name;
   }
   int64_t boot = synth_rng_range(&g, 200, 900) * 1000000000LL + synth_rng_range(&g, 0, 999999999);
+  /* Hosts: ranks in blocks, each host's boot clock ahead of the simulated
+   * one by up to about two days (host 0's is it). Their own random stream,
+   * so --hosts changes the clocks and names and nothing else. */
+  int n_hosts = cfg->hosts > 1 ? (cfg->hosts < cfg->ranks ? cfg->hosts : cfg->ranks) : 1;
+  int64_t *host_shift = calloc((size_t)n_hosts, sizeof *host_shift);
+  char (*host_name)[32] = calloc((size_t)n_hosts, sizeof *host_name);
+  if (!host_shift || !host_name) {
+    free(host_shift);
+    free(host_name);
+    snprintf(err, errlen, "out of memory for %d hosts", n_hosts);
+    return -1;
+  }
+  synth_rng hg;
+  synth_rng_seed(&hg, cfg->seed, 0xfffffffeu);
+  for (int h = 0; h < n_hosts; h++) {
+    if (h > 0)
+      host_shift[h] = synth_rng_range(&hg, 1, 180000) * 1000000000LL + synth_rng_range(&hg, 0, 999999999);
+    snprintf(host_name[h], sizeof host_name[h], n_hosts > 1 ? "synth-node-%d" : "synth-node", h);
+  }
+  s->hdr.hostname = host_name[0];
 
   size_t P = (size_t)s->P;
   s->r = calloc(P, sizeof *s->r);
@@ -992,10 +1021,13 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
     }
     rs->t = boot + (int64_t)r * 20000 + rnd(rs, 0, 40000000);
     rs->wall0 = rs->t;
+    rs->host = (int)((int64_t)r * n_hosts / s->P);
+    rs->d.wall_shift = host_shift[rs->host];
     rs->cpu0 = rnd(rs, 25000000, 60000000);
     rs->cpu_ratio = 0.90 + 0.09 * synth_rng_unit(&rs->rng);
     synth_dumpi_begin(&rs->d, (int32_t)(rs->cpu0 / 1000000000),
-                      (int32_t)(rs->wall0 / 1000000000), cfg->cpu_times, cfg->statuses);
+                      (int32_t)((rs->wall0 + rs->d.wall_shift) / 1000000000), cfg->cpu_times,
+                      cfg->statuses);
   }
   free(path);
   if (cfg->remove_on_signal) {
@@ -1085,7 +1117,9 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
   res->calls = s->calls;
   for (int r = 0; r < s->P; r++) {
     rank_st *rs = &s->r[r];
-    synth_dumpi_finish(&rs->d, &s->hdr);
+    synth_header h = s->hdr;
+    h.hostname = host_name[rs->host];
+    synth_dumpi_finish(&rs->d, &h);
     res->bytes += synth_out_tell(&rs->d.out);
   }
   /* Commit every file; from here on a failure leaves earlier ranks renamed,
@@ -1124,6 +1158,8 @@ out:
   free(s->groot);
   free(s->gsize);
   free(s->tmpc);
+  free(host_shift);
+  free(host_name);
   res->seconds = now_s() - t_start;
   return rc;
 }

@@ -30,6 +30,9 @@ typedef struct synth_config {
   int statuses;              /* record statuses ("statuses enable") */
   int user_functions;        /* also record instrumented user functions
                                 (Function_enter/exit, function names) */
+  int hosts;                 /* ranks spread over this many simulated hosts,
+                                each with its own boot clock (1..ranks;
+                                0 counts as 1) */
   const char *out_prefix;    /* "DIR/PREFIX" */
   int progress;              /* print progress to stderr */
   int remove_on_signal;      /* a fatal signal removes the temporary files

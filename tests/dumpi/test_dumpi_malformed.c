@@ -286,7 +286,7 @@ static void check_crafted(const char *bin, const unsigned char *b, size_t n,
       /* re-walk the record bytes: find the count word of the first
        * array argument by decoding a copy with one change at a time is
        * overkill; use the known layout of MPI_Init's argv instead */
-      if (call.label == DUMPI_LABEL_INIT || call.label == 171) {
+      if (call.label == DUMPI_LABEL_INIT || call.label == DUMPI_LABEL_INIT_THREAD) {
         uint64_t o = call.offset + 3;
         if (call.mask & DUMPI_MASK_THREADID)
           o += 2;

@@ -69,6 +69,8 @@ int main(void) {
   CHECK(dumpi_fn_by_name("MPIO_Wait") != dumpi_fn_by_name("MPI_Wait"));
   CHECK(dumpi_fn_by_name("MPI_Nope") == NULL);
   CHECK(strcmp(dumpi_fn_lookup(DUMPI_LABEL_INIT)->name, "MPI_Init") == 0);
+  CHECK(strcmp(dumpi_fn_lookup(DUMPI_LABEL_INIT_THREAD)->name,
+               "MPI_Init_thread") == 0);
   CHECK(strcmp(dumpi_fn_lookup(DUMPI_LABEL_FINALIZE)->name,
                "MPI_Finalize") == 0);
   CHECK(strcmp(dumpi_fn_lookup(DUMPI_LABEL_ALL_FUNCTIONS)->name,

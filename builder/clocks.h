@@ -1,0 +1,80 @@
+/* clocks.h - one time axis for ranks that ran on different hosts.
+ *
+ * libdumpi records wall time from CLOCK_MONOTONIC: seconds since the host
+ * booted. Ranks on one host share that clock; ranks on two hosts do not,
+ * and their times can be hours or days apart. Drawn as recorded, each host
+ * would sit in its own stretch of a mostly empty timeline, every message
+ * between hosts would be an arrow across that gap, and the matcher would
+ * hold every send of the "earlier" host until the other host's records
+ * came up in the merge: memory growing with the trace.
+ *
+ * So the hosts' clocks are shifted onto one: every rank leaves MPI_Init
+ * (or MPI_Init_thread) after the synchronisation MPI_Init ends with, so the
+ * earliest MPI_Init exit of each host marks nearly the same instant on
+ * every host. Each host's clock is shifted so that its earliest exit
+ * coincides with that of the reference host (the one of the lowest rank
+ * with an MPI_Init record). What is left is the spread of those exits
+ * (about a millisecond in shared/traces; see docs/DUMPI.md), not the hosts'
+ * boot times.
+ */
+#ifndef SLOG2_CLOCKS_H
+#define SLOG2_CLOCKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dumpi.h"
+
+typedef enum clock_align {
+    CLOCK_ALIGN_AUTO,   /* when the ranks ran on more than one host and
+                           the clock is a boot clock (CLOCK_MONOTONIC) */
+    CLOCK_ALIGN_ALWAYS, /* whenever there is more than one host */
+    CLOCK_ALIGN_NEVER   /* times as recorded */
+} clock_align;
+
+/* Parses "auto", "always" or "never"; false for anything else. */
+bool clock_align_parse(const char *s, clock_align *out);
+const char *clock_align_name(clock_align a);
+
+/* Wall times below this are a boot clock, not epoch time: 10^9 s is 2001
+ * as epoch time and 31 years of uptime as a boot clock. */
+#define CLOCK_EPOCH_MIN_NS 1000000000000000000LL
+
+/* Records read from the start of each rank to find its MPI_Init: it comes
+ * first but for MPI_Initialized, MPI_Wtime and the like before it. */
+#define CLOCK_PROBE_RECORDS 256
+
+/* A host is a distinct DUMPI header hostname. A rank without one (a file
+ * cut before its header was written) is a host of its own: its clock is
+ * unknown. */
+typedef struct clock_host {
+    char *name;            /* the ranks' DUMPI header hostname ("" if none) */
+    uint32_t first_rank;   /* its lowest rank */
+    uint32_t n_ranks;
+    bool anchored;         /* an MPI_Init exit was found on one of its ranks */
+    int64_t anchor_ns;     /* earliest such exit, on the host's own clock */
+    int64_t offset_ns;     /* added to its ranks' wall times */
+} clock_host;
+
+typedef struct clock_plan {
+    clock_host *hosts;     /* in order of first rank */
+    size_t n_hosts;
+    size_t n_named;        /* hosts with a name */
+    uint32_t *host_of;     /* [rank] -> index in hosts */
+    uint32_t n_ranks;
+    bool aligned;          /* offsets were set (some may still be 0) */
+    const char *why_not;   /* when not aligned and there are several hosts */
+    size_t n_unanchored;   /* hosts left as recorded: no MPI_Init found */
+    int64_t max_shift_ns;  /* largest |offset_ns| */
+} clock_plan;
+
+/* Group the ranks by host and, when mode asks for it, read up to
+ * CLOCK_PROBE_RECORDS records of each rank (files[i] NULL: a missing rank)
+ * to find its MPI_Init exit, rewind it, and set each file's wall offset
+ * (dumpi_file_set_wall_offset). A record that fails to decode ends that
+ * rank's search quietly: the build reads it again and reports it. */
+void clock_plan_make(dumpi_file *const *files, uint32_t n_ranks, clock_align mode, clock_plan *out);
+void clock_plan_free(clock_plan *p);
+
+#endif

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# builder.clocks.*: ranks on several hosts, each recording its own boot
+# clock (slog2-synth --hosts), put on one time axis (clocks.h).
+#
+# The same seed with and without --hosts simulates the same program; only
+# the recorded clocks and host names differ. So, against the one-host
+# build:
+#   - default (--align-clocks auto): every state of a host's ranks moves by
+#     one constant, the same for all its ranks and all their states, and
+#     the constants of two hosts differ by less than the spread of MPI_Init
+#     exits (5 ms in the generator); the hosts' earliest MPI_Init exits are
+#     at the same nanosecond; arrows and states are as many; the summary
+#     and the time.clock_offsets_ns annotation name every host;
+#   - --align-clocks never: the hosts stay hours apart (span > 1000 s);
+#   - -j 1 and -j 2 give the same bytes;
+#   - a rank whose file was cut before its first record (no header, so no
+#     hostname, no MPI_Init) is warned about by rank, exit 2;
+#   - a bad --align-clocks value is a usage error;
+#   - a one-host trace gets no clock line and no clock annotation.
+#
+# usage: test_clocks.sh BUILD PRINT SYNTH TRACES RANKS CALLS_PER_RANK SEED HOSTS
+. "$(dirname "$0")/common.sh"
+RANKS=$1 CPR=$2 SEED=$3 HOSTS=$4
+
+synth() { # DIR ARGS...: a trace DIR/syn.meta
+    local dir=$1; shift
+    "$SYNTH" -q --ranks "$RANKS" --calls-per-rank "$CPR" --seed "$SEED" "$@" -o "$dir/syn" 2>"$WORK/synth.err" ||
+        { cat "$WORK/synth.err" >&2; die "slog2-synth $* failed"; }
+}
+synth "$WORK/one"
+synth "$WORK/many" --hosts "$HOSTS"
+
+# host_of R: the generator's block placement (docs/SYNTH.md).
+host_of() { echo $(($1 * HOSTS / RANKS)); }
+
+# --- one host: as recorded, and nothing said about clocks
+build_ok "$WORK/b1" "$WORK/one/syn.meta" "$WORK/one.slog2"
+! grep -q '^  clocks:' "$WORK/b1.out" || fail "one host: the summary has a clock line"
+print_tool "$WORK/one.slog2" >"$WORK/p1"
+! grep -q 'time.clock_align' "$WORK/p1" || fail "one host: a time.clock_align annotation"
+one_states=$F_STATES one_arrows=$F_ARROWS
+
+# --- several hosts, aligned (the default)
+build_ok "$WORK/b2" "$WORK/many/syn.meta" "$WORK/many.slog2"
+grep -q -E "^  clocks: $HOSTS hosts, aligned" "$WORK/b2.out" || fail "no 'clocks: $HOSTS hosts, aligned' in the summary"
+[ "$F_STATES" -eq "$one_states" ] || fail "$F_STATES states, the one-host build has $one_states"
+[ "$F_ARROWS" -eq "$one_arrows" ] || fail "$F_ARROWS arrows, the one-host build has $one_arrows"
+print_tool "$WORK/many.slog2" >"$WORK/p2"
+offsets=$(sed -n 's/^ *time.clock_offsets_ns = //p' "$WORK/p2")
+note "offsets: $offsets"
+for ((h = 0; h < HOSTS; h++)); do
+    echo "$offsets" | grep -q -E "(^|; )synth-node-$h=[-+][0-9]+(;|\$)" || fail "no offset for synth-node-$h in '$offsets'"
+done
+
+# States per timeline, in time order: "timeline start end category".
+states() {
+    print_tool --window all --format csv "$1" |
+        awk -F, 'NR > 1 && $1 == "state" { print $3, $4, $5, $2 }' | sort -k1,1n -k2,2g -k3,3g -k4,4
+}
+states "$WORK/one.slog2" >"$WORK/s1"
+states "$WORK/many.slog2" >"$WORK/s2"
+[ "$(wc -l <"$WORK/s1")" -eq "$(wc -l <"$WORK/s2")" ] || fail "state lists differ in length"
+paste -d' ' "$WORK/s1" "$WORK/s2" | awk -v H="$HOSTS" -v P="$RANKS" '
+# one: $1 tl, $2 start, $3 end, $4 cat; many: $5 tl, $6 start, $7 end, $8 cat
+{
+    if ($1 != $5 || $4 != $8) { bad++; if (bad < 5) print "different state: " $0 > "/dev/stderr"; next }
+    h = int($1 * H / P)
+    ds = sprintf("%.0f", ($6 - $2) * 1e9); de = sprintf("%.0f", ($7 - $3) * 1e9)
+    if (!(h in shift)) shift[h] = ds
+    if (ds != shift[h] || de != shift[h]) {
+        bad++
+        if (bad < 5) printf "host %d: shift %s/%s ns, its first state moved %s ns: %s\n", h, ds, de, shift[h], $0 > "/dev/stderr"
+    }
+    if ($4 == "MPI_Init" && (!(h in init) || $7 + 0 < init[h] + 0)) init[h] = $7
+}
+END {
+    for (h = 0; h < H; h++) {
+        if (!(h in shift)) { print "host " h ": no states" > "/dev/stderr"; bad++; continue }
+        rel = shift[h] - shift[0]
+        printf "-- host %d: moved %s ns against the one-host build (%+.0f ns against host 0); earliest MPI_Init exit %s s\n", h, shift[h], rel, init[h]
+        if (rel > 5e6 || rel < -5e6) { print "host " h ": more than 5 ms off host 0" > "/dev/stderr"; bad++ }
+        if (sprintf("%.0f", init[h] * 1e9) != sprintf("%.0f", init[0] * 1e9)) {
+            print "host " h ": earliest MPI_Init exit " init[h] " s, host 0: " init[0] " s" > "/dev/stderr"; bad++
+        }
+    }
+    exit bad > 0
+}' || fail "aligned hosts are not the one-host timeline shifted per host (above)"
+
+# --- the same with the writer on this thread: same bytes
+run_build "$WORK/b3" -q -j 1 "$WORK/many/syn.meta" -o "$WORK/many-j1.slog2"
+[ "$RC" -eq 0 ] || fail "-j 1: exit $RC"
+cmp -s "$WORK/many.slog2" "$WORK/many-j1.slog2" || fail "-j 1 and -j 2 differ"
+
+# --- never: hours apart
+run_build "$WORK/b4" --align-clocks never "$WORK/many/syn.meta" -o "$WORK/raw.slog2"
+[ "$RC" -eq 0 ] || { cat "$WORK/b4.err" >&2; fail "--align-clocks never: exit $RC"; }
+grep -q -E "^  clocks: $HOSTS hosts, times as recorded" "$WORK/b4.out" || fail "never: no 'times as recorded' line"
+span=$(sed -n -E 's/^ *span ([0-9.]+) s.*/\1/p' "$WORK/b4.out")
+awk -v s="$span" 'BEGIN { exit !(s > 1000) }' || fail "never: span $span s, the hosts' clocks are hours apart"
+note "never: span $span s"
+
+# --- a rank cut before its first record: no hostname, no MPI_Init
+mkdir -p "$WORK/cut"
+cp "$WORK/many"/* "$WORK/cut/"
+last=$(printf '%04d' $((RANKS - 1)))
+head -c 24 "$WORK/many/syn-$last.bin" >"$WORK/cut/syn-$last.bin"
+run_build "$WORK/b5" "$WORK/cut/syn.meta" -o "$WORK/cut.slog2"
+[ "$RC" -eq 2 ] || { cat "$WORK/b5.err" >&2; fail "a cut rank: exit $RC, expected 2"; }
+grep -q -E "rank $((RANKS - 1)) \(no hostname in its header\): no MPI_Init" "$WORK/b5.err" ||
+    { cat "$WORK/b5.err" >&2; fail "no warning about rank $((RANKS - 1))'s clock"; }
+check_file "$WORK/cut.slog2"
+
+# --- usage
+run_build "$WORK/b6" --align-clocks sometimes "$WORK/many/syn.meta" -o "$WORK/bad.slog2"
+[ "$RC" -eq 1 ] || fail "--align-clocks sometimes: exit $RC, expected 1"
+grep -q -- '--align-clocks must be auto, always or never' "$WORK/b6.err" || fail "--align-clocks sometimes: '$(head -n1 "$WORK/b6.err")'"
+[ ! -e "$WORK/bad.slog2" ] || fail "--align-clocks sometimes: output written"
+finish
