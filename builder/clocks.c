@@ -48,20 +48,14 @@ static void group_hosts(dumpi_file *const *files, uint32_t n, clock_plan *p) {
     g_hash_table_destroy(by_name);
 }
 
-/* The exit time of f's first MPI_Init or MPI_Init_thread on its main
- * thread, if among the first CLOCK_PROBE_RECORDS records; f is rewound. */
+/* The exit time of f's first MPI_Init or MPI_Init_thread, if among the
+ * first CLOCK_PROBE_RECORDS records; f is rewound. */
 static bool init_exit(dumpi_file *f, int64_t *exit_ns) {
     dumpi_call c;
     dumpi_error e;
-    bool found = false;
-    for (int i = 0; i < CLOCK_PROBE_RECORDS && dumpi_file_next(f, &c, &e) == 1; i++) {
-        if ((c.label == DUMPI_LABEL_INIT || c.label == DUMPI_LABEL_INIT_THREAD) && c.thread == 0 &&
-            (c.mask & DUMPI_MASK_WALLTIME)) {
-            *exit_ns = c.wall_stop;
-            found = true;
-            break;
-        }
-    }
+    bool found = dumpi_file_find(f, DUMPI_LABEL_INIT, DUMPI_LABEL_INIT_THREAD, CLOCK_PROBE_RECORDS, &c, &e) == 1 &&
+                 (c.mask & DUMPI_MASK_WALLTIME);
+    if (found) *exit_ns = c.wall_stop;
     dumpi_file_rewind(f);
     return found;
 }

@@ -186,6 +186,13 @@ void dumpi_file_close(dumpi_file *f);
  * return the same error. Does not allocate once the arena is warm. */
 int dumpi_file_next(dumpi_file *f, dumpi_call *call, dumpi_error *err);
 
+/* Read on until a record of label a or b: 1 (it is in *call), 0 when
+ * none is among the next max records or the stream ends first, or an
+ * error as dumpi_file_next() returns it. For a look ahead, undone by
+ * dumpi_file_rewind(). */
+int dumpi_file_find(dumpi_file *f, uint16_t a, uint16_t b, int max,
+                    dumpi_call *call, dumpi_error *err);
+
 /* Start the stream over from the first record. */
 void dumpi_file_rewind(dumpi_file *f);
 /* Bytes of the stream read ahead at a time (default 256 KiB; at least 1).

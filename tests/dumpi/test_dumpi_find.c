@@ -1,0 +1,137 @@
+/* test_dumpi_find.c - dumpi_file_find() and dumpi_file_rewind(), the look
+ * ahead slog2-build's clock alignment makes for each rank's MPI_Init.
+ *
+ * usage: test_dumpi_find TRACES_DIR FOLDER...
+ * For every rank: the record dumpi_file_find() returns for MPI_Init /
+ * MPI_Init_thread is the first such record dumpi_file_next() gives
+ * (label, offset, times), reading goes on right after it, a max smaller
+ * than its position finds nothing, a label the stream lacks ends in 0 at
+ * the end of the stream, a wall offset moves the times found by exactly
+ * that much, and after each rewind the stream reads from its first record
+ * again.
+ */
+#include "dumpi.h"
+#include "dumpi_table.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+static int n_fail;
+static long n_ranks, n_after_first;
+#define CHECK(expr)                                                       \
+  do {                                                                    \
+    if (!(expr)) {                                                        \
+      if (n_fail++ < 20)                                                  \
+        fprintf(stderr, "FAIL %s:%d: %s (%s)\n", __FILE__, __LINE__,      \
+                #expr, path);                                             \
+    }                                                                     \
+  } while (0)
+
+static int is_init(const dumpi_call *c) {
+  return c->label == DUMPI_LABEL_INIT || c->label == DUMPI_LABEL_INIT_THREAD;
+}
+
+static void check_rank(const char *path) {
+  dumpi_file *f;
+  dumpi_error err;
+  if (dumpi_file_open(path, &f, &err) != DUMPI_OK) {
+    fprintf(stderr, "FAIL %s\n", err.message);
+    n_fail++;
+    return;
+  }
+  n_ranks++;
+  /* the truth, record by record */
+  dumpi_call c, first;
+  int rc, at = -1, n = 0;
+  uint64_t init_off = 0, next_off = 0;
+  int64_t init_start = 0, init_stop = 0;
+  uint16_t init_label = 0;
+  while ((rc = dumpi_file_next(f, &c, &err)) == 1) {
+    if (n == 0)
+      first = c;
+    if (at >= 0 && n == at + 1)
+      next_off = c.offset;
+    if (at < 0 && is_init(&c)) {
+      at = n;
+      init_off = c.offset;
+      init_start = c.wall_start;
+      init_stop = c.wall_stop;
+      init_label = c.label;
+    }
+    n++;
+  }
+  CHECK(rc == 0);
+  CHECK(at >= 0); /* every shared trace calls MPI_Init(_thread) */
+  if (at > 0)
+    n_after_first++;
+
+  dumpi_file_rewind(f);
+  rc = dumpi_file_find(f, DUMPI_LABEL_INIT, DUMPI_LABEL_INIT_THREAD, 256,
+                       &c, &err);
+  CHECK(rc == 1 && c.label == init_label && c.offset == init_off &&
+        c.wall_start == init_start && c.wall_stop == init_stop);
+  /* reading goes on after it */
+  if (at + 1 < n) {
+    CHECK(dumpi_file_next(f, &c, &err) == 1 && c.offset == next_off);
+  }
+
+  /* too short a look finds nothing, and rewinding undoes it */
+  dumpi_file_rewind(f);
+  if (at > 0) {
+    CHECK(dumpi_file_find(f, DUMPI_LABEL_INIT, DUMPI_LABEL_INIT_THREAD, at,
+                          &c, &err) == 0);
+    dumpi_file_rewind(f);
+  }
+  CHECK(dumpi_file_next(f, &c, &err) == 1 && c.offset == first.offset &&
+        c.wall_start == first.wall_start);
+
+  /* a label the stream lacks: 0 at its end, which stays the end */
+  dumpi_file_rewind(f);
+  CHECK(dumpi_file_find(f, DUMPI_LABEL_ALL_FUNCTIONS,
+                        DUMPI_LABEL_ALL_FUNCTIONS, n + 10, &c, &err) == 0);
+  CHECK(dumpi_file_next(f, &c, &err) == 0);
+
+  /* a wall offset moves what is found by exactly that much */
+  const int64_t shift = -123456789012345;
+  dumpi_file_rewind(f);
+  dumpi_file_set_wall_offset(f, shift);
+  rc = dumpi_file_find(f, DUMPI_LABEL_INIT, DUMPI_LABEL_INIT_THREAD, 256,
+                       &c, &err);
+  CHECK(rc == 1 && c.wall_start == init_start + shift &&
+        c.wall_stop == init_stop + shift);
+  dumpi_file_close(f);
+}
+
+int main(int argc, char **argv) {
+  const char *path = "(arguments)";
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s TRACES_DIR FOLDER...\n", argv[0]);
+    return 2;
+  }
+  struct stat st;
+  if (stat(argv[1], &st) != 0 || !S_ISDIR(st.st_mode)) {
+    printf("SKIP: ../shared/traces not found\n");
+    return 77;
+  }
+  for (int a = 2; a < argc; a++) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%s", argv[1], argv[a]);
+    dumpi_meta *m;
+    dumpi_error err;
+    if (dumpi_meta_open(dir, &m, &err) != DUMPI_OK) {
+      fprintf(stderr, "FAIL %s\n", err.message);
+      n_fail++;
+      continue;
+    }
+    for (int r = 0; r < dumpi_meta_n_ranks(m); r++)
+      if (dumpi_meta_bin_path(m, r))
+        check_rank(dumpi_meta_bin_path(m, r));
+    dumpi_meta_free(m);
+  }
+  printf("%ld ranks, %ld with records before MPI_Init, %d failures\n",
+         n_ranks, n_after_first, n_fail);
+  /* hpcg calls MPI_Initialized first: the search must have had to skip */
+  CHECK(n_ranks > 0 && n_after_first > 0);
+  return n_fail ? 1 : 0;
+}
