@@ -653,7 +653,7 @@ static void check_footer(builder *b, rank_in *r) {
  * host has none of this: the times are the host's). */
 static void annotate_clocks(builder *b) {
     const clock_plan *p = &b->clocks;
-    if (p->n_hosts < 2) return;
+    if (p->n_named < 2 && !p->aligned) return;
     if (!p->aligned) {
         GString *v = g_string_new("none: ");
         g_string_append(v, p->why_not);
@@ -727,10 +727,10 @@ G_GNUC_NO_INLINE static GString *rank_list(const int *ranks, size_t n, int n_ran
 G_GNUC_NO_INLINE static void plan_clocks(builder *b, dumpi_file *const *files) {
     clock_plan *p = &b->clocks;
     clock_plan_make(files, b->n_ranks, b->o->align_clocks, p);
-    b->s->n_hosts = (uint32_t)p->n_hosts;
+    b->s->n_hosts = (uint32_t)p->n_named;
     b->s->clocks_aligned = p->aligned;
     b->s->max_clock_shift_ns = p->max_shift_ns;
-    b->s->clocks_not_aligned = p->n_hosts > 1 && !p->aligned ? p->why_not : NULL;
+    b->s->clocks_not_aligned = !p->aligned ? p->why_not : NULL;
     for (size_t i = 0; p->aligned && i < p->n_hosts; i++) {
         const clock_host *h = &p->hosts[i];
         if (h->anchored) continue;
@@ -1010,9 +1010,9 @@ void build_print_summary(const build_summary *s, const char *output, FILE *out) 
             s->n_calls ? (double)s->output_bytes / s->n_calls : 0.0, s->seconds,
             s->seconds > 0 ? s->n_calls / s->seconds / 1e6 : 0.0, s->seconds > 0 ? s->input_bytes / s->seconds / 1e6 : 0.0,
             s->n_warnings ? ", with warnings" : "");
-    if (s->n_hosts > 1 && s->clocks_aligned)
-        fprintf(out, "  clocks: %u hosts, aligned at each one's earliest MPI_Init exit (largest shift %.6f s)\n",
-                s->n_hosts, s->max_clock_shift_ns / 1e9);
+    if (s->clocks_aligned)
+        fprintf(out, "  clocks: %u host%s, aligned at each one's earliest MPI_Init exit (largest shift %.6f s)\n",
+                s->n_hosts, s->n_hosts == 1 ? "" : "s", s->max_clock_shift_ns / 1e9);
     else if (s->n_hosts > 1)
         fprintf(out, "  clocks: %u hosts, times as recorded (%s)\n", s->n_hosts,
                 s->clocks_not_aligned ? s->clocks_not_aligned : "not aligned");

@@ -41,7 +41,8 @@ typedef struct build_summary {
     /* With the writer on its own thread (threads 2): each thread's CPU
      * seconds and the seconds it waited for the other; else all 0. */
     double main_cpu_s, main_wait_s, writer_cpu_s, writer_wait_s;
-    /* Hosts the ranks ran on (clocks.h) and what was done to their clocks. */
+    /* Hosts named in the ranks' headers (clocks.h) and what was done to
+     * their clocks. */
     uint32_t n_hosts;
     int clocks_aligned;
     int64_t max_clock_shift_ns;

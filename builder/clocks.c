@@ -17,17 +17,15 @@ bool clock_align_parse(const char *s, clock_align *out) {
     return false;
 }
 
-const char *clock_align_name(clock_align a) {
-    return (size_t)a < G_N_ELEMENTS(align_names) ? align_names[a] : "?";
-}
-
-/* Ranks to hosts by name; unnamed ranks one host each. */
+/* Ranks to hosts by name; unnamed ranks one entry each. */
 static void group_hosts(dumpi_file *const *files, uint32_t n, clock_plan *p) {
     GHashTable *by_name = g_hash_table_new(g_str_hash, g_str_equal);
     p->hosts = g_new0(clock_host, n ? n : 1);
     p->host_of = g_new0(uint32_t, n ? n : 1);
     for (uint32_t r = 0; r < n; r++) {
-        const char *name = files[r] ? dumpi_file_hostname(files[r]) : "";
+        p->host_of[r] = UINT32_MAX;
+        if (!files[r]) continue;
+        const char *name = dumpi_file_hostname(files[r]);
         if (!name) name = "";
         gpointer v = name[0] ? g_hash_table_lookup(by_name, name) : NULL;
         size_t h;
@@ -62,7 +60,6 @@ static bool init_exit(dumpi_file *f, int64_t *exit_ns) {
 
 void clock_plan_make(dumpi_file *const *files, uint32_t n, clock_align mode, clock_plan *p) {
     memset(p, 0, sizeof *p);
-    p->n_ranks = n;
     group_hosts(files, n, p);
     if (p->n_hosts < 2) return;
     if (mode == CLOCK_ALIGN_NEVER) {
@@ -70,7 +67,7 @@ void clock_plan_make(dumpi_file *const *files, uint32_t n, clock_align mode, clo
         return;
     }
     if (mode == CLOCK_ALIGN_AUTO && p->n_named < 2) {
-        p->why_not = "one named host; the others are ranks without a header";
+        p->why_not = "fewer than two hosts are named in the ranks' headers";
         return;
     }
     for (uint32_t r = 0; r < n; r++) {
@@ -85,7 +82,6 @@ void clock_plan_make(dumpi_file *const *files, uint32_t n, clock_align mode, clo
         if (p->hosts[i].anchored) ref = &p->hosts[i];
     if (!ref) {
         p->why_not = "no rank has an MPI_Init record";
-        p->n_unanchored = p->n_hosts;
         return;
     }
     if (mode == CLOCK_ALIGN_AUTO && ref->anchor_ns >= CLOCK_EPOCH_MIN_NS) {
@@ -95,10 +91,7 @@ void clock_plan_make(dumpi_file *const *files, uint32_t n, clock_align mode, clo
     p->aligned = true;
     for (size_t i = 0; i < p->n_hosts; i++) {
         clock_host *h = &p->hosts[i];
-        if (!h->anchored) {
-            p->n_unanchored++;
-            continue;
-        }
+        if (!h->anchored) continue; /* left as recorded (build.c warns) */
         h->offset_ns = ref->anchor_ns - h->anchor_ns;
         int64_t mag = h->offset_ns < 0 ? -h->offset_ns : h->offset_ns;
         if (mag > p->max_shift_ns) p->max_shift_ns = mag;

@@ -29,13 +29,13 @@
 typedef enum clock_align {
     CLOCK_ALIGN_AUTO,   /* when the ranks ran on more than one host and
                            the clock is a boot clock (CLOCK_MONOTONIC) */
-    CLOCK_ALIGN_ALWAYS, /* whenever there is more than one host */
+    CLOCK_ALIGN_ALWAYS, /* whenever there is more than one entry (a
+                           rank of unknown host is one) */
     CLOCK_ALIGN_NEVER   /* times as recorded */
 } clock_align;
 
 /* Parses "auto", "always" or "never"; false for anything else. */
 bool clock_align_parse(const char *s, clock_align *out);
-const char *clock_align_name(clock_align a);
 
 /* Wall times below this are a boot clock, not epoch time: 10^9 s is 2001
  * as epoch time and 31 years of uptime as a boot clock. */
@@ -45,9 +45,10 @@ const char *clock_align_name(clock_align a);
  * first but for MPI_Initialized, MPI_Wtime and the like before it. */
 #define CLOCK_PROBE_RECORDS 256
 
-/* A host is a distinct DUMPI header hostname. A rank without one (a file
- * cut before its header was written) is a host of its own: its clock is
- * unknown. */
+/* A host is a distinct DUMPI header hostname. The header is written at
+ * the end of a rank's file, so a rank killed mid-run has none: its host
+ * is unknown, and it is an entry of its own here, aligned by its own
+ * MPI_Init when the named hosts are. A rank without a file is in none. */
 typedef struct clock_host {
     char *name;            /* the ranks' DUMPI header hostname ("" if none) */
     uint32_t first_rank;   /* its lowest rank */
@@ -59,18 +60,17 @@ typedef struct clock_host {
 
 typedef struct clock_plan {
     clock_host *hosts;     /* in order of first rank */
-    size_t n_hosts;
+    size_t n_hosts;        /* entries, named or not */
     size_t n_named;        /* hosts with a name */
-    uint32_t *host_of;     /* [rank] -> index in hosts */
-    uint32_t n_ranks;
+    uint32_t *host_of;     /* [rank] -> index in hosts; UINT32_MAX: no file */
     bool aligned;          /* offsets were set (some may still be 0) */
     const char *why_not;   /* when not aligned and there are several hosts */
-    size_t n_unanchored;   /* hosts left as recorded: no MPI_Init found */
     int64_t max_shift_ns;  /* largest |offset_ns| */
 } clock_plan;
 
 /* Group the ranks by host and, when mode asks for it, read up to
- * CLOCK_PROBE_RECORDS records of each rank (files[i] NULL: a missing rank)
+ * CLOCK_PROBE_RECORDS records of each rank (files[i] NULL: a missing rank,
+ * left out)
  * to find its MPI_Init exit, rewind it, and set each file's wall offset
  * (dumpi_file_set_wall_offset). A record that fails to decode ends that
  * rank's search quietly: the build reads it again and reports it. */

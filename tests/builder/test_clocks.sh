@@ -16,7 +16,8 @@
 #   - a rank whose file was cut before its first record (no header, so no
 #     hostname, no MPI_Init) is warned about by rank, exit 2;
 #   - a bad --align-clocks value is a usage error;
-#   - a one-host trace gets no clock line and no clock annotation.
+#   - a one-host trace gets no clock line and no clock annotation, also
+#     when one of its ranks was cut before its header (hostname).
 #
 # usage: test_clocks.sh BUILD PRINT SYNTH TRACES RANKS CALLS_PER_RANK SEED HOSTS
 . "$(dirname "$0")/common.sh"
@@ -109,6 +110,18 @@ run_build "$WORK/b5" "$WORK/cut/syn.meta" -o "$WORK/cut.slog2"
 grep -q -E "rank $((RANKS - 1)) \(no hostname in its header\): no MPI_Init" "$WORK/b5.err" ||
     { cat "$WORK/b5.err" >&2; fail "no warning about rank $((RANKS - 1))'s clock"; }
 check_file "$WORK/cut.slog2"
+
+# --- one host with a rank killed before its header (hostname) was
+# written: still one host, nothing said, nothing moved
+mkdir -p "$WORK/onecut"
+cp "$WORK/one"/* "$WORK/onecut/"
+head -c 24 "$WORK/one/syn-$last.bin" >"$WORK/onecut/syn-$last.bin"
+run_build "$WORK/b7" "$WORK/onecut/syn.meta" -o "$WORK/onecut.slog2"
+[ "$RC" -eq 2 ] || { cat "$WORK/b7.err" >&2; fail "one host, a cut rank: exit $RC, expected 2"; }
+! grep -q '^  clocks:' "$WORK/b7.out" || fail "one host, a cut rank: a clock line: $(grep clocks: "$WORK/b7.out")"
+! grep -q -i 'clock' "$WORK/b7.err" || fail "one host, a cut rank: a clock warning: $(grep -i clock "$WORK/b7.err")"
+print_tool "$WORK/onecut.slog2" >"$WORK/p7"
+! grep -q 'time.clock_align' "$WORK/p7" || fail "one host, a cut rank: a time.clock_align annotation"
 
 # --- usage
 run_build "$WORK/b6" --align-clocks sometimes "$WORK/many/syn.meta" -o "$WORK/bad.slog2"
