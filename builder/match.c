@@ -77,6 +77,7 @@ typedef struct mop {
 typedef struct inst {
     comm_ref *ref;
     uint64_t seq;      /* creation order: finish drains in it */
+    bool used;         /* posted on since the last sweep */
     oq recvs;
     oq deferred;
     struct chan *near[2][INST_CHANS]; /* [op_kind][peer % INST_CHANS]; cleared by chan_sweep */
@@ -89,6 +90,7 @@ typedef struct chan_key {
 
 typedef struct chan {
     chan_key key;
+    bool used;              /* an op joined it since the last sweep */
     oq sends;
     oq recvs;
     struct chan *next_same; /* next channel with the same key hash */
@@ -193,7 +195,12 @@ struct match_ctx {
  * creates and empties the same channel for every message, and freeing and
  * re-creating it was most of the matching time. They are swept in bulk
  * when a table grows past its limit, only at API entry (ok()), so
- * no internal caller ever holds a pointer to something swept. The limit
+ * no internal caller ever holds a pointer to something swept. A sweep
+ * frees only what is empty and was not used since the sweep before: with
+ * more ranks than the floor below, the live world channels and instances
+ * alone outgrow it, and freeing them because they were empty at that
+ * instant re-created them at once (1024 ranks: a tenth of the build's
+ * instructions in sweeps and re-creation). The limit
  * doubles with what survives a sweep, so memory stays proportional to
  * operations in flight and sweeps stay amortised O(1). The floor is low:
  * a program that splits a communicator per iteration leaves that
@@ -582,11 +589,12 @@ static void chan_sweep(match_ctx *m)
     htab_free(&m->chans);
     m->n_chans = 0;
     for (size_t i = 0; i < n; i++) {
-        if (chan_empty(v[i])) {
+        if (chan_empty(v[i]) && !v[i]->used) {
             chan_unlink_dgroup(v[i]);
             chan_free(v[i]);
             continue;
         }
+        v[i]->used = false;
         uint64_t h = chan_hash(&v[i]->key);
         v[i]->next_same = htab_get(&m->chans, h);
         htab_put(&m->chans, h, v[i]);
@@ -666,6 +674,7 @@ static void to_channel(match_ctx *m, inst *in, mop *o)
     chan *ch = *near;
     if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
         ch = *near = chan_get(m, id, src, dst, tag);
+    ch->used = true;
     op_enqueue(o, o->kind == OP_SEND ? &ch->sends : &ch->recvs);
     o->chan = ch;
     chan_match(m, ch);
@@ -697,6 +706,7 @@ static inst *inst_get(match_ctx *m, comm_ref *ref)
         in->seq = m->next_inst_seq++;
         htab_put(&m->insts, (uintptr_t)ref, in);
     }
+    in->used = true;
     return in;
 }
 
@@ -969,9 +979,11 @@ static void sweep(match_ctx *m)
         size_t n;
         inst **v = inst_list(m, &n);
         for (size_t i = 0; i < n; i++) {
-            if (inst_empty(v[i])) {
+            if (inst_empty(v[i]) && !v[i]->used) {
                 htab_remove(&m->insts, (uintptr_t)v[i]->ref);
                 inst_free(v[i]);
+            } else {
+                v[i]->used = false;
             }
         }
         g_free(v);
