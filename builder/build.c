@@ -661,7 +661,8 @@ static void annotate_clocks(builder *b) {
         g_string_free(v, TRUE);
         return;
     }
-    slog_writer_add_annotation(b->w, "time.clock_align", "each host's earliest MPI_Init exit at the same instant");
+    slog_writer_add_annotation(b->w, "time.clock_align",
+                               "shifted by MPI_Init and the synchronising collectives on COMM_WORLD");
     GString *v = g_string_new(NULL);
     for (size_t i = 0; i < p->n_hosts; i++) {
         const clock_host *h = &p->hosts[i];
@@ -669,16 +670,24 @@ static void annotate_clocks(builder *b) {
             g_string_append_printf(v, "%s%s=", i ? "; " : "", h->name);
         else /* a rank without a header, a host of its own */
             g_string_append_printf(v, "%srank %u=", i ? "; " : "", h->first_rank);
-        if (h->anchored)
-            g_string_append_printf(v, "%+" PRId64, h->offset_ns);
-        else
+        if (h->method == CLOCK_BY_NONE) {
             g_string_append(v, "unknown");
+            continue;
+        }
+        g_string_append_printf(v, "%+" PRId64, h->offset_ns);
+        if (h->method == CLOCK_BY_REFERENCE)
+            g_string_append(v, " (reference)");
+        else if (h->method == CLOCK_BY_INIT_CONFLICT)
+            g_string_append(v, " (MPI_Init; the collectives disagree)");
+        else
+            g_string_append_printf(v, " (%s, within %" PRId64 " ns)",
+                                   h->method == CLOCK_BY_COLLECTIVES ? "collectives" : "MPI_Init", h->error_ns);
     }
     slog_writer_add_annotation(b->w, "time.clock_offsets_ns", v->str);
     g_string_free(v, TRUE);
 }
 
-static void annotate(builder *b, const dumpi_meta *meta) {
+G_GNUC_NO_INLINE static void annotate(builder *b, const dumpi_meta *meta) {
     char buf[64];
     slog_writer_add_annotation(b->w, "builder", "slog2-build " SLOG2_VERSION);
     if (b->o->command_line) slog_writer_add_annotation(b->w, "builder.command", b->o->command_line);
@@ -730,6 +739,7 @@ G_GNUC_NO_INLINE static void plan_clocks(builder *b, dumpi_file *const *files) {
     b->s->n_hosts = (uint32_t)p->n_named;
     b->s->clocks_aligned = p->aligned;
     b->s->max_clock_shift_ns = p->max_shift_ns;
+    b->s->max_clock_error_ns = p->n_conflicts ? INT64_MAX : p->max_error_ns;
     b->s->clocks_not_aligned = !p->aligned ? p->why_not : NULL;
     for (size_t i = 0; p->aligned && i < p->n_hosts; i++) {
         const clock_host *h = &p->hosts[i];
@@ -1010,9 +1020,14 @@ void build_print_summary(const build_summary *s, const char *output, FILE *out) 
             s->n_calls ? (double)s->output_bytes / s->n_calls : 0.0, s->seconds,
             s->seconds > 0 ? s->n_calls / s->seconds / 1e6 : 0.0, s->seconds > 0 ? s->input_bytes / s->seconds / 1e6 : 0.0,
             s->n_warnings ? ", with warnings" : "");
-    if (s->clocks_aligned)
-        fprintf(out, "  clocks: %u host%s, aligned at each one's earliest MPI_Init exit (largest shift %.6f s)\n",
-                s->n_hosts, s->n_hosts == 1 ? "" : "s", s->max_clock_shift_ns / 1e9);
+    if (s->clocks_aligned) {
+        fprintf(out, "  clocks: %u host%s, aligned by MPI_Init and collectives (largest shift %.6f s", s->n_hosts,
+                s->n_hosts == 1 ? "" : "s", s->max_clock_shift_ns / 1e9);
+        if (s->max_clock_error_ns < INT64_MAX)
+            fprintf(out, ", each within %.1f us)\n", s->max_clock_error_ns / 1e3);
+        else
+            fputs(", some only roughly: see time.clock_offsets_ns)\n", out);
+    }
     else if (s->n_hosts > 1)
         fprintf(out, "  clocks: %u hosts, times as recorded (%s)\n", s->n_hosts,
                 s->clocks_not_aligned ? s->clocks_not_aligned : "not aligned");

@@ -46,6 +46,7 @@ typedef struct build_summary {
     uint32_t n_hosts;
     int clocks_aligned;
     int64_t max_clock_shift_ns;
+    int64_t max_clock_error_ns;     /* INT64_MAX: a host only roughly */
     const char *clocks_not_aligned; /* why, with several hosts (static text) */
 } build_summary;
 

@@ -46,16 +46,80 @@ static void group_hosts(dumpi_file *const *files, uint32_t n, clock_plan *p) {
     g_hash_table_destroy(by_name);
 }
 
-/* The exit time of f's first MPI_Init or MPI_Init_thread, if among the
- * first CLOCK_PROBE_RECORDS records; f is rewound. */
-static bool init_exit(dumpi_file *f, int64_t *exit_ns) {
+/* The calls that end on every rank only after every rank entered them. */
+static const char *const sync_names[] = {
+    "MPI_Barrier", "MPI_Allreduce", "MPI_Allgather", "MPI_Allgatherv",
+    "MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Reduce_scatter",
+};
+
+typedef struct probe {
+    uint8_t labels[DUMPI_N_LABELS]; /* MPI_Init(_thread) and sync_names */
+    int comm_arg[DUMPI_N_LABELS];   /* table index of a collective's comm */
+} probe;
+
+static void probe_init(probe *pr) {
+    memset(pr, 0, sizeof *pr);
+    pr->labels[DUMPI_LABEL_INIT] = pr->labels[DUMPI_LABEL_INIT_THREAD] = 1;
+    for (size_t i = 0; i < G_N_ELEMENTS(sync_names); i++) {
+        const dumpi_fn_info *fn = dumpi_fn_by_name(sync_names[i]);
+        if (!fn) continue;
+        pr->labels[fn->label] = 1;
+        pr->comm_arg[fn->label] = dumpi_fn_arg_index(fn->label, "comm");
+    }
+}
+
+/* f's MPI_Init and first synchronising collectives on COMM_WORLD (main
+ * thread), entry and exit, folded into host h; f is rewound. False when
+ * no MPI_Init was found. */
+static bool probe_rank(const probe *pr, dumpi_file *f, clock_host *h) {
     dumpi_call c;
     dumpi_error e;
-    bool found = dumpi_file_find(f, DUMPI_LABEL_INIT, DUMPI_LABEL_INIT_THREAD, CLOCK_PROBE_RECORDS, &c, &e) == 1 &&
-                 (c.mask & DUMPI_MASK_WALLTIME);
-    if (found) *exit_ns = c.wall_stop;
+    int budget = CLOCK_PROBE_RECORDS, n = 0;
+    while (n < CLOCK_POINTS && dumpi_file_find(f, pr->labels, &budget, &c, &e) == 1) {
+        if (c.thread != 0 || !(c.mask & DUMPI_MASK_WALLTIME)) continue;
+        bool init = c.label == DUMPI_LABEL_INIT || c.label == DUMPI_LABEL_INIT_THREAD;
+        if (init != (n == 0)) continue; /* MPI_Init first, once */
+        if (!init && dumpi_call_int(&c, pr->comm_arg[c.label]) != DUMPI_COMM_WORLD) continue;
+        if (c.wall_start > h->entry_ns[n]) h->entry_ns[n] = c.wall_start;
+        if (c.wall_stop < h->exit_ns[n]) h->exit_ns[n] = c.wall_stop;
+        n++;
+    }
     dumpi_file_rewind(f);
-    return found;
+    if (n == 0) return false;
+    if (!h->anchored || h->exit_ns[0] < h->anchor_ns) h->anchor_ns = h->exit_ns[0];
+    h->anchored = true;
+    return true;
+}
+
+/* h's shift onto ref's clock (see clocks.h). */
+static void choose_shift(const clock_host *ref, clock_host *h) {
+    /* Shifts s with, in every call both hosts reached, h's earliest exit
+     * + s >= ref's latest entry and ref's earliest exit >= h's latest
+     * entry + s. Point 0 (MPI_Init) alone, then with the collectives. */
+    int64_t lo = INT64_MIN, hi = INT64_MAX, lo0 = INT64_MIN, hi0 = INT64_MAX;
+    int n = 0;
+    for (int k = 0; k < CLOCK_POINTS; k++) {
+        if (ref->entry_ns[k] == INT64_MIN || h->entry_ns[k] == INT64_MIN) continue;
+        int64_t a = ref->entry_ns[k] - h->exit_ns[k], b = ref->exit_ns[k] - h->entry_ns[k];
+        if (a > lo) lo = a;
+        if (b < hi) hi = b;
+        if (k == 0) lo0 = lo, hi0 = hi;
+        else n++;
+    }
+    int64_t init_shift = ref->anchor_ns - h->anchor_ns;
+    if (n > 0 && lo <= hi) {
+        h->method = CLOCK_BY_COLLECTIVES;
+        h->offset_ns = lo + (hi - lo) / 2;
+        h->error_ns = (hi - lo) / 2 + 1;
+    } else if (lo0 <= hi0 && lo <= hi) {
+        h->method = CLOCK_BY_INIT;
+        h->offset_ns = init_shift < lo0 ? lo0 : init_shift > hi0 ? hi0 : init_shift;
+        h->error_ns = lo0 == INT64_MIN || hi0 == INT64_MAX ? INT64_MAX : (hi0 - lo0) / 2 + 1;
+    } else {
+        h->method = CLOCK_BY_INIT_CONFLICT;
+        h->offset_ns = init_shift;
+        h->error_ns = INT64_MAX;
+    }
 }
 
 void clock_plan_make(dumpi_file *const *files, uint32_t n, clock_align mode, clock_plan *p) {
@@ -70,14 +134,16 @@ void clock_plan_make(dumpi_file *const *files, uint32_t n, clock_align mode, clo
         p->why_not = "fewer than two hosts are named in the ranks' headers";
         return;
     }
-    for (uint32_t r = 0; r < n; r++) {
-        int64_t t;
-        if (!files[r] || !init_exit(files[r], &t)) continue;
-        clock_host *h = &p->hosts[p->host_of[r]];
-        if (!h->anchored || t < h->anchor_ns) h->anchor_ns = t;
-        h->anchored = true;
-    }
-    const clock_host *ref = NULL; /* hosts are in order of first rank */
+    probe pr;
+    probe_init(&pr);
+    for (size_t i = 0; i < p->n_hosts; i++)
+        for (int k = 0; k < CLOCK_POINTS; k++) {
+            p->hosts[i].entry_ns[k] = INT64_MIN;
+            p->hosts[i].exit_ns[k] = INT64_MAX;
+        }
+    for (uint32_t r = 0; r < n; r++)
+        if (files[r]) probe_rank(&pr, files[r], &p->hosts[p->host_of[r]]);
+    clock_host *ref = NULL; /* hosts are in order of first rank */
     for (size_t i = 0; i < p->n_hosts && !ref; i++)
         if (p->hosts[i].anchored) ref = &p->hosts[i];
     if (!ref) {
@@ -89,12 +155,15 @@ void clock_plan_make(dumpi_file *const *files, uint32_t n, clock_align mode, clo
         return;
     }
     p->aligned = true;
+    ref->method = CLOCK_BY_REFERENCE;
     for (size_t i = 0; i < p->n_hosts; i++) {
         clock_host *h = &p->hosts[i];
-        if (!h->anchored) continue; /* left as recorded (build.c warns) */
-        h->offset_ns = ref->anchor_ns - h->anchor_ns;
+        if (!h->anchored || h == ref) continue; /* none: left as recorded (build.c warns) */
+        choose_shift(ref, h);
         int64_t mag = h->offset_ns < 0 ? -h->offset_ns : h->offset_ns;
         if (mag > p->max_shift_ns) p->max_shift_ns = mag;
+        if (h->error_ns > p->max_error_ns) p->max_error_ns = h->error_ns;
+        if (h->method == CLOCK_BY_INIT_CONFLICT) p->n_conflicts++;
     }
     for (uint32_t r = 0; r < n; r++)
         if (files[r]) dumpi_file_set_wall_offset(files[r], p->hosts[p->host_of[r]].offset_ns);

@@ -186,11 +186,12 @@ void dumpi_file_close(dumpi_file *f);
  * return the same error. Does not allocate once the arena is warm. */
 int dumpi_file_next(dumpi_file *f, dumpi_call *call, dumpi_error *err);
 
-/* Read on until a record of label a or b: 1 (it is in *call), 0 when
- * none is among the next max records or the stream ends first, or an
- * error as dumpi_file_next() returns it. For a look ahead, undone by
- * dumpi_file_rewind(). */
-int dumpi_file_find(dumpi_file *f, uint16_t a, uint16_t b, int max,
+/* Read on until a record whose label is in the set (labels[label] != 0,
+ * DUMPI_N_LABELS entries), reading at most *budget records (*budget is
+ * decreased by those read): 1 (it is in *call), 0 when the budget or the
+ * stream ends first, or an error as dumpi_file_next() returns it. For a
+ * look ahead, undone by dumpi_file_rewind(). */
+int dumpi_file_find(dumpi_file *f, const uint8_t *labels, int *budget,
                     dumpi_call *call, dumpi_error *err);
 
 /* Start the stream over from the first record. */

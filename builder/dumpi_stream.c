@@ -584,13 +584,14 @@ int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   return next_record(f, c, err);
 }
 
-int dumpi_file_find(dumpi_file *f, uint16_t a, uint16_t b, int max,
+int dumpi_file_find(dumpi_file *f, const uint8_t *labels, int *budget,
                     dumpi_call *c, dumpi_error *err) {
-  for (int i = 0; i < max; i++) {
+  while (*budget > 0) {
     int rc = next_record(f, c, err);
     if (rc != 1)
       return rc;
-    if (c->label == a || c->label == b)
+    --*budget;
+    if (c->label < DUMPI_N_LABELS && labels[c->label])
       return 1;
   }
   return 0;

@@ -43,10 +43,12 @@ static const char description[] =
     "\n"
     "Clocks: libdumpi records CLOCK_MONOTONIC, each host's own time since\n"
     "boot. When the ranks ran on several hosts (their DUMPI headers name\n"
-    "them), each host's clock is shifted so that the hosts' earliest MPI_Init\n"
-    "exits coincide (--align-clocks); the summary and the file's\n"
-    "time.clock_offsets_ns annotation give the shifts. A trace from one host\n"
-    "is left as recorded.\n"
+    "them), each host's clock is shifted onto the first host's, within the\n"
+    "bounds MPI_Init and the first synchronising collectives on COMM_WORLD\n"
+    "(Barrier, Allreduce, ...) give: no rank leaves one before all entered\n"
+    "(--align-clocks). The summary and the file's time.clock_offsets_ns\n"
+    "annotation give the shifts and their bounds. A trace from one host is\n"
+    "left as recorded.\n"
     "\n"
     "Output is written to a temporary file (OUTPUT.tmp.XXXXXX) and renamed\n"
     "into place only when complete. Stopped by SIGINT (Ctrl-C), SIGTERM,\n"
@@ -117,7 +119,7 @@ int main(int argc, char **argv) {
         {"lenient", 0, 0, G_OPTION_ARG_NONE, &lenient, "On an unknown function label keep the rank's records before it and go on (exit 2)", NULL},
         {"allow-missing", 0, 0, G_OPTION_ARG_NONE, &allow_missing, "Build even when some ranks' .bin files are missing (exit 2)", NULL},
         {"poll-states", 0, 0, G_OPTION_ARG_NONE, &poll_states, "Draw unsuccessful Test*/Iprobe calls as states, not events", NULL},
-        {"align-clocks", 0, 0, G_OPTION_ARG_STRING, &align, "auto (default): put the clocks of ranks on different hosts onto one, at each host's earliest MPI_Init exit, when they are boot clocks (CLOCK_MONOTONIC); always: also epoch clocks; never: times as recorded", "WHEN"},
+        {"align-clocks", 0, 0, G_OPTION_ARG_STRING, &align, "auto (default): put the clocks of ranks on different hosts onto one, bounded by MPI_Init and collectives on COMM_WORLD, when they are boot clocks (CLOCK_MONOTONIC); always: also epoch clocks; never: times as recorded", "WHEN"},
         {"preview-bins", 0, 0, G_OPTION_ARG_INT, &bins, "Preview bins per tree node (even, 2..4096; default 64); memory grows with N x timelines x categories", "N"},
         {"threads", 'j', 0, G_OPTION_ARG_INT, &threads, "1: everything on one thread; 2 (default): matching and writing on a second one (more adds nothing). The output is byte-identical", "N"},
         {"version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and the .slog2 format written, then exit", NULL},

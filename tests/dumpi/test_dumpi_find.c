@@ -4,11 +4,12 @@
  * usage: test_dumpi_find TRACES_DIR FOLDER...
  * For every rank: the record dumpi_file_find() returns for MPI_Init /
  * MPI_Init_thread is the first such record dumpi_file_next() gives
- * (label, offset, times), reading goes on right after it, a max smaller
- * than its position finds nothing, a label the stream lacks ends in 0 at
- * the end of the stream, a wall offset moves the times found by exactly
- * that much, and after each rewind the stream reads from its first record
- * again.
+ * (label, offset, times) and the budget went down by its position + 1,
+ * reading goes on right after it, a budget smaller than its position
+ * finds nothing and is used up, a label the stream lacks ends in 0 at the
+ * end of the stream with the budget left over, a wall offset moves the
+ * times found by exactly that much, and after each rewind the stream
+ * reads from its first record again.
  */
 #include "dumpi.h"
 #include "dumpi_table.h"
@@ -31,6 +32,8 @@ static long n_ranks, n_after_first;
 static int is_init(const dumpi_call *c) {
   return c->label == DUMPI_LABEL_INIT || c->label == DUMPI_LABEL_INIT_THREAD;
 }
+
+static uint8_t init_set[DUMPI_N_LABELS], none_set[DUMPI_N_LABELS];
 
 static void check_rank(const char *path) {
   dumpi_file *f;
@@ -67,10 +70,11 @@ static void check_rank(const char *path) {
     n_after_first++;
 
   dumpi_file_rewind(f);
-  rc = dumpi_file_find(f, DUMPI_LABEL_INIT, DUMPI_LABEL_INIT_THREAD, 256,
-                       &c, &err);
+  int budget = 256;
+  rc = dumpi_file_find(f, init_set, &budget, &c, &err);
   CHECK(rc == 1 && c.label == init_label && c.offset == init_off &&
         c.wall_start == init_start && c.wall_stop == init_stop);
+  CHECK(budget == 256 - (at + 1));
   /* reading goes on after it */
   if (at + 1 < n) {
     CHECK(dumpi_file_next(f, &c, &err) == 1 && c.offset == next_off);
@@ -79,8 +83,9 @@ static void check_rank(const char *path) {
   /* too short a look finds nothing, and rewinding undoes it */
   dumpi_file_rewind(f);
   if (at > 0) {
-    CHECK(dumpi_file_find(f, DUMPI_LABEL_INIT, DUMPI_LABEL_INIT_THREAD, at,
-                          &c, &err) == 0);
+    budget = at;
+    CHECK(dumpi_file_find(f, init_set, &budget, &c, &err) == 0 &&
+          budget == 0);
     dumpi_file_rewind(f);
   }
   CHECK(dumpi_file_next(f, &c, &err) == 1 && c.offset == first.offset &&
@@ -88,16 +93,17 @@ static void check_rank(const char *path) {
 
   /* a label the stream lacks: 0 at its end, which stays the end */
   dumpi_file_rewind(f);
-  CHECK(dumpi_file_find(f, DUMPI_LABEL_ALL_FUNCTIONS,
-                        DUMPI_LABEL_ALL_FUNCTIONS, n + 10, &c, &err) == 0);
+  budget = n + 10;
+  CHECK(dumpi_file_find(f, none_set, &budget, &c, &err) == 0 &&
+        budget == 10);
   CHECK(dumpi_file_next(f, &c, &err) == 0);
 
   /* a wall offset moves what is found by exactly that much */
   const int64_t shift = -123456789012345;
   dumpi_file_rewind(f);
   dumpi_file_set_wall_offset(f, shift);
-  rc = dumpi_file_find(f, DUMPI_LABEL_INIT, DUMPI_LABEL_INIT_THREAD, 256,
-                       &c, &err);
+  budget = 256;
+  rc = dumpi_file_find(f, init_set, &budget, &c, &err);
   CHECK(rc == 1 && c.wall_start == init_start + shift &&
         c.wall_stop == init_stop + shift);
   dumpi_file_close(f);
@@ -114,6 +120,7 @@ int main(int argc, char **argv) {
     printf("SKIP: ../shared/traces not found\n");
     return 77;
   }
+  init_set[DUMPI_LABEL_INIT] = init_set[DUMPI_LABEL_INIT_THREAD] = 1;
   for (int a = 2; a < argc; a++) {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/%s", argv[1], argv[a]);
