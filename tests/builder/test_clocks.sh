@@ -54,9 +54,10 @@ note "offsets: $offsets"
 # bound H: the error bound (ns) the file gives for synth-node-H, 0 for the
 # reference host.
 : >"$WORK/bounds"
+echo "$offsets" | tr ';' '\n' >"$WORK/offsets"
 for ((h = 0; h < HOSTS; h++)); do
-    e=$(echo "$offsets" | tr ';' '\n' | sed -n -E "s/^ *synth-node-$h=[-+][0-9]+ \((reference|collectives, within ([0-9]+) ns)\)\$/\2/p")
-    if ! echo "$offsets" | tr ';' '\n' | grep -q -E "^ *synth-node-$h=[-+][0-9]+ \((reference|collectives, within [0-9]+ ns)\)\$"; then
+    e=$(sed -n -E "s/^ *synth-node-$h=[-+][0-9]+ \((reference|collectives, within ([0-9]+) ns)\)\$/\2/p" "$WORK/offsets")
+    if ! grep -q -E "^ *synth-node-$h=[-+][0-9]+ \((reference|collectives, within [0-9]+ ns)\)\$" "$WORK/offsets"; then
         fail "synth-node-$h: no shift by the reference or the collectives in '$offsets'"
     fi
     echo "$h ${e:-0}" >>"$WORK/bounds"
