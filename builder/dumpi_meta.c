@@ -190,8 +190,12 @@ static int find_meta(const char *dir, char **out, dumpi_error *err) {
     if (n++ == 0) {
       size_t len = strlen(dir) + 1 + strlen(e->d_name) + 1;
       found = malloc(len);
+      /* "dir/" as typed (shell completion adds the slash): one slash */
+      size_t dl = strlen(dir);
+      while (dl > 1 && dir[dl - 1] == '/')
+        dl--;
       if (found)
-        snprintf(found, len, "%s/%s", dir, e->d_name);
+        snprintf(found, len, "%.*s/%s", (int)dl, dir, e->d_name);
     }
   }
   closedir(d);

@@ -275,8 +275,13 @@ input-forms)
     d="$WORK/t"; mkdir -p "$d"
     run_build "$WORK/b" -q "$(trace_meta "$SRC")" -o "$d/meta.slog2"
     [ "$RC" -eq 0 ] || fail "input .meta: exit $RC"
-    run_build "$WORK/b" -q "$TRACES/$SRC" -o "$d/dir.slog2"
+    # the directory as shell completion types it, with a slash: the
+    # .meta found in it is named with one slash
+    run_build "$WORK/b" -q "$TRACES/$SRC/" -o "$d/dir.slog2"
     [ "$RC" -eq 0 ] || fail "input directory: exit $RC"
+    print_tool "$d/dir.slog2" >"$d/dir.txt"
+    grep -q "source.meta = $TRACES/$SRC/[^/]*\.meta\$" "$d/dir.txt" ||
+        fail "input directory: source.meta is '$(sed -n 's/^ *source.meta = //p' "$d/dir.txt")'"
     run_build "$WORK/b" -q "$TRACES/$SRC"/*.bin -o "$d/list.slog2"
     [ "$RC" -eq 0 ] || { cat "$WORK/b.err" >&2; fail "input .bin list: exit $RC"; }
     for f in meta dir list; do
