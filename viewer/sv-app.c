@@ -40,6 +40,7 @@ static void startup_cb(GApplication *app, gpointer u)
         {"win.forward", {"<Alt>Right", NULL}},
         {"win.open", {"<Control>o", NULL}},
         {"win.search", {"<Control>f", NULL}},
+        {"win.show-info", {"<Control>i", NULL}},
         {"win.show-sidebar", {"F9", NULL}},
         {"window.close", {"<Control>w", NULL}},
     };

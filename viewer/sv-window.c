@@ -4,7 +4,7 @@
  * win.zoom-in, win.zoom-out, win.zoom-fit, win.back, win.forward,
  * win.pan-left, win.pan-right, win.go-start, win.go-end, win.search,
  * win.find-next, win.find-prev, win.zoom-to-range, win.show-sidebar,
- * win.show-statusbar, win.absolute-time, win.show-help.
+ * win.show-statusbar, win.absolute-time, win.show-help, win.show-info.
  */
 #include "sv-window.h"
 
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "render.h"
+#include "sv-info.h"
 #include "sv-labels.h"
 #include "sv-legend.h"
 #include "sv-overview.h"
@@ -44,6 +45,7 @@ struct _SvWindow {
 
     SvDocRef *doc;
     char *path;
+    GtkWindow *info;          /* Trace Information, while open (weak) */
     GCancellable *open_cancel, *stats_cancel, *search_cancel;
     gboolean opening, stats_busy, search_busy;
 
@@ -141,8 +143,16 @@ static void rebuild_recent_menu(SvWindow *self)
 
 /* ------------------------------------------------------------ open */
 
+/* The Trace Information window belongs to the file it was opened on. */
+static void close_info(SvWindow *self)
+{
+    if (self->info)
+        gtk_window_destroy(self->info);
+}
+
 static void set_doc(SvWindow *self, SvDocRef *doc, const char *path)
 {
+    close_info(self);
     sv_doc_ref_release(self->doc);
     self->doc = doc ? sv_doc_ref_acquire(doc) : NULL;
     g_free(self->path);
@@ -603,7 +613,20 @@ static void help_action(GSimpleAction *a, GVariant *p, gpointer u)
                  "0: whole trace · Home / End: start / end · ← →: pan\n"
                  "Scroll / drag: pan and scroll · Shift+drag or right-drag: select a range\n"
                  "Click: details · Alt+← / Alt+→: zoom history\n"
-                 "Ctrl+F: search (name or field=value), Enter / Shift+Enter: next / previous");
+                 "Ctrl+F: search (name or field=value), Enter / Shift+Enter: next / previous\n"
+                 "Ctrl+I: trace information (how the file was built, clocks, unmatched messages)");
+}
+
+static void info_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    if (!self->doc)
+        return;
+    if (!self->info) {
+        self->info = sv_info_window_new(GTK_WINDOW(self), self->doc, self->path);
+        g_object_add_weak_pointer(G_OBJECT(self->info), (gpointer *)&self->info);
+    }
+    gtk_window_present(self->info);
 }
 
 static void toggle_state(GSimpleAction *a, GVariant *p, gpointer u)
@@ -637,6 +660,7 @@ static const GActionEntry ACTIONS[] = {
     {"find-prev", find_prev_action, NULL, NULL, NULL, {0}},
     {"zoom-to-range", zoom_to_range_action, NULL, NULL, NULL, {0}},
     {"show-help", help_action, NULL, NULL, NULL, {0}},
+    {"show-info", info_action, NULL, NULL, NULL, {0}},
     {"show-sidebar", NULL, NULL, "true", toggle_state, {0}},
     {"show-statusbar", NULL, NULL, "true", toggle_state, {0}},
     {"absolute-time", NULL, NULL, "false", toggle_state, {0}},
@@ -870,9 +894,8 @@ static gboolean script_idle(SvWindow *self)
            !sv_timeline_is_busy(self->timeline);
 }
 
-static int save_screenshot(SvWindow *self, const char *file)
+static int save_screenshot(GtkWidget *w, const char *file)
 {
-    GtkWidget *w = GTK_WIDGET(self);
     int width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
     GdkPaintable *p = gtk_widget_paintable_new(w);
     GtkSnapshot *s = gtk_snapshot_new();
@@ -983,8 +1006,20 @@ static gboolean script_step(gpointer user)
                                            g_variant_new_boolean(TRUE));
         gtk_stack_set_visible_child_name(self->side_stack, "legend");
     } else if (g_str_equal(verb, "screenshot")) {
-        if (!save_screenshot(self, arg))
+        if (!save_screenshot(GTK_WIDGET(self), arg))
             script_fail(self, "screenshot");
+    } else if (g_str_equal(verb, "screenshot-info")) {
+        if (!self->info || !save_screenshot(GTK_WIDGET(self->info), arg))
+            script_fail(self, "screenshot-info: no Trace Information window");
+    } else if (g_str_equal(verb, "expect-info")) {
+        /* KEY [VALUE-PART]: a row of the Trace Information window */
+        char **kv = g_strsplit(arg, " ", 2);
+        gboolean ok = self->info && kv[0] && sv_info_window_has(self->info, kv[0], kv[1]);
+        printf("info %s%s%s: %s\n", kv[0] ? kv[0] : "", kv[0] && kv[1] ? " ~ " : "", kv[0] && kv[1] ? kv[1] : "",
+               ok ? "shown" : "not shown");
+        if (!ok)
+            script_fail(self, "expect-info");
+        g_strfreev(kv);
     } else if (g_str_equal(verb, "stats")) {
         printf("frame window %.9f:%.9f nodes_read %" G_GUINT64_FORMAT " bytes_read %" G_GUINT64_FORMAT
                " drawables %" G_GUINT64_FORMAT " previews %" G_GUINT64_FORMAT " ms %.2f\n",
@@ -1071,6 +1106,7 @@ static void sv_window_dispose(GObject *o)
         g_source_remove(self->pulse_id);
     self->pulse_id = 0;
     stop_build(self);
+    close_info(self);
     GCancellable *cs[] = {self->open_cancel, self->stats_cancel, self->search_cancel};
     for (size_t i = 0; i < G_N_ELEMENTS(cs); i++)
         if (cs[i])

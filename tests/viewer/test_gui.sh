@@ -46,7 +46,10 @@ size=$(wc -c < "$SHOT")
 FILE2="$WORK/gui2.slog2"
 "$GEN" "$FILE2" 8 300 4 || exit 1
 rm -rf "$XDG_CONFIG_HOME/slog2"
-SLOG2_VIEW_SCRIPT="expect-file gui.slog2; drop $FILE2; expect-file gui2.slog2; stats;
+# (the Trace Information window belongs to the file: after the drop it
+# shows the new one)
+SLOG2_VIEW_SCRIPT="expect-file gui.slog2; action show-info; expect-info Path gui.slog2;
+ drop $FILE2; expect-file gui2.slog2; action show-info; expect-info Path gui2.slog2; stats;
  expect-colour MPI_Send #3584e4; set-colour MPI_Send #d02090; expect-colour MPI_Send #d02090; stats;
  window 0.01 0.012; sleep 300; screenshot $WORK/colour.png; quit" \
   timeout 60 "$VIEW" "$FILE" > "$WORK/dnd.out" 2> "$WORK/dnd.err"
@@ -89,13 +92,18 @@ if [ -n "$TRACES" ] && [ -d "$TRACES/sst-dumpi-testtrace" ]; then
   rm -rf "$WORK/meta" && mkdir -p "$WORK/meta"
   cp "$TRACES"/sst-dumpi-testtrace/*.bin "$TRACES"/sst-dumpi-testtrace/*.meta "$WORK/meta/"
   chmod u+w "$WORK"/meta/*
-  SLOG2_VIEW_SCRIPT="sleep 2000; stats; quit" timeout 60 "$VIEW" "$WORK/meta/testtrace.meta" \
+  # and the Trace Information window shows how it was built
+  SLOG2_VIEW_SCRIPT="sleep 2000; stats; action show-info; expect-info builder.command slog2-build;
+   expect-info source.meta testtrace.meta; expect-info Timelines 4; sleep 300;
+   screenshot-info $WORK/info.png; quit" timeout 60 "$VIEW" "$WORK/meta/testtrace.meta" \
     > "$WORK/meta.out" 2> "$WORK/meta.err"
   rc=$?
   cat "$WORK/meta.err" >&2
   [ $rc -eq 0 ] || { echo ".meta: slog2-view exited with $rc"; exit 1; }
   [ -s "$WORK/meta/testtrace.slog2" ] || { echo ".meta: no cached testtrace.slog2 next to the trace"; exit 1; }
   grep -q "^frame window" "$WORK/meta.out" || { echo ".meta: no frame drawn after the conversion"; exit 1; }
+  grep -q "^FAIL" "$WORK/meta.out" && { cat "$WORK/meta.out"; exit 1; }
+  [ -s "$WORK/info.png" ] || { echo "no screenshot of the Trace Information window"; exit 1; }
 else
   echo "SKIP part: ../shared/traces not found, .meta conversion not tested"
 fi
