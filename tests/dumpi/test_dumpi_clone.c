@@ -9,12 +9,12 @@
  * slog2-build hands communicator calls to the writer's thread this way.
  */
 #include "dumpi.h"
+#include "for_each_rank.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static int n_fail;
 static long n_records, n_arrays, n_strings, n_statuses;
@@ -144,30 +144,10 @@ static void check_rank(const char *bin) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s TRACES_DIR FOLDER...\n", argv[0]);
-    return 2;
-  }
-  struct stat st;
-  if (stat(argv[1], &st) != 0 || !S_ISDIR(st.st_mode)) {
-    printf("SKIP: ../shared/traces not found\n");
-    return 77;
-  }
-  for (int a = 2; a < argc; a++) {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/%s", argv[1], argv[a]);
-    dumpi_meta *m;
-    dumpi_error err;
-    if (dumpi_meta_open(dir, &m, &err) != DUMPI_OK) {
-      fprintf(stderr, "%s\n", err.message);
-      n_fail++;
-      continue;
-    }
-    for (int r = 0; r < dumpi_meta_n_ranks(m); r++)
-      if (dumpi_meta_bin_path(m, r))
-        check_rank(dumpi_meta_bin_path(m, r));
-    dumpi_meta_free(m);
-  }
+  int rc = for_each_rank(argc, argv, check_rank);
+  if (rc == 2 || rc == 77)
+    return rc;
+  n_fail += rc;
   printf("%ld records, %ld arrays cloned (%ld strings or string lists, %ld "
          "statuses), %d failures\n", n_records, n_arrays, n_strings, n_statuses,
          n_fail);

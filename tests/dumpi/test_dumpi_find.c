@@ -13,10 +13,10 @@
  */
 #include "dumpi.h"
 #include "dumpi_table.h"
+#include "for_each_rank.h"
 
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/stat.h>
 
 static int n_fail;
 static long n_ranks, n_after_first;
@@ -111,31 +111,11 @@ static void check_rank(const char *path) {
 
 int main(int argc, char **argv) {
   const char *path = "(arguments)";
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s TRACES_DIR FOLDER...\n", argv[0]);
-    return 2;
-  }
-  struct stat st;
-  if (stat(argv[1], &st) != 0 || !S_ISDIR(st.st_mode)) {
-    printf("SKIP: ../shared/traces not found\n");
-    return 77;
-  }
   init_set[DUMPI_LABEL_INIT] = init_set[DUMPI_LABEL_INIT_THREAD] = 1;
-  for (int a = 2; a < argc; a++) {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/%s", argv[1], argv[a]);
-    dumpi_meta *m;
-    dumpi_error err;
-    if (dumpi_meta_open(dir, &m, &err) != DUMPI_OK) {
-      fprintf(stderr, "FAIL %s\n", err.message);
-      n_fail++;
-      continue;
-    }
-    for (int r = 0; r < dumpi_meta_n_ranks(m); r++)
-      if (dumpi_meta_bin_path(m, r))
-        check_rank(dumpi_meta_bin_path(m, r));
-    dumpi_meta_free(m);
-  }
+  int rc = for_each_rank(argc, argv, check_rank);
+  if (rc == 2 || rc == 77)
+    return rc;
+  n_fail += rc;
   printf("%ld ranks, %ld with records before MPI_Init, %d failures\n",
          n_ranks, n_after_first, n_fail);
   /* hpcg calls MPI_Initialized first: the search must have had to skip */
