@@ -655,10 +655,9 @@ static void annotate_clocks(builder *b) {
     const clock_plan *p = &b->clocks;
     if (p->n_named < 2 && !p->aligned) return;
     if (!p->aligned) {
-        GString *v = g_string_new("none: ");
-        g_string_append(v, p->why_not);
-        slog_writer_add_annotation(b->w, "time.clock_align", v->str);
-        g_string_free(v, TRUE);
+        char *v = g_strconcat("none: ", p->why_not, NULL);
+        slog_writer_add_annotation(b->w, "time.clock_align", v);
+        g_free(v);
         return;
     }
     slog_writer_add_annotation(b->w, "time.clock_align",
@@ -733,9 +732,12 @@ G_GNUC_NO_INLINE static GString *rank_list(const int *ranks, size_t n, int n_ran
 
 /* Put the hosts' clocks onto one (clocks.h); say so, and warn about the
  * hosts that could not be. */
-G_GNUC_NO_INLINE static void plan_clocks(builder *b, dumpi_file *const *files) {
+G_GNUC_NO_INLINE static void plan_clocks(builder *b) {
     clock_plan *p = &b->clocks;
+    dumpi_file **files = g_new0(dumpi_file *, b->n_ranks);
+    for (uint32_t i = 0; i < b->n_ranks; i++) files[i] = b->ranks[i].f;
     clock_plan_make(files, b->n_ranks, b->o->align_clocks, p);
+    g_free(files);
     b->s->n_hosts = (uint32_t)p->n_named;
     b->s->clocks_aligned = p->aligned;
     b->s->max_clock_shift_ns = p->max_shift_ns;
@@ -743,7 +745,7 @@ G_GNUC_NO_INLINE static void plan_clocks(builder *b, dumpi_file *const *files) {
     b->s->clocks_not_aligned = !p->aligned ? p->why_not : NULL;
     for (size_t i = 0; p->aligned && i < p->n_hosts; i++) {
         const clock_host *h = &p->hosts[i];
-        if (h->anchored) continue;
+        if (h->method != CLOCK_BY_NONE) continue;
         if (h->name[0])
             warn(b, "host %s (%u rank%s from rank %u): no MPI_Init among the first %d records of its ranks; "
                     "its clock is left as recorded",
@@ -829,12 +831,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         s->input_bytes += dumpi_file_size(r->f);
         if (!dumpi_file_has_index(r->f)) warn(&b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
     }
-    if (!fatal) {
-        dumpi_file **files = g_new0(dumpi_file *, b.n_ranks);
-        for (uint32_t i = 0; i < b.n_ranks; i++) files[i] = b.ranks[i].f;
-        plan_clocks(&b, files);
-        g_free(files);
-    }
+    if (!fatal) plan_clocks(&b);
     slog_error werr;
     if (!fatal) {
         /* Prime every rank's head; the origin is the earliest entry time. */

@@ -35,6 +35,10 @@ static void group_hosts(dumpi_file *const *files, uint32_t n, clock_plan *p) {
             h = p->n_hosts++;
             p->hosts[h].name = g_strdup(name);
             p->hosts[h].first_rank = r;
+            for (int k = 0; k < CLOCK_POINTS; k++) {
+                p->hosts[h].entry_ns[k] = INT64_MIN;
+                p->hosts[h].exit_ns[k] = INT64_MAX;
+            }
             if (name[0]) {
                 g_hash_table_insert(by_name, p->hosts[h].name, GSIZE_TO_POINTER(h + 1));
                 p->n_named++;
@@ -69,9 +73,8 @@ static void probe_init(probe *pr) {
 }
 
 /* f's MPI_Init and first synchronising collectives on COMM_WORLD (main
- * thread), entry and exit, folded into host h; f is rewound. False when
- * no MPI_Init was found. */
-static bool probe_rank(const probe *pr, dumpi_file *f, clock_host *h) {
+ * thread), entry and exit, folded into host h; f is rewound. */
+static void probe_rank(const probe *pr, dumpi_file *f, clock_host *h) {
     dumpi_call c;
     dumpi_error e;
     int budget = CLOCK_PROBE_RECORDS, n = 0;
@@ -85,11 +88,10 @@ static bool probe_rank(const probe *pr, dumpi_file *f, clock_host *h) {
         n++;
     }
     dumpi_file_rewind(f);
-    if (n == 0) return false;
-    if (!h->anchored || h->exit_ns[0] < h->anchor_ns) h->anchor_ns = h->exit_ns[0];
-    h->anchored = true;
-    return true;
 }
+
+/* Whether one of h's ranks had an MPI_Init: the anchor of its shift. */
+static bool has_init(const clock_host *h) { return h->exit_ns[0] != INT64_MAX; }
 
 /* h's shift onto ref's clock (see clocks.h). */
 static void choose_shift(const clock_host *ref, clock_host *h) {
@@ -106,7 +108,7 @@ static void choose_shift(const clock_host *ref, clock_host *h) {
         if (k == 0) lo0 = lo, hi0 = hi;
         else n++;
     }
-    int64_t init_shift = ref->anchor_ns - h->anchor_ns;
+    int64_t init_shift = ref->exit_ns[0] - h->exit_ns[0];
     if (n > 0 && lo <= hi) {
         h->method = CLOCK_BY_COLLECTIVES;
         h->offset_ns = lo + (hi - lo) / 2;
@@ -114,7 +116,7 @@ static void choose_shift(const clock_host *ref, clock_host *h) {
     } else if (lo0 <= hi0 && lo <= hi) {
         h->method = CLOCK_BY_INIT;
         h->offset_ns = init_shift < lo0 ? lo0 : init_shift > hi0 ? hi0 : init_shift;
-        h->error_ns = lo0 == INT64_MIN || hi0 == INT64_MAX ? INT64_MAX : (hi0 - lo0) / 2 + 1;
+        h->error_ns = (hi0 - lo0) / 2 + 1; /* point 0 is on both: finite */
     } else {
         h->method = CLOCK_BY_INIT_CONFLICT;
         h->offset_ns = init_shift;
@@ -136,21 +138,16 @@ void clock_plan_make(dumpi_file *const *files, uint32_t n, clock_align mode, clo
     }
     probe pr;
     probe_init(&pr);
-    for (size_t i = 0; i < p->n_hosts; i++)
-        for (int k = 0; k < CLOCK_POINTS; k++) {
-            p->hosts[i].entry_ns[k] = INT64_MIN;
-            p->hosts[i].exit_ns[k] = INT64_MAX;
-        }
     for (uint32_t r = 0; r < n; r++)
         if (files[r]) probe_rank(&pr, files[r], &p->hosts[p->host_of[r]]);
     clock_host *ref = NULL; /* hosts are in order of first rank */
     for (size_t i = 0; i < p->n_hosts && !ref; i++)
-        if (p->hosts[i].anchored) ref = &p->hosts[i];
+        if (has_init(&p->hosts[i])) ref = &p->hosts[i];
     if (!ref) {
         p->why_not = "no rank has an MPI_Init record";
         return;
     }
-    if (mode == CLOCK_ALIGN_AUTO && ref->anchor_ns >= CLOCK_EPOCH_MIN_NS) {
+    if (mode == CLOCK_ALIGN_AUTO && ref->exit_ns[0] >= CLOCK_EPOCH_MIN_NS) {
         p->why_not = "the clocks are epoch time (kept in step by NTP)";
         return;
     }
@@ -158,7 +155,7 @@ void clock_plan_make(dumpi_file *const *files, uint32_t n, clock_align mode, clo
     ref->method = CLOCK_BY_REFERENCE;
     for (size_t i = 0; i < p->n_hosts; i++) {
         clock_host *h = &p->hosts[i];
-        if (!h->anchored || h == ref) continue; /* none: left as recorded (build.c warns) */
+        if (!has_init(h) || h == ref) continue; /* CLOCK_BY_NONE: left as recorded (build.c warns) */
         choose_shift(ref, h);
         int64_t mag = h->offset_ns < 0 ? -h->offset_ns : h->offset_ns;
         if (mag > p->max_shift_ns) p->max_shift_ns = mag;

@@ -76,11 +76,10 @@ typedef struct clock_host {
     char *name;            /* the ranks' DUMPI header hostname ("" if none) */
     uint32_t first_rank;   /* its lowest rank */
     uint32_t n_ranks;
-    bool anchored;         /* an MPI_Init exit was found on one of its ranks */
-    int64_t anchor_ns;     /* earliest such exit, on the host's own clock */
     /* Per point (MPI_Init, then the collectives): the latest entry and the
      * earliest exit among its ranks, on its own clock; INT64_MIN and
-     * INT64_MAX where no rank of it got there. */
+     * INT64_MAX where no rank of it got there (exit_ns[0]: its earliest
+     * MPI_Init exit). */
     int64_t entry_ns[CLOCK_POINTS], exit_ns[CLOCK_POINTS];
     clock_method method;
     int64_t offset_ns;     /* added to its ranks' wall times */
