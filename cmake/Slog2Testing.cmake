@@ -54,7 +54,7 @@ endfunction()
 #    "fuzz-replay") that runs every corpus file once -- so the seed corpus and
 #    any committed crash reproducers are regression tests in the normal,
 #    Valgrind and sanitizer runs, with gcc too.
-set(SLOG2_FUZZ_SECONDS 30 CACHE STRING "Seconds each fuzz.* test fuzzes for")
+set(SLOG2_FUZZ_SECONDS 60 CACHE STRING "Seconds each fuzz.* test fuzzes for")
 function(slog2_add_fuzzer)
   cmake_parse_arguments(F "" "NAME;CORPUS" "SOURCES;LIBS" ${ARGN})
   if(SLOG2_FUZZ)
