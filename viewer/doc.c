@@ -94,7 +94,8 @@ void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewp
     sv_compose_geom g;
     sv_compose_geom_for(W, H, &g);
     cairo_save(cr);
-    cairo_set_source_rgb(cr, 0.98, 0.98, 0.984);
+    const sv_theme *th = sv_theme_current();
+    sv_theme_source(cr, th->chrome_bg, 1);
     cairo_paint(cr);
     if (g.overview_h > 0) {
         /* the overview spans the canvas columns, so it lines up with the
@@ -104,7 +105,7 @@ void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewp
         sv_render_overview(cr, g.canvas_w, g.overview_h, ov, vp, &d->pal);
         cairo_restore(cr);
         cairo_save(cr);
-        cairo_set_source_rgb(cr, 0.467, 0.463, 0.482);
+        sv_theme_source(cr, th->dim_text, 1);
         sv_draw_text(cr, "Overview", 8, (g.overview_h - 14) / 2, 0, 0, 8);
         cairo_restore(cr);
     }
@@ -123,12 +124,12 @@ void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewp
     sv_render_canvas(cr, g.canvas_w, g.canvas_h, &p);
     cairo_restore(cr);
     /* label column header */
-    cairo_set_source_rgb(cr, 0.98, 0.98, 0.984);
+    sv_theme_source(cr, th->chrome_bg, 1);
     cairo_rectangle(cr, 0, g.overview_h + g.gap, g.label_w, g.ruler_h);
     cairo_fill(cr);
-    cairo_set_source_rgb(cr, 0.467, 0.463, 0.482);
+    sv_theme_source(cr, th->dim_text, 1);
     sv_draw_text(cr, "Timeline", 8, g.overview_h + g.gap + 4, 0, 1, 8);
-    cairo_set_source_rgba(cr, 0, 0, 0, 0.18);
+    sv_theme_source(cr, th->border, 1);
     cairo_set_line_width(cr, 1);
     cairo_move_to(cr, 0, g.canvas_y - 0.5);
     cairo_line_to(cr, g.label_w, g.canvas_y - 0.5);
@@ -281,6 +282,14 @@ static int replaces(const char *out, const char *in)
            so.st_ino == si.st_ino;
 }
 
+int sv_parse_theme(const char *s, sv_headless_opts *o)
+{
+    if (strcmp(s, "light") != 0 && strcmp(s, "dark") != 0)
+        return -1;
+    o->dark = strcmp(s, "dark") == 0;
+    return 0;
+}
+
 int sv_headless_render(const sv_headless_opts *o, FILE *errf)
 {
     sv_doc d;
@@ -310,6 +319,7 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         fprintf(errf, "slog2-view: %s\n", err.message[0] ? err.message : slog_strerror(err.status));
         return 1;
     }
+    sv_theme_set_dark(o->dark);
     int rc = 1;
     sv_layout lay = {0};
     sv_scene *scene = NULL, *ov_scene = NULL;

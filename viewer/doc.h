@@ -53,12 +53,14 @@ typedef struct sv_headless_opts {
     int have_timelines;
     unsigned tl_first, tl_last; /* --timelines A-B */
     int print_stats;         /* --stats */
+    int dark;                /* --theme dark */
 } sv_headless_opts;
 
 /* Parse the argument of --window / --size / --timelines. 0 or -1. */
 int sv_parse_window(const char *s, sv_headless_opts *o);
 int sv_parse_size(const char *s, sv_headless_opts *o);
 int sv_parse_timelines(const char *s, sv_headless_opts *o);
+int sv_parse_theme(const char *s, sv_headless_opts *o);
 
 /* Render to a PNG. Errors to errf, returns 0 or 1. */
 int sv_headless_render(const sv_headless_opts *o, FILE *errf);

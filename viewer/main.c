@@ -16,7 +16,7 @@ static const char USAGE[] =
     "Usage:\n"
     "  slog2-view [FILE.slog2 | TRACE.meta]\n"
     "  slog2-view --render OUT.png [--window T0:T1|all] [--size WxH]\n"
-    "             [--timelines A-B] [--stats] FILE.slog2\n"
+    "             [--timelines A-B] [--theme light|dark] [--stats] FILE.slog2\n"
     "  slog2-view --help | --version\n"
     "\n"
     "Interactive Gantt viewer for .slog2 timeline files written by slog2-build.\n"
@@ -36,6 +36,8 @@ static const char USAGE[] =
     "  --size WxH           image size in pixels (default: 1600x900, 16..16384)\n"
     "  --timelines A-B      only timelines A to B (inclusive, 0-based); A alone is\n"
     "                       one timeline (default: all)\n"
+    "  --theme light|dark   the colours of the window's light or dark style\n"
+    "                       (default: light); the data keep their colours\n"
     "  --stats              print what the frame's query read (nodes, bytes,\n"
     "                       drawables, previews, time) on standard output (on\n"
     "                       standard error with --render -)\n"
@@ -54,6 +56,10 @@ static const char USAGE[] =
     "                                its unmatched messages\n"
     "  Ctrl+O                        open a file\n"
     "\n"
+    "Light and dark: the window follows GTK's theme (GTK_THEME=Adwaita:dark, a\n"
+    "*-dark theme); the menu's Dark Style asks GTK for the dark variant and is\n"
+    "remembered in $XDG_CONFIG_HOME/slog2/view.ini.\n"
+    "\n"
     "Environment:\n"
     "  GSK_RENDERER        GTK's renderer; without a GPU (no /dev/dri render node)\n"
     "                      slog2-view picks \"cairo\" unless this is set\n"
@@ -65,7 +71,8 @@ static const char USAGE[] =
     "                      expect-info KEY [VALUE], stats, mark,\n"
     "                      expect-visible-nodes, expect-fewer-bytes, drop FILE,\n"
     "                      expect-file NAME, set-colour CATEGORY COLOUR,\n"
-    "                      expect-colour CATEGORY COLOUR, sleep MS, cancel\n"
+    "                      expect-colour CATEGORY COLOUR, expect-style light|dark,\n"
+    "                      sleep MS, cancel\n"
     "                      (a running .meta conversion, as its Cancel button;\n"
     "                      the one command that does not wait for it), quit\n"
     "\n"
@@ -90,7 +97,8 @@ static int run_render(int argc, char **argv)
         const char *a = argv[i];
         const char *val = NULL;
         int needs = strcmp(a, "--render") == 0 || strcmp(a, "--window") == 0 ||
-                    strcmp(a, "--size") == 0 || strcmp(a, "--timelines") == 0;
+                    strcmp(a, "--size") == 0 || strcmp(a, "--timelines") == 0 ||
+                    strcmp(a, "--theme") == 0;
         if (needs) {
             if (i + 1 >= argc)
                 return usage_error("option needs an argument", a);
@@ -107,6 +115,9 @@ static int run_render(int argc, char **argv)
         } else if (strcmp(a, "--timelines") == 0) {
             if (sv_parse_timelines(val, &o))
                 return usage_error("bad --timelines (want A-B)", val);
+        } else if (strcmp(a, "--theme") == 0) {
+            if (sv_parse_theme(val, &o))
+                return usage_error("bad --theme (want light or dark)", val);
         } else if (strcmp(a, "--stats") == 0)
             o.print_stats = 1;
         else if (a[0] == '-' && a[1])

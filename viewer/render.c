@@ -8,20 +8,71 @@
 
 #include "aggregate.h"
 
-static const sv_theme THEME = {
-    .bg = {1, 1, 1},
-    .alt_bg = {0.965, 0.965, 0.972},
-    .header_bg = {0.918, 0.918, 0.929},
+static const sv_theme LIGHT = {
+    .bg = {1, 1, 1, 1},
+    .alt_bg = {0.965, 0.965, 0.972, 1},
+    .header_bg = {0.918, 0.918, 0.929, 1},
+    .chrome_bg = {0.98, 0.98, 0.984, 1},
+    .overview_bg = {0.965, 0.965, 0.972, 1},
     .grid = {0, 0, 0, 0.07},
-    .text = {0.180, 0.204, 0.212},
-    .dim_text = {0.467, 0.463, 0.482},
-    .accent = {0.208, 0.518, 0.894},
+    .border = {0, 0, 0, 0.18},
+    .tick = {0, 0, 0, 0.25},
+    .major_tick = {0, 0, 0, 0.45},
+    .text = {0.180, 0.204, 0.212, 1},
+    .dim_text = {0.467, 0.463, 0.482, 1},
+    .accent = {0.208, 0.518, 0.894, 1},
+    .veil = {1, 1, 1, 0.6},
+    .dim_window = {0.2, 0.2, 0.25, 0.28},
+    .strong = {0.1, 0.1, 0.12, 1},
+    .meter_bg = {0, 0, 0, 0.06},
+    .arrow_lift = 0,
 };
 
-const sv_theme *sv_theme_default(void)
+/* Adwaita dark: view #1e1e1e, window #242424, headers #303030, accent
+ * #78aeed; text and lines are the light theme's turned over. */
+static const sv_theme DARK = {
+    .bg = {0.118, 0.118, 0.118, 1},
+    .alt_bg = {0.153, 0.153, 0.157, 1},
+    .header_bg = {0.188, 0.188, 0.196, 1},
+    .chrome_bg = {0.141, 0.141, 0.141, 1},
+    .overview_bg = {0.165, 0.165, 0.169, 1},
+    .grid = {1, 1, 1, 0.08},
+    .border = {1, 1, 1, 0.15},
+    .tick = {1, 1, 1, 0.3},
+    .major_tick = {1, 1, 1, 0.5},
+    .text = {0.93, 0.93, 0.93, 1},
+    .dim_text = {0.64, 0.64, 0.66, 1},
+    .accent = {0.471, 0.682, 0.929, 1},
+    .veil = {0, 0, 0, 0.55},
+    .dim_window = {0, 0, 0, 0.45},
+    .strong = {0.96, 0.96, 0.97, 1},
+    .meter_bg = {1, 1, 1, 0.08},
+    .arrow_lift = 0.4,
+};
+
+static const sv_theme *theme = &LIGHT;
+
+const sv_theme *sv_theme_current(void)
 {
-    return &THEME;
+    return theme;
 }
+
+void sv_theme_set_dark(int dark)
+{
+    theme = dark ? &DARK : &LIGHT;
+}
+
+int sv_theme_is_dark(void)
+{
+    return theme == &DARK;
+}
+
+void sv_theme_source(cairo_t *cr, const double *c, double alpha)
+{
+    cairo_set_source_rgba(cr, c[0], c[1], c[2], c[3] * alpha);
+}
+
+#define THEME (*theme)
 
 /* ------------------------------------------------------------ palette */
 
@@ -61,10 +112,6 @@ void sv_set_rgba(cairo_t *cr, uint32_t rgba, double shade, double alpha)
     cairo_set_source_rgba(cr, r * shade, g * shade, b * shade, a * alpha);
 }
 
-static void set_rgb(cairo_t *cr, const double *c)
-{
-    cairo_set_source_rgb(cr, c[0], c[1], c[2]);
-}
 
 /* ------------------------------------------------------------ text */
 
@@ -130,7 +177,7 @@ static int same_item(const sv_item *a, const sv_item *b)
 static void draw_rows_background(cairo_t *cr, double w, double h, const sv_canvas_params *p)
 {
     const sv_layout *lay = p->lay;
-    set_rgb(cr, THEME.bg);
+    sv_theme_source(cr, THEME.bg, 1);
     cairo_paint(cr);
     size_t k = 0;
     for (size_t i = 0; i < lay->n_rows; i++) {
@@ -140,7 +187,7 @@ static void draw_rows_background(cairo_t *cr, double w, double h, const sv_canva
             k = 0;
             if (y + r->h < 0 || y > h)
                 continue;
-            set_rgb(cr, THEME.header_bg);
+            sv_theme_source(cr, THEME.header_bg, 1);
             cairo_rectangle(cr, 0, y, w, r->h);
             cairo_fill(cr);
             continue;
@@ -149,11 +196,11 @@ static void draw_rows_background(cairo_t *cr, double w, double h, const sv_canva
         if (y + r->h < 0 || y > h)
             continue;
         if ((long)i == p->hover_row) {
-            cairo_set_source_rgba(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2], 0.07);
+            sv_theme_source(cr, THEME.accent, 0.07);
             cairo_rectangle(cr, 0, y, w, r->h);
             cairo_fill(cr);
         } else if (k % 2 == 0) {
-            set_rgb(cr, THEME.alt_bg);
+            sv_theme_source(cr, THEME.alt_bg, 1);
             cairo_rectangle(cr, 0, y, w, r->h);
             cairo_fill(cr);
         }
@@ -161,7 +208,7 @@ static void draw_rows_background(cairo_t *cr, double w, double h, const sv_canva
     /* vertical grid at the ruler's major ticks */
     sv_ticks tk;
     sv_ticks_choose(p->vp->t0, p->vp->t1, w, 90, &tk);
-    cairo_set_source_rgba(cr, THEME.grid[0], THEME.grid[1], THEME.grid[2], THEME.grid[3]);
+    sv_theme_source(cr, THEME.grid, 1);
     cairo_set_line_width(cr, 1);
     for (int i = 0; i < tk.n; i++) {
         double x = floor(sv_viewport_time_to_x(p->vp, tk.first + i * tk.step)) + 0.5;
@@ -616,6 +663,20 @@ static void raster_diamond(raster *ras, diamond_stamps *st, double cx, double cy
         }
 }
 
+/* With a lift (dark theme) each channel c becomes c x 0.55 + lift; without
+ * one rgba is returned as it is and drawn shaded by 0.55. */
+static uint32_t arrow_colour(uint32_t rgba)
+{
+    if (THEME.arrow_lift <= 0)
+        return rgba;
+    uint32_t out = rgba & 255;
+    for (int sh = 8; sh <= 24; sh += 8) {
+        double v = ((rgba >> sh) & 255) * 0.55 + THEME.arrow_lift * 255;
+        out |= (uint32_t)lround(v > 255 ? 255 : v) << sh;
+    }
+    return out;
+}
+
 static void draw_arrow_segs(cairo_t *cr, raster *ras, const arrow_seg *segs, size_t n, size_t n_arrows,
                             double w, double h)
 {
@@ -627,19 +688,26 @@ static void draw_arrow_segs(cairo_t *cr, raster *ras, const arrow_seg *segs, siz
     double cover = area / fmax(1.0, w * h);
     double ink = cover > 0.04 ? fmax(0.10, 0.04 / cover) : 1.0;
     int heads = n_arrows < 2000;
+    /* Arrows are their category's colour darkened, to stand out from the
+     * states' bright fills; on dark rows it is lifted too (the generated
+     * files' black messages, the real ones' white). */
+    double shade = 0.55;
+    if (THEME.arrow_lift > 0)
+        shade = 1;
     /* The lines go through the raster (thousands of Cairo strokes were a
      * fifth of a frame); heads and sender dots stay Cairo paths. */
     if (ras->surf) {
         raster_direct(ras);
         for (size_t i = 0; i < n; i++)
-            raster_line(ras, segs[i].x0, segs[i].y0, segs[i].x1, segs[i].y1, premul(segs[i].rgba, 0.55, ink));
+            raster_line(ras, segs[i].x0, segs[i].y0, segs[i].x1, segs[i].y1,
+                        premul(arrow_colour(segs[i].rgba), shade, ink));
         raster_cairo(ras);
     }
     for (size_t a = 0; heads && a < n;) {
         size_t b = a;
         while (b < n && segs[b].rgba == segs[a].rgba)
             b++;
-        sv_set_rgba(cr, segs[a].rgba, 0.55, ink);
+        sv_set_rgba(cr, arrow_colour(segs[a].rgba), shade, ink);
         for (size_t i = a; i < b; i++) {
             const arrow_seg *g = &segs[i];
             if (hypot(g->x1 - g->x0, g->y1 - g->y0) <= 12)
@@ -852,9 +920,9 @@ static void outline_item(cairo_t *cr, const sv_canvas_params *p, const sv_item *
     sv_geom g = {p->vp, p->lay, p->scroll_y};
     cairo_set_line_width(cr, strong ? 2.5 : 2);
     if (strong)
-        cairo_set_source_rgb(cr, 0.1, 0.1, 0.12);
+        sv_theme_source(cr, THEME.strong, 1);
     else
-        cairo_set_source_rgb(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2]);
+        sv_theme_source(cr, THEME.accent, 1);
     if (it->kind == SLOG_KIND_STATE) {
         sv_rect r;
         if (sv_geom_state(&g, it, &r)) {
@@ -912,11 +980,11 @@ void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p
         /* Veil what lies outside the range rather than tint what lies
          * inside: over rows full of coloured states a light tint vanishes,
          * a washed-out surround does not. */
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.6);
+        sv_theme_source(cr, THEME.veil, 1);
         cairo_rectangle(cr, -2, 0, x0 + 2, h);
         cairo_rectangle(cr, x1, 0, w + 2 - x1, h);
         cairo_fill(cr);
-        cairo_set_source_rgba(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2], 0.9);
+        sv_theme_source(cr, THEME.accent, 0.9);
         cairo_set_line_width(cr, 2);
         cairo_move_to(cr, floor(x0), 0);
         cairo_line_to(cr, floor(x0), h);
@@ -939,19 +1007,19 @@ void sv_render_ruler(cairo_t *cr, double w, double h, const sv_viewport *vp,
     cairo_save(cr);
     cairo_rectangle(cr, 0, 0, w, h);
     cairo_clip(cr);
-    cairo_set_source_rgb(cr, 0.98, 0.98, 0.984);
+    sv_theme_source(cr, THEME.chrome_bg, 1);
     cairo_paint(cr);
     if (have_range) {
         double x0 = sv_viewport_time_to_x(vp, fmin(r0, r1));
         double x1 = sv_viewport_time_to_x(vp, fmax(r0, r1));
-        cairo_set_source_rgba(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2], 0.25);
+        sv_theme_source(cr, THEME.accent, 0.25);
         cairo_rectangle(cr, x0, 0, x1 - x0, h);
         cairo_fill(cr);
     }
     sv_ticks tk;
     sv_ticks_choose(vp->t0 + label_offset, vp->t1 + label_offset, w, 90, &tk);
     cairo_set_line_width(cr, 1);
-    cairo_set_source_rgba(cr, 0, 0, 0, 0.25);
+    sv_theme_source(cr, THEME.tick, 1);
     /* minor ticks */
     double m0 = ceil((vp->t0 + label_offset) / tk.minor_step) * tk.minor_step;
     for (double t = m0; t <= vp->t1 + label_offset; t += tk.minor_step) {
@@ -962,22 +1030,22 @@ void sv_render_ruler(cairo_t *cr, double w, double h, const sv_viewport *vp,
             break;
     }
     cairo_stroke(cr);
-    cairo_set_source_rgba(cr, 0, 0, 0, 0.45);
+    sv_theme_source(cr, THEME.major_tick, 1);
     for (int i = 0; i < tk.n; i++) {
         double x = floor(sv_viewport_time_to_x(vp, tk.first + i * tk.step - label_offset)) + 0.5;
         cairo_move_to(cr, x, h - 10);
         cairo_line_to(cr, x, h);
     }
     cairo_stroke(cr);
-    set_rgb(cr, THEME.text);
+    sv_theme_source(cr, THEME.text, 1);
     double left_limit = 0;
     if (tk.anchor != 0) {
         char ab[64], buf[80];
         sv_format_time((int64_t)tk.anchor, ab, sizeof ab);
         snprintf(buf, sizeof buf, "%s", ab);
-        set_rgb(cr, THEME.accent);
+        sv_theme_source(cr, THEME.accent, 1);
         left_limit = 6 + sv_draw_text(cr, buf, 4, 3, 0, 1, 8) + 8;
-        set_rgb(cr, THEME.text);
+        sv_theme_source(cr, THEME.text, 1);
     }
     for (int i = 0; i < tk.n; i++) {
         double t = tk.first + i * tk.step;
@@ -988,7 +1056,7 @@ void sv_render_ruler(cairo_t *cr, double w, double h, const sv_viewport *vp,
             continue;
         sv_draw_text(cr, buf, x + 3, 3, 0, 0, 8);
     }
-    cairo_set_source_rgba(cr, 0, 0, 0, 0.18);
+    sv_theme_source(cr, THEME.border, 1);
     cairo_move_to(cr, 0, h - 0.5);
     cairo_line_to(cr, w, h - 0.5);
     cairo_stroke(cr);
@@ -1003,7 +1071,7 @@ void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, dou
     cairo_save(cr);
     cairo_rectangle(cr, 0, 0, w, h);
     cairo_clip(cr);
-    cairo_set_source_rgb(cr, 0.98, 0.98, 0.984);
+    sv_theme_source(cr, THEME.chrome_bg, 1);
     cairo_paint(cr);
     size_t k = 0;
     for (size_t i = 0; i < lay->n_rows; i++) {
@@ -1016,10 +1084,10 @@ void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, dou
         if (y + r->h < 0 || y > h)
             continue;
         if (r->timeline < 0) {
-            set_rgb(cr, THEME.header_bg);
+            sv_theme_source(cr, THEME.header_bg, 1);
             cairo_rectangle(cr, 0, y, w, r->h);
             cairo_fill(cr);
-            set_rgb(cr, THEME.text);
+            sv_theme_source(cr, THEME.text, 1);
             if (r->h >= 9)
                 draw_text_clipped(cr, lay->group_names[r->group][0] ? lay->group_names[r->group]
                                                                     : "(no host)",
@@ -1027,18 +1095,18 @@ void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, dou
             continue;
         }
         if ((long)i == hover_row) {
-            cairo_set_source_rgba(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2], 0.12);
+            sv_theme_source(cr, THEME.accent, 0.12);
             cairo_rectangle(cr, 0, y, w, r->h);
             cairo_fill(cr);
         } else if (k % 2 == 0) {
-            set_rgb(cr, THEME.alt_bg);
+            sv_theme_source(cr, THEME.alt_bg, 1);
             cairo_rectangle(cr, 0, y, w, r->h);
             cairo_fill(cr);
         }
         if (r->h >= 8) {
             double size = r->h >= 16 ? 8.5 : r->h >= 11 ? 7 : 5.5;
             double text_h = size * 1.6;
-            set_rgb(cr, THEME.text);
+            sv_theme_source(cr, THEME.text, 1);
             char fallback[32];
             const char *l = labels ? labels[r->timeline] : NULL;
             if (!l || !*l) {
@@ -1049,7 +1117,7 @@ void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, dou
                               y + (r->h - text_h) / 2, w - 18, 0, size);
         }
     }
-    cairo_set_source_rgba(cr, 0, 0, 0, 0.18);
+    sv_theme_source(cr, THEME.border, 1);
     cairo_set_line_width(cr, 1);
     cairo_move_to(cr, w - 0.5, 0);
     cairo_line_to(cr, w - 0.5, h);
@@ -1107,7 +1175,7 @@ void sv_overview_free(sv_overview *o)
 /* The stacked histogram of the overview, into cr (background included). */
 static void overview_histogram(cairo_t *cr, double w, double h, const sv_overview *o, const sv_palette *pal)
 {
-    cairo_set_source_rgb(cr, 0.965, 0.965, 0.972);
+    sv_theme_source(cr, THEME.overview_bg, 1);
     cairo_paint(cr);
     double pad = 3, H = h - 2 * pad;
     if (!o || o->width <= 0)
@@ -1149,7 +1217,7 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
 }
 
 /* What the histogram image depends on: the columns, the size, the device
- * scale and the palette (colours, visibility). */
+ * scale, the palette (colours, visibility) and the theme. */
 static uint64_t overview_key(double w, double h, double sx, double sy, const sv_overview *o,
                              const sv_palette *pal)
 {
@@ -1161,6 +1229,8 @@ static uint64_t overview_key(double w, double h, double sx, double sy, const sv_
         k = fnv1a(k, &o->n_categories, sizeof o->n_categories);
         k = fnv1a(k, o->cols, sizeof(float) * (size_t)o->width * o->n_categories);
     }
+    const sv_theme *t = sv_theme_current();
+    k = fnv1a(k, &t, sizeof t);
     k = fnv1a(k, pal->rgba, sizeof *pal->rgba * pal->n);
     k = fnv1a(k, pal->visible, sizeof *pal->visible * pal->n);
     return fnv1a(k, pal->kind, sizeof *pal->kind * pal->n);
@@ -1206,15 +1276,15 @@ void sv_render_overview(cairo_t *cr, double w, double h, const sv_overview *o,
         x0 = c - 1.5;
         x1 = c + 1.5;
     }
-    cairo_set_source_rgba(cr, 0.2, 0.2, 0.25, 0.28);
+    sv_theme_source(cr, THEME.dim_window, 1);
     cairo_rectangle(cr, 0, 0, x0, h);
     cairo_rectangle(cr, x1, 0, w - x1, h);
     cairo_fill(cr);
-    cairo_set_source_rgb(cr, THEME.accent[0], THEME.accent[1], THEME.accent[2]);
+    sv_theme_source(cr, THEME.accent, 1);
     cairo_set_line_width(cr, 2);
     cairo_rectangle(cr, x0 + 1, 1, x1 - x0 - 2, h - 2);
     cairo_stroke(cr);
-    cairo_set_source_rgba(cr, 0, 0, 0, 0.18);
+    sv_theme_source(cr, THEME.border, 1);
     cairo_set_line_width(cr, 1);
     cairo_move_to(cr, 0, h - 0.5);
     cairo_line_to(cr, w, h - 0.5);

@@ -29,12 +29,32 @@ void sv_palette_clear(sv_palette *p);
  * < 1 darker) with extra alpha multiplier. */
 void sv_set_rgba(cairo_t *cr, uint32_t rgba, double shade, double alpha);
 
-/* Colours of the chrome (light theme, GNOME palette). */
+/* Colours of everything but the data (RGBA, 0..1): the light theme is
+ * GNOME's palette, the dark one Adwaita's dark variant. Category colours
+ * are the same in both: the legend's colours mean what they meant. */
 typedef struct sv_theme {
-    double bg[3], alt_bg[3], header_bg[3], grid[4], text[3], dim_text[3];
-    double accent[3];
+    double bg[4], alt_bg[4], header_bg[4]; /* canvas: rows, every other row, host headers */
+    double chrome_bg[4];                   /* ruler, label column, around the picture */
+    double overview_bg[4];
+    double grid[4];                        /* vertical lines at the ruler's major ticks */
+    double border[4];                      /* separators */
+    double tick[4], major_tick[4];
+    double text[4], dim_text[4], accent[4];
+    double veil[4];                        /* over what lies outside a selected range */
+    double dim_window[4];                  /* the overview outside the shown window */
+    double strong[4];                      /* outline of the selected item */
+    double meter_bg[4];                    /* behind a statistics bar */
+    double arrow_lift;                     /* arrows: colour x 0.55 + this (on dark rows
+                                              a dark message colour must still show) */
 } sv_theme;
-const sv_theme *sv_theme_default(void);
+/* The theme frames are drawn with: light unless sv_theme_set_dark(1). One
+ * per process (frames are drawn on the UI thread, or by the headless
+ * renderer); the window follows GTK's theme (sv-app.c). */
+const sv_theme *sv_theme_current(void);
+void sv_theme_set_dark(int dark);
+int sv_theme_is_dark(void);
+/* Cairo's source := c, its alpha multiplied by alpha. */
+void sv_theme_source(cairo_t *cr, const double *c, double alpha);
 
 typedef struct sv_canvas_params {
     const sv_viewport *vp;

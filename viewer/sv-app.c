@@ -6,29 +6,13 @@
 #include "sv-labels.h"
 #include "sv-legend.h"
 #include "sv-overview.h"
+#include "sv-style.h"
 #include "sv-timeline.h"
 #include "sv-window.h"
 
 static void startup_cb(GApplication *app, gpointer u)
 {
-    GtkCssProvider *css = gtk_css_provider_new();
-    gtk_css_provider_load_from_resource(css, "/org/slog2/View/style.css");
-    gtk_style_context_add_provider_for_display(gdk_display_get_default(),
-                                               GTK_STYLE_PROVIDER(css),
-                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-    g_object_unref(css);
-    /* Without a compositing manager (bare X servers, many remote desktops
-     * and VNC sessions on clusters, Xvfb) the translucent margin GTK leaves
-     * around a popover for its shadow and round corners is painted black:
-     * square popovers without shadows (and arrows, sv-timeline.c) then. */
-    GdkDisplay *display = gdk_display_get_default();
-    if (display && !gdk_display_is_composited(display)) {
-        GtkCssProvider *flat = gtk_css_provider_new();
-        gtk_css_provider_load_from_data(flat, "popover > contents { box-shadow: none; border-radius: 0; }", -1);
-        gtk_style_context_add_provider_for_display(display, GTK_STYLE_PROVIDER(flat),
-                                                   GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
-        g_object_unref(flat);
-    }
+    sv_style_init();
     static const struct {
         const char *action;
         const char *accels[4];

@@ -2,6 +2,7 @@
 #include "sv-labels.h"
 
 #include "render.h"
+#include "sv-style.h"
 
 struct _SvLabels {
     GtkWidget parent_instance;
@@ -12,18 +13,20 @@ G_DEFINE_FINAL_TYPE(SvLabels, sv_labels, GTK_TYPE_WIDGET)
 
 static void sv_labels_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
 {
+    sv_style_follow(w);
     SvLabels *self = SV_LABELS(w);
     double width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
     if (width <= 0 || height <= 0 || !self->tl)
         return;
     cairo_t *cr = gtk_snapshot_append_cairo(snapshot, &GRAPHENE_RECT_INIT(0, 0, width, height));
-    cairo_set_source_rgb(cr, 0.98, 0.98, 0.984);
+    const sv_theme *th = sv_theme_current();
+    sv_theme_source(cr, th->chrome_bg, 1);
     cairo_paint(cr);
     SvDocRef *doc = sv_timeline_get_doc(self->tl);
     if (doc) {
-        cairo_set_source_rgb(cr, 0.467, 0.463, 0.482);
+        sv_theme_source(cr, th->dim_text, 1);
         sv_draw_text(cr, "Timeline", 8, 4, 0, 1, 8);
-        cairo_set_source_rgba(cr, 0, 0, 0, 0.18);
+        sv_theme_source(cr, th->border, 1);
         cairo_set_line_width(cr, 1);
         cairo_move_to(cr, 0, SV_RULER_H - 0.5);
         cairo_line_to(cr, width, SV_RULER_H - 0.5);

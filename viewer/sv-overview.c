@@ -2,6 +2,7 @@
 #include "sv-overview.h"
 
 #include "render.h"
+#include "sv-style.h"
 #include "sv-query.h"
 
 struct _SvOverviewWidget {
@@ -65,6 +66,7 @@ void sv_overview_widget_reload(SvOverviewWidget *self)
 
 static void sv_overview_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
 {
+    sv_style_follow(w);
     SvOverviewWidget *self = SV_OVERVIEW_WIDGET(w);
     double width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
     SvDocRef *doc = self->tl ? sv_timeline_get_doc(self->tl) : NULL;

@@ -5,6 +5,7 @@
 
 #include "launch.h"
 #include "render.h"
+#include "sv-style.h"
 #include "sv-query.h"
 
 #define HISTORY_MAX 64
@@ -250,13 +251,14 @@ static void sv_timeline_size_allocate(GtkWidget *w, int width, int height, int b
 
 static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
 {
+    sv_style_follow(w);
     SvTimeline *self = SV_TIMELINE(w);
     double width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
     if (width <= 0 || height <= 0)
         return;
     cairo_t *cr = gtk_snapshot_append_cairo(snapshot, &GRAPHENE_RECT_INIT(0, 0, width, height));
     if (!self->doc) {
-        cairo_set_source_rgb(cr, 1, 1, 1);
+        sv_theme_source(cr, sv_theme_current()->bg, 1);
         cairo_paint(cr);
         cairo_destroy(cr);
         return;

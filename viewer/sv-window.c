@@ -4,7 +4,8 @@
  * win.zoom-in, win.zoom-out, win.zoom-fit, win.back, win.forward,
  * win.pan-left, win.pan-right, win.go-start, win.go-end, win.search,
  * win.find-next, win.find-prev, win.zoom-to-range, win.show-sidebar,
- * win.show-statusbar, win.absolute-time, win.show-help, win.show-info.
+ * win.show-statusbar, win.absolute-time, win.dark-style, win.show-help,
+ * win.show-info.
  */
 #include "sv-window.h"
 
@@ -18,6 +19,7 @@
 #include "sv-info.h"
 #include "sv-labels.h"
 #include "sv-legend.h"
+#include "sv-style.h"
 #include "sv-overview.h"
 #include "sv-query.h"
 #include "sv-timeline.h"
@@ -641,6 +643,16 @@ static void toggle_state(GSimpleAction *a, GVariant *p, gpointer u)
         gtk_revealer_set_reveal_child(self->status_revealer, on);
     else if (g_str_equal(name, "absolute-time"))
         sv_timeline_set_absolute_time(self->timeline, on);
+    else if (g_str_equal(name, "dark-style") && on != sv_style_get_prefer_dark())
+        sv_style_set_prefer_dark(on);
+}
+
+/* The choice is the application's: every window's menu shows it, whichever
+ * window made it. */
+static void prefer_dark_changed_cb(GtkSettings *s, GParamSpec *ps, SvWindow *self)
+{
+    GAction *a = g_action_map_lookup_action(G_ACTION_MAP(self), "dark-style");
+    g_simple_action_set_state(G_SIMPLE_ACTION(a), g_variant_new_boolean(sv_style_get_prefer_dark()));
 }
 
 static const GActionEntry ACTIONS[] = {
@@ -664,6 +676,7 @@ static const GActionEntry ACTIONS[] = {
     {"show-sidebar", NULL, NULL, "true", toggle_state, {0}},
     {"show-statusbar", NULL, NULL, "true", toggle_state, {0}},
     {"absolute-time", NULL, NULL, "false", toggle_state, {0}},
+    {"dark-style", NULL, NULL, "false", toggle_state, {0}},
 };
 
 /* ------------------------------------------------------------ selection */
@@ -693,7 +706,8 @@ typedef struct bar_data {
 static void bar_draw(GtkDrawingArea *a, cairo_t *cr, int w, int h, gpointer user)
 {
     bar_data *b = user;
-    cairo_set_source_rgba(cr, 0, 0, 0, 0.06);
+    sv_style_follow(GTK_WIDGET(a));
+    sv_theme_source(cr, sv_theme_current()->meter_bg, 1);
     cairo_rectangle(cr, 0, 0, w, h);
     cairo_fill(cr);
     sv_set_rgba(cr, b->rgba, 1, 1);
@@ -896,20 +910,10 @@ static gboolean script_idle(SvWindow *self)
 
 static int save_screenshot(GtkWidget *w, const char *file)
 {
-    int width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
-    GdkPaintable *p = gtk_widget_paintable_new(w);
-    GtkSnapshot *s = gtk_snapshot_new();
-    gdk_paintable_snapshot(p, s, width, height);
-    GskRenderNode *node = gtk_snapshot_free_to_node(s);
-    int ok = 0;
-    if (node) {
-        GskRenderer *r = gtk_native_get_renderer(GTK_NATIVE(w));
-        GdkTexture *t = gsk_renderer_render_texture(r, node, &GRAPHENE_RECT_INIT(0, 0, width, height));
-        ok = gdk_texture_save_to_png(t, file);
+    GdkTexture *t = sv_style_render_widget(w);
+    int ok = t && gdk_texture_save_to_png(t, file);
+    if (t)
         g_object_unref(t);
-        gsk_render_node_unref(node);
-    }
-    g_object_unref(p);
     return ok;
 }
 
@@ -1075,6 +1079,25 @@ static gboolean script_step(gpointer user)
                 script_fail(self, found ? "the category has another colour" : "no such category");
         }
         g_free(cat);
+    } else if (g_str_equal(verb, "expect-style")) {
+        /* light|dark: the label column (drawn by us) is light or dark as
+         * the theme is, and the status bar (the theme's colours through
+         * style.css) has its text in contrast with its background */
+        gboolean want_dark = g_str_equal(arg, "dark");
+        double labels = sv_style_mean_luminance(GTK_WIDGET(self->labels));
+        GtkWidget *bar = gtk_widget_get_parent(GTK_WIDGET(self->status_window));
+        double bar_bg = sv_style_mean_luminance(bar);
+        double bar_fg = sv_style_text_luminance(GTK_WIDGET(self->status_window));
+        printf("style %s: labels luminance %.2f, status bar background %.2f, text %.2f\n",
+               sv_style_is_dark(GTK_WIDGET(self)) ? "dark" : "light", labels, bar_bg, bar_fg);
+        if (!g_str_equal(arg, "light") && !want_dark)
+            script_fail(self, "expect-style wants light or dark");
+        else if (sv_style_is_dark(GTK_WIDGET(self)) != want_dark)
+            script_fail(self, "the window has the other style");
+        else if (labels < 0 || (want_dark ? labels > 0.35 : labels < 0.65))
+            script_fail(self, "the label column does not follow the style");
+        else if (bar_bg < 0 || fabs(bar_bg - bar_fg) < 0.4)
+            script_fail(self, "the status bar's text does not stand out from its background");
     } else if (g_str_equal(verb, "sleep")) {
         self->sleep_until = g_get_monotonic_time() + 1000 * (gint64)g_ascii_strtoll(arg, NULL, 10);
     } else {
@@ -1172,6 +1195,12 @@ static void sv_window_init(SvWindow *self)
     gtk_widget_init_template(GTK_WIDGET(self));
     g_signal_connect(self, "close-request", G_CALLBACK(close_request_cb), NULL);
     g_action_map_add_action_entries(G_ACTION_MAP(self), ACTIONS, G_N_ELEMENTS(ACTIONS), self);
+    prefer_dark_changed_cb(NULL, NULL, self);
+    g_signal_connect_object(gtk_settings_get_default(), "notify::gtk-application-prefer-dark-theme",
+                            G_CALLBACK(prefer_dark_changed_cb), self, 0);
+    if (sv_style_is_forced()) /* GTK_THEME decides */
+        g_simple_action_set_enabled(
+            G_SIMPLE_ACTION(g_action_map_lookup_action(G_ACTION_MAP(self), "dark-style")), FALSE);
     sv_labels_set_timeline(self->labels, self->timeline);
     sv_overview_widget_set_timeline(self->overview, self->timeline);
     g_signal_connect(self->timeline, "view-changed", G_CALLBACK(view_changed_cb), self);

@@ -144,6 +144,10 @@ int main(int argc, char **argv)
     CHECK(run(cmd) == 2);
     snprintf(cmd, sizeof cmd, "'%s' --render x.png --bogus '%s' 2>/dev/null", view, good);
     CHECK(run(cmd) == 2);
+    snprintf(cmd, sizeof cmd, "'%s' --render x.png --theme sepia '%s' 2>/dev/null", view, good);
+    CHECK(run(cmd) == 2);
+    snprintf(cmd, sizeof cmd, "'%s' --render x.png '%s' --theme 2>/dev/null", view, good);
+    CHECK(run(cmd) == 2);
     snprintf(cmd, sizeof cmd, "'%s' --render '%s/x.png' --timelines 99 '%s' 2>/dev/null", view,
              work, good);
     CHECK(run(cmd) == 1);

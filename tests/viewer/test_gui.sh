@@ -79,6 +79,29 @@ XDG_CONFIG_HOME="$WORK/home/other-config" SLOG2_VIEW_SCRIPT="expect-colour MPI_S
 grep -q "^FAIL: the category has another colour" "$WORK/col2.out" ||
   { echo "expect-colour did not notice a fresh config has the default colour"; exit 1; }
 
+# light or dark: light by default; the menu's Dark Style turns the window
+# dark (our drawing with it, and a status bar still readable: style.css
+# takes the theme's colours) and is remembered; GTK_THEME=Adwaita:dark
+# gives the same without it. expect-style can fail (the last run).
+style_run() { # NAME SCRIPT [ENV...]: the script must pass
+  name=$1 script=$2; shift 2
+  env "$@" SLOG2_VIEW_SCRIPT="$script" timeout 60 "$VIEW" "$FILE" > "$WORK/$name.out" 2> "$WORK/$name.err"
+  rc=$?
+  cat "$WORK/$name.out"
+  cat "$WORK/$name.err" >&2
+  [ $rc -eq 0 ] && ! grep -q "^FAIL" "$WORK/$name.out" || { echo "style ($name): failed"; exit 1; }
+}
+rm -rf "$XDG_CONFIG_HOME/slog2"
+style_run style1 "expect-style light; action dark-style; sleep 200; expect-style dark;
+ screenshot $WORK/dark.png; quit"
+grep -q "^dark-style=true" "$XDG_CONFIG_HOME/slog2/view.ini" || { echo "Dark Style not saved in view.ini"; exit 1; }
+style_run style2 "expect-style dark; action dark-style; sleep 200; expect-style light; quit"
+style_run style3 "expect-style light; quit"
+style_run style4 "expect-style dark; quit" GTK_THEME=Adwaita:dark
+SLOG2_VIEW_SCRIPT="expect-style dark; quit" timeout 60 "$VIEW" "$FILE" > "$WORK/style5.out" 2> "$WORK/style5.err"
+grep -q "^FAIL: the window has the other style" "$WORK/style5.out" ||
+  { echo "expect-style did not notice the light window"; exit 1; }
+
 # a foreign file: reported (exit status 3 in script mode), no crash
 echo "not a trace" > "$WORK/foreign.slog2"
 SLOG2_VIEW_SCRIPT="quit" timeout 60 "$VIEW" "$WORK/foreign.slog2" > "$WORK/bad.out" 2> "$WORK/bad.err"
