@@ -55,6 +55,7 @@ static const char USAGE[] =
     "                                built (command line, source, clocks) and\n"
     "                                its unmatched messages\n"
     "  Ctrl+O                        open a file\n"
+    "  Ctrl+?                        the keyboard shortcuts\n"
     "\n"
     "Light and dark: the window follows GTK's theme (GTK_THEME=Adwaita:dark, a\n"
     "*-dark theme); the menu's Dark Style asks GTK for the dark variant and is\n"

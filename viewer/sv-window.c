@@ -4,8 +4,8 @@
  * win.zoom-in, win.zoom-out, win.zoom-fit, win.back, win.forward,
  * win.pan-left, win.pan-right, win.go-start, win.go-end, win.search,
  * win.find-next, win.find-prev, win.zoom-to-range, win.show-sidebar,
- * win.show-statusbar, win.absolute-time, win.dark-style, win.show-help,
- * win.show-info.
+ * win.show-statusbar, win.absolute-time, win.dark-style, win.show-info;
+ * GtkApplication adds win.show-help-overlay (help-overlay.ui, Ctrl+?).
  */
 #include "sv-window.h"
 
@@ -608,17 +608,6 @@ static void zoom_to_range_action(GSimpleAction *a, GVariant *p, gpointer u)
     }
 }
 
-static void help_action(GSimpleAction *a, GVariant *p, gpointer u)
-{
-    error_dialog(u, "Keyboard and mouse",
-                 "+ / − or Ctrl+scroll or pinch: zoom around the pointer\n"
-                 "0: whole trace · Home / End: start / end · ← →: pan\n"
-                 "Scroll / drag: pan and scroll · Shift+drag or right-drag: select a range\n"
-                 "Click: details · Alt+← / Alt+→: zoom history\n"
-                 "Ctrl+F: search (name or field=value), Enter / Shift+Enter: next / previous\n"
-                 "Ctrl+I: trace information (how the file was built, clocks, unmatched messages)");
-}
-
 static void info_action(GSimpleAction *a, GVariant *p, gpointer u)
 {
     SvWindow *self = u;
@@ -671,7 +660,6 @@ static const GActionEntry ACTIONS[] = {
     {"find-next", find_next_action, NULL, NULL, NULL, {0}},
     {"find-prev", find_prev_action, NULL, NULL, NULL, {0}},
     {"zoom-to-range", zoom_to_range_action, NULL, NULL, NULL, {0}},
-    {"show-help", help_action, NULL, NULL, NULL, {0}},
     {"show-info", info_action, NULL, NULL, NULL, {0}},
     {"show-sidebar", NULL, NULL, "true", toggle_state, {0}},
     {"show-statusbar", NULL, NULL, "true", toggle_state, {0}},
@@ -1015,6 +1003,10 @@ static gboolean script_step(gpointer user)
     } else if (g_str_equal(verb, "screenshot-info")) {
         if (!self->info || !save_screenshot(GTK_WIDGET(self->info), arg))
             script_fail(self, "screenshot-info: no Trace Information window");
+    } else if (g_str_equal(verb, "screenshot-shortcuts")) {
+        GtkShortcutsWindow *h = gtk_application_window_get_help_overlay(GTK_APPLICATION_WINDOW(self));
+        if (!h || !gtk_widget_get_visible(GTK_WIDGET(h)) || !save_screenshot(GTK_WIDGET(h), arg))
+            script_fail(self, "screenshot-shortcuts: the Keyboard Shortcuts window is not shown");
     } else if (g_str_equal(verb, "expect-info")) {
         /* KEY [VALUE-PART]: a row of the Trace Information window */
         char **kv = g_strsplit(arg, " ", 2);

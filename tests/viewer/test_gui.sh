@@ -93,7 +93,8 @@ style_run() { # NAME SCRIPT [ENV...]: the script must pass
 }
 rm -rf "$XDG_CONFIG_HOME/slog2"
 style_run style1 "expect-style light; action dark-style; sleep 200; expect-style dark;
- screenshot $WORK/dark.png; quit"
+ screenshot $WORK/dark.png; action show-help-overlay; sleep 200; screenshot-shortcuts $WORK/keys.png; quit"
+[ "$(wc -c < "$WORK/keys.png")" -gt 10000 ] || { echo "no screenshot of the Keyboard Shortcuts window"; exit 1; }
 grep -q "^dark-style=true" "$XDG_CONFIG_HOME/slog2/view.ini" || { echo "Dark Style not saved in view.ini"; exit 1; }
 style_run style2 "expect-style dark; action dark-style; sleep 200; expect-style light; quit"
 style_run style3 "expect-style light; quit"
