@@ -2,8 +2,8 @@
 #include "sv-overview.h"
 
 #include "render.h"
-#include "sv-style.h"
 #include "sv-query.h"
+#include "sv-style.h"
 
 struct _SvOverviewWidget {
     GtkWidget parent_instance;

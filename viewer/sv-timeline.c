@@ -5,8 +5,8 @@
 
 #include "launch.h"
 #include "render.h"
-#include "sv-style.h"
 #include "sv-query.h"
+#include "sv-style.h"
 
 #define HISTORY_MAX 64
 

@@ -19,9 +19,9 @@
 #include "sv-info.h"
 #include "sv-labels.h"
 #include "sv-legend.h"
-#include "sv-style.h"
 #include "sv-overview.h"
 #include "sv-query.h"
+#include "sv-style.h"
 #include "sv-timeline.h"
 
 int sv_script_exit_status = 0;
