@@ -1073,14 +1073,13 @@ void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, dou
     cairo_clip(cr);
     sv_theme_source(cr, THEME.chrome_bg, 1);
     cairo_paint(cr);
+    /* Backgrounds first, then the labels: a label may be taller than its
+     * row (below), and the next row's background must not cut it. */
     size_t k = 0;
     for (size_t i = 0; i < lay->n_rows; i++) {
         const sv_row *r = &lay->rows[i];
         double y = r->y - scroll_y;
-        if (r->timeline < 0)
-            k = 0;
-        else
-            k++;
+        k = r->timeline < 0 ? 0 : k + 1;
         if (y + r->h < 0 || y > h)
             continue;
         if (r->timeline < 0) {
@@ -1092,9 +1091,7 @@ void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, dou
                 draw_text_clipped(cr, lay->group_names[r->group][0] ? lay->group_names[r->group]
                                                                     : "(no host)",
                                   6, y + (r->h - 13) / 2, w - 10, 1, r->h >= 14 ? 8.5 : 7);
-            continue;
-        }
-        if ((long)i == hover_row) {
+        } else if ((long)i == hover_row) {
             sv_theme_source(cr, THEME.accent, 0.12);
             cairo_rectangle(cr, 0, y, w, r->h);
             cairo_fill(cr);
@@ -1103,19 +1100,36 @@ void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, dou
             cairo_rectangle(cr, 0, y, w, r->h);
             cairo_fill(cr);
         }
-        if (r->h >= 8) {
-            double size = r->h >= 16 ? 8.5 : r->h >= 11 ? 7 : 5.5;
-            double text_h = size * 1.6;
-            sv_theme_source(cr, THEME.text, 1);
-            char fallback[32];
-            const char *l = labels ? labels[r->timeline] : NULL;
-            if (!l || !*l) {
-                snprintf(fallback, sizeof fallback, "timeline %d", r->timeline);
-                l = fallback;
-            }
-            draw_text_clipped(cr, l, lay->n_groups > 1 || lay->group_names[0][0] ? 14 : 8,
-                              y + (r->h - text_h) / 2, w - 18, 0, size);
+    }
+    k = 0;
+    for (size_t i = 0; i < lay->n_rows; i++) {
+        const sv_row *r = &lay->rows[i];
+        double y = r->y - scroll_y;
+        k = r->timeline < 0 ? 0 : k + 1;
+        if (r->timeline < 0 || y + r->h < -16 || y > h + 16)
+            continue;
+        /* Rows too low for a label each (hundreds of ranks): every
+         * stride-th row of a host gets one, centred on it, at least 14 px
+         * from the next, with a tick pointing at its row. */
+        size_t stride = r->h >= 8 || r->h <= 0 ? 1 : (size_t)ceil(14.0 / r->h);
+        if ((k - 1) % stride != 0)
+            continue;
+        if (stride > 1) {
+            sv_theme_source(cr, THEME.dim_text, 1);
+            cairo_rectangle(cr, w - 5, floor(y + r->h / 2), 4, 1);
+            cairo_fill(cr);
         }
+        double size = r->h >= 16 ? 8.5 : r->h >= 11 ? 7 : r->h >= 8 ? 5.5 : 6;
+        double text_h = size * 1.6;
+        sv_theme_source(cr, THEME.text, 1);
+        char fallback[32];
+        const char *l = labels ? labels[r->timeline] : NULL;
+        if (!l || !*l) {
+            snprintf(fallback, sizeof fallback, "timeline %d", r->timeline);
+            l = fallback;
+        }
+        draw_text_clipped(cr, l, lay->n_groups > 1 || lay->group_names[0][0] ? 14 : 8,
+                          y + (r->h - text_h) / 2, w - 18, 0, size);
     }
     sv_theme_source(cr, THEME.border, 1);
     cairo_set_line_width(cr, 1);

@@ -30,6 +30,8 @@ static const gcase CASES[] = {
     {"small-timelines", 0, "--window 0.002:0.006 --timelines 1-2 --size 700x260"},
     {"wide-preview", 1, "--window all --size 1000x600"},
     {"wide-zoom", 1, "--window 0.1:0.104 --timelines 0-15 --size 1000x600"},
+    /* rows too low for a label each: every few rows one, with a tick */
+    {"wide-dense", 1, "--window all --size 700x220"},
     /* the dark style: chrome, rows, text and lines change, the data not */
     {"small-exchange-dark", 0, "--window 0.0043:0.0049 --size 900x420 --theme dark"},
     {"wide-preview-dark", 1, "--window all --size 1000x600 --theme dark"},
