@@ -1128,8 +1128,11 @@ void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, dou
             snprintf(fallback, sizeof fallback, "timeline %d", r->timeline);
             l = fallback;
         }
-        draw_text_clipped(cr, l, lay->n_groups > 1 || lay->group_names[0][0] ? 14 : 8,
-                          y + (r->h - text_h) / 2, w - 18, 0, size);
+        double ty = y + (r->h - text_h) / 2;
+        if (stride > 1) /* taller than its row: kept whole at the edges */
+            ty = fmax(0, fmin(ty, h - text_h));
+        draw_text_clipped(cr, l, lay->n_groups > 1 || lay->group_names[0][0] ? 14 : 8, ty, w - 18, 0,
+                          size);
     }
     sv_theme_source(cr, THEME.border, 1);
     cairo_set_line_width(cr, 1);

@@ -54,7 +54,18 @@ void sv_scene_free(sv_scene *s)
     free(s->cols);
     free(s->tl_first_slot);
     free((void *)s->cat_kind);
+    free(s->covered);
     free(s);
+}
+
+int sv_scene_covers(const sv_scene *s, const uint8_t *want)
+{
+    if (!s->covered)
+        return 1;
+    for (uint32_t t = 0; t < s->n_timelines; t++)
+        if ((!want || want[t]) && !s->covered[t])
+            return 0;
+    return 1;
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -372,6 +383,12 @@ sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width,
     free(kinds);
     if (!s)
         goto nomem;
+    if (timelines) {
+        s->covered = malloc(fi->n_timelines ? fi->n_timelines : 1);
+        if (!s->covered)
+            goto nomem_scene;
+        memcpy(s->covered, timelines, fi->n_timelines);
+    }
     query_ctx c = {.s = s, .cancel = cancel, .cancel_user = cancel_user};
     slog_query q = {0};
     q.t0 = (int64_t)floor(s->t0);

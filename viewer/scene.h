@@ -53,6 +53,8 @@ typedef struct sv_scene {
                               [tl_first_slot[t], tl_first_slot[t+1]) */
 
     const uint8_t *cat_kind; /* owned: n_categories kinds */
+    uint8_t *covered;   /* owned: n_timelines flags of the timelines queried;
+                           NULL: all of them */
     slog_query_stats stats;
     double query_ms;
     int complete;       /* 0 if stopped early (cancelled or too many items) */
@@ -72,6 +74,10 @@ sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width,
                          const uint8_t *timelines, uint32_t flags,
                          sv_cancel_fn cancel, void *cancel_user, slog_error *err);
 void sv_scene_free(sv_scene *s);
+
+/* s holds every timeline flagged in want (n_timelines flags; NULL = all):
+ * rows scrolled into view since s was queried may not be in it. */
+int sv_scene_covers(const sv_scene *s, const uint8_t *want);
 
 /* Column row of (timeline, category) or NULL. */
 const float *sv_scene_cols(const sv_scene *s, uint32_t timeline, uint32_t category);

@@ -47,6 +47,7 @@ struct _SvTimeline {
     GArray *back, *fwd; /* of double[2] windows */
     GtkWidget *popover;
     gboolean absolute;
+    gboolean compact;   /* rows down to 3 px, so hundreds of ranks fit */
 };
 
 enum { SIG_VIEW_CHANGED, SIG_FRAME_READY, SIG_RANGE_SELECTED, SIG_HOVER_ROW, SIG_HISTORY,
@@ -174,6 +175,30 @@ static gboolean scene_matches(SvTimeline *self)
            self->scene->width == (int)self->vp.width;
 }
 
+/* Flags of the timelines whose rows are on screen (g_free it). */
+static uint8_t *visible_timelines(SvTimeline *self)
+{
+    uint32_t nt = self->doc->fi->n_timelines;
+    uint8_t *want = g_malloc0(nt ? nt : 1);
+    double top = self->scroll_y, bottom = top + canvas_h(self);
+    for (size_t i = 0; i < self->lay.n_rows; i++) {
+        const sv_row *r = &self->lay.rows[i];
+        if (r->timeline >= 0 && r->y + r->h > top && r->y < bottom)
+            want[r->timeline] = 1;
+    }
+    return want;
+}
+
+gboolean sv_timeline_rows_drawn(SvTimeline *self)
+{
+    if (!self->doc || !scene_matches(self))
+        return FALSE;
+    uint8_t *want = visible_timelines(self);
+    gboolean ok = sv_scene_covers(self->scene, want);
+    g_free(want);
+    return ok;
+}
+
 static void request_frame(SvTimeline *self)
 {
     if (!self->doc || gtk_widget_get_width(GTK_WIDGET(self)) <= 1)
@@ -186,16 +211,11 @@ static void request_frame(SvTimeline *self)
         return;
     }
     self->dirty = FALSE;
-    /* only the timelines whose rows are on screen */
     uint32_t nt = self->doc->fi->n_timelines;
-    uint8_t *want = g_malloc0(nt ? nt : 1);
-    double top = self->scroll_y, bottom = top + canvas_h(self);
-    for (size_t i = 0; i < self->lay.n_rows; i++) {
-        const sv_row *r = &self->lay.rows[i];
-        if (r->timeline >= 0 && r->y + r->h > top && r->y < bottom)
-            want[r->timeline] = 1;
-    }
-    if (scene_matches(self) && self->scene->n_timelines == nt) {
+    uint8_t *want = visible_timelines(self);
+    /* the same window with every row now on screen in it: nothing to do
+     * (rows scrolled into view since need a query of their own) */
+    if (scene_matches(self) && self->scene->n_timelines == nt && sv_scene_covers(self->scene, want)) {
         g_free(want);
         return;
     }
@@ -231,9 +251,13 @@ static void relayout(SvTimeline *self)
     if (!self->doc)
         return;
     size_t n_tl = sv_layout_n_timeline_rows(&self->lay);
-    double rh = sv_fit_row_height(canvas_h(self), n_tl, self->lay.n_rows - n_tl, 18, 18);
+    /* Compact: rows down to 1 px, host headers shrinking with them to
+     * three quarters of a row, as sv_fit_row_height counts them */
+    double header_h = self->compact ? 16 : 18;
+    double rh = sv_fit_row_height(canvas_h(self), n_tl, self->lay.n_rows - n_tl, header_h,
+                                  self->compact ? 1 : 18);
     self->row_h = rh;
-    sv_layout_set_heights(&self->lay, rh, 18);
+    sv_layout_set_heights(&self->lay, rh, rh >= header_h ? header_h : fmax(1, floor(rh * 0.75)));
 }
 
 static void sv_timeline_size_allocate(GtkWidget *w, int width, int height, int baseline)
@@ -907,6 +931,18 @@ void sv_timeline_palette_changed(SvTimeline *self)
 {
     self->have_hover = FALSE;
     gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void sv_timeline_set_compact_rows(SvTimeline *self, gboolean compact)
+{
+    self->compact = compact;
+    relayout(self);
+    view_changed(self);
+}
+
+gboolean sv_timeline_rows_fit(SvTimeline *self)
+{
+    return self->lay.total_h <= canvas_h(self);
 }
 
 void sv_timeline_set_absolute_time(SvTimeline *self, gboolean absolute)

@@ -64,6 +64,13 @@ const slog_query_stats *sv_timeline_get_frame_stats(SvTimeline *self, double *ms
 /* Colours / visibility changed in the document palette. */
 void sv_timeline_palette_changed(SvTimeline *self);
 void sv_timeline_set_absolute_time(SvTimeline *self, gboolean absolute);
+/* Rows as low as 1 px (labels then on every few rows) so hundreds of
+ * timelines fit the canvas; off: at least 18 px, and they scroll. */
+void sv_timeline_set_compact_rows(SvTimeline *self, gboolean compact);
+/* The last frame holds every row on screen now, for the current window. */
+gboolean sv_timeline_rows_drawn(SvTimeline *self);
+/* Every row fits the canvas: no vertical scrolling. */
+gboolean sv_timeline_rows_fit(SvTimeline *self);
 
 G_END_DECLS
 

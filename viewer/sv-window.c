@@ -4,7 +4,8 @@
  * win.zoom-in, win.zoom-out, win.zoom-fit, win.back, win.forward,
  * win.pan-left, win.pan-right, win.go-start, win.go-end, win.search,
  * win.find-next, win.find-prev, win.zoom-to-range, win.show-sidebar,
- * win.show-statusbar, win.absolute-time, win.dark-style, win.show-info;
+ * win.show-statusbar, win.absolute-time, win.compact-rows, win.dark-style,
+ * win.show-info;
  * GtkApplication adds win.show-help-overlay (help-overlay.ui, Ctrl+?).
  */
 #include "sv-window.h"
@@ -632,6 +633,8 @@ static void toggle_state(GSimpleAction *a, GVariant *p, gpointer u)
         gtk_revealer_set_reveal_child(self->status_revealer, on);
     else if (g_str_equal(name, "absolute-time"))
         sv_timeline_set_absolute_time(self->timeline, on);
+    else if (g_str_equal(name, "compact-rows"))
+        sv_timeline_set_compact_rows(self->timeline, on);
     else if (g_str_equal(name, "dark-style") && on != sv_style_get_prefer_dark())
         sv_style_set_prefer_dark(on);
 }
@@ -664,6 +667,7 @@ static const GActionEntry ACTIONS[] = {
     {"show-sidebar", NULL, NULL, "true", toggle_state, {0}},
     {"show-statusbar", NULL, NULL, "true", toggle_state, {0}},
     {"absolute-time", NULL, NULL, "false", toggle_state, {0}},
+    {"compact-rows", NULL, NULL, "false", toggle_state, {0}},
     {"dark-style", NULL, NULL, "false", toggle_state, {0}},
 };
 
@@ -1042,6 +1046,21 @@ static gboolean script_step(gpointer user)
                st->bytes_read, self->doc->fi->file_size);
         if (st->bytes_read > frac * self->doc->fi->file_size)
             script_fail(self, "the frame read too much of the file");
+    } else if (g_str_equal(verb, "scroll")) {
+        /* PX: the rows' vertical scroll, as the wheel over the labels */
+        sv_timeline_set_scroll(self->timeline, g_ascii_strtod(arg, NULL));
+    } else if (g_str_equal(verb, "expect-rows-drawn")) {
+        /* the frame on screen was queried for every row now on screen */
+        gboolean drawn = sv_timeline_rows_drawn(self->timeline);
+        printf("rows on screen drawn: %s\n", drawn ? "yes" : "no");
+        if (!drawn)
+            script_fail(self, "rows on screen are not in the frame");
+    } else if (g_str_equal(verb, "expect-rows-fit")) {
+        /* yes|no: every timeline row within the canvas (no vertical scroll) */
+        gboolean fit = sv_timeline_rows_fit(self->timeline);
+        printf("rows fit: %s\n", fit ? "yes" : "no");
+        if (fit != g_str_equal(arg, "yes"))
+            script_fail(self, fit ? "the rows fit" : "the rows do not fit");
     } else if (g_str_equal(verb, "expect-file")) {
         char *base = self->path ? g_path_get_basename(self->path) : g_strdup("");
         printf("file %s\n", base);

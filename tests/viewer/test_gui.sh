@@ -103,6 +103,23 @@ SLOG2_VIEW_SCRIPT="expect-style dark; quit" timeout 60 "$VIEW" "$FILE" > "$WORK/
 grep -q "^FAIL: the window has the other style" "$WORK/style5.out" ||
   { echo "expect-style did not notice the light window"; exit 1; }
 
+# many timelines (200, 20 per host): they scroll, and rows scrolled into
+# view are queried (the frame was once kept for its window alone, leaving
+# them empty); Compact Rows fits them all, and off again they scroll
+MANY="$WORK/many.slog2"
+"$GEN" "$MANY" 200 100 20 || exit 1
+SLOG2_VIEW_SCRIPT="expect-rows-fit no; expect-rows-drawn; scroll 1500; sleep 200; expect-rows-drawn;
+ action compact-rows; sleep 200; expect-rows-fit yes; expect-rows-drawn; screenshot $WORK/compact.png;
+ action compact-rows; sleep 200; expect-rows-fit no; expect-rows-drawn; quit" \
+  timeout 60 "$VIEW" "$MANY" > "$WORK/many.out" 2> "$WORK/many.err"
+rc=$?
+cat "$WORK/many.out"
+cat "$WORK/many.err" >&2
+[ $rc -eq 0 ] && ! grep -q "^FAIL" "$WORK/many.out" || { echo "many timelines: failed"; exit 1; }
+# (and the checks can fail: 200 rows do not fit without Compact Rows)
+SLOG2_VIEW_SCRIPT="expect-rows-fit yes; quit" timeout 60 "$VIEW" "$MANY" > "$WORK/many2.out" 2> "$WORK/many2.err"
+grep -q "^FAIL: the rows do not fit" "$WORK/many2.out" || { echo "expect-rows-fit did not notice"; exit 1; }
+
 # a foreign file: reported (exit status 3 in script mode), no crash
 echo "not a trace" > "$WORK/foreign.slog2"
 SLOG2_VIEW_SCRIPT="quit" timeout 60 "$VIEW" "$WORK/foreign.slog2" > "$WORK/bad.out" 2> "$WORK/bad.err"

@@ -188,6 +188,25 @@ static void test_file(const char *dir)
         check_item_info(r, s);
         sv_scene_free(s);
     }
+    /* a scene of some timelines holds those and says so: the window asks
+     * again for rows scrolled into view */
+    uint8_t some[8] = {0, 1, 1, 0, 0, 0, 0, 0}, one[8] = {0, 0, 1, 0, 0, 0, 0, 0},
+            other[8] = {0, 0, 1, 1, 0, 0, 0, 0};
+    s = sv_scene_query(r, fi->t_min, fi->t_max, 100, some, 0, NULL, NULL, &err);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK(sv_scene_covers(s, some) && sv_scene_covers(s, one));
+        CHECK(!sv_scene_covers(s, other) && !sv_scene_covers(s, NULL));
+        for (size_t i = 0; i < s->n_items; i++)
+            CHECK(some[s->items[i].timeline]);
+        sv_scene_free(s);
+    }
+    s = sv_scene_query(r, fi->t_min, fi->t_max, 100, NULL, 0, NULL, NULL, &err);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK(sv_scene_covers(s, other) && sv_scene_covers(s, NULL));
+        sv_scene_free(s);
+    }
     /* zoomed into one iteration (1 ms at 1000 px): all real, nested */
     s = sv_scene_query(r, 100e6, 101e6, 1000, NULL, 0, NULL, NULL, &err);
     CHECK(s != NULL);
