@@ -1101,20 +1101,21 @@ void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, dou
             cairo_fill(cr);
         }
     }
-    k = 0;
+    /* Rows too low for a label each (hundreds of ranks): a row gets one
+     * when its centre is 14 px below the last labelled one's (counted from
+     * the top of the file, so labels do not move as rows scroll), centred
+     * on it, with a tick pointing at its row. */
+    double last_cy = -INFINITY;
     for (size_t i = 0; i < lay->n_rows; i++) {
         const sv_row *r = &lay->rows[i];
-        double y = r->y - scroll_y;
-        k = r->timeline < 0 ? 0 : k + 1;
-        if (r->timeline < 0 || y + r->h < -16 || y > h + 16)
+        double y = r->y - scroll_y, cy = r->y + r->h / 2;
+        int small = r->h < 8;
+        if (r->timeline < 0 || (small && cy - last_cy < 14))
             continue;
-        /* Rows too low for a label each (hundreds of ranks): every
-         * stride-th row of a host gets one, centred on it, at least 14 px
-         * from the next, with a tick pointing at its row. */
-        size_t stride = r->h >= 8 || r->h <= 0 ? 1 : (size_t)ceil(14.0 / r->h);
-        if ((k - 1) % stride != 0)
+        last_cy = cy;
+        if (y + r->h < -16 || y > h + 16)
             continue;
-        if (stride > 1) {
+        if (small) {
             sv_theme_source(cr, THEME.dim_text, 1);
             cairo_rectangle(cr, w - 5, floor(y + r->h / 2), 4, 1);
             cairo_fill(cr);
@@ -1129,7 +1130,7 @@ void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, dou
             l = fallback;
         }
         double ty = y + (r->h - text_h) / 2;
-        if (stride > 1) /* taller than its row: kept whole at the edges */
+        if (small) /* taller than its row: kept whole at the edges */
             ty = fmax(0, fmin(ty, h - text_h));
         draw_text_clipped(cr, l, lay->n_groups > 1 || lay->group_names[0][0] ? 14 : 8, ty, w - 18, 0,
                           size);
