@@ -792,9 +792,17 @@ static void draw_state_group(cairo_t *cr, raster *ras, double w, double h, const
     draw_state_names(cr, w, p, g, k0, k1, name_layout, n_names);
 }
 
+/* Height of timeline tl's row (0 when it is not shown). */
+static double row_height(const sv_layout *lay, uint32_t tl)
+{
+    int32_t r = tl < lay->n_timelines ? lay->row_of_timeline[tl] : -1;
+    return r >= 0 ? lay->rows[r].h : 0;
+}
+
 /* Markers of a run of events of one category (consecutive in draw order):
- * ticks on timelines with more than one event per 12 pixels, as one Cairo
- * path, and outlined diamonds elsewhere, into the raster. */
+ * ticks on timelines with more than one event per 12 pixels or rows lower
+ * than a diamond, as one Cairo path, and outlined diamonds elsewhere, into
+ * the raster. */
 static void draw_event_run(cairo_t *cr, raster *ras, double w, double h, const sv_canvas_params *p,
                            const sv_geom *g, size_t k0, size_t k1, const uint32_t *n_ev,
                            diamond_stamps *stamps)
@@ -808,10 +816,11 @@ static void draw_event_run(cairo_t *cr, raster *ras, double w, double h, const s
     int any_tick = 0;
     for (size_t k = k0; k < k1; k++) {
         const sv_item *it = &s->items[s->order[k]];
-        double x, y;
-        if ((n_ev && n_ev[it->timeline] * 12.0 > w) && sv_geom_event(g, it, &x, &y) && x >= -8 &&
-            x <= w + 8 && y >= -8 && y <= h + 8) {
-            cairo_rectangle(cr, floor(x), y - r, 1, 2 * r);
+        double x, y, rh = row_height(p->lay, it->timeline);
+        if ((rh < SV_EVENT_ROW_MIN || (n_ev && n_ev[it->timeline] * 12.0 > w)) &&
+            sv_geom_event(g, it, &x, &y) && x >= -8 && x <= w + 8 && y >= -8 && y <= h + 8) {
+            double th = rh < SV_EVENT_ROW_MIN ? rh / 2 : r;
+            cairo_rectangle(cr, floor(x), y - th, 1, 2 * th);
             any_tick = 1;
         }
     }
@@ -826,8 +835,9 @@ static void draw_event_run(cairo_t *cr, raster *ras, double w, double h, const s
     for (size_t k = k0; k < k1; k++) {
         const sv_item *it = &s->items[s->order[k]];
         double x, y;
-        if (!(n_ev && n_ev[it->timeline] * 12.0 > w) && sv_geom_event(g, it, &x, &y) && x >= -8 &&
-            x <= w + 8 && y >= -8 && y <= h + 8)
+        if (!(n_ev && n_ev[it->timeline] * 12.0 > w) &&
+            row_height(p->lay, it->timeline) >= SV_EVENT_ROW_MIN && sv_geom_event(g, it, &x, &y) &&
+            x >= -8 && x <= w + 8 && y >= -8 && y <= h + 8)
             raster_diamond(ras, stamps, x, y, fill, line);
     }
     raster_cairo(ras);

@@ -488,7 +488,8 @@ int sv_geom_event(const sv_geom *g, const sv_item *it, double *x, double *y)
     if (!row)
         return 0;
     *x = sv_viewport_time_to_x(g->vp, (double)it->start);
-    *y = row->y - g->scroll_y + SV_EVENT_R + 1;
+    /* a row lower than a marker (Compact Rows) has a tick at its middle */
+    *y = row->y - g->scroll_y + (row->h < SV_EVENT_ROW_MIN ? row->h / 2 : SV_EVENT_R + 1);
     return 1;
 }
 

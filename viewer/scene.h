@@ -101,6 +101,8 @@ typedef struct sv_geom {
 int sv_geom_state(const sv_geom *g, const sv_item *it, sv_rect *out);
 /* Centre point of an event marker (radius SV_EVENT_R). */
 #define SV_EVENT_R 4.0
+/* Rows lower than this show events as ticks of the row's height. */
+#define SV_EVENT_ROW_MIN (2 * SV_EVENT_R + 2)
 int sv_geom_event(const sv_geom *g, const sv_item *it, double *x, double *y);
 /* Arrow end points (sender -> receiver). */
 int sv_geom_arrow(const sv_geom *g, const sv_item *it, double *x0, double *y0,

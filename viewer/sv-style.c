@@ -16,7 +16,8 @@ static char *config_path(void)
 
 static void add_css(GtkCssProvider *css, guint priority)
 {
-    gtk_style_context_add_provider_for_display(gdk_display_get_default(), GTK_STYLE_PROVIDER(css), priority);
+    gtk_style_context_add_provider_for_display(gdk_display_get_default(), GTK_STYLE_PROVIDER(css),
+                                               priority);
     g_object_unref(css);
 }
 
