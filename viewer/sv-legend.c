@@ -1,6 +1,7 @@
 /* sv-legend.c - see sv-legend.h. */
 #include "sv-legend.h"
 
+#include "sv-config.h"
 #include "viewport.h"
 
 /* ------------------------------------------------------------ item */
@@ -77,29 +78,16 @@ G_DEFINE_FINAL_TYPE(SvLegend, sv_legend, GTK_TYPE_WIDGET)
 enum { SIG_CHANGED, N_SIG };
 static guint legend_signals[N_SIG];
 
-static char *colors_path(void)
-{
-    return g_build_filename(g_get_user_config_dir(), "slog2", "colors.ini", NULL);
-}
+#define COLORS_FILE "colors.ini"
 
 static void save_color(const char *name, const GdkRGBA *c)
 {
-    char *path = colors_path();
-    GKeyFile *kf = g_key_file_new();
-    g_key_file_load_from_file(kf, path, G_KEY_FILE_KEEP_COMMENTS, NULL);
+    GKeyFile *kf = sv_config_load(COLORS_FILE);
     char *s = gdk_rgba_to_string(c);
     g_key_file_set_string(kf, "colors", name, s);
     g_free(s);
-    char *dir = g_path_get_dirname(path);
-    g_mkdir_with_parents(dir, 0700);
-    GError *e = NULL;
-    if (!g_key_file_save_to_file(kf, path, &e)) {
-        g_message("cannot save colours: %s", e->message);
-        g_error_free(e);
-    }
-    g_free(dir);
+    sv_config_save(kf, COLORS_FILE);
     g_key_file_free(kf);
-    g_free(path);
 }
 
 uint32_t sv_legend_rgba_to_u32(const GdkRGBA *c)
@@ -117,19 +105,17 @@ static GdkRGBA u32_to_rgba(uint32_t v)
 
 static void apply_saved_colors(SvDocRef *doc)
 {
-    char *path = colors_path();
-    GKeyFile *kf = g_key_file_new();
-    if (g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL)) {
-        for (uint32_t i = 0; i < doc->pal.n; i++) {
-            char *s = g_key_file_get_string(kf, "colors", doc->cat_names[i], NULL);
-            GdkRGBA c;
-            if (s && gdk_rgba_parse(&c, s))
-                doc->pal.rgba[i] = sv_legend_rgba_to_u32(&c);
-            g_free(s);
-        }
+    GKeyFile *kf = sv_config_load(COLORS_FILE);
+    for (uint32_t i = 0; i < doc->pal.n; i++) {
+        char *s = g_key_file_get_string(kf, "colors", doc->cat_names[i], NULL);
+        GdkRGBA c;
+        if (s && gdk_rgba_parse(&c, s))
+            doc->pal.rgba[i] = sv_legend_rgba_to_u32(&c);
+        else if (s)
+            sv_config_bad_value(COLORS_FILE, "colors", doc->cat_names[i], "not a colour");
+        g_free(s);
     }
     g_key_file_free(kf);
-    g_free(path);
 }
 
 static gboolean filter_func(gpointer item, gpointer user)

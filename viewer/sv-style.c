@@ -1,18 +1,12 @@
 /* sv-style.c - see sv-style.h. */
 #include "sv-style.h"
 
-#include <errno.h>
-#include <glib/gstdio.h>
-
 #include "render.h"
+#include "sv-config.h"
 
+#define FILE_NAME "view.ini"
 #define GROUP "view"
 #define KEY "dark-style"
-
-static char *config_path(void)
-{
-    return g_build_filename(g_get_user_config_dir(), "slog2", "view.ini", NULL);
-}
 
 static void add_css(GtkCssProvider *css, guint priority)
 {
@@ -37,17 +31,17 @@ void sv_style_init(void)
         add_css(flat, GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
     }
     /* The saved choice, if any; without one GTK's own settings stand. */
-    char *path = config_path();
-    GKeyFile *kf = g_key_file_new();
+    GKeyFile *kf = sv_config_load(FILE_NAME);
     GError *e = NULL;
-    if (g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL)) {
+    if (g_key_file_has_key(kf, GROUP, KEY, NULL)) {
         gboolean dark = g_key_file_get_boolean(kf, GROUP, KEY, &e);
-        if (!e)
+        if (e)
+            sv_config_bad_value(FILE_NAME, GROUP, KEY, e->message);
+        else
             g_object_set(gtk_settings_get_default(), "gtk-application-prefer-dark-theme", dark, NULL);
         g_clear_error(&e);
     }
     g_key_file_free(kf);
-    g_free(path);
 }
 
 double sv_style_text_luminance(GtkWidget *w)
@@ -81,18 +75,10 @@ gboolean sv_style_get_prefer_dark(void)
 void sv_style_set_prefer_dark(gboolean dark)
 {
     g_object_set(gtk_settings_get_default(), "gtk-application-prefer-dark-theme", dark, NULL);
-    char *path = config_path(), *dir = g_path_get_dirname(path);
-    GKeyFile *kf = g_key_file_new();
-    g_key_file_load_from_file(kf, path, G_KEY_FILE_KEEP_COMMENTS, NULL);
+    GKeyFile *kf = sv_config_load(FILE_NAME);
     g_key_file_set_boolean(kf, GROUP, KEY, dark);
-    GError *e = NULL;
-    if (g_mkdir_with_parents(dir, 0700) != 0 || !g_key_file_save_to_file(kf, path, &e))
-        g_printerr("slog2-view: cannot save the style choice in %s: %s\n", path,
-                   e ? e->message : g_strerror(errno));
-    g_clear_error(&e);
+    sv_config_save(kf, FILE_NAME);
     g_key_file_free(kf);
-    g_free(dir);
-    g_free(path);
 }
 
 gboolean sv_style_is_forced(void)

@@ -22,8 +22,8 @@ double sv_style_text_luminance(GtkWidget *w);
 void sv_style_follow(GtkWidget *w);
 
 /* The "Dark Style" choice: GtkSettings' gtk-application-prefer-dark-theme.
- * Setting it saves it; an error (config not writable) is reported on
- * stderr and the choice still applies to this run. */
+ * Setting it saves it (sv-config.c); an error (config not writable) is
+ * reported on stderr and the choice still applies to this run. */
 gboolean sv_style_get_prefer_dark(void);
 void sv_style_set_prefer_dark(gboolean dark);
 

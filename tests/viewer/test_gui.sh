@@ -102,6 +102,16 @@ style_run style4 "expect-style dark; quit" GTK_THEME=Adwaita:dark
 SLOG2_VIEW_SCRIPT="expect-style dark; quit" timeout 60 "$VIEW" "$FILE" > "$WORK/style5.out" 2> "$WORK/style5.err"
 grep -q "^FAIL: the window has the other style" "$WORK/style5.out" ||
   { echo "expect-style did not notice the light window"; exit 1; }
+# settings files that are not key files, or hold a bad value: each named
+# on stderr and ignored; the viewer runs with the defaults
+printf '[view]\ndark-style=maybe\n' > "$XDG_CONFIG_HOME/slog2/view.ini"
+printf 'not a key file\n' > "$XDG_CONFIG_HOME/slog2/colors.ini"
+style_run badconf "expect-style light; expect-colour MPI_Send #3584e4; quit"
+grep -q "view.ini: \[view\] dark-style: .*; ignored" "$WORK/badconf.err" ||
+  { echo "a bad value in view.ini was not reported"; exit 1; }
+grep -q "colors.ini: .*; its settings are ignored" "$WORK/badconf.err" ||
+  { echo "a colors.ini that is not a key file was not reported"; exit 1; }
+rm -rf "$XDG_CONFIG_HOME/slog2"
 
 # many timelines (200, 20 per host): they scroll, and rows scrolled into
 # view are queried (the frame was once kept for its window alone, leaving
