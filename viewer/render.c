@@ -62,11 +62,6 @@ void sv_theme_set_dark(int dark)
     theme = dark ? &DARK : &LIGHT;
 }
 
-int sv_theme_is_dark(void)
-{
-    return theme == &DARK;
-}
-
 void sv_theme_source(cairo_t *cr, const double *c, double alpha)
 {
     cairo_set_source_rgba(cr, c[0], c[1], c[2], c[3] * alpha);
@@ -458,9 +453,9 @@ static void draw_histograms(cairo_t *cr, raster *rasp, double w, double h, const
     }
     for (uint32_t tl = 0; tl < s->n_timelines; tl++) {
         size_t a = s->tl_first_slot[tl], b = s->tl_first_slot[tl + 1];
-        if (a == b || tl >= p->lay->n_timelines || p->lay->row_of_timeline[tl] < 0)
+        const sv_row *row = sv_layout_row_of(p->lay, tl);
+        if (a == b || !row)
             continue;
-        const sv_row *row = &p->lay->rows[p->lay->row_of_timeline[tl]];
         double top = row->y - p->scroll_y;
         if (top + row->h < 0 || top > h)
             continue;
@@ -795,8 +790,8 @@ static void draw_state_group(cairo_t *cr, raster *ras, double w, double h, const
 /* Height of timeline tl's row (0 when it is not shown). */
 static double row_height(const sv_layout *lay, uint32_t tl)
 {
-    int32_t r = tl < lay->n_timelines ? lay->row_of_timeline[tl] : -1;
-    return r >= 0 ? lay->rows[r].h : 0;
+    const sv_row *r = sv_layout_row_of(lay, tl);
+    return r ? r->h : 0;
 }
 
 /* Markers of a run of events of one category (consecutive in draw order):
@@ -1318,6 +1313,11 @@ void sv_render_overview(cairo_t *cr, double w, double h, const sv_overview *o,
     cairo_line_to(cr, w, h - 0.5);
     cairo_stroke(cr);
     cairo_restore(cr);
+}
+
+double sv_fit_header_height(double row_h, double header_h)
+{
+    return row_h >= header_h ? header_h : fmax(1, floor(row_h * 0.75));
 }
 
 double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double header_h,

@@ -52,7 +52,6 @@ typedef struct sv_theme {
  * renderer); the window follows GTK's theme (sv-app.c). */
 const sv_theme *sv_theme_current(void);
 void sv_theme_set_dark(int dark);
-int sv_theme_is_dark(void);
 /* Cairo's source := c, its alpha multiplied by alpha. */
 void sv_theme_source(cairo_t *cr, const double *c, double alpha);
 
@@ -109,6 +108,9 @@ typedef struct sv_frame_geometry {
  * headers (header_h high) share avail pixels: the rows fill avail, at least
  * min_h high (more rows scroll) and at most a quarter of avail or 96 px,
  * whichever is more (fewer than 4 rows leave the rest empty). Whole pixels. */
+/* The group headers' height that goes with rows row_h high in that rule:
+ * header_h, or three quarters of a row (at least 1 px) when rows are lower. */
+double sv_fit_header_height(double row_h, double header_h);
 double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double header_h,
                          double min_h);
 

@@ -440,17 +440,9 @@ nomem:
 
 /* ------------------------------------------------------------ geometry */
 
-static const sv_row *row_of(const sv_geom *g, uint32_t tl)
-{
-    if (tl >= g->lay->n_timelines)
-        return NULL;
-    int32_t r = g->lay->row_of_timeline[tl];
-    return r < 0 ? NULL : &g->lay->rows[r];
-}
-
 int sv_geom_state(const sv_geom *g, const sv_item *it, sv_rect *out)
 {
-    const sv_row *row = row_of(g, it->timeline);
+    const sv_row *row = sv_layout_row_of(g->lay, it->timeline);
     if (!row)
         return 0;
     double x0 = sv_viewport_time_to_x(g->vp, (double)it->start);
@@ -484,7 +476,7 @@ int sv_geom_state(const sv_geom *g, const sv_item *it, sv_rect *out)
 
 int sv_geom_event(const sv_geom *g, const sv_item *it, double *x, double *y)
 {
-    const sv_row *row = row_of(g, it->timeline);
+    const sv_row *row = sv_layout_row_of(g->lay, it->timeline);
     if (!row)
         return 0;
     *x = sv_viewport_time_to_x(g->vp, (double)it->start);
@@ -496,8 +488,8 @@ int sv_geom_event(const sv_geom *g, const sv_item *it, double *x, double *y)
 int sv_geom_arrow(const sv_geom *g, const sv_item *it, double *x0, double *y0, double *x1,
                   double *y1)
 {
-    const sv_row *a = row_of(g, it->timeline);
-    const sv_row *b = row_of(g, it->end_timeline);
+    const sv_row *a = sv_layout_row_of(g->lay, it->timeline);
+    const sv_row *b = sv_layout_row_of(g->lay, it->end_timeline);
     if (!a || !b)
         return 0;
     *x0 = sv_viewport_time_to_x(g->vp, (double)it->start);

@@ -12,7 +12,7 @@ static int len_without_stop(const char *m)
     return (int)(n && m[n - 1] == '.' ? n - 1 : n);
 }
 
-char *sv_config_path(const char *name)
+static char *sv_config_path(const char *name)
 {
     return g_build_filename(g_get_user_config_dir(), "slog2", name, NULL);
 }

@@ -7,9 +7,6 @@
 
 #include <glib.h>
 
-/* $XDG_CONFIG_HOME/slog2/name (g_free it). */
-char *sv_config_path(const char *name);
-
 /* The file's keys, or an empty key file when it is missing or unreadable
  * (then reported). Free with g_key_file_free. */
 GKeyFile *sv_config_load(const char *name);

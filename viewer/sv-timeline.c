@@ -257,7 +257,7 @@ static void relayout(SvTimeline *self)
     double rh = sv_fit_row_height(canvas_h(self), n_tl, self->lay.n_rows - n_tl, header_h,
                                   self->compact ? 1 : 18);
     self->row_h = rh;
-    sv_layout_set_heights(&self->lay, rh, rh >= header_h ? header_h : fmax(1, floor(rh * 0.75)));
+    sv_layout_set_heights(&self->lay, rh, sv_fit_header_height(rh, header_h));
 }
 
 static void sv_timeline_size_allocate(GtkWidget *w, int width, int height, int baseline)
@@ -380,8 +380,8 @@ static void popover_other_end_cb(GtkButton *b, SvTimeline *self)
     uint32_t tl = target == (double)it->end ? it->end_timeline : it->timeline;
     record(self);
     sv_viewport_center_on(&self->vp, target);
-    if (tl < self->lay.n_timelines && self->lay.row_of_timeline[tl] >= 0) {
-        const sv_row *r = &self->lay.rows[self->lay.row_of_timeline[tl]];
+    const sv_row *r = sv_layout_row_of(&self->lay, tl);
+    if (r) {
         double ch = canvas_h(self);
         if (r->y < self->scroll_y || r->y + r->h > self->scroll_y + ch)
             self->scroll_y = r->y - ch / 2;
@@ -551,8 +551,8 @@ void sv_timeline_select(SvTimeline *self, const sv_found *f, gboolean popover)
         else
             sv_viewport_center_on(&self->vp, (a + b) / 2);
     }
-    if (it->timeline < self->lay.n_timelines && self->lay.row_of_timeline[it->timeline] >= 0) {
-        const sv_row *r = &self->lay.rows[self->lay.row_of_timeline[it->timeline]];
+    const sv_row *r = sv_layout_row_of(&self->lay, it->timeline);
+    if (r) {
         double ch = canvas_h(self);
         if (r->y < self->scroll_y || r->y + r->h > self->scroll_y + ch)
             self->scroll_y = r->y - ch / 3;

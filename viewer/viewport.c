@@ -387,6 +387,12 @@ void sv_layout_set_heights(sv_layout *lay, double row_h, double header_h)
     lay->total_h = y;
 }
 
+const sv_row *sv_layout_row_of(const sv_layout *lay, uint32_t tl)
+{
+    int32_t r = tl < lay->n_timelines ? lay->row_of_timeline[tl] : -1;
+    return r < 0 ? NULL : &lay->rows[r];
+}
+
 long sv_layout_row_at(const sv_layout *lay, double y)
 {
     if (lay->n_rows == 0 || y < 0 || y >= lay->total_h)

@@ -127,6 +127,8 @@ int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *gro
 void sv_layout_clear(sv_layout *lay);
 /* Row at content coordinate y, or -1. */
 long sv_layout_row_at(const sv_layout *lay, double y);
+/* Timeline tl's row, or NULL when it is not shown. */
+const sv_row *sv_layout_row_of(const sv_layout *lay, uint32_t tl);
 /* Change the row heights keeping the structure. */
 void sv_layout_set_heights(sv_layout *lay, double row_h, double header_h);
 /* Number of timeline rows (not headers). */
