@@ -47,7 +47,8 @@ struct _SvTimeline {
     GArray *back, *fwd; /* of double[2] windows */
     GtkWidget *popover;
     gboolean absolute;
-    gboolean compact;   /* rows down to 3 px, so hundreds of ranks fit */
+    gboolean compact;   /* rows down to 1 px, so hundreds of ranks fit */
+    gboolean drawn;     /* a frame of the open file is on screen */
 };
 
 enum { SIG_VIEW_CHANGED, SIG_FRAME_READY, SIG_RANGE_SELECTED, SIG_HOVER_ROW, SIG_HISTORY,
@@ -232,6 +233,11 @@ gboolean sv_timeline_is_busy(SvTimeline *self)
     return self->in_flight || self->dirty;
 }
 
+gboolean sv_timeline_has_drawn(SvTimeline *self)
+{
+    return self->drawn;
+}
+
 const slog_query_stats *sv_timeline_get_frame_stats(SvTimeline *self, double *ms, double *t0,
                                                     double *t1)
 {
@@ -309,8 +315,10 @@ static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
     };
     sv_render_canvas(cr, width, height - SV_RULER_H, &p);
     cairo_destroy(cr);
-    if (self->scene)
+    if (self->scene) {
+        self->drawn = TRUE;
         sv_launch_first_frame();
+    }
 }
 
 /* ------------------------------------------------------------ popover */
@@ -801,6 +809,7 @@ void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc)
     self->dirty = FALSE;
     sv_scene_free(self->scene);
     self->scene = NULL;
+    self->drawn = FALSE;
     sv_doc_ref_release(self->doc);
     self->doc = doc ? sv_doc_ref_acquire(doc) : NULL;
     sv_layout_clear(&self->lay);

@@ -58,6 +58,9 @@ gboolean sv_timeline_popover_any(SvTimeline *self);
 
 /* A frame query is running or queued. */
 gboolean sv_timeline_is_busy(SvTimeline *self);
+/* A frame of the open file has been drawn: the window is laid out and on
+ * screen (tests wait for it before they look at it). */
+gboolean sv_timeline_has_drawn(SvTimeline *self);
 /* Stats of the last finished frame and its query time. */
 const slog_query_stats *sv_timeline_get_frame_stats(SvTimeline *self, double *ms,
                                                     double *t0, double *t1);

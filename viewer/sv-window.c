@@ -894,10 +894,13 @@ static void entry_changed_cb(GtkSearchEntry *e, SvWindow *self)
 
 /* ------------------------------------------------------------ script */
 
+/* Nothing running, and an open file is on screen: a command looks at the
+ * window as a user would see it (the first one once ran before the window
+ * was laid out, and found the status bar without a size). */
 static gboolean script_idle(SvWindow *self)
 {
     return !self->opening && !self->build && !self->stats_busy && !self->search_busy &&
-           !sv_timeline_is_busy(self->timeline);
+           !sv_timeline_is_busy(self->timeline) && (!self->doc || sv_timeline_has_drawn(self->timeline));
 }
 
 static int save_screenshot(GtkWidget *w, const char *file)
