@@ -172,8 +172,10 @@ static slog_cb_result release(void *user, int64_t key, const void *data, size_t 
     return write_held(user, data) ? SLOG_CONTINUE : SLOG_STOP;
 }
 
-/* Reorder h, then release up to wm (NO_WM: not now). */
-static void hold(sink *s, held *h, int64_t wm) {
+/* Reorder h, then release up to wm (NO_WM: not now). Inlined into the
+ * writer thread's loop, which runs it for every state; hold() for the
+ * others. */
+static inline __attribute__((always_inline)) void hold_inline(sink *s, held *h, int64_t wm) {
     slog_drawable *d = &h->d;
     int64_t key = d->start > d->end ? d->start : d->end;
     int64_t last = reorder_last_key(s->ro);
@@ -200,6 +202,8 @@ static void hold(sink *s, held *h, int64_t wm) {
         atomic_store(&s->failed, 1);
     }
 }
+
+static void hold(sink *s, held *h, int64_t wm) { hold_inline(s, h, wm); }
 
 /* The watermark an item carries, lowered by the low watermark function;
  * it stays valid for every later item (nothing added afterwards ends before
@@ -260,7 +264,7 @@ static gpointer writer_main(gpointer data) {
             item *it = &b->items[i];
             /* The common item here, the rest through run_item(). */
             if (it->op == OP_DRAWABLE && !atomic_load(&s->failed))
-                hold(s, &it->h, apply_wm(s, it->wm));
+                hold_inline(s, &it->h, apply_wm(s, it->wm));
             else
                 run_item(s, it);
         }
