@@ -68,11 +68,20 @@ typedef struct mop {
     struct mop *next_free; /* on match_ctx.free_mops */
 } mop;
 
-/* Channels an instance used last, per op kind and peer world rank modulo
- * this: a rank posts to a few peers on one tag over and over, and finding
- * the channel in the table (hashing its four-part key) was a thirtieth of
- * the writer thread's time. */
-#define INST_CHANS 8
+/* Channels an instance used last, per op kind, in a small direct-mapped
+ * cache on (peer world rank, tag): a rank posts to a few peers on a few
+ * tags over and over, and finding the channel in the table (hashing its
+ * four-part key) was a thirtieth of the writer thread's time. The slot
+ * mixes peer and tag: indexed by peer modulo 8, a rank's north and south
+ * neighbours on a grid (rank -/+ a multiple of 8) evicted each other on
+ * every message, and each miss was a cache miss or two in the table. */
+#define INST_CHANS 16
+
+static inline uint32_t near_slot(int other, int tag)
+{
+    uint32_t h = (uint32_t)other * 0x9e3779b1u ^ (uint32_t)tag * 0x85ebca6bu;
+    return (h ^ (h >> 16)) & (INST_CHANS - 1);
+}
 
 typedef struct inst {
     comm_ref *ref;
@@ -80,7 +89,7 @@ typedef struct inst {
     bool used;         /* posted on since the last sweep */
     oq recvs;
     oq deferred;
-    struct chan *near[2][INST_CHANS]; /* [op_kind][peer % INST_CHANS]; cleared by chan_sweep */
+    struct chan *near[2][INST_CHANS]; /* [op_kind][near_slot()]; cleared by chan_sweep */
 } inst;
 
 typedef struct chan_key {
@@ -670,7 +679,7 @@ static void to_channel(match_ctx *m, inst *in, mop *o)
     }
     uint64_t id = comm_ref_id(ref);
     int src = o->kind == OP_SEND ? (int)o->rank : other, dst = o->kind == OP_SEND ? other : (int)o->rank;
-    chan **near = &in->near[o->kind][(uint32_t)other % INST_CHANS];
+    chan **near = &in->near[o->kind][near_slot(other, tag)];
     chan *ch = *near;
     if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
         ch = *near = chan_get(m, id, src, dst, tag);
