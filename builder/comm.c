@@ -37,6 +37,7 @@ struct comm_ref {
     int side;        /* which group of obj is local (intercomms) */
     int local_rank;  /* this rank's rank in its local group, when resolved */
     uint32_t n_created; /* creation calls made with this instance as parent */
+    void *user;      /* comm_ref_set_user() */
 };
 
 typedef enum group_op {
@@ -1184,6 +1185,16 @@ int comm_group_world_rank(comm_ctx *c, uint32_t rank, int group, int i)
 comm_ref_state comm_ref_get_state(const comm_ref *r)
 {
     return r->state;
+}
+
+void *comm_ref_user(const comm_ref *r)
+{
+    return r->user;
+}
+
+void comm_ref_set_user(comm_ref *r, void *p)
+{
+    r->user = p;
 }
 
 uint32_t comm_ref_rank(const comm_ref *r)

@@ -157,5 +157,10 @@ int comm_ref_world_rank(const comm_ref *r, int local_rank);
 /* Size of the local group, or -1 while unresolved. */
 int comm_ref_size(const comm_ref *r);
 bool comm_ref_is_inter(const comm_ref *r);
+/* One pointer per instance for the context's one user of it, the matcher
+ * (which also holds its resolved callback): its state for the instance,
+ * found without hashing. NULL until set. */
+void *comm_ref_user(const comm_ref *r);
+void comm_ref_set_user(comm_ref *r, void *p);
 
 #endif /* SLOG2_COMM_H */

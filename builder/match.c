@@ -700,20 +700,33 @@ G_GNUC_NO_INLINE static void wake_for_send(match_ctx *m, const mop *o)
 
 /* ------------------------------------------------------------ instances */
 
+/* An instance is indexed twice: in m->insts, which sweeps and finish walk,
+ * and by its comm_ref's user pointer, which inst_get() reads for every
+ * operation (hashing the ref there cost a cache miss on the table each
+ * time). */
+static void inst_unindex(match_ctx *m, inst *in)
+{
+    htab_remove(&m->insts, (uintptr_t)in->ref);
+    comm_ref_set_user(in->ref, NULL);
+}
+
 static void inst_free(inst *in)
 {
+    if (comm_ref_user(in->ref) == in)
+        comm_ref_set_user(in->ref, NULL);
     comm_ref_release(in->ref);
     g_free(in);
 }
 
 static inst *inst_get(match_ctx *m, comm_ref *ref)
 {
-    inst *in = htab_get(&m->insts, (uintptr_t)ref);
+    inst *in = comm_ref_user(ref);
     if (!in) {
         in = g_new0(inst, 1);
         in->ref = comm_ref_hold(ref);
         in->seq = m->next_inst_seq++;
         htab_put(&m->insts, (uintptr_t)ref, in);
+        comm_ref_set_user(ref, in);
     }
     in->used = true;
     return in;
@@ -899,7 +912,7 @@ static void inst_release(match_ctx *m, inst *in, bool force)
 static void on_resolved(void *user, comm_ref *ref)
 {
     match_ctx *m = user;
-    inst *in = htab_get(&m->insts, (uintptr_t)ref);
+    inst *in = comm_ref_user(ref);
     if (!in || comm_ref_get_state(ref) == COMM_REF_PENDING)
         return;
     while (!oq_empty(&in->deferred)) {
@@ -989,7 +1002,7 @@ static void sweep(match_ctx *m)
         inst **v = inst_list(m, &n);
         for (size_t i = 0; i < n; i++) {
             if (inst_empty(v[i]) && !v[i]->used) {
-                htab_remove(&m->insts, (uintptr_t)v[i]->ref);
+                inst_unindex(m, v[i]);
                 inst_free(v[i]);
             } else {
                 v[i]->used = false;
@@ -1319,7 +1332,7 @@ slog_status match_finish(match_ctx *m)
     inst **insts = inst_list(m, &n_insts);
     for (size_t i = 0; i < n_insts; i++) {
         inst *in = insts[i];
-        htab_remove(&m->insts, (uintptr_t)in->ref); /* in stays alive while draining */
+        inst_unindex(m, in); /* in stays alive while draining */
         mop *next;
         for (mop *o = in->recvs.head; o; o = next) {
             next = o->qnext;
