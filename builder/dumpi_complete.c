@@ -82,7 +82,16 @@ enum { K_NONE, K_SOME, K_ANY, K_ALL, K_ONE };
 /* Runs for every Wait/Test record: the arguments are read straight from
  * the decoded record through the layout's checked indexes. */
 int32_t dumpi_call_completions(const dumpi_call *c, dumpi_completions *d) {
-  *d = (dumpi_completions){0};
+  /* Field by field: `= {0}` became a `rep stos`, whose start-up cost is
+   * paid on every Wait and Test record. */
+  d->n = 0;
+  d->requests = NULL;
+  d->n_requests = 0;
+  d->indices = NULL;
+  d->single = 0;
+  d->kind = K_NONE;
+  d->statuses = NULL;
+  d->n_statuses = 0;
   const completion *k = layout(c);
   if (!k)
     return 0;
