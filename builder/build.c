@@ -324,7 +324,18 @@ static inline relay_op *queue_op(builder *b, uint8_t kind, const match_post *pos
     relay_op *op = relay_slot(b->relay);
     op->kind = kind;
     op->has_status = false;
-    op->post = *post;
+    /* Field by field: post was just written on the stack with stores of
+     * its fields' sizes, and the whole-struct copy reloaded it with 16-byte
+     * loads spanning several of them, which the store buffer cannot
+     * forward: each op waited for those stores to reach the cache. */
+    op->post.rank = post->rank;
+    op->post.thread = post->thread;
+    op->post.comm = post->comm;
+    op->post.peer = post->peer;
+    op->post.tag = post->tag;
+    op->post.bytes = post->bytes;
+    op->post.time = post->time;
+    op->post.request = post->request;
     op->done_time = done_time;
     return op;
 }
