@@ -188,12 +188,12 @@ static int find_meta(const char *dir, char **out, dumpi_error *err) {
     if (!ends_with(e->d_name, ".meta"))
       continue;
     if (n++ == 0) {
-      size_t len = strlen(dir) + 1 + strlen(e->d_name) + 1;
-      found = malloc(len);
       /* "dir/" as typed (shell completion adds the slash): one slash */
       size_t dl = strlen(dir);
       while (dl > 1 && dir[dl - 1] == '/')
         dl--;
+      size_t len = dl + 1 + strlen(e->d_name) + 1;
+      found = malloc(len);
       if (found)
         snprintf(found, len, "%.*s/%s", (int)dl, dir, e->d_name);
     }

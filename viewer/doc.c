@@ -284,9 +284,12 @@ static int replaces(const char *out, const char *in)
 
 int sv_parse_theme(const char *s, sv_headless_opts *o)
 {
-    if (strcmp(s, "light") != 0 && strcmp(s, "dark") != 0)
+    if (strcmp(s, "dark") == 0)
+        o->dark = 1;
+    else if (strcmp(s, "light") == 0)
+        o->dark = 0;
+    else
         return -1;
-    o->dark = strcmp(s, "dark") == 0;
     return 0;
 }
 

@@ -685,10 +685,9 @@ static void draw_arrow_segs(cairo_t *cr, raster *ras, const arrow_seg *segs, siz
     int heads = n_arrows < 2000;
     /* Arrows are their category's colour darkened, to stand out from the
      * states' bright fills; on dark rows it is lifted too (the generated
-     * files' black messages, the real ones' white). */
-    double shade = 0.55;
-    if (THEME.arrow_lift > 0)
-        shade = 1;
+     * files' black messages, the real ones' white): arrow_colour() then
+     * applies the 0.55 itself. */
+    double shade = THEME.arrow_lift > 0 ? 1 : 0.55;
     /* The lines go through the raster (thousands of Cairo strokes were a
      * fifth of a frame); heads and sender dots stay Cairo paths. */
     if (ras->surf) {

@@ -190,12 +190,20 @@ static uint8_t *visible_timelines(SvTimeline *self)
     return want;
 }
 
+/* The frame in hand is of the current window and holds the timelines in
+ * want (rows scrolled into view since it was queried may not be in it). */
+static gboolean frame_holds(SvTimeline *self, const uint8_t *want)
+{
+    return scene_matches(self) && self->scene->n_timelines == self->doc->fi->n_timelines &&
+           sv_scene_covers(self->scene, want);
+}
+
 gboolean sv_timeline_rows_drawn(SvTimeline *self)
 {
-    if (!self->doc || !scene_matches(self))
+    if (!self->doc)
         return FALSE;
     uint8_t *want = visible_timelines(self);
-    gboolean ok = sv_scene_covers(self->scene, want);
+    gboolean ok = frame_holds(self, want);
     g_free(want);
     return ok;
 }
@@ -212,11 +220,8 @@ static void request_frame(SvTimeline *self)
         return;
     }
     self->dirty = FALSE;
-    uint32_t nt = self->doc->fi->n_timelines;
     uint8_t *want = visible_timelines(self);
-    /* the same window with every row now on screen in it: nothing to do
-     * (rows scrolled into view since need a query of their own) */
-    if (scene_matches(self) && self->scene->n_timelines == nt && sv_scene_covers(self->scene, want)) {
+    if (frame_holds(self, want)) {
         g_free(want);
         return;
     }

@@ -6,7 +6,7 @@
 
 #include "dumpi.h"
 
-int for_each_rank(int argc, char **argv, void (*fn)(const char *path)) {
+int for_each_rank(int argc, char **argv, void (*fn)(const char *path, int rank)) {
   if (argc < 3) {
     fprintf(stderr, "usage: %s TRACES_DIR FOLDER...\n", argv[0]);
     return 2;
@@ -29,7 +29,7 @@ int for_each_rank(int argc, char **argv, void (*fn)(const char *path)) {
     }
     for (int r = 0; r < dumpi_meta_n_ranks(m); r++)
       if (dumpi_meta_bin_path(m, r))
-        fn(dumpi_meta_bin_path(m, r));
+        fn(dumpi_meta_bin_path(m, r), r);
     dumpi_meta_free(m);
   }
   return rc;

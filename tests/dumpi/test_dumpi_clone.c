@@ -97,7 +97,8 @@ static uint64_t fingerprint(const dumpi_call *c) {
   return h;
 }
 
-static void check_rank(const char *bin) {
+static void check_rank(const char *bin, int rank) {
+  (void)rank;
   dumpi_file *f;
   dumpi_error err;
   if (dumpi_file_open(bin, &f, &err) != DUMPI_OK) {

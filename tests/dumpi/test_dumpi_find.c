@@ -35,7 +35,8 @@ static int is_init(const dumpi_call *c) {
 
 static uint8_t init_set[DUMPI_N_LABELS], none_set[DUMPI_N_LABELS];
 
-static void check_rank(const char *path) {
+static void check_rank(const char *path, int rank) {
+  (void)rank;
   dumpi_file *f;
   dumpi_error err;
   if (dumpi_file_open(path, &f, &err) != DUMPI_OK) {

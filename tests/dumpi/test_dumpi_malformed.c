@@ -14,11 +14,11 @@
  * Exit 0 pass, 1 fail, 77 when TRACES_DIR is missing.
  */
 #include "dumpi.h"
+#include "for_each_rank.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static int n_fail;
@@ -337,52 +337,46 @@ static void check_bin(const char *bin) {
   free(b);
 }
 
+/* Rank 0 of each folder, in a temp directory made before the first. */
+static void check_first_rank(const char *bin, int rank) {
+  if (rank != 0)
+    return;
+  if (!tmpdir[0]) {
+    const char *t = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/dumpi-malformed-XXXXXX",
+             t && *t ? t : "/tmp");
+    if (!mkdtemp(tmpdir)) {
+      CHECK(0, "mkdtemp %s", tmpdir);
+      tmpdir[0] = 0;
+      return;
+    }
+  }
+  check_bin(bin);
+}
+
 int main(int argc, char **argv) {
   /* --window N: decode through an N-byte read window, so records straddle
    * its end everywhere, also at the cuts */
   if (argc > 3 && strcmp(argv[1], "--window") == 0) {
     window = (size_t)strtoul(argv[2], NULL, 10);
+    argv[2] = argv[0]; /* the program's name, for the usage message */
     argc -= 2;
     argv += 2;
   }
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s [--window BYTES] TRACES_DIR FOLDER...\n", argv[0]);
-    return 2;
-  }
-  struct stat st;
-  if (stat(argv[1], &st) != 0 || !S_ISDIR(st.st_mode)) {
-    printf("SKIP: ../shared/traces not found\n");
-    return 77;
-  }
-  const char *t = getenv("TMPDIR");
-  snprintf(tmpdir, sizeof tmpdir, "%s/dumpi-malformed-XXXXXX",
-           t && *t ? t : "/tmp");
-  if (!mkdtemp(tmpdir)) {
-    perror("mkdtemp");
-    return 1;
-  }
-  for (int i = 2; i < argc; i++) {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/%s", argv[1], argv[i]);
-    dumpi_meta *m;
-    dumpi_error err;
-    if (dumpi_meta_open(dir, &m, &err) != DUMPI_OK) {
-      CHECK(0, "%s", err.message);
-      continue;
-    }
-    if (dumpi_meta_bin_path(m, 0))
-      check_bin(dumpi_meta_bin_path(m, 0));
-    dumpi_meta_free(m);
-  }
+  int rc = for_each_rank(argc, argv, check_first_rank);
+  if (rc == 2 || rc == 77)
+    return rc;
+  n_fail += rc;
   static const char *const names[] = {
       "trunc.bin", "flip.bin", "foreign.bin", "empty.bin", "index.bin",
       "footer.bin", "label.bin", "pcontrol.bin", "length.bin"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+  for (size_t i = 0; tmpdir[0] && i < sizeof names / sizeof names[0]; i++) {
     char p[512];
     snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
     unlink(p);
   }
-  rmdir(tmpdir);
+  if (tmpdir[0])
+    rmdir(tmpdir);
   printf("%d failures\n", n_fail);
   return n_fail ? 1 : 0;
 }
