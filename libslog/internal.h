@@ -55,8 +55,9 @@ typedef struct slog_prev_acc {
     uint32_t n_bins;
     uint32_t n_rows, cap_rows;   /* rows[] in insertion order */
     slog_prev_row *rows;
-    uint32_t *slots;             /* open-addressing hash: row index+1, 0 = empty */
-    uint32_t n_slots;
+    uint32_t *slots;             /* open-addressing hash of the rows outside
+                                    direct: row index+1, 0 = empty */
+    uint32_t n_slots, n_hashed;
     uint32_t *direct;            /* when timelines x categories is small: row
                                     index+1 at [timeline * dir_cat + category] */
     uint32_t dir_tl, dir_cat;    /* dimensions direct was made for */

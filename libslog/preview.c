@@ -29,24 +29,25 @@ void prev_free(slog_prev_acc *a) {
     a->n_bins = n;
 }
 
+static inline bool in_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t category) {
+    return a->direct && timeline < a->dir_tl && category < a->dir_cat;
+}
+
 void prev_reset(slog_prev_acc *a) {
     if (a->n_rows) {
-        /* Only bins in [lo_bin, hi_bin) of a row were ever written. */
+        /* Only bins in [lo_bin, hi_bin) of a row were ever written: a few
+         * each in a leaf, so a loop, not a memset call per row (1.9 million
+         * calls building 1,024 ranks). */
         for (uint32_t i = 0; i < a->n_rows; i++) {
             const slog_prev_row *r = &a->rows[i];
-            if (r->hi_bin > r->lo_bin)
-                memset(a->pool + (size_t)i * a->n_bins + r->lo_bin, 0, (r->hi_bin - r->lo_bin) * sizeof(float));
+            float *bins = a->pool + (size_t)i * a->n_bins;
+            for (uint32_t j = r->lo_bin; j < r->hi_bin; j++) bins[j] = 0;
+            if (in_direct(a, r->timeline, r->category)) a->direct[(size_t)r->timeline * a->dir_cat + r->category] = 0;
         }
-        if (a->direct) {
-            for (uint32_t i = 0; i < a->n_rows; i++) {
-                const slog_prev_row *r = &a->rows[i];
-                if (r->timeline < a->dir_tl && r->category < a->dir_cat)
-                    a->direct[(size_t)r->timeline * a->dir_cat + r->category] = 0;
-            }
-        }
-        memset(a->slots, 0, (size_t)a->n_slots * sizeof(uint32_t));
+        if (a->n_hashed) memset(a->slots, 0, (size_t)a->n_slots * sizeof(uint32_t));
     }
     a->n_rows = 0;
+    a->n_hashed = 0;
     a->failed = false;
 }
 
@@ -54,27 +55,44 @@ void prev_reset(slog_prev_acc *a) {
  * per open level at most, and no hashing on the hot path. */
 #define DIRECT_MAX (1u << 16)
 
-void prev_resize_dims(slog_prev_acc *a, uint32_t n_timelines, uint32_t n_categories) {
-    free(a->direct);
-    a->direct = NULL;
-    a->dir_tl = n_timelines;
-    a->dir_cat = n_categories;
-    if ((uint64_t)n_timelines * n_categories > DIRECT_MAX || !n_timelines || !n_categories) return;
-    a->direct = calloc((size_t)n_timelines * n_categories, sizeof *a->direct);
-    if (!a->direct) return; /* the hash still works */
-    for (uint32_t i = 0; i < a->n_rows; i++) {
-        const slog_prev_row *r = &a->rows[i];
-        if (r->timeline < n_timelines && r->category < n_categories)
-            a->direct[(size_t)r->timeline * n_categories + r->category] = i + 1;
-    }
-}
-
 static uint32_t hash_key(uint32_t timeline, uint32_t category) {
     uint64_t k = ((uint64_t)timeline << 32) | category;
     k ^= k >> 33;
     k *= 0xff51afd7ed558ccdull;
     k ^= k >> 33;
     return (uint32_t)k;
+}
+
+/* The hash holds only the rows the direct table cannot: with it, a node
+ * that touches thousands of rows (1,024 ranks) neither probes nor clears
+ * a hash at every close. Rebuilt from the rows (slots has room for all). */
+static void rehash(slog_prev_acc *a) {
+    if (!a->n_slots) return;
+    memset(a->slots, 0, (size_t)a->n_slots * sizeof *a->slots);
+    a->n_hashed = 0;
+    for (uint32_t i = 0; i < a->n_rows; i++) {
+        const slog_prev_row *r = &a->rows[i];
+        if (in_direct(a, r->timeline, r->category)) continue;
+        uint32_t h = hash_key(r->timeline, r->category) & (a->n_slots - 1);
+        while (a->slots[h]) h = (h + 1) & (a->n_slots - 1);
+        a->slots[h] = i + 1;
+        a->n_hashed++;
+    }
+}
+
+void prev_resize_dims(slog_prev_acc *a, uint32_t n_timelines, uint32_t n_categories) {
+    free(a->direct);
+    a->direct = NULL;
+    a->dir_tl = n_timelines;
+    a->dir_cat = n_categories;
+    if ((uint64_t)n_timelines * n_categories <= DIRECT_MAX && n_timelines && n_categories)
+        a->direct = calloc((size_t)n_timelines * n_categories, sizeof *a->direct);
+    for (uint32_t i = 0; a->direct && i < a->n_rows; i++) {
+        const slog_prev_row *r = &a->rows[i];
+        if (in_direct(a, r->timeline, r->category))
+            a->direct[(size_t)r->timeline * n_categories + r->category] = i + 1;
+    }
+    rehash(a); /* without the table (none, or out of memory) every row */
 }
 
 static bool grow(slog_prev_acc *a) {
@@ -94,26 +112,22 @@ static bool grow(slog_prev_acc *a) {
     while (n_slots < cap * 2) n_slots *= 2;
     uint32_t *slots = calloc(n_slots, sizeof *slots);
     if (!slots) return false;
-    for (uint32_t i = 0; i < a->n_rows; i++) {
-        uint32_t h = hash_key(a->rows[i].timeline, a->rows[i].category) & (n_slots - 1);
-        while (slots[h]) h = (h + 1) & (n_slots - 1);
-        slots[h] = i + 1;
-    }
     free(a->slots);
     a->slots = slots;
     a->n_slots = n_slots;
+    rehash(a);
     return true;
 }
 
-/* Find or create the row; NULL (and a->failed) when out of memory. The hash
- * always holds every row (it is rebuilt from the rows when it grows), the
- * direct table only those inside its dimensions. */
+/* Find or create the row; NULL (and a->failed) when out of memory. A row
+ * inside the direct table's dimensions is found there, any other through
+ * the hash. */
 static slog_prev_row *row_get(slog_prev_acc *a, uint32_t timeline, uint32_t category) {
     uint32_t *dslot = NULL;
-    if (a->direct && timeline < a->dir_tl && category < a->dir_cat) {
+    if (in_direct(a, timeline, category)) {
         dslot = &a->direct[(size_t)timeline * a->dir_cat + category];
         if (*dslot) return &a->rows[*dslot - 1];
-    } else if (a->n_slots) {
+    } else if (a->n_hashed) {
         uint32_t h = hash_key(timeline, category) & (a->n_slots - 1);
         while (a->slots[h]) {
             slog_prev_row *r = &a->rows[a->slots[h] - 1];
@@ -125,10 +139,14 @@ static slog_prev_row *row_get(slog_prev_acc *a, uint32_t timeline, uint32_t cate
         a->failed = true;
         return NULL;
     }
-    uint32_t h = hash_key(timeline, category) & (a->n_slots - 1);
-    while (a->slots[h]) h = (h + 1) & (a->n_slots - 1);
-    a->slots[h] = a->n_rows + 1;
-    if (dslot) *dslot = a->n_rows + 1;
+    if (dslot) {
+        *dslot = a->n_rows + 1;
+    } else {
+        uint32_t h = hash_key(timeline, category) & (a->n_slots - 1);
+        while (a->slots[h]) h = (h + 1) & (a->n_slots - 1);
+        a->slots[h] = a->n_rows + 1;
+        a->n_hashed++;
+    }
     slog_prev_row *r = &a->rows[a->n_rows++];
     r->timeline = timeline;
     r->category = category;
@@ -140,7 +158,7 @@ static slog_prev_row *row_get(slog_prev_acc *a, uint32_t timeline, uint32_t cate
 /* The common case inline: a row that exists, found through the direct
  * table. */
 static inline slog_prev_row *row_find(slog_prev_acc *a, uint32_t timeline, uint32_t category) {
-    if (a->direct && timeline < a->dir_tl && category < a->dir_cat) {
+    if (in_direct(a, timeline, category)) {
         uint32_t k = a->direct[(size_t)timeline * a->dir_cat + category];
         if (k) return &a->rows[k - 1];
     }
@@ -236,7 +254,9 @@ void prev_merge_child(slog_prev_acc *parent, const slog_prev_acc *child, unsigne
         /* Child bins 2m and 2m+1 make parent bin half*child_half + m; walk
          * whole pairs so the loop has no division and vectorises. */
         float *pb = row_bins(parent, pr) + (size_t)child_half * half;
-        double scale = cat_is_state[cr->category] ? 0.5 : 1.0;
+        /* In float, so it vectorises: halving is exact, and a float sum
+         * rounds as the double sum rounded to float did. */
+        float scale = cat_is_state[cr->category] ? 0.5f : 1.0f;
         uint32_t m0 = cr->lo_bin / 2, m1 = (cr->hi_bin + 1) / 2;
         for (uint32_t m = m0; m < m1; m++) pb[m] += (cb[2 * m] + cb[2 * m + 1]) * scale;
         touch(pr, child_half * half + m0, child_half * half + m1);
@@ -253,6 +273,14 @@ static uint64_t quantise(double v, bool is_state) {
     if (v <= 0) return 0;
     if (is_state) return v >= 1.0 ? 255 : (uint64_t)(v * 255.0 + 0.5);
     return (uint64_t)(v + 0.5);
+}
+
+/* quantise(v, true) without branches, so the encoding loop vectorises:
+ * clamped to [0, 1] first, the one formula gives 0 and 255 at the ends. */
+static inline uint8_t coverage_byte(float v) {
+    float c = v < 1.0f ? v : 1.0f;
+    c = c > 0.0f ? c : 0.0f;
+    return (uint8_t)(int32_t)((double)c * 255.0 + 0.5);
 }
 
 uint64_t prev_estimate(const slog_prev_acc *a) {
@@ -313,10 +341,12 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, slog_buf 
         p = put_uvar(p, r->category);
         p = put_uvar(p, lo);
         p = put_uvar(p, hi - lo);
-        if (st)
-            for (uint32_t j = lo; j < hi; j++) *p++ = (uint8_t)quantise(bins[j], true);
-        else
+        if (st) {
+            for (uint32_t j = 0; j < hi - lo; j++) p[j] = coverage_byte(bins[lo + j]);
+            p += hi - lo;
+        } else {
             for (uint32_t j = lo; j < hi; j++) p = put_uvar(p, quantise(bins[j], false));
+        }
         out->len = (size_t)(p - out->data);
         written++;
     }
