@@ -498,8 +498,9 @@ static slog_status place_drawable(slog_writer *w, const slog_drawable *d) {
 }
 
 /* Choose the leaf width from the buffered drawables' density, then replay
- * them. The aim is leaf_drawables per leaf on average. */
-static slog_status choose_shift(slog_writer *w) {
+ * them. The aim is leaf_drawables per leaf on average. full: the trace goes
+ * on past the buffer. */
+static slog_status choose_shift(slog_writer *w, bool full) {
     int shift = 20;
     if (w->n_boot) {
         int64_t lo = INT64_MAX, hi = 0;
@@ -509,8 +510,21 @@ static slog_status choose_shift(slog_writer *w) {
             if (a < lo) lo = a;
             if (b > hi) hi = b;
         }
-        double span = (double)(hi - lo) + 1.0;
-        double target = (double)w->opt.leaf_drawables * span / w->n_boot;
+        double span = (double)(hi - lo) + 1.0, n = w->n_boot;
+        if (full) {
+            /* Only the start of the trace is known, and it starts slowly:
+             * MPI_Init and communicator setup are long and sparse. With
+             * 1,024 ranks the first 65,536 drawables are 64 calls a rank,
+             * and their whole span made leaves 20 times too wide (157,000
+             * drawables; a deep zoom read 2.5 MB). The second half of the
+             * buffer, by end time (the order drawables arrive in), is
+             * past that. */
+            int64_t a, mid;
+            drawable_span(&w->boot[w->n_boot / 2], &a, &mid);
+            span = (double)(hi - mid) + 1.0;
+            n = w->n_boot - w->n_boot / 2;
+        }
+        double target = (double)w->opt.leaf_drawables * span / n;
         shift = 0;
         while (shift < 40 && (double)(1ull << (shift + 1)) <= target) shift++;
     }
@@ -536,7 +550,7 @@ static slog_status buffer_boot(slog_writer *w, const slog_drawable *d) {
         if (!w->boot || !w->boot_info) return fail(w, SLOG_ERR_NOMEM, "%s", "bootstrap buffer");
     }
     if (w->n_boot == BOOT_MAX || w->n_boot_info + d->n_info > (size_t)BOOT_MAX * 4) {
-        slog_status st = choose_shift(w);
+        slog_status st = choose_shift(w, true);
         return st ? st : place_drawable(w, d);
     }
     slog_drawable *c = &w->boot[w->n_boot++];
@@ -714,7 +728,7 @@ static slog_status write_header_and_postamble(slog_writer *w, uint64_t sec[4][2]
 
 static slog_status finish_tree(slog_writer *w) {
     slog_status st;
-    if (w->shift < 0 && (st = choose_shift(w))) return st;
+    if (w->shift < 0 && (st = choose_shift(w, false))) return st;
     if (!w->n_drawables) return SLOG_OK;
     uint32_t root = slog_place_level(0, (uint64_t)w->t_max, w->shift);
     for (uint32_t l = 0; l < root; l++)

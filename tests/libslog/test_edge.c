@@ -585,6 +585,51 @@ static void test_write_fails(void)
     }
 }
 
+/* A trace that starts slowly, as MPI programs do (MPI_Init, communicator
+ * setup) and then runs a thousand times denser: its leaves must hold about
+ * leaf_drawables (8,192 by default) of the dense part, not the whole dense
+ * part as when the width came from the first drawables' density. */
+static void test_leaf_width_slow_start(void)
+{
+    snprintf(t_context, sizeof t_context, "leaf width after a slow start");
+    char *path = t_path(g_dir, "slow.slog2");
+    slog_writer *w = open_basic(path, 2);
+    int64_t info[2] = {1, 2};
+    slog_status st = SLOG_OK;
+    const int n_slow = 30000, n_dense = 300000;
+    const int64_t dense_at = (int64_t)n_slow * 100000; /* 3 s of one per 100 us */
+    for (int i = 0; i < n_slow && st == SLOG_OK; i++) {
+        slog_drawable d = mk(SLOG_KIND_STATE, 0, (uint32_t)(i & 1), (uint32_t)(i & 1), (int64_t)i * 100000,
+                             (int64_t)i * 100000 + 50000, info);
+        st = slog_writer_add(w, &d);
+    }
+    for (int i = 0; i < n_dense && st == SLOG_OK; i++) { /* one per 100 ns */
+        slog_drawable d = mk(SLOG_KIND_STATE, 0, (uint32_t)(i & 1), (uint32_t)(i & 1), dense_at + (int64_t)i * 100,
+                             dense_at + (int64_t)i * 100 + 60, info);
+        st = slog_writer_add(w, &d);
+    }
+    CHECK_OK(st, slog_writer_error(w));
+    slog_error err;
+    CHECK_OK(slog_writer_finish(w, &err), &err);
+    slog_reader *rd = NULL;
+    CHECK_OK(slog_reader_open(&rd, path, &err), &err);
+    const slog_file_info *fi = slog_reader_info(rd);
+    uint32_t most = 0, dense_leaves = 0;
+    for (uint64_t i = 0; i < fi->n_nodes; i++) {
+        slog_node_info ni;
+        CHECK_OK(slog_reader_node(rd, i, &ni), NULL);
+        if (ni.level != 0) continue;
+        if (ni.n_drawables > most) most = ni.n_drawables;
+        dense_leaves += ni.hi > dense_at;
+    }
+    printf("slow start: leaf width 2^%d ns, %u leaves in the dense part, at most %u drawables in one\n",
+           fi->leaf_shift, dense_leaves, most);
+    CHECKF(most <= 2 * 8192, "a leaf holds %u drawables (aim: 8192)", most);
+    CHECKF(dense_leaves >= (uint32_t)n_dense / 8192, "the dense part has only %u leaves", dense_leaves);
+    slog_reader_close(rd);
+    free(path);
+}
+
 /* ------------------------------------------------------------ queries */
 
 static slog_cb_result count_prev_cb(void *user, const slog_preview *p)
@@ -763,6 +808,7 @@ int main(void)
     test_total_saturates();
     test_files();
     test_write_fails();
+    test_leaf_width_slow_start();
     test_query_misc();
     test_nondividing_bins();
     t_rmtree(g_dir);
