@@ -301,11 +301,13 @@ static inline int op_of_type(uint8_t type) {
                                                      : OP_GENERAL;
 }
 
+static const uint8_t op_width[] = {[OP_S32] = 4, [OP_S64] = 8, [OP_S16] = 2,
+                                   [OP_S8] = 1, [OP_U8] = 1};
+
 /* Read one scalar of kind op (OP_S32 .. OP_U8) into v. */
 static inline __attribute__((always_inline)) int
 read_scalar(reader *r, uint64_t record, int op, dumpi_value *v) {
-  static const uint8_t width[] = {[OP_S32] = 4, [OP_S64] = 8, [OP_S16] = 2,
-                                  [OP_S8] = 1, [OP_U8] = 1};
+  const uint8_t *width = op_width;
   NEED(r, width[op]);
   const uint8_t *p = r->p;
   switch (op) {
@@ -330,6 +332,19 @@ read_scalar(reader *r, uint64_t record, int op, dumpi_value *v) {
 static uint8_t label_ops[DUMPI_N_LABELS][DUMPI_MAX_ARGS + 1];
 static pthread_once_t label_ops_once = PTHREAD_ONCE_INIT;
 
+/* Per label, the plain scalars its argument list starts with (most
+ * records are nothing else): one bounds check covers them all, and each
+ * is read with no branch, from 8 big-endian bytes shifted down, which the
+ * window's padding (WINDOW_PAD) makes safe at its end. */
+typedef struct scalar_run {
+  uint8_t n;                      /* leading plain scalar arguments */
+  uint8_t bytes;                  /* their width on the stream together */
+  uint16_t zero_extend;           /* bit i: argument i is OP_U8 */
+  uint8_t width[DUMPI_MAX_ARGS];
+  uint8_t shift[DUMPI_MAX_ARGS];  /* 64 - 8 x width */
+} scalar_run;
+static scalar_run label_run[DUMPI_N_LABELS];
+
 static void build_label_ops(void) {
   for (int l = 0; l < DUMPI_N_LABELS; l++) {
     const dumpi_fn_info *fn = dumpi_fn_lookup((uint16_t)l);
@@ -339,7 +354,26 @@ static void build_label_ops(void) {
       label_ops[l][i] = a->flags ? OP_GENERAL : (uint8_t)op_of_type(a->type);
     }
     label_ops[l][n] = OP_END;
+    scalar_run *run = &label_run[l];
+    for (int i = 0; i < n && label_ops[l][i] != OP_GENERAL; i++) {
+      int op = label_ops[l][i];
+      run->width[i] = op_width[op];
+      run->shift[i] = (uint8_t)(64 - 8 * op_width[op]);
+      if (op == OP_U8)
+        run->zero_extend |= (uint16_t)(1u << i);
+      run->bytes = (uint8_t)(run->bytes + op_width[op]);
+      run->n = (uint8_t)(i + 1);
+    }
   }
+}
+
+static inline uint64_t load_be64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, sizeof v);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  v = __builtin_bswap64(v);
+#endif
+  return v;
 }
 
 void dumpi_stream_init(void) {
@@ -485,6 +519,7 @@ static int fail(dumpi_file *f, dumpi_error *err, int rc) {
  * WINDOW_SHORT). 256 KiB per rank keeps a thousand ranks at 256 MiB. */
 #define WINDOW_BYTES (256u << 10)
 #define WINDOW_SLACK (16u << 10)
+#define WINDOW_PAD 8 /* zero bytes after the window: see scalar_run */
 
 /* Make the window start at f->pos and hold want bytes (fewer at the end of
  * the stream): keep what it already has from pos on, read the rest. */
@@ -493,7 +528,7 @@ static int fill_window(dumpi_file *f, size_t want, dumpi_error *err) {
   if (want > left)
     want = (size_t)left;
   if (want > f->win_cap || !f->win) {
-    uint8_t *w = realloc(f->win, want ? want : 1); /* never NULL: offsets from it */
+    uint8_t *w = realloc(f->win, want + WINDOW_PAD); /* never NULL: offsets from it */
     if (!w)
       return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, f->pos,
                              "out of memory for a %zu-byte read window",
@@ -521,6 +556,7 @@ static int fill_window(dumpi_file *f, size_t want, dumpi_error *err) {
     have += (size_t)n;
   }
   f->win_len = have;
+  memset(f->win + have, 0, WINDOW_PAD);
   return DUMPI_OK;
 }
 
@@ -685,9 +721,25 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
     c->perf_in = pv;
     c->perf_out = n ? pv + n : NULL;
   }
+  const scalar_run *run = &label_run[label];
+  int i = 0;
+  if (run->n) {
+    NEED_OR_FAIL(run->bytes);
+    const uint8_t *p = r.p;
+    for (; i < run->n; i++) {
+      uint64_t raw = load_be64(p);
+      dumpi_value *v = &c->args[i];
+      v->i = (run->zero_extend >> i) & 1 ? (int64_t)(raw >> run->shift[i])
+                                         : (int64_t)raw >> run->shift[i];
+      v->present = 1;
+      v->p = NULL;
+      p += run->width[i];
+    }
+    r.p = p;
+  }
   const uint8_t special = f->arg_special;
   const uint8_t *ops = label_ops[label];
-  for (int i = 0;; i++) {
+  for (;; i++) {
     dumpi_value *v = &c->args[i];
     /* One dispatch per argument: a scalar is read at once, anything else
      * goes on to the flag tests and decode_general(). */
