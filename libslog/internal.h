@@ -63,6 +63,7 @@ typedef struct slog_prev_acc {
     uint32_t dir_tl, dir_cat;    /* dimensions direct was made for */
     float *pool;                 /* bin storage, n_bins per row, cap_rows rows */
     bool failed;
+    bool bins_zero;              /* every bin is 0 again (merged into the parent) */
     int64_t pow2_width;          /* prev_add: the last node width seen with power-of-two bins... */
     int pow2_shift;              /* ...log2 of its bin width... */
     float pow2_inv;              /* ...and 1 / bin width (exact) */
@@ -83,8 +84,9 @@ void prev_free(slog_prev_acc *a);
  * coverage (states) versus counts (arrows, events). */
 void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, uint32_t category,
               bool is_state, int64_t start, int64_t end);
-/* Merge a child's rows into its parent's; child_half is 0/1 (left/right). */
-void prev_merge_child(slog_prev_acc *parent, const slog_prev_acc *child, unsigned child_half,
+/* Merge a child's rows into its parent's; child_half is 0/1 (left/right). The
+ * child's bins are left zero (prev_reset() still clears its rows). */
+void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned child_half,
                       const bool *cat_is_state);
 /* Upper estimate of the encoded size, cheap: decides whether a node carries
  * a preview at all. */

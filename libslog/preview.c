@@ -41,13 +41,15 @@ void prev_reset(slog_prev_acc *a) {
         for (uint32_t i = 0; i < a->n_rows; i++) {
             const slog_prev_row *r = &a->rows[i];
             float *bins = a->pool + (size_t)i * a->n_bins;
-            for (uint32_t j = r->lo_bin; j < r->hi_bin; j++) bins[j] = 0;
+            if (!a->bins_zero)
+                for (uint32_t j = r->lo_bin; j < r->hi_bin; j++) bins[j] = 0;
             if (in_direct(a, r->timeline, r->category)) a->direct[(size_t)r->timeline * a->dir_cat + r->category] = 0;
         }
         if (a->n_hashed) memset(a->slots, 0, (size_t)a->n_slots * sizeof(uint32_t));
     }
     a->n_rows = 0;
     a->n_hashed = 0;
+    a->bins_zero = false;
     a->failed = false;
 }
 
@@ -100,6 +102,15 @@ static bool grow(slog_prev_acc *a) {
      * width, so rounding their capacity up to a power of two wasted memory
      * that grows with tree depth */
     uint32_t cap = a->cap_rows ? a->cap_rows + a->cap_rows / 2 : 16;
+    if (a->direct) {
+        /* Every row then lies inside the table: start with up to 4,096 of
+         * its cells and never go past them (1,024 ranks: 194 reallocations
+         * and copies of the bins otherwise, 2 % of the build). */
+        uint64_t cells = (uint64_t)a->dir_tl * a->dir_cat;
+        uint64_t want = a->cap_rows ? cap : cells < 4096 ? cells : 4096;
+        if (want > cells) want = cells;
+        if (want > a->cap_rows) cap = (uint32_t)want;
+    }
     slog_prev_row *rows = realloc(a->rows, (size_t)cap * sizeof *rows);
     if (!rows) return false;
     a->rows = rows;
@@ -242,7 +253,7 @@ void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, ui
     touch(r, j0, j1 + 1);
 }
 
-void prev_merge_child(slog_prev_acc *parent, const slog_prev_acc *child, unsigned child_half,
+void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned child_half,
                       const bool *cat_is_state) {
     uint32_t n = child->n_bins, half = n / 2;
     for (uint32_t i = 0; i < child->n_rows; i++) {
@@ -250,17 +261,24 @@ void prev_merge_child(slog_prev_acc *parent, const slog_prev_acc *child, unsigne
         if (cr->hi_bin <= cr->lo_bin) continue;
         slog_prev_row *pr = row_find(parent, cr->timeline, cr->category);
         if (!pr) return;
-        const float *cb = child->pool + (size_t)i * n;
+        float *restrict cb = child->pool + (size_t)i * n;
         /* Child bins 2m and 2m+1 make parent bin half*child_half + m; walk
          * whole pairs so the loop has no division and vectorises. */
-        float *pb = row_bins(parent, pr) + (size_t)child_half * half;
+        float *restrict pb = row_bins(parent, pr) + (size_t)child_half * half; /* another accumulator */
         /* In float, so it vectorises: halving is exact, and a float sum
          * rounds as the double sum rounded to float did. */
         float scale = cat_is_state[cr->category] ? 0.5f : 1.0f;
         uint32_t m0 = cr->lo_bin / 2, m1 = (cr->hi_bin + 1) / 2;
-        for (uint32_t m = m0; m < m1; m++) pb[m] += (cb[2 * m] + cb[2 * m + 1]) * scale;
+        /* The child's bins are zeroed as they are read: the merge is their
+         * last use, and prev_reset() then need not come back to them. */
+        for (uint32_t m = m0; m < m1; m++) {
+            float x = cb[2 * m] + cb[2 * m + 1];
+            cb[2 * m] = cb[2 * m + 1] = 0;
+            pb[m] += x * scale;
+        }
         touch(pr, child_half * half + m0, child_half * half + m1);
     }
+    child->bins_zero = true;
 }
 
 static int cmp_u64(const void *x, const void *y) {
