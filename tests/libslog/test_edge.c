@@ -630,6 +630,53 @@ static void test_leaf_width_slow_start(void)
     free(path);
 }
 
+/* Many timelines: a leaf holds at least 4 drawables per (timeline,
+ * category) row, so previews, which cost a row of bins per row touched,
+ * summarise several drawables each. 4,096 timelines take turns: the
+ * default of 8,192 drawables would be 2 per row. */
+static void test_leaf_width_many_rows(void)
+{
+    snprintf(t_context, sizeof t_context, "leaf width with many timelines");
+    char *path = t_path(g_dir, "rows.slog2");
+    const uint32_t n_tls = 4096;
+    slog_writer *w = NULL;
+    slog_error err;
+    CHECK_OK(slog_writer_open(&w, path, NULL, &err), &err);
+    slog_category cs = {SLOG_KIND_STATE, "s", "", 0xff0000ff, 0, NULL, NULL};
+    CHECK_OK(slog_writer_add_category(w, &cs, NULL), NULL);
+    for (uint32_t t = 0; t < n_tls; t++) {
+        slog_timeline tl = {t, 0, "r", ""};
+        CHECK_OK(slog_writer_add_timeline(w, &tl, NULL), NULL);
+    }
+    slog_status st = SLOG_OK;
+    for (int i = 0; i < 400000 && st == SLOG_OK; i++) { /* one per 100 ns */
+        slog_drawable d = {SLOG_KIND_STATE, 0, (uint32_t)i % n_tls, (uint32_t)i % n_tls,
+                           (int64_t)i * 100, (int64_t)i * 100 + 60, 0, NULL};
+        st = slog_writer_add(w, &d);
+    }
+    CHECK_OK(st, slog_writer_error(w));
+    CHECK_OK(slog_writer_finish(w, &err), &err);
+    slog_reader *rd = NULL;
+    CHECK_OK(slog_reader_open(&rd, path, &err), &err);
+    const slog_file_info *fi = slog_reader_info(rd);
+    uint64_t leaves = 0, in_leaves = 0;
+    for (uint64_t i = 0; i < fi->n_nodes; i++) {
+        slog_node_info ni;
+        CHECK_OK(slog_reader_node(rd, i, &ni), NULL);
+        if (ni.level) continue;
+        leaves++;
+        in_leaves += ni.n_drawables;
+    }
+    printf("many rows: leaf width 2^%d ns, %" PRIu64 " leaves, %" PRIu64 " drawables each on average\n",
+           fi->leaf_shift, leaves, leaves ? in_leaves / leaves : 0);
+    CHECKF(leaves && in_leaves / leaves > 2 * n_tls, "leaves hold %" PRIu64 " drawables on average for %u rows",
+           leaves ? in_leaves / leaves : 0, n_tls);
+    CHECKF(in_leaves / leaves <= 4 * n_tls, "leaves hold %" PRIu64 " drawables on average (aim: 4 per row)",
+           in_leaves / leaves);
+    slog_reader_close(rd);
+    free(path);
+}
+
 /* ------------------------------------------------------------ queries */
 
 static slog_cb_result count_prev_cb(void *user, const slog_preview *p)
@@ -809,6 +856,7 @@ int main(void)
     test_files();
     test_write_fails();
     test_leaf_width_slow_start();
+    test_leaf_width_many_rows();
     test_query_misc();
     test_nondividing_bins();
     t_rmtree(g_dir);
