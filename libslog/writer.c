@@ -554,7 +554,7 @@ static slog_status choose_shift(slog_writer *w, bool full) {
              * previews took 40 % of the writer's time. A leaf holds at
              * least ROWS_PER_LEAF drawables per row seen so far (1,024
              * ranks x 1,000 calls: build 0.50 -> 0.41 s, median of 9; a
-             * 1/1000 window reads 306 -> 598 KB, 3.3 MB with the old
+             * 1/1000 window reads 306 -> 598 KB, 3.4 MB with the old
              * too-wide leaves). */
             double rows = distinct_rows(w);
             double dense = rows * ROWS_PER_LEAF * span / n;
