@@ -585,6 +585,36 @@ static void test_write_fails(void)
     }
 }
 
+/* Finish w, reopen path and tally its leaves (those ending after t_from):
+ * how many, drawables in them, the most in one. */
+typedef struct leaf_tally {
+    int32_t leaf_shift;
+    uint64_t leaves, drawables;
+    uint32_t most;
+} leaf_tally;
+
+static leaf_tally finish_and_tally_leaves(slog_writer *w, slog_status st, const char *path, int64_t t_from)
+{
+    leaf_tally t = {0};
+    CHECK_OK(st, slog_writer_error(w));
+    slog_error err;
+    CHECK_OK(slog_writer_finish(w, &err), &err);
+    slog_reader *rd = NULL;
+    CHECK_OK(slog_reader_open(&rd, path, &err), &err);
+    const slog_file_info *fi = slog_reader_info(rd);
+    t.leaf_shift = fi->leaf_shift;
+    for (uint64_t i = 0; i < fi->n_nodes; i++) {
+        slog_node_info ni;
+        CHECK_OK(slog_reader_node(rd, i, &ni), NULL);
+        if (ni.level != 0 || ni.hi <= t_from) continue;
+        t.leaves++;
+        t.drawables += ni.n_drawables;
+        if (ni.n_drawables > t.most) t.most = ni.n_drawables;
+    }
+    slog_reader_close(rd);
+    return t;
+}
+
 /* A trace that starts slowly, as MPI programs do (MPI_Init, communicator
  * setup) and then runs a thousand times denser: its leaves must hold about
  * leaf_drawables (8,192 by default) of the dense part, not the whole dense
@@ -608,25 +638,11 @@ static void test_leaf_width_slow_start(void)
                              dense_at + (int64_t)i * 100 + 60, info);
         st = slog_writer_add(w, &d);
     }
-    CHECK_OK(st, slog_writer_error(w));
-    slog_error err;
-    CHECK_OK(slog_writer_finish(w, &err), &err);
-    slog_reader *rd = NULL;
-    CHECK_OK(slog_reader_open(&rd, path, &err), &err);
-    const slog_file_info *fi = slog_reader_info(rd);
-    uint32_t most = 0, dense_leaves = 0;
-    for (uint64_t i = 0; i < fi->n_nodes; i++) {
-        slog_node_info ni;
-        CHECK_OK(slog_reader_node(rd, i, &ni), NULL);
-        if (ni.level != 0) continue;
-        if (ni.n_drawables > most) most = ni.n_drawables;
-        dense_leaves += ni.hi > dense_at;
-    }
-    printf("slow start: leaf width 2^%d ns, %u leaves in the dense part, at most %u drawables in one\n",
-           fi->leaf_shift, dense_leaves, most);
-    CHECKF(most <= 2 * 8192, "a leaf holds %u drawables (aim: 8192)", most);
-    CHECKF(dense_leaves >= (uint32_t)n_dense / 8192, "the dense part has only %u leaves", dense_leaves);
-    slog_reader_close(rd);
+    leaf_tally t = finish_and_tally_leaves(w, st, path, dense_at);
+    printf("slow start: leaf width 2^%d ns, %" PRIu64 " leaves in the dense part, at most %u drawables in one\n",
+           t.leaf_shift, t.leaves, t.most);
+    CHECKF(t.most <= 2 * 8192, "a leaf holds %u drawables (aim: 8192)", t.most);
+    CHECKF(t.leaves >= (uint64_t)n_dense / 8192, "the dense part has only %" PRIu64 " leaves", t.leaves);
     free(path);
 }
 
@@ -654,26 +670,12 @@ static void test_leaf_width_many_rows(void)
                            (int64_t)i * 100, (int64_t)i * 100 + 60, 0, NULL};
         st = slog_writer_add(w, &d);
     }
-    CHECK_OK(st, slog_writer_error(w));
-    CHECK_OK(slog_writer_finish(w, &err), &err);
-    slog_reader *rd = NULL;
-    CHECK_OK(slog_reader_open(&rd, path, &err), &err);
-    const slog_file_info *fi = slog_reader_info(rd);
-    uint64_t leaves = 0, in_leaves = 0;
-    for (uint64_t i = 0; i < fi->n_nodes; i++) {
-        slog_node_info ni;
-        CHECK_OK(slog_reader_node(rd, i, &ni), NULL);
-        if (ni.level) continue;
-        leaves++;
-        in_leaves += ni.n_drawables;
-    }
+    leaf_tally t = finish_and_tally_leaves(w, st, path, INT64_MIN);
+    uint64_t avg = t.leaves ? t.drawables / t.leaves : 0;
     printf("many rows: leaf width 2^%d ns, %" PRIu64 " leaves, %" PRIu64 " drawables each on average\n",
-           fi->leaf_shift, leaves, leaves ? in_leaves / leaves : 0);
-    CHECKF(leaves && in_leaves / leaves > 2 * n_tls, "leaves hold %" PRIu64 " drawables on average for %u rows",
-           leaves ? in_leaves / leaves : 0, n_tls);
-    CHECKF(in_leaves / leaves <= 4 * n_tls, "leaves hold %" PRIu64 " drawables on average (aim: 4 per row)",
-           in_leaves / leaves);
-    slog_reader_close(rd);
+           t.leaf_shift, t.leaves, avg);
+    CHECKF(avg > 2 * n_tls, "leaves hold %" PRIu64 " drawables on average for %u rows", avg, n_tls);
+    CHECKF(avg <= 4 * n_tls, "leaves hold %" PRIu64 " drawables on average (aim: 4 per row)", avg);
     free(path);
 }
 
