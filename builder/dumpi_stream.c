@@ -534,7 +534,7 @@ static int fill_window(dumpi_file *f, size_t want, dumpi_error *err) {
                              "out of memory for a %zu-byte read window",
                              want);
     f->win = w;
-    f->win_cap = want ? want : 1;
+    f->win_cap = want; /* the allocation is WINDOW_PAD longer */
   }
   size_t have = 0;
   if (f->pos >= f->win_off && f->pos < f->win_off + f->win_len) {

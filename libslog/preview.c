@@ -35,9 +35,10 @@ static inline bool in_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t
 
 void prev_reset(slog_prev_acc *a) {
     if (a->n_rows) {
-        /* Only bins in [lo_bin, hi_bin) of a row were ever written: a few
-         * each in a leaf, so a loop, not a memset call per row (1.9 million
-         * calls building 1,024 ranks). */
+        /* Only bins in [lo_bin, hi_bin) of a row were ever written, and a
+         * merge into the parent zeroed those already (bins_zero): only the
+         * root and a node whose merge ran out of memory come here with
+         * bins to clear. */
         for (uint32_t i = 0; i < a->n_rows; i++) {
             const slog_prev_row *r = &a->rows[i];
             float *bins = a->pool + (size_t)i * a->n_bins;
@@ -293,8 +294,8 @@ static uint64_t quantise(double v, bool is_state) {
     return (uint64_t)(v + 0.5);
 }
 
-/* quantise(v, true) without branches, so the encoding loop vectorises:
- * clamped to [0, 1] first, the one formula gives 0 and 255 at the ends. */
+/* quantise(v, true) without branches (min and max instructions): clamped
+ * to [0, 1] first, the one formula gives 0 and 255 at the ends. */
 static inline uint8_t coverage_byte(float v) {
     float c = v < 1.0f ? v : 1.0f;
     c = c > 0.0f ? c : 0.0f;
