@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -304,20 +305,31 @@ static inline int op_of_type(uint8_t type) {
 static const uint8_t op_width[] = {[OP_S32] = 4, [OP_S64] = 8, [OP_S16] = 2,
                                    [OP_S8] = 1, [OP_U8] = 1};
 
+static inline uint64_t load_be64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, sizeof v);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  v = __builtin_bswap64(v);
+#endif
+  return v;
+}
+
+/* The scalar at p, shift = 64 - 8 x its width, sign-extended unless
+ * zero_extend (OP_U8): 8 big-endian bytes shifted down, with no branch on
+ * the width. Reading past the scalar stays inside the read window's
+ * allocation (WINDOW_PAD). */
+static inline int64_t scalar_at(const uint8_t *p, unsigned shift,
+                                bool zero_extend) {
+  uint64_t raw = load_be64(p);
+  return zero_extend ? (int64_t)(raw >> shift) : (int64_t)raw >> shift;
+}
+
 /* Read one scalar of kind op (OP_S32 .. OP_U8) into v. */
 static inline __attribute__((always_inline)) int
 read_scalar(reader *r, uint64_t record, int op, dumpi_value *v) {
-  const uint8_t *width = op_width;
-  NEED(r, width[op]);
-  const uint8_t *p = r->p;
-  switch (op) {
-  case OP_S32: v->i = (int32_t)dumpi_get_u32(p); break;
-  case OP_S64: v->i = (int64_t)dumpi_get_u64(p); break;
-  case OP_S16: v->i = (int16_t)dumpi_get_u16(p); break;
-  case OP_S8: v->i = (int8_t)p[0]; break;
-  default: v->i = p[0]; break;
-  }
-  r->p = p + width[op];
+  NEED(r, op_width[op]);
+  v->i = scalar_at(r->p, 64u - 8u * op_width[op], op == OP_U8);
+  r->p += op_width[op];
   v->present = 1;
   v->p = NULL;
   return DUMPI_OK;
@@ -334,8 +346,7 @@ static pthread_once_t label_ops_once = PTHREAD_ONCE_INIT;
 
 /* Per label, the plain scalars its argument list starts with (most
  * records are nothing else): one bounds check covers them all, and each
- * is read with no branch, from 8 big-endian bytes shifted down, which the
- * window's padding (WINDOW_PAD) makes safe at its end. */
+ * is read by scalar_at() with its shift and extension worked out here. */
 typedef struct scalar_run {
   uint8_t n;                      /* leading plain scalar arguments */
   uint8_t bytes;                  /* their width on the stream together */
@@ -365,15 +376,6 @@ static void build_label_ops(void) {
       run->n = (uint8_t)(i + 1);
     }
   }
-}
-
-static inline uint64_t load_be64(const uint8_t *p) {
-  uint64_t v;
-  memcpy(&v, p, sizeof v);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  v = __builtin_bswap64(v);
-#endif
-  return v;
 }
 
 void dumpi_stream_init(void) {
@@ -727,10 +729,8 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
     NEED_OR_FAIL(run->bytes);
     const uint8_t *p = r.p;
     for (; i < run->n; i++) {
-      uint64_t raw = load_be64(p);
       dumpi_value *v = &c->args[i];
-      v->i = (run->zero_extend >> i) & 1 ? (int64_t)(raw >> run->shift[i])
-                                         : (int64_t)raw >> run->shift[i];
+      v->i = scalar_at(p, run->shift[i], (run->zero_extend >> i) & 1);
       v->present = 1;
       v->p = NULL;
       p += run->width[i];

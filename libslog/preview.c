@@ -107,10 +107,11 @@ static bool grow(slog_prev_acc *a) {
         /* Every row then lies inside the table: start with up to 4,096 of
          * its cells and never go past them (1,024 ranks: 194 reallocations
          * and copies of the bins otherwise, 2 % of the build). */
-        uint64_t cells = (uint64_t)a->dir_tl * a->dir_cat;
-        uint64_t want = a->cap_rows ? cap : cells < 4096 ? cells : 4096;
-        if (want > cells) want = cells;
-        if (want > a->cap_rows) cap = (uint32_t)want;
+        uint32_t cells = a->dir_tl * a->dir_cat; /* at most DIRECT_MAX */
+        if (!a->cap_rows)
+            cap = cells < 4096 ? cells : 4096;
+        else if (cap > cells && cells > a->cap_rows)
+            cap = cells;
     }
     slog_prev_row *rows = realloc(a->rows, (size_t)cap * sizeof *rows);
     if (!rows) return false;

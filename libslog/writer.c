@@ -87,7 +87,6 @@ struct slog_writer {
     uint64_t n_nodes;
     uint32_t depth;
     bool broken;
-    bool leaf_default;    /* leaf_drawables not set by the caller */
 };
 
 void slog_writer_options_init(slog_writer_options *opt) {
@@ -196,10 +195,6 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
     else
         slog_writer_options_init(&w->opt);
     if (!w->opt.preview_bins) w->opt.preview_bins = DEFAULT_BINS;
-    if (!w->opt.leaf_drawables) {
-        w->opt.leaf_drawables = DEFAULT_LEAF_DRAWABLES;
-        w->leaf_default = true;
-    }
     if (!w->opt.preview_min_subtree) w->opt.preview_min_subtree = DEFAULT_PREVIEW_MIN;
     if (w->opt.preview_bins > SLOG_MAX_BINS || (w->opt.preview_bins & 1) || w->opt.leaf_shift > 62 ||
         w->opt.leaf_shift < -1) {
@@ -546,8 +541,10 @@ static slog_status choose_shift(slog_writer *w, bool full) {
             span = (double)(hi - mid) + 1.0;
             n = w->n_boot - w->n_boot / 2;
         }
-        double target = (double)w->opt.leaf_drawables * span / n;
-        if (w->leaf_default) {
+        /* opt.leaf_drawables 0: the default, and the rule for rows below */
+        uint32_t per_leaf = w->opt.leaf_drawables ? w->opt.leaf_drawables : DEFAULT_LEAF_DRAWABLES;
+        double target = (double)per_leaf * span / n;
+        if (!w->opt.leaf_drawables) {
             /* Every (timeline, category) row a leaf touches costs a row of
              * bins in its preview and in each one above: with 1,024 ranks
              * a leaf of 8,192 drawables touched about as many rows, and
