@@ -111,7 +111,9 @@ typedef struct slog_writer slog_writer;
 
 typedef struct slog_writer_options {
     uint32_t preview_bins;    /* bins per node preview: even, 2..4096; 0 = default (64) */
-    uint32_t leaf_drawables;  /* target drawables per leaf; 0 = default (8192) */
+    uint32_t leaf_drawables;  /* target drawables per leaf; 0 = default: 8192,
+                                 and at least 4 per (timeline, category) pair
+                                 seen in the first drawables (docs/FORMAT.md) */
     int32_t leaf_shift;       /* log2 of the leaf width in ns, 0..62; -1 = choose from data */
     int64_t time_origin_ns;   /* absolute time of t=0 (informational) */
     uint64_t preview_min_subtree; /* nodes whose subtree holds fewer drawables
