@@ -2,7 +2,7 @@
  *
  * Every multi-byte integer is little-endian and written byte by byte through
  * the put/get helpers below (never host structs). docs/FORMAT.md is the prose
- * version of this file; keep them in step. Version 1.0.
+ * version of this file; keep them in step. Version 1.1.
  *
  * File = Header | node and preview blocks ... | Categories | Timelines |
  *        Annotations | Directory | Postamble

@@ -2,6 +2,8 @@
 #ifndef SLOG_INTERNAL_H
 #define SLOG_INTERNAL_H
 
+#include <stdbool.h>
+
 #include "slog.h"
 #include "format.h"
 #include "buf.h"
@@ -40,9 +42,65 @@ static inline uint32_t slog_place_level(uint64_t a, uint64_t b, int shift) {
 #endif
 }
 
-/* Encode one drawable record into a node body (see FORMAT.md "Node body").
+/* Bytes one encoded drawable record can take: head, 5 varints, the info
+ * mask and up to SLOG_MAX_FIELDS values of at most 10 bytes each. */
+#define SLOG_RECORD_MAX (1 + 6 * 10 + 10 * SLOG_MAX_FIELDS)
+
+/* Encode d at p (SLOG_RECORD_MAX bytes of room) as a node record (FORMAT.md
+ * "Node block") whose start delta is from prev_start; returns the byte after
+ * it. *delta_at: where the start delta begins (the writer rebases a batch's
+ * first record there). */
+static inline uint8_t *slog_record_put(uint8_t *p, const slog_drawable *d, int64_t prev_start,
+                                       uint8_t **delta_at) {
+    uint8_t *head = p++;
+    *head = (uint8_t)((uint8_t)d->kind | (d->end < d->start ? SLOG_REC_BACKWARDS : 0));
+    p = put_uvar(p, d->category);
+    p = put_uvar(p, d->timeline);
+    if (d->kind == SLOG_KIND_ARROW) p = put_uvar(p, d->end_timeline);
+    *delta_at = p;
+    p = put_uvar(p, zigzag_encode(d->start - prev_start));
+    p = put_uvar(p, d->end >= d->start ? (uint64_t)(d->end - d->start) : (uint64_t)(d->start - d->end));
+    uint64_t mask = 0;
+    if (d->n_info <= 7) {
+        /* The mask is then one varint byte: keep its place and write the
+         * values in the same pass that finds them. */
+        uint8_t *at = p++;
+        for (uint32_t i = 0; i < d->n_info; i++)
+            if (d->info[i] != SLOG_INFO_UNKNOWN) {
+                mask |= 1u << i;
+                p = put_uvar(p, zigzag_encode(d->info[i]));
+            }
+        if (mask)
+            *at = (uint8_t)mask;
+        else
+            p = at;
+    } else {
+        for (uint32_t i = 0; i < d->n_info; i++)
+            if (d->info[i] != SLOG_INFO_UNKNOWN) mask |= 1ull << i;
+        if (mask) {
+            p = put_uvar(p, mask);
+            for (uint64_t m = mask; m; m &= m - 1) p = put_uvar(p, zigzag_encode(d->info[__builtin_ctzll(m)]));
+        }
+    }
+    if (mask) *head |= SLOG_REC_HAS_INFO;
+    return p;
+}
+
+/* Encode one drawable record into a node body (see FORMAT.md "Node block").
  * prev_start is updated. */
 void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start);
+
+/* A drawable's earlier and later time (an arrow may end before it starts):
+ * it is ordered by the later one ("key") and placed over both. */
+static inline void slog_drawable_span(const slog_drawable *d, int64_t *a, int64_t *key) {
+    bool backwards = d->end < d->start;
+    *a = backwards ? d->end : d->start;
+    *key = backwards ? d->start : d->end;
+}
+
+/* The checks of slog_writer_add that need no writer state: kind, times, info
+ * pointer. NULL when d is fine, else what is wrong. */
+const char *slog_drawable_problem(const slog_drawable *d);
 
 /* Preview accumulation: a sparse set of (timeline, category) rows of n_bins
  * doubles over a node interval. preview.c. */
@@ -93,5 +151,56 @@ void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned chil
 uint64_t prev_estimate(const slog_prev_acc *a);
 /* Encode as a preview body (sorted rows, quantised); returns rows written. */
 uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, slog_buf *out);
+/* Add src's bins to dst's (the same node geometry: a batch's leaf preview
+ * into the leaf's), leaving src's bins zero. False when out of memory
+ * (dst->failed). */
+bool prev_absorb(slog_prev_acc *dst, slog_prev_acc *src);
+
+/* ----------------------------------------------------------------- batch */
+
+/* Category ids a batch accepts: it keeps per-category statistics in arrays
+ * indexed by id (the writer then checks the id exists). */
+#define SLOG_BATCH_MAX_CATEGORY (1u << 20)
+
+typedef struct batch_cat {
+    uint64_t count;
+    int64_t total_ns;  /* states' durations, saturating (slog_add_duration) */
+    uint8_t kind;
+    uint8_t n_info;
+    bool used;
+} batch_cat;
+
+/* The leaf width and preview bins of w's batches; false when w chooses its
+ * leaf width from the data. writer.c. */
+bool slog_writer_batch_geometry(const slog_writer *w, int32_t *shift, uint32_t *bins);
+
+struct slog_batch {
+    int shift;
+    uint32_t n_bins;
+    uint64_t leaf;
+    int64_t lo, hi;          /* the leaf's interval */
+    /* Records of the drawables inside the leaf, the first one's start delta
+     * from lo, each next one's from the one before. */
+    slog_buf seg;
+    uint32_t n_seg;
+    int64_t first_start, last_start;
+    size_t first_delta_at;   /* offset of the first record's start delta */
+    slog_prev_acc prev;      /* their preview, over the leaf */
+    uint32_t prev_tl, prev_cat; /* dimensions given to prev (grown by doubling) */
+    /* The others, copied (info: offsets into other_info until placed). */
+    slog_drawable *other;
+    int64_t *other_info;
+    uint32_t n_other, cap_other;
+    size_t n_other_info, cap_other_info;
+    /* Statistics, merged into the writer's when the batch is added. */
+    uint64_t n_by_kind[3];
+    int64_t t_min, t_max, min_key;
+    uint64_t tl_limit;       /* 1 + the largest timeline named */
+    batch_cat *cats;         /* by category id, cap_cats entries */
+    uint32_t cap_cats;
+    uint32_t *used;          /* the ids used, in first-use order */
+    uint32_t n_used, cap_used;
+    bool failed;             /* an allocation failed: refused by the writer */
+};
 
 #endif

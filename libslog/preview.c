@@ -283,6 +283,25 @@ void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned chil
     child->bins_zero = true;
 }
 
+bool prev_absorb(slog_prev_acc *dst, slog_prev_acc *src) {
+    uint32_t n = src->n_bins;
+    for (uint32_t i = 0; i < src->n_rows; i++) {
+        const slog_prev_row *sr = &src->rows[i];
+        if (sr->hi_bin <= sr->lo_bin) continue;
+        slog_prev_row *dr = row_find(dst, sr->timeline, sr->category);
+        if (!dr) return false;
+        float *restrict sb = src->pool + (size_t)i * n;
+        float *restrict db = row_bins(dst, dr);
+        for (uint32_t j = sr->lo_bin; j < sr->hi_bin; j++) {
+            db[j] += sb[j];
+            sb[j] = 0;
+        }
+        touch(dr, sr->lo_bin, sr->hi_bin);
+    }
+    src->bins_zero = true;
+    return true;
+}
+
 static int cmp_u64(const void *x, const void *y) {
     uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
     return a < b ? -1 : a > b;

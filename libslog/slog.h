@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 #define SLOG_FORMAT_MAJOR 1
-#define SLOG_FORMAT_MINOR 0
+#define SLOG_FORMAT_MINOR 1
 
 typedef enum slog_status {
     SLOG_OK = 0,
@@ -145,6 +145,63 @@ slog_status slog_writer_add_annotation(slog_writer *w, const char *key, const ch
  * finished tree nodes are written out as soon as no later drawable can land
  * in them. */
 slog_status slog_writer_add(slog_writer *w, const slog_drawable *d);
+
+/* ----------------------------------------------------------------- batches
+ *
+ * For producers that make drawables on several threads (slog2-build decodes
+ * ranks in parallel). A batch collects drawables on any one thread at a
+ * time, in any order; the writer's thread then hands whole batches to the
+ * writer, in an order of its choosing, and says with slog_writer_advance()
+ * how far in time nothing more will come. A node's records are then in the
+ * order their batches were added (and within a batch, the order of adds),
+ * not in end order: docs/FORMAT.md, "Node block".
+ *
+ * A batch is aimed at one leaf node (slog_batch_begin): drawables inside
+ * that leaf are encoded and their preview accumulated at once, on the
+ * batch's thread; any other drawable (one crossing a leaf boundary, or in
+ * another leaf) is kept and placed by slog_writer_add_batch. Batches need a
+ * fixed leaf width (slog_writer_options.leaf_shift >= 0; see
+ * slog_leaf_shift_for). The output depends only on the sequence of calls
+ * into the writer, not on which threads filled the batches. */
+typedef struct slog_batch slog_batch;
+
+/* A batch for w's file, made on the writer's thread. SLOG_ERR_ARG when w
+ * chooses its leaf width from the data (leaf_shift -1). */
+slog_status slog_batch_new(slog_writer *w, slog_batch **out);
+void slog_batch_free(slog_batch *b); /* NULL is fine */
+/* Empty b and aim it at leaf node `leaf`, which covers
+ * [leaf << leaf_shift, (leaf + 1) << leaf_shift). */
+void slog_batch_begin(slog_batch *b, uint64_t leaf);
+/* Add a copy of d. The checks of slog_writer_add that need no writer are
+ * made here (SLOG_ERR_ARG, the batch unchanged): kind, times, info count
+ * and, within the batch, one kind and one info count per category. Whether
+ * the category and timelines exist is checked by slog_writer_add_batch.
+ * SLOG_ERR_NOMEM leaves the batch failed: slog_writer_add_batch refuses it. */
+slog_status slog_batch_add(slog_batch *b, const slog_drawable *d);
+/* Drawables in b. */
+uint64_t slog_batch_count(const slog_batch *b);
+/* The smallest max(start, end) in b (INT64_MAX when empty). */
+int64_t slog_batch_min_key(const slog_batch *b);
+
+/* Writer's thread: add b's drawables to w and empty b. Every drawable must
+ * end at or after the writer's floor (the largest key added with
+ * slog_writer_add and watermark given to slog_writer_advance), else
+ * SLOG_ERR_ORDER; a category or timeline w does not have, or a category
+ * used with another kind or info count, SLOG_ERR_ARG. On those errors
+ * nothing of b is added (b keeps its drawables) and w stays usable. */
+slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b);
+/* Promise that every drawable added from now on ends at or after watermark:
+ * the nodes that cannot receive any are written out. A watermark below the
+ * floor changes nothing. */
+slog_status slog_writer_advance(slog_writer *w, int64_t watermark);
+
+/* The leaf width rule the writer applies when it chooses from the data
+ * (docs/FORMAT.md, "The time tree"): log2 of a width that holds about
+ * leaf_drawables (0: the default, 8192) of n drawables spread over span_ns,
+ * and, with the default, at least 4 per (timeline, category) pair when
+ * n_rows such pairs were seen among them. For producers that fix
+ * leaf_shift themselves (batches) from a sample of their data. */
+int32_t slog_leaf_shift_for(double n, double span_ns, double n_rows, uint32_t leaf_drawables);
 
 /* Write the remaining nodes, sections, directory and postamble, fsync-free
  * close, rename into place, free w. On failure the temporary file is removed

@@ -3,11 +3,17 @@
  * Tree: node (L, k) covers [k << s, (k+1) << s) with s = leaf_shift + L, so
  * the tree needs no advance knowledge of the span: it grows upward as time
  * advances. A drawable goes to the smallest node containing it entirely (the
- * SLOG-2 placement rule). Drawables arrive in end order, so once the current
- * end time leaves a node's interval nothing can land in it again: it is
- * written out and merged (counts, preview) into its parent. Only the open
- * path, one node per level, is in memory. Directory entries are spilled to an
- * anonymous temporary file so memory does not grow with trace length.
+ * SLOG-2 placement rule). Once every drawable still to come ends at or after
+ * a node's end (the "floor": the key of the last drawable added in end
+ * order, or a watermark a batch producer gave), nothing can land in it
+ * again: it is written out and merged (counts, preview) into its parent.
+ * Nodes are written in order of their end, then level, whatever steps the
+ * floor took, so the file depends only on the drawables and the order of
+ * the calls that added them. Only nodes that can still receive drawables
+ * are in memory: one per level when drawables come in end order, a few
+ * more while a batch producer's watermark lags. Directory entries are
+ * spilled to an anonymous temporary file so memory does not grow with
+ * trace length.
  *
  * The leaf width is chosen from the density of the first drawables (buffered,
  * bounded) unless the caller fixes it.
@@ -31,16 +37,28 @@
 #define ROWS_PER_LEAF 4
 #define OUT_FLUSH (256u << 10)
 #define OUT_DIRECT (64u << 10)  /* block bodies this long skip the buffer */
+/* Times are below 2^62: a node reaching past it never ends before a
+ * drawable still to come, and only finish writes it. */
+#define TIME_LIMIT ((int64_t)1 << 62)
 
 typedef struct open_node {
-    bool active;
     uint64_t index;
+    int64_t lo, hi;      /* its interval; hi TIME_LIMIT when it reaches past */
     uint32_t n_drawables;
     int64_t prev_start;
     uint64_t n_subtree;
     slog_buf body;
     slog_prev_acc prev;
 } open_node;
+
+/* The open nodes of one level, by increasing index, and closed ones kept
+ * for their buffers. */
+typedef struct level_nodes {
+    open_node **open;
+    uint32_t n_open, cap_open;
+    open_node **spare;
+    uint32_t n_spare, cap_spare;
+} level_nodes;
 
 typedef struct cat_entry {
     slog_category c;   /* strings and arrays owned */
@@ -74,11 +92,10 @@ struct slog_writer {
     int64_t *boot_info;
     uint32_t n_boot, n_boot_info;
 
-    open_node levels[SLOG_MAX_LEVELS];
-    uint32_t n_levels;
-    bool have_key;
-    int64_t last_key;
-    uint64_t last_leaf;
+    level_nodes levels[SLOG_MAX_LEVELS];
+    uint32_t n_levels;   /* levels ever used */
+    int64_t min_hi;      /* smallest hi of an open node (INT64_MAX: none) */
+    int64_t floor;       /* every drawable still to come ends at or after it */
 
     uint64_t n_drawables, n_by_kind[3];
     int64_t t_min, t_max;
@@ -205,7 +222,8 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
     w->shift = w->opt.leaf_shift;
     w->t_min = INT64_MAX;
     w->t_max = INT64_MIN;
-    for (int i = 0; i < SLOG_MAX_LEVELS; i++) prev_init(&w->levels[i].prev, w->opt.preview_bins);
+    w->min_hi = INT64_MAX;
+    w->floor = INT64_MIN;
     w->path = dup_str(path);
     size_t n = strlen(path) + 16;
     w->tmp_path = malloc(n);
@@ -245,7 +263,8 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
  * then). */
 static void dims_changed(slog_writer *w) {
     for (uint32_t l = 0; l < w->n_levels; l++)
-        if (w->levels[l].active) prev_set_dims(&w->levels[l].prev, w->n_tls, w->n_cats);
+        for (uint32_t i = 0; i < w->levels[l].n_open; i++)
+            prev_set_dims(&w->levels[l].open[i]->prev, w->n_tls, w->n_cats);
 }
 
 slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, uint32_t *id) {
@@ -320,18 +339,18 @@ slog_status slog_writer_add_annotation(slog_writer *w, const char *key, const ch
 
 /* ------------------------------------------------------------ tree nodes */
 
-static slog_status spill_dirent(slog_writer *w, uint32_t level, const open_node *n, uint64_t node_off,
-                                uint32_t node_size, uint32_t node_crc, uint64_t prev_off, uint32_t prev_size,
-                                uint32_t prev_crc) {
+static slog_status spill_dirent(slog_writer *w, uint32_t level, uint64_t index, uint32_t n_drawables,
+                                uint64_t n_subtree, uint64_t node_off, uint32_t node_size, uint32_t node_crc,
+                                uint64_t prev_off, uint32_t prev_size, uint32_t prev_crc) {
     uint8_t e[SLOG_DIRENT_SIZE] = {0};
     e[DIRENT_LEVEL] = (uint8_t)level;
     e[DIRENT_FLAGS] = prev_off ? SLOG_DIRENT_HAS_PREVIEW : 0;
-    put_u32le(e + DIRENT_N_DRAWABLES, n->n_drawables);
-    put_u64le(e + DIRENT_INDEX, n->index);
+    put_u32le(e + DIRENT_N_DRAWABLES, n_drawables);
+    put_u64le(e + DIRENT_INDEX, index);
     put_u64le(e + DIRENT_NODE_OFF, node_off);
     put_u32le(e + DIRENT_NODE_SIZE, node_size);
     put_u32le(e + DIRENT_NODE_CRC, node_crc);
-    put_u64le(e + DIRENT_N_SUBTREE, n->n_subtree);
+    put_u64le(e + DIRENT_N_SUBTREE, n_subtree);
     put_u64le(e + DIRENT_PREV_OFF, prev_off);
     put_u32le(e + DIRENT_PREV_SIZE, prev_size);
     put_u32le(e + DIRENT_PREV_CRC, prev_crc);
@@ -341,10 +360,93 @@ static slog_status spill_dirent(slog_writer *w, uint32_t level, const open_node 
     return SLOG_OK;
 }
 
-/* Write node L and its preview, record it, merge into its parent (created if
- * needed) unless it is the root. */
+/* ------------------------------------------------------------ open nodes */
+
+/* Node bounds, clamped to TIME_LIMIT: no time reaches it. */
+static int64_t node_bound(uint32_t s, uint64_t k) {
+    if (s >= 63) return k ? TIME_LIMIT : 0;
+    return k > (uint64_t)(TIME_LIMIT >> s) ? TIME_LIMIT : (int64_t)(k << s);
+}
+
+static int64_t node_lo(const slog_writer *w, uint32_t level, uint64_t index) {
+    return node_bound((uint32_t)w->shift + level, index);
+}
+
+static int64_t node_hi(const slog_writer *w, uint32_t level, uint64_t index) {
+    return node_bound((uint32_t)w->shift + level, index + 1);
+}
+
+static void update_min_hi(slog_writer *w) {
+    int64_t m = INT64_MAX;
+    for (uint32_t l = 0; l < w->n_levels; l++)
+        if (w->levels[l].n_open && w->levels[l].open[0]->hi < m) m = w->levels[l].open[0]->hi;
+    w->min_hi = m;
+}
+
+/* Room for one more pointer in *v; false when out of memory. */
+static bool grow_ptrs(open_node ***v, uint32_t *cap, uint32_t n) {
+    if (n < *cap) return true;
+    uint32_t c = *cap ? 2 * *cap : 4;
+    open_node **g = realloc(*v, (size_t)c * sizeof *g);
+    if (!g) return false;
+    *v = g;
+    *cap = c;
+    return true;
+}
+
+/* Open node (level, index), made if there is none; NULL when out of
+ * memory. Drawables in end order find theirs at the end of the level. */
+static open_node *node_get(slog_writer *w, uint32_t level, uint64_t index) {
+    level_nodes *lv = &w->levels[level];
+    uint32_t at = lv->n_open;
+    if (at && lv->open[at - 1]->index == index) return lv->open[at - 1];
+    while (at && lv->open[at - 1]->index > index) at--;
+    if (at && lv->open[at - 1]->index == index) return lv->open[at - 1];
+    if (!grow_ptrs(&lv->open, &lv->cap_open, lv->n_open)) return NULL;
+    open_node *n;
+    if (lv->n_spare) {
+        n = lv->spare[--lv->n_spare];
+    } else {
+        n = calloc(1, sizeof *n);
+        if (!n) return NULL;
+        prev_init(&n->prev, w->opt.preview_bins);
+    }
+    n->index = index;
+    n->lo = node_lo(w, level, index);
+    n->hi = node_hi(w, level, index);
+    n->prev_start = n->lo;
+    n->n_drawables = 0;
+    n->n_subtree = 0;
+    n->body.len = 0;
+    prev_set_dims(&n->prev, w->n_tls, w->n_cats);
+    memmove(lv->open + at + 1, lv->open + at, (size_t)(lv->n_open - at) * sizeof *lv->open);
+    lv->open[at] = n;
+    lv->n_open++;
+    if (level + 1 > w->n_levels) w->n_levels = level + 1;
+    if (n->hi < w->min_hi) w->min_hi = n->hi;
+    return n;
+}
+
+static void free_level(level_nodes *lv) {
+    for (uint32_t i = 0; i < lv->n_open; i++) {
+        buf_free(&lv->open[i]->body);
+        prev_free(&lv->open[i]->prev);
+        free(lv->open[i]);
+    }
+    for (uint32_t i = 0; i < lv->n_spare; i++) {
+        buf_free(&lv->spare[i]->body);
+        prev_free(&lv->spare[i]->prev);
+        free(lv->spare[i]);
+    }
+    free(lv->open);
+    free(lv->spare);
+}
+
+/* Write the first open node of level L and its preview, record it, merge
+ * it into its parent (made if needed) unless it is the root. */
 static slog_status close_node(slog_writer *w, uint32_t level, bool is_root) {
-    open_node *n = &w->levels[level];
+    level_nodes *lv = &w->levels[level];
+    open_node *n = lv->open[0];
     slog_status st;
     uint8_t fixed[16] = {0};
     fixed[0] = (uint8_t)level;
@@ -380,120 +482,88 @@ static slog_status close_node(slog_writer *w, uint32_t level, bool is_root) {
         buf_free(&pb);
         if (st) return st;
     }
-    if ((st = spill_dirent(w, level, n, node_off, node_size, node_crc, prev_off, prev_size, prev_crc))) return st;
+    if ((st = spill_dirent(w, level, n->index, n->n_drawables, n->n_subtree, node_off, node_size, node_crc,
+                           prev_off, prev_size, prev_crc)))
+        return st;
     if (level + 1 > w->depth) w->depth = level + 1;
 
     if (!is_root) {
         if (level + 1 >= SLOG_MAX_LEVELS) return fail(w, SLOG_ERR_LIMIT, "%s", "tree deeper than 64 levels");
-        open_node *p = &w->levels[level + 1];
-        if (!p->active) {
-            p->active = true;
-            p->index = n->index >> 1;
-            p->prev_start = (int64_t)((n->index >> 1) << (w->shift + level + 1));
-            if (level + 2 > w->n_levels) w->n_levels = level + 2;
-        }
+        open_node *p = node_get(w, level + 1, n->index >> 1);
+        if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
-        prev_set_dims(&p->prev, w->n_tls, w->n_cats);
         prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
     }
-    n->active = false;
-    n->n_drawables = 0;
-    n->n_subtree = 0;
-    n->body.len = 0;
     prev_reset(&n->prev);
+    if (!grow_ptrs(&lv->spare, &lv->cap_spare, lv->n_spare)) {
+        buf_free(&n->body);
+        prev_free(&n->prev);
+        free(n);
+    } else {
+        lv->spare[lv->n_spare++] = n;
+    }
+    lv->n_open--;
+    memmove(lv->open, lv->open + 1, (size_t)lv->n_open * sizeof *lv->open);
     return SLOG_OK;
 }
 
-/* Close every open node that does not contain time key. */
-static slog_status advance(slog_writer *w, int64_t key) {
-    uint64_t leaf = (uint64_t)key >> w->shift;
-    if (w->have_key && leaf == w->last_leaf) return SLOG_OK;
-    for (uint32_t l = 0; l < w->n_levels; l++) {
-        open_node *n = &w->levels[l];
-        if (n->active && ((uint64_t)key >> (w->shift + l)) != n->index) {
-            slog_status st = close_node(w, l, false);
-            if (st) return st;
-        }
+/* Write every open node below level `below` that ends at or before upto,
+ * in order of their end, then level (a parent made by a child's close may
+ * end there too): the same order however far each call moves upto. */
+static slog_status close_below(slog_writer *w, int64_t upto, uint32_t below) {
+    for (;;) {
+        int64_t h = INT64_MAX;
+        for (uint32_t l = 0; l < w->n_levels && l < below; l++)
+            if (w->levels[l].n_open && w->levels[l].open[0]->hi < h) h = w->levels[l].open[0]->hi;
+        if (h > upto || h == INT64_MAX) break;
+        for (uint32_t l = 0; l < w->n_levels && l < below; l++)
+            while (w->levels[l].n_open && w->levels[l].open[0]->hi == h) {
+                slog_status st = close_node(w, l, false);
+                if (st) return st;
+            }
     }
-    w->have_key = true;
-    w->last_leaf = leaf;
+    update_min_hi(w);
     return SLOG_OK;
+}
+
+/* close_below() over every level; nothing to do is the common case. */
+static inline slog_status close_upto(slog_writer *w, int64_t upto) {
+    return w->min_hi <= upto ? close_below(w, upto, SLOG_MAX_LEVELS) : SLOG_OK;
 }
 
 void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start) {
-    /* One reservation covers the whole record: head, 5 varints, mask and
-     * up to SLOG_MAX_FIELDS values of at most 10 bytes each. */
-    if (!buf_reserve(b, 1 + 6 * 10 + 10 * SLOG_MAX_FIELDS)) return;
-    uint8_t *p = b->data + b->len, *head = p++;
-    *head = (uint8_t)((uint8_t)d->kind | (d->end < d->start ? SLOG_REC_BACKWARDS : 0));
-    p = put_uvar(p, d->category);
-    p = put_uvar(p, d->timeline);
-    if (d->kind == SLOG_KIND_ARROW) p = put_uvar(p, d->end_timeline);
-    p = put_uvar(p, zigzag_encode(d->start - *prev_start));
+    if (!buf_reserve(b, SLOG_RECORD_MAX)) return;
+    uint8_t *delta_at;
+    uint8_t *p = slog_record_put(b->data + b->len, d, *prev_start, &delta_at);
     *prev_start = d->start;
-    p = put_uvar(p, d->end >= d->start ? (uint64_t)(d->end - d->start) : (uint64_t)(d->start - d->end));
-    uint64_t mask = 0;
-    if (d->n_info <= 7) {
-        /* The mask is then one varint byte: keep its place and write the
-         * values in the same pass that finds them. */
-        uint8_t *at = p++;
-        for (uint32_t i = 0; i < d->n_info; i++)
-            if (d->info[i] != SLOG_INFO_UNKNOWN) {
-                mask |= 1u << i;
-                p = put_uvar(p, zigzag_encode(d->info[i]));
-            }
-        if (mask)
-            *at = (uint8_t)mask;
-        else
-            p = at;
-    } else {
-        for (uint32_t i = 0; i < d->n_info; i++)
-            if (d->info[i] != SLOG_INFO_UNKNOWN) mask |= 1ull << i;
-        if (mask) {
-            p = put_uvar(p, mask);
-            for (uint64_t m = mask; m; m &= m - 1) p = put_uvar(p, zigzag_encode(d->info[__builtin_ctzll(m)]));
-        }
-    }
-    if (mask) *head |= SLOG_REC_HAS_INFO;
     b->len = (size_t)(p - b->data);
 }
 
-/* A drawable's earlier and later time (an arrow may end before it starts):
- * it is ordered by the later one and placed over both. */
-static inline void drawable_span(const slog_drawable *d, int64_t *a, int64_t *key) {
-    bool backwards = d->end < d->start;
-    *a = backwards ? d->end : d->start;
-    *key = backwards ? d->start : d->end;
-}
-
-/* a and key: d's earlier and later time */
-static slog_status place(slog_writer *w, const slog_drawable *d, int64_t a, int64_t key) {
-    slog_status st = advance(w, key);
-    if (st) return st;
+/* Put d (a and key: its earlier and later time) in the smallest node
+ * holding it. */
+static slog_status place_at(slog_writer *w, const slog_drawable *d, int64_t a, int64_t key) {
     uint32_t level = slog_place_level((uint64_t)a, (uint64_t)key, w->shift);
     if (level >= SLOG_MAX_LEVELS) return fail(w, SLOG_ERR_LIMIT, "%s", "tree deeper than 64 levels");
-    open_node *n = &w->levels[level];
-    uint64_t index = (uint64_t)a >> (w->shift + level);
-    int64_t lo = (int64_t)(index << (w->shift + level));
-    if (!n->active) {
-        n->active = true;
-        n->index = index;
-        n->prev_start = lo;
-        if (level + 1 > w->n_levels) w->n_levels = level + 1;
-        prev_set_dims(&n->prev, w->n_tls, w->n_cats);
-    }
+    open_node *n = node_get(w, level, (uint64_t)a >> (w->shift + level));
+    if (!n) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
     slog_encode_drawable(&n->body, d, &n->prev_start);
     n->n_drawables++;
     n->n_subtree++;
-    prev_add(&n->prev, lo, (int64_t)1 << (w->shift + level), d->timeline, d->category,
+    prev_add(&n->prev, n->lo, (int64_t)1 << (w->shift + level), d->timeline, d->category,
              d->kind == SLOG_KIND_STATE, d->start, d->end);
     return SLOG_OK;
+}
+
+/* In end order: every node that ends at or before d's key is finished. */
+static slog_status place(slog_writer *w, const slog_drawable *d, int64_t a, int64_t key) {
+    slog_status st = close_upto(w, key);
+    return st ? st : place_at(w, d, a, key);
 }
 
 /* place() over d's own span. */
 static slog_status place_drawable(slog_writer *w, const slog_drawable *d) {
     int64_t a, key;
-    drawable_span(d, &a, &key);
+    slog_drawable_span(d, &a, &key);
     return place(w, d, a, key);
 }
 
@@ -514,6 +584,28 @@ static double distinct_rows(const slog_writer *w) {
     return (double)n;
 }
 
+int32_t slog_leaf_shift_for(double n, double span_ns, double n_rows, uint32_t leaf_drawables) {
+    if (!(n >= 1) || !(span_ns >= 1)) return 20;
+    /* leaf_drawables 0: the default, and the rule for rows below */
+    uint32_t per_leaf = leaf_drawables ? leaf_drawables : DEFAULT_LEAF_DRAWABLES;
+    double target = (double)per_leaf * span_ns / n;
+    if (!leaf_drawables) {
+        /* Every (timeline, category) row a leaf touches costs a row of
+         * bins in its preview and in each one above: with 1,024 ranks
+         * a leaf of 8,192 drawables touched about as many rows, and
+         * previews took 40 % of the writer's time. A leaf holds at
+         * least ROWS_PER_LEAF drawables per row seen so far (1,024
+         * ranks x 1,000 calls: build 0.50 -> 0.41 s, median of 9; a
+         * 1/1000 window reads 306 -> 598 KB, 3.4 MB with the old
+         * too-wide leaves). */
+        double dense = n_rows * ROWS_PER_LEAF * span_ns / n;
+        if (dense > target) target = dense;
+    }
+    int32_t shift = 0;
+    while (shift < 40 && (double)(1ull << (shift + 1)) <= target) shift++;
+    return shift;
+}
+
 /* Choose the leaf width from the buffered drawables' density, then replay
  * them. The aim is leaf_drawables per leaf on average. full: the trace goes
  * on past the buffer. */
@@ -523,7 +615,7 @@ static slog_status choose_shift(slog_writer *w, bool full) {
         int64_t lo = INT64_MAX, hi = 0;
         for (uint32_t i = 0; i < w->n_boot; i++) {
             int64_t a, b;
-            drawable_span(&w->boot[i], &a, &b);
+            slog_drawable_span(&w->boot[i], &a, &b);
             if (a < lo) lo = a;
             if (b > hi) hi = b;
         }
@@ -537,28 +629,11 @@ static slog_status choose_shift(slog_writer *w, bool full) {
              * buffer, by end time (the order drawables arrive in), is
              * past that. */
             int64_t a, mid;
-            drawable_span(&w->boot[w->n_boot / 2], &a, &mid);
+            slog_drawable_span(&w->boot[w->n_boot / 2], &a, &mid);
             span = (double)(hi - mid) + 1.0;
             n = w->n_boot - w->n_boot / 2;
         }
-        /* opt.leaf_drawables 0: the default, and the rule for rows below */
-        uint32_t per_leaf = w->opt.leaf_drawables ? w->opt.leaf_drawables : DEFAULT_LEAF_DRAWABLES;
-        double target = (double)per_leaf * span / n;
-        if (!w->opt.leaf_drawables) {
-            /* Every (timeline, category) row a leaf touches costs a row of
-             * bins in its preview and in each one above: with 1,024 ranks
-             * a leaf of 8,192 drawables touched about as many rows, and
-             * previews took 40 % of the writer's time. A leaf holds at
-             * least ROWS_PER_LEAF drawables per row seen so far (1,024
-             * ranks x 1,000 calls: build 0.50 -> 0.41 s, median of 9; a
-             * 1/1000 window reads 306 -> 598 KB, 3.4 MB with the old
-             * too-wide leaves). */
-            double rows = distinct_rows(w);
-            double dense = rows * ROWS_PER_LEAF * span / n;
-            if (dense > target) target = dense;
-        }
-        shift = 0;
-        while (shift < 40 && (double)(1ull << (shift + 1)) <= target) shift++;
+        shift = slog_leaf_shift_for(n, span, w->opt.leaf_drawables ? 0 : distinct_rows(w), w->opt.leaf_drawables);
     }
     w->shift = shift;
     for (uint32_t i = 0; i < w->n_boot; i++) {
@@ -595,7 +670,8 @@ static slog_status buffer_boot(slog_writer *w, const slog_drawable *d) {
 }
 
 slog_status slog_writer_add(slog_writer *w, const slog_drawable *d) {
-    if (!d || d->kind > SLOG_KIND_EVENT) return fail(w, SLOG_ERR_ARG, "%s", "invalid drawable kind");
+    const char *problem = slog_drawable_problem(d);
+    if (problem && (!d || d->kind > SLOG_KIND_EVENT)) return fail(w, SLOG_ERR_ARG, "%s", problem);
     if (d->category >= w->n_cats) return fail(w, SLOG_ERR_ARG, "%s", "unknown category id");
     cat_entry *c = &w->cats[d->category];
     if (c->c.kind != d->kind) return fail(w, SLOG_ERR_ARG, "%s", "drawable kind differs from its category's");
@@ -603,18 +679,12 @@ slog_status slog_writer_add(slog_writer *w, const slog_drawable *d) {
         return fail(w, SLOG_ERR_ARG, "%s", "unknown timeline id");
     if (d->n_info != c->c.n_fields || (d->n_info && !d->info))
         return fail(w, SLOG_ERR_ARG, "%s", "info count differs from the category's field count");
-    /* As unsigned, a negative time is out of range too. */
-    if ((uint64_t)d->start > (uint64_t)(INT64_MAX >> 1) || (uint64_t)d->end > (uint64_t)(INT64_MAX >> 1))
-        return fail(w, SLOG_ERR_ARG, "%s", "time out of range (must be 0 <= t < 2^62 ns)");
-    if (d->end < d->start && d->kind == SLOG_KIND_STATE) return fail(w, SLOG_ERR_ARG, "%s", "state ends before it starts");
-    if (d->kind == SLOG_KIND_EVENT && d->end != d->start)
-        return fail(w, SLOG_ERR_ARG, "%s", "event with end != start");
+    if (problem) return fail(w, SLOG_ERR_ARG, "%s", problem);
     int64_t a, key;
-    drawable_span(d, &a, &key);
-    if (w->n_drawables && key < w->last_key)
-        return fail(w, SLOG_ERR_ORDER, "%s", "drawable ends before the previous one");
+    slog_drawable_span(d, &a, &key);
+    if (key < w->floor) return fail(w, SLOG_ERR_ORDER, "%s", "drawable ends before the previous one");
     if (w->broken) return w->err.status;
-    w->last_key = key;
+    w->floor = key;
     /* end_timeline is read for arrows only, so d goes on as it is. */
     slog_status st = w->shift < 0 ? buffer_boot(w, d) : place(w, d, a, key);
     if (st) return st;
@@ -625,6 +695,90 @@ slog_status slog_writer_add(slog_writer *w, const slog_drawable *d) {
     c->count++;
     if (d->kind == SLOG_KIND_STATE) c->total_ns = slog_add_duration(c->total_ns, d->end - d->start);
     return SLOG_OK;
+}
+
+/* --------------------------------------------------------------- batches */
+
+bool slog_writer_batch_geometry(const slog_writer *w, int32_t *shift, uint32_t *bins) {
+    if (w->shift < 0) return false;
+    *shift = w->shift;
+    *bins = w->opt.preview_bins;
+    return true;
+}
+
+/* Append b's encoded records to leaf node n: the first one's start delta
+ * was taken from the leaf's start and is rewritten from the last record
+ * of n (one varint), the rest is copied as it is. */
+static void append_segment(open_node *n, const slog_batch *b) {
+    const uint8_t *seg = b->seg.data;
+    size_t at = b->first_delta_at, old_end = at;
+    while (seg[old_end] & 0x80) old_end++;
+    old_end++;
+    if (!buf_reserve(&n->body, b->seg.len + 10)) return;
+    uint8_t *p = n->body.data + n->body.len;
+    memcpy(p, seg, at);
+    p = put_uvar(p + at, zigzag_encode(b->first_start - n->prev_start));
+    memcpy(p, seg + old_end, b->seg.len - old_end);
+    n->body.len = (size_t)(p - n->body.data) + (b->seg.len - old_end);
+    n->prev_start = b->last_start;
+}
+
+slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b) {
+    if (!b) return fail(w, SLOG_ERR_ARG, "%s", "NULL batch");
+    if (b->failed) return fail(w, SLOG_ERR_NOMEM, "%s", "batch");
+    if (b->shift != w->shift || b->n_bins != w->opt.preview_bins)
+        return fail(w, SLOG_ERR_ARG, "%s", "batch made for another writer");
+    for (uint32_t i = 0; i < b->n_used; i++) {
+        uint32_t id = b->used[i];
+        const batch_cat *bc = &b->cats[id];
+        if (id >= w->n_cats) return fail(w, SLOG_ERR_ARG, "%s", "unknown category id");
+        if (w->cats[id].c.kind != bc->kind)
+            return fail(w, SLOG_ERR_ARG, "%s", "drawable kind differs from its category's");
+        if (w->cats[id].c.n_fields != bc->n_info)
+            return fail(w, SLOG_ERR_ARG, "%s", "info count differs from the category's field count");
+    }
+    if (b->tl_limit > w->n_tls) return fail(w, SLOG_ERR_ARG, "%s", "unknown timeline id");
+    if (b->min_key < w->floor) return fail(w, SLOG_ERR_ORDER, "%s", "drawable ends before the writer's floor");
+    if (w->broken) return w->err.status;
+    if (!slog_batch_count(b)) return SLOG_OK;
+    slog_status st;
+    if (b->n_seg) {
+        open_node *n = node_get(w, 0, b->leaf);
+        if (!n) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
+        append_segment(n, b);
+        n->n_drawables += b->n_seg;
+        n->n_subtree += b->n_seg;
+        if (!prev_absorb(&n->prev, &b->prev)) n->prev.failed = true;
+    }
+    for (uint32_t i = 0; i < b->n_other; i++) {
+        slog_drawable d = b->other[i];
+        d.info = b->other_info + (uintptr_t)d.info;
+        int64_t a, key;
+        slog_drawable_span(&d, &a, &key);
+        if ((st = place_at(w, &d, a, key))) return st;
+    }
+    w->n_drawables += slog_batch_count(b);
+    for (int k = 0; k < 3; k++) w->n_by_kind[k] += b->n_by_kind[k];
+    if (b->t_min < w->t_min) w->t_min = b->t_min;
+    if (b->t_max > w->t_max) w->t_max = b->t_max;
+    for (uint32_t i = 0; i < b->n_used; i++) {
+        const batch_cat *bc = &b->cats[b->used[i]];
+        cat_entry *c = &w->cats[b->used[i]];
+        c->count += bc->count;
+        c->total_ns = slog_add_duration(c->total_ns, bc->total_ns);
+    }
+    slog_batch_begin(b, b->leaf);
+    return SLOG_OK;
+}
+
+slog_status slog_writer_advance(slog_writer *w, int64_t watermark) {
+    if (w->broken) return w->err.status;
+    if (watermark <= w->floor) return SLOG_OK;
+    w->floor = watermark;
+    if (w->shift < 0) return SLOG_OK; /* nothing placed yet */
+    /* A node ending after every drawable so far may be the root, which has
+     * no parent: it is written when drawables pass it, or by finish. */
+    return close_upto(w, watermark < w->t_max ? watermark : w->t_max);
 }
 
 /* --------------------------------------------------------------- finish */
@@ -763,8 +917,8 @@ static slog_status finish_tree(slog_writer *w) {
     if (w->shift < 0 && (st = choose_shift(w, false))) return st;
     if (!w->n_drawables) return SLOG_OK;
     uint32_t root = slog_place_level(0, (uint64_t)w->t_max, w->shift);
-    for (uint32_t l = 0; l < root; l++)
-        if (w->levels[l].active && (st = close_node(w, l, false))) return st;
+    if ((st = close_below(w, INT64_MAX, root))) return st;
+    if (!w->levels[root].n_open) return fail(w, SLOG_ERR_LIMIT, "%s", "no root node");
     return close_node(w, root, true);
 }
 
@@ -813,10 +967,7 @@ void slog_writer_abort(slog_writer *w) {
     }
     free(w->tls);
     buf_free(&w->annotations);
-    for (int i = 0; i < SLOG_MAX_LEVELS; i++) {
-        buf_free(&w->levels[i].body);
-        prev_free(&w->levels[i].prev);
-    }
+    for (int i = 0; i < SLOG_MAX_LEVELS; i++) free_level(&w->levels[i]);
     free(w->boot);
     free(w->boot_info);
     buf_free(&w->out);

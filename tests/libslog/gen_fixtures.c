@@ -101,7 +101,9 @@ int main(int argc, char **argv)
     memcpy(b, good, size);
     b[14] = SLOG_FORMAT_MINOR + 1, b[15] = 0; /* version minor: additive, readable */
     set_crc(b, 0, 252, 252);
-    put("slog_minor1.bin", b, size);
+    char minor_name[32];
+    snprintf(minor_name, sizeof minor_name, "slog_minor%d.bin", SLOG_FORMAT_MINOR + 1);
+    put(minor_name, b, size);
 
     memcpy(b, good, size);
     { /* postamble: directory offset beyond the end, CRC recomputed */

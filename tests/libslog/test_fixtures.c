@@ -123,7 +123,12 @@ int main(int argc, char **argv)
     slog_reader *rd = fixture("slog_good.bin", READS_OK, SLOG_OK, SLOG_OK, 0);
     check_good(rd);
     slog_reader_close(rd);
+    /* Written when the format was 1.0 and 1.1: a newer minor version
+     * reads as the file it extends. */
     rd = fixture("slog_minor1.bin", READS_OK, SLOG_OK, SLOG_OK, 0);
+    check_good(rd);
+    slog_reader_close(rd);
+    rd = fixture("slog_minor2.bin", READS_OK, SLOG_OK, SLOG_OK, 0);
     check_good(rd);
     slog_reader_close(rd);
     fixture("slog_truncated_half.bin", OPEN_FAILS, SLOG_ERR_TRUNCATED, SLOG_ERR_CORRUPT, 0);

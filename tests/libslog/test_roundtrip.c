@@ -42,68 +42,6 @@ static void random_options(t_rng *r, slog_writer_options *o, int defaults)
     o->time_origin_ns = (int64_t)t_rand(r);
 }
 
-static int64_t log_uniform(t_rng *r, int64_t max)
-{
-    if (max <= 0)
-        return 0;
-    int bits = 64 - __builtin_clzll((unsigned long long)max);
-    int64_t v = t_range(r, 0, ((int64_t)1 << t_below(r, (uint64_t)bits)) - 1);
-    return v > max ? max : v;
-}
-
-static void random_query(t_rng *r, const t_model *m, int64_t tmin, int64_t tmax, slog_query *q,
-                         uint8_t *mask)
-{
-    int64_t span = tmax - tmin;
-    memset(q, 0, sizeof *q);
-    switch (t_below(r, 8)) {
-    case 0: /* whole span */
-        q->t0 = tmin, q->t1 = tmax;
-        break;
-    case 1: { /* a point window on some drawable boundary */
-        const t_draw *d = &m->d[t_below(r, m->n)];
-        q->t0 = q->t1 = t_chance(r, 50) ? d->start : d->end;
-        break;
-    }
-    case 2: { /* window ending / starting exactly on a drawable boundary */
-        const t_draw *d = &m->d[t_below(r, m->n)];
-        int64_t len = log_uniform(r, span);
-        if (t_chance(r, 50))
-            q->t1 = t_dlo(d), q->t0 = q->t1 - len;
-        else
-            q->t0 = t_dhi(d) , q->t1 = q->t0 + len;
-        break;
-    }
-    case 3: /* beyond both ends */
-        q->t0 = tmin - 1 - log_uniform(r, span / 8 + 1);
-        q->t1 = tmax + 1 + log_uniform(r, span / 8 + 1);
-        break;
-    default:
-        q->t0 = t_range(r, tmin - span / 8, tmax);
-        q->t1 = q->t0 + log_uniform(r, span);
-        break;
-    }
-    if (q->t0 < -((int64_t)1 << 60)) q->t0 = -((int64_t)1 << 60);
-    if (t_chance(r, 50)) {
-        q->timelines = NULL;
-    } else {
-        unsigned dens = (unsigned)t_below(r, 101);
-        for (uint32_t i = 0; i < m->n_tls; i++)
-            mask[i] = (uint8_t)(t_chance(r, dens) ? 1 + t_below(r, 255) : 0);
-        q->timelines = mask;
-    }
-    int64_t w = q->t1 - q->t0 + 1;
-    switch (t_below(r, 6)) {
-    case 0: case 1: q->pixel_ns = 0; break;
-    case 2: q->pixel_ns = w / 1920 + 1; break;
-    case 3: q->pixel_ns = 1; break;
-    case 4: q->pixel_ns = span + 1; break;
-    default: q->pixel_ns = 1 + log_uniform(r, w); break;
-    }
-    if (q->pixel_ns && t_chance(r, 15))
-        q->flags = SLOG_QUERY_NO_PREVIEW;
-}
-
 static void check_info(const t_model *m, const slog_file_info *fi)
 {
     uint64_t ns = 0, na = 0, ne = 0;
@@ -167,7 +105,7 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     unsigned n_prev_queries = 0, n_previews = 0;
     for (unsigned qi = 0; qi < n_queries; qi++) {
         slog_query q;
-        random_query(&r, &m, tmin, tmax, &q, mask);
+        t_random_query(&r, &m, tmin, tmax, &q, mask);
         t_result res = {0};
         slog_query_stats st;
         memset(&st, 0xff, sizeof st);

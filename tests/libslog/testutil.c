@@ -374,10 +374,11 @@ void t_model_random(t_model *m, t_rng *r, const t_gen_params *p)
     t_model_sort_end_order(m);
 }
 
-slog_status t_model_write(const t_model *m, const char *path,
-                          const slog_writer_options *opt, slog_error *err)
+slog_status t_model_open_writer(const t_model *m, const char *path, const slog_writer_options *opt,
+                                slog_writer **out, slog_error *err)
 {
     slog_writer *w = NULL;
+    *out = NULL;
     slog_status st = slog_writer_open(&w, path, opt, err);
     if (st != SLOG_OK)
         return st;
@@ -408,6 +409,22 @@ slog_status t_model_write(const t_model *m, const char *path,
         if (st != SLOG_OK)
             goto fail;
     }
+    *out = w;
+    return SLOG_OK;
+fail:
+    if (err)
+        *err = *slog_writer_error(w);
+    slog_writer_abort(w);
+    return st;
+}
+
+slog_status t_model_write(const t_model *m, const char *path,
+                          const slog_writer_options *opt, slog_error *err)
+{
+    slog_writer *w = NULL;
+    slog_status st = t_model_open_writer(m, path, opt, &w, err);
+    if (st != SLOG_OK)
+        return st;
     for (size_t i = 0; i < m->n; i++) {
         const t_draw *d = &m->d[i];
         slog_drawable sd = {d->kind, d->cat, d->tl, d->etl, d->start, d->end,
@@ -886,4 +903,68 @@ void t_draw_line(char *buf, size_t len, const t_draw *d)
                      (long long)d->start, (long long)d->end, d->n_info);
     for (uint32_t i = 0; i < d->n_info && o > 0 && (size_t)o < len; i++)
         o += snprintf(buf + o, len - (size_t)o, " %lld", (long long)d->info[i]);
+}
+
+/* ------------------------------------------------------------ queries */
+
+static int64_t log_uniform(t_rng *r, int64_t max)
+{
+    if (max <= 0)
+        return 0;
+    int bits = 64 - __builtin_clzll((unsigned long long)max);
+    int64_t v = t_range(r, 0, ((int64_t)1 << t_below(r, (uint64_t)bits)) - 1);
+    return v > max ? max : v;
+}
+
+void t_random_query(t_rng *r, const t_model *m, int64_t tmin, int64_t tmax, slog_query *q,
+                         uint8_t *mask)
+{
+    int64_t span = tmax - tmin;
+    memset(q, 0, sizeof *q);
+    switch (t_below(r, 8)) {
+    case 0: /* whole span */
+        q->t0 = tmin, q->t1 = tmax;
+        break;
+    case 1: { /* a point window on some drawable boundary */
+        const t_draw *d = &m->d[t_below(r, m->n)];
+        q->t0 = q->t1 = t_chance(r, 50) ? d->start : d->end;
+        break;
+    }
+    case 2: { /* window ending / starting exactly on a drawable boundary */
+        const t_draw *d = &m->d[t_below(r, m->n)];
+        int64_t len = log_uniform(r, span);
+        if (t_chance(r, 50))
+            q->t1 = t_dlo(d), q->t0 = q->t1 - len;
+        else
+            q->t0 = t_dhi(d) , q->t1 = q->t0 + len;
+        break;
+    }
+    case 3: /* beyond both ends */
+        q->t0 = tmin - 1 - log_uniform(r, span / 8 + 1);
+        q->t1 = tmax + 1 + log_uniform(r, span / 8 + 1);
+        break;
+    default:
+        q->t0 = t_range(r, tmin - span / 8, tmax);
+        q->t1 = q->t0 + log_uniform(r, span);
+        break;
+    }
+    if (q->t0 < -((int64_t)1 << 60)) q->t0 = -((int64_t)1 << 60);
+    if (t_chance(r, 50)) {
+        q->timelines = NULL;
+    } else {
+        unsigned dens = (unsigned)t_below(r, 101);
+        for (uint32_t i = 0; i < m->n_tls; i++)
+            mask[i] = (uint8_t)(t_chance(r, dens) ? 1 + t_below(r, 255) : 0);
+        q->timelines = mask;
+    }
+    int64_t w = q->t1 - q->t0 + 1;
+    switch (t_below(r, 6)) {
+    case 0: case 1: q->pixel_ns = 0; break;
+    case 2: q->pixel_ns = w / 1920 + 1; break;
+    case 3: q->pixel_ns = 1; break;
+    case 4: q->pixel_ns = span + 1; break;
+    default: q->pixel_ns = 1 + log_uniform(r, w); break;
+    }
+    if (q->pixel_ns && t_chance(r, 15))
+        q->flags = SLOG_QUERY_NO_PREVIEW;
 }

@@ -155,6 +155,10 @@ typedef struct t_gen_params {
  * order. */
 void t_model_random(t_model *m, t_rng *rng, const t_gen_params *p);
 
+/* Open a writer (opt may be NULL) and give it the model's categories,
+ * timelines and annotations; *out NULL on failure (err filled). */
+slog_status t_model_open_writer(const t_model *m, const char *path, const slog_writer_options *opt,
+                                slog_writer **out, slog_error *err);
 /* Write the model with the writer (opt may be NULL). Returns the status of
  * the first failing call; err filled. */
 slog_status t_model_write(const t_model *m, const char *path,
@@ -201,6 +205,11 @@ void t_model_index_by_lo(const t_model *m, t_index *ix);
 void t_index_free(t_index *ix);
 void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *fi,
                     const slog_query *q, const t_result *res, const slog_query_stats *st);
+
+/* A random query over [tmin, tmax] of m's drawables: whole span, points and
+ * edges on drawable boundaries, windows beyond the ends, random timeline
+ * sets (in mask, n_tls bytes) and pixel widths, sometimes NO_PREVIEW. */
+void t_random_query(t_rng *r, const t_model *m, int64_t tmin, int64_t tmax, slog_query *q, uint8_t *mask);
 
 /* CRC32C (Castagnoli), bitwise: an independent implementation for tests
  * that patch file bytes (format.h: header and postamble CRCs). */

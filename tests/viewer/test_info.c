@@ -65,7 +65,9 @@ int main(int argc, char **argv)
     snprintf(bytes, sizeof bytes, "(%lld bytes)", (long long)st.st_size);
     const char *v = find(rows, n, "File", "Size");
     CHECK(v && strstr(v, bytes));
-    CHECK_STR(find(rows, n, "File", "Format"), ".slog2 1.0");
+    char format[32];
+    snprintf(format, sizeof format, ".slog2 %d.%d", SLOG_FORMAT_MAJOR, SLOG_FORMAT_MINOR);
+    CHECK_STR(find(rows, n, "File", "Format"), format);
     CHECK_STR(find(rows, n, "File", "Timelines"), "2");
     CHECK_STR(find(rows, n, "File", "Categories"), "1");
     CHECK_STR(find(rows, n, "File", "Drawables"), "3: 3 states, 0 arrows, 0 events");

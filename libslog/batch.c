@@ -1,0 +1,195 @@
+/* batch.c - drawables collected on a producer's thread for the writer (see
+ * slog.h "batches").
+ *
+ * A batch does on its own thread what is per drawable and needs nothing of
+ * the writer: the checks, the record encoding and the preview of the one
+ * leaf it is aimed at. What is left for the writer's thread is per batch:
+ * one copy of the encoded records into the leaf's body (rebasing the first
+ * record's start delta on the record before it there), one merge of the
+ * preview rows, and the statistics. The few drawables outside the leaf
+ * (crossing its edges, or in another leaf) are kept as they are and placed
+ * by the writer one by one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *slog_drawable_problem(const slog_drawable *d) {
+    if (!d || d->kind > SLOG_KIND_EVENT) return "invalid drawable kind";
+    if (d->n_info > SLOG_MAX_FIELDS || (d->n_info && !d->info)) return "invalid info values";
+    /* As unsigned, a negative time is out of range too. */
+    if ((uint64_t)d->start > (uint64_t)(INT64_MAX >> 1) || (uint64_t)d->end > (uint64_t)(INT64_MAX >> 1))
+        return "time out of range (must be 0 <= t < 2^62 ns)";
+    if (d->end < d->start && d->kind == SLOG_KIND_STATE) return "state ends before it starts";
+    if (d->kind == SLOG_KIND_EVENT && d->end != d->start) return "event with end != start";
+    return NULL;
+}
+
+slog_status slog_batch_new(slog_writer *w, slog_batch **out) {
+    *out = NULL;
+    int32_t shift;
+    uint32_t bins;
+    if (!w || !slog_writer_batch_geometry(w, &shift, &bins)) return SLOG_ERR_ARG;
+    slog_batch *b = calloc(1, sizeof *b);
+    if (!b) return SLOG_ERR_NOMEM;
+    b->shift = shift;
+    b->n_bins = bins;
+    prev_init(&b->prev, bins);
+    slog_batch_begin(b, 0);
+    *out = b;
+    return SLOG_OK;
+}
+
+void slog_batch_free(slog_batch *b) {
+    if (!b) return;
+    buf_free(&b->seg);
+    prev_free(&b->prev);
+    free(b->other);
+    free(b->other_info);
+    free(b->cats);
+    free(b->used);
+    free(b);
+}
+
+void slog_batch_begin(slog_batch *b, uint64_t leaf) {
+    b->leaf = leaf;
+    /* Leaves start below 2^62 (every time does); a leaf past that holds
+     * nothing and its interval is clamped rather than overflowed. */
+    uint64_t lo = leaf << b->shift;
+    b->lo = (leaf >> (62 - b->shift)) ? INT64_MAX : (int64_t)lo;
+    b->hi = (leaf >> (62 - b->shift)) || lo + ((uint64_t)1 << b->shift) > (uint64_t)INT64_MAX
+                ? INT64_MAX
+                : (int64_t)(lo + ((uint64_t)1 << b->shift));
+    b->seg.len = 0;
+    b->seg.failed = false;
+    b->n_seg = 0;
+    b->first_start = b->last_start = 0;
+    b->first_delta_at = 0;
+    prev_reset(&b->prev);
+    b->n_other = 0;
+    b->n_other_info = 0;
+    memset(b->n_by_kind, 0, sizeof b->n_by_kind);
+    b->t_min = b->min_key = INT64_MAX;
+    b->t_max = INT64_MIN;
+    b->tl_limit = 0;
+    for (uint32_t i = 0; i < b->n_used; i++) {
+        batch_cat *c = &b->cats[b->used[i]];
+        c->count = 0;
+        c->total_ns = 0;
+        c->used = false;
+    }
+    b->n_used = 0;
+    b->failed = false;
+}
+
+uint64_t slog_batch_count(const slog_batch *b) {
+    return (uint64_t)b->n_by_kind[0] + b->n_by_kind[1] + b->n_by_kind[2];
+}
+
+int64_t slog_batch_min_key(const slog_batch *b) { return b->min_key; }
+
+/* The statistics entry of category id, made on first use: NULL when out of
+ * memory (b->failed). */
+static batch_cat *cat_entry(slog_batch *b, uint32_t id) {
+    if (id >= b->cap_cats) {
+        uint32_t cap = b->cap_cats ? b->cap_cats : 64;
+        while (cap <= id) cap *= 2;
+        batch_cat *c = realloc(b->cats, (size_t)cap * sizeof *c);
+        if (!c) return NULL;
+        memset(c + b->cap_cats, 0, (size_t)(cap - b->cap_cats) * sizeof *c);
+        b->cats = c;
+        b->cap_cats = cap;
+    }
+    batch_cat *c = &b->cats[id];
+    if (!c->used) {
+        if (b->n_used == b->cap_used) {
+            uint32_t cap = b->cap_used ? 2 * b->cap_used : 32;
+            uint32_t *u = realloc(b->used, (size_t)cap * sizeof *u);
+            if (!u) return NULL;
+            b->used = u;
+            b->cap_used = cap;
+        }
+        b->used[b->n_used++] = id;
+    }
+    return c;
+}
+
+/* Keep d for the writer to place: it is not inside the leaf. */
+static bool keep_other(slog_batch *b, const slog_drawable *d) {
+    if (b->n_other == b->cap_other) {
+        uint32_t cap = b->cap_other ? 2 * b->cap_other : 16;
+        slog_drawable *o = realloc(b->other, (size_t)cap * sizeof *o);
+        if (!o) return false;
+        b->other = o;
+        b->cap_other = cap;
+    }
+    if (b->n_other_info + d->n_info > b->cap_other_info) {
+        size_t cap = b->cap_other_info ? 2 * b->cap_other_info : 64;
+        while (cap < b->n_other_info + d->n_info) cap *= 2;
+        int64_t *v = realloc(b->other_info, cap * sizeof *v);
+        if (!v) return false;
+        b->other_info = v;
+        b->cap_other_info = cap;
+    }
+    slog_drawable *o = &b->other[b->n_other++];
+    *o = *d;
+    if (d->n_info) memcpy(b->other_info + b->n_other_info, d->info, d->n_info * sizeof *d->info);
+    /* An offset until the writer places it: other_info may move. */
+    o->info = (const int64_t *)(uintptr_t)b->n_other_info;
+    b->n_other_info += d->n_info;
+    return true;
+}
+
+slog_status slog_batch_add(slog_batch *b, const slog_drawable *d) {
+    if (slog_drawable_problem(d) || d->category >= SLOG_BATCH_MAX_CATEGORY) return SLOG_ERR_ARG;
+    if (b->failed) return SLOG_ERR_NOMEM;
+    batch_cat *c = d->category < b->cap_cats && b->cats[d->category].used ? &b->cats[d->category] : NULL;
+    if (c && (c->kind != (uint8_t)d->kind || c->n_info != d->n_info)) return SLOG_ERR_ARG;
+    if (!c) {
+        if (!(c = cat_entry(b, d->category))) goto nomem;
+        c->used = true;
+        c->kind = (uint8_t)d->kind;
+        c->n_info = (uint8_t)d->n_info;
+    }
+    int64_t a, key;
+    slog_drawable_span(d, &a, &key);
+    if (a >= b->lo && key < b->hi) {
+        if (!buf_reserve(&b->seg, SLOG_RECORD_MAX)) goto nomem;
+        uint8_t *p = b->seg.data + b->seg.len, *delta_at;
+        if (!b->n_seg) {
+            p = slog_record_put(p, d, b->lo, &delta_at);
+            b->first_start = d->start;
+            b->first_delta_at = (size_t)(delta_at - b->seg.data);
+        } else {
+            p = slog_record_put(p, d, b->last_start, &delta_at);
+        }
+        b->last_start = d->start;
+        b->seg.len = (size_t)(p - b->seg.data);
+        b->n_seg++;
+        uint32_t tl = d->timeline, cat = d->category;
+        if (tl >= b->prev_tl || cat >= b->prev_cat) {
+            /* Doubling: the preview's direct table is rebuilt a few times
+             * at the start, not for every new id. */
+            while (b->prev_tl <= tl) b->prev_tl = b->prev_tl ? 2 * b->prev_tl : 16;
+            while (b->prev_cat <= cat) b->prev_cat = b->prev_cat ? 2 * b->prev_cat : 32;
+            prev_set_dims(&b->prev, b->prev_tl, b->prev_cat);
+        }
+        prev_add(&b->prev, b->lo, b->hi - b->lo, tl, cat, d->kind == SLOG_KIND_STATE, d->start, d->end);
+        if (b->prev.failed) goto nomem;
+    } else if (!keep_other(b, d)) {
+        goto nomem;
+    }
+    c->count++;
+    if (d->kind == SLOG_KIND_STATE) c->total_ns = slog_add_duration(c->total_ns, d->end - d->start);
+    b->n_by_kind[d->kind]++;
+    if (a < b->t_min) b->t_min = a;
+    if (key > b->t_max) b->t_max = key;
+    if (key < b->min_key) b->min_key = key;
+    uint32_t tl_max = d->kind == SLOG_KIND_ARROW && d->end_timeline > d->timeline ? d->end_timeline : d->timeline;
+    if (tl_max >= b->tl_limit) b->tl_limit = tl_max + 1;
+    return SLOG_OK;
+nomem:
+    b->failed = true;
+    return SLOG_ERR_NOMEM;
+}
