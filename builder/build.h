@@ -1,6 +1,7 @@
-/* build.h - the slog2-build pipeline: DUMPI ranks -> k-way merge by exit
- * time -> states/events, message matching, communicator replay -> reorder
- * buffer -> libslog writer. main.c only parses the command line. */
+/* build.h - the slog2-build pipeline: DUMPI ranks -> states/events on
+ * lanes of ranks, message matching and communicator replay in exit-time
+ * order -> libslog writer, in time slabs on several threads
+ * (build_internal.h). main.c only parses the command line. */
 #ifndef SLOG2_BUILD_H
 #define SLOG2_BUILD_H
 
@@ -18,14 +19,16 @@ typedef struct build_options {
     int allow_missing;       /* build even if rank files are missing */
     int poll_states;         /* keep unsuccessful polls as states, not events */
     uint32_t preview_bins;   /* 0 = libslog default */
-    int threads;             /* 1: everything on one thread; 2 (default): the
-                                writer on a second one. Same output. */
+    int threads;             /* threads that decode and write (default 2;
+                                at most BUILD_MAX_THREADS). Same output. */
     clock_align align_clocks;/* hosts' clocks onto one (clocks.h); 0 = auto */
     const char *command_line;/* recorded as an annotation */
     int remove_on_signal;    /* a termination signal removes the temporary
                                 output (signals.h); for the command line,
                                 not for a caller with handlers of its own */
 } build_options;
+
+#define BUILD_MAX_THREADS 64
 
 typedef struct build_summary {
     uint32_t n_ranks, n_timelines;
@@ -37,10 +40,12 @@ typedef struct build_summary {
     int64_t span_ns;
     double seconds;
     uint32_t n_warnings;
-    uint64_t max_pending;      /* reorder buffer high-water mark */
-    /* With the writer on its own thread (threads 2): each thread's CPU
-     * seconds and the seconds it waited for the other; else all 0. */
-    double main_cpu_s, main_wait_s, writer_cpu_s, writer_wait_s;
+    /* Each thread's CPU seconds and the seconds it waited for work, and
+     * the CPU seconds of the sequential steps (build_internal.h), which no
+     * second thread can share. */
+    uint32_t n_threads;
+    double thread_cpu_s[BUILD_MAX_THREADS], thread_wait_s[BUILD_MAX_THREADS];
+    double seq_cpu_s;
     /* Hosts named in the ranks' headers (clocks.h) and what was done to
      * their clocks. */
     uint32_t n_hosts;

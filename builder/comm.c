@@ -1212,6 +1212,13 @@ uint64_t comm_ref_id(const comm_ref *r)
     return r->state == COMM_REF_RESOLVED ? r->obj->id : UINT64_MAX;
 }
 
+int comm_ref_peer_size(const comm_ref *r)
+{
+    if (r->state != COMM_REF_RESOLVED)
+        return -1;
+    return r->obj->size[r->obj->n_groups == 2 ? 1 - r->side : 0];
+}
+
 int comm_ref_size(const comm_ref *r)
 {
     return r->state == COMM_REF_RESOLVED ? r->obj->size[r->side] : -1;

@@ -156,6 +156,9 @@ uint64_t comm_ref_id(const comm_ref *r);
 int comm_ref_world_rank(const comm_ref *r, int local_rank);
 /* Size of the local group, or -1 while unresolved. */
 int comm_ref_size(const comm_ref *r);
+/* Size of the group comm_ref_world_rank() takes ranks in (the remote one
+ * of an intercommunicator), or -1 while unresolved. */
+int comm_ref_peer_size(const comm_ref *r);
 bool comm_ref_is_inter(const comm_ref *r);
 /* One pointer per instance for the context's one user of it, the matcher
  * (which also holds its resolved callback): its state for the instance,

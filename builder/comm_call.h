@@ -2,10 +2,9 @@
  * (Comm_dup/split/create/free, Group_*, Cart_create/sub, Graph_create,
  * Intercomm_create/merge) into a comm_ctx.
  *
- * The builder keeps two replays of the same calls in the same order: its
- * own, for the world ranks and sizes in the states' info fields, and the
- * matching engine's on the writer's thread (relay.c), so neither thread
- * touches the other's communicator state.
+ * The builder's sequential step keeps one replay, in exit-time order, for
+ * matching and for the info fields of the records it makes states of;
+ * lanes see its results through snapshots (comm_view.h).
  */
 #ifndef SLOG2_COMM_CALL_H
 #define SLOG2_COMM_CALL_H

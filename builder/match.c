@@ -189,8 +189,8 @@ struct match_ctx {
     reqtab *reqs;         /* per rank: request id -> mreq* */
     mreq *free_reqs;      /* recycled requests: one per Isend/Irecv */
     GPtrArray *heap;      /* mop* min-heap on (time, seq) */
-    int64_t low_wm;       /* its top's time, INT64_MAX when empty (the sink
-                           * reads it for every item: match_low_watermark_ref) */
+    int64_t low_wm;       /* its top's time, INT64_MAX when empty
+                           * (match_low_watermark_ref) */
     GHashTable *unmatched; /* match_unmatched* (count = value) */
     GArray *list;         /* built by match_finish */
     uint64_t next_seq, next_inst_seq;

@@ -172,8 +172,9 @@ slog_status match_cancel(match_ctx *m, uint32_t rank, int request);
 slog_status match_request_free(match_ctx *m, uint32_t rank, int request);
 
 /* Smallest completion time among completed receives still waiting for their
- * send, or INT64_MAX. No arrow delivered later ends before it, so drawables
- * with an end key <= min(merge time, this) can be written (reorder.h). */
+ * send, or INT64_MAX. No arrow delivered later ends before it, so nodes
+ * ending at or before min(merge time, this) can be written (seq.c gives it
+ * to slog_writer_advance). */
 int64_t match_low_watermark(const match_ctx *m);
 /* Where that value lives, kept current by every match_* call: for a reader
  * on the thread that runs them, per drawable, without a call. Valid until

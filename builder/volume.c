@@ -77,8 +77,7 @@ int volume_plan_for(uint16_t label, volume_plan *p) {
 typedef struct call_env {
     const fn_args *a;
     const dumpi_file *f;
-    comm_ctx *comms;
-    uint32_t rank;
+    const comm_view *cv;
     const dumpi_call *c;
 } call_env;
 
@@ -100,23 +99,16 @@ static int64_t count_of(const call_env *e, int i_count, int i_type) {
     return times_size(e, scalar(e, i_count), scalar(e, i_type));
 }
 
-static int comm_handle(const call_env *e) { return has(e, e->a->i_comm) ? (int)scalar(e, e->a->i_comm) : 2; }
-
 static int64_t comm_size(const call_env *e) {
     if (has(e, e->a->i_commsize)) return scalar(e, e->a->i_commsize);
-    comm_ref *r = comm_ref_lookup(e->comms, e->rank, comm_handle(e));
-    int n = r && !comm_ref_is_inter(r) ? comm_ref_size(r) : -1;
+    int n = comm_view_size(e->cv);
     return n > 0 ? n : UNKNOWN;
 }
 
 /* The caller's rank in the call's communicator, or -1. */
 static int64_t own_comm_rank(const call_env *e) {
     if (has(e, e->a->i_commrank)) return scalar(e, e->a->i_commrank);
-    comm_ref *r = comm_ref_lookup(e->comms, e->rank, comm_handle(e));
-    int n = r && !comm_ref_is_inter(r) ? comm_ref_size(r) : -1;
-    for (int i = 0; i < n; i++)
-        if (comm_ref_world_rank(r, i) == (int)e->rank) return i;
-    return -1;
+    return comm_view_own_rank(e->cv);
 }
 
 /* 1 at the root, 0 elsewhere, -1 when unknown (no root argument,
@@ -203,9 +195,9 @@ static int64_t apply(const call_env *e, volume_rule rule) {
     return UNKNOWN;
 }
 
-void volume_of(const volume_plan *p, const fn_args *a, const dumpi_file *f, comm_ctx *comms,
-               uint32_t rank, const dumpi_call *c, int64_t *sent, int64_t *received) {
-    call_env e = {a, f, comms, rank, c};
+void volume_of(const volume_plan *p, const fn_args *a, const dumpi_file *f, const comm_view *cv,
+               const dumpi_call *c, int64_t *sent, int64_t *received) {
+    call_env e = {a, f, cv, c};
     *sent = apply(&e, (volume_rule)p->sent);
     *received = apply(&e, (volume_rule)p->received);
 }

@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "comm.h"
+#include "comm_view.h"
 #include "dumpi.h"
 #include "fn_args.h"
 
@@ -31,8 +31,9 @@ int volume_plan_for(uint16_t label, volume_plan *p);
 
 /* The calling rank's sent and received bytes for record c (whose
  * function's arguments a locates; of file f, whose datatype sizes are
- * used) on world rank `rank`; comms answers communicator sizes and ranks. */
-void volume_of(const volume_plan *p, const fn_args *a, const dumpi_file *f, comm_ctx *comms,
-               uint32_t rank, const dumpi_call *c, int64_t *sent, int64_t *received);
+ * used); cv answers the size of the record's communicator and the caller's
+ * rank in it. */
+void volume_of(const volume_plan *p, const fn_args *a, const dumpi_file *f, const comm_view *cv,
+               const dumpi_call *c, int64_t *sent, int64_t *received);
 
 #endif

@@ -1,7 +1,7 @@
 /* fuzz_build.c - libFuzzer target: the whole slog2-build pipeline (decoding,
- * merge, communicator replay, matching, volumes, reordering, the libslog
- * writer) on one fuzzed rank file, in the fuzz build where all of it is
- * compiled with ASan and UBSan.
+ * lanes, the merge of their lists, communicator replay, matching, volumes,
+ * the libslog writer's batches) on one fuzzed rank file, in the fuzz build
+ * where all of it is compiled with ASan and UBSan.
  *
  * Besides "no crash, no sanitizer report": a build that fails must leave
  * no file under the output name (the writer renames its temporary file

@@ -1,4 +1,4 @@
-/* test_random.c - randomized end-to-end check of comm.c + match.c + reorder.c.
+/* test_random.c - randomized end-to-end check of comm.c + match.c.
  *
  * A small MPI simulator runs 8 ranks doing random sends and receives
  * (wildcards, blocking and nonblocking, request ids reused, PROC_NULL) on
@@ -6,9 +6,9 @@
  * subset, and a dup
  * that reuses a freed handle. It matches messages by the MPI rules itself and
  * records each rank's calls. The records are then fed to the engines
- *   - in exit-time order (what the k-way merge gives), pushing every record
- *     and arrow through the reorder buffer, which must never see an arrow
- *     behind its watermark;
+ *   - in exit-time order (what the k-way merge gives), where no arrow may
+ *     end before the watermark slog2-build gives the writer after the
+ *     record before it: min(exit time, match_low_watermark());
  *   - in many random interleavings that keep each rank's own order;
  * and every arrow must join the message's send and the receive that got it.
  *
@@ -24,7 +24,6 @@
 
 #include "check.h"
 #include "match.h"
-#include "reorder.h"
 
 #define N 8
 #define NCOMM 6
@@ -386,8 +385,8 @@ typedef struct rinfo {
 typedef struct replay {
     GHashTable *expect; /* (rank, exit) -> message id */
     int n_arrows, n_wrong;
-    reorder *ro;        /* NULL: no reorder check */
-    int64_t released_max;
+    bool in_exit_order; /* check arrows against the watermark */
+    int64_t floor;      /* the largest watermark so far */
     int n_order_errors;
     GPtrArray *recvs[N];   /* rinfo*, posting order */
     GHashTable *by_exit;   /* (rank, exit) -> rinfo* of completed receives */
@@ -559,20 +558,8 @@ static slog_cb_result on_arrow(void *user, const match_arrow *a)
     } else {
         g_hash_table_remove(rp->expect, &key);
     }
-    if (rp->ro) {
-        int64_t k = MAX(a->send_time, a->recv_time);
-        if (reorder_push(rp->ro, k, a, sizeof *a) != SLOG_OK)
-            rp->n_order_errors++;
-    }
-    return SLOG_CONTINUE;
-}
-
-static slog_cb_result on_release(void *user, int64_t key, const void *data, size_t len)
-{
-    replay *rp = user;
-    if (key < rp->released_max)
+    if (rp->in_exit_order && MAX(a->send_time, a->recv_time) < rp->floor)
         rp->n_order_errors++;
-    rp->released_max = key;
     return SLOG_CONTINUE;
 }
 
@@ -605,7 +592,7 @@ static void feed(comm_ctx *c, match_ctx *m, uint32_t r, const rec *x)
 static void run(sim *s, GRand *order, bool by_exit, int *n_inferred, int *n_true)
 {
     replay rp = {.expect = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free),
-                 .released_max = INT64_MIN};
+                 .in_exit_order = by_exit, .floor = INT64_MIN};
     collect_recvs(s, &rp);
     for (uint32_t r = 0; r < N; r++)
         for (guint i = 0; i < s->recs[r]->len; i++) {
@@ -617,8 +604,6 @@ static void run(sim *s, GRand *order, bool by_exit, int *n_inferred, int *n_true
                 g_hash_table_insert(rp.expect, k, v);
             }
         }
-    if (by_exit)
-        rp.ro = reorder_new(on_release, &rp);
     comm_ctx *c = comm_ctx_new(N);
     match_ctx *m = match_ctx_new(c, on_arrow, &rp);
     guint pos[N] = {0};
@@ -641,16 +626,10 @@ static void run(sim *s, GRand *order, bool by_exit, int *n_inferred, int *n_true
             break;
         const rec *x = &g_array_index(s->recs[r], rec, pos[r]++);
         feed(c, m, (uint32_t)r, x);
-        if (rp.ro) {
-            /* the call itself as a state drawable, then advance */
-            if (reorder_push(rp.ro, x->exit, x, sizeof *x) != SLOG_OK)
-                rp.n_order_errors++;
-            reorder_advance(rp.ro, MIN(x->exit, match_low_watermark(m)));
-        }
+        if (by_exit && MIN(x->exit, match_low_watermark(m)) > rp.floor)
+            rp.floor = MIN(x->exit, match_low_watermark(m));
     }
     match_finish(m);
-    if (rp.ro)
-        reorder_flush(rp.ro);
     CHECK_EQ(rp.n_order_errors, 0);
     size_t n;
     const match_unmatched *u = match_unmatched_list(m, &n);
@@ -682,8 +661,6 @@ static void run(sim *s, GRand *order, bool by_exit, int *n_inferred, int *n_true
     CHECK_EQ(cs.n_failed, 0);
     match_ctx_free(m);
     comm_ctx_free(c);
-    if (rp.ro)
-        reorder_free(rp.ro);
     g_hash_table_destroy(rp.expect);
 }
 

@@ -1,0 +1,181 @@
+/* build_internal.h - the state slog2-build's pipeline shares between its
+ * files: build.c (setup, finish), lane.c (a group of ranks over one time
+ * slab, on any thread), seq.c (the sequential step of a slab) and
+ * pipeline.c (who runs what when).
+ *
+ * The trace is cut into slabs, one leaf node of the output's time tree
+ * each. For every slab, each lane (a few ranks) decodes its ranks' records
+ * that end in the slab, makes their states and events straight into a
+ * libslog batch, and lists what needs all ranks in time order: matching
+ * operations, and whole records the lane may not handle itself (the first
+ * records of a function, other threads' records, calls on user
+ * communicators, communicator calls, user functions). The sequential step
+ * then merges those lists by exit time, as one k-way merge over all records
+ * would have met them, runs matching and the deferred records, adds the
+ * lanes' batches and its own to the writer in a fixed order, and advances
+ * the writer's watermark. Lanes of a slab run in parallel, and beside the
+ * sequential step of an earlier one; the output depends on the trace alone
+ * (docs/DUMPI.md, "Threads").
+ */
+#ifndef SLOG2_BUILD_INTERNAL_H
+#define SLOG2_BUILD_INTERNAL_H
+
+#include <glib.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "build.h"
+#include "call_plan.h"
+#include "clocks.h"
+#include "comm.h"
+#include "comm_view.h"
+#include "dumpi.h"
+#include "match.h"
+#include "slog.h"
+
+#define N_LABELS DUMPI_N_LABELS
+/* Slabs in flight: lanes may run this many slabs ahead of the sequential
+ * step (each slab keeps its lanes' batches and lists until that step). */
+#define SLOTS 4
+
+/* An entry of a rank's list for the sequential step. */
+typedef struct seq_item {
+    int64_t key;         /* the record's exit time on the build's axis */
+    dumpi_call *call;    /* a deferred record (owned), or NULL: op */
+    comm_snap *snap;     /* a deferred creation call's new handle's snapshot
+                          * (the sequential step's reference), or NULL */
+    match_op op;
+} seq_item;
+
+typedef struct item_list {
+    seq_item *v;
+    uint32_t n, cap;
+} item_list;
+
+typedef enum rank_state {
+    RANK_READING,    /* head holds its next record */
+    RANK_DONE,       /* end of its stream */
+    RANK_TRUNCATED,  /* cut mid-record: what came before is kept (warning) */
+    RANK_SKIPPED,    /* unknown label under --lenient (warning) */
+    RANK_FAILED      /* any other decoding error: the build fails */
+} rank_state;
+
+typedef struct rank_in {
+    dumpi_file *f;
+    dumpi_call head;
+    uint32_t rank;
+    rank_state state;
+    dumpi_error err;             /* when TRUNCATED, SKIPPED or FAILED */
+    _Atomic uint64_t pos;        /* bytes consumed (progress, another thread) */
+    _Atomic uint64_t n_calls;    /* MPI calls decoded (progress) */
+    uint64_t n_states, n_events; /* made on its lanes */
+    uint64_t counts[N_LABELS];   /* records per label: the footer check */
+    item_list items[SLOTS];      /* per slab slot */
+    comm_table comms;            /* its handles, as its lane sees them */
+    GArray *user_stack;          /* open user functions (sequential step) */
+} rank_in;
+
+/* A lane: ranks [first, first + n) share a batch per slab. At most
+ * MAX_LANES: enough tasks per slab to keep two threads busy, few enough that
+ * a task is thousands of records even with thousands of ranks. */
+#define MAX_LANES 64
+typedef struct lane {
+    uint32_t first, n;
+    slog_batch *batch[SLOTS];
+    int64_t done_slab;           /* the last slab it finished, -1 before */
+    int64_t next_key;            /* its ranks' earliest next exit, INT64_MAX: none */
+} lane;
+
+typedef struct slab {
+    int64_t k;                   /* sequence number; slot k % SLOTS */
+    uint64_t leaf;
+    int64_t lo, hi;              /* the leaf's interval: records ending there */
+    uint64_t claimed;            /* lanes taken (bit i: lane i) */
+    uint32_t lanes_done;
+} slab;
+
+/* A lane's snapshot of a communicator the replay has not resolved yet. */
+typedef struct snap_wait {
+    comm_snap *snap;
+    comm_ref *ref;               /* held */
+    uint32_t rank;
+} snap_wait;
+
+typedef struct user_frame {
+    uint16_t thread;
+    uint64_t fn;
+    int64_t start;
+} user_frame;
+
+typedef struct builder {
+    const build_options *o;
+    build_summary *s;
+    FILE *err;
+    slog_writer *w;
+    int shift;                   /* the output's leaf width, log2 ns */
+    rank_in *ranks;
+    uint32_t n_ranks;
+    lane *lanes;
+    uint32_t n_lanes;
+    int64_t origin;
+    fn_plan plans[N_LABELS];
+    comm_binding bindings[N_LABELS];
+    /* The sequential step's (one thread at a time, in slab order). */
+    comm_ctx *comms;             /* every communicator call, in merge order */
+    match_ctx *match;
+    slog_batch *seq_batch;       /* deferred records and arrows */
+    GArray *pending_snaps;       /* snap_wait: creation calls not resolved yet */
+    GHashTable *timelines;       /* (rank << 16 | thread) -> id + 1, threads > 0 only */
+    GHashTable *user_cats;       /* name -> category id + 1 */
+    uint32_t n_categories;       /* given to the writer so far */
+    uint32_t arrow_category;
+    uint32_t inferred_category;  /* UINT32_MAX until the first inferred message */
+    const char *arrow_names[N_ARROW_FIELDS];
+    uint8_t arrow_types[N_ARROW_FIELDS];
+    int64_t floor;               /* the last watermark given to the writer */
+    uint64_t n_clamped;
+    double last_progress;
+    /* Anyone: the build stops (a rank failed, the writer failed). */
+    atomic_int stop;
+    slog_error werr;             /* the writer's error, when it failed */
+    double t_start;
+    clock_plan clocks;           /* the hosts and their clock offsets */
+} builder;
+
+/* lane.c */
+/* Decode rank r's next record into its head; on the end or an error the
+ * rank's state says which. Any thread, one rank at a time. */
+void lane_advance_rank(builder *b, rank_in *r);
+/* Lane l's ranks' records that end in slab s: states and events into the
+ * lane's batch for s, the rest onto the ranks' lists. */
+void lane_run(builder *b, lane *l, const slab *s);
+
+/* seq.c */
+/* The communicator replay and the matcher, before the first slab. */
+void seq_begin(builder *b);
+/* The sequential step of slab s: false when it had nothing to do (no lane
+ * found a record there). */
+bool seq_run(builder *b, const slab *s);
+/* After the last slab: pair what can still be paired (its arrows are
+ * written too). */
+void seq_finish(builder *b);
+/* Let go of the snapshots of communicators that never resolved. */
+void seq_drop_snaps(builder *b);
+/* The category of a function's states, made the first time (and published
+ * to lanes for leaves from leaf + 2 on). */
+fn_plan *seq_plan(builder *b, uint16_t label, uint64_t leaf);
+/* Note a writer error and stop the build. */
+void seq_writer_failed(builder *b);
+
+/* pipeline.c */
+/* Run every slab on o->threads threads; the first slab is the one of the
+ * earliest record. False when the build stopped (b->stop). */
+bool pipeline_run(builder *b);
+
+/* build.c */
+void build_warn(builder *b, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+void build_progress(builder *b, int final);
+
+#endif

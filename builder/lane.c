@@ -1,0 +1,194 @@
+/* lane.c - a lane's ranks over one slab (see build_internal.h).
+ *
+ * Runs on any thread, one lane at a time per thread: it touches only its
+ * ranks, its batch for the slab, the plans (read, once published) and the
+ * WORLD/SELF communicator context (read only). Everything whose outcome
+ * depends on other ranks or on the order records of several ranks meet in
+ * goes onto the ranks' lists for the sequential step, keyed by exit time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_internal.h"
+
+void lane_advance_rank(builder *b, rank_in *r) {
+    if (r->state != RANK_READING) return;
+    int rc = dumpi_file_next(r->f, &r->head, &r->err);
+    if (rc == 1) {
+        atomic_store_explicit(&r->pos, r->head.offset + r->head.size, memory_order_relaxed);
+        return;
+    }
+    if (rc == 0)
+        r->state = RANK_DONE;
+    else if (rc == DUMPI_ERR_TRUNCATED)
+        r->state = RANK_TRUNCATED;
+    else if (rc == DUMPI_ERR_UNKNOWN_LABEL && b->o->lenient)
+        r->state = RANK_SKIPPED;
+    else {
+        r->state = RANK_FAILED;
+        atomic_store(&b->stop, 1);
+    }
+    atomic_store_explicit(&r->pos, dumpi_file_size(r->f), memory_order_relaxed);
+}
+
+/* Room for one more entry; NULL when out of memory. */
+static seq_item *item_new(item_list *l) {
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? 2 * l->cap : 256;
+        seq_item *v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v) return NULL;
+        l->v = v;
+        l->cap = cap;
+    }
+    return &l->v[l->n++];
+}
+
+typedef struct op_target {
+    item_list *list;
+    int64_t key;
+    seq_item spare; /* where an operation goes when memory ran out */
+    bool nomem;
+} op_target;
+
+static match_op *op_slot(void *user) {
+    op_target *t = user;
+    seq_item *it = item_new(t->list);
+    if (!it) {
+        t->nomem = true;
+        return &t->spare.op;
+    }
+    it->key = t->key;
+    it->call = NULL;
+    it->snap = NULL;
+    return &it->op;
+}
+
+static void out_of_memory(builder *b, rank_in *r, const char *what) {
+    if (r->state != RANK_FAILED) {
+        r->err.code = DUMPI_ERR_NOMEM;
+        r->err.offset = r->head.offset;
+        snprintf(r->err.message, sizeof r->err.message, "%s: offset %llu: out of memory %s",
+                 dumpi_file_path(r->f), (unsigned long long)r->head.offset, what);
+    }
+    r->state = RANK_FAILED;
+    atomic_store(&b->stop, 1);
+}
+
+/* The record goes to the sequential step whole (with the snapshot of the
+ * communicator it creates, if any). */
+static void defer(builder *b, rank_in *r, item_list *l, int64_t key, comm_snap *snap) {
+    seq_item *it = item_new(l);
+    dumpi_call *copy = it ? dumpi_call_clone(&r->head) : NULL;
+    if (!copy) {
+        if (it) l->n--;
+        comm_snap_unref(snap);
+        out_of_memory(b, r, "deferring a record");
+        return;
+    }
+    it->key = key;
+    it->call = copy;
+    it->snap = snap;
+}
+
+/* The rank's handles change as the replay will change them (comm_view.h):
+ * a creation call binds a new snapshot, returned for the sequential step
+ * to fill; Comm_free unbinds. */
+static comm_snap *track_handles(const builder *b, rank_in *r) {
+    const dumpi_call *c = &r->head;
+    const comm_binding *cb = &b->bindings[c->label];
+    if (cb->i_freed >= 0) comm_table_unbind(&r->comms, (int)dumpi_call_int(c, cb->i_freed));
+    if (cb->i_newcomm < 0) return NULL;
+    int h = (int)dumpi_call_int(c, cb->i_newcomm); /* 0 when not recorded, as the replay reads it */
+    if (h == COMM_HANDLE_NULL) return NULL;
+    comm_snap *s = comm_snap_new();
+    comm_table_bind(&r->comms, h, s);
+    return s;
+}
+
+/* A record of r ending at key (in the slab) on the lane. */
+static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch, item_list *l, int64_t key) {
+    const dumpi_call *c = &r->head;
+    if (c->label < N_LABELS) r->counts[c->label]++;
+    if (c->fn->family == DUMPI_FAMILY_USER) {
+        defer(b, r, l, key, NULL);
+        return;
+    }
+    atomic_store_explicit(&r->n_calls, atomic_load_explicit(&r->n_calls, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    if (b->bindings[c->label].replayed) { /* communicator and group calls: the replay's */
+        defer(b, r, l, key, track_handles(b, r));
+        return;
+    }
+    const fn_plan *p = &b->plans[c->label];
+    /* What the lane cannot do alone: see build_internal.h. Records ending
+     * before the slab (a thread's records out of exit order) are late. */
+    uint64_t ready = atomic_load_explicit(&p->ready_leaf, memory_order_acquire);
+    if (ready == PLAN_NOT_READY || ready + 2 > s->leaf || key < s->lo || c->thread != 0 || p->comm_op) {
+        defer(b, r, l, key, NULL);
+        return;
+    }
+    int64_t t0 = c->wall_start - b->origin;
+    if (t0 < 0) t0 = 0;
+    if (key < t0) { /* exits before it enters: the sequential step clamps it */
+        defer(b, r, l, key, NULL);
+        return;
+    }
+    comm_view cv = {.kind = VIEW_NONE};
+    if (p->needs_comm && !comm_view_lane(&r->comms, r->rank, b->n_ranks, call_comm(p, c), s->leaf, &cv)) {
+        defer(b, r, l, key, NULL);
+        return;
+    }
+    dumpi_completions dc; /* resolved once: matching and the info field both walk it */
+    if (c->fn->family == DUMPI_FAMILY_WAIT_TEST)
+        dumpi_call_completions(c, &dc);
+    else
+        dc.n = 0;
+    int64_t bytes = p->bytes_shared ? call_bytes(r->f, c, p->a.i_count, p->a.i_datatype) : SLOG_INFO_UNKNOWN;
+    op_target t = {.list = l, .key = key};
+    call_ops(p, r->f, c, &dc, t0, key, bytes, op_slot, &t);
+    if (t.nomem) {
+        out_of_memory(b, r, "listing matching operations");
+        return;
+    }
+    int64_t info[SLOG_MAX_FIELDS];
+    slog_drawable d = {.timeline = r->rank, .end_timeline = r->rank, .info = info};
+    if (p->poll_category != UINT32_MAX && call_poll_failed(c, p)) {
+        d.kind = SLOG_KIND_EVENT;
+        d.category = p->poll_category;
+        d.start = d.end = key;
+        d.n_info = 0;
+        r->n_events++;
+    } else {
+        d.kind = SLOG_KIND_STATE;
+        d.category = p->category;
+        d.start = t0;
+        d.end = key;
+        d.n_info = p->n_fields;
+        call_state_info(p, r->f, &cv, c, &dc, bytes, info);
+        r->n_states++;
+    }
+    if (slog_batch_add(batch, &d) != SLOG_OK) out_of_memory(b, r, "for a batch");
+}
+
+void lane_run(builder *b, lane *ln, const slab *s) {
+    int slot = (int)(s->k % SLOTS);
+    slog_batch *batch = ln->batch[slot];
+    slog_batch_begin(batch, s->leaf);
+    int64_t next = INT64_MAX;
+    for (uint32_t i = 0; i < ln->n; i++) {
+        rank_in *r = &b->ranks[ln->first + i];
+        item_list *l = &r->items[slot];
+        l->n = 0;
+        while (r->state == RANK_READING && !atomic_load_explicit(&b->stop, memory_order_relaxed)) {
+            int64_t key = r->head.wall_stop - b->origin;
+            if (key >= s->hi) {
+                if (key < next) next = key;
+                break;
+            }
+            lane_record(b, r, s, batch, l, key);
+            lane_advance_rank(b, r);
+        }
+    }
+    ln->next_key = next;
+}

@@ -1,0 +1,354 @@
+/* seq.c - the sequential step of a slab (see build_internal.h).
+ *
+ * One thread at a time, slab after slab: it owns the writer, the
+ * communicator replay, the matcher, the categories and the timelines. It
+ * meets the lanes' listed operations and deferred records in the order a
+ * k-way merge of all ranks by exit time meets them (ties: lower rank
+ * first), which is the order matching and the communicator replay need.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_internal.h"
+#include "comm_call.h"
+#include "merge.h"
+#include "palette.h"
+
+void seq_writer_failed(builder *b) {
+    if (!atomic_load(&b->stop) || b->werr.status == SLOG_OK) b->werr = *slog_writer_error(b->w);
+    if (b->werr.status == SLOG_OK) {
+        b->werr.status = SLOG_ERR_IO;
+        snprintf(b->werr.message, sizeof b->werr.message, "%s: the writer failed", b->o->output);
+    }
+    atomic_store(&b->stop, 1);
+}
+
+static uint32_t add_category(builder *b, slog_kind kind, const char *name, const char *group, uint32_t rgba,
+                             uint32_t n_fields, const uint8_t *fields) {
+    const char *names[N_FIELD_IDS];
+    uint8_t types[N_FIELD_IDS];
+    call_field_columns(fields, n_fields, names, types);
+    slog_category c = {kind, name, group, rgba, n_fields, names, types};
+    uint32_t id = 0;
+    if (slog_writer_add_category(b->w, &c, &id) != SLOG_OK) seq_writer_failed(b);
+    b->n_categories++;
+    return id;
+}
+
+fn_plan *seq_plan(builder *b, uint16_t label, uint64_t leaf) {
+    fn_plan *p = &b->plans[label];
+    if (atomic_load_explicit(&p->ready_leaf, memory_order_relaxed) != PLAN_NOT_READY) return p;
+    const dumpi_fn_info *fn = dumpi_fn_lookup(label);
+    call_plan_make(p, label);
+    p->category = add_category(b, SLOG_KIND_STATE, fn->name, dumpi_family_name(fn->family),
+                               palette_colour(fn->family, fn->name), p->n_fields, p->fields);
+    if (p->is_poll && !b->o->poll_states) {
+        char name[96];
+        snprintf(name, sizeof name, "%s (nothing)", fn->name);
+        p->poll_category = add_category(b, SLOG_KIND_EVENT, name, "poll", palette_event_colour(name), 0, NULL);
+    }
+    /* Lanes see the plan from leaf + 2 on (build_internal.h). */
+    atomic_store_explicit(&p->ready_leaf, leaf, memory_order_release);
+    return p;
+}
+
+static uint32_t timeline_for(builder *b, uint32_t rank, uint32_t thread) {
+    if (thread == 0) return rank; /* thread 0 timelines were made up front */
+    gpointer key = GSIZE_TO_POINTER(((gsize)rank << 16) | thread);
+    gpointer v = g_hash_table_lookup(b->timelines, key);
+    if (v) return (uint32_t)GPOINTER_TO_SIZE(v) - 1;
+    char label[64];
+    snprintf(label, sizeof label, "rank %u / thread %u", rank, thread);
+    const char *host = b->ranks[rank].f ? dumpi_file_hostname(b->ranks[rank].f) : "";
+    slog_timeline t = {rank, thread, label, host ? host : ""};
+    uint32_t id = 0;
+    if (slog_writer_add_timeline(b->w, &t, &id) != SLOG_OK) seq_writer_failed(b);
+    g_hash_table_insert(b->timelines, key, GSIZE_TO_POINTER((gsize)id + 1));
+    b->s->n_timelines++;
+    return id;
+}
+
+/* The timeline of (rank, thread), made before any record of it met the
+ * matcher; UINT32_MAX when there is none. */
+static uint32_t timeline_of(const builder *b, uint32_t rank, uint32_t thread) {
+    if (thread == 0) return rank;
+    gpointer v = g_hash_table_lookup(b->timelines, GSIZE_TO_POINTER(((gsize)rank << 16) | thread));
+    return v ? (uint32_t)GPOINTER_TO_SIZE(v) - 1 : UINT32_MAX;
+}
+
+/* Into the sequential batch. A drawable that ends before the watermark the
+ * writer was given (a thread's record written out of exit order, or an
+ * arrow the matcher could not hold back for) is stretched to it. */
+static void emit(builder *b, slog_drawable *d) {
+    int64_t key = d->start > d->end ? d->start : d->end;
+    if (key < b->floor) {
+        b->n_clamped++;
+        if (d->kind == SLOG_KIND_EVENT)
+            d->start = d->end = b->floor;
+        else if (d->end >= d->start)
+            d->end = b->floor;
+        else
+            d->start = b->floor;
+    }
+    slog_status st = slog_batch_add(b->seq_batch, d);
+    if (st != SLOG_OK) {
+        b->werr.status = st;
+        b->werr.offset = SLOG_NO_OFFSET;
+        snprintf(b->werr.message, sizeof b->werr.message, "%s: a drawable was refused: %s", b->o->output,
+                 slog_strerror(st));
+        atomic_store(&b->stop, 1);
+    }
+}
+
+/* From inside a match_* or comm_record_* call. */
+static slog_cb_result on_arrow(void *user, const match_arrow *a) {
+    builder *b = user;
+    if (atomic_load(&b->stop)) return SLOG_STOP;
+    /* Messages whose receive recorded no status were chosen by MPI's
+     * ordering rules (docs/MATCHING.md): a category of their own, so the
+     * legend tells them apart and can hide them. */
+    if (a->inferred && b->inferred_category == UINT32_MAX) {
+        slog_category c = {SLOG_KIND_ARROW, "message (inferred)", "message", PALETTE_ARROW_INFERRED,
+                           N_ARROW_FIELDS, b->arrow_names, b->arrow_types};
+        if (slog_writer_add_category(b->w, &c, &b->inferred_category) != SLOG_OK) {
+            seq_writer_failed(b);
+            return SLOG_STOP;
+        }
+        b->n_categories++;
+    }
+    int64_t info[N_ARROW_FIELDS] = {a->bytes, a->tag, a->recv_comm};
+    slog_drawable d = {
+        .kind = SLOG_KIND_ARROW,
+        .category = a->inferred ? b->inferred_category : b->arrow_category,
+        .timeline = timeline_of(b, a->send_rank, a->send_thread),
+        .end_timeline = timeline_of(b, a->recv_rank, a->recv_thread),
+        .start = a->send_time,
+        .end = a->recv_time,
+        .n_info = N_ARROW_FIELDS,
+        .info = info,
+    };
+    emit(b, &d);
+    return atomic_load(&b->stop) ? SLOG_STOP : SLOG_CONTINUE;
+}
+
+static void user_function(builder *b, rank_in *r, const dumpi_call *c, int64_t t0, int64_t t1) {
+    uint64_t fn = (uint64_t)dumpi_call_int(c, 0);
+    if (c->label == DUMPI_LABEL_FUNCTION_ENTER) {
+        user_frame fr = {c->thread, fn, t0};
+        g_array_append_val(r->user_stack, fr);
+        return;
+    }
+    /* Exit: pop the innermost open frame of this thread and function. */
+    for (guint i = r->user_stack->len; i-- > 0;) {
+        user_frame *fr = &g_array_index(r->user_stack, user_frame, i);
+        if (fr->thread != c->thread || fr->fn != fn) continue;
+        const char *name = dumpi_file_function_name(r->f, fn);
+        char buf[64];
+        if (!name) {
+            snprintf(buf, sizeof buf, "fn 0x%" PRIx64, fn);
+            name = buf;
+        }
+        gpointer v = g_hash_table_lookup(b->user_cats, name);
+        uint32_t cat;
+        if (v) {
+            cat = (uint32_t)GPOINTER_TO_SIZE(v) - 1;
+        } else {
+            cat = add_category(b, SLOG_KIND_STATE, name, "user function", palette_colour(DUMPI_FAMILY_USER, name), 0,
+                               NULL);
+            g_hash_table_insert(b->user_cats, g_strdup(name), GSIZE_TO_POINTER((gsize)cat + 1));
+        }
+        uint32_t tl = timeline_for(b, r->rank, c->thread);
+        slog_drawable d = {.kind = SLOG_KIND_STATE, .category = cat, .timeline = tl, .end_timeline = tl,
+                           .start = fr->start, .end = t1 > fr->start ? t1 : fr->start};
+        b->s->n_states++;
+        g_array_remove_index(r->user_stack, i);
+        emit(b, &d);
+        return;
+    }
+}
+
+/* call_ops() runs each operation at once: the slot it fills is run when
+ * the next one is asked for, and the last one after it returns. */
+typedef struct op_runner {
+    builder *b;
+    uint32_t rank;
+    bool pending;
+    match_op op;
+} op_runner;
+
+static match_op *run_slot(void *user) {
+    op_runner *o = user;
+    if (o->pending) match_op_run(o->b->match, o->rank, &o->op);
+    o->pending = true;
+    return &o->op;
+}
+
+/* Publish the lanes' snapshots of communicators the replay has resolved
+ * (or found failed) since they were made. */
+static void publish_resolved(builder *b, uint64_t leaf) {
+    guint k = 0;
+    for (guint i = 0; i < b->pending_snaps->len; i++) {
+        snap_wait *w = &g_array_index(b->pending_snaps, snap_wait, i);
+        if (comm_ref_get_state(w->ref) == COMM_REF_PENDING) {
+            g_array_index(b->pending_snaps, snap_wait, k++) = *w;
+            continue;
+        }
+        comm_snap_publish(w->snap, w->ref, w->rank, leaf);
+        comm_ref_release(w->ref);
+    }
+    g_array_set_size(b->pending_snaps, k);
+}
+
+/* The communicator record c of rank just created in the replay, for the
+ * lane's snapshot of it. */
+static void attach_snap(builder *b, uint32_t rank, const dumpi_call *c, comm_snap *snap, uint64_t leaf) {
+    int h = (int)dumpi_call_int(c, b->bindings[c->label].i_newcomm);
+    comm_ref *ref = comm_ref_lookup(b->comms, rank, h);
+    if (ref && comm_ref_get_state(ref) == COMM_REF_PENDING) {
+        snap_wait w = {snap, comm_ref_hold(ref), rank};
+        g_array_append_val(b->pending_snaps, w);
+    } else {
+        comm_snap_publish(snap, ref, rank, leaf);
+    }
+}
+
+void seq_drop_snaps(builder *b) {
+    if (!b->pending_snaps) return;
+    for (guint i = 0; i < b->pending_snaps->len; i++) {
+        snap_wait *w = &g_array_index(b->pending_snaps, snap_wait, i);
+        comm_snap_unref(w->snap);
+        comm_ref_release(w->ref);
+    }
+    g_array_set_size(b->pending_snaps, 0);
+}
+
+/* A deferred record: what a lane does, plus what needs all ranks in order
+ * (communicator calls, plans, thread timelines, user functions). snap:
+ * the lane's snapshot of the communicator it creates, if any. */
+static void deferred(builder *b, rank_in *r, const dumpi_call *c, comm_snap *snap, const slab *s) {
+    int64_t t0 = c->wall_start - b->origin, t1 = c->wall_stop - b->origin;
+    if (t0 < 0) t0 = 0;
+    if (t1 < t0) t1 = t0;
+    if (c->fn->family == DUMPI_FAMILY_USER) { /* not an MPI call */
+        user_function(b, r, c, t0, t1);
+        return;
+    }
+    if (b->bindings[c->label].replayed) {
+        comm_replay_call(b->comms, r->rank, c);
+        if (snap) attach_snap(b, r->rank, c, snap, s->leaf);
+        if (b->pending_snaps->len) publish_resolved(b, s->leaf);
+    }
+    fn_plan *p = seq_plan(b, c->label, s->leaf);
+    /* Before matching: arrows name this timeline. */
+    uint32_t tl = timeline_for(b, r->rank, c->thread);
+    dumpi_completions dc;
+    if (c->fn->family == DUMPI_FAMILY_WAIT_TEST)
+        dumpi_call_completions(c, &dc);
+    else
+        dc.n = 0;
+    int64_t bytes = p->bytes_shared ? call_bytes(r->f, c, p->a.i_count, p->a.i_datatype) : SLOG_INFO_UNKNOWN;
+    op_runner run = {.b = b, .rank = r->rank};
+    call_ops(p, r->f, c, &dc, t0, t1, bytes, run_slot, &run);
+    if (run.pending) match_op_run(b->match, r->rank, &run.op);
+    int64_t info[SLOG_MAX_FIELDS];
+    slog_drawable d = {.timeline = tl, .end_timeline = tl, .info = info};
+    if (p->poll_category != UINT32_MAX && call_poll_failed(c, p)) {
+        d.kind = SLOG_KIND_EVENT;
+        d.category = p->poll_category;
+        d.start = d.end = t1;
+        b->s->n_events++;
+    } else {
+        d.kind = SLOG_KIND_STATE;
+        d.category = p->category;
+        d.start = t0;
+        d.end = t1;
+        d.n_info = p->n_fields;
+        comm_view cv = comm_view_replay(b->comms, r->rank, call_comm(p, c));
+        call_state_info(p, r->f, &cv, c, &dc, bytes, info);
+        b->s->n_states++;
+    }
+    emit(b, &d);
+}
+
+/* Give the lanes' batches and the sequential one to the writer, lanes in
+ * order, then the watermark. */
+static void write_slab(builder *b, const slab *s, int slot) {
+    for (uint32_t i = 0; i < b->n_lanes && !atomic_load(&b->stop); i++)
+        if (slog_writer_add_batch(b->w, b->lanes[i].batch[slot]) != SLOG_OK) seq_writer_failed(b);
+    if (!atomic_load(&b->stop) && slog_writer_add_batch(b->w, b->seq_batch) != SLOG_OK) seq_writer_failed(b);
+    /* Every record still to come ends at or after the slab's end; the
+     * matcher holds back to its own low watermark. */
+    int64_t wm = match_low_watermark(b->match);
+    if (s->hi < wm) wm = s->hi;
+    if (!atomic_load(&b->stop) && wm > b->floor) {
+        if (slog_writer_advance(b->w, wm) != SLOG_OK) seq_writer_failed(b);
+        b->floor = wm;
+    }
+}
+
+bool seq_run(builder *b, const slab *s) {
+    int slot = (int)(s->k % SLOTS);
+    bool any = false;
+    for (uint32_t i = 0; i < b->n_lanes && !any; i++) any = slog_batch_count(b->lanes[i].batch[slot]) > 0;
+    /* The live ranks' lists, merged by (exit time, rank). */
+    int64_t *keys = g_new(int64_t, b->n_ranks);
+    bool *live = g_new(bool, b->n_ranks);
+    uint32_t *at = g_new0(uint32_t, b->n_ranks);
+    for (uint32_t i = 0; i < b->n_ranks; i++) {
+        const item_list *l = &b->ranks[i].items[slot];
+        live[i] = l->n > 0;
+        keys[i] = l->n ? l->v[0].key : 0;
+        any |= live[i];
+    }
+    if (!any) { /* an empty slab: nothing reaches the writer, not even a watermark */
+        g_free(keys);
+        g_free(live);
+        g_free(at);
+        return false;
+    }
+    slog_batch_begin(b->seq_batch, s->leaf);
+    merge *m = merge_new(b->n_ranks, keys, live);
+    int64_t next;
+    while ((next = merge_winner(m)) >= 0) {
+        rank_in *r = &b->ranks[next];
+        item_list *l = &r->items[slot];
+        seq_item *it = &l->v[at[next]++];
+        if (it->call) {
+            if (!atomic_load(&b->stop))
+                deferred(b, r, it->call, it->snap, s);
+            else
+                comm_snap_unref(it->snap);
+            free(it->call);
+            it->call = NULL;
+            it->snap = NULL;
+        } else if (!atomic_load(&b->stop)) {
+            match_op_run(b->match, r->rank, &it->op);
+        }
+        if (at[next] < l->n)
+            merge_update_winner(m, l->v[at[next]].key);
+        else
+            merge_finish_winner(m);
+    }
+    merge_free(m);
+    g_free(keys);
+    g_free(live);
+    g_free(at);
+    if (!atomic_load(&b->stop)) write_slab(b, s, slot);
+    build_progress(b, 0);
+    return true;
+}
+
+void seq_begin(builder *b) {
+    b->pending_snaps = g_array_new(FALSE, FALSE, sizeof(snap_wait));
+    b->comms = comm_ctx_new(b->n_ranks);
+    b->match = match_ctx_new(b->comms, on_arrow, b);
+    b->floor = INT64_MIN;
+}
+
+void seq_finish(builder *b) {
+    if (atomic_load(&b->stop)) return;
+    slog_batch_begin(b->seq_batch, b->floor > 0 ? (uint64_t)b->floor >> b->shift : 0);
+    match_finish(b->match);
+    if (!atomic_load(&b->stop) && slog_writer_add_batch(b->w, b->seq_batch) != SLOG_OK) seq_writer_failed(b);
+}
