@@ -61,6 +61,15 @@ void slog_batch_begin(slog_batch *b, uint64_t leaf) {
     b->hi = (leaf >> (62 - b->shift)) || lo + ((uint64_t)1 << b->shift) > (uint64_t)INT64_MAX
                 ? INT64_MAX
                 : (int64_t)(lo + ((uint64_t)1 << b->shift));
+    /* Bins of a power-of-two width (n_bins a power of two dividing the
+     * leaf, the usual case): prev_add_pow2, inline below. */
+    b->bshift = -1;
+    if (!(b->n_bins & (b->n_bins - 1)) && ((uint64_t)1 << b->shift) >= b->n_bins && b->hi != INT64_MAX) {
+        int bs = 0;
+        while (((uint64_t)b->n_bins << bs) < ((uint64_t)1 << b->shift)) bs++;
+        b->bshift = bs;
+        b->inv = 1.0f / (float)((int64_t)1 << bs);
+    }
     b->seg.len = 0;
     b->seg.failed = false;
     b->n_seg = 0;
@@ -141,21 +150,58 @@ static bool keep_other(slog_batch *b, const slog_drawable *d) {
     return true;
 }
 
-slog_status slog_batch_add(slog_batch *b, const slog_drawable *d) {
-    if (slog_drawable_problem(d) || d->category >= SLOG_BATCH_MAX_CATEGORY) return SLOG_ERR_ARG;
-    if (b->failed) return SLOG_ERR_NOMEM;
-    batch_cat *c = d->category < b->cap_cats && b->cats[d->category].used ? &b->cats[d->category] : NULL;
-    if (c && (c->kind != (uint8_t)d->kind || c->n_info != d->n_info)) return SLOG_ERR_ARG;
-    if (!c) {
-        if (!(c = cat_entry(b, d->category))) goto nomem;
-        c->used = true;
-        c->kind = (uint8_t)d->kind;
-        c->n_info = (uint8_t)d->n_info;
+/* A category's first drawable in the batch; NULL when out of memory. */
+static batch_cat *cat_first(slog_batch *b, const slog_drawable *d) {
+    batch_cat *c = cat_entry(b, d->category);
+    if (!c) return NULL;
+    c->used = true;
+    c->kind = (uint8_t)d->kind;
+    c->n_info = (uint8_t)d->n_info;
+    return c;
+}
+
+/* The preview of a drawable inside the leaf. */
+static inline void leaf_preview(slog_batch *b, const slog_drawable *d) {
+    uint32_t tl = d->timeline, cat = d->category;
+    bool is_state = d->kind == SLOG_KIND_STATE;
+    slog_prev_row *row;
+    float *bins;
+    if (b->bshift >= 0 && (bins = prev_bins_direct(&b->prev, tl, cat, &row))) {
+        if (is_state && d->end <= d->start) return; /* zero-length states cover nothing */
+        prev_add_pow2(bins, row, b->bshift, b->inv, b->n_bins, is_state, d->start - b->lo, d->end - b->lo);
+        return;
     }
-    int64_t a, key;
-    slog_drawable_span(d, &a, &key);
+    if (tl >= b->prev_tl || cat >= b->prev_cat) {
+        /* Doubling: the preview's direct table is rebuilt a few times
+         * at the start, not for every new id. */
+        while (b->prev_tl <= tl) b->prev_tl = b->prev_tl ? 2 * b->prev_tl : 16;
+        while (b->prev_cat <= cat) b->prev_cat = b->prev_cat ? 2 * b->prev_cat : 32;
+        prev_set_dims(&b->prev, b->prev_tl, b->prev_cat);
+    }
+    prev_add(&b->prev, b->lo, b->hi - b->lo, tl, cat, is_state, d->start, d->end);
+}
+
+slog_status slog_batch_add(slog_batch *b, const slog_drawable *d) {
+    /* One test for what is never wrong in a working producer; the reasons
+     * are told apart only when one is. */
+    const uint64_t limit = (uint64_t)(INT64_MAX >> 1);
+    uint32_t kind = d ? (uint32_t)d->kind : 3u;
+    if (kind > SLOG_KIND_EVENT || ((uint64_t)d->start | (uint64_t)d->end) > limit || d->n_info > SLOG_MAX_FIELDS ||
+        d->category >= SLOG_BATCH_MAX_CATEGORY || (d->end < d->start && kind == SLOG_KIND_STATE) ||
+        (kind == SLOG_KIND_EVENT && d->end != d->start) || (d->n_info && !d->info))
+        return SLOG_ERR_ARG;
+    if (b->failed) return SLOG_ERR_NOMEM;
+    batch_cat *c;
+    if (d->category < b->cap_cats && b->cats[d->category].used) {
+        c = &b->cats[d->category];
+        if (c->kind != (uint8_t)kind || c->n_info != d->n_info) return SLOG_ERR_ARG;
+    } else if (!(c = cat_first(b, d))) {
+        goto nomem;
+    }
+    bool backwards = d->end < d->start;
+    int64_t a = backwards ? d->end : d->start, key = backwards ? d->start : d->end;
     if (a >= b->lo && key < b->hi) {
-        if (!buf_reserve(&b->seg, SLOG_RECORD_MAX)) goto nomem;
+        if (b->seg.cap - b->seg.len < SLOG_RECORD_MAX && !buf_reserve(&b->seg, SLOG_RECORD_MAX)) goto nomem;
         uint8_t *p = b->seg.data + b->seg.len, *delta_at;
         if (!b->n_seg) {
             p = slog_record_put(p, d, b->lo, &delta_at);
@@ -167,27 +213,19 @@ slog_status slog_batch_add(slog_batch *b, const slog_drawable *d) {
         b->last_start = d->start;
         b->seg.len = (size_t)(p - b->seg.data);
         b->n_seg++;
-        uint32_t tl = d->timeline, cat = d->category;
-        if (tl >= b->prev_tl || cat >= b->prev_cat) {
-            /* Doubling: the preview's direct table is rebuilt a few times
-             * at the start, not for every new id. */
-            while (b->prev_tl <= tl) b->prev_tl = b->prev_tl ? 2 * b->prev_tl : 16;
-            while (b->prev_cat <= cat) b->prev_cat = b->prev_cat ? 2 * b->prev_cat : 32;
-            prev_set_dims(&b->prev, b->prev_tl, b->prev_cat);
-        }
-        prev_add(&b->prev, b->lo, b->hi - b->lo, tl, cat, d->kind == SLOG_KIND_STATE, d->start, d->end);
+        leaf_preview(b, d);
         if (b->prev.failed) goto nomem;
     } else if (!keep_other(b, d)) {
         goto nomem;
     }
     c->count++;
-    if (d->kind == SLOG_KIND_STATE) c->total_ns = slog_add_duration(c->total_ns, d->end - d->start);
-    b->n_by_kind[d->kind]++;
-    if (a < b->t_min) b->t_min = a;
-    if (key > b->t_max) b->t_max = key;
-    if (key < b->min_key) b->min_key = key;
-    uint32_t tl_max = d->kind == SLOG_KIND_ARROW && d->end_timeline > d->timeline ? d->end_timeline : d->timeline;
-    if (tl_max >= b->tl_limit) b->tl_limit = tl_max + 1;
+    if (kind == SLOG_KIND_STATE) c->total_ns = slog_add_duration(c->total_ns, d->end - d->start);
+    b->n_by_kind[kind]++;
+    b->t_min = a < b->t_min ? a : b->t_min;
+    b->t_max = key > b->t_max ? key : b->t_max;
+    b->min_key = key < b->min_key ? key : b->min_key;
+    uint64_t tl_max = kind == SLOG_KIND_ARROW && d->end_timeline > d->timeline ? d->end_timeline : d->timeline;
+    b->tl_limit = tl_max >= b->tl_limit ? tl_max + 1 : b->tl_limit;
     return SLOG_OK;
 nomem:
     b->failed = true;

@@ -127,6 +127,47 @@ typedef struct slog_prev_acc {
     float pow2_inv;              /* ...and 1 / bin width (exact) */
 } slog_prev_acc;
 
+/* The bins of row (timeline, category) when the direct table holds it
+ * (the common case once a node has seen the pair), else NULL. */
+static inline float *prev_bins_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t category,
+                                      slog_prev_row **row) {
+    if (!a->direct || timeline >= a->dir_tl || category >= a->dir_cat) return NULL;
+    uint32_t k = a->direct[(size_t)timeline * a->dir_cat + category];
+    if (!k) return NULL;
+    *row = &a->rows[k - 1];
+    return a->pool + (size_t)(k - 1) * a->n_bins;
+}
+
+static inline void prev_touch(slog_prev_row *r, uint32_t lo, uint32_t hi) {
+    if (lo < r->lo_bin) r->lo_bin = lo;
+    if (hi > r->hi_bin) r->hi_bin = hi;
+}
+
+/* prev_add()'s arithmetic for bins 2^bshift ns wide (n_bins of them) and
+ * [s, e) relative to the node's start, into one row: the writer's usual
+ * case, inline for batches. */
+static inline void prev_add_pow2(float *bins, slog_prev_row *r, int bshift, float inv, uint32_t n_bins, bool is_state,
+                                 int64_t s, int64_t e) {
+    uint64_t j0 = (uint64_t)s >> bshift;
+    if (!is_state) {
+        if (j0 >= n_bins) j0 = n_bins - 1;
+        bins[j0] += 1.0f;
+        prev_touch(r, (uint32_t)j0, (uint32_t)j0 + 1);
+        return;
+    }
+    uint64_t j1 = (uint64_t)(e - 1) >> bshift; /* the bin holding the last covered ns */
+    if (j1 >= n_bins) j1 = n_bins - 1;
+    if (j0 > j1) j0 = j1;
+    if (j0 == j1) {
+        bins[j0] += (float)(e - s) * inv;
+    } else {
+        bins[j0] += (float)((int64_t)((j0 + 1) << bshift) - s) * inv;
+        for (uint64_t j = j0 + 1; j < j1; j++) bins[j] += 1.0f;
+        bins[j1] += (float)(e - (int64_t)(j1 << bshift)) * inv;
+    }
+    prev_touch(r, (uint32_t)j0, (uint32_t)j1 + 1);
+}
+
 void prev_init(slog_prev_acc *a, uint32_t n_bins);
 void prev_reset(slog_prev_acc *a);
 /* Tell the accumulator how many timelines and categories exist, so small
@@ -187,6 +228,8 @@ struct slog_batch {
     size_t first_delta_at;   /* offset of the first record's start delta */
     slog_prev_acc prev;      /* their preview, over the leaf */
     uint32_t prev_tl, prev_cat; /* dimensions given to prev (grown by doubling) */
+    int bshift;              /* bins are 2^bshift ns wide; -1: not a power of two */
+    float inv;               /* 1 / bin width */
     /* The others, copied (info: offsets into other_info until placed). */
     slog_drawable *other;
     int64_t *other_info;

@@ -182,41 +182,13 @@ static inline float *row_bins(const slog_prev_acc *a, const slog_prev_row *r) {
     return a->pool + (size_t)(r - a->rows) * a->n_bins;
 }
 
-static inline void touch(slog_prev_row *r, uint32_t lo, uint32_t hi) {
-    if (lo < r->lo_bin) r->lo_bin = lo;
-    if (hi > r->hi_bin) r->hi_bin = hi;
-}
+static inline void touch(slog_prev_row *r, uint32_t lo, uint32_t hi) { prev_touch(r, lo, hi); }
 
 static uint32_t bin_of(double rel, double w, uint32_t n_bins) {
     double j = floor(rel / w);
     if (j < 0) return 0;
     if (j >= n_bins) return n_bins - 1;
     return (uint32_t)j;
-}
-
-/* Bins of a power-of-two width 2^bshift (n_bins a power of two dividing the
- * node width, the writer's usual case): integer bin indexes and exact
- * integer overlaps, no floor() or division per drawable. */
-static void add_pow2(float *bins, slog_prev_row *r, int bshift, float inv, uint32_t n_bins, bool is_state,
-                     int64_t s, int64_t e) {
-    uint64_t j0 = (uint64_t)s >> bshift;
-    if (!is_state) {
-        if (j0 >= n_bins) j0 = n_bins - 1;
-        bins[j0] += 1.0f;
-        touch(r, (uint32_t)j0, (uint32_t)j0 + 1);
-        return;
-    }
-    uint64_t j1 = (uint64_t)(e - 1) >> bshift; /* the bin holding the last covered ns */
-    if (j1 >= n_bins) j1 = n_bins - 1;
-    if (j0 > j1) j0 = j1;
-    if (j0 == j1) {
-        bins[j0] += (float)(e - s) * inv;
-    } else {
-        bins[j0] += (float)((int64_t)((j0 + 1) << bshift) - s) * inv;
-        for (uint64_t j = j0 + 1; j < j1; j++) bins[j] += 1.0f;
-        bins[j1] += (float)(e - (int64_t)(j1 << bshift)) * inv;
-    }
-    touch(r, (uint32_t)j0, (uint32_t)j1 + 1);
 }
 
 void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, uint32_t category,
@@ -235,7 +207,7 @@ void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, ui
         a->pow2_inv = 1.0f / (float)((int64_t)1 << bshift);
     }
     if (width == a->pow2_width) {
-        add_pow2(bins, r, a->pow2_shift, a->pow2_inv, a->n_bins, is_state, start - lo, end - lo);
+        prev_add_pow2(bins, r, a->pow2_shift, a->pow2_inv, a->n_bins, is_state, start - lo, end - lo);
         return;
     }
     double w = (double)width / a->n_bins;

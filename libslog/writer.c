@@ -752,7 +752,7 @@ slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b) {
     }
     for (uint32_t i = 0; i < b->n_other; i++) {
         slog_drawable d = b->other[i];
-        d.info = b->other_info + (uintptr_t)d.info;
+        d.info = d.n_info ? b->other_info + (uintptr_t)d.info : NULL;
         int64_t a, key;
         slog_drawable_span(&d, &a, &key);
         if ((st = place_at(w, &d, a, key))) return st;
