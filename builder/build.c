@@ -454,14 +454,18 @@ static bool open_output(builder *b, const dumpi_meta *meta) {
         slog_writer_add_timeline(b->w, &t, NULL);
     }
     b->s->n_timelines = b->n_ranks;
-    call_field_columns(call_arrow_fields, N_ARROW_FIELDS, b->arrow_names, b->arrow_types);
-    slog_category arrows = {SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, N_ARROW_FIELDS, b->arrow_names,
-                            b->arrow_types};
+    const char *arrow_names[N_ARROW_FIELDS];
+    uint8_t arrow_types[N_ARROW_FIELDS];
+    call_field_columns(call_arrow_fields, N_ARROW_FIELDS, arrow_names, arrow_types);
+    slog_category arrows = {SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, N_ARROW_FIELDS, arrow_names,
+                            arrow_types};
     slog_writer_add_category(b->w, &arrows, &b->arrow_category);
     b->inferred_category = UINT32_MAX;
     b->n_categories = 1;
+    b->n_timelines = b->n_ranks;
     annotate(b, meta);
-    bool ok = slog_batch_new(b->w, &b->seq_batch) == SLOG_OK;
+    bool ok = slog_batch_new(b->w, &b->arrow_batch) == SLOG_OK;
+    for (int k = 0; ok && k <= SLOTS; k++) ok = slog_batch_new(b->w, &b->outs[k].batch) == SLOG_OK;
     for (uint32_t i = 0; ok && i < b->n_lanes; i++)
         for (int k = 0; ok && k < SLOTS; k++) ok = slog_batch_new(b->w, &b->lanes[i].batch[k]) == SLOG_OK;
     if (!ok) fprintf(b->err, "slog2-build: error: out of memory for the writer's batches\n");
@@ -473,7 +477,7 @@ static void free_builder(builder *b) {
     if (b->pending_snaps) g_array_free(b->pending_snaps, TRUE);
     match_ctx_free(b->match);
     comm_ctx_free(b->comms);
-    slog_batch_free(b->seq_batch);
+    seq_end(b);
     for (uint32_t i = 0; i < b->n_lanes; i++)
         for (int k = 0; k < SLOTS; k++) slog_batch_free(b->lanes[i].batch[k]);
     g_free(b->lanes);
@@ -576,7 +580,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         /* The ranks first: a failed rank's error is the one that matters. */
         if (!report_ranks(b)) fatal = 1;
         if (!fatal && atomic_load(&b->stop)) {
-            fprintf(err_out, "slog2-build: error: %s\n", b->werr.message);
+            fprintf(err_out, "slog2-build: error: %s\n", b->werr.status ? b->werr.message : b->merr.message);
             fatal = 1;
         }
     }
@@ -645,14 +649,14 @@ void build_print_summary(const build_summary *s, const char *output, FILE *out) 
         fprintf(out, "  clocks: %u hosts, times as recorded (%s)\n", s->n_hosts,
                 s->clocks_not_aligned ? s->clocks_not_aligned : "not aligned");
     if (s->n_clamped) fprintf(out, "  %" PRIu64 " drawables arrived late and were clamped to the written edge\n", s->n_clamped);
-    /* How busy each thread was, and the part only one can do at a time:
-     * the sequential steps bound the build when they take more than the
-     * others' share. */
+    /* How busy each thread was, and the parts only one can do at a time:
+     * a chain of sequential steps bounds the build when it takes more than
+     * a thread's share. */
     if (s->n_threads > 1) {
         fprintf(out, "  threads: %u; CPU s:", s->n_threads);
         for (uint32_t i = 0; i < s->n_threads; i++) fprintf(out, " %.3f", s->thread_cpu_s[i]);
         fputs("; waited s:", out);
         for (uint32_t i = 0; i < s->n_threads; i++) fprintf(out, " %.3f", s->thread_wait_s[i]);
-        fprintf(out, "; sequential steps %.3f s CPU\n", s->seq_cpu_s);
+        fprintf(out, "; sequential steps: match %.3f s, write %.3f s CPU\n", s->match_cpu_s, s->write_cpu_s);
     }
 }

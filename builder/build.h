@@ -41,11 +41,11 @@ typedef struct build_summary {
     double seconds;
     uint32_t n_warnings;
     /* Each thread's CPU seconds and the seconds it waited for work, and
-     * the CPU seconds of the sequential steps (build_internal.h), which no
-     * second thread can share. */
+     * the CPU seconds of the two chains of sequential steps
+     * (build_internal.h), each of which runs on one thread at a time. */
     uint32_t n_threads;
     double thread_cpu_s[BUILD_MAX_THREADS], thread_wait_s[BUILD_MAX_THREADS];
-    double seq_cpu_s;
+    double match_cpu_s, write_cpu_s;
     /* Hosts named in the ranks' headers (clocks.h) and what was done to
      * their clocks. */
     uint32_t n_hosts;

@@ -96,6 +96,38 @@ typedef struct slab {
     uint32_t lanes_done;
 } slab;
 
+/* A category or timeline the match step numbered, for the write step to
+ * give the writer (strings owned). */
+typedef struct pending_meta {
+    bool is_category;
+    uint8_t kind;                /* category: slog_kind */
+    uint8_t n_fields;
+    uint8_t fields[N_FIELD_IDS]; /* field_id */
+    uint32_t rgba;
+    uint32_t rank, thread;       /* timeline */
+    char *name;                  /* category name / timeline label */
+    char *group;                 /* category group / timeline host */
+} pending_meta;
+
+/* A matched message, as the match step found it: the write step encodes
+ * it (times already clamped to the watermark). */
+typedef struct arrow_rec {
+    uint32_t category, timeline, end_timeline;
+    int32_t tag;
+    int64_t start, end, bytes;
+    int64_t comm;
+} arrow_rec;
+
+/* What a slab's match step leaves for its write step. */
+typedef struct slab_out {
+    bool live;                   /* false: an empty slab, nothing to write */
+    uint64_t leaf;
+    int64_t watermark;           /* for slog_writer_advance, INT64_MIN: none */
+    slog_batch *batch;           /* the deferred records' states and events */
+    GArray *arrows;              /* arrow_rec */
+    GArray *meta;                /* pending_meta, in id order */
+} slab_out;
+
 /* A lane's snapshot of a communicator the replay has not resolved yet. */
 typedef struct snap_wait {
     comm_snap *snap;
@@ -122,18 +154,21 @@ typedef struct builder {
     int64_t origin;
     fn_plan plans[N_LABELS];
     comm_binding bindings[N_LABELS];
-    /* The sequential step's (one thread at a time, in slab order). */
+    /* The match step's (one thread at a time, in slab order). */
     comm_ctx *comms;             /* every communicator call, in merge order */
     match_ctx *match;
-    slog_batch *seq_batch;       /* deferred records and arrows */
+    slab_out outs[SLOTS + 1];    /* per slab slot, and the end's */
+    slab_out *cur_out;           /* the slab being matched */
     GArray *pending_snaps;       /* snap_wait: creation calls not resolved yet */
     GHashTable *timelines;       /* (rank << 16 | thread) -> id + 1, threads > 0 only */
     GHashTable *user_cats;       /* name -> category id + 1 */
-    uint32_t n_categories;       /* given to the writer so far */
+    uint32_t n_categories;       /* numbered so far */
+    uint32_t n_timelines;
     uint32_t arrow_category;
     uint32_t inferred_category;  /* UINT32_MAX until the first inferred message */
-    const char *arrow_names[N_ARROW_FIELDS];
-    uint8_t arrow_types[N_ARROW_FIELDS];
+    slog_error merr;             /* its error, when a batch refused a drawable */
+    /* The write step's. */
+    slog_batch *arrow_batch;
     int64_t floor;               /* the last watermark given to the writer */
     uint64_t n_clamped;
     double last_progress;
@@ -155,18 +190,19 @@ void lane_run(builder *b, lane *l, const slab *s);
 /* seq.c */
 /* The communicator replay and the matcher, before the first slab. */
 void seq_begin(builder *b);
-/* The sequential step of slab s: false when it had nothing to do (no lane
- * found a record there). */
-bool seq_run(builder *b, const slab *s);
-/* After the last slab: pair what can still be paired (its arrows are
- * written too). */
+/* The match step of slab s: false when it had nothing to do (no lane
+ * found a record there: its write step writes nothing, not even a
+ * watermark). */
+bool seq_match(builder *b, const slab *s);
+/* The write step of slab s, after its match step. */
+void seq_write(builder *b, const slab *s);
+/* After the last slab: pair what can still be paired and write it. */
 void seq_finish(builder *b);
 /* Let go of the snapshots of communicators that never resolved. */
 void seq_drop_snaps(builder *b);
-/* The category of a function's states, made the first time (and published
- * to lanes for leaves from leaf + 2 on). */
-fn_plan *seq_plan(builder *b, uint16_t label, uint64_t leaf);
-/* Note a writer error and stop the build. */
+/* Free what seq_begin() made. */
+void seq_end(builder *b);
+/* Note a writer error and stop the build (write step). */
 void seq_writer_failed(builder *b);
 
 /* pipeline.c */

@@ -1,18 +1,22 @@
 /* pipeline.c - who runs what, when (see build_internal.h).
  *
- * Work comes in two kinds: a lane over a slab, and the sequential step of a
- * slab. Every thread takes whatever can run, the sequential step first (it
- * is the one path through the build that cannot be shared):
- *   - slab k's sequential step, once its lanes are done and step k - 1 is;
+ * Work comes in three kinds: a lane over a slab, and a slab's two
+ * sequential steps (seq.c), match then write. Each kind of sequential step
+ * runs one slab at a time, in order, but a write step and the next slab's
+ * match step may run at once. Every thread takes whatever can run, the
+ * sequential steps first (nothing else can share them):
+ *   - slab k's match step, once its lanes are done and match k - 1 is;
+ *   - slab k's write step, once match k and write k - 1 are done;
  *   - lane l over slab k, once l finished slab k - 1, slab k's slot is free
- *     (step k - SLOTS done), and every step up to leaf(k) - 2 is done: a
- *     lane uses the plans published up to there and no others, so what it
- *     defers does not depend on timing (call_plan.h).
+ *     (write k - SLOTS done), and every match step up to leaf(k) - 2 is
+ *     done: a lane uses the plans and communicator snapshots published up
+ *     to there and no others, so what it defers does not depend on timing
+ *     (call_plan.h, comm_view.h).
  * Slabs are opened one at a time: the next leaf, or, when every lane is
  * done with the newest slab, the leaf of the earliest record still to come
  * (a trace may pause for seconds; empty leaves need no work). Which slabs
  * exist can depend on timing, but an empty slab adds nothing to the file,
- * not even a watermark (seq_run), so the output does not.
+ * not even a watermark (seq_match), so the output does not.
  *
  * Synchronisation is one mutex and one condition variable: a task is a
  * slab's worth of a lane's records (thousands), so taking it costs
@@ -32,8 +36,9 @@ typedef struct sched {
     pthread_cond_t cond;
     slab slabs[SLOTS];       /* slab k in slabs[k % SLOTS] */
     int64_t n_open;          /* slabs opened: 0 .. n_open - 1 */
-    int64_t seq_next;        /* the next sequential step */
-    bool seq_busy;
+    int64_t match_next;      /* the next match step */
+    int64_t write_next;      /* the next write step */
+    bool match_busy, write_busy;
     bool no_more;            /* no record is left for a new slab */
     int n_running;           /* tasks in progress */
     int next_id;             /* workers' numbers, for their statistics */
@@ -63,7 +68,7 @@ static void slab_init(sched *q, int64_t k, uint64_t leaf) {
 /* Open the next slab when it is time (under the lock). */
 static void maybe_open(sched *q) {
     builder *b = q->b;
-    if (q->no_more || !q->n_open || q->n_open >= q->seq_next + SLOTS) return;
+    if (q->no_more || !q->n_open || q->n_open >= q->write_next + SLOTS) return;
     const slab *last = slab_of(q, q->n_open - 1);
     if (last->claimed != all_lanes(b)) return; /* its lanes are not all taken yet */
     bool known = last->lanes_done == b->n_lanes;
@@ -88,11 +93,11 @@ static void maybe_open(sched *q) {
  * left (maybe_open). */
 static slab *claim_lane(sched *q, uint32_t *lane_out) {
     builder *b = q->b;
-    if (q->n_open <= q->seq_next) return NULL; /* none open, or all stepped */
+    if (q->n_open <= q->match_next) return NULL; /* none open, or all matched */
     slab *s = slab_of(q, q->n_open - 1);
     if (s->claimed == all_lanes(b)) return NULL;
-    /* Steps up to leaf - 2 done: the next step's slab is past that. */
-    if (q->seq_next < s->k && slab_of(q, q->seq_next)->leaf + 2 <= s->leaf) return NULL;
+    /* Match steps up to leaf - 2 done: the next one's slab is past that. */
+    if (q->match_next < s->k && slab_of(q, q->match_next)->leaf + 2 <= s->leaf) return NULL;
     for (uint32_t i = 0; i < b->n_lanes; i++) {
         /* a lane whose ranks are still in the slab before waits */
         if ((s->claimed >> i & 1) || b->lanes[i].done_slab != s->k - 1) continue;
@@ -111,23 +116,39 @@ static gpointer worker(gpointer data) {
     int id = q->next_id++;
     for (;;) {
         if (atomic_load(&b->stop)) break;
-        if (!q->seq_busy && q->seq_next < q->n_open) {
-            slab *s = slab_of(q, q->seq_next);
-            if (s->lanes_done == b->n_lanes) {
-                q->seq_busy = true;
-                q->n_running++;
-                pthread_mutex_unlock(&q->lock);
-                double t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
-                seq_run(b, s);
-                b->s->seq_cpu_s += clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
-                pthread_mutex_lock(&q->lock);
-                q->seq_busy = false;
-                q->seq_next++;
-                q->n_running--;
-                maybe_open(q);
-                pthread_cond_broadcast(&q->cond);
-                continue;
-            }
+        if (!q->match_busy && q->match_next < q->n_open && slab_of(q, q->match_next)->lanes_done == b->n_lanes) {
+            slab *s = slab_of(q, q->match_next);
+            q->match_busy = true;
+            q->n_running++;
+            pthread_mutex_unlock(&q->lock);
+            double t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
+            seq_match(b, s);
+            double t = clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
+            pthread_mutex_lock(&q->lock);
+            b->s->match_cpu_s += t;
+            q->match_busy = false;
+            q->match_next++;
+            q->n_running--;
+            maybe_open(q);
+            pthread_cond_broadcast(&q->cond);
+            continue;
+        }
+        if (!q->write_busy && q->write_next < q->match_next) {
+            slab *s = slab_of(q, q->write_next);
+            q->write_busy = true;
+            q->n_running++;
+            pthread_mutex_unlock(&q->lock);
+            double t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
+            seq_write(b, s);
+            double t = clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
+            pthread_mutex_lock(&q->lock);
+            b->s->write_cpu_s += t;
+            q->write_busy = false;
+            q->write_next++;
+            q->n_running--;
+            maybe_open(q);
+            pthread_cond_broadcast(&q->cond);
+            continue;
         }
         maybe_open(q);
         uint32_t li;
@@ -144,7 +165,7 @@ static gpointer worker(gpointer data) {
             pthread_cond_broadcast(&q->cond);
             continue;
         }
-        if (q->no_more && q->seq_next == q->n_open && !q->n_running) break;
+        if (q->no_more && q->write_next == q->n_open && !q->n_running) break;
         double t0 = clock_s(CLOCK_MONOTONIC);
         pthread_cond_wait(&q->cond, &q->lock);
         waited += clock_s(CLOCK_MONOTONIC) - t0;

@@ -1,10 +1,18 @@
-/* seq.c - the sequential step of a slab (see build_internal.h).
+/* seq.c - the sequential steps of a slab (see build_internal.h).
  *
- * One thread at a time, slab after slab: it owns the writer, the
- * communicator replay, the matcher, the categories and the timelines. It
- * meets the lanes' listed operations and deferred records in the order a
- * k-way merge of all ranks by exit time meets them (ties: lower rank
- * first), which is the order matching and the communicator replay need.
+ * Two chains, each slab after slab, which may run at the same time on
+ * different slabs (pipeline.c):
+ *   - the match step owns the communicator replay, the matcher, the plans
+ *     and the ids of categories and timelines. It meets the lanes' listed
+ *     operations and deferred records in the order a k-way merge of all
+ *     ranks by exit time meets them (ties: lower rank first), which is the
+ *     order matching and the replay need, and leaves what it made in the
+ *     slab's slab_out: a batch of the deferred records' states, the arrows
+ *     as plain records, the categories and timelines it numbered, and the
+ *     watermark;
+ *   - the write step owns the writer: it gives it those categories and
+ *     timelines, encodes the arrows into a batch, adds the lanes' batches,
+ *     then the two of its own, and advances the watermark.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -24,19 +32,18 @@ void seq_writer_failed(builder *b) {
     atomic_store(&b->stop, 1);
 }
 
+/* A category numbered now and given to the writer by the write step of
+ * the slab being matched, before any batch that names it. */
 static uint32_t add_category(builder *b, slog_kind kind, const char *name, const char *group, uint32_t rgba,
                              uint32_t n_fields, const uint8_t *fields) {
-    const char *names[N_FIELD_IDS];
-    uint8_t types[N_FIELD_IDS];
-    call_field_columns(fields, n_fields, names, types);
-    slog_category c = {kind, name, group, rgba, n_fields, names, types};
-    uint32_t id = 0;
-    if (slog_writer_add_category(b->w, &c, &id) != SLOG_OK) seq_writer_failed(b);
-    b->n_categories++;
-    return id;
+    pending_meta m = {.is_category = true, .kind = (uint8_t)kind, .name = g_strdup(name), .group = g_strdup(group),
+                      .rgba = rgba, .n_fields = (uint8_t)n_fields};
+    if (n_fields) memcpy(m.fields, fields, n_fields);
+    g_array_append_val(b->cur_out->meta, m);
+    return b->n_categories++;
 }
 
-fn_plan *seq_plan(builder *b, uint16_t label, uint64_t leaf) {
+static fn_plan *seq_plan(builder *b, uint16_t label, uint64_t leaf) {
     fn_plan *p = &b->plans[label];
     if (atomic_load_explicit(&p->ready_leaf, memory_order_relaxed) != PLAN_NOT_READY) return p;
     const dumpi_fn_info *fn = dumpi_fn_lookup(label);
@@ -58,12 +65,11 @@ static uint32_t timeline_for(builder *b, uint32_t rank, uint32_t thread) {
     gpointer key = GSIZE_TO_POINTER(((gsize)rank << 16) | thread);
     gpointer v = g_hash_table_lookup(b->timelines, key);
     if (v) return (uint32_t)GPOINTER_TO_SIZE(v) - 1;
-    char label[64];
-    snprintf(label, sizeof label, "rank %u / thread %u", rank, thread);
     const char *host = b->ranks[rank].f ? dumpi_file_hostname(b->ranks[rank].f) : "";
-    slog_timeline t = {rank, thread, label, host ? host : ""};
-    uint32_t id = 0;
-    if (slog_writer_add_timeline(b->w, &t, &id) != SLOG_OK) seq_writer_failed(b);
+    pending_meta m = {.is_category = false, .rank = rank, .thread = thread, .name = g_strdup_printf("rank %u / thread %u", rank, thread),
+                      .group = g_strdup(host ? host : "")};
+    g_array_append_val(b->cur_out->meta, m);
+    uint32_t id = b->n_timelines++;
     g_hash_table_insert(b->timelines, key, GSIZE_TO_POINTER((gsize)id + 1));
     b->s->n_timelines++;
     return id;
@@ -77,59 +83,58 @@ static uint32_t timeline_of(const builder *b, uint32_t rank, uint32_t thread) {
     return v ? (uint32_t)GPOINTER_TO_SIZE(v) - 1 : UINT32_MAX;
 }
 
-/* Into the sequential batch. A drawable that ends before the watermark the
- * writer was given (a thread's record written out of exit order, or an
- * arrow the matcher could not hold back for) is stretched to it. */
+/* A drawable that ends before the watermark the writer was given (a
+ * thread's record written out of exit order, or an arrow the matcher could
+ * not hold back for) is stretched to it. */
+static void clamp(builder *b, int kind, int64_t *start, int64_t *end) {
+    int64_t key = *start > *end ? *start : *end;
+    if (key >= b->floor) return;
+    b->n_clamped++;
+    if (kind == SLOG_KIND_EVENT)
+        *start = *end = b->floor;
+    else if (*end >= *start)
+        *end = b->floor;
+    else
+        *start = b->floor;
+}
+
+/* Into the slab's batch of deferred records. */
 static void emit(builder *b, slog_drawable *d) {
-    int64_t key = d->start > d->end ? d->start : d->end;
-    if (key < b->floor) {
-        b->n_clamped++;
-        if (d->kind == SLOG_KIND_EVENT)
-            d->start = d->end = b->floor;
-        else if (d->end >= d->start)
-            d->end = b->floor;
-        else
-            d->start = b->floor;
-    }
-    slog_status st = slog_batch_add(b->seq_batch, d);
-    if (st != SLOG_OK) {
-        b->werr.status = st;
-        b->werr.offset = SLOG_NO_OFFSET;
-        snprintf(b->werr.message, sizeof b->werr.message, "%s: a drawable was refused: %s", b->o->output,
+    clamp(b, d->kind, &d->start, &d->end);
+    slog_status st = slog_batch_add(b->cur_out->batch, d);
+    if (st != SLOG_OK && b->merr.status == SLOG_OK) {
+        b->merr.status = st;
+        b->merr.offset = SLOG_NO_OFFSET;
+        snprintf(b->merr.message, sizeof b->merr.message, "%s: a drawable was refused: %s", b->o->output,
                  slog_strerror(st));
         atomic_store(&b->stop, 1);
     }
 }
 
-/* From inside a match_* or comm_record_* call. */
+/* From inside a match_* or comm_record_* call: the arrow as a record for
+ * the write step to encode. */
 static slog_cb_result on_arrow(void *user, const match_arrow *a) {
     builder *b = user;
     if (atomic_load(&b->stop)) return SLOG_STOP;
     /* Messages whose receive recorded no status were chosen by MPI's
      * ordering rules (docs/MATCHING.md): a category of their own, so the
      * legend tells them apart and can hide them. */
-    if (a->inferred && b->inferred_category == UINT32_MAX) {
-        slog_category c = {SLOG_KIND_ARROW, "message (inferred)", "message", PALETTE_ARROW_INFERRED,
-                           N_ARROW_FIELDS, b->arrow_names, b->arrow_types};
-        if (slog_writer_add_category(b->w, &c, &b->inferred_category) != SLOG_OK) {
-            seq_writer_failed(b);
-            return SLOG_STOP;
-        }
-        b->n_categories++;
-    }
-    int64_t info[N_ARROW_FIELDS] = {a->bytes, a->tag, a->recv_comm};
-    slog_drawable d = {
-        .kind = SLOG_KIND_ARROW,
+    if (a->inferred && b->inferred_category == UINT32_MAX)
+        b->inferred_category = add_category(b, SLOG_KIND_ARROW, "message (inferred)", "message",
+                                            PALETTE_ARROW_INFERRED, N_ARROW_FIELDS, call_arrow_fields);
+    arrow_rec ar = {
         .category = a->inferred ? b->inferred_category : b->arrow_category,
         .timeline = timeline_of(b, a->send_rank, a->send_thread),
         .end_timeline = timeline_of(b, a->recv_rank, a->recv_thread),
         .start = a->send_time,
         .end = a->recv_time,
-        .n_info = N_ARROW_FIELDS,
-        .info = info,
+        .bytes = a->bytes,
+        .tag = a->tag,
+        .comm = a->recv_comm,
     };
-    emit(b, &d);
-    return atomic_load(&b->stop) ? SLOG_STOP : SLOG_CONTINUE;
+    clamp(b, SLOG_KIND_ARROW, &ar.start, &ar.end);
+    g_array_append_val(b->cur_out->arrows, ar);
+    return SLOG_CONTINUE;
 }
 
 static void user_function(builder *b, rank_in *r, const dumpi_call *c, int64_t t0, int64_t t1) {
@@ -271,24 +276,68 @@ static void deferred(builder *b, rank_in *r, const dumpi_call *c, comm_snap *sna
     emit(b, &d);
 }
 
-/* Give the lanes' batches and the sequential one to the writer, lanes in
- * order, then the watermark. */
-static void write_slab(builder *b, const slab *s, int slot) {
-    for (uint32_t i = 0; i < b->n_lanes && !atomic_load(&b->stop); i++)
-        if (slog_writer_add_batch(b->w, b->lanes[i].batch[slot]) != SLOG_OK) seq_writer_failed(b);
-    if (!atomic_load(&b->stop) && slog_writer_add_batch(b->w, b->seq_batch) != SLOG_OK) seq_writer_failed(b);
-    /* Every record still to come ends at or after the slab's end; the
-     * matcher holds back to its own low watermark. */
-    int64_t wm = match_low_watermark(b->match);
-    if (s->hi < wm) wm = s->hi;
-    if (!atomic_load(&b->stop) && wm > b->floor) {
-        if (slog_writer_advance(b->w, wm) != SLOG_OK) seq_writer_failed(b);
-        b->floor = wm;
+static void add_meta(builder *b, const pending_meta *m) {
+    slog_status st;
+    if (m->is_category) {
+        const char *names[N_FIELD_IDS];
+        uint8_t types[N_FIELD_IDS];
+        call_field_columns(m->fields, m->n_fields, names, types);
+        slog_category c = {m->kind, m->name, m->group, m->rgba, m->n_fields, names, types};
+        st = slog_writer_add_category(b->w, &c, NULL);
+    } else {
+        slog_timeline t = {m->rank, m->thread, m->name, m->group};
+        st = slog_writer_add_timeline(b->w, &t, NULL);
     }
+    if (st != SLOG_OK) seq_writer_failed(b);
 }
 
-bool seq_run(builder *b, const slab *s) {
+static void free_meta(GArray *meta) {
+    for (guint i = 0; i < meta->len; i++) {
+        pending_meta *m = &g_array_index(meta, pending_meta, i);
+        g_free(m->name);
+        g_free(m->group);
+    }
+    g_array_set_size(meta, 0);
+}
+
+/* The arrows of a slab into a batch aimed at its leaf. */
+static void encode_arrows(builder *b, slab_out *out, uint64_t leaf) {
+    slog_batch_begin(b->arrow_batch, leaf);
+    for (guint i = 0; i < out->arrows->len; i++) {
+        const arrow_rec *a = &g_array_index(out->arrows, arrow_rec, i);
+        int64_t info[N_ARROW_FIELDS] = {a->bytes, a->tag, a->comm};
+        slog_drawable d = {.kind = SLOG_KIND_ARROW, .category = a->category, .timeline = a->timeline,
+                           .end_timeline = a->end_timeline, .start = a->start, .end = a->end,
+                           .n_info = N_ARROW_FIELDS, .info = info};
+        if (slog_batch_add(b->arrow_batch, &d) != SLOG_OK) {
+            seq_writer_failed(b);
+            break;
+        }
+    }
+    g_array_set_size(out->arrows, 0);
+}
+
+/* Give the writer what the slab's match step made: its categories and
+ * timelines, the lanes' batches in lane order, the deferred records' and
+ * the arrows' batches, then the watermark. */
+static void write_out(builder *b, slab_out *out, const slab *s, int slot) {
+    for (guint i = 0; i < out->meta->len && !atomic_load(&b->stop); i++)
+        add_meta(b, &g_array_index(out->meta, pending_meta, i));
+    free_meta(out->meta);
+    encode_arrows(b, out, out->leaf);
+    for (uint32_t i = 0; s && i < b->n_lanes && !atomic_load(&b->stop); i++)
+        if (slog_writer_add_batch(b->w, b->lanes[i].batch[slot]) != SLOG_OK) seq_writer_failed(b);
+    if (!atomic_load(&b->stop) && slog_writer_add_batch(b->w, out->batch) != SLOG_OK) seq_writer_failed(b);
+    if (!atomic_load(&b->stop) && slog_writer_add_batch(b->w, b->arrow_batch) != SLOG_OK) seq_writer_failed(b);
+    if (!atomic_load(&b->stop) && out->watermark != INT64_MIN &&
+        slog_writer_advance(b->w, out->watermark) != SLOG_OK)
+        seq_writer_failed(b);
+}
+
+bool seq_match(builder *b, const slab *s) {
     int slot = (int)(s->k % SLOTS);
+    slab_out *out = &b->outs[slot];
+    out->live = false;
     bool any = false;
     for (uint32_t i = 0; i < b->n_lanes && !any; i++) any = slog_batch_count(b->lanes[i].batch[slot]) > 0;
     /* The live ranks' lists, merged by (exit time, rank). */
@@ -307,7 +356,10 @@ bool seq_run(builder *b, const slab *s) {
         g_free(at);
         return false;
     }
-    slog_batch_begin(b->seq_batch, s->leaf);
+    out->live = true;
+    out->leaf = s->leaf;
+    b->cur_out = out;
+    slog_batch_begin(out->batch, s->leaf);
     merge *m = merge_new(b->n_ranks, keys, live);
     int64_t next;
     while ((next = merge_winner(m)) >= 0) {
@@ -334,9 +386,21 @@ bool seq_run(builder *b, const slab *s) {
     g_free(keys);
     g_free(live);
     g_free(at);
-    if (!atomic_load(&b->stop)) write_slab(b, s, slot);
-    build_progress(b, 0);
+    /* Every record still to come ends at or after the slab's end; the
+     * matcher holds back to its own low watermark. */
+    int64_t wm = match_low_watermark(b->match);
+    if (s->hi < wm) wm = s->hi;
+    out->watermark = INT64_MIN;
+    if (wm > b->floor) out->watermark = b->floor = wm;
     return true;
+}
+
+void seq_write(builder *b, const slab *s) {
+    int slot = (int)(s->k % SLOTS);
+    slab_out *out = &b->outs[slot];
+    if (!out->live || atomic_load(&b->stop)) return;
+    write_out(b, out, s, slot);
+    build_progress(b, 0);
 }
 
 void seq_begin(builder *b) {
@@ -344,11 +408,31 @@ void seq_begin(builder *b) {
     b->comms = comm_ctx_new(b->n_ranks);
     b->match = match_ctx_new(b->comms, on_arrow, b);
     b->floor = INT64_MIN;
+    for (int i = 0; i <= SLOTS; i++) {
+        b->outs[i].meta = g_array_new(FALSE, FALSE, sizeof(pending_meta));
+        b->outs[i].arrows = g_array_new(FALSE, FALSE, sizeof(arrow_rec));
+    }
 }
 
 void seq_finish(builder *b) {
     if (atomic_load(&b->stop)) return;
-    slog_batch_begin(b->seq_batch, b->floor > 0 ? (uint64_t)b->floor >> b->shift : 0);
+    slab_out *out = &b->outs[SLOTS]; /* the last one's own */
+    b->cur_out = out;
+    out->leaf = b->floor > 0 ? (uint64_t)b->floor >> b->shift : 0;
+    out->watermark = INT64_MIN;
+    slog_batch_begin(out->batch, out->leaf);
     match_finish(b->match);
-    if (!atomic_load(&b->stop) && slog_writer_add_batch(b->w, b->seq_batch) != SLOG_OK) seq_writer_failed(b);
+    if (!atomic_load(&b->stop)) write_out(b, out, NULL, 0);
+}
+
+void seq_end(builder *b) {
+    for (int i = 0; i <= SLOTS; i++) {
+        if (b->outs[i].meta) {
+            free_meta(b->outs[i].meta);
+            g_array_free(b->outs[i].meta, TRUE);
+        }
+        if (b->outs[i].arrows) g_array_free(b->outs[i].arrows, TRUE);
+        slog_batch_free(b->outs[i].batch);
+    }
+    slog_batch_free(b->arrow_batch);
 }

@@ -107,12 +107,13 @@ dups=$(print_tool "$out" | awk '/^categories \(/ { f = 1; next } f && /^ *id / {
 [ -z "$dups" ] || fail "$NAME: categories listed more than once: $dups"
 
 # Two threads (-j 2, the default): the summary says how busy each was, how
-# long it waited for work, and the CPU time of the sequential steps.
+# long it waited for work, and the CPU time of the two chains of
+# sequential steps.
 thr=$(grep -E '^ *threads: ' "$WORK/b.out" || true)
-echo "$thr" | grep -qE '^ *threads: 2; CPU s: [0-9.]+ [0-9.]+; waited s: [0-9.]+ [0-9.]+; sequential steps [0-9.]+ s CPU$' ||
+echo "$thr" | grep -qE '^ *threads: 2; CPU s: [0-9.]+ [0-9.]+; waited s: [0-9.]+ [0-9.]+; sequential steps: match [0-9.]+ s, write [0-9.]+ s CPU$' ||
     fail "$NAME: no well-formed 'threads:' line in the summary: '$thr'"
 if [ "$NAME" = hpcg-4r ]; then # big enough for both to show CPU time
-    echo "$thr" | awk '{ if ($5 + 0 <= 0 || $6 + 0 <= 0) exit 1 }' ||
+    echo "$thr" | sed 's/;//g' | awk '{ if ($5 + 0 <= 0 || $6 + 0 <= 0) exit 1 }' ||
         fail "$NAME: a thread with no CPU time in '$thr'"
 fi
 if [ -n "${EXPECT_INFERRED[$NAME]:-}" ]; then
