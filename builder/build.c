@@ -276,55 +276,96 @@ static int64_t select_kth(int64_t *v, size_t n, size_t k) {
     return v[lo];
 }
 
-/* Read the first records of every rank: the time origin (the earliest
- * entry) and the leaf width (slog_leaf_shift_for over them, the later half
- * by exit time when the trace goes on past them, as the writer does with
- * its first drawables; (rank, thread, function) stand for the (timeline,
- * category) pairs). The files are rewound; a record that fails to decode
- * ends that rank's sample quietly (the build reads it again). */
-G_GNUC_NO_INLINE static void sample_start(builder *b) {
-    uint32_t per_rank = SAMPLE_RECORDS / b->n_ranks;
-    if (per_rank < 16) per_rank = 16;
-    int64_t *starts = g_new(int64_t, (gsize)per_rank * b->n_ranks);
-    int64_t *keys = g_new(int64_t, (gsize)per_rank * b->n_ranks);
-    uint8_t *seen = g_new0(uint8_t, N_LABELS);  /* thread 0's functions, per rank */
-    GHashTable *threads = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL); /* other threads' */
-    size_t n = 0, rows = 0;
-    bool more = false;
-    b->origin = INT64_MAX;
+/* One thread's share of the sample: ranks first, first + step, ... */
+typedef struct sampler {
+    builder *b;
+    uint32_t first, step, per_rank;
+    int64_t *starts, *keys;  /* per_rank per rank, at the rank's place */
+    uint32_t *n;             /* records sampled, per rank */
+    size_t rows;             /* distinct (rank, thread, function) */
+} sampler;
+
+static gpointer sample_ranks(gpointer data) {
+    sampler *sp = data;
+    builder *b = sp->b;
+    uint8_t seen[N_LABELS];  /* thread 0's functions, per rank */
+    GHashTable *threads = g_hash_table_new(g_direct_hash, g_direct_equal); /* other threads' */
     dumpi_call c;
     dumpi_error e;
     /* dumpi_file_find() with every label: the build's dumpi_file_next()
      * keeps one caller, the lanes', and is inlined there. */
     uint8_t every[N_LABELS];
     memset(every, 1, sizeof every);
-    for (uint32_t i = 0; i < b->n_ranks; i++) {
+    for (uint32_t i = sp->first; i < b->n_ranks; i += sp->step) {
         rank_in *r = &b->ranks[i];
         if (!r->f) continue;
-        memset(seen, 0, N_LABELS);
+        memset(seen, 0, sizeof seen);
+        g_hash_table_remove_all(threads);
         uint32_t k = 0;
-        int budget = (int)per_rank;
-        while (k < per_rank && dumpi_file_find(r->f, every, &budget, &c, &e) == 1) {
-            if (k == 0 && c.wall_start < b->origin) b->origin = c.wall_start;
-            starts[n] = c.wall_start;
-            keys[n] = c.wall_stop;
-            n++;
+        int budget = (int)sp->per_rank;
+        size_t at = (size_t)i * sp->per_rank;
+        while (k < sp->per_rank && dumpi_file_find(r->f, every, &budget, &c, &e) == 1) {
+            sp->starts[at + k] = c.wall_start;
+            sp->keys[at + k] = c.wall_stop;
             k++;
             if (c.thread == 0) {
-                rows += !seen[c.label];
+                sp->rows += !seen[c.label];
                 seen[c.label] = 1;
             } else {
-                int64_t *row = g_new(int64_t, 1);
-                *row = ((int64_t)i << 32) | ((int64_t)c.thread << 16) | c.label;
-                g_hash_table_add(threads, row);
+                g_hash_table_add(threads, GSIZE_TO_POINTER(((gsize)c.thread << 16) | c.label));
             }
         }
-        if (k == per_rank) more = true;
+        sp->rows += g_hash_table_size(threads);
+        sp->n[i] = k;
         dumpi_file_rewind(r->f);
     }
-    rows += g_hash_table_size(threads);
     g_hash_table_destroy(threads);
-    g_free(seen);
+    return NULL;
+}
+
+/* Read the first records of every rank, on every thread: the time origin
+ * (the earliest entry) and the leaf width (slog_leaf_shift_for over them,
+ * the later half by exit time when the trace goes on past them, as the
+ * writer does with its first drawables; (rank, thread, function) stand for
+ * the (timeline, category) pairs). The files are rewound; a record that
+ * fails to decode ends that rank's sample quietly (the build reads it
+ * again). */
+G_GNUC_NO_INLINE static void sample_start(builder *b) {
+    uint32_t per_rank = SAMPLE_RECORDS / b->n_ranks;
+    if (per_rank < 16) per_rank = 16;
+    int64_t *starts = g_new(int64_t, (gsize)per_rank * b->n_ranks);
+    int64_t *keys = g_new(int64_t, (gsize)per_rank * b->n_ranks);
+    uint32_t *counts = g_new0(uint32_t, b->n_ranks);
+    uint32_t n_threads = b->o->threads > 1 ? (uint32_t)b->o->threads : 1;
+    if (n_threads > b->n_ranks) n_threads = b->n_ranks;
+    if (n_threads > BUILD_MAX_THREADS) n_threads = BUILD_MAX_THREADS;
+    sampler *sp = g_new0(sampler, n_threads);
+    GThread **t = g_new0(GThread *, n_threads);
+    for (uint32_t i = 0; i < n_threads; i++) {
+        sp[i] = (sampler){b, i, n_threads, per_rank, starts, keys, counts, 0};
+        if (i) t[i] = g_thread_new("slog2-sample", sample_ranks, &sp[i]);
+    }
+    sample_ranks(&sp[0]);
+    size_t rows = sp[0].rows;
+    for (uint32_t i = 1; i < n_threads; i++) {
+        g_thread_join(t[i]);
+        rows += sp[i].rows;
+    }
+    g_free(t);
+    g_free(sp);
+    /* The ranks' samples, packed. */
+    size_t n = 0;
+    bool more = false;
+    b->origin = INT64_MAX;
+    for (uint32_t i = 0; i < b->n_ranks; i++) {
+        size_t at = (size_t)i * per_rank;
+        if (counts[i] && starts[at] < b->origin) b->origin = starts[at];
+        if (counts[i] == per_rank) more = true;
+        memmove(starts + n, starts + at, counts[i] * sizeof *starts);
+        memmove(keys + n, keys + at, counts[i] * sizeof *keys);
+        n += counts[i];
+    }
+    g_free(counts);
     if (b->origin == INT64_MAX) b->origin = 0;
     b->shift = 20;
     if (n) {
