@@ -349,6 +349,7 @@ static pthread_once_t label_ops_once = PTHREAD_ONCE_INIT;
  * is read by scalar_at() with its shift and extension worked out here. */
 typedef struct scalar_run {
   uint8_t n;                      /* leading plain scalar arguments */
+  bool all;                       /* ... and they are all of them */
   uint8_t bytes;                  /* their width on the stream together */
   uint16_t zero_extend;           /* bit i: argument i is OP_U8 */
   uint8_t width[DUMPI_MAX_ARGS];
@@ -375,6 +376,7 @@ static void build_label_ops(void) {
       run->bytes = (uint8_t)(run->bytes + op_width[op]);
       run->n = (uint8_t)(i + 1);
     }
+    run->all = run->n == n;
   }
 }
 
@@ -736,6 +738,8 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
       p += run->width[i];
     }
     r.p = p;
+    if (run->all) /* most records: no argument left for the loop below */
+      goto args_done;
   }
   const uint8_t special = f->arg_special;
   const uint8_t *ops = label_ops[label];

@@ -47,16 +47,19 @@ static seq_item *item_new(item_list *l) {
 typedef struct op_target {
     item_list *list;
     int64_t key;
-    seq_item spare; /* where an operation goes when memory ran out */
     bool nomem;
 } op_target;
+
+/* Where an operation goes when memory ran out (the build stops then).
+ * Not in op_target: that is made for every record, this is only written. */
+static _Thread_local match_op spare_op;
 
 static match_op *op_slot(void *user) {
     op_target *t = user;
     seq_item *it = item_new(t->list);
     if (!it) {
         t->nomem = true;
-        return &t->spare.op;
+        return &spare_op;
     }
     it->key = t->key;
     it->call = NULL;
