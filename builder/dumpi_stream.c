@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -677,12 +678,49 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
                                         "unknown function label %u%s%s",
                                         (unsigned)label, fn ? " " : "",
                                         fn ? fn->name : ""));
-  NEED_OR_FAIL(1);
-  uint8_t mask = *r.p++;
+  const scalar_run *run = &label_run[label];
   c->label = label;
   c->fn = fn;
-  c->mask = mask;
   c->offset = record;
+  /* Most records are one shape: a thread id (libdumpi writes one even for
+   * thread 0), both time pairs, no perf counters, only plain scalar
+   * arguments, the CPU times not wanted. One bounds check and
+   * straight-line code for those; the general walk below decodes the same
+   * bytes to the same values. */
+  if (run->all && f->skip_cpu && r.end - r.p >= 1 + 2 + 24 + (ptrdiff_t)run->bytes &&
+      (r.p[0] & ~(DUMPI_MASK_STATUS | DUMPI_MASK_THREADID)) == (DUMPI_MASK_CPUTIME | DUMPI_MASK_WALLTIME)) {
+    const uint8_t *p = r.p;
+    uint8_t mask = p[0];
+    c->mask = mask;
+    p++;
+    c->thread = 0;
+    if (mask & DUMPI_MASK_THREADID) {
+      c->thread = dumpi_get_u16(p);
+      p += 2;
+    }
+    c->cpu_start = c->cpu_stop = 0;
+    r.p = p + 12;
+    read_times(&r, &f->wall_wrap, f->wall_bias, &c->wall_start, &c->wall_stop);
+    c->wall_start += f->wall_offset;
+    c->wall_stop += f->wall_offset;
+    c->n_perf = 0;
+    c->perf_in = c->perf_out = NULL;
+    dumpi_arena_reset(&f->arena);
+    p = r.p;
+    for (int i = 0; i < run->n; i++) {
+      dumpi_value *v = &c->args[i];
+      v->i = scalar_at(p, run->shift[i], (run->zero_extend >> i) & 1);
+      v->present = 1;
+      v->p = NULL;
+      p += run->width[i];
+    }
+    f->pos = f->win_off + (uint64_t)(p - f->win);
+    c->size = (uint32_t)(f->pos - record);
+    return 1;
+  }
+  NEED_OR_FAIL(1);
+  uint8_t mask = *r.p++;
+  c->mask = mask;
   c->thread = 0;
   if (mask & DUMPI_MASK_THREADID) {
     NEED_OR_FAIL(2);
@@ -725,7 +763,6 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
     c->perf_in = pv;
     c->perf_out = n ? pv + n : NULL;
   }
-  const scalar_run *run = &label_run[label];
   int i = 0;
   if (run->n) {
     NEED_OR_FAIL(run->bytes);
