@@ -244,8 +244,13 @@ G_GNUC_NO_INLINE static const char *input_named_by(const dumpi_meta *meta, const
 /* Records sampled from the start of the trace to choose the leaf width:
  * the writer's own rule wants the first 65,536 drawables (docs/FORMAT.md),
  * which a lane-parallel build cannot buffer, so the first records of every
- * rank stand for them (as many per rank). */
+ * rank stand for them (as many per rank), but no more than SAMPLE_PER_RANK
+ * of a rank: the sample is decoded again by the lanes, before any of them
+ * can start, and with few ranks 16,384 records of each told nothing 4,096
+ * did not (the same widths on every trace in ../shared/traces and on
+ * generated ones of 16 to 1,024 ranks). */
 #define SAMPLE_RECORDS 65536
+#define SAMPLE_PER_RANK 4096
 
 /* The k-th smallest of v[0..n) (k < n), reordering v: selection with a
  * three-way partition; no sort is needed for one order statistic. */
@@ -332,6 +337,7 @@ static gpointer sample_ranks(gpointer data) {
  * again). */
 G_GNUC_NO_INLINE static void sample_start(builder *b) {
     uint32_t per_rank = SAMPLE_RECORDS / b->n_ranks;
+    if (per_rank > SAMPLE_PER_RANK) per_rank = SAMPLE_PER_RANK;
     if (per_rank < 16) per_rank = 16;
     int64_t *starts = g_new(int64_t, (gsize)per_rank * b->n_ranks);
     int64_t *keys = g_new(int64_t, (gsize)per_rank * b->n_ranks);
