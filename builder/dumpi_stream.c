@@ -205,7 +205,8 @@ static int read_strings(reader *r, uint64_t record, uint32_t count,
 }
 
 /* u32 count + count elements of `width` bytes → int32_t array. */
-static int read_int_array(reader *r, uint64_t record, int width,
+static inline __attribute__((always_inline)) int
+read_int_array(reader *r, uint64_t record, int width,
                           int is_signed, dumpi_value *v) {
   NEED(r, 4);
   uint32_t count = rd32(r);
@@ -276,7 +277,9 @@ read_statuses(reader *r, uint64_t record, dumpi_value *v) {
  * the other enumerations written as u8 into int16_t fields, so
  * zero-extended. OP_GENERAL: not a scalar. */
 typedef enum arg_op {
-  OP_END = 0, OP_S32, OP_S64, OP_S16, OP_S8, OP_U8, OP_GENERAL
+  OP_END = 0, OP_S32, OP_S64, OP_S16, OP_S8, OP_U8,
+  OP_A32, OP_A16, OP_A8, OP_STATUS, /* arrays and statuses without flags */
+  OP_GENERAL
 } arg_op;
 
 static const uint8_t scalar_op[DUMPI_N_ARG_TYPES] = {
@@ -365,10 +368,23 @@ static void build_label_ops(void) {
     for (int i = 0; i < n; i++) {
       const dumpi_arg_info *a = &fn->args[i];
       label_ops[l][i] = a->flags ? OP_GENERAL : (uint8_t)op_of_type(a->type);
+      if (!a->flags)
+        switch ((dumpi_arg_type)a->type) { /* as decode_general() reads them */
+        case DUMPI_ARG_INT_ARRAY:
+        case DUMPI_ARG_REQUEST_ARRAY:
+        case DUMPI_ARG_IOREQUEST_ARRAY:
+        case DUMPI_ARG_ERRCODE_ARRAY: label_ops[l][i] = OP_A32; break;
+        case DUMPI_ARG_DATATYPE_ARRAY:
+        case DUMPI_ARG_INFO_ARRAY: label_ops[l][i] = OP_A16; break;
+        case DUMPI_ARG_DISTRIBUTION_ARRAY: label_ops[l][i] = OP_A8; break;
+        case DUMPI_ARG_STATUS:
+        case DUMPI_ARG_STATUS_ARRAY: label_ops[l][i] = OP_STATUS; break;
+        default: break;
+        }
     }
     label_ops[l][n] = OP_END;
     scalar_run *run = &label_run[l];
-    for (int i = 0; i < n && label_ops[l][i] != OP_GENERAL; i++) {
+    for (int i = 0; i < n && label_ops[l][i] >= OP_S32 && label_ops[l][i] <= OP_U8; i++) {
       int op = label_ops[l][i];
       run->width[i] = op_width[op];
       run->shift[i] = (uint8_t)(64 - 8 * op_width[op]);
@@ -791,6 +807,20 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
     case OP_S64: rc = read_scalar(&r, record, OP_S64, v); goto scalar_read;
     case OP_S8: rc = read_scalar(&r, record, OP_S8, v); goto scalar_read;
     case OP_U8: rc = read_scalar(&r, record, OP_U8, v); goto scalar_read;
+    /* arrays and statuses with no flag to test: their readers at once */
+    case OP_A32: v->present = 1; rc = read_int_array(&r, record, 4, 1, v); goto scalar_read;
+    case OP_A16: v->present = 1; rc = read_int_array(&r, record, 2, 1, v); goto scalar_read;
+    case OP_A8: v->present = 1; rc = read_int_array(&r, record, 1, 0, v); goto scalar_read;
+    case OP_STATUS:
+      v->p = NULL;
+      if (!(mask & DUMPI_MASK_STATUS)) {
+        v->present = 0;
+        v->i = 0;
+        continue;
+      }
+      v->present = 1;
+      rc = read_statuses(&r, record, v);
+      goto scalar_read;
     default: break; /* OP_GENERAL */
     }
     const dumpi_arg_info *a = &fn->args[i];
