@@ -15,7 +15,7 @@
  * lanes' batches and its own to the writer in a fixed order, and advances
  * the writer's watermark. Lanes of a slab run in parallel, and beside the
  * sequential step of an earlier one; the output depends on the trace alone
- * (docs/DUMPI.md, "Threads").
+ * (docs/MATCHING.md, "Threads and order").
  */
 #ifndef SLOG2_BUILD_INTERNAL_H
 #define SLOG2_BUILD_INTERNAL_H
@@ -78,7 +78,7 @@ typedef struct rank_in {
 } rank_in;
 
 /* A lane: ranks [first, first + n) share a batch per slab. At most
- * MAX_LANES: enough tasks per slab to keep two threads busy, few enough that
+ * MAX_LANES: enough tasks per slab to keep many threads busy, few enough that
  * a task is thousands of records even with thousands of ranks. */
 #define MAX_LANES 64
 typedef struct lane {

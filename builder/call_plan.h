@@ -46,7 +46,7 @@ typedef enum role_id {
 /* Plans are published with the leaf of the sequential step that made them
  * (ready_leaf): a lane may use a plan only for records at least two leaves
  * later, so whether it does depends on the trace alone, not on which
- * thread got there first (docs/DUMPI.md, "Threads"). */
+ * thread got there first (docs/MATCHING.md, "Threads and order"). */
 #define PLAN_NOT_READY UINT64_MAX
 
 typedef struct fn_plan {

@@ -1,6 +1,7 @@
 /* main.c - slog2-build command line: options, input discovery, progress and
  * exit status. The work is in build.c. */
 #include <glib.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,8 +39,10 @@ static const char description[] =
     "the file's messages.unmatched annotation) and cancelled operations; a\n"
     "receive completed without a status after MPI_Cancel counts as\n"
     "cancelled (had the cancel failed, its message would show as an\n"
-    "unmatched send). With -j 2 it also gives each thread's CPU time and\n"
-    "how long it waited for the other: the busy one bounds the build.\n"
+    "unmatched send). With more than one thread it also gives each\n"
+    "thread's CPU time and how long it waited for work, and the CPU time of\n"
+    "the two sequential steps (matching, writing): on many cores the match\n"
+    "step's bounds the build.\n"
     "\n"
     "Clocks: libdumpi records CLOCK_MONOTONIC, each host's own time since\n"
     "boot. When the ranks ran on several hosts (their DUMPI headers name\n"
@@ -105,11 +108,15 @@ static char **split_attached_values(int argc, char **argv, const GOptionEntry *e
     return (char **)g_ptr_array_free(out, FALSE);
 }
 
+/* -j not given: g_get_num_processors() honours the CPU affinity a batch
+ * system sets, so a job uses the cores it was given. */
+#define THREADS_UNSET INT_MIN
+
 int main(int argc, char **argv) {
     raise_file_limit();
     gchar *output = NULL;
     gboolean version = FALSE, quiet = FALSE, lenient = FALSE, allow_missing = FALSE, poll_states = FALSE, progress_flag = FALSE;
-    gint bins = 0, threads = 2;
+    gint bins = 0, threads = THREADS_UNSET;
     gchar *align = NULL;
     gchar **inputs = NULL;
     GOptionEntry entries[] = {
@@ -121,7 +128,7 @@ int main(int argc, char **argv) {
         {"poll-states", 0, 0, G_OPTION_ARG_NONE, &poll_states, "Draw unsuccessful Test*/Iprobe calls as states, not events", NULL},
         {"align-clocks", 0, 0, G_OPTION_ARG_STRING, &align, "auto (default): put the clocks of ranks on different hosts onto one, bounded by MPI_Init and collectives on COMM_WORLD, when they are boot clocks (CLOCK_MONOTONIC); always: also epoch clocks; never: times as recorded", "WHEN"},
         {"preview-bins", 0, 0, G_OPTION_ARG_INT, &bins, "Preview bins per tree node (even, 2..4096; default 64); memory grows with N x timelines x categories", "N"},
-        {"threads", 'j', 0, G_OPTION_ARG_INT, &threads, "1: everything on one thread; 2 (default): matching and writing on a second one (more adds nothing). The output is byte-identical", "N"},
+        {"threads", 'j', 0, G_OPTION_ARG_INT, &threads, "Work on N threads (default: one per CPU this process may use, at most 64); 1 runs everything on this one. The output is byte-identical for every N", "N"},
         {"version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and the .slog2 format written, then exit", NULL},
         {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &inputs, NULL, "INPUT..."},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
@@ -160,6 +167,7 @@ int main(int argc, char **argv) {
     if (align) g_string_append_printf(cl, " --align-clocks %s", align);
     for (int i = 0; i < n_in; i++) g_string_append_printf(cl, " %s", inputs[i]);
     cmdline = g_string_free(cl, FALSE);
+    if (threads == THREADS_UNSET) threads = (gint)MIN(g_get_num_processors(), BUILD_MAX_THREADS);
     /* Usage errors, one at a time. */
     if (n_in == 0)
         usage = g_strdup("no input given");

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # builder.determinism.<NAME>: building the same input twice gives
-# byte-identical .slog2 files: once on one thread (-j 1) into one path, once
-# with the writer on its own thread (-j 2) into another. The file records
-# only the options that shape it, so neither -j nor -o may change a byte. NAME is a folder of the real traces, or
+# byte-identical .slog2 files: on one thread (-j 1) into one path, on two
+# (-j 2) into another and on three (-j 3: lanes, match and write steps all
+# at once on fewer cores than that) into a third. The file records only the
+# options that shape it, so neither -j nor -o may change a byte. NAME is a folder of the real traces, or
 # "synth" for a generated 6-rank trace with 2 worker threads per rank
 # (interleaved thread records, needs no shared traces).
 #
@@ -24,6 +25,11 @@ run_build "$WORK/b1" -q -j 1 "$input" -o "$WORK/first.slog2"
 # Written as users write it after make(1): -qj2 and -oFILE attached.
 run_build "$WORK/b2" -qj2 "$input" "-o$out"
 [ "$RC" -eq 0 ] || { cat "$WORK/b2.err" >&2; die "second build exited $RC"; }
+
+run_build "$WORK/b3" -q -j 3 "$input" -o "$WORK/third.slog2"
+[ "$RC" -eq 0 ] || { cat "$WORK/b3.err" >&2; die "third build (-j 3) exited $RC"; }
+cmp "$WORK/first.slog2" "$WORK/third.slog2" ||
+    fail "$NAME: -j 1 and -j 3 differ ($(stat -c %s "$WORK/first.slog2") vs $(stat -c %s "$WORK/third.slog2") bytes)"
 
 if ! cmp "$WORK/first.slog2" "$out"; then
     fail "$NAME: two builds differ ($(stat -c %s "$WORK/first.slog2") vs $(stat -c %s "$out") bytes)"
