@@ -534,8 +534,10 @@ static void free_builder(builder *b) {
         if (r->user_stack) g_array_free(r->user_stack, TRUE);
         for (int k = 0; k < SLOTS; k++) {
             for (uint32_t j = 0; j < r->items[k].n; j++) {
-                free(r->items[k].v[j].call);
-                comm_snap_unref(r->items[k].v[j].snap);
+                seq_item *it = &r->items[k].v[j];
+                if (it->op.kind != OP_DEFERRED) continue;
+                free(it->def.call);
+                comm_snap_unref(it->def.snap);
             }
             free(r->items[k].v);
         }

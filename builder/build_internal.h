@@ -40,14 +40,21 @@
  * step (each slab keeps its lanes' batches and lists until that step). */
 #define SLOTS 4
 
-/* An entry of a rank's list for the sequential step. */
+/* An entry of a rank's list for the sequential step: a matching operation,
+ * or (op.kind OP_DEFERRED) a whole record. One cache line (call_plan.h). */
 typedef struct seq_item {
     int64_t key;         /* the record's exit time on the build's axis */
-    dumpi_call *call;    /* a deferred record (owned), or NULL: op */
-    comm_snap *snap;     /* a deferred creation call's new handle's snapshot
-                          * (the sequential step's reference), or NULL */
-    match_op op;
+    union {
+        match_op op;
+        struct {
+            uint8_t kind;      /* OP_DEFERRED (match_op's first member) */
+            dumpi_call *call;  /* the record (owned) */
+            comm_snap *snap;   /* a creation call's new handle's snapshot
+                                * (the sequential step's reference), or NULL */
+        } def;
+    };
 } seq_item;
+_Static_assert(sizeof(seq_item) == 64, "a list entry is one cache line");
 
 typedef struct item_list {
     seq_item *v;

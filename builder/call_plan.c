@@ -98,20 +98,22 @@ void call_plan_make(fn_plan *p, uint16_t label) {
     p->poll_category = UINT32_MAX;
 }
 
-void match_op_run(match_ctx *m, uint32_t rank, const match_op *op) {
+void match_op_run(match_ctx *m, uint32_t rank, const match_op *op, int64_t done_time) {
     match_post p = {.rank = rank, .thread = op->thread, .comm = op->comm, .peer = op->peer, .tag = op->tag,
                     .bytes = op->bytes, .time = op->time, .request = op->request};
-    const match_status *st = op->has_status ? &op->status : NULL;
+    match_status status = {op->st_source, op->st_tag, op->st_bytes, op->st_cancelled};
+    const match_status *st = op->has_status ? &status : NULL;
     switch ((match_op_kind)op->kind) {
     case OP_SEND: match_send(m, &p); break;
     case OP_SEND_INIT: match_send_init(m, &p); break;
-    case OP_RECV: match_recv(m, &p, st, op->done_time, op->thread); break;
+    case OP_RECV: match_recv(m, &p, st, done_time, op->thread); break;
     case OP_RECV_POST: match_recv_post(m, &p); break;
     case OP_RECV_INIT: match_recv_init(m, &p); break;
     case OP_START: match_start(m, rank, op->thread, op->request, op->time); break;
     case OP_CANCEL: match_cancel(m, rank, op->request); break;
     case OP_REQUEST_FREE: match_request_free(m, rank, op->request); break;
-    case OP_COMPLETE: match_complete(m, rank, op->thread, op->request, st, op->done_time); break;
+    case OP_COMPLETE: match_complete(m, rank, op->thread, op->request, st, done_time); break;
+    case OP_DEFERRED: break;
     }
 }
 
@@ -146,18 +148,20 @@ static inline match_op *new_op(op_slot_fn slot, void *user, uint8_t kind, const 
     op->request = MATCH_NO_REQUEST;
     op->bytes = SLOG_INFO_UNKNOWN;
     op->time = time;
-    op->done_time = 0;
     return op;
 }
 
 static inline void set_status(match_op *op, const dumpi_status *ds) {
     if (!ds) return;
     op->has_status = true;
-    op->status = (match_status){ds->source, ds->tag, ds->bytes, ds->cancelled};
+    op->st_source = ds->source;
+    op->st_tag = ds->tag;
+    op->st_bytes = ds->bytes;
+    op->st_cancelled = ds->cancelled != 0;
 }
 
 void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const dumpi_completions *dc,
-              int64_t t0, int64_t t1, int64_t bytes, op_slot_fn slot, void *user) {
+              int64_t t0, int64_t bytes, op_slot_fn slot, void *user) {
     /* hpcc polls with Testany hundreds of thousands of times, nearly always
      * completing nothing */
     if (p->role == R_NONE || (p->role == R_COMPLETE && dc->n == 0)) return;
@@ -178,7 +182,6 @@ void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const 
         op->peer = (int)arg_or(c, p->a.i_source, MATCH_ANY_SOURCE);
         op->tag = (int)arg_or(c, p->a.i_tag, MATCH_ANY_TAG);
         op->bytes = bytes;
-        op->done_time = t1;
         set_status(op, p->a.i_status >= 0 ? dumpi_call_status(c, p->a.i_status) : NULL);
         break;
     case R_IRECV:
@@ -199,7 +202,6 @@ void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const 
         op->peer = (int)arg_or(c, p->a.i_source, MATCH_ANY_SOURCE);
         op->tag = (int)arg_or(c, p->a.i_recvtag, MATCH_ANY_TAG);
         op->bytes = recv_bytes;
-        op->done_time = t1;
         set_status(op, p->a.i_status >= 0 ? dumpi_call_status(c, p->a.i_status) : NULL);
         break;
     case R_START:
@@ -224,8 +226,7 @@ void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const 
             if (dumpi_completion_at(dc, i, &req, &ds) || req == DUMPI_REQUEST_NULL) continue;
             op = new_op(slot, user, OP_COMPLETE, c, comm, t0);
             op->request = req;
-            op->done_time = t1;
-            set_status(op, ds);
+                set_status(op, ds);
         }
         break;
     case R_NONE: break;

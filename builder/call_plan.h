@@ -80,22 +80,30 @@ void call_plan_make(fn_plan *p, uint16_t label);
 /* One matching operation: the match_* call a record makes (match.h), with
  * the rank left out (the caller knows it). */
 typedef enum match_op_kind {
-    OP_SEND, OP_SEND_INIT, OP_RECV, OP_RECV_POST, OP_RECV_INIT, OP_START, OP_CANCEL, OP_REQUEST_FREE, OP_COMPLETE
+    OP_SEND, OP_SEND_INIT, OP_RECV, OP_RECV_POST, OP_RECV_INIT, OP_START, OP_CANCEL, OP_REQUEST_FREE, OP_COMPLETE,
+    OP_DEFERRED /* not an operation: a seq_item's whole record (build_internal.h) */
 } match_op_kind;
 
+/* 56 bytes, so that a lane's list entry (its key and this) is one cache
+ * line: the lists are written on one core and read by the match step on
+ * another, and their traffic was a tenth of hpcg-4r's build on two cores.
+ * Hence the status's fields inline and no completion time: a RECV or
+ * COMPLETE completes when its record exits, which the caller knows. */
 typedef struct match_op {
     uint8_t kind;         /* match_op_kind */
     bool has_status;
+    bool st_cancelled;    /* status: cancelled, nothing matched */
     uint16_t thread;
     int32_t comm, peer, tag, request;
+    int32_t st_source, st_tag; /* status (if has_status): comm-local source, tag */
     int64_t bytes;
     int64_t time;         /* entry time of the posting call (START: of the Start) */
-    int64_t done_time;    /* RECV, COMPLETE */
-    match_status status;  /* if has_status */
+    int64_t st_bytes;     /* status: bytes received, or MATCH_BYTES_UNKNOWN */
 } match_op;
 
-/* Run op (of world rank `rank`) on m. */
-void match_op_run(match_ctx *m, uint32_t rank, const match_op *op);
+/* Run op (of world rank `rank`, made by a record exiting at done_time) on
+ * m. */
+void match_op_run(match_ctx *m, uint32_t rank, const match_op *op, int64_t done_time);
 
 /* count x datatype size of the record's count/datatype pair, or
  * SLOG_INFO_UNKNOWN. */
@@ -105,11 +113,11 @@ int64_t call_bytes(const dumpi_file *f, const dumpi_call *c, int i_count, int i_
  * next call. */
 typedef match_op *(*op_slot_fn)(void *user);
 
-/* The matching operations of record c of `rank` (t0, t1: its entry and
- * exit on the build's time axis; dc: its completions; bytes: the plan's
- * shared count x size). */
+/* The matching operations of record c of `rank` (t0: its entry on the
+ * build's time axis; dc: its completions; bytes: the plan's shared count x
+ * size). */
 void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const dumpi_completions *dc,
-              int64_t t0, int64_t t1, int64_t bytes, op_slot_fn slot, void *user);
+              int64_t t0, int64_t bytes, op_slot_fn slot, void *user);
 
 /* A poll that found nothing: Test/Testany/Testall/Iprobe flag 0, Testsome
  * outcount 0 or MPI_UNDEFINED. */

@@ -62,8 +62,6 @@ static match_op *op_slot(void *user) {
         return &spare_op;
     }
     it->key = t->key;
-    it->call = NULL;
-    it->snap = NULL;
     return &it->op;
 }
 
@@ -90,8 +88,9 @@ static void defer(builder *b, rank_in *r, item_list *l, int64_t key, comm_snap *
         return;
     }
     it->key = key;
-    it->call = copy;
-    it->snap = snap;
+    it->def.kind = OP_DEFERRED;
+    it->def.call = copy;
+    it->def.snap = snap;
 }
 
 /* The rank's handles change as the replay will change them (comm_view.h):
@@ -158,7 +157,7 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
         dc.n = 0;
     int64_t bytes = p->bytes_shared ? call_bytes(r->f, c, p->a.i_count, p->a.i_datatype) : SLOG_INFO_UNKNOWN;
     op_target t = {.list = l, .key = key};
-    call_ops(p, r->f, c, &dc, t0, key, bytes, op_slot, &t);
+    call_ops(p, r->f, c, &dc, t0, bytes, op_slot, &t);
     if (t.nomem) {
         out_of_memory(b, r, "listing matching operations");
         return;

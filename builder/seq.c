@@ -179,12 +179,13 @@ typedef struct op_runner {
     builder *b;
     uint32_t rank;
     bool pending;
+    int64_t done_time;
     match_op op;
 } op_runner;
 
 static match_op *run_slot(void *user) {
     op_runner *o = user;
-    if (o->pending) match_op_run(o->b->match, o->rank, &o->op);
+    if (o->pending) match_op_run(o->b->match, o->rank, &o->op, o->done_time);
     o->pending = true;
     return &o->op;
 }
@@ -253,9 +254,9 @@ static void deferred(builder *b, rank_in *r, const dumpi_call *c, comm_snap *sna
     else
         dc.n = 0;
     int64_t bytes = p->bytes_shared ? call_bytes(r->f, c, p->a.i_count, p->a.i_datatype) : SLOG_INFO_UNKNOWN;
-    op_runner run = {.b = b, .rank = r->rank};
-    call_ops(p, r->f, c, &dc, t0, t1, bytes, run_slot, &run);
-    if (run.pending) match_op_run(b->match, r->rank, &run.op);
+    op_runner run = {.b = b, .rank = r->rank, .done_time = t1};
+    call_ops(p, r->f, c, &dc, t0, bytes, run_slot, &run);
+    if (run.pending) match_op_run(b->match, r->rank, &run.op, t1);
     int64_t info[SLOG_MAX_FIELDS];
     slog_drawable d = {.timeline = tl, .end_timeline = tl, .info = info};
     if (p->poll_category != UINT32_MAX && call_poll_failed(c, p)) {
@@ -366,16 +367,16 @@ bool seq_match(builder *b, const slab *s) {
         rank_in *r = &b->ranks[next];
         item_list *l = &r->items[slot];
         seq_item *it = &l->v[at[next]++];
-        if (it->call) {
+        if (it->op.kind == OP_DEFERRED) {
             if (!atomic_load(&b->stop))
-                deferred(b, r, it->call, it->snap, s);
+                deferred(b, r, it->def.call, it->def.snap, s);
             else
-                comm_snap_unref(it->snap);
-            free(it->call);
-            it->call = NULL;
-            it->snap = NULL;
+                comm_snap_unref(it->def.snap);
+            free(it->def.call);
+            it->def.call = NULL;
+            it->def.snap = NULL;
         } else if (!atomic_load(&b->stop)) {
-            match_op_run(b->match, r->rank, &it->op);
+            match_op_run(b->match, r->rank, &it->op, it->key);
         }
         if (at[next] < l->n)
             merge_update_winner(m, l->v[at[next]].key);
