@@ -32,10 +32,12 @@ void lane_advance_rank(builder *b, rank_in *r) {
     atomic_store_explicit(&r->pos, dumpi_file_size(r->f), memory_order_relaxed);
 }
 
-/* Room for one more entry; NULL when out of memory. */
+/* Room for one more entry; NULL when out of memory. Lists start small:
+ * there are ranks x SLOTS of them (256 entries each was 64 MB with 1,024
+ * ranks), and a busy one doubles to its size in a few slabs. */
 static seq_item *item_new(item_list *l) {
     if (l->n == l->cap) {
-        uint32_t cap = l->cap ? 2 * l->cap : 256;
+        uint32_t cap = l->cap ? 2 * l->cap : 16;
         seq_item *v = realloc(l->v, (size_t)cap * sizeof *v);
         if (!v) return NULL;
         l->v = v;

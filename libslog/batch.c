@@ -36,6 +36,9 @@ slog_status slog_batch_new(slog_writer *w, slog_batch **out) {
     b->shift = shift;
     b->n_bins = bins;
     prev_init(&b->prev, bins);
+    /* A producer's batch sees a few timelines (a lane of ranks), not all:
+     * 4,096 rows of bins in each of 256 batches was 256 MB with 256 ranks. */
+    b->prev.first_rows = 16;
     slog_batch_begin(b, 0);
     *out = b;
     return SLOG_OK;
@@ -171,12 +174,21 @@ static inline void leaf_preview(slog_batch *b, const slog_drawable *d) {
         prev_add_pow2(bins, row, b->bshift, b->inv, b->n_bins, is_state, d->start - b->lo, d->end - b->lo);
         return;
     }
-    if (tl >= b->prev_tl || cat >= b->prev_cat) {
-        /* Doubling: the preview's direct table is rebuilt a few times
-         * at the start, not for every new id. */
-        while (b->prev_tl <= tl) b->prev_tl = b->prev_tl ? 2 * b->prev_tl : 16;
+    if (!b->prev_tl || tl < b->prev_tl0 || tl - b->prev_tl0 >= b->prev_tl || cat >= b->prev_cat) {
+        /* The direct table covers the timelines from the lowest seen on
+         * (a producer's lane of ranks, not every rank below it: 128 KiB a
+         * batch with 1,024 ranks), grown by doubling so that it is rebuilt
+         * a few times at the start, not for every new id. Too many cells
+         * for a table (prev_resize_dims): the rows are hashed. */
+        uint64_t lo = b->prev_tl ? b->prev_tl0 : tl, top = b->prev_tl ? (uint64_t)b->prev_tl0 + b->prev_tl : 0;
+        if (tl < lo) lo = tl;
+        if ((uint64_t)tl + 1 > top) top = (uint64_t)tl + 1;
+        uint64_t span = b->prev_tl ? b->prev_tl : 16;
+        while (span < top - lo) span *= 2;
+        b->prev_tl0 = (uint32_t)lo;
+        b->prev_tl = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
         while (b->prev_cat <= cat) b->prev_cat = b->prev_cat ? 2 * b->prev_cat : 32;
-        prev_set_dims(&b->prev, b->prev_tl, b->prev_cat);
+        prev_set_dims(&b->prev, b->prev_tl0, b->prev_tl, b->prev_cat);
     }
     prev_add(&b->prev, b->lo, b->hi - b->lo, tl, cat, is_state, d->start, d->end);
 }

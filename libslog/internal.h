@@ -117,9 +117,15 @@ typedef struct slog_prev_acc {
                                     direct: row index+1, 0 = empty */
     uint32_t n_slots, n_hashed;
     uint32_t *direct;            /* when timelines x categories is small: row
-                                    index+1 at [timeline * dir_cat + category] */
+                                    index+1 at [(timeline - dir_tl0) * dir_cat
+                                    + category] */
+    uint32_t dir_tl0;            /* the first timeline direct covers (a
+                                    batch's lane of ranks; 0 in the writer) */
     uint32_t dir_tl, dir_cat;    /* dimensions direct was made for */
     float *pool;                 /* bin storage, n_bins per row, cap_rows rows */
+    uint32_t first_rows;         /* rows to make room for at first, 0: as
+                                    many as the direct table holds, up to
+                                    4,096 (a tree node sees every pair) */
     bool failed;
     bool bins_zero;              /* every bin is 0 again (merged into the parent) */
     int64_t pow2_width;          /* prev_add: the last node width seen with power-of-two bins... */
@@ -129,10 +135,20 @@ typedef struct slog_prev_acc {
 
 /* The bins of row (timeline, category) when the direct table holds it
  * (the common case once a node has seen the pair), else NULL. */
+/* Where the direct table keeps (timeline, category), or false when it does
+ * not (no table, or outside its dimensions). */
+static inline bool prev_direct_cell(const slog_prev_acc *a, uint32_t timeline, uint32_t category, size_t *cell) {
+    uint32_t t = timeline - a->dir_tl0; /* below dir_tl0: wraps past dir_tl */
+    if (!a->direct || t >= a->dir_tl || category >= a->dir_cat) return false;
+    *cell = (size_t)t * a->dir_cat + category;
+    return true;
+}
+
 static inline float *prev_bins_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t category,
                                       slog_prev_row **row) {
-    if (!a->direct || timeline >= a->dir_tl || category >= a->dir_cat) return NULL;
-    uint32_t k = a->direct[(size_t)timeline * a->dir_cat + category];
+    size_t cell;
+    if (!prev_direct_cell(a, timeline, category, &cell)) return NULL;
+    uint32_t k = a->direct[cell];
     if (!k) return NULL;
     *row = &a->rows[k - 1];
     return a->pool + (size_t)(k - 1) * a->n_bins;
@@ -172,11 +188,13 @@ void prev_init(slog_prev_acc *a, uint32_t n_bins);
 void prev_reset(slog_prev_acc *a);
 /* Tell the accumulator how many timelines and categories exist, so small
  * (timeline, category) spaces use a plain array instead of the hash. */
-void prev_resize_dims(slog_prev_acc *a, uint32_t n_timelines, uint32_t n_categories);
+void prev_resize_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_timelines, uint32_t n_categories);
 /* Inline: the writer calls it for every drawable and the dimensions rarely
- * change. */
-static inline void prev_set_dims(slog_prev_acc *a, uint32_t n_timelines, uint32_t n_categories) {
-    if (n_timelines != a->dir_tl || n_categories != a->dir_cat) prev_resize_dims(a, n_timelines, n_categories);
+ * change. Timelines first_timeline .. first_timeline + n_timelines - 1. */
+static inline void prev_set_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_timelines,
+                                 uint32_t n_categories) {
+    if (first_timeline != a->dir_tl0 || n_timelines != a->dir_tl || n_categories != a->dir_cat)
+        prev_resize_dims(a, first_timeline, n_timelines, n_categories);
 }
 void prev_free(slog_prev_acc *a);
 /* Add a drawable's contribution to a node [lo, lo+width). is_state selects
@@ -227,7 +245,8 @@ struct slog_batch {
     int64_t first_start, last_start;
     size_t first_delta_at;   /* offset of the first record's start delta */
     slog_prev_acc prev;      /* their preview, over the leaf */
-    uint32_t prev_tl, prev_cat; /* dimensions given to prev (grown by doubling) */
+    uint32_t prev_tl0;          /* dimensions given to prev: timelines from */
+    uint32_t prev_tl, prev_cat; /* prev_tl0 on (grown by doubling) */
     int bshift;              /* bins are 2^bshift ns wide; -1: not a power of two */
     float inv;               /* 1 / bin width */
     /* The others, copied (info: offsets into other_info until placed). */

@@ -30,7 +30,8 @@ void prev_free(slog_prev_acc *a) {
 }
 
 static inline bool in_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t category) {
-    return a->direct && timeline < a->dir_tl && category < a->dir_cat;
+    size_t cell;
+    return prev_direct_cell(a, timeline, category, &cell);
 }
 
 void prev_reset(slog_prev_acc *a) {
@@ -44,7 +45,8 @@ void prev_reset(slog_prev_acc *a) {
             float *bins = a->pool + (size_t)i * a->n_bins;
             if (!a->bins_zero)
                 for (uint32_t j = r->lo_bin; j < r->hi_bin; j++) bins[j] = 0;
-            if (in_direct(a, r->timeline, r->category)) a->direct[(size_t)r->timeline * a->dir_cat + r->category] = 0;
+            size_t cell;
+            if (prev_direct_cell(a, r->timeline, r->category, &cell)) a->direct[cell] = 0;
         }
         if (a->n_hashed) memset(a->slots, 0, (size_t)a->n_slots * sizeof(uint32_t));
     }
@@ -83,17 +85,18 @@ static void rehash(slog_prev_acc *a) {
     }
 }
 
-void prev_resize_dims(slog_prev_acc *a, uint32_t n_timelines, uint32_t n_categories) {
+void prev_resize_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_timelines, uint32_t n_categories) {
     free(a->direct);
     a->direct = NULL;
+    a->dir_tl0 = first_timeline;
     a->dir_tl = n_timelines;
     a->dir_cat = n_categories;
     if ((uint64_t)n_timelines * n_categories <= DIRECT_MAX && n_timelines && n_categories)
         a->direct = calloc((size_t)n_timelines * n_categories, sizeof *a->direct);
     for (uint32_t i = 0; a->direct && i < a->n_rows; i++) {
         const slog_prev_row *r = &a->rows[i];
-        if (in_direct(a, r->timeline, r->category))
-            a->direct[(size_t)r->timeline * n_categories + r->category] = i + 1;
+        size_t cell;
+        if (prev_direct_cell(a, r->timeline, r->category, &cell)) a->direct[cell] = i + 1;
     }
     rehash(a); /* without the table (none, or out of memory) every row */
 }
@@ -109,7 +112,7 @@ static bool grow(slog_prev_acc *a) {
          * and copies of the bins otherwise, 2 % of the build). */
         uint32_t cells = a->dir_tl * a->dir_cat; /* at most DIRECT_MAX */
         if (!a->cap_rows)
-            cap = cells < 4096 ? cells : 4096;
+            cap = a->first_rows ? a->first_rows : cells < 4096 ? cells : 4096;
         else if (cap > cells && cells > a->cap_rows)
             cap = cells;
     }
@@ -137,8 +140,9 @@ static bool grow(slog_prev_acc *a) {
  * the hash. */
 static slog_prev_row *row_get(slog_prev_acc *a, uint32_t timeline, uint32_t category) {
     uint32_t *dslot = NULL;
-    if (in_direct(a, timeline, category)) {
-        dslot = &a->direct[(size_t)timeline * a->dir_cat + category];
+    size_t cell;
+    if (prev_direct_cell(a, timeline, category, &cell)) {
+        dslot = &a->direct[cell];
         if (*dslot) return &a->rows[*dslot - 1];
     } else if (a->n_hashed) {
         uint32_t h = hash_key(timeline, category) & (a->n_slots - 1);
@@ -171,8 +175,9 @@ static slog_prev_row *row_get(slog_prev_acc *a, uint32_t timeline, uint32_t cate
 /* The common case inline: a row that exists, found through the direct
  * table. */
 static inline slog_prev_row *row_find(slog_prev_acc *a, uint32_t timeline, uint32_t category) {
-    if (in_direct(a, timeline, category)) {
-        uint32_t k = a->direct[(size_t)timeline * a->dir_cat + category];
+    size_t cell;
+    if (prev_direct_cell(a, timeline, category, &cell)) {
+        uint32_t k = a->direct[cell];
         if (k) return &a->rows[k - 1];
     }
     return row_get(a, timeline, category);

@@ -264,7 +264,7 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
 static void dims_changed(slog_writer *w) {
     for (uint32_t l = 0; l < w->n_levels; l++)
         for (uint32_t i = 0; i < w->levels[l].n_open; i++)
-            prev_set_dims(&w->levels[l].open[i]->prev, w->n_tls, w->n_cats);
+            prev_set_dims(&w->levels[l].open[i]->prev, 0, w->n_tls, w->n_cats);
 }
 
 slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, uint32_t *id) {
@@ -418,7 +418,7 @@ static open_node *node_get(slog_writer *w, uint32_t level, uint64_t index) {
     n->n_drawables = 0;
     n->n_subtree = 0;
     n->body.len = 0;
-    prev_set_dims(&n->prev, w->n_tls, w->n_cats);
+    prev_set_dims(&n->prev, 0, w->n_tls, w->n_cats);
     memmove(lv->open + at + 1, lv->open + at, (size_t)(lv->n_open - at) * sizeof *lv->open);
     lv->open[at] = n;
     lv->n_open++;

@@ -23,6 +23,7 @@
 #include "testutil.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <unistd.h>
 
 /* A drawable of the model as the writer takes it. */
@@ -53,6 +54,7 @@ static void write_batches(const t_model *m, const char *path, const slog_writer_
     CHECK(held && order);
     size_t i = 0;
     int64_t floor = INT64_MIN;
+    bool lanes = seed % 2;
     while (i < m->n || n_held) {
         size_t take = i < m->n ? 1 + t_below(&r, m->n / 8 + 2) : 0;
         if (take > m->n - i)
@@ -101,7 +103,11 @@ static void write_batches(const t_model *m, const char *path, const slog_writer_
                 continue;
             }
             slog_drawable sd = as_drawable(d);
-            CHECK_OK(slog_batch_add(b[t_below(&r, N_BATCH)], &sd), NULL);
+            /* Any batch, or (lanes) the batch of the drawable's quarter of
+             * the timelines: each batch's preview then sees a range that
+             * does not start at 0 (its direct table is based there). */
+            int k_batch = lanes ? (int)((uint64_t)d->tl * N_BATCH / (m->n_tls ? m->n_tls : 1)) : (int)t_below(&r, N_BATCH);
+            CHECK_OK(slog_batch_add(b[k_batch < N_BATCH ? k_batch : N_BATCH - 1], &sd), NULL);
         }
         /* Batches in a random order. */
         int perm[N_BATCH] = {0, 1, 2, 3};
