@@ -45,7 +45,7 @@ declare -A EXPECT_INFERRED=([testthreads-serialized-4r]=48 [testthreads-multiple
                             [hpcg-4r]=0 [hpcc-4r]=0 [IMB-4r]=0 [amg-4r]=0 [testmpi-4r]=0)
 
 out="$WORK/$NAME.slog2"
-run_build "$WORK/b" "$(trace_meta "$NAME")" -o "$out"
+run_build "$WORK/b" -j 2 "$(trace_meta "$NAME")" -o "$out"
 cat "$WORK/b.out"
 if [ "$RC" -ne 0 ]; then
     cat "$WORK/b.err" >&2
@@ -106,7 +106,7 @@ dups=$(print_tool "$out" | awk '/^categories \(/ { f = 1; next } f && /^ *id / {
     f { for (i = 1; i <= 6; i++) $i = ""; sub(/^ +/, ""); sub(/ \[.*$/, ""); print }' | sort | uniq -d)
 [ -z "$dups" ] || fail "$NAME: categories listed more than once: $dups"
 
-# Two threads (-j 2, the default): the summary says how busy each was, how
+# Two threads (-j 2, as run above): the summary says how busy each was, how
 # long it waited for work, and the CPU time of the two chains of
 # sequential steps.
 thr=$(grep -E '^ *threads: ' "$WORK/b.out" || true)
