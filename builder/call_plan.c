@@ -101,8 +101,13 @@ void call_plan_make(fn_plan *p, uint16_t label) {
 void match_op_run(match_ctx *m, uint32_t rank, const match_op *op, int64_t done_time) {
     match_post p = {.rank = rank, .thread = op->thread, .comm = op->comm, .peer = op->peer, .tag = op->tag,
                     .bytes = op->bytes, .time = op->time, .request = op->request};
-    match_status status = {op->st_source, op->st_tag, op->st_bytes, op->st_cancelled};
-    const match_status *st = op->has_status ? &status : NULL;
+    /* The status fields are set only with has_status. */
+    match_status status;
+    const match_status *st = NULL;
+    if (op->has_status) {
+        status = (match_status){op->st_source, op->st_tag, op->st_bytes, op->st_cancelled};
+        st = &status;
+    }
     switch ((match_op_kind)op->kind) {
     case OP_SEND: match_send(m, &p); break;
     case OP_SEND_INIT: match_send_init(m, &p); break;
