@@ -61,7 +61,7 @@ void build_progress(builder *b, int final) {
     for (uint32_t i = 0; i < b->n_ranks; i++) {
         /* read while the lanes move on: a moment's view is all a bar needs */
         done += atomic_load_explicit(&b->ranks[i].pos, memory_order_relaxed);
-        calls += atomic_load_explicit(&b->ranks[i].n_calls, memory_order_relaxed);
+        calls += atomic_load_explicit(&b->ranks[i].calls_done, memory_order_relaxed);
     }
     double el = t - b->t_start, frac = b->s->input_bytes ? (double)done / b->s->input_bytes : 1;
     if (frac > 1) frac = 1;
@@ -342,9 +342,8 @@ G_GNUC_NO_INLINE static void sample_start(builder *b) {
     int64_t *starts = g_new(int64_t, (gsize)per_rank * b->n_ranks);
     int64_t *keys = g_new(int64_t, (gsize)per_rank * b->n_ranks);
     uint32_t *counts = g_new0(uint32_t, b->n_ranks);
-    uint32_t n_threads = b->o->threads > 1 ? (uint32_t)b->o->threads : 1;
+    uint32_t n_threads = build_threads(b);
     if (n_threads > b->n_ranks) n_threads = b->n_ranks;
-    if (n_threads > BUILD_MAX_THREADS) n_threads = BUILD_MAX_THREADS;
     sampler *sp = g_new0(sampler, n_threads);
     GThread **t = g_new0(GThread *, n_threads);
     for (uint32_t i = 0; i < n_threads; i++) {
@@ -636,7 +635,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     if (!fatal) {
         for (uint32_t i = 0; i < b->n_ranks; i++) {
             rank_in *r = &b->ranks[i];
-            s->n_calls += atomic_load(&r->n_calls);
+            s->n_calls += r->n_calls;
             s->n_states += r->n_states;
             s->n_events += r->n_events;
             if (!r->f) continue;

@@ -75,8 +75,9 @@ typedef struct rank_in {
     uint32_t rank;
     rank_state state;
     dumpi_error err;             /* when TRUNCATED, SKIPPED or FAILED */
-    _Atomic uint64_t pos;        /* bytes consumed (progress, another thread) */
-    _Atomic uint64_t n_calls;    /* MPI calls decoded (progress) */
+    uint64_t n_calls;            /* MPI calls decoded (its lane's) */
+    _Atomic uint64_t pos;        /* progress, for another thread, once a slab: */
+    _Atomic uint64_t calls_done; /* bytes and n_calls done */
     uint64_t n_states, n_events; /* made on its lanes */
     uint64_t counts[N_LABELS];   /* records per label: the footer check */
     item_list items[SLOTS];      /* per slab slot */
@@ -174,10 +175,10 @@ typedef struct builder {
     uint32_t arrow_category;
     uint32_t inferred_category;  /* UINT32_MAX until the first inferred message */
     slog_error merr;             /* its error, when a batch refused a drawable */
+    int64_t floor;               /* the last watermark it set for the writer */
+    uint64_t n_clamped;          /* drawables stretched up to the floor */
     /* The write step's. */
     slog_batch *arrow_batch;
-    int64_t floor;               /* the last watermark given to the writer */
-    uint64_t n_clamped;
     double last_progress;
     /* Anyone: the build stops (a rank failed, the writer failed). */
     atomic_int stop;
@@ -194,13 +195,18 @@ void lane_advance_rank(builder *b, rank_in *r);
  * lane's batch for s, the rest onto the ranks' lists. */
 void lane_run(builder *b, lane *l, const slab *s);
 
+/* Threads the build runs on: -j, within 1 .. BUILD_MAX_THREADS. */
+static inline uint32_t build_threads(const builder *b) {
+    int t = b->o->threads;
+    return t < 1 ? 1 : t > BUILD_MAX_THREADS ? BUILD_MAX_THREADS : (uint32_t)t;
+}
+
 /* seq.c */
 /* The communicator replay and the matcher, before the first slab. */
 void seq_begin(builder *b);
-/* The match step of slab s: false when it had nothing to do (no lane
- * found a record there: its write step writes nothing, not even a
- * watermark). */
-bool seq_match(builder *b, const slab *s);
+/* The match step of slab s. A slab where no lane found a record is left
+ * not live: its write step writes nothing, not even a watermark. */
+void seq_match(builder *b, const slab *s);
 /* The write step of slab s, after its match step. */
 void seq_write(builder *b, const slab *s);
 /* After the last slab: pair what can still be paired and write it. */

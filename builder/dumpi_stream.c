@@ -654,6 +654,20 @@ int dumpi_file_find(dumpi_file *f, const uint8_t *labels, int *budget,
   return 0;
 }
 
+
+/* The label's leading plain scalars from p (run->bytes of room checked by
+ * the caller) into args; returns the byte after them. */
+static inline const uint8_t *read_scalar_run(const scalar_run *run, const uint8_t *p, dumpi_value *args) {
+  for (int i = 0; i < run->n; i++) {
+    dumpi_value *v = &args[i];
+    v->i = scalar_at(p, run->shift[i], (run->zero_extend >> i) & 1);
+    v->present = 1;
+    v->p = NULL;
+    p += run->width[i];
+  }
+  return p;
+}
+
 /* Decode the record at f->pos from the window. WINDOW_SHORT when it runs
  * past the window but not past the stream. */
 static inline __attribute__((always_inline)) int
@@ -722,14 +736,7 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
     c->n_perf = 0;
     c->perf_in = c->perf_out = NULL;
     dumpi_arena_reset(&f->arena);
-    p = r.p;
-    for (int i = 0; i < run->n; i++) {
-      dumpi_value *v = &c->args[i];
-      v->i = scalar_at(p, run->shift[i], (run->zero_extend >> i) & 1);
-      v->present = 1;
-      v->p = NULL;
-      p += run->width[i];
-    }
+    p = read_scalar_run(run, r.p, c->args);
     f->pos = f->win_off + (uint64_t)(p - f->win);
     c->size = (uint32_t)(f->pos - record);
     return 1;
@@ -782,15 +789,8 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   int i = 0;
   if (run->n) {
     NEED_OR_FAIL(run->bytes);
-    const uint8_t *p = r.p;
-    for (; i < run->n; i++) {
-      dumpi_value *v = &c->args[i];
-      v->i = scalar_at(p, run->shift[i], (run->zero_extend >> i) & 1);
-      v->present = 1;
-      v->p = NULL;
-      p += run->width[i];
-    }
-    r.p = p;
+    r.p = read_scalar_run(run, r.p, c->args);
+    i = run->n;
     if (run->all) /* most records: no argument left for the loop below */
       goto args_done;
   }

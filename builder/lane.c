@@ -15,10 +15,7 @@
 void lane_advance_rank(builder *b, rank_in *r) {
     if (r->state != RANK_READING) return;
     int rc = dumpi_file_next(r->f, &r->head, &r->err);
-    if (rc == 1) {
-        atomic_store_explicit(&r->pos, r->head.offset + r->head.size, memory_order_relaxed);
-        return;
-    }
+    if (rc == 1) return;
     if (rc == 0)
         r->state = RANK_DONE;
     else if (rc == DUMPI_ERR_TRUNCATED)
@@ -118,8 +115,7 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
         defer(b, r, l, key, NULL);
         return;
     }
-    atomic_store_explicit(&r->n_calls, atomic_load_explicit(&r->n_calls, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
+    r->n_calls++;
     if (b->bindings[c->label].replayed) { /* communicator and group calls: the replay's */
         defer(b, r, l, key, track_handles(b, r));
         return;
@@ -190,6 +186,11 @@ void lane_run(builder *b, lane *ln, const slab *s) {
             lane_record(b, r, s, batch, l, key);
             lane_advance_rank(b, r);
         }
+        /* For the progress bar, once a slab: it reads them on another
+         * thread. (A rank that ended set pos to its file's size.) */
+        if (r->state == RANK_READING)
+            atomic_store_explicit(&r->pos, r->head.offset, memory_order_relaxed);
+        atomic_store_explicit(&r->calls_done, r->n_calls, memory_order_relaxed);
     }
     ln->next_key = next;
 }

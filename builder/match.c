@@ -189,8 +189,6 @@ struct match_ctx {
     reqtab *reqs;         /* per rank: request id -> mreq* */
     mreq *free_reqs;      /* recycled requests: one per Isend/Irecv */
     GPtrArray *heap;      /* mop* min-heap on (time, seq) */
-    int64_t low_wm;       /* its top's time, INT64_MAX when empty
-                           * (match_low_watermark_ref) */
     GHashTable *unmatched; /* match_unmatched* (count = value) */
     GArray *list;         /* built by match_finish */
     uint64_t next_seq, next_inst_seq;
@@ -254,16 +252,10 @@ static void heap_sift(match_ctx *m, guint i)
     heap_set(m, i, o);
 }
 
-static void heap_top_changed(match_ctx *m)
-{
-    m->low_wm = m->heap->len ? ((const mop *)m->heap->pdata[0])->time : INT64_MAX;
-}
-
 static void heap_push(match_ctx *m, mop *o)
 {
     g_ptr_array_add(m->heap, o);
     heap_sift(m, m->heap->len - 1);
-    heap_top_changed(m);
 }
 
 static void heap_remove(match_ctx *m, mop *o)
@@ -277,7 +269,6 @@ static void heap_remove(match_ctx *m, mop *o)
         heap_set(m, i, last);
         heap_sift(m, i);
     }
-    heap_top_changed(m);
 }
 
 /* ------------------------------------------------------------ ops */
@@ -1307,12 +1298,7 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
 
 int64_t match_low_watermark(const match_ctx *m)
 {
-    return m ? m->low_wm : INT64_MAX;
-}
-
-const int64_t *match_low_watermark_ref(const match_ctx *m)
-{
-    return &m->low_wm;
+    return m && m->heap->len ? ((const mop *)m->heap->pdata[0])->time : INT64_MAX;
 }
 
 static int unmatched_cmp(const void *pa, const void *pb)
@@ -1448,7 +1434,6 @@ match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
     for (uint32_t i = 0; i < n; i++)
         htab_init(&m->reqs[i].other);
     m->heap = g_ptr_array_new();
-    m->low_wm = INT64_MAX;
     m->unmatched = g_hash_table_new_full(unmatched_hash, unmatched_equal, g_free, NULL);
     comm_ctx_set_resolved_cb(comms, on_resolved, m);
     return m;

@@ -176,10 +176,6 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request);
  * ending at or before min(merge time, this) can be written (seq.c gives it
  * to slog_writer_advance). */
 int64_t match_low_watermark(const match_ctx *m);
-/* Where that value lives, kept current by every match_* call: for a reader
- * on the thread that runs them, per drawable, without a call. Valid until
- * match_ctx_free(). */
-const int64_t *match_low_watermark_ref(const match_ctx *m);
 
 /* End of input: pair what can still be paired and build the unmatched list.
  * Arrows may be delivered. Afterwards only queries are allowed. */

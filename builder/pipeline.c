@@ -89,33 +89,43 @@ static void maybe_open(sched *q) {
     slab_init(q, q->n_open, leaf);
 }
 
-/* A lane task ready to run for worker `me` of n, or NULL. Only the newest
- * slab can have lanes left (maybe_open). Each worker takes the lanes it
- * ran before when it can (lane i is worker i mod n's): a lane's read
- * window, decoder state and buffers then stay in one core's caches, where
- * moving between cores every slab cost a quarter of the lanes' time on
- * two cores. Any other ready lane is taken when its own are not ready. */
-static slab *claim_lane(sched *q, uint32_t me, uint32_t n, uint32_t *lane_out) {
+/* A lane task ready to run, or NULL. Only the newest slab can have lanes
+ * left (maybe_open). (Keeping a lane on the thread that ran it before made
+ * no difference measured on two cores.) */
+static slab *claim_lane(sched *q, uint32_t *lane_out) {
     builder *b = q->b;
     if (q->n_open <= q->match_next) return NULL; /* none open, or all matched */
     slab *s = slab_of(q, q->n_open - 1);
     if (s->claimed == all_lanes(b)) return NULL;
     /* Match steps up to leaf - 2 done: the next one's slab is past that. */
     if (q->match_next < s->k && slab_of(q, q->match_next)->leaf + 2 <= s->leaf) return NULL;
-    uint32_t pick = UINT32_MAX;
     for (uint32_t i = 0; i < b->n_lanes; i++) {
         /* a lane whose ranks are still in the slab before waits */
         if ((s->claimed >> i & 1) || b->lanes[i].done_slab != s->k - 1) continue;
-        if (i % n == me) {
-            pick = i;
-            break;
-        }
-        if (pick == UINT32_MAX) pick = i;
+        s->claimed |= (uint64_t)1 << i;
+        *lane_out = i;
+        return s;
     }
-    if (pick == UINT32_MAX) return NULL;
-    s->claimed |= (uint64_t)1 << pick;
-    *lane_out = pick;
-    return s;
+    return NULL;
+}
+
+/* A sequential step of slab s, entered and left under the lock: step runs
+ * without it, marked busy; its CPU time goes to *cpu_s, then *next moves on. */
+static void run_step(sched *q, slab *s, void (*step)(builder *, const slab *), bool *busy, int64_t *next,
+                     double *cpu_s) {
+    *busy = true;
+    q->n_running++;
+    pthread_mutex_unlock(&q->lock);
+    double t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
+    step(q->b, s);
+    double t = clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
+    pthread_mutex_lock(&q->lock);
+    *cpu_s += t;
+    *busy = false;
+    (*next)++;
+    q->n_running--;
+    maybe_open(q);
+    pthread_cond_broadcast(&q->cond);
 }
 
 static gpointer worker(gpointer data) {
@@ -127,42 +137,17 @@ static gpointer worker(gpointer data) {
     for (;;) {
         if (atomic_load(&b->stop)) break;
         if (!q->match_busy && q->match_next < q->n_open && slab_of(q, q->match_next)->lanes_done == b->n_lanes) {
-            slab *s = slab_of(q, q->match_next);
-            q->match_busy = true;
-            q->n_running++;
-            pthread_mutex_unlock(&q->lock);
-            double t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
-            seq_match(b, s);
-            double t = clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
-            pthread_mutex_lock(&q->lock);
-            b->s->match_cpu_s += t;
-            q->match_busy = false;
-            q->match_next++;
-            q->n_running--;
-            maybe_open(q);
-            pthread_cond_broadcast(&q->cond);
+            run_step(q, slab_of(q, q->match_next), seq_match, &q->match_busy, &q->match_next,
+                     &b->s->match_cpu_s);
             continue;
         }
         if (!q->write_busy && q->write_next < q->match_next) {
-            slab *s = slab_of(q, q->write_next);
-            q->write_busy = true;
-            q->n_running++;
-            pthread_mutex_unlock(&q->lock);
-            double t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
-            seq_write(b, s);
-            double t = clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
-            pthread_mutex_lock(&q->lock);
-            b->s->write_cpu_s += t;
-            q->write_busy = false;
-            q->write_next++;
-            q->n_running--;
-            maybe_open(q);
-            pthread_cond_broadcast(&q->cond);
+            run_step(q, slab_of(q, q->write_next), seq_write, &q->write_busy, &q->write_next, &b->s->write_cpu_s);
             continue;
         }
         maybe_open(q);
         uint32_t li;
-        slab *s = claim_lane(q, (uint32_t)id, (uint32_t)b->s->n_threads, &li);
+        slab *s = claim_lane(q, &li);
         if (s) {
             q->n_running++;
             pthread_mutex_unlock(&q->lock);
@@ -204,13 +189,12 @@ bool pipeline_run(builder *b) {
         q.no_more = true;
     else
         slab_init(&q, 0, first > 0 ? (uint64_t)first >> b->shift : 0);
-    int n_threads = b->o->threads > 0 ? b->o->threads : 1;
-    if (n_threads > BUILD_MAX_THREADS) n_threads = BUILD_MAX_THREADS;
-    b->s->n_threads = (uint32_t)n_threads;
-    GThread **t = g_new0(GThread *, (gsize)n_threads);
-    for (int i = 1; i < n_threads; i++) t[i] = g_thread_new("slog2-lane", worker, &q);
+    uint32_t n_threads = build_threads(b);
+    b->s->n_threads = n_threads;
+    GThread **t = g_new0(GThread *, n_threads);
+    for (uint32_t i = 1; i < n_threads; i++) t[i] = g_thread_new("slog2-lane", worker, &q);
     worker(&q);
-    for (int i = 1; i < n_threads; i++) g_thread_join(t[i]);
+    for (uint32_t i = 1; i < n_threads; i++) g_thread_join(t[i]);
     g_free(t);
     pthread_mutex_destroy(&q.lock);
     pthread_cond_destroy(&q.cond);

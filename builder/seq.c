@@ -60,27 +60,26 @@ static fn_plan *seq_plan(builder *b, uint16_t label, uint64_t leaf) {
     return p;
 }
 
-static uint32_t timeline_for(builder *b, uint32_t rank, uint32_t thread) {
+/* The timeline of (rank, thread), made before any record of it met the
+ * matcher; UINT32_MAX when there is none. */
+static uint32_t timeline_of(const builder *b, uint32_t rank, uint32_t thread) {
     if (thread == 0) return rank; /* thread 0 timelines were made up front */
-    gpointer key = GSIZE_TO_POINTER(((gsize)rank << 16) | thread);
-    gpointer v = g_hash_table_lookup(b->timelines, key);
-    if (v) return (uint32_t)GPOINTER_TO_SIZE(v) - 1;
+    gpointer v = g_hash_table_lookup(b->timelines, GSIZE_TO_POINTER(((gsize)rank << 16) | thread));
+    return v ? (uint32_t)GPOINTER_TO_SIZE(v) - 1 : UINT32_MAX;
+}
+
+/* The same, made (and numbered for the write step) when it is new. */
+static uint32_t timeline_for(builder *b, uint32_t rank, uint32_t thread) {
+    uint32_t id = timeline_of(b, rank, thread);
+    if (id != UINT32_MAX) return id;
     const char *host = b->ranks[rank].f ? dumpi_file_hostname(b->ranks[rank].f) : "";
     pending_meta m = {.is_category = false, .rank = rank, .thread = thread, .name = g_strdup_printf("rank %u / thread %u", rank, thread),
                       .group = g_strdup(host ? host : "")};
     g_array_append_val(b->cur_out->meta, m);
-    uint32_t id = b->n_timelines++;
-    g_hash_table_insert(b->timelines, key, GSIZE_TO_POINTER((gsize)id + 1));
+    id = b->n_timelines++;
+    g_hash_table_insert(b->timelines, GSIZE_TO_POINTER(((gsize)rank << 16) | thread), GSIZE_TO_POINTER((gsize)id + 1));
     b->s->n_timelines++;
     return id;
-}
-
-/* The timeline of (rank, thread), made before any record of it met the
- * matcher; UINT32_MAX when there is none. */
-static uint32_t timeline_of(const builder *b, uint32_t rank, uint32_t thread) {
-    if (thread == 0) return rank;
-    gpointer v = g_hash_table_lookup(b->timelines, GSIZE_TO_POINTER(((gsize)rank << 16) | thread));
-    return v ? (uint32_t)GPOINTER_TO_SIZE(v) - 1 : UINT32_MAX;
 }
 
 /* A drawable that ends before the watermark the writer was given (a
@@ -335,7 +334,7 @@ static void write_out(builder *b, slab_out *out, const slab *s, int slot) {
         seq_writer_failed(b);
 }
 
-bool seq_match(builder *b, const slab *s) {
+void seq_match(builder *b, const slab *s) {
     int slot = (int)(s->k % SLOTS);
     slab_out *out = &b->outs[slot];
     out->live = false;
@@ -355,7 +354,7 @@ bool seq_match(builder *b, const slab *s) {
         g_free(keys);
         g_free(live);
         g_free(at);
-        return false;
+        return;
     }
     out->live = true;
     out->leaf = s->leaf;
@@ -393,7 +392,6 @@ bool seq_match(builder *b, const slab *s) {
     if (s->hi < wm) wm = s->hi;
     out->watermark = INT64_MIN;
     if (wm > b->floor) out->watermark = b->floor = wm;
-    return true;
 }
 
 void seq_write(builder *b, const slab *s) {

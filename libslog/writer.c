@@ -427,17 +427,15 @@ static open_node *node_get(slog_writer *w, uint32_t level, uint64_t index) {
     return n;
 }
 
+static void node_free(open_node *n) {
+    buf_free(&n->body);
+    prev_free(&n->prev);
+    free(n);
+}
+
 static void free_level(level_nodes *lv) {
-    for (uint32_t i = 0; i < lv->n_open; i++) {
-        buf_free(&lv->open[i]->body);
-        prev_free(&lv->open[i]->prev);
-        free(lv->open[i]);
-    }
-    for (uint32_t i = 0; i < lv->n_spare; i++) {
-        buf_free(&lv->spare[i]->body);
-        prev_free(&lv->spare[i]->prev);
-        free(lv->spare[i]);
-    }
+    for (uint32_t i = 0; i < lv->n_open; i++) node_free(lv->open[i]);
+    for (uint32_t i = 0; i < lv->n_spare; i++) node_free(lv->spare[i]);
     free(lv->open);
     free(lv->spare);
 }
@@ -495,13 +493,10 @@ static slog_status close_node(slog_writer *w, uint32_t level, bool is_root) {
         prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
     }
     prev_reset(&n->prev);
-    if (!grow_ptrs(&lv->spare, &lv->cap_spare, lv->n_spare)) {
-        buf_free(&n->body);
-        prev_free(&n->prev);
-        free(n);
-    } else {
+    if (grow_ptrs(&lv->spare, &lv->cap_spare, lv->n_spare))
         lv->spare[lv->n_spare++] = n;
-    }
+    else
+        node_free(n);
     lv->n_open--;
     memmove(lv->open, lv->open + 1, (size_t)lv->n_open * sizeof *lv->open);
     return SLOG_OK;
