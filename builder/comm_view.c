@@ -72,7 +72,7 @@ bool comm_view_lane(const comm_table *t, uint32_t rank, uint32_t n_ranks, int co
         return true;
     }
     uint64_t ready = atomic_load_explicit(&((comm_snap *)s)->ready_leaf, memory_order_acquire);
-    if (ready == NOT_PUBLISHED || ready + 2 > leaf) return false;
+    if (ready == NOT_PUBLISHED || ready + PUBLISH_LAG > leaf) return false;
     out->kind = VIEW_SNAP;
     out->snap = s;
     return true;

@@ -25,6 +25,15 @@
 #include "comm.h"
 #include "htab.h"
 
+/* Leaves between the sequential step that publishes a plan or a snapshot
+ * and the first records a lane may use it for. A lane over a leaf waits
+ * until every sequential step up to PUBLISH_LAG leaves before it is done,
+ * so the larger it is, the further lanes may run ahead of matching (the
+ * other thread waits less), and the more leaves at the start of a trace
+ * (and after a function's first call) the sequential step does alone.
+ * 3 was slower than 2 on hpcg-4r and hpcc-4r (alternating runs). */
+#define PUBLISH_LAG 2
+
 /* One rank's instance of a communicator, as a lane sees it. Made by the
  * lane when the rank's creation call binds a handle (two references: the
  * lane's table and the sequential step), filled and published by the
@@ -45,7 +54,7 @@ comm_snap *comm_snap_new(void);
 void comm_snap_unref(comm_snap *s); /* NULL is fine */
 /* Sequential step: fill s from ref (resolved or failed; NULL: an unknown
  * handle), as world rank `rank` sees it, and publish it for lanes from
- * leaf + 2 on. Drops the sequential step's reference. */
+ * leaf + PUBLISH_LAG on. Drops the sequential step's reference. */
 void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_t leaf);
 
 /* A rank's handles as its lane sees them. WORLD and SELF are implicit

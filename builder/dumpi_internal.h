@@ -125,6 +125,8 @@ struct dumpi_file {
   size_t win_cap, win_len;
   uint64_t win_off;
   uint64_t win_need;      /* overrun(): bytes the record needs from its start */
+  uint64_t refill_at;     /* next_record() refills the window once pos reaches
+                           * this: one test a record (0: not filled yet) */
   size_t win_bytes;       /* read-ahead size (dumpi_file_set_window) */
   int skip_cpu;           /* dumpi_file_skip_cpu_times */
   int64_t wall_offset;    /* dumpi_file_set_wall_offset */

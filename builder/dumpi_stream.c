@@ -82,6 +82,7 @@ void dumpi_file_rewind(dumpi_file *f) {
   f->pos = f->stream_begin;
   f->win_off = f->pos;
   f->win_len = 0;
+  f->refill_at = 0;
   f->state = 0;
   memset(&f->wall_wrap, 0, sizeof f->wall_wrap);
   memset(&f->cpu_wrap, 0, sizeof f->cpu_wrap);
@@ -542,6 +543,12 @@ static int fail(dumpi_file *f, dumpi_error *err, int rc) {
 #define WINDOW_SLACK (16u << 10)
 #define WINDOW_PAD 8 /* zero bytes after the window: see scalar_run */
 
+static size_t window_bytes(const dumpi_file *f) { return f->win_bytes ? f->win_bytes : WINDOW_BYTES; }
+static size_t window_slack(const dumpi_file *f) {
+  size_t want = window_bytes(f);
+  return want / 4 < WINDOW_SLACK ? want / 4 : WINDOW_SLACK;
+}
+
 /* Make the window start at f->pos and hold want bytes (fewer at the end of
  * the stream): keep what it already has from pos on, read the rest. */
 static int fill_window(dumpi_file *f, size_t want, dumpi_error *err) {
@@ -578,6 +585,9 @@ static int fill_window(dumpi_file *f, size_t want, dumpi_error *err) {
   }
   f->win_len = have;
   memset(f->win + have, 0, WINDOW_PAD);
+  /* Near its end while the stream goes on: the next record refills. */
+  uint64_t win_end = f->win_off + have, slack = window_slack(f);
+  f->refill_at = win_end >= f->stream_end ? UINT64_MAX : win_end >= slack ? win_end - slack + 1 : 0;
   return DUMPI_OK;
 }
 
@@ -611,13 +621,10 @@ next_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   }
   if (f->state > 0)
     return 0;
-  uint64_t win_end = f->win_off + f->win_len;
-  size_t want = f->win_bytes ? f->win_bytes : WINDOW_BYTES;
-  size_t slack = want / 4 < WINDOW_SLACK ? want / 4 : WINDOW_SLACK;
-  /* refill when the window is missing, behind, or near its end while the
-   * stream goes on */
-  if (!f->win || f->pos < f->win_off ||
-      (f->pos + slack > win_end && win_end < f->stream_end)) {
+  size_t want = window_bytes(f);
+  /* refill when the window is missing (refill_at 0) or near its end while
+   * the stream goes on (fill_window) */
+  if (f->pos >= f->refill_at) {
     int rc = fill_window(f, want, err);
     if (rc)
       return fail(f, err, rc);

@@ -97,8 +97,8 @@ static slab *claim_lane(sched *q, uint32_t *lane_out) {
     if (q->n_open <= q->match_next) return NULL; /* none open, or all matched */
     slab *s = slab_of(q, q->n_open - 1);
     if (s->claimed == all_lanes(b)) return NULL;
-    /* Match steps up to leaf - 2 done: the next one's slab is past that. */
-    if (q->match_next < s->k && slab_of(q, q->match_next)->leaf + 2 <= s->leaf) return NULL;
+    /* Match steps up to leaf - PUBLISH_LAG done: the next one's slab is past that. */
+    if (q->match_next < s->k && slab_of(q, q->match_next)->leaf + PUBLISH_LAG <= s->leaf) return NULL;
     for (uint32_t i = 0; i < b->n_lanes; i++) {
         /* a lane whose ranks are still in the slab before waits */
         if ((s->claimed >> i & 1) || b->lanes[i].done_slab != s->k - 1) continue;

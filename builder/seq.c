@@ -55,7 +55,7 @@ static fn_plan *seq_plan(builder *b, uint16_t label, uint64_t leaf) {
         snprintf(name, sizeof name, "%s (nothing)", fn->name);
         p->poll_category = add_category(b, SLOG_KIND_EVENT, name, "poll", palette_event_colour(name), 0, NULL);
     }
-    /* Lanes see the plan from leaf + 2 on (build_internal.h). */
+    /* Lanes see the plan from leaf + PUBLISH_LAG on (comm_view.h). */
     atomic_store_explicit(&p->ready_leaf, leaf, memory_order_release);
     return p;
 }
