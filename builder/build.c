@@ -288,6 +288,7 @@ typedef struct sampler {
     int64_t *starts, *keys;  /* per_rank per rank, at the rank's place */
     uint32_t *n;             /* records sampled, per rank */
     size_t rows;             /* distinct (rank, thread, function) */
+    bool labels[N_LABELS];   /* MPI functions met */
 } sampler;
 
 static gpointer sample_ranks(gpointer data) {
@@ -313,6 +314,7 @@ static gpointer sample_ranks(gpointer data) {
             sp->starts[at + k] = c.wall_start;
             sp->keys[at + k] = c.wall_stop;
             k++;
+            if (c.fn->family != DUMPI_FAMILY_USER) sp->labels[c.label] = true;
             if (c.thread == 0) {
                 sp->rows += !seen[c.label];
                 seen[c.label] = 1;
@@ -347,14 +349,16 @@ G_GNUC_NO_INLINE static void sample_start(builder *b) {
     sampler *sp = g_new0(sampler, n_threads);
     GThread **t = g_new0(GThread *, n_threads);
     for (uint32_t i = 0; i < n_threads; i++) {
-        sp[i] = (sampler){b, i, n_threads, per_rank, starts, keys, counts, 0};
+        sp[i] = (sampler){.b = b, .first = i, .step = n_threads, .per_rank = per_rank, .starts = starts, .keys = keys,
+                          .n = counts};
         if (i) t[i] = g_thread_new("slog2-sample", sample_ranks, &sp[i]);
     }
     sample_ranks(&sp[0]);
-    size_t rows = sp[0].rows;
-    for (uint32_t i = 1; i < n_threads; i++) {
-        g_thread_join(t[i]);
+    size_t rows = 0;
+    for (uint32_t i = 0; i < n_threads; i++) {
+        if (i) g_thread_join(t[i]);
         rows += sp[i].rows;
+        for (int l = 0; l < N_LABELS; l++) b->sampled[l] |= sp[i].labels[l];
     }
     g_free(t);
     g_free(sp);
@@ -584,7 +588,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         g_string_free(l, TRUE);
     }
     for (int i = 0; i < N_LABELS; i++) {
-        atomic_init(&b->plans[i].ready_leaf, PLAN_NOT_READY);
+        atomic_init(&b->plans[i].usable_from, PLAN_NOT_READY);
         call_comm_binding((uint16_t)i, &b->bindings[i]);
     }
     atomic_init(&b->stop, 0);

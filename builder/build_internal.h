@@ -161,6 +161,7 @@ typedef struct builder {
     uint32_t n_lanes;
     int64_t origin;
     fn_plan plans[N_LABELS];
+    bool sampled[N_LABELS];      /* MPI functions in the leaf width's sample */
     comm_binding bindings[N_LABELS];
     /* The match step's (one thread at a time, in slab order). */
     comm_ctx *comms;             /* every communicator call, in merge order */

@@ -61,9 +61,9 @@ static bool field_is_plain(int f) { return f == F_TAG || f == F_COMM || f == F_R
 static bool field_needs_comm(int f) { return f == F_DEST || f == F_SOURCE || f == F_ROOT || f == F_SENT || f == F_RECEIVED; }
 
 void call_plan_make(fn_plan *p, uint16_t label) {
-    /* ready_leaf is the caller's (the first member: the rest is cleared) */
-    _Static_assert(offsetof(fn_plan, ready_leaf) == 0, "ready_leaf first");
-    memset((char *)p + sizeof p->ready_leaf, 0, sizeof *p - sizeof p->ready_leaf);
+    /* usable_from is the caller's (the first member: the rest is cleared) */
+    _Static_assert(offsetof(fn_plan, usable_from) == 0, "usable_from first");
+    memset((char *)p + sizeof p->usable_from, 0, sizeof *p - sizeof p->usable_from);
     const dumpi_fn_info *fn = dumpi_fn_lookup(label);
     int moves = volume_plan_for(label, &p->volume); /* sent/received replace bytes */
     fn_args_find(label, &p->a);

@@ -43,14 +43,16 @@ typedef enum role_id {
     R_CANCEL, R_REQ_FREE, R_COMPLETE
 } role_id;
 
-/* Plans are published with the leaf of the sequential step that made them
- * (ready_leaf): a lane may use a plan only for records at least two leaves
- * later, so whether it does depends on the trace alone, not on which
- * thread got there first (docs/MATCHING.md, "Threads and order"). */
+/* A plan made by the sequential step is published for records from
+ * PUBLISH_LAG leaves after its own on (usable_from), so whether a lane
+ * uses it depends on the trace alone, not on which thread got there first
+ * (docs/MATCHING.md, "Threads and order"). The plans of the functions in
+ * the leaf width's sample are made before the first leaf, usable from 0. */
 #define PLAN_NOT_READY UINT64_MAX
 
 typedef struct fn_plan {
-    _Atomic uint64_t ready_leaf; /* PLAN_NOT_READY until made */
+    _Atomic uint64_t usable_from; /* the first leaf lanes may use it for;
+                                   * PLAN_NOT_READY until made */
     uint32_t category;           /* state category */
     uint32_t poll_category;      /* event category (polls), UINT32_MAX if none */
     uint32_t n_fields;
@@ -73,7 +75,7 @@ typedef struct fn_plan {
     volume_plan volume;          /* for F_SENT / F_RECEIVED */
 } fn_plan;
 
-/* Fill p for label: everything but the two category ids and ready_leaf,
+/* Fill p for label: everything but the two category ids and usable_from,
  * which the caller sets once it has registered the categories. */
 void call_plan_make(fn_plan *p, uint16_t label);
 

@@ -9,8 +9,8 @@
  * free calls in order, as the replay does) pointing at snapshots, and the
  * sequential step fills a snapshot when the replay resolves that
  * communicator (or finds it failed), publishing it with the leaf it was
- * resolved in. A lane uses a snapshot for records from two leaves later
- * on, as it uses plans (call_plan.h); before that, or for a communicator
+ * resolved in. A lane uses a snapshot for records from PUBLISH_LAG leaves
+ * later on, as it uses plans (call_plan.h); before that, or for a communicator
  * that never resolves, the record goes to the sequential step whole. Both
  * give the answers comm.h gives at the record's place: a communicator
  * resolved before it stays resolved, a failed one stays failed.
@@ -29,10 +29,12 @@
  * and the first records a lane may use it for. A lane over a leaf waits
  * until every sequential step up to PUBLISH_LAG leaves before it is done,
  * so the larger it is, the further lanes may run ahead of matching (the
- * other thread waits less), and the more leaves at the start of a trace
- * (and after a function's first call) the sequential step does alone.
- * 3 was slower than 2 on hpcg-4r and hpcc-4r (alternating runs). */
-#define PUBLISH_LAG 2
+ * other thread waits less), and the more leaves after a function's first
+ * call the sequential step does alone (the functions of the leaf width's
+ * sample have plans before the first leaf: seq_begin). 3 kept both cores
+ * busier than 2 on a generated 100 MB trace (82 % of the time instead of
+ * 74 %); 4 was no better. */
+#define PUBLISH_LAG 3
 
 /* One rank's instance of a communicator, as a lane sees it. Made by the
  * lane when the rank's creation call binds a handle (two references: the

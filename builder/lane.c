@@ -123,8 +123,8 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
     const fn_plan *p = &b->plans[c->label];
     /* What the lane cannot do alone: see build_internal.h. Records ending
      * before the slab (a thread's records out of exit order) are late. */
-    uint64_t ready = atomic_load_explicit(&p->ready_leaf, memory_order_acquire);
-    if (ready == PLAN_NOT_READY || ready + PUBLISH_LAG > s->leaf || key < s->lo || c->thread != 0 || p->comm_op) {
+    if (atomic_load_explicit(&p->usable_from, memory_order_acquire) > s->leaf || key < s->lo || c->thread != 0 ||
+        p->comm_op) {
         defer(b, r, l, key, NULL);
         return;
     }

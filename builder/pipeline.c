@@ -8,7 +8,7 @@
  *   - slab k's match step, once its lanes are done and match k - 1 is;
  *   - slab k's write step, once match k and write k - 1 are done;
  *   - lane l over slab k, once l finished slab k - 1, slab k's slot is free
- *     (write k - SLOTS done), and every match step up to leaf(k) - 2 is
+ *     (write k - SLOTS done), and every match step up to leaf(k) - PUBLISH_LAG is
  *     done: a lane uses the plans and communicator snapshots published up
  *     to there and no others, so what it defers does not depend on timing
  *     (call_plan.h, comm_view.h).
