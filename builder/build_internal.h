@@ -126,13 +126,18 @@ typedef struct arrow_rec {
     int64_t comm;
 } arrow_rec;
 
+typedef struct arrow_list {
+    arrow_rec *v;
+    uint32_t n, cap;
+} arrow_list;
+
 /* What a slab's match step leaves for its write step. */
 typedef struct slab_out {
     bool live;                   /* false: an empty slab, nothing to write */
     uint64_t leaf;
     int64_t watermark;           /* for slog_writer_advance, INT64_MIN: none */
     slog_batch *batch;           /* the deferred records' states and events */
-    GArray *arrows;              /* arrow_rec */
+    arrow_list arrows;
     GArray *meta;                /* pending_meta, in id order */
 } slab_out;
 

@@ -98,17 +98,22 @@ static void clamp(builder *b, int kind, int64_t *start, int64_t *end) {
         *start = b->floor;
 }
 
-/* Into the slab's batch of deferred records. */
-static void emit(builder *b, slog_drawable *d) {
-    clamp(b, d->kind, &d->start, &d->end);
-    slog_status st = slog_batch_add(b->cur_out->batch, d);
-    if (st != SLOG_OK && b->merr.status == SLOG_OK) {
+/* The match step could not keep a drawable: the build stops. */
+static void refused(builder *b, slog_status st) {
+    if (b->merr.status == SLOG_OK) {
         b->merr.status = st;
         b->merr.offset = SLOG_NO_OFFSET;
         snprintf(b->merr.message, sizeof b->merr.message, "%s: a drawable was refused: %s", b->o->output,
                  slog_strerror(st));
-        atomic_store(&b->stop, 1);
     }
+    atomic_store(&b->stop, 1);
+}
+
+/* Into the slab's batch of deferred records. */
+static void emit(builder *b, slog_drawable *d) {
+    clamp(b, d->kind, &d->start, &d->end);
+    slog_status st = slog_batch_add(b->cur_out->batch, d);
+    if (st != SLOG_OK) refused(b, st);
 }
 
 /* From inside a match_* or comm_record_* call: the arrow as a record for
@@ -122,7 +127,20 @@ static slog_cb_result on_arrow(void *user, const match_arrow *a) {
     if (a->inferred && b->inferred_category == UINT32_MAX)
         b->inferred_category = add_category(b, SLOG_KIND_ARROW, "message (inferred)", "message",
                                             PALETTE_ARROW_INFERRED, N_ARROW_FIELDS, call_arrow_fields);
-    arrow_rec ar = {
+    /* A list of its own, not a GArray: its append was half of this. */
+    arrow_list *l = &b->cur_out->arrows;
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? 2 * l->cap : 1024;
+        arrow_rec *v = cap > l->cap ? realloc(l->v, (size_t)cap * sizeof *v) : NULL;
+        if (!v) {
+            refused(b, SLOG_ERR_NOMEM);
+            return SLOG_STOP;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    arrow_rec *ar = &l->v[l->n++];
+    *ar = (arrow_rec){
         .category = a->inferred ? b->inferred_category : b->arrow_category,
         .timeline = timeline_of(b, a->send_rank, a->send_thread),
         .end_timeline = timeline_of(b, a->recv_rank, a->recv_thread),
@@ -132,8 +150,7 @@ static slog_cb_result on_arrow(void *user, const match_arrow *a) {
         .tag = a->tag,
         .comm = a->recv_comm,
     };
-    clamp(b, SLOG_KIND_ARROW, &ar.start, &ar.end);
-    g_array_append_val(b->cur_out->arrows, ar);
+    clamp(b, SLOG_KIND_ARROW, &ar->start, &ar->end);
     return SLOG_CONTINUE;
 }
 
@@ -304,8 +321,8 @@ static void free_meta(GArray *meta) {
 /* The arrows of a slab into a batch aimed at its leaf. */
 static void encode_arrows(builder *b, slab_out *out, uint64_t leaf) {
     slog_batch_begin(b->arrow_batch, leaf);
-    for (guint i = 0; i < out->arrows->len; i++) {
-        const arrow_rec *a = &g_array_index(out->arrows, arrow_rec, i);
+    for (uint32_t i = 0; i < out->arrows.n; i++) {
+        const arrow_rec *a = &out->arrows.v[i];
         int64_t info[N_ARROW_FIELDS] = {a->bytes, a->tag, a->comm};
         slog_drawable d = {.kind = SLOG_KIND_ARROW, .category = a->category, .timeline = a->timeline,
                            .end_timeline = a->end_timeline, .start = a->start, .end = a->end,
@@ -315,7 +332,7 @@ static void encode_arrows(builder *b, slab_out *out, uint64_t leaf) {
             break;
         }
     }
-    g_array_set_size(out->arrows, 0);
+    out->arrows.n = 0;
 }
 
 /* Give the writer what the slab's match step made: its categories and
@@ -410,7 +427,6 @@ void seq_begin(builder *b) {
     b->floor = INT64_MIN;
     for (int i = 0; i <= SLOTS; i++) {
         b->outs[i].meta = g_array_new(FALSE, FALSE, sizeof(pending_meta));
-        b->outs[i].arrows = g_array_new(FALSE, FALSE, sizeof(arrow_rec));
     }
     /* The plans of the functions in the leaf width's sample, in label
      * order, before the first leaf: lanes use them from the start rather
@@ -442,7 +458,7 @@ void seq_end(builder *b) {
             free_meta(b->outs[i].meta);
             g_array_free(b->outs[i].meta, TRUE);
         }
-        if (b->outs[i].arrows) g_array_free(b->outs[i].arrows, TRUE);
+        free(b->outs[i].arrows.v);
         slog_batch_free(b->outs[i].batch);
     }
     slog_batch_free(b->arrow_batch);
