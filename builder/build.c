@@ -705,7 +705,7 @@ void build_print_summary(const build_summary *s, const char *output, FILE *out) 
      * a chain of sequential steps bounds the build when it takes more than
      * a thread's share. */
     if (s->n_threads > 1) {
-        fprintf(out, "  threads: %u; CPU s:", s->n_threads);
+        fprintf(out, "  threads: %u%s; CPU s:", s->n_threads, s->pinned ? ", each on its own CPU" : "");
         for (uint32_t i = 0; i < s->n_threads; i++) fprintf(out, " %.3f", s->thread_cpu_s[i]);
         fputs("; waited s:", out);
         for (uint32_t i = 0; i < s->n_threads; i++) fprintf(out, " %.3f", s->thread_wait_s[i]);

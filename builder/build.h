@@ -22,6 +22,8 @@ typedef struct build_options {
     int threads;             /* threads that decode and write (default 2;
                                 at most BUILD_MAX_THREADS). Same output. */
     clock_align align_clocks;/* hosts' clocks onto one (clocks.h); 0 = auto */
+    int pin_threads;         /* with a thread per allowed CPU, keep each on
+                                its own CPU (pipeline.c); 0: the scheduler's */
     const char *command_line;/* recorded as an annotation */
     int remove_on_signal;    /* a termination signal removes the temporary
                                 output (signals.h); for the command line,
@@ -44,6 +46,7 @@ typedef struct build_summary {
      * the CPU seconds of the two chains of sequential steps
      * (build_internal.h), each of which runs on one thread at a time. */
     uint32_t n_threads;
+    bool pinned;             /* each thread kept to its own CPU */
     double thread_cpu_s[BUILD_MAX_THREADS], thread_wait_s[BUILD_MAX_THREADS];
     double match_cpu_s, write_cpu_s;
     /* Hosts named in the ranks' headers (clocks.h) and what was done to

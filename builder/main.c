@@ -115,7 +115,8 @@ static char **split_attached_values(int argc, char **argv, const GOptionEntry *e
 int main(int argc, char **argv) {
     raise_file_limit();
     gchar *output = NULL;
-    gboolean version = FALSE, quiet = FALSE, lenient = FALSE, allow_missing = FALSE, poll_states = FALSE, progress_flag = FALSE;
+    gboolean version = FALSE, quiet = FALSE, lenient = FALSE, allow_missing = FALSE, poll_states = FALSE, progress_flag = FALSE,
+             no_pin = FALSE;
     gint bins = 0, threads = THREADS_UNSET;
     gchar *align = NULL;
     gchar **inputs = NULL;
@@ -129,6 +130,7 @@ int main(int argc, char **argv) {
         {"align-clocks", 0, 0, G_OPTION_ARG_STRING, &align, "auto (default): put the clocks of ranks on different hosts onto one, bounded by MPI_Init and collectives on COMM_WORLD, when they are boot clocks (CLOCK_MONOTONIC); always: also epoch clocks; never: times as recorded", "WHEN"},
         {"preview-bins", 0, 0, G_OPTION_ARG_INT, &bins, "Preview bins per tree node (even, 2..4096; default 64); memory grows with N x timelines x categories", "N"},
         {"threads", 'j', 0, G_OPTION_ARG_INT, &threads, "Work on N threads (default: one per CPU this process may use, at most 64); 1 runs everything on this one. The output is byte-identical for every N", "N"},
+        {"no-pin", 0, 0, G_OPTION_ARG_NONE, &no_pin, "Let the system move the threads between CPUs (by default, when there is one thread per CPU this process may use, each keeps to its own)", NULL},
         {"version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and the .slog2 format written, then exit", NULL},
         {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &inputs, NULL, "INPUT..."},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
@@ -208,7 +210,7 @@ int main(int argc, char **argv) {
         }
         build_options o = {.output = output, .quiet = quiet, .lenient = lenient, .allow_missing = allow_missing,
                            .poll_states = poll_states, .preview_bins = (uint32_t)bins,
-                           .threads = threads, .align_clocks = align_mode, .command_line = cmdline,
+                           .threads = threads, .align_clocks = align_mode, .pin_threads = !no_pin, .command_line = cmdline,
                            .remove_on_signal = 1};
         o.progress = !quiet && (progress_flag || isatty(STDERR_FILENO));
         build_summary s;

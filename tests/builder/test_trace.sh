@@ -108,12 +108,18 @@ dups=$(print_tool "$out" | awk '/^categories \(/ { f = 1; next } f && /^ *id / {
 
 # Two threads (-j 2, as run above): the summary says how busy each was, how
 # long it waited for work, and the CPU time of the two chains of
-# sequential steps.
+# sequential steps; and, when the process may use exactly two CPUs, that
+# each thread kept to its own.
 thr=$(grep -E '^ *threads: ' "$WORK/b.out" || true)
-echo "$thr" | grep -qE '^ *threads: 2; CPU s: [0-9.]+ [0-9.]+; waited s: [0-9.]+ [0-9.]+; sequential steps: match [0-9.]+ s, write [0-9.]+ s CPU$' ||
+echo "$thr" | grep -qE '^ *threads: 2(, each on its own CPU)?; CPU s: [0-9.]+ [0-9.]+; waited s: [0-9.]+ [0-9.]+; sequential steps: match [0-9.]+ s, write [0-9.]+ s CPU$' ||
     fail "$NAME: no well-formed 'threads:' line in the summary: '$thr'"
+if [ "$(nproc)" = 2 ]; then
+    echo "$thr" | grep -q 'each on its own CPU' || fail "$NAME: 2 threads on 2 CPUs, not pinned: '$thr'"
+else
+    echo "$thr" | grep -q 'each on its own CPU' && fail "$NAME: 2 threads on $(nproc) CPUs, pinned: '$thr'"
+fi
 if [ "$NAME" = hpcg-4r ]; then # big enough for both to show CPU time
-    echo "$thr" | sed 's/;//g' | awk '{ if ($5 + 0 <= 0 || $6 + 0 <= 0) exit 1 }' ||
+    echo "$thr" | sed 's/, each on its own CPU//; s/;//g' | awk '{ if ($5 + 0 <= 0 || $6 + 0 <= 0) exit 1 }' ||
         fail "$NAME: a thread with no CPU time in '$thr'"
 fi
 if [ -n "${EXPECT_INFERRED[$NAME]:-}" ]; then
