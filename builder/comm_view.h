@@ -31,10 +31,11 @@
  * so the larger it is, the further lanes may run ahead of matching (the
  * other thread waits less), and the more leaves after a function's first
  * call the sequential step does alone (the functions of the leaf width's
- * sample have plans before the first leaf: seq_begin). 3 kept both cores
- * busier than 2 on a generated 100 MB trace (82 % of the time instead of
- * 74 %); 4 was no better. */
-#define PUBLISH_LAG 3
+ * sample have plans before the first leaf: seq_begin). Before the threads
+ * were pinned (pipeline.c), 3 kept both cores busier than 2 on a generated
+ * 100 MB trace; pinned, 2 and 3 are as fast in alternating runs, and 3
+ * took 5-9 % more memory with 1,024 ranks. */
+#define PUBLISH_LAG 2
 
 /* One rank's instance of a communicator, as a lane sees it. Made by the
  * lane when the rank's creation call binds a handle (two references: the
