@@ -33,6 +33,7 @@
 #include "comm_view.h"
 #include "dumpi.h"
 #include "match.h"
+#include "send_reqs.h"
 #include "slog.h"
 
 #define N_LABELS DUMPI_N_LABELS
@@ -82,6 +83,7 @@ typedef struct rank_in {
     uint64_t counts[N_LABELS];   /* records per label: the footer check */
     item_list items[SLOTS];      /* per slab slot */
     comm_table comms;            /* its handles, as its lane sees them */
+    send_reqs sends;             /* its active Isends, as its lane sees them */
     GArray *user_stack;          /* open user functions (sequential step) */
 } rank_in;
 
@@ -168,6 +170,7 @@ typedef struct builder {
     fn_plan plans[N_LABELS];
     bool sampled[N_LABELS];      /* MPI functions in the leaf width's sample */
     comm_binding bindings[N_LABELS];
+    req_use req_uses[N_LABELS];
     /* The match step's (one thread at a time, in slab order). */
     comm_ctx *comms;             /* every communicator call, in merge order */
     match_ctx *match;

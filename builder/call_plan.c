@@ -1,6 +1,8 @@
 /* call_plan.c - see call_plan.h. */
 #include "call_plan.h"
 
+#include "send_reqs.h"
+
 #include <stddef.h>
 #include <string.h>
 
@@ -60,6 +62,14 @@ static bool field_is_plain(int f) { return f == F_TAG || f == F_COMM || f == F_R
 /* Fields whose value depends on the communicator's members. */
 static bool field_needs_comm(int f) { return f == F_DEST || f == F_SOURCE || f == F_ROOT || f == F_SENT || f == F_RECEIVED; }
 
+role_id call_role(uint16_t label) {
+    const dumpi_fn_info *fn = dumpi_fn_lookup(label);
+    if (!fn) return R_NONE;
+    for (size_t k = 0; k < sizeof roles / sizeof roles[0]; k++)
+        if (!strcmp(fn->name, roles[k].name)) return roles[k].role;
+    return fn->family == DUMPI_FAMILY_WAIT_TEST ? R_COMPLETE : R_NONE;
+}
+
 void call_plan_make(fn_plan *p, uint16_t label) {
     /* usable_from is the caller's (the first member: the rest is cleared) */
     _Static_assert(offsetof(fn_plan, usable_from) == 0, "usable_from first");
@@ -88,9 +98,7 @@ void call_plan_make(fn_plan *p, uint16_t label) {
     }
     p->bytes_shared = p->a.i_count >= 0 && p->a.i_datatype >= 0;
 #undef IDX
-    p->role = fn->family == DUMPI_FAMILY_WAIT_TEST ? R_COMPLETE : R_NONE;
-    for (size_t k = 0; k < sizeof roles / sizeof roles[0]; k++)
-        if (!strcmp(fn->name, roles[k].name)) p->role = roles[k].role;
+    p->role = (uint8_t)call_role(label);
     for (size_t k = 0; k < sizeof comm_ops / sizeof comm_ops[0]; k++)
         if (!strcmp(fn->name, comm_ops[k])) p->comm_op = true;
     for (size_t k = 0; k < sizeof polls / sizeof polls[0]; k++)
@@ -166,7 +174,7 @@ static inline void set_status(match_op *op, const dumpi_status *ds) {
 }
 
 void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const dumpi_completions *dc,
-              int64_t t0, int64_t bytes, op_slot_fn slot, void *user) {
+              int64_t t0, int64_t bytes, send_reqs *sends, op_slot_fn slot, void *user) {
     /* hpcc polls with Testany hundreds of thousands of times, nearly always
      * completing nothing */
     if (p->role == R_NONE || (p->role == R_COMPLETE && dc->n == 0)) return;
@@ -180,7 +188,10 @@ void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const 
         op->peer = (int)arg_or(c, p->a.i_dest, MATCH_PROC_NULL);
         op->tag = (int)arg_or(c, p->a.i_tag, 0);
         op->bytes = bytes;
-        if (p->role != R_SEND) op->request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
+        if (p->role != R_SEND) {
+            op->request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
+            if (sends) send_reqs_post(sends, p->role, op->request);
+        }
         break;
     case R_RECV:
         op = new_op(slot, user, OP_RECV, c, comm, t0);
@@ -196,6 +207,7 @@ void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const 
         op->tag = (int)arg_or(c, p->a.i_tag, MATCH_ANY_TAG);
         op->bytes = bytes;
         op->request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
+        if (sends) send_reqs_post(sends, p->role, op->request);
         break;
     case R_SENDRECV:
         op = new_op(slot, user, OP_SEND, c, comm, t0);
@@ -212,23 +224,29 @@ void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const 
     case R_START:
         op = new_op(slot, user, OP_START, c, comm, t0);
         op->request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
+        if (sends) send_reqs_post(sends, p->role, op->request);
         break;
     case R_STARTALL: {
         int32_t nreq = 0;
         const int32_t *reqs = p->a.i_requests >= 0 ? dumpi_call_int_array(c, p->a.i_requests, &nreq) : NULL;
-        for (int32_t i = 0; reqs && i < nreq; i++) new_op(slot, user, OP_START, c, comm, t0)->request = reqs[i];
+        for (int32_t i = 0; reqs && i < nreq; i++) {
+            new_op(slot, user, OP_START, c, comm, t0)->request = reqs[i];
+            if (sends) send_reqs_post(sends, p->role, reqs[i]);
+        }
         break;
     }
     case R_CANCEL:
     case R_REQ_FREE:
         op = new_op(slot, user, p->role == R_CANCEL ? OP_CANCEL : OP_REQUEST_FREE, c, comm, t0);
         op->request = (int)arg_or(c, p->a.i_request, MATCH_NO_REQUEST);
+        if (sends) send_reqs_post(sends, p->role, op->request);
         break;
     case R_COMPLETE:
         for (int32_t i = 0; i < dc->n; i++) {
             int32_t req;
             const dumpi_status *ds = NULL;
             if (dumpi_completion_at(dc, i, &req, &ds) || req == DUMPI_REQUEST_NULL) continue;
+            if (sends && send_reqs_done(sends, req, ds)) continue;
             op = new_op(slot, user, OP_COMPLETE, c, comm, t0);
             op->request = req;
                 set_status(op, ds);

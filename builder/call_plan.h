@@ -75,6 +75,9 @@ typedef struct fn_plan {
     volume_plan volume;          /* for F_SENT / F_RECEIVED */
 } fn_plan;
 
+/* What records of label do in matching. */
+role_id call_role(uint16_t label);
+
 /* Fill p for label: everything but the two category ids and usable_from,
  * which the caller sets once it has registered the categories. */
 void call_plan_make(fn_plan *p, uint16_t label);
@@ -115,11 +118,14 @@ int64_t call_bytes(const dumpi_file *f, const dumpi_call *c, int i_count, int i_
  * next call. */
 typedef match_op *(*op_slot_fn)(void *user);
 
+typedef struct send_reqs send_reqs;
+
 /* The matching operations of record c of `rank` (t0: its entry on the
  * build's time axis; dc: its completions; bytes: the plan's shared count x
- * size). */
+ * size). With sends (a lane's, send_reqs.h), it keeps that set and leaves
+ * out the completions of the sends in it; NULL: every operation. */
 void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const dumpi_completions *dc,
-              int64_t t0, int64_t bytes, op_slot_fn slot, void *user);
+              int64_t t0, int64_t bytes, send_reqs *sends, op_slot_fn slot, void *user);
 
 /* A poll that found nothing: Test/Testany/Testall/Iprobe flag 0, Testsome
  * outcount 0 or MPI_UNDEFINED. */

@@ -107,6 +107,13 @@ static comm_snap *track_handles(const builder *b, rank_in *r) {
     return s;
 }
 
+/* Record c of r left to the sequential step whole: the lane's own state
+ * still follows it (the send set; the handles are track_handles'). */
+static void defer_call(builder *b, rank_in *r, item_list *l, int64_t key) {
+    defer(b, r, l, key, NULL);
+    send_reqs_note(&r->sends, &b->req_uses[r->head.label], &r->head);
+}
+
 /* A record of r ending at key (in the slab) on the lane. */
 static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch, item_list *l, int64_t key) {
     const dumpi_call *c = &r->head;
@@ -125,13 +132,13 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
      * before the slab (a thread's records out of exit order) are late. */
     if (atomic_load_explicit(&p->usable_from, memory_order_acquire) > s->leaf || key < s->lo || c->thread != 0 ||
         p->comm_op) {
-        defer(b, r, l, key, NULL);
+        defer_call(b, r, l, key);
         return;
     }
     int64_t t0 = c->wall_start - b->origin;
     if (t0 < 0) t0 = 0;
     if (key < t0) { /* exits before it enters: the sequential step clamps it */
-        defer(b, r, l, key, NULL);
+        defer_call(b, r, l, key);
         return;
     }
     if (p->poll_category != UINT32_MAX && call_poll_failed(c, p)) {
@@ -145,7 +152,7 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
     }
     comm_view cv = {.kind = VIEW_NONE};
     if (p->needs_comm && !comm_view_lane(&r->comms, r->rank, b->n_ranks, call_comm(p, c), s->leaf, &cv)) {
-        defer(b, r, l, key, NULL);
+        defer_call(b, r, l, key);
         return;
     }
     dumpi_completions dc; /* resolved once: matching and the info field both walk it */
@@ -155,7 +162,7 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
         dc.n = 0;
     int64_t bytes = p->bytes_shared ? call_bytes(r->f, c, p->a.i_count, p->a.i_datatype) : SLOG_INFO_UNKNOWN;
     op_target t = {.list = l, .key = key};
-    call_ops(p, r->f, c, &dc, t0, bytes, op_slot, &t);
+    call_ops(p, r->f, c, &dc, t0, bytes, &r->sends, op_slot, &t);
     if (t.nomem) {
         out_of_memory(b, r, "listing matching operations");
         return;

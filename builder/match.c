@@ -131,7 +131,6 @@ typedef struct mreq {
  * a rank's live ids stay small: those index an array (a hash probe here
  * was a twentieth of the writer thread's time); larger or negative ones,
  * from other tracers or a corrupt file, go to the hash. */
-#define REQ_DENSE_MAX 1024u
 
 typedef struct reqtab {
     mreq **dense;         /* [id] for 0 <= id < n_dense */
@@ -149,7 +148,7 @@ static inline mreq *reqtab_get(const reqtab *t, int id)
 /* Insert or replace; returns the request replaced (NULL if none). */
 static mreq *reqtab_put(reqtab *t, int id, mreq *q)
 {
-    if ((uint32_t)id >= t->n_dense && (uint32_t)id < REQ_DENSE_MAX) {
+    if ((uint32_t)id >= t->n_dense && (uint32_t)id < MATCH_REQ_DENSE) {
         uint32_t n = t->n_dense ? t->n_dense : 16;
         while (n <= (uint32_t)id)
             n *= 2;

@@ -67,6 +67,9 @@
 #define MATCH_PROC_NULL (-2)   /* MPI_PROC_NULL: such peers never match */
 #define MATCH_NO_REQUEST INT32_MIN
 #define MATCH_BYTES_UNKNOWN INT64_MIN /* == SLOG_INFO_UNKNOWN */
+/* Request ids below this are kept in an array per rank (match.c): a
+ * request left active costs a slot until its id is posted again. */
+#define MATCH_REQ_DENSE 1024u
 
 typedef struct match_ctx match_ctx;
 
