@@ -113,10 +113,12 @@ dups=$(print_tool "$out" | awk '/^categories \(/ { f = 1; next } f && /^ *id / {
 thr=$(grep -E '^ *threads: ' "$WORK/b.out" || true)
 echo "$thr" | grep -qE '^ *threads: 2(, each on its own CPU)?; CPU s: [0-9.]+ [0-9.]+; waited s: [0-9.]+ [0-9.]+; sequential steps: match [0-9.]+ s, write [0-9.]+ s CPU$' ||
     fail "$NAME: no well-formed 'threads:' line in the summary: '$thr'"
-if [ "$(nproc)" = 2 ]; then
+# (nproc counts the CPUs this process may use, unless OMP_* say otherwise.)
+cpus=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)
+if [ "$cpus" = 2 ]; then
     echo "$thr" | grep -q 'each on its own CPU' || fail "$NAME: 2 threads on 2 CPUs, not pinned: '$thr'"
 else
-    echo "$thr" | grep -q 'each on its own CPU' && fail "$NAME: 2 threads on $(nproc) CPUs, pinned: '$thr'"
+    echo "$thr" | grep -q 'each on its own CPU' && fail "$NAME: 2 threads on $cpus CPUs, pinned: '$thr'"
 fi
 if [ "$NAME" = hpcg-4r ]; then # big enough for both to show CPU time
     echo "$thr" | sed 's/, each on its own CPU//; s/;//g' | awk '{ if ($5 + 0 <= 0 || $6 + 0 <= 0) exit 1 }' ||
