@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "build.h"
 #include "call_plan.h"
@@ -61,6 +62,19 @@ typedef struct item_list {
     seq_item *v;
     uint32_t n, cap;
 } item_list;
+
+/* Room for one element more than n in array v (elem bytes each, *cap of
+ * them, doubled from first when full): the array, moved or not, or NULL
+ * when out of memory (v and *cap unchanged). libslog's slog_grow() is
+ * internal to it. */
+static inline void *grow_array(void *v, uint32_t *cap, uint32_t n, size_t elem, uint32_t first) {
+    if (n < *cap) return v;
+    if (*cap > UINT32_MAX / 2) return NULL;
+    uint32_t c = *cap ? 2 * *cap : first;
+    void *g = realloc(v, (size_t)c * elem);
+    if (g) *cap = c;
+    return g;
+}
 
 typedef enum rank_state {
     RANK_READING,    /* head holds its next record */

@@ -33,12 +33,10 @@ void lane_advance_rank(builder *b, rank_in *r) {
  * there are ranks x SLOTS of them (256 entries each was 64 MB with 1,024
  * ranks), and a busy one doubles to its size in a few slabs. */
 static seq_item *item_new(item_list *l) {
-    if (l->n == l->cap) {
-        uint32_t cap = l->cap ? 2 * l->cap : 16;
-        seq_item *v = realloc(l->v, (size_t)cap * sizeof *v);
+    if (l->n == l->cap) { /* the test inline: this runs for every entry */
+        seq_item *v = grow_array(l->v, &l->cap, l->n, sizeof *v, 16);
         if (!v) return NULL;
         l->v = v;
-        l->cap = cap;
     }
     return &l->v[l->n++];
 }

@@ -130,14 +130,12 @@ static slog_cb_result on_arrow(void *user, const match_arrow *a) {
     /* A list of its own, not a GArray: its append was half of this. */
     arrow_list *l = &b->cur_out->arrows;
     if (l->n == l->cap) {
-        uint32_t cap = l->cap ? 2 * l->cap : 1024;
-        arrow_rec *v = cap > l->cap ? realloc(l->v, (size_t)cap * sizeof *v) : NULL;
+        arrow_rec *v = grow_array(l->v, &l->cap, l->n, sizeof *v, 1024);
         if (!v) {
             refused(b, SLOG_ERR_NOMEM);
             return SLOG_STOP;
         }
         l->v = v;
-        l->cap = cap;
     }
     arrow_rec *ar = &l->v[l->n++];
     *ar = (arrow_rec){
@@ -318,6 +316,12 @@ static void free_meta(GArray *meta) {
     g_array_set_size(meta, 0);
 }
 
+/* The categories and timelines numbered, to the writer in id order. */
+static void flush_meta(builder *b, GArray *meta) {
+    for (guint i = 0; i < meta->len && !atomic_load(&b->stop); i++) add_meta(b, &g_array_index(meta, pending_meta, i));
+    free_meta(meta);
+}
+
 /* The arrows of a slab into a batch aimed at its leaf. */
 static void encode_arrows(builder *b, slab_out *out, uint64_t leaf) {
     slog_batch_begin(b->arrow_batch, leaf);
@@ -339,9 +343,7 @@ static void encode_arrows(builder *b, slab_out *out, uint64_t leaf) {
  * timelines, the lanes' batches in lane order, the deferred records' and
  * the arrows' batches, then the watermark. */
 static void write_out(builder *b, slab_out *out, const slab *s, int slot) {
-    for (guint i = 0; i < out->meta->len && !atomic_load(&b->stop); i++)
-        add_meta(b, &g_array_index(out->meta, pending_meta, i));
-    free_meta(out->meta);
+    flush_meta(b, out->meta);
     encode_arrows(b, out, out->leaf);
     for (uint32_t i = 0; s && i < b->n_lanes && !atomic_load(&b->stop); i++)
         if (slog_writer_add_batch(b->w, b->lanes[i].batch[slot]) != SLOG_OK) seq_writer_failed(b);
@@ -436,9 +438,7 @@ void seq_begin(builder *b) {
     b->cur_out = out;
     for (int i = 0; i < N_LABELS; i++)
         if (b->sampled[i]) seq_plan(b, (uint16_t)i, PLAN_NOT_READY);
-    for (guint i = 0; i < out->meta->len && !atomic_load(&b->stop); i++)
-        add_meta(b, &g_array_index(out->meta, pending_meta, i));
-    free_meta(out->meta);
+    flush_meta(b, out->meta);
 }
 
 void seq_finish(builder *b) {

@@ -115,13 +115,9 @@ static batch_cat *cat_entry(slog_batch *b, uint32_t id) {
     }
     batch_cat *c = &b->cats[id];
     if (!c->used) {
-        if (b->n_used == b->cap_used) {
-            uint32_t cap = b->cap_used ? 2 * b->cap_used : 32;
-            uint32_t *u = realloc(b->used, (size_t)cap * sizeof *u);
-            if (!u) return NULL;
-            b->used = u;
-            b->cap_used = cap;
-        }
+        uint32_t *u = slog_grow(b->used, &b->cap_used, b->n_used, sizeof *u, 32);
+        if (!u) return NULL;
+        b->used = u;
         b->used[b->n_used++] = id;
     }
     return c;
@@ -129,13 +125,9 @@ static batch_cat *cat_entry(slog_batch *b, uint32_t id) {
 
 /* Keep d for the writer to place: it is not inside the leaf. */
 static bool keep_other(slog_batch *b, const slog_drawable *d) {
-    if (b->n_other == b->cap_other) {
-        uint32_t cap = b->cap_other ? 2 * b->cap_other : 16;
-        slog_drawable *o = realloc(b->other, (size_t)cap * sizeof *o);
-        if (!o) return false;
-        b->other = o;
-        b->cap_other = cap;
-    }
+    slog_drawable *o = slog_grow(b->other, &b->cap_other, b->n_other, sizeof *o, 16);
+    if (!o) return false;
+    b->other = o;
     if (b->n_other_info + d->n_info > b->cap_other_info) {
         size_t cap = b->cap_other_info ? 2 * b->cap_other_info : 64;
         while (cap < b->n_other_info + d->n_info) cap *= 2;
@@ -144,7 +136,7 @@ static bool keep_other(slog_batch *b, const slog_drawable *d) {
         b->other_info = v;
         b->cap_other_info = cap;
     }
-    slog_drawable *o = &b->other[b->n_other++];
+    o = &b->other[b->n_other++];
     *o = *d;
     if (d->n_info) memcpy(b->other_info + b->n_other_info, d->info, d->n_info * sizeof *d->info);
     /* An offset until the writer places it: other_info may move. */

@@ -385,13 +385,9 @@ static void update_min_hi(slog_writer *w) {
 
 /* Room for one more pointer in *v; false when out of memory. */
 static bool grow_ptrs(open_node ***v, uint32_t *cap, uint32_t n) {
-    if (n < *cap) return true;
-    uint32_t c = *cap ? 2 * *cap : 4;
-    open_node **g = realloc(*v, (size_t)c * sizeof *g);
-    if (!g) return false;
-    *v = g;
-    *cap = c;
-    return true;
+    open_node **g = slog_grow(*v, cap, n, sizeof *g, 4);
+    if (g) *v = g;
+    return g != NULL;
 }
 
 /* Open node (level, index), made if there is none; NULL when out of
