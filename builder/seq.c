@@ -397,10 +397,13 @@ void seq_match(builder *b, const slab *s) {
         } else if (!atomic_load(&b->stop)) {
             match_op_run(b->match, r->rank, &it->op, it->key);
         }
-        if (at[next] < l->n)
-            merge_update_winner(m, l->v[at[next]].key);
-        else
+        /* The rank's next entry exits at the same time (a Waitall's
+         * completions): it wins again, since every other rank's entry is
+         * later, or as late and of a higher rank, and the tree stays. */
+        if (at[next] >= l->n)
             merge_finish_winner(m);
+        else if (l->v[at[next]].key != it->key)
+            merge_update_winner(m, l->v[at[next]].key);
     }
     merge_free(m);
     g_free(keys);
