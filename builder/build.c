@@ -515,9 +515,11 @@ static bool open_output(builder *b, const dumpi_meta *meta) {
     b->n_timelines = b->n_ranks;
     annotate(b, meta);
     bool ok = slog_batch_new(b->w, &b->arrow_batch) == SLOG_OK;
-    for (int k = 0; ok && k <= SLOTS; k++) ok = slog_batch_new(b->w, &b->outs[k].batch) == SLOG_OK;
+    for (int k = 0; ok && k <= SLOTS_MAX; k++)
+        if (k < (int)b->n_slots || k == SLOTS_MAX) /* the slots in use, and the end's */
+            ok = slog_batch_new(b->w, &b->outs[k].batch) == SLOG_OK;
     for (uint32_t i = 0; ok && i < b->n_lanes; i++)
-        for (int k = 0; ok && k < SLOTS; k++) ok = slog_batch_new(b->w, &b->lanes[i].batch[k]) == SLOG_OK;
+        for (int k = 0; ok && k < (int)b->n_slots; k++) ok = slog_batch_new(b->w, &b->lanes[i].batch[k]) == SLOG_OK;
     if (!ok) fprintf(b->err, "slog2-build: error: out of memory for the writer's batches\n");
     return ok;
 }
@@ -529,13 +531,13 @@ static void free_builder(builder *b) {
     comm_ctx_free(b->comms);
     seq_end(b);
     for (uint32_t i = 0; i < b->n_lanes; i++)
-        for (int k = 0; k < SLOTS; k++) slog_batch_free(b->lanes[i].batch[k]);
+        for (int k = 0; k < SLOTS_MAX; k++) slog_batch_free(b->lanes[i].batch[k]);
     g_free(b->lanes);
     for (uint32_t i = 0; i < b->n_ranks; i++) {
         rank_in *r = &b->ranks[i];
         if (r->f) dumpi_file_close(r->f);
         if (r->user_stack) g_array_free(r->user_stack, TRUE);
-        for (int k = 0; k < SLOTS; k++) {
+        for (int k = 0; k < SLOTS_MAX; k++) {
             for (uint32_t j = 0; j < r->items[k].n; j++) {
                 seq_item *it = &r->items[k].v[j];
                 if (it->op.kind != OP_DEFERRED) continue;
@@ -594,6 +596,8 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     }
     atomic_init(&b->stop, 0);
     b->n_ranks = (uint32_t)n;
+    b->lag = b->n_ranks <= FEW_RANKS ? LAG_FEW_RANKS : LAG_MANY_RANKS;
+    b->n_slots = b->lag + 2;
     s->n_ranks = b->n_ranks;
     b->ranks = g_new0(rank_in, b->n_ranks);
     b->timelines = g_hash_table_new(g_direct_hash, g_direct_equal);

@@ -38,9 +38,28 @@
 #include "slog.h"
 
 #define N_LABELS DUMPI_N_LABELS
-/* Slabs in flight: lanes may run this many slabs ahead of the sequential
- * step (each slab keeps its lanes' batches and lists until that step). */
-#define SLOTS 4
+/* The publish lag: leaves between the sequential step that publishes a
+ * plan or a snapshot and the first records a lane may use it for. A lane
+ * over a leaf waits until every match step up to the lag's leaves before
+ * it is done, so the larger it is, the further lanes may run ahead of
+ * matching (the other thread waits less), and the more leaves after a
+ * function's first call the match step does alone (the functions of the
+ * leaf width's sample have plans before the first leaf: seq_begin). A
+ * slab in flight keeps its lanes' batches and lists until its write step,
+ * and lanes at the lag's limit need lag + 2 slabs (the write step's, the
+ * match step's and the lanes' own), so the slots follow it.
+ *
+ * With few ranks the match step is most of a thread's work and lanes at
+ * a lag of 2 waited for it (16 ranks, 1 GB: 70 ms of the two threads' 2.1 s
+ * CPU): a lag of 3 took 3-4 % off the wall time, 6 % off hpcg-4r's. With
+ * 32 to 128 ranks it changed nothing, and with 256 and 1,024 ranks, whose
+ * slabs are larger, it was 2-3 % slower and took 15 % more memory. The lag
+ * depends on the trace alone, never on the threads: which records lanes
+ * take, so the bytes written, must not. */
+#define LAG_FEW_RANKS 3
+#define LAG_MANY_RANKS 2
+#define FEW_RANKS 16
+#define SLOTS_MAX (LAG_FEW_RANKS + 2)
 
 /* An entry of a rank's list for the sequential step: a matching operation,
  * or (op.kind OP_DEFERRED) a whole record. One cache line (call_plan.h). */
@@ -76,6 +95,9 @@ static inline void *grow_array(void *v, uint32_t *cap, uint32_t n, size_t elem, 
     return g;
 }
 
+/* The slot of slab k's lists, batches and outputs. */
+#define SLOT_OF(b, k) ((int)((uint64_t)(k) % (b)->n_slots))
+
 typedef enum rank_state {
     RANK_READING,    /* head holds its next record */
     RANK_DONE,       /* end of its stream */
@@ -95,7 +117,7 @@ typedef struct rank_in {
     _Atomic uint64_t calls_done; /* bytes and n_calls done */
     uint64_t n_states, n_events; /* made on its lanes */
     uint64_t counts[N_LABELS];   /* records per label: the footer check */
-    item_list items[SLOTS];      /* per slab slot */
+    item_list items[SLOTS_MAX];  /* per slab slot */
     comm_table comms;            /* its handles, as its lane sees them */
     send_reqs sends;             /* its active Isends, as its lane sees them */
     GArray *user_stack;          /* open user functions (sequential step) */
@@ -107,13 +129,13 @@ typedef struct rank_in {
 #define MAX_LANES 64
 typedef struct lane {
     uint32_t first, n;
-    slog_batch *batch[SLOTS];
+    slog_batch *batch[SLOTS_MAX]; /* per slab slot (n_slots of them made) */
     int64_t done_slab;           /* the last slab it finished, -1 before */
     int64_t next_key;            /* its ranks' earliest next exit, INT64_MAX: none */
 } lane;
 
 typedef struct slab {
-    int64_t k;                   /* sequence number; slot k % SLOTS */
+    int64_t k;                   /* sequence number; slot slot_of(k) */
     uint64_t leaf;
     int64_t lo, hi;              /* the leaf's interval: records ending there */
     uint64_t claimed;            /* lanes taken (bit i: lane i) */
@@ -178,6 +200,7 @@ typedef struct builder {
     int shift;                   /* the output's leaf width, log2 ns */
     rank_in *ranks;
     uint32_t n_ranks;
+    uint32_t lag, n_slots;       /* the publish lag, and lag + 2 slots (above) */
     lane *lanes;
     uint32_t n_lanes;
     int64_t origin;
@@ -188,7 +211,7 @@ typedef struct builder {
     /* The match step's (one thread at a time, in slab order). */
     comm_ctx *comms;             /* every communicator call, in merge order */
     match_ctx *match;
-    slab_out outs[SLOTS + 1];    /* per slab slot, and the end's */
+    slab_out outs[SLOTS_MAX + 1]; /* per slab slot, and the end's ([SLOTS_MAX]) */
     slab_out *cur_out;           /* the slab being matched */
     GArray *pending_snaps;       /* snap_wait: creation calls not resolved yet */
     GHashTable *timelines;       /* (rank << 16 | thread) -> id + 1, threads > 0 only */

@@ -44,7 +44,7 @@ typedef enum role_id {
 } role_id;
 
 /* A plan made by the sequential step is published for records from
- * PUBLISH_LAG leaves after its own on (usable_from), so whether a lane
+ * the publish lag's leaves after its own on (usable_from; build_internal.h), so whether a lane
  * uses it depends on the trace alone, not on which thread got there first
  * (docs/MATCHING.md, "Threads and order"). The plans of the functions in
  * the leaf width's sample are made before the first leaf, usable from 0. */

@@ -21,7 +21,7 @@ void comm_snap_unref(comm_snap *s) {
     }
 }
 
-void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_t leaf) {
+void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_t from) {
     s->state = ref ? (int)comm_ref_get_state(ref) : COMM_REF_FAILED;
     if (s->state == COMM_REF_RESOLVED) {
         s->is_inter = comm_ref_is_inter(ref);
@@ -33,7 +33,7 @@ void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_
             if (!s->is_inter && s->peers[i] == (int32_t)rank && s->own_rank < 0) s->own_rank = i;
         }
     }
-    atomic_store_explicit(&s->ready_leaf, leaf, memory_order_release);
+    atomic_store_explicit(&s->ready_leaf, from, memory_order_release);
     comm_snap_unref(s);
 }
 
@@ -72,7 +72,7 @@ bool comm_view_lane(const comm_table *t, uint32_t rank, uint32_t n_ranks, int co
         return true;
     }
     uint64_t ready = atomic_load_explicit(&((comm_snap *)s)->ready_leaf, memory_order_acquire);
-    if (ready == NOT_PUBLISHED || ready + PUBLISH_LAG > leaf) return false;
+    if (ready == NOT_PUBLISHED || ready > leaf) return false;
     out->kind = VIEW_SNAP;
     out->snap = s;
     return true;

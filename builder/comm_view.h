@@ -9,8 +9,8 @@
  * free calls in order, as the replay does) pointing at snapshots, and the
  * sequential step fills a snapshot when the replay resolves that
  * communicator (or finds it failed), publishing it with the leaf it was
- * resolved in. A lane uses a snapshot for records from PUBLISH_LAG leaves
- * later on, as it uses plans (call_plan.h); before that, or for a communicator
+ * resolved in. A lane uses a snapshot for records from the publish lag's
+ * leaves later on (build_internal.h), as it uses plans (call_plan.h); before that, or for a communicator
  * that never resolves, the record goes to the sequential step whole. Both
  * give the answers comm.h gives at the record's place: a communicator
  * resolved before it stays resolved, a failed one stays failed.
@@ -25,24 +25,12 @@
 #include "comm.h"
 #include "htab.h"
 
-/* Leaves between the sequential step that publishes a plan or a snapshot
- * and the first records a lane may use it for. A lane over a leaf waits
- * until every sequential step up to PUBLISH_LAG leaves before it is done,
- * so the larger it is, the further lanes may run ahead of matching (the
- * other thread waits less), and the more leaves after a function's first
- * call the sequential step does alone (the functions of the leaf width's
- * sample have plans before the first leaf: seq_begin). Before the threads
- * were pinned (pipeline.c), 3 kept both cores busier than 2 on a generated
- * 100 MB trace; pinned, 2 and 3 are as fast in alternating runs, and 3
- * took 5-9 % more memory with 1,024 ranks. */
-#define PUBLISH_LAG 2
-
 /* One rank's instance of a communicator, as a lane sees it. Made by the
  * lane when the rank's creation call binds a handle (two references: the
  * lane's table and the sequential step), filled and published by the
  * sequential step. */
 typedef struct comm_snap {
-    _Atomic uint64_t ready_leaf; /* UINT64_MAX until published */
+    _Atomic uint64_t ready_leaf; /* the first leaf lanes may use it in; UINT64_MAX until published */
     atomic_int refs;
     int state;                   /* comm_ref_state once published */
     bool is_inter;
@@ -56,9 +44,10 @@ typedef struct comm_snap {
 comm_snap *comm_snap_new(void);
 void comm_snap_unref(comm_snap *s); /* NULL is fine */
 /* Sequential step: fill s from ref (resolved or failed; NULL: an unknown
- * handle), as world rank `rank` sees it, and publish it for lanes from
- * leaf + PUBLISH_LAG on. Drops the sequential step's reference. */
-void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_t leaf);
+ * handle), as world rank `rank` sees it, and publish it for lanes' records
+ * in leaf `from` on (the builder's publish lag after the step's own leaf,
+ * build_internal.h). Drops the sequential step's reference. */
+void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_t from);
 
 /* A rank's handles as its lane sees them. WORLD and SELF are implicit
  * until a creation call rebinds them (comm.c replaces bindings too). */

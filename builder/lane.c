@@ -30,7 +30,7 @@ void lane_advance_rank(builder *b, rank_in *r) {
 }
 
 /* Room for one more entry; NULL when out of memory. Lists start small:
- * there are ranks x SLOTS of them (256 entries each was 64 MB with 1,024
+ * there are ranks x n_slots of them (256 entries each was 64 MB with 1,024
  * ranks), and a busy one doubles to its size in a few slabs. */
 static seq_item *item_new(item_list *l) {
     if (l->n == l->cap) { /* the test inline: this runs for every entry */
@@ -179,7 +179,7 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
  * 25 % larger; the sequential steps flattened the same way made it three
  * times larger for 1-2 %). */
 __attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s) {
-    int slot = (int)(s->k % SLOTS);
+    int slot = SLOT_OF(b, s->k);
     slog_batch *batch = ln->batch[slot];
     slog_batch_begin(batch, s->leaf);
     int64_t next = INT64_MAX;

@@ -8,8 +8,8 @@
  *   - slab k's match step, once its lanes are done and match k - 1 is;
  *   - slab k's write step, once match k and write k - 1 are done;
  *   - lane l over slab k, once l finished slab k - 1, slab k's slot is free
- *     (write k - SLOTS done), and every match step up to leaf(k) - PUBLISH_LAG is
- *     done: a lane uses the plans and communicator snapshots published up
+ *     (write k - n_slots done), and every match step up to leaf(k) - lag is
+ *     done (build_internal.h): a lane uses the plans and communicator snapshots published up
  *     to there and no others, so what it defers does not depend on timing
  *     (call_plan.h, comm_view.h).
  * Slabs are opened one at a time: the next leaf, or, when every lane is
@@ -35,7 +35,7 @@ typedef struct sched {
     builder *b;
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    slab slabs[SLOTS];       /* slab k in slabs[k % SLOTS] */
+    slab slabs[SLOTS_MAX];   /* slab k in slabs[SLOT_OF(b, k)] */
     int64_t n_open;          /* slabs opened: 0 .. n_open - 1 */
     int64_t match_next;      /* the next match step */
     int64_t write_next;      /* the next write step */
@@ -55,7 +55,7 @@ static double clock_s(clockid_t id) {
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static slab *slab_of(sched *q, int64_t k) { return &q->slabs[k % SLOTS]; }
+static slab *slab_of(sched *q, int64_t k) { return &q->slabs[SLOT_OF(q->b, k)]; }
 
 static uint64_t all_lanes(const builder *b) { return b->n_lanes >= 64 ? UINT64_MAX : ((uint64_t)1 << b->n_lanes) - 1; }
 
@@ -73,7 +73,7 @@ static void slab_init(sched *q, int64_t k, uint64_t leaf) {
 /* Open the next slab when it is time (under the lock). */
 static void maybe_open(sched *q) {
     builder *b = q->b;
-    if (q->no_more || !q->n_open || q->n_open >= q->write_next + SLOTS) return;
+    if (q->no_more || !q->n_open || q->n_open >= q->write_next + (int64_t)b->n_slots) return;
     const slab *last = slab_of(q, q->n_open - 1);
     if (last->claimed != all_lanes(b)) return; /* its lanes are not all taken yet */
     bool known = last->lanes_done == b->n_lanes;
@@ -102,8 +102,8 @@ static slab *claim_lane(sched *q, uint32_t *lane_out) {
     if (q->n_open <= q->match_next) return NULL; /* none open, or all matched */
     slab *s = slab_of(q, q->n_open - 1);
     if (s->claimed == all_lanes(b)) return NULL;
-    /* Match steps up to leaf - PUBLISH_LAG done: the next one's slab is past that. */
-    if (q->match_next < s->k && slab_of(q, q->match_next)->leaf + PUBLISH_LAG <= s->leaf) return NULL;
+    /* Match steps up to leaf - lag done: the next one's slab is past that. */
+    if (q->match_next < s->k && slab_of(q, q->match_next)->leaf + b->lag <= s->leaf) return NULL;
     for (uint32_t i = 0; i < b->n_lanes; i++) {
         /* a lane whose ranks are still in the slab before waits */
         if ((s->claimed >> i & 1) || b->lanes[i].done_slab != s->k - 1) continue;

@@ -57,7 +57,7 @@ static fn_plan *seq_plan(builder *b, uint16_t label, uint64_t leaf) {
         snprintf(name, sizeof name, "%s (nothing)", fn->name);
         p->poll_category = add_category(b, SLOG_KIND_EVENT, name, "poll", palette_event_colour(name), 0, NULL);
     }
-    atomic_store_explicit(&p->usable_from, leaf == PLAN_NOT_READY ? 0 : leaf + PUBLISH_LAG, memory_order_release);
+    atomic_store_explicit(&p->usable_from, leaf == PLAN_NOT_READY ? 0 : leaf + b->lag, memory_order_release);
     return p;
 }
 
@@ -215,7 +215,7 @@ static void publish_resolved(builder *b, uint64_t leaf) {
             g_array_index(b->pending_snaps, snap_wait, k++) = *w;
             continue;
         }
-        comm_snap_publish(w->snap, w->ref, w->rank, leaf);
+        comm_snap_publish(w->snap, w->ref, w->rank, leaf + b->lag);
         comm_ref_release(w->ref);
     }
     g_array_set_size(b->pending_snaps, k);
@@ -230,7 +230,7 @@ static void attach_snap(builder *b, uint32_t rank, const dumpi_call *c, comm_sna
         snap_wait w = {snap, comm_ref_hold(ref), rank};
         g_array_append_val(b->pending_snaps, w);
     } else {
-        comm_snap_publish(snap, ref, rank, leaf);
+        comm_snap_publish(snap, ref, rank, leaf + b->lag);
     }
 }
 
@@ -355,7 +355,7 @@ static void write_out(builder *b, slab_out *out, const slab *s, int slot) {
 }
 
 void seq_match(builder *b, const slab *s) {
-    int slot = (int)(s->k % SLOTS);
+    int slot = SLOT_OF(b, s->k);
     slab_out *out = &b->outs[slot];
     out->live = false;
     bool any = false;
@@ -418,7 +418,7 @@ void seq_match(builder *b, const slab *s) {
 }
 
 void seq_write(builder *b, const slab *s) {
-    int slot = (int)(s->k % SLOTS);
+    int slot = SLOT_OF(b, s->k);
     slab_out *out = &b->outs[slot];
     if (!out->live || atomic_load(&b->stop)) return;
     write_out(b, out, s, slot);
@@ -430,14 +430,14 @@ void seq_begin(builder *b) {
     b->comms = comm_ctx_new(b->n_ranks);
     b->match = match_ctx_new(b->comms, on_arrow, b);
     b->floor = INT64_MIN;
-    for (int i = 0; i <= SLOTS; i++) {
+    for (int i = 0; i <= SLOTS_MAX; i++) {
         b->outs[i].meta = g_array_new(FALSE, FALSE, sizeof(pending_meta));
     }
     /* The plans of the functions in the leaf width's sample, in label
      * order, before the first leaf: lanes use them from the start rather
      * than leave a trace's first leaves (MPI_Init, setup: dense in calls)
      * to the sequential step alone (hpcc-4r: 5 of its 22 ms). */
-    slab_out *out = &b->outs[SLOTS];
+    slab_out *out = &b->outs[SLOTS_MAX];
     b->cur_out = out;
     for (int i = 0; i < N_LABELS; i++)
         if (b->sampled[i]) seq_plan(b, (uint16_t)i, PLAN_NOT_READY);
@@ -446,7 +446,7 @@ void seq_begin(builder *b) {
 
 void seq_finish(builder *b) {
     if (atomic_load(&b->stop)) return;
-    slab_out *out = &b->outs[SLOTS]; /* the last one's own */
+    slab_out *out = &b->outs[SLOTS_MAX]; /* the last one's own */
     b->cur_out = out;
     out->leaf = b->floor > 0 ? (uint64_t)b->floor >> b->shift : 0;
     out->watermark = INT64_MIN;
@@ -456,7 +456,7 @@ void seq_finish(builder *b) {
 }
 
 void seq_end(builder *b) {
-    for (int i = 0; i <= SLOTS; i++) {
+    for (int i = 0; i <= SLOTS_MAX; i++) {
         if (b->outs[i].meta) {
             free_meta(b->outs[i].meta);
             g_array_free(b->outs[i].meta, TRUE);
