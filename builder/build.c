@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "build_internal.h"
+#include "pin.h"
 #include "palette.h"
 #include "signals.h"
 
@@ -287,6 +288,7 @@ typedef struct sampler {
     uint32_t first, step, per_rank;
     int64_t *starts, *keys;  /* per_rank per rank, at the rank's place */
     uint32_t *n;             /* records sampled, per rank */
+    const pin_plan *pin;     /* thread `first` keeps to the first-th CPU, or not */
     size_t rows;             /* distinct (rank, thread, function) */
     bool labels[N_LABELS];   /* MPI functions met */
 } sampler;
@@ -294,6 +296,7 @@ typedef struct sampler {
 static gpointer sample_ranks(gpointer data) {
     sampler *sp = data;
     builder *b = sp->b;
+    pin_self(sp->pin, sp->first);
     uint8_t seen[N_LABELS];  /* thread 0's functions, per rank */
     GHashTable *threads = g_hash_table_new(g_direct_hash, g_direct_equal); /* other threads' */
     dumpi_call c;
@@ -348,9 +351,11 @@ G_GNUC_NO_INLINE static void sample_start(builder *b) {
     if (n_threads > b->n_ranks) n_threads = b->n_ranks;
     sampler *sp = g_new0(sampler, n_threads);
     GThread **t = g_new0(GThread *, n_threads);
+    pin_plan pin; /* as the pipeline's workers are (pin.h) */
+    pin_begin(&pin, b->o->pin_threads, n_threads);
     for (uint32_t i = 0; i < n_threads; i++) {
         sp[i] = (sampler){.b = b, .first = i, .step = n_threads, .per_rank = per_rank, .starts = starts, .keys = keys,
-                          .n = counts};
+                          .n = counts, .pin = &pin};
         if (i) t[i] = g_thread_new("slog2-sample", sample_ranks, &sp[i]);
     }
     sample_ranks(&sp[0]);
@@ -360,6 +365,7 @@ G_GNUC_NO_INLINE static void sample_start(builder *b) {
         rows += sp[i].rows;
         for (int l = 0; l < N_LABELS; l++) b->sampled[l] |= sp[i].labels[l];
     }
+    pin_end(&pin);
     g_free(t);
     g_free(sp);
     /* The ranks' samples, packed. */

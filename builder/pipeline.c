@@ -24,12 +24,12 @@
  * those (the tsan test stage) and cannot see GLib's futexes.
  */
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "build_internal.h"
+#include "pin.h"
 
 typedef struct sched {
     builder *b;
@@ -43,10 +43,7 @@ typedef struct sched {
     bool no_more;            /* no record is left for a new slab */
     int n_running;           /* tasks in progress */
     int next_id;             /* workers' numbers, for their statistics */
-#ifdef __linux__
-    bool pin;                /* worker i keeps to the i-th CPU of allowed */
-    cpu_set_t allowed;
-#endif
+    pin_plan pin;            /* worker i keeps to the i-th CPU allowed, or not */
 } sched;
 
 static double clock_s(clockid_t id) {
@@ -133,30 +130,13 @@ static void run_step(sched *q, slab *s, void (*step)(builder *, const slab *), b
     pthread_cond_broadcast(&q->cond);
 }
 
-#ifdef __linux__
-/* Worker id onto the id-th CPU it may use (see pipeline_run). */
-static void pin_worker(const sched *q, int id) {
-    int seen = 0;
-    for (int c = 0; c < CPU_SETSIZE; c++) {
-        if (!CPU_ISSET(c, &q->allowed) || seen++ != id) continue;
-        cpu_set_t one;
-        CPU_ZERO(&one);
-        CPU_SET(c, &one);
-        pthread_setaffinity_np(pthread_self(), sizeof one, &one); /* a refusal only costs speed */
-        return;
-    }
-}
-#endif
-
 static gpointer worker(gpointer data) {
     sched *q = data;
     builder *b = q->b;
     double waited = 0;
     pthread_mutex_lock(&q->lock);
     int id = q->next_id++;
-#ifdef __linux__
-    if (q->pin) pin_worker(q, id);
-#endif
+    pin_self(&q->pin, (uint32_t)id);
     for (;;) {
         if (atomic_load(&b->stop)) break;
         if (!q->match_busy && q->match_next < q->n_open && slab_of(q, q->match_next)->lanes_done == b->n_lanes) {
@@ -214,28 +194,14 @@ bool pipeline_run(builder *b) {
         slab_init(&q, 0, first > 0 ? (uint64_t)first >> b->shift : 0);
     uint32_t n_threads = build_threads(b);
     b->s->n_threads = n_threads;
-#ifdef __linux__
-    /* With a thread for every CPU the process may use, each keeps to one,
-     * as GROMACS's mdrun -pin auto does. Left to the scheduler, a worker
-     * woken by the other was often put on the waker's CPU, and with the
-     * short tasks of a small trace the two then shared one core for much
-     * of the build (hpcc-4r: 22 ms median, 14 ms pinned, alternating
-     * runs). With fewer threads than CPUs (a chosen -j, perhaps beside
-     * other jobs) or --no-pin, the scheduler places them. */
-    cpu_set_t before;
-    q.pin = b->o->pin_threads && n_threads > 1 && !sched_getaffinity(0, sizeof q.allowed, &q.allowed) &&
-            CPU_COUNT(&q.allowed) == (int)n_threads;
-    if (q.pin) before = q.allowed;
-    b->s->pinned = q.pin;
-#endif
+    pin_begin(&q.pin, b->o->pin_threads, n_threads); /* pin.h */
+    b->s->pinned = q.pin.on;
     GThread **t = g_new0(GThread *, n_threads);
     for (uint32_t i = 1; i < n_threads; i++) t[i] = g_thread_new("slog2-lane", worker, &q);
     worker(&q);
     for (uint32_t i = 1; i < n_threads; i++) g_thread_join(t[i]);
     g_free(t);
-#ifdef __linux__
-    if (q.pin) pthread_setaffinity_np(pthread_self(), sizeof before, &before); /* this thread goes on */
-#endif
+    pin_end(&q.pin); /* this thread goes on */
     pthread_mutex_destroy(&q.lock);
     pthread_cond_destroy(&q.cond);
     return !atomic_load(&b->stop);
