@@ -663,18 +663,15 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     }
     if (b->w) {
         slog_error werr;
+        slog_file_info written;
         if (fatal) {
             slog_writer_abort(b->w);
-        } else if (slog_writer_finish(b->w, &werr) != SLOG_OK) {
+        } else if (slog_writer_finish_info(b->w, &written, &werr) != SLOG_OK) {
             fprintf(err_out, "slog2-build: error: %s\n", werr.message);
             fatal = 1;
-        } else {
-            slog_reader *rd;
-            if (slog_reader_open(&rd, o->output, &werr) == SLOG_OK) {
-                s->output_bytes = slog_reader_info(rd)->file_size;
-                s->span_ns = slog_reader_info(rd)->t_max - slog_reader_info(rd)->t_min;
-                slog_reader_close(rd);
-            }
+        } else { /* (reading the file back for these cost hpcg-4r 0.3 ms) */
+            s->output_bytes = written.file_size;
+            s->span_ns = written.t_max - written.t_min;
         }
         if (o->remove_on_signal) signals_disarm(); /* renamed or removed by now */
     }

@@ -42,6 +42,30 @@ static inline uint32_t slog_place_level(uint64_t a, uint64_t b, int shift) {
 #endif
 }
 
+/* The fields of a header block h (SLOG_HEADER_SIZE bytes) into info, as
+ * stored, without checking them (the reader checks; the writer reads back
+ * what it wrote). file_size is left alone: the postamble has it. */
+static inline void slog_header_decode(const uint8_t *h, slog_file_info *info) {
+    info->version_major = get_u16le(h + HDR_MAJOR);
+    info->version_minor = get_u16le(h + HDR_MINOR);
+    info->flags = get_u32le(h + HDR_FLAGS);
+    info->children_per_node = get_u32le(h + HDR_CHILDREN);
+    info->preview_bins = get_u32le(h + HDR_BINS);
+    info->leaf_shift = (int32_t)get_u32le(h + HDR_LEAF_SHIFT);
+    info->depth = get_u32le(h + HDR_DEPTH);
+    info->time_origin_ns = (int64_t)get_u64le(h + HDR_ORIGIN);
+    info->t_min = (int64_t)get_u64le(h + HDR_TMIN);
+    info->t_max = (int64_t)get_u64le(h + HDR_TMAX);
+    info->n_drawables = get_u64le(h + HDR_N_DRAWABLES);
+    info->n_states = get_u64le(h + HDR_N_STATES);
+    info->n_arrows = get_u64le(h + HDR_N_ARROWS);
+    info->n_events = get_u64le(h + HDR_N_EVENTS);
+    info->n_nodes = get_u64le(h + HDR_N_NODES);
+    info->n_categories = get_u32le(h + HDR_N_CATEGORIES);
+    info->n_timelines = get_u32le(h + HDR_N_TIMELINES);
+    info->n_annotations = get_u32le(h + HDR_N_ANNOTATIONS);
+}
+
 /* Bytes one encoded drawable record can take: head, 5 varints, the info
  * mask and up to SLOG_MAX_FIELDS values of at most 10 bytes each. */
 #define SLOG_RECORD_MAX (1 + 6 * 10 + 10 * SLOG_MAX_FIELDS)

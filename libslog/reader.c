@@ -76,8 +76,7 @@ static slog_status check_header(slog_reader *r, const uint8_t *h, uint64_t size,
     uint32_t bom = get_u32le(h + HDR_BOM);
     if (bom != SLOG_BOM)
         return slog_set_error(err, SLOG_ERR_CORRUPT, p, HDR_BOM, "byte-order mark %08x (byte-swapped file?)", bom);
-    r->info.version_major = get_u16le(h + HDR_MAJOR);
-    r->info.version_minor = get_u16le(h + HDR_MINOR);
+    slog_header_decode(h, &r->info);
     if (r->info.version_major != SLOG_FORMAT_MAJOR)
         return slog_set_error(err, SLOG_ERR_VERSION, p, HDR_MAJOR, "format version %u.%u, this reader reads %u.x",
                               r->info.version_major, r->info.version_minor, SLOG_FORMAT_MAJOR);
@@ -85,31 +84,15 @@ static slog_status check_header(slog_reader *r, const uint8_t *h, uint64_t size,
     if (crc != get_u32le(h + HDR_CRC))
         return slog_set_error(err, SLOG_ERR_CHECKSUM, p, HDR_CRC, "header CRC32C %08x, stored %08x", crc,
                               get_u32le(h + HDR_CRC));
-    r->info.flags = get_u32le(h + HDR_FLAGS);
     if (!(r->info.flags & SLOG_FLAG_COMPLETE))
         return slog_set_error(err, SLOG_ERR_TRUNCATED, p, HDR_FLAGS, "file was not finished by its writer");
     if (get_u32le(h + HDR_SIZE) != SLOG_HEADER_SIZE)
         return slog_set_error(err, SLOG_ERR_CORRUPT, p, HDR_SIZE, "header size %u", get_u32le(h + HDR_SIZE));
-    r->info.children_per_node = get_u32le(h + HDR_CHILDREN);
-    r->info.preview_bins = get_u32le(h + HDR_BINS);
-    r->info.leaf_shift = (int32_t)get_u32le(h + HDR_LEAF_SHIFT);
-    r->info.depth = get_u32le(h + HDR_DEPTH);
     if (r->info.children_per_node != SLOG_CHILDREN || r->info.preview_bins < 2 ||
         r->info.preview_bins > SLOG_MAX_BINS || (r->info.preview_bins & 1) || r->info.leaf_shift < 0 ||
         r->info.leaf_shift > 62 || r->info.depth > SLOG_MAX_LEVELS ||
         (uint32_t)r->info.leaf_shift + r->info.depth > 63 || (r->info.depth && (uint32_t)r->info.leaf_shift + r->info.depth - 1 > 62))
         return slog_set_error(err, SLOG_ERR_CORRUPT, p, HDR_CHILDREN, "tree parameters out of range");
-    r->info.time_origin_ns = (int64_t)get_u64le(h + HDR_ORIGIN);
-    r->info.t_min = (int64_t)get_u64le(h + HDR_TMIN);
-    r->info.t_max = (int64_t)get_u64le(h + HDR_TMAX);
-    r->info.n_drawables = get_u64le(h + HDR_N_DRAWABLES);
-    r->info.n_states = get_u64le(h + HDR_N_STATES);
-    r->info.n_arrows = get_u64le(h + HDR_N_ARROWS);
-    r->info.n_events = get_u64le(h + HDR_N_EVENTS);
-    r->info.n_nodes = get_u64le(h + HDR_N_NODES);
-    r->info.n_categories = get_u32le(h + HDR_N_CATEGORIES);
-    r->info.n_timelines = get_u32le(h + HDR_N_TIMELINES);
-    r->info.n_annotations = get_u32le(h + HDR_N_ANNOTATIONS);
     if (r->info.n_states + r->info.n_arrows + r->info.n_events != r->info.n_drawables ||
         r->info.n_states > r->info.n_drawables || r->info.t_min < 0 || r->info.t_max < r->info.t_min ||
         (r->info.n_drawables == 0) != (r->info.n_nodes == 0) || (r->info.depth == 0) != (r->info.n_nodes == 0))

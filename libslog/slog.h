@@ -207,6 +207,11 @@ int32_t slog_leaf_shift_for(double n, double span_ns, double n_rows, uint32_t le
  * close, rename into place, free w. On failure the temporary file is removed
  * and no file exists under PATH. Always frees w. */
 slog_status slog_writer_finish(slog_writer *w, slog_error *err);
+/* The same, and on success info says what was written, as a reader of the
+ * file would (slog_reader_info): counts, span, tree, file size. For
+ * producers that report it without opening the file again. */
+struct slog_file_info;
+slog_status slog_writer_finish_info(slog_writer *w, struct slog_file_info *info, slog_error *err);
 
 /* Discard everything, remove the temporary file, free w. NULL is fine. */
 void slog_writer_abort(slog_writer *w);

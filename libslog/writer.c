@@ -881,7 +881,8 @@ static slog_status write_sections(slog_writer *w, uint64_t sec[4][2]) {
     return SLOG_OK;
 }
 
-static slog_status write_header_and_postamble(slog_writer *w, uint64_t sec[4][2]) {
+/* The header goes to h too, for slog_writer_finish_info. */
+static slog_status write_header_and_postamble(slog_writer *w, uint64_t sec[4][2], uint8_t h[SLOG_HEADER_SIZE]) {
     uint64_t file_size = out_offset(w) + SLOG_POSTAMBLE_SIZE;
     uint8_t p[SLOG_POSTAMBLE_SIZE] = {0};
     put_u64le(p + POST_DIR_OFF, sec[3][0]);
@@ -896,7 +897,7 @@ static slog_status write_header_and_postamble(slog_writer *w, uint64_t sec[4][2]
     slog_status st = flush_out(w);
     if (st) return st;
 
-    uint8_t h[SLOG_HEADER_SIZE] = {0};
+    memset(h, 0, SLOG_HEADER_SIZE);
     memcpy(h + HDR_MAGIC, slog_magic, SLOG_MAGIC_LEN);
     put_u32le(h + HDR_BOM, SLOG_BOM);
     put_u16le(h + HDR_MAJOR, SLOG_FORMAT_MAJOR);
@@ -923,7 +924,7 @@ static slog_status write_header_and_postamble(slog_writer *w, uint64_t sec[4][2]
         put_u64le(h + HDR_SEC_CATEGORIES + 16 * i + 8, sec[i][1]);
     }
     put_u32le(h + HDR_CRC, slog_crc32c(0, h, HDR_CRC));
-    if (pwrite(w->fd, h, sizeof h, 0) != (ssize_t)sizeof h)
+    if (pwrite(w->fd, h, SLOG_HEADER_SIZE, 0) != (ssize_t)SLOG_HEADER_SIZE)
         return fail(w, SLOG_ERR_IO, "write header: %s", strerror(errno));
     return SLOG_OK;
 }
@@ -938,14 +939,17 @@ static slog_status finish_tree(slog_writer *w) {
     return close_node(w, root, true);
 }
 
-slog_status slog_writer_finish(slog_writer *w, slog_error *err) {
+slog_status slog_writer_finish(slog_writer *w, slog_error *err) { return slog_writer_finish_info(w, NULL, err); }
+
+slog_status slog_writer_finish_info(slog_writer *w, slog_file_info *info, slog_error *err) {
     slog_clear_error(err);
     if (!w) return slog_set_error(err, SLOG_ERR_ARG, NULL, SLOG_NO_OFFSET, "NULL writer");
     uint64_t sec[4][2] = {{0}};
+    uint8_t h[SLOG_HEADER_SIZE];
     slog_status st = w->broken ? w->err.status : SLOG_OK;
     if (!st) st = finish_tree(w);
     if (!st) st = write_sections(w, sec);
-    if (!st) st = write_header_and_postamble(w, sec);
+    if (!st) st = write_header_and_postamble(w, sec, h);
     /* The blocks reserved past the end are given back. */
     if (!st && w->reserved > w->file_off && ftruncate(w->fd, (off_t)w->file_off) != 0)
         st = fail(w, SLOG_ERR_IO, "truncate: %s", strerror(errno));
@@ -955,6 +959,10 @@ slog_status slog_writer_finish(slog_writer *w, slog_error *err) {
     if (!st) {
         free(w->tmp_path);
         w->tmp_path = NULL; /* nothing left to remove */
+        if (info) {
+            slog_header_decode(h, info);
+            info->file_size = w->file_off;
+        }
     } else if (err) {
         *err = w->err;
     }

@@ -78,7 +78,18 @@ int main(void)
     slog_writer_options_init(&o);
     o.time_origin_ns = 1700000000123456789ll;
     slog_error err;
-    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
+    /* Written as t_model_write() does, finishing with the info the
+     * writer reports, which must be what a reader of the file sees. */
+    slog_writer *w = NULL;
+    CHECK_OK(t_model_open_writer(&m, path, &o, &w, &err), &err);
+    for (size_t i = 0; i < m.n; i++) {
+        const t_draw *td = &m.d[i];
+        slog_drawable sd = {td->kind, td->cat, td->tl, td->etl, td->start, td->end, td->n_info, td->info};
+        CHECK_OK(slog_writer_add(w, &sd), slog_writer_error(w));
+    }
+    slog_file_info written;
+    memset(&written, 0xa5, sizeof written);
+    CHECK_OK(slog_writer_finish_info(w, &written, &err), &err);
 
     slog_reader *rd = NULL;
     CHECK_OK(slog_reader_open(&rd, path, &err), &err);
@@ -94,6 +105,17 @@ int main(void)
     CHECKF((uint64_t)sb.st_blocks * 512 <= (uint64_t)sb.st_size + (1u << 20), "%lld bytes allocated for %lld",
            (long long)sb.st_blocks * 512, (long long)sb.st_size);
     CHECK(fi->version_major == SLOG_FORMAT_MAJOR && fi->version_minor == SLOG_FORMAT_MINOR);
+    CHECKF(written.file_size == fi->file_size && written.t_min == fi->t_min && written.t_max == fi->t_max &&
+               written.n_drawables == fi->n_drawables && written.n_states == fi->n_states &&
+               written.n_arrows == fi->n_arrows && written.n_events == fi->n_events && written.n_nodes == fi->n_nodes &&
+               written.depth == fi->depth && written.leaf_shift == fi->leaf_shift &&
+               written.preview_bins == fi->preview_bins && written.flags == fi->flags &&
+               written.version_major == fi->version_major && written.version_minor == fi->version_minor &&
+               written.time_origin_ns == fi->time_origin_ns && written.n_categories == fi->n_categories &&
+               written.n_timelines == fi->n_timelines && written.n_annotations == fi->n_annotations &&
+               written.children_per_node == fi->children_per_node,
+           "slog_writer_finish_info: size %" PRIu64 "/%" PRIu64 " drawables %" PRIu64 "/%" PRIu64, written.file_size,
+           fi->file_size, written.n_drawables, fi->n_drawables);
     CHECK(fi->time_origin_ns == o.time_origin_ns);
     CHECK(fi->n_categories == m.n_cats && fi->n_timelines == m.n_tls && fi->n_annotations == m.n_ann);
     uint64_t ns = 0, na = 0, ne = 0;
