@@ -51,7 +51,7 @@
  *
  * With few ranks the match step is most of a thread's work and lanes at
  * a lag of 2 waited for it (16 ranks, 1 GB: 70 ms of the two threads' 2.1 s
- * CPU): a lag of 3 took 3-4 % off the wall time, 6 % off hpcg-4r's. With
+ * CPU): a lag of 3 took 3-4 % off the wall time, 0-6 % off hpcg-4r's. With
  * 32 to 128 ranks it changed nothing, and with 256 and 1,024 ranks, whose
  * slabs are larger, it was 2-3 % slower and took 15 % more memory. The lag
  * depends on the trace alone, never on the threads: which records lanes
