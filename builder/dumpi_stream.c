@@ -78,12 +78,20 @@ void dumpi_arena_free(dumpi_arena *a) {
 
 /* ---- decoding ---------------------------------------------------------- */
 
+static void set_refill(dumpi_file *f);
+
 void dumpi_file_rewind(dumpi_file *f) {
   f->pos = f->stream_begin;
-  f->win_off = f->pos;
-  f->win_len = 0;
-  f->refill_at = 0;
   f->state = 0;
+  if (f->win && f->win_len && f->win_off == f->stream_begin) {
+    /* The window still holds the stream's start (a look at the first
+     * records, as the build's sample takes): read on from it, not again. */
+    set_refill(f);
+  } else {
+    f->win_off = f->pos;
+    f->win_len = 0;
+    f->refill_at = 0;
+  }
   memset(&f->wall_wrap, 0, sizeof f->wall_wrap);
   memset(&f->cpu_wrap, 0, sizeof f->cpu_wrap);
 }
@@ -585,10 +593,14 @@ static int fill_window(dumpi_file *f, size_t want, dumpi_error *err) {
   }
   f->win_len = have;
   memset(f->win + have, 0, WINDOW_PAD);
-  /* Near its end while the stream goes on: the next record refills. */
-  uint64_t win_end = f->win_off + have, slack = window_slack(f);
-  f->refill_at = win_end >= f->stream_end ? UINT64_MAX : win_end >= slack ? win_end - slack + 1 : 0;
+  set_refill(f);
   return DUMPI_OK;
+}
+
+/* Near the window's end while the stream goes on: the next record refills. */
+static void set_refill(dumpi_file *f) {
+  uint64_t win_end = f->win_off + f->win_len, slack = window_slack(f);
+  f->refill_at = win_end >= f->stream_end ? UINT64_MAX : win_end >= slack ? win_end - slack + 1 : 0;
 }
 
 static inline __attribute__((always_inline)) int
