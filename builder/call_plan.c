@@ -88,8 +88,10 @@ void call_plan_make(fn_plan *p, uint16_t label) {
         if (a >= 0 || derived) {
             p->fields[p->n_fields] = (uint8_t)f;
             p->arg[p->n_fields] = a;
-            if (field_is_plain(f))
+            if (field_is_plain(f)) {
+                p->plain_arg[p->n_plain] = (uint8_t)a; /* a plain field is one argument: a >= 0 */
                 p->plain_slot[p->n_plain++] = (uint8_t)p->n_fields;
+            }
             else
                 p->computed_slot[p->n_computed++] = (uint8_t)p->n_fields;
             if (field_needs_comm(f)) p->needs_comm = true;
@@ -285,8 +287,8 @@ bool call_poll_failed(const dumpi_call *c, const fn_plan *p) {
 void call_state_info(const fn_plan *p, const dumpi_file *f, const comm_view *cv, const dumpi_call *c,
                      const dumpi_completions *dc, int64_t bytes, int64_t *info) {
     for (uint32_t i = 0; i < p->n_plain; i++) {
-        uint32_t k = p->plain_slot[i];
-        info[k] = arg_or(c, p->arg[k], SLOG_INFO_UNKNOWN);
+        const dumpi_value *v = &c->args[p->plain_arg[i]];
+        info[p->plain_slot[i]] = v->present ? v->i : SLOG_INFO_UNKNOWN;
     }
     if (!p->n_computed) return;
     int64_t sent = SLOG_INFO_UNKNOWN, received = SLOG_INFO_UNKNOWN;

@@ -63,6 +63,7 @@ typedef struct fn_plan {
      * comm, request) or a computed value (bytes, ranks, volumes, counts). */
     uint8_t n_plain, n_computed;
     uint8_t plain_slot[N_FIELD_IDS], computed_slot[N_FIELD_IDS];
+    uint8_t plain_arg[N_FIELD_IDS]; /* a plain slot's argument (always one) */
     bool bytes_shared;           /* count and datatype: one bytes value serves
                                   * the bytes field and matching */
     bool needs_comm;             /* a field depends on the communicator's
