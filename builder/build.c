@@ -521,11 +521,11 @@ static bool open_output(builder *b, const dumpi_meta *meta) {
     b->n_timelines = b->n_ranks;
     annotate(b, meta);
     bool ok = slog_batch_new(b->w, &b->arrow_batch) == SLOG_OK;
-    for (int k = 0; ok && k <= SLOTS_MAX; k++)
-        if (k < (int)b->n_slots || k == SLOTS_MAX) /* the slots in use, and the end's */
-            ok = slog_batch_new(b->w, &b->outs[k].batch) == SLOG_OK;
+    int slots = SLOTS_FOR(b->lag); /* the slots in use; outs[SLOTS_MAX] is the end's */
+    ok = ok && slog_batch_new(b->w, &b->outs[SLOTS_MAX].batch) == SLOG_OK;
+    for (int k = 0; ok && k < slots; k++) ok = slog_batch_new(b->w, &b->outs[k].batch) == SLOG_OK;
     for (uint32_t i = 0; ok && i < b->n_lanes; i++)
-        for (int k = 0; ok && k < (int)b->n_slots; k++) ok = slog_batch_new(b->w, &b->lanes[i].batch[k]) == SLOG_OK;
+        for (int k = 0; ok && k < slots; k++) ok = slog_batch_new(b->w, &b->lanes[i].batch[k]) == SLOG_OK;
     if (!ok) fprintf(b->err, "slog2-build: error: out of memory for the writer's batches\n");
     return ok;
 }
@@ -603,7 +603,6 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     atomic_init(&b->stop, 0);
     b->n_ranks = (uint32_t)n;
     b->lag = b->n_ranks <= FEW_RANKS ? LAG_FEW_RANKS : LAG_MANY_RANKS;
-    b->n_slots = b->lag + 2;
     s->n_ranks = b->n_ranks;
     b->ranks = g_new0(rank_in, b->n_ranks);
     b->timelines = g_hash_table_new(g_direct_hash, g_direct_equal);

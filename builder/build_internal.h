@@ -59,7 +59,7 @@
 #define LAG_FEW_RANKS 3
 #define LAG_MANY_RANKS 2
 #define FEW_RANKS 16
-#define SLOTS_MAX (LAG_FEW_RANKS + 2)
+#define SLOTS_MAX SLOTS_FOR(LAG_FEW_RANKS)
 
 /* An entry of a rank's list for the sequential step: a matching operation,
  * or (op.kind OP_DEFERRED) a whole record. One cache line (call_plan.h). */
@@ -95,8 +95,10 @@ static inline void *grow_array(void *v, uint32_t *cap, uint32_t n, size_t elem, 
     return g;
 }
 
-/* The slot of slab k's lists, batches and outputs. */
-#define SLOT_OF(b, k) ((int)((uint64_t)(k) % (b)->n_slots))
+/* Slabs in flight for publish lag `lag` (above), and the slot of slab k's
+ * lists, batches and outputs. */
+#define SLOTS_FOR(lag) ((lag) + 2)
+#define SLOT_OF(b, k) ((int)((uint64_t)(k) % SLOTS_FOR((b)->lag)))
 
 typedef enum rank_state {
     RANK_READING,    /* head holds its next record */
@@ -129,13 +131,13 @@ typedef struct rank_in {
 #define MAX_LANES 64
 typedef struct lane {
     uint32_t first, n;
-    slog_batch *batch[SLOTS_MAX]; /* per slab slot (n_slots of them made) */
+    slog_batch *batch[SLOTS_MAX]; /* per slab slot (SLOTS_FOR(lag) of them made) */
     int64_t done_slab;           /* the last slab it finished, -1 before */
     int64_t next_key;            /* its ranks' earliest next exit, INT64_MAX: none */
 } lane;
 
 typedef struct slab {
-    int64_t k;                   /* sequence number; slot slot_of(k) */
+    int64_t k;                   /* sequence number; slot SLOT_OF(b, k) */
     uint64_t leaf;
     int64_t lo, hi;              /* the leaf's interval: records ending there */
     uint64_t claimed;            /* lanes taken (bit i: lane i) */
@@ -200,7 +202,7 @@ typedef struct builder {
     int shift;                   /* the output's leaf width, log2 ns */
     rank_in *ranks;
     uint32_t n_ranks;
-    uint32_t lag, n_slots;       /* the publish lag, and lag + 2 slots (above) */
+    uint32_t lag;                /* the publish lag (above) */
     lane *lanes;
     uint32_t n_lanes;
     int64_t origin;

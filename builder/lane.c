@@ -30,7 +30,7 @@ void lane_advance_rank(builder *b, rank_in *r) {
 }
 
 /* Room for one more entry; NULL when out of memory. Lists start small:
- * there are ranks x n_slots of them (256 entries each was 64 MB with 1,024
+ * there are ranks x SLOTS_FOR(lag) of them (256 entries each was 64 MB with 1,024
  * ranks), and a busy one doubles to its size in a few slabs. */
 static seq_item *item_new(item_list *l) {
     if (l->n == l->cap) { /* the test inline: this runs for every entry */

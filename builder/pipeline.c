@@ -8,7 +8,7 @@
  *   - slab k's match step, once its lanes are done and match k - 1 is;
  *   - slab k's write step, once match k and write k - 1 are done;
  *   - lane l over slab k, once l finished slab k - 1, slab k's slot is free
- *     (write k - n_slots done), and every match step up to leaf(k) - lag is
+ *     (write k - SLOTS_FOR(lag) done), and every match step up to leaf(k) - lag is
  *     done (build_internal.h): a lane uses the plans and communicator snapshots published up
  *     to there and no others, so what it defers does not depend on timing
  *     (call_plan.h, comm_view.h).
@@ -42,7 +42,7 @@ typedef struct sched {
     bool match_busy, write_busy;
     bool no_more;            /* no record is left for a new slab */
     int n_running;           /* tasks in progress */
-    int next_id;             /* workers' numbers, for their statistics */
+    atomic_int next_id;      /* workers' numbers, for their statistics */
     pin_plan pin;            /* worker i keeps to the i-th CPU allowed, or not */
 } sched;
 
@@ -70,7 +70,7 @@ static void slab_init(sched *q, int64_t k, uint64_t leaf) {
 /* Open the next slab when it is time (under the lock). */
 static void maybe_open(sched *q) {
     builder *b = q->b;
-    if (q->no_more || !q->n_open || q->n_open >= q->write_next + (int64_t)b->n_slots) return;
+    if (q->no_more || !q->n_open || q->n_open >= q->write_next + SLOTS_FOR(b->lag)) return;
     const slab *last = slab_of(q, q->n_open - 1);
     if (last->claimed != all_lanes(b)) return; /* its lanes are not all taken yet */
     bool known = last->lanes_done == b->n_lanes;
@@ -134,9 +134,11 @@ static gpointer worker(gpointer data) {
     sched *q = data;
     builder *b = q->b;
     double waited = 0;
-    pthread_mutex_lock(&q->lock);
-    int id = q->next_id++;
+    /* Pinned before taking the lock: the move to its CPU is a system call
+     * the other workers need not wait for. */
+    int id = atomic_fetch_add(&q->next_id, 1);
     pin_self(&q->pin, (uint32_t)id);
+    pthread_mutex_lock(&q->lock);
     for (;;) {
         if (atomic_load(&b->stop)) break;
         if (!q->match_busy && q->match_next < q->n_open && slab_of(q, q->match_next)->lanes_done == b->n_lanes) {
@@ -180,6 +182,7 @@ static gpointer worker(gpointer data) {
 bool pipeline_run(builder *b) {
     sched q;
     memset(&q, 0, sizeof q);
+    atomic_init(&q.next_id, 0);
     q.b = b;
     pthread_mutex_init(&q.lock, NULL);
     pthread_cond_init(&q.cond, NULL);

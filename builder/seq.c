@@ -43,9 +43,9 @@ static uint32_t add_category(builder *b, slog_kind kind, const char *name, const
     return b->n_categories++;
 }
 
-/* The plan of label, made on its first record (in leaf) or before the
- * first leaf (leaf PLAN_NOT_READY: usable from leaf 0). */
-static fn_plan *seq_plan(builder *b, uint16_t label, uint64_t leaf) {
+/* The plan of label, made on its first record or before the first leaf,
+ * for lanes' records from leaf usable_from on. */
+static fn_plan *seq_plan(builder *b, uint16_t label, uint64_t usable_from) {
     fn_plan *p = &b->plans[label];
     if (atomic_load_explicit(&p->usable_from, memory_order_relaxed) != PLAN_NOT_READY) return p;
     const dumpi_fn_info *fn = dumpi_fn_lookup(label);
@@ -57,7 +57,7 @@ static fn_plan *seq_plan(builder *b, uint16_t label, uint64_t leaf) {
         snprintf(name, sizeof name, "%s (nothing)", fn->name);
         p->poll_category = add_category(b, SLOG_KIND_EVENT, name, "poll", palette_event_colour(name), 0, NULL);
     }
-    atomic_store_explicit(&p->usable_from, leaf == PLAN_NOT_READY ? 0 : leaf + b->lag, memory_order_release);
+    atomic_store_explicit(&p->usable_from, usable_from, memory_order_release);
     return p;
 }
 
@@ -260,7 +260,7 @@ static void deferred(builder *b, rank_in *r, const dumpi_call *c, comm_snap *sna
         if (snap) attach_snap(b, r->rank, c, snap, s->leaf);
         if (b->pending_snaps->len) publish_resolved(b, s->leaf);
     }
-    fn_plan *p = seq_plan(b, c->label, s->leaf);
+    fn_plan *p = seq_plan(b, c->label, s->leaf + b->lag);
     /* Before matching: arrows name this timeline. */
     uint32_t tl = timeline_for(b, r->rank, c->thread);
     dumpi_completions dc;
@@ -440,7 +440,7 @@ void seq_begin(builder *b) {
     slab_out *out = &b->outs[SLOTS_MAX];
     b->cur_out = out;
     for (int i = 0; i < N_LABELS; i++)
-        if (b->sampled[i]) seq_plan(b, (uint16_t)i, PLAN_NOT_READY);
+        if (b->sampled[i]) seq_plan(b, (uint16_t)i, 0);
     flush_meta(b, out->meta);
 }
 
