@@ -8,7 +8,7 @@
 
 comm_snap *comm_snap_new(void) {
     comm_snap *s = g_new0(comm_snap, 1);
-    atomic_init(&s->ready_leaf, NOT_PUBLISHED);
+    atomic_init(&s->usable_from, NOT_PUBLISHED);
     atomic_init(&s->refs, 2);
     s->size = s->own_rank = -1;
     return s;
@@ -33,7 +33,7 @@ void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_
             if (!s->is_inter && s->peers[i] == (int32_t)rank && s->own_rank < 0) s->own_rank = i;
         }
     }
-    atomic_store_explicit(&s->ready_leaf, from, memory_order_release);
+    atomic_store_explicit(&s->usable_from, from, memory_order_release);
     comm_snap_unref(s);
 }
 
@@ -71,7 +71,7 @@ bool comm_view_lane(const comm_table *t, uint32_t rank, uint32_t n_ranks, int co
         if (comm == COMM_HANDLE_SELF) out->kind = VIEW_SELF;
         return true;
     }
-    uint64_t ready = atomic_load_explicit(&((comm_snap *)s)->ready_leaf, memory_order_acquire);
+    uint64_t ready = atomic_load_explicit(&((comm_snap *)s)->usable_from, memory_order_acquire);
     if (ready == NOT_PUBLISHED || ready > leaf) return false;
     out->kind = VIEW_SNAP;
     out->snap = s;

@@ -30,7 +30,7 @@
  * lane's table and the sequential step), filled and published by the
  * sequential step. */
 typedef struct comm_snap {
-    _Atomic uint64_t ready_leaf; /* the first leaf lanes may use it in; UINT64_MAX until published */
+    _Atomic uint64_t usable_from; /* the first leaf lanes may use it in; UINT64_MAX until published */
     atomic_int refs;
     int state;                   /* comm_ref_state once published */
     bool is_inter;
