@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -844,6 +845,33 @@ static void test_crc32c(void)
             CHECK(slog_crc32c(slog_crc32c(0, buf + off, cut), buf + off + cut, len - cut) == want);
         }
     }
+    /* Long buffers take three blocks at a time (8,192 and 256 bytes each,
+     * joined by linearity): every length around those multiples, and
+     * random ones, from a random register, against the tables. */
+    enum { BIG = 3 * 8192 * 3 + 1000 };
+    uint8_t *big = malloc(BIG + 8);
+    CHECK(big != NULL);
+    if (!big) return;
+    for (size_t i = 0; i < BIG + 8; i++) {
+        x = x * 1103515245u + 12345u;
+        big[i] = (uint8_t)(x >> 16);
+    }
+    static const size_t around[] = {3 * 256, 3 * 8192, 2 * 3 * 8192, 3 * 8192 + 3 * 256, 3 * 8192 + 2 * 3 * 256};
+    for (size_t a = 0; a < sizeof around / sizeof *around; a++) {
+        for (size_t len = around[a] - 17; len <= around[a] + 17; len++) {
+            for (size_t off = 0; off < 8; off += 3) {
+                uint32_t seed = x = x * 1103515245u + 12345u;
+                CHECK(slog_crc32c(seed, big + off, len) == slog_crc32c_sw(seed, big + off, len));
+            }
+        }
+    }
+    for (int i = 0; i < 200; i++) {
+        x = x * 1103515245u + 12345u;
+        size_t len = x % BIG, off = (x >> 20) % 8;
+        CHECK(slog_crc32c(x, big + off, len) == slog_crc32c_sw(x, big + off, len));
+    }
+    CHECK(slog_crc32c(0, big, BIG) == t_crc32c(big, BIG)); /* the bitwise reference too */
+    free(big);
 }
 
 int main(void)
