@@ -21,17 +21,22 @@ static void build_table(void) {
         for (int t = 1; t < 8; t++) table[t][i] = (table[t - 1][i] >> 8) ^ table[0][table[t - 1][i] & 0xff];
 }
 
-static void ensure_table(void) {
-    if (atomic_load_explicit(&table_state, memory_order_acquire) == 2) return;
+/* Run build once, whichever thread gets here first; the others wait for
+ * it (a few microseconds, once per process). Not pthread_once: libslog
+ * is plain C11. */
+static void once(atomic_int *state, void (*build)(void)) {
+    if (atomic_load_explicit(state, memory_order_acquire) == 2) return;
     int expected = 0;
-    if (atomic_compare_exchange_strong(&table_state, &expected, 1)) {
-        build_table();
-        atomic_store_explicit(&table_state, 2, memory_order_release);
+    if (atomic_compare_exchange_strong(state, &expected, 1)) {
+        build();
+        atomic_store_explicit(state, 2, memory_order_release);
     } else {
-        while (atomic_load_explicit(&table_state, memory_order_acquire) != 2) {
+        while (atomic_load_explicit(state, memory_order_acquire) != 2) {
         }
     }
 }
+
+static void ensure_table(void) { once(&table_state, build_table); }
 
 uint32_t slog_crc32c_sw(uint32_t crc, const void *data, size_t len) {
     ensure_table();
@@ -99,17 +104,9 @@ __attribute__((target("sse4.2"))) static void zeros_make(zeros_op *op, unsigned 
     }
 }
 
-static void ensure_zeros(void) {
-    if (atomic_load_explicit(&zeros_state, memory_order_acquire) == 2) return;
-    int expected = 0;
-    if (atomic_compare_exchange_strong(&zeros_state, &expected, 1)) {
-        zeros_make(&zeros_long, 13);
-        zeros_make(&zeros_short, 8);
-        atomic_store_explicit(&zeros_state, 2, memory_order_release);
-    } else {
-        while (atomic_load_explicit(&zeros_state, memory_order_acquire) != 2) {
-        }
-    }
+static void build_zeros(void) {
+    zeros_make(&zeros_long, 13);
+    zeros_make(&zeros_short, 8);
 }
 
 static inline uint32_t zeros_apply(const zeros_op *op, uint32_t c) {
@@ -147,7 +144,7 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_hw(uint32_t crc, const 
     const uint8_t *p = data;
     uint64_t c = ~crc & 0xffffffffu;
     if (len >= 3 * CRC_SHORT) {
-        ensure_zeros();
+        once(&zeros_state, build_zeros);
         c = crc3(c, &p, &len, CRC_LONG, &zeros_long);
         c = crc3(c, &p, &len, CRC_SHORT, &zeros_short);
     }
