@@ -78,7 +78,7 @@ typedef struct zeros_op {
 } zeros_op;
 
 static zeros_op zeros_long, zeros_short;
-static atomic_int zeros_state; /* as table_state */
+static atomic_int zeros_state; /* once() */
 
 /* The 32x32 bit matrix m (the images of the one-bit registers) times x. */
 static uint32_t gf2_times(const uint32_t m[32], uint32_t x) {
