@@ -25,7 +25,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "build.h"
 #include "call_plan.h"
@@ -33,6 +32,7 @@
 #include "comm.h"
 #include "comm_view.h"
 #include "dumpi.h"
+#include "grow.h" /* slog_grow, from libslog */
 #include "match.h"
 #include "send_reqs.h"
 #include "slog.h"
@@ -81,19 +81,6 @@ typedef struct item_list {
     seq_item *v;
     uint32_t n, cap;
 } item_list;
-
-/* Room for one element more than n in array v (elem bytes each, *cap of
- * them, doubled from first when full): the array, moved or not, or NULL
- * when out of memory (v and *cap unchanged). libslog's slog_grow() is
- * internal to it. */
-static inline void *grow_array(void *v, uint32_t *cap, uint32_t n, size_t elem, uint32_t first) {
-    if (n < *cap) return v;
-    if (*cap > UINT32_MAX / 2) return NULL;
-    uint32_t c = *cap ? 2 * *cap : first;
-    void *g = realloc(v, (size_t)c * elem);
-    if (g) *cap = c;
-    return g;
-}
 
 /* Slabs in flight for publish lag `lag` (above), and the slot of slab k's
  * lists, batches and outputs. */

@@ -34,7 +34,7 @@ void lane_advance_rank(builder *b, rank_in *r) {
  * ranks), and a busy one doubles to its size in a few slabs. */
 static seq_item *item_new(item_list *l) {
     if (l->n == l->cap) { /* the test inline: this runs for every entry */
-        seq_item *v = grow_array(l->v, &l->cap, l->n, sizeof *v, 16);
+        seq_item *v = slog_grow(l->v, &l->cap, l->n, sizeof *v, 16);
         if (!v) return NULL;
         l->v = v;
     }

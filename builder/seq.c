@@ -130,7 +130,7 @@ static slog_cb_result on_arrow(void *user, const match_arrow *a) {
     /* A list of its own, not a GArray: its append was half of this. */
     arrow_list *l = &b->cur_out->arrows;
     if (l->n == l->cap) {
-        arrow_rec *v = grow_array(l->v, &l->cap, l->n, sizeof *v, 1024);
+        arrow_rec *v = slog_grow(l->v, &l->cap, l->n, sizeof *v, 1024);
         if (!v) {
             refused(b, SLOG_ERR_NOMEM);
             return SLOG_STOP;

@@ -6,15 +6,6 @@
 
 #include "format.h"
 
-void *slog_grow(void *v, uint32_t *cap, uint32_t n, size_t elem, uint32_t first) {
-    if (n < *cap) return v;
-    if (*cap > UINT32_MAX / 2) return NULL;
-    uint32_t c = *cap ? 2 * *cap : first;
-    void *g = realloc(v, (size_t)c * elem);
-    if (g) *cap = c;
-    return g;
-}
-
 void buf_free(slog_buf *b) {
     free(b->data);
     b->data = NULL;

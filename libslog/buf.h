@@ -13,17 +13,13 @@
 #include <stdint.h>
 
 #include "format.h"
+#include "grow.h"
 
 typedef struct slog_buf {
     uint8_t *data;
     size_t len, cap;
     bool failed;   /* an allocation failed; contents are incomplete */
 } slog_buf;
-
-/* Room for one element more than n in array v (elem bytes each, *cap of
- * them, doubled from first when full): the array, moved or not, or NULL
- * when out of memory (v and *cap unchanged). */
-void *slog_grow(void *v, uint32_t *cap, uint32_t n, size_t elem, uint32_t first);
 
 void buf_free(slog_buf *b);
 bool buf_reserve(slog_buf *b, size_t extra);
