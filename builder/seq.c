@@ -372,7 +372,7 @@ void seq_match(builder *b, const slab *s) {
     for (uint32_t i = 0; i < b->n_ranks; i++) {
         const item_list *l = &b->ranks[i].items[slot];
         at[i] = l->v;
-        end[i] = l->v + l->n;
+        end[i] = l->n ? l->v + l->n : l->v; /* a list never used has no array */
         live[i] = l->n > 0;
         keys[i] = l->n ? l->v[0].key : 0;
         any |= live[i];
