@@ -494,7 +494,9 @@ static bool open_output(builder *b, const dumpi_meta *meta) {
     wo.time_origin_ns = b->origin;
     wo.leaf_shift = b->shift;
     slog_error werr;
+    if (b->o->remove_on_signal) signals_hold(); /* until armed: the file is created first */
     if (slog_writer_open(&b->w, b->o->output, &wo, &werr) != SLOG_OK) {
+        if (b->o->remove_on_signal) signals_unhold();
         fprintf(b->err, "slog2-build: error: %s\n", werr.message);
         return false;
     }

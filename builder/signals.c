@@ -7,10 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Termination (a user, a batch system's limits) and crashes. */
+/* Termination (a user, a batch system's limits), then crashes. Only the
+ * first N_HELD may be held: a crash signal blocked when it is raised by a
+ * fault kills the process outright. */
 static const int handled[] = {SIGHUP, SIGINT,  SIGQUIT, SIGTERM, SIGXCPU, SIGXFSZ,
                               SIGSEGV, SIGBUS, SIGFPE,  SIGILL,  SIGABRT};
 #define N_HANDLED (sizeof handled / sizeof handled[0])
+#define N_HELD 6
 
 /* What the handler uses, prepared beforehand: it may only make
  * async-signal-safe calls (unlink, write, raise). Freed only once
@@ -22,6 +25,22 @@ static size_t message_len;
 static volatile sig_atomic_t armed;
 static struct sigaction previous[N_HANDLED];
 static bool installed[N_HANDLED];
+static sigset_t mask_before_hold;
+static bool holding;
+
+void signals_hold(void) {
+    if (holding) return;
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < N_HELD; i++) sigaddset(&set, handled[i]);
+    holding = pthread_sigmask(SIG_BLOCK, &set, &mask_before_hold) == 0;
+}
+
+void signals_unhold(void) {
+    if (!holding) return;
+    holding = false;
+    pthread_sigmask(SIG_SETMASK, &mask_before_hold, NULL);
+}
 
 static void on_signal(int sig) {
     if (armed) {
@@ -56,7 +75,7 @@ static int format_message(char *out, size_t size, const char *program, const cha
                     program, n, paths[0]);
 }
 
-bool signals_arm(const char *program, const char *const *paths, size_t n, bool erase_line) {
+static bool arm(const char *program, const char *const *paths, size_t n, bool erase_line) {
     if (temp_paths || n == 0) return false;
     temp_paths = calloc(n, sizeof *temp_paths);
     if (!temp_paths) return false;
@@ -89,6 +108,13 @@ bool signals_arm(const char *program, const char *const *paths, size_t n, bool e
         installed[i] = sigaction(handled[i], &sa, &previous[i]) == 0;
     }
     return true;
+}
+
+bool signals_arm(const char *program, const char *const *paths, size_t n, bool erase_line) {
+    bool ok = arm(program, paths, n, erase_line);
+    /* A signal that came while held is delivered now, to the handler. */
+    signals_unhold();
+    return ok;
 }
 
 void signals_disarm(void) {

@@ -18,11 +18,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Hold (block) the termination signals in the calling thread, the only
+ * one, from before the temporary files are created until signals_arm()
+ * (or signals_unhold() when creating them failed): one arriving in between
+ * would end the process at its default action and leave the files. */
+void signals_hold(void);
+void signals_unhold(void);
+
 /* Remove paths[0..n) (copied) if SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGXCPU,
  * SIGXFSZ or a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) arrives
  * before signals_disarm(). program starts the message; erase_line: a
  * progress bar is on stderr's current line. False (and nothing armed) when
- * out of memory or already armed. */
+ * out of memory or already armed. Either way, ends a signals_hold(). */
 bool signals_arm(const char *program, const char *const *paths, size_t n, bool erase_line);
 /* The files were renamed or removed: signals act as before again. */
 void signals_disarm(void);

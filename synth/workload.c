@@ -1005,6 +1005,9 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
     snprintf(err, errlen, "out of memory");
     goto out;
   }
+  /* Until armed: a signal between creating a file and arming would leave it. */
+  if (cfg->remove_on_signal)
+    signals_hold();
   for (int r = 0; r < s->P; r++, opened++) {
     rank_st *rs = &s->r[r];
     synth_rng_seed(&rs->rng, cfg->seed, (uint64_t)r);
@@ -1036,6 +1039,7 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
       tmp[r] = s->r[r].d.out.tmp_path;
     armed = tmp && signals_arm("slog2-synth", tmp, P, cfg->progress);
     free(tmp);
+    signals_unhold(); /* when not armed for want of memory */
   }
 
   phase_init(s);
@@ -1140,6 +1144,7 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
 out:
   for (int r = 0; r < opened; r++)
     synth_out_discard(&s->r[r].d.out);
+  signals_unhold(); /* opening a file failed */
   if (armed)
     signals_disarm(); /* every file renamed or removed */
   if (s->r) {
