@@ -496,7 +496,7 @@ static bool open_output(builder *b, const dumpi_meta *meta) {
     slog_error werr;
     if (b->o->remove_on_signal) signals_hold(); /* until armed: the file is created first */
     if (slog_writer_open(&b->w, b->o->output, &wo, &werr) != SLOG_OK) {
-        if (b->o->remove_on_signal) signals_unhold();
+        signals_unhold(); /* nothing if not held */
         fprintf(b->err, "slog2-build: error: %s\n", werr.message);
         return false;
     }

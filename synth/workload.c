@@ -1037,9 +1037,11 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
     const char **tmp = malloc(P * sizeof *tmp);
     for (size_t r = 0; tmp && r < P; r++)
       tmp[r] = s->r[r].d.out.tmp_path;
-    armed = tmp && signals_arm("slog2-synth", tmp, P, cfg->progress);
+    if (tmp)
+      armed = signals_arm("slog2-synth", tmp, P, cfg->progress); /* ends the hold */
+    else
+      signals_unhold();
     free(tmp);
-    signals_unhold(); /* when not armed for want of memory */
   }
 
   phase_init(s);

@@ -116,44 +116,36 @@ static void ignored_stays_ignored(void) {
     _exit(0);
 }
 
-static void test_held_then_armed(void) {
-    int st = run_child(held_then_armed);
-    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
-    CHECK(!exists(temp));
-    CHECK(err_says("test: stopped by a signal; removed "));
-    CHECK(err_says(temp));
-}
+/* Each case's child, and how it must end: killed by sig (0: exits 0),
+ * the temporary file removed and the removal told on stderr, or left. */
+static const struct {
+    const char *name;
+    child_fn fn;
+    int sig;
+    bool removed;
+} cases[] = {
+    {"held_then_armed", held_then_armed, SIGTERM, true},
+    {"not_held", not_held, SIGTERM, false},
+    {"held_then_unheld", held_then_unheld, SIGTERM, false},
+    {"armed_then_disarmed", armed_then_disarmed, SIGTERM, false},
+    {"ignored_stays_ignored", ignored_stays_ignored, 0, false},
+};
 
-static void test_not_held(void) {
+static void check_case(size_t i) {
     unlink(temp);
-    int st = run_child(not_held);
-    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
-    CHECK(exists(temp));
-    CHECK(!err_says("removed"));
-    unlink(temp);
-}
-
-static void test_held_then_unheld(void) {
-    int st = run_child(held_then_unheld);
-    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
-    CHECK(exists(temp));
-    CHECK(!err_says("removed"));
-    unlink(temp);
-}
-
-static void test_armed_then_disarmed(void) {
-    int st = run_child(armed_then_disarmed);
-    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
-    CHECK(exists(temp));
-    CHECK(!err_says("removed"));
-    unlink(temp);
-}
-
-static void test_ignored_stays_ignored(void) {
-    int st = run_child(ignored_stays_ignored);
-    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    CHECK(exists(temp));
-    unlink(temp);
+    int st = run_child(cases[i].fn);
+    if (cases[i].sig)
+        CHECK(WIFSIGNALED(st) && WTERMSIG(st) == cases[i].sig);
+    else
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    if (cases[i].removed) {
+        CHECK(!exists(temp));
+        CHECK(err_says("test: stopped by a signal; removed "));
+        CHECK(err_says(temp));
+    } else {
+        CHECK(exists(temp));
+        CHECK(!err_says("removed"));
+    }
 }
 
 int main(void) {
@@ -163,11 +155,11 @@ int main(void) {
     }
     snprintf(temp, sizeof temp, "%s/out.slog2.tmp.test", dir);
     snprintf(err_path, sizeof err_path, "%s/stderr", dir);
-    RUN(test_held_then_armed);
-    RUN(test_not_held);
-    RUN(test_held_then_unheld);
-    RUN(test_armed_then_disarmed);
-    RUN(test_ignored_stays_ignored);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int before = check_failures;
+        check_case(i);
+        printf("%s %s\n", check_failures == before ? "ok  " : "FAIL", cases[i].name);
+    }
     unlink(temp);
     unlink(err_path);
     rmdir(dir);
