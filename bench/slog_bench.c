@@ -15,7 +15,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "slog.h"
+#include <slog2/slog.h>
 
 static double now_s(void) {
     struct timespec ts;

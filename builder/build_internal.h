@@ -35,7 +35,7 @@
 #include "grow.h" /* slog_grow, from libslog */
 #include "match.h"
 #include "send_reqs.h"
-#include "slog.h"
+#include <slog2/slog.h>
 
 #define N_LABELS DUMPI_N_LABELS
 /* The publish lag: leaves between the sequential step that publishes a

@@ -21,7 +21,7 @@
 #include "dumpi.h"
 #include "fn_args.h"
 #include "match.h"
-#include "slog.h"
+#include <slog2/slog.h>
 #include "volume.h"
 
 /* Info fields a function's state may carry (field_defs in call_plan.c). */

@@ -10,7 +10,7 @@
 
 #include "build.h"
 #include "dumpi.h"
-#include "slog.h"
+#include <slog2/slog.h>
 
 static const char description[] =
     "Convert a DUMPI MPI trace (an ASCII .meta file plus one binary .bin per\n"

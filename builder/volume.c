@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "slog.h"
+#include <slog2/slog.h>
 
 typedef enum volume_rule {
     V_NONE = 0,

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "slog.h"
+#include <slog2/slog.h>
 
 static const char usage_text[] =
     "Usage: slog2-print [OPTION]... FILE.slog2\n"

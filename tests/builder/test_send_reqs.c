@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "../match/check.h"
+#include "mpi/check.h"
 #include "call_plan.h"
 #include "dumpi_table.h"
 #include "send_reqs.h"

@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "slog.h"
+#include <slog2/slog.h>
 #include "format.h"
 
 static slog_cb_result on_draw(void *user, const slog_drawable *d)

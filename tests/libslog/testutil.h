@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "slog.h"
+#include <slog2/slog.h>
 
 /* ------------------------------------------------------------ checks */
 

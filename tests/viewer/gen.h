@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "slog.h"
+#include <slog2/slog.h>
 
 typedef struct sv_gen_opts {
     uint32_t n_timelines;     /* e.g. 4 */

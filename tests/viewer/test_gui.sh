@@ -160,7 +160,7 @@ else
 fi
 # Cancel during a conversion stops slog2-build with SIGTERM, which removes
 # its temporary file (SIGKILL left it: 100s of MB per trace)
-SYNTH="$(dirname "$VIEW")/../synth/slog2-synth"
+SYNTH="$(dirname "$VIEW")/slog2-synth"
 if [ -x "$SYNTH" ]; then
   rm -rf "$WORK/big" && mkdir -p "$WORK/big"
   "$SYNTH" -n 4 -c 1000000 -o "$WORK/big/t" > /dev/null || exit 1

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../match/check.h"
+#include "../builder/mpi/check.h"
 #include "signals.h"
 
 static char dir[] = "/tmp/slog2-signals.XXXXXX";

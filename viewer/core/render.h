@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "scene.h"
-#include "slog.h"
+#include <slog2/slog.h>
 #include "viewport.h"
 
 /* Category colours and visibility, indexed by category id. */

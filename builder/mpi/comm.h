@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "slog.h"
+#include <slog2/slog.h>
 
 /* Handle values fixed by libdumpi (traces/README.md). */
 #define COMM_HANDLE_NULL 1

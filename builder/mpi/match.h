@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 #include "comm.h"
-#include "slog.h"
+#include <slog2/slog.h>
 
 #define MATCH_ANY_SOURCE (-1)  /* Open MPI's MPI_ANY_SOURCE, as in the traces */
 #define MATCH_ANY_TAG (-1)     /* Open MPI's MPI_ANY_TAG */

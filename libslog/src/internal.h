@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "slog.h"
+#include <slog2/slog.h>
 #include "format.h"
 #include "buf.h"
 

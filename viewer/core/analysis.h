@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "scene.h"
-#include "slog.h"
+#include <slog2/slog.h>
 
 typedef struct sv_range_stats {
     int64_t t0, t1;

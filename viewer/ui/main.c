@@ -9,7 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "doc.h"
-#include "slog.h"
+#include <slog2/slog.h>
 #include "sv-app.h"
 
 static const char USAGE[] =

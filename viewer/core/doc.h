@@ -11,7 +11,7 @@
 
 #include "render.h"
 #include "scene.h"
-#include "slog.h"
+#include <slog2/slog.h>
 #include "viewport.h"
 
 typedef struct sv_doc {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "slog.h"
+#include <slog2/slog.h>
 
 typedef struct col_row {
     uint32_t timeline, category;

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "slog.h"
+#include <slog2/slog.h>
 #include "viewport.h"
 
 /* More real drawables than this in one frame stop the query; the frame is

@@ -1,7 +1,7 @@
 /* aggregate.c - see aggregate.h. */
 #include "aggregate.h"
 
-#include "slog.h"
+#include <slog2/slog.h>
 
 /* The arithmetic is libslog's (slog_spread*), shared with slog2-print
  * --preview, so what is printed is what is drawn. */
