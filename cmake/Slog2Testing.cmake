@@ -84,3 +84,25 @@ function(slog2_add_fuzzer)
       COMMAND $<TARGET_FILE:${F_NAME}> ${F_CORPUS} LABELS fuzz-replay)
   endif()
 endfunction()
+
+# ---------------------------------------------------------------------------
+# slog2_sources_of(<out-var> <target>...)
+#
+# The source files of the given targets, as absolute paths: the fuzz targets
+# compile a module's sources in (instrumented for coverage) instead of
+# linking its library, and take the list from the module's own target so
+# that each list is written once.
+function(slog2_sources_of out)
+  set(all)
+  foreach(tgt ${ARGN})
+    get_target_property(srcs ${tgt} SOURCES)
+    get_target_property(dir ${tgt} SOURCE_DIR)
+    foreach(src ${srcs})
+      if(NOT IS_ABSOLUTE "${src}")
+        set(src ${dir}/${src})
+      endif()
+      list(APPEND all ${src})
+    endforeach()
+  endforeach()
+  set(${out} ${all} PARENT_SCOPE)
+endfunction()

@@ -32,7 +32,7 @@
  *   12    CPU start and stop if bit 2: u16 seconds minus the CPU bias,
  *         u32 nanoseconds, each
  *   12    wall start and stop if bit 3, same encoding
- *   ...   arguments in the order of builder/dumpi_table.h
+ *   ...   arguments in the order of dumpi/dumpi_table.h
  *
  * The argument lists come from the project's DUMPI function table
  * (dumpi_table.h), so the generator and the decoder share one statement of

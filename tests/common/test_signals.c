@@ -1,5 +1,5 @@
 /* test_signals.c - a tool killed while writing leaves no temporary file
- * (builder/signals.h), in a child process per case: the signal must end
+ * (common/signals.h), in a child process per case: the signal must end
  * the child as it would have (status), after removing the file and saying
  * so (stderr), including a signal that came while held, between creating
  * the file and arming. The scripted tests kill whole builds, where that

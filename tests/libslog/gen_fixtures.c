@@ -6,7 +6,7 @@
  * so a later format change that breaks old files shows up as a failing test
  * (regenerate only on a deliberate major version change). Names avoid the
  * .slog2 suffix, which .gitignore excludes. Byte offsets are those of
- * libslog/format.h (version 1.0). */
+ * libslog/src/format.h (version 1.0). */
 #include "testutil.h"
 
 #include <inttypes.h>

@@ -3,7 +3,7 @@
  * timelines, drawables) that can be written with the writer and compared
  * with what the reader delivers (brute-force filter, preview bins).
  *
- * The tests check the contract in libslog/slog.h ("Exact semantics" above
+ * The tests check the contract in <slog2/slog.h> ("Exact semantics" above
  * slog_reader_query); they use only the public API. */
 #ifndef SLOG_TESTUTIL_H
 #define SLOG_TESTUTIL_H

@@ -1,5 +1,5 @@
 /* test_decode.c - every generated trace decodes with the project's DUMPI
- * decoder (builder/dumpi.h) and is consistent:
+ * decoder (dumpi/dumpi.h) and is consistent:
  *   - no decode errors; index, header (13.0.0), footer present;
  *   - per-label call counts equal the footer's, the total entry is their sum;
  *   - per rank, exit times never decrease and no call ends before it starts;

@@ -4,7 +4,7 @@
  * (states, arrows, events) in a binary time tree with per-node preview bins,
  * so that a viewer can show any time window reading only the nodes that
  * intersect it. The byte layout is documented in docs/FORMAT.md and in
- * libslog/format.h.
+ * libslog/src/format.h.
  *
  * Times are signed 64-bit nanoseconds relative to the trace start
  * (slog_file_info.time_origin_ns gives the absolute time of 0). All times
