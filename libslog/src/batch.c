@@ -29,12 +29,13 @@ const char *slog_drawable_problem(const slog_drawable *d) {
 slog_status slog_batch_new(slog_writer *w, slog_batch **out) {
     *out = NULL;
     int32_t shift;
-    uint32_t bins;
-    if (!w || !slog_writer_batch_geometry(w, &shift, &bins)) return SLOG_ERR_ARG;
+    uint32_t bins, tb_shift;
+    if (!w || !slog_writer_batch_geometry(w, &shift, &bins, &tb_shift)) return SLOG_ERR_ARG;
     slog_batch *b = calloc(1, sizeof *b);
     if (!b) return SLOG_ERR_NOMEM;
     b->shift = shift;
     b->n_bins = bins;
+    b->tb_shift = tb_shift;
     prev_init(&b->prev, bins);
     /* A producer's batch sees a few timelines (a lane of ranks), not all:
      * 4,096 rows of bins in each of 256 batches was 256 MB with 256 ranks. */
@@ -46,7 +47,8 @@ slog_status slog_batch_new(slog_writer *w, slog_batch **out) {
 
 void slog_batch_free(slog_batch *b) {
     if (!b) return;
-    buf_free(&b->seg);
+    for (uint32_t i = 0; i < b->cap_segs; i++) buf_free(&b->segs[i].seg);
+    free(b->segs);
     prev_free(&b->prev);
     free(b->other);
     free(b->other_info);
@@ -73,11 +75,15 @@ void slog_batch_begin(slog_batch *b, uint64_t leaf) {
         b->bshift = bs;
         b->inv = 1.0f / (float)((int64_t)1 << bs);
     }
-    b->seg.len = 0;
-    b->seg.failed = false;
+    for (uint32_t i = 0; i < b->n_segs; i++) {
+        batch_seg *g = &b->segs[i];
+        g->seg.len = 0;
+        g->seg.failed = false;
+        g->n_seg = g->n_mirror = 0;
+    }
+    b->n_segs = 0;
+    b->last_seg = 0;
     b->n_seg = 0;
-    b->first_start = b->last_start = 0;
-    b->first_delta_at = 0;
     prev_reset(&b->prev);
     b->n_other = 0;
     b->n_other_info = 0;
@@ -121,6 +127,53 @@ static batch_cat *cat_entry(slog_batch *b, uint32_t id) {
         b->used[b->n_used++] = id;
     }
     return c;
+}
+
+/* The segment of block k, made if there is none; NULL when out of memory. */
+static batch_seg *seg_of(slog_batch *b, uint32_t k) {
+    if (b->last_seg < b->n_segs && b->segs[b->last_seg].block == k) return &b->segs[b->last_seg];
+    for (uint32_t i = 0; i < b->n_segs; i++)
+        if (b->segs[i].block == k) {
+            b->last_seg = i;
+            return &b->segs[i];
+        }
+    if (b->n_segs == b->cap_segs) {
+        uint32_t cap = b->cap_segs ? 2 * b->cap_segs : 4;
+        batch_seg *g = realloc(b->segs, (size_t)cap * sizeof *g);
+        if (!g) return NULL;
+        memset(g + b->cap_segs, 0, (size_t)(cap - b->cap_segs) * sizeof *g);
+        b->segs = g;
+        b->cap_segs = cap;
+    }
+    batch_seg *g = &b->segs[b->n_segs];
+    g->block = k;
+    g->seg.len = 0;
+    g->seg.failed = false;
+    g->n_seg = g->n_mirror = 0;
+    b->last_seg = b->n_segs++;
+    return g;
+}
+
+/* Encode d at the end of segment g; false when out of memory. */
+static bool seg_put(batch_seg *g, const slog_drawable *d, int64_t lo, bool mirror) {
+    if (g->seg.cap - g->seg.len < SLOG_RECORD_MAX && !buf_reserve(&g->seg, SLOG_RECORD_MAX)) return false;
+    uint8_t *p = g->seg.data + g->seg.len, *delta_at;
+    uint8_t *head = p;
+    if (!g->n_seg) {
+        p = slog_record_put(p, d, lo, &delta_at);
+        g->first_start = d->start;
+        g->first_delta_at = (size_t)(delta_at - g->seg.data);
+    } else {
+        p = slog_record_put(p, d, g->last_start, &delta_at);
+    }
+    if (mirror) {
+        *head |= SLOG_REC_MIRROR;
+        g->n_mirror++;
+    }
+    g->last_start = d->start;
+    g->seg.len = (size_t)(p - g->seg.data);
+    g->n_seg++;
+    return true;
 }
 
 /* Keep d for the writer to place: it is not inside the leaf. */
@@ -205,17 +258,13 @@ slog_status slog_batch_add(slog_batch *b, const slog_drawable *d) {
     bool backwards = d->end < d->start;
     int64_t a = backwards ? d->end : d->start, key = backwards ? d->start : d->end;
     if (a >= b->lo && key < b->hi) {
-        if (b->seg.cap - b->seg.len < SLOG_RECORD_MAX && !buf_reserve(&b->seg, SLOG_RECORD_MAX)) goto nomem;
-        uint8_t *p = b->seg.data + b->seg.len, *delta_at;
-        if (!b->n_seg) {
-            p = slog_record_put(p, d, b->lo, &delta_at);
-            b->first_start = d->start;
-            b->first_delta_at = (size_t)(delta_at - b->seg.data);
-        } else {
-            p = slog_record_put(p, d, b->last_start, &delta_at);
+        uint32_t k = d->timeline >> b->tb_shift;
+        batch_seg *g = seg_of(b, k);
+        if (!g || !seg_put(g, d, b->lo, false)) goto nomem;
+        if (kind == SLOG_KIND_ARROW && (d->end_timeline >> b->tb_shift) != k) {
+            batch_seg *m = seg_of(b, d->end_timeline >> b->tb_shift);
+            if (!m || !seg_put(m, d, b->lo, true)) goto nomem;
         }
-        b->last_start = d->start;
-        b->seg.len = (size_t)(p - b->seg.data);
         b->n_seg++;
         leaf_preview(b, d);
         if (b->prev.failed) goto nomem;

@@ -2,7 +2,7 @@
  *
  * Every multi-byte integer is little-endian and written byte by byte through
  * the put/get helpers below (never host structs). docs/FORMAT.md is the prose
- * version of this file; keep them in step. Version 1.1.
+ * version of this file; keep them in step. Version 2.0.
  *
  * File = Header | node and preview blocks ... | Categories | Timelines |
  *        Annotations | Directory | Postamble
@@ -19,7 +19,7 @@
  *    24    4 children per node (2)
  *    28    4 preview bins per preview block
  *    32    4 leaf_shift (int32): leaf node width is 2^leaf_shift ns
- *    36    4 depth: number of levels; the root is (depth-1, 0); 0 = empty
+ *    36    4 depth: levels of the deepest block tree (0 = empty)
  *    40    8 time origin (int64 ns, absolute time of t = 0)
  *    48    8 t_min (int64 ns) of all drawables
  *    56    8 t_max (int64 ns)
@@ -36,7 +36,14 @@
  *   136   16 timelines section
  *   152   16 annotations section
  *   168   16 directory section
- *   184   68 reserved (0)
+ *   184    4 block_timelines: timelines per block (power of two)
+ *   188    4 n_blocks = ceil(n_timelines / block_timelines)
+ *   192    4 group_timelines: timelines per overview row (power of two;
+ *            1 = no overview tree)
+ *   196    4 overview depth: levels of the overview tree (0 = none)
+ *   200    8 n_mirrors: arrow records stored a second time, in the
+ *            receiver's block
+ *   208   44 reserved (0)
  *   252    4 CRC32C of bytes 0..251
  *
  * BLOCK (every section, node and preview is one):
@@ -57,8 +64,8 @@
  *    56    8 closing magic "SLOG2END"
  *
  * DIRECTORY body: u64 count, then count entries of SLOG_DIRENT_SIZE bytes,
- * in the order nodes were finished (children before parents; within a level,
- * by increasing index):
+ * in the order nodes were finished (children before parents; within a tree
+ * and level, by increasing index):
  *     0    1 level
  *     1    1 flags (bit 0: has preview block)
  *     2    2 reserved (0)
@@ -71,6 +78,10 @@
  *    40    8 preview block offset (0 if none)
  *    48    4 preview block size
  *    52    4 preview block CRC32C
+ *    56    4 tree: block number, or 0xFFFFFFFF for the overview tree (whose
+ *            entries have no node block: offset, size and CRC 0, and
+ *            n_drawables counts the drawables previewed at the node itself)
+ *    60    4 reserved (0)
  *
  * Variable-length data inside bodies uses LEB128 varints (u) and zigzag
  * varints (z), and strings as u32 length + bytes (no NUL). See FORMAT.md for
@@ -91,7 +102,7 @@ static const uint8_t slog_end_magic[SLOG_MAGIC_LEN] = {'S', 'L', 'O', 'G', '2', 
 #define SLOG_HEADER_SIZE 256
 #define SLOG_POSTAMBLE_SIZE 64
 #define SLOG_BLOCK_HEADER_SIZE 16
-#define SLOG_DIRENT_SIZE 56
+#define SLOG_DIRENT_SIZE 64
 #define SLOG_CHILDREN 2
 #define SLOG_FLAG_COMPLETE 1u
 #define SLOG_DIRENT_HAS_PREVIEW 1u
@@ -105,7 +116,9 @@ enum {
     HDR_N_EVENTS = 88, HDR_N_NODES = 96, HDR_N_CATEGORIES = 104,
     HDR_N_TIMELINES = 108, HDR_N_ANNOTATIONS = 112,
     HDR_SEC_CATEGORIES = 120, HDR_SEC_TIMELINES = 136,
-    HDR_SEC_ANNOTATIONS = 152, HDR_SEC_DIRECTORY = 168, HDR_CRC = 252
+    HDR_SEC_ANNOTATIONS = 152, HDR_SEC_DIRECTORY = 168, HDR_BLOCK_TIMELINES = 184,
+    HDR_N_BLOCKS = 188, HDR_GROUP_TIMELINES = 192, HDR_OVERVIEW_DEPTH = 196,
+    HDR_N_MIRRORS = 200, HDR_CRC = 252
 };
 
 enum {
@@ -117,8 +130,11 @@ enum {
     DIRENT_LEVEL = 0, DIRENT_FLAGS = 1, DIRENT_N_DRAWABLES = 4, DIRENT_INDEX = 8,
     DIRENT_NODE_OFF = 16, DIRENT_NODE_SIZE = 24, DIRENT_NODE_CRC = 28,
     DIRENT_N_SUBTREE = 32, DIRENT_PREV_OFF = 40, DIRENT_PREV_SIZE = 48,
-    DIRENT_PREV_CRC = 52
+    DIRENT_PREV_CRC = 52, DIRENT_TREE = 56
 };
+
+/* Block and group sizes a reader accepts. */
+#define SLOG_MAX_BLOCK_TIMELINES 65536u
 
 /* Block tags, stored as the 4 ASCII bytes in order. */
 #define SLOG_TAG_NODE "NODE"
@@ -132,7 +148,8 @@ enum {
 #define SLOG_REC_KIND_MASK 0x03u
 #define SLOG_REC_HAS_INFO 0x04u
 #define SLOG_REC_BACKWARDS 0x08u  /* arrow with end < start */
-#define SLOG_REC_RESERVED 0xF0u
+#define SLOG_REC_MIRROR 0x10u     /* an arrow's copy in its receiver's block */
+#define SLOG_REC_RESERVED 0xE0u
 
 /* Sanity limits a reader enforces on untrusted counts. */
 #define SLOG_MAX_LEVELS 64

@@ -64,6 +64,11 @@ static inline void slog_header_decode(const uint8_t *h, slog_file_info *info) {
     info->n_categories = get_u32le(h + HDR_N_CATEGORIES);
     info->n_timelines = get_u32le(h + HDR_N_TIMELINES);
     info->n_annotations = get_u32le(h + HDR_N_ANNOTATIONS);
+    info->block_timelines = get_u32le(h + HDR_BLOCK_TIMELINES);
+    info->n_blocks = get_u32le(h + HDR_N_BLOCKS);
+    info->group_timelines = get_u32le(h + HDR_GROUP_TIMELINES);
+    info->overview_depth = get_u32le(h + HDR_OVERVIEW_DEPTH);
+    info->n_mirrors = get_u64le(h + HDR_N_MIRRORS);
 }
 
 /* Bytes one encoded drawable record can take: head, 5 varints, the info
@@ -232,8 +237,17 @@ void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned chil
 /* Upper estimate of the encoded size, cheap: decides whether a node carries
  * a preview at all. */
 uint64_t prev_estimate(const slog_prev_acc *a);
-/* Encode as a preview body (sorted rows, quantised); returns rows written. */
-uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, slog_buf *out);
+/* Encode as a preview body (sorted rows, quantised); returns rows written.
+ * State values are multiplied by state_scale first (the overview's rows sum
+ * a group of timelines: 1 / group_timelines). */
+uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, float state_scale, slog_buf *out);
+/* Add the bins [lo, hi) of a row of a node `up` levels below dst's node to
+ * dst's row (timeline, category): source bin j goes to destination bin
+ * (pos + j) >> up, where pos is where the source node starts in source-bin
+ * widths from the start of dst's node; state fractions are scaled by
+ * 2^-up. False when out of memory (dst->failed). */
+bool prev_add_bins(slog_prev_acc *dst, uint32_t timeline, uint32_t category, const float *src, uint32_t lo,
+                   uint32_t hi, uint32_t up, uint64_t pos, bool is_state);
 /* Add src's bins to dst's (the same node geometry: a batch's leaf preview
  * into the leaf's), leaving src's bins zero. False when out of memory
  * (dst->failed). */
@@ -253,21 +267,35 @@ typedef struct batch_cat {
     bool used;
 } batch_cat;
 
-/* The leaf width and preview bins of w's batches; false when w chooses its
- * leaf width from the data. writer.c. */
-bool slog_writer_batch_geometry(const slog_writer *w, int32_t *shift, uint32_t *bins);
+/* The leaf width, preview bins and log2 of the timelines per block of w's
+ * batches (w's block geometry is fixed from then on); false when w chooses
+ * its leaf width from the data. writer.c. */
+bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, uint32_t *tb_shift);
+
+/* A batch's records for one block's leaf: the first one's start delta from
+ * the leaf's start, each next one's from the one before. */
+typedef struct batch_seg {
+    uint32_t block;
+    slog_buf seg;
+    uint32_t n_seg;          /* records, mirrors among them */
+    uint32_t n_mirror;
+    int64_t first_start, last_start;
+    size_t first_delta_at;   /* offset of the first record's start delta */
+} batch_seg;
 
 struct slog_batch {
     int shift;
     uint32_t n_bins;
     uint64_t leaf;
     int64_t lo, hi;          /* the leaf's interval */
-    /* Records of the drawables inside the leaf, the first one's start delta
-     * from lo, each next one's from the one before. */
-    slog_buf seg;
-    uint32_t n_seg;
-    int64_t first_start, last_start;
-    size_t first_delta_at;   /* offset of the first record's start delta */
+    uint32_t tb_shift;       /* log2 timelines per block */
+    /* Records of the drawables inside the leaf, per block (an arrow to
+     * another block's timeline also in that block's, as a mirror). segs
+     * beyond n_segs keep their buffers for reuse. */
+    batch_seg *segs;
+    uint32_t n_segs, cap_segs;
+    uint32_t last_seg;       /* the segment used last (lanes go rank by rank) */
+    uint64_t n_seg;          /* drawables among the records (no mirrors) */
     slog_prev_acc prev;      /* their preview, over the leaf */
     uint32_t prev_tl0;          /* dimensions given to prev: timelines from */
     uint32_t prev_tl, prev_cat; /* prev_tl0 on (grown by doubling) */

@@ -279,6 +279,24 @@ bool prev_absorb(slog_prev_acc *dst, slog_prev_acc *src) {
     return true;
 }
 
+bool prev_add_bins(slog_prev_acc *dst, uint32_t timeline, uint32_t category, const float *src, uint32_t lo,
+                   uint32_t hi, uint32_t up, uint64_t pos, bool is_state) {
+    if (hi <= lo) return true;
+    slog_prev_row *dr = row_find(dst, timeline, category);
+    if (!dr) return false;
+    float *db = row_bins(dst, dr);
+    /* A state bin of the source covers 1/2^up of a destination bin. */
+    float scale = is_state ? ldexpf(1.0f, -(int)up) : 1.0f;
+    uint64_t first = (pos + lo) >> up, last = (pos + hi - 1) >> up;
+    if (!up) {
+        for (uint32_t j = lo; j < hi; j++) db[pos + j] += src[j];
+    } else {
+        for (uint32_t j = lo; j < hi; j++) db[(pos + j) >> up] += src[j] * scale;
+    }
+    touch(dr, (uint32_t)first, (uint32_t)last + 1);
+    return true;
+}
+
 static int cmp_u64(const void *x, const void *y) {
     uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
     return a < b ? -1 : a > b;
@@ -345,7 +363,7 @@ static bool rows_in_order(const slog_prev_acc *a, uint32_t *order) {
     return true;
 }
 
-uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, slog_buf *out) {
+uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, float state_scale, slog_buf *out) {
     uint32_t *order = malloc((size_t)(a->n_rows ? a->n_rows : 1) * sizeof *order);
     if (!order || !rows_in_order(a, order)) {
         free(order);
@@ -361,9 +379,10 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, slog_buf 
         const slog_prev_row *r = &a->rows[ri];
         const float *bins = a->pool + (size_t)ri * a->n_bins;
         bool st = cat_is_state[r->category];
+        float scale = st ? state_scale : 1.0f;
         uint32_t lo = r->lo_bin, hi = r->hi_bin;
-        while (lo < hi && quantise(bins[lo], st) == 0) lo++;
-        while (hi > lo && quantise(bins[hi - 1], st) == 0) hi--;
+        while (lo < hi && quantise(bins[lo] * scale, st) == 0) lo++;
+        while (hi > lo && quantise(bins[hi - 1] * scale, st) == 0) hi--;
         if (lo >= hi) continue;
         if (!buf_reserve(out, 40 + (size_t)(hi - lo) * 10)) break;
         uint8_t *p = out->data + out->len;
@@ -371,7 +390,9 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, slog_buf 
         p = put_uvar(p, r->category);
         p = put_uvar(p, lo);
         p = put_uvar(p, hi - lo);
-        if (st) {
+        if (st && scale != 1.0f) {
+            for (uint32_t j = lo; j < hi; j++) *p++ = (uint8_t)quantise(bins[j] * scale, true);
+        } else if (st) {
             coverage_bytes(p, bins + lo, hi - lo);
             p += hi - lo;
         } else {

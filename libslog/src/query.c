@@ -15,6 +15,8 @@
 typedef struct qctx {
     slog_reader *r;
     const slog_query *q;
+    const uint8_t *visited;      /* blocks this query reads, NULL: all */
+    uint32_t tree;               /* the block being read */
     slog_drawable_cb on_drawable;
     slog_preview_cb on_preview;
     void *user;
@@ -38,19 +40,19 @@ typedef struct qctx {
 #define FRAC64(i) FRAC16(i), FRAC16((i) + 16), FRAC16((i) + 32), FRAC16((i) + 48)
 static const float u8_frac[256] = {FRAC64(0), FRAC64(64), FRAC64(128), FRAC64(192)};
 
-static const rd_node *find_node(const slog_reader *r, uint32_t level, uint64_t index) {
-    if (level >= SLOG_MAX_LEVELS) return NULL;
-    uint64_t lo = r->level_first[level], n = r->level_count[level];
-    const rd_node *base = r->nodes + lo;
-    uint64_t a = 0, b = n;
-    while (a < b) {
+const rd_node *rd_find_node(const slog_reader *r, uint32_t tree, uint32_t level, uint64_t index) {
+    if (level >= SLOG_MAX_LEVELS || (tree != SLOG_TREE_OVERVIEW && tree >= r->info.n_blocks)) return NULL;
+    const rd_tree *t = rd_tree_of(r, tree);
+    const rd_node *base = r->nodes + t->first;
+    uint64_t a = 0, b = t->count;
+    while (a < b) { /* the first entry not before (level, index) */
         uint64_t m = a + (b - a) / 2;
-        if (base[m].index < index)
+        if (base[m].level > level || (base[m].level == level && base[m].index < index))
             a = m + 1;
         else
             b = m;
     }
-    return a < n && base[a].index == index ? &base[a] : NULL;
+    return a < t->count && base[a].level == level && base[a].index == index ? &base[a] : NULL;
 }
 
 /* Read and verify a node's block; fixed header must agree with the entry. */
@@ -87,10 +89,12 @@ static slog_status load_block(slog_reader *r, const rd_node *d, bool preview, ui
  * shorter than narrow_ns comes without its info values
  * (SLOG_QUERY_NARROW_NO_INFO; 0 decodes every record's). */
 static bool decode_drawable(const slog_reader *r, slog_cur *c, int64_t lo, int64_t hi, int64_t narrow_ns,
-                            int64_t *prev_start, slog_drawable *d, int64_t *info) {
+                            int64_t *prev_start, slog_drawable *d, int64_t *info, bool *mirror) {
     uint8_t head = cur_u8(c);
     uint64_t cat = cur_uvar(c), tl = cur_uvar(c);
     if (!cur_ok(c) || (head & SLOG_REC_RESERVED) || (head & SLOG_REC_KIND_MASK) > SLOG_KIND_EVENT) return false;
+    *mirror = (head & SLOG_REC_MIRROR) != 0;
+    if (*mirror && (head & SLOG_REC_KIND_MASK) != SLOG_KIND_ARROW) return false;
     d->kind = (slog_kind)(head & SLOG_REC_KIND_MASK);
     if (cat >= r->info.n_categories || tl >= r->info.n_timelines || r->cats[cat].kind != d->kind) return false;
     d->category = (uint32_t)cat;
@@ -146,6 +150,21 @@ static bool wanted(const slog_query *q, const slog_drawable *d) {
     return q->timelines[d->timeline] || (d->kind == SLOG_KIND_ARROW && q->timelines[d->end_timeline]);
 }
 
+static void node_bounds(const slog_reader *r, const rd_node *d, int64_t *lo, int64_t *hi) {
+    uint32_t s = (uint32_t)r->info.leaf_shift + d->level;
+    *lo = (int64_t)(d->index << s);
+    *hi = *lo + (int64_t)(1ull << s);
+}
+
+/* A decoded record belongs in block tree `tree`: its own timeline's block,
+ * or for a mirror its receiver's (and not its sender's). */
+static bool in_block(const slog_reader *r, uint32_t tree, const slog_drawable *d, bool mirror) {
+    uint32_t shift = 0;
+    while ((1u << shift) < r->info.block_timelines) shift++;
+    if (!mirror) return (d->timeline >> shift) == tree;
+    return (d->end_timeline >> shift) == tree && (d->timeline >> shift) != tree;
+}
+
 static slog_status deliver_node(qctx *x, const rd_node *d, int64_t lo, int64_t hi) {
     uint8_t *own;
     slog_cur c;
@@ -157,14 +176,22 @@ static slog_status deliver_node(qctx *x, const rd_node *d, int64_t lo, int64_t h
     int64_t narrow_ns = x->q->flags & SLOG_QUERY_NARROW_NO_INFO ? x->q->pixel_ns : 0;
     uint64_t body_start = d->node_off + SLOG_BLOCK_HEADER_SIZE;
     const uint8_t *base = c.p - 16;
+    uint32_t shift = 0;
+    while ((1u << shift) < x->r->info.block_timelines) shift++;
     for (uint32_t i = 0; i < d->n_drawables; i++) {
         slog_drawable dr;
-        if (!decode_drawable(x->r, &c, lo, hi, narrow_ns, &prev, &dr, x->info)) {
+        bool mirror;
+        if (!decode_drawable(x->r, &c, lo, hi, narrow_ns, &prev, &dr, x->info, &mirror) ||
+            !in_block(x->r, d->tree, &dr, mirror)) {
             uint64_t at = body_start + (uint64_t)(c.p - base);
             free(own);
-            return slog_set_error(x->err, SLOG_ERR_CORRUPT, x->r->path, at, "malformed drawable %u of node (%u, %llu)",
-                                  i, d->level, (unsigned long long)d->index);
+            return slog_set_error(x->err, SLOG_ERR_CORRUPT, x->r->path, at,
+                                  "malformed drawable %u of node (%u, %u, %llu)", i, d->tree, d->level,
+                                  (unsigned long long)d->index);
         }
+        /* A mirror stands for its arrow only where the sender's block is
+         * not read by this query. */
+        if (mirror && (!x->visited || x->visited[dr.timeline >> shift])) continue;
         if (wanted(x->q, &dr)) {
             x->stats.drawables++;
             if (x->on_drawable && x->on_drawable(x->user, &dr) == SLOG_STOP) {
@@ -175,55 +202,55 @@ static slog_status deliver_node(qctx *x, const rd_node *d, int64_t lo, int64_t h
     }
     if (!x->stopped && cur_left(&c)) {
         free(own);
-        return slog_set_error(x->err, SLOG_ERR_CORRUPT, x->r->path, body_start, "trailing bytes in node (%u, %llu)",
-                              d->level, (unsigned long long)d->index);
+        return slog_set_error(x->err, SLOG_ERR_CORRUPT, x->r->path, body_start, "trailing bytes in node (%u, %u, %llu)",
+                              d->tree, d->level, (unsigned long long)d->index);
     }
     free(own);
     return SLOG_OK;
 }
 
-/* Decode a preview block into x->rows / x->values (rows of unwanted
- * timelines skipped when mask is non-NULL). */
-static slog_status decode_preview(qctx *x, const rd_node *d, const uint8_t *mask, slog_preview *p) {
+/* One set of preview rows at c into x->rows / x->values from row `kept`
+ * on (rows of unwanted timelines skipped when mask is non-NULL; an
+ * overview's rows are groups of timelines, their state values multiplied
+ * by the group's size). */
+static bool decode_rows(qctx *x, slog_cur *c, const rd_node *d, const uint8_t *mask, uint32_t *kept_io) {
     slog_reader *r = x->r;
-    uint8_t *own;
-    slog_cur c;
-    slog_status st = load_block(r, d, true, &own, &c, x->err);
-    if (st) return st;
-    uint32_t bins = cur_u32(&c), n = cur_u32(&c);
+    bool overview = d->tree == SLOG_TREE_OVERVIEW;
+    uint32_t bins = cur_u32(c), n = cur_u32(c);
     /* A row takes at least 5 bytes: bounds the allocations. */
-    if (!cur_ok(&c) || bins != r->info.preview_bins || n > cur_left(&c) / 5) {
-        free(own);
-        return slog_set_error(x->err, SLOG_ERR_CORRUPT, r->path, d->prev_off, "preview header out of range");
-    }
-    if ((uint64_t)n * bins > (64u << 20))
-        return free(own), slog_set_error(x->err, SLOG_ERR_LIMIT, r->path, d->prev_off,
-                                         "preview of %u rows x %u bins exceeds 64 Mi values", n, bins);
-    if (n > x->cap_rows) {
-        slog_preview_row *nr = realloc(x->rows, n * sizeof *nr);
-        float *nv = realloc(x->values, (size_t)n * bins * sizeof *nv);
+    if (!cur_ok(c) || bins != r->info.preview_bins || n > cur_left(c) / 5) return false;
+    uint32_t kept = *kept_io;
+    if ((uint64_t)(kept + n) * bins > (64u << 20)) return false;
+    if (kept + n > x->cap_rows) {
+        slog_preview_row *nr = realloc(x->rows, (kept + n) * sizeof *nr);
         if (nr) x->rows = nr;
+        float *nv = realloc(x->values, (size_t)(kept + n) * bins * sizeof *nv);
         if (nv) x->values = nv;
-        if (!nr || !nv) {
-            free(own);
-            return slog_set_error(x->err, SLOG_ERR_NOMEM, r->path, d->prev_off, "preview rows");
-        }
-        x->cap_rows = n;
+        if (!nr || !nv) return false;
+        x->cap_rows = kept + n;
+        for (uint32_t i = 0; i < kept; i++) x->rows[i].values = x->values + (size_t)i * bins;
     }
-    uint32_t kept = 0;
+    uint32_t tl_limit, tl_first = 0, shift = 0;
+    while ((1u << shift) < r->info.block_timelines) shift++;
+    if (overview) {
+        uint32_t g = r->info.group_timelines;
+        tl_limit = r->info.n_timelines ? (uint32_t)(((uint64_t)r->info.n_timelines + g - 1) / g) : 0;
+    } else {
+        tl_first = d->tree << shift;
+        tl_limit = tl_first + r->info.block_timelines;
+        if (tl_limit > r->info.n_timelines || tl_limit < tl_first) tl_limit = r->info.n_timelines;
+    }
+    float gscale = overview ? (float)r->info.group_timelines : 1.0f;
     uint64_t last = 0;
-    bool bad = false;
-    for (uint32_t i = 0; i < n && !bad; i++) {
-        uint64_t tl = cur_uvar(&c), cat = cur_uvar(&c), first = cur_uvar(&c), cnt = cur_uvar(&c);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t tl = cur_uvar(c), cat = cur_uvar(c), first = cur_uvar(c), cnt = cur_uvar(c);
         uint64_t key = (tl << 32) | cat;
-        if (!cur_ok(&c) || tl >= r->info.n_timelines || cat >= r->info.n_categories || cnt == 0 || first >= bins ||
-            cnt > bins - first || (i && key <= last)) {
-            bad = true;
-            break;
-        }
+        if (!cur_ok(c) || tl < tl_first || tl >= tl_limit || cat >= r->info.n_categories || cnt == 0 || first >= bins ||
+            cnt > bins - first || (i && key <= last))
+            return false;
         last = key;
         bool st_row = r->cat_is_state[cat];
-        bool keep = !mask || mask[tl];
+        bool keep = overview || !mask || mask[tl];
         float *v = x->values + (size_t)kept * bins;
         if (keep) {
             memset(v, 0, first * sizeof *v);
@@ -231,12 +258,12 @@ static slog_status decode_preview(qctx *x, const rd_node *d, const uint8_t *mask
         }
         if (st_row) {
             /* one bounds check for the row's bytes */
-            const uint8_t *b = cur_bytes(&c, cnt);
-            if (!b) break;
-            for (uint64_t j = 0; keep && j < cnt; j++) v[first + j] = u8_frac[b[j]];
+            const uint8_t *b = cur_bytes(c, cnt);
+            if (!b) return false;
+            for (uint64_t j = 0; keep && j < cnt; j++) v[first + j] = u8_frac[b[j]] * gscale;
         } else {
             for (uint64_t j = first; j < first + cnt; j++) {
-                float val = (float)cur_uvar(&c);
+                float val = (float)cur_uvar(c);
                 if (keep) v[j] = val;
             }
         }
@@ -247,33 +274,78 @@ static slog_status decode_preview(qctx *x, const rd_node *d, const uint8_t *mask
             kept++;
         }
     }
-    if (bad || !cur_ok(&c) || cur_left(&c)) {
+    *kept_io = kept;
+    return cur_ok(c);
+}
+
+/* Decode a preview block into x->rows / x->values. An overview's block
+ * holds two sets: its subtree's rows (p), then what was previewed at the
+ * node itself (*own_rows of them after p's, or own_same: the same as p);
+ * own_rows may be NULL to leave that out. */
+static slog_status decode_preview_own(qctx *x, const rd_node *d, const uint8_t *mask, slog_preview *p,
+                                      uint32_t *own_rows, bool *own_same) {
+    slog_reader *r = x->r;
+    uint8_t *own;
+    slog_cur c;
+    slog_status st = load_block(r, d, true, &own, &c, x->err);
+    if (st) return st;
+    uint32_t kept = 0;
+    bool ok = decode_rows(x, &c, d, mask, &kept);
+    uint32_t full = kept;
+    if (ok && d->tree == SLOG_TREE_OVERVIEW) {
+        uint8_t mode = cur_u8(&c);
+        ok = cur_ok(&c) && mode <= 2;
+        if (ok && mode == 2) ok = decode_rows(x, &c, d, NULL, &kept);
+        if (own_rows) *own_rows = kept - full;
+        if (own_same) *own_same = mode == 1;
+    }
+    if (!ok || cur_left(&c)) {
         free(own);
-        return slog_set_error(x->err, SLOG_ERR_CORRUPT, r->path, d->prev_off, "malformed preview of node (%u, %llu)",
-                              d->level, (unsigned long long)d->index);
+        return slog_set_error(x->err, SLOG_ERR_CORRUPT, r->path, d->prev_off,
+                              "malformed preview of node (%u, %u, %llu)", d->tree, d->level,
+                              (unsigned long long)d->index);
     }
     free(own);
+    p->tree = d->tree;
     p->level = d->level;
-    p->n_bins = bins;
-    p->n_rows = kept;
+    p->n_bins = r->info.preview_bins;
+    p->n_rows = full;
     p->rows = x->rows;
     return SLOG_OK;
 }
 
+slog_status rd_preview(slog_reader *r, const rd_node *d, rd_scratch *s, slog_preview *p, uint32_t *own_rows,
+                       bool *own_same, slog_error *err) {
+    qctx x = {.r = r, .err = err, .rows = s->rows, .cap_rows = s->cap_rows, .values = s->values};
+    node_bounds(r, d, &p->lo, &p->hi);
+    slog_status st = decode_preview_own(&x, d, NULL, p, own_rows, own_same);
+    s->rows = x.rows;
+    s->values = x.values;
+    s->cap_rows = x.cap_rows;
+    return st;
+}
+
+static slog_status decode_preview(qctx *x, const rd_node *d, const uint8_t *mask, slog_preview *p) {
+    return decode_preview_own(x, d, mask, p, NULL, NULL);
+}
+
+/* Preview bins no wider than a pixel: (hi-lo)/bins <= pixel_ns as real
+ * numbers, compared without division; a pixel_ns so large that pixel_ns *
+ * bins overflows is wider than any node (widths are below 2^62). */
+static bool fine_enough(const slog_reader *r, int64_t width, int64_t pixel_ns) {
+    int64_t bins = (int64_t)r->info.preview_bins;
+    return pixel_ns > INT64_MAX / bins || width <= pixel_ns * bins;
+}
+
 static slog_status visit(qctx *x, uint32_t level, uint64_t index) {
-    const rd_node *d = find_node(x->r, level, index);
+    const rd_node *d = rd_find_node(x->r, x->tree, level, index);
     if (!d) return SLOG_OK;
-    uint32_t s = (uint32_t)x->r->info.leaf_shift + level;
-    int64_t lo = (int64_t)(index << s), hi = lo + (int64_t)(1ull << s);
+    int64_t lo, hi;
+    node_bounds(x->r, d, &lo, &hi);
     if (hi - 1 < x->q->t0 || lo > x->q->t1) return SLOG_OK;
     slog_status st;
-    /* Bins no wider than a pixel: (hi-lo)/bins <= pixel_ns as real numbers,
-     * compared without division; a pixel_ns so large that pixel_ns * bins
-     * overflows is wider than any node (widths are below 2^62). */
-    int64_t bins = (int64_t)x->r->info.preview_bins;
-    bool fine = x->q->pixel_ns > INT64_MAX / bins || hi - lo <= x->q->pixel_ns * bins;
     bool use_preview = x->q->pixel_ns > 0 && !(x->q->flags & SLOG_QUERY_NO_PREVIEW) &&
-                       (d->flags & SLOG_DIRENT_HAS_PREVIEW) && fine;
+                       (d->flags & SLOG_DIRENT_HAS_PREVIEW) && fine_enough(x->r, hi - lo, x->q->pixel_ns);
     if (use_preview) {
         slog_preview p = {.lo = lo, .hi = hi};
         if ((st = decode_preview(x, d, x->q->timelines, &p))) return st;
@@ -290,6 +362,24 @@ static slog_status visit(qctx *x, uint32_t level, uint64_t index) {
     return visit(x, level - 1, index * 2 + 1);
 }
 
+/* The blocks holding a wanted timeline (all of them when mask is NULL),
+ * as flags; NULL when out of memory. */
+static uint8_t *blocks_of(const slog_reader *r, const uint8_t *mask) {
+    uint8_t *v = calloc((size_t)r->info.n_blocks + 1, 1);
+    if (!v) return NULL;
+    uint32_t tb = r->info.block_timelines;
+    for (uint32_t k = 0; k < r->info.n_blocks; k++) {
+        if (!mask) {
+            v[k] = 1;
+            continue;
+        }
+        uint64_t end = (uint64_t)(k + 1) * tb;
+        if (end > r->info.n_timelines) end = r->info.n_timelines;
+        for (uint64_t t = (uint64_t)k * tb; t < end && !v[k]; t++) v[k] = mask[t] != 0;
+    }
+    return v;
+}
+
 slog_status slog_reader_query(slog_reader *r, const slog_query *q, slog_drawable_cb on_drawable,
                               slog_preview_cb on_preview, void *user, slog_query_stats *stats, slog_error *err) {
     slog_clear_error(err);
@@ -299,7 +389,16 @@ slog_status slog_reader_query(slog_reader *r, const slog_query *q, slog_drawable
         return slog_set_error(err, SLOG_ERR_ARG, r->path, SLOG_NO_OFFSET, "empty window or negative pixel_ns");
     qctx x = {.r = r, .q = q, .on_drawable = on_drawable, .on_preview = on_preview, .user = user, .err = err};
     slog_status st = SLOG_OK;
-    if (r->info.n_nodes) st = visit(&x, r->info.depth - 1, 0);
+    uint8_t *visited = blocks_of(r, q->timelines);
+    if (!visited) return slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "query");
+    x.visited = q->timelines ? visited : NULL;
+    for (uint32_t k = 0; !st && !x.stopped && k < r->info.n_blocks; k++) {
+        const rd_tree *t = rd_tree_of(r, k);
+        if (!visited[k] || !t->count) continue;
+        x.tree = k;
+        st = visit(&x, t->top, 0);
+    }
+    free(visited);
     free(x.rows);
     free(x.values);
     if (stats) *stats = x.stats;
@@ -307,6 +406,25 @@ slog_status slog_reader_query(slog_reader *r, const slog_query *q, slog_drawable
 }
 
 /* ------------------------------------------------------------------ check */
+
+/* The overview's node d against its children: counts add up. */
+static slog_status check_overview_node(slog_reader *r, const rd_node *d, slog_error *err) {
+    uint64_t sub = d->n_drawables;
+    if (d->level > 0) {
+        const rd_node *c0 = rd_find_node(r, d->tree, d->level - 1, d->index * 2),
+                      *c1 = rd_find_node(r, d->tree, d->level - 1, d->index * 2 + 1);
+        sub += (c0 ? c0->n_subtree : 0) + (c1 ? c1->n_subtree : 0);
+    }
+    if (sub != d->n_subtree || sub == 0)
+        return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->prev_off,
+                              "overview node (%u, %llu) subtree count %llu, directory says %llu", d->level,
+                              (unsigned long long)d->index, (unsigned long long)sub, (unsigned long long)d->n_subtree);
+    const rd_tree *t = rd_tree_of(r, d->tree);
+    if (d->level < t->top && !rd_find_node(r, d->tree, d->level + 1, d->index / 2))
+        return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->prev_off, "overview node (%u, %llu) has no parent",
+                              d->level, (unsigned long long)d->index);
+    return SLOG_OK;
+}
 
 slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_error *err) {
     slog_clear_error(err);
@@ -318,12 +436,23 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
     int64_t *cat_ns = calloc(r->info.n_categories + 1u, sizeof *cat_ns);
     slog_status st = SLOG_OK;
     int64_t t_min = INT64_MAX, t_max = INT64_MIN;
-    uint64_t total = 0;
+    uint64_t total = 0, mirrors = 0;
     if (!per_cat || !cat_ns) st = slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "check");
     for (uint64_t i = 0; !st && i < r->info.n_nodes; i++) {
         const rd_node *d = &r->nodes[i];
-        uint32_t s = (uint32_t)r->info.leaf_shift + d->level;
-        int64_t lo = (int64_t)(d->index << s), hi = lo + (int64_t)(1ull << s);
+        int64_t lo, hi;
+        node_bounds(r, d, &lo, &hi);
+        if (d->flags & SLOG_DIRENT_HAS_PREVIEW) {
+            slog_preview p;
+            if ((st = decode_preview_own(&x, d, NULL, &p, NULL, NULL))) break;
+            x.stats.nodes_read++;
+            x.stats.bytes_read += d->prev_size;
+            x.stats.previews++;
+        }
+        if (d->tree == SLOG_TREE_OVERVIEW) {
+            if ((st = check_overview_node(r, d, err))) break;
+            continue;
+        }
         uint8_t *own;
         slog_cur c;
         if ((st = load_block(r, d, false, &own, &c, err))) break;
@@ -332,16 +461,22 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
         int64_t prev = lo;
         for (uint32_t k = 0; k < d->n_drawables && !st; k++) {
             slog_drawable dr;
-            if (!decode_drawable(r, &c, lo, hi, 0, &prev, &dr, x.info)) {
-                st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off, "malformed drawable %u of node (%u, %llu)",
-                                    k, d->level, (unsigned long long)d->index);
+            bool mirror;
+            if (!decode_drawable(r, &c, lo, hi, 0, &prev, &dr, x.info, &mirror) || !in_block(r, d->tree, &dr, mirror)) {
+                st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off,
+                                    "malformed drawable %u of node (%u, %u, %llu)", k, d->tree, d->level,
+                                    (unsigned long long)d->index);
                 break;
             }
             int64_t a = dr.start < dr.end ? dr.start : dr.end, b = dr.start < dr.end ? dr.end : dr.start;
             if (slog_place_level((uint64_t)a, (uint64_t)b, r->info.leaf_shift) != d->level)
                 st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off,
-                                    "drawable %u of node (%u, %llu) is not in the smallest node containing it", k,
-                                    d->level, (unsigned long long)d->index);
+                                    "drawable %u of node (%u, %u, %llu) is not in the smallest node containing it", k,
+                                    d->tree, d->level, (unsigned long long)d->index);
+            if (mirror) {
+                mirrors++;
+                continue;
+            }
             kinds[dr.kind]++;
             per_cat[dr.category]++;
             if (dr.kind == SLOG_KIND_STATE) cat_ns[dr.category] = slog_add_duration(cat_ns[dr.category], dr.end - dr.start);
@@ -350,40 +485,34 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
             x.stats.drawables++;
         }
         if (!st && cur_left(&c))
-            st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off, "trailing bytes in node (%u, %llu)", d->level,
-                                (unsigned long long)d->index);
+            st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off, "trailing bytes in node (%u, %u, %llu)",
+                                d->tree, d->level, (unsigned long long)d->index);
         free(own);
         if (st) break;
         total += d->n_drawables;
         /* Subtree count = own + children's. */
         uint64_t sub = d->n_drawables;
         if (d->level > 0) {
-            const rd_node *c0 = find_node(r, d->level - 1, d->index * 2), *c1 = find_node(r, d->level - 1, d->index * 2 + 1);
+            const rd_node *c0 = rd_find_node(r, d->tree, d->level - 1, d->index * 2),
+                          *c1 = rd_find_node(r, d->tree, d->level - 1, d->index * 2 + 1);
             sub += (c0 ? c0->n_subtree : 0) + (c1 ? c1->n_subtree : 0);
         }
         if (sub != d->n_subtree || sub == 0) {
-            st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off, "node (%u, %llu) subtree count %llu, directory says %llu",
-                                d->level, (unsigned long long)d->index, (unsigned long long)sub,
-                                (unsigned long long)d->n_subtree);
+            st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off,
+                                "node (%u, %u, %llu) subtree count %llu, directory says %llu", d->tree, d->level,
+                                (unsigned long long)d->index, (unsigned long long)sub, (unsigned long long)d->n_subtree);
             break;
         }
-        if (d->level + 1u < r->info.depth && !find_node(r, d->level + 1, d->index / 2)) {
-            st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off, "node (%u, %llu) has no parent", d->level,
-                                (unsigned long long)d->index);
+        if (d->level < rd_tree_of(r, d->tree)->top && !rd_find_node(r, d->tree, d->level + 1, d->index / 2)) {
+            st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off, "node (%u, %u, %llu) has no parent", d->tree,
+                                d->level, (unsigned long long)d->index);
             break;
-        }
-        if (d->flags & SLOG_DIRENT_HAS_PREVIEW) {
-            slog_preview p;
-            if ((st = decode_preview(&x, d, NULL, &p))) break;
-            x.stats.nodes_read++;
-            x.stats.bytes_read += d->prev_size;
-            x.stats.previews++;
         }
     }
-    if (!st && (total != r->info.n_drawables || kinds[0] != r->info.n_states || kinds[1] != r->info.n_arrows ||
-                kinds[2] != r->info.n_events))
+    if (!st && (total != r->info.n_drawables + r->info.n_mirrors || mirrors != r->info.n_mirrors ||
+                kinds[0] != r->info.n_states || kinds[1] != r->info.n_arrows || kinds[2] != r->info.n_events))
         st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, HDR_N_DRAWABLES, "drawable counts differ from the header");
-    if (!st && total && (t_min != r->info.t_min || t_max != r->info.t_max))
+    if (!st && r->info.n_drawables && (t_min != r->info.t_min || t_max != r->info.t_max))
         st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, HDR_TMIN, "span differs from the header");
     for (uint32_t k = 0; !st && k < r->info.n_categories; k++)
         if (per_cat[k] != r->cstats[k].count || cat_ns[k] != r->cstats[k].total_ns)

@@ -9,6 +9,7 @@
 enum { SEC_CATEGORIES = 0, SEC_TIMELINES = 1, SEC_ANNOTATIONS = 2, SEC_DIRECTORY = 3 };
 
 typedef struct rd_node {
+    uint32_t tree;          /* block number, or SLOG_TREE_OVERVIEW */
     uint8_t level, flags;
     uint32_t n_drawables;
     uint64_t index;
@@ -18,6 +19,12 @@ typedef struct rd_node {
     uint64_t prev_off;
     uint32_t prev_size, prev_crc;
 } rd_node;
+
+/* A tree's run of r->nodes. */
+typedef struct rd_tree {
+    uint64_t first, count;
+    uint32_t top;           /* its root's level (count > 0) */
+} rd_tree;
 
 struct slog_reader {
     char *path;
@@ -32,10 +39,31 @@ struct slog_reader {
     uint32_t n_tls_alloc;
     char **ann; /* key, value, key, value, ... */
     uint32_t n_ann_alloc;
-    rd_node *nodes; /* level descending, index ascending */
-    uint64_t level_first[SLOG_MAX_LEVELS], level_count[SLOG_MAX_LEVELS];
+    rd_node *nodes; /* by tree (blocks, then the overview), level descending, index */
+    rd_tree *trees; /* n_blocks + 1: the blocks', then the overview's */
     _Atomic uint64_t bytes_read, nodes_read;
 };
+
+/* The tree's entry for a block number or SLOG_TREE_OVERVIEW. */
+static inline const rd_tree *rd_tree_of(const slog_reader *r, uint32_t tree) {
+    return &r->trees[tree == SLOG_TREE_OVERVIEW ? r->info.n_blocks : tree];
+}
+
+/* Directory entry (tree, level, index), or NULL. query.c. */
+const rd_node *rd_find_node(const slog_reader *r, uint32_t tree, uint32_t level, uint64_t index);
+
+/* Room for decoded preview rows, reused from call to call. */
+typedef struct rd_scratch {
+    slog_preview_row *rows;
+    float *values;
+    size_t cap_rows;
+} rd_scratch;
+
+/* Node d's preview block into p (its subtree's rows) and, for the
+ * overview's, *own_rows more rows after them (what was previewed at the
+ * node itself) or *own_same (the same as p's). query.c. */
+slog_status rd_preview(slog_reader *r, const rd_node *d, rd_scratch *s, slog_preview *p, uint32_t *own_rows,
+                       bool *own_same, slog_error *err);
 
 slog_status rd_pread(slog_reader *r, void *dst, size_t n, uint64_t off, slog_error *err);
 slog_status rd_block(slog_reader *r, const char *tag, uint64_t off, uint64_t size, uint8_t **owner,

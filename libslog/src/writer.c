@@ -19,6 +19,7 @@
  * bounded) unless the caller fixes it.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,13 @@
 #define PREVIEW_BUDGET 4
 #define BOOT_MAX 65536           /* drawables buffered to choose the leaf width */
 #define ROWS_PER_LEAF 4
+/* Blocks and overview groups: the overview has about this many rows at
+ * most, a block at least MIN_BLOCK_TIMELINES timelines (neighbours'
+ * messages then mostly stay inside one block), and a block's share of a
+ * leaf at least MIN_BLOCK_LEAF drawables (docs/FORMAT.md, "Blocks"). */
+#define OVERVIEW_ROWS 1024
+#define MIN_BLOCK_TIMELINES 64
+#define MIN_BLOCK_LEAF 512
 #define OUT_FLUSH (256u << 10)
 #define OUT_DIRECT (64u << 10)  /* block bodies this long skip the buffer */
 /* Times are below 2^62: a node reaching past it never ends before a
@@ -44,11 +52,14 @@
 typedef struct open_node {
     uint64_t index;
     int64_t lo, hi;      /* its interval; hi TIME_LIMIT when it reaches past */
-    uint32_t n_drawables;
+    uint32_t n_drawables; /* block trees: records in it; overview: drawables
+                             previewed at it directly */
     int64_t prev_start;
     uint64_t n_subtree;
+    bool merged;         /* a child was merged into prev */
     slog_buf body;
-    slog_prev_acc prev;
+    slog_prev_acc prev;  /* its subtree's preview (levels >= the tree's base) */
+    slog_prev_acc own;   /* overview: what was previewed at it directly */
 } open_node;
 
 /* The open nodes of one level, by increasing index, and closed ones kept
@@ -59,6 +70,18 @@ typedef struct level_nodes {
     open_node **spare;
     uint32_t n_spare, cap_spare;
 } level_nodes;
+
+/* One time tree: a block's, or the overview's. Nodes below `base` hold no
+ * preview: a drawable placed there is previewed at its ancestor on level
+ * base (slog_writer_options.preview_level), so that the open nodes of the
+ * low levels, where previews would not pay, hold no bins. */
+typedef struct tree {
+    uint32_t id;         /* block number, or SLOG_TREE_OVERVIEW */
+    uint32_t base;
+    level_nodes levels[SLOG_MAX_LEVELS];
+    uint32_t n_levels;   /* levels ever used */
+    int64_t min_hi;      /* smallest hi of an open node (INT64_MAX: none) */
+} tree;
 
 typedef struct cat_entry {
     slog_category c;   /* strings and arrays owned */
@@ -94,19 +117,26 @@ struct slog_writer {
     int64_t *boot_info;
     uint32_t n_boot, n_boot_info;
 
-    level_nodes levels[SLOG_MAX_LEVELS];
-    uint32_t n_levels;   /* levels ever used */
-    int64_t min_hi;      /* smallest hi of an open node (INT64_MAX: none) */
-    int64_t floor;       /* every drawable still to come ends at or after it */
+    bool geometry_fixed;  /* tb_shift, g_shift and ov are set (fix_geometry) */
+    uint32_t tb_shift;    /* log2 timelines per block */
+    uint32_t g_shift;     /* log2 timelines per overview group */
+    tree **blocks;        /* by block number, NULL until used */
+    uint32_t n_blocks, cap_blocks;
+    tree *ov;             /* the overview tree, NULL without one */
+    int64_t min_hi;       /* smallest hi of any tree's open node */
+    int64_t floor;        /* every drawable still to come ends at or after it */
 
-    uint64_t n_drawables, n_by_kind[3];
+    uint64_t n_drawables, n_by_kind[3], n_mirrors;
     int64_t t_min, t_max;
 
     FILE *dir_spill;
     uint64_t n_nodes;
-    uint32_t depth;
+    uint32_t depth, ov_depth;
     bool broken;
 };
+
+static tree *tree_new(const slog_writer *w, uint32_t id);
+static void tree_dims(const slog_writer *w, const tree *t, uint32_t *first, uint32_t *n);
 
 void slog_writer_options_init(slog_writer_options *opt) {
     memset(opt, 0, sizeof *opt);
@@ -244,6 +274,12 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
         return slog_set_error(err, SLOG_ERR_ARG, path, SLOG_NO_OFFSET,
                               "preview_bins must be even and <= 4096, leaf_shift -1..62");
     }
+    uint32_t bt = w->opt.block_timelines, gt = w->opt.group_timelines;
+    if ((bt & (bt - 1)) || bt > SLOG_MAX_BLOCK_TIMELINES || (gt & (gt - 1)) || gt > SLOG_MAX_BLOCK_TIMELINES) {
+        free(w);
+        return slog_set_error(err, SLOG_ERR_ARG, path, SLOG_NO_OFFSET,
+                              "block_timelines and group_timelines must be 0 or powers of two up to 65536");
+    }
     w->shift = w->opt.leaf_shift;
     w->t_min = INT64_MAX;
     w->t_max = INT64_MIN;
@@ -286,10 +322,45 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
 /* The open nodes' previews learn the new number of timelines or categories
  * now, so placing a drawable need not ask (a node opened later learns it
  * then). */
-static void dims_changed(slog_writer *w) {
-    for (uint32_t l = 0; l < w->n_levels; l++)
-        for (uint32_t i = 0; i < w->levels[l].n_open; i++)
-            prev_set_dims(&w->levels[l].open[i]->prev, 0, w->n_tls, w->n_cats);
+static void tree_dims_changed(const slog_writer *w, tree *t) {
+    if (!t) return;
+    uint32_t first, n;
+    tree_dims(w, t, &first, &n);
+    for (uint32_t l = 0; l < t->n_levels; l++)
+        for (uint32_t i = 0; i < t->levels[l].n_open; i++) {
+            open_node *o = t->levels[l].open[i];
+            prev_set_dims(&o->prev, first, n, w->n_cats);
+            if (t->id == SLOG_TREE_OVERVIEW) prev_set_dims(&o->own, first, n, w->n_cats);
+        }
+}
+
+static void dims_changed(slog_writer *w, bool categories) {
+    if (categories)
+        for (uint32_t i = 0; i < w->n_blocks; i++) tree_dims_changed(w, w->blocks[i]);
+    tree_dims_changed(w, w->ov);
+}
+
+static uint32_t log2_of(uint32_t pow2) {
+    uint32_t k = 0;
+    while ((1u << k) < pow2) k++;
+    return k;
+}
+
+/* Blocks and overview groups are fixed when the first drawable is placed
+ * or the first batch made: from the options, or from the timelines known
+ * then (or expected, if more). */
+static void fix_geometry(slog_writer *w) {
+    if (w->geometry_fixed) return;
+    uint32_t n = w->opt.expected_timelines > w->n_tls ? w->opt.expected_timelines : w->n_tls;
+    uint32_t tb = w->opt.block_timelines ? w->opt.block_timelines : slog_block_timelines_for(n);
+    uint32_t g = w->opt.group_timelines ? w->opt.group_timelines : slog_group_timelines_for(n);
+    w->tb_shift = log2_of(tb);
+    w->g_shift = log2_of(g);
+    w->geometry_fixed = true;
+    if (g > 1) {
+        w->ov = tree_new(w, SLOG_TREE_OVERVIEW);
+        if (!w->ov) fail(w, SLOG_ERR_NOMEM, "%s", "overview tree");
+    }
 }
 
 slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, uint32_t *id) {
@@ -327,7 +398,7 @@ slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, u
     e->c.field_types = types;
     w->cat_is_state[w->n_cats] = cat->kind == SLOG_KIND_STATE;
     w->n_cats++; /* counted even on failure so abort frees it */
-    dims_changed(w);
+    dims_changed(w, true);
     if (!ok) return fail(w, SLOG_ERR_NOMEM, "%s", "category strings");
     if (id) *id = w->n_cats - 1;
     return SLOG_OK;
@@ -343,7 +414,7 @@ slog_status slog_writer_add_timeline(slog_writer *w, const slog_timeline *tl, ui
         w->cap_tls = cap;
     }
     tl_entry *e = &w->tls[w->n_tls++];
-    dims_changed(w);
+    dims_changed(w, false);
     e->t.rank = tl->rank;
     e->t.thread = tl->thread;
     e->t.label = dup_str(tl->label);
@@ -364,21 +435,22 @@ slog_status slog_writer_add_annotation(slog_writer *w, const char *key, const ch
 
 /* ------------------------------------------------------------ tree nodes */
 
-static slog_status spill_dirent(slog_writer *w, uint32_t level, uint64_t index, uint32_t n_drawables,
-                                uint64_t n_subtree, uint64_t node_off, uint32_t node_size, uint32_t node_crc,
-                                uint64_t prev_off, uint32_t prev_size, uint32_t prev_crc) {
+static slog_status spill_dirent(slog_writer *w, const tree *t, uint32_t level, const open_node *n, uint64_t node_off,
+                                uint32_t node_size, uint32_t node_crc, uint64_t prev_off, uint32_t prev_size,
+                                uint32_t prev_crc) {
     uint8_t e[SLOG_DIRENT_SIZE] = {0};
     e[DIRENT_LEVEL] = (uint8_t)level;
     e[DIRENT_FLAGS] = prev_off ? SLOG_DIRENT_HAS_PREVIEW : 0;
-    put_u32le(e + DIRENT_N_DRAWABLES, n_drawables);
-    put_u64le(e + DIRENT_INDEX, index);
+    put_u32le(e + DIRENT_N_DRAWABLES, n->n_drawables);
+    put_u64le(e + DIRENT_INDEX, n->index);
     put_u64le(e + DIRENT_NODE_OFF, node_off);
     put_u32le(e + DIRENT_NODE_SIZE, node_size);
     put_u32le(e + DIRENT_NODE_CRC, node_crc);
-    put_u64le(e + DIRENT_N_SUBTREE, n_subtree);
+    put_u64le(e + DIRENT_N_SUBTREE, n->n_subtree);
     put_u64le(e + DIRENT_PREV_OFF, prev_off);
     put_u32le(e + DIRENT_PREV_SIZE, prev_size);
     put_u32le(e + DIRENT_PREV_CRC, prev_crc);
+    put_u32le(e + DIRENT_TREE, t->id);
     if (fwrite(e, sizeof e, 1, w->dir_spill) != 1)
         return fail(w, SLOG_ERR_IO, "directory spill: %s", strerror(errno));
     w->n_nodes++;
@@ -401,10 +473,17 @@ static int64_t node_hi(const slog_writer *w, uint32_t level, uint64_t index) {
     return node_bound((uint32_t)w->shift + level, index + 1);
 }
 
-static void update_min_hi(slog_writer *w) {
+static void tree_update_min_hi(tree *t) {
     int64_t m = INT64_MAX;
-    for (uint32_t l = 0; l < w->n_levels; l++)
-        if (w->levels[l].n_open && w->levels[l].open[0]->hi < m) m = w->levels[l].open[0]->hi;
+    for (uint32_t l = 0; l < t->n_levels; l++)
+        if (t->levels[l].n_open && t->levels[l].open[0]->hi < m) m = t->levels[l].open[0]->hi;
+    t->min_hi = m;
+}
+
+static void update_min_hi(slog_writer *w) {
+    int64_t m = w->ov ? w->ov->min_hi : INT64_MAX;
+    for (uint32_t i = 0; i < w->n_blocks; i++)
+        if (w->blocks[i] && w->blocks[i]->min_hi < m) m = w->blocks[i]->min_hi;
     w->min_hi = m;
 }
 
@@ -415,10 +494,50 @@ static bool grow_ptrs(open_node ***v, uint32_t *cap, uint32_t n) {
     return g != NULL;
 }
 
-/* Open node (level, index), made if there is none; NULL when out of
+static tree *tree_new(const slog_writer *w, uint32_t id) {
+    tree *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->id = id;
+    t->base = id == SLOG_TREE_OVERVIEW ? w->opt.overview_level : w->opt.preview_level;
+    t->min_hi = INT64_MAX;
+    return t;
+}
+
+/* The tree of block k, made if there is none; NULL when out of memory. */
+static tree *block_tree(slog_writer *w, uint32_t k) {
+    if (k < w->n_blocks && w->blocks[k]) return w->blocks[k];
+    if (k >= w->cap_blocks) {
+        uint32_t cap = w->cap_blocks ? w->cap_blocks : 16;
+        while (cap <= k) cap *= 2;
+        tree **b = realloc(w->blocks, (size_t)cap * sizeof *b);
+        if (!b) return NULL;
+        memset(b + w->cap_blocks, 0, (size_t)(cap - w->cap_blocks) * sizeof *b);
+        w->blocks = b;
+        w->cap_blocks = cap;
+    }
+    if (k >= w->n_blocks) w->n_blocks = k + 1;
+    w->blocks[k] = tree_new(w, k);
+    return w->blocks[k];
+}
+
+static inline uint32_t block_of(const slog_writer *w, uint32_t timeline) { return timeline >> w->tb_shift; }
+
+/* The preview dimensions of t's nodes: a block's timelines, or the
+ * overview's groups. */
+static void tree_dims(const slog_writer *w, const tree *t, uint32_t *first, uint32_t *n) {
+    if (t->id == SLOG_TREE_OVERVIEW) {
+        *first = 0;
+        *n = w->n_tls ? ((w->n_tls - 1) >> w->g_shift) + 1 : 1;
+    } else {
+        *first = t->id << w->tb_shift;
+        *n = 1u << w->tb_shift;
+    }
+}
+
+/* Open node (level, index) of t, made if there is none; NULL when out of
  * memory. Drawables in end order find theirs at the end of the level. */
-static open_node *node_get(slog_writer *w, uint32_t level, uint64_t index) {
-    level_nodes *lv = &w->levels[level];
+static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t index) {
+    level_nodes *lv = &t->levels[level];
     uint32_t at = lv->n_open;
     if (at && lv->open[at - 1]->index == index) return lv->open[at - 1];
     while (at && lv->open[at - 1]->index > index) at--;
@@ -431,6 +550,7 @@ static open_node *node_get(slog_writer *w, uint32_t level, uint64_t index) {
         n = calloc(1, sizeof *n);
         if (!n) return NULL;
         prev_init(&n->prev, w->opt.preview_bins);
+        prev_init(&n->own, w->opt.preview_bins);
     }
     n->index = index;
     n->lo = node_lo(w, level, index);
@@ -438,12 +558,17 @@ static open_node *node_get(slog_writer *w, uint32_t level, uint64_t index) {
     n->prev_start = n->lo;
     n->n_drawables = 0;
     n->n_subtree = 0;
+    n->merged = false;
     n->body.len = 0;
-    prev_set_dims(&n->prev, 0, w->n_tls, w->n_cats);
+    uint32_t first, count;
+    tree_dims(w, t, &first, &count);
+    prev_set_dims(&n->prev, first, count, w->n_cats);
+    if (t->id == SLOG_TREE_OVERVIEW) prev_set_dims(&n->own, first, count, w->n_cats);
     memmove(lv->open + at + 1, lv->open + at, (size_t)(lv->n_open - at) * sizeof *lv->open);
     lv->open[at] = n;
     lv->n_open++;
-    if (level + 1 > w->n_levels) w->n_levels = level + 1;
+    if (level + 1 > t->n_levels) t->n_levels = level + 1;
+    if (n->hi < t->min_hi) t->min_hi = n->hi;
     if (n->hi < w->min_hi) w->min_hi = n->hi;
     return n;
 }
@@ -451,69 +576,107 @@ static open_node *node_get(slog_writer *w, uint32_t level, uint64_t index) {
 static void node_free(open_node *n) {
     buf_free(&n->body);
     prev_free(&n->prev);
+    prev_free(&n->own);
     free(n);
 }
 
-static void free_level(level_nodes *lv) {
-    for (uint32_t i = 0; i < lv->n_open; i++) node_free(lv->open[i]);
-    for (uint32_t i = 0; i < lv->n_spare; i++) node_free(lv->spare[i]);
-    free(lv->open);
-    free(lv->spare);
+static void tree_free(tree *t) {
+    if (!t) return;
+    for (int l = 0; l < SLOG_MAX_LEVELS; l++) {
+        level_nodes *lv = &t->levels[l];
+        for (uint32_t i = 0; i < lv->n_open; i++) node_free(lv->open[i]);
+        for (uint32_t i = 0; i < lv->n_spare; i++) node_free(lv->spare[i]);
+        free(lv->open);
+        free(lv->spare);
+    }
+    free(t);
 }
 
-/* Write the first open node of level L and its preview, record it, merge
- * it into its parent (made if needed) unless it is the root. */
-static slog_status close_node(slog_writer *w, uint32_t level, bool is_root) {
-    level_nodes *lv = &w->levels[level];
+/* A preview is worth its bytes only where it summarises many drawables:
+ * at most PREVIEW_BUDGET bytes per drawable of the subtree. Above such a
+ * node previews saturate (rows x bins) while subtrees double, so all
+ * previews of a tree together cost under 2 x PREVIEW_BUDGET bytes per
+ * drawable. */
+static bool preview_pays(const slog_writer *w, const open_node *n) {
+    return n->n_subtree >= w->opt.preview_min_subtree && prev_estimate(&n->prev) <= PREVIEW_BUDGET * n->n_subtree;
+}
+
+/* The preview block of node n of t at `level`, when it has one: the
+ * overview's nodes at or above its base always do; a block's where it
+ * pays. */
+static slog_status put_preview(slog_writer *w, const tree *t, uint32_t level, const open_node *n,
+                               const uint8_t fixed[16], uint64_t *off, uint32_t *size, uint32_t *crc) {
+    bool overview = t->id == SLOG_TREE_OVERVIEW;
+    *off = 0;
+    *size = *crc = 0;
+    if (n->prev.failed || n->own.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "preview");
+    if (!overview && (level < t->base || !preview_pays(w, n))) return SLOG_OK;
+    slog_buf pb = {0};
+    buf_put(&pb, fixed, 16);
+    float scale = overview ? 1.0f / (float)(1u << w->g_shift) : 1.0f;
+    prev_encode(&n->prev, w->cat_is_state, scale, &pb);
+    if (overview) {
+        /* What was previewed at the node itself, for a reader that goes on
+         * to its children: none, all of it (no child merged), or rows. */
+        uint8_t mode = n->merged ? (n->own.n_rows ? 2 : 0) : 1;
+        buf_put_u8(&pb, mode);
+        if (mode == 2) prev_encode(&n->own, w->cat_is_state, scale, &pb);
+    }
+    if (pb.failed) {
+        buf_free(&pb);
+        return fail(w, SLOG_ERR_NOMEM, "%s", "preview block");
+    }
+    *off = out_offset(w);
+    slog_status st = put_block(w, SLOG_TAG_PREVIEW, pb.data, pb.len, NULL, 0, crc);
+    *size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + pb.len);
+    buf_free(&pb);
+    return st;
+}
+
+/* Write the first open node of level L of t (a block's: its records; and
+ * its preview), record it, merge it into its parent (made if needed)
+ * unless it is the root. */
+static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_root) {
+    level_nodes *lv = &t->levels[level];
     open_node *n = lv->open[0];
     slog_status st;
+    bool overview = t->id == SLOG_TREE_OVERVIEW;
     uint8_t fixed[16] = {0};
     fixed[0] = (uint8_t)level;
-    put_u32le(fixed + 4, n->n_drawables);
+    put_u32le(fixed + 4, overview ? 0 : n->n_drawables);
     put_u64le(fixed + 8, n->index);
 
-    uint64_t node_off = out_offset(w);
-    uint32_t node_crc = 0;
-    if (n->body.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "node buffer");
-    if (n->body.len + 16 > SLOG_MAX_BLOCK) return fail(w, SLOG_ERR_LIMIT, "%s", "node block over 2 GiB");
-    if ((st = put_block(w, SLOG_TAG_NODE, fixed, 16, n->body.data, n->body.len, &node_crc))) return st;
-    uint32_t node_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + 16 + n->body.len);
-
-    uint64_t prev_off = 0;
-    uint32_t prev_size = 0, prev_crc = 0;
-    if (n->prev.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "preview");
-    /* A preview is worth its bytes only where it summarises many drawables:
-     * at most PREVIEW_BUDGET bytes per drawable of the subtree. Above such a
-     * node previews saturate (rows x bins) while subtrees double, so all
-     * previews together cost under 2 x PREVIEW_BUDGET bytes per drawable. */
-    if (n->n_subtree >= w->opt.preview_min_subtree &&
-        prev_estimate(&n->prev) <= PREVIEW_BUDGET * n->n_subtree) {
-        slog_buf pb = {0};
-        buf_put(&pb, fixed, 16);
-        prev_encode(&n->prev, w->cat_is_state, &pb);
-        if (pb.failed) {
-            buf_free(&pb);
-            return fail(w, SLOG_ERR_NOMEM, "%s", "preview block");
-        }
-        prev_off = out_offset(w);
-        st = put_block(w, SLOG_TAG_PREVIEW, pb.data, pb.len, NULL, 0, &prev_crc);
-        prev_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + pb.len);
-        buf_free(&pb);
-        if (st) return st;
+    uint64_t node_off = 0;
+    uint32_t node_crc = 0, node_size = 0;
+    if (!overview) {
+        node_off = out_offset(w);
+        if (n->body.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "node buffer");
+        if (n->body.len + 16 > SLOG_MAX_BLOCK) return fail(w, SLOG_ERR_LIMIT, "%s", "node block over 2 GiB");
+        if ((st = put_block(w, SLOG_TAG_NODE, fixed, 16, n->body.data, n->body.len, &node_crc))) return st;
+        node_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + 16 + n->body.len);
     }
-    if ((st = spill_dirent(w, level, n->index, n->n_drawables, n->n_subtree, node_off, node_size, node_crc,
-                           prev_off, prev_size, prev_crc)))
-        return st;
-    if (level + 1 > w->depth) w->depth = level + 1;
+    uint64_t prev_off;
+    uint32_t prev_size, prev_crc;
+    if ((st = put_preview(w, t, level, n, fixed, &prev_off, &prev_size, &prev_crc))) return st;
+    if ((st = spill_dirent(w, t, level, n, node_off, node_size, node_crc, prev_off, prev_size, prev_crc))) return st;
+    if (overview) {
+        if (level + 1 > w->ov_depth) w->ov_depth = level + 1;
+    } else if (level + 1 > w->depth) {
+        w->depth = level + 1;
+    }
 
     if (!is_root) {
         if (level + 1 >= SLOG_MAX_LEVELS) return fail(w, SLOG_ERR_LIMIT, "%s", "tree deeper than 64 levels");
-        open_node *p = node_get(w, level + 1, n->index >> 1);
+        open_node *p = node_get(w, t, level + 1, n->index >> 1);
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
-        prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
+        if (n->prev.n_rows) {
+            prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
+            p->merged = true;
+        }
     }
     prev_reset(&n->prev);
+    prev_reset(&n->own);
     if (grow_ptrs(&lv->spare, &lv->cap_spare, lv->n_spare))
         lv->spare[lv->n_spare++] = n;
     else
@@ -523,28 +686,40 @@ static slog_status close_node(slog_writer *w, uint32_t level, bool is_root) {
     return SLOG_OK;
 }
 
-/* Write every open node below level `below` that ends at or before upto,
- * in order of their end, then level (a parent made by a child's close may
- * end there too): the same order however far each call moves upto. */
-static slog_status close_below(slog_writer *w, int64_t upto, uint32_t below) {
+/* Write every open node of t below level `below` that ends at or before
+ * upto, in order of their end, then level (a parent made by a child's close
+ * may end there too): the same order however far each call moves upto. */
+static slog_status close_below(slog_writer *w, tree *t, int64_t upto, uint32_t below) {
     for (;;) {
         int64_t h = INT64_MAX;
-        for (uint32_t l = 0; l < w->n_levels && l < below; l++)
-            if (w->levels[l].n_open && w->levels[l].open[0]->hi < h) h = w->levels[l].open[0]->hi;
+        for (uint32_t l = 0; l < t->n_levels && l < below; l++)
+            if (t->levels[l].n_open && t->levels[l].open[0]->hi < h) h = t->levels[l].open[0]->hi;
         if (h > upto || h == INT64_MAX) break;
-        for (uint32_t l = 0; l < w->n_levels && l < below; l++)
-            while (w->levels[l].n_open && w->levels[l].open[0]->hi == h) {
-                slog_status st = close_node(w, l, false);
+        for (uint32_t l = 0; l < t->n_levels && l < below; l++)
+            while (t->levels[l].n_open && t->levels[l].open[0]->hi == h) {
+                slog_status st = close_node(w, t, l, false);
                 if (st) return st;
             }
     }
-    update_min_hi(w);
+    tree_update_min_hi(t);
     return SLOG_OK;
 }
 
-/* close_below() over every level; nothing to do is the common case. */
-static inline slog_status close_upto(slog_writer *w, int64_t upto) {
-    return w->min_hi <= upto ? close_below(w, upto, SLOG_MAX_LEVELS) : SLOG_OK;
+/* Every tree's nodes that end at or before upto, the blocks' in block
+ * order, then the overview's; nothing to do is the common case. */
+static slog_status close_upto(slog_writer *w, int64_t upto) {
+    if (w->min_hi > upto) return SLOG_OK;
+    for (uint32_t i = 0; i < w->n_blocks; i++) {
+        tree *t = w->blocks[i];
+        slog_status st;
+        if (t && t->min_hi <= upto && (st = close_below(w, t, upto, SLOG_MAX_LEVELS))) return st;
+    }
+    if (w->ov && w->ov->min_hi <= upto) {
+        slog_status st = close_below(w, w->ov, upto, SLOG_MAX_LEVELS);
+        if (st) return st;
+    }
+    update_min_hi(w);
+    return SLOG_OK;
 }
 
 void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start) {
@@ -555,19 +730,60 @@ void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_sta
     b->len = (size_t)(p - b->data);
 }
 
-/* Put d (a and key: its earlier and later time) in the smallest node
- * holding it. */
+/* The node of t that previews a drawable placed at (level, a): the node
+ * itself, or its ancestor on t's base level. */
+static open_node *preview_node(slog_writer *w, tree *t, uint32_t level, int64_t a, uint32_t *plevel) {
+    uint32_t l = level < t->base ? t->base : level;
+    *plevel = l;
+    return node_get(w, t, l, (uint64_t)a >> (w->shift + l));
+}
+
+/* The overview's share of d, placed at `level` (a: its earlier time). */
+static slog_status overview_add(slog_writer *w, const slog_drawable *d, uint32_t level, int64_t a) {
+    uint32_t l;
+    open_node *o = preview_node(w, w->ov, level, a, &l);
+    if (!o) return fail(w, SLOG_ERR_NOMEM, "%s", "overview node");
+    int64_t width = (int64_t)1 << (w->shift + l);
+    uint32_t g = d->timeline >> w->g_shift;
+    bool is_state = d->kind == SLOG_KIND_STATE;
+    prev_add(&o->prev, o->lo, width, g, d->category, is_state, d->start, d->end);
+    prev_add(&o->own, o->lo, width, g, d->category, is_state, d->start, d->end);
+    o->n_drawables++;
+    o->n_subtree++;
+    return SLOG_OK;
+}
+
+/* Put d (a and key: its earlier and later time) in the smallest node of
+ * its block's tree holding it, an arrow also in its receiver's block's
+ * (a mirror), and its preview into the block's and the overview's trees. */
 static slog_status place_at(slog_writer *w, const slog_drawable *d, int64_t a, int64_t key) {
     uint32_t level = slog_place_level((uint64_t)a, (uint64_t)key, w->shift);
     if (level >= SLOG_MAX_LEVELS) return fail(w, SLOG_ERR_LIMIT, "%s", "tree deeper than 64 levels");
-    open_node *n = node_get(w, level, (uint64_t)a >> (w->shift + level));
+    uint64_t index = (uint64_t)a >> (w->shift + level);
+    tree *t = block_tree(w, block_of(w, d->timeline));
+    open_node *n = t ? node_get(w, t, level, index) : NULL;
     if (!n) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
     slog_encode_drawable(&n->body, d, &n->prev_start);
     n->n_drawables++;
     n->n_subtree++;
-    prev_add(&n->prev, n->lo, (int64_t)1 << (w->shift + level), d->timeline, d->category,
-             d->kind == SLOG_KIND_STATE, d->start, d->end);
-    return SLOG_OK;
+    uint32_t pl;
+    open_node *p = level < t->base ? preview_node(w, t, level, a, &pl) : n;
+    if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
+    pl = level < t->base ? t->base : level;
+    prev_add(&p->prev, p->lo, (int64_t)1 << (w->shift + pl), d->timeline, d->category, d->kind == SLOG_KIND_STATE,
+             d->start, d->end);
+    if (d->kind == SLOG_KIND_ARROW && block_of(w, d->end_timeline) != t->id) {
+        tree *m = block_tree(w, block_of(w, d->end_timeline));
+        open_node *mn = m ? node_get(w, m, level, index) : NULL;
+        if (!mn) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
+        size_t at = mn->body.len;
+        slog_encode_drawable(&mn->body, d, &mn->prev_start);
+        if (mn->body.len > at) mn->body.data[at] |= SLOG_REC_MIRROR;
+        mn->n_drawables++;
+        mn->n_subtree++;
+        w->n_mirrors++;
+    }
+    return w->ov ? overview_add(w, d, level, a) : SLOG_OK;
 }
 
 /* In end order: every node that ends at or before d's key is finished. */
@@ -600,6 +816,24 @@ static double distinct_rows(const slog_writer *w) {
     return (double)n;
 }
 
+static uint32_t pow2_at_least(uint64_t n) {
+    uint32_t p = 1;
+    while (p < n && p < (1u << 31)) p *= 2;
+    return p;
+}
+
+uint32_t slog_block_timelines_for(uint32_t n_timelines) {
+    uint32_t per = pow2_at_least(((uint64_t)n_timelines + OVERVIEW_ROWS - 1) / OVERVIEW_ROWS);
+    per = per < MIN_BLOCK_TIMELINES ? MIN_BLOCK_TIMELINES : per;
+    return per > SLOG_MAX_BLOCK_TIMELINES ? SLOG_MAX_BLOCK_TIMELINES : per;
+}
+
+uint32_t slog_group_timelines_for(uint32_t n_timelines) {
+    if (n_timelines <= OVERVIEW_ROWS) return 1;
+    uint32_t per = pow2_at_least(((uint64_t)n_timelines + OVERVIEW_ROWS - 1) / OVERVIEW_ROWS);
+    return per > SLOG_MAX_BLOCK_TIMELINES ? SLOG_MAX_BLOCK_TIMELINES : per;
+}
+
 int32_t slog_leaf_shift_for(double n, double span_ns, double n_rows, uint32_t leaf_drawables) {
     if (!(n >= 1) || !(span_ns >= 1)) return 20;
     /* leaf_drawables 0: the default, and the rule for rows below */
@@ -607,19 +841,48 @@ int32_t slog_leaf_shift_for(double n, double span_ns, double n_rows, uint32_t le
     double target = (double)per_leaf * span_ns / n;
     if (!leaf_drawables) {
         /* Every (timeline, category) row a leaf touches costs a row of
-         * bins in its preview and in each one above: with 1,024 ranks
-         * a leaf of 8,192 drawables touched about as many rows, and
-         * previews took 40 % of the writer's time. A leaf holds at
-         * least ROWS_PER_LEAF drawables per row seen so far (1,024
-         * ranks x 1,000 calls: build 0.50 -> 0.41 s, median of 9; a
-         * 1/1000 window reads 306 -> 598 KB, 3.4 MB with the old
-         * too-wide leaves). */
+         * bins in its preview and in each one above: a leaf holds at
+         * least ROWS_PER_LEAF drawables per row seen so far. */
         double dense = n_rows * ROWS_PER_LEAF * span_ns / n;
         if (dense > target) target = dense;
     }
     int32_t shift = 0;
     while (shift < 40 && (double)(1ull << (shift + 1)) <= target) shift++;
     return shift;
+}
+
+int32_t slog_leaf_shift_for_trace(double n, double span_ns, double n_rows, uint32_t n_timelines) {
+    uint32_t per_block = slog_block_timelines_for(n_timelines);
+    uint32_t blocks = n_timelines ? (uint32_t)(((uint64_t)n_timelines + per_block - 1) / per_block) : 1;
+    if (blocks <= 1) return slog_leaf_shift_for(n, span_ns, n_rows, 0);
+    /* Leaves are shared by the blocks: one block's leaf holds its share of
+     * a leaf of the default size, so that a window that needs every
+     * block's leaves reads about one default leaf, but no fewer than
+     * MIN_BLOCK_LEAF drawables, whose node costs little next to them.
+     * The rows rule is left to the preview base levels (close_node). */
+    uint32_t per_leaf = DEFAULT_LEAF_DRAWABLES / blocks;
+    per_leaf = per_leaf < MIN_BLOCK_LEAF ? MIN_BLOCK_LEAF : per_leaf;
+    return slog_leaf_shift_for(n / blocks, span_ns, 0, per_leaf);
+}
+
+/* Bytes a preview row of a node costs at most: its head and a byte per bin
+ * (states) with the default bins. */
+#define ROW_BYTES (4 + DEFAULT_BINS)
+
+void slog_preview_levels_for(double leaf_drawables, double n_rows, uint32_t n_timelines, uint32_t *block_level,
+                             uint32_t *overview_level) {
+    uint32_t tb = slog_block_timelines_for(n_timelines), g = slog_group_timelines_for(n_timelines);
+    double blocks = n_timelines > tb ? (double)n_timelines / tb : 1;
+    double per_block = leaf_drawables / blocks, rows_block = n_rows / blocks, rows_ov = n_rows / g;
+    uint32_t b = 0, o = 0;
+    if (per_block > 0)
+        while (b < 40 && (ldexp(per_block, (int)b) * PREVIEW_BUDGET < rows_block * ROW_BYTES ||
+                          ldexp(per_block, (int)b) < DEFAULT_PREVIEW_MIN))
+            b++;
+    if (leaf_drawables > 0)
+        while (o < 40 && ldexp(leaf_drawables, (int)o) * PREVIEW_BUDGET < rows_ov * ROW_BYTES) o++;
+    *block_level = b;
+    *overview_level = o;
 }
 
 /* Choose the leaf width from the buffered drawables' density, then replay
@@ -638,20 +901,34 @@ static slog_status choose_shift(slog_writer *w, bool full) {
         double span = (double)(hi - lo) + 1.0, n = w->n_boot;
         if (full) {
             /* Only the start of the trace is known, and it starts slowly:
-             * MPI_Init and communicator setup are long and sparse. With
-             * 1,024 ranks the first 65,536 drawables are 64 calls a rank,
-             * and their whole span made leaves 20 times too wide (157,000
-             * drawables; a deep zoom read 2.5 MB). The second half of the
-             * buffer, by end time (the order drawables arrive in), is
-             * past that. */
+             * MPI_Init and communicator setup are long and sparse. The
+             * second half of the buffer, by end time (the order drawables
+             * arrive in), is past that. */
             int64_t a, mid;
             slog_drawable_span(&w->boot[w->n_boot / 2], &a, &mid);
             span = (double)(hi - mid) + 1.0;
             n = w->n_boot - w->n_boot / 2;
         }
-        shift = slog_leaf_shift_for(n, span, w->opt.leaf_drawables ? 0 : distinct_rows(w), w->opt.leaf_drawables);
+        uint32_t n_tl = w->opt.expected_timelines > w->n_tls ? w->opt.expected_timelines : w->n_tls;
+        uint32_t tb = w->opt.block_timelines ? w->opt.block_timelines : slog_block_timelines_for(n_tl);
+        uint32_t blocks = n_tl ? (uint32_t)(((uint64_t)n_tl + tb - 1) / tb) : 1;
+        if (w->opt.leaf_drawables || blocks <= 1)
+            shift = slog_leaf_shift_for(n, span, w->opt.leaf_drawables ? 0 : distinct_rows(w), w->opt.leaf_drawables);
+        else
+            shift = slog_leaf_shift_for_trace(n, span, distinct_rows(w), n_tl);
     }
     w->shift = shift;
+    if (w->n_boot && !w->opt.preview_level && !w->opt.overview_level && !w->opt.leaf_drawables) {
+        /* The first drawables' density and rows stand for the trace's. */
+        int64_t a, hi_key, lo_key;
+        slog_drawable_span(&w->boot[w->n_boot - 1], &a, &hi_key);
+        slog_drawable_span(&w->boot[full ? w->n_boot / 2 : 0], &a, &lo_key);
+        double n = full ? w->n_boot - w->n_boot / 2 : w->n_boot;
+        double per_leaf = n * ldexp(1.0, shift) / ((double)(hi_key - lo_key) + 1.0);
+        uint32_t n_tl = w->opt.expected_timelines > w->n_tls ? w->opt.expected_timelines : w->n_tls;
+        slog_preview_levels_for(per_leaf, distinct_rows(w), n_tl, &w->opt.preview_level, &w->opt.overview_level);
+    }
+    fix_geometry(w);
     for (uint32_t i = 0; i < w->n_boot; i++) {
         slog_drawable d = w->boot[i];
         d.info = w->boot_info + (uintptr_t)d.info;
@@ -701,6 +978,7 @@ slog_status slog_writer_add(slog_writer *w, const slog_drawable *d) {
     if (key < w->floor) return fail(w, SLOG_ERR_ORDER, "%s", "drawable ends before the previous one");
     if (w->broken) return w->err.status;
     w->floor = key;
+    if (!w->geometry_fixed && w->shift >= 0) fix_geometry(w);
     /* end_timeline is read for arrows only, so d goes on as it is. */
     slog_status st = w->shift < 0 ? buffer_boot(w, d) : place(w, d, a, key);
     if (st) return st;
@@ -715,34 +993,83 @@ slog_status slog_writer_add(slog_writer *w, const slog_drawable *d) {
 
 /* --------------------------------------------------------------- batches */
 
-bool slog_writer_batch_geometry(const slog_writer *w, int32_t *shift, uint32_t *bins) {
+bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, uint32_t *tb_shift) {
     if (w->shift < 0) return false;
+    fix_geometry(w);
     *shift = w->shift;
     *bins = w->opt.preview_bins;
+    *tb_shift = w->tb_shift;
     return true;
 }
 
-/* Append b's encoded records to leaf node n: the first one's start delta
- * was taken from the leaf's start and is rewritten from the last record
- * of n (one varint), the rest is copied as it is. */
-static void append_segment(open_node *n, const slog_batch *b) {
-    const uint8_t *seg = b->seg.data;
-    size_t at = b->first_delta_at, old_end = at;
+/* Append segment g's encoded records to leaf node n: the first one's start
+ * delta was taken from the leaf's start and is rewritten from the last
+ * record of n (one varint), the rest is copied as it is. */
+static void append_segment(open_node *n, const batch_seg *g) {
+    const uint8_t *seg = g->seg.data;
+    size_t at = g->first_delta_at, old_end = at;
     while (seg[old_end] & 0x80) old_end++;
     old_end++;
-    if (!buf_reserve(&n->body, b->seg.len + 10)) return;
+    if (!buf_reserve(&n->body, g->seg.len + 10)) return;
     uint8_t *p = n->body.data + n->body.len;
     memcpy(p, seg, at);
-    p = put_uvar(p + at, zigzag_encode(b->first_start - n->prev_start));
-    memcpy(p, seg + old_end, b->seg.len - old_end);
-    n->body.len = (size_t)(p - n->body.data) + (b->seg.len - old_end);
-    n->prev_start = b->last_start;
+    p = put_uvar(p + at, zigzag_encode(g->first_start - n->prev_start));
+    memcpy(p, seg + old_end, g->seg.len - old_end);
+    n->body.len = (size_t)(p - n->body.data) + (g->seg.len - old_end);
+    n->prev_start = g->last_start;
+}
+
+/* A batch's leaf preview (rows by timeline) into the previewing nodes of
+ * the blocks' trees and the overview's: each row goes to its block's node
+ * on that tree's base level (or the leaf), and to its group's row of the
+ * overview's node on its base level (and what that node previews itself). */
+static bool absorb_preview(slog_writer *w, slog_batch *b) {
+    slog_prev_acc *src = &b->prev;
+    uint32_t nb = src->n_bins;
+    tree *t = NULL;
+    open_node *bn = NULL, *on = NULL;
+    uint32_t bup = 0, oup = 0;
+    uint64_t bpos = 0, opos = 0;
+    if (w->ov) {
+        oup = w->ov->base;
+        on = node_get(w, w->ov, oup, b->leaf >> oup);
+        if (!on) return false;
+        opos = (b->leaf - ((b->leaf >> oup) << oup)) * nb;
+    }
+    for (uint32_t i = 0; i < src->n_rows; i++) {
+        const slog_prev_row *r = &src->rows[i];
+        if (r->hi_bin <= r->lo_bin) continue;
+        const float *bins = src->pool + (size_t)i * nb;
+        bool is_state = w->cat_is_state[r->category];
+        uint32_t k = block_of(w, r->timeline);
+        if (!t || t->id != k) {
+            t = block_tree(w, k);
+            if (!t) return false;
+            bup = t->base;
+            bn = node_get(w, t, bup, b->leaf >> bup);
+            if (!bn) return false;
+            bpos = (b->leaf - ((b->leaf >> bup) << bup)) * nb;
+        }
+        if (!prev_add_bins(&bn->prev, r->timeline, r->category, bins, r->lo_bin, r->hi_bin, bup, bpos, is_state))
+            return false;
+        if (on) {
+            uint32_t g = r->timeline >> w->g_shift;
+            if (!prev_add_bins(&on->prev, g, r->category, bins, r->lo_bin, r->hi_bin, oup, opos, is_state) ||
+                !prev_add_bins(&on->own, g, r->category, bins, r->lo_bin, r->hi_bin, oup, opos, is_state))
+                return false;
+        }
+    }
+    if (on) {
+        on->n_drawables += (uint32_t)b->n_seg;
+        on->n_subtree += b->n_seg;
+    }
+    return true;
 }
 
 slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b) {
     if (!b) return fail(w, SLOG_ERR_ARG, "%s", "NULL batch");
     if (b->failed) return fail(w, SLOG_ERR_NOMEM, "%s", "batch");
-    if (b->shift != w->shift || b->n_bins != w->opt.preview_bins)
+    if (b->shift != w->shift || b->n_bins != w->opt.preview_bins || !w->geometry_fixed || b->tb_shift != w->tb_shift)
         return fail(w, SLOG_ERR_ARG, "%s", "batch made for another writer");
     for (uint32_t i = 0; i < b->n_used; i++) {
         uint32_t id = b->used[i];
@@ -758,14 +1085,18 @@ slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b) {
     if (w->broken) return w->err.status;
     if (!slog_batch_count(b)) return SLOG_OK;
     slog_status st;
-    if (b->n_seg) {
-        open_node *n = node_get(w, 0, b->leaf);
+    for (uint32_t i = 0; i < b->n_segs; i++) {
+        const batch_seg *g = &b->segs[i];
+        if (!g->n_seg) continue;
+        tree *t = block_tree(w, g->block);
+        open_node *n = t ? node_get(w, t, 0, b->leaf) : NULL;
         if (!n) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
-        append_segment(n, b);
-        n->n_drawables += b->n_seg;
-        n->n_subtree += b->n_seg;
-        if (!prev_absorb(&n->prev, &b->prev)) n->prev.failed = true;
+        append_segment(n, g);
+        n->n_drawables += g->n_seg;
+        n->n_subtree += g->n_seg;
+        w->n_mirrors += g->n_mirror;
     }
+    if (b->n_seg && !absorb_preview(w, b)) return fail(w, SLOG_ERR_NOMEM, "%s", "preview");
     for (uint32_t i = 0; i < b->n_other; i++) {
         slog_drawable d = b->other[i];
         d.info = d.n_info ? b->other_info + (uintptr_t)d.info : NULL;
@@ -919,6 +1250,11 @@ static slog_status write_header_and_postamble(slog_writer *w, uint64_t sec[4][2]
     put_u32le(h + HDR_N_CATEGORIES, w->n_cats);
     put_u32le(h + HDR_N_TIMELINES, w->n_tls);
     put_u32le(h + HDR_N_ANNOTATIONS, w->n_annotations);
+    put_u32le(h + HDR_BLOCK_TIMELINES, 1u << w->tb_shift);
+    put_u32le(h + HDR_N_BLOCKS, w->n_tls ? ((w->n_tls - 1) >> w->tb_shift) + 1 : 0);
+    put_u32le(h + HDR_GROUP_TIMELINES, 1u << w->g_shift);
+    put_u32le(h + HDR_OVERVIEW_DEPTH, w->ov_depth);
+    put_u64le(h + HDR_N_MIRRORS, w->n_mirrors);
     for (int i = 0; i < 4; i++) {
         put_u64le(h + HDR_SEC_CATEGORIES + 16 * i, sec[i][0]);
         put_u64le(h + HDR_SEC_CATEGORIES + 16 * i + 8, sec[i][1]);
@@ -929,14 +1265,28 @@ static slog_status write_header_and_postamble(slog_writer *w, uint64_t sec[4][2]
     return SLOG_OK;
 }
 
+/* Close every node of t, up to its root: the top of the global tree
+ * (level place_level(0, t_max)), or higher where t previews from a higher
+ * base level (every index there is 0). */
+static slog_status finish_one(slog_writer *w, tree *t, uint32_t root) {
+    if (!t || !t->n_levels) return SLOG_OK;
+    uint32_t top = t->n_levels - 1 > root ? t->n_levels - 1 : root;
+    slog_status st = close_below(w, t, INT64_MAX, top);
+    if (st) return st;
+    if (t->levels[top].n_open != 1) return fail(w, SLOG_ERR_LIMIT, "%s", "no root node");
+    return close_node(w, t, top, true);
+}
+
 static slog_status finish_tree(slog_writer *w) {
     slog_status st;
     if (w->shift < 0 && (st = choose_shift(w, false))) return st;
+    fix_geometry(w);
+    if (w->broken) return w->err.status;
     if (!w->n_drawables) return SLOG_OK;
     uint32_t root = slog_place_level(0, (uint64_t)w->t_max, w->shift);
-    if ((st = close_below(w, INT64_MAX, root))) return st;
-    if (!w->levels[root].n_open) return fail(w, SLOG_ERR_LIMIT, "%s", "no root node");
-    return close_node(w, root, true);
+    for (uint32_t i = 0; i < w->n_blocks; i++)
+        if ((st = finish_one(w, w->blocks[i], root))) return st;
+    return finish_one(w, w->ov, root);
 }
 
 slog_status slog_writer_finish(slog_writer *w, slog_error *err) { return slog_writer_finish_info(w, NULL, err); }
@@ -994,7 +1344,9 @@ void slog_writer_abort(slog_writer *w) {
     }
     free(w->tls);
     buf_free(&w->annotations);
-    for (int i = 0; i < SLOG_MAX_LEVELS; i++) free_level(&w->levels[i]);
+    for (uint32_t i = 0; i < w->n_blocks; i++) tree_free(w->blocks[i]);
+    free(w->blocks);
+    tree_free(w->ov);
     free(w->boot);
     free(w->boot_info);
     buf_free(&w->out);

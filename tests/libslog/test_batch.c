@@ -213,6 +213,9 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     static const uint32_t bins[] = {0, 2, 6, 64, 256};
     o.preview_bins = bins[t_below(&r, sizeof bins / sizeof bins[0])];
     o.preview_min_subtree = t_chance(&r, 50) ? 1 : 0;
+    static const uint32_t sizes[] = {0, 1, 2, 8};
+    o.block_timelines = sizes[t_below(&r, sizeof sizes / sizeof sizes[0])];
+    o.group_timelines = sizes[t_below(&r, sizeof sizes / sizeof sizes[0])];
     int64_t span = 1;
     for (size_t i = 0; i < m.n; i++)
         if (t_dhi(&m.d[i]) > span)
@@ -220,8 +223,9 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     o.leaf_shift = t_chance(&r, 50) ? slog_leaf_shift_for((double)m.n, (double)span, 0, 64)
                                     : (int32_t)t_below(&r, 28);
     snprintf(t_context, sizeof t_context,
-             "seed %" PRIu64 " (rerun: test_batch %" PRIu64 " %zu %u) preview_bins %u leaf_shift %d; %zu drawables",
-             seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, m.n);
+             "seed %" PRIu64 " (rerun: test_batch %" PRIu64 " %zu %u) preview_bins %u leaf_shift %d blocks of %u, groups of %u; "
+             "%zu drawables",
+             seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, o.block_timelines, o.group_timelines, m.n);
     printf("%s\n", t_context);
     fflush(stdout);
 

@@ -123,14 +123,21 @@ int main(int argc, char **argv)
     slog_reader *rd = fixture("slog_good.bin", READS_OK, SLOG_OK, SLOG_OK, 0);
     check_good(rd);
     slog_reader_close(rd);
-    /* Written when the format was 1.0 and 1.1: a newer minor version
-     * reads as the file it extends. */
+    /* A newer minor version reads as the file it extends. */
     rd = fixture("slog_minor1.bin", READS_OK, SLOG_OK, SLOG_OK, 0);
     check_good(rd);
     slog_reader_close(rd);
-    rd = fixture("slog_minor2.bin", READS_OK, SLOG_OK, SLOG_OK, 0);
-    check_good(rd);
-    slog_reader_close(rd);
+    /* The good file as format 1.0 wrote it: refused, saying what to do. */
+    {
+        char *path = t_path(g_data, "slog_v1.bin");
+        slog_error err;
+        slog_reader *old = NULL;
+        CHECK(slog_reader_open(&old, path, &err) == SLOG_ERR_VERSION && old == NULL);
+        CHECKF(strstr(err.message, "format 1.0") && strstr(err.message, "rebuild the file with slog2-build"),
+               "format 1.0 refused with '%s'", err.message);
+        printf("slog_v1.bin                  open VERSION   %s\n", err.message);
+        free(path);
+    }
     fixture("slog_truncated_half.bin", OPEN_FAILS, SLOG_ERR_TRUNCATED, SLOG_ERR_CORRUPT, 0);
     fixture("slog_truncated_last_byte.bin", OPEN_FAILS, SLOG_ERR_TRUNCATED, SLOG_ERR_CORRUPT, 0);
     fixture("slog_bitflip_node.bin", CHECK_FAILS, SLOG_ERR_CHECKSUM, SLOG_ERR_CHECKSUM, 1);

@@ -40,6 +40,11 @@ static void random_options(t_rng *r, slog_writer_options *o, int defaults)
     static const uint64_t pms[] = {0, 0, 1, 2, 50, 1000};
     o->preview_min_subtree = pms[t_below(r, sizeof pms / sizeof pms[0])];
     o->time_origin_ns = (int64_t)t_rand(r);
+    /* Blocks of a few timelines: many trees, arrows mirrored between
+     * them; groups of a few: an overview tree. */
+    static const uint32_t sizes[] = {0, 0, 1, 2, 4, 8, 64};
+    o->block_timelines = sizes[t_below(r, sizeof sizes / sizeof sizes[0])];
+    o->group_timelines = sizes[t_below(r, sizeof sizes / sizeof sizes[0])];
 }
 
 static void check_info(const t_model *m, const slog_file_info *fi)
@@ -75,8 +80,9 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     random_options(&r, &o, seed % 4 == 0);
     snprintf(t_context, sizeof t_context,
              "seed %" PRIu64 " (rerun: test_roundtrip %" PRIu64 " %zu %u) preview_bins %u leaf_shift %d "
-             "leaf_drawables %u preview_min_subtree %llu; %zu drawables %u timelines %u categories",
-             seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, o.leaf_drawables, (unsigned long long)o.preview_min_subtree, m.n,
+             "leaf_drawables %u preview_min_subtree %llu blocks of %u, groups of %u; %zu drawables %u timelines %u categories",
+             seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, o.leaf_drawables, (unsigned long long)o.preview_min_subtree,
+             o.block_timelines, o.group_timelines, m.n,
              m.n_tls, m.n_cats);
     printf("%s\n", t_context);
     fflush(stdout);

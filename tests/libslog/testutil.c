@@ -511,7 +511,7 @@ slog_cb_result t_collect_preview(void *user, const slog_preview *p)
     }
     t_prev *c = &v->p[v->n++];
     memset(c, 0, sizeof *c);
-    c->lo = p->lo, c->hi = p->hi, c->level = p->level;
+    c->lo = p->lo, c->hi = p->hi, c->level = p->level, c->tree = p->tree;
     c->n_bins = p->n_bins, c->n_rows = p->n_rows;
     CHECKF(p->n_rows == 0 || p->rows != NULL, "preview with %u rows and rows NULL", p->n_rows);
     CHECKF(p->n_bins <= (1u << 20), "preview n_bins %u", p->n_bins);
@@ -611,6 +611,7 @@ static size_t ix_lower(const t_model *m, const t_index *ix, int64_t t)
 static int cmp_prev_lo(const void *a, const void *b)
 {
     const t_prev *x = *(t_prev *const *)a, *y = *(t_prev *const *)b;
+    if (x->tree != y->tree) return x->tree < y->tree ? -1 : 1;
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
@@ -704,9 +705,10 @@ static void group_bins(const t_model *m, const t_prev *p, const contained_t *g, 
 }
 
 static void verify_preview_bins(const t_model *m, const t_index *ix, const slog_query *q,
-                                const t_prev *p)
+                                const t_prev *p, uint32_t block_timelines)
 {
-    /* every drawable contained in [lo, hi), whatever the timeline set */
+    /* every drawable of the preview's block contained in [lo, hi), whatever
+     * the timeline set */
     size_t cap = 64, n = 0;
     contained_t *c = malloc(cap * sizeof *c);
     CHECK(c);
@@ -714,7 +716,7 @@ static void verify_preview_bins(const t_model *m, const t_index *ix, const slog_
         const t_draw *d = &m->d[ix->idx[k]];
         if (t_dlo(d) >= p->hi)
             break;
-        if (t_dhi(d) >= p->hi)
+        if (t_dhi(d) >= p->hi || d->tl / block_timelines != p->tree)
             continue;
         if (n == cap) {
             cap *= 2;
@@ -836,9 +838,17 @@ void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *f
     }
     t_qsort(ps, np, sizeof *ps, cmp_prev_lo);
     for (size_t i = 0; i + 1 < np; i++)
-        CHECKF(ps[i]->hi <= ps[i + 1]->lo, "previews [%lld,%lld) and [%lld,%lld) overlap",
-               (long long)ps[i]->lo, (long long)ps[i]->hi, (long long)ps[i + 1]->lo,
-               (long long)ps[i + 1]->hi);
+        CHECKF(ps[i]->tree != ps[i + 1]->tree || ps[i]->hi <= ps[i + 1]->lo,
+               "previews [%lld,%lld) and [%lld,%lld) of block %u overlap", (long long)ps[i]->lo,
+               (long long)ps[i]->hi, (long long)ps[i + 1]->lo, (long long)ps[i + 1]->hi, ps[i]->tree);
+    /* The blocks the query reads: those with a wanted timeline. A drawable
+     * is in its timeline's block; an arrow whose sender's block is not read
+     * is found through its mirror, in its receiver's block. */
+    uint32_t tb = fi->block_timelines ? fi->block_timelines : 1;
+    uint8_t *read = calloc((size_t)fi->n_blocks + 1, 1);
+    CHECK(read);
+    for (uint32_t t = 0; t < m->n_tls; t++)
+        if (!q->timelines || q->timelines[t]) read[t / tb] = 1;
 
     /* expected drawables: matching and not inside a delivered preview */
     t_dvec exp = {0};
@@ -848,15 +858,16 @@ void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *f
             continue;
         if (np) {
             int64_t lo = t_dlo(d), hi = t_dhi(d);
-            size_t a = 0, b = np; /* last preview with p.lo <= lo */
+            uint32_t home = read[d->tl / tb] ? d->tl / tb : d->etl / tb;
+            size_t a = 0, b = np; /* last preview of home with p.lo <= lo */
             while (a < b) {
                 size_t mid = a + (b - a) / 2;
-                if (ps[mid]->lo <= lo)
+                if (ps[mid]->tree < home || (ps[mid]->tree == home && ps[mid]->lo <= lo))
                     a = mid + 1;
                 else
                     b = mid;
             }
-            if (a > 0 && hi < ps[a - 1]->hi)
+            if (a > 0 && ps[a - 1]->tree == home && hi < ps[a - 1]->hi)
                 continue; /* covered by that preview */
         }
         t_dvec_push(&exp, d);
@@ -873,8 +884,9 @@ void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *f
     t_dvec_free(&exp);
 
     for (size_t i = 0; i < np; i++)
-        verify_preview_bins(m, ix, q, ps[i]);
+        verify_preview_bins(m, ix, q, ps[i], tb);
     free(ps);
+    free(read);
 }
 
 uint32_t t_crc32c(const void *data, size_t len)

@@ -179,6 +179,7 @@ slog_cb_result t_collect_drawable(void *user, const slog_drawable *d);
 /* A deep copy of a delivered preview. */
 typedef struct t_prev {
     int64_t lo, hi;
+    uint32_t tree;
     uint32_t level, n_bins, n_rows;
     uint32_t *row_tl, *row_cat;
     float *values; /* n_rows * n_bins */

@@ -6,6 +6,12 @@
  * intersect it. The byte layout is documented in docs/FORMAT.md and in
  * libslog/src/format.h.
  *
+ * Timelines are cut into blocks of consecutive ids, each block with a time
+ * tree of its own, so that a query for some timelines reads only their
+ * blocks; an overview tree holds previews of groups of timelines, so that
+ * a picture of every timeline folded into screen rows reads a bounded
+ * number of bytes however many timelines there are (slog_reader_grid).
+ *
  * Times are signed 64-bit nanoseconds relative to the trace start
  * (slog_file_info.time_origin_ns gives the absolute time of 0). All times
  * written must be >= 0.
@@ -24,8 +30,8 @@
 extern "C" {
 #endif
 
-#define SLOG_FORMAT_MAJOR 1
-#define SLOG_FORMAT_MINOR 1
+#define SLOG_FORMAT_MAJOR 2
+#define SLOG_FORMAT_MINOR 0
 
 typedef enum slog_status {
     SLOG_OK = 0,
@@ -119,7 +125,37 @@ typedef struct slog_writer_options {
     uint64_t preview_min_subtree; /* nodes whose subtree holds fewer drawables
                                      carry no preview (readers descend instead);
                                      0 = default */
+    uint32_t expected_timelines;  /* how many timelines the trace will have, a
+                                     hint for the two below; 0 = unknown */
+    uint32_t block_timelines;     /* timelines per block (each block has a time
+                                     tree of its own): a power of two up to
+                                     65,536; 0 = slog_block_timelines_for(
+                                     expected_timelines) */
+    uint32_t group_timelines;     /* timelines per row of the overview tree: a
+                                     power of two up to 65,536; 1 = no
+                                     overview; 0 = slog_group_timelines_for(
+                                     expected_timelines) */
+    uint32_t preview_level;       /* blocks' nodes below this level carry no
+                                     preview (their drawables are previewed
+                                     by their ancestor there): saves the
+                                     memory of previews that would not pay;
+                                     0 = every level, or chosen from the
+                                     first drawables when the writer
+                                     chooses the leaf width */
+    uint32_t overview_level;      /* the same for the overview tree */
 } slog_writer_options;
+
+/* The preview levels (above) for leaves of leaf_drawables drawables (over
+ * all blocks) and n_rows (timeline, category) pairs on n_timelines
+ * timelines: the lowest levels whose nodes can afford previews of those
+ * rows (docs/FORMAT.md, "Previews"). */
+void slog_preview_levels_for(double leaf_drawables, double n_rows, uint32_t n_timelines, uint32_t *block_level,
+                             uint32_t *overview_level);
+
+/* The block and overview group sizes the writer uses for a trace of n
+ * timelines when the options leave them 0 (docs/FORMAT.md, "Blocks"). */
+uint32_t slog_block_timelines_for(uint32_t n_timelines);
+uint32_t slog_group_timelines_for(uint32_t n_timelines);
 
 /* Initialise options to defaults. */
 void slog_writer_options_init(slog_writer_options *opt);
@@ -202,6 +238,12 @@ slog_status slog_writer_advance(slog_writer *w, int64_t watermark);
  * n_rows such pairs were seen among them. For producers that fix
  * leaf_shift themselves (batches) from a sample of their data. */
 int32_t slog_leaf_shift_for(double n, double span_ns, double n_rows, uint32_t leaf_drawables);
+/* The leaf width rule for a whole trace with the default options: n
+ * drawables over span_ns, n_rows (timeline, category) pairs, on n_timelines
+ * timelines. Leaves are shared by every block's tree, and sized for one
+ * block's share of the drawables and rows (docs/FORMAT.md, "The time
+ * trees"). What slog2-build gives slog_writer_options.leaf_shift. */
+int32_t slog_leaf_shift_for_trace(double n, double span_ns, double n_rows, uint32_t n_timelines);
 
 /* Write the remaining nodes, sections, directory and postamble, fsync-free
  * close, rename into place, free w. On failure the temporary file is removed
@@ -248,6 +290,11 @@ typedef struct slog_file_info {
     uint64_t n_nodes;
     uint32_t n_categories, n_timelines, n_annotations;
     uint64_t file_size;
+    uint32_t block_timelines;    /* timelines per block */
+    uint32_t n_blocks;           /* ceil(n_timelines / block_timelines) */
+    uint32_t group_timelines;    /* timelines per overview row; 1: no overview */
+    uint32_t overview_depth;     /* levels of the overview tree; 0: none */
+    uint64_t n_mirrors;          /* arrow records stored twice (FORMAT.md) */
 } slog_file_info;
 
 typedef struct slog_category_stats {
@@ -255,7 +302,11 @@ typedef struct slog_category_stats {
     int64_t total_ns;   /* sum of durations (states) */
 } slog_category_stats;
 
+/* slog_node_info.tree of the overview tree's nodes. */
+#define SLOG_TREE_OVERVIEW UINT32_MAX
+
 typedef struct slog_node_info {
+    uint32_t tree;        /* block number, or SLOG_TREE_OVERVIEW */
     uint32_t level;       /* 0 = leaf level */
     uint64_t index;       /* node covers [index<<s, (index+1)<<s), s = leaf_shift+level */
     int64_t lo, hi;       /* that interval */
@@ -283,7 +334,8 @@ slog_status slog_reader_annotation(const slog_reader *r, uint32_t i,
                                    const char **key, const char **value);
 /* Look up an annotation by key; NULL if absent. */
 const char *slog_reader_annotation_get(const slog_reader *r, const char *key);
-/* Directory entry i (0 <= i < n_nodes), ordered by level descending then index. */
+/* Directory entry i (0 <= i < n_nodes), ordered by tree (blocks, then the
+ * overview), then level descending, then index. */
 slog_status slog_reader_node(const slog_reader *r, uint64_t i, slog_node_info *out);
 
 /* A preview: for one tree node that is too fine to draw, per (timeline,
@@ -301,6 +353,8 @@ typedef struct slog_preview_row {
 
 typedef struct slog_preview {
     int64_t lo, hi;
+    uint32_t tree;        /* the block whose node it is (its rows are that
+                             block's timelines) */
     uint32_t level;
     uint32_t n_bins;
     uint32_t n_rows;
@@ -372,6 +426,52 @@ slog_status slog_reader_query(slog_reader *r, const slog_query *q,
  * drawable inside its node's interval and in the smallest such node; counts
  * match the directory). Returns SLOG_OK or the first violation. */
 slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_error *err);
+
+/* ------------------------------------------------------- folded grids */
+
+/* A window of timelines folded into rows and of time into pixel columns:
+ * what a picture of thousands of timelines at one pixel row each needs.
+ * Row i holds the consecutive timelines first(i) .. last(i); its value in
+ * column j for a category is
+ *   states:         the mean over the row's timelines of the fraction of the
+ *                   column covered by that category (0..1, previews
+ *                   quantised to 1/255 of a group of timelines);
+ *   arrows, events: the number starting in the column on the row's
+ *                   timelines (arrows on their sender's).
+ * The rows are made of whole units: single timelines where the grid was
+ * read from the blocks' trees, groups of group_timelines where it was read
+ * from the overview tree (slog_grid_unit). So a grid may have fewer rows
+ * than asked for. */
+typedef struct slog_grid slog_grid;
+
+typedef struct slog_grid_query {
+    int64_t t0, t1;              /* window, inclusive */
+    uint32_t tl_first, tl_last;  /* timelines, inclusive; tl_last is clamped
+                                    to the last timeline */
+    uint32_t n_cols;             /* columns over [t0, t1], 1..65,536 */
+    uint32_t n_rows;             /* at most this many rows, 1..65,536 */
+    uint32_t flags;              /* SLOG_GRID_* */
+} slog_grid_query;
+
+/* Read from the blocks' trees even where the overview would do (tests
+ * compare the two). */
+#define SLOG_GRID_NO_OVERVIEW 1u
+
+/* Fill a new grid for q; *out NULL on error. Reads the overview tree when
+ * a row holds at least one overview group (and the overview's finest bins
+ * are at most four columns wide), else the trees of the blocks that hold
+ * the timelines. stats as for slog_reader_query. */
+slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid **out, slog_query_stats *stats,
+                             slog_error *err);
+void slog_grid_free(slog_grid *g); /* NULL is fine */
+uint32_t slog_grid_n_rows(const slog_grid *g);
+uint32_t slog_grid_n_cols(const slog_grid *g);
+/* Timelines per unit the rows are made of: 1, or the overview's group. */
+uint32_t slog_grid_unit(const slog_grid *g);
+/* The timelines of row i, inclusive. */
+void slog_grid_row_range(const slog_grid *g, uint32_t row, uint32_t *first, uint32_t *last);
+/* The n_cols values of (row, category), or NULL where all are 0. */
+const float *slog_grid_values(const slog_grid *g, uint32_t row, uint32_t category);
 
 /* ------------------------------------------------------- pixel columns */
 
