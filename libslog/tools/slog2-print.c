@@ -28,6 +28,13 @@ static const char usage_text[] =
     "                           (timeline, category) one value per pixel column\n"
     "                           (state: fraction covered; arrow/event: count)\n"
     "  -b, --bins N             pixel columns for --preview (default 80)\n"
+    "  -r, --rows R             with --preview: fold the timelines (all, or one\n"
+    "                           -t A-B range) into at most R rows of consecutive\n"
+    "                           timelines and print per (row, category) one value\n"
+    "                           per column (state: mean fraction covered over the\n"
+    "                           row's timelines; arrow/event: count); the rows are\n"
+    "                           read from the file's overview where a row holds a\n"
+    "                           whole group of timelines\n"
     "  -k, --check              read every node, verify checksums and placement\n"
     "                           invariants; exit 1 on any violation\n"
     "  -s, --stats              print nodes_read=N bytes_read=N of the query on stderr\n"
@@ -47,7 +54,7 @@ typedef struct opts {
     const char *window;
     const char *preview;
     const char *format;
-    uint32_t bins;
+    uint32_t bins, rows;
     int check, stats;
     char **cats;
     int n_cats;
@@ -110,20 +117,30 @@ static void print_summary(slog_reader *r) {
         const slog_timeline *t = slog_reader_timeline(r, i);
         printf("  %4u  rank %-6u thread %-3u %-24s %s\n", i, t->rank, t->thread, t->label, t->group);
     }
-    printf("\ntree: depth %u, %" PRIu64 " nodes\n", fi->depth, fi->n_nodes);
-    printf("  %5s  %8s  %12s  %14s  %9s\n", "level", "nodes", "drawables", "node bytes", "previews");
-    uint64_t per[64][4] = {{0}};
+    printf("\nblocks: %u of %u timelines, %" PRIu64 " arrows mirrored; ", fi->n_blocks, fi->block_timelines,
+           fi->n_mirrors);
+    if (fi->overview_depth)
+        printf("overview: groups of %u timelines, depth %u\n", fi->group_timelines, fi->overview_depth);
+    else
+        printf("no overview\n");
+    printf("\ntrees: depth %u, %" PRIu64 " nodes (the blocks' per level, then the overview's)\n", fi->depth,
+           fi->n_nodes);
+    printf("  %-8s  %5s  %8s  %12s  %14s  %9s\n", "tree", "level", "nodes", "drawables", "node bytes", "previews");
+    uint64_t per[2][64][4] = {{{0}}};
     for (uint64_t i = 0; i < fi->n_nodes; i++) {
         slog_node_info n;
         if (slog_reader_node(r, i, &n) || n.level >= 64) continue;
-        per[n.level][0]++;
-        per[n.level][1] += n.n_drawables;
-        per[n.level][2] += n.size;
-        per[n.level][3] += n.has_preview;
+        uint64_t *v = per[n.tree == SLOG_TREE_OVERVIEW][n.level];
+        v[0]++;
+        v[1] += n.n_drawables;
+        v[2] += n.size;
+        v[3] += n.has_preview;
     }
-    for (int l = (int)fi->depth - 1; l >= 0; l--)
-        printf("  %5d  %8" PRIu64 "  %12" PRIu64 "  %14" PRIu64 "  %9" PRIu64 "\n", l, per[l][0], per[l][1], per[l][2],
-               per[l][3]);
+    for (int t = 0; t < 2; t++)
+        for (int l = 63; l >= 0; l--)
+            if (per[t][l][0])
+                printf("  %-8s  %5d  %8" PRIu64 "  %12" PRIu64 "  %14" PRIu64 "  %9" PRIu64 "\n",
+                       t ? "overview" : "blocks", l, per[t][l][0], per[t][l][1], per[t][l][2], per[t][l][3]);
     printf("\nannotations (%u):\n", fi->n_annotations);
     for (uint32_t i = 0; i < fi->n_annotations; i++) {
         const char *k, *v;
@@ -284,6 +301,90 @@ static slog_cb_result on_pv_drawable(void *user, const slog_drawable *d) {
     return SLOG_CONTINUE;
 }
 
+/* ------------------------------------------------------------ rows */
+
+/* v with three decimals ("0" for zero), without printf: a folded picture
+ * of a thousand rows is millions of values. */
+static void put_value(double v, FILE *out) {
+    if (v == 0) {
+        fputs(" 0", out);
+        return;
+    }
+    char buf[48], *p = buf + sizeof buf;
+    *--p = 0;
+    if (!(v < 1e15)) {
+        fprintf(out, " %.3g", v);
+        return;
+    }
+    uint64_t m = (uint64_t)llround(v * 1000.0);
+    for (int i = 0; i < 3; i++, m /= 10) *--p = (char)('0' + m % 10);
+    *--p = '.';
+    do {
+        *--p = (char)('0' + m % 10);
+        m /= 10;
+    } while (m);
+    *--p = ' ';
+    fputs(p, out);
+}
+
+/* --preview with --rows: the timelines folded into rows (slog_reader_grid). */
+static int print_rows(slog_reader *r, const opts *o, int64_t t0, int64_t t1, slog_query_stats *qs) {
+    const slog_file_info *fi = slog_reader_info(r);
+    if (!fi->n_timelines) {
+        printf("# no timelines\n");
+        return 0;
+    }
+    slog_grid_query gq = {.t0 = t0, .t1 = t1, .tl_first = 0, .tl_last = fi->n_timelines - 1, .n_cols = o->bins,
+                          .n_rows = o->rows};
+    if (o->n_ranges) {
+        gq.tl_first = o->ranges[0][0];
+        gq.tl_last = o->ranges[0][1];
+        if (gq.tl_first >= fi->n_timelines) {
+            fprintf(stderr, "slog2-print: -t %u: the file has timelines 0 to %u\n", gq.tl_first, fi->n_timelines - 1);
+            return 2;
+        }
+    }
+    slog_grid *g;
+    slog_error err;
+    if (slog_reader_grid(r, &gq, &g, qs, &err) != SLOG_OK) {
+        fprintf(stderr, "slog2-print: %s\n", err.message);
+        return 1;
+    }
+    int csv = strcmp(o->format, "csv") == 0;
+    uint32_t n_rows = slog_grid_n_rows(g);
+    if (csv) {
+        printf("first_timeline,last_timeline,category");
+        for (uint32_t j = 0; j < o->bins; j++) printf(",c%u", j);
+        putchar('\n');
+    } else {
+        printf("# %u rows of %u timeline(s) each (from the %s), %u columns of %.9f s over %.9f .. %.9f s;\n"
+               "# state rows: mean fraction covered over the row's timelines, others: counts\n",
+               n_rows, slog_grid_unit(g) * 1, slog_grid_unit(g) > 1 ? "overview" : "blocks' trees", o->bins,
+               secs(t1 - t0 + 1) / o->bins, secs(t0), secs(t1));
+    }
+    for (uint32_t row = 0; row < n_rows; row++) {
+        uint32_t a, b;
+        slog_grid_row_range(g, row, &a, &b);
+        for (uint32_t k = 0; k < fi->n_categories; k++) {
+            const float *v = slog_grid_values(g, row, k);
+            if (!v) continue;
+            const slog_category *c = slog_reader_category(r, k);
+            if (csv) {
+                printf("%u,%u,", a, b);
+                csv_string(c->name);
+                for (uint32_t j = 0; j < o->bins; j++) printf(",%.4f", v[j]);
+            } else {
+                printf("%6u-%-6u %-22s", a, b, c->name);
+                for (uint32_t j = 0; j < o->bins; j++) put_value(v[j], stdout);
+            }
+            putchar('\n');
+        }
+    }
+    if (o->stats) fprintf(stderr, "timelines=%u-%u rows=%u unit=%u ", gq.tl_first, gq.tl_last < fi->n_timelines ? gq.tl_last : fi->n_timelines - 1, n_rows, slog_grid_unit(g));
+    slog_grid_free(g);
+    return 0;
+}
+
 /* ------------------------------------------------------------ main */
 
 static int add_range(opts *o, const char *s) {
@@ -310,7 +411,8 @@ int main(int argc, char **argv) {
         {"window", required_argument, 0, 'w'}, {"timeline", required_argument, 0, 't'},
         {"category", required_argument, 0, 'c'}, {"format", required_argument, 0, 'f'},
         {"preview", required_argument, 0, 'p'}, {"bins", required_argument, 0, 'b'},
-        {"check", no_argument, 0, 'k'},       {"stats", no_argument, 0, 's'},
+        {"rows", required_argument, 0, 'r'},  {"check", no_argument, 0, 'k'},
+        {"stats", no_argument, 0, 's'},
         {"help", no_argument, 0, 'h'},        {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     opts o = {.format = "text", .bins = 80};
@@ -318,7 +420,7 @@ int main(int argc, char **argv) {
     char **cats = calloc((size_t)argc + 1, sizeof *cats);
     if (!cats) return 1;
     o.cats = cats;
-    while ((ch = getopt_long(argc, argv, "w:t:c:f:p:b:ksh", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "w:t:c:f:p:b:r:ksh", longopts, NULL)) != -1) {
         switch (ch) {
         case 'w': o.window = optarg; break;
         case 'p': o.preview = optarg; break;
@@ -334,6 +436,16 @@ int main(int argc, char **argv) {
                 rc = 2;
             }
             o.bins = (uint32_t)v;
+            break;
+        }
+        case 'r': {
+            char *end;
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*end || end == optarg || v == 0 || v > 65536) {
+                fprintf(stderr, "slog2-print: --rows takes a number from 1 to 65536, got '%s'\n", optarg);
+                rc = 2;
+            }
+            o.rows = (uint32_t)v;
             break;
         }
         case 't':
@@ -357,6 +469,14 @@ int main(int argc, char **argv) {
     }
     if (!rc && strcmp(o.format, "text") && strcmp(o.format, "csv") && strcmp(o.format, "json")) {
         fprintf(stderr, "slog2-print: --format must be text, csv or json\n");
+        rc = 2;
+    }
+    if (!rc && o.rows && (!o.preview || o.n_ranges > 1)) {
+        fprintf(stderr, "slog2-print: --rows goes with --preview, and with at most one -t A-B range\n");
+        rc = 2;
+    }
+    if (!rc && o.rows && o.bins > 65536) {
+        fprintf(stderr, "slog2-print: --bins with --rows takes a number from 1 to 65536\n");
         rc = 2;
     }
     if (!rc && strcmp(argv[optind], "-") == 0) {
@@ -436,6 +556,8 @@ int main(int argc, char **argv) {
         if (parse_window(o.preview, fi, &t0, &t1)) {
             fprintf(stderr, "slog2-print: --preview takes T0:T1 (seconds) or 'all', got '%s'\n", o.preview);
             rc = 2;
+        } else if (o.rows) {
+            rc = print_rows(r, &o, t0, t1, &qs);
         } else {
             uint8_t *is_state = calloc(fi->n_categories + 1u, 1);
             for (uint32_t k = 0; is_state && k < fi->n_categories; k++)
