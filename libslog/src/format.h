@@ -149,6 +149,11 @@ enum {
 #define SLOG_REC_HAS_INFO 0x04u
 #define SLOG_REC_BACKWARDS 0x08u  /* arrow with end < start */
 #define SLOG_REC_MIRROR 0x10u     /* an arrow's copy in its receiver's block */
+
+/* An overview preview's tail: what was previewed at the node itself. */
+#define OWN_ALL 1u      /* all of its preview (a node on the tree's base level) */
+#define OWN_RECORDS 2u  /* u32 count, then records: uvar group, uvar category,
+                           uvar start - node start, uvar duration (states) */
 #define SLOG_REC_RESERVED 0xE0u
 
 /* Sanity limits a reader enforces on untrusted counts. */

@@ -1,19 +1,18 @@
 /* grid.c - a window of timelines folded into rows, of time into columns.
  *
  * With more timelines than screen rows, a picture shows each row as what
- * its timelines do together. Where a row holds at least one overview group
- * the grid is read from the overview tree, whose previews sum groups of
+ * its timelines do together. Where rows of whole overview groups are at
+ * least half the rows asked for, the grid is read from the overview tree, whose previews sum groups of
  * timelines: the bytes read then follow rows x columns, not the number of
  * timelines. Elsewhere (a few timelines per row, or a window narrower than
  * the overview's finest bins) the blocks' trees of the wanted timelines are
  * read as a window query reads them, and folded.
  *
  * Overview reading: a node whose bins are no wider than a column gives its
- * subtree's preview. Otherwise, when its children in the directory account
- * for all its subtree but what was previewed at the node itself (its
- * "own" rows), those own rows are taken and the children visited; when
- * they do not (the tree's base level rose: nodes below it do not exist),
- * the node's preview is taken although its bins are coarser.
+ * subtree's preview, and so does a node of the tree's lowest level (the
+ * base: nothing lies below it). Any other node gives the drawables that
+ * cross its middle, which it holds as records ("own" records, exact at any
+ * resolution), and its children are visited.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -132,34 +131,46 @@ static slog_status ov_visit(ovctx *x, uint32_t level, uint64_t index) {
     bool fine = (double)(hi - lo) / r->info.preview_bins <= x->g->col_ns;
     bool complete = level && d->n_drawables + (c0 ? c0->n_subtree : 0) + (c1 ? c1->n_subtree : 0) == d->n_subtree;
     slog_preview p;
-    uint32_t own_rows = 0;
-    bool own_same = false;
-    slog_status st = rd_preview(r, d, &x->s, &p, &own_rows, &own_same, x->err);
+    bool own_all = false;
+    slog_status st = rd_preview(r, d, &x->s, &p, &own_all, x->err);
     if (st) return st;
     x->stats.nodes_read++;
     x->stats.bytes_read += d->prev_size;
     x->stats.previews++;
-    if (fine || !complete) {
+    if (fine || !complete || own_all) {
         add_rows(x->g, &p, 0, p.n_rows);
         return SLOG_OK;
     }
-    if (own_same)
-        add_rows(x->g, &p, 0, p.n_rows);
-    else
-        add_rows(x->g, &p, p.n_rows, own_rows);
+    /* What the children do not hold: the drawables across the middle,
+     * each at its exact times. */
+    for (size_t i = 0; i < x->s.n_own; i++) {
+        const rd_own *o = &x->s.own[i];
+        float *v = cols_for(x->g, o->group, o->category);
+        if (!v) continue;
+        if (x->g->is_state[o->category]) {
+            slog_spread(v, x->g->n_cols, (double)x->g->t0, x->g->col_ns, (double)o->start, (double)o->end,
+                        1.0 / x->g->col_ns);
+        } else {
+            double col = ((double)o->start - (double)x->g->t0) / x->g->col_ns;
+            if (col >= 0 && col < x->g->n_cols) v[(uint32_t)col] += 1.0f;
+        }
+    }
     if ((st = ov_visit(x, level - 1, index * 2))) return st;
     return ov_visit(x, level - 1, index * 2 + 1);
 }
 
-/* The overview can answer q: a row holds whole groups, and its lowest
- * level's bins are at most four columns wide. */
+/* The overview can answer q: the range is whole groups, as rows they are at
+ * least half the rows asked for, and its lowest level's bins are at most
+ * four columns wide. */
 static bool overview_fits(const slog_reader *r, const slog_grid_query *q, uint32_t tl_last, double col_ns) {
     uint32_t gt = r->info.group_timelines;
     const rd_tree *t = rd_tree_of(r, SLOG_TREE_OVERVIEW);
     if (gt <= 1 || !t->count || (q->flags & SLOG_GRID_NO_OVERVIEW)) return false;
-    uint64_t n = (uint64_t)tl_last + 1 - q->tl_first;
+    uint64_t units = ((uint64_t)tl_last + 1 - q->tl_first + gt - 1) / gt;
     if (q->tl_first % gt || ((tl_last + 1) % gt && tl_last + 1 != r->info.n_timelines)) return false;
-    if ((n + q->n_rows - 1) / q->n_rows < gt) return false;
+    /* Rows of whole groups: at least half as many rows as asked for (a
+     * 1,080-row screen of 16,384 timelines in groups of 16 gets 1,024). */
+    if (2 * units < q->n_rows) return false;
     uint32_t lowest = r->nodes[t->first + t->count - 1].level;
     double bin = ldexp(1.0, r->info.leaf_shift + (int)lowest) / r->info.preview_bins;
     return bin <= 4 * col_ns;
@@ -208,6 +219,7 @@ slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid
         st = ov_visit(&x, t->top, 0);
         free(x.s.rows);
         free(x.s.values);
+        free(x.s.own);
         qs = x.stats;
     } else {
         uint8_t *mask = calloc(fi->n_timelines, 1);

@@ -238,9 +238,9 @@ void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned chil
  * a preview at all. */
 uint64_t prev_estimate(const slog_prev_acc *a);
 /* Encode as a preview body (sorted rows, quantised); returns rows written.
- * State values are multiplied by state_scale first (the overview's rows sum
- * a group of timelines: 1 / group_timelines). */
-uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, float state_scale, slog_buf *out);
+ * state_sums: state values are sums over a group of timelines (the
+ * overview's rows), stored as varints in 1/255, not bytes. */
+uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, bool state_sums, slog_buf *out);
 /* Add the bins [lo, hi) of a row of a node `up` levels below dst's node to
  * dst's row (timeline, category): source bin j goes to destination bin
  * (pos + j) >> up, where pos is where the source node starts in source-bin

@@ -363,7 +363,11 @@ static bool rows_in_order(const slog_prev_acc *a, uint32_t *order) {
     return true;
 }
 
-uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, float state_scale, slog_buf *out) {
+/* A state sum (the overview's rows: fractions summed over a group of
+ * timelines) in units of 1/255. */
+static uint64_t quantise_sum(double v) { return v <= 0 ? 0 : (uint64_t)(v * 255.0 + 0.5); }
+
+uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, bool state_sums, slog_buf *out) {
     uint32_t *order = malloc((size_t)(a->n_rows ? a->n_rows : 1) * sizeof *order);
     if (!order || !rows_in_order(a, order)) {
         free(order);
@@ -379,10 +383,10 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, float sta
         const slog_prev_row *r = &a->rows[ri];
         const float *bins = a->pool + (size_t)ri * a->n_bins;
         bool st = cat_is_state[r->category];
-        float scale = st ? state_scale : 1.0f;
+        bool sum = st && state_sums;
         uint32_t lo = r->lo_bin, hi = r->hi_bin;
-        while (lo < hi && quantise(bins[lo] * scale, st) == 0) lo++;
-        while (hi > lo && quantise(bins[hi - 1] * scale, st) == 0) hi--;
+        while (lo < hi && (sum ? quantise_sum(bins[lo]) : quantise(bins[lo], st)) == 0) lo++;
+        while (hi > lo && (sum ? quantise_sum(bins[hi - 1]) : quantise(bins[hi - 1], st)) == 0) hi--;
         if (lo >= hi) continue;
         if (!buf_reserve(out, 40 + (size_t)(hi - lo) * 10)) break;
         uint8_t *p = out->data + out->len;
@@ -390,8 +394,8 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, float sta
         p = put_uvar(p, r->category);
         p = put_uvar(p, lo);
         p = put_uvar(p, hi - lo);
-        if (st && scale != 1.0f) {
-            for (uint32_t j = lo; j < hi; j++) *p++ = (uint8_t)quantise(bins[j] * scale, true);
+        if (sum) {
+            for (uint32_t j = lo; j < hi; j++) p = put_uvar(p, quantise_sum(bins[j]));
         } else if (st) {
             coverage_bytes(p, bins + lo, hi - lo);
             p += hi - lo;

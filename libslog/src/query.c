@@ -7,6 +7,7 @@
  * visited are therefore about twice the window's pixel columns divided by the
  * bins per node, plus one path per level, whatever the trace length.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,7 +241,6 @@ static bool decode_rows(qctx *x, slog_cur *c, const rd_node *d, const uint8_t *m
         tl_limit = tl_first + r->info.block_timelines;
         if (tl_limit > r->info.n_timelines || tl_limit < tl_first) tl_limit = r->info.n_timelines;
     }
-    float gscale = overview ? (float)r->info.group_timelines : 1.0f;
     uint64_t last = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t tl = cur_uvar(c), cat = cur_uvar(c), first = cur_uvar(c), cnt = cur_uvar(c);
@@ -256,11 +256,18 @@ static bool decode_rows(qctx *x, slog_cur *c, const rd_node *d, const uint8_t *m
             memset(v, 0, first * sizeof *v);
             memset(v + first + cnt, 0, (bins - first - cnt) * sizeof *v);
         }
-        if (st_row) {
+        if (st_row && overview) {
+            /* sums over the group, in 1/255 (nested states of one
+             * category may take a timeline past one) */
+            for (uint64_t j = first; j < first + cnt; j++) {
+                float q = (float)cur_uvar(c);
+                if (keep) v[j] = q / 255.0f;
+            }
+        } else if (st_row) {
             /* one bounds check for the row's bytes */
             const uint8_t *b = cur_bytes(c, cnt);
             if (!b) return false;
-            for (uint64_t j = 0; keep && j < cnt; j++) v[first + j] = u8_frac[b[j]] * gscale;
+            for (uint64_t j = 0; keep && j < cnt; j++) v[first + j] = u8_frac[b[j]];
         } else {
             for (uint64_t j = first; j < first + cnt; j++) {
                 float val = (float)cur_uvar(c);
@@ -278,12 +285,38 @@ static bool decode_rows(qctx *x, slog_cur *c, const rd_node *d, const uint8_t *m
     return cur_ok(c);
 }
 
+/* An overview preview's own records at c (count already read: n) into s;
+ * false on malformed data. */
+static bool decode_own(const slog_reader *r, slog_cur *c, const rd_node *d, uint32_t n, rd_scratch *s) {
+    /* A record takes at least 4 bytes: bounds the allocation. */
+    if (n > cur_left(c) / 4) return false;
+    if (n > s->cap_own) {
+        rd_own *o = realloc(s->own, (size_t)n * sizeof *o);
+        if (!o) return false;
+        s->own = o;
+        s->cap_own = n;
+    }
+    uint32_t g = r->info.group_timelines;
+    uint64_t groups = r->info.n_timelines ? ((uint64_t)r->info.n_timelines + g - 1) / g : 0;
+    uint32_t sh = (uint32_t)r->info.leaf_shift + d->level;
+    int64_t lo = (int64_t)(d->index << sh);
+    uint64_t width = 1ull << sh;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t grp = cur_uvar(c), cat = cur_uvar(c), at = cur_uvar(c), dur = cur_uvar(c);
+        if (!cur_ok(c) || grp >= groups || cat >= r->info.n_categories || at >= width || dur > width - at ||
+            (dur && !r->cat_is_state[cat]))
+            return false;
+        s->own[i] = (rd_own){(uint32_t)grp, (uint32_t)cat, lo + (int64_t)at, lo + (int64_t)(at + dur)};
+    }
+    s->n_own = n;
+    return true;
+}
+
 /* Decode a preview block into x->rows / x->values. An overview's block
- * holds two sets: its subtree's rows (p), then what was previewed at the
- * node itself (*own_rows of them after p's, or own_same: the same as p);
- * own_rows may be NULL to leave that out. */
-static slog_status decode_preview_own(qctx *x, const rd_node *d, const uint8_t *mask, slog_preview *p,
-                                      uint32_t *own_rows, bool *own_same) {
+ * also says what was previewed at the node itself (own_all, s->own), when
+ * s is given. */
+static slog_status decode_preview_own(qctx *x, const rd_node *d, const uint8_t *mask, slog_preview *p, rd_scratch *s,
+                                      bool *own_all) {
     slog_reader *r = x->r;
     uint8_t *own;
     slog_cur c;
@@ -291,34 +324,38 @@ static slog_status decode_preview_own(qctx *x, const rd_node *d, const uint8_t *
     if (st) return st;
     uint32_t kept = 0;
     bool ok = decode_rows(x, &c, d, mask, &kept);
-    uint32_t full = kept;
     if (ok && d->tree == SLOG_TREE_OVERVIEW) {
         uint8_t mode = cur_u8(&c);
-        ok = cur_ok(&c) && mode <= 2;
-        if (ok && mode == 2) ok = decode_rows(x, &c, d, NULL, &kept);
-        if (own_rows) *own_rows = kept - full;
-        if (own_same) *own_same = mode == 1;
+        ok = cur_ok(&c) && (mode == OWN_ALL || mode == OWN_RECORDS);
+        if (own_all) *own_all = mode == OWN_ALL;
+        if (ok && mode == OWN_RECORDS) {
+            uint32_t n = cur_u32(&c);
+            rd_scratch tmp = {0};
+            ok = cur_ok(&c) && decode_own(r, &c, d, n, s ? s : &tmp);
+            free(tmp.own);
+        } else if (s) {
+            s->n_own = 0;
+        }
     }
     if (!ok || cur_left(&c)) {
         free(own);
-        return slog_set_error(x->err, SLOG_ERR_CORRUPT, r->path, d->prev_off,
-                              "malformed preview of node (%u, %u, %llu)", d->tree, d->level,
-                              (unsigned long long)d->index);
+        return slog_set_error(x->err, SLOG_ERR_CORRUPT, r->path, d->prev_off, "malformed preview of node (%u, %u, %llu)",
+                              d->tree, d->level, (unsigned long long)d->index);
     }
     free(own);
     p->tree = d->tree;
     p->level = d->level;
     p->n_bins = r->info.preview_bins;
-    p->n_rows = full;
+    p->n_rows = kept;
     p->rows = x->rows;
     return SLOG_OK;
 }
 
-slog_status rd_preview(slog_reader *r, const rd_node *d, rd_scratch *s, slog_preview *p, uint32_t *own_rows,
-                       bool *own_same, slog_error *err) {
+slog_status rd_preview(slog_reader *r, const rd_node *d, rd_scratch *s, slog_preview *p, bool *own_all,
+                       slog_error *err) {
     qctx x = {.r = r, .err = err, .rows = s->rows, .cap_rows = s->cap_rows, .values = s->values};
     node_bounds(r, d, &p->lo, &p->hi);
-    slog_status st = decode_preview_own(&x, d, NULL, p, own_rows, own_same);
+    slog_status st = decode_preview_own(&x, d, NULL, p, s, own_all);
     s->rows = x.rows;
     s->values = x.values;
     s->cap_rows = x.cap_rows;

@@ -52,18 +52,27 @@ static inline const rd_tree *rd_tree_of(const slog_reader *r, uint32_t tree) {
 /* Directory entry (tree, level, index), or NULL. query.c. */
 const rd_node *rd_find_node(const slog_reader *r, uint32_t tree, uint32_t level, uint64_t index);
 
-/* Room for decoded preview rows, reused from call to call. */
+/* An overview node's own record: a drawable previewed at the node itself
+ * (group of timelines, category, times; arrows and events: start only). */
+typedef struct rd_own {
+    uint32_t group, category;
+    int64_t start, end;
+} rd_own;
+
+/* Room for decoded preview rows and own records, reused from call to call. */
 typedef struct rd_scratch {
     slog_preview_row *rows;
     float *values;
     size_t cap_rows;
+    rd_own *own;
+    size_t n_own, cap_own;
 } rd_scratch;
 
 /* Node d's preview block into p (its subtree's rows) and, for the
- * overview's, *own_rows more rows after them (what was previewed at the
- * node itself) or *own_same (the same as p's). query.c. */
-slog_status rd_preview(slog_reader *r, const rd_node *d, rd_scratch *s, slog_preview *p, uint32_t *own_rows,
-                       bool *own_same, slog_error *err);
+ * overview's, what was previewed at the node itself: *own_all (all of p),
+ * or s->own[0 .. s->n_own). query.c. */
+slog_status rd_preview(slog_reader *r, const rd_node *d, rd_scratch *s, slog_preview *p, bool *own_all,
+                       slog_error *err);
 
 slog_status rd_pread(slog_reader *r, void *dst, size_t n, uint64_t off, slog_error *err);
 slog_status rd_block(slog_reader *r, const char *tag, uint64_t off, uint64_t size, uint8_t **owner,

@@ -56,10 +56,10 @@ typedef struct open_node {
                              previewed at it directly */
     int64_t prev_start;
     uint64_t n_subtree;
-    bool merged;         /* a child was merged into prev */
-    slog_buf body;
+    slog_buf body;       /* a block's: records; the overview's above its base:
+                            the drawables previewed at the node itself, as
+                            own records (docs/FORMAT.md) */
     slog_prev_acc prev;  /* its subtree's preview (levels >= the tree's base) */
-    slog_prev_acc own;   /* overview: what was previewed at it directly */
 } open_node;
 
 /* The open nodes of one level, by increasing index, and closed ones kept
@@ -330,7 +330,6 @@ static void tree_dims_changed(const slog_writer *w, tree *t) {
         for (uint32_t i = 0; i < t->levels[l].n_open; i++) {
             open_node *o = t->levels[l].open[i];
             prev_set_dims(&o->prev, first, n, w->n_cats);
-            if (t->id == SLOG_TREE_OVERVIEW) prev_set_dims(&o->own, first, n, w->n_cats);
         }
 }
 
@@ -550,7 +549,6 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
         n = calloc(1, sizeof *n);
         if (!n) return NULL;
         prev_init(&n->prev, w->opt.preview_bins);
-        prev_init(&n->own, w->opt.preview_bins);
     }
     n->index = index;
     n->lo = node_lo(w, level, index);
@@ -558,12 +556,10 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
     n->prev_start = n->lo;
     n->n_drawables = 0;
     n->n_subtree = 0;
-    n->merged = false;
     n->body.len = 0;
     uint32_t first, count;
     tree_dims(w, t, &first, &count);
     prev_set_dims(&n->prev, first, count, w->n_cats);
-    if (t->id == SLOG_TREE_OVERVIEW) prev_set_dims(&n->own, first, count, w->n_cats);
     memmove(lv->open + at + 1, lv->open + at, (size_t)(lv->n_open - at) * sizeof *lv->open);
     lv->open[at] = n;
     lv->n_open++;
@@ -576,7 +572,6 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
 static void node_free(open_node *n) {
     buf_free(&n->body);
     prev_free(&n->prev);
-    prev_free(&n->own);
     free(n);
 }
 
@@ -609,18 +604,22 @@ static slog_status put_preview(slog_writer *w, const tree *t, uint32_t level, co
     bool overview = t->id == SLOG_TREE_OVERVIEW;
     *off = 0;
     *size = *crc = 0;
-    if (n->prev.failed || n->own.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "preview");
+    if (n->prev.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "preview");
     if (!overview && (level < t->base || !preview_pays(w, n))) return SLOG_OK;
     slog_buf pb = {0};
     buf_put(&pb, fixed, 16);
-    float scale = overview ? 1.0f / (float)(1u << w->g_shift) : 1.0f;
-    prev_encode(&n->prev, w->cat_is_state, scale, &pb);
+    prev_encode(&n->prev, w->cat_is_state, overview, &pb);
     if (overview) {
         /* What was previewed at the node itself, for a reader that goes on
-         * to its children: none, all of it (no child merged), or rows. */
-        uint8_t mode = n->merged ? (n->own.n_rows ? 2 : 0) : 1;
-        buf_put_u8(&pb, mode);
-        if (mode == 2) prev_encode(&n->own, w->cat_is_state, scale, &pb);
+         * to its children: on the base level everything (no node lies
+         * below it); above, the drawables that cross the middle, as
+         * records, exact whatever the bins (few: they cross it). */
+        buf_put_u8(&pb, level == t->base ? OWN_ALL : OWN_RECORDS);
+        if (level != t->base) {
+            buf_put_u32(&pb, n->n_drawables);
+            buf_put(&pb, n->body.data, n->body.len);
+            if (n->body.failed) pb.failed = true;
+        }
     }
     if (pb.failed) {
         buf_free(&pb);
@@ -670,13 +669,9 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         open_node *p = node_get(w, t, level + 1, n->index >> 1);
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
-        if (n->prev.n_rows) {
-            prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
-            p->merged = true;
-        }
+        if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
     }
     prev_reset(&n->prev);
-    prev_reset(&n->own);
     if (grow_ptrs(&lv->spare, &lv->cap_spare, lv->n_spare))
         lv->spare[lv->n_spare++] = n;
     else
@@ -747,7 +742,18 @@ static slog_status overview_add(slog_writer *w, const slog_drawable *d, uint32_t
     uint32_t g = d->timeline >> w->g_shift;
     bool is_state = d->kind == SLOG_KIND_STATE;
     prev_add(&o->prev, o->lo, width, g, d->category, is_state, d->start, d->end);
-    prev_add(&o->own, o->lo, width, g, d->category, is_state, d->start, d->end);
+    if (l > w->ov->base) {
+        /* own record: group, category, start from the node's start, and
+         * (states) duration: an arrow or event counts where it starts */
+        if (buf_reserve(&o->body, 40)) {
+            uint8_t *p = o->body.data + o->body.len;
+            p = put_uvar(p, g);
+            p = put_uvar(p, d->category);
+            p = put_uvar(p, (uint64_t)(d->start - o->lo));
+            p = put_uvar(p, is_state ? (uint64_t)(d->end - d->start) : 0);
+            o->body.len = (size_t)(p - o->body.data);
+        }
+    }
     o->n_drawables++;
     o->n_subtree++;
     return SLOG_OK;
@@ -1054,8 +1060,7 @@ static bool absorb_preview(slog_writer *w, slog_batch *b) {
             return false;
         if (on) {
             uint32_t g = r->timeline >> w->g_shift;
-            if (!prev_add_bins(&on->prev, g, r->category, bins, r->lo_bin, r->hi_bin, oup, opos, is_state) ||
-                !prev_add_bins(&on->own, g, r->category, bins, r->lo_bin, r->hi_bin, oup, opos, is_state))
+            if (!prev_add_bins(&on->prev, g, r->category, bins, r->lo_bin, r->hi_bin, oup, opos, is_state))
                 return false;
         }
     }

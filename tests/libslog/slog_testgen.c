@@ -33,13 +33,15 @@ static int corpus(const char *dir, const char *fixtures)
     static const size_t sizes[] = {0, 1, 3, 10, 30, 100};
     int rc = 0, k = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < 4; v++) {
             slog_writer_options o;
             slog_writer_options_init(&o);
             if (v == 1)
                 o.preview_bins = 4, o.leaf_drawables = 2, o.preview_min_subtree = 1;
             if (v == 2)
                 o.preview_bins = 6, o.leaf_shift = 0;
+            if (v == 3) /* blocks of one timeline (mirrored arrows), an overview of pairs */
+                o.preview_bins = 4, o.leaf_drawables = 2, o.block_timelines = 1, o.group_timelines = 2;
             char name[64];
             snprintf(name, sizeof name, "seed-%02d.slog2", k++);
             char *p = t_path(dir, name);

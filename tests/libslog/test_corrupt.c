@@ -328,7 +328,8 @@ static void fix_crcs(uint8_t *b, size_t n)
             for (uint64_t i = 0; i < cnt && 8 + (i + 1) * SLOG_DIRENT_SIZE <= len; i++) {
                 uint8_t *e = body + 8 + i * SLOG_DIRENT_SIZE;
                 uint64_t no = get_u64le(e + DIRENT_NODE_OFF), po = get_u64le(e + DIRENT_PREV_OFF);
-                if (no <= end - SLOG_BLOCK_HEADER_SIZE)
+                /* the overview's entries have no node block (offset 0) */
+                if (no && no <= end - SLOG_BLOCK_HEADER_SIZE)
                     put_u32le(e + DIRENT_NODE_CRC, get_u32le(b + no + 4));
                 if (po && po <= end - SLOG_BLOCK_HEADER_SIZE)
                     put_u32le(e + DIRENT_PREV_CRC, get_u32le(b + po + 4));
@@ -394,24 +395,15 @@ static void test_crc_fixed_mutations(const unsigned char *good, size_t size, uin
     free(b);
 }
 
-int main(int argc, char **argv)
+/* The damage tests on one good file written with options o. */
+static void corrupt_case(const slog_writer_options *o, uint64_t seed, unsigned n_flips, int vg)
 {
-    int vg = t_under_valgrind();
-    uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : (uint64_t)t_env_ll("SLOG2_SEED", 4242);
-    unsigned n_flips = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : vg ? 80 : 600;
-    g_dir = t_mkdtemp("corrupt");
-
     t_model m;
     t_model_small(&m, 17, 60);
     g_model = &m;
-    slog_writer_options o;
-    slog_writer_options_init(&o);
-    o.preview_bins = 8;
-    o.leaf_drawables = 4;
-    o.preview_min_subtree = 1;
     char *path = t_path(g_dir, "good.slog2");
     slog_error err;
-    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
+    CHECK_OK(t_model_write(&m, path, o, &err), &err);
     size_t size;
     unsigned char *good = t_read_file(path, &size);
     CHECK(good);
@@ -428,9 +420,10 @@ int main(int argc, char **argv)
         CHECK_OK(slog_reader_node(rd, i, &nodes[i]), NULL);
         node_bytes += nodes[i].size;
     }
+    printf("file: %zu bytes, %" PRIu64 " nodes (%" PRIu64 " bytes in node blocks), %zu drawables, %u blocks, "
+           "overview depth %u\n", size, n_nodes, node_bytes, m.n, slog_reader_info(rd)->n_blocks,
+           slog_reader_info(rd)->overview_depth);
     slog_reader_close(rd);
-    printf("file: %zu bytes, %" PRIu64 " nodes (%" PRIu64 " bytes in node blocks), %zu drawables\n", size,
-           n_nodes, node_bytes, m.n);
 
     test_foreign(good, size);
     test_truncation(good, size);
@@ -442,6 +435,26 @@ int main(int argc, char **argv)
     unlink(path);
     free(path);
     t_model_free(&m);
+}
+
+int main(int argc, char **argv)
+{
+    int vg = t_under_valgrind();
+    uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : (uint64_t)t_env_ll("SLOG2_SEED", 4242);
+    unsigned n_flips = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : vg ? 80 : 600;
+    g_dir = t_mkdtemp("corrupt");
+
+    /* One tree; then a block per timeline (arrows mirrored) and an
+     * overview of groups of two (previews with own records). */
+    slog_writer_options o;
+    slog_writer_options_init(&o);
+    o.preview_bins = 8;
+    o.leaf_drawables = 4;
+    o.preview_min_subtree = 1;
+    corrupt_case(&o, seed, n_flips, vg);
+    o.block_timelines = 1;
+    o.group_timelines = 2;
+    corrupt_case(&o, seed + 1, n_flips, vg);
     t_rmtree(g_dir);
     free(g_dir);
     printf("PASS (%u notes)\n", t_notes);

@@ -353,12 +353,12 @@ typedef struct slog_preview_row {
 
 typedef struct slog_preview {
     int64_t lo, hi;
-    uint32_t tree;        /* the block whose node it is (its rows are that
-                             block's timelines) */
     uint32_t level;
     uint32_t n_bins;
     uint32_t n_rows;
     const slog_preview_row *rows;
+    uint32_t tree;        /* the block whose node it is (its rows are that
+                             block's timelines) */
 } slog_preview;
 
 typedef struct slog_query {
@@ -441,7 +441,7 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
  * The rows are made of whole units: single timelines where the grid was
  * read from the blocks' trees, groups of group_timelines where it was read
  * from the overview tree (slog_grid_unit). So a grid may have fewer rows
- * than asked for. */
+ * than asked for: down to half of them when the overview is read. */
 typedef struct slog_grid slog_grid;
 
 typedef struct slog_grid_query {
@@ -458,9 +458,10 @@ typedef struct slog_grid_query {
 #define SLOG_GRID_NO_OVERVIEW 1u
 
 /* Fill a new grid for q; *out NULL on error. Reads the overview tree when
- * a row holds at least one overview group (and the overview's finest bins
- * are at most four columns wide), else the trees of the blocks that hold
- * the timelines. stats as for slog_reader_query. */
+ * the timelines are whole overview groups that make at least half the rows
+ * asked for (and the overview's finest bins are at most four columns wide),
+ * else the trees of the blocks that hold the timelines. stats as for
+ * slog_reader_query. */
 slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid **out, slog_query_stats *stats,
                              slog_error *err);
 void slog_grid_free(slog_grid *g); /* NULL is fine */

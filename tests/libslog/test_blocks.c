@@ -1,0 +1,388 @@
+/* test_blocks.c - many timelines: blocks, mirrored arrows, the overview and
+ * folded grids (slog.h "folded grids"), against brute force.
+ *
+ *   test_blocks [SEED [N_TIMELINES [STATES_PER_TIMELINE [DEEP]]]]
+ *
+ * Each case draws a trace over a random number of timelines (1 to 70,000):
+ * states one after another on each timeline, messages to near and far
+ * timelines (so across blocks), events. It is written with the default or
+ * random block and group sizes, checked (slog_reader_check), queried with
+ * random windows and timeline sets (t_verify_query: every drawable once,
+ * mirrors included, or inside exactly one preview of its block), and folded
+ * into grids, from the overview and from the blocks' trees:
+ *   - at the root's resolution (one column per preview bin of the root),
+ *     every value equals a brute-force fold of the drawables into those
+ *     columns (to the previews' quantisation);
+ *   - at a finer resolution, each row's total per category (coverage in
+ *     ns, or count) equals the brute-force total, and the two ways of
+ *     reading agree. */
+#include "testutil.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+
+static char *g_dir;
+
+typedef struct gcase {
+    uint64_t seed;
+    uint32_t n_tls;
+    size_t per_tl;     /* states per timeline (about) */
+    int deep;          /* blocks of 64, groups of 4 and narrow leaves: deep trees */
+} gcase;
+
+/* The trace: per timeline consecutive states of 3 categories with gaps,
+ * arrows from some states' ends to a neighbour (same block mostly) or a
+ * far timeline (another block), events. */
+static void make_model(t_model *m, t_rng *r, uint32_t n_tls, size_t per_tl) {
+    t_model_init(m);
+    uint32_t cs[3] = {t_model_add_cat(m, SLOG_KIND_STATE, "compute", 0), t_model_add_cat(m, SLOG_KIND_STATE, "wait", 1),
+                      t_model_add_cat(m, SLOG_KIND_STATE, "send", 2)};
+    uint32_t ca = t_model_add_cat(m, SLOG_KIND_ARROW, "message", 2);
+    uint32_t ce = t_model_add_cat(m, SLOG_KIND_EVENT, "mark", 0);
+    for (uint32_t t = 0; t < n_tls; t++) t_model_add_tl(m, t, 0);
+    for (uint32_t t = 0; t < n_tls; t++) {
+        int64_t now = (int64_t)t_below(r, 5000);
+        size_t n = per_tl / 2 + t_below(r, per_tl + 1);
+        for (size_t i = 0; i < n; i++) {
+            t_draw *d = t_model_push(m);
+            d->kind = SLOG_KIND_STATE;
+            d->cat = cs[t_below(r, 3)];
+            d->tl = d->etl = t;
+            d->start = now;
+            d->end = now + 1 + (int64_t)t_below(r, 40000);
+            d->n_info = m->cats[d->cat].n_fields;
+            for (uint32_t k = 0; k < d->n_info; k++) d->info[k] = (int64_t)t_below(r, 1000);
+            now = d->end + (int64_t)t_below(r, 20000);
+            if (n_tls > 1 && t_chance(r, 30)) {
+                t_draw *a = t_model_push(m);
+                a->kind = SLOG_KIND_ARROW;
+                a->cat = ca;
+                a->tl = t;
+                uint32_t peer = t_chance(r, 70) ? (t + 1) % n_tls : (uint32_t)t_below(r, n_tls);
+                a->etl = peer;
+                a->start = d->end;
+                a->end = d->end + (int64_t)t_below(r, 30000) - 2000; /* some arrive "before" they leave */
+                if (a->end < 0) a->end = 0;
+                a->n_info = 2;
+                a->info[0] = (int64_t)t_below(r, 1 << 20);
+                a->info[1] = (int64_t)t_below(r, 100);
+            }
+            if (t_chance(r, 5)) {
+                t_draw *e = t_model_push(m);
+                e->kind = SLOG_KIND_EVENT;
+                e->cat = ce;
+                e->tl = e->etl = t;
+                e->start = e->end = now;
+                e->n_info = 0;
+            }
+        }
+    }
+    t_model_sort_end_order(m);
+}
+
+/* Brute force: the grid's rows (as the grid reports them) and columns
+ * over [t0, t0 + n_cols * col_ns). out[(row * n_cats + cat) * n_cols + j]:
+ * states the summed coverage fraction (divided by the row's timelines at
+ * the end), others counts. */
+static double *brute_grid(const t_model *m, const slog_grid *g, int64_t t0, double col_ns, uint32_t n_cols,
+                          const uint32_t *row_of) {
+    uint32_t n_rows = slog_grid_n_rows(g);
+    double *out = calloc((size_t)n_rows * m->n_cats * n_cols + 1, sizeof *out);
+    CHECK(out);
+    for (size_t i = 0; i < m->n; i++) {
+        const t_draw *d = &m->d[i];
+        uint32_t row = row_of[d->tl];
+        if (row == UINT32_MAX) continue;
+        double *v = out + ((size_t)row * m->n_cats + d->cat) * n_cols;
+        if (d->kind == SLOG_KIND_STATE) {
+            for (uint32_t j = 0; j < n_cols; j++) {
+                double a = t0 + j * col_ns, b = a + col_ns;
+                double ov = fmin((double)d->end, b) - fmax((double)d->start, a);
+                if (ov > 0) v[j] += ov / col_ns;
+            }
+        } else {
+            double x = ((double)d->start - (double)t0) / col_ns;
+            if (x >= 0 && x < n_cols) v[(uint32_t)x] += 1;
+        }
+    }
+    for (uint32_t row = 0; row < n_rows; row++) {
+        uint32_t a, b;
+        slog_grid_row_range(g, row, &a, &b);
+        for (uint32_t k = 0; k < m->n_cats; k++)
+            if (m->cats[k].kind == SLOG_KIND_STATE)
+                for (uint32_t j = 0; j < n_cols; j++) out[((size_t)row * m->n_cats + k) * n_cols + j] /= (b - a + 1);
+    }
+    return out;
+}
+
+/* Row of each timeline in g (UINT32_MAX: none), checking that the rows
+ * tile [first, last] with consecutive ranges of whole units. */
+static uint32_t *rows_of(const t_model *m, const slog_grid *g, uint32_t first, uint32_t last) {
+    uint32_t *row_of = malloc((m->n_tls + 1) * sizeof *row_of);
+    CHECK(row_of);
+    for (uint32_t t = 0; t < m->n_tls; t++) row_of[t] = UINT32_MAX;
+    uint32_t next = first, unit = slog_grid_unit(g);
+    for (uint32_t row = 0; row < slog_grid_n_rows(g); row++) {
+        uint32_t a, b;
+        slog_grid_row_range(g, row, &a, &b);
+        CHECKF(a == next && b >= a && b <= last, "row %u holds %u-%u, expected from %u up to %u", row, a, b, next, last);
+        CHECKF(b == last || (b + 1 - a) % unit == 0, "row %u (%u-%u) is not whole units of %u", row, a, b, unit);
+        for (uint32_t t = a; t <= b; t++) row_of[t] = row;
+        next = b + 1;
+    }
+    CHECKF(next == last + 1, "rows end at %u, timelines at %u", next - 1, last);
+    return row_of;
+}
+
+static slog_grid *grid(slog_reader *rd, int64_t t0, int64_t t1, uint32_t first, uint32_t last, uint32_t cols,
+                       uint32_t rows, uint32_t flags, slog_query_stats *qs) {
+    slog_grid_query q = {t0, t1, first, last, cols, rows, flags};
+    slog_grid *g = NULL;
+    slog_error err;
+    CHECK_OK(slog_reader_grid(rd, &q, &g, qs, &err), &err);
+    CHECK(g && slog_grid_n_cols(g) == cols && slog_grid_n_rows(g) >= 1 && slog_grid_n_rows(g) <= rows);
+    return g;
+}
+
+/* Every value of g against brute force; tol for states. */
+static void compare_values(const t_model *m, const slog_grid *g, const double *exp, uint32_t n_cols, double tol,
+                           const char *what) {
+    for (uint32_t row = 0; row < slog_grid_n_rows(g); row++)
+        for (uint32_t k = 0; k < m->n_cats; k++) {
+            const float *v = slog_grid_values(g, row, k);
+            const double *e = exp + ((size_t)row * m->n_cats + k) * n_cols;
+            bool st = m->cats[k].kind == SLOG_KIND_STATE;
+            for (uint32_t j = 0; j < n_cols; j++) {
+                double got = v ? v[j] : 0, want = st && e[j] > 1 ? 1 : e[j];
+                CHECKF(st ? fabs(got - want) <= tol : fabs(got - want) <= 1e-3 * (1 + want),
+                       "%s: row %u category %u column %u: %.6f, brute force %.6f", what, row, k, j, got, want);
+            }
+        }
+}
+
+/* Per row and category, the total over the columns (states: in
+ * timeline-ns, i.e. fraction x column width x the row's timelines). */
+static double *row_totals(const t_model *m, const slog_grid *g, double col_ns) {
+    uint32_t n_rows = slog_grid_n_rows(g), n_cols = slog_grid_n_cols(g);
+    double *t = calloc((size_t)n_rows * m->n_cats + 1, sizeof *t);
+    CHECK(t);
+    for (uint32_t row = 0; row < n_rows; row++) {
+        uint32_t a, b;
+        slog_grid_row_range(g, row, &a, &b);
+        for (uint32_t k = 0; k < m->n_cats; k++) {
+            const float *v = slog_grid_values(g, row, k);
+            double s = 0;
+            for (uint32_t j = 0; v && j < n_cols; j++) s += v[j];
+            t[(size_t)row * m->n_cats + k] = m->cats[k].kind == SLOG_KIND_STATE ? s * col_ns * (b - a + 1) : s;
+        }
+    }
+    return t;
+}
+
+/* At the window's edges a preview bin that straddles an edge is split in
+ * proportion: the totals may differ there by what lies within a few
+ * columns of an edge (edge: per (row, category), brute force). */
+static void compare_totals(const t_model *m, const slog_grid *g, const double *got, const double *want,
+                           const double *edge, double span, uint32_t levels, const char *what) {
+    for (uint32_t row = 0; row < slog_grid_n_rows(g); row++) {
+        uint32_t a, b;
+        slog_grid_row_range(g, row, &a, &b);
+        for (uint32_t k = 0; k < m->n_cats; k++) {
+            double x = got[(size_t)row * m->n_cats + k], y = want[(size_t)row * m->n_cats + k];
+            /* states: each preview bin is quantised to 1/255 of its width
+             * (per timeline, or per group for the overview) */
+            /* states: a preview bin is quantised to 1/510 of a timeline's
+             * (a group's sum: of one timeline's) bin width, at each level
+             * whose rows are added */
+            double units = (double)(b - a + 1) / slog_grid_unit(g);
+            double tol = (m->cats[k].kind == SLOG_KIND_STATE ? ceil(units) * span * levels / 510.0 + 1
+                                                             : 1e-3 * (1 + y)) +
+                         edge[(size_t)row * m->n_cats + k];
+            CHECKF(fabs(x - y) <= tol, "%s: row %u (%u-%u) category %u total %.1f, brute force %.1f (tolerance %.1f)",
+                   what, row, a, b, k, x, y, tol);
+        }
+    }
+}
+
+/* Brute-force totals per (row, category): states' ns and counts; and in
+ * *edge what lies within `near` ns of either end of the window. */
+static double *brute_totals(const t_model *m, const slog_grid *g, const uint32_t *row_of, int64_t t0, int64_t t1,
+                            double near, double **edge) {
+    size_t n = (size_t)slog_grid_n_rows(g) * m->n_cats + 1;
+    double *t = calloc(n, sizeof *t), *e = calloc(n, sizeof *e);
+    CHECK(t && e);
+    double a0 = (double)t0, a1 = (double)t1 + 1;
+    for (size_t i = 0; i < m->n; i++) {
+        const t_draw *d = &m->d[i];
+        uint32_t row = row_of[d->tl];
+        if (row == UINT32_MAX) continue;
+        size_t at = (size_t)row * m->n_cats + d->cat;
+        double s = (double)d->start, f = (double)d->end;
+        if (d->kind == SLOG_KIND_STATE) {
+            t[at] += fmax(0, fmin(f, a1) - fmax(s, a0));
+            e[at] += fmax(0, fmin(f, a0 + near) - fmax(s, a0 - near)) + fmax(0, fmin(f, a1 + near) - fmax(s, a1 - near));
+        } else {
+            t[at] += s >= a0 && s < a1;
+            e[at] += fabs(s - a0) < near || fabs(s - a1) < near;
+        }
+    }
+    *edge = e;
+    return t;
+}
+
+static void run_case(const gcase *c) {
+    t_rng r = {c->seed};
+    t_model m;
+    make_model(&m, &r, c->n_tls, c->per_tl);
+    slog_writer_options o;
+    slog_writer_options_init(&o);
+    bool defaults = !c->deep && t_chance(&r, 50);
+    if (c->deep) {
+        o.block_timelines = 64;
+        o.group_timelines = 4;
+        o.leaf_shift = 11;
+    } else if (defaults) {
+        o.expected_timelines = c->n_tls;
+    } else {
+        static const uint32_t sizes[] = {1, 2, 4, 16, 64, 256};
+        o.block_timelines = sizes[t_below(&r, 6)];
+        o.group_timelines = sizes[t_below(&r, 6)];
+        o.preview_bins = t_chance(&r, 50) ? 16 : 64;
+        /* narrow leaves: deep trees, states crossing many nodes */
+        if (t_chance(&r, 70)) o.leaf_shift = 10 + (int32_t)t_below(&r, 6);
+    }
+    snprintf(t_context, sizeof t_context,
+             "seed %" PRIu64 " (rerun: test_blocks %" PRIu64 " %u %zu %d) %u timelines, %zu drawables, blocks of %u, "
+             "groups of %u, leaf_shift %d",
+             c->seed, c->seed, c->n_tls, c->per_tl, c->deep, c->n_tls, m.n, o.block_timelines, o.group_timelines,
+             o.leaf_shift);
+    char *path = t_path(g_dir, "blocks.slog2");
+    slog_error err;
+    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
+    slog_reader *rd = NULL;
+    CHECK_OK(slog_reader_open(&rd, path, &err), &err);
+    const slog_file_info *fi = slog_reader_info(rd);
+    uint32_t tb = fi->block_timelines, gt = fi->group_timelines;
+    if (!defaults) CHECK(tb == o.block_timelines && gt == o.group_timelines);
+    if (defaults) {
+        CHECK(tb == slog_block_timelines_for(c->n_tls) && gt == slog_group_timelines_for(c->n_tls));
+        CHECKF(c->n_tls <= 1024 || fi->overview_depth > 0, "no overview for %u timelines", c->n_tls);
+    }
+    CHECK(fi->n_blocks == (c->n_tls + tb - 1) / tb);
+    CHECK(fi->n_drawables == m.n);
+    uint64_t cross = 0;
+    for (size_t i = 0; i < m.n; i++) cross += m.d[i].kind == SLOG_KIND_ARROW && m.d[i].tl / tb != m.d[i].etl / tb;
+    CHECKF(fi->n_mirrors == cross, "%" PRIu64 " mirrors, %" PRIu64 " arrows cross blocks", fi->n_mirrors, cross);
+    slog_query_stats qs;
+    CHECK_OK(slog_reader_check(rd, &qs, &err), &err);
+
+    /* window queries with timeline sets, against brute force */
+    t_index ix;
+    t_model_index_by_lo(&m, &ix);
+    uint8_t *mask = calloc(m.n_tls + 1, 1);
+    CHECK(mask);
+    int64_t tmin = fi->t_min, tmax = fi->t_max;
+    unsigned n_queries = t_under_valgrind() ? 6 : 40;
+    for (unsigned i = 0; i < n_queries; i++) {
+        slog_query q;
+        t_random_query(&r, &m, tmin, tmax, &q, mask);
+        if (t_chance(&r, 50) && m.n_tls > 1) { /* a range of timelines, as a viewer asks */
+            uint32_t a = (uint32_t)t_below(&r, m.n_tls), b = a + (uint32_t)t_below(&r, m.n_tls - a);
+            memset(mask, 0, m.n_tls);
+            memset(mask + a, 1, b - a + 1);
+            q.timelines = mask;
+        }
+        t_result res = {0};
+        CHECK_OK(slog_reader_query(rd, &q, t_res_drawable, t_res_preview, &res, &qs, &err), &err);
+        t_verify_query(&m, &ix, fi, &q, &res, &qs);
+        t_result_free(&res);
+    }
+
+    /* grids at the root's resolution: exact to quantisation */
+    int shift = fi->leaf_shift;
+    uint32_t top = fi->depth > fi->overview_depth ? fi->depth : fi->overview_depth;
+    int64_t root_hi = top ? (int64_t)1 << (shift + (int)top - 1) : 1;
+    uint32_t bins = fi->preview_bins;
+    double col_ns = (double)root_hi / bins;
+    /* rows of exactly one group each, so the overview is read */
+    uint32_t n_groups = (c->n_tls + gt - 1) / gt;
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t flags = pass ? SLOG_GRID_NO_OVERVIEW : 0;
+        slog_grid *g = grid(rd, 0, root_hi - 1, 0, c->n_tls - 1, bins, n_groups, flags, &qs);
+        if (!pass && fi->overview_depth && gt > 1)
+            CHECKF(slog_grid_unit(g) == gt, "grid read from unit %u, the overview has groups of %u", slog_grid_unit(g),
+                   gt);
+        if (pass) CHECK(slog_grid_unit(g) == 1);
+        uint32_t *row_of = rows_of(&m, g, 0, c->n_tls - 1);
+        double *exp = brute_grid(&m, g, 0, col_ns, bins, row_of);
+        compare_values(&m, g, exp, bins, 1.0 / 255 + 1e-4, pass ? "grid from the blocks" : "grid from the overview");
+        free(exp);
+        free(row_of);
+        slog_grid_free(g);
+    }
+
+    /* grids over random windows, timeline ranges, columns and rows:
+     * totals per row, and the overview and the blocks agree */
+    for (unsigned i = 0; i < (t_under_valgrind() ? 2u : 8u); i++) {
+        int64_t t0 = t_range(&r, 0, tmax), t1 = t0 + t_range(&r, 0, tmax - t0 + 1);
+        uint32_t first = i % 2 ? 0 : (uint32_t)t_below(&r, c->n_tls) / gt * gt;
+        uint32_t last = i % 2 ? c->n_tls - 1 : first + (uint32_t)t_below(&r, c->n_tls - first);
+        uint32_t cols = 1 + (uint32_t)t_below(&r, 2000), rows = 1 + (uint32_t)t_below(&r, 300);
+        if (i % 4 < 2) /* as many rows as whole groups, or half: the overview is read */
+            rows = (uint32_t)((last - first + gt) / gt) / (1 + i % 2);
+        rows = rows ? rows : 1;
+        double span = (double)(t1 - t0 + 1);
+        slog_grid *ga = grid(rd, t0, t1, first, last, cols, rows, 0, &qs);
+        slog_grid *gb = grid(rd, t0, t1, first, last, cols, rows, SLOG_GRID_NO_OVERVIEW, &qs);
+        const char *what[2] = {"grid totals (first way)", "grid totals (from the blocks)"};
+        slog_grid *gs[2] = {ga, gb};
+        double cns = (t1 > t0 ? (double)(t1 - t0) : 1.0) / cols;
+        for (int k = 0; k < 2; k++) {
+            uint32_t *row_of = rows_of(&m, gs[k], first, last);
+            double *edge;
+            double *want = brute_totals(&m, gs[k], row_of, t0, t1 > t0 ? t1 - 1 : t0, 4 * cns, &edge);
+            double *got = row_totals(&m, gs[k], cns);
+            compare_totals(&m, gs[k], got, want, edge, span, (fi->overview_depth > fi->depth ? fi->overview_depth : fi->depth) + 1,
+                           what[k]);
+            free(want);
+            free(edge);
+            free(got);
+            free(row_of);
+        }
+        slog_grid_free(ga);
+        slog_grid_free(gb);
+    }
+    printf("  ok: %u timelines (%u blocks of %u, groups of %u, overview depth %u), %zu drawables, %" PRIu64
+           " mirrors, %" PRIu64 " bytes\n",
+           c->n_tls, fi->n_blocks, tb, gt, fi->overview_depth, m.n, fi->n_mirrors, fi->file_size);
+    free(mask);
+    t_index_free(&ix);
+    slog_reader_close(rd);
+    remove(path);
+    free(path);
+    t_model_free(&m);
+}
+
+int main(int argc, char **argv) {
+    g_dir = t_mkdtemp("blocks");
+    if (argc > 1) {
+        gcase c = {strtoull(argv[1], NULL, 10), argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 100,
+                   argc > 3 ? strtoul(argv[3], NULL, 10) : 8, argc > 4 ? atoi(argv[4]) : 0};
+        run_case(&c);
+    } else {
+        bool vg = t_under_valgrind();
+        gcase cases[] = {{1, 1, 200, 0},    {2, 2, 100, 0},    {3, 63, 30, 0},    {4, 64, 30, 0},   {5, 65, 30, 0},
+                         {6, 1000, 6, 0},   {7, 1025, 6, 0},   {8, 2048, 4, 0},   {9, 4100, 3, 0},  {10, 3000, 4, 0},
+                         {11, 70000, 1, 0}, {12, 16384, 2, 0}, {13, 777, 10, 0}, {14, 5, 400, 0},
+                         {15, 2048, 20, 1}, {16, 300, 60, 1},  {17, 1500, 30, 0}, {18, 4096, 8, 1}};
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            if (vg && cases[i].n_tls * cases[i].per_tl > 20000) continue;
+            run_case(&cases[i]);
+        }
+    }
+    t_rmtree(g_dir);
+    free(g_dir);
+    printf("PASS\n");
+    return 0;
+}
