@@ -48,7 +48,7 @@ static const struct {
 };
 
 static const char *const comm_ops[] = {
-    "MPI_Comm_dup", "MPI_Comm_split", "MPI_Comm_create", "MPI_Comm_free", "MPI_Comm_group", "MPI_Group_incl",
+    "MPI_Comm_dup", "MPI_Comm_split", "MPI_Comm_create", "MPI_Comm_free", "MPI_Comm_group", "MPI_Comm_remote_group", "MPI_Group_incl",
     "MPI_Group_excl", "MPI_Group_range_incl", "MPI_Group_range_excl", "MPI_Group_union", "MPI_Group_intersection",
     "MPI_Group_difference", "MPI_Group_free", "MPI_Cart_create", "MPI_Cart_sub", "MPI_Graph_create",
     "MPI_Intercomm_create", "MPI_Intercomm_merge"};

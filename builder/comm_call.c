@@ -21,6 +21,8 @@ void comm_replay_call(comm_ctx *ctx, uint32_t rank, const dumpi_call *c) {
         comm_record_free(ctx, rank, A("comm"));
     else if (!strcmp(n, "MPI_Comm_group"))
         comm_record_comm_group(ctx, rank, A("comm"), A("group"));
+    else if (!strcmp(n, "MPI_Comm_remote_group"))
+        comm_record_comm_remote_group(ctx, rank, A("comm"), A("group"));
     else if (!strcmp(n, "MPI_Group_incl") || !strcmp(n, "MPI_Group_excl")) {
         const int32_t *v = ARR("ranks", &na);
         (n[10] == 'i' ? comm_record_group_incl : comm_record_group_excl)(ctx, rank, A("group"), na, v,

@@ -1,5 +1,5 @@
 /* comm_call.h - replay one DUMPI record's communicator or group call
- * (Comm_dup/split/create/free, Group_*, Cart_create/sub, Graph_create,
+ * (Comm_dup/split/create/free, Comm_group/remote_group, Group_*, Cart_create/sub, Graph_create,
  * Intercomm_create/merge) into a comm_ctx.
  *
  * The builder's sequential step keeps one replay, in exit-time order, for

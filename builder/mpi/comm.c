@@ -50,6 +50,7 @@ typedef struct group_node {
     group_op op;
     struct group_node *a, *b;
     comm_ref *src;   /* G_COMM */
+    bool remote;     /* G_COMM: the remote group of an intercommunicator */
     int n_args;
     int *args;
     int n;           /* G_LIST: the world ranks */
@@ -131,6 +132,16 @@ static comm_obj *obj_new(comm_ctx *c, uint64_t id, int n, const int *ranks)
     o->group[0] = g_memdup2(ranks, sizeof(int) * (size_t)(n > 0 ? n : 1));
     if (c)
         c->stats.n_created++;
+    return o;
+}
+
+/* An intercommunicator: group 0 and group 1 in their local rank orders. */
+static comm_obj *obj_new_inter(comm_ctx *c, int n0, const int *r0, int n1, const int *r1)
+{
+    comm_obj *o = obj_new(c, c->next_id++, n0, r0);
+    o->n_groups = 2;
+    o->size[1] = n1;
+    o->group[1] = g_memdup2(r1, sizeof(int) * (size_t)(n1 > 0 ? n1 : 1));
     return o;
 }
 
@@ -272,9 +283,11 @@ static eval_result group_eval(group_node *g)
             g_array_free(out, TRUE);
             return EVAL_PENDING;
         }
-        if (g->src->state == COMM_REF_RESOLVED) {
+        if (g->src->state == COMM_REF_RESOLVED &&
+            (!g->remote || g->src->obj->n_groups == 2)) {
             const comm_obj *o = g->src->obj;
-            g_array_append_vals(out, o->group[g->src->side], (guint)o->size[g->src->side]);
+            int side = g->remote ? 1 - g->src->side : g->src->side;
+            g_array_append_vals(out, o->group[side], (guint)o->size[side]);
         } else {
             ok = false;
         }
@@ -529,6 +542,15 @@ static int split_item_cmp(const void *pa, const void *pb)
     return a->pos < b->pos ? -1 : (a->pos > b->pos);
 }
 
+/* World ranks of the sorted items it[i..j) (split, cart_sub). */
+static int *run_ranks(const pending *p, const split_item *it, int i, int j)
+{
+    int *ranks = g_new(int, j > i ? j - i : 1);
+    for (int m = i; m < j; m++)
+        ranks[m - i] = obj_member(p->parent, it[m].pos);
+    return ranks;
+}
+
 /* Create one communicator per colour run of sorted items (split, cart_sub). */
 static void assign_runs(comm_ctx *c, pending *p, split_item *it, int n, int ndims,
                         const int *dims)
@@ -539,9 +561,7 @@ static void assign_runs(comm_ctx *c, pending *p, split_item *it, int n, int ndim
         while (j < n && it[j].color == it[i].color)
             j++;
         if (it[i].color != COMM_UNDEFINED) {
-            int *ranks = g_new(int, j - i);
-            for (int m = i; m < j; m++)
-                ranks[m - i] = obj_member(p->parent, it[m].pos);
+            int *ranks = run_ranks(p, it, i, j);
             comm_obj *o = obj_new(c, c->next_id++, j - i, ranks);
             g_free(ranks);
             if (ndims > 0) {
@@ -586,10 +606,7 @@ static void resolve_icreate(comm_ctx *c, pending *p)
         half *o = g_ptr_array_index(c->halves, i);
         if (o->leader == h->remote_leader && o->remote_leader == h->leader &&
             o->tag == h->tag) {
-            comm_obj *ob = obj_new(c, c->next_id++, o->n, o->members);
-            ob->n_groups = 2;
-            ob->size[1] = h->n;
-            ob->group[1] = g_memdup2(h->members, sizeof(int) * (size_t)h->n);
+            comm_obj *ob = obj_new_inter(c, o->n, o->members, h->n, h->members);
             for (int side = 0; side < 2; side++) {
                 GPtrArray *ks = side == 0 ? o->contribs : h->contribs;
                 for (guint m = 0; m < ks->len; m++) {
@@ -607,6 +624,90 @@ static void resolve_icreate(comm_ctx *c, pending *p)
         }
     }
     g_ptr_array_add(c->halves, h);
+}
+
+/* MPI-3.1 6.4.2, MPI_COMM_SPLIT on an intercommunicator: the members of
+ * each side with the same colour form that side's group of a new
+ * intercommunicator, ordered by (key, rank in the side's group); a colour
+ * used on one side only gives its members MPI_COMM_NULL. Slots list side 0
+ * then side 1 (member_pos), so each side is sorted on its own. */
+static void resolve_inter_split(comm_ctx *c, pending *p)
+{
+    int n = p->n_members, n0 = p->parent->size[0];
+    split_item *it = g_new(split_item, n);
+    for (int i = 0; i < n; i++)
+        it[i] = (split_item){p->slot[i]->color, p->slot[i]->key, i, p->slot[i]};
+    qsort(it, (size_t)n0, sizeof *it, split_item_cmp);
+    qsort(it + n0, (size_t)(n - n0), sizeof *it, split_item_cmp);
+    /* Both sides are sorted by colour: walk their runs together. */
+    int a = 0, b = n0;
+    while (a < n0 && b < n) {
+        int ea = a, eb = b;
+        while (ea < n0 && it[ea].color == it[a].color)
+            ea++;
+        while (eb < n && it[eb].color == it[b].color)
+            eb++;
+        if (it[a].color < it[b].color) {
+            a = ea;
+        } else if (it[a].color > it[b].color) {
+            b = eb;
+        } else {
+            if (it[a].color != COMM_UNDEFINED) {
+                int *r0 = run_ranks(p, it, a, ea), *r1 = run_ranks(p, it, b, eb);
+                comm_obj *o = obj_new_inter(c, ea - a, r0, eb - b, r1);
+                g_free(r0);
+                g_free(r1);
+                for (int m = a; m < ea; m++)
+                    if (it[m].k->newref)
+                        ref_assign(it[m].k->newref, o, 0);
+                for (int m = b; m < eb; m++)
+                    if (it[m].k->newref)
+                        ref_assign(it[m].k->newref, o, 1);
+                obj_release(o);
+            }
+            a = ea;
+            b = eb;
+        }
+    }
+    g_free(it);
+}
+
+/* MPI-3.1 6.4.2, MPI_COMM_CREATE on an intercommunicator: each side passes
+ * a subgroup of its own group (the same one on all its members), and the
+ * result joins the two subgroups, each in the order its side gave. If
+ * either is empty, or a rank is not in its side's subgroup, that rank gets
+ * MPI_COMM_NULL. */
+static void resolve_inter_create(comm_ctx *c, pending *p)
+{
+    const comm_obj *par = p->parent;
+    group_node *sg[2] = {NULL, NULL};
+    for (int i = 0; i < p->n_members; i++) {
+        group_node *g = p->slot[i]->group;
+        int s = i < par->size[0] ? 0 : 1;
+        if (!g || group_eval(g) != EVAL_OK)
+            continue; /* its rank stays PENDING, failed by the caller */
+        if (!sg[s]) {
+            sg[s] = g;
+        } else if (sg[s]->n != g->n ||
+                   memcmp(sg[s]->ranks, g->ranks, sizeof(int) * (size_t)g->n) != 0) {
+            p->failed = true; /* one side disagrees on its subgroup */
+            return;
+        }
+    }
+    for (int s = 0; s < 2; s++) {
+        if (!sg[s] || sg[s]->n == 0)
+            return;
+        for (int m = 0; m < sg[s]->n; m++)
+            if (!list_has(par->group[s], par->size[s], sg[s]->ranks[m])) {
+                p->failed = true; /* not a subgroup of that side */
+                return;
+            }
+    }
+    comm_obj *o = obj_new_inter(c, sg[0]->n, sg[0]->ranks, sg[1]->n, sg[1]->ranks);
+    for (int i = 0; i < p->n_members; i++)
+        if (p->slot[i]->newref)
+            ref_assign(p->slot[i]->newref, o, i < par->size[0] ? 0 : 1);
+    obj_release(o);
 }
 
 /* All members reported creation call p: compute the new communicators. */
@@ -634,6 +735,10 @@ static void resolve(comm_ctx *c, pending *p)
             break;
         }
         case CK_SPLIT: {
+            if (par->n_groups == 2) {
+                resolve_inter_split(c, p);
+                break;
+            }
             /* MPI-3.1 6.4.2: ordered by key, ties by rank in the parent. */
             split_item *it = g_new(split_item, n);
             for (int i = 0; i < n; i++)
@@ -643,6 +748,10 @@ static void resolve(comm_ctx *c, pending *p)
             break;
         }
         case CK_CREATE: {
+            if (par->n_groups == 2) {
+                resolve_inter_create(c, p);
+                break;
+            }
             /* Each distinct group becomes one communicator (MPI-3 allows
              * disjoint groups; MPI-2 callers all pass the same one). */
             GPtrArray *made = g_ptr_array_new();
@@ -740,12 +849,18 @@ static void resolve(comm_ctx *c, pending *p)
                 return; /* refs are assigned when the other half arrives */
             break;
         case CK_IMERGE: {
-            /* MPI-3.1 6.6.2: the "high=false" group comes first; with equal
-             * values the order is arbitrary and we keep group 0 first. */
-            int high[2] = {0, 0};
-            for (int i = 0; i < n; i++)
-                high[i < par->size[0] ? 0 : 1] = p->slot[i]->color != 0;
-            int first = (par->n_groups == 2 && high[0] && !high[1]) ? 1 : 0;
+            /* MPI-3.1 6.6.2: the group that passed high = false comes
+             * first. Equal values leave the order to the implementation;
+             * Open MPI (ompi_comm_determine_first) puts first the group
+             * whose local rank 0 has the lower process name, i.e. the lower
+             * world rank in one job, and it takes each side's value from
+             * its local rank 0 (MPI requires one value per group). */
+            if (par->n_groups != 2) {
+                p->failed = true; /* MPI_Intercomm_merge needs an intercomm */
+                break;
+            }
+            int high0 = p->slot[0]->color != 0, high1 = p->slot[par->size[0]]->color != 0;
+            int first = high0 != high1 ? high0 : par->group[1][0] < par->group[0][0];
             int total = obj_n_members(par);
             int *ranks = g_new(int, total);
             int m = 0;
@@ -1033,12 +1148,14 @@ static slog_status group_bind(comm_ctx *c, uint32_t rank, int newgroup, group_no
     return SLOG_OK;
 }
 
-slog_status comm_record_comm_group(comm_ctx *c, uint32_t rank, int comm, int newgroup)
+static slog_status comm_group_of(comm_ctx *c, uint32_t rank, int comm, bool remote,
+                                 int newgroup)
 {
     if (!rank_ok(c, rank))
         return SLOG_ERR_ARG;
     comm_ref *r = comm_ref_lookup(c, rank, comm);
     group_node *g = group_new(G_COMM);
+    g->remote = remote;
     if (r)
         g->src = comm_ref_hold(r);
     else {
@@ -1046,6 +1163,16 @@ slog_status comm_record_comm_group(comm_ctx *c, uint32_t rank, int comm, int new
         g->failed = true;
     }
     return group_bind(c, rank, newgroup, g);
+}
+
+slog_status comm_record_comm_group(comm_ctx *c, uint32_t rank, int comm, int newgroup)
+{
+    return comm_group_of(c, rank, comm, false, newgroup);
+}
+
+slog_status comm_record_comm_remote_group(comm_ctx *c, uint32_t rank, int comm, int newgroup)
+{
+    return comm_group_of(c, rank, comm, true, newgroup);
 }
 
 static slog_status group_unary(comm_ctx *c, uint32_t rank, group_op op, int group, int n,

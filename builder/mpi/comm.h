@@ -81,6 +81,10 @@ void comm_ctx_stats(const comm_ctx *c, comm_stats *out);
  * the rank does not hold is counted in comm_stats and otherwise ignored,
  * because a trace may start or lose records mid-run. */
 slog_status comm_record_dup(comm_ctx *c, uint32_t rank, int comm, int newcomm);
+/* On an intercommunicator (dup, split, create, MPI-3.1 6.4.2) the result is an
+ * intercommunicator: split splits each side by colour and pairs equal colours
+ * across the sides; create takes, from each side, the subgroup of its own
+ * group that side's members passed. */
 slog_status comm_record_split(comm_ctx *c, uint32_t rank, int comm, int color,
                               int key, int newcomm);
 slog_status comm_record_create(comm_ctx *c, uint32_t rank, int comm, int group,
@@ -98,6 +102,8 @@ slog_status comm_record_graph_create(comm_ctx *c, uint32_t rank, int comm, int n
 slog_status comm_record_intercomm_create(comm_ctx *c, uint32_t rank, int local_comm,
                                          int local_leader, int peer_comm,
                                          int remote_leader, int tag, int newcomm);
+/* The high = false side first; equal values: the side whose local rank 0 has
+ * the lower world rank first (what Open MPI does). */
 slog_status comm_record_intercomm_merge(comm_ctx *c, uint32_t rank, int intercomm,
                                         int high, int newcomm);
 slog_status comm_record_free(comm_ctx *c, uint32_t rank, int comm);
@@ -106,6 +112,9 @@ slog_status comm_record_free(comm_ctx *c, uint32_t rank, int comm);
  * is not resolved yet; they are then evaluated when first needed. ranks are
  * ranks in the source group; ranges are n triples (first, last, stride). */
 slog_status comm_record_comm_group(comm_ctx *c, uint32_t rank, int comm, int newgroup);
+/* MPI_Comm_remote_group: the remote group of an intercommunicator (a failed
+ * group on an intracommunicator, as MPI-3.1 6.6.1 makes that an error). */
+slog_status comm_record_comm_remote_group(comm_ctx *c, uint32_t rank, int comm, int newgroup);
 slog_status comm_record_group_incl(comm_ctx *c, uint32_t rank, int group, int n,
                                    const int *ranks, int newgroup);
 slog_status comm_record_group_excl(comm_ctx *c, uint32_t rank, int group, int n,

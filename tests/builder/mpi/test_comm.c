@@ -248,6 +248,124 @@ static void test_intercomm(void)
     comm_ctx_free(c);
 }
 
+/* An intercommunicator of world {0,1,2} (side 0) and {3,4,5,6} (side 1),
+ * handle 5 on every rank (4 = the rank's half), leaders world 0 and 3. The
+ * high side reports first, so it is group 0 of the object: results must not
+ * depend on which side that is. */
+static comm_ctx *inter_3x4(void)
+{
+    comm_ctx *c = comm_ctx_new(7);
+    for (uint32_t r = 7; r-- > 0;)
+        comm_record_split(c, r, COMM_HANDLE_WORLD, r >= 3, (int)r, 4);
+    for (uint32_t r = 7; r-- > 0;)
+        comm_record_intercomm_create(c, r, 4, 0, COMM_HANDLE_WORLD, r >= 3 ? 0 : 3, 12, 5);
+    CHECK(comm_ref_is_inter(comm_ref_lookup(c, 0, 5)));
+    CHECK_EQ(comm_world_rank(c, 0, 5, 3), 6);
+    CHECK_EQ(comm_world_rank(c, 6, 5, 2), 2);
+    return c;
+}
+
+/* The "world rank of remote rank i" of every rank of a communicator. */
+static void check_remote(comm_ctx *c, uint32_t rank, int comm, int n, const int *want)
+{
+    CHECK_EQ(comm_ref_peer_size(comm_ref_lookup(c, rank, comm)), n);
+    for (int i = 0; i < n; i++)
+        CHECK_EQ(comm_world_rank(c, rank, comm, i), want[i]);
+    CHECK_EQ(comm_world_rank(c, rank, comm, n), COMM_RANK_INVALID);
+}
+
+/* MPI-3.1 6.4.2: split of an intercommunicator splits each side by colour,
+ * orders it by (key, rank) and pairs equal colours; dup keeps the sides. */
+static void test_intercomm_split(void)
+{
+    comm_ctx *c = inter_3x4();
+    /* colour = local rank % 2, key = -local rank:
+     * 0: low {2,0} x high {5,3}; 1: low {1} x high {6,4} */
+    for (uint32_t r = 7; r-- > 0;) {
+        int lr = r >= 3 ? (int)r - 3 : (int)r;
+        comm_record_split(c, r, 5, lr % 2, -lr, 6);
+    }
+    check_remote(c, 0, 6, 2, (const int[]){5, 3});
+    check_remote(c, 2, 6, 2, (const int[]){5, 3});
+    check_remote(c, 3, 6, 2, (const int[]){2, 0});
+    check_remote(c, 1, 6, 2, (const int[]){6, 4});
+    check_remote(c, 4, 6, 1, (const int[]){1});
+    CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 5, 6)), 2);
+    CHECK(comm_ref_is_inter(comm_ref_lookup(c, 5, 6)));
+    CHECK(comm_ref_id(comm_ref_lookup(c, 0, 6)) == comm_ref_id(comm_ref_lookup(c, 5, 6)));
+    CHECK(comm_ref_id(comm_ref_lookup(c, 1, 6)) != comm_ref_id(comm_ref_lookup(c, 0, 6)));
+    /* MPI_UNDEFINED on the leaders; a colour only one side uses (7 on
+     * world 2) gives that rank nothing: low {1} x high {4,5,6} */
+    for (uint32_t r = 0; r < 7; r++)
+        comm_record_split(c, r, 5, r == 0 || r == 3 ? COMM_UNDEFINED : r == 2 ? 7 : 0, (int)r,
+                          r == 0 || r == 3 ? COMM_HANDLE_NULL : 7);
+    check_remote(c, 1, 7, 3, (const int[]){4, 5, 6});
+    check_remote(c, 6, 7, 1, (const int[]){1});
+    CHECK(comm_ref_get_state(comm_ref_lookup(c, 2, 7)) == COMM_REF_FAILED);
+    /* dup: the same two groups, each rank on its own side */
+    for (uint32_t r = 0; r < 7; r++)
+        comm_record_dup(c, r, 5, 8);
+    check_remote(c, 2, 8, 4, (const int[]){3, 4, 5, 6});
+    check_remote(c, 4, 8, 3, (const int[]){0, 1, 2});
+    comm_ctx_free(c);
+}
+
+/* MPI-3.1 6.4.2: create on an intercommunicator joins the subgroup each side
+ * passed (taken from its own local group); ranks outside get nothing. */
+static void test_intercomm_create_groups(void)
+{
+    comm_ctx *c = inter_3x4();
+    for (uint32_t r = 0; r < 7; r++) {
+        comm_record_comm_group(c, r, 5, 3);
+        comm_record_group_excl(c, r, 3, 1, (const int[]){1}, 4);
+        comm_record_comm_remote_group(c, r, 5, 5);
+    }
+    CHECK_EQ(comm_group_size(c, 0, 5), 4);
+    CHECK_EQ(comm_group_world_rank(c, 0, 5, 3), 6);
+    CHECK_EQ(comm_group_world_rank(c, 4, 5, 2), 2);
+    /* remote group of an intracommunicator: an error, so no group */
+    comm_record_comm_remote_group(c, 0, COMM_HANDLE_WORLD, 6);
+    CHECK_EQ(comm_group_size(c, 0, 6), COMM_RANK_INVALID);
+    /* low {0,2} x high {3,5,6}; world 1 and 4 get MPI_COMM_NULL */
+    for (uint32_t r = 7; r-- > 0;)
+        comm_record_create(c, r, 5, 4, r == 1 || r == 4 ? COMM_HANDLE_NULL : 9);
+    check_remote(c, 0, 9, 3, (const int[]){3, 5, 6});
+    check_remote(c, 5, 9, 2, (const int[]){0, 2});
+    CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 6, 9)), 3);
+    CHECK(comm_ref_lookup(c, 1, 9) == NULL);
+    /* one side passing an empty group: MPI_COMM_NULL everywhere, so a
+     * handle bound anyway never resolves */
+    for (uint32_t r = 0; r < 7; r++)
+        comm_record_create(c, r, 5, r < 3 ? GROUP_HANDLE_EMPTY : 4, 10);
+    CHECK(comm_ref_get_state(comm_ref_lookup(c, 3, 10)) == COMM_REF_FAILED);
+    comm_ctx_free(c);
+}
+
+/* MPI-3.1 6.6.2: equal high values leave the order to the implementation;
+ * Open MPI puts the side whose local rank 0 has the lower world rank first,
+ * whichever side the object holds as group 0. */
+static void test_merge_same_high(void)
+{
+    comm_ctx *c = inter_3x4();
+    for (uint32_t r = 0; r < 7; r++)
+        comm_record_intercomm_merge(c, r, 5, 0, 6);
+    for (int i = 0; i < 7; i++)
+        CHECK_EQ(comm_world_rank(c, 4, 6, i), i);
+    for (uint32_t r = 0; r < 7; r++)
+        comm_record_intercomm_merge(c, r, 5, 1, 7);
+    CHECK_EQ(comm_world_rank(c, 4, 7, 0), 0);
+    /* high = 1 on the low side: the high side first */
+    for (uint32_t r = 0; r < 7; r++)
+        comm_record_intercomm_merge(c, r, 5, r < 3, 8);
+    CHECK_EQ(comm_world_rank(c, 0, 8, 0), 3);
+    CHECK_EQ(comm_world_rank(c, 0, 8, 4), 0);
+    /* merging an intracommunicator is erroneous */
+    for (uint32_t r = 0; r < 7; r++)
+        comm_record_intercomm_merge(c, r, COMM_HANDLE_WORLD, 0, 9);
+    CHECK(comm_ref_get_state(comm_ref_lookup(c, 0, 9)) == COMM_REF_FAILED);
+    comm_ctx_free(c);
+}
+
 /* Members disagreeing on the n-th creation call: fail, don't crash. */
 static void test_disagree(void)
 {
@@ -269,6 +387,9 @@ int main(void)
     RUN(test_handle_reuse);
     RUN(test_cart);
     RUN(test_intercomm);
+    RUN(test_intercomm_split);
+    RUN(test_intercomm_create_groups);
+    RUN(test_merge_same_high);
     RUN(test_disagree);
     return CHECK_EXIT();
 }
