@@ -45,6 +45,322 @@ static void count_visible_nodes(SvWindow *self, double t0, double t1, uint64_t *
     }
 }
 
+/* The commands, one function each: ARG is the rest of the command,
+ * stripped. FALSE ends the script (quit). */
+typedef struct script_verb {
+    const char *name;
+    int needs_doc; /* fails with "no document open" before a file is shown */
+    gboolean (*run)(SvWindow *self, const char *arg);
+} script_verb;
+
+static gboolean verb_action(SvWindow *self, const char *arg)
+{
+    g_action_group_activate_action(G_ACTION_GROUP(self), arg, NULL);
+    return TRUE;
+}
+
+static gboolean verb_drop(SvWindow *self, const char *arg)
+{
+    /* what the window's drop target hands drop_cb for a file dragged
+     * from a file manager */
+    GFile *f = g_file_new_for_commandline_arg(arg);
+    GSList *l = g_slist_prepend(NULL, f);
+    GValue v = G_VALUE_INIT;
+    g_value_init(&v, GDK_TYPE_FILE_LIST);
+    g_value_take_boxed(&v, gdk_file_list_new_from_list(l));
+    if (!sv_window_drop_cb(NULL, &v, 0, 0, self))
+        script_fail(self, "the drop was refused");
+    g_value_unset(&v);
+    g_slist_free(l);
+    g_object_unref(f);
+    return TRUE;
+}
+
+static gboolean verb_cancel(SvWindow *self, const char *arg)
+{
+    if (!self->build)
+        script_fail(self, "cancel: no conversion running");
+    sv_window_cancel_clicked_cb(NULL, self);
+    return TRUE;
+}
+
+static gboolean verb_quit(SvWindow *self, const char *arg)
+{
+    (void)arg;
+    self->script_timer = 0;
+    /* popover down first, window gone on the next turn of the loop */
+    sv_timeline_close_popover(self->timeline);
+    g_idle_add_once((GSourceOnceFunc)gtk_window_destroy, self);
+    return FALSE;
+}
+
+static gboolean verb_select(SvWindow *self, const char *arg)
+{
+    double a = 0, b = 0;
+    if (sscanf(arg, "%lf %lf", &a, &b) == 2)
+        sv_timeline_set_range(self->timeline, a * 1e9, b * 1e9);
+    else
+        script_fail(self, "select wants T0 T1 (seconds)");
+    return TRUE;
+}
+
+static gboolean verb_window(SvWindow *self, const char *arg)
+{
+    double a = 0, b = 0;
+    if (sscanf(arg, "%lf %lf", &a, &b) == 2)
+        sv_timeline_set_window(self->timeline, a * 1e9, b * 1e9, TRUE);
+    return TRUE;
+}
+
+static gboolean verb_search(SvWindow *self, const char *arg)
+{
+    gtk_editable_set_text(GTK_EDITABLE(self->search_entry), arg);
+    sv_window_find(self, 1);
+    return TRUE;
+}
+
+static gboolean verb_popover(SvWindow *self, const char *arg)
+{
+    if (!sv_timeline_popover_any(self->timeline))
+        script_fail(self, "no drawable for a popover");
+    return TRUE;
+}
+
+static gboolean verb_legend(SvWindow *self, const char *arg)
+{
+    g_action_group_change_action_state(G_ACTION_GROUP(self), "show-sidebar",
+                                       g_variant_new_boolean(TRUE));
+    gtk_stack_set_visible_child_name(self->side_stack, "legend");
+    return TRUE;
+}
+
+static gboolean verb_screenshot(SvWindow *self, const char *arg)
+{
+    if (!save_screenshot(GTK_WIDGET(self), arg))
+        script_fail(self, "screenshot");
+    return TRUE;
+}
+
+static gboolean verb_screenshot_info(SvWindow *self, const char *arg)
+{
+    if (!self->info || !save_screenshot(GTK_WIDGET(self->info), arg))
+        script_fail(self, "screenshot-info: no Trace Information window");
+    return TRUE;
+}
+
+static gboolean verb_screenshot_shortcuts(SvWindow *self, const char *arg)
+{
+    GtkShortcutsWindow *h = gtk_application_window_get_help_overlay(GTK_APPLICATION_WINDOW(self));
+    if (!h || !gtk_widget_get_visible(GTK_WIDGET(h)) || !save_screenshot(GTK_WIDGET(h), arg))
+        script_fail(self, "screenshot-shortcuts: the Keyboard Shortcuts window is not shown");
+    return TRUE;
+}
+
+static gboolean verb_expect_info(SvWindow *self, const char *arg)
+{
+    /* KEY [VALUE-PART]: a row of the Trace Information window */
+    char **kv = g_strsplit(arg, " ", 2);
+    gboolean ok = self->info && kv[0] && sv_info_window_has(self->info, kv[0], kv[1]);
+    printf("info %s%s%s: %s\n", kv[0] ? kv[0] : "", kv[0] && kv[1] ? " ~ " : "", kv[0] && kv[1] ? kv[1] : "",
+           ok ? "shown" : "not shown");
+    if (!ok)
+        script_fail(self, "expect-info");
+    g_strfreev(kv);
+    return TRUE;
+}
+
+static gboolean verb_stats(SvWindow *self, const char *arg)
+{
+    double ms, ft0, ft1;
+    const slog_query_stats *st = sv_timeline_get_frame_stats(self->timeline, &ms, &ft0, &ft1);
+    printf("frame window %.9f:%.9f nodes_read %" G_GUINT64_FORMAT " bytes_read %" G_GUINT64_FORMAT
+           " drawables %" G_GUINT64_FORMAT " previews %" G_GUINT64_FORMAT " ms %.2f\n",
+           ft0 / 1e9, ft1 / 1e9, st->nodes_read, st->bytes_read, st->drawables,
+           st->previews, ms);
+    return TRUE;
+}
+
+static gboolean verb_mark(SvWindow *self, const char *arg)
+{
+    double ms, ft0, ft1;
+    const slog_query_stats *st = sv_timeline_get_frame_stats(self->timeline, &ms, &ft0, &ft1);
+    self->mark = *st;
+    return TRUE;
+}
+
+static gboolean verb_expect_visible_nodes(SvWindow *self, const char *arg)
+{
+    double ms, ft0, ft1;
+    const slog_query_stats *st = sv_timeline_get_frame_stats(self->timeline, &ms, &ft0, &ft1);
+    uint64_t n, bytes;
+    count_visible_nodes(self, ft0, ft1, &n, &bytes);
+    printf("visible nodes %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " bytes); frame read %"
+           G_GUINT64_FORMAT " nodes, %" G_GUINT64_FORMAT " bytes\n", n, bytes,
+           st->nodes_read, st->bytes_read);
+    if (st->nodes_read > n || st->bytes_read > bytes)
+        script_fail(self, "the frame read more than the nodes intersecting the window");
+    return TRUE;
+}
+
+static gboolean verb_expect_fewer_bytes(SvWindow *self, const char *arg)
+{
+    double ms, ft0, ft1;
+    const slog_query_stats *st = sv_timeline_get_frame_stats(self->timeline, &ms, &ft0, &ft1);
+    printf("bytes: marked %" G_GUINT64_FORMAT ", now %" G_GUINT64_FORMAT "\n",
+           self->mark.bytes_read, st->bytes_read);
+    if (st->bytes_read > self->mark.bytes_read)
+        script_fail(self, "the frame read more bytes than the marked one");
+    return TRUE;
+}
+
+static gboolean verb_expect_bytes_below(SvWindow *self, const char *arg)
+{
+    double ms, ft0, ft1;
+    const slog_query_stats *st = sv_timeline_get_frame_stats(self->timeline, &ms, &ft0, &ft1);
+    double frac = g_ascii_strtod(arg, NULL);
+    printf("bytes: frame %" G_GUINT64_FORMAT ", file %" G_GUINT64_FORMAT "\n",
+           st->bytes_read, self->doc->fi->file_size);
+    if (st->bytes_read > frac * self->doc->fi->file_size)
+        script_fail(self, "the frame read too much of the file");
+    return TRUE;
+}
+
+static gboolean verb_scroll(SvWindow *self, const char *arg)
+{
+    /* PX: the rows' vertical scroll, as the wheel over the labels */
+    sv_timeline_set_scroll(self->timeline, g_ascii_strtod(arg, NULL));
+    return TRUE;
+}
+
+static gboolean verb_expect_rows_drawn(SvWindow *self, const char *arg)
+{
+    /* the frame on screen was queried for every row now on screen */
+    gboolean drawn = sv_timeline_rows_drawn(self->timeline);
+    printf("rows on screen drawn: %s\n", drawn ? "yes" : "no");
+    if (!drawn)
+        script_fail(self, "rows on screen are not in the frame");
+    return TRUE;
+}
+
+static gboolean verb_expect_rows_fit(SvWindow *self, const char *arg)
+{
+    /* yes|no: every timeline row within the canvas (no vertical scroll) */
+    gboolean fit = sv_timeline_rows_fit(self->timeline);
+    printf("rows fit: %s\n", fit ? "yes" : "no");
+    if (fit != g_str_equal(arg, "yes"))
+        script_fail(self, fit ? "the rows fit" : "the rows do not fit");
+    return TRUE;
+}
+
+static gboolean verb_expect_file(SvWindow *self, const char *arg)
+{
+    char *base = self->path ? g_path_get_basename(self->path) : g_strdup("");
+    printf("file %s\n", base);
+    if (!g_str_equal(base, arg))
+        script_fail(self, "another file is open");
+    g_free(base);
+    return TRUE;
+}
+
+/* "CATEGORY NAME COLOUR" (the name may hold spaces, the colour is what
+ * GdkRGBA parses): the name (to free) or NULL after a failure. */
+static char *category_and_colour(SvWindow *self, const char *arg, GdkRGBA *rgba)
+{
+    const char *sp = strrchr(arg, ' ');
+    if (sp && gdk_rgba_parse(rgba, sp + 1))
+        return g_strndup(arg, (gsize)(sp - arg));
+    script_fail(self, "set-colour/expect-colour want CATEGORY COLOUR");
+    return NULL;
+}
+
+static gboolean verb_set_colour(SvWindow *self, const char *arg)
+{
+    GdkRGBA want;
+    char *cat = category_and_colour(self, arg, &want);
+    if (cat && !sv_legend_set_color(self->legend, cat, &want))
+        script_fail(self, "no such category");
+    g_free(cat);
+    return TRUE;
+}
+
+static gboolean verb_expect_colour(SvWindow *self, const char *arg)
+{
+    GdkRGBA want;
+    char *cat = category_and_colour(self, arg, &want);
+    if (!cat)
+        return TRUE;
+    guint32 have = 0, w = sv_legend_rgba_to_u32(&want);
+    gboolean found = FALSE;
+    for (uint32_t i = 0; i < self->doc->pal.n && !found; i++)
+        if (g_str_equal(self->doc->cat_names[i], cat)) {
+            have = self->doc->pal.rgba[i];
+            found = TRUE;
+        }
+    printf("colour of %s: #%08x\n", cat, have);
+    if (!found || have != w)
+        script_fail(self, found ? "the category has another colour" : "no such category");
+    g_free(cat);
+    return TRUE;
+}
+
+static gboolean verb_expect_style(SvWindow *self, const char *arg)
+{
+    /* light|dark: the label column (drawn by us) is light or dark as
+     * the theme is, and the status bar (the theme's colours through
+     * style.css) has its text in contrast with its background */
+    gboolean want_dark = g_str_equal(arg, "dark");
+    double labels = sv_style_mean_luminance(GTK_WIDGET(self->labels));
+    GtkWidget *bar = gtk_widget_get_parent(GTK_WIDGET(self->status_window));
+    double bar_bg = sv_style_mean_luminance(bar);
+    double bar_fg = sv_style_text_luminance(GTK_WIDGET(self->status_window));
+    printf("style %s: labels luminance %.2f, status bar background %.2f, text %.2f\n",
+           sv_style_is_dark(GTK_WIDGET(self)) ? "dark" : "light", labels, bar_bg, bar_fg);
+    if (!g_str_equal(arg, "light") && !want_dark)
+        script_fail(self, "expect-style wants light or dark");
+    else if (sv_style_is_dark(GTK_WIDGET(self)) != want_dark)
+        script_fail(self, "the window has the other style");
+    else if (labels < 0 || (want_dark ? labels > 0.35 : labels < 0.65))
+        script_fail(self, "the label column does not follow the style");
+    else if (bar_bg < 0 || fabs(bar_bg - bar_fg) < 0.4)
+        script_fail(self, "the status bar's text does not stand out from its background");
+    return TRUE;
+}
+
+static gboolean verb_sleep(SvWindow *self, const char *arg)
+{
+    self->sleep_until = g_get_monotonic_time() + 1000 * (gint64)g_ascii_strtoll(arg, NULL, 10);
+    return TRUE;
+}
+
+static const script_verb VERBS[] = {
+    {"action", 0, verb_action},
+    {"drop", 0, verb_drop},
+    {"cancel", 0, verb_cancel},
+    {"quit", 0, verb_quit},
+    {"select", 1, verb_select},
+    {"window", 1, verb_window},
+    {"search", 1, verb_search},
+    {"popover", 1, verb_popover},
+    {"legend", 1, verb_legend},
+    {"screenshot", 1, verb_screenshot},
+    {"screenshot-info", 1, verb_screenshot_info},
+    {"screenshot-shortcuts", 1, verb_screenshot_shortcuts},
+    {"expect-info", 1, verb_expect_info},
+    {"stats", 1, verb_stats},
+    {"mark", 1, verb_mark},
+    {"expect-visible-nodes", 1, verb_expect_visible_nodes},
+    {"expect-fewer-bytes", 1, verb_expect_fewer_bytes},
+    {"expect-bytes-below", 1, verb_expect_bytes_below},
+    {"scroll", 1, verb_scroll},
+    {"expect-rows-drawn", 1, verb_expect_rows_drawn},
+    {"expect-rows-fit", 1, verb_expect_rows_fit},
+    {"expect-file", 1, verb_expect_file},
+    {"set-colour", 1, verb_set_colour},
+    {"expect-colour", 1, verb_expect_colour},
+    {"expect-style", 1, verb_expect_style},
+    {"sleep", 0, verb_sleep},
+};
+
 static gboolean script_step(gpointer user)
 {
     SvWindow *self = user;
@@ -64,174 +380,22 @@ static gboolean script_step(gpointer user)
     const char *verb = argv[0], *arg = argv[1] ? g_strstrip(argv[1]) : "";
     printf("> %s\n", cmd);
     fflush(stdout);
-    double ms, ft0, ft1;
-    const slog_query_stats *st = sv_timeline_get_frame_stats(self->timeline, &ms, &ft0, &ft1);
-    if (!*verb) {
-    } else if (g_str_equal(verb, "action")) {
-        g_action_group_activate_action(G_ACTION_GROUP(self), arg, NULL);
-    } else if (g_str_equal(verb, "drop")) {
-        /* what the window's drop target hands drop_cb for a file dragged
-         * from a file manager */
-        GFile *f = g_file_new_for_commandline_arg(arg);
-        GSList *l = g_slist_prepend(NULL, f);
-        GValue v = G_VALUE_INIT;
-        g_value_init(&v, GDK_TYPE_FILE_LIST);
-        g_value_take_boxed(&v, gdk_file_list_new_from_list(l));
-        if (!sv_window_drop_cb(NULL, &v, 0, 0, self))
-            script_fail(self, "the drop was refused");
-        g_value_unset(&v);
-        g_slist_free(l);
-        g_object_unref(f);
-    } else if (g_str_equal(verb, "cancel")) {
-        if (!self->build)
-            script_fail(self, "cancel: no conversion running");
-        sv_window_cancel_clicked_cb(NULL, self);
-    } else if (g_str_equal(verb, "quit")) {
-        g_strfreev(argv);
-        g_free(cmd);
-        self->script_timer = 0;
-        /* popover down first, window gone on the next turn of the loop */
-        sv_timeline_close_popover(self->timeline);
-        g_idle_add_once((GSourceOnceFunc)gtk_window_destroy, self);
-        return G_SOURCE_REMOVE;
-    } else if (!self->doc) {
-        script_fail(self, "no document open");
-    } else if (g_str_equal(verb, "select")) {
-        double a = 0, b = 0;
-        if (sscanf(arg, "%lf %lf", &a, &b) == 2)
-            sv_timeline_set_range(self->timeline, a * 1e9, b * 1e9);
-        else
-            script_fail(self, "select wants T0 T1 (seconds)");
-    } else if (g_str_equal(verb, "window")) {
-        double a = 0, b = 0;
-        if (sscanf(arg, "%lf %lf", &a, &b) == 2)
-            sv_timeline_set_window(self->timeline, a * 1e9, b * 1e9, TRUE);
-    } else if (g_str_equal(verb, "search")) {
-        gtk_editable_set_text(GTK_EDITABLE(self->search_entry), arg);
-        sv_window_find(self, 1);
-    } else if (g_str_equal(verb, "popover")) {
-        if (!sv_timeline_popover_any(self->timeline))
-            script_fail(self, "no drawable for a popover");
-    } else if (g_str_equal(verb, "legend")) {
-        g_action_group_change_action_state(G_ACTION_GROUP(self), "show-sidebar",
-                                           g_variant_new_boolean(TRUE));
-        gtk_stack_set_visible_child_name(self->side_stack, "legend");
-    } else if (g_str_equal(verb, "screenshot")) {
-        if (!save_screenshot(GTK_WIDGET(self), arg))
-            script_fail(self, "screenshot");
-    } else if (g_str_equal(verb, "screenshot-info")) {
-        if (!self->info || !save_screenshot(GTK_WIDGET(self->info), arg))
-            script_fail(self, "screenshot-info: no Trace Information window");
-    } else if (g_str_equal(verb, "screenshot-shortcuts")) {
-        GtkShortcutsWindow *h = gtk_application_window_get_help_overlay(GTK_APPLICATION_WINDOW(self));
-        if (!h || !gtk_widget_get_visible(GTK_WIDGET(h)) || !save_screenshot(GTK_WIDGET(h), arg))
-            script_fail(self, "screenshot-shortcuts: the Keyboard Shortcuts window is not shown");
-    } else if (g_str_equal(verb, "expect-info")) {
-        /* KEY [VALUE-PART]: a row of the Trace Information window */
-        char **kv = g_strsplit(arg, " ", 2);
-        gboolean ok = self->info && kv[0] && sv_info_window_has(self->info, kv[0], kv[1]);
-        printf("info %s%s%s: %s\n", kv[0] ? kv[0] : "", kv[0] && kv[1] ? " ~ " : "", kv[0] && kv[1] ? kv[1] : "",
-               ok ? "shown" : "not shown");
-        if (!ok)
-            script_fail(self, "expect-info");
-        g_strfreev(kv);
-    } else if (g_str_equal(verb, "stats")) {
-        printf("frame window %.9f:%.9f nodes_read %" G_GUINT64_FORMAT " bytes_read %" G_GUINT64_FORMAT
-               " drawables %" G_GUINT64_FORMAT " previews %" G_GUINT64_FORMAT " ms %.2f\n",
-               ft0 / 1e9, ft1 / 1e9, st->nodes_read, st->bytes_read, st->drawables,
-               st->previews, ms);
-    } else if (g_str_equal(verb, "mark")) {
-        self->mark = *st;
-    } else if (g_str_equal(verb, "expect-visible-nodes")) {
-        uint64_t n, bytes;
-        count_visible_nodes(self, ft0, ft1, &n, &bytes);
-        printf("visible nodes %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " bytes); frame read %"
-               G_GUINT64_FORMAT " nodes, %" G_GUINT64_FORMAT " bytes\n", n, bytes,
-               st->nodes_read, st->bytes_read);
-        if (st->nodes_read > n || st->bytes_read > bytes)
-            script_fail(self, "the frame read more than the nodes intersecting the window");
-    } else if (g_str_equal(verb, "expect-fewer-bytes")) {
-        printf("bytes: marked %" G_GUINT64_FORMAT ", now %" G_GUINT64_FORMAT "\n",
-               self->mark.bytes_read, st->bytes_read);
-        if (st->bytes_read > self->mark.bytes_read)
-            script_fail(self, "the frame read more bytes than the marked one");
-    } else if (g_str_equal(verb, "expect-bytes-below")) {
-        double frac = g_ascii_strtod(arg, NULL);
-        printf("bytes: frame %" G_GUINT64_FORMAT ", file %" G_GUINT64_FORMAT "\n",
-               st->bytes_read, self->doc->fi->file_size);
-        if (st->bytes_read > frac * self->doc->fi->file_size)
-            script_fail(self, "the frame read too much of the file");
-    } else if (g_str_equal(verb, "scroll")) {
-        /* PX: the rows' vertical scroll, as the wheel over the labels */
-        sv_timeline_set_scroll(self->timeline, g_ascii_strtod(arg, NULL));
-    } else if (g_str_equal(verb, "expect-rows-drawn")) {
-        /* the frame on screen was queried for every row now on screen */
-        gboolean drawn = sv_timeline_rows_drawn(self->timeline);
-        printf("rows on screen drawn: %s\n", drawn ? "yes" : "no");
-        if (!drawn)
-            script_fail(self, "rows on screen are not in the frame");
-    } else if (g_str_equal(verb, "expect-rows-fit")) {
-        /* yes|no: every timeline row within the canvas (no vertical scroll) */
-        gboolean fit = sv_timeline_rows_fit(self->timeline);
-        printf("rows fit: %s\n", fit ? "yes" : "no");
-        if (fit != g_str_equal(arg, "yes"))
-            script_fail(self, fit ? "the rows fit" : "the rows do not fit");
-    } else if (g_str_equal(verb, "expect-file")) {
-        char *base = self->path ? g_path_get_basename(self->path) : g_strdup("");
-        printf("file %s\n", base);
-        if (!g_str_equal(base, arg))
-            script_fail(self, "another file is open");
-        g_free(base);
-    } else if (g_str_equal(verb, "set-colour") || g_str_equal(verb, "expect-colour")) {
-        /* CATEGORY NAME (may hold spaces) then a colour GdkRGBA parses */
-        const char *sp = strrchr(arg, ' ');
-        char *cat = sp ? g_strndup(arg, (gsize)(sp - arg)) : NULL;
-        GdkRGBA want;
-        if (!cat || !gdk_rgba_parse(&want, sp + 1)) {
-            script_fail(self, "set-colour/expect-colour want CATEGORY COLOUR");
-        } else if (verb[0] == 's') {
-            if (!sv_legend_set_color(self->legend, cat, &want))
-                script_fail(self, "no such category");
-        } else {
-            guint32 have = 0, w = sv_legend_rgba_to_u32(&want);
-            gboolean found = FALSE;
-            for (uint32_t i = 0; i < self->doc->pal.n && !found; i++)
-                if (g_str_equal(self->doc->cat_names[i], cat)) {
-                    have = self->doc->pal.rgba[i];
-                    found = TRUE;
-                }
-            printf("colour of %s: #%08x\n", cat, have);
-            if (!found || have != w)
-                script_fail(self, found ? "the category has another colour" : "no such category");
-        }
-        g_free(cat);
-    } else if (g_str_equal(verb, "expect-style")) {
-        /* light|dark: the label column (drawn by us) is light or dark as
-         * the theme is, and the status bar (the theme's colours through
-         * style.css) has its text in contrast with its background */
-        gboolean want_dark = g_str_equal(arg, "dark");
-        double labels = sv_style_mean_luminance(GTK_WIDGET(self->labels));
-        GtkWidget *bar = gtk_widget_get_parent(GTK_WIDGET(self->status_window));
-        double bar_bg = sv_style_mean_luminance(bar);
-        double bar_fg = sv_style_text_luminance(GTK_WIDGET(self->status_window));
-        printf("style %s: labels luminance %.2f, status bar background %.2f, text %.2f\n",
-               sv_style_is_dark(GTK_WIDGET(self)) ? "dark" : "light", labels, bar_bg, bar_fg);
-        if (!g_str_equal(arg, "light") && !want_dark)
-            script_fail(self, "expect-style wants light or dark");
-        else if (sv_style_is_dark(GTK_WIDGET(self)) != want_dark)
-            script_fail(self, "the window has the other style");
-        else if (labels < 0 || (want_dark ? labels > 0.35 : labels < 0.65))
-            script_fail(self, "the label column does not follow the style");
-        else if (bar_bg < 0 || fabs(bar_bg - bar_fg) < 0.4)
-            script_fail(self, "the status bar's text does not stand out from its background");
-    } else if (g_str_equal(verb, "sleep")) {
-        self->sleep_until = g_get_monotonic_time() + 1000 * (gint64)g_ascii_strtoll(arg, NULL, 10);
-    } else {
+    const script_verb *sv = NULL;
+    for (size_t i = 0; i < G_N_ELEMENTS(VERBS) && !sv; i++)
+        if (g_str_equal(verb, VERBS[i].name))
+            sv = &VERBS[i];
+    gboolean go_on = TRUE;
+    if (!*verb)
+        ;
+    else if (!sv)
         script_fail(self, "unknown script command");
-    }
+    else if (sv->needs_doc && !self->doc)
+        script_fail(self, "no document open");
+    else
+        go_on = sv->run(self, arg);
     g_strfreev(argv);
     g_free(cmd);
-    return G_SOURCE_CONTINUE;
+    return go_on ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
 void sv_window_run_script(SvWindow *self, const char *script)
