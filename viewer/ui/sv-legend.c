@@ -2,6 +2,7 @@
 #include "sv-legend.h"
 
 #include "sv-config.h"
+#include "sv-swatch.h"
 #include "viewport.h"
 
 /* ------------------------------------------------------------ item */
@@ -174,13 +175,13 @@ static void apply_color(SvLegend *self, SvCatItem *c, const GdkRGBA *rgba)
     g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
 }
 
-static void color_set_cb(GtkColorButton *b, SvLegend *self)
+static void sv_legend_color_set_cb(SvSwatch *b, SvLegend *self)
 {
     SvCatItem *c = g_object_get_data(G_OBJECT(b), "item");
     if (!c || !self->doc || c->id >= self->doc->pal.n)
         return;
     GdkRGBA rgba;
-    gtk_color_chooser_get_rgba(GTK_COLOR_CHOOSER(b), &rgba);
+    sv_swatch_get_rgba(b, &rgba);
     apply_color(self, c, &rgba);
 }
 
@@ -204,11 +205,8 @@ gboolean sv_legend_set_color(SvLegend *self, const char *category, const GdkRGBA
 static void setup_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
-    GtkWidget *cb = gtk_color_button_new();
-    gtk_color_chooser_set_use_alpha(GTK_COLOR_CHOOSER(cb), TRUE);
-    gtk_widget_add_css_class(cb, "swatch-button");
-    gtk_widget_set_tooltip_text(cb, "Change the colour");
-    g_signal_connect(cb, "color-set", G_CALLBACK(color_set_cb), self);
+    GtkWidget *cb = sv_swatch_new();
+    g_signal_connect(cb, "color-set", G_CALLBACK(sv_legend_color_set_cb), self);
     GtkWidget *l = gtk_label_new(NULL);
     gtk_label_set_xalign(GTK_LABEL(l), 0);
     gtk_label_set_ellipsize(GTK_LABEL(l), PANGO_ELLIPSIZE_END);
@@ -227,7 +225,7 @@ static void bind_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *se
     g_object_set_data(G_OBJECT(cb), "item", NULL);
     if (self->doc && c->id < self->doc->pal.n) {
         GdkRGBA rgba = u32_to_rgba(self->doc->pal.rgba[c->id]);
-        gtk_color_chooser_set_rgba(GTK_COLOR_CHOOSER(cb), &rgba);
+        sv_swatch_set_rgba(SV_SWATCH(cb), &rgba);
     }
     gtk_label_set_text(GTK_LABEL(l), c->name);
     gtk_widget_set_tooltip_text(l, c->name);
