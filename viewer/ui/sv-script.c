@@ -332,7 +332,97 @@ static gboolean verb_sleep(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+static gboolean verb_expect_selection(SvWindow *self, const char *arg)
+{
+    /* none|range: a selected range, and the Selection tab showing one */
+    double t0, t1;
+    gboolean range = sv_timeline_get_range(self->timeline, &t0, &t1);
+    GtkWidget *first = gtk_widget_get_first_child(GTK_WIDGET(self->stats_box));
+    gboolean panel = first && GTK_IS_LABEL(first) &&
+                     g_str_equal(gtk_label_get_text(GTK_LABEL(first)), "Selected range");
+    printf("selection: range %s, panel %s\n", range ? "yes" : "no", panel ? "shows a range" : "empty");
+    gboolean want = g_str_equal(arg, "range");
+    if (range != want || panel != want)
+        script_fail(self, want ? "no range selected and shown" : "a range is still selected or shown");
+    return TRUE;
+}
+
+static gboolean verb_expect_search_error(SvWindow *self, const char *arg)
+{
+    /* yes|no: the search entry marked "not found" */
+    gboolean err = gtk_widget_has_css_class(GTK_WIDGET(self->search_entry), "error");
+    printf("search entry: %s\n", err ? "error" : "no error");
+    if (err != g_str_equal(arg, "yes"))
+        script_fail(self, err ? "the search entry shows an error" : "the search entry shows no error");
+    return TRUE;
+}
+
+static gboolean verb_expect_status(SvWindow *self, const char *arg)
+{
+    /* TEXT: part of the status bar's time window */
+    const char *have = gtk_label_get_text(self->status_window);
+    printf("status window: %s\n", have);
+    if (!strstr(have, arg))
+        script_fail(self, "the status bar shows another window");
+    return TRUE;
+}
+
+static gboolean verb_pointer(SvWindow *self, const char *arg)
+{
+    /* FX FY: the pointer over the timeline at fractions of its size, as
+     * its motion controller reports it; the time there is remembered */
+    double fx = 0, fy = 0;
+    if (sscanf(arg, "%lf %lf", &fx, &fy) != 2) {
+        script_fail(self, "pointer wants FX FY (fractions of the timeline)");
+        return TRUE;
+    }
+    GtkWidget *tl = GTK_WIDGET(self->timeline);
+    self->script_px = fx * gtk_widget_get_width(tl);
+    sv_timeline_pointer_moved(self->timeline, self->script_px, fy * gtk_widget_get_height(tl));
+    self->script_pt = sv_viewport_x_to_time(sv_timeline_get_viewport(self->timeline), self->script_px);
+    return TRUE;
+}
+
+static gboolean verb_expect_pointer_time(SvWindow *self, const char *arg)
+{
+    /* the time under the "pointer" is still the one it had (within a pixel) */
+    (void)arg;
+    const sv_viewport *vp = sv_timeline_get_viewport(self->timeline);
+    double x = sv_viewport_time_to_x(vp, self->script_pt);
+    printf("time under the pointer now at x %.1f, pointer at %.1f\n", x, self->script_px);
+    if (fabs(x - self->script_px) > 1)
+        script_fail(self, "the time under the pointer moved");
+    return TRUE;
+}
+
+static gboolean verb_expect_popover(SvWindow *self, const char *arg)
+{
+    /* shown|hidden: the timeline's details popover */
+    gboolean shown = sv_timeline_popover_shown(self->timeline);
+    printf("popover %s\n", shown ? "shown" : "hidden");
+    if (shown != g_str_equal(arg, "shown"))
+        script_fail(self, shown ? "the popover is shown" : "the popover is not shown");
+    return TRUE;
+}
+
+static gboolean verb_timeline_action(SvWindow *self, const char *arg)
+{
+    /* NAME: one of the timeline's own actions (timeline.NAME) */
+    char *name = g_strconcat("timeline.", arg, NULL);
+    if (!gtk_widget_activate_action(GTK_WIDGET(self->timeline), name, NULL))
+        script_fail(self, "no such timeline action");
+    g_free(name);
+    return TRUE;
+}
+
 static const script_verb VERBS[] = {
+    {"expect-selection", 1, verb_expect_selection},
+    {"expect-search-error", 1, verb_expect_search_error},
+    {"expect-status", 1, verb_expect_status},
+    {"pointer", 1, verb_pointer},
+    {"expect-pointer-time", 1, verb_expect_pointer_time},
+    {"expect-popover", 1, verb_expect_popover},
+    {"timeline-action", 1, verb_timeline_action},
     {"action", 0, verb_action},
     {"drop", 0, verb_drop},
     {"cancel", 0, verb_cancel},

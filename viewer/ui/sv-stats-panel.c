@@ -137,3 +137,15 @@ void sv_window_show_stats(SvWindow *self, const sv_range_stats *st)
         printf("range stats: %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT " bytes\n",
                st->n_messages, st->msg_bytes), fflush(stdout);
 }
+
+void sv_window_show_no_range(SvWindow *self)
+{
+    if (self->stats_cancel)
+        g_cancellable_cancel(self->stats_cancel);
+    g_clear_object(&self->stats_cancel);
+    self->stats_busy = FALSE;
+    sv_window_clear_box(self->stats_box);
+    gtk_box_append(self->stats_box,
+                   sv_window_label("Shift+drag on the timeline to select a range.", "dim-label", 0));
+    gtk_stack_set_visible_child_name(self->side_stack, "legend");
+}

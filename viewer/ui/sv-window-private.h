@@ -40,6 +40,7 @@ struct _SvWindow {
     GtkWindow *info;          /* Trace Information, while open (weak) */
     GCancellable *open_cancel, *stats_cancel, *search_cancel;
     gboolean opening, stats_busy, search_busy;
+    char *searched;           /* the text of the last search */
 
     /* slog2-build for .meta files */
     GSubprocess *build;
@@ -52,6 +53,7 @@ struct _SvWindow {
     slog_query_stats mark;
     gint64 sleep_until;
     gboolean script_waiting_frame;
+    double script_px, script_pt; /* "pointer": where, and the time there */
 };
 
 /* sv-window.c */
@@ -69,6 +71,8 @@ void sv_window_stop_build(SvWindow *self);
 void sv_window_clear_box(GtkBox *b);
 GtkWidget *sv_window_label(const char *text, const char *cls, float xalign);
 void sv_window_show_stats(SvWindow *self, const sv_range_stats *st);
+/* The Selection tab without a range (and the legend shown instead). */
+void sv_window_show_no_range(SvWindow *self);
 
 G_END_DECLS
 

@@ -41,8 +41,9 @@ static void update_status(SvWindow *self)
         return;
     const sv_viewport *vp = sv_timeline_get_viewport(self->timeline);
     char a[64], b[64], d[64];
-    sv_format_time((int64_t)vp->t0, a, sizeof a);
-    sv_format_time((int64_t)vp->t1, b, sizeof b);
+    double offset = sv_timeline_get_time_offset(self->timeline); /* as the ruler */
+    sv_format_time((int64_t)(vp->t0 + offset), a, sizeof a);
+    sv_format_time((int64_t)(vp->t1 + offset), b, sizeof b);
     sv_format_duration(sv_viewport_span(vp), d, sizeof d);
     char *s = g_strdup_printf("%s – %s  (%s)", a, b, d);
     gtk_label_set_text(self->status_window, s);
@@ -115,6 +116,8 @@ static void set_doc(SvWindow *self, SvDocRef *doc, const char *path)
     self->path = g_strdup(path);
     sv_legend_set_doc(self->legend, doc);
     sv_timeline_set_doc(self->timeline, doc);
+    /* the range selected in the last file is gone with it */
+    sv_window_show_no_range(self);
     sv_overview_widget_reload(self->overview);
     char *base = g_path_get_basename(path);
     gtk_label_set_text(self->title_label, base);
@@ -313,6 +316,8 @@ void sv_window_find(SvWindow *self, int dir)
         return;
     sv_search q;
     const char *text = gtk_editable_get_text(GTK_EDITABLE(self->search_entry));
+    g_free(self->searched);
+    self->searched = g_strdup(text);
     if (sv_search_parse(text, &q)) {
         if (*text)
             gtk_widget_add_css_class(GTK_WIDGET(self->search_entry), "error");
@@ -431,7 +436,7 @@ static void range_selected_cb(SvTimeline *tl, double t0, double t1, SvWindow *se
         g_cancellable_cancel(self->stats_cancel);
     g_clear_object(&self->stats_cancel);
     if (!(t1 > t0) || !self->doc) {
-        gtk_stack_set_visible_child_name(self->side_stack, "legend");
+        sv_window_show_no_range(self);
         return;
     }
     self->stats_cancel = g_cancellable_new();
@@ -488,8 +493,12 @@ static void entry_stop_cb(GtkSearchEntry *e, SvWindow *self)
     gtk_widget_grab_focus(GTK_WIDGET(self->timeline));
 }
 
+/* search-changed comes ~150 ms after the last key: Enter within that
+ * time has searched already, and its "not found" is about this text. */
 static void entry_changed_cb(GtkSearchEntry *e, SvWindow *self)
 {
+    if (self->searched && g_str_equal(self->searched, gtk_editable_get_text(GTK_EDITABLE(e))))
+        return;
     gtk_widget_remove_css_class(GTK_WIDGET(e), "error");
 }
 
@@ -523,6 +532,7 @@ static void sv_window_finalize(GObject *o)
     sv_doc_ref_release(self->doc);
     g_free(self->path);
     g_free(self->build_out);
+    g_free(self->searched);
     g_strfreev(self->script);
     G_OBJECT_CLASS(sv_window_parent_class)->finalize(o);
 }
