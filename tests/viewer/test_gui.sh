@@ -84,14 +84,16 @@ grep -q "^FAIL: the category has another colour" "$WORK/col2.out" ||
 # another is opened; + and - zoom around the pointer; "Go to other end"
 # does not leave the popover over the end it went to; Absolute Time moves
 # the status bar's window with the ruler; "not found" stays after the
-# debounced search-changed that follows a fast Enter
+# debounced search-changed that follows a fast Enter; the legend sorted
+# biggest total first shows ▼ (it showed ▲), its arrows not clipped
 SLOG2_VIEW_SCRIPT="select 0.5 0.6; expect-selection range; drop $FILE2; expect-selection none;
  action zoom-to-range; drop $FILE; expect-selection none;
  pointer 0.25 0.5; action zoom-in; expect-pointer-time; action zoom-in; expect-pointer-time;
  action zoom-in; action zoom-in; action zoom-in; popover; expect-popover shown;
  timeline-action other-end; sleep 200; expect-popover hidden;
  action zoom-fit; action absolute-time; expect-status 80000.; action absolute-time; expect-status 0.0;
- search MPI_Send tag=98765; sleep 400; expect-search-error yes; quit" \
+ search MPI_Send tag=98765; sleep 400; expect-search-error yes;
+ legend; sleep 200; expect-legend-sort descending, rows MPI_Allreduce; quit" \
   timeout 60 "$VIEW" "$FILE" > "$WORK/issue.out" 2> "$WORK/issue.err"
 rc=$?
 cat "$WORK/issue.out"

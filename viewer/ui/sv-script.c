@@ -415,7 +415,22 @@ static gboolean verb_timeline_action(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+static gboolean verb_expect_legend_sort(SvWindow *self, const char *arg)
+{
+    /* TEXT: part of what the legend shows of its order (sort arrows, first
+     * and last row) */
+    char *d = sv_legend_describe_sort(self->legend);
+    printf("legend sort: %s\n", d);
+    if (!strstr(d, arg))
+        script_fail(self, "the legend shows another order");
+    if (strstr(d, "clipped"))
+        script_fail(self, "a sort arrow is clipped");
+    g_free(d);
+    return TRUE;
+}
+
 static const script_verb VERBS[] = {
+    {"expect-legend-sort", 1, verb_expect_legend_sort},
     {"expect-selection", 1, verb_expect_selection},
     {"expect-search-error", 1, verb_expect_search_error},
     {"expect-status", 1, verb_expect_status},
