@@ -79,6 +79,27 @@ XDG_CONFIG_HOME="$WORK/home/other-config" SLOG2_VIEW_SCRIPT="expect-colour MPI_S
 grep -q "^FAIL: the category has another colour" "$WORK/col2.out" ||
   { echo "expect-colour did not notice a fresh config has the default colour"; exit 1; }
 
+# what a performance engineer ran into, each check failing before its fix:
+# a range selected in one file is gone (and its Selection tab emptied) when
+# another is opened; + and - zoom around the pointer; "Go to other end"
+# does not leave the popover over the end it went to; Absolute Time moves
+# the status bar's window with the ruler; "not found" stays after the
+# debounced search-changed that follows a fast Enter; the legend sorted
+# biggest total first shows ▼ (it showed ▲), its arrows not clipped
+SLOG2_VIEW_SCRIPT="select 0.5 0.6; expect-selection range; drop $FILE2; expect-selection none;
+ action zoom-to-range; drop $FILE; expect-selection none;
+ pointer 0.25 0.5; action zoom-in; expect-pointer-time; action zoom-in; expect-pointer-time;
+ action zoom-in; action zoom-in; action zoom-in; popover; expect-popover shown;
+ timeline-action other-end; sleep 200; expect-popover hidden;
+ action zoom-fit; action absolute-time; expect-status 80000.; action absolute-time; expect-status 0.0;
+ search MPI_Send tag=98765; sleep 400; expect-search-error yes;
+ legend; sleep 200; expect-legend-sort descending, rows MPI_Allreduce; quit" \
+  timeout 60 "$VIEW" "$FILE" > "$WORK/issue.out" 2> "$WORK/issue.err"
+rc=$?
+cat "$WORK/issue.out"
+cat "$WORK/issue.err" >&2
+[ $rc -eq 0 ] && ! grep -q "^FAIL" "$WORK/issue.out" || { echo "the issue's findings: failed"; exit 1; }
+
 # light or dark: light by default; the menu's Dark Style turns the window
 # dark (our drawing with it, and a status bar still readable: style.css
 # takes the theme's colours) and is remembered; GTK_THEME=Adwaita:dark

@@ -423,3 +423,30 @@ double sv_clamp_scroll(double off, double content_h, double view_h)
         max = 0;
     return clampd(off, 0, max);
 }
+
+double sv_fit_header_height(double row_h, double header_h)
+{
+    return row_h >= header_h ? header_h : fmax(1, floor(row_h * 0.75));
+}
+
+double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double header_h,
+                         double min_h)
+{
+    if (n_rows == 0)
+        return 24;
+    double h = (avail - n_headers * header_h) / n_rows;
+    /* Rows smaller than headers: the picture's headers shrink with the rows
+     * (doc.c), to about three quarters of one. */
+    if (h < header_h)
+        h = avail / (n_rows + n_headers * 0.75);
+    /* Few timelines: the rows share the whole canvas (4 ranks, the usual
+     * real trace, fill it), but none is taller than a quarter of it, so one
+     * to three timelines keep bars that read as bars and the rest stays
+     * empty; 96 px (the old cap) still when a quarter is less. */
+    double cap = fmax(96, avail / 4);
+    if (h > cap)
+        h = cap;
+    if (h < min_h)
+        h = min_h;
+    return floor(h);
+}

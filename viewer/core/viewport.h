@@ -141,4 +141,14 @@ double sv_clamp_scroll(double off, double content_h, double view_h);
 #ifdef __cplusplus
 }
 #endif
+/* Height of the timeline rows when n_rows of them and n_headers group
+ * headers (header_h high) share avail pixels: the rows fill avail, at least
+ * min_h high (more rows scroll) and at most a quarter of avail or 96 px,
+ * whichever is more (fewer than 4 rows leave the rest empty). Whole pixels. */
+double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double header_h,
+                         double min_h);
+/* The group headers' height that goes with rows row_h high in that rule:
+ * header_h, or three quarters of a row (at least 1 px) when rows are lower. */
+double sv_fit_header_height(double row_h, double header_h);
+
 #endif

@@ -2,6 +2,7 @@
 #include "sv-legend.h"
 
 #include "sv-config.h"
+#include "sv-swatch.h"
 #include "viewport.h"
 
 /* ------------------------------------------------------------ item */
@@ -174,13 +175,13 @@ static void apply_color(SvLegend *self, SvCatItem *c, const GdkRGBA *rgba)
     g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
 }
 
-static void color_set_cb(GtkColorButton *b, SvLegend *self)
+static void sv_legend_color_set_cb(SvSwatch *b, SvLegend *self)
 {
     SvCatItem *c = g_object_get_data(G_OBJECT(b), "item");
     if (!c || !self->doc || c->id >= self->doc->pal.n)
         return;
     GdkRGBA rgba;
-    gtk_color_chooser_get_rgba(GTK_COLOR_CHOOSER(b), &rgba);
+    sv_swatch_get_rgba(b, &rgba);
     apply_color(self, c, &rgba);
 }
 
@@ -204,11 +205,8 @@ gboolean sv_legend_set_color(SvLegend *self, const char *category, const GdkRGBA
 static void setup_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
-    GtkWidget *cb = gtk_color_button_new();
-    gtk_color_chooser_set_use_alpha(GTK_COLOR_CHOOSER(cb), TRUE);
-    gtk_widget_add_css_class(cb, "swatch-button");
-    gtk_widget_set_tooltip_text(cb, "Change the colour");
-    g_signal_connect(cb, "color-set", G_CALLBACK(color_set_cb), self);
+    GtkWidget *cb = sv_swatch_new();
+    g_signal_connect(cb, "color-set", G_CALLBACK(sv_legend_color_set_cb), self);
     GtkWidget *l = gtk_label_new(NULL);
     gtk_label_set_xalign(GTK_LABEL(l), 0);
     gtk_label_set_ellipsize(GTK_LABEL(l), PANGO_ELLIPSIZE_END);
@@ -227,7 +225,7 @@ static void bind_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *se
     g_object_set_data(G_OBJECT(cb), "item", NULL);
     if (self->doc && c->id < self->doc->pal.n) {
         GdkRGBA rgba = u32_to_rgba(self->doc->pal.rgba[c->id]);
-        gtk_color_chooser_set_rgba(GTK_COLOR_CHOOSER(cb), &rgba);
+        sv_swatch_set_rgba(SV_SWATCH(cb), &rgba);
     }
     gtk_label_set_text(GTK_LABEL(l), c->name);
     gtk_widget_set_tooltip_text(l, c->name);
@@ -291,14 +289,15 @@ static GtkColumnViewColumn *add_column(SvLegend *self, const char *title, GCallb
     return col;
 }
 
-static GtkSorter *prop_sorter(GType t, const char *prop, gboolean numeric, gboolean desc)
+/* Sorters in their natural order: the column view turns them round and
+ * its arrow shows which way (a sorter that was already descending made
+ * the ▲ of an ascending column sort biggest first). */
+static GtkSorter *prop_sorter(const char *prop, gboolean numeric)
 {
     GtkExpression *e = gtk_property_expression_new(SV_TYPE_CAT_ITEM, NULL, prop);
     GtkSorter *s;
     if (numeric) {
         s = GTK_SORTER(gtk_numeric_sorter_new(e));
-        gtk_numeric_sorter_set_sort_order(GTK_NUMERIC_SORTER(s),
-                                          desc ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
     } else {
         s = GTK_SORTER(gtk_string_sorter_new(e));
     }
@@ -380,17 +379,17 @@ static void sv_legend_init(SvLegend *self)
     gtk_widget_add_css_class(self->view, "data-table");
     gtk_column_view_set_show_column_separators(GTK_COLUMN_VIEW(self->view), FALSE);
     add_column(self, "", G_CALLBACK(setup_visible), G_CALLBACK(bind_visible), self,
-               prop_sorter(0, "visible", TRUE, TRUE), FALSE, 36);
+               prop_sorter("visible", TRUE), FALSE, 36);
     GtkColumnViewColumn *name_col =
         add_column(self, "Category", G_CALLBACK(setup_name), G_CALLBACK(bind_name), self,
-                   prop_sorter(0, "name", FALSE, FALSE), TRUE, -1);
+                   prop_sorter("name", FALSE), TRUE, -1);
     add_column(self, "Kind", G_CALLBACK(setup_label), G_CALLBACK(bind_kind), NULL,
-               prop_sorter(0, "kind", FALSE, FALSE), FALSE, 56);
+               prop_sorter("kind", FALSE), FALSE, 56);
     add_column(self, "Count", G_CALLBACK(setup_label), G_CALLBACK(bind_count),
-               GINT_TO_POINTER(1), prop_sorter(0, "count", TRUE, TRUE), FALSE, 72);
+               GINT_TO_POINTER(1), prop_sorter("count", TRUE), FALSE, 84);
     GtkColumnViewColumn *total_col =
         add_column(self, "Total time", G_CALLBACK(setup_label), G_CALLBACK(bind_total),
-                   GINT_TO_POINTER(1), prop_sorter(0, "total", TRUE, TRUE), FALSE, 80);
+                   GINT_TO_POINTER(1), prop_sorter("total", TRUE), FALSE, 104);
     (void)name_col;
     GtkSorter *sorter = gtk_column_view_get_sorter(GTK_COLUMN_VIEW(self->view));
     GtkSortListModel *sorted =
@@ -399,7 +398,7 @@ static void sv_legend_init(SvLegend *self)
     gtk_column_view_set_model(GTK_COLUMN_VIEW(self->view), GTK_SELECTION_MODEL(sel));
     g_object_unref(sel);
     /* biggest time consumers first */
-    gtk_column_view_sort_by_column(GTK_COLUMN_VIEW(self->view), total_col, GTK_SORT_ASCENDING);
+    gtk_column_view_sort_by_column(GTK_COLUMN_VIEW(self->view), total_col, GTK_SORT_DESCENDING);
     GtkWidget *sw = gtk_scrolled_window_new();
     self->scroller = sw;
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sw), self->view);
@@ -407,4 +406,38 @@ static void sv_legend_init(SvLegend *self)
     gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(sw), GTK_POLICY_NEVER,
                                    GTK_POLICY_AUTOMATIC);
     gtk_box_append(GTK_BOX(self->box), sw);
+}
+
+/* The sort arrows shown in the column titles, depth first. */
+static void sort_arrows(GtkWidget *w, GString *out)
+{
+    for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+        if (g_str_equal(gtk_widget_get_css_name(c), "sort-indicator") &&
+            (gtk_widget_has_css_class(c, "ascending") || gtk_widget_has_css_class(c, "descending"))) {
+            /* the title holding it: the label and the arrow within its width? */
+            GtkWidget *title = gtk_widget_get_parent(c);
+            int min = 0;
+            gtk_widget_measure(title, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+            GtkWidget *col = gtk_widget_get_parent(title);
+            g_string_append_printf(out, "%s%s", out->len ? "," : "",
+                                   gtk_widget_has_css_class(c, "ascending") ? "ascending" : "descending");
+            if (gtk_widget_get_width(col ? col : title) < min)
+                g_string_append(out, " clipped");
+        }
+        sort_arrows(c, out);
+    }
+}
+
+char *sv_legend_describe_sort(SvLegend *self)
+{
+    GString *out = g_string_new(NULL);
+    sort_arrows(self->view, out);
+    GListModel *m = G_LIST_MODEL(gtk_column_view_get_model(GTK_COLUMN_VIEW(self->view)));
+    guint n = g_list_model_get_n_items(m);
+    for (guint i = 0; i < n; i += n > 1 ? n - 1 : 1) {
+        SvCatItem *c = g_list_model_get_item(m, i);
+        g_string_append_printf(out, "%s%s", i ? " ... " : ", rows ", c->name);
+        g_object_unref(c);
+    }
+    return g_string_free(out, FALSE);
 }

@@ -19,6 +19,10 @@ void sv_legend_set_doc(SvLegend *self, SvDocRef *doc);
 /* Give the named category a colour, as its colour button does (remembered,
  * "changed" emitted). FALSE when the document has no such category. */
 gboolean sv_legend_set_color(SvLegend *self, const char *category, const GdkRGBA *rgba);
+/* What the legend shows of its order (for the test script): the sort
+ * arrows ("ascending"/"descending", " clipped" when the title is narrower
+ * than it needs), then the first and last rows' names. Free it. */
+char *sv_legend_describe_sort(SvLegend *self);
 /* A colour as the palette holds it (0xRRGGBBAA). */
 uint32_t sv_legend_rgba_to_u32(const GdkRGBA *c);
 G_END_DECLS

@@ -28,6 +28,7 @@ struct _SvTimeline {
 
     /* pointer */
     double px, py;
+    gboolean pointer_in; /* px, py are where the pointer is now */
     gboolean have_hover;
     sv_item hover;
     long hover_row;
@@ -298,9 +299,7 @@ static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
         cairo_destroy(cr);
         return;
     }
-    double offset = 0;
-    if (self->absolute)
-        offset = (double)(self->doc->fi->time_origin_ns % 86400000000000LL);
+    double offset = sv_timeline_get_time_offset(self);
     sv_render_ruler(cr, width, SV_RULER_H, &self->vp, offset, self->have_range, self->r0,
                     self->r1);
     cairo_translate(cr, 0, SV_RULER_H);
@@ -385,8 +384,11 @@ static void popover_zoom_cb(GtkButton *b, SvTimeline *self)
 
 static void show_popover(SvTimeline *self);
 
-static void popover_other_end_cb(GtkButton *b, SvTimeline *self)
+static void other_end_action(GtkWidget *w, const char *name, GVariant *p)
 {
+    SvTimeline *self = SV_TIMELINE(w);
+    if (!self->doc || !self->have_sel || self->sel.item.kind != SLOG_KIND_ARROW)
+        return;
     const sv_item *it = &self->sel.item;
     double c = (self->vp.t0 + self->vp.t1) / 2;
     double target = fabs(c - it->start) < fabs(c - it->end) ? it->end : it->start;
@@ -400,7 +402,9 @@ static void popover_other_end_cb(GtkButton *b, SvTimeline *self)
             self->scroll_y = r->y - ch / 2;
     }
     view_changed(self);
-    show_popover(self);
+    /* shown again it would point at the end just left, and cover the one
+     * the view is now centred on */
+    sv_timeline_close_popover(self);
 }
 
 static void popover_closed_cb(GtkPopover *p, SvTimeline *self)
@@ -526,7 +530,7 @@ static void show_popover(SvTimeline *self)
     g_signal_connect(zb, "clicked", G_CALLBACK(popover_zoom_cb), self);
     if (it->kind == SLOG_KIND_ARROW) {
         GtkWidget *ob = gtk_button_new_with_label("Go to other end");
-        g_signal_connect(ob, "clicked", G_CALLBACK(popover_other_end_cb), self);
+        gtk_actionable_set_action_name(GTK_ACTIONABLE(ob), "timeline.other-end");
         gtk_box_append(GTK_BOX(buttons), ob);
     }
     gtk_box_append(GTK_BOX(buttons), zb);
@@ -646,15 +650,22 @@ static void update_hover(SvTimeline *self)
         gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
-static void motion_cb(GtkEventControllerMotion *c, double x, double y, SvTimeline *self)
+void sv_timeline_pointer_moved(SvTimeline *self, double x, double y)
 {
     self->px = x;
     self->py = y;
+    self->pointer_in = TRUE;
     update_hover(self);
+}
+
+static void motion_cb(GtkEventControllerMotion *c, double x, double y, SvTimeline *self)
+{
+    sv_timeline_pointer_moved(self, x, y);
 }
 
 static void leave_cb(GtkEventControllerMotion *c, SvTimeline *self)
 {
+    self->pointer_in = FALSE;
     self->have_hover = FALSE;
     self->hover_row = -1;
     g_signal_emit(self, signals[SIG_HOVER_ROW], 0);
@@ -886,7 +897,11 @@ void sv_timeline_zoom(SvTimeline *self, double factor)
     if (!self->doc)
         return;
     record_debounced(self);
-    if (sv_viewport_zoom_at(&self->vp, factor, self->vp.width / 2))
+    /* + and - keep the time under the pointer where it is, as the wheel
+     * does; from the toolbar or with the pointer elsewhere, the centre */
+    double x = self->pointer_in && self->px >= 0 && self->px <= self->vp.width ? self->px
+                                                                              : self->vp.width / 2;
+    if (sv_viewport_zoom_at(&self->vp, factor, x))
         view_changed(self);
 }
 
@@ -963,6 +978,14 @@ void sv_timeline_set_absolute_time(SvTimeline *self, gboolean absolute)
 {
     self->absolute = absolute;
     gtk_widget_queue_draw(GTK_WIDGET(self));
+    g_signal_emit(self, signals[SIG_VIEW_CHANGED], 0); /* the status bar's times */
+}
+
+double sv_timeline_get_time_offset(SvTimeline *self)
+{
+    if (!self->absolute || !self->doc)
+        return 0;
+    return (double)(self->doc->fi->time_origin_ns % 86400000000000LL);
 }
 
 GtkWidget *sv_timeline_new(void)
@@ -976,6 +999,11 @@ void sv_timeline_close_popover(SvTimeline *self)
 {
     if (self->popover && gtk_widget_get_visible(self->popover))
         gtk_popover_popdown(GTK_POPOVER(self->popover));
+}
+
+gboolean sv_timeline_popover_shown(SvTimeline *self)
+{
+    return self->popover && gtk_widget_get_visible(self->popover);
 }
 
 static void sv_timeline_dispose(GObject *o)
@@ -1016,6 +1044,7 @@ static void sv_timeline_class_init(SvTimelineClass *klass)
     wc->size_allocate = sv_timeline_size_allocate;
     wc->measure = sv_timeline_measure;
     gtk_widget_class_set_css_name(wc, "timeline");
+    gtk_widget_class_install_action(wc, "timeline.other-end", NULL, other_end_action);
 
     signals[SIG_VIEW_CHANGED] = g_signal_new("view-changed", G_TYPE_FROM_CLASS(klass),
                                              G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -1049,6 +1078,7 @@ static void sv_timeline_init(SvTimeline *self)
     gtk_widget_set_overflow(w, GTK_OVERFLOW_HIDDEN);
 
     GtkEventController *motion = gtk_event_controller_motion_new();
+    g_signal_connect(motion, "enter", G_CALLBACK(motion_cb), self);
     g_signal_connect(motion, "motion", G_CALLBACK(motion_cb), self);
     g_signal_connect(motion, "leave", G_CALLBACK(leave_cb), self);
     gtk_widget_add_controller(w, motion);

@@ -67,6 +67,14 @@ const slog_query_stats *sv_timeline_get_frame_stats(SvTimeline *self, double *ms
 /* Colours / visibility changed in the document palette. */
 void sv_timeline_palette_changed(SvTimeline *self);
 void sv_timeline_set_absolute_time(SvTimeline *self, gboolean absolute);
+/* What is added to times shown (ns): the time of day of the trace's start
+ * with Absolute Time, else 0. */
+double sv_timeline_get_time_offset(SvTimeline *self);
+/* The pointer is at (x, y) over the widget (its motion controller; the
+ * test script's "pointer"). */
+void sv_timeline_pointer_moved(SvTimeline *self, double x, double y);
+/* Whether the details popover is up. */
+gboolean sv_timeline_popover_shown(SvTimeline *self);
 /* Rows as low as 1 px (labels then on every few rows) so hundreds of
  * timelines fit the canvas; off: at least 18 px, and they scroll. */
 void sv_timeline_set_compact_rows(SvTimeline *self, gboolean compact);

@@ -1,0 +1,629 @@
+/* canvas.c - sv_render_canvas (render.h): the timeline rows. */
+#include "render.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "raster.h"
+
+#define THEME (*sv_theme_current())
+
+static int same_item(const sv_item *a, const sv_item *b)
+{
+    return a && b && a->start == b->start && a->end == b->end && a->category == b->category &&
+           a->timeline == b->timeline && a->kind == b->kind &&
+           a->end_timeline == b->end_timeline;
+}
+
+static void draw_rows_background(cairo_t *cr, double w, double h, const sv_canvas_params *p)
+{
+    const sv_layout *lay = p->lay;
+    sv_theme_source(cr, THEME.bg, 1);
+    cairo_paint(cr);
+    size_t k = 0;
+    for (size_t i = 0; i < lay->n_rows; i++) {
+        const sv_row *r = &lay->rows[i];
+        double y = r->y - p->scroll_y;
+        if (r->timeline < 0) {
+            k = 0;
+            if (y + r->h < 0 || y > h)
+                continue;
+            sv_theme_source(cr, THEME.header_bg, 1);
+            cairo_rectangle(cr, 0, y, w, r->h);
+            cairo_fill(cr);
+            continue;
+        }
+        k++;
+        if (y + r->h < 0 || y > h)
+            continue;
+        if ((long)i == p->hover_row) {
+            sv_theme_source(cr, THEME.accent, 0.07);
+            cairo_rectangle(cr, 0, y, w, r->h);
+            cairo_fill(cr);
+        } else if (k % 2 == 0) {
+            sv_theme_source(cr, THEME.alt_bg, 1);
+            cairo_rectangle(cr, 0, y, w, r->h);
+            cairo_fill(cr);
+        }
+    }
+    /* vertical grid at the ruler's major ticks */
+    sv_ticks tk;
+    sv_ticks_choose(p->vp->t0, p->vp->t1, w, 90, &tk);
+    sv_theme_source(cr, THEME.grid, 1);
+    cairo_set_line_width(cr, 1);
+    for (int i = 0; i < tk.n; i++) {
+        double x = floor(sv_viewport_time_to_x(p->vp, tk.first + i * tk.step)) + 0.5;
+        cairo_move_to(cr, x, 0);
+        cairo_line_to(cr, x, fmin(h, lay->total_h - p->scroll_y));
+    }
+    cairo_stroke(cr);
+}
+
+/* States are drawn at 90 % of their colour over the (near white) row,
+ * opaque so the fill is a plain store. */
+static uint32_t histogram_colour(uint32_t rgba)
+{
+    uint32_t c = sv_premul(rgba, 1, 1), mixed = 0xff000000u;
+    for (int sh = 0; sh < 24; sh += 8)
+        mixed |= (uint32_t)lround(((c >> sh) & 255) * 0.9 + 25.5) << sh;
+    return mixed;
+}
+
+/* Pixel row of the top of a stack reaching v (0..1): round half up;
+ * lround() per column showed in profiles. */
+static inline int stack_y(double bottom, double H, float v)
+{
+    return (int)floor(bottom - v * H + 0.5);
+}
+
+/* The state stack of one timeline row for any mapping of scene columns to
+ * pixels (a frame drawn re-mapped while the next is queried may put
+ * several columns on a pixel, or a column over several): column by column,
+ * all categories of a column together, the pixels of one column being a
+ * few cache lines the next columns reuse. */
+static void stack_columns(sv_raster *ras, const int *xs, int i_lo, int i_hi, double bottom, double H,
+                          uint32_t n_st, const float *const *st_cols, const uint32_t *st_c)
+{
+    for (int i = i_lo; i < i_hi; i++) {
+        int x0 = xs[i], x1 = xs[i + 1];
+        if (x1 <= x0)
+            x1 = x0 + 1;
+        if (x0 < 0)
+            x0 = 0;
+        if (x1 > ras->w)
+            x1 = ras->w;
+        if (x1 <= x0)
+            continue;
+        float bse = 0;
+        for (uint32_t q = 0; q < n_st; q++) {
+            float v = st_cols[q][i];
+            if (v <= 0)
+                continue;
+            float top_v = bse + v > 1 ? 1 : bse + v;
+            int y0 = stack_y(bottom, H, top_v), y1 = stack_y(bottom, H, bse);
+            bse = top_v;
+            if (y0 < 0)
+                y0 = 0;
+            if (y1 > ras->h)
+                y1 = ras->h;
+            uint32_t c = st_c[q];
+            for (int y = y0; y < y1; y++) {
+                uint32_t *px = ras->px + (size_t)y * ras->stride;
+                for (int x = x0; x < x1; x++)
+                    px[x] = c;
+            }
+        }
+    }
+}
+
+/* The same stack when scene column i_first + k is exactly pixel x_first + k
+ * (the scene was queried for this viewport: the usual case), a pixel row
+ * at a time. Category q of column k spans rows [tops[q], tops[q-1]) with
+ * tops[-1] = y_base, so pixel (k, y) shows category #{q : tops[q] > y},
+ * or stays as it is when that is n_st. Column by column, the short
+ * vertical runs of varying length mispredicted a branch at nearly every
+ * step: the histograms were 6 ms of a 10 ms zoomed-out frame, about 3 ms
+ * so.
+ * tops: n * n_st ints, column k's at k * n_st. */
+static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double bottom, double H,
+                       uint32_t n_st, const float *const *st_cols, const uint32_t *st_c, int *tops)
+{
+    int y_base = stack_y(bottom, H, 0), y_min = y_base;
+    for (int k = 0; k < n; k++) {
+        int *t = tops + (size_t)k * n_st;
+        float bse = 0;
+        for (uint32_t q = 0; q < n_st; q++) {
+            float v = st_cols[q][i_first + k];
+            if (v > 0)
+                bse = bse + v > 1 ? 1 : bse + v;
+            t[q] = stack_y(bottom, H, bse);
+        }
+        if (t[n_st - 1] < y_min)
+            y_min = t[n_st - 1];
+    }
+    if (y_min < 0)
+        y_min = 0;
+    int y_end = y_base < ras->h ? y_base : ras->h;
+    for (int y = y_min; y < y_end; y++) {
+        uint32_t *px = ras->px + (size_t)y * ras->stride + x_first;
+        for (int k = 0; k < n; k++) {
+            const int *t = tops + (size_t)k * n_st;
+            uint32_t q = 0;
+            for (uint32_t j = 0; j < n_st; j++)
+                q += t[j] > y;
+            px[k] = q < n_st ? st_c[q] : px[k];
+        }
+    }
+}
+
+/* Preview columns of one timeline as a stacked histogram: category
+ * fractions (states) stacked from the row bottom, legend order; counts
+ * (events, arrows) as a tick along the row top (events) or bottom
+ * (arrows), over the stack. */
+static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, const sv_canvas_params *p)
+{
+    const sv_scene *s = p->scene;
+    if (!s->n_slots || !rasp->surf)
+        return;
+    sv_raster *ras = rasp;
+    int *xs = malloc(sizeof(int) * ((size_t)s->width + 1));
+    const float **st_cols = malloc(sizeof *st_cols * (p->pal->n + 1));
+    uint32_t *st_c = malloc(sizeof *st_c * (p->pal->n + 1));
+    int *tops = malloc(sizeof(int) * ((size_t)s->width * p->pal->n + 1));
+    if (!xs || !st_cols || !st_c || !tops) {
+        free(xs);
+        free(st_cols);
+        free(st_c);
+        free(tops);
+        return;
+    }
+    sv_raster_direct(ras);
+    /* canvas x of scene column i */
+    double cx0 = sv_viewport_time_to_x(p->vp, s->t0);
+    double cdx = s->pixel_ns * p->vp->width / sv_viewport_span(p->vp);
+    int i_lo = (int)floor((0 - cx0) / cdx) - 1, i_hi = (int)ceil((w - cx0) / cdx) + 1;
+    if (i_lo < 0)
+        i_lo = 0;
+    if (i_hi > s->width)
+        i_hi = s->width;
+    /* pixel edges of the columns, once per frame rather than per slot */
+    int one_to_one = 1;
+    for (int i = i_lo; i <= i_hi; i++) {
+        xs[i] = (int)floor(cx0 + i * cdx);
+        one_to_one &= i == i_lo || xs[i] == xs[i - 1] + 1;
+    }
+    /* with one_to_one: the columns on the raster, x_first + k = xs[i_first + k] */
+    int x_first = 0, i_first = i_lo, n = 0;
+    if (one_to_one && i_hi > i_lo) {
+        x_first = xs[i_lo] > 0 ? xs[i_lo] : 0;
+        i_first = i_lo + (x_first - xs[i_lo]);
+        int i_end = i_first + (ras->w - x_first) < i_hi ? i_first + (ras->w - x_first) : i_hi;
+        n = i_end > i_first ? i_end - i_first : 0;
+    }
+    for (uint32_t tl = 0; tl < s->n_timelines; tl++) {
+        size_t a = s->tl_first_slot[tl], b = s->tl_first_slot[tl + 1];
+        const sv_row *row = sv_layout_row_of(p->lay, tl);
+        if (a == b || !row)
+            continue;
+        double top = row->y - p->scroll_y;
+        if (top + row->h < 0 || top > h)
+            continue;
+        double bottom = top + row->h - 1, H = row->h - 2;
+        uint32_t n_st = 0;
+        for (size_t k = a; k < b && n_st < p->pal->n; k++) {
+            uint32_t cat = s->slot_cat[k];
+            if (cat < p->pal->n && p->pal->visible[cat] && p->pal->kind[cat] == SLOG_KIND_STATE) {
+                st_cols[n_st] = s->cols + k * (size_t)s->width;
+                st_c[n_st++] = histogram_colour(p->pal->rgba[cat]);
+            }
+        }
+        if (n_st && one_to_one)
+            stack_rows(ras, x_first, i_first, n, bottom, H, n_st, st_cols, st_c, tops);
+        else if (n_st)
+            stack_columns(ras, xs, i_lo, i_hi, bottom, H, n_st, st_cols, st_c);
+        for (size_t k = a; k < b; k++) {
+            uint32_t cat = s->slot_cat[k];
+            if (cat >= p->pal->n || !p->pal->visible[cat] || p->pal->kind[cat] == SLOG_KIND_STATE)
+                continue;
+            const float *cols = s->cols + k * (size_t)s->width;
+            int ev = p->pal->kind[cat] == SLOG_KIND_EVENT;
+            uint32_t c = sv_premul(p->pal->rgba[cat], 0.8, ev ? 1 : 0.35);
+            int y0 = (int)round(ev ? top + 1 : top + row->h - 3), y1 = y0 + (ev ? 3 : 2);
+            if (!one_to_one) {
+                for (int i = i_lo; i < i_hi; i++) {
+                    if (cols[i] > 0.01f) {
+                        int x0 = xs[i], x1 = xs[i + 1];
+                        sv_raster_fill(ras, x0, x1 > x0 ? x1 : x0 + 1, y0, y1, c);
+                    }
+                }
+                continue;
+            }
+            /* raster_fill of each column's pixel, without a call per pixel */
+            uint32_t keep = sv_keep_of(c);
+            for (int y = y0 < 0 ? 0 : y0; y < y1 && y < ras->h; y++) {
+                uint32_t *px = ras->px + (size_t)y * ras->stride + x_first;
+                for (int k = 0; k < n; k++)
+                    if (cols[i_first + k] > 0.01f)
+                        px[k] = keep == 0 ? c : sv_over_keep(px[k], c, keep);
+            }
+        }
+    }
+    free(xs);
+    free(st_cols);
+    free(st_c);
+    free(tops);
+    sv_raster_cairo(ras);
+    (void)cr;
+}
+
+static void draw_arrowhead(cairo_t *cr, double x0, double y0, double x1, double y1, double sz)
+{
+    double dx = x1 - x0, dy = y1 - y0, len = hypot(dx, dy);
+    if (len < 1e-6)
+        return;
+    dx /= len;
+    dy /= len;
+    cairo_move_to(cr, x1, y1);
+    cairo_line_to(cr, x1 - sz * dx + sz * 0.45 * dy, y1 - sz * dy - sz * 0.45 * dx);
+    cairo_line_to(cr, x1 - sz * dx - sz * 0.45 * dy, y1 - sz * dy + sz * 0.45 * dx);
+    cairo_close_path(cr);
+}
+
+#define ARROW_BUDGET 3000
+
+typedef struct arrow_seg {
+    double x0, y0, x1, y1;
+    uint32_t rgba;
+} arrow_seg;
+
+/* With a lift (dark theme) each channel c becomes c x 0.55 + lift; without
+ * one rgba is returned as it is and drawn shaded by 0.55. */
+static uint32_t arrow_colour(uint32_t rgba)
+{
+    if (THEME.arrow_lift <= 0)
+        return rgba;
+    uint32_t out = rgba & 255;
+    for (int sh = 8; sh <= 24; sh += 8) {
+        double v = ((rgba >> sh) & 255) * 0.55 + THEME.arrow_lift * 255;
+        out |= (uint32_t)lround(v > 255 ? 255 : v) << sh;
+    }
+    return out;
+}
+
+/* Arrows share a colour per category, so they are stroked as one path per
+ * run of equal colour (one Cairo stroke instead of thousands), then heads
+ * and sender dots filled likewise. Thousands of overlapping arrows would
+ * paint a solid grey slab over the states: the ink is kept roughly constant
+ * instead, so dense exchanges read as a haze and sparse ones stay crisp. */
+static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, size_t n, size_t n_arrows,
+                            double w, double h)
+{
+    /* Ink by coverage: if the arrows' strokes would cover more than 4 % of
+     * the canvas, lower their alpha so the covered share stays about that. */
+    double area = 0;
+    for (size_t i = 0; i < n; i++)
+        area += hypot(segs[i].x1 - segs[i].x0, segs[i].y1 - segs[i].y0);
+    double cover = area / fmax(1.0, w * h);
+    double ink = cover > 0.04 ? fmax(0.10, 0.04 / cover) : 1.0;
+    int heads = n_arrows < 2000;
+    /* Arrows are their category's colour darkened, to stand out from the
+     * states' bright fills; on dark rows it is lifted too (the generated
+     * files' black messages, the real ones' white): arrow_colour() then
+     * applies the 0.55 itself. */
+    double shade = THEME.arrow_lift > 0 ? 1 : 0.55;
+    /* The lines go through the raster (thousands of Cairo strokes were a
+     * fifth of a frame); heads and sender dots stay Cairo paths. */
+    if (ras->surf) {
+        sv_raster_direct(ras);
+        for (size_t i = 0; i < n; i++)
+            sv_raster_line(ras, segs[i].x0, segs[i].y0, segs[i].x1, segs[i].y1,
+                        sv_premul(arrow_colour(segs[i].rgba), shade, ink));
+        sv_raster_cairo(ras);
+    }
+    for (size_t a = 0; heads && a < n;) {
+        size_t b = a;
+        while (b < n && segs[b].rgba == segs[a].rgba)
+            b++;
+        sv_set_rgba(cr, arrow_colour(segs[a].rgba), shade, ink);
+        for (size_t i = a; i < b; i++) {
+            const arrow_seg *g = &segs[i];
+            if (hypot(g->x1 - g->x0, g->y1 - g->y0) <= 12)
+                continue;
+            draw_arrowhead(cr, g->x0, g->y0, g->x1, g->y1, 7);
+            /* a dot marks the sending end */
+            cairo_new_sub_path(cr);
+            cairo_arc(cr, g->x0, g->y0, 1.8, 0, 2 * M_PI);
+        }
+        cairo_fill(cr);
+        a = b;
+    }
+}
+
+/* Names inside wide states of one nesting level, over their visible part. */
+static void draw_state_names(cairo_t *cr, double w, const sv_canvas_params *p, const sv_geom *g,
+                             size_t k0, size_t k1, PangoLayout **name_layout, size_t *n_names)
+{
+    const sv_scene *s = p->scene;
+    for (size_t k = k0; k < k1 && p->cat_names && *n_names < 3000; k++) {
+        const sv_item *it = &s->items[s->order[k]];
+        if (it->category >= p->pal->n || !p->pal->visible[it->category])
+            continue;
+        sv_rect r;
+        if (!sv_geom_state(g, it, &r) || r.w <= 40 || r.h < 11)
+            continue;
+        double vx0 = fmax(r.x, 0), vx1 = fmin(r.x + r.w, w);
+        if (vx1 - vx0 <= 40)
+            continue;
+        uint32_t c = p->pal->rgba[it->category];
+        double lum = 0.299 * (c >> 24 & 255) + 0.587 * (c >> 16 & 255) + 0.114 * (c >> 8 & 255);
+        if (lum > 150)
+            cairo_set_source_rgba(cr, 0, 0, 0, 0.85);
+        else
+            cairo_set_source_rgba(cr, 1, 1, 1, 0.95);
+        int big = r.h >= 16;
+        double size = big ? 8 : 6.5;
+        /* one layout per size for the whole frame: creating a PangoLayout
+         * per label dominated the draw time */
+        if (!name_layout[big]) {
+            name_layout[big] = sv_text_layout(cr, "", 0, size);
+            pango_layout_set_ellipsize(name_layout[big], PANGO_ELLIPSIZE_END);
+        }
+        PangoLayout *l = name_layout[big];
+        pango_layout_set_text(l, p->cat_names[it->category], -1);
+        pango_layout_set_width(l, (int)((vx1 - vx0 - 8) * PANGO_SCALE));
+        cairo_move_to(cr, round(vx0 + 4), round(r.y + (r.h - size * 1.6) / 2));
+        pango_cairo_show_layout(cr, l);
+        (*n_names)++;
+    }
+}
+
+/* States of one nesting level, written into the raster (a darker border box
+ * under a 1 px smaller one when there is room), painted at once, then their
+ * names; the next level is drawn over both, so nesting shows. */
+static void draw_state_group(cairo_t *cr, sv_raster *ras, double w, double h, const sv_canvas_params *p,
+                             const sv_geom *g, size_t k0, size_t k1, PangoLayout **name_layout,
+                             size_t *n_names)
+{
+    const sv_scene *s = p->scene;
+    sv_raster_direct(ras);
+    for (size_t k = k0; k < k1; k++) {
+        const sv_item *it = &s->items[s->order[k]];
+        if (it->category >= p->pal->n || !p->pal->visible[it->category])
+            continue;
+        sv_rect r;
+        if (!sv_geom_state(g, it, &r) || r.x > w || r.x + r.w < 0 || r.y > h || r.y + r.h < 0)
+            continue;
+        uint32_t rgba = p->pal->rgba[it->category];
+        int bx0 = (int)round(fmax(r.x, -2)), bx1 = (int)round(fmin(r.x + r.w, w + 2));
+        int by0 = (int)round(r.y), by1 = (int)round(r.y + r.h);
+        if (bx1 <= bx0)
+            bx1 = bx0 + 1;
+        if (bx1 - bx0 >= 4 && by1 - by0 >= 4) {
+            sv_raster_fill(ras, bx0, bx1, by0, by1, sv_premul(rgba, 0.6, 1));
+            sv_raster_fill(ras, bx0 + 1, bx1 - 1, by0 + 1, by1 - 1, sv_premul(rgba, 1, 1));
+        } else {
+            sv_raster_fill(ras, bx0, bx1, by0, by1, sv_premul(rgba, 1, 1));
+        }
+    }
+    sv_raster_cairo(ras);
+    draw_state_names(cr, w, p, g, k0, k1, name_layout, n_names);
+}
+
+/* Height of timeline tl's row (0 when it is not shown). */
+static double row_height(const sv_layout *lay, uint32_t tl)
+{
+    const sv_row *r = sv_layout_row_of(lay, tl);
+    return r ? r->h : 0;
+}
+
+/* Markers of a run of events of one category (consecutive in draw order):
+ * ticks on timelines with more than one event per 12 pixels or rows lower
+ * than a diamond, as one Cairo path, and outlined diamonds elsewhere, into
+ * the raster. */
+static void draw_event_run(cairo_t *cr, sv_raster *ras, double w, double h, const sv_canvas_params *p,
+                           const sv_geom *g, size_t k0, size_t k1, const uint32_t *n_ev,
+                           sv_diamond_stamps *stamps)
+{
+    const sv_scene *s = p->scene;
+    uint32_t cat = s->items[s->order[k0]].category;
+    if (cat >= p->pal->n || !p->pal->visible[cat])
+        return;
+    uint32_t rgba = p->pal->rgba[cat];
+    double r = SV_EVENT_R;
+    int any_tick = 0;
+    for (size_t k = k0; k < k1; k++) {
+        const sv_item *it = &s->items[s->order[k]];
+        double x, y, rh = row_height(p->lay, it->timeline);
+        if ((rh < SV_EVENT_ROW_MIN || (n_ev && n_ev[it->timeline] * 12.0 > w)) &&
+            sv_geom_event(g, it, &x, &y) && x >= -8 && x <= w + 8 && y >= -8 && y <= h + 8) {
+            double th = rh < SV_EVENT_ROW_MIN ? rh / 2 : r;
+            cairo_rectangle(cr, floor(x), y - th, 1, 2 * th);
+            any_tick = 1;
+        }
+    }
+    if (any_tick) {
+        sv_set_rgba(cr, rgba, 0.8, 1);
+        cairo_fill(cr);
+    }
+    if (!stamps)
+        return;
+    uint32_t fill = sv_premul(rgba, 1, 1), line = sv_premul(rgba, 0.45, 1);
+    sv_raster_direct(ras);
+    for (size_t k = k0; k < k1; k++) {
+        const sv_item *it = &s->items[s->order[k]];
+        double x, y;
+        if (!(n_ev && n_ev[it->timeline] * 12.0 > w) &&
+            row_height(p->lay, it->timeline) >= SV_EVENT_ROW_MIN && sv_geom_event(g, it, &x, &y) &&
+            x >= -8 && x <= w + 8 && y >= -8 && y <= h + 8)
+            sv_raster_diamond(ras, stamps, x, y, fill, line);
+    }
+    sv_raster_cairo(ras);
+}
+
+static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv_canvas_params *p)
+{
+    const sv_scene *s = p->scene;
+    sv_geom g = {p->vp, p->lay, p->scroll_y};
+    size_t n_arrows = 0, n_names = 0, i_arrow = 0;
+    arrow_seg *segs = NULL;
+    size_t n_seg = 0, cap_seg = 0;
+    PangoLayout *name_layout[2] = {NULL, NULL};
+    sv_diamond_stamps *stamps = calloc(1, sizeof *stamps);
+    /* Dense events become ticks instead of overlapping diamonds: a
+     * timeline with more than one event per 12 pixels gets ticks. */
+    uint32_t *n_ev = calloc((size_t)s->n_timelines + 1, sizeof(uint32_t));
+    for (size_t k = 0; k < s->n_items; k++) {
+        n_arrows += s->items[k].kind == SLOG_KIND_ARROW;
+        if (n_ev && s->items[k].kind == SLOG_KIND_EVENT)
+            n_ev[s->items[k].timeline]++;
+    }
+    for (size_t k = 0; k < s->n_items; k++) {
+        const sv_item *it = &s->items[s->order[k]];
+        if (it->kind == SLOG_KIND_STATE && ras->surf) {
+            /* the scene orders states first, by nesting depth */
+            size_t e = k;
+            while (e < s->n_items && s->items[s->order[e]].kind == SLOG_KIND_STATE &&
+                   s->items[s->order[e]].depth == it->depth)
+                e++;
+            draw_state_group(cr, ras, w, h, p, &g, k, e, name_layout, &n_names);
+            k = e - 1;
+            continue;
+        }
+        if (it->category >= p->pal->n || !p->pal->visible[it->category])
+            continue;
+        uint32_t rgba = p->pal->rgba[it->category];
+        if (it->kind == SLOG_KIND_STATE) {
+            continue; /* no raster (allocation failed): states are skipped */
+        } else if (it->kind == SLOG_KIND_EVENT) {
+            size_t e = k;
+            while (e < s->n_items && s->items[s->order[e]].kind == SLOG_KIND_EVENT &&
+                   s->items[s->order[e]].category == it->category)
+                e++;
+            draw_event_run(cr, ras, w, h, p, &g, k, e, n_ev, stamps);
+            k = e - 1;
+        } else {
+            double x0, y0, x1, y1;
+            /* Past a few thousand arrows individual lines carry no more
+             * information, only ink: draw an even sample of them. */
+            size_t stride = n_arrows / ARROW_BUDGET + 1;
+            if (i_arrow++ % stride)
+                continue;
+            if (!sv_geom_arrow(&g, it, &x0, &y0, &x1, &y1))
+                continue;
+            if ((x0 < 0 && x1 < 0) || (x0 > w && x1 > w) || (y0 < 0 && y1 < 0) ||
+                (y0 > h && y1 > h))
+                continue;
+            /* Zoomed out, messages become vertical strokes that fuse into a
+             * grey wall hiding the states; the preview already shows where
+             * the time goes, so draw such arrows only when they are few. */
+            if (n_arrows > 300 && fabs(x1 - x0) < 2)
+                continue;
+            /* Thousands of overlapping arrows would paint a solid grey slab
+             * over the states: keep the total ink roughly constant instead,
+             * so dense exchanges read as a haze and sparse ones stay crisp. */
+            if (n_seg == cap_seg) {
+                size_t cap = cap_seg ? 2 * cap_seg : 256;
+                arrow_seg *ns = realloc(segs, cap * sizeof *ns);
+                if (!ns)
+                    continue;
+                segs = ns;
+                cap_seg = cap;
+            }
+            segs[n_seg++] = (arrow_seg){x0, y0, x1, y1, rgba};
+        }
+    }
+    draw_arrow_segs(cr, ras, segs, n_seg, n_arrows, w, h);
+    free(segs);
+    free(n_ev);
+    free(stamps);
+    for (int i = 0; i < 2; i++)
+        if (name_layout[i])
+            g_object_unref(name_layout[i]);
+}
+
+static void outline_item(cairo_t *cr, const sv_canvas_params *p, const sv_item *it,
+                         int strong)
+{
+    sv_geom g = {p->vp, p->lay, p->scroll_y};
+    cairo_set_line_width(cr, strong ? 2.5 : 2);
+    if (strong)
+        sv_theme_source(cr, THEME.strong, 1);
+    else
+        sv_theme_source(cr, THEME.accent, 1);
+    if (it->kind == SLOG_KIND_STATE) {
+        sv_rect r;
+        if (sv_geom_state(&g, it, &r)) {
+            cairo_rectangle(cr, r.x - 1, r.y - 1, r.w + 2, r.h + 2);
+            cairo_stroke(cr);
+        }
+    } else if (it->kind == SLOG_KIND_EVENT) {
+        double x, y;
+        if (sv_geom_event(&g, it, &x, &y)) {
+            cairo_arc(cr, x, y, SV_EVENT_R + 2.5, 0, 2 * M_PI);
+            cairo_stroke(cr);
+        }
+    } else {
+        double x0, y0, x1, y1;
+        if (sv_geom_arrow(&g, it, &x0, &y0, &x1, &y1)) {
+            cairo_set_line_width(cr, strong ? 3 : 2.5);
+            cairo_move_to(cr, x0, y0);
+            cairo_line_to(cr, x1, y1);
+            cairo_stroke(cr);
+            draw_arrowhead(cr, x0, y0, x1, y1, 9);
+            cairo_fill(cr);
+        }
+    }
+}
+
+void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p)
+{
+    cairo_save(cr);
+    cairo_rectangle(cr, 0, 0, w, h);
+    cairo_clip(cr);
+    sv_raster ras;
+    if (p->scene && sv_raster_init(&ras, w, h)) {
+        /* Everything goes into the raster, the row background first: it is
+         * opaque then, and a copy (SOURCE) replaces blending 8 MiB of
+         * mostly transparent pixels over a background painted beneath. */
+        cairo_t *rc = cairo_create(ras.surf);
+        draw_rows_background(rc, w, h, p);
+        draw_histograms(rc, &ras, w, h, p);
+        draw_items(rc, &ras, w, h, p);
+        cairo_destroy(rc);
+        sv_raster_cairo(&ras);
+        cairo_set_source_surface(cr, ras.surf, 0, 0);
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+        cairo_paint(cr);
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+        sv_raster_free(&ras);
+    } else {
+        draw_rows_background(cr, w, h, p);
+    }
+    if (p->have_range) {
+        double x0 = sv_viewport_time_to_x(p->vp, fmin(p->range_t0, p->range_t1));
+        double x1 = sv_viewport_time_to_x(p->vp, fmax(p->range_t0, p->range_t1));
+        x0 = fmax(x0, -2);
+        x1 = fmin(x1, w + 2);
+        /* Veil what lies outside the range rather than tint what lies
+         * inside: over rows full of coloured states a light tint vanishes,
+         * a washed-out surround does not. */
+        sv_theme_source(cr, THEME.veil, 1);
+        cairo_rectangle(cr, -2, 0, x0 + 2, h);
+        cairo_rectangle(cr, x1, 0, w + 2 - x1, h);
+        cairo_fill(cr);
+        sv_theme_source(cr, THEME.accent, 0.9);
+        cairo_set_line_width(cr, 2);
+        cairo_move_to(cr, floor(x0), 0);
+        cairo_line_to(cr, floor(x0), h);
+        cairo_move_to(cr, floor(x1), 0);
+        cairo_line_to(cr, floor(x1), h);
+        cairo_stroke(cr);
+    }
+    if (p->hover && !same_item(p->hover, p->selected))
+        outline_item(cr, p, p->hover, 0);
+    if (p->selected)
+        outline_item(cr, p, p->selected, 1);
+    cairo_restore(cr);
+}

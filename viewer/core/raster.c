@@ -1,0 +1,159 @@
+/* raster.c - see raster.h. */
+#include "raster.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "scene.h"
+
+uint32_t sv_premul(uint32_t rgba, double shade, double alpha)
+{
+    double a = (rgba & 255) / 255.0 * alpha;
+    uint32_t r = (uint32_t)lround(((rgba >> 24) & 255) * shade * a);
+    uint32_t g = (uint32_t)lround(((rgba >> 16) & 255) * shade * a);
+    uint32_t b = (uint32_t)lround(((rgba >> 8) & 255) * shade * a);
+    return ((uint32_t)lround(a * 255) << 24) | (r << 16) | (g << 8) | b;
+}
+
+void sv_raster_fill(sv_raster *ras, int x0, int x1, int y0, int y1, uint32_t c)
+{
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > ras->w) x1 = ras->w;
+    if (y1 > ras->h) y1 = ras->h;
+    if (x1 <= x0 || y1 <= y0)
+        return;
+    uint32_t keep = sv_keep_of(c);
+    for (int y = y0; y < y1; y++) {
+        uint32_t *row = ras->px + (size_t)y * ras->stride;
+        if (keep == 0) {
+            for (int x = x0; x < x1; x++) row[x] = c;
+            continue;
+        }
+        for (int x = x0; x < x1; x++) row[x] = sv_over_keep(row[x], c, keep);
+    }
+}
+
+int sv_raster_init(sv_raster *ras, double w, double h)
+{
+    memset(ras, 0, sizeof *ras);
+    if (w < 1 || h < 1)
+        return 0;
+    ras->w = (int)ceil(w);
+    ras->h = (int)ceil(h);
+    ras->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, ras->w, ras->h);
+    if (cairo_surface_status(ras->surf) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(ras->surf);
+        ras->surf = NULL;
+        return 0;
+    }
+    cairo_surface_flush(ras->surf);
+    ras->px = (uint32_t *)(void *)cairo_image_surface_get_data(ras->surf);
+    ras->stride = cairo_image_surface_get_stride(ras->surf) / 4;
+    return 1;
+}
+
+void sv_raster_direct(sv_raster *ras)
+{
+    cairo_surface_flush(ras->surf);
+}
+
+void sv_raster_cairo(sv_raster *ras)
+{
+    cairo_surface_mark_dirty(ras->surf);
+}
+
+void sv_raster_free(sv_raster *ras)
+{
+    if (ras->surf)
+        cairo_surface_destroy(ras->surf);
+    memset(ras, 0, sizeof *ras);
+}
+
+/* An anti-aliased 1 px line (Xiaolin Wu): each step along the major axis
+ * splits its ink between the two pixels nearest the exact line. Clipped to
+ * the raster first, so a line far outside costs nothing. */
+void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, uint32_t c)
+{
+    /* Liang-Barsky clip to [-1, w] x [-1, h] */
+    double t0 = 0, t1 = 1, dx = x1 - x0, dy = y1 - y0;
+    double p[4] = {-dx, dx, -dy, dy}, q[4] = {x0 + 1, ras->w - x0, y0 + 1, ras->h - y0};
+    for (int i = 0; i < 4; i++) {
+        if (p[i] == 0) {
+            if (q[i] < 0)
+                return;
+        } else {
+            double r = q[i] / p[i];
+            if (p[i] < 0) {
+                if (r > t1) return;
+                if (r > t0) t0 = r;
+            } else {
+                if (r < t0) return;
+                if (r < t1) t1 = r;
+            }
+        }
+    }
+    double ax = x0 + t0 * dx, ay = y0 + t0 * dy, bx = x0 + t1 * dx, by = y0 + t1 * dy;
+    int steep = fabs(by - ay) > fabs(bx - ax);
+    if (steep) {
+        double t = ax; ax = ay; ay = t;
+        t = bx; bx = by; by = t;
+    }
+    if (ax > bx) {
+        double t = ax; ax = bx; bx = t;
+        t = ay; ay = by; by = t;
+    }
+    double grad = bx - ax > 1e-9 ? (by - ay) / (bx - ax) : 0;
+    int xs = (int)floor(ax + 0.5), xe = (int)floor(bx + 0.5);
+    double y = ay + grad * (xs - ax);
+    for (int x = xs; x <= xe; x++, y += grad) {
+        int yi = (int)floor(y);
+        double f = y - yi;
+        if (steep) {
+            sv_raster_plot(ras, yi, x, c, 1 - f);
+            sv_raster_plot(ras, yi + 1, x, c, f);
+        } else {
+            sv_raster_plot(ras, x, yi, c, 1 - f);
+            sv_raster_plot(ras, x, yi + 1, c, f);
+        }
+    }
+}
+
+/* Area of the pixel [px, px+1) x [py, py+1) inside the diamond of radius
+ * rad at (cx, cy): exact along y, 16 samples along x. */
+static double diamond_cover(double px, double py, double cx, double cy, double rad)
+{
+    double sum = 0;
+    for (int i = 0; i < 16; i++) {
+        double half = rad - fabs(px + (i + 0.5) / 16 - cx);
+        double a = fmax(py, cy - half), b = fmin(py + 1, cy + half);
+        if (b > a)
+            sum += b - a;
+    }
+    return sum / 16;
+}
+
+void sv_raster_diamond(sv_raster *ras, sv_diamond_stamps *st, double cx, double cy, uint32_t fill,
+                           uint32_t line)
+{
+    int ix = (int)floor(cx), iy = (int)floor(cy);
+    int qx = (int)((cx - ix) * SV_STAMP_PHASES), qy = (int)((cy - iy) * SV_STAMP_PHASES);
+    int ph = qy * SV_STAMP_PHASES + qx;
+    if (!st->made[ph]) {
+        double fx = (qx + 0.5) / SV_STAMP_PHASES, fy = (qy + 0.5) / SV_STAMP_PHASES, h = M_SQRT1_2;
+        for (int j = 0; j < SV_STAMP_N; j++)
+            for (int i = 0; i < SV_STAMP_N; i++) {
+                double px = i - SV_STAMP_N / 2, py = j - SV_STAMP_N / 2;
+                double in = diamond_cover(px, py, fx, fy, SV_EVENT_R - h);
+                st->fill[ph][j * SV_STAMP_N + i] = (float)diamond_cover(px, py, fx, fy, SV_EVENT_R);
+                st->line[ph][j * SV_STAMP_N + i] = (float)(diamond_cover(px, py, fx, fy, SV_EVENT_R + h) - in);
+            }
+        st->made[ph] = 1;
+    }
+    for (int j = 0; j < SV_STAMP_N; j++)
+        for (int i = 0; i < SV_STAMP_N; i++) {
+            int x = ix + i - SV_STAMP_N / 2, y = iy + j - SV_STAMP_N / 2;
+            sv_raster_plot(ras, x, y, fill, st->fill[ph][j * SV_STAMP_N + i]);
+            sv_raster_plot(ras, x, y, line, st->line[ph][j * SV_STAMP_N + i]);
+        }
+}

@@ -1,0 +1,79 @@
+/* sv-window-private.h - what the window's helper files (sv-build.c,
+ * sv-script.c, sv-stats-panel.c) share with sv-window.c. */
+#ifndef SV_WINDOW_PRIVATE_H
+#define SV_WINDOW_PRIVATE_H
+
+#include "sv-window.h"
+
+#include "render.h"
+#include "sv-info.h"
+#include "sv-labels.h"
+#include "sv-legend.h"
+#include "sv-overview.h"
+#include "sv-query.h"
+#include "sv-style.h"
+#include "sv-timeline.h"
+
+G_BEGIN_DECLS
+
+struct _SvWindow {
+    GtkApplicationWindow parent_instance;
+
+    GtkLabel *title_label, *subtitle_label;
+    GtkMenuButton *recent_button;
+    GtkSearchEntry *search_entry;
+    GtkRevealer *progress_revealer, *status_revealer;
+    GtkLabel *progress_label;
+    GtkProgressBar *progress_bar;
+    GtkStack *main_stack, *side_stack;
+    GtkPaned *outer_paned, *label_paned;
+    GtkWidget *sidebar;
+    SvLabels *labels;
+    SvOverviewWidget *overview;
+    SvTimeline *timeline;
+    SvLegend *legend;
+    GtkBox *stats_box;
+    GtkLabel *status_window, *status_frame, *status_file;
+
+    SvDocRef *doc;
+    char *path;
+    GtkWindow *info;          /* Trace Information, while open (weak) */
+    GCancellable *open_cancel, *stats_cancel, *search_cancel;
+    gboolean opening, stats_busy, search_busy;
+    char *searched;           /* the text of the last search */
+
+    /* slog2-build for .meta files */
+    GSubprocess *build;
+    guint pulse_id;
+    char *build_out;
+
+    /* script */
+    char **script;
+    guint script_i, script_timer;
+    slog_query_stats mark;
+    gint64 sleep_until;
+    gboolean script_waiting_frame;
+    double script_px, script_pt; /* "pointer": where, and the time there */
+};
+
+/* sv-window.c */
+void sv_window_error_dialog(SvWindow *self, const char *primary, const char *secondary);
+void sv_window_close_info(SvWindow *self);
+void sv_window_open_slog2(SvWindow *self, const char *path);
+gboolean sv_window_drop_cb(GtkDropTarget *t, const GValue *v, double x, double y, SvWindow *self);
+void sv_window_find(SvWindow *self, int dir);
+void sv_window_cancel_clicked_cb(GtkButton *b, SvWindow *self);
+/* sv-build.c */
+gboolean sv_window_pulse_cb(gpointer user);
+void sv_window_open_meta(SvWindow *self, const char *meta);
+void sv_window_stop_build(SvWindow *self);
+/* sv-stats-panel.c */
+void sv_window_clear_box(GtkBox *b);
+GtkWidget *sv_window_label(const char *text, const char *cls, float xalign);
+void sv_window_show_stats(SvWindow *self, const sv_range_stats *st);
+/* The Selection tab without a range (and the legend shown instead). */
+void sv_window_show_no_range(SvWindow *self);
+
+G_END_DECLS
+
+#endif
