@@ -72,7 +72,7 @@ static void test_scene_pure(void)
     add(s, SLOG_KIND_ARROW, 1, 0, 1, 400, 450);
     add(s, SLOG_KIND_EVENT, 2, 1, 1, 900, 900);
     slog_preview_row row = {1, 0, (const float[]){1, 1}};
-    slog_preview p = {0, 100, 0, 2, 1, &row};
+    slog_preview p = {.lo = 0, .hi = 100, .tree = 0, .level = 0, .n_bins = 2, .n_rows = 1, .rows = &row};
     CHECK(sv_scene_add_preview(s, &p) == 0);
     CHECK(sv_scene_finish(s) == 0);
     CHECK(s->items[0].depth == 1);
