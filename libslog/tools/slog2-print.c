@@ -97,9 +97,12 @@ static int parse_window(const char *opt, const char *s, const slog_reader *r, in
     }
     *t0 = (int64_t)llround(a * 1e9);
     *t1 = (int64_t)llround(b * 1e9);
-    if (*t1 < fi->t_min || *t0 > fi->t_max) {
+    /* The trace starts at 0 even when its first drawable comes later, as
+     * in the viewer, whose rule for a window outside the trace this is. */
+    int64_t lo = fi->t_min < 0 ? fi->t_min : 0;
+    if (*t1 < lo || *t0 > fi->t_max) {
         fprintf(stderr, "slog2-print: %s: %s %s is outside the trace (%.9g to %.9g s)\n", slog_reader_path(r), opt, s,
-                secs(fi->t_min), secs(fi->t_max));
+                secs(lo), secs(fi->t_max));
         return -1;
     }
     return 0;
