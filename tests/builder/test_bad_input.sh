@@ -283,6 +283,12 @@ input-forms)
     print_tool "$d/dir.slog2" >"$d/dir.txt"
     grep -q "source.meta = $TRACES/$SRC/[^/]*\.meta\$" "$d/dir.txt" ||
         fail "input directory: source.meta is '$(sed -n 's/^ *source.meta = //p' "$d/dir.txt")'"
+    # named relative to where the build ran, the file still records where
+    # its source is: absolute paths, whatever the working directory
+    (cd "$TRACES/$SRC" && $VALGRIND "$BUILD" -q ./*.meta -o "$d/rel.slog2") || fail "relative .meta: exit $?"
+    print_tool "$d/rel.slog2" >"$d/rel.txt"
+    grep -q "source.meta = $TRACES/$SRC/[^/]*\.meta\$" "$d/rel.txt" && grep -q "builder.command = slog2-build /" "$d/rel.txt" ||
+        fail "relative .meta: annotations not absolute: $(grep -E 'source.meta|builder.command' "$d/rel.txt")"
     run_build "$WORK/b" -q "$TRACES/$SRC"/*.bin -o "$d/list.slog2"
     [ "$RC" -eq 0 ] || { cat "$WORK/b.err" >&2; fail "input .bin list: exit $RC"; }
     for f in meta dir list; do
