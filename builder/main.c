@@ -59,10 +59,12 @@ static const char description[] =
     "build removes that file and ends as the signal would; so does a crash.\n"
     "A signal ignored at start (nohup) stays ignored.\n"
     "\n"
-    "Exit status:\n"
+    "Exit status (the same 0, 1 and 2 as slog2-print, slog2-view and\n"
+    "slog2-synth):\n"
     "  0  built\n"
     "  1  error: nothing written (bad input, unknown function label, I/O)\n"
-    "  2  built with warnings (a truncated rank, footer count mismatch,\n"
+    "  2  usage error: a bad option or value, no input; nothing written\n"
+    "  3  built with warnings (a truncated rank, footer count mismatch,\n"
     "     --lenient skips, missing ranks with --allow-missing)\n"
     "\n"
     "Example:\n"
@@ -108,6 +110,26 @@ static char **split_attached_values(int argc, char **argv, const GOptionEntry *e
     return (char **)g_ptr_array_free(out, FALSE);
 }
 
+/* Exit statuses: 0 and 1 are build_run's; usage errors take 2, as in the
+ * other tools and GNU programs, so "built with warnings" (BUILD_WARNINGS
+ * inside) leaves the command as 3. */
+enum { EXIT_USAGE = 2, EXIT_WARNINGS = 3 };
+
+/* GOption's own --help writes "[OPTION…]" through g_print, which turns
+ * the ellipsis into "?" outside a UTF-8 locale: print it in ASCII. */
+static void print_help(GOptionContext *ctx) {
+    gchar *help = g_option_context_get_help(ctx, TRUE, NULL);
+    for (const char *p = help; *p; p++) {
+        if (strncmp(p, "\xe2\x80\xa6", 3) == 0) {
+            fputs("...", stdout);
+            p += 2;
+        } else {
+            putchar(*p);
+        }
+    }
+    g_free(help);
+}
+
 /* -j not given: g_get_num_processors() honours the CPU affinity a batch
  * system sets, so a job uses the cores it was given. */
 #define THREADS_UNSET INT_MIN
@@ -115,7 +137,7 @@ static char **split_attached_values(int argc, char **argv, const GOptionEntry *e
 int main(int argc, char **argv) {
     raise_file_limit();
     gchar *output = NULL;
-    gboolean version = FALSE, quiet = FALSE, lenient = FALSE, allow_missing = FALSE, poll_states = FALSE, progress_flag = FALSE,
+    gboolean help = FALSE, version = FALSE, quiet = FALSE, lenient = FALSE, allow_missing = FALSE, poll_states = FALSE, progress_flag = FALSE,
              no_pin = FALSE;
     gint bins = 0, threads = THREADS_UNSET;
     gchar *align = NULL;
@@ -124,19 +146,21 @@ int main(int argc, char **argv) {
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the .slog2 file to FILE (default: INPUT with .slog2; not one of the inputs, a directory or a device)", "FILE"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress bar and no summary", NULL},
         {"progress", 0, 0, G_OPTION_ARG_NONE, &progress_flag, "Show the progress bar even when stderr is not a terminal", NULL},
-        {"lenient", 0, 0, G_OPTION_ARG_NONE, &lenient, "On an unknown function label keep the rank's records before it and go on (exit 2)", NULL},
-        {"allow-missing", 0, 0, G_OPTION_ARG_NONE, &allow_missing, "Build even when some ranks' .bin files are missing (exit 2)", NULL},
+        {"lenient", 0, 0, G_OPTION_ARG_NONE, &lenient, "On an unknown function label keep the rank's records before it and go on (exit 3)", NULL},
+        {"allow-missing", 0, 0, G_OPTION_ARG_NONE, &allow_missing, "Build even when some ranks' .bin files are missing (exit 3)", NULL},
         {"poll-states", 0, 0, G_OPTION_ARG_NONE, &poll_states, "Draw unsuccessful Test*/Iprobe calls as states, not events", NULL},
         {"align-clocks", 0, 0, G_OPTION_ARG_STRING, &align, "auto (default): put the clocks of ranks on different hosts onto one, bounded by MPI_Init and collectives on COMM_WORLD, when they are boot clocks (CLOCK_MONOTONIC); always: also epoch clocks; never: times as recorded", "WHEN"},
         {"preview-bins", 0, 0, G_OPTION_ARG_INT, &bins, "Preview bins per tree node (even, 2..4096; default 64); memory grows with N x timelines x categories", "N"},
         {"threads", 'j', 0, G_OPTION_ARG_INT, &threads, "Work on N threads (default: one per CPU this process may use, at most 64); 1 runs everything on this one. The output is byte-identical for every N", "N"},
         {"no-pin", 0, 0, G_OPTION_ARG_NONE, &no_pin, "Let the system move the threads between CPUs (by default, when there is one thread per CPU this process may use, each keeps to its own)", NULL},
         {"version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and the .slog2 format written, then exit", NULL},
+        {"help", 'h', 0, G_OPTION_ARG_NONE, &help, "Show this help and exit", NULL},
         {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &inputs, NULL, "INPUT..."},
         {NULL, 0, 0, 0, NULL, NULL, NULL}};
     GOptionContext *ctx = g_option_context_new("- convert DUMPI MPI traces to .slog2");
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(ctx, description);
+    g_option_context_set_help_enabled(ctx, FALSE);
     char **args = split_attached_values(argc, argv, entries);
     argc = (int)g_strv_length(args);
     /* Parsing drops entries from args; this copy of the pointers frees them. */
@@ -151,6 +175,11 @@ int main(int argc, char **argv) {
         g_error_free(gerr);
         goto done;
     }
+    if (help) {
+        print_help(ctx);
+        status = 0;
+        goto done;
+    }
     if (version) {
         printf("slog2-build %s (writes .slog2 format %d.%d)\n", SLOG2_VERSION,
                SLOG_FORMAT_MAJOR, SLOG_FORMAT_MINOR);
@@ -158,6 +187,15 @@ int main(int argc, char **argv) {
         goto done;
     }
     int n_in = inputs ? (int)g_strv_length(inputs) : 0;
+    /* The file records its source and command line (source.meta,
+     * builder.command): relative names would only mean something in the
+     * directory the build ran in. */
+    for (int i = 0; i < n_in; i++)
+        if (inputs[i][0]) {
+            gchar *abs = g_canonicalize_filename(inputs[i], NULL);
+            g_free(inputs[i]);
+            inputs[i] = abs;
+        }
     clock_align align_mode = CLOCK_ALIGN_AUTO;
     /* Recorded in the file: the options that shape its content and the
      * inputs, not -o, -q or -j, so the bytes depend on nothing else. */
@@ -216,10 +254,14 @@ int main(int argc, char **argv) {
         build_summary s;
         status = build_run(meta, &o, &s, stderr);
         if (status != BUILD_FAILED && !quiet) build_print_summary(&s, output, stdout);
+        if (status == BUILD_WARNINGS) status = EXIT_WARNINGS;
     }
 done:
     /* Usage errors (option parsing included) have one exit path. */
-    if (usage) fprintf(stderr, "slog2-build: %s\nTry 'slog2-build --help'.\n", usage);
+    if (usage) {
+        fprintf(stderr, "slog2-build: %s\nTry 'slog2-build --help'.\n", usage);
+        status = EXIT_USAGE;
+    }
     g_free(usage);
     dumpi_meta_free(meta);
     g_option_context_free(ctx);

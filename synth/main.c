@@ -70,7 +70,10 @@ static const char usage_text[] =
 "  slog2-synth --ranks 64 --calls-per-rank 100000 --seed 1 -o /tmp/big/run\n"
 "  slog2-synth -n 16 --size 1G --threads 4 -o traces/synth\n"
 "\n"
-"Exit status: 0 on success, 1 on a write error, 2 on a usage error.\n";
+"Exit status (0, 1 and 2 as in the other slog2 tools):\n"
+"  0  success\n"
+"  1  a write error\n"
+"  2  usage error: a bad option or value\n";
 
 static int parse_u64(const char *s, uint64_t *out)
 {

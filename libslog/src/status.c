@@ -32,12 +32,17 @@ slog_status slog_set_error(slog_error *err, slog_status st, const char *path, ui
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    /* An I/O failure's text already names the failed step and errno's
+     * reason ("cannot open: No such file or directory"): the generic
+     * "input/output error" in front would only mislead (a missing file
+     * is no I/O error). Every other status keeps its name. */
+    char status_name[64] = "";
+    if (st != SLOG_ERR_IO) snprintf(status_name, sizeof status_name, "%s: ", slog_strerror(st));
     if (offset != SLOG_NO_OFFSET)
-        snprintf(err->message, sizeof err->message, "%s: offset %llu: %s: %s", path ? path : "(none)",
-                 (unsigned long long)offset, slog_strerror(st), what);
+        snprintf(err->message, sizeof err->message, "%s: offset %llu: %s%s", path ? path : "(none)",
+                 (unsigned long long)offset, status_name, what);
     else
-        snprintf(err->message, sizeof err->message, "%s: %s: %s", path ? path : "(none)", slog_strerror(st),
-                 what);
+        snprintf(err->message, sizeof err->message, "%s: %s%s", path ? path : "(none)", status_name, what);
     return st;
 }
 

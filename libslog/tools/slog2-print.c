@@ -11,6 +11,8 @@
 
 #include <slog2/slog.h>
 
+#include "foreign.h"
+
 static const char usage_text[] =
     "Usage: slog2-print [OPTION]... FILE.slog2\n"
     "Show the contents of a .slog2 timeline file.\n"
@@ -26,7 +28,10 @@ static const char usage_text[] =
     "  -f, --format FMT         text (default), csv or json\n"
     "  -p, --preview T0:T1|all  print the window as the viewer reads it: per\n"
     "                           (timeline, category) one value per pixel column\n"
-    "                           (state: fraction covered; arrow/event: count)\n"
+    "                           (state: fraction covered; arrow/event: count,\n"
+    "                           fractional where one of the file's preview bins\n"
+    "                           is split over several columns; a row sums to the\n"
+    "                           count in the window)\n"
     "  -b, --bins N             pixel columns for --preview (default 80)\n"
     "  -r, --rows R             with --preview: fold the timelines (all, or one\n"
     "                           -t A-B range) into at most R rows of consecutive\n"
@@ -47,7 +52,13 @@ static const char usage_text[] =
     "receiver for arrows and empty otherwise, and info fields a drawable's\n"
     "category does not declare are empty.\n"
     "\n"
-    "Exit status: 0 on success, 1 on a bad or corrupt file, 2 on bad usage.\n";
+    "A window, timeline or category the file does not have is a usage error:\n"
+    "the message gives what the file has.\n"
+    "\n"
+    "Exit status:\n"
+    "  0  success\n"
+    "  1  the file cannot be read, is not a .slog2 file or is corrupt (--check)\n"
+    "  2  usage error: a bad option or value, or a request outside the file\n";
 
 typedef struct opts {
     const char *path;
@@ -68,8 +79,11 @@ static const char *kind_name(slog_kind k) {
 
 static double secs(int64_t ns) { return (double)ns / 1e9; }
 
-/* Parse "T0:T1" seconds or "all" into ns. */
-static int parse_window(const char *s, const slog_file_info *fi, int64_t *t0, int64_t *t1) {
+/* Parse "T0:T1" seconds or "all" into ns. Returns 0, or prints why not
+ * (the syntax, the order, or a window that misses the whole trace) and
+ * returns -1: all are usage errors. */
+static int parse_window(const char *opt, const char *s, const slog_reader *r, int64_t *t0, int64_t *t1) {
+    const slog_file_info *fi = slog_reader_info(r);
     if (strcmp(s, "all") == 0) {
         *t0 = fi->t_min;
         *t1 = fi->t_max;
@@ -78,13 +92,26 @@ static int parse_window(const char *s, const slog_file_info *fi, int64_t *t0, in
     char *end;
     errno = 0;
     double a = strtod(s, &end);
-    if (end == s || *end != ':') return -1;
     const char *s2 = end + 1;
-    double b = strtod(s2, &end);
-    if (end == s2 || *end || errno || !(a <= b) || !isfinite(a) || !isfinite(b) || fabs(a) > 9e9 || fabs(b) > 9e9)
+    double b = end == s || *end != ':' ? NAN : strtod(s2, &end);
+    if (end == s2 || *end || errno || !isfinite(a) || !isfinite(b) || fabs(a) > 9e9 || fabs(b) > 9e9) {
+        fprintf(stderr, "slog2-print: %s takes T0:T1 (seconds) or 'all', got '%s'\n", opt, s);
         return -1;
+    }
+    if (a > b) {
+        fprintf(stderr, "slog2-print: %s %s: T0 must not be after T1\n", opt, s);
+        return -1;
+    }
     *t0 = (int64_t)llround(a * 1e9);
     *t1 = (int64_t)llround(b * 1e9);
+    /* The trace starts at 0 even when its first drawable comes later, as
+     * in the viewer, whose rule for a window outside the trace this is. */
+    int64_t lo = fi->t_min < 0 ? fi->t_min : 0;
+    if (*t1 < lo || *t0 > fi->t_max) {
+        fprintf(stderr, "slog2-print: %s: %s %s is outside the trace (%.9g to %.9g s)\n", slog_reader_path(r), opt, s,
+                secs(lo), secs(fi->t_max));
+        return -1;
+    }
     return 0;
 }
 
@@ -102,13 +129,20 @@ static void print_summary(slog_reader *r) {
     if (fi->n_drawables)
         printf("bytes/drawable: %.2f\n", (double)fi->file_size / (double)fi->n_drawables);
     printf("\ncategories (%u):\n", fi->n_categories);
-    printf("  %4s  %-5s  %-9s  %12s  %14s  %-18s  %s\n", "id", "kind", "colour", "count", "total time s", "group",
+    /* The group column is as wide as its longest entry, so a long group
+     * name does not push its row's name out of line with the others. */
+    int gw = (int)strlen("group");
+    for (uint32_t i = 0; i < fi->n_categories; i++) {
+        size_t len = strlen(slog_reader_category(r, i)->group);
+        if (len > (size_t)gw) gw = len > 64 ? 64 : (int)len;
+    }
+    printf("  %4s  %-5s  %-9s  %12s  %14s  %-*s  %s\n", "id", "kind", "colour", "count", "total time s", gw, "group",
            "name [fields]");
     for (uint32_t i = 0; i < fi->n_categories; i++) {
         const slog_category *c = slog_reader_category(r, i);
         const slog_category_stats *s = slog_reader_category_stats(r, i);
-        printf("  %4u  %-5s  #%08x  %12" PRIu64 "  %14.9f  %-18s  %s", i, kind_name(c->kind), c->rgba, s->count,
-               secs(s->total_ns), c->group, c->name);
+        printf("  %4u  %-5s  #%08x  %12" PRIu64 "  %14.9f  %-*s  %s", i, kind_name(c->kind), c->rgba, s->count,
+               secs(s->total_ns), gw, c->group, c->name);
         for (uint32_t f = 0; f < c->n_fields; f++) printf("%s%s", f ? "," : " [", c->field_names[f]);
         printf("%s\n", c->n_fields ? "]" : "");
     }
@@ -497,13 +531,25 @@ int main(int argc, char **argv) {
     slog_reader *r;
     slog_error err;
     if (slog_reader_open(&r, o.path, &err) != SLOG_OK) {
-        fprintf(stderr, "slog2-print: %s\n", err.message);
+        const char *hint = err.status == SLOG_ERR_NOT_SLOG ? slog2_foreign_hint(o.path) : NULL;
+        if (hint)
+            fprintf(stderr, "slog2-print: %s: %s\n", o.path, hint);
+        else
+            fprintf(stderr, "slog2-print: %s\n", err.message);
         free(cats);
         free(o.ranges);
         return 1;
     }
     const slog_file_info *fi = slog_reader_info(r);
     uint8_t *mask = NULL;
+    for (int i = 0; i < o.n_ranges && !rc; i++)
+        if (o.ranges[i][0] >= fi->n_timelines) {
+            fprintf(stderr, "slog2-print: %s: --timeline %u", o.path, o.ranges[i][0]);
+            if (o.ranges[i][1] != o.ranges[i][0]) fprintf(stderr, "-%u", o.ranges[i][1]);
+            fprintf(stderr, ": the file has %u timelines (0 to %u)\n", fi->n_timelines,
+                    fi->n_timelines ? fi->n_timelines - 1 : 0);
+            rc = 2;
+        }
     if (o.n_ranges) {
         mask = calloc(fi->n_timelines + 1u, 1);
         for (int i = 0; mask && i < o.n_ranges; i++)
@@ -511,7 +557,7 @@ int main(int argc, char **argv) {
     }
     slog_query_stats qs = {0};
     int did = 0;
-    if (o.check) {
+    if (!rc && o.check) {
         did = 1;
         if (slog_reader_check(r, &qs, &err) != SLOG_OK) {
             fprintf(stderr, "slog2-print: check failed: %s\n", err.message);
@@ -528,8 +574,7 @@ int main(int argc, char **argv) {
         int s = setup_listing(&L, r, &o);
         if (s) {
             rc = s == -2 ? 2 : 1;
-        } else if (parse_window(o.window, fi, &q.t0, &q.t1)) {
-            fprintf(stderr, "slog2-print: --window takes T0:T1 (seconds) or 'all', got '%s'\n", o.window);
+        } else if (parse_window("--window", o.window, r, &q.t0, &q.t1)) {
             rc = 2;
         } else {
             if (strcmp(o.format, "csv") == 0) {
@@ -553,8 +598,7 @@ int main(int argc, char **argv) {
     if (!rc && o.preview) {
         did = 1;
         int64_t t0, t1;
-        if (parse_window(o.preview, fi, &t0, &t1)) {
-            fprintf(stderr, "slog2-print: --preview takes T0:T1 (seconds) or 'all', got '%s'\n", o.preview);
+        if (parse_window("--preview", o.preview, r, &t0, &t1)) {
             rc = 2;
         } else if (o.rows) {
             rc = print_rows(r, &o, t0, t1, &qs);
@@ -579,7 +623,7 @@ int main(int argc, char **argv) {
                     for (uint32_t j = 0; j < o.bins; j++) printf(",c%u", j);
                     putchar('\n');
                 } else {
-                    printf("# %u columns of %.9f s over %.9f .. %.9f s; state rows: fraction covered, others: counts\n",
+                    printf("# %u columns of %.9f s over %.9f .. %.9f s; state rows: fraction covered, others: counts (split over columns)\n",
                            o.bins, secs(t1 - t0 + 1) / o.bins, secs(t0), secs(t1));
                 }
                 for (uint32_t i = 0; i < slog_columns_n_rows(x.cols); i++) {

@@ -6,7 +6,8 @@
 # Rules checked (slog2-build --help, "Exit status"):
 #   exit 1 -> an error on stderr naming the offending file, and nothing
 #             written: neither OUT nor any OUT.tmp.* nor any other new file;
-#   exit 2 -> a warning on stderr, OUT written and `slog2-print --check` OK.
+#   exit 2 -> a usage error on stderr, nothing written;
+#   exit 3 -> a warning on stderr, OUT written and `slog2-print --check` OK.
 #   No case may crash (exit >= 128) or leave a temporary file.
 #
 # usage: test_bad_input.sh BUILD PRINT SYNTH TRACES CASE
@@ -75,7 +76,7 @@ truncated)
     out="$d/out.slog2"
     run_build "$WORK/b" "$META" -o "$out"
     cat "$WORK/b.out"; head -n 4 "$WORK/b.err" | sed 's/^/   stderr: /'
-    [ "$RC" -eq 2 ] || fail "truncated rank: exit $RC, expected 2"
+    [ "$RC" -eq 3 ] || fail "truncated rank: exit $RC, expected 3"
     grep -q -F "$(basename "$BIN2")" "$WORK/b.err" || fail "truncated rank: warning does not name $(basename "$BIN2")"
     grep -q -E 'rank 2\b' "$WORK/b.err" || fail "truncated rank: warning does not name rank 2"
     grep -q -E 'offset [0-9]+' "$WORK/b.err" || fail "truncated rank: warning has no 'offset N'"
@@ -109,12 +110,12 @@ truncated-sweep)
         run_build "$WORK/b" -q "$META" -o "$out"
         case "$RC" in
         1) expect_error "$d" "$out" "cut at $cut" "$(basename "$BIN2")"; note "cut at $cut/$sz: exit 1" ;;
-        2)
+        3)
             no_tmp "$d" "$out"
             grep -q -F "$(basename "$BIN2")" "$WORK/b.err" || fail "cut at $cut: warning does not name the file"
             check_file "$out" >/dev/null
             got=$(built_calls "$out")
-            note "cut at $cut/$sz: exit 2, $got calls"
+            note "cut at $cut/$sz: exit 3, $got calls"
             # Cuts past the end of the call stream (in the trailing header,
             # footer, keyval and index sections) keep every call.
             [ "$got" -le "$full" ] || fail "cut at $cut: $got calls, full trace has $full"
@@ -143,10 +144,10 @@ garbage | png | text | empty | magic-then-garbage)
     listing "$d" >"$WORK/before"
     run_build "$WORK/b" "$META" -o "$out"
     if [ "$CASE" = magic-then-garbage ]; then
-        # Either refused (1) or built from what could be read (2).
+        # Either refused (1) or built from what could be read (3).
         case "$RC" in
         1) expect_error "$d" "$out" "$CASE" "$(basename "$BIN1")"; note "$CASE: exit 1" ;;
-        2) no_tmp "$d" "$out"; check_file "$out"; note "$CASE: exit 2, $(built_calls "$out") calls"
+        3) no_tmp "$d" "$out"; check_file "$out"; note "$CASE: exit 3, $(built_calls "$out") calls"
            grep -q -F "$(basename "$BIN1")" "$WORK/b.err" || fail "$CASE: warning does not name the file" ;;
         *) fail "$CASE: exit $RC"; cat "$WORK/b.err" >&2 ;;
         esac
@@ -213,7 +214,7 @@ allow-missing)
     out="$d/out.slog2"
     run_build "$WORK/b" --allow-missing "$META" -o "$out"
     cat "$WORK/b.out"; head -n 2 "$WORK/b.err" | sed 's/^/   stderr: /'
-    [ "$RC" -eq 2 ] || fail "--allow-missing: exit $RC, expected 2"
+    [ "$RC" -eq 3 ] || fail "--allow-missing: exit $RC, expected 3"
     grep -q -E 'rank[s]? 2\b' "$WORK/b.err" || fail "--allow-missing: warning does not name rank 2"
     [ -s "$out" ] || die "--allow-missing: no output"
     no_tmp "$d" "$out"
@@ -232,7 +233,7 @@ allow-missing)
     # counts the bytes done of every rank, the missing one included.
     rm -f "$out"
     run_build "$WORK/p" --progress --allow-missing "$META" -o "$out"
-    [ "$RC" -eq 2 ] || fail "--allow-missing --progress: exit $RC, expected 2"
+    [ "$RC" -eq 3 ] || fail "--allow-missing --progress: exit $RC, expected 3"
     tr '\r' '\n' <"$WORK/p.err" | grep -q '100\.0%' || fail "--allow-missing --progress: no final progress line"
     no_tmp "$d" "$out"
     check_file "$out" >/dev/null
@@ -282,6 +283,12 @@ input-forms)
     print_tool "$d/dir.slog2" >"$d/dir.txt"
     grep -q "source.meta = $TRACES/$SRC/[^/]*\.meta\$" "$d/dir.txt" ||
         fail "input directory: source.meta is '$(sed -n 's/^ *source.meta = //p' "$d/dir.txt")'"
+    # named relative to where the build ran, the file still records where
+    # its source is: absolute paths, whatever the working directory
+    (cd "$TRACES/$SRC" && $VALGRIND "$BUILD" -q ./*.meta -o "$d/rel.slog2") || fail "relative .meta: exit $?"
+    print_tool "$d/rel.slog2" >"$d/rel.txt"
+    grep -q "source.meta = $TRACES/$SRC/[^/]*\.meta\$" "$d/rel.txt" && grep -q "builder.command = slog2-build /" "$d/rel.txt" ||
+        fail "relative .meta: annotations not absolute: $(grep -E 'source.meta|builder.command' "$d/rel.txt")"
     run_build "$WORK/b" -q "$TRACES/$SRC"/*.bin -o "$d/list.slog2"
     [ "$RC" -eq 0 ] || { cat "$WORK/b.err" >&2; fail "input .bin list: exit $RC"; }
     for f in meta dir list; do
@@ -317,6 +324,8 @@ help)
     grep -q -i '^usage' "$WORK/h.out" || fail "--help: no 'Usage' on stdout"
     grep -q -- '--allow-missing' "$WORK/h.out" || fail "--help: --allow-missing not documented"
     grep -q -i 'exit status' "$WORK/h.out" || fail "--help: exit status not documented"
+    grep -q '^  2  usage error' "$WORK/h.out" || fail "--help: exit status 2 (usage error) not documented"
+    ! grep -q 'OPTION?' "$WORK/h.out" || fail "--help: GLib's ellipsis shown as '?'"
     [ "$(grep -c 'INPUT\.\.\.' "$WORK/h.out")" -ge 1 ] && ! grep -q 'INPUT\.\.\. INPUT' "$WORK/h.out" ||
         fail "--help: usage line names INPUT... twice or not at all"
     RC=0; $VALGRIND "$BUILD" --version >"$WORK/v.out" 2>"$WORK/v.err" || RC=$?
@@ -326,7 +335,7 @@ help)
     ;;
 no-input)
     RC=0; $VALGRIND "$BUILD" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
-    [ "$RC" -ne 0 ] || fail "no input: exit 0"
+    [ "$RC" -eq 2 ] || fail "no input: exit $RC, expected 2 (usage)"
     [ "$RC" -lt 128 ] || fail "no input: crashed ($RC)"
     [ -z "$VALGRIND" ] || [ "$RC" -ne "$VG_STATUS" ] || fail "no input: valgrind errors"
     [ -s "$WORK/n.err" ] || fail "no input: nothing on stderr"
@@ -335,23 +344,23 @@ no-input)
     printf 'numprocs=1\n' >"$WORK/a.meta"
     printf 'x' >"$WORK/a-0000.bin"
     RC=0; $VALGRIND "$BUILD" "$WORK/a-0000.bin" "$WORK/a.meta" -o "$WORK/n.slog2" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
-    [ "$RC" -eq 1 ] || fail "a .meta in a list: exit $RC, expected 1"
+    [ "$RC" -eq 2 ] || fail "a .meta in a list: exit $RC, expected 2 (usage)"
     grep -q -F 'a.meta: a .meta among 2 inputs' "$WORK/n.err" || fail "a .meta in a list: $(head -n1 "$WORK/n.err")"
     [ ! -e "$WORK/n.slog2" ] || fail "a .meta in a list: output written"
     ;;
 bad-option)
     RC=0; $VALGRIND "$BUILD" --no-such-option x.meta >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
-    [ "$RC" -ne 0 ] || fail "unknown option: exit 0"
+    [ "$RC" -eq 2 ] || fail "unknown option: exit $RC, expected 2 (usage)"
     [ "$RC" -lt 128 ] || fail "unknown option: crashed ($RC)"
     [ -z "$VALGRIND" ] || [ "$RC" -ne "$VG_STATUS" ] || fail "unknown option: valgrind errors"
     grep -q -- 'no-such-option' "$WORK/n.err" || fail "unknown option: not named on stderr"
     RC=0; $VALGRIND "$BUILD" "" -o "$WORK/e.slog2" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
-    [ "$RC" -eq 1 ] || fail "an empty input name: exit $RC, expected 1"
+    [ "$RC" -eq 2 ] || fail "an empty input name: exit $RC, expected 2 (usage)"
     grep -q 'empty name' "$WORK/n.err" || fail "an empty input name: '$(head -n1 "$WORK/n.err")'"
     for j in "-j 0" "-j -1" "-j x" -j0 -qj0; do
         # shellcheck disable=SC2086 # the option and its value as two words, or one
         RC=0; $VALGRIND "$BUILD" $j -o "$WORK/j.slog2" x.meta >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
-        [ "$RC" -eq 1 ] || fail "$j: exit $RC, expected 1"
+        [ "$RC" -eq 2 ] || fail "$j: exit $RC, expected 2 (usage)"
         grep -q -- '-j' "$WORK/n.err" || fail "$j: '$(head -n1 "$WORK/n.err")'"
         [ ! -e "$WORK/j.slog2" ] || fail "$j: output written"
     done
@@ -360,7 +369,7 @@ bad-option)
     cd "$WORK"
     RC=0; $VALGRIND "$BUILD" -o - "$TRACES/$SRC" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
     cd - >/dev/null
-    [ "$RC" -eq 1 ] || fail "-o -: exit $RC, expected 1"
+    [ "$RC" -eq 2 ] || fail "-o -: exit $RC, expected 2 (usage)"
     grep -q 'standard output' "$WORK/n.err" || fail "-o -: '$(head -n1 "$WORK/n.err")'"
     [ ! -e "$WORK/-" ] || fail "-o -: wrote a file named '-'"
     # An input that is not there: named, with no offset (there is no byte
@@ -376,7 +385,7 @@ bad-option)
     [ -d "$TRACES" ] || { echo "SKIP: ../shared/traces not found"; exit 77; }
     for pb in 1 3 5000 x; do
         RC=0; $VALGRIND "$BUILD" --preview-bins="$pb" -o "$WORK/pb.slog2" "$TRACES/$SRC" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
-        [ "$RC" -ne 0 ] || fail "--preview-bins=$pb (must be even, 2..4096): exit 0"
+        [ "$RC" -eq 2 ] || fail "--preview-bins=$pb (must be even, 2..4096): exit $RC, expected 2 (usage)"
         [ "$RC" -lt 128 ] || fail "--preview-bins=$pb: crashed ($RC)"
         [ -z "$VALGRIND" ] || [ "$RC" -ne "$VG_STATUS" ] || fail "--preview-bins=$pb: valgrind errors"
     done

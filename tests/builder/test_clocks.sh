@@ -16,7 +16,7 @@
 #   - --align-clocks never: the hosts stay hours apart (span > 1000 s);
 #   - -j 1 and -j 2 give the same bytes;
 #   - a rank whose file was cut before its first record (no header, so no
-#     hostname, no MPI_Init) is warned about by rank, exit 2;
+#     hostname, no MPI_Init) is warned about by rank, exit 3;
 #   - a bad --align-clocks value is a usage error;
 #   - a one-host trace gets no clock line and no clock annotation, also
 #     when one of its ranks was cut before its header (hostname).
@@ -118,7 +118,7 @@ cp "$WORK/many"/* "$WORK/cut/"
 last=$(printf '%04d' $((RANKS - 1)))
 head -c 24 "$WORK/many/syn-$last.bin" >"$WORK/cut/syn-$last.bin"
 run_build "$WORK/b5" "$WORK/cut/syn.meta" -o "$WORK/cut.slog2"
-[ "$RC" -eq 2 ] || { cat "$WORK/b5.err" >&2; fail "a cut rank: exit $RC, expected 2"; }
+[ "$RC" -eq 3 ] || { cat "$WORK/b5.err" >&2; fail "a cut rank: exit $RC, expected 3"; }
 grep -q -E "rank $((RANKS - 1)) \(no hostname in its header\): no MPI_Init" "$WORK/b5.err" ||
     { cat "$WORK/b5.err" >&2; fail "no warning about rank $((RANKS - 1))'s clock"; }
 check_file "$WORK/cut.slog2"
@@ -129,7 +129,7 @@ mkdir -p "$WORK/onecut"
 cp "$WORK/one"/* "$WORK/onecut/"
 head -c 24 "$WORK/one/syn-$last.bin" >"$WORK/onecut/syn-$last.bin"
 run_build "$WORK/b7" "$WORK/onecut/syn.meta" -o "$WORK/onecut.slog2"
-[ "$RC" -eq 2 ] || { cat "$WORK/b7.err" >&2; fail "one host, a cut rank: exit $RC, expected 2"; }
+[ "$RC" -eq 3 ] || { cat "$WORK/b7.err" >&2; fail "one host, a cut rank: exit $RC, expected 3"; }
 ! grep -q '^  clocks:' "$WORK/b7.out" || fail "one host, a cut rank: a clock line: $(grep clocks: "$WORK/b7.out")"
 ! grep -q -i 'clock' "$WORK/b7.err" || fail "one host, a cut rank: a clock warning: $(grep -i clock "$WORK/b7.err")"
 print_tool "$WORK/onecut.slog2" >"$WORK/p7"
@@ -137,7 +137,7 @@ print_tool "$WORK/onecut.slog2" >"$WORK/p7"
 
 # --- usage
 run_build "$WORK/b6" --align-clocks sometimes "$WORK/many/syn.meta" -o "$WORK/bad.slog2"
-[ "$RC" -eq 1 ] || fail "--align-clocks sometimes: exit $RC, expected 1"
+[ "$RC" -eq 2 ] || fail "--align-clocks sometimes: exit $RC, expected 2 (usage)"
 grep -q -- '--align-clocks must be auto, always or never' "$WORK/b6.err" || fail "--align-clocks sometimes: '$(head -n1 "$WORK/b6.err")'"
 [ ! -e "$WORK/bad.slog2" ] || fail "--align-clocks sometimes: output written"
 finish

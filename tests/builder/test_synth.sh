@@ -3,7 +3,7 @@
 # Needs no shared traces.
 #
 #   - slog2-build exits 0 (so the per-function footer counts slog2-synth
-#     wrote agree with the records: a mismatch is a warning, exit 2);
+#     wrote agree with the records: a mismatch is a warning, exit 3);
 #   - --check passes;
 #   - states + events == the calls slog2-synth reports writing ("N ranks,
 #     M calls"), which is within 1% of ranks * calls-per-rank;

@@ -362,7 +362,41 @@ int main(int argc, char **argv)
     r = PRINT(missing);
     CHECKF(r.status != 0, "missing file: exit 0");
     CHECKF(strstr(r.err, missing) != NULL, "missing file: stderr does not name it:\n%s", r.err);
+    CHECKF(strstr(r.err, "input/output error") == NULL && strstr(r.err, "No such file") != NULL,
+           "missing file: stderr should say it does not exist, not an I/O error:\n%s", r.err);
     run_free(&r);
+
+    /* One rule for requests the file cannot answer: a usage error (exit 2)
+     * that says what the file has. */
+    {
+        char win[64], tl[32];
+        snprintf(win, sizeof win, "%.9f:%.9f", fi->t_max / 1e9 + 5, fi->t_max / 1e9 + 6);
+        snprintf(tl, sizeof tl, "%u", fi->n_timelines);
+        const char *cases[][4] = {
+            {"--window", win, "outside the trace", NULL},
+            {"--preview", win, "outside the trace", NULL},
+            {"--window", "0.6:0.5", "T0 must not be after T1", NULL},
+            {"--timeline", tl, "timelines", NULL},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            r = PRINT(file, cases[i][0], cases[i][1]);
+            CHECKF(r.status == 2 && strstr(r.err, cases[i][2]) != NULL,
+                   "%s %s: exit %d (expected 2), stderr should say '%s':\n%s", cases[i][0], cases[i][1], r.status,
+                   cases[i][2], r.err);
+            run_free(&r);
+        }
+    }
+
+    /* A DUMPI trace's .meta, whatever its name, gets told to slog2-build. */
+    char *meta = t_path(g_dir, "trace.txt");
+    const char meta_text[] = "hostname=vm\nnumprocs=4\nusername=u\nstartime=1\nfileprefix=/tmp/t\nversion=13\n";
+    CHECK(t_write_file(meta, meta_text, sizeof meta_text - 1) == 0);
+    r = PRINT(meta);
+    CHECKF(r.status == 1 && strstr(r.err, "DUMPI trace") && strstr(r.err, "slog2-build"),
+           "a .meta: exit %d, stderr should point to slog2-build:\n%s", r.status, r.err);
+    run_free(&r);
+    free(meta);
+
     r = PRINT(file, "--no-such-option");
     CHECKF(r.status != 0, "unknown option: exit 0");
     run_free(&r);

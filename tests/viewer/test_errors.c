@@ -148,9 +148,44 @@ int main(int argc, char **argv)
     CHECK(run(cmd) == 2);
     snprintf(cmd, sizeof cmd, "'%s' --render x.png '%s' --theme 2>/dev/null", view, good);
     CHECK(run(cmd) == 2);
-    snprintf(cmd, sizeof cmd, "'%s' --render '%s/x.png' --timelines 99 '%s' 2>/dev/null", view,
-             work, good);
-    CHECK(run(cmd) == 1);
+    /* Each usage error says what is wrong, and a request outside the file
+     * is one too (exit 2, as in slog2-print). */
+    static const struct {
+        const char *args, *says;
+        int exit;
+    } said[] = {
+        {"--render x.png --timelines 99", "the file has", 2},
+        {"--render x.png --window 100:200", "outside the trace", 2},
+        {"--render x.png --window 0.6:0.5", "T0 must be before T1", 2},
+        {"--render x.png --size 10x10", "16 to 16384", 2},
+        {"--window 0:1", "only with --render", 2},
+        {"--size 300x200", "only with --render", 2},
+    };
+    for (size_t i = 0; i < sizeof said / sizeof said[0]; i++) {
+        snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s '%s' 2>said.err; rc=$?; cat said.err; test $rc -eq %d && grep -q '%s' said.err",
+                 work, view, said[i].args, good, said[i].exit, said[i].says);
+        printf("slog2-view %s: want exit %d and '%s'\n", said[i].args, said[i].exit, said[i].says);
+        CHECK(run(cmd) == 0);
+    }
+    /* No display: a hint that --render needs none. */
+    snprintf(cmd, sizeof cmd,
+             "env -u DISPLAY -u WAYLAND_DISPLAY '%s' '%s' 2>'%s/nodisplay.err'; rc=$?; cat '%s/nodisplay.err'; "
+             "test $rc -eq 1 && grep -q -- '--render' '%s/nodisplay.err'",
+             view, good, work, work, work);
+    CHECK(run(cmd) == 0);
+    /* A DUMPI .meta (by content, whatever its name) points to slog2-build. */
+    snprintf(path, sizeof path, "%s/errors-trace.txt", work);
+    const char *meta = "hostname=vm\nnumprocs=2\nusername=u\nfileprefix=/tmp/t\nversion=13\n";
+    write_bytes(path, meta, strlen(meta));
+    snprintf(cmd, sizeof cmd, "'%s' --render '%s/x.png' '%s' 2>'%s/meta.err'; rc=$?; cat '%s/meta.err'; "
+             "test $rc -eq 1 && grep -q 'slog2-build' '%s/meta.err'", view, work, path, work, work, work);
+    CHECK(run(cmd) == 0);
+    /* A missing file is not an I/O error. */
+    snprintf(path, sizeof path, "%s/errors-missing.slog2", work);
+    snprintf(cmd, sizeof cmd, "'%s' --render '%s/x.png' '%s' 2>'%s/missing.err'; rc=$?; cat '%s/missing.err'; "
+             "test $rc -eq 1 && grep -q 'No such file' '%s/missing.err' && ! grep -q 'input/output' '%s/missing.err'",
+             view, work, path, work, work, work, work);
+    CHECK(run(cmd) == 0);
     snprintf(cmd, sizeof cmd, "'%s' --help >/dev/null", view);
     CHECK(run(cmd) == 0);
     /* --version needs no display either */

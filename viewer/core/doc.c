@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "foreign.h"
+
 slog_status sv_doc_open(sv_doc *d, const char *path, slog_error *err)
 {
     memset(d, 0, sizeof *d);
@@ -154,8 +156,10 @@ int sv_parse_window(const char *s, sv_headless_opts *o)
         return -1;
     const char *b = end + 1;
     double c = strtod(b, &end);
-    if (errno || end == b || *end || !(c > a) || !isfinite(a) || !isfinite(c))
+    if (errno || end == b || *end || !isfinite(a) || !isfinite(c))
         return -1;
+    if (!(c > a))
+        return -2;
     o->all = 0;
     o->t0_s = a;
     o->t1_s = c;
@@ -171,8 +175,10 @@ int sv_parse_size(const char *s, sv_headless_opts *o)
         return -1;
     const char *b = end + 1;
     long h = strtol(b, &end, 10);
-    if (errno || end == b || *end || w < 16 || h < 16 || w > 16384 || h > 16384)
+    if (errno || end == b || *end)
         return -1;
+    if (w < SV_SIZE_MIN || h < SV_SIZE_MIN || w > SV_SIZE_MAX || h > SV_SIZE_MAX)
+        return -2;
     o->width = (int)w;
     o->height = (int)h;
     return 0;
@@ -319,7 +325,11 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         return 1;
     }
     if (sv_doc_open(&d, o->file, &err) != SLOG_OK) {
-        fprintf(errf, "slog2-view: %s\n", err.message[0] ? err.message : slog_strerror(err.status));
+        const char *hint = err.status == SLOG_ERR_NOT_SLOG ? slog2_foreign_hint(o->file) : NULL;
+        if (hint)
+            fprintf(errf, "slog2-view: %s: %s (or open it without --render)\n", o->file, hint);
+        else
+            fprintf(errf, "slog2-view: %s\n", err.message[0] ? err.message : slog_strerror(err.status));
         return 1;
     }
     sv_theme_set_dark(o->dark);
@@ -334,8 +344,9 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     unsigned first = 0, last = nt ? nt - 1 : 0;
     if (o->have_timelines) {
         if (nt == 0 || o->tl_first >= nt) {
-            fprintf(errf, "slog2-view: %s: --timelines %u-%u: the file has %u timelines\n",
-                    o->file, o->tl_first, o->tl_last, nt);
+            fprintf(errf, "slog2-view: %s: --timelines %u-%u: the file has %u timelines (0 to %u)\n",
+                    o->file, o->tl_first, o->tl_last, nt, nt ? nt - 1 : 0);
+            rc = 2; /* a request outside the file is a usage error, as in slog2-print */
             goto out;
         }
         first = o->tl_first;
@@ -359,8 +370,9 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         double t0 = o->t0_s * 1e9, t1 = o->t1_s * 1e9;
         if (t1 < lo || t0 > hi) {
             fprintf(errf,
-                    "slog2-view: %s: --window %g:%g is outside the trace (0 to %.9g s)\n",
-                    o->file, o->t0_s, o->t1_s, hi / 1e9);
+                    "slog2-view: %s: --window %g:%g is outside the trace (%.9g to %.9g s)\n",
+                    o->file, o->t0_s, o->t1_s, lo / 1e9, hi / 1e9);
+            rc = 2;
             goto out;
         }
         sv_viewport_set_window(&vp, t0, t1);

@@ -56,13 +56,20 @@ typedef struct sv_headless_opts {
     int dark;                /* --theme dark */
 } sv_headless_opts;
 
-/* Parse the argument of --window / --size / --timelines. 0 or -1. */
+/* --size's bounds, in pixels, for each side. */
+#define SV_SIZE_MIN 16
+#define SV_SIZE_MAX 16384
+
+/* Parse the argument of --window / --size / --timelines. 0, or -1 when it
+ * does not parse; --window also -2 when T0 is not before T1, --size -2
+ * when a side is outside SV_SIZE_MIN..SV_SIZE_MAX. */
 int sv_parse_window(const char *s, sv_headless_opts *o);
 int sv_parse_size(const char *s, sv_headless_opts *o);
 int sv_parse_timelines(const char *s, sv_headless_opts *o);
 int sv_parse_theme(const char *s, sv_headless_opts *o);
 
-/* Render to a PNG. Errors to errf, returns 0 or 1. */
+/* Render to a PNG. Errors to errf; returns 0, 1 (the file cannot be read
+ * or the image written) or 2 (--window or --timelines outside the file). */
 int sv_headless_render(const sv_headless_opts *o, FILE *errf);
 
 #endif

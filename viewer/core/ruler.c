@@ -59,7 +59,14 @@ void sv_render_ruler(cairo_t *cr, double w, double h, const sv_viewport *vp,
         sv_ticks_label(&tk, t, buf, sizeof buf);
         if (x + 3 < left_limit)
             continue;
-        sv_draw_text(cr, buf, x + 3, 3, 0, 0, 8);
+        /* A label that would run past the right edge (its unit cut off)
+         * goes left of its tick, where it is whole, unless the label
+         * before it is there. */
+        double tw = sv_text_width(cr, buf, 0, 8);
+        if (x + 3 + tw <= w)
+            left_limit = x + 3 + sv_draw_text(cr, buf, x + 3, 3, 0, 0, 8) + 6;
+        else if (x - 3 - tw >= left_limit)
+            sv_draw_text(cr, buf, x - 3, 3, 2, 0, 8);
     }
     sv_theme_source(cr, THEME.border, 1);
     cairo_move_to(cr, 0, h - 0.5);

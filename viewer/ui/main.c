@@ -82,13 +82,24 @@ static const char USAGE[] =
     "                      (a running .meta conversion, as its Cancel button;\n"
     "                      the one command that does not wait for it), quit\n"
     "\n"
-    "Exit status: 0 on success, 1 when the file cannot be read or the image\n"
-    "cannot be written, 2 on a usage error. Errors are reported on standard error.\n";
+    "Exit status (errors are reported on standard error):\n"
+    "  0  success\n"
+    "  1  the file cannot be read or the image cannot be written, or there\n"
+    "     is no display for the window\n"
+    "  2  usage error: a bad option or value, or a --window or --timelines\n"
+    "     outside the file\n";
 
 static int usage_error(const char *msg, const char *arg)
 {
     fprintf(stderr, "slog2-view: %s%s%s\nTry 'slog2-view --help'.\n", msg, arg ? ": " : "",
             arg ? arg : "");
+    return 2;
+}
+
+/* A value that parses but is out of range: "--size 10x10: why". */
+static int usage_error_in(const char *opt, const char *val, const char *why)
+{
+    fprintf(stderr, "slog2-view: %s %s: %s\nTry 'slog2-view --help'.\n", opt, val, why);
     return 2;
 }
 
@@ -113,11 +124,17 @@ static int run_render(int argc, char **argv)
         if (strcmp(a, "--render") == 0)
             o.out = val;
         else if (strcmp(a, "--window") == 0) {
-            if (sv_parse_window(val, &o))
+            int bad = sv_parse_window(val, &o);
+            if (bad == -2)
+                return usage_error_in(a, val, "T0 must be before T1");
+            if (bad)
                 return usage_error("bad --window (want T0:T1 in seconds, or all)", val);
         } else if (strcmp(a, "--size") == 0) {
-            if (sv_parse_size(val, &o))
-                return usage_error("bad --size (want WxH)", val);
+            int bad = sv_parse_size(val, &o);
+            if (bad == -2)
+                return usage_error_in(a, val, "width and height must each be 16 to 16384 pixels");
+            if (bad)
+                return usage_error("bad --size (want WxH, e.g. 1600x900)", val);
         } else if (strcmp(a, "--timelines") == 0) {
             if (sv_parse_timelines(val, &o))
                 return usage_error("bad --timelines (want A-B)", val);
@@ -179,9 +196,31 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--render") == 0)
             return run_render(argc, argv);
-    for (int i = 1; i < argc; i++)
+    static const char *const render_only[] = {"--window", "--size", "--timelines", "--theme", "--stats"};
+    for (int i = 1; i < argc; i++) {
+        for (size_t k = 0; k < sizeof render_only / sizeof render_only[0]; k++)
+            if (strcmp(argv[i], render_only[k]) == 0) {
+                fprintf(stderr, "slog2-view: %s is valid only with --render OUT.png (the window has its own "
+                                "controls)\nTry 'slog2-view --help'.\n",
+                        argv[i]);
+                return 2;
+            }
         if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--") != 0)
             return usage_error("unknown option", argv[i]);
+    }
     prefer_cairo_without_gpu();
+    /* GtkApplication would end with GTK's bare "cannot open display";
+     * where there is none (ssh without X forwarding, a batch job) say what
+     * works without one. */
+    if (!gtk_init_check()) {
+        const char *wl = getenv("WAYLAND_DISPLAY"), *x = getenv("DISPLAY");
+        const char *which = wl && *wl ? "WAYLAND_DISPLAY=" : x && *x ? "DISPLAY=" : "neither DISPLAY nor WAYLAND_DISPLAY is set";
+        fprintf(stderr,
+                "slog2-view: cannot open a display (%s%s); the window needs one (X11 or Wayland, or\n"
+                "ssh -X). Without a display, draw the view into a PNG:\n"
+                "  slog2-view --render OUT.png [--window T0:T1] FILE.slog2\n",
+                which, wl && *wl ? wl : x && *x ? x : "");
+        return 1;
+    }
     return sv_app_run(argc, argv);
 }

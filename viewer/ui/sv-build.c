@@ -119,10 +119,10 @@ static void build_waited(GObject *src, GAsyncResult *res, gpointer user)
     gboolean cancelled = self->build != job->proc;
     int status = g_subprocess_get_if_exited(job->proc) ? g_subprocess_get_exit_status(job->proc) : -1;
     char *msgs = builder_messages(job->err);
-    if (!cancelled && (status == 0 || status == 2)) {
+    if (!cancelled && (status == 0 || status == 3)) {
         sv_window_open_slog2(self, self->build_out);
-        /* exit 2: built, but some rank was truncated or inconsistent */
-        if (status == 2)
+        /* exit 3: built, but some rank was truncated or inconsistent */
+        if (status == 3)
             sv_window_error_dialog(self, "slog2-build finished with warnings", msgs);
     } else if (!cancelled) {
         gtk_revealer_set_reveal_child(self->progress_revealer, FALSE);
