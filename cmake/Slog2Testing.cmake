@@ -42,46 +42,82 @@ function(slog2_add_test)
 endfunction()
 
 # ---------------------------------------------------------------------------
-# slog2_add_fuzzer(NAME <name> SOURCES <src...> [LIBS <lib...>] [CORPUS <dir>])
+# slog2_add_fuzzer(NAME <target> COMPONENT <component> [CASE <case>] SOURCES <src...>
+#                  [MODULES <target...>] [LIBS <lib...>] [INCLUDES <dir...>]
+#                  [DEFINITIONS <def...>] [CORPUS <dir...>] [FIXTURES <name...>])
 #
-# A libFuzzer target whose sources define LLVMFuzzerTestOneInput().
-#  * SLOG2_FUZZ=ON (clang): builds <name> with -fsanitize=fuzzer and registers
-#    test "fuzz.<name>" with label "fuzz" that fuzzes for SLOG2_FUZZ_SECONDS,
-#    starting from CORPUS (read only; new inputs go to the build tree, crash
+# The one way a libFuzzer target is added. SOURCES define
+# LLVMFuzzerTestOneInput(); MODULES are the project's targets under test.
+#  * SLOG2_FUZZ=ON (clang): the MODULES' sources are compiled in (so that
+#    libFuzzer sees their coverage; a linked library would be
+#    uninstrumented), with -fsanitize=fuzzer,address,undefined. The test
+#    "<component>.fuzz.<case>" (CASE, by default NAME without "fuzz_"; labels
+#    "fuzz" and COMPONENT) fuzzes for SLOG2_FUZZ_SECONDS, starting from the
+#    CORPUS directories (read only; new inputs go to the build tree, crash
 #    artifacts next to them). scripts/test runs these with `ctest -L fuzz`.
-#  * otherwise, with a CORPUS: builds <name> against a small replay driver
-#    (cmake/fuzz_replay.c) and registers "fuzz-replay.<name>" (label
-#    "fuzz-replay") that runs every corpus file once -- so the seed corpus and
-#    any committed crash reproducers are regression tests in the normal,
-#    Valgrind and sanitizer runs, with gcc too.
-set(SLOG2_FUZZ_SECONDS 60 CACHE STRING "Seconds each fuzz.* test fuzzes for")
+#  * otherwise: the target links the MODULES and a small replay driver
+#    (cmake/fuzz_replay.c), and "<component>.fuzz-replay.<case>" (labels
+#    "fuzz-replay" and COMPONENT) runs every CORPUS file once -- so the seed
+#    corpus and any committed crash reproducers are regression tests in the
+#    normal, Valgrind and sanitizer runs, with gcc too.
+# CORPUS directories that do not exist (../shared absent) are left out.
+# FIXTURES: ctest fixtures that write a corpus at test time.
+set(SLOG2_FUZZ_SECONDS 60 CACHE STRING "Seconds each *.fuzz.* test fuzzes for")
 function(slog2_add_fuzzer)
-  cmake_parse_arguments(F "" "NAME;CORPUS" "SOURCES;LIBS" ${ARGN})
+  find_package(Threads REQUIRED) # for LIBS Threads::Threads, in any directory
+  cmake_parse_arguments(F "" "NAME;COMPONENT;CASE"
+    "SOURCES;MODULES;LIBS;INCLUDES;DEFINITIONS;CORPUS;FIXTURES" ${ARGN})
+  string(REGEX REPLACE "^fuzz_" "" case ${F_NAME})
+  if(F_CASE)
+    set(case ${F_CASE})
+  endif()
+  set(corpus)
+  foreach(dir ${F_CORPUS})
+    if(IS_DIRECTORY ${dir} OR F_FIXTURES)
+      list(APPEND corpus ${dir})
+    endif()
+  endforeach()
   if(SLOG2_FUZZ)
     if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
       message(FATAL_ERROR "SLOG2_FUZZ=ON needs clang (CC=clang)")
     endif()
-    add_executable(${F_NAME} ${F_SOURCES})
-    target_compile_options(${F_NAME} PRIVATE -fsanitize=fuzzer)
-    target_link_options(${F_NAME} PRIVATE -fsanitize=fuzzer)
-    target_link_libraries(${F_NAME} PRIVATE ${F_LIBS})
+    slog2_sources_of(module_sources ${F_MODULES})
+    add_executable(${F_NAME} ${F_SOURCES} ${module_sources})
+    set(flags -fsanitize=fuzzer,address,undefined)
+    target_compile_options(${F_NAME} PRIVATE ${flags} -fno-sanitize-recover=all -fno-omit-frame-pointer)
+    target_link_options(${F_NAME} PRIVATE ${flags})
+    foreach(module ${F_MODULES})
+      # What the modules' sources need to compile: their include
+      # directories (public and private) and definitions.
+      target_include_directories(${F_NAME} PRIVATE $<TARGET_PROPERTY:${module},INCLUDE_DIRECTORIES>)
+      target_compile_definitions(${F_NAME} PRIVATE $<TARGET_PROPERTY:${module},COMPILE_DEFINITIONS>)
+    endforeach()
     set(work ${CMAKE_CURRENT_BINARY_DIR}/fuzz-work/${F_NAME})
     file(MAKE_DIRECTORY ${work}/corpus)
-    set(dirs ${work}/corpus)
-    if(F_CORPUS)
-      list(APPEND dirs ${F_CORPUS})
-    endif()
-    add_test(NAME fuzz.${F_NAME}
+    set(test ${F_COMPONENT}.fuzz.${case})
+    add_test(NAME ${test}
       COMMAND ${F_NAME} -max_total_time=${SLOG2_FUZZ_SECONDS} -timeout=20
               -rss_limit_mb=2048 -print_final_stats=1
-              -artifact_prefix=${work}/ ${dirs})
+              -artifact_prefix=${work}/ ${work}/corpus ${corpus})
     math(EXPR t "${SLOG2_FUZZ_SECONDS} + 120")
-    set_tests_properties(fuzz.${F_NAME} PROPERTIES LABELS fuzz TIMEOUT ${t})
-  elseif(F_CORPUS)
+    set_tests_properties(${test} PROPERTIES LABELS "fuzz;${F_COMPONENT}" TIMEOUT ${t})
+  else()
     add_executable(${F_NAME} ${F_SOURCES} ${PROJECT_SOURCE_DIR}/cmake/fuzz_replay.c)
-    target_link_libraries(${F_NAME} PRIVATE ${F_LIBS})
-    slog2_add_test(NAME fuzz-replay.${F_NAME}
-      COMMAND $<TARGET_FILE:${F_NAME}> ${F_CORPUS} LABELS fuzz-replay)
+    target_link_libraries(${F_NAME} PRIVATE ${F_MODULES})
+    set(test ${F_COMPONENT}.fuzz-replay.${case})
+    if(corpus)
+      slog2_add_test(NAME ${test} COMMAND $<TARGET_FILE:${F_NAME}> ${corpus}
+        LABELS fuzz-replay ${F_COMPONENT})
+    endif()
+  endif()
+  target_include_directories(${F_NAME} PRIVATE ${F_INCLUDES})
+  target_compile_definitions(${F_NAME} PRIVATE ${F_DEFINITIONS})
+  target_link_libraries(${F_NAME} PRIVATE ${F_LIBS})
+  if(TEST ${test} AND F_FIXTURES)
+    set_tests_properties(${test} PROPERTIES FIXTURES_REQUIRED "${F_FIXTURES}")
+    if(TEST memcheck.${test})
+      set_tests_properties(memcheck.${test} PROPERTIES FIXTURES_REQUIRED "${F_FIXTURES}")
+    endif()
   endif()
 endfunction()
 

@@ -26,6 +26,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* SLOG_API marks the functions libslog exports: the shared library is built
+ * with hidden visibility, so whatever lacks it stays private to libslog. */
+#ifndef SLOG_API
+#if defined(__GNUC__) || defined(__clang__)
+#define SLOG_API __attribute__((visibility("default")))
+#else
+#define SLOG_API
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -59,6 +69,7 @@ typedef struct slog_error {
 } slog_error;
 
 /* Static string for a status code; never NULL. */
+SLOG_API
 const char *slog_strerror(slog_status status);
 
 typedef enum slog_kind {
@@ -149,27 +160,35 @@ typedef struct slog_writer_options {
  * all blocks) and n_rows (timeline, category) pairs on n_timelines
  * timelines: the lowest levels whose nodes can afford previews of those
  * rows (docs/FORMAT.md, "Previews"). */
+SLOG_API
 void slog_preview_levels_for(double leaf_drawables, double n_rows, uint32_t n_timelines, uint32_t *block_level,
                              uint32_t *overview_level);
 
 /* The block and overview group sizes the writer uses for a trace of n
  * timelines when the options leave them 0 (docs/FORMAT.md, "Blocks"). */
+SLOG_API
 uint32_t slog_block_timelines_for(uint32_t n_timelines);
+SLOG_API
 uint32_t slog_group_timelines_for(uint32_t n_timelines);
 
 /* Initialise options to defaults. */
+SLOG_API
 void slog_writer_options_init(slog_writer_options *opt);
 
 /* Create PATH (written as PATH.tmp.XXXXXX and renamed on finish). opt may be
  * NULL. On error *out is NULL and err (may be NULL) is filled. */
+SLOG_API
 slog_status slog_writer_open(slog_writer **out, const char *path,
                              const slog_writer_options *opt, slog_error *err);
 
 /* Register a category / timeline; ids are assigned 0,1,2,... in call order.
  * Strings are copied. May be called at any time before finish, but a
  * drawable may only name ids that already exist. */
+SLOG_API
 slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, uint32_t *id);
+SLOG_API
 slog_status slog_writer_add_timeline(slog_writer *w, const slog_timeline *tl, uint32_t *id);
+SLOG_API
 slog_status slog_writer_add_annotation(slog_writer *w, const char *key, const char *value);
 
 /* Add one drawable. Times must be in [0, 2^62) ns (else SLOG_ERR_ARG); a
@@ -180,6 +199,7 @@ slog_status slog_writer_add_annotation(slog_writer *w, const char *key, const ch
  * (ARG, ORDER) leaves the writer usable; any other error breaks it. Memory stays bounded:
  * finished tree nodes are written out as soon as no later drawable can land
  * in them. */
+SLOG_API
 slog_status slog_writer_add(slog_writer *w, const slog_drawable *d);
 
 /* ----------------------------------------------------------------- batches
@@ -203,20 +223,26 @@ typedef struct slog_batch slog_batch;
 
 /* A batch for w's file, made on the writer's thread. SLOG_ERR_ARG when w
  * chooses its leaf width from the data (leaf_shift -1). */
+SLOG_API
 slog_status slog_batch_new(slog_writer *w, slog_batch **out);
+SLOG_API
 void slog_batch_free(slog_batch *b); /* NULL is fine */
 /* Empty b and aim it at leaf node `leaf`, which covers
  * [leaf << leaf_shift, (leaf + 1) << leaf_shift). */
+SLOG_API
 void slog_batch_begin(slog_batch *b, uint64_t leaf);
 /* Add a copy of d. The checks of slog_writer_add that need no writer are
  * made here (SLOG_ERR_ARG, the batch unchanged): kind, times, info count
  * and, within the batch, one kind and one info count per category. Whether
  * the category and timelines exist is checked by slog_writer_add_batch.
  * SLOG_ERR_NOMEM leaves the batch failed: slog_writer_add_batch refuses it. */
+SLOG_API
 slog_status slog_batch_add(slog_batch *b, const slog_drawable *d);
 /* Drawables in b. */
+SLOG_API
 uint64_t slog_batch_count(const slog_batch *b);
 /* The smallest max(start, end) in b (INT64_MAX when empty). */
+SLOG_API
 int64_t slog_batch_min_key(const slog_batch *b);
 
 /* Writer's thread: add b's drawables to w and empty b. Every drawable must
@@ -225,10 +251,12 @@ int64_t slog_batch_min_key(const slog_batch *b);
  * SLOG_ERR_ORDER; a category or timeline w does not have, or a category
  * used with another kind or info count, SLOG_ERR_ARG. On those errors
  * nothing of b is added (b keeps its drawables) and w stays usable. */
+SLOG_API
 slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b);
 /* Promise that every drawable added from now on ends at or after watermark:
  * the nodes that cannot receive any are written out. A watermark below the
  * floor changes nothing. */
+SLOG_API
 slog_status slog_writer_advance(slog_writer *w, int64_t watermark);
 
 /* The leaf width rule the writer applies when it chooses from the data
@@ -237,28 +265,34 @@ slog_status slog_writer_advance(slog_writer *w, int64_t watermark);
  * and, with the default, at least 4 per (timeline, category) pair when
  * n_rows such pairs were seen among them. For producers that fix
  * leaf_shift themselves (batches) from a sample of their data. */
+SLOG_API
 int32_t slog_leaf_shift_for(double n, double span_ns, double n_rows, uint32_t leaf_drawables);
 /* The leaf width rule for a whole trace with the default options: n
  * drawables over span_ns, n_rows (timeline, category) pairs, on n_timelines
  * timelines. Leaves are shared by every block's tree, and sized for one
  * block's share of the drawables and rows (docs/FORMAT.md, "The time
  * trees"). What slog2-build gives slog_writer_options.leaf_shift. */
+SLOG_API
 int32_t slog_leaf_shift_for_trace(double n, double span_ns, double n_rows, uint32_t n_timelines);
 
 /* Write the remaining nodes, sections, directory and postamble, fsync-free
  * close, rename into place, free w. On failure the temporary file is removed
  * and no file exists under PATH. Always frees w. */
+SLOG_API
 slog_status slog_writer_finish(slog_writer *w, slog_error *err);
 /* The same, and on success info says what was written, as a reader of the
  * file would (slog_reader_info): counts, span, tree, file size. For
  * producers that report it without opening the file again. */
 struct slog_file_info;
+SLOG_API
 slog_status slog_writer_finish_info(slog_writer *w, struct slog_file_info *info, slog_error *err);
 
 /* Discard everything, remove the temporary file, free w. NULL is fine. */
+SLOG_API
 void slog_writer_abort(slog_writer *w);
 
 /* The last error recorded by w (status SLOG_OK if none). */
+SLOG_API
 const slog_error *slog_writer_error(const slog_writer *w);
 
 /* Why a finished file cannot be renamed over path, or NULL when it can
@@ -266,11 +300,13 @@ const slog_error *slog_writer_error(const slog_writer *w);
  * replaced itself): "a directory" or "not a regular file" (a device, a
  * pipe). slog_writer_open refuses such a path with it; other tools that
  * write a temporary file and rename it into place use the same rule. */
+SLOG_API
 const char *slog_rename_target_problem(const char *path);
 
 /* The temporary file w writes (PATH.tmp.XXXXXX): the same string from open
  * until finish or abort, which rename or remove it. For a caller that
  * must remove it itself, e.g. from a signal handler. */
+SLOG_API
 const char *slog_writer_temp_path(const slog_writer *w);
 
 /* ------------------------------------------------------------------ reader */
@@ -321,21 +357,31 @@ typedef struct slog_node_info {
 /* Open and validate header, postamble, sections and directory. Node blocks are
  * read and checksummed lazily by queries. The reader is safe to query from
  * several threads at once (pread, no shared cursor). */
+SLOG_API
 slog_status slog_reader_open(slog_reader **out, const char *path, slog_error *err);
+SLOG_API
 void slog_reader_close(slog_reader *r);
 
+SLOG_API
 const char *slog_reader_path(const slog_reader *r);
+SLOG_API
 const slog_file_info *slog_reader_info(const slog_reader *r);
 /* Returned pointers live as long as r. */
+SLOG_API
 const slog_category *slog_reader_category(const slog_reader *r, uint32_t id);
+SLOG_API
 const slog_category_stats *slog_reader_category_stats(const slog_reader *r, uint32_t id);
+SLOG_API
 const slog_timeline *slog_reader_timeline(const slog_reader *r, uint32_t id);
+SLOG_API
 slog_status slog_reader_annotation(const slog_reader *r, uint32_t i,
                                    const char **key, const char **value);
 /* Look up an annotation by key; NULL if absent. */
+SLOG_API
 const char *slog_reader_annotation_get(const slog_reader *r, const char *key);
 /* Directory entry i (0 <= i < n_nodes), ordered by tree (blocks, then the
  * overview), then level descending, then index. */
+SLOG_API
 slog_status slog_reader_node(const slog_reader *r, uint64_t i, slog_node_info *out);
 
 /* A preview: for one tree node that is too fine to draw, per (timeline,
@@ -417,6 +463,7 @@ typedef slog_cb_result (*slog_preview_cb)(void *user, const slog_preview *p);
  * visited. Hence the cost is bounded by the window's pixel columns, not the
  * trace length. Delivered pointers are valid during the callback only.
  * Either callback may be NULL. stats (may be NULL) is filled. */
+SLOG_API
 slog_status slog_reader_query(slog_reader *r, const slog_query *q,
                               slog_drawable_cb on_drawable,
                               slog_preview_cb on_preview, void *user,
@@ -425,6 +472,7 @@ slog_status slog_reader_query(slog_reader *r, const slog_query *q,
 /* Read every node, verify checksums and the placement invariants (each
  * drawable inside its node's interval and in the smallest such node; counts
  * match the directory). Returns SLOG_OK or the first violation. */
+SLOG_API
 slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_error *err);
 
 /* ------------------------------------------------------- folded grids */
@@ -462,16 +510,23 @@ typedef struct slog_grid_query {
  * asked for (and the overview's finest bins are at most four columns wide),
  * else the trees of the blocks that hold the timelines. stats as for
  * slog_reader_query. */
+SLOG_API
 slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid **out, slog_query_stats *stats,
                              slog_error *err);
+SLOG_API
 void slog_grid_free(slog_grid *g); /* NULL is fine */
+SLOG_API
 uint32_t slog_grid_n_rows(const slog_grid *g);
+SLOG_API
 uint32_t slog_grid_n_cols(const slog_grid *g);
 /* Timelines per unit the rows are made of: 1, or the overview's group. */
+SLOG_API
 uint32_t slog_grid_unit(const slog_grid *g);
 /* The timelines of row i, inclusive. */
+SLOG_API
 void slog_grid_row_range(const slog_grid *g, uint32_t row, uint32_t *first, uint32_t *last);
 /* The n_cols values of (row, category), or NULL where all are 0. */
+SLOG_API
 const float *slog_grid_values(const slog_grid *g, uint32_t row, uint32_t category);
 
 /* ------------------------------------------------------- pixel columns */
@@ -484,19 +539,28 @@ const float *slog_grid_values(const slog_grid *g, uint32_t row, uint32_t categor
  * Used by slog2-print --preview and the viewer; not thread safe per object. */
 typedef struct slog_columns slog_columns;
 
+SLOG_API
 slog_columns *slog_columns_new(int64_t t0, int64_t t1, uint32_t n_cols);
+SLOG_API
 void slog_columns_free(slog_columns *c);
 /* cat_is_state: is category k a state category (from slog_reader_category). */
+SLOG_API
 void slog_columns_add_preview(slog_columns *c, const slog_preview *p, const uint8_t *cat_is_state);
+SLOG_API
 void slog_columns_add_drawable(slog_columns *c, const slog_drawable *d);
 /* Clamp state rows to 1 (nested states of one category overlap) and order
  * rows by (timeline, category). The columns tile [t0, t1] exactly. */
+SLOG_API
 void slog_columns_finish(slog_columns *c);
+SLOG_API
 uint32_t slog_columns_n_rows(const slog_columns *c);
 /* Returns the n_cols values of row i and its keys. */
+SLOG_API
 const float *slog_columns_row(const slog_columns *c, uint32_t i, uint32_t *timeline, uint32_t *category);
+SLOG_API
 uint32_t slog_columns_n_cols(const slog_columns *c);
 /* False if an allocation failed at any point. */
+SLOG_API
 int slog_columns_ok(const slog_columns *c);
 
 /* The primitives both of the above and the viewer use, so there is one
@@ -506,13 +570,17 @@ int slog_columns_ok(const slog_columns *c);
  * slog_spread_bins adds a preview row's n_bins values over [lo, hi) - for a
  * state row the covered fraction of each column, otherwise counts split by
  * overlap. */
+SLOG_API
 void slog_spread(float *cols, uint32_t n_cols, double t0, double col_ns, double a, double b,
                  double amount_per_ns);
+SLOG_API
 void slog_spread_bins(float *cols, uint32_t n_cols, double t0, double col_ns, int64_t lo, int64_t hi,
                       uint32_t n_bins, const float *values, int is_state);
 
 /* Cumulative counters over the reader's lifetime (atomic). */
+SLOG_API
 uint64_t slog_reader_bytes_read(const slog_reader *r);
+SLOG_API
 uint64_t slog_reader_nodes_read(const slog_reader *r);
 
 #ifdef __cplusplus
