@@ -134,6 +134,10 @@ char *t_path(const char *dir, const char *name)
 
 unsigned char *t_read_file(const char *path, size_t *len)
 {
+    /* Regular files only: a directory opens, and its "size" is not one. */
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL;
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
