@@ -12,6 +12,7 @@
 
 #include <glib.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -334,7 +335,7 @@ static gpointer sample_ranks(gpointer data) {
 }
 
 /* Read the first records of every rank, on every thread: the time origin
- * (the earliest entry) and the leaf width (slog_leaf_shift_for over them,
+ * (the earliest entry) and the leaf width (slog_leaf_shift_for_trace over them,
  * the later half by exit time when the trace goes on past them, as the
  * writer does with its first drawables; (rank, thread, function) stand for
  * the (timeline, category) pairs). The files are rewound; a record that
@@ -396,7 +397,14 @@ G_GNUC_NO_INLINE static void sample_start(builder *b) {
             span = (double)(hi - select_kth(keys, n, n / 2)) + 1.0;
             count = (double)(n - n / 2);
         }
-        b->shift = slog_leaf_shift_for(count, span, (double)rows, 0);
+        /* The output's blocks share the leaves (slog.h): the trace's rule,
+         * and the preview levels for the sample's density and rows, so that
+         * the writer keeps no preview rows below the levels where they pay
+         * (its memory at many timelines). Records stand for drawables:
+         * the arrows are not known yet. */
+        b->shift = slog_leaf_shift_for_trace(count, span, (double)rows, b->n_ranks);
+        slog_preview_levels_for(count * ldexp(1.0, b->shift) / span, (double)rows, b->n_ranks, &b->preview_level,
+                                &b->overview_level);
     }
     g_free(starts);
     g_free(keys);
@@ -493,6 +501,9 @@ static bool open_output(builder *b, const dumpi_meta *meta) {
     wo.preview_bins = b->o->preview_bins;
     wo.time_origin_ns = b->origin;
     wo.leaf_shift = b->shift;
+    wo.expected_timelines = b->n_ranks;
+    wo.preview_level = b->preview_level;
+    wo.overview_level = b->overview_level;
     slog_error werr;
     if (b->o->remove_on_signal) signals_hold(); /* until armed: the file is created first */
     if (slog_writer_open(&b->w, b->o->output, &wo, &werr) != SLOG_OK) {

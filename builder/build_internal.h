@@ -187,6 +187,8 @@ typedef struct builder {
     FILE *err;
     slog_writer *w;
     int shift;                   /* the output's leaf width, log2 ns */
+    uint32_t preview_level;      /* the writer's preview levels (slog.h) */
+    uint32_t overview_level;
     rank_in *ranks;
     uint32_t n_ranks;
     uint32_t lag;                /* the publish lag (above) */
