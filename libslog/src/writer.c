@@ -1284,8 +1284,13 @@ static slog_status finish_tree(slog_writer *w) {
     if (w->broken) return w->err.status;
     if (!w->n_drawables) return SLOG_OK;
     uint32_t root = slog_place_level(0, (uint64_t)w->t_max, w->shift);
-    for (uint32_t i = 0; i < w->n_blocks; i++)
+    for (uint32_t i = 0; i < w->n_blocks; i++) {
         if ((st = finish_one(w, w->blocks[i], root))) return st;
+        /* Its nodes' previews are written: at many timelines the blocks'
+         * accumulators together would outgrow the run's peak. */
+        tree_free(w->blocks[i]);
+        w->blocks[i] = NULL;
+    }
     return finish_one(w, w->ov, root);
 }
 
