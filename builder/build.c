@@ -459,6 +459,7 @@ static void make_lanes(builder *b) {
     for (uint32_t i = 0; i < n; i++) {
         b->lanes[i].first = (uint32_t)((uint64_t)b->n_ranks * i / n);
         b->lanes[i].n = (uint32_t)((uint64_t)b->n_ranks * (i + 1) / n) - b->lanes[i].first;
+        for (int k = 0; k < SLOTS_MAX; k++) b->lanes[i].listed[k] = g_new(uint32_t, b->lanes[i].n);
     }
 }
 
@@ -588,7 +589,10 @@ static void free_builder(builder *b) {
     comm_ctx_free(b->comms);
     seq_end(b);
     for (uint32_t i = 0; i < b->n_lanes; i++)
-        for (int k = 0; k < SLOTS_MAX; k++) slog_batch_free(b->lanes[i].batch[k]);
+        for (int k = 0; k < SLOTS_MAX; k++) {
+            slog_batch_free(b->lanes[i].batch[k]);
+            g_free(b->lanes[i].listed[k]);
+        }
     g_free(b->lanes);
     for (uint32_t i = 0; i < b->n_ranks; i++) {
         rank_in *r = &b->ranks[i];

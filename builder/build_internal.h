@@ -119,6 +119,9 @@ typedef struct rank_in {
 typedef struct lane {
     uint32_t first, n;
     slog_batch *batch[SLOTS_MAX]; /* per slab slot (SLOTS_FOR(lag) of them made) */
+    uint32_t *listed[SLOTS_MAX];  /* per slot: its ranks with entries on their
+                                   * lists, ascending (room for n) */
+    uint32_t n_listed[SLOTS_MAX];
     int64_t done_slab;           /* the last slab it finished, -1 before */
     int64_t next_key;            /* its ranks' earliest next exit, INT64_MAX: none */
 } lane;
