@@ -874,13 +874,18 @@ void slog_preview_levels_for(double leaf_drawables, double n_rows, uint32_t n_ti
     uint32_t tb = slog_block_timelines_for(n_timelines), g = slog_group_timelines_for(n_timelines);
     double blocks = n_timelines > tb ? (double)n_timelines / tb : 1;
     double per_block = leaf_drawables / blocks, rows_block = n_rows / blocks, rows_ov = n_rows / g;
+    /* With an overview the two trees share the budget: each would
+     * otherwise spend it all, and previews were a third of the file at
+     * thousands of timelines. Fewer levels with previews also hold fewer
+     * open accumulators (rows x bins at each level above the base). */
+    double budget = g > 1 ? PREVIEW_BUDGET / 2.0 : PREVIEW_BUDGET;
     uint32_t b = 0, o = 0;
     if (per_block > 0)
-        while (b < 40 && (ldexp(per_block, (int)b) * PREVIEW_BUDGET < rows_block * ROW_BYTES ||
+        while (b < 40 && (ldexp(per_block, (int)b) * budget < rows_block * ROW_BYTES ||
                           ldexp(per_block, (int)b) < DEFAULT_PREVIEW_MIN))
             b++;
     if (leaf_drawables > 0)
-        while (o < 40 && ldexp(leaf_drawables, (int)o) * PREVIEW_BUDGET < rows_ov * ROW_BYTES) o++;
+        while (o < 40 && ldexp(leaf_drawables, (int)o) * budget < rows_ov * ROW_BYTES) o++;
     *block_level = b;
     *overview_level = o;
 }
