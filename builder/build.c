@@ -12,9 +12,11 @@
 
 #include <glib.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -95,14 +97,51 @@ void build_progress(builder *b, int final) {
  * is the builder's largest allocation: a thousand ranks at the decoder's
  * default 256 KiB would take 256 MiB. Windows shrink to keep the sum near
  * READ_BUDGET (a record that does not fit is still read whole, through a
- * wider window for that record only). */
+ * wider window for that record only), down to a few records of a rank
+ * of thousands: there a window of 16 KiB was most of a rank's memory,
+ * and a smaller one costs a read per few dozen records. */
 #define READ_BUDGET (4u << 20)
 #define READ_WINDOW_MAX (256u << 10)
-#define READ_WINDOW_MIN (16u << 10)
+#define READ_WINDOW_MIN (2u << 10)
 
 static size_t read_window(uint32_t n_ranks) {
     size_t w = n_ranks ? READ_BUDGET / n_ranks : READ_WINDOW_MAX;
     return w > READ_WINDOW_MAX ? READ_WINDOW_MAX : w < READ_WINDOW_MIN ? READ_WINDOW_MIN : w;
+}
+
+/* Descriptors the build holds besides the ranks' files: the standard
+ * streams, the output and the writer's directory spill, the .meta while
+ * it is read, GLib's, and room for the caller's; and at least, with the
+ * ranks' files opened for each read (one per thread at a time). */
+#define FD_RESERVE 32
+#define FD_MIN 16
+
+/* Whether every rank's file may stay open: the soft limit on descriptors
+ * is raised up to the hard one for them if need be. If not, each file is
+ * opened for each read of its window (dumpi_file_set_transient), which
+ * costs an open and a close a window. False with a message when even
+ * that cannot work. */
+static bool plan_descriptors(builder *b, bool *transient) {
+    struct rlimit rl;
+    *transient = false;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return true; /* unknown: try */
+    uint64_t need = (uint64_t)b->n_ranks + FD_RESERVE + build_threads(b);
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
+        struct rlimit up = rl;
+        up.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
+        if (up.rlim_cur > rl.rlim_cur && setrlimit(RLIMIT_NOFILE, &up) == 0) rl = up;
+    }
+    if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need) return true;
+    uint64_t least = FD_MIN + build_threads(b);
+    if (rl.rlim_cur < least) {
+        fprintf(b->err,
+                "slog2-build: error: the process may open only %llu files (ulimit -n); the build needs at least "
+                "%llu, even reading one rank file at a time\n",
+                (unsigned long long)rl.rlim_cur, (unsigned long long)least);
+        return false;
+    }
+    *transient = true;
+    return true;
 }
 
 static void check_footer(builder *b, const rank_in *r) {
@@ -334,7 +373,7 @@ static gpointer sample_ranks(gpointer data) {
 }
 
 /* Read the first records of every rank, on every thread: the time origin
- * (the earliest entry) and the leaf width (slog_leaf_shift_for over them,
+ * (the earliest entry) and the leaf width (slog_leaf_shift_for_trace over them,
  * the later half by exit time when the trace goes on past them, as the
  * writer does with its first drawables; (rank, thread, function) stand for
  * the (timeline, category) pairs). The files are rewound; a record that
@@ -396,7 +435,14 @@ G_GNUC_NO_INLINE static void sample_start(builder *b) {
             span = (double)(hi - select_kth(keys, n, n / 2)) + 1.0;
             count = (double)(n - n / 2);
         }
-        b->shift = slog_leaf_shift_for(count, span, (double)rows, 0);
+        /* The output's blocks share the leaves (slog.h): the trace's rule,
+         * and the preview levels for the sample's density and rows, so that
+         * the writer keeps no preview rows below the levels where they pay
+         * (its memory at many timelines). Records stand for drawables:
+         * the arrows are not known yet. */
+        b->shift = slog_leaf_shift_for_trace(count, span, (double)rows, b->n_ranks);
+        slog_preview_levels_for(count * ldexp(1.0, b->shift) / span, (double)rows, b->n_ranks, &b->preview_level,
+                                &b->overview_level);
     }
     g_free(starts);
     g_free(keys);
@@ -413,6 +459,7 @@ static void make_lanes(builder *b) {
     for (uint32_t i = 0; i < n; i++) {
         b->lanes[i].first = (uint32_t)((uint64_t)b->n_ranks * i / n);
         b->lanes[i].n = (uint32_t)((uint64_t)b->n_ranks * (i + 1) / n) - b->lanes[i].first;
+        for (int k = 0; k < SLOTS_MAX; k++) b->lanes[i].listed[k] = g_new(uint32_t, b->lanes[i].n);
     }
 }
 
@@ -493,6 +540,9 @@ static bool open_output(builder *b, const dumpi_meta *meta) {
     wo.preview_bins = b->o->preview_bins;
     wo.time_origin_ns = b->origin;
     wo.leaf_shift = b->shift;
+    wo.expected_timelines = b->n_ranks;
+    wo.preview_level = b->preview_level;
+    wo.overview_level = b->overview_level;
     slog_error werr;
     if (b->o->remove_on_signal) signals_hold(); /* until armed: the file is created first */
     if (slog_writer_open(&b->w, b->o->output, &wo, &werr) != SLOG_OK) {
@@ -539,7 +589,10 @@ static void free_builder(builder *b) {
     comm_ctx_free(b->comms);
     seq_end(b);
     for (uint32_t i = 0; i < b->n_lanes; i++)
-        for (int k = 0; k < SLOTS_MAX; k++) slog_batch_free(b->lanes[i].batch[k]);
+        for (int k = 0; k < SLOTS_MAX; k++) {
+            slog_batch_free(b->lanes[i].batch[k]);
+            g_free(b->lanes[i].listed[k]);
+        }
     g_free(b->lanes);
     for (uint32_t i = 0; i < b->n_ranks; i++) {
         rank_in *r = &b->ranks[i];
@@ -609,6 +662,8 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     b->ranks = g_new0(rank_in, b->n_ranks);
     b->timelines = g_hash_table_new(g_direct_hash, g_direct_equal);
     b->user_cats = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    bool transient = false;
+    if (!plan_descriptors(b, &transient)) fatal = 1;
     for (uint32_t i = 0; i < b->n_ranks && !fatal; i++) {
         rank_in *r = &b->ranks[i];
         r->rank = i;
@@ -624,6 +679,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
             fatal = 1;
             break;
         }
+        if (transient) dumpi_file_set_transient(r->f, 1);
         dumpi_file_skip_cpu_times(r->f); /* the timelines are wall time */
         dumpi_file_set_window(r->f, read_window(b->n_ranks));
         s->input_bytes += dumpi_file_size(r->f);

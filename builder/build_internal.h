@@ -119,6 +119,9 @@ typedef struct rank_in {
 typedef struct lane {
     uint32_t first, n;
     slog_batch *batch[SLOTS_MAX]; /* per slab slot (SLOTS_FOR(lag) of them made) */
+    uint32_t *listed[SLOTS_MAX];  /* per slot: its ranks with entries on their
+                                   * lists, ascending (room for n) */
+    uint32_t n_listed[SLOTS_MAX];
     int64_t done_slab;           /* the last slab it finished, -1 before */
     int64_t next_key;            /* its ranks' earliest next exit, INT64_MAX: none */
 } lane;
@@ -187,6 +190,8 @@ typedef struct builder {
     FILE *err;
     slog_writer *w;
     int shift;                   /* the output's leaf width, log2 ns */
+    uint32_t preview_level;      /* the writer's preview levels (slog.h) */
+    uint32_t overview_level;
     rank_in *ranks;
     uint32_t n_ranks;
     uint32_t lag;                /* the publish lag (above) */

@@ -183,6 +183,7 @@ __attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s) {
     slog_batch *batch = ln->batch[slot];
     slog_batch_begin(batch, s->leaf);
     int64_t next = INT64_MAX;
+    ln->n_listed[slot] = 0;
     for (uint32_t i = 0; i < ln->n; i++) {
         rank_in *r = &b->ranks[ln->first + i];
         item_list *l = &r->items[slot];
@@ -196,6 +197,7 @@ __attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s) {
             lane_record(b, r, s, batch, l, key);
             lane_advance_rank(b, r);
         }
+        if (l->n) ln->listed[slot][ln->n_listed[slot]++] = ln->first + i;
         /* For the progress bar, once a slab: it reads them on another
          * thread. (A rank that ended set pos to its file's size.) */
         if (r->state == RANK_READING)

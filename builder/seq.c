@@ -360,47 +360,51 @@ void seq_match(builder *b, const slab *s) {
     out->live = false;
     bool any = false;
     for (uint32_t i = 0; i < b->n_lanes && !any; i++) any = slog_batch_count(b->lanes[i].batch[slot]) > 0;
-    /* The live ranks' lists, merged by (exit time, rank). Their ends are
-     * copied here: a rank_in is its lane's, written for every record on
-     * another thread while this runs, and reading the lists through it
-     * made the two cores pass its cache lines back and forth for every
-     * entry (hpcg-4r: lanes 31 % and this loop 55 % more CPU on two
-     * threads than on one). */
-    int64_t *keys = g_new(int64_t, b->n_ranks);
-    bool *live = g_new(bool, b->n_ranks);
-    seq_item **at = g_new(seq_item *, 2 * (size_t)b->n_ranks), **end = at + b->n_ranks;
-    for (uint32_t i = 0; i < b->n_ranks; i++) {
-        const item_list *l = &b->ranks[i].items[slot];
-        at[i] = l->v;
-        end[i] = l->n ? l->v + l->n : l->v; /* a list never used has no array */
-        live[i] = l->n > 0;
-        keys[i] = l->n ? l->v[0].key : 0;
-        any |= live[i];
-    }
-    if (!any) { /* an empty slab: nothing reaches the writer, not even a watermark */
-        g_free(keys);
-        g_free(live);
-        g_free(at);
-        return;
-    }
+    /* The lists of the ranks that have entries (the lanes listed them, in
+     * rank order), merged by (exit time, rank): with thousands of ranks
+     * most have none in a slab, and looking at every rank's list in every
+     * slab made the match step grow with the ranks. Their ends are copied
+     * here: a rank_in is its lane's, written for every record on another
+     * thread while this runs, and reading the lists through it made the
+     * two cores pass its cache lines back and forth for every entry
+     * (hpcg-4r: lanes 31 % and this loop 55 % more CPU on two threads than
+     * on one). */
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < b->n_lanes; i++) n += b->lanes[i].n_listed[slot];
+    if (!n && !any) return; /* an empty slab: nothing reaches the writer, not even a watermark */
+    uint32_t *rank_of = g_new(uint32_t, n ? n : 1);
+    int64_t *keys = g_new(int64_t, n ? n : 1);
+    bool *live = g_new(bool, n ? n : 1);
+    seq_item **at = g_new(seq_item *, 2 * (size_t)(n ? n : 1)), **end = at + (n ? n : 1);
+    for (uint32_t i = 0, j = 0; i < b->n_lanes; i++)
+        for (uint32_t k = 0; k < b->lanes[i].n_listed[slot]; k++, j++) {
+            uint32_t r = b->lanes[i].listed[slot][k];
+            const item_list *l = &b->ranks[r].items[slot];
+            rank_of[j] = r;
+            at[j] = l->v;
+            end[j] = l->v + l->n;
+            live[j] = true;
+            keys[j] = l->v[0].key;
+        }
     out->live = true;
     out->leaf = s->leaf;
     b->cur_out = out;
     slog_batch_begin(out->batch, s->leaf);
-    merge *m = merge_new(b->n_ranks, keys, live);
+    merge *m = merge_new(n, keys, live);
     int64_t next;
     while ((next = merge_winner(m)) >= 0) {
         seq_item *it = at[next]++;
+        uint32_t rank = rank_of[next];
         if (it->op.kind == OP_DEFERRED) {
             if (!atomic_load(&b->stop))
-                deferred(b, &b->ranks[next], it->def.call, it->def.snap, s);
+                deferred(b, &b->ranks[rank], it->def.call, it->def.snap, s);
             else
                 comm_snap_unref(it->def.snap);
             free(it->def.call);
             it->def.call = NULL;
             it->def.snap = NULL;
         } else if (!atomic_load(&b->stop)) {
-            match_op_run(b->match, (uint32_t)next, &it->op, it->key);
+            match_op_run(b->match, rank, &it->op, it->key);
         }
         /* The rank's next entry exits at the same time (a Waitall's
          * completions): it wins again, since every other rank's entry is
@@ -411,6 +415,7 @@ void seq_match(builder *b, const slab *s) {
             merge_update_winner(m, at[next]->key);
     }
     merge_free(m);
+    g_free(rank_of);
     g_free(keys);
     g_free(live);
     g_free(at);

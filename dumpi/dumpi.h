@@ -200,6 +200,11 @@ void dumpi_file_rewind(dumpi_file *f);
  * A record that does not fit is read whole anyway: tests set tiny windows
  * to exercise that. */
 void dumpi_file_set_window(dumpi_file *f, size_t bytes);
+/* Transient (on != 0): the file keeps no descriptor open between reads
+ * of its window; each read opens it again (and checks it is the same
+ * file) and closes it after. For a reader of more files than the process
+ * may hold open. An open that fails is the read's error (DUMPI_ERR_IO). */
+void dumpi_file_set_transient(dumpi_file *f, int on);
 /* Leave cpu_start/cpu_stop at 0: a reader that draws wall time only
  * saves their decoding (a tenth of a record's). Bounds are still
  * checked. */

@@ -378,13 +378,12 @@ static int map_file(dumpi_file *f, dumpi_error *err) {
   int fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     int e = errno;
-    /* Every rank's file stays open for the merge: on a trace of more ranks
-     * than the process may open, say what to change. */
+    /* Out of descriptors: say what to change. */
     struct rlimit rl;
     if (e == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
       return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET,
-                             "open: %s (every rank's file stays open; the limit "
-                             "is %llu: raise it with 'ulimit -n')",
+                             "open: %s (the limit is %llu: raise it with "
+                             "'ulimit -n')",
                              strerror(e), (unsigned long long)rl.rlim_cur);
     return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "open: %s",
                            strerror(e));
@@ -420,8 +419,41 @@ static int map_file(dumpi_file *f, dumpi_error *err) {
   }
   posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   f->fd = fd;
+  f->dev = (uint64_t)st.st_dev;
+  f->ino = (uint64_t)st.st_ino;
   f->map = m;
   return DUMPI_OK;
+}
+
+int dumpi_file_reopen(dumpi_file *f, dumpi_error *err) {
+  int fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    int e = errno;
+    struct rlimit rl;
+    if (e == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+      return dumpi_set_error(err, DUMPI_ERR_IO, f->path, f->pos,
+                      "open: %s (the limit is %llu even with one rank file "
+                      "open at a time: raise it with 'ulimit -n')",
+                      strerror(e), (unsigned long long)rl.rlim_cur);
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, f->pos, "open: %s",
+                           strerror(e));
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || (uint64_t)st.st_dev != f->dev ||
+      (uint64_t)st.st_ino != f->ino) {
+    close(fd);
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, f->pos,
+                           "the file was replaced while it was read");
+  }
+  return fd;
+}
+
+void dumpi_file_set_transient(dumpi_file *f, int on) {
+  f->transient = on != 0;
+  if (f->transient && f->fd >= 0) {
+    close(f->fd);
+    f->fd = -1;
+  }
 }
 
 int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {

@@ -120,7 +120,9 @@ struct dumpi_file {
    * folios (2 MiB at a time on Linux 6 with ext4), so only a window gives
    * a resident input size fixed per rank. win holds file bytes
    * [win_off, win_off + win_len), never past stream_end. */
-  int fd;
+  int fd;                 /* -1 between reads when transient */
+  int transient;          /* dumpi_file_set_transient */
+  uint64_t dev, ino;      /* the file opened first: a reopen must find it */
   uint8_t *win;
   size_t win_cap, win_len;
   uint64_t win_off;
@@ -140,6 +142,11 @@ struct dumpi_file {
 /* Work out the per-label argument walk (dumpi_stream.c); called by
  * dumpi_file_open before any record is decoded, idempotent. */
 void dumpi_stream_init(void);
+
+/* A descriptor for a transient file's next read (dumpi_file.c): the
+ * file at f->path again, checked to be the one opened first; a negative
+ * dumpi_code, *err filled, when it cannot be. */
+int dumpi_file_reopen(dumpi_file *f, dumpi_error *err);
 
 /* Fill *err (may be NULL) with code, offset and "path: offset N: msg". */
 int dumpi_set_error(dumpi_error *err, int code, const char *path,

@@ -578,19 +578,29 @@ static int fill_window(dumpi_file *f, size_t want, dumpi_error *err) {
     memmove(f->win, f->win + (f->pos - f->win_off), have);
   }
   f->win_off = f->pos;
+  int fd = f->fd;
+  if (have < want && fd < 0 && (fd = dumpi_file_reopen(f, err)) < 0) {
+    f->win_len = have;
+    return fd;
+  }
   while (have < want) {
-    ssize_t n = pread(f->fd, f->win + have, want - have,
+    ssize_t n = pread(fd, f->win + have, want - have,
                       (off_t)(f->pos + have));
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0) {
+      int e = errno;
       f->win_len = have;
+      if (fd != f->fd)
+        close(fd);
       return dumpi_set_error(err, DUMPI_ERR_IO, f->path, f->pos + have,
-                             "read: %s", n < 0 ? strerror(errno)
+                             "read: %s", n < 0 ? strerror(e)
                                                : "file shrank while read");
     }
     have += (size_t)n;
   }
+  if (fd != f->fd)
+    close(fd);
   f->win_len = have;
   memset(f->win + have, 0, WINDOW_PAD);
   set_refill(f);

@@ -880,13 +880,18 @@ void slog_preview_levels_for(double leaf_drawables, double n_rows, uint32_t n_ti
     uint32_t tb = slog_block_timelines_for(n_timelines), g = slog_group_timelines_for(n_timelines);
     double blocks = n_timelines > tb ? (double)n_timelines / tb : 1;
     double per_block = leaf_drawables / blocks, rows_block = n_rows / blocks, rows_ov = n_rows / g;
+    /* With an overview the two trees share the budget: each would
+     * otherwise spend it all, and previews were a third of the file at
+     * thousands of timelines. Fewer levels with previews also hold fewer
+     * open accumulators (rows x bins at each level above the base). */
+    double budget = g > 1 ? PREVIEW_BUDGET / 2.0 : PREVIEW_BUDGET;
     uint32_t b = 0, o = 0;
     if (per_block > 0)
-        while (b < 40 && (ldexp(per_block, (int)b) * PREVIEW_BUDGET < rows_block * ROW_BYTES ||
+        while (b < 40 && (ldexp(per_block, (int)b) * budget < rows_block * ROW_BYTES ||
                           ldexp(per_block, (int)b) < DEFAULT_PREVIEW_MIN))
             b++;
     if (leaf_drawables > 0)
-        while (o < 40 && ldexp(leaf_drawables, (int)o) * PREVIEW_BUDGET < rows_ov * ROW_BYTES) o++;
+        while (o < 40 && ldexp(leaf_drawables, (int)o) * budget < rows_ov * ROW_BYTES) o++;
     *block_level = b;
     *overview_level = o;
 }
@@ -1289,8 +1294,13 @@ static slog_status finish_tree(slog_writer *w) {
     if (w->broken) return w->err.status;
     if (!w->n_drawables) return SLOG_OK;
     uint32_t root = slog_place_level(0, (uint64_t)w->t_max, w->shift);
-    for (uint32_t i = 0; i < w->n_blocks; i++)
+    for (uint32_t i = 0; i < w->n_blocks; i++) {
         if ((st = finish_one(w, w->blocks[i], root))) return st;
+        /* Its nodes' previews are written: at many timelines the blocks'
+         * accumulators together would outgrow the run's peak. */
+        tree_free(w->blocks[i]);
+        w->blocks[i] = NULL;
+    }
     return finish_one(w, w->ov, root);
 }
 
