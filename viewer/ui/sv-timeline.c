@@ -58,6 +58,7 @@ struct _SvTimeline {
     sv_fold *fold;
     GCancellable *fold_cancel;
     gboolean fold_in_flight, fold_dirty;
+    gboolean lay_ranks; /* the layout is rank mode's (visible timelines only) */
 };
 
 enum { SIG_VIEW_CHANGED, SIG_FRAME_READY, SIG_RANGE_SELECTED, SIG_HOVER_ROW, SIG_HISTORY,
@@ -394,9 +395,19 @@ static void relayout(SvTimeline *self)
             b = a; /* the rows are the fold's */
         sv_layout_clear(&self->lay);
         sv_layout_build(&self->lay, self->doc->fi->n_timelines, NULL, NULL, a, b, rh, rh);
+        self->lay_ranks = TRUE;
         self->row_h = rh;
         self->scroll_y = (self->ax.r0 - a) * rh;
         return;
+    }
+    if (self->lay_ranks) {
+        /* the canvas grew past rank mode (a window's first sizes are
+         * small): every timeline, grouped by host, again */
+        uint32_t nt = self->doc->fi->n_timelines;
+        sv_layout_clear(&self->lay);
+        sv_layout_build(&self->lay, nt, self->doc->tl_groups, self->doc->tl_keys, 0, nt ? nt - 1 : 0, 24, 18);
+        self->lay_ranks = FALSE;
+        self->scroll_y = 0;
     }
     size_t n_tl = sv_layout_n_timeline_rows(&self->lay);
     /* Compact: rows down to 1 px, host headers shrinking with them to
@@ -1044,6 +1055,7 @@ void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc)
     sv_doc_ref_release(self->doc);
     self->doc = doc ? sv_doc_ref_acquire(doc) : NULL;
     sv_layout_clear(&self->lay);
+    self->lay_ranks = FALSE;
     self->have_sel = self->have_hover = self->have_range = FALSE;
     g_array_set_size(self->back, 0);
     g_array_set_size(self->fwd, 0);
