@@ -1,5 +1,8 @@
 /* bench.c - slog2-view-bench [--huge] [--only NAME] [--frames N] [--verbose] [WORK_DIR]:
  * figures for docs/VIEWER.md. Nothing here passes or fails.
+ * slog2-view-bench --ranks FILE.slog2... [--frames N] [--verbose]: frames of
+ * the given files (thousands of ranks) in both axes, folded (fold.h) where
+ * the visible timelines do not fit 3 px high, as the window draws them. 
  *
  * Generated files with 64 timelines (gen.h): small (200 iterations,
  * 1.4 MiB), large (20,000, 140 MiB) and with --huge a ~10 GB one
@@ -251,24 +254,165 @@ static void bench(const char *path, const char *label, int n, int verbose)
     view_close(&v);
 }
 
+/* One frame of a many-rank view: folded from the grid, or the visible
+ * timelines as rows of their own from a scene. Returns the query and draw
+ * times and bytes read. */
+static void ranks_frame(view *v, const sv_rank_axis *ax, double *q_ms, double *d_ms, uint64_t *bytes, int *folded)
+{
+    sv_compose_geom g;
+    sv_compose_geom_for(W, H, &g);
+    uint32_t a, b, nt = v->d.fi->n_timelines;
+    sv_rank_axis_visible(ax, &a, &b);
+    if (b >= nt)
+        b = nt - 1;
+    slog_error err = {0};
+    double t0 = now_ms();
+    *folded = (ax->r1 - ax->r0) * SV_FOLD_MIN_ROW_H > g.canvas_h;
+    if (*folded) {
+        sv_fold *f = sv_fold_query(v->d.r, v->vp.t0, v->vp.t1, (int)g.canvas_w, a, b, (uint32_t)g.canvas_h, &err);
+        if (!f) {
+            fprintf(stderr, "%s\n", err.message);
+            exit(1);
+        }
+        double t1 = now_ms();
+        sv_compose_fold(v->cr, W, H, &v->d, &v->vp, ax, f, v->ov);
+        cairo_surface_flush(v->surf);
+        *q_ms = t1 - t0;
+        *d_ms = now_ms() - t1;
+        *bytes = f->stats.bytes_read;
+        sv_fold_free(f);
+        return;
+    }
+    sv_layout lay = {0};
+    double rh = sv_rank_axis_row_h(ax);
+    sv_layout_build(&lay, nt, NULL, NULL, a, b, rh, rh);
+    uint8_t *want = calloc(nt, 1);
+    if (!want)
+        abort();
+    memset(want + a, 1, b - a + 1);
+    sv_scene *s = sv_scene_query(v->d.r, v->vp.t0, v->vp.t1, (int)g.canvas_w, want, 0, NULL, NULL, &err);
+    free(want);
+    if (!s) {
+        fprintf(stderr, "%s\n", err.message);
+        exit(1);
+    }
+    double t1 = now_ms();
+    /* the layout starts at timeline a: shift by the part of it above */
+    cairo_save(v->cr);
+    sv_compose(v->cr, W, H, &v->d, &v->vp, &lay, s, v->ov);
+    cairo_restore(v->cr);
+    cairo_surface_flush(v->surf);
+    *q_ms = t1 - t0;
+    *d_ms = now_ms() - t1;
+    *bytes = s->stats.bytes_read;
+    sv_scene_free(s);
+    sv_layout_clear(&lay);
+}
+
+static void bench_ranks(const char *path, int n, int verbose)
+{
+    view v;
+    memset(&v, 0, sizeof v);
+    slog_error err = {0};
+    double t_open = now_ms();
+    if (sv_doc_open(&v.d, path, &err) != SLOG_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        exit(1);
+    }
+    sv_compose_geom g;
+    sv_compose_geom_for(W, H, &g);
+    v.canvas_w = g.canvas_w;
+    double lo, hi;
+    sv_doc_extent(&v.d, &lo, &hi);
+    sv_viewport_init(&v.vp, lo, hi, g.canvas_w);
+    v.surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+    v.cr = cairo_create(v.surf);
+    uint32_t nt = v.d.fi->n_timelines;
+    sv_fold *ovf = sv_fold_query(v.d.r, lo, hi, (int)g.canvas_w, 0, nt - 1, 1, &err);
+    if (!ovf) {
+        fprintf(stderr, "%s\n", err.message);
+        exit(1);
+    }
+    v.ov = sv_overview_from_fold(ovf);
+    sv_fold_free(ovf);
+    sv_rank_axis ax;
+    sv_rank_axis_init(&ax, 0, nt, g.canvas_h);
+    double q, d;
+    uint64_t bytes;
+    int folded;
+    ranks_frame(&v, &ax, &q, &d, &bytes, &folded);
+    double first = now_ms() - t_open;
+    /* time axis, then rank axis: zoom 1.5x around a pseudo-random point 3
+     * frames out of 4, pan a fifth otherwise, refit every 16 */
+    double *tot = malloc(sizeof(double) * 2 * (size_t)n);
+    if (!tot)
+        abort();
+    for (int axis = 0; axis < 2; axis++) {
+        unsigned seed = 12345;
+        sv_viewport_fit(&v.vp);
+        sv_rank_axis_fit(&ax);
+        uint64_t max_bytes = 0;
+        int n_folded = 0;
+        for (int i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            double x = (seed >> 8) % (unsigned)(axis ? g.canvas_h : g.canvas_w);
+            if (i % 16 == 15) {
+                sv_viewport_fit(&v.vp);
+                sv_rank_axis_fit(&ax);
+            } else if (axis == 0 && i % 4 == 3) {
+                sv_viewport_pan_px(&v.vp, (seed & 1) ? v.canvas_w / 5 : -v.canvas_w / 5);
+            } else if (axis == 0) {
+                sv_viewport_zoom_at(&v.vp, 1.5, x);
+            } else if (i % 4 == 3) {
+                sv_rank_axis_pan_px(&ax, (seed & 1) ? g.canvas_h / 5 : -g.canvas_h / 5);
+            } else {
+                sv_rank_axis_zoom_at(&ax, 1.5, x);
+            }
+            ranks_frame(&v, &ax, &q, &d, &bytes, &folded);
+            tot[axis * n + i] = q + d;
+            n_folded += folded;
+            if (bytes > max_bytes)
+                max_bytes = bytes;
+            if (verbose)
+                printf("  %s frame %2d: %s, timelines %.0f-%.0f, window %.6f s, %.1f KiB read, query %5.1f ms, "
+                       "draw %5.1f ms\n",
+                       axis ? "rank" : "time", i, folded ? "folded" : "rows", ax.r0, ax.r1,
+                       (v.vp.t1 - v.vp.t0) / 1e9, bytes / 1024.0, q, d);
+        }
+        printf("%-24s %6u ranks %8.1f MiB | first frame %6.1f ms | %s zoom/pan frame median %6.1f ms, "
+               "p90 %6.1f ms, %d of %d folded, max read %.1f KiB\n",
+               strrchr(path, '/') ? strrchr(path, '/') + 1 : path, nt, v.d.fi->file_size / 1048576.0, first,
+               axis ? "rank" : "time", pct(tot + axis * n, n, 0.5), pct(tot + axis * n, n, 0.9), n_folded, n,
+               max_bytes / 1024.0);
+    }
+    free(tot);
+    view_close(&v);
+}
+
 static int usage(const char *argv0)
 {
     fprintf(stderr,
             "usage: %s [--huge] [--only small|large|huge] [--frames N] [--verbose] [WORK_DIR]\n"
+            "       %s --ranks FILE.slog2... [--frames N] [--verbose]\n"
             "  --huge     also the ~10 GB file (written once into WORK_DIR, then reused)\n"
             "  --only     just one file\n"
             "  --frames   zoom/pan frames per file (default 40)\n"
-            "  --verbose  a line per zoom/pan frame\n",
-            argv0);
+            "  --verbose  a line per zoom/pan frame\n"
+            "  --ranks    frames of the given files in both axes, folded where the\n"
+            "             timelines do not fit 3 px high\n",
+            argv0, argv0);
     return 2;
 }
 
 int main(int argc, char **argv)
 {
     const char *dir = ".", *only = NULL;
-    int huge = 0, frames = 40, verbose = 0;
+    int huge = 0, frames = 40, verbose = 0, ranks = 0, n_files = 0;
+    const char *files[64];
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--huge") == 0)
+        if (strcmp(argv[i], "--ranks") == 0)
+            ranks = 1;
+        else if (strcmp(argv[i], "--huge") == 0)
             huge = 1;
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = argv[++i];
@@ -278,11 +422,17 @@ int main(int argc, char **argv)
             frames = atoi(argv[++i]);
         else if (argv[i][0] == '-')
             return usage(argv[0]);
-        else
-            dir = argv[i];
+        else if (n_files < 64)
+            files[n_files++] = dir = argv[i];
     }
     if (frames < 1)
         return usage(argv[0]);
+    if (ranks) {
+        printf("frames at %dx%d, %d zoom/pan frames per axis and file\n", W, H, frames);
+        for (int i = 0; i < n_files; i++)
+            bench_ranks(files[i], frames, verbose);
+        return n_files ? 0 : usage(argv[0]);
+    }
     printf("frames at %dx%d, 64 timelines, %d zoom/pan frames per file\n", W, H, frames);
     int ran = 0;
     for (int k = 0; k < N_FILES; k++) {

@@ -90,31 +90,58 @@ void sv_compose_geom_for(double W, double H, sv_compose_geom *g)
         g->canvas_h = 1;
 }
 
+/* What both compositions share: background, overview strip, ruler and
+ * the label column's header. */
+static void compose_chrome(cairo_t *cr, const sv_compose_geom *g, const sv_doc *d, const sv_viewport *vp,
+                           const sv_overview *ov, const sv_rank_axis *ax)
+{
+    const sv_theme *th = sv_theme_current();
+    sv_theme_source(cr, th->chrome_bg, 1);
+    cairo_paint(cr);
+    if (g->overview_h > 0) {
+        /* the overview spans the canvas columns, so it lines up with the
+         * ruler below it */
+        cairo_save(cr);
+        cairo_translate(cr, g->canvas_x, 0);
+        sv_render_overview(cr, g->canvas_w, g->overview_h, ov, vp, &d->pal);
+        if (ax && (ax->r0 > ax->lo || ax->r1 < ax->hi))
+            sv_render_overview_ranks(cr, g->canvas_w, g->overview_h, ax);
+        cairo_restore(cr);
+        cairo_save(cr);
+        sv_theme_source(cr, th->dim_text, 1);
+        sv_draw_text(cr, "Overview", 8, (g->overview_h - 14) / 2, 0, 0, 8);
+        cairo_restore(cr);
+    }
+    cairo_save(cr);
+    cairo_translate(cr, g->canvas_x, g->overview_h + g->gap);
+    sv_render_ruler(cr, g->canvas_w, g->ruler_h, vp, 0, 0, 0, 0);
+    cairo_restore(cr);
+}
+
+static void compose_header(cairo_t *cr, const sv_compose_geom *g, const char *header)
+{
+    const sv_theme *th = sv_theme_current();
+    sv_theme_source(cr, th->chrome_bg, 1);
+    cairo_rectangle(cr, 0, g->overview_h + g->gap, g->label_w, g->ruler_h);
+    cairo_fill(cr);
+    sv_theme_source(cr, th->dim_text, 1);
+    sv_draw_text_clipped(cr, header, 8, g->overview_h + g->gap + 4, g->label_w - 10, 1, 8);
+    sv_theme_source(cr, th->border, 1);
+    cairo_set_line_width(cr, 1);
+    cairo_move_to(cr, 0, g->canvas_y - 0.5);
+    cairo_line_to(cr, g->label_w, g->canvas_y - 0.5);
+    cairo_move_to(cr, g->label_w - 0.5, g->overview_h + g->gap);
+    cairo_line_to(cr, g->label_w - 0.5, g->canvas_y);
+    cairo_stroke(cr);
+}
+
 void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp,
                 const sv_layout *lay, const sv_scene *scene, const sv_overview *ov)
 {
     sv_compose_geom g;
     sv_compose_geom_for(W, H, &g);
     cairo_save(cr);
-    const sv_theme *th = sv_theme_current();
-    sv_theme_source(cr, th->chrome_bg, 1);
-    cairo_paint(cr);
-    if (g.overview_h > 0) {
-        /* the overview spans the canvas columns, so it lines up with the
-         * ruler below it */
-        cairo_save(cr);
-        cairo_translate(cr, g.canvas_x, 0);
-        sv_render_overview(cr, g.canvas_w, g.overview_h, ov, vp, &d->pal);
-        cairo_restore(cr);
-        cairo_save(cr);
-        sv_theme_source(cr, th->dim_text, 1);
-        sv_draw_text(cr, "Overview", 8, (g.overview_h - 14) / 2, 0, 0, 8);
-        cairo_restore(cr);
-    }
-    cairo_save(cr);
-    cairo_translate(cr, g.canvas_x, g.overview_h + g.gap);
-    sv_render_ruler(cr, g.canvas_w, g.ruler_h, vp, 0, 0, 0, 0);
-    cairo_restore(cr);
+    compose_chrome(cr, &g, d, vp, ov, NULL);
     cairo_save(cr);
     cairo_translate(cr, 0, g.canvas_y);
     sv_render_labels(cr, g.label_w, g.canvas_h, lay, 0, d->tl_labels, -1);
@@ -125,19 +152,34 @@ void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewp
                           .cat_names = d->cat_names, .hover_row = -1};
     sv_render_canvas(cr, g.canvas_w, g.canvas_h, &p);
     cairo_restore(cr);
-    /* label column header */
-    sv_theme_source(cr, th->chrome_bg, 1);
-    cairo_rectangle(cr, 0, g.overview_h + g.gap, g.label_w, g.ruler_h);
-    cairo_fill(cr);
-    sv_theme_source(cr, th->dim_text, 1);
-    sv_draw_text(cr, "Timeline", 8, g.overview_h + g.gap + 4, 0, 1, 8);
-    sv_theme_source(cr, th->border, 1);
-    cairo_set_line_width(cr, 1);
-    cairo_move_to(cr, 0, g.canvas_y - 0.5);
-    cairo_line_to(cr, g.label_w, g.canvas_y - 0.5);
-    cairo_move_to(cr, g.label_w - 0.5, g.overview_h + g.gap);
-    cairo_line_to(cr, g.label_w - 0.5, g.canvas_y);
-    cairo_stroke(cr);
+    compose_header(cr, &g, "Timeline");
+    cairo_restore(cr);
+}
+
+void sv_compose_fold(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp,
+                     const sv_rank_axis *ax, const sv_fold *fold, const sv_overview *ov)
+{
+    sv_compose_geom g;
+    sv_compose_geom_for(W, H, &g);
+    cairo_save(cr);
+    compose_chrome(cr, &g, d, vp, ov, ax);
+    cairo_save(cr);
+    cairo_translate(cr, 0, g.canvas_y);
+    sv_render_fold_labels(cr, g.label_w, g.canvas_h, fold, ax, d->tl_keys, d->tl_labels, -1);
+    cairo_restore(cr);
+    cairo_save(cr);
+    cairo_translate(cr, g.canvas_x, g.canvas_y);
+    sv_fold_params p = {.vp = vp, .ax = ax, .fold = fold, .pal = &d->pal, .hover_row = -1};
+    sv_render_fold(cr, g.canvas_w, g.canvas_h, &p);
+    cairo_restore(cr);
+    /* the header says the rows are folded, and how far */
+    char hdr[64];
+    if (fold && fold->n_rows)
+        snprintf(hdr, sizeof hdr, "Timelines (%u per row)",
+                 (fold->row_first[fold->n_rows] - fold->row_first[0] + fold->n_rows - 1) / fold->n_rows);
+    else
+        snprintf(hdr, sizeof hdr, "Timelines");
+    compose_header(cr, &g, hdr);
     cairo_restore(cr);
 }
 
@@ -299,6 +341,71 @@ int sv_parse_theme(const char *s, sv_headless_opts *o)
     return 0;
 }
 
+int sv_parse_rows(const char *s, sv_headless_opts *o)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < 1 || v > 65536)
+        return -1;
+    o->rows = (unsigned)v;
+    return 0;
+}
+
+/* --render when the timelines fold (fold.h): one grid for the canvas and a
+ * one-row grid of every timeline for the overview strip. */
+static int render_folded(const sv_headless_opts *o, const sv_doc *d, const sv_compose_geom *g,
+                         const sv_viewport *vp, uint32_t first, uint32_t last, uint32_t rows, bool to_stdout,
+                         FILE *errf)
+{
+    int rc = 1;
+    slog_error err;
+    memset(&err, 0, sizeof err);
+    sv_fold *fold = NULL, *ov_fold = NULL;
+    sv_overview *ov = NULL;
+    cairo_surface_t *surf = NULL;
+    sv_rank_axis ax;
+    sv_rank_axis_init(&ax, first, (double)last + 1, g->canvas_h);
+    fold = sv_fold_query(d->r, vp->t0, vp->t1, (int)g->canvas_w, first, last, rows, &err);
+    if (!fold) {
+        fprintf(errf, "slog2-view: %s\n", err.message);
+        goto out;
+    }
+    if (g->overview_h > 0) {
+        double lo, hi;
+        sv_doc_extent(d, &lo, &hi);
+        ov_fold = sv_fold_query(d->r, lo, hi, (int)g->canvas_w, 0, d->fi->n_timelines - 1, 1, &err);
+        if (!ov_fold) {
+            fprintf(errf, "slog2-view: %s\n", err.message);
+            goto out;
+        }
+        ov = sv_overview_from_fold(ov_fold);
+    }
+    surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o->width, o->height);
+    cairo_t *cr = cairo_create(surf);
+    sv_compose_fold(cr, o->width, o->height, d, vp, &ax, fold, ov);
+    cairo_destroy(cr);
+    cairo_surface_flush(surf);
+    if (write_png(surf, o->out, errf))
+        goto out;
+    if (o->print_stats)
+        fprintf(to_stdout ? errf : stdout,
+                "window %.9f:%.9f s, %u timelines, rows %u (%u per unit), nodes_read %llu, bytes_read %llu, "
+                "drawables %llu, previews %llu, query %.2f ms, overview bytes_read %llu\n",
+                vp->t0 / 1e9, vp->t1 / 1e9, last - first + 1, fold->n_rows, fold->unit,
+                (unsigned long long)fold->stats.nodes_read, (unsigned long long)fold->stats.bytes_read,
+                (unsigned long long)fold->stats.drawables, (unsigned long long)fold->stats.previews,
+                fold->query_ms, (unsigned long long)(ov_fold ? ov_fold->stats.bytes_read : 0));
+    rc = 0;
+out:
+    if (surf)
+        cairo_surface_destroy(surf);
+    sv_overview_free(ov);
+    sv_fold_free(ov_fold);
+    sv_fold_free(fold);
+    return rc;
+}
+
 int sv_headless_render(const sv_headless_opts *o, FILE *errf)
 {
     sv_doc d;
@@ -354,14 +461,6 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     }
     sv_compose_geom g;
     sv_compose_geom_for(o->width, o->height, &g);
-    if (sv_layout_build(&lay, nt, d.tl_groups, d.tl_keys, first, last, 20, 16)) {
-        fprintf(errf, "slog2-view: out of memory\n");
-        goto out;
-    }
-    size_t n_tl_rows = sv_layout_n_timeline_rows(&lay);
-    double row_h = sv_fit_row_height(g.canvas_h, n_tl_rows, lay.n_rows - n_tl_rows, 16, 3);
-    sv_layout_set_heights(&lay, row_h, fmin(16, fmax(row_h, 8)));
-
     double lo, hi;
     sv_doc_extent(&d, &lo, &hi);
     sv_viewport vp;
@@ -377,6 +476,19 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         }
         sv_viewport_set_window(&vp, t0, t1);
     }
+    uint32_t fold_rows = nt ? sv_fold_rows_for(first, last, g.canvas_h, o->rows) : 0;
+    if (fold_rows) {
+        rc = render_folded(o, &d, &g, &vp, first, last, fold_rows, to_stdout, errf);
+        goto out;
+    }
+    if (sv_layout_build(&lay, nt, d.tl_groups, d.tl_keys, first, last, 20, 16)) {
+        fprintf(errf, "slog2-view: out of memory\n");
+        goto out;
+    }
+    size_t n_tl_rows = sv_layout_n_timeline_rows(&lay);
+    double row_h = sv_fit_row_height(g.canvas_h, n_tl_rows, lay.n_rows - n_tl_rows, 16, 3);
+    sv_layout_set_heights(&lay, row_h, fmin(16, fmax(row_h, 8)));
+
     if (nt) {
         want = calloc(nt, 1);
         if (!want)

@@ -9,6 +9,7 @@
 #include <cairo.h>
 #include <stdio.h>
 
+#include "fold.h"
 #include "render.h"
 #include "scene.h"
 #include <slog2/slog.h>
@@ -43,6 +44,11 @@ void sv_compose_geom_for(double W, double H, sv_compose_geom *g);
 void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp,
                 const sv_layout *lay, const sv_scene *scene, const sv_overview *ov);
 
+/* The same with the timelines folded into rows (fold.h); ax places them
+ * on the canvas. fold and ov may be NULL. */
+void sv_compose_fold(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp,
+                     const sv_rank_axis *ax, const sv_fold *fold, const sv_overview *ov);
+
 /* Options of `slog2-view --render`. */
 typedef struct sv_headless_opts {
     const char *file;
@@ -54,6 +60,8 @@ typedef struct sv_headless_opts {
     unsigned tl_first, tl_last; /* --timelines A-B */
     int print_stats;         /* --stats */
     int dark;                /* --theme dark */
+    unsigned rows;           /* --rows R: fold into at most R rows; 0 = fold
+                                only when the timelines do not fit */
 } sv_headless_opts;
 
 /* --size's bounds, in pixels, for each side. */
@@ -67,6 +75,8 @@ int sv_parse_window(const char *s, sv_headless_opts *o);
 int sv_parse_size(const char *s, sv_headless_opts *o);
 int sv_parse_timelines(const char *s, sv_headless_opts *o);
 int sv_parse_theme(const char *s, sv_headless_opts *o);
+/* --rows R: 1..65536. */
+int sv_parse_rows(const char *s, sv_headless_opts *o);
 
 /* Render to a PNG. Errors to errf; returns 0, 1 (the file cannot be read
  * or the image written) or 2 (--window or --timelines outside the file). */

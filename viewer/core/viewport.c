@@ -450,3 +450,102 @@ double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double h
         h = min_h;
     return floor(h);
 }
+
+/* ------------------------------------------------------------- rank axis */
+
+static void rank_axis_clamp(sv_rank_axis *ax)
+{
+    double ext = ax->hi - ax->lo, span = clampd(ax->r1 - ax->r0, 1, ext);
+    ax->r0 = clampd(ax->r0, ax->lo, ax->hi - span);
+    ax->r1 = ax->r0 + span;
+}
+
+void sv_rank_axis_init(sv_rank_axis *ax, double lo, double hi, double height)
+{
+    if (!(hi > lo))
+        hi = lo + 1;
+    ax->lo = lo;
+    ax->hi = hi;
+    ax->height = height > 0 ? height : 1;
+    sv_rank_axis_fit(ax);
+}
+
+void sv_rank_axis_set_height(sv_rank_axis *ax, double height)
+{
+    ax->height = height > 0 ? height : 1;
+}
+
+void sv_rank_axis_fit(sv_rank_axis *ax)
+{
+    ax->r0 = ax->lo;
+    ax->r1 = ax->hi;
+}
+
+void sv_rank_axis_set_range(sv_rank_axis *ax, double r0, double r1)
+{
+    if (r1 < r0) {
+        double s = r0;
+        r0 = r1;
+        r1 = s;
+    }
+    if (r1 - r0 < 1) {
+        double c = (r0 + r1) / 2;
+        r0 = c - 0.5;
+        r1 = c + 0.5;
+    }
+    ax->r0 = r0;
+    ax->r1 = r1;
+    rank_axis_clamp(ax);
+}
+
+double sv_rank_axis_row_h(const sv_rank_axis *ax)
+{
+    return ax->height / (ax->r1 - ax->r0);
+}
+
+double sv_rank_axis_to_y(const sv_rank_axis *ax, double r)
+{
+    return (r - ax->r0) * sv_rank_axis_row_h(ax);
+}
+
+double sv_rank_axis_y_to_rank(const sv_rank_axis *ax, double y)
+{
+    return ax->r0 + y / sv_rank_axis_row_h(ax);
+}
+
+int sv_rank_axis_equal(const sv_rank_axis *a, const sv_rank_axis *b)
+{
+    return a->r0 == b->r0 && a->r1 == b->r1 && a->height == b->height && a->lo == b->lo && a->hi == b->hi;
+}
+
+int sv_rank_axis_zoom_at(sv_rank_axis *ax, double factor, double y)
+{
+    if (!(factor > 0))
+        return 0;
+    sv_rank_axis old = *ax;
+    double span = clampd((ax->r1 - ax->r0) / factor, 1, ax->hi - ax->lo);
+    double frac = clampd(y / ax->height, 0, 1);
+    double r = ax->r0 + frac * (ax->r1 - ax->r0);
+    ax->r0 = r - frac * span;
+    ax->r1 = ax->r0 + span;
+    rank_axis_clamp(ax);
+    return !sv_rank_axis_equal(&old, ax);
+}
+
+int sv_rank_axis_pan_px(sv_rank_axis *ax, double dy)
+{
+    sv_rank_axis old = *ax;
+    double span = ax->r1 - ax->r0;
+    ax->r0 = clampd(ax->r0 + dy / sv_rank_axis_row_h(ax), ax->lo, ax->hi - span);
+    ax->r1 = ax->r0 + span;
+    return !sv_rank_axis_equal(&old, ax);
+}
+
+void sv_rank_axis_visible(const sv_rank_axis *ax, uint32_t *first, uint32_t *last)
+{
+    double a = floor(ax->r0), b = ceil(ax->r1) - 1;
+    if (b < a)
+        b = a;
+    *first = (uint32_t)a;
+    *last = (uint32_t)b;
+}

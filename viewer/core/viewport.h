@@ -151,4 +151,35 @@ double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double h
  * header_h, or three quarters of a row (at least 1 px) when rows are lower. */
 double sv_fit_header_height(double row_h, double header_h);
 
+/* ------------------------------------------------------------- rank axis */
+
+/* The vertical counterpart of sv_viewport when timelines are too many for
+ * a row each: which timelines the canvas shows, as a continuous range so
+ * that zooming is smooth. Timeline k occupies [k, k + 1) on the axis. */
+typedef struct sv_rank_axis {
+    double lo, hi;   /* extent: the timelines that can be shown, [lo, hi) */
+    double r0, r1;   /* visible range, lo <= r0 < r1 <= hi, at least one timeline */
+    double height;   /* canvas height in pixels (> 0) */
+} sv_rank_axis;
+
+/* Show timelines [lo, hi) over height pixels ("fit"); hi <= lo is widened
+ * to one timeline, height <= 0 taken as 1. */
+void sv_rank_axis_init(sv_rank_axis *ax, double lo, double hi, double height);
+void sv_rank_axis_set_height(sv_rank_axis *ax, double height);
+void sv_rank_axis_fit(sv_rank_axis *ax);
+/* Show [r0, r1), clamped into the extent, at least one timeline wide. */
+void sv_rank_axis_set_range(sv_rank_axis *ax, double r0, double r1);
+double sv_rank_axis_to_y(const sv_rank_axis *ax, double r);
+double sv_rank_axis_y_to_rank(const sv_rank_axis *ax, double y);
+/* Zoom by factor (> 1 zooms in) keeping the timeline under pixel y where it
+ * is; pan by dy pixels (positive: later timelines come into view). Both
+ * return 1 when the range changed. */
+int sv_rank_axis_zoom_at(sv_rank_axis *ax, double factor, double y);
+int sv_rank_axis_pan_px(sv_rank_axis *ax, double dy);
+int sv_rank_axis_equal(const sv_rank_axis *a, const sv_rank_axis *b);
+/* Pixels per timeline. */
+double sv_rank_axis_row_h(const sv_rank_axis *ax);
+/* Whole timelines at least partly visible: [*first, *last]. */
+void sv_rank_axis_visible(const sv_rank_axis *ax, uint32_t *first, uint32_t *last);
+
 #endif

@@ -16,7 +16,8 @@ static const char USAGE[] =
     "Usage:\n"
     "  slog2-view [FILE.slog2 | TRACE.meta]\n"
     "  slog2-view --render OUT.png [--window T0:T1|all] [--size WxH]\n"
-    "             [--timelines A-B] [--theme light|dark] [--stats] FILE.slog2\n"
+    "             [--timelines A-B] [--rows R] [--theme light|dark] [--stats]\n"
+    "             FILE.slog2\n"
     "  slog2-view --help | --version\n"
     "\n"
     "Interactive Gantt viewer for .slog2 timeline files written by slog2-build.\n"
@@ -36,6 +37,10 @@ static const char USAGE[] =
     "  --size WxH           image size in pixels (default: 1600x900, 16..16384)\n"
     "  --timelines A-B      only timelines A to B (inclusive, 0-based); A alone is\n"
     "                       one timeline (default: all)\n"
+    "  --rows R             fold the timelines into at most R rows, each showing\n"
+    "                       the share of its timelines in each state per pixel\n"
+    "                       column (default: fold, a row per pixel, only when the\n"
+    "                       timelines do not fit 3 pixels high each)\n"
     "  --theme light|dark   the colours of the window's light or dark style\n"
     "                       (default: light); the data keep their colours\n"
     "  --stats              print what the frame's query read (nodes, bytes,\n"
@@ -115,7 +120,7 @@ static int run_render(int argc, char **argv)
         const char *val = NULL;
         int needs = strcmp(a, "--render") == 0 || strcmp(a, "--window") == 0 ||
                     strcmp(a, "--size") == 0 || strcmp(a, "--timelines") == 0 ||
-                    strcmp(a, "--theme") == 0;
+                    strcmp(a, "--theme") == 0 || strcmp(a, "--rows") == 0;
         if (needs) {
             if (i + 1 >= argc)
                 return usage_error("option needs an argument", a);
@@ -138,6 +143,9 @@ static int run_render(int argc, char **argv)
         } else if (strcmp(a, "--timelines") == 0) {
             if (sv_parse_timelines(val, &o))
                 return usage_error("bad --timelines (want A-B)", val);
+        } else if (strcmp(a, "--rows") == 0) {
+            if (sv_parse_rows(val, &o))
+                return usage_error("bad --rows (want a count of rows, 1 to 65536)", val);
         } else if (strcmp(a, "--theme") == 0) {
             if (sv_parse_theme(val, &o))
                 return usage_error("bad --theme (want light or dark)", val);
@@ -196,7 +204,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--render") == 0)
             return run_render(argc, argv);
-    static const char *const render_only[] = {"--window", "--size", "--timelines", "--theme", "--stats"};
+    static const char *const render_only[] = {"--window", "--size", "--timelines", "--rows", "--theme",
+                                               "--stats"};
     for (int i = 1; i < argc; i++) {
         for (size_t k = 0; k < sizeof render_only / sizeof render_only[0]; k++)
             if (strcmp(argv[i], render_only[k]) == 0) {

@@ -1,6 +1,8 @@
 /* sv-labels.c - see sv-labels.h. */
 #include "sv-labels.h"
 
+#include <math.h>
+
 #include "render.h"
 #include "sv-style.h"
 
@@ -24,17 +26,23 @@ static void sv_labels_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
     cairo_paint(cr);
     SvDocRef *doc = sv_timeline_get_doc(self->tl);
     if (doc) {
+        const sv_fold *fold = sv_timeline_get_fold(self->tl);
+        gboolean folded = sv_timeline_is_folded(self->tl);
         sv_theme_source(cr, th->dim_text, 1);
-        sv_draw_text(cr, "Timeline", 8, 4, 0, 1, 8);
+        sv_draw_text(cr, folded ? "Timelines (folded)" : "Timeline", 8, 4, 0, 1, 8);
         sv_theme_source(cr, th->border, 1);
         cairo_set_line_width(cr, 1);
         cairo_move_to(cr, 0, SV_RULER_H - 0.5);
         cairo_line_to(cr, width, SV_RULER_H - 0.5);
         cairo_stroke(cr);
         cairo_translate(cr, 0, SV_RULER_H);
-        sv_render_labels(cr, width, height - SV_RULER_H, sv_timeline_get_layout(self->tl),
-                         sv_timeline_get_scroll(self->tl), doc->tl_labels,
-                         sv_timeline_get_hover_row(self->tl));
+        if (folded)
+            sv_render_fold_labels(cr, width, height - SV_RULER_H, fold, sv_timeline_get_rank_axis(self->tl),
+                                  doc->tl_keys, doc->tl_labels, sv_timeline_get_hover_row(self->tl));
+        else
+            sv_render_labels(cr, width, height - SV_RULER_H, sv_timeline_get_layout(self->tl),
+                             sv_timeline_get_scroll(self->tl), doc->tl_labels,
+                             sv_timeline_get_hover_row(self->tl));
     }
     cairo_destroy(cr);
 }
@@ -44,6 +52,21 @@ static gboolean scroll_cb(GtkEventControllerScroll *c, double dx, double dy, SvL
     if (!self->tl)
         return FALSE;
     gboolean wheel = gtk_event_controller_scroll_get_unit(c) == GDK_SCROLL_UNIT_WHEEL;
+    if (sv_timeline_rank_mode(self->tl)) {
+        /* the labels are the rank axis: the wheel zooms it around the
+         * pointer */
+        double y = 0;
+        GdkEvent *ev = gtk_event_controller_get_current_event(GTK_EVENT_CONTROLLER(c));
+        double ex, ey;
+        if (ev && gdk_event_get_position(ev, &ex, &ey)) {
+            graphene_point_t pt = GRAPHENE_POINT_INIT((float)ex, (float)ey), out;
+            GtkNative *nat = gtk_widget_get_native(GTK_WIDGET(self));
+            if (nat && gtk_widget_compute_point(GTK_WIDGET(nat), GTK_WIDGET(self), &pt, &out))
+                y = out.y;
+        }
+        sv_timeline_zoom_ranks(self->tl, wheel ? pow(1.25, -dy) : exp(-dy * 0.01), y - SV_RULER_H);
+        return TRUE;
+    }
     sv_timeline_set_scroll(self->tl, sv_timeline_get_scroll(self->tl) + dy * (wheel ? 48 : 1));
     return TRUE;
 }
@@ -58,6 +81,7 @@ void sv_labels_set_timeline(SvLabels *self, SvTimeline *tl)
     self->tl = tl;
     g_signal_connect_object(tl, "view-changed", G_CALLBACK(redraw), self, 0);
     g_signal_connect_object(tl, "hover-row-changed", G_CALLBACK(redraw), self, 0);
+    g_signal_connect_object(tl, "frame-ready", G_CALLBACK(redraw), self, 0);
 }
 
 static void sv_labels_measure(GtkWidget *w, GtkOrientation o, int for_size, int *min, int *nat,

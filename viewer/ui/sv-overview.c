@@ -33,6 +33,21 @@ static void build_done(GObject *src, GAsyncResult *res, gpointer user)
     g_object_unref(self);
 }
 
+static void fold_done(GObject *src, GAsyncResult *res, gpointer user)
+{
+    SvOverviewWidget *self = user;
+    GError *error = NULL;
+    sv_fold *f = sv_query_fold_finish(res, &error);
+    if (f && g_task_get_cancellable(G_TASK(res)) == self->cancel && self->tl) {
+        sv_overview_free(self->ov);
+        self->ov = sv_overview_from_fold(f);
+        gtk_widget_queue_draw(GTK_WIDGET(self));
+    }
+    sv_fold_free(f);
+    g_clear_error(&error);
+    g_object_unref(self);
+}
+
 static void rebuild(SvOverviewWidget *self)
 {
     SvDocRef *doc = self->tl ? sv_timeline_get_doc(self->tl) : NULL;
@@ -49,7 +64,14 @@ static void rebuild(SvOverviewWidget *self)
     self->cancel = g_cancellable_new();
     double lo, hi;
     sv_doc_extent(doc, &lo, &hi);
-    sv_query_scene_async(doc, lo, hi, w, NULL, self->cancel, build_done, g_object_ref(self));
+    /* Thousands of timelines: one row of all of them from the grid reads a
+     * bounded number of bytes where a scene of every timeline would read
+     * every block. */
+    if (doc->fi->n_timelines > 1024)
+        sv_query_fold_async(doc, lo, hi, w, 0, doc->fi->n_timelines - 1, 1, self->cancel, fold_done,
+                            g_object_ref(self));
+    else
+        sv_query_scene_async(doc, lo, hi, w, NULL, self->cancel, build_done, g_object_ref(self));
 }
 
 void sv_overview_widget_reload(SvOverviewWidget *self)
@@ -75,6 +97,9 @@ static void sv_overview_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
     cairo_t *cr = gtk_snapshot_append_cairo(snapshot, &GRAPHENE_RECT_INIT(0, 0, width, height));
     sv_render_overview(cr, width, height, self->ov, sv_timeline_get_viewport(self->tl),
                        &doc->pal);
+    const sv_rank_axis *ax = sv_timeline_get_rank_axis(self->tl);
+    if (sv_timeline_rank_mode(self->tl) && (ax->r0 > ax->lo || ax->r1 < ax->hi))
+        sv_render_overview_ranks(cr, width, height, ax);
     cairo_destroy(cr);
 }
 

@@ -72,6 +72,66 @@ sv_scene *sv_query_scene_finish(GAsyncResult *res, GError **error)
     return g_task_propagate_pointer(G_TASK(res), error);
 }
 
+/* ------------------------------------------------------------ fold */
+
+typedef struct fold_job {
+    SvDocRef *doc;
+    double t0, t1;
+    int width;
+    uint32_t first, last, rows;
+} fold_job;
+
+static void fold_job_free(gpointer p)
+{
+    fold_job *j = p;
+    sv_doc_ref_release(j->doc);
+    g_free(j);
+}
+
+static void fold_thread(GTask *task, gpointer src, gpointer data, GCancellable *c)
+{
+    fold_job *j = data;
+    /* the view moved on before this job's turn: nothing is read */
+    if (c && g_cancellable_is_cancelled(c)) {
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+        return;
+    }
+    slog_error err;
+    memset(&err, 0, sizeof err);
+    sv_fold *f = sv_fold_query(j->doc->r, j->t0, j->t1, j->width, j->first, j->last, j->rows, &err);
+    if (f && c && g_cancellable_is_cancelled(c)) {
+        sv_fold_free(f);
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+    } else if (f) {
+        g_task_return_pointer(task, f, (GDestroyNotify)sv_fold_free);
+    } else {
+        return_slog_error(task, &err);
+    }
+}
+
+void sv_query_fold_async(SvDocRef *doc, double t0, double t1, int width, uint32_t first, uint32_t last,
+                         uint32_t max_rows, GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user)
+{
+    fold_job *j = g_new0(fold_job, 1);
+    j->doc = sv_doc_ref_acquire(doc);
+    j->t0 = t0;
+    j->t1 = t1;
+    j->width = width;
+    j->first = first;
+    j->last = last;
+    j->rows = max_rows;
+    GTask *task = g_task_new(NULL, cancellable, cb, user);
+    g_task_set_task_data(task, j, fold_job_free);
+    g_task_set_return_on_cancel(task, FALSE);
+    g_task_run_in_thread(task, fold_thread);
+    g_object_unref(task);
+}
+
+sv_fold *sv_query_fold_finish(GAsyncResult *res, GError **error)
+{
+    return g_task_propagate_pointer(G_TASK(res), error);
+}
+
 /* ------------------------------------------------------------ stats */
 
 typedef struct stats_job {

@@ -21,6 +21,14 @@ void sv_query_scene_async(SvDocRef *doc, double t0, double t1, int width,
                           GAsyncReadyCallback cb, gpointer user);
 sv_scene *sv_query_scene_finish(GAsyncResult *res, GError **error);
 
+/* Fold timelines [first, last] over [t0, t1] into at most max_rows rows of
+ * width columns (sv_fold_query) on a worker. Finish with
+ * sv_query_fold_finish: the fold (sv_fold_free) or NULL with error set,
+ * G_IO_ERROR_CANCELLED when cancelled before it ran or while it ran. */
+void sv_query_fold_async(SvDocRef *doc, double t0, double t1, int width, uint32_t first, uint32_t last,
+                         uint32_t max_rows, GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user);
+struct sv_fold *sv_query_fold_finish(GAsyncResult *res, GError **error);
+
 /* Range statistics (sv_range_stats_compute) on a worker. The result is a
  * newly allocated sv_range_stats; free with sv_query_stats_free. */
 void sv_query_range_stats_async(SvDocRef *doc, int64_t t0, int64_t t1,

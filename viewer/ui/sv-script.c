@@ -252,6 +252,30 @@ static gboolean verb_expect_rows_fit(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+static gboolean verb_ranks(SvWindow *self, const char *arg)
+{
+    /* A B: show timelines [A, B) on the rank axis (a history entry), as a
+     * Shift+wheel zoom would */
+    char *end;
+    double a = g_ascii_strtod(arg, &end), b = g_ascii_strtod(end, NULL);
+    sv_timeline_set_ranks(self->timeline, a, b, TRUE);
+    return TRUE;
+}
+
+static gboolean verb_expect_folded(SvWindow *self, const char *arg)
+{
+    /* yes|no: the canvas shows folded rows; with yes, the fold on screen
+     * is of the current view */
+    gboolean folded = sv_timeline_is_folded(self->timeline);
+    const sv_rank_axis *ax = sv_timeline_get_rank_axis(self->timeline);
+    printf("folded: %s, timelines %.0f-%.0f\n", folded ? "yes" : "no", ax->r0, ax->r1);
+    if (folded != g_str_equal(arg, "yes"))
+        script_fail(self, folded ? "the rows are folded" : "the rows are not folded");
+    else if (folded && !sv_timeline_fold_drawn(self->timeline))
+        script_fail(self, "the fold on screen is not of the current view");
+    return TRUE;
+}
+
 static gboolean verb_expect_file(SvWindow *self, const char *arg)
 {
     char *base = self->path ? g_path_get_basename(self->path) : g_strdup("");
@@ -459,6 +483,8 @@ static const script_verb VERBS[] = {
     {"scroll", 1, verb_scroll},
     {"expect-rows-drawn", 1, verb_expect_rows_drawn},
     {"expect-rows-fit", 1, verb_expect_rows_fit},
+    {"ranks", 1, verb_ranks},
+    {"expect-folded", 1, verb_expect_folded},
     {"expect-file", 1, verb_expect_file},
     {"set-colour", 1, verb_set_colour},
     {"expect-colour", 1, verb_expect_colour},

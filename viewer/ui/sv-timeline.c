@@ -50,6 +50,15 @@ struct _SvTimeline {
     gboolean absolute;
     gboolean compact;   /* rows down to 1 px, so hundreds of ranks fit */
     gboolean drawn;     /* a frame of the open file is on screen */
+
+    /* Too many timelines for a row each even at 1 px (rank mode): the
+     * rank axis says which the canvas shows; folded while they do not fit
+     * SV_FOLD_MIN_ROW_H high, else laid out as rows of their own. */
+    sv_rank_axis ax;
+    sv_fold *fold;
+    GCancellable *fold_cancel;
+    gboolean fold_in_flight, fold_dirty;
+    gboolean lay_ranks; /* the layout is rank mode's (visible timelines only) */
 };
 
 enum { SIG_VIEW_CHANGED, SIG_FRAME_READY, SIG_RANGE_SELECTED, SIG_HOVER_ROW, SIG_HISTORY,
@@ -58,11 +67,14 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE(SvTimeline, sv_timeline, GTK_TYPE_WIDGET)
 
+/* A history entry: the time window and the timelines shown. */
 typedef struct win2 {
     double t0, t1;
+    double r0, r1;
 } win2;
 
 static void request_frame(SvTimeline *self);
+static void relayout(SvTimeline *self);
 
 static double canvas_h(SvTimeline *self)
 {
@@ -70,9 +82,32 @@ static double canvas_h(SvTimeline *self)
     return h > 1 ? h : 1;
 }
 
+gboolean sv_timeline_rank_mode(SvTimeline *self)
+{
+    return self->doc && self->doc->fi->n_timelines > canvas_h(self);
+}
+
+gboolean sv_timeline_is_folded(SvTimeline *self)
+{
+    return sv_timeline_rank_mode(self) && (self->ax.r1 - self->ax.r0) * SV_FOLD_MIN_ROW_H > canvas_h(self);
+}
+
+const sv_fold *sv_timeline_get_fold(SvTimeline *self)
+{
+    return sv_timeline_is_folded(self) ? self->fold : NULL;
+}
+
+const sv_rank_axis *sv_timeline_get_rank_axis(SvTimeline *self)
+{
+    return &self->ax;
+}
+
 static void view_changed(SvTimeline *self)
 {
-    self->scroll_y = sv_clamp_scroll(self->scroll_y, self->lay.total_h, canvas_h(self));
+    if (sv_timeline_rank_mode(self))
+        relayout(self);
+    else
+        self->scroll_y = sv_clamp_scroll(self->scroll_y, self->lay.total_h, canvas_h(self));
     gtk_widget_queue_draw(GTK_WIDGET(self));
     request_frame(self);
     g_signal_emit(self, signals[SIG_VIEW_CHANGED], 0);
@@ -82,10 +117,10 @@ static void view_changed(SvTimeline *self)
 
 static void record(SvTimeline *self)
 {
-    win2 w = {self->vp.t0, self->vp.t1};
+    win2 w = {self->vp.t0, self->vp.t1, self->ax.r0, self->ax.r1};
     if (self->back->len) {
         win2 *last = &g_array_index(self->back, win2, self->back->len - 1);
-        if (last->t0 == w.t0 && last->t1 == w.t1)
+        if (last->t0 == w.t0 && last->t1 == w.t1 && last->r0 == w.r0 && last->r1 == w.r1)
             return;
     }
     g_array_append_val(self->back, w);
@@ -119,11 +154,12 @@ static gboolean history_step(SvTimeline *self, GArray *from, GArray *to)
 {
     if (!from->len || !self->doc)
         return FALSE;
-    win2 cur = {self->vp.t0, self->vp.t1};
+    win2 cur = {self->vp.t0, self->vp.t1, self->ax.r0, self->ax.r1};
     win2 w = g_array_index(from, win2, from->len - 1);
     g_array_set_size(from, from->len - 1);
     g_array_append_val(to, cur);
     sv_viewport_set_window(&self->vp, w.t0, w.t1);
+    sv_rank_axis_set_range(&self->ax, w.r0, w.r1);
     view_changed(self);
     g_signal_emit(self, signals[SIG_HISTORY], 0);
     return TRUE;
@@ -171,6 +207,84 @@ static void frame_done(GObject *src, GAsyncResult *res, gpointer user)
     g_object_unref(self);
 }
 
+static void fold_done(GObject *src, GAsyncResult *res, gpointer user)
+{
+    SvTimeline *self = user;
+    GError *error = NULL;
+    sv_fold *f = sv_query_fold_finish(res, &error);
+    gboolean current = g_task_get_cancellable(G_TASK(res)) == self->fold_cancel;
+    if (current)
+        self->fold_in_flight = FALSE;
+    if (f && current) {
+        sv_fold_free(self->fold);
+        self->fold = f;
+        self->frame_stats = f->stats;
+        self->frame_ms = f->query_ms;
+        self->frame_t0 = f->t0;
+        self->frame_t1 = f->t1;
+        gtk_widget_queue_draw(GTK_WIDGET(self));
+        g_signal_emit(self, signals[SIG_FRAME_READY], 0);
+    } else {
+        sv_fold_free(f);
+        if (error && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            g_signal_emit(self, signals[SIG_ERROR], 0, error->message);
+    }
+    g_clear_error(&error);
+    if (current && self->fold_dirty && self->doc)
+        request_frame(self);
+    g_object_unref(self);
+}
+
+/* The fold asked for the visible timelines: whole ones, and a row per
+ * pixel. */
+static void fold_want(SvTimeline *self, uint32_t *first, uint32_t *last, uint32_t *rows)
+{
+    sv_rank_axis_visible(&self->ax, first, last);
+    uint32_t nt = self->doc->fi->n_timelines;
+    if (*last >= nt)
+        *last = nt - 1;
+    double h = canvas_h(self);
+    *rows = h < 1 ? 1 : (uint32_t)h;
+}
+
+static gboolean fold_matches(SvTimeline *self)
+{
+    if (!self->fold)
+        return FALSE;
+    uint32_t a, b, rows;
+    fold_want(self, &a, &b, &rows);
+    return self->fold->t0 == floor(self->vp.t0) && self->fold->t1 == ceil(self->vp.t1) &&
+           self->fold->width == (int)self->vp.width && self->fold->tl_first == a && self->fold->tl_last == b;
+}
+
+gboolean sv_timeline_fold_drawn(SvTimeline *self)
+{
+    return sv_timeline_is_folded(self) && fold_matches(self);
+}
+
+static void request_fold(SvTimeline *self)
+{
+    if (self->fold_in_flight) {
+        /* The running fold is for a view already left: it is dropped as
+         * soon as it ends (or never starts), and the newest view asked for
+         * then. */
+        self->fold_dirty = TRUE;
+        if (!fold_matches(self) && self->fold_cancel)
+            g_cancellable_cancel(self->fold_cancel);
+        return;
+    }
+    self->fold_dirty = FALSE;
+    if (fold_matches(self))
+        return;
+    uint32_t a, b, rows;
+    fold_want(self, &a, &b, &rows);
+    self->fold_in_flight = TRUE;
+    g_clear_object(&self->fold_cancel);
+    self->fold_cancel = g_cancellable_new();
+    sv_query_fold_async(self->doc, self->vp.t0, self->vp.t1, (int)self->vp.width, a, b, rows, self->fold_cancel,
+                        fold_done, g_object_ref(self));
+}
+
 static gboolean scene_matches(SvTimeline *self)
 {
     return self->scene && self->scene->t0 == self->vp.t0 && self->scene->t1 == self->vp.t1 &&
@@ -213,6 +327,10 @@ static void request_frame(SvTimeline *self)
 {
     if (!self->doc || gtk_widget_get_width(GTK_WIDGET(self)) <= 1)
         return;
+    if (sv_timeline_is_folded(self)) {
+        request_fold(self);
+        return;
+    }
     if (self->in_flight) {
         /* Let the running query finish and show it, then ask for the
          * newest window: during a continuous zoom the screen keeps
@@ -236,7 +354,7 @@ static void request_frame(SvTimeline *self)
 
 gboolean sv_timeline_is_busy(SvTimeline *self)
 {
-    return self->in_flight || self->dirty;
+    return self->in_flight || self->dirty || self->fold_in_flight || self->fold_dirty;
 }
 
 gboolean sv_timeline_has_drawn(SvTimeline *self)
@@ -262,6 +380,35 @@ static void relayout(SvTimeline *self)
 {
     if (!self->doc)
         return;
+    sv_rank_axis_set_height(&self->ax, canvas_h(self));
+    if (sv_timeline_rank_mode(self)) {
+        /* Rank mode: the layout holds the visible timelines alone, as high
+         * as the rank axis makes them, scrolled by the part of the first
+         * one above the top; folded, it is not drawn but still says which
+         * rows a frame would need. */
+        uint32_t a, b;
+        sv_rank_axis_visible(&self->ax, &a, &b);
+        if (b >= self->doc->fi->n_timelines)
+            b = self->doc->fi->n_timelines - 1;
+        double rh = sv_rank_axis_row_h(&self->ax);
+        if (sv_timeline_is_folded(self))
+            b = a; /* the rows are the fold's */
+        sv_layout_clear(&self->lay);
+        sv_layout_build(&self->lay, self->doc->fi->n_timelines, NULL, NULL, a, b, rh, rh);
+        self->lay_ranks = TRUE;
+        self->row_h = rh;
+        self->scroll_y = (self->ax.r0 - a) * rh;
+        return;
+    }
+    if (self->lay_ranks) {
+        /* the canvas grew past rank mode (a window's first sizes are
+         * small): every timeline, grouped by host, again */
+        uint32_t nt = self->doc->fi->n_timelines;
+        sv_layout_clear(&self->lay);
+        sv_layout_build(&self->lay, nt, self->doc->tl_groups, self->doc->tl_keys, 0, nt ? nt - 1 : 0, 24, 18);
+        self->lay_ranks = FALSE;
+        self->scroll_y = 0;
+    }
     size_t n_tl = sv_layout_n_timeline_rows(&self->lay);
     /* Compact: rows down to 1 px, host headers shrinking with them to
      * three quarters of a row, as sv_fit_row_height counts them */
@@ -277,7 +424,8 @@ static void sv_timeline_size_allocate(GtkWidget *w, int width, int height, int b
     SvTimeline *self = SV_TIMELINE(w);
     sv_viewport_set_width(&self->vp, width);
     relayout(self);
-    self->scroll_y = sv_clamp_scroll(self->scroll_y, self->lay.total_h, canvas_h(self));
+    if (!sv_timeline_rank_mode(self))
+        self->scroll_y = sv_clamp_scroll(self->scroll_y, self->lay.total_h, canvas_h(self));
     if (self->popover)
         gtk_popover_present(GTK_POPOVER(self->popover));
     request_frame(self);
@@ -303,6 +451,18 @@ static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
     sv_render_ruler(cr, width, SV_RULER_H, &self->vp, offset, self->have_range, self->r0,
                     self->r1);
     cairo_translate(cr, 0, SV_RULER_H);
+    if (sv_timeline_is_folded(self)) {
+        sv_fold_params fp = {.vp = &self->vp, .ax = &self->ax, .fold = self->fold, .pal = &self->doc->pal,
+                             .hover_row = self->hover_row, .have_range = self->have_range,
+                             .range_t0 = self->r0, .range_t1 = self->r1};
+        sv_render_fold(cr, width, height - SV_RULER_H, &fp);
+        cairo_destroy(cr);
+        if (self->fold) {
+            self->drawn = TRUE;
+            sv_launch_first_frame();
+        }
+        return;
+    }
     sv_canvas_params p = {
         .vp = &self->vp,
         .lay = &self->lay,
@@ -623,7 +783,7 @@ gboolean sv_timeline_popover_any(SvTimeline *self)
 
 static long hit(SvTimeline *self, double x, double y)
 {
-    if (!self->scene || !self->doc || y < SV_RULER_H)
+    if (!self->scene || !self->doc || y < SV_RULER_H || sv_timeline_is_folded(self))
         return -1;
     sv_geom g = {&self->vp, &self->lay, self->scroll_y};
     return sv_scene_hit(self->scene, &g, self->doc->pal.visible, x, y - SV_RULER_H);
@@ -632,7 +792,9 @@ static long hit(SvTimeline *self, double x, double y)
 static void update_hover(SvTimeline *self)
 {
     long r = -1;
-    if (self->py >= SV_RULER_H) {
+    if (self->py >= SV_RULER_H && sv_timeline_is_folded(self)) {
+        r = self->fold ? sv_fold_row_at(self->fold, &self->ax, self->py - SV_RULER_H) : -1;
+    } else if (self->py >= SV_RULER_H) {
         r = sv_layout_row_at(&self->lay, self->py - SV_RULER_H + self->scroll_y);
     }
     if (r != self->hover_row) {
@@ -686,6 +848,16 @@ static gboolean scroll_cb(GtkEventControllerScroll *c, double dx, double dy, SvT
         return TRUE;
     }
     double step = wheel ? 60 : 1;
+    if (sv_timeline_rank_mode(self) && fabs(dy) >= fabs(dx)) {
+        /* rank mode: Shift zooms the rank axis around the pointer, the
+         * plain wheel moves along it */
+        if (st & GDK_SHIFT_MASK) {
+            sv_timeline_zoom_ranks(self, wheel ? pow(1.25, -dy) : exp(-dy * 0.01), self->py - SV_RULER_H);
+        } else if (sv_rank_axis_pan_px(&self->ax, dy * (wheel ? 48 : 1))) {
+            view_changed(self);
+        }
+        return TRUE;
+    }
     if ((st & GDK_SHIFT_MASK) || fabs(dx) > fabs(dy)) {
         double d = fabs(dx) > fabs(dy) ? dx : dy;
         if (sv_viewport_pan_px(&self->vp, d * step))
@@ -791,9 +963,58 @@ static void zoom_scale_cb(GtkGestureZoom *g, double scale, SvTimeline *self)
     self->zoom_scale = scale;
 }
 
+typedef struct share {
+    float v;
+    uint32_t cat;
+} share;
+
+static int share_cmp(const void *a, const void *b)
+{
+    float x = ((const share *)a)->v, y = ((const share *)b)->v;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* A folded row under the pointer: its range, and at the pointer's column
+ * the states' shares, largest first, and the events counted there. */
+static gboolean fold_tooltip(SvTimeline *self, int x, int y, GtkTooltip *tip)
+{
+    const sv_fold *f = self->fold;
+    long row = f && y >= SV_RULER_H ? sv_fold_row_at(f, &self->ax, y - SV_RULER_H) : -1;
+    if (row < 0)
+        return FALSE;
+    long col = sv_fold_col_of(f, sv_viewport_x_to_time(&self->vp, x + 0.5));
+    float *v = g_new0(float, f->n_categories + 1);
+    share *sh = g_new0(share, f->n_categories + 1);
+    uint32_t n = sv_fold_shares(f, (uint32_t)row, col, v), k = 0;
+    char range[96];
+    sv_fold_range_label(f->row_first[row], f->row_first[row + 1] - 1, self->doc->tl_keys, self->doc->tl_labels,
+                        range, sizeof range);
+    GString *s = g_string_new(range);
+    for (uint32_t c = 0; c < f->n_categories; c++)
+        if (v[c] > 0 && self->doc->pal.visible[c])
+            sh[k++] = (share){v[c], c};
+    qsort(sh, k, sizeof *sh, share_cmp);
+    for (uint32_t i = 0; i < k && i < 8; i++) {
+        if (f->cat_kind[sh[i].cat] == SLOG_KIND_STATE)
+            g_string_append_printf(s, "\n%s: %.0f %% (%.0f of %u)", self->doc->cat_names[sh[i].cat],
+                                   sh[i].v * 100, sh[i].v * n, n);
+        else
+            g_string_append_printf(s, "\n%s: %.0f", self->doc->cat_names[sh[i].cat], sh[i].v);
+    }
+    if (!k)
+        g_string_append(s, "\nno calls in this column");
+    gtk_tooltip_set_text(tip, s->str);
+    g_string_free(s, TRUE);
+    g_free(v);
+    g_free(sh);
+    return TRUE;
+}
+
 static gboolean query_tooltip_cb(GtkWidget *w, int x, int y, gboolean kb, GtkTooltip *tip,
                                  SvTimeline *self)
 {
+    if (self->doc && sv_timeline_is_folded(self))
+        return fold_tooltip(self, x, y, tip);
     long i = hit(self, x, y);
     if (i < 0)
         return FALSE;
@@ -825,10 +1046,16 @@ void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc)
     self->dirty = FALSE;
     sv_scene_free(self->scene);
     self->scene = NULL;
+    if (self->fold_cancel)
+        g_cancellable_cancel(self->fold_cancel);
+    self->fold_in_flight = self->fold_dirty = FALSE;
+    sv_fold_free(self->fold);
+    self->fold = NULL;
     self->drawn = FALSE;
     sv_doc_ref_release(self->doc);
     self->doc = doc ? sv_doc_ref_acquire(doc) : NULL;
     sv_layout_clear(&self->lay);
+    self->lay_ranks = FALSE;
     self->have_sel = self->have_hover = self->have_range = FALSE;
     g_array_set_size(self->back, 0);
     g_array_set_size(self->fwd, 0);
@@ -842,6 +1069,7 @@ void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc)
         double lo, hi;
         sv_doc_extent(doc, &lo, &hi);
         sv_viewport_init(&self->vp, lo, hi, MAX(gtk_widget_get_width(GTK_WIDGET(self)), 1));
+        sv_rank_axis_init(&self->ax, 0, doc->fi->n_timelines, canvas_h(self));
         relayout(self);
     }
     g_signal_emit(self, signals[SIG_HISTORY], 0);
@@ -917,6 +1145,26 @@ void sv_timeline_fit(SvTimeline *self)
         return;
     record(self);
     sv_viewport_fit(&self->vp);
+    sv_rank_axis_fit(&self->ax);
+    view_changed(self);
+}
+
+void sv_timeline_zoom_ranks(SvTimeline *self, double factor, double y)
+{
+    if (!self->doc || !sv_timeline_rank_mode(self))
+        return;
+    record_debounced(self);
+    if (sv_rank_axis_zoom_at(&self->ax, factor, y))
+        view_changed(self);
+}
+
+void sv_timeline_set_ranks(SvTimeline *self, double r0, double r1, gboolean rec)
+{
+    if (!self->doc)
+        return;
+    if (rec)
+        record(self);
+    sv_rank_axis_set_range(&self->ax, r0, r1);
     view_changed(self);
 }
 
@@ -1012,6 +1260,9 @@ static void sv_timeline_dispose(GObject *o)
     if (self->cancel)
         g_cancellable_cancel(self->cancel);
     g_clear_object(&self->cancel);
+    if (self->fold_cancel)
+        g_cancellable_cancel(self->fold_cancel);
+    g_clear_object(&self->fold_cancel);
     g_clear_pointer(&self->popover, gtk_widget_unparent);
     G_OBJECT_CLASS(sv_timeline_parent_class)->dispose(o);
 }
@@ -1020,6 +1271,7 @@ static void sv_timeline_finalize(GObject *o)
 {
     SvTimeline *self = SV_TIMELINE(o);
     sv_scene_free(self->scene);
+    sv_fold_free(self->fold);
     sv_layout_clear(&self->lay);
     sv_doc_ref_release(self->doc);
     g_array_unref(self->back);
@@ -1072,6 +1324,7 @@ static void sv_timeline_init(SvTimeline *self)
     self->fwd = g_array_new(FALSE, FALSE, sizeof(win2));
     self->hover_row = -1;
     sv_viewport_init(&self->vp, 0, 1e6, 1);
+    sv_rank_axis_init(&self->ax, 0, 1, 1);
     gtk_widget_set_focusable(w, TRUE);
     gtk_widget_set_hexpand(w, TRUE);
     gtk_widget_set_vexpand(w, TRUE);

@@ -85,4 +85,19 @@ gboolean sv_timeline_rows_fit(SvTimeline *self);
 
 G_END_DECLS
 
+/* Rank mode: more timelines than the canvas has pixel rows. The rank
+ * axis then says which timelines are shown; folded (fold.h) while they
+ * are too many for rows SV_FOLD_MIN_ROW_H high. */
+gboolean sv_timeline_rank_mode(SvTimeline *self);
+gboolean sv_timeline_is_folded(SvTimeline *self);
+/* The fold on screen while folded, else NULL. */
+const sv_fold *sv_timeline_get_fold(SvTimeline *self);
+const sv_rank_axis *sv_timeline_get_rank_axis(SvTimeline *self);
+/* The fold on screen was made for the current view. */
+gboolean sv_timeline_fold_drawn(SvTimeline *self);
+/* Zoom the rank axis by factor around canvas y (Shift+wheel, the wheel
+ * over the labels); show timelines [r0, r1) (record: a history entry). */
+void sv_timeline_zoom_ranks(SvTimeline *self, double factor, double y);
+void sv_timeline_set_ranks(SvTimeline *self, double r0, double r1, gboolean record);
+
 #endif

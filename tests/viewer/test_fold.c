@@ -1,0 +1,272 @@
+/* test_fold.c - timelines folded into rows (fold.h): the rank axis, a
+ * fold's rows and values against slog_reader_grid's, the shares a drawn
+ * folded frame shows against those values, and `--render` of a generated
+ * file of many timelines. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "doc.h"
+#include "fold.h"
+#include "gen.h"
+
+static void test_rank_axis(void)
+{
+    sv_rank_axis ax;
+    sv_rank_axis_init(&ax, 0, 2048, 512);
+    CHECK_NEAR(sv_rank_axis_row_h(&ax), 0.25, 1e-12);
+    CHECK_NEAR(sv_rank_axis_to_y(&ax, 1024), 256, 1e-9);
+    CHECK_NEAR(sv_rank_axis_y_to_rank(&ax, 128), 512, 1e-9);
+    /* zoom keeps the timeline under the pointer in place */
+    double r = sv_rank_axis_y_to_rank(&ax, 100);
+    CHECK(sv_rank_axis_zoom_at(&ax, 8, 100));
+    CHECK_NEAR(sv_rank_axis_y_to_rank(&ax, 100), r, 1e-6);
+    CHECK_NEAR(ax.r1 - ax.r0, 256, 1e-9);
+    /* no narrower than one timeline, no wider than the extent */
+    sv_rank_axis_zoom_at(&ax, 1e9, 300);
+    CHECK_NEAR(ax.r1 - ax.r0, 1, 1e-9);
+    sv_rank_axis_zoom_at(&ax, 1e-9, 300);
+    CHECK(ax.r0 == 0 && ax.r1 == 2048);
+    /* pan is clamped */
+    sv_rank_axis_set_range(&ax, 0, 64);
+    CHECK(sv_rank_axis_pan_px(&ax, 512 * 100) && ax.r1 == 2048 && ax.r0 == 2048 - 64);
+    CHECK(!sv_rank_axis_pan_px(&ax, 10));
+    uint32_t a, b;
+    sv_rank_axis_set_range(&ax, 10.5, 20.25);
+    sv_rank_axis_visible(&ax, &a, &b);
+    CHECK(a == 10 && b == 20);
+    sv_rank_axis_fit(&ax);
+    CHECK(ax.r0 == 0 && ax.r1 == 2048);
+    /* folding: only when the rows would be lower than readable */
+    CHECK(sv_fold_rows_for(0, 99, 600, 0) == 0);
+    CHECK(sv_fold_rows_for(0, 2047, 600, 0) == 600);
+    CHECK(sv_fold_rows_for(0, 9, 600, 4) == 4);
+    char buf[64];
+    uint64_t keys[4] = {0ull << 32, 1ull << 32, 2ull << 32, 2ull << 32 | 1};
+    sv_fold_range_label(0, 2, keys, NULL, buf, sizeof buf);
+    CHECK_STR(buf, "ranks 0\xe2\x80\x93" "2");
+    sv_fold_range_label(1, 3, keys, NULL, buf, sizeof buf);
+    CHECK_STR(buf, "timelines 1\xe2\x80\x93" "3");
+}
+
+/* The fold's rows are the grid's rows, its values the grid's values. */
+static void test_fold_vs_grid(slog_reader *r)
+{
+    const slog_file_info *fi = slog_reader_info(r);
+    const int W = 300;
+    const uint32_t first = 100, last = 1500, rows = 50;
+    sv_fold *f = sv_fold_query(r, 0, (double)fi->t_max, W, first, last, rows, NULL);
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    slog_grid_query q = {.t0 = 0, .t1 = fi->t_max, .tl_first = first, .tl_last = last, .n_cols = W,
+                         .n_rows = rows};
+    slog_grid *g = NULL;
+    CHECK(slog_reader_grid(r, &q, &g, NULL, NULL) == SLOG_OK);
+    if (!g) {
+        sv_fold_free(f);
+        return;
+    }
+    CHECK(f->n_rows == slog_grid_n_rows(g) && f->n_rows <= rows && f->n_rows > 0);
+    CHECK(f->row_first[0] == first && f->row_first[f->n_rows] == last + 1);
+    float *sh = calloc(fi->n_categories, sizeof *sh);
+    for (uint32_t i = 0; i < f->n_rows; i++) {
+        uint32_t a, b;
+        slog_grid_row_range(g, i, &a, &b);
+        CHECK(f->row_first[i] == a && f->row_first[i + 1] == b + 1);
+        CHECK(sv_fold_row_of(f, a) == (long)i && sv_fold_row_of(f, b) == (long)i);
+        for (long c = 0; c < W; c += 7) {
+            CHECK(sv_fold_shares(f, i, c, sh) == b - a + 1);
+            for (uint32_t k = 0; k < fi->n_categories; k++) {
+                const float *v = slog_grid_values(g, i, k);
+                CHECK(sh[k] == (v ? v[c] : 0));
+            }
+        }
+    }
+    CHECK(sv_fold_row_of(f, first - 1) == -1 && sv_fold_row_of(f, last + 1) == -1);
+    free(sh);
+    slog_grid_free(g);
+    sv_fold_free(f);
+}
+
+/* Drawn with one category visible at a time, each band's column shows that
+ * category's share of the band's height: the picture says what the grid
+ * says. Bands are 20 px (2048 timelines, 32 rows of 64, 640 px). */
+static void test_fold_pixels(slog_reader *r)
+{
+    const slog_file_info *fi = slog_reader_info(r);
+    const int W = 240, H = 640;
+    sv_fold *f = sv_fold_query(r, 0, (double)fi->t_max, W, 0, fi->n_timelines - 1, 32, NULL);
+    CHECK(f != NULL && f->n_rows == 32);
+    if (!f || f->n_rows != 32)
+        goto out_fold;
+    sv_palette pal;
+    CHECK(sv_palette_init(&pal, r) == 0);
+    sv_viewport vp;
+    sv_viewport_init(&vp, f->t0, f->t1, W);
+    sv_rank_axis ax;
+    sv_rank_axis_init(&ax, 0, fi->n_timelines, H);
+    sv_theme_set_dark(0);
+    const double *bgc = sv_theme_current()->bg;
+    cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+    int checked = 0;
+    for (uint32_t k = 0; k < fi->n_categories; k++) {
+        if (pal.kind[k] != SLOG_KIND_STATE)
+            continue;
+        for (uint32_t j = 0; j < pal.n; j++)
+            pal.visible[j] = j == k;
+        cairo_t *cr = cairo_create(surf);
+        sv_fold_params p = {.vp = &vp, .ax = &ax, .fold = f, .pal = &pal, .hover_row = -1};
+        sv_render_fold(cr, W, H, &p);
+        cairo_destroy(cr);
+        cairo_surface_flush(surf);
+        const unsigned char *data = cairo_image_surface_get_data(surf);
+        int stride = cairo_image_surface_get_stride(surf);
+        /* the channel where the category differs most from the row */
+        uint32_t c = pal.rgba[k];
+        double a = (c & 255) / 255.0, col[3], bg[3] = {bgc[0], bgc[1], bgc[2]};
+        for (int ch = 0; ch < 3; ch++)
+            col[ch] = ((c >> (24 - 8 * ch)) & 255) / 255.0 * a * 0.9 + 0.1;
+        int best = 0;
+        for (int ch = 1; ch < 3; ch++)
+            if (fabs(col[ch] - bg[ch]) > fabs(col[best] - bg[best]))
+                best = ch;
+        double diff = col[best] - bg[best];
+        if (fabs(diff) < 0.15)
+            continue;
+        for (uint32_t row = 0; row < f->n_rows; row++) {
+            const float *v = sv_fold_values(f, row, k);
+            double y0, y1;
+            sv_fold_band(f, &ax, row, &y0, &y1);
+            /* odd bands sit on the alternate background; read even ones */
+            if (row % 2)
+                continue;
+            for (int x = 3; x < W; x += 11) {
+                /* skip the grid lines drawn over the shares */
+                double want = v ? v[x] : 0;
+                double cov = 0;
+                for (int y = (int)y0 + 1; y < (int)y1; y++) {
+                    const unsigned char *px = data + (size_t)y * stride + 4 * x;
+                    double got = px[2 - best] / 255.0; /* BGRx in memory */
+                    cov += (got - bg[best]) / diff;
+                }
+                double hh = (y1 - y0) - 1;
+                if (fabs(cov / hh - want) > 0.03 + 1.0 / hh) {
+                    /* a ruler grid line may cross this column */
+                    const unsigned char *px = data + (size_t)((int)y1 - 1) * stride + 4 * x;
+                    const unsigned char *nb = data + (size_t)((int)y1 - 1) * stride + 4 * (x + 1);
+                    if (memcmp(px, nb, 3) != 0 && want > 0)
+                        continue;
+                }
+                CHECK_NEAR(cov / hh, want, 0.03 + 1.0 / hh);
+                checked++;
+            }
+        }
+    }
+    CHECK(checked > 100);
+    cairo_surface_destroy(surf);
+    sv_palette_clear(&pal);
+out_fold:
+    sv_fold_free(f);
+}
+
+/* --render of the many-timeline file folds it and says so in --stats. */
+static void test_render(const char *file, const char *dir)
+{
+    char png[4096], out[4096];
+    snprintf(png, sizeof png, "%s/fold_render.png", dir);
+    snprintf(out, sizeof out, "%s/fold_render.txt", dir);
+    sv_headless_opts o = {.file = file, .out = png, .all = 1, .width = 800, .height = 600, .print_stats = 1};
+    fflush(stdout);
+    int saved = dup(1);
+    FILE *f = fopen(out, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    dup2(fileno(f), 1);
+    int rc = sv_headless_render(&o, stderr);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    fclose(f);
+    CHECK(rc == 0);
+    char line[1024] = "";
+    f = fopen(out, "r");
+    if (f) {
+        if (!fgets(line, sizeof line, f))
+            line[0] = 0;
+        fclose(f);
+    }
+    unsigned n_tl = 0, rows = 0;
+    const char *p = strstr(line, " timelines, rows ");
+    CHECK(p != NULL);
+    if (p) {
+        while (p > line && p[-1] != ' ')
+            p--;
+        CHECK(sscanf(p, "%u timelines, rows %u", &n_tl, &rows) == 2);
+    }
+    CHECK(n_tl == 2048);
+    CHECK(rows > 0 && rows <= 600);
+    CHECK(strstr(line, "bytes_read") != NULL);
+    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    CHECK(cairo_surface_status(s) == CAIRO_STATUS_SUCCESS);
+    if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS) {
+        CHECK(cairo_image_surface_get_width(s) == 800 && cairo_image_surface_get_height(s) == 600);
+        /* the last rows are drawn: colour other than the background near
+         * the canvas bottom */
+        sv_compose_geom g;
+        sv_compose_geom_for(800, 600, &g);
+        const unsigned char *d = cairo_image_surface_get_data(s);
+        int stride = cairo_image_surface_get_stride(s), coloured = 0;
+        int y = (int)(g.canvas_y + g.canvas_h) - 2;
+        for (int x = (int)g.canvas_x + 2; x < 798; x++) {
+            const unsigned char *px = d + (size_t)y * stride + 4 * x;
+            coloured += abs(px[0] - px[1]) + abs(px[1] - px[2]) > 30;
+        }
+        CHECK(coloured > 50);
+    }
+    cairo_surface_destroy(s);
+    /* --rows R asks for at most R rows, --timelines A-B folds a part */
+    o.rows = 8;
+    o.have_timelines = 1;
+    o.tl_first = 512;
+    o.tl_last = 1023;
+    o.print_stats = 0;
+    CHECK(sv_headless_render(&o, stderr) == 0);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+    test_rank_axis();
+    char path[4096];
+    snprintf(path, sizeof path, "%s/fold_2048.slog2", dir);
+    sv_gen_opts o;
+    sv_gen_opts_small(&o);
+    o.n_timelines = 2048;
+    o.n_iterations = 20;
+    o.per_host = 64;
+    /* ranks start 3 µs apart: 2,048 of them need iterations long enough
+     * for the last to finish before the next begins (gen.c writes each
+     * iteration in end order) */
+    o.iteration_ns = 24000000;
+    slog_error err = {0};
+    CHECK(sv_gen_write(path, &o, &err) == SLOG_OK);
+    slog_reader *r = NULL;
+    CHECK(slog_reader_open(&r, path, &err) == SLOG_OK);
+    if (r) {
+        test_fold_vs_grid(r);
+        test_fold_pixels(r);
+        slog_reader_close(r);
+        test_render(path, dir);
+    }
+    unlink(path);
+    if (n_failed) {
+        fprintf(stderr, "%d checks failed\n", n_failed);
+        return 1;
+    }
+    printf("fold: all checks passed\n");
+    return 0;
+}

@@ -1,0 +1,517 @@
+/* fold.c - see fold.h. */
+#include "fold.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "raster.h"
+
+#define THEME (*sv_theme_current())
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t first, uint32_t last,
+                       uint32_t max_rows, slog_error *err)
+{
+    double start = now_ms();
+    const slog_file_info *fi = slog_reader_info(r);
+    sv_fold *f = calloc(1, sizeof *f);
+    if (!f)
+        goto nomem;
+    if (width < 1)
+        width = 1;
+    if (max_rows < 1)
+        max_rows = 1;
+    /* The grid takes whole nanoseconds; the window is widened to them so
+     * its columns cover what the viewport shows. */
+    int64_t a = (int64_t)floor(t0), b = (int64_t)ceil(t1);
+    if (b <= a)
+        b = a + 1;
+    f->t0 = (double)a;
+    f->t1 = (double)b;
+    f->width = width;
+    f->pixel_ns = (f->t1 - f->t0) / width;
+    f->tl_first = first;
+    f->tl_last = last;
+    f->n_categories = fi->n_categories;
+    f->cat_kind = calloc(fi->n_categories + 1, 1);
+    if (!f->cat_kind)
+        goto nomem;
+    for (uint32_t k = 0; k < fi->n_categories; k++) {
+        const slog_category *c = slog_reader_category(r, k);
+        f->cat_kind[k] = c ? (uint8_t)c->kind : SLOG_KIND_STATE;
+    }
+    slog_grid_query q = {.t0 = a, .t1 = b, .tl_first = first, .tl_last = last,
+                         .n_cols = (uint32_t)(width > 65536 ? 65536 : width),
+                         .n_rows = max_rows > 65536 ? 65536 : max_rows};
+    if (slog_reader_grid(r, &q, &f->grid, &f->stats, err) != SLOG_OK) {
+        sv_fold_free(f);
+        return NULL;
+    }
+    f->width = (int)slog_grid_n_cols(f->grid);
+    f->n_rows = slog_grid_n_rows(f->grid);
+    f->unit = slog_grid_unit(f->grid);
+    f->row_first = malloc(sizeof *f->row_first * ((size_t)f->n_rows + 1));
+    if (!f->row_first)
+        goto nomem;
+    for (uint32_t i = 0; i < f->n_rows; i++) {
+        uint32_t lo, hi;
+        slog_grid_row_range(f->grid, i, &lo, &hi);
+        f->row_first[i] = lo;
+        f->row_first[i + 1] = hi + 1;
+    }
+    if (f->n_rows == 0)
+        f->row_first[0] = first;
+    f->query_ms = now_ms() - start;
+    return f;
+nomem:
+    sv_fold_free(f);
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->status = SLOG_ERR_NOMEM;
+        err->offset = SLOG_NO_OFFSET;
+        snprintf(err->message, sizeof err->message, "%s: out of memory folding rows", slog_reader_path(r));
+    }
+    return NULL;
+}
+
+void sv_fold_free(sv_fold *f)
+{
+    if (!f)
+        return;
+    slog_grid_free(f->grid);
+    free(f->row_first);
+    free(f->cat_kind);
+    free(f);
+}
+
+const float *sv_fold_values(const sv_fold *f, uint32_t row, uint32_t category)
+{
+    if (row >= f->n_rows || category >= f->n_categories)
+        return NULL;
+    return slog_grid_values(f->grid, row, category);
+}
+
+long sv_fold_row_of(const sv_fold *f, uint32_t tl)
+{
+    if (!f->n_rows || tl < f->row_first[0] || tl >= f->row_first[f->n_rows])
+        return -1;
+    uint32_t lo = 0, hi = f->n_rows; /* row_first[lo] <= tl < row_first[hi] */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (f->row_first[mid] <= tl)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+long sv_fold_col_of(const sv_fold *f, double t)
+{
+    double c = floor((t - f->t0) / f->pixel_ns);
+    return c >= 0 && c < f->width ? (long)c : -1;
+}
+
+uint32_t sv_fold_rows_for(uint32_t first, uint32_t last, double height, uint32_t rows_opt)
+{
+    double n = (double)last - first + 1;
+    if (rows_opt > 0)
+        return rows_opt;
+    if (n * SV_FOLD_MIN_ROW_H <= height)
+        return 0;
+    double rows = floor(height);
+    return rows < 1 ? 1 : (uint32_t)rows;
+}
+
+void sv_fold_band(const sv_fold *f, const sv_rank_axis *ax, uint32_t row, double *y0, double *y1)
+{
+    *y0 = sv_rank_axis_to_y(ax, f->row_first[row]);
+    *y1 = sv_rank_axis_to_y(ax, f->row_first[row + 1]);
+}
+
+long sv_fold_row_at(const sv_fold *f, const sv_rank_axis *ax, double y)
+{
+    double r = sv_rank_axis_y_to_rank(ax, y);
+    if (!(r >= 0) || r >= 4294967295.0)
+        return -1;
+    return sv_fold_row_of(f, (uint32_t)r);
+}
+
+uint32_t sv_fold_shares(const sv_fold *f, uint32_t row, long col, float *shares)
+{
+    if (row >= f->n_rows || col < 0 || col >= f->width)
+        return 0;
+    for (uint32_t k = 0; k < f->n_categories; k++) {
+        const float *v = sv_fold_values(f, row, k);
+        shares[k] = v ? v[col] : 0;
+    }
+    return f->row_first[row + 1] - f->row_first[row];
+}
+
+/* ------------------------------------------------------------ drawing */
+
+/* One premultiplied colour as floats 0..1. */
+typedef struct rgbf {
+    float r, g, b;
+} rgbf;
+
+static rgbf rgbf_of_theme(const double *c)
+{
+    return (rgbf){(float)c[0], (float)c[1], (float)c[2]};
+}
+
+/* A state's colour as the histograms draw it: 90 % of the category's
+ * colour over the (near white) row. */
+static rgbf rgbf_of_state(uint32_t rgba)
+{
+    double a = (rgba & 255) / 255.0;
+    return (rgbf){(float)((((rgba >> 24) & 255) / 255.0 * a) * 0.9 + 0.1),
+                  (float)((((rgba >> 16) & 255) / 255.0 * a) * 0.9 + 0.1),
+                  (float)((((rgba >> 8) & 255) / 255.0 * a) * 0.9 + 0.1)};
+}
+
+/* Accumulated coverage of pixel rows: premultiplied colour and how much of
+ * the pixel is covered. */
+typedef struct accum {
+    float r, g, b, a;
+} accum;
+
+/* Add colour c over canvas rows [s0, s1) of column x, each pixel row by the
+ * part of it covered: a band of one pixel mixes its categories' colours in
+ * proportion to their shares, a tall one shows crisp stacks. */
+static inline void add_span(accum *acc, int W, int H, int x, double s0, double s1, rgbf c)
+{
+    if (s0 < 0)
+        s0 = 0;
+    if (s1 > H)
+        s1 = H;
+    if (!(s1 > s0))
+        return;
+    int y0 = (int)s0, y1 = (int)ceil(s1);
+    for (int y = y0; y < y1; y++) {
+        double lo = y > s0 ? y : s0, hi = y + 1 < s1 ? y + 1 : s1;
+        float ov = (float)(hi - lo);
+        accum *p = acc + (size_t)y * W + x;
+        p->r += ov * c.r;
+        p->g += ov * c.g;
+        p->b += ov * c.b;
+        p->a += ov;
+    }
+}
+
+static uint32_t pack(float r, float g, float b)
+{
+    r = r < 0 ? 0 : r > 1 ? 1 : r;
+    g = g < 0 ? 0 : g > 1 ? 1 : g;
+    b = b < 0 ? 0 : b > 1 ? 1 : b;
+    return 0xff000000u | (uint32_t)(r * 255 + 0.5f) << 16 | (uint32_t)(g * 255 + 0.5f) << 8 |
+           (uint32_t)(b * 255 + 0.5f);
+}
+
+static void draw_fold_rows(sv_raster *ras, const sv_fold_params *p, int W, int H)
+{
+    const sv_fold *f = p->fold;
+    const sv_palette *pal = p->pal;
+    accum *acc = calloc((size_t)W * H, sizeof *acc);
+    rgbf *bg_row = malloc(sizeof *bg_row * (size_t)H);
+    long *colmap = malloc(sizeof *colmap * (size_t)W);
+    rgbf *st_c = malloc(sizeof *st_c * (f->n_categories + 1));
+    const float **st_v = malloc(sizeof *st_v * (f->n_categories + 1));
+    if (!acc || !bg_row || !colmap || !st_c || !st_v)
+        goto out;
+    rgbf bg = rgbf_of_theme(THEME.bg), alt = rgbf_of_theme(THEME.alt_bg);
+    for (int y = 0; y < H; y++)
+        bg_row[y] = bg;
+    /* canvas pixel x shows the fold's column under its centre: the frame
+     * stays right while the next one is folded for a moved window */
+    for (int x = 0; x < W; x++)
+        colmap[x] = sv_fold_col_of(f, sv_viewport_x_to_time(p->vp, x + 0.5));
+    for (uint32_t row = 0; row < f->n_rows; row++) {
+        double y0, y1;
+        sv_fold_band(f, p->ax, row, &y0, &y1);
+        if (y1 <= 0 || y0 >= H)
+            continue;
+        double bh = y1 - y0;
+        /* bands tall enough to tell apart alternate their background, as
+         * timeline rows do */
+        if (bh >= 4 && row % 2)
+            for (int y = (int)fmax(0, ceil(y0)); y < (int)fmin(H, ceil(y1)); y++)
+                bg_row[y] = alt;
+        uint32_t n_st = 0;
+        for (uint32_t k = 0; k < f->n_categories && k < pal->n; k++) {
+            if (f->cat_kind[k] != SLOG_KIND_STATE || !pal->visible[k])
+                continue;
+            const float *v = sv_fold_values(f, row, k);
+            if (!v)
+                continue;
+            st_v[n_st] = v;
+            st_c[n_st++] = rgbf_of_state(pal->rgba[k]);
+        }
+        if (!n_st)
+            continue;
+        /* a band's stack leaves a pixel of the row free at its top when it
+         * is tall, so stacked bands stay apart */
+        double top = bh >= 6 ? y0 + 1 : y0, hh = y1 - top;
+        for (int x = 0; x < W; x++) {
+            long c = colmap[x];
+            if (c < 0)
+                continue;
+            float base = 0;
+            for (uint32_t q = 0; q < n_st; q++) {
+                float v = st_v[q][c];
+                if (v <= 0)
+                    continue;
+                float t = base + v > 1 ? 1 : base + v;
+                add_span(acc, W, H, x, y1 - t * hh, y1 - base * hh, st_c[q]);
+                base = t;
+            }
+        }
+    }
+    for (int y = 0; y < H; y++) {
+        uint32_t *px = ras->px + (size_t)y * ras->stride;
+        const accum *a = acc + (size_t)y * W;
+        rgbf b = bg_row[y];
+        for (int x = 0; x < W; x++) {
+            float cov = a[x].a;
+            if (cov <= 0) {
+                px[x] = pack(b.r, b.g, b.b);
+            } else if (cov >= 1) {
+                float inv = 1 / cov;
+                px[x] = pack(a[x].r * inv, a[x].g * inv, a[x].b * inv);
+            } else {
+                float rest = 1 - cov;
+                px[x] = pack(a[x].r + rest * b.r, a[x].g + rest * b.g, a[x].b + rest * b.b);
+            }
+        }
+    }
+    /* events: a tick along the top of bands tall enough to show one */
+    for (uint32_t row = 0; row < f->n_rows; row++) {
+        double y0, y1;
+        sv_fold_band(f, p->ax, row, &y0, &y1);
+        if (y1 <= 0 || y0 >= H || y1 - y0 < 8)
+            continue;
+        for (uint32_t k = 0; k < f->n_categories && k < pal->n; k++) {
+            if (f->cat_kind[k] != SLOG_KIND_EVENT || !pal->visible[k])
+                continue;
+            const float *v = sv_fold_values(f, row, k);
+            if (!v)
+                continue;
+            uint32_t col = sv_premul(pal->rgba[k], 0.8, 1);
+            int ty = (int)round(y0) + 1;
+            for (int x = 0; x < W; x++)
+                if (colmap[x] >= 0 && v[colmap[x]] > 0.01f)
+                    sv_raster_fill(ras, x, x + 1, ty, ty + 2, col);
+        }
+    }
+out:
+    free(acc);
+    free(bg_row);
+    free(colmap);
+    free(st_c);
+    free(st_v);
+}
+
+void sv_render_fold(cairo_t *cr, double w, double h, const sv_fold_params *p)
+{
+    cairo_save(cr);
+    cairo_rectangle(cr, 0, 0, w, h);
+    cairo_clip(cr);
+    sv_theme_source(cr, THEME.bg, 1);
+    cairo_paint(cr);
+    sv_raster ras;
+    if (p->fold && sv_raster_init(&ras, w, h)) {
+        sv_raster_direct(&ras);
+        draw_fold_rows(&ras, p, ras.w, ras.h);
+        cairo_surface_mark_dirty(ras.surf);
+        cairo_set_source_surface(cr, ras.surf, 0, 0);
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+        cairo_paint(cr);
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+        sv_raster_free(&ras);
+    }
+    /* vertical grid at the ruler's major ticks, light enough to read the
+     * shares through */
+    sv_ticks tk;
+    sv_ticks_choose(p->vp->t0, p->vp->t1, w, 90, &tk);
+    sv_theme_source(cr, THEME.grid, 0.6);
+    cairo_set_line_width(cr, 1);
+    for (int i = 0; i < tk.n; i++) {
+        double x = floor(sv_viewport_time_to_x(p->vp, tk.first + i * tk.step)) + 0.5;
+        cairo_move_to(cr, x, 0);
+        cairo_line_to(cr, x, h);
+    }
+    cairo_stroke(cr);
+    if (p->fold && p->hover_row >= 0 && (uint32_t)p->hover_row < p->fold->n_rows) {
+        double y0, y1;
+        sv_fold_band(p->fold, p->ax, (uint32_t)p->hover_row, &y0, &y1);
+        sv_theme_source(cr, THEME.accent, 0.9);
+        cairo_set_line_width(cr, 1);
+        double a = floor(y0) - 0.5, b = ceil(y1) + 0.5;
+        cairo_move_to(cr, 0, a);
+        cairo_line_to(cr, w, a);
+        cairo_move_to(cr, 0, b);
+        cairo_line_to(cr, w, b);
+        cairo_stroke(cr);
+    }
+    if (p->have_range) {
+        double x0 = sv_viewport_time_to_x(p->vp, fmin(p->range_t0, p->range_t1));
+        double x1 = sv_viewport_time_to_x(p->vp, fmax(p->range_t0, p->range_t1));
+        x0 = fmax(x0, -2);
+        x1 = fmin(x1, w + 2);
+        sv_theme_source(cr, THEME.veil, 1);
+        cairo_rectangle(cr, -2, 0, x0 + 2, h);
+        cairo_rectangle(cr, x1, 0, w + 2 - x1, h);
+        cairo_fill(cr);
+        sv_theme_source(cr, THEME.accent, 0.9);
+        cairo_set_line_width(cr, 2);
+        cairo_move_to(cr, floor(x0), 0);
+        cairo_line_to(cr, floor(x0), h);
+        cairo_move_to(cr, floor(x1), 0);
+        cairo_line_to(cr, floor(x1), h);
+        cairo_stroke(cr);
+    }
+    cairo_restore(cr);
+}
+
+void sv_fold_range_label(uint32_t a, uint32_t b, const uint64_t *keys, const char *const *labels, char *buf,
+                         size_t size)
+{
+    if (a == b) {
+        if (labels && labels[a] && labels[a][0])
+            snprintf(buf, size, "%s", labels[a]);
+        else
+            snprintf(buf, size, "timeline %u", a);
+        return;
+    }
+    /* ranks when the range is one timeline per rank, numbered as the
+     * timelines are */
+    if (keys && (keys[a] & 0xffffffffu) == 0 && (keys[b] & 0xffffffffu) == 0 &&
+        (keys[b] >> 32) - (keys[a] >> 32) == (uint64_t)(b - a))
+        snprintf(buf, size, "ranks %u\xe2\x80\x93%u", (unsigned)(keys[a] >> 32), (unsigned)(keys[b] >> 32));
+    else
+        snprintf(buf, size, "timelines %u\xe2\x80\x93%u", a, b);
+}
+
+void sv_render_fold_labels(cairo_t *cr, double w, double h, const sv_fold *f, const sv_rank_axis *ax,
+                           const uint64_t *keys, const char *const *labels, long hover_row)
+{
+    cairo_save(cr);
+    cairo_rectangle(cr, 0, 0, w, h);
+    cairo_clip(cr);
+    sv_theme_source(cr, THEME.chrome_bg, 1);
+    cairo_paint(cr);
+    if (f && hover_row >= 0 && (uint32_t)hover_row < f->n_rows) {
+        double y0, y1;
+        sv_fold_band(f, ax, (uint32_t)hover_row, &y0, &y1);
+        sv_theme_source(cr, THEME.accent, 0.18);
+        cairo_rectangle(cr, 0, floor(y0), w, fmax(1, ceil(y1) - floor(y0)));
+        cairo_fill(cr);
+    }
+    /* A label names the rows from its first to just before the next one's,
+     * each at least a label high: with bands of a pixel or two a label
+     * covers dozens of rows, with tall bands one. Slots start at row 0 of
+     * the fold, so they do not shift as the rows pan. */
+    const double min_h = 15;
+    uint32_t i = 0;
+    while (f && i < f->n_rows) {
+        double s0, s1, e0, e1;
+        sv_fold_band(f, ax, i, &s0, &s1);
+        uint32_t j = i;
+        e1 = s1;
+        while (j + 1 < f->n_rows && e1 - s0 < min_h) {
+            j++;
+            sv_fold_band(f, ax, j, &e0, &e1);
+        }
+        if (e1 > 0 && s0 < h) {
+            char buf[96];
+            sv_fold_range_label(f->row_first[i], f->row_first[j + 1] - 1, keys, labels, buf, sizeof buf);
+            double size = e1 - s0 >= 18 ? 8 : 7, text_h = size * 1.6;
+            double ty = fmax(0, fmin(s0 + (e1 - s0 - text_h) / 2, h - text_h));
+            if (ty + text_h > s0 - 2 || s0 < 0) {
+                sv_theme_source(cr, THEME.text, 1);
+                sv_draw_text_clipped(cr, buf, 6, ty, w - 18, 0, size);
+            }
+            /* a bracket along the rows the label names */
+            sv_theme_source(cr, THEME.dim_text, 1);
+            double a = floor(s0) + 1, b = fmax(a + 1, ceil(e1) - 1);
+            cairo_rectangle(cr, w - 5, a, 1, b - a);
+            cairo_rectangle(cr, w - 8, a, 3, 1);
+            cairo_rectangle(cr, w - 8, b - 1, 3, 1);
+            cairo_fill(cr);
+        }
+        if (s0 >= h)
+            break;
+        i = j + 1;
+    }
+    sv_theme_source(cr, THEME.border, 1);
+    cairo_set_line_width(cr, 1);
+    cairo_move_to(cr, w - 0.5, 0);
+    cairo_line_to(cr, w - 0.5, h);
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+sv_overview *sv_overview_from_fold(const sv_fold *f)
+{
+    sv_overview *o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL;
+    o->width = f->width;
+    o->t0 = f->t0;
+    o->t1 = f->t1;
+    o->n_categories = f->n_categories;
+    o->bytes_read = f->stats.bytes_read;
+    o->cols = calloc((size_t)f->n_categories * f->width + 1, sizeof(float));
+    if (!o->cols) {
+        free(o);
+        return NULL;
+    }
+    /* rows of one fold of every timeline are means over the timelines,
+     * what the strip shows; several rows (a fold asked for more) are
+     * weighted by their timelines */
+    double total = 0;
+    for (uint32_t row = 0; row < f->n_rows; row++)
+        total += f->row_first[row + 1] - f->row_first[row];
+    for (uint32_t row = 0; row < f->n_rows; row++) {
+        float wgt = (float)((f->row_first[row + 1] - f->row_first[row]) / (total > 0 ? total : 1));
+        for (uint32_t k = 0; k < f->n_categories; k++) {
+            const float *v = sv_fold_values(f, row, k);
+            if (!v || f->cat_kind[k] != SLOG_KIND_STATE)
+                continue;
+            float *dst = o->cols + (size_t)k * f->width;
+            for (int i = 0; i < f->width; i++)
+                dst[i] += wgt * v[i];
+        }
+    }
+    return o;
+}
+
+void sv_render_overview_ranks(cairo_t *cr, double w, double h, const sv_rank_axis *ax)
+{
+    double ext = ax->hi - ax->lo;
+    if (!(ext > 0))
+        return;
+    double y0 = (ax->r0 - ax->lo) / ext * h, y1 = (ax->r1 - ax->lo) / ext * h;
+    if (y1 - y0 < 3) {
+        double c = (y0 + y1) / 2;
+        y0 = c - 1.5;
+        y1 = c + 1.5;
+    }
+    cairo_save(cr);
+    sv_theme_source(cr, THEME.chrome_bg, 1);
+    cairo_rectangle(cr, w - 6, 0, 6, h);
+    cairo_fill(cr);
+    sv_theme_source(cr, THEME.accent, 1);
+    cairo_rectangle(cr, w - 5, fmax(0, y0), 4, fmin(h, y1) - fmax(0, y0));
+    cairo_fill(cr);
+    cairo_restore(cr);
+}

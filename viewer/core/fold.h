@@ -1,0 +1,100 @@
+/* fold.h - timelines folded into rows. When more timelines are shown than
+ * fit at a readable height, each row of the canvas (a band of one or more
+ * pixels) stands for a range of consecutive timelines and shows, per pixel
+ * column, the share of those timelines in each state category, stacked
+ * from the band's bottom: a phase where half the ranks wait is a
+ * half-height band of the wait colour. Built from slog_reader_grid(), whose
+ * cost follows rows x columns rather than the number of timelines, on a
+ * worker thread; afterwards read-only, like sv_scene. GTK-free.
+ */
+#ifndef SV_FOLD_H
+#define SV_FOLD_H
+
+#include <cairo.h>
+#include <stdint.h>
+
+#include "render.h"
+#include "scene.h"
+#include <slog2/slog.h>
+#include "viewport.h"
+
+/* Rows lower than this (pixels per timeline) are not readable one by one:
+ * below it the view folds. */
+#define SV_FOLD_MIN_ROW_H 3.0
+
+typedef struct sv_fold {
+    double t0, t1;          /* window the columns cover */
+    int width;              /* pixel columns */
+    double pixel_ns;
+    uint32_t tl_first, tl_last; /* the timelines asked for, inclusive */
+    uint32_t n_rows, n_categories;
+    uint32_t unit;          /* timelines per unit the rows are made of */
+    uint32_t *row_first;    /* n_rows + 1: row i holds [row_first[i], row_first[i + 1]) */
+    slog_grid *grid;
+    uint8_t *cat_kind;      /* n_categories slog_kind */
+    slog_query_stats stats;
+    double query_ms;
+} sv_fold;
+
+/* Fold timelines [first, last] over [t0, t1] into at most max_rows rows of
+ * width columns. NULL on error (err filled). Thread-safe with respect to r. */
+sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t first, uint32_t last,
+                       uint32_t max_rows, slog_error *err);
+void sv_fold_free(sv_fold *f);
+/* The width values of (row, category), or NULL where all are 0. */
+const float *sv_fold_values(const sv_fold *f, uint32_t row, uint32_t category);
+/* Row holding timeline tl, or -1. */
+long sv_fold_row_of(const sv_fold *f, uint32_t tl);
+/* Column of time t, or -1 outside the window. */
+long sv_fold_col_of(const sv_fold *f, double t);
+
+/* How many rows to fold timelines [first, last] into for a canvas
+ * height pixels high: 0 when they fit at SV_FOLD_MIN_ROW_H each (no
+ * folding), else one row per pixel. rows_opt (--rows) > 0 forces folding
+ * into at most that many. */
+uint32_t sv_fold_rows_for(uint32_t first, uint32_t last, double height, uint32_t rows_opt);
+
+/* The rows' band [*y0, *y1) on the canvas (real-valued, may lie outside). */
+void sv_fold_band(const sv_fold *f, const sv_rank_axis *ax, uint32_t row, double *y0, double *y1);
+/* Row whose band holds canvas y, or -1. */
+long sv_fold_row_at(const sv_fold *f, const sv_rank_axis *ax, double y);
+
+typedef struct sv_fold_params {
+    const sv_viewport *vp;
+    const sv_rank_axis *ax;
+    const sv_fold *fold;    /* may be NULL (nothing loaded yet) */
+    const sv_palette *pal;
+    long hover_row;         /* fold row under the pointer or -1 */
+    int have_range;
+    double range_t0, range_t1;
+} sv_fold_params;
+
+/* The folded canvas: background, grid, each row's stacked shares (drawn
+ * with exact vertical coverage, so a band of a pixel mixes the colours in
+ * proportion), event counts as ticks where bands are tall enough. */
+void sv_render_fold(cairo_t *cr, double w, double h, const sv_fold_params *p);
+
+/* Label text of timelines [a, b] into buf: "ranks 0–127" where the
+ * timelines are ranks' only threads (keys: rank << 32 | thread; may be
+ * NULL), else "timelines 0–127"; one timeline gets its own label. */
+void sv_fold_range_label(uint32_t a, uint32_t b, const uint64_t *keys, const char *const *labels, char *buf,
+                         size_t size);
+
+/* The labels column beside a folded canvas: ranges at least a label's
+ * height apart, each with a bracket along the rows it names. */
+void sv_render_fold_labels(cairo_t *cr, double w, double h, const sv_fold *f, const sv_rank_axis *ax,
+                           const uint64_t *keys, const char *const *labels, long hover_row);
+
+/* The whole-trace overview strip from a one-row grid of every timeline
+ * (sv_fold_query with max_rows 1). */
+sv_overview *sv_overview_from_fold(const sv_fold *f);
+/* Mark on the overview strip (w x h) which timelines the canvas shows,
+ * as a bar along its right edge: the extent is the strip's height. */
+void sv_render_overview_ranks(cairo_t *cr, double w, double h, const sv_rank_axis *ax);
+
+/* Shares of row at column col: the states' values (0..1) into shares
+ * (n_categories floats; arrows and events get their counts). Returns the
+ * number of timelines the row holds, 0 when row or col is out of range. */
+uint32_t sv_fold_shares(const sv_fold *f, uint32_t row, long col, float *shares);
+
+#endif
