@@ -457,6 +457,6 @@ int main(int argc, char **argv)
     corrupt_case(&o, seed + 1, n_flips, vg);
     t_rmtree(g_dir);
     free(g_dir);
-    printf("PASS (%u notes)\n", t_notes);
+    printf("PASS\n");
     return 0;
 }

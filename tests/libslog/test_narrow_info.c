@@ -185,6 +185,6 @@ int main(int argc, char **argv)
     }
     t_rmtree(dir);
     free(dir);
-    printf("PASS (%u notes)\n", t_notes);
+    printf("PASS\n");
     return 0;
 }

@@ -98,7 +98,7 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     if (o.preview_bins)
         CHECK(fi->preview_bins == o.preview_bins);
     else
-        SOFT(fi->preview_bins == 64, "default preview_bins is %u, slog.h says 64", fi->preview_bins);
+        CHECKF(fi->preview_bins == 64, "default preview_bins is %u, slog.h says 64", fi->preview_bins);
     if (o.leaf_shift >= 0)
         CHECK(fi->leaf_shift == o.leaf_shift);
     CHECK_OK(slog_reader_check(rd, NULL, &err), &err);
@@ -155,6 +155,6 @@ int main(int argc, char **argv)
     free(dir);
     printf("preview bins compared: %llu (%llu non-zero)\n", (unsigned long long)t_bins_checked,
            (unsigned long long)t_bins_nonzero);
-    printf("PASS (%u notes)\n", t_notes);
+    printf("PASS\n");
     return 0;
 }

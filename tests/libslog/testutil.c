@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 char t_context[256];
-unsigned t_notes;
 uint64_t t_bins_checked, t_bins_nonzero;
 
 void t_fail(const char *file, int line, const char *expr, const char *fmt, ...)
@@ -27,17 +26,6 @@ void t_fail(const char *file, int line, const char *expr, const char *fmt, ...)
         fprintf(stderr, "  context: %s\n", t_context);
     fflush(stderr);
     exit(1);
-}
-
-void t_note(const char *file, int line, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "NOTE %s:%d: ", file, line);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    t_notes++;
 }
 
 int t_under_valgrind(void)
@@ -833,8 +821,8 @@ void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *f
                    "have bins no wider than pixel_ns", (long long)p->lo, (long long)p->hi,
                    p->level, p->n_bins, fi->leaf_shift);
         }
-        SOFT(p->n_bins == fi->preview_bins, "preview n_bins %u != file preview_bins %u", p->n_bins,
-             fi->preview_bins);
+        CHECKF(p->n_bins == fi->preview_bins, "preview n_bins %u != file preview_bins %u", p->n_bins,
+               fi->preview_bins);
     }
     t_qsort(ps, np, sizeof *ps, cmp_prev_lo);
     for (size_t i = 0; i + 1 < np; i++)
