@@ -201,8 +201,7 @@ void dumpi_file_rewind(dumpi_file *f);
  * to exercise that. */
 void dumpi_file_set_window(dumpi_file *f, size_t bytes);
 /* Leave cpu_start/cpu_stop at 0: a reader that draws wall time only
- * saves their decoding (a tenth of a record's). Bounds are still
- * checked. */
+ * saves their decoding. Bounds are still checked. */
 void dumpi_file_skip_cpu_times(dumpi_file *f);
 /* Add ns to every wall time decoded from now on (0 at open): the
  * builder's shift of a host's clock onto another's (clocks.h). Times a

@@ -13,7 +13,7 @@ int for_each_rank(int argc, char **argv, void (*fn)(const char *path, int rank))
   }
   struct stat st;
   if (stat(argv[1], &st) != 0 || !S_ISDIR(st.st_mode)) {
-    printf("SKIP: ../shared/traces not found\n");
+    printf("SKIP: %s not found\n", argv[1]);
     return 77;
   }
   int rc = 0;

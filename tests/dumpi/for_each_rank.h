@@ -5,7 +5,7 @@
 
 /* Calls fn on the .bin path (and rank) of every rank of every FOLDER under
  * TRACES_DIR (argv[1], argv[2...]). Returns 0, 77 after printing SKIP when
- * TRACES_DIR does not exist (a fresh clone without ../shared), 2 after a
+ * TRACES_DIR does not exist (no traces at SLOG2_SHARED_DIR), 2 after a
  * usage message, or 1 when a folder's .meta cannot be opened (the error
  * printed, the other folders still walked). */
 int for_each_rank(int argc, char **argv, void (*fn)(const char *path, int rank));

@@ -2,7 +2,7 @@
  *
  * Before DUMPI 0.6.9 libdumpi wrote MPI_Type_struct's "indices" as one bare
  * int32 where later versions write an int array (dumpi_table.c,
- * DUMPI_ARGF_SCALAR_BEFORE_0_6_9). No trace in ../shared has the call, so
+ * DUMPI_ARGF_SCALAR_BEFORE_0_6_9). No real trace the tests read has the call, so
  * this test writes a one-record .bin by hand for versions 0.6.8 and 0.6.9
  * and checks that each decodes with its own layout: the arguments after
  * "indices" come out right only if the decoder took the right number of

@@ -68,7 +68,7 @@ static void check_folder(const char *traces, const char *name) {
 int main(int argc, char **argv) {
   struct stat st;
   if (argc < 2 || stat(argv[1], &st) != 0 || !S_ISDIR(st.st_mode)) {
-    printf("SKIP: ../shared/traces not found\n");
+    printf("SKIP: %s not found\n", argv[1]);
     return 77;
   }
   check_folder(argv[1], "testmpi-4r");

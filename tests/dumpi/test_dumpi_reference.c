@@ -509,7 +509,7 @@ int main(int argc, char **argv) {
   }
   struct stat st;
   if (stat(argv[1], &st) != 0 || !S_ISDIR(st.st_mode)) {
-    printf("SKIP: ../shared/traces not found\n");
+    printf("SKIP: %s not found\n", argv[1]);
     return 77;
   }
   char *names[256];

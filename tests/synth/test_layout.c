@@ -3,7 +3,7 @@
  * stream start, end-of-stream label, header, footer, keyval, perf labels,
  * datatype sizes, function addresses and the index record at the end, each
  * in bounds and where the previous section ends. The same checker is run
- * on a real libdumpi trace from shared/traces when it is there, to show the
+ * on a real libdumpi trace (SLOG2_SHARED_DIR/traces) when it is there, to show the
  * generated layout is the real one. Also checks the .meta and --size.
  */
 #include "check.h"
