@@ -252,7 +252,7 @@ static void run_case(const gcase *c) {
         /* narrow leaves: deep trees, states crossing many nodes */
         if (t_chance(&r, 70)) o.leaf_shift = 10 + (int32_t)t_below(&r, 6);
     }
-    snprintf(t_context, sizeof t_context,
+    snprintf(check_context, sizeof check_context,
              "seed %" PRIu64 " (rerun: test_blocks %" PRIu64 " %u %zu %d) %u timelines, %zu drawables, blocks of %u, "
              "groups of %u, leaf_shift %d",
              c->seed, c->seed, c->n_tls, c->per_tl, c->deep, c->n_tls, m.n, o.block_timelines, o.group_timelines,

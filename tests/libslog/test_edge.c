@@ -27,7 +27,7 @@ static slog_cb_result count_cb(void *user, const slog_drawable *d)
  * random queries against the brute-force model. */
 static void roundtrip(const t_model *m, const slog_writer_options *o, const char *name)
 {
-    snprintf(t_context, sizeof t_context, "edge case '%s'", name);
+    CHECK_CONTEXT("edge case '%s'", name);
     printf("%s: %zu drawables, %u timelines\n", name, m->n, m->n_tls);
     char *path = t_path(g_dir, "edge.slog2");
     slog_error err;
@@ -266,7 +266,7 @@ static void expect_rejected(slog_writer *w, slog_drawable d, slog_status want, c
  * checks clean. */
 static void test_total_saturates(void)
 {
-    snprintf(t_context, sizeof t_context, "category total saturates");
+    CHECK_CONTEXT("category total saturates");
     char *path = t_path(g_dir, "total.slog2");
     int64_t info[1] = {1};
     slog_writer *w = open_basic(path, 2);
@@ -294,7 +294,7 @@ static void test_total_saturates(void)
 
 static void test_writer_errors(void)
 {
-    snprintf(t_context, sizeof t_context, "writer argument errors");
+    CHECK_CONTEXT("writer argument errors");
     char *path = t_path(g_dir, "errors.slog2");
     int64_t info[2] = {1, SLOG_INFO_UNKNOWN};
     slog_writer *w = open_basic(path, 3);
@@ -397,7 +397,7 @@ static void check_err_names(const slog_error *err, const char *path, const char 
 
 static void test_files(void)
 {
-    snprintf(t_context, sizeof t_context, "abort / failed finish / bad paths");
+    CHECK_CONTEXT("abort / failed finish / bad paths");
     char *sub = t_path(g_dir, "files");
     CHECK(mkdir(sub, 0700) == 0);
     char *path = t_path(sub, "x.slog2");
@@ -533,7 +533,7 @@ static void test_write_fails(void)
 {
     static const rlim_t limits[] = {100000, 150001, 333333};
     for (size_t li = 0; li < sizeof limits / sizeof limits[0]; li++) {
-        snprintf(t_context, sizeof t_context, "write fails at %lu bytes", (unsigned long)limits[li]);
+        CHECK_CONTEXT("write fails at %lu bytes", (unsigned long)limits[li]);
         char *sub = t_path(g_dir, "wfail");
         CHECK(mkdir(sub, 0700) == 0);
         char *path = t_path(sub, "x.slog2");
@@ -609,7 +609,7 @@ static leaf_tally finish_and_tally_leaves(slog_writer *w, slog_status st, const 
  * part as when the width came from the first drawables' density. */
 static void test_leaf_width_slow_start(void)
 {
-    snprintf(t_context, sizeof t_context, "leaf width after a slow start");
+    CHECK_CONTEXT("leaf width after a slow start");
     char *path = t_path(g_dir, "slow.slog2");
     slog_writer *w = open_basic(path, 2);
     int64_t info[2] = {1, 2};
@@ -641,7 +641,7 @@ static void test_leaf_width_slow_start(void)
  * (the leaf width is a power of two: from half that to twice). */
 static void test_leaf_width_many_rows(void)
 {
-    snprintf(t_context, sizeof t_context, "leaf width with many timelines");
+    CHECK_CONTEXT("leaf width with many timelines");
     char *path = t_path(g_dir, "rows.slog2");
     const uint32_t n_tls = 4096;
     slog_writer *w = NULL;
@@ -693,7 +693,7 @@ static slog_cb_result stop_preview(void *user, const slog_preview *p)
 
 static void test_query_misc(void)
 {
-    snprintf(t_context, sizeof t_context, "query callbacks / windows");
+    CHECK_CONTEXT("query callbacks / windows");
     t_model m;
     basic_model(&m, 4);
     for (int i = 0; i < 5000; i++)
@@ -765,7 +765,7 @@ static void test_strerror(void)
 
 static void test_options(void)
 {
-    snprintf(t_context, sizeof t_context, "writer options");
+    CHECK_CONTEXT("writer options");
     slog_writer_options o;
     memset(&o, 0x5a, sizeof o);
     slog_writer_options_init(&o);

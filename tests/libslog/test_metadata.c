@@ -11,7 +11,7 @@ int main(void)
 {
     char *dir = t_mkdtemp("metadata");
     char *path = t_path(dir, "meta.slog2");
-    snprintf(t_context, sizeof t_context, "metadata test, file %s", path);
+    CHECK_CONTEXT("metadata test, file %s", path);
 
     t_model m;
     t_model_init(&m);
