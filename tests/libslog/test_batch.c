@@ -222,7 +222,7 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
             span = t_dhi(&m.d[i]);
     o.leaf_shift = t_chance(&r, 50) ? slog_leaf_shift_for((double)m.n, (double)span, 0, 64)
                                     : (int32_t)t_below(&r, 28);
-    snprintf(check_context, sizeof check_context,
+    CHECK_CONTEXT(
              "seed %" PRIu64 " (rerun: test_batch %" PRIu64 " %zu %u) preview_bins %u leaf_shift %d blocks of %u, groups of %u; "
              "%zu drawables",
              seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, o.block_timelines, o.group_timelines, m.n);

@@ -78,7 +78,7 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     t_model_random(&m, &r, &gp);
     slog_writer_options o;
     random_options(&r, &o, seed % 4 == 0);
-    snprintf(check_context, sizeof check_context,
+    CHECK_CONTEXT(
              "seed %" PRIu64 " (rerun: test_roundtrip %" PRIu64 " %zu %u) preview_bins %u leaf_shift %d "
              "leaf_drawables %u preview_min_subtree %llu blocks of %u, groups of %u; %zu drawables %u timelines %u categories",
              seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, o.leaf_drawables, (unsigned long long)o.preview_min_subtree,
