@@ -5,7 +5,7 @@
 # (when SLOG2_VALGRIND is ON), failing on any error or definite leak; those
 # get SLOG2_UNDER_VALGRIND=1 in their environment, and with SLOG2_SANITIZE=ON
 # every test gets SLOG2_UNDER_SANITIZER=1. Exit code 77 means "skipped"
-# (e.g. ../shared/traces absent).
+# (e.g. no traces under SLOG2_SHARED_DIR).
 find_program(SLOG2_VALGRIND_EXE valgrind)
 function(slog2_add_test)
   cmake_parse_arguments(T "GUI;NO_VALGRIND" "NAME;TIMEOUT" "COMMAND;LABELS" ${ARGN})
@@ -60,7 +60,7 @@ endfunction()
 #    "fuzz-replay" and COMPONENT) runs every CORPUS file once -- so the seed
 #    corpus and any committed crash reproducers are regression tests in the
 #    normal, Valgrind and sanitizer runs, with gcc too.
-# CORPUS directories that do not exist (../shared absent) are left out.
+# CORPUS directories that do not exist (no SLOG2_SHARED_DIR) are left out.
 # FIXTURES: ctest fixtures that write a corpus at test time.
 set(SLOG2_FUZZ_SECONDS 60 CACHE STRING "Seconds each *.fuzz.* test fuzzes for")
 function(slog2_add_fuzzer)

@@ -206,8 +206,7 @@ void dumpi_file_set_window(dumpi_file *f, size_t bytes);
  * may hold open. An open that fails is the read's error (DUMPI_ERR_IO). */
 void dumpi_file_set_transient(dumpi_file *f, int on);
 /* Leave cpu_start/cpu_stop at 0: a reader that draws wall time only
- * saves their decoding (a tenth of a record's). Bounds are still
- * checked. */
+ * saves their decoding. Bounds are still checked. */
 void dumpi_file_skip_cpu_times(dumpi_file *f);
 /* Add ns to every wall time decoded from now on (0 at open): the
  * builder's shift of a host's clock onto another's (clocks.h). Times a

@@ -166,7 +166,7 @@ static int64_t unwrap(dumpi_unwrap *w, uint16_t stored, int32_t bias) {
 }
 
 /* Time pair at r->p: (u16 s, u32 ns) entry, then exit. Inlined: every
- * record has one, and the call cost a tenth of the record's decoding. */
+ * record has one, and the call was a large part of a record's decoding. */
 static inline __attribute__((always_inline)) void
 read_times(reader *r, dumpi_unwrap *w, int32_t bias, int64_t *start,
            int64_t *stop) {
@@ -631,9 +631,8 @@ void dumpi_file_set_wall_offset(dumpi_file *f, int64_t ns) {
  * inlined too): the build calls only the first, once per record, and
  * link-time optimisation then inlines all of it into the build's loop. A
  * second caller of one shared copy (clocks.c's look at the first records)
- * left it out of line, which cost 1-3 % of the build's instructions
- * (callgrind -j 1: hpcg-4r 903.8 M before clocks.c, 922 M with one shared
- * copy, 907.3 M so; hpcc-4r 471.9, 484.7 and 474.7 M). */
+ * left it out of line, and the build's loop paid for the call on every
+ * record. */
 static inline __attribute__((always_inline)) int
 next_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   if (f->state < 0) {

@@ -17,12 +17,13 @@
 #define MASK_WALL 0x08    /* DUMPI_TIME_WALL */
 #define MASK_THREAD 0x40  /* DUMPI_THREADID_MASK */
 
-/* Trace format written by sst-dumpi a4c8bf5 (the traces in shared/traces). */
+/* Trace format written by sst-dumpi a4c8bf5, the libdumpi the real traces
+ * the tests read were recorded with. */
 static const uint8_t version[3] = { 13, 0, 0 };
 
 /* Sizes of the 28 built-in datatypes (DUMPI_DATATYPE_ERROR .. 
  * MPI_LONG_DOUBLE_INT) as Open MPI 4.1 on x86-64 reports them; copied from
- * the datatype-sizes section of shared/traces/hpcg-4r. */
+ * the datatype-sizes section of a trace libdumpi recorded there. */
 static const uint32_t builtin_sizes[28] = {
   0, 0, 1, 1, 1, 1, 4, 2, 2, 4, 4, 8, 8, 4, 8, 16, 0, 8, 8, 1, 0, 0,
   8, 12, 12, 6, 8, 20

@@ -1,6 +1,6 @@
 /* workload.c - the simulated MPI program behind slog2-synth (see workload.h).
  *
- * Handle conventions follow libdumpi 13 with Open MPI (shared/traces/README.md):
+ * Handle conventions follow libdumpi 13 with Open MPI (docs/DUMPI.md):
  * communicators 1 = MPI_COMM_NULL, 2 = MPI_COMM_WORLD, user communicators from
  * 4 with freed ids reused (lowest free first); request ids from 2, reused after
  * completion; a completed send's status has source = tag = -1; Iprobe with

@@ -2,7 +2,7 @@
  *
  * All ranks run one SPMD stencil-like program in lock step, one iteration at
  * a time, against one simulated CLOCK_MONOTONIC shared by every rank (they
- * are modelled as living on one host, as in shared/traces). Within each
+ * are modelled as living on one host, as in the real traces the tests use). Within each
  * phase the generator first computes when every rank starts its sends, then
  * when every receive and collective can complete, so a receive always ends
  * after the matching send started and a collective ends after its last

@@ -710,178 +710,196 @@ static void resolve_inter_create(comm_ctx *c, pending *p)
     obj_release(o);
 }
 
+/* MPI_Comm_dup: the parent's groups (both for an intercommunicator) and
+ * topology. */
+static void resolve_dup(comm_ctx *c, pending *p)
+{
+    const comm_obj *par = p->parent;
+    comm_obj *o = obj_new(c, c->next_id++, par->size[0], par->group[0]);
+    if (par->n_groups == 2) {
+        o->n_groups = 2;
+        o->size[1] = par->size[1];
+        o->group[1] = g_memdup2(par->group[1], sizeof(int) * (size_t)par->size[1]);
+    }
+    if (par->ndims) {
+        o->ndims = par->ndims;
+        o->dims = g_memdup2(par->dims, sizeof(int) * (size_t)par->ndims);
+    }
+    for (int i = 0; i < p->n_members; i++)
+        if (p->slot[i]->newref)
+            ref_assign(p->slot[i]->newref, o, p->slot[i]->parent->side);
+    obj_release(o);
+}
+
+/* MPI-3.1 6.4.2, MPI_COMM_SPLIT: ordered by key, ties by rank in the
+ * parent. */
+static void resolve_split(comm_ctx *c, pending *p)
+{
+    if (p->parent->n_groups == 2) {
+        resolve_inter_split(c, p);
+        return;
+    }
+    int n = p->n_members;
+    split_item *it = g_new(split_item, n);
+    for (int i = 0; i < n; i++)
+        it[i] = (split_item){p->slot[i]->color, p->slot[i]->key, i, p->slot[i]};
+    assign_runs(c, p, it, n, 0, NULL);
+    g_free(it);
+}
+
+/* MPI_Comm_create: each distinct group becomes one communicator (MPI-3
+ * allows disjoint groups; MPI-2 callers all pass the same one). */
+static void resolve_create(comm_ctx *c, pending *p)
+{
+    if (p->parent->n_groups == 2) {
+        resolve_inter_create(c, p);
+        return;
+    }
+    GPtrArray *made = g_ptr_array_new();
+    for (int i = 0; i < p->n_members; i++) {
+        contrib *k = p->slot[i];
+        if (!k->newref)
+            continue;
+        if (!k->group || group_eval(k->group) != EVAL_OK)
+            continue; /* left PENDING, failed by the caller */
+        comm_obj *o = NULL;
+        for (guint m = 0; m < made->len && !o; m++) {
+            comm_obj *x = g_ptr_array_index(made, m);
+            if (x->size[0] == k->group->n &&
+                memcmp(x->group[0], k->group->ranks, sizeof(int) * (size_t)x->size[0]) == 0)
+                o = x;
+        }
+        if (!o) {
+            o = obj_new(c, c->next_id++, k->group->n, k->group->ranks);
+            g_ptr_array_add(made, o);
+        }
+        ref_assign(k->newref, o, 0);
+    }
+    for (guint m = 0; m < made->len; m++)
+        obj_release(g_ptr_array_index(made, m));
+    g_ptr_array_free(made, TRUE);
+}
+
+/* MPI_Cart_create, MPI_Graph_create: members are the first prod(dims) /
+ * nnodes parent ranks. */
+static void resolve_topology(comm_ctx *c, pending *p)
+{
+    const comm_obj *par = p->parent;
+    int n = p->n_members;
+    int want = -1, ndims = 0;
+    const int *dims = NULL;
+    for (int i = 0; i < n && want < 0; i++) {
+        contrib *k = p->slot[i];
+        if (p->kind == CK_GRAPH) {
+            want = k->color;
+        } else {
+            long prod = 1;
+            for (int d = 0; d < k->n_ints && prod <= par->size[0]; d++)
+                prod *= k->ints[d] > 0 ? k->ints[d] : 1;
+            want = (int)(prod <= par->size[0] ? prod : par->size[0] + 1);
+            ndims = k->n_ints;
+            dims = k->ints;
+        }
+    }
+    if (par->n_groups != 1 || want <= 0 || want > par->size[0]) {
+        p->failed = true;
+        return;
+    }
+    comm_obj *o = obj_new(c, c->next_id++, want, par->group[0]);
+    if (ndims > 0) {
+        o->ndims = ndims;
+        o->dims = g_memdup2(dims, sizeof(int) * (size_t)ndims);
+    }
+    for (int i = 0; i < n; i++)
+        if (p->slot[i]->newref)
+            ref_assign(p->slot[i]->newref, o, 0);
+    obj_release(o);
+}
+
+/* MPI-3.1 7.5.7, MPI_Cart_sub: one subgrid per value of the dropped
+ * coordinates; row-major order keeps parent order within a subgrid. */
+static void resolve_cart_sub(comm_ctx *c, pending *p)
+{
+    const comm_obj *par = p->parent;
+    int n = p->n_members;
+    const contrib *k0 = p->slot[0];
+    if (par->ndims <= 0 || k0->n_ints != par->ndims) {
+        p->failed = true;
+        return;
+    }
+    int *kept = g_new(int, par->ndims);
+    int n_kept = 0;
+    for (int d = 0; d < par->ndims; d++)
+        if (k0->ints[d])
+            kept[n_kept++] = par->dims[d];
+    split_item *it = g_new(split_item, n);
+    for (int i = 0; i < n; i++) {
+        int rest = i, color = 0, mul = 1;
+        for (int d = par->ndims - 1; d >= 0; d--) {
+            int coord = rest % par->dims[d];
+            rest /= par->dims[d];
+            if (!k0->ints[d]) {
+                color += coord * mul;
+                mul *= par->dims[d];
+            }
+        }
+        it[i] = (split_item){color, 0, i, p->slot[i]};
+    }
+    assign_runs(c, p, it, n, n_kept, kept);
+    g_free(it);
+    g_free(kept);
+}
+
+/* MPI-3.1 6.6.2, MPI_Intercomm_merge: the group that passed high = false
+ * comes first. Equal values leave the order to the implementation; Open MPI
+ * (ompi_comm_determine_first) puts first the group whose local rank 0 has
+ * the lower process name, i.e. the lower world rank in one job, and it takes
+ * each side's value from its local rank 0 (MPI requires one value per
+ * group). */
+static void resolve_imerge(comm_ctx *c, pending *p)
+{
+    const comm_obj *par = p->parent;
+    if (par->n_groups != 2) {
+        p->failed = true; /* MPI_Intercomm_merge needs an intercomm */
+        return;
+    }
+    int high0 = p->slot[0]->color != 0, high1 = p->slot[par->size[0]]->color != 0;
+    int first = high0 != high1 ? high0 : par->group[1][0] < par->group[0][0];
+    int total = obj_n_members(par);
+    int *ranks = g_new(int, total);
+    int m = 0;
+    for (int g = 0; g < par->n_groups; g++) {
+        int s = (first + g) % par->n_groups;
+        memcpy(ranks + m, par->group[s], sizeof(int) * (size_t)par->size[s]);
+        m += par->size[s];
+    }
+    comm_obj *o = obj_new(c, c->next_id++, total, ranks);
+    g_free(ranks);
+    for (int i = 0; i < p->n_members; i++)
+        if (p->slot[i]->newref)
+            ref_assign(p->slot[i]->newref, o, 0);
+    obj_release(o);
+}
+
+/* One resolver per kind of creation call: each makes the new
+ * communicators and assigns the members' refs, or sets p->failed. */
+static void (*const resolvers[])(comm_ctx *c, pending *p) = {
+    [CK_DUP] = resolve_dup,           [CK_SPLIT] = resolve_split,
+    [CK_CREATE] = resolve_create,     [CK_CART] = resolve_topology,
+    [CK_CART_SUB] = resolve_cart_sub, [CK_GRAPH] = resolve_topology,
+    [CK_ICREATE] = resolve_icreate,   [CK_IMERGE] = resolve_imerge,
+};
+
 /* All members reported creation call p: compute the new communicators. */
 static void resolve(comm_ctx *c, pending *p)
 {
-    comm_obj *par = p->parent;
-    int n = p->n_members;
-    if (!p->failed) {
-        switch (p->kind) {
-        case CK_DUP: {
-            comm_obj *o = obj_new(c, c->next_id++, par->size[0], par->group[0]);
-            if (par->n_groups == 2) {
-                o->n_groups = 2;
-                o->size[1] = par->size[1];
-                o->group[1] = g_memdup2(par->group[1], sizeof(int) * (size_t)par->size[1]);
-            }
-            if (par->ndims) {
-                o->ndims = par->ndims;
-                o->dims = g_memdup2(par->dims, sizeof(int) * (size_t)par->ndims);
-            }
-            for (int i = 0; i < n; i++)
-                if (p->slot[i]->newref)
-                    ref_assign(p->slot[i]->newref, o, p->slot[i]->parent->side);
-            obj_release(o);
-            break;
-        }
-        case CK_SPLIT: {
-            if (par->n_groups == 2) {
-                resolve_inter_split(c, p);
-                break;
-            }
-            /* MPI-3.1 6.4.2: ordered by key, ties by rank in the parent. */
-            split_item *it = g_new(split_item, n);
-            for (int i = 0; i < n; i++)
-                it[i] = (split_item){p->slot[i]->color, p->slot[i]->key, i, p->slot[i]};
-            assign_runs(c, p, it, n, 0, NULL);
-            g_free(it);
-            break;
-        }
-        case CK_CREATE: {
-            if (par->n_groups == 2) {
-                resolve_inter_create(c, p);
-                break;
-            }
-            /* Each distinct group becomes one communicator (MPI-3 allows
-             * disjoint groups; MPI-2 callers all pass the same one). */
-            GPtrArray *made = g_ptr_array_new();
-            for (int i = 0; i < n; i++) {
-                contrib *k = p->slot[i];
-                if (!k->newref)
-                    continue;
-                if (!k->group || group_eval(k->group) != EVAL_OK)
-                    continue; /* left PENDING, failed below */
-                comm_obj *o = NULL;
-                for (guint m = 0; m < made->len && !o; m++) {
-                    comm_obj *x = g_ptr_array_index(made, m);
-                    if (x->size[0] == k->group->n &&
-                        memcmp(x->group[0], k->group->ranks, sizeof(int) * (size_t)x->size[0]) == 0)
-                        o = x;
-                }
-                if (!o) {
-                    o = obj_new(c, c->next_id++, k->group->n, k->group->ranks);
-                    g_ptr_array_add(made, o);
-                }
-                ref_assign(k->newref, o, 0);
-            }
-            for (guint m = 0; m < made->len; m++)
-                obj_release(g_ptr_array_index(made, m));
-            g_ptr_array_free(made, TRUE);
-            break;
-        }
-        case CK_CART:
-        case CK_GRAPH: {
-            /* Members are the first prod(dims) / nnodes parent ranks. */
-            int want = -1, ndims = 0;
-            const int *dims = NULL;
-            for (int i = 0; i < n && want < 0; i++) {
-                contrib *k = p->slot[i];
-                if (p->kind == CK_GRAPH) {
-                    want = k->color;
-                } else {
-                    long prod = 1;
-                    for (int d = 0; d < k->n_ints && prod <= par->size[0]; d++)
-                        prod *= k->ints[d] > 0 ? k->ints[d] : 1;
-                    want = (int)(prod <= par->size[0] ? prod : par->size[0] + 1);
-                    ndims = k->n_ints;
-                    dims = k->ints;
-                }
-            }
-            if (par->n_groups != 1 || want <= 0 || want > par->size[0]) {
-                p->failed = true;
-                break;
-            }
-            comm_obj *o = obj_new(c, c->next_id++, want, par->group[0]);
-            if (ndims > 0) {
-                o->ndims = ndims;
-                o->dims = g_memdup2(dims, sizeof(int) * (size_t)ndims);
-            }
-            for (int i = 0; i < n; i++)
-                if (p->slot[i]->newref)
-                    ref_assign(p->slot[i]->newref, o, 0);
-            obj_release(o);
-            break;
-        }
-        case CK_CART_SUB: {
-            /* MPI-3.1 7.5.7: one subgrid per value of the dropped coordinates;
-             * row-major order keeps parent order within a subgrid. */
-            const contrib *k0 = p->slot[0];
-            if (par->ndims <= 0 || k0->n_ints != par->ndims) {
-                p->failed = true;
-                break;
-            }
-            int *kept = g_new(int, par->ndims);
-            int n_kept = 0;
-            for (int d = 0; d < par->ndims; d++)
-                if (k0->ints[d])
-                    kept[n_kept++] = par->dims[d];
-            split_item *it = g_new(split_item, n);
-            for (int i = 0; i < n; i++) {
-                int rest = i, color = 0, mul = 1;
-                for (int d = par->ndims - 1; d >= 0; d--) {
-                    int coord = rest % par->dims[d];
-                    rest /= par->dims[d];
-                    if (!k0->ints[d]) {
-                        color += coord * mul;
-                        mul *= par->dims[d];
-                    }
-                }
-                it[i] = (split_item){color, 0, i, p->slot[i]};
-            }
-            assign_runs(c, p, it, n, n_kept, kept);
-            g_free(it);
-            g_free(kept);
-            break;
-        }
-        case CK_ICREATE:
-            resolve_icreate(c, p);
-            if (!p->failed)
-                return; /* refs are assigned when the other half arrives */
-            break;
-        case CK_IMERGE: {
-            /* MPI-3.1 6.6.2: the group that passed high = false comes
-             * first. Equal values leave the order to the implementation;
-             * Open MPI (ompi_comm_determine_first) puts first the group
-             * whose local rank 0 has the lower process name, i.e. the lower
-             * world rank in one job, and it takes each side's value from
-             * its local rank 0 (MPI requires one value per group). */
-            if (par->n_groups != 2) {
-                p->failed = true; /* MPI_Intercomm_merge needs an intercomm */
-                break;
-            }
-            int high0 = p->slot[0]->color != 0, high1 = p->slot[par->size[0]]->color != 0;
-            int first = high0 != high1 ? high0 : par->group[1][0] < par->group[0][0];
-            int total = obj_n_members(par);
-            int *ranks = g_new(int, total);
-            int m = 0;
-            for (int g = 0; g < par->n_groups; g++) {
-                int s = (first + g) % par->n_groups;
-                memcpy(ranks + m, par->group[s], sizeof(int) * (size_t)par->size[s]);
-                m += par->size[s];
-            }
-            comm_obj *o = obj_new(c, c->next_id++, total, ranks);
-            g_free(ranks);
-            for (int i = 0; i < n; i++)
-                if (p->slot[i]->newref)
-                    ref_assign(p->slot[i]->newref, o, 0);
-            obj_release(o);
-            break;
-        }
-        }
-    }
+    if (!p->failed)
+        resolvers[p->kind](c, p);
+    if (p->kind == CK_ICREATE && !p->failed)
+        return; /* refs are assigned when the other half arrives */
     if (p->failed)
         c->stats.n_failed++;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < p->n_members; i++) {
         contrib *k = p->slot[i];
         if (k && k->newref) {
             if (k->newref->state == COMM_REF_PENDING)

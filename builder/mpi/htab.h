@@ -2,7 +2,7 @@
  *
  * Why not GHashTable: the builder looks up a request, a communicator or a
  * message channel for every MPI call, and GHashTable's hash and equality
- * callbacks were a tenth of the build. Here the hash is a multiply-shift on
+ * callbacks, called through pointers, showed in every profile. Here the hash is a multiply-shift on
  * the key itself and a probe is an inline loop over a flat array.
  *
  * Linear probing with backward-shift deletion (no tombstones), capacity a

@@ -205,13 +205,12 @@ struct match_ctx {
  * frees only what is empty and was not used since the sweep before: with
  * more ranks than the floor below, the live world channels and instances
  * alone outgrow it, and freeing them because they were empty at that
- * instant re-created them at once (1024 ranks: a tenth of the build's
- * instructions in sweeps and re-creation). The limit
+ * instant re-created them at once, over and over. The limit
  * doubles with what survives a sweep, so memory stays proportional to
  * operations in flight and sweeps stay amortised O(1). The floor is low:
  * a program that splits a communicator per iteration leaves that
- * iteration's channels empty, and letting 65536 of them pile up made every
- * channel lookup a cache miss (6 % of the build of a 1 GB trace). */
+ * iteration's channels empty, and letting tens of thousands of them pile
+ * up made every channel lookup a cache miss. */
 #define SWEEP_MIN_CHANS 1024u
 #define SWEEP_MIN_INSTS 1024u
 
@@ -281,8 +280,8 @@ static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
         o = g_new(mop, 1);
     /* Every field set one by one: a compound literal was compiled to a
      * `rep stos` zeroing the two cache lines first, whose start-up cost
-     * callgrind counts as one instruction but a wall-clock profile (perf,
-     * 16 ranks) put at a third of post_send()'s samples. */
+     * callgrind counts as one instruction but a wall-clock profile does
+     * not. */
     o->kind = kind;
     o->rank = p->rank;
     o->thread = p->thread;
@@ -1081,7 +1080,7 @@ static void after_removal(match_ctx *m, inst *owner, bool in_list)
 /* A receive completed cancelled, or from MPI_PROC_NULL: no message. With
  * st NULL, MPI_Cancel was called and no status says whether it worked: it
  * is presumed to have (a program cancels a receive whose message will not
- * come; hpcc cancels its last ANY_SOURCE receive and waits with
+ * come; HPC Challenge cancels its last ANY_SOURCE receive and waits with
  * MPI_STATUS_IGNORE). Had it failed, the message it took would show up as
  * an unmatched send, so nothing is hidden; pairing it instead would hand
  * it the next send of its channel, which belongs to a later receive. Kept

@@ -3,8 +3,8 @@
  *
  * A tournament ("loser") tree over k keys: after the winner's key changes,
  * one pass from its leaf to the root plays ceil(log2 k) matches, one
- * comparison each, where a binary heap makes up to two per level. With
- * hundreds of ranks the merge was a tenth of the builder's main thread.
+ * comparison each, where a binary heap makes up to two per level, and the
+ * merge runs once per record on the sequential match step.
  * Keys are compared with the stream index as the tie-break, so the order is
  * total and does not depend on how the tree was built.
  */

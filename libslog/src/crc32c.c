@@ -63,12 +63,12 @@ uint32_t slog_crc32c_sw(uint32_t crc, const void *data, size_t len) {
 #include <string.h>
 
 /* The instruction takes three cycles to give its result and can start one
- * every cycle, so one chain of them runs at a third of its speed (11 GB/s
- * here). Three blocks checksummed side by side keep three chains going
- * (33 GB/s), and their registers are joined by linearity: the register
- * after A then B is zeros(len B) applied to A's, xor B's own from zero.
- * The 1 GB benchmark trace writes 396 MB, every byte checksummed once on
- * the writer's chain of steps. */
+ * every cycle, so one chain of them runs at a third of its speed. Three
+ * blocks checksummed side by side keep three chains going, and their
+ * registers are joined by linearity: the register after A then B is
+ * zeros(len B) applied to A's, xor B's own from zero. Every byte the
+ * writer emits is checksummed once, on the writer's chain of steps, which
+ * bounds the build (docs/PERFORMANCE.md). */
 enum { CRC_LONG = 8192, CRC_SHORT = 256 }; /* bytes per block; 2^13, 2^8 */
 
 /* "Append n zero bytes to the register", linear over GF(2), as four byte
@@ -157,8 +157,8 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_hw(uint32_t crc, const 
 /* glibc 2.33+ answers from what its loader found at start-up. GCC's
  * __builtin_cpu_supports links libgcc's own detection, a constructor that
  * runs a dozen CPUID instructions in every process that links libslog; in a
- * virtual machine each one traps to the hypervisor (7-13 us measured on the
- * 2-core VM), 0.05 ms of every slog2-build and slog2-print run. */
+ * virtual machine each one traps to the hypervisor, a cost every short
+ * slog2-print run would pay. */
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 #include <sys/platform/x86.h>
 static int cpu_has_sse42(void) { return CPU_FEATURE_ACTIVE(SSE4_2); }

@@ -34,7 +34,7 @@ note() { echo "-- $*"; }
 # Skip (exit 77) when the shared traces are not there.
 need_traces() {
     if [ ! -d "$TRACES" ]; then
-        echo "SKIP: ../shared/traces not found"
+        echo "SKIP: $TRACES not found"
         exit 77
     fi
 }

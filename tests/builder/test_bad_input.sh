@@ -388,7 +388,7 @@ bad-option)
         ! grep -q 'offset' "$WORK/n.err" || fail "missing $missing: an offset for a file not there: '$(head -n1 "$WORK/n.err")'"
         [ ! -e "$WORK/m.slog2" ] || fail "missing $missing: output written"
     done
-    [ -d "$TRACES" ] || { echo "SKIP: ../shared/traces not found"; exit 77; }
+    [ -d "$TRACES" ] || { echo "SKIP: $TRACES not found"; exit 77; }
     for pb in 1 3 5000 x; do
         RC=0; $VALGRIND "$BUILD" --preview-bins="$pb" -o "$WORK/pb.slog2" "$TRACES/$SRC" >"$WORK/n.out" 2>"$WORK/n.err" || RC=$?
         [ "$RC" -eq 2 ] || fail "--preview-bins=$pb (must be even, 2..4096): exit $RC, expected 2 (usage)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# builder.memory_bounded (label slow): slog2-build's peak RSS does not grow
+# builder.memory.bounded (label slow): slog2-build's peak RSS does not grow
 # with the length of the trace. Two synthetic traces with the same ranks
 # and seed, one 10x as long as the other, are built under /usr/bin/time;
 # the long build's peak RSS must stay within 1.2x of the short one's.

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../builder/mpi/check.h"
+#include "check.h"
 #include "signals.h"
 
 static char dir[] = "/tmp/slog2-signals.XXXXXX";
@@ -156,12 +156,12 @@ int main(void) {
     snprintf(temp, sizeof temp, "%s/out.slog2.tmp.test", dir);
     snprintf(err_path, sizeof err_path, "%s/stderr", dir);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int before = check_failures;
+        CHECK_CONTEXT("%s", cases[i].name);
         check_case(i);
-        printf("%s %s\n", check_failures == before ? "ok  " : "FAIL", cases[i].name);
+        printf("ok   %s\n", cases[i].name);
     }
     unlink(temp);
     unlink(err_path);
     rmdir(dir);
-    return CHECK_EXIT();
+    return 0;
 }

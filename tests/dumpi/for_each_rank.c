@@ -1,6 +1,8 @@
 /* for_each_rank.c - see for_each_rank.h. */
 #include "for_each_rank.h"
 
+#include "check.h"
+
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -13,8 +15,7 @@ int for_each_rank(int argc, char **argv, void (*fn)(const char *path, int rank))
   }
   struct stat st;
   if (stat(argv[1], &st) != 0 || !S_ISDIR(st.st_mode)) {
-    printf("SKIP: ../shared/traces not found\n");
-    return 77;
+    SKIP("%s not found", argv[1]);
   }
   int rc = 0;
   for (int a = 2; a < argc; a++) {

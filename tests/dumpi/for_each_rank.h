@@ -4,8 +4,8 @@
 #define SLOG2_TEST_FOR_EACH_RANK_H
 
 /* Calls fn on the .bin path (and rank) of every rank of every FOLDER under
- * TRACES_DIR (argv[1], argv[2...]). Returns 0, 77 after printing SKIP when
- * TRACES_DIR does not exist (a fresh clone without ../shared), 2 after a
+ * TRACES_DIR (argv[1], argv[2...]). Exits 77 (SKIP, tests/check.h) when
+ * TRACES_DIR does not exist (no traces at SLOG2_SHARED_DIR); returns 0, 2 after a
  * usage message, or 1 when a folder's .meta cannot be opened (the error
  * printed, the other folders still walked). */
 int for_each_rank(int argc, char **argv, void (*fn)(const char *path, int rank));

@@ -1,7 +1,7 @@
 /* fuzz_dumpi.c - libFuzzer target: open + iterate + every accessor.
  *
  * Build with -DSLOG2_FUZZ=ON and clang; run e.g.
- *   ./fuzz_dumpi -max_len=8192 ../shared/traces/sst-dumpi-testtrace/
+ *   ./fuzz_dumpi -max_len=8192 "$SLOG2_SHARED_DIR/traces/sst-dumpi-testtrace/"
  * (the .bin files there are good seeds). The reader works on files, so
  * each input is written to one temp file per process.
  */

@@ -2,12 +2,13 @@
  *
  * Before DUMPI 0.6.9 libdumpi wrote MPI_Type_struct's "indices" as one bare
  * int32 where later versions write an int array (dumpi_table.c,
- * DUMPI_ARGF_SCALAR_BEFORE_0_6_9). No trace in ../shared has the call, so
+ * DUMPI_ARGF_SCALAR_BEFORE_0_6_9). No real trace the tests read has the call, so
  * this test writes a one-record .bin by hand for versions 0.6.8 and 0.6.9
  * and checks that each decodes with its own layout: the arguments after
  * "indices" come out right only if the decoder took the right number of
  * bytes for it. Needs nothing outside the repository.
  */
+#include "check.h"
 #include "dumpi.h"
 
 #include <stdio.h>
@@ -15,17 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int n_fail;
-
-#define CHECK(expr, ...)                                                  \
-  do {                                                                    \
-    if (!(expr)) {                                                        \
-      n_fail++;                                                           \
-      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #expr);     \
-      fprintf(stderr, __VA_ARGS__);                                       \
-      fputc('\n', stderr);                                                \
-    }                                                                     \
-  } while (0)
 
 typedef struct bytes {
   unsigned char b[512];
@@ -91,30 +81,30 @@ static void check_version(int minor, int legacy) {
   dumpi_file *f = NULL;
   dumpi_error err;
   int rc = dumpi_file_open(path, &f, &err);
-  CHECK(rc == DUMPI_OK, "0.6.%d: open: %s", minor, err.message);
+  CHECKF(rc == DUMPI_OK, "0.6.%d: open: %s", minor, err.message);
   if (rc == DUMPI_OK) {
     dumpi_call c;
     rc = dumpi_file_next(f, &c, &err);
-    CHECK(rc == 1, "0.6.%d: first record: rc %d %s", minor, rc, err.message);
+    CHECKF(rc == 1, "0.6.%d: first record: rc %d %s", minor, rc, err.message);
     if (rc == 1) {
-      CHECK(c.label == LABEL_TYPE_STRUCT && c.fn->n_args == 5,
+      CHECKF(c.label == LABEL_TYPE_STRUCT && c.fn->n_args == 5,
             "0.6.%d: label %u", minor, c.label);
-      CHECK(c.wall_start + 400 == c.wall_stop, "0.6.%d: times", minor);
+      CHECKF(c.wall_start + 400 == c.wall_stop, "0.6.%d: times", minor);
       const dumpi_value *v = c.args;
-      CHECK(v[0].i == 2, "0.6.%d: count %lld", minor, (long long)v[0].i);
+      CHECKF(v[0].i == 2, "0.6.%d: count %lld", minor, (long long)v[0].i);
       const int32_t *len = v[1].p, *ind = v[2].p, *old = v[3].p;
-      CHECK(v[1].i == 2 && len && len[0] == 3 && len[1] == 4,
+      CHECKF(v[1].i == 2 && len && len[0] == 3 && len[1] == 4,
             "0.6.%d: lengths", minor);
       /* the legacy scalar comes back as an array of one */
-      CHECK(v[2].present && ind && v[2].i == (legacy ? 1 : 2) &&
+      CHECKF(v[2].present && ind && v[2].i == (legacy ? 1 : 2) &&
                 ind[v[2].i - 1] == 16,
             "0.6.%d: indices: %lld values", minor, (long long)v[2].i);
-      CHECK(v[3].i == 2 && old && old[0] == DATATYPE_INT &&
+      CHECKF(v[3].i == 2 && old && old[0] == DATATYPE_INT &&
                 old[1] == DATATYPE_INT,
             "0.6.%d: oldtypes (%lld values)", minor, (long long)v[3].i);
-      CHECK(v[4].i == 77, "0.6.%d: newtype %lld", minor, (long long)v[4].i);
+      CHECKF(v[4].i == 77, "0.6.%d: newtype %lld", minor, (long long)v[4].i);
       rc = dumpi_file_next(f, &c, &err);
-      CHECK(rc == 0, "0.6.%d: end of stream: rc %d %s", minor, rc,
+      CHECKF(rc == 0, "0.6.%d: end of stream: rc %d %s", minor, rc,
             err.message);
     }
     dumpi_file_close(f);
@@ -125,10 +115,6 @@ static void check_version(int minor, int legacy) {
 int main(void) {
   check_version(8, 1); /* indices as one int32 */
   check_version(9, 0); /* indices as an array, from 0.6.9 on */
-  if (n_fail) {
-    fprintf(stderr, "%d failure(s)\n", n_fail);
-    return 1;
-  }
   printf("PASS: MPI_Type_struct indices decoded by the 0.6.8 and 0.6.9 "
          "layouts\n");
   return 0;

@@ -13,6 +13,7 @@
  *    file, bad footer magic, unknown label, absurd array length.
  * Exit 0 pass, 1 fail, 77 when TRACES_DIR is missing.
  */
+#include "check.h"
 #include "dumpi.h"
 #include "for_each_rank.h"
 
@@ -21,20 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static int n_fail;
 static char tmpdir[256];
 static size_t window; /* --window: the decoder's read window, 0 = default */
-
-#define CHECK(expr, ...)                                                  \
-  do {                                                                    \
-    if (!(expr)) {                                                        \
-      if (n_fail++ < 30) {                                                \
-        fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #expr);   \
-        fprintf(stderr, __VA_ARGS__);                                     \
-        fputc('\n', stderr);                                              \
-      }                                                                   \
-    }                                                                     \
-  } while (0)
 
 typedef struct rec {
   uint16_t label;
@@ -120,7 +109,7 @@ static int decode(const char *path, rec *out, size_t max, size_t *n,
     /* the error sticks */
     dumpi_error again;
     int rc2 = dumpi_file_next(f, &c, &again);
-    CHECK(rc2 == rc, "%s: second call gave %d after %d", path, rc2, rc);
+    CHECKF(rc2 == rc, "%s: second call gave %d after %d", path, rc2, rc);
   }
   dumpi_file_close(f);
   return rc;
@@ -139,34 +128,34 @@ static void check_truncations(const char *bin, const unsigned char *b,
     size_t k;
     int rc = decode(p, got, n_full + 1, &k, &err, &open_rc);
     if (len < 8) {
-      CHECK(open_rc == DUMPI_ERR_NOT_DUMPI, "%s cut at %zu: open %d", bin,
+      CHECKF(open_rc == DUMPI_ERR_NOT_DUMPI, "%s cut at %zu: open %d", bin,
             len, open_rc);
       continue;
     }
     if (len < 16) { /* no room for the time biases */
-      CHECK(open_rc == DUMPI_ERR_TRUNCATED, "%s cut at %zu: open %d", bin,
+      CHECKF(open_rc == DUMPI_ERR_TRUNCATED, "%s cut at %zu: open %d", bin,
             len, open_rc);
       continue;
     }
-    CHECK(open_rc == DUMPI_OK, "%s cut at %zu: open %d %s", bin, len,
+    CHECKF(open_rc == DUMPI_OK, "%s cut at %zu: open %d %s", bin, len,
           open_rc, err.message);
     /* records wholly before the cut */
     size_t want = 0;
     while (want < n_full && full[want].offset + full[want].size <= len)
       want++;
-    CHECK(k == want, "%s cut at %zu: %zu records, want %zu", bin, len, k,
+    CHECKF(k == want, "%s cut at %zu: %zu records, want %zu", bin, len, k,
           want);
     for (size_t i = 0; i < k && i < want; i++)
-      CHECK(got[i].label == full[i].label &&
+      CHECKF(got[i].label == full[i].label &&
                 got[i].wall_start == full[i].wall_start &&
                 got[i].wall_stop == full[i].wall_stop,
             "%s cut at %zu: record %zu differs", bin, len, i);
     if (len >= stream_end + 2) {
-      CHECK(rc == 0, "%s cut at %zu (after the stream): rc %d %s", bin, len,
+      CHECKF(rc == 0, "%s cut at %zu (after the stream): rc %d %s", bin, len,
             rc, err.message);
     } else {
       uint64_t at = want < n_full ? full[want].offset : stream_end;
-      CHECK(rc == DUMPI_ERR_TRUNCATED && err.offset == at &&
+      CHECKF(rc == DUMPI_ERR_TRUNCATED && err.offset == at &&
                 strstr(err.message, "trunc.bin"),
             "%s cut at %zu: rc %d offset %llu (want %llu) %s", bin, len, rc,
             (unsigned long long)err.offset, (unsigned long long)at,
@@ -194,10 +183,10 @@ static void check_flips(const char *bin, const unsigned char *b, size_t n,
     int open_rc;
     size_t k;
     int rc = decode(p, NULL, 0, &k, &err, &open_rc);
-    CHECK(rc != -100, "%s flip %d: endless stream", bin, i);
+    CHECKF(rc != -100, "%s flip %d: endless stream", bin, i);
     if (rc < 0) {
       errors++;
-      CHECK(err.code == rc && strstr(err.message, "flip.bin") &&
+      CHECKF(err.code == rc && strstr(err.message, "flip.bin") &&
                 err.offset <= n,
             "%s flip %d: rc %d, err code %d offset %llu message %s", bin, i,
             rc, err.code, (unsigned long long)err.offset, err.message);
@@ -226,20 +215,20 @@ static void check_crafted(const char *bin, const unsigned char *b, size_t n,
   const char *p = spill("foreign.bin", (const unsigned char *)
                         "hostname=vm\nnumprocs=4\nusername=x\n", 34);
   decode(p, NULL, 0, &k, &err, &open_rc);
-  CHECK(open_rc == DUMPI_ERR_NOT_DUMPI && err.offset == 0,
+  CHECKF(open_rc == DUMPI_ERR_NOT_DUMPI && err.offset == 0,
         "foreign: %d", open_rc);
   p = spill("empty.bin", b, 0);
   decode(p, NULL, 0, &k, &err, &open_rc);
-  CHECK(open_rc == DUMPI_ERR_NOT_DUMPI, "empty: %d", open_rc);
+  CHECKF(open_rc == DUMPI_ERR_NOT_DUMPI, "empty: %d", open_rc);
   decode("/nonexistent/x.bin", NULL, 0, &k, &err, &open_rc);
-  CHECK(open_rc == DUMPI_ERR_IO, "missing file: %d", open_rc);
+  CHECKF(open_rc == DUMPI_ERR_IO, "missing file: %d", open_rc);
 
   /* index entry (body, 3rd from the end) pointing outside the file */
   memcpy(c, b, n);
   put_u32(c + n - 24, 0x7fffffff);
   p = spill("index.bin", c, n);
   decode(p, NULL, 0, &k, &err, &open_rc);
-  CHECK(open_rc == DUMPI_ERR_CORRUPT && err.offset == n - 24,
+  CHECKF(open_rc == DUMPI_ERR_CORRUPT && err.offset == n - 24,
         "index outside: %d offset %llu %s", open_rc,
         (unsigned long long)err.offset, err.message);
 
@@ -252,7 +241,7 @@ static void check_crafted(const char *bin, const unsigned char *b, size_t n,
     c[footer + 7] ^= 0x55;
     p = spill("footer.bin", c, n);
     decode(p, NULL, 0, &k, &err, &open_rc);
-    CHECK(open_rc == DUMPI_ERR_CORRUPT && err.offset == footer,
+    CHECKF(open_rc == DUMPI_ERR_CORRUPT && err.offset == footer,
           "footer magic: %d offset %llu", open_rc,
           (unsigned long long)err.offset);
   }
@@ -264,7 +253,7 @@ static void check_crafted(const char *bin, const unsigned char *b, size_t n,
     c[full[1].offset + 1] = 0x77;
     p = spill("label.bin", c, n);
     int rc = decode(p, NULL, 0, &k, &err, &open_rc);
-    CHECK(rc == DUMPI_ERR_UNKNOWN_LABEL && k == 1 &&
+    CHECKF(rc == DUMPI_ERR_UNKNOWN_LABEL && k == 1 &&
               err.offset == full[1].offset && strstr(err.message, "30583"),
           "unknown label: rc %d after %zu records: %s", rc, k, err.message);
     /* MPI_Pcontrol has a label but never a record */
@@ -272,7 +261,7 @@ static void check_crafted(const char *bin, const unsigned char *b, size_t n,
     c[full[1].offset + 1] = 128;
     p = spill("pcontrol.bin", c, n);
     rc = decode(p, NULL, 0, &k, &err, &open_rc);
-    CHECK(rc == DUMPI_ERR_UNKNOWN_LABEL && k == 1,
+    CHECKF(rc == DUMPI_ERR_UNKNOWN_LABEL && k == 1,
           "pcontrol label: rc %d", rc);
   }
 
@@ -303,7 +292,7 @@ static void check_crafted(const char *bin, const unsigned char *b, size_t n,
       put_u32(c + at, 0x7fffffff);
       p = spill("length.bin", c, n);
       int rc = decode(p, NULL, 0, &k, &err, &open_rc);
-      CHECK(rc == DUMPI_ERR_CORRUPT && strstr(err.message, "past the end"),
+      CHECKF(rc == DUMPI_ERR_CORRUPT && strstr(err.message, "past the end"),
             "absurd length: rc %d %s", rc, err.message);
     } else {
       printf("  (no MPI_Init record: absurd-length case skipped)\n");
@@ -316,7 +305,7 @@ static void check_bin(const char *bin) {
   size_t n;
   unsigned char *b = slurp(bin, &n);
   if (!b) {
-    CHECK(0, "cannot read %s", bin);
+    CHECKF(0, "cannot read %s", bin);
     return;
   }
   rec *full = malloc((n / 3 + 1) * sizeof *full);
@@ -324,7 +313,7 @@ static void check_bin(const char *bin) {
   int open_rc;
   size_t n_full;
   int rc = decode(bin, full, n / 3 + 1, &n_full, &err, &open_rc);
-  CHECK(rc == 0, "%s: reference decode failed: %s", bin, err.message);
+  CHECKF(rc == 0, "%s: reference decode failed: %s", bin, err.message);
   int valgrind = getenv("SLOG2_UNDER_VALGRIND") != NULL;
   printf("%s: %zu bytes, %zu records\n", bin, n, n_full);
   /* a tiny window makes every decode many reads: sample the cuts */
@@ -346,7 +335,7 @@ static void check_first_rank(const char *bin, int rank) {
     snprintf(tmpdir, sizeof tmpdir, "%s/dumpi-malformed-XXXXXX",
              t && *t ? t : "/tmp");
     if (!mkdtemp(tmpdir)) {
-      CHECK(0, "mkdtemp %s", tmpdir);
+      CHECKF(0, "mkdtemp %s", tmpdir);
       tmpdir[0] = 0;
       return;
     }
@@ -364,9 +353,9 @@ int main(int argc, char **argv) {
     argv += 2;
   }
   int rc = for_each_rank(argc, argv, check_first_rank);
-  if (rc == 2 || rc == 77)
+  if (rc == 2)
     return rc;
-  n_fail += rc;
+  CHECKF(rc == 0, "a folder's .meta could not be opened");
   static const char *const names[] = {
       "trunc.bin", "flip.bin", "foreign.bin", "empty.bin", "index.bin",
       "footer.bin", "label.bin", "pcontrol.bin", "length.bin"};
@@ -377,6 +366,5 @@ int main(int argc, char **argv) {
   }
   if (tmpdir[0])
     rmdir(tmpdir);
-  printf("%d failures\n", n_fail);
-  return n_fail ? 1 : 0;
+  return 0;
 }

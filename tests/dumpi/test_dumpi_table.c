@@ -1,19 +1,11 @@
 /* test_dumpi_table.c - the function table is self-consistent, and the
  * lookups and completion rules behave.
  */
+#include "check.h"
 #include "dumpi.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static int n_fail;
-#define CHECK(expr)                                                       \
-  do {                                                                    \
-    if (!(expr)) {                                                        \
-      n_fail++;                                                           \
-      fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #expr);     \
-    }                                                                     \
-  } while (0)
 
 int main(void) {
   CHECK(dumpi_fn_count() == DUMPI_N_LABELS);
@@ -166,7 +158,6 @@ int main(void) {
   c.label = 0;
   CHECK(dumpi_call_n_completed(&c) == 0);
 
-  printf("%d labels, %d with a record layout, %d failures\n",
-         DUMPI_N_LABELS, n_records, n_fail);
-  return n_fail ? 1 : 0;
+  printf("%d labels, %d with a record layout\n", DUMPI_N_LABELS, n_records);
+  return 0;
 }

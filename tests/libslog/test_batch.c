@@ -222,11 +222,11 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
             span = t_dhi(&m.d[i]);
     o.leaf_shift = t_chance(&r, 50) ? slog_leaf_shift_for((double)m.n, (double)span, 0, 64)
                                     : (int32_t)t_below(&r, 28);
-    snprintf(t_context, sizeof t_context,
+    CHECK_CONTEXT(
              "seed %" PRIu64 " (rerun: test_batch %" PRIu64 " %zu %u) preview_bins %u leaf_shift %d blocks of %u, groups of %u; "
              "%zu drawables",
              seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, o.block_timelines, o.group_timelines, m.n);
-    printf("%s\n", t_context);
+    printf("%s\n", check_context);
     fflush(stdout);
 
     char *ordered = t_path(dir, "ordered.slog2"), *batched = t_path(dir, "batched.slog2"),
@@ -277,7 +277,7 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
 /* What slog_writer_add_batch and slog_batch_add refuse. */
 static void test_refusals(const char *dir)
 {
-    snprintf(t_context, sizeof t_context, "batch refusals");
+    CHECK_CONTEXT("batch refusals");
     char *path = t_path(dir, "refuse.slog2");
     slog_writer *w = NULL;
     slog_error err;

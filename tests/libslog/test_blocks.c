@@ -53,8 +53,8 @@ static void make_model(t_model *m, t_rng *r, uint32_t n_tls, size_t per_tl) {
             d->end = now + 1 + (int64_t)t_below(r, 40000);
             d->n_info = m->cats[d->cat].n_fields;
             for (uint32_t k = 0; k < d->n_info; k++) d->info[k] = (int64_t)t_below(r, 1000);
-            int64_t sent = d->end; /* d moves with the next push */
-            now = d->end + (int64_t)t_below(r, 20000);
+            int64_t sent = d->end; /* d moves when the model grows */
+            now = sent + (int64_t)t_below(r, 20000);
             if (n_tls > 1 && t_chance(r, 30)) {
                 t_draw *a = t_model_push(m);
                 a->kind = SLOG_KIND_ARROW;
@@ -253,7 +253,7 @@ static void run_case(const gcase *c) {
         /* narrow leaves: deep trees, states crossing many nodes */
         if (t_chance(&r, 70)) o.leaf_shift = 10 + (int32_t)t_below(&r, 6);
     }
-    snprintf(t_context, sizeof t_context,
+    CHECK_CONTEXT(
              "seed %" PRIu64 " (rerun: test_blocks %" PRIu64 " %u %zu %d) %u timelines, %zu drawables, blocks of %u, "
              "groups of %u, leaf_shift %d",
              c->seed, c->seed, c->n_tls, c->per_tl, c->deep, c->n_tls, m.n, o.block_timelines, o.group_timelines,

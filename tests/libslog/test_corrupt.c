@@ -92,7 +92,7 @@ static slog_status read_all(const char *path, int full_ok_check, int *stage, slo
                 fprintf(stderr, "\n  want ");
                 t_draw_print(stderr, &exp[i]);
                 fputc('\n', stderr);
-                t_fail(__FILE__, __LINE__, "drawables intact", "corrupted file read cleanly with wrong data");
+                check_fail(__FILE__, __LINE__, "drawables intact", "corrupted file read cleanly with wrong data");
             }
         free(exp);
     }
@@ -130,7 +130,7 @@ static void test_truncation(const unsigned char *good, size_t size)
     for (size_t len = size; len-- > 0;) {
         if (!(len < 300 || size - len < 300) && len % step)
             continue;
-        snprintf(t_context, sizeof t_context, "truncation to %zu of %zu bytes", len, size);
+        CHECK_CONTEXT("truncation to %zu of %zu bytes", len, size);
         CHECK(truncate(path, (off_t)len) == 0);
         slog_error err;
         int stage;
@@ -164,7 +164,7 @@ static void test_bitflips(const unsigned char *good, size_t size, uint64_t seed,
         if (i < 8) /* always hit the header, the first node and the postamble */
             off = i < 3 ? (size_t)t_below(&r, HDR_SIZE) : i < 6 && n_nodes ? nodes[0].offset + t_below(&r, nodes[0].size)
                                                                       : size - 1 - t_below(&r, 64);
-        snprintf(t_context, sizeof t_context, "bit flip seed %" PRIu64 " #%u: byte %zu bit %u of %zu "
+        CHECK_CONTEXT("bit flip seed %" PRIu64 " #%u: byte %zu bit %u of %zu "
                  "(rerun: test_corrupt %" PRIu64 ")", seed, i, off, bit, size, seed);
         /* flip in place; restored below */
         unsigned char c = good[off] ^ (unsigned char)(1u << bit);
@@ -208,7 +208,7 @@ static void expect_status(const char *name, const void *data, size_t len, slog_s
                           slog_status want2, int need_offset)
 {
     char *path = t_path(g_dir, name);
-    snprintf(t_context, sizeof t_context, "foreign/odd file %s", name);
+    CHECK_CONTEXT("foreign/odd file %s", name);
     CHECK(t_write_file(path, data, len) == 0);
     slog_reader *rd = (slog_reader *)1;
     slog_error err;
@@ -376,7 +376,7 @@ static void test_crc_fixed_mutations(const unsigned char *good, size_t size, uin
             }
         }
         fix_crcs(b, size);
-        snprintf(t_context, sizeof t_context, "CRC-fixed mutation seed %" PRIu64 " #%u (%u bytes, first at %zu)",
+        CHECK_CONTEXT("CRC-fixed mutation seed %" PRIu64 " #%u (%u bytes, first at %zu)",
                  seed, i, k, first);
         CHECK(pwrite(fd, b, size, 0) == (ssize_t)size); /* same size: rewrite in place */
         slog_error err;
@@ -457,6 +457,6 @@ int main(int argc, char **argv)
     corrupt_case(&o, seed + 1, n_flips, vg);
     t_rmtree(g_dir);
     free(g_dir);
-    printf("PASS (%u notes)\n", t_notes);
+    printf("PASS\n");
     return 0;
 }

@@ -31,7 +31,7 @@ static const char *sname(slog_status st)
 static slog_reader *fixture(const char *name, outcome oc, slog_status w1, slog_status w2, int need_offset)
 {
     char *path = t_path(g_data, name);
-    snprintf(t_context, sizeof t_context, "fixture %s", path);
+    CHECK_CONTEXT("fixture %s", path);
     CHECKF(t_file_exists(path), "fixture missing (run gen_fixtures %s)", g_data);
     slog_reader *rd = NULL;
     slog_error err;

@@ -11,7 +11,7 @@ int main(void)
 {
     char *dir = t_mkdtemp("metadata");
     char *path = t_path(dir, "meta.slog2");
-    snprintf(t_context, sizeof t_context, "metadata test, file %s", path);
+    CHECK_CONTEXT("metadata test, file %s", path);
 
     t_model m;
     t_model_init(&m);
@@ -153,9 +153,9 @@ int main(void)
             CHECKF(s->total_ns == tot[i], "category %u total_ns %" PRId64 " expected %" PRId64, i,
                    s->total_ns, tot[i]);
     }
-    SOFT(slog_reader_category(rd, m.n_cats) == NULL, "slog_reader_category(out of range) is not NULL");
-    SOFT(slog_reader_category_stats(rd, m.n_cats) == NULL, "slog_reader_category_stats(out of range) is not NULL");
-    SOFT(slog_reader_timeline(rd, m.n_tls) == NULL, "slog_reader_timeline(out of range) is not NULL");
+    CHECKF(slog_reader_category(rd, m.n_cats) == NULL, "slog_reader_category(out of range) is not NULL");
+    CHECKF(slog_reader_category_stats(rd, m.n_cats) == NULL, "slog_reader_category_stats(out of range) is not NULL");
+    CHECKF(slog_reader_timeline(rd, m.n_tls) == NULL, "slog_reader_timeline(out of range) is not NULL");
 
     for (uint32_t i = 0; i < m.n_tls; i++) {
         const slog_timeline *t = slog_reader_timeline(rd, i);
@@ -228,6 +228,6 @@ int main(void)
     t_rmtree(dir);
     free(path);
     free(dir);
-    printf("PASS (%u notes)\n", t_notes);
+    printf("PASS\n");
     return 0;
 }

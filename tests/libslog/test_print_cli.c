@@ -222,7 +222,7 @@ int main(int argc, char **argv)
         g_vg = argv[3];
     g_dir = t_mkdtemp("printcli");
     char *file = t_path(g_dir, "cli.slog2");
-    snprintf(t_context, sizeof t_context, "slog2-print on %s", file);
+    CHECK_CONTEXT("slog2-print on %s", file);
 
     /* the test file, written by slog_testgen (a separate program, as a user
      * would); the first seed giving several timelines */

@@ -78,13 +78,13 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     t_model_random(&m, &r, &gp);
     slog_writer_options o;
     random_options(&r, &o, seed % 4 == 0);
-    snprintf(t_context, sizeof t_context,
+    CHECK_CONTEXT(
              "seed %" PRIu64 " (rerun: test_roundtrip %" PRIu64 " %zu %u) preview_bins %u leaf_shift %d "
              "leaf_drawables %u preview_min_subtree %llu blocks of %u, groups of %u; %zu drawables %u timelines %u categories",
              seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, o.leaf_drawables, (unsigned long long)o.preview_min_subtree,
              o.block_timelines, o.group_timelines, m.n,
              m.n_tls, m.n_cats);
-    printf("%s\n", t_context);
+    printf("%s\n", check_context);
     fflush(stdout);
 
     char *path = t_path(dir, "rt.slog2");
@@ -98,7 +98,7 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     if (o.preview_bins)
         CHECK(fi->preview_bins == o.preview_bins);
     else
-        SOFT(fi->preview_bins == 64, "default preview_bins is %u, slog.h says 64", fi->preview_bins);
+        CHECKF(fi->preview_bins == 64, "default preview_bins is %u, slog.h says 64", fi->preview_bins);
     if (o.leaf_shift >= 0)
         CHECK(fi->leaf_shift == o.leaf_shift);
     CHECK_OK(slog_reader_check(rd, NULL, &err), &err);
@@ -155,6 +155,6 @@ int main(int argc, char **argv)
     free(dir);
     printf("preview bins compared: %llu (%llu non-zero)\n", (unsigned long long)t_bins_checked,
            (unsigned long long)t_bins_nonzero);
-    printf("PASS (%u notes)\n", t_notes);
+    printf("PASS\n");
     return 0;
 }

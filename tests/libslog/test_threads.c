@@ -103,7 +103,7 @@ int main(int argc, char **argv)
     t_model_init(&m);
     t_gen_params gp = {vg ? 1500 : 20000, 16, 6};
     t_model_random(&m, &r, &gp);
-    snprintf(t_context, sizeof t_context, "threads seed %" PRIu64 ", %zu drawables", seed, m.n);
+    CHECK_CONTEXT("threads seed %" PRIu64 ", %zu drawables", seed, m.n);
     slog_writer_options o;
     slog_writer_options_init(&o);
     o.leaf_drawables = 16;

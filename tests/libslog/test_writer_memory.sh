@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# libslog.writer_memory (label slow): the writer's peak RSS does not grow
+# libslog.writer-memory (label slow): the writer's peak RSS does not grow
 # with trace length: 1 M and 10 M MPI-like drawables on 256 timelines,
 # written by slog-bench in separate processes; the 10x run's peak must stay
 # within 1.3x of the 1x run's (one open node per tree level remains, so a

@@ -8,37 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-char t_context[256];
-unsigned t_notes;
 uint64_t t_bins_checked, t_bins_nonzero;
-
-void t_fail(const char *file, int line, const char *expr, const char *fmt, ...)
-{
-    fprintf(stderr, "%s:%d: CHECK failed: %s", file, line, expr);
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
-        fputs(" -- ", stderr);
-        vfprintf(stderr, fmt, ap);
-        va_end(ap);
-    }
-    fputc('\n', stderr);
-    if (t_context[0])
-        fprintf(stderr, "  context: %s\n", t_context);
-    fflush(stderr);
-    exit(1);
-}
-
-void t_note(const char *file, int line, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "NOTE %s:%d: ", file, line);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    t_notes++;
-}
 
 int t_under_valgrind(void)
 {
@@ -655,7 +625,7 @@ static void compare_sorted(const t_draw *exp, size_t ne, const t_draw *got, size
     }
     if (bad) {
         print_query(q, n_tls);
-        t_fail(__FILE__, __LINE__, "delivered drawables == brute force", "%s: %zu expected, %zu delivered, %zu differences",
+        check_fail(__FILE__, __LINE__, "delivered drawables == brute force", "%s: %zu expected, %zu delivered, %zu differences",
                what, ne, ng, bad);
     }
 }
@@ -742,7 +712,7 @@ static void verify_preview_bins(const t_model *m, const t_index *ix, const slog_
                "preview row timeline %u category %u out of range", p->row_tl[r], p->row_cat[r]);
         if (q->timelines && !q->timelines[p->row_tl[r]]) {
             print_query(q, m->n_tls);
-            t_fail(__FILE__, __LINE__, "row timeline wanted",
+            check_fail(__FILE__, __LINE__, "row timeline wanted",
                    "preview [%lld,%lld) has a row for unwanted timeline %u", (long long)p->lo,
                    (long long)p->hi, p->row_tl[r]);
         }
@@ -775,7 +745,7 @@ static void verify_preview_bins(const t_model *m, const t_index *ix, const slog_
                               : v == exp[j];
             if (!ok) {
                 print_query(q, m->n_tls);
-                t_fail(__FILE__, __LINE__, "preview bin == brute force",
+                check_fail(__FILE__, __LINE__, "preview bin == brute force",
                        "preview [%lld,%lld) level %u bins %u: timeline %u category %u (%s) bin %u: "
                        "got %.6f%s, expected %.6f (%zu drawables in group)",
                        (long long)p->lo, (long long)p->hi, p->level, p->n_bins, c[g].tl, c[g].cat,
@@ -808,7 +778,7 @@ void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *f
     int exact = q->pixel_ns == 0 || (q->flags & SLOG_QUERY_NO_PREVIEW);
     if (exact && res->pv.n) {
         print_query(q, m->n_tls);
-        t_fail(__FILE__, __LINE__, "no previews", "%zu previews delivered although pixel_ns=%lld flags=%u",
+        check_fail(__FILE__, __LINE__, "no previews", "%zu previews delivered although pixel_ns=%lld flags=%u",
                res->pv.n, (long long)q->pixel_ns, q->flags);
     }
     if (st) {
@@ -831,14 +801,14 @@ void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *f
               w == (uint64_t)1 << (fi->leaf_shift + (int)p->level) && p->lo <= q->t1 &&
               p->hi - 1 >= q->t0 && (__int128)w <= (__int128)q->pixel_ns * p->n_bins)) {
             print_query(q, m->n_tls);
-            t_fail(__FILE__, __LINE__, "preview shape",
+            check_fail(__FILE__, __LINE__, "preview shape",
                    "preview lo=%lld hi=%lld level=%u n_bins=%u (leaf_shift %d): must be a tree node "
                    "[index<<s, (index+1)<<s) with s = leaf_shift+level, intersect the window, and "
                    "have bins no wider than pixel_ns", (long long)p->lo, (long long)p->hi,
                    p->level, p->n_bins, fi->leaf_shift);
         }
-        SOFT(p->n_bins == fi->preview_bins, "preview n_bins %u != file preview_bins %u", p->n_bins,
-             fi->preview_bins);
+        CHECKF(p->n_bins == fi->preview_bins, "preview n_bins %u != file preview_bins %u", p->n_bins,
+               fi->preview_bins);
     }
     t_qsort(ps, np, sizeof *ps, cmp_prev_lo);
     for (size_t i = 0; i + 1 < np; i++)

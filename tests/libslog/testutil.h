@@ -15,35 +15,20 @@
 
 #include <slog2/slog.h>
 
+#include "check.h"
+
 /* ------------------------------------------------------------ checks */
 
-/* Set by each test before a block of work, printed with every failure so a
- * failure names the seed / case that reproduces it. */
-extern char t_context[256];
-extern unsigned t_notes;
-/* preview bins compared by t_verify_query (and how many were non-zero) */
-extern uint64_t t_bins_checked, t_bins_nonzero;
-
-void t_fail(const char *file, int line, const char *expr, const char *fmt, ...)
-    __attribute__((noreturn, format(printf, 4, 5)));
-void t_note(const char *file, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-#define CHECK(expr) \
-    do { if (!(expr)) t_fail(__FILE__, __LINE__, #expr, NULL); } while (0)
-#define CHECKF(expr, ...) \
-    do { if (!(expr)) t_fail(__FILE__, __LINE__, #expr, __VA_ARGS__); } while (0)
-/* A status that must be SLOG_OK; prints slog_strerror and the error message. */
+/* CHECK, CHECKF and check_context come from tests/check.h; CHECK_OK is
+ * CHECK_STATUS for a slog_status that also prints the slog_error's message. */
 #define CHECK_OK(st, errp) \
     do { slog_status st_ = (st); \
-         if (st_ != SLOG_OK) t_fail(__FILE__, __LINE__, #st, "%d %s: %s", (int)st_, \
+         if (st_ != SLOG_OK) check_fail(__FILE__, __LINE__, #st, "%d %s: %s", (int)st_, \
              slog_strerror(st_), t_errmsg(errp)); \
     } while (0)
 static inline const char *t_errmsg(const slog_error *e) { return e ? e->message : ""; }
-/* Behaviour slog.h does not pin down but that we expect: reported as a NOTE
- * line (grep the log), the test does not fail. */
-#define SOFT(expr, ...) \
-    do { if (!(expr)) t_note(__FILE__, __LINE__, __VA_ARGS__); } while (0)
+/* preview bins compared by t_verify_query (and how many were non-zero) */
+extern uint64_t t_bins_checked, t_bins_nonzero;
 
 /* qsort that accepts (NULL, 0) (glibc declares base nonnull; UBSan checks). */
 static inline void t_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))

