@@ -768,8 +768,8 @@ static bool write_file(mapper *m, o2_loc **order, slog_file_info *info, char **s
     }
     if (st != SLOG_OK) {
         const slog_error *e = slog_writer_error(w);
-        fprintf(m->err, "slog2-build: error: %s: %s\n", m->o->output,
-                e->status != SLOG_OK ? e->message : slog_strerror(st));
+        fprintf(m->err, "slog2-build: error: %s: %s (from %s)\n", m->o->output,
+                e->status != SLOG_OK ? e->message : slog_strerror(st), a->anchor);
         slog_writer_abort(w);
         if (m->o->remove_on_signal) signals_disarm();
         return false;
@@ -777,7 +777,7 @@ static bool write_file(mapper *m, o2_loc **order, slog_file_info *info, char **s
     st = slog_writer_finish_info(w, info, &werr);
     if (m->o->remove_on_signal) signals_disarm();
     if (st != SLOG_OK) {
-        fprintf(m->err, "slog2-build: error: %s\n", werr.message);
+        fprintf(m->err, "slog2-build: error: %s (from %s)\n", werr.message, a->anchor);
         return false;
     }
     return true;
@@ -797,6 +797,10 @@ static void check_locations(mapper *m) {
         if (l->n_unbalanced)
             warn(m, "%s: location %" PRIu64 " (%s): %" PRIu64 " LEAVE records without their ENTER, skipped",
                  a->anchor, l->id, name, l->n_unbalanced);
+        if (l->n_bad_time)
+            warn(m, "%s: location %" PRIu64 " (%s): %" PRIu64 " records with a time more than 13 days from the clock's "
+                    "origin (damaged?), put at the time of the record before",
+                 a->anchor, l->id, name, l->n_bad_time);
         if (l->n_unknown)
             warn(m, "%s: location %" PRIu64 " (%s): %" PRIu64 " records of a kind this OTF2 library does not know, skipped",
                  a->anchor, l->id, name, l->n_unknown);

@@ -22,6 +22,9 @@
 
 #define O2_NONE UINT32_MAX
 #define O2_UNKNOWN INT64_MIN /* == SLOG_INFO_UNKNOWN */
+/* Record times further than this from the clock's origin (2^50 ns, 13
+ * days) are taken as damage (otf2_read.c). */
+#define O2_TIME_LIMIT_NS (INT64_C(1) << 50)
 
 /* The skipped record kinds, in otf2_skip.h's order. */
 enum {
@@ -125,6 +128,7 @@ typedef struct o2_loc {
     uint64_t n_read, n_handled, n_unknown;
     uint64_t skipped[O2_N_SKIP];
     uint64_t n_unbalanced;     /* LEAVE without its ENTER */
+    uint64_t n_bad_time;       /* records with an implausible time */
     uint64_t n_misnested;      /* LEAVE of a region not the innermost open one */
     uint64_t n_reused;         /* a request id posted again while pending */
     uint64_t n_stray;          /* completions/cancels of unknown requests */

@@ -212,6 +212,13 @@ static uint32_t top_index(const o2_loc *l) {
 static int64_t seen(evt_ctx *c, OTF2_TimeStamp time) {
     int64_t t = o2_ns(c->a, time);
     c->l->n_read++;
+    /* A time days away from the archive's clock origin is a damaged
+     * record: it would stretch the file's time tree past its limits.
+     * Counted, and put at the location's previous time. */
+    if (t > O2_TIME_LIMIT_NS || t < -O2_TIME_LIMIT_NS) {
+        c->l->n_bad_time++;
+        t = c->l->last_t == INT64_MIN ? 0 : c->l->last_t;
+    }
     if (t > c->l->last_t) c->l->last_t = t;
     return t;
 }
