@@ -10,6 +10,7 @@
 
 #include "build.h"
 #include "dumpi.h"
+#include "otf2_build.h"
 #include <slog2/slog.h>
 
 static const char description[] =
@@ -43,6 +44,16 @@ static const char description[] =
     "thread's CPU time and how long it waited for work, and the CPU time of\n"
     "the two sequential steps (matching, writing): on many cores the match\n"
     "step's bounds the build.\n"
+    "\n"
+    "OTF2: INPUT may also be an OTF2 archive's anchor file (NAME.otf2, as\n"
+    "Score-P, EZTrace and others write; recognised by its content): its\n"
+    "locations become timelines, regions nested states, MPI records arrows\n"
+    "and the info of their states (docs/OTF2.md). Receives recorded without\n"
+    "their source or completion (EZTrace) are paired by MPI's ordering rules\n"
+    "and drawn as \"message (inferred)\". Records that are not drawn are\n"
+    "counted in the summary. Without recorded clock offsets the processes'\n"
+    "clocks are aligned on synchronising collectives (--align-clocks never:\n"
+    "times as recorded).\n"
     "\n"
     "Clocks: libdumpi records CLOCK_MONOTONIC, each host's own time since\n"
     "boot. When the ranks ran on several hosts (their DUMPI headers name\n"
@@ -128,6 +139,24 @@ static void print_help(GOptionContext *ctx) {
         }
     }
     g_free(help);
+}
+
+/* An OTF2 archive (otf2/): one anchor file, detected by its content. */
+static int run_otf2(const char *anchor, const char *output, bool quiet, int bins, clock_align align,
+                    const char *cmdline) {
+#ifdef SLOG2_HAVE_OTF2
+    otf2_build_options o = {.output = output, .quiet = quiet, .preview_bins = (uint32_t)bins,
+                            .align = align == CLOCK_ALIGN_NEVER    ? OTF2_ALIGN_NEVER
+                                     : align == CLOCK_ALIGN_ALWAYS ? OTF2_ALIGN_ALWAYS
+                                                                   : OTF2_ALIGN_AUTO,
+                            .command_line = cmdline, .remove_on_signal = 1};
+    int st = otf2_build_run(anchor, &o, stderr, quiet ? NULL : stdout);
+    return st == OTF2_BUILD_WARNINGS ? EXIT_WARNINGS : st;
+#else
+    fprintf(stderr, "slog2-build: error: %s: an OTF2 archive, but this slog2-build was built without OTF2 "
+                    "support (configure with -DSLOG2_OTF2=ON and libotf2 installed)\n", anchor);
+    return 1;
+#endif
 }
 
 /* -j not given: g_get_num_processors() honours the CPU affinity a batch
@@ -229,6 +258,22 @@ int main(int argc, char **argv) {
             usage = g_strdup_printf("%s: a .meta among %d inputs; give the .meta alone, or only .bin files",
                                     inputs[i], n_in);
     if (usage) goto done;
+    if (n_in == 1 && otf2_is_anchor(inputs[0])) {
+        if (!output) {
+            gchar *stem = g_strdup(inputs[0]);
+            char *dot = strrchr(stem, '.');
+            if (dot && !strchr(dot, '/')) *dot = 0;
+            output = g_strconcat(stem, ".slog2", NULL);
+            g_free(stem);
+        }
+        gchar *abs_out = g_canonicalize_filename(output, NULL);
+        if (strcmp(abs_out, inputs[0]) == 0)
+            usage = g_strdup_printf("-o %s: that is the input archive's anchor file", output);
+        else
+            status = run_otf2(inputs[0], output, quiet, bins, align_mode, cmdline);
+        g_free(abs_out);
+        goto done;
+    }
     dumpi_error err;
     int rc;
     if (n_in == 1 && !g_str_has_suffix(inputs[0], ".bin"))
