@@ -338,27 +338,22 @@ static slog_cb_result on_pv_drawable(void *user, const slog_drawable *d) {
 /* ------------------------------------------------------------ rows */
 
 /* v with three decimals ("0" for zero), without printf: a folded picture
- * of a thousand rows is millions of values. */
+ * of a thousand rows is tens of millions of values, most of them state
+ * fractions in [0, 1], whose texts come from a table. */
+static char frac_text[1001][7];
+
 static void put_value(double v, FILE *out) {
     if (v == 0) {
         fputs(" 0", out);
         return;
     }
-    char buf[48], *p = buf + sizeof buf;
-    *--p = 0;
-    if (!(v < 1e15)) {
-        fprintf(out, " %.3g", v);
+    if (!frac_text[0][0])
+        for (int i = 0; i <= 1000; i++) snprintf(frac_text[i], sizeof frac_text[i], " %d.%03d", i / 1000, i % 1000);
+    if (v > 0 && v < 1.0005) {
+        fputs(frac_text[(int)(v * 1000.0 + 0.5)], out);
         return;
     }
-    uint64_t m = (uint64_t)llround(v * 1000.0);
-    for (int i = 0; i < 3; i++, m /= 10) *--p = (char)('0' + m % 10);
-    *--p = '.';
-    do {
-        *--p = (char)('0' + m % 10);
-        m /= 10;
-    } while (m);
-    *--p = ' ';
-    fputs(p, out);
+    fprintf(out, " %.3f", v);
 }
 
 /* --preview with --rows: the timelines folded into rows (slog_reader_grid). */
@@ -386,14 +381,18 @@ static int print_rows(slog_reader *r, const opts *o, int64_t t0, int64_t t1, slo
     }
     int csv = strcmp(o->format, "csv") == 0;
     uint32_t n_rows = slog_grid_n_rows(g);
+    static char outbuf[1 << 20];
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     if (csv) {
         printf("first_timeline,last_timeline,category");
         for (uint32_t j = 0; j < o->bins; j++) printf(",c%u", j);
         putchar('\n');
     } else {
-        printf("# %u rows of %u timeline(s) each (from the %s), %u columns of %.9f s over %.9f .. %.9f s;\n"
+        uint32_t a0, b0;
+        slog_grid_row_range(g, 0, &a0, &b0);
+        printf("# %u rows of up to %u timelines (read from the %s), %u columns of %.9f s over %.9f .. %.9f s;\n"
                "# state rows: mean fraction covered over the row's timelines, others: counts\n",
-               n_rows, slog_grid_unit(g) * 1, slog_grid_unit(g) > 1 ? "overview" : "blocks' trees", o->bins,
+               n_rows, b0 - a0 + 1, slog_grid_unit(g) > 1 ? "overview" : "blocks' trees", o->bins,
                secs(t1 - t0 + 1) / o->bins, secs(t0), secs(t1));
     }
     for (uint32_t row = 0; row < n_rows; row++) {
