@@ -8,6 +8,8 @@
  * run under VALGRIND too, since valgrind does not follow them. */
 #include "testutil.h"
 
+#include <math.h>
+
 #include <inttypes.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -383,6 +385,63 @@ int main(int argc, char **argv)
             CHECKF(r.status == 2 && strstr(r.err, cases[i][2]) != NULL,
                    "%s %s: exit %d (expected 2), stderr should say '%s':\n%s", cases[i][0], cases[i][1], r.status,
                    cases[i][2], r.err);
+            run_free(&r);
+        }
+    }
+
+    /* --rows: the timelines folded into rows (slog_reader_grid): one CSV
+     * line per (row, category), rows of consecutive timelines that cover
+     * them all, values as the library gives them */
+    {
+        r = PRINT(file, "--preview", "all", "--bins", "8", "--rows", "2", "--format", "csv");
+        CHECKF(r.status == 0, "--rows: exit %d: %s", r.status, r.err);
+        CHECKF(!strncmp(r.out, "first_timeline,last_timeline,category,c0,", 41), "--rows CSV header:\n%s", r.out);
+        slog_grid_query gq = {fi->t_min, fi->t_max, 0, fi->n_timelines - 1, 8, 2, 0};
+        slog_grid *g = NULL;
+        CHECK_OK(slog_reader_grid(rd, &gq, &g, NULL, &err), &err);
+        char *copy = strdup(r.out), *save = NULL;
+        unsigned lines = 0, covered = 0;
+        for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+            unsigned a, b;
+            char name[128];
+            int used = 0;
+            if (sscanf(l, "%u,%u,%127[^,]%n", &a, &b, name, &used) != 3)
+                continue;
+            lines++;
+            uint32_t row = 0, ga = 0, gb = 0;
+            for (; row < slog_grid_n_rows(g); row++) {
+                slog_grid_row_range(g, row, &ga, &gb);
+                if (ga == a) break;
+            }
+            CHECKF(row < slog_grid_n_rows(g) && gb == b, "--rows line for timelines %u-%u is not a row of the grid", a, b);
+            uint32_t cat = UINT32_MAX;
+            for (uint32_t c = 0; c < fi->n_categories; c++)
+                if (!strcmp(slog_reader_category(rd, c)->name, name)) cat = c;
+            const float *v = cat == UINT32_MAX ? NULL : slog_grid_values(g, row, cat);
+            CHECKF(v, "--rows line for %u-%u %s: the grid has no values there", a, b, name);
+            const char *p = l + used;
+            for (uint32_t j = 0; j < 8; j++) {
+                double x = strtod(p + 1, (char **)&p);
+                CHECKF(fabs(x - v[j]) <= 1e-4 * (1 + fabs(v[j])), "--rows %u-%u %s column %u: printed %g, grid %g", a,
+                       b, name, j, x, v[j]);
+            }
+            covered |= 1u << (row & 31);
+        }
+        CHECKF(lines > 0 && covered == (1u << slog_grid_n_rows(g)) - 1, "--rows: %u lines, rows covered %#x of %u:\n%s",
+               lines, covered, slog_grid_n_rows(g), r.out);
+        free(copy);
+        slog_grid_free(g);
+        run_free(&r);
+        /* usage errors: no rows, --rows without --preview, two ranges */
+        for (int i = 0; i < 3; i++) {
+            if (i == 0)
+                r = PRINT(file, "--preview", "all", "--rows", "0");
+            else if (i == 1)
+                r = PRINT(file, "--rows", "3");
+            else
+                r = PRINT(file, "--preview", "all", "--rows", "2", "-t", "0", "-t", "1");
+            CHECKF(r.status == 2 && strstr(r.err, "--rows"), "bad --rows case %d: exit %d (want 2):\n%s", i, r.status,
+                   r.err);
             run_free(&r);
         }
     }
