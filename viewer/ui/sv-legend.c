@@ -408,6 +408,11 @@ static void sv_legend_init(SvLegend *self)
     gtk_box_append(GTK_BOX(self->box), sw);
 }
 
+GtkSearchEntry *sv_legend_get_filter(SvLegend *self)
+{
+    return GTK_SEARCH_ENTRY(self->entry);
+}
+
 /* The sort arrows shown in the column titles, depth first. */
 static void sort_arrows(GtkWidget *w, GString *out)
 {

@@ -23,6 +23,9 @@ gboolean sv_legend_set_color(SvLegend *self, const char *category, const GdkRGBA
  * arrows ("ascending"/"descending", " clipped" when the title is narrower
  * than it needs), then the first and last rows' names. Free it. */
 char *sv_legend_describe_sort(SvLegend *self);
+/* The category filter's entry (the window hands the keys back to the
+ * canvas when it is done with). */
+GtkSearchEntry *sv_legend_get_filter(SvLegend *self);
 /* A colour as the palette holds it (0xRRGGBBAA). */
 uint32_t sv_legend_rgba_to_u32(const GdkRGBA *c);
 G_END_DECLS

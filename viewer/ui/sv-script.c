@@ -429,7 +429,86 @@ static gboolean verb_expect_legend_sort(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+/* The first widget of type t at or below w, depth first. */
+static GtkWidget *find_descendant(GtkWidget *w, GType t)
+{
+    if (G_TYPE_CHECK_INSTANCE_TYPE(w, t))
+        return w;
+    for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+        GtkWidget *hit = find_descendant(c, t);
+        if (hit)
+            return hit;
+    }
+    return NULL;
+}
+
+static gboolean verb_where(SvWindow *self, const char *arg)
+{
+    /* NAME: where a part of the window is, for real input from outside
+     * (xdotool): "NAME at X Y" in the window's X11 coordinates, its
+     * middle (timeline: 10 px into the canvas, below the ruler, where a
+     * Shift+drag starts) */
+    GtkWidget *w = NULL;
+    if (g_str_equal(arg, "timeline"))
+        w = GTK_WIDGET(self->timeline);
+    else if (g_str_equal(arg, "legend-check"))
+        w = find_descendant(GTK_WIDGET(self->legend), GTK_TYPE_CHECK_BUTTON);
+    else if (g_str_equal(arg, "legend-filter"))
+        w = GTK_WIDGET(sv_legend_get_filter(self->legend));
+    else if (g_str_equal(arg, "legend-tab"))
+        w = find_descendant(find_descendant(self->sidebar, GTK_TYPE_STACK_SWITCHER), GTK_TYPE_TOGGLE_BUTTON);
+    else if (g_str_equal(arg, "search"))
+        w = GTK_WIDGET(self->search_entry);
+    graphene_point_t p;
+    double sx = 0, sy = 0;
+    gtk_native_get_surface_transform(GTK_NATIVE(self), &sx, &sy);
+    gboolean tl = w == GTK_WIDGET(self->timeline);
+    double x = tl ? 10 : w ? gtk_widget_get_width(w) / 2.0 : 0;
+    double y = tl ? SV_RULER_H + 40 : w ? gtk_widget_get_height(w) / 2.0 : 0;
+    if (!w || !gtk_widget_compute_point(w, GTK_WIDGET(self), &GRAPHENE_POINT_INIT(x, y), &p)) {
+        script_fail(self, "where: no such part of the window");
+        return TRUE;
+    }
+    printf("%s at %d %d\n", arg, (int)lround(p.x + sx), (int)lround(p.y + sy));
+    fflush(stdout);
+    return TRUE;
+}
+
+static gboolean verb_wait_file(SvWindow *self, const char *arg)
+{
+    /* PATH: go on once it exists (what drives the window from outside
+     * is done) */
+    g_free(self->wait_path);
+    self->wait_path = g_strdup(arg);
+    return TRUE;
+}
+
+static gboolean verb_expect_zoom(SvWindow *self, const char *arg)
+{
+    /* N: the window shows 1/N of the whole trace */
+    const sv_viewport *vp = sv_timeline_get_viewport(self->timeline);
+    double n = (vp->hi - vp->lo) / sv_viewport_span(vp), want = g_ascii_strtod(arg, NULL);
+    printf("zoom: 1/%.2f of the trace\n", n);
+    if (fabs(n - want) > 0.02 * want)
+        script_fail(self, "the window shows another share of the trace");
+    return TRUE;
+}
+
+static gboolean verb_expect_splitter(SvWindow *self, const char *arg)
+{
+    /* PX: the label column's width (the label/canvas splitter) */
+    int have = gtk_paned_get_position(self->label_paned);
+    printf("label column: %d px\n", have);
+    if (have != (int)g_ascii_strtoll(arg, NULL, 10))
+        script_fail(self, "the label/canvas splitter moved");
+    return TRUE;
+}
+
 static const script_verb VERBS[] = {
+    {"where", 1, verb_where},
+    {"wait-file", 0, verb_wait_file},
+    {"expect-zoom", 1, verb_expect_zoom},
+    {"expect-splitter", 1, verb_expect_splitter},
     {"expect-legend-sort", 1, verb_expect_legend_sort},
     {"expect-selection", 1, verb_expect_selection},
     {"expect-search-error", 1, verb_expect_search_error},
@@ -475,6 +554,9 @@ static gboolean script_step(gpointer user)
     gboolean cancel_now = next && self->build && g_str_equal(g_strstrip(next), "cancel");
     if (g_get_monotonic_time() < self->sleep_until || (!script_idle(self) && !cancel_now))
         return G_SOURCE_CONTINUE;
+    if (self->wait_path && !g_file_test(self->wait_path, G_FILE_TEST_EXISTS))
+        return G_SOURCE_CONTINUE;
+    g_clear_pointer(&self->wait_path, g_free);
     if (!self->script[self->script_i]) {
         self->script_timer = 0;
         gtk_window_destroy(GTK_WINDOW(self));

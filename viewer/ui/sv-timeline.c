@@ -1100,27 +1100,6 @@ static void sv_timeline_init(SvTimeline *self)
     g_signal_connect(zoom, "scale-changed", G_CALLBACK(zoom_scale_cb), self);
     gtk_widget_add_controller(w, GTK_EVENT_CONTROLLER(zoom));
 
-    /* single-key shortcuts live on the canvas (focused), so typing in the
-     * search entry is never taken for a zoom */
-    GtkEventController *sc = gtk_shortcut_controller_new();
-    static const struct {
-        const char *keys, *action;
-    } K[] = {
-        {"plus|equal|KP_Add", "win.zoom-in"},
-        {"minus|KP_Subtract", "win.zoom-out"},
-        {"0|KP_0", "win.zoom-fit"},
-        {"Left", "win.pan-left"},
-        {"Right", "win.pan-right"},
-        {"Home", "win.go-start"},
-        {"End", "win.go-end"},
-    };
-    for (size_t i = 0; i < G_N_ELEMENTS(K); i++)
-        gtk_shortcut_controller_add_shortcut(
-            GTK_SHORTCUT_CONTROLLER(sc),
-            gtk_shortcut_new(gtk_shortcut_trigger_parse_string(K[i].keys),
-                             gtk_named_action_new(K[i].action)));
-    gtk_widget_add_controller(w, sc);
-
     gtk_widget_set_has_tooltip(w, TRUE);
     g_signal_connect(w, "query-tooltip", G_CALLBACK(query_tooltip_cb), self);
 }

@@ -52,6 +52,7 @@ struct _SvWindow {
     guint script_i, script_timer;
     slog_query_stats mark;
     gint64 sleep_until;
+    char *wait_path;          /* wait-file: until this exists */
     gboolean script_waiting_frame;
     double script_px, script_pt; /* "pointer": where, and the time there */
 };

@@ -483,14 +483,61 @@ static gboolean entry_key_cb(GtkEventControllerKey *k, guint keyval, guint code,
     return FALSE;
 }
 
+static void entry_stop_cb(GtkSearchEntry *e, SvWindow *self)
+{
+    gtk_widget_grab_focus(GTK_WIDGET(self->timeline));
+}
+
+/* Enter searches and hands the keys back to the canvas: + zooms again
+ * instead of going on typing into the entry. F3 / Ctrl+G (and with
+ * Shift) find the next (previous) match from anywhere. */
 static void entry_activate_cb(GtkSearchEntry *e, SvWindow *self)
+{
+    sv_window_find(self, 1);
+    gtk_widget_grab_focus(GTK_WIDGET(self->timeline));
+}
+
+/* Ctrl+G, Shift+Ctrl+G in the entry (GtkSearchEntry's own keys) */
+static void entry_next_cb(GtkSearchEntry *e, SvWindow *self)
 {
     sv_window_find(self, 1);
 }
 
-static void entry_stop_cb(GtkSearchEntry *e, SvWindow *self)
+static void entry_previous_cb(GtkSearchEntry *e, SvWindow *self)
 {
-    gtk_widget_grab_focus(GTK_WIDGET(self->timeline));
+    sv_window_find(self, -1);
+}
+
+/* The window's bare keys (+ - 0, arrows, Home, End) work wherever the
+ * focus is, but in a text entry: they once lived on the canvas alone and
+ * died after a click on the legend, its tab or its filter. Taken in the
+ * capture phase, before a focused button or list uses an arrow to move
+ * the focus. */
+static gboolean window_key_cb(GtkEventControllerKey *k, guint keyval, guint code, GdkModifierType st,
+                              SvWindow *self)
+{
+    static const struct {
+        guint key;
+        const char *action;
+    } KEYS[] = {
+        {GDK_KEY_plus, "zoom-in"},       {GDK_KEY_equal, "zoom-in"},     {GDK_KEY_KP_Add, "zoom-in"},
+        {GDK_KEY_minus, "zoom-out"},     {GDK_KEY_KP_Subtract, "zoom-out"},
+        {GDK_KEY_0, "zoom-fit"},         {GDK_KEY_KP_0, "zoom-fit"},
+        {GDK_KEY_Left, "pan-left"},      {GDK_KEY_KP_Left, "pan-left"},
+        {GDK_KEY_Right, "pan-right"},    {GDK_KEY_KP_Right, "pan-right"},
+        {GDK_KEY_Home, "go-start"},      {GDK_KEY_End, "go-end"},
+    };
+    if (!self->doc || (st & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)))
+        return FALSE;
+    GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(self));
+    if (focus && GTK_IS_EDITABLE(focus))
+        return FALSE;
+    for (size_t i = 0; i < G_N_ELEMENTS(KEYS); i++)
+        if (KEYS[i].key == keyval) {
+            g_action_group_activate_action(G_ACTION_GROUP(self), KEYS[i].action, NULL);
+            return TRUE;
+        }
+    return FALSE;
 }
 
 /* search-changed comes ~150 ms after the last key: Enter within that
@@ -500,6 +547,32 @@ static void entry_changed_cb(GtkSearchEntry *e, SvWindow *self)
     if (self->searched && g_str_equal(self->searched, gtk_editable_get_text(GTK_EDITABLE(e))))
         return;
     gtk_widget_remove_css_class(GTK_WIDGET(e), "error");
+}
+
+/* Adwaita's label/canvas splitter takes presses up to 16 px right of its
+ * line, in the canvas: a Shift+drag to select from the first time on
+ * screen moved the splitter instead (leaving a sliver of canvas). Its drag
+ * is given up when it starts inside the timeline or overview, which then
+ * gets the press; the line and the label column still move it. */
+static void label_paned_drag_begin_cb(GtkGestureDrag *g, double x, double y, SvWindow *self)
+{
+    graphene_point_t canvas;
+    if (gtk_widget_compute_point(GTK_WIDGET(self->timeline), GTK_WIDGET(self->label_paned),
+                                 &GRAPHENE_POINT_INIT(0, 0), &canvas) &&
+        x >= canvas.x + 1)
+        gtk_gesture_set_state(GTK_GESTURE(g), GTK_EVENT_SEQUENCE_DENIED);
+}
+
+static void guard_label_paned(SvWindow *self)
+{
+    GListModel *cs = gtk_widget_observe_controllers(GTK_WIDGET(self->label_paned));
+    for (guint i = 0; i < g_list_model_get_n_items(cs); i++) {
+        GObject *c = g_list_model_get_item(cs, i);
+        if (GTK_IS_GESTURE_DRAG(c))
+            g_signal_connect(c, "drag-begin", G_CALLBACK(label_paned_drag_begin_cb), self);
+        g_object_unref(c);
+    }
+    g_object_unref(cs);
 }
 
 /* ------------------------------------------------------------ class */
@@ -534,6 +607,7 @@ static void sv_window_finalize(GObject *o)
     g_free(self->build_out);
     g_free(self->searched);
     g_strfreev(self->script);
+    g_free(self->wait_path);
     G_OBJECT_CLASS(sv_window_parent_class)->finalize(o);
 }
 
@@ -598,7 +672,15 @@ static void sv_window_init(SvWindow *self)
     g_signal_connect(self->search_entry, "activate", G_CALLBACK(entry_activate_cb), self);
     g_signal_connect(self->search_entry, "stop-search", G_CALLBACK(entry_stop_cb), self);
     g_signal_connect(self->search_entry, "search-changed", G_CALLBACK(entry_changed_cb), self);
-    g_signal_connect(self->search_entry, "next-match", G_CALLBACK(entry_activate_cb), self);
+    g_signal_connect(self->search_entry, "next-match", G_CALLBACK(entry_next_cb), self);
+    g_signal_connect(self->search_entry, "previous-match", G_CALLBACK(entry_previous_cb), self);
+    GtkSearchEntry *filter = sv_legend_get_filter(self->legend);
+    g_signal_connect(filter, "activate", G_CALLBACK(entry_stop_cb), self);
+    g_signal_connect(filter, "stop-search", G_CALLBACK(entry_stop_cb), self);
+    GtkEventController *wk = gtk_event_controller_key_new();
+    gtk_event_controller_set_propagation_phase(wk, GTK_PHASE_CAPTURE);
+    g_signal_connect(wk, "key-pressed", G_CALLBACK(window_key_cb), self);
+    gtk_widget_add_controller(GTK_WIDGET(self), wk);
     GtkEventController *k = gtk_event_controller_key_new();
     gtk_event_controller_set_propagation_phase(k, GTK_PHASE_CAPTURE);
     g_signal_connect(k, "key-pressed", G_CALLBACK(entry_key_cb), self);
@@ -610,6 +692,7 @@ static void sv_window_init(SvWindow *self)
     g_signal_connect(drop, "drop", G_CALLBACK(sv_window_drop_cb), self);
     gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(drop));
 
+    guard_label_paned(self);
     gtk_paned_set_position(self->outer_paned, 1000);
     update_history_actions(self);
     rebuild_recent_menu(self);
