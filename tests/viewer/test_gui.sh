@@ -195,6 +195,24 @@ rc=$?
 cat "$WORK/bad.err" >&2
 [ $rc -eq 3 ] || { echo "foreign file: exit $rc, want 3"; exit 1; }
 grep -q "foreign.slog2" "$WORK/bad.err" || { echo "foreign file: message does not name the file"; exit 1; }
+# a node with a bad checksum: zoomed into, the rest of the window is drawn
+# and the node's time range hatched; the error is shown once, not again on
+# every pan, and the status bar does not stay at "loading…"
+BAD="$WORK/bad.slog2"
+span=$("$GEN" --corrupt-leaf "$FILE" "$BAD") || exit 1
+set -- $span
+SLOG2_VIEW_SCRIPT="window $1 $2; sleep 300; stats; action zoom-out; action pan-right; action pan-left;
+ action pan-left; action pan-right; sleep 300; stats; expect-loading no; quit" \
+  timeout 60 "$VIEW" "$BAD" > "$WORK/badnode.out" 2> "$WORK/badnode.err"
+rc=$?
+cat "$WORK/badnode.out"
+cat "$WORK/badnode.err" >&2
+[ $rc -eq 0 ] && ! grep -q "^FAIL" "$WORK/badnode.out" || { echo "bad node: failed"; exit 1; }
+[ "$(grep -c '^read error: .*checksum' "$WORK/badnode.out")" = 1 ] ||
+  { echo "bad node: the error was not reported exactly once"; exit 1; }
+"$VIEW" --render "$WORK/badnode.png" --window "$1:$2" "$BAD" 2> "$WORK/badrender.err" ||
+  { cat "$WORK/badrender.err"; echo "bad node: --render failed"; exit 1; }
+grep -q "checksum.*hatched" "$WORK/badrender.err" || { echo "bad node: --render did not say what it left out"; exit 1; }
 # a DUMPI .meta: converted by slog2-build in the background (found next to
 # slog2-view in the build tree), cached next to the trace, then shown
 if [ -n "$TRACES" ] && [ -d "$TRACES/sst-dumpi-testtrace" ]; then

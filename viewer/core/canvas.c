@@ -577,6 +577,33 @@ static void outline_item(cairo_t *cr, const sv_canvas_params *p, const sv_item *
     }
 }
 
+/* Time ranges the file could not be read in (sv_scene.bad): hatched over
+ * every row, so that an empty stretch is not taken for idle time. */
+static void draw_bad_ranges(cairo_t *cr, double w, double h, const sv_canvas_params *p)
+{
+    for (size_t i = 0; p->scene && i < p->scene->n_bad; i++) {
+        double x0 = fmax(sv_viewport_time_to_x(p->vp, (double)p->scene->bad[i].lo), -2);
+        double x1 = fmin(sv_viewport_time_to_x(p->vp, (double)p->scene->bad[i].hi), w + 2);
+        if (x1 - x0 < 1)
+            x1 = x0 + 1;
+        if (x1 < 0 || x0 > w)
+            continue;
+        cairo_save(cr);
+        cairo_rectangle(cr, x0, 0, x1 - x0, h);
+        cairo_clip(cr);
+        sv_theme_source(cr, THEME.header_bg, 1);
+        cairo_paint(cr);
+        sv_theme_source(cr, THEME.dim_text, 0.6);
+        cairo_set_line_width(cr, 1.5);
+        for (double x = floor(x0 / 10) * 10 - h; x < x1; x += 10) {
+            cairo_move_to(cr, x, h);
+            cairo_line_to(cr, x + h, 0);
+        }
+        cairo_stroke(cr);
+        cairo_restore(cr);
+    }
+}
+
 void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p)
 {
     cairo_save(cr);
@@ -601,6 +628,7 @@ void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p
     } else {
         draw_rows_background(cr, w, h, p);
     }
+    draw_bad_ranges(cr, w, h, p);
     if (p->have_range) {
         double x0 = sv_viewport_time_to_x(p->vp, fmin(p->range_t0, p->range_t1));
         double x1 = sv_viewport_time_to_x(p->vp, fmax(p->range_t0, p->range_t1));

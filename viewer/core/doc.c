@@ -390,6 +390,8 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         fprintf(errf, "slog2-view: %s\n", err.message);
         goto out;
     }
+    if (scene->n_bad)
+        fprintf(errf, "slog2-view: %s; drawn without that part (hatched)\n", scene->bad_msg);
     if (g.overview_h > 0) {
         ov_scene = sv_scene_query(d.r, lo, hi, (int)g.canvas_w, NULL, 0, NULL, NULL, &err);
         if (!ov_scene) {

@@ -504,7 +504,18 @@ static gboolean verb_expect_splitter(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+static gboolean verb_expect_loading(SvWindow *self, const char *arg)
+{
+    /* yes|no: the status bar says a frame is loading */
+    gboolean loading = strstr(gtk_label_get_text(self->status_frame), "loading") != NULL;
+    printf("status: %s\n", gtk_label_get_text(self->status_frame));
+    if (loading != g_str_equal(arg, "yes"))
+        script_fail(self, loading ? "the status bar says loading" : "the status bar does not say loading");
+    return TRUE;
+}
+
 static const script_verb VERBS[] = {
+    {"expect-loading", 1, verb_expect_loading},
     {"where", 1, verb_where},
     {"wait-file", 0, verb_wait_file},
     {"expect-zoom", 1, verb_expect_zoom},

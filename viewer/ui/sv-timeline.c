@@ -160,6 +160,8 @@ static void frame_done(GObject *src, GAsyncResult *res, gpointer user)
         self->frame_t1 = s->t1;
         gtk_widget_queue_draw(GTK_WIDGET(self));
         g_signal_emit(self, signals[SIG_FRAME_READY], 0);
+        if (s->n_bad) /* drawn around an unreadable node */
+            g_signal_emit(self, signals[SIG_ERROR], 0, s->bad_msg);
     } else {
         sv_scene_free(s);
         if (error && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))

@@ -41,6 +41,7 @@ struct _SvWindow {
     GCancellable *open_cancel, *stats_cancel, *search_cancel;
     gboolean opening, stats_busy, search_busy;
     char *searched;           /* the text of the last search */
+    char *read_error;         /* the last unreadable-node message shown */
 
     /* slog2-build for .meta files */
     GSubprocess *build;

@@ -110,6 +110,7 @@ void sv_window_close_info(SvWindow *self)
 static void set_doc(SvWindow *self, SvDocRef *doc, const char *path)
 {
     sv_window_close_info(self);
+    g_clear_pointer(&self->read_error, g_free);
     sv_doc_ref_release(self->doc);
     self->doc = doc ? sv_doc_ref_acquire(doc) : NULL;
     g_free(self->path);
@@ -462,9 +463,20 @@ static void history_cb(SvTimeline *tl, SvWindow *self)
     update_history_actions(self);
 }
 
+/* Each frame that meets an unreadable node says so; the user is told once
+ * per file (on every pan the dialog came back), the canvas hatches the
+ * rest. The status bar drops its "loading…". */
 static void timeline_error_cb(SvTimeline *tl, const char *msg, SvWindow *self)
 {
-    sv_window_error_dialog(self, "Cannot read the file", msg);
+    update_status(self);
+    if (self->read_error)
+        return;
+    g_free(self->read_error);
+    self->read_error = g_strdup(msg);
+    sv_window_error_dialog(self, "Cannot read part of the file",
+                           *msg ? msg : "unknown error");
+    if (self->script)
+        printf("read error: %s\n", msg), fflush(stdout);
 }
 
 static void legend_changed_cb(SvLegend *l, SvWindow *self)
@@ -608,6 +620,7 @@ static void sv_window_finalize(GObject *o)
     g_free(self->searched);
     g_strfreev(self->script);
     g_free(self->wait_path);
+    g_free(self->read_error);
     G_OBJECT_CLASS(sv_window_parent_class)->finalize(o);
 }
 
