@@ -195,6 +195,21 @@ rc=$?
 cat "$WORK/bad.err" >&2
 [ $rc -eq 3 ] || { echo "foreign file: exit $rc, want 3"; exit 1; }
 grep -q "foreign.slog2" "$WORK/bad.err" || { echo "foreign file: message does not name the file"; exit 1; }
+# Recent files: two traces of one name in two folders are told apart by
+# their folder; a file that fails to open leaves the list; a new process
+# shows what GTK's list holds (the first run's menu said "No recent files")
+echo "not a trace" > "$WORK/foreign.slog2"
+rm -rf "$WORK/runA" "$WORK/runB" && mkdir -p "$WORK/runA" "$WORK/runB"
+cp "$FILE2" "$WORK/runA/same.slog2" && cp "$FILE2" "$WORK/runB/same.slog2"
+SLOG2_VIEW_SCRIPT="add-recent $WORK/runA/same.slog2; add-recent $WORK/runB/same.slog2;
+ add-recent $WORK/foreign.slog2; sleep 1500; quit" timeout 60 "$VIEW" > "$WORK/recent1.out" 2> "$WORK/recent1.err"
+SLOG2_VIEW_SCRIPT="expect-recent same.slog2 — $WORK/runA; expect-recent same.slog2 — $WORK/runB;
+ expect-recent foreign.slog2; drop $WORK/foreign.slog2; sleep 500; expect-recent !foreign.slog2; quit" \
+  timeout 60 "$VIEW" > "$WORK/recent2.out" 2> "$WORK/recent2.err"
+rc=$?
+cat "$WORK/recent2.out"
+[ $rc -eq 3 ] && ! grep -q "^FAIL" "$WORK/recent2.out" || { echo "recent files: failed (exit $rc)"; exit 1; }
+
 # a node with a bad checksum: zoomed into, the rest of the window is drawn
 # and the node's time range hatched; the error is shown once, not again on
 # every pan, and the status bar does not stay at "loading…"

@@ -514,7 +514,36 @@ static gboolean verb_expect_loading(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+static gboolean verb_add_recent(SvWindow *self, const char *arg)
+{
+    /* PATH: into GTK's recent files, as a file chooser puts it there */
+    char *uri = g_filename_to_uri(arg, NULL, NULL);
+    if (!uri || !gtk_recent_manager_add_item(gtk_recent_manager_get_default(), uri))
+        script_fail(self, "add-recent: not added");
+    g_free(uri);
+    return TRUE;
+}
+
+static gboolean verb_expect_recent(SvWindow *self, const char *arg)
+{
+    /* [!]TEXT: a line of the Recent files menu is (is not, with !) TEXT */
+    gboolean negate = arg[0] == '!';
+    const char *want = negate ? arg + 1 : arg;
+    char *d = sv_window_describe_recent(self);
+    char *line = g_strconcat("\n", want, "\n", NULL), *all = g_strconcat("\n", d, NULL);
+    gboolean has = strstr(all, line) != NULL;
+    printf("recent files:\n%s", d);
+    if (has == negate)
+        script_fail(self, negate ? "the recent files show it" : "the recent files do not show it");
+    g_free(line);
+    g_free(all);
+    g_free(d);
+    return TRUE;
+}
+
 static const script_verb VERBS[] = {
+    {"add-recent", 0, verb_add_recent},
+    {"expect-recent", 0, verb_expect_recent},
     {"expect-loading", 1, verb_expect_loading},
     {"where", 1, verb_where},
     {"wait-file", 0, verb_wait_file},

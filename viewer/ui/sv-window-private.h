@@ -59,6 +59,10 @@ struct _SvWindow {
 };
 
 /* sv-window.c */
+/* GCompareFunc of GtkRecentInfo: the more recently modified first. */
+int sv_window_recent_newer(gconstpointer a, gconstpointer b);
+/* The labels of the Recent files menu, one a line (free it). */
+char *sv_window_describe_recent(SvWindow *self);
 void sv_window_error_dialog(SvWindow *self, const char *primary, const char *secondary);
 void sv_window_close_info(SvWindow *self);
 void sv_window_open_slog2(SvWindow *self, const char *path);

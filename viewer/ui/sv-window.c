@@ -70,32 +70,103 @@ static void update_history_actions(SvWindow *self)
 
 /* ------------------------------------------------------------ recent */
 
+/* The folder of path for a menu: "~/..." under the home directory. */
+static char *folder_label(const char *path)
+{
+    char *dir = g_path_get_dirname(path);
+    const char *home = g_get_home_dir();
+    size_t n = strlen(home);
+    if (n > 1 && g_str_has_prefix(dir, home) && (dir[n] == '/' || !dir[n])) {
+        char *t = g_strconcat("~", dir + n, NULL);
+        g_free(dir);
+        dir = t;
+    }
+    return dir;
+}
+
+/* The last ten traces opened that still exist, newest first. A name that
+ * is there twice (runs of one code in two folders) gets its folder: the
+ * menu showed two identical lines. */
 static void rebuild_recent_menu(SvWindow *self)
 {
     GMenu *menu = g_menu_new();
     GtkRecentManager *rm = gtk_recent_manager_get_default();
     GList *items = gtk_recent_manager_get_items(rm);
-    int n = 0;
-    for (GList *l = items; l && n < 10; l = l->next) {
+    items = g_list_sort(items, (GCompareFunc)sv_window_recent_newer);
+    GPtrArray *uris = g_ptr_array_new_with_free_func(g_free);
+    GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
+    for (GList *l = items; l && uris->len < 10; l = l->next) {
         GtkRecentInfo *ri = l->data;
         const char *uri = gtk_recent_info_get_uri(ri);
         if (!g_str_has_suffix(uri, ".slog2") && !g_str_has_suffix(uri, ".meta"))
             continue;
-        if (!gtk_recent_info_exists(ri))
+        char *path = g_filename_from_uri(uri, NULL, NULL);
+        if (!path || !g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+            g_free(path);
             continue;
-        char *label = g_uri_unescape_string(strrchr(uri, '/') ? strrchr(uri, '/') + 1 : uri, NULL);
+        }
+        g_ptr_array_add(uris, g_strdup(uri));
+        g_ptr_array_add(paths, path);
+    }
+    g_list_free_full(items, (GDestroyNotify)gtk_recent_info_unref);
+    for (guint i = 0; i < uris->len; i++) {
+        char *base = g_path_get_basename(paths->pdata[i]);
+        gboolean twice = FALSE;
+        for (guint k = 0; k < uris->len && !twice; k++) {
+            char *other = g_path_get_basename(paths->pdata[k]);
+            twice = k != i && g_str_equal(base, other);
+            g_free(other);
+        }
+        char *folder = twice ? folder_label(paths->pdata[i]) : NULL;
+        char *label = twice ? g_strdup_printf("%s — %s", base, folder) : g_strdup(base);
         GMenuItem *it = g_menu_item_new(label, NULL);
-        g_menu_item_set_action_and_target(it, "win.open-recent", "s", uri);
+        g_menu_item_set_action_and_target(it, "win.open-recent", "s", uris->pdata[i]);
         g_menu_append_item(menu, it);
         g_object_unref(it);
         g_free(label);
-        n++;
+        g_free(folder);
+        g_free(base);
     }
-    g_list_free_full(items, (GDestroyNotify)gtk_recent_info_unref);
-    if (n == 0)
+    if (uris->len == 0)
         g_menu_append(menu, "No recent files", "win.none");
     gtk_menu_button_set_menu_model(self->recent_button, G_MENU_MODEL(menu));
     g_object_unref(menu);
+    g_ptr_array_unref(uris);
+    g_ptr_array_unref(paths);
+}
+
+int sv_window_recent_newer(gconstpointer a, gconstpointer b)
+{
+    GDateTime *ta = gtk_recent_info_get_modified((GtkRecentInfo *)a);
+    GDateTime *tb = gtk_recent_info_get_modified((GtkRecentInfo *)b);
+    return ta && tb ? g_date_time_compare(tb, ta) : 0;
+}
+
+char *sv_window_describe_recent(SvWindow *self)
+{
+    rebuild_recent_menu(self);
+    GMenuModel *m = gtk_menu_button_get_menu_model(self->recent_button);
+    GString *out = g_string_new(NULL);
+    for (int i = 0; m && i < g_menu_model_get_n_items(m); i++) {
+        char *label = NULL;
+        g_menu_model_get_item_attribute(m, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+        g_string_append_printf(out, "%s\n", label ? label : "");
+        g_free(label);
+    }
+    return g_string_free(out, FALSE);
+}
+
+/* GTK reads its list of recent files after the window is made (the first
+ * run's menu said "No recent files" with the file in the list): the menu
+ * is built as it opens, and again whenever the list changes. */
+static void recent_popup_cb(GtkMenuButton *b, gpointer user)
+{
+    rebuild_recent_menu(user);
+}
+
+static void recent_changed_cb(GtkRecentManager *rm, SvWindow *self)
+{
+    rebuild_recent_menu(self);
 }
 
 /* ------------------------------------------------------------ open */
@@ -163,7 +234,13 @@ static void open_done(GObject *src, GAsyncResult *res, gpointer user)
         rebuild_recent_menu(self);
         sv_doc_ref_release(doc);
     } else if (!g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
-        /* libslog's message names the file and the byte offset */
+        /* libslog's message names the file and the byte offset; a file
+         * that does not open is no recent file (the file chooser may have
+         * put it in the list) */
+        char *uri = g_filename_to_uri(path, NULL, NULL);
+        if (uri)
+            gtk_recent_manager_remove_item(gtk_recent_manager_get_default(), uri, NULL);
+        g_free(uri);
         sv_window_error_dialog(self, "Cannot open the file", error->message);
         if (self->script)
             sv_script_exit_status = 3;
@@ -709,6 +786,8 @@ static void sv_window_init(SvWindow *self)
     gtk_paned_set_position(self->outer_paned, 1000);
     update_history_actions(self);
     rebuild_recent_menu(self);
+    gtk_menu_button_set_create_popup_func(self->recent_button, recent_popup_cb, self, NULL);
+    g_signal_connect_object(gtk_recent_manager_get_default(), "changed", G_CALLBACK(recent_changed_cb), self, 0);
     gtk_stack_set_visible_child_name(self->main_stack, "empty");
 }
 
