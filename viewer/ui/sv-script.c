@@ -541,7 +541,17 @@ static gboolean verb_expect_recent(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+static gboolean verb_build_missing(SvWindow *self, const char *arg)
+{
+    /* the missing-ranks question's "Build with the Ranks That Are There" */
+    if (!self->missing_meta)
+        script_fail(self, "build-missing: no missing ranks were reported");
+    sv_window_build_missing(self);
+    return TRUE;
+}
+
 static const script_verb VERBS[] = {
+    {"build-missing", 0, verb_build_missing},
     {"add-recent", 0, verb_add_recent},
     {"expect-recent", 0, verb_expect_recent},
     {"expect-loading", 1, verb_expect_loading},

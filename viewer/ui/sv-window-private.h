@@ -47,6 +47,7 @@ struct _SvWindow {
     GSubprocess *build;
     guint pulse_id;
     char *build_out;
+    char *missing_meta;       /* a .meta slog2-build stopped on for missing ranks */
 
     /* script */
     char **script;
@@ -73,6 +74,9 @@ void sv_window_cancel_clicked_cb(GtkButton *b, SvWindow *self);
 gboolean sv_window_pulse_cb(gpointer user);
 void sv_window_open_meta(SvWindow *self, const char *meta);
 void sv_window_stop_build(SvWindow *self);
+/* Convert the .meta the missing-ranks question was about with
+ * --allow-missing (its dialog's button; the script's build-missing). */
+void sv_window_build_missing(SvWindow *self);
 /* sv-stats-panel.c */
 void sv_window_clear_box(GtkBox *b);
 GtkWidget *sv_window_label(const char *text, const char *cls, float xalign);

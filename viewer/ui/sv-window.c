@@ -694,6 +694,7 @@ static void sv_window_finalize(GObject *o)
     sv_doc_ref_release(self->doc);
     g_free(self->path);
     g_free(self->build_out);
+    g_free(self->missing_meta);
     g_free(self->searched);
     g_strfreev(self->script);
     g_free(self->wait_path);
