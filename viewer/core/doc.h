@@ -54,6 +54,11 @@ typedef struct sv_headless_opts {
     unsigned tl_first, tl_last; /* --timelines A-B */
     int print_stats;         /* --stats */
     int dark;                /* --theme dark */
+    int legend;              /* --legend: a legend band at the bottom */
+    /* The window's Export: its colours and hidden categories (n_categories
+     * each; NULL: the file's, all shown), and the scroll of its rows. */
+    const uint32_t *rgba;
+    const uint8_t *visible;
 } sv_headless_opts;
 
 /* --size's bounds, in pixels, for each side. */
@@ -68,8 +73,9 @@ int sv_parse_size(const char *s, sv_headless_opts *o);
 int sv_parse_timelines(const char *s, sv_headless_opts *o);
 int sv_parse_theme(const char *s, sv_headless_opts *o);
 
-/* Render to a PNG. Errors to errf; returns 0, 1 (the file cannot be read
- * or the image written) or 2 (--window or --timelines outside the file). */
+/* Render to out: PNG, or SVG / PDF by its extension (export.h). Errors
+ * to errf; returns 0, 1 (the file cannot be read or the image written) or
+ * 2 (--window or --timelines outside the file). */
 int sv_headless_render(const sv_headless_opts *o, FILE *errf);
 
 #endif

@@ -15,8 +15,8 @@
 static const char USAGE[] =
     "Usage:\n"
     "  slog2-view [FILE.slog2 | TRACE.meta]\n"
-    "  slog2-view --render OUT.png [--window T0:T1|all] [--size WxH]\n"
-    "             [--timelines A-B] [--theme light|dark] [--stats] FILE.slog2\n"
+    "  slog2-view --render OUT.png|OUT.svg|OUT.pdf [--window T0:T1|all] [--size WxH]\n"
+    "             [--timelines A-B] [--theme light|dark] [--legend] [--stats] FILE.slog2\n"
     "  slog2-view --help | --version\n"
     "\n"
     "Interactive Gantt viewer for .slog2 timeline files written by slog2-build.\n"
@@ -27,9 +27,10 @@ static const char USAGE[] =
     "$XDG_CACHE_HOME/slog2 when that directory is not writable.\n"
     "\n"
     "Headless rendering (no display is used):\n"
-    "  --render OUT.png     draw the view of FILE into the PNG image OUT.png with the\n"
-    "                       same drawing code as the window, then exit; \"-\" is\n"
-    "                       standard output (a pipe or file, not a terminal)\n"
+    "  --render OUT.png     draw the view of FILE into the image OUT with the same\n"
+    "                       drawing code as the window, then exit: PNG, or SVG or\n"
+    "                       PDF when OUT ends in .svg or .pdf; \"-\" is standard\n"
+    "                       output as PNG (a pipe or file, not a terminal)\n"
     "  --window T0:T1       time window in seconds from the trace start, e.g.\n"
     "                       0.25:0.5 (default: all)\n"
     "  --window all         the whole trace\n"
@@ -38,6 +39,8 @@ static const char USAGE[] =
     "                       one timeline (default: all)\n"
     "  --theme light|dark   the colours of the window's light or dark style\n"
     "                       (default: light); the data keep their colours\n"
+    "  --legend             add a legend band at the bottom: file, time window,\n"
+    "                       timelines, and each category's colour and name\n"
     "  --stats              print what the frame's query read (nodes, bytes,\n"
     "                       drawables, previews, time) on standard output (on\n"
     "                       standard error with --render -)\n"
@@ -143,6 +146,8 @@ static int run_render(int argc, char **argv)
                 return usage_error("bad --theme (want light or dark)", val);
         } else if (strcmp(a, "--stats") == 0)
             o.print_stats = 1;
+        else if (strcmp(a, "--legend") == 0)
+            o.legend = 1;
         else if (a[0] == '-' && a[1])
             return usage_error("unknown option", a);
         else if (o.file)
@@ -196,7 +201,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--render") == 0)
             return run_render(argc, argv);
-    static const char *const render_only[] = {"--window", "--size", "--timelines", "--theme", "--stats"};
+    static const char *const render_only[] = {"--window", "--size", "--timelines", "--theme", "--stats",
+                                                 "--legend"};
     for (int i = 1; i < argc; i++) {
         for (size_t k = 0; k < sizeof render_only / sizeof render_only[0]; k++)
             if (strcmp(argv[i], render_only[k]) == 0) {
