@@ -100,6 +100,27 @@ cat "$WORK/issue.out"
 cat "$WORK/issue.err" >&2
 [ $rc -eq 0 ] && ! grep -q "^FAIL" "$WORK/issue.out" || { echo "the issue's findings: failed"; exit 1; }
 
+# Export View: the window's view with its legend as PNG, SVG and PDF (the
+# format by the extension); a category hidden in the legend is left out
+rm -f "$WORK"/view.*
+SLOG2_VIEW_SCRIPT="window 0.74 0.745; action dark-style; sleep 200; export $WORK/view.png; export $WORK/view.svg;
+ set-visible MPI_Recv no; export $WORK/view.pdf; export $WORK/view-hidden.svg; action dark-style; quit" \
+  timeout 60 "$VIEW" "$FILE" > "$WORK/export.out" 2> "$WORK/export.err"
+rc=$?
+cat "$WORK/export.out"
+cat "$WORK/export.err" >&2
+[ $rc -eq 0 ] && ! grep -q "^FAIL" "$WORK/export.out" || { echo "export: failed"; exit 1; }
+head -c 4 "$WORK/view.png" | grep -q PNG || { echo "export: view.png is no PNG"; exit 1; }
+head -c 64 "$WORK/view.svg" | grep -q '^<?xml' && grep -q '<desc>.*MPI_Send.*MPI_Recv' "$WORK/view.svg" ||
+  { echo "export: view.svg is no SVG with the legend's names"; exit 1; }
+head -c 5 "$WORK/view.pdf" | grep -q '^%PDF' || { echo "export: view.pdf is no PDF"; exit 1; }
+grep -q '<desc>.*MPI_Recv' "$WORK/view-hidden.svg" && { echo "export: a hidden category is in the legend"; exit 1; }
+if command -v convert >/dev/null 2>&1; then
+  # dark, as the window was
+  lum=$(convert "$WORK/view.png" -colorspace Gray -format "%[fx:mean]" info:)
+  awk "BEGIN { exit !($lum < 0.4) }" || { echo "export: a dark window exported light ($lum)"; exit 1; }
+fi
+
 # real input (xdotool, where installed; scripts/install-deps has it):
 # the bare keys zoom after a click on the legend's check box, its tab, its
 # filter (left with Escape) and after Enter in the search entry (+ once

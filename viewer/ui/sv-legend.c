@@ -202,6 +202,25 @@ gboolean sv_legend_set_color(SvLegend *self, const char *category, const GdkRGBA
     return FALSE;
 }
 
+gboolean sv_legend_set_visible(SvLegend *self, const char *category, gboolean visible)
+{
+    GListModel *m = G_LIST_MODEL(self->store);
+    for (guint i = 0; self->doc && i < g_list_model_get_n_items(m); i++) {
+        SvCatItem *c = g_list_model_get_item(m, i);
+        gboolean hit = g_str_equal(c->name, category) && c->id < self->doc->pal.n;
+        if (hit) {
+            c->visible = visible;
+            self->doc->pal.visible[c->id] = (uint8_t)visible;
+            g_list_model_items_changed(m, i, 1, 1); /* rebinds its check box */
+            g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
+        }
+        g_object_unref(c);
+        if (hit)
+            return TRUE;
+    }
+    return FALSE;
+}
+
 static void setup_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);

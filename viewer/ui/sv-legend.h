@@ -19,6 +19,9 @@ void sv_legend_set_doc(SvLegend *self, SvDocRef *doc);
 /* Give the named category a colour, as its colour button does (remembered,
  * "changed" emitted). FALSE when the document has no such category. */
 gboolean sv_legend_set_color(SvLegend *self, const char *category, const GdkRGBA *rgba);
+/* Show or hide the named category, as its check box does. FALSE when the
+ * document has no such category. */
+gboolean sv_legend_set_visible(SvLegend *self, const char *category, gboolean visible);
 /* What the legend shows of its order (for the test script): the sort
  * arrows ("ascending"/"descending", " clipped" when the title is narrower
  * than it needs), then the first and last rows' names. Free it. */

@@ -11,7 +11,7 @@ int sv_script_exit_status = 0;
  * was laid out, and found the status bar without a size). */
 static gboolean script_idle(SvWindow *self)
 {
-    return !self->opening && !self->build && !self->stats_busy && !self->search_busy &&
+    return !self->opening && !self->build && !self->stats_busy && !self->search_busy && !self->export_busy &&
            !sv_timeline_is_busy(self->timeline) && (!self->doc || sv_timeline_has_drawn(self->timeline));
 }
 
@@ -550,7 +550,27 @@ static gboolean verb_build_missing(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+static gboolean verb_export(SvWindow *self, const char *arg)
+{
+    /* PATH: as Export View with that file chosen */
+    sv_window_export(self, arg);
+    return TRUE;
+}
+
+static gboolean verb_set_visible(SvWindow *self, const char *arg)
+{
+    /* CATEGORY yes|no: its check box in the legend */
+    const char *sp = strrchr(arg, ' ');
+    char *cat = sp ? g_strndup(arg, (gsize)(sp - arg)) : NULL;
+    if (!cat || !sv_legend_set_visible(self->legend, cat, g_str_equal(sp + 1, "yes")))
+        script_fail(self, "set-visible: no such category");
+    g_free(cat);
+    return TRUE;
+}
+
 static const script_verb VERBS[] = {
+    {"set-visible", 1, verb_set_visible},
+    {"export", 1, verb_export},
     {"build-missing", 0, verb_build_missing},
     {"add-recent", 0, verb_add_recent},
     {"expect-recent", 0, verb_expect_recent},

@@ -39,7 +39,7 @@ struct _SvWindow {
     char *path;
     GtkWindow *info;          /* Trace Information, while open (weak) */
     GCancellable *open_cancel, *stats_cancel, *search_cancel;
-    gboolean opening, stats_busy, search_busy;
+    gboolean opening, stats_busy, search_busy, export_busy;
     char *searched;           /* the text of the last search */
     char *read_error;         /* the last unreadable-node message shown */
 
@@ -77,6 +77,12 @@ void sv_window_stop_build(SvWindow *self);
 /* Convert the .meta the missing-ranks question was about with
  * --allow-missing (its dialog's button; the script's build-missing). */
 void sv_window_build_missing(SvWindow *self);
+/* sv-export.c */
+/* Save the view as out (PNG, SVG or PDF by its extension), on a worker
+ * thread; export_busy until it is written. */
+void sv_window_export(SvWindow *self, const char *out);
+/* The Export View file chooser (win.export). */
+void sv_window_export_dialog(SvWindow *self);
 /* sv-stats-panel.c */
 void sv_window_clear_box(GtkBox *b);
 GtkWidget *sv_window_label(const char *text, const char *cls, float xalign);

@@ -5,7 +5,7 @@
  * win.pan-left, win.pan-right, win.go-start, win.go-end, win.search,
  * win.find-next, win.find-prev, win.zoom-to-range, win.show-sidebar,
  * win.show-statusbar, win.absolute-time, win.compact-rows, win.dark-style,
- * win.show-info;
+ * win.show-info, win.export;
  * GtkApplication adds win.show-help-overlay (help-overlay.ui, Ctrl+?).
  */
 #include "sv-window.h"
@@ -430,6 +430,11 @@ static void zoom_to_range_action(GSimpleAction *a, GVariant *p, gpointer u)
     }
 }
 
+static void export_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    sv_window_export_dialog(u);
+}
+
 static void info_action(GSimpleAction *a, GVariant *p, gpointer u)
 {
     SvWindow *self = u;
@@ -485,6 +490,7 @@ static const GActionEntry ACTIONS[] = {
     {"find-prev", find_prev_action, NULL, NULL, NULL, {0}},
     {"zoom-to-range", zoom_to_range_action, NULL, NULL, NULL, {0}},
     {"show-info", info_action, NULL, NULL, NULL, {0}},
+    {"export", export_action, NULL, NULL, NULL, {0}},
     {"show-sidebar", NULL, NULL, "true", toggle_state, {0}},
     {"show-statusbar", NULL, NULL, "true", toggle_state, {0}},
     {"absolute-time", NULL, NULL, "false", toggle_state, {0}},
