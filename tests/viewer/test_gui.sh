@@ -270,6 +270,19 @@ if [ -n "$TRACES" ] && [ -d "$TRACES/sst-dumpi-testtrace" ]; then
 else
   echo "SKIP part: ../shared/traces not found, .meta conversion not tested"
 fi
+# the legend shows long category names whole (they were cut with an
+# ellipsis), and the messages' colour can say size, tag or latency
+if [ -n "$TRACES" ] && [ -d "$TRACES/IMB-4r" ]; then
+  "$(dirname "$VIEW")/slog2-build" -q "$TRACES"/IMB-4r/*.meta -o "$WORK/imb.slog2" 2>/dev/null
+  [ -s "$WORK/imb.slog2" ] || { echo "IMB-4r: not built"; exit 1; }
+  SLOG2_VIEW_SCRIPT="legend; sleep 300; expect-legend-names-whole; message-colour tag; sleep 100;
+   message-colour latency; sleep 100; message-colour size; screenshot $WORK/imb.png; quit" \
+    timeout 60 "$VIEW" "$WORK/imb.slog2" > "$WORK/imb.out" 2> "$WORK/imb.err"
+  rc=$?
+  cat "$WORK/imb.out"
+  cat "$WORK/imb.err" >&2
+  [ $rc -eq 0 ] && ! grep -q "^FAIL" "$WORK/imb.out" || { echo "legend names / message colours: failed"; exit 1; }
+fi
 # Cancel during a conversion stops slog2-build with SIGTERM, which removes
 # its temporary file (SIGKILL left it: 100s of MB per trace)
 SYNTH="$(dirname "$VIEW")/slog2-synth"

@@ -292,13 +292,18 @@ static uint32_t arrow_colour(uint32_t rgba)
     return out;
 }
 
-/* Arrows share a colour per category, so they are stroked as one path per
- * run of equal colour (one Cairo stroke instead of thousands), then heads
- * and sender dots filled likewise. Thousands of overlapping arrows would
- * paint a solid grey slab over the states: the ink is kept roughly constant
- * instead, so dense exchanges read as a haze and sparse ones stay crisp. */
+/* Arrow lines go through the raster (thousands of Cairo strokes were a
+ * fifth of a frame); heads and sender dots stay Cairo paths, filled once
+ * per run of equal colour. Thousands of overlapping arrows would paint a
+ * solid slab over the states: the ink is kept roughly constant instead,
+ * so dense exchanges read as a haze and sparse ones stay crisp. Each line
+ * has a halo of the row colour under it, so that it stands out from the
+ * state boxes it crosses in either theme. own: the arrows have their
+ * category's colour, darkened to stand out from the states' bright fills
+ * (on dark rows lifted too: arrow_colour() then applies the 0.55 itself);
+ * otherwise they carry a value's colour (size, tag, latency) as it is. */
 static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, size_t n, size_t n_arrows,
-                            double w, double h)
+                            double w, double h, int own)
 {
     /* Ink by coverage: if the arrows' strokes would cover more than 4 % of
      * the canvas, lower their alpha so the covered share stays about that. */
@@ -308,25 +313,31 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
     double cover = area / fmax(1.0, w * h);
     double ink = cover > 0.04 ? fmax(0.10, 0.04 / cover) : 1.0;
     int heads = n_arrows < 2000;
-    /* Arrows are their category's colour darkened, to stand out from the
-     * states' bright fills; on dark rows it is lifted too (the generated
-     * files' black messages, the real ones' white): arrow_colour() then
-     * applies the 0.55 itself. */
-    double shade = THEME.arrow_lift > 0 ? 1 : 0.55;
-    /* The lines go through the raster (thousands of Cairo strokes were a
-     * fifth of a frame); heads and sender dots stay Cairo paths. */
+    double shade = own && THEME.arrow_lift <= 0 ? 0.55 : 1;
     if (ras->surf) {
         sv_raster_direct(ras);
+        uint32_t halo = sv_premul(((uint32_t)lround(THEME.halo[0] * 255) << 24) |
+                                      ((uint32_t)lround(THEME.halo[1] * 255) << 16) |
+                                      ((uint32_t)lround(THEME.halo[2] * 255) << 8) | 255u,
+                                  1, THEME.halo[3] * ink);
+        for (size_t i = 0; i < n; i++) {
+            const arrow_seg *g = &segs[i];
+            /* one pixel either side, across the line */
+            int steep = fabs(g->y1 - g->y0) > fabs(g->x1 - g->x0);
+            double ox = steep ? 1 : 0, oy = steep ? 0 : 1;
+            sv_raster_line(ras, g->x0 - ox, g->y0 - oy, g->x1 - ox, g->y1 - oy, halo);
+            sv_raster_line(ras, g->x0 + ox, g->y0 + oy, g->x1 + ox, g->y1 + oy, halo);
+        }
         for (size_t i = 0; i < n; i++)
             sv_raster_line(ras, segs[i].x0, segs[i].y0, segs[i].x1, segs[i].y1,
-                        sv_premul(arrow_colour(segs[i].rgba), shade, ink));
+                           sv_premul(own ? arrow_colour(segs[i].rgba) : segs[i].rgba, shade, ink));
         sv_raster_cairo(ras);
     }
     for (size_t a = 0; heads && a < n;) {
         size_t b = a;
         while (b < n && segs[b].rgba == segs[a].rgba)
             b++;
-        sv_set_rgba(cr, arrow_colour(segs[a].rgba), shade, ink);
+        int any = 0;
         for (size_t i = a; i < b; i++) {
             const arrow_seg *g = &segs[i];
             if (hypot(g->x1 - g->x0, g->y1 - g->y0) <= 12)
@@ -335,8 +346,15 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
             /* a dot marks the sending end */
             cairo_new_sub_path(cr);
             cairo_arc(cr, g->x0, g->y0, 1.8, 0, 2 * M_PI);
+            any = 1;
         }
-        cairo_fill(cr);
+        if (any) {
+            sv_theme_source(cr, THEME.halo, ink);
+            cairo_set_line_width(cr, 1.5);
+            cairo_stroke_preserve(cr);
+            sv_set_rgba(cr, own ? arrow_colour(segs[a].rgba) : segs[a].rgba, shade, ink);
+            cairo_fill(cr);
+        }
         a = b;
     }
 }
@@ -493,7 +511,6 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
         }
         if (it->category >= p->pal->n || !p->pal->visible[it->category])
             continue;
-        uint32_t rgba = p->pal->rgba[it->category];
         if (it->kind == SLOG_KIND_STATE) {
             continue; /* no raster (allocation failed): states are skipped */
         } else if (it->kind == SLOG_KIND_EVENT) {
@@ -531,10 +548,12 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
                 segs = ns;
                 cap_seg = cap;
             }
-            segs[n_seg++] = (arrow_seg){x0, y0, x1, y1, rgba};
+            segs[n_seg++] = (arrow_seg){x0, y0, x1, y1,
+                                        sv_arrow_rgba(p->pal, it->category, it->end - it->start,
+                                                      s->info + it->info_off, it->n_info)};
         }
     }
-    draw_arrow_segs(cr, ras, segs, n_seg, n_arrows, w, h);
+    draw_arrow_segs(cr, ras, segs, n_seg, n_arrows, w, h, p->pal->arrows == SV_ARROWS_CATEGORY);
     free(segs);
     free(n_ev);
     free(stamps);

@@ -253,6 +253,15 @@ static void draw_picture(cairo_t *cr, void *user)
     }
 }
 
+int sv_parse_messages(const char *s, sv_headless_opts *o)
+{
+    int c = sv_arrow_colour_parse(s);
+    if (c < 0)
+        return -1;
+    o->arrows = (sv_arrow_colour)c;
+    return 0;
+}
+
 int sv_headless_render(const sv_headless_opts *o, FILE *errf)
 {
     sv_doc d;
@@ -309,6 +318,7 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         memcpy(d.pal.rgba, o->rgba, d.pal.n * sizeof *d.pal.rgba);
     if (o->visible)
         memcpy(d.pal.visible, o->visible, d.pal.n);
+    d.pal.arrows = o->arrows;
     double lo, hi;
     sv_doc_extent(&d, &lo, &hi);
     sv_viewport vp;

@@ -55,6 +55,7 @@ typedef struct sv_headless_opts {
     int print_stats;         /* --stats */
     int dark;                /* --theme dark */
     int legend;              /* --legend: a legend band at the bottom */
+    sv_arrow_colour arrows;  /* --messages: what the arrows' colour says */
     /* The window's Export: its colours and hidden categories (n_categories
      * each; NULL: the file's, all shown), and the scroll of its rows. */
     const uint32_t *rgba;
@@ -72,6 +73,7 @@ int sv_parse_window(const char *s, sv_headless_opts *o);
 int sv_parse_size(const char *s, sv_headless_opts *o);
 int sv_parse_timelines(const char *s, sv_headless_opts *o);
 int sv_parse_theme(const char *s, sv_headless_opts *o);
+int sv_parse_messages(const char *s, sv_headless_opts *o);
 
 /* Render to out: PNG, or SVG / PDF by its extension (export.h). Errors
  * to errf; returns 0, 1 (the file cannot be read or the image written) or

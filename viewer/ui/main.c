@@ -16,7 +16,8 @@ static const char USAGE[] =
     "Usage:\n"
     "  slog2-view [FILE.slog2 | TRACE.meta]\n"
     "  slog2-view --render OUT.png|OUT.svg|OUT.pdf [--window T0:T1|all] [--size WxH]\n"
-    "             [--timelines A-B] [--theme light|dark] [--legend] [--stats] FILE.slog2\n"
+    "             [--timelines A-B] [--theme light|dark] [--legend]\n"
+    "             [--messages size|tag|latency|category] [--stats] FILE.slog2\n"
     "  slog2-view --help | --version\n"
     "\n"
     "Interactive Gantt viewer for .slog2 timeline files written by slog2-build.\n"
@@ -41,6 +42,9 @@ static const char USAGE[] =
     "                       (default: light); the data keep their colours\n"
     "  --legend             add a legend band at the bottom: file, time window,\n"
     "                       timelines, and each category's colour and name\n"
+    "  --messages BY        colour message arrows by size (default; log scale,\n"
+    "                       1 B blue to 16 MiB orange), tag, latency (log scale,\n"
+    "                       100 ns to 100 ms) or category (the legend's colour)\n"
     "  --stats              print what the frame's query read (nodes, bytes,\n"
     "                       drawables, previews, time) on standard output (on\n"
     "                       standard error with --render -)\n"
@@ -118,7 +122,7 @@ static int run_render(int argc, char **argv)
         const char *val = NULL;
         int needs = strcmp(a, "--render") == 0 || strcmp(a, "--window") == 0 ||
                     strcmp(a, "--size") == 0 || strcmp(a, "--timelines") == 0 ||
-                    strcmp(a, "--theme") == 0;
+                    strcmp(a, "--theme") == 0 || strcmp(a, "--messages") == 0;
         if (needs) {
             if (i + 1 >= argc)
                 return usage_error("option needs an argument", a);
@@ -144,6 +148,9 @@ static int run_render(int argc, char **argv)
         } else if (strcmp(a, "--theme") == 0) {
             if (sv_parse_theme(val, &o))
                 return usage_error("bad --theme (want light or dark)", val);
+        } else if (strcmp(a, "--messages") == 0) {
+            if (sv_parse_messages(val, &o))
+                return usage_error("bad --messages (want size, tag, latency or category)", val);
         } else if (strcmp(a, "--stats") == 0)
             o.print_stats = 1;
         else if (strcmp(a, "--legend") == 0)
@@ -202,7 +209,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--render") == 0)
             return run_render(argc, argv);
     static const char *const render_only[] = {"--window", "--size", "--timelines", "--theme", "--stats",
-                                                 "--legend"};
+                                                 "--legend", "--messages"};
     for (int i = 1; i < argc; i++) {
         for (size_t k = 0; k < sizeof render_only / sizeof render_only[0]; k++)
             if (strcmp(argv[i], render_only[k]) == 0) {

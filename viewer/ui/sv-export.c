@@ -79,6 +79,7 @@ void sv_window_export(SvWindow *self, const char *out)
     o->rgba = j->rgba;
     o->visible = j->visible;
     o->legend = 1;
+    o->arrows = pal->arrows;
     o->dark = sv_style_is_dark(GTK_WIDGET(self));
     const sv_viewport *vp = sv_timeline_get_viewport(self->timeline);
     o->t0_s = vp->t0 / 1e9;

@@ -568,7 +568,31 @@ static gboolean verb_set_visible(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+static gboolean verb_message_colour(SvWindow *self, const char *arg)
+{
+    /* size|tag|latency|category: the legend's "Messages by" */
+    int c = sv_arrow_colour_parse(arg);
+    if (c < 0)
+        script_fail(self, "message-colour wants size, tag, latency or category");
+    else
+        sv_legend_set_arrow_colour(self->legend, (sv_arrow_colour)c);
+    return TRUE;
+}
+
+static gboolean verb_expect_legend_names_whole(SvWindow *self, const char *arg)
+{
+    char *cut = NULL;
+    gboolean whole = sv_legend_names_whole(self->legend, &cut);
+    printf("legend names: %s%s\n", whole ? "whole" : "cut: ", cut);
+    if (!whole)
+        script_fail(self, "a category name in the legend is cut off");
+    g_free(cut);
+    return TRUE;
+}
+
 static const script_verb VERBS[] = {
+    {"message-colour", 1, verb_message_colour},
+    {"expect-legend-names-whole", 1, verb_expect_legend_names_whole},
     {"set-visible", 1, verb_set_visible},
     {"export", 1, verb_export},
     {"build-missing", 0, verb_build_missing},
