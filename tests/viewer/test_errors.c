@@ -195,6 +195,18 @@ int main(int argc, char **argv)
     snprintf(cmd, sizeof cmd, "'%s' --render '%s/ok.png' --size 300x200 '%s'", view, work, good);
     CHECK(run(cmd) == 0);
 
+    /* SVG and PDF by the extension, the legend naming the categories (in
+     * the SVG's <desc>: Cairo draws text as glyph outlines) */
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && V='%s' G='%s' && \"$V\" --render out.svg --legend --size 600x400 \"$G\" && "
+             "head -c 64 out.svg | grep -q '^<?xml' && grep -q '<svg' out.svg && "
+             "grep -q '<desc>.*MPI_Send.*MPI_Wait' out.svg && "
+             "\"$V\" --render out.pdf --legend \"$G\" && head -c 5 out.pdf | grep -q '^%%PDF' && "
+             "\"$V\" --render OUT.PDF \"$G\" && head -c 5 OUT.PDF | grep -q '^%%PDF' && "
+             "\"$V\" --render out.png --legend \"$G\" && head -c 8 out.png | grep -q PNG",
+             work, view, good);
+    CHECK(run(cmd) == 0);
+
     /* the image may not replace the file it draws */
     snprintf(cmd, sizeof cmd, "'%s' --render '%s' '%s' 2>'%s/self.err'", view, good, good, work);
     CHECK(run(cmd) == 1);

@@ -292,13 +292,32 @@ static uint32_t arrow_colour(uint32_t rgba)
     return out;
 }
 
-/* Arrows share a colour per category, so they are stroked as one path per
- * run of equal colour (one Cairo stroke instead of thousands), then heads
- * and sender dots filled likewise. Thousands of overlapping arrows would
- * paint a solid grey slab over the states: the ink is kept roughly constant
- * instead, so dense exchanges read as a haze and sparse ones stay crisp. */
+/* A value's colour (size, tag, latency) on dark rows: a third of the way
+ * to white, as the darker end of the scale sank into them. */
+static uint32_t value_colour(uint32_t rgba)
+{
+    if (THEME.arrow_lift <= 0)
+        return rgba;
+    uint32_t out = rgba & 255;
+    for (int sh = 8; sh <= 24; sh += 8) {
+        double v = (rgba >> sh) & 255;
+        out |= (uint32_t)lround(v + (255 - v) * 0.35) << sh;
+    }
+    return out;
+}
+
+/* Arrow lines go through the raster (thousands of Cairo strokes were a
+ * fifth of a frame); heads and sender dots stay Cairo paths, filled once
+ * per run of equal colour. Thousands of overlapping arrows would paint a
+ * solid slab over the states: the ink is kept roughly constant instead,
+ * so dense exchanges read as a haze and sparse ones stay crisp. Each line
+ * has a halo of the row colour under it, so that it stands out from the
+ * state boxes it crosses in either theme. own: the arrows have their
+ * category's colour, darkened to stand out from the states' bright fills
+ * (on dark rows lifted too: arrow_colour() then applies the 0.55 itself);
+ * otherwise they carry a value's colour (size, tag, latency) as it is. */
 static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, size_t n, size_t n_arrows,
-                            double w, double h)
+                            double w, double h, int own)
 {
     /* Ink by coverage: if the arrows' strokes would cover more than 4 % of
      * the canvas, lower their alpha so the covered share stays about that. */
@@ -308,25 +327,31 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
     double cover = area / fmax(1.0, w * h);
     double ink = cover > 0.04 ? fmax(0.10, 0.04 / cover) : 1.0;
     int heads = n_arrows < 2000;
-    /* Arrows are their category's colour darkened, to stand out from the
-     * states' bright fills; on dark rows it is lifted too (the generated
-     * files' black messages, the real ones' white): arrow_colour() then
-     * applies the 0.55 itself. */
-    double shade = THEME.arrow_lift > 0 ? 1 : 0.55;
-    /* The lines go through the raster (thousands of Cairo strokes were a
-     * fifth of a frame); heads and sender dots stay Cairo paths. */
+    double shade = own && THEME.arrow_lift <= 0 ? 0.55 : 1;
     if (ras->surf) {
         sv_raster_direct(ras);
+        uint32_t halo = sv_premul(((uint32_t)lround(THEME.halo[0] * 255) << 24) |
+                                      ((uint32_t)lround(THEME.halo[1] * 255) << 16) |
+                                      ((uint32_t)lround(THEME.halo[2] * 255) << 8) | 255u,
+                                  1, THEME.halo[3] * ink);
+        for (size_t i = 0; i < n; i++) {
+            const arrow_seg *g = &segs[i];
+            /* one pixel either side, across the line */
+            int steep = fabs(g->y1 - g->y0) > fabs(g->x1 - g->x0);
+            double ox = steep ? 1 : 0, oy = steep ? 0 : 1;
+            sv_raster_line(ras, g->x0 - ox, g->y0 - oy, g->x1 - ox, g->y1 - oy, halo);
+            sv_raster_line(ras, g->x0 + ox, g->y0 + oy, g->x1 + ox, g->y1 + oy, halo);
+        }
         for (size_t i = 0; i < n; i++)
             sv_raster_line(ras, segs[i].x0, segs[i].y0, segs[i].x1, segs[i].y1,
-                        sv_premul(arrow_colour(segs[i].rgba), shade, ink));
+                           sv_premul(own ? arrow_colour(segs[i].rgba) : value_colour(segs[i].rgba), shade, ink));
         sv_raster_cairo(ras);
     }
     for (size_t a = 0; heads && a < n;) {
         size_t b = a;
         while (b < n && segs[b].rgba == segs[a].rgba)
             b++;
-        sv_set_rgba(cr, arrow_colour(segs[a].rgba), shade, ink);
+        int any = 0;
         for (size_t i = a; i < b; i++) {
             const arrow_seg *g = &segs[i];
             if (hypot(g->x1 - g->x0, g->y1 - g->y0) <= 12)
@@ -335,8 +360,15 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
             /* a dot marks the sending end */
             cairo_new_sub_path(cr);
             cairo_arc(cr, g->x0, g->y0, 1.8, 0, 2 * M_PI);
+            any = 1;
         }
-        cairo_fill(cr);
+        if (any) {
+            sv_theme_source(cr, THEME.halo, ink);
+            cairo_set_line_width(cr, 1.5);
+            cairo_stroke_preserve(cr);
+            sv_set_rgba(cr, own ? arrow_colour(segs[a].rgba) : value_colour(segs[a].rgba), shade, ink);
+            cairo_fill(cr);
+        }
         a = b;
     }
 }
@@ -493,7 +525,6 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
         }
         if (it->category >= p->pal->n || !p->pal->visible[it->category])
             continue;
-        uint32_t rgba = p->pal->rgba[it->category];
         if (it->kind == SLOG_KIND_STATE) {
             continue; /* no raster (allocation failed): states are skipped */
         } else if (it->kind == SLOG_KIND_EVENT) {
@@ -531,10 +562,12 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
                 segs = ns;
                 cap_seg = cap;
             }
-            segs[n_seg++] = (arrow_seg){x0, y0, x1, y1, rgba};
+            segs[n_seg++] = (arrow_seg){x0, y0, x1, y1,
+                                        sv_arrow_rgba(p->pal, it->category, it->end - it->start,
+                                                      s->info + it->info_off, it->n_info)};
         }
     }
-    draw_arrow_segs(cr, ras, segs, n_seg, n_arrows, w, h);
+    draw_arrow_segs(cr, ras, segs, n_seg, n_arrows, w, h, p->pal->arrows == SV_ARROWS_CATEGORY);
     free(segs);
     free(n_ev);
     free(stamps);
@@ -577,6 +610,33 @@ static void outline_item(cairo_t *cr, const sv_canvas_params *p, const sv_item *
     }
 }
 
+/* Time ranges the file could not be read in (sv_scene.bad): hatched over
+ * every row, so that an empty stretch is not taken for idle time. */
+static void draw_bad_ranges(cairo_t *cr, double w, double h, const sv_canvas_params *p)
+{
+    for (size_t i = 0; p->scene && i < p->scene->n_bad; i++) {
+        double x0 = fmax(sv_viewport_time_to_x(p->vp, (double)p->scene->bad[i].lo), -2);
+        double x1 = fmin(sv_viewport_time_to_x(p->vp, (double)p->scene->bad[i].hi), w + 2);
+        if (x1 - x0 < 1)
+            x1 = x0 + 1;
+        if (x1 < 0 || x0 > w)
+            continue;
+        cairo_save(cr);
+        cairo_rectangle(cr, x0, 0, x1 - x0, h);
+        cairo_clip(cr);
+        sv_theme_source(cr, THEME.header_bg, 1);
+        cairo_paint(cr);
+        sv_theme_source(cr, THEME.dim_text, 0.6);
+        cairo_set_line_width(cr, 1.5);
+        for (double x = floor(x0 / 10) * 10 - h; x < x1; x += 10) {
+            cairo_move_to(cr, x, h);
+            cairo_line_to(cr, x + h, 0);
+        }
+        cairo_stroke(cr);
+        cairo_restore(cr);
+    }
+}
+
 void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p)
 {
     cairo_save(cr);
@@ -601,6 +661,7 @@ void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p
     } else {
         draw_rows_background(cr, w, h, p);
     }
+    draw_bad_ranges(cr, w, h, p);
     if (p->have_range) {
         double x0 = sv_viewport_time_to_x(p->vp, fmin(p->range_t0, p->range_t1));
         double x1 = sv_viewport_time_to_x(p->vp, fmax(p->range_t0, p->range_t1));

@@ -10,6 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <glib.h>
+
+#include "export.h"
 #include "foreign.h"
 
 slog_status sv_doc_open(sv_doc *d, const char *path, slog_error *err)
@@ -249,78 +252,6 @@ int sv_parse_timelines(const char *s, sv_headless_opts *o)
     return 0;
 }
 
-/* cairo's PNG writer, into the temporary file; the first write error's
- * errno is kept for the message. */
-typedef struct png_sink {
-    int fd;
-    int err;
-} png_sink;
-
-static cairo_status_t png_to_fd(void *closure, const unsigned char *data, unsigned int len)
-{
-    png_sink *k = closure;
-    while (len) {
-        ssize_t n = write(k->fd, data, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            k->err = n < 0 ? errno : EIO;
-            return CAIRO_STATUS_WRITE_ERROR;
-        }
-        data += n;
-        len -= (unsigned int)n;
-    }
-    return CAIRO_STATUS_SUCCESS;
-}
-
-/* "-" is standard output, for a pipe (| display -): written as it comes,
- * as a pipe has no name to rename over. */
-static int write_png_stdout(cairo_surface_t *surf, FILE *errf)
-{
-    fflush(stdout);
-    png_sink k = {STDOUT_FILENO, 0};
-    cairo_status_t cs = cairo_surface_write_to_png_stream(surf, png_to_fd, &k);
-    if (cs == CAIRO_STATUS_SUCCESS)
-        return 0;
-    fprintf(errf, "slog2-view: standard output: cannot write PNG: %s\n",
-            k.err ? strerror(k.err) : cairo_status_to_string(cs));
-    return -1;
-}
-
-/* The image as OUT.tmp.XXXXXX, renamed to OUT once complete: a full disk
- * or a kill leaves no half image under OUT. */
-static int write_png(cairo_surface_t *surf, const char *out, FILE *errf)
-{
-    if (strcmp(out, "-") == 0)
-        return write_png_stdout(surf, errf);
-    size_t n = strlen(out) + 16;
-    char *tmp = malloc(n);
-    if (!tmp) {
-        fprintf(errf, "slog2-view: out of memory\n");
-        return -1;
-    }
-    snprintf(tmp, n, "%s.tmp.XXXXXX", out);
-    png_sink k = {mkstemp(tmp), 0};
-    if (k.fd < 0) {
-        fprintf(errf, "slog2-view: %s: cannot write PNG: %s\n", out, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    fchmod(k.fd, 0644); /* mkstemp's 0600 is for secrets; an image is not one */
-    cairo_status_t cs = cairo_surface_write_to_png_stream(surf, png_to_fd, &k);
-    const char *why = cs == CAIRO_STATUS_SUCCESS ? NULL : k.err ? strerror(k.err) : cairo_status_to_string(cs);
-    if (close(k.fd) != 0 && !why)
-        why = strerror(errno);
-    if (!why && rename(tmp, out) != 0)
-        why = strerror(errno);
-    if (why) {
-        fprintf(errf, "slog2-view: %s: cannot write PNG: %s\n", out, why);
-        unlink(tmp);
-    }
-    free(tmp);
-    return why ? -1 : 0;
-}
-
 /* Whether writing out would replace the file being drawn (lstat: a symlink
  * as OUT is replaced itself). */
 static int replaces(const char *out, const char *in)
@@ -352,18 +283,41 @@ int sv_parse_rows(const char *s, sv_headless_opts *o)
     return 0;
 }
 
+/* What --render draws when the timelines fold: the folded view, and the
+ * legend band below it. */
+typedef struct fold_picture {
+    const sv_doc *d;
+    const sv_viewport *vp;
+    const sv_rank_axis *ax;
+    const sv_fold *fold;
+    const sv_overview *ov;
+    double w, h, legend_h;
+    const char *caption;
+} fold_picture;
+
+static void draw_fold_picture(cairo_t *cr, void *user)
+{
+    const fold_picture *p = user;
+    sv_compose_fold(cr, p->w, p->h, p->d, p->vp, p->ax, p->fold, p->ov);
+    if (p->legend_h > 0) {
+        cairo_save(cr);
+        cairo_translate(cr, 0, p->h);
+        sv_render_legend(cr, p->w, p->legend_h, &p->d->pal, p->d->cat_names, p->caption, NULL);
+        cairo_restore(cr);
+    }
+}
+
 /* --render when the timelines fold (fold.h): one grid for the canvas and a
  * one-row grid of every timeline for the overview strip. */
 static int render_folded(const sv_headless_opts *o, const sv_doc *d, const sv_compose_geom *g,
                          const sv_viewport *vp, uint32_t first, uint32_t last, uint32_t rows, bool to_stdout,
-                         FILE *errf)
+                         double pic_h, double legend_h, const char *caption, FILE *errf)
 {
     int rc = 1;
     slog_error err;
     memset(&err, 0, sizeof err);
     sv_fold *fold = NULL, *ov_fold = NULL;
     sv_overview *ov = NULL;
-    cairo_surface_t *surf = NULL;
     sv_rank_axis ax;
     sv_rank_axis_init(&ax, first, (double)last + 1, g->canvas_h);
     fold = sv_fold_query(d->r, vp->t0, vp->t1, (int)g->canvas_w, first, last, rows, &err);
@@ -381,13 +335,15 @@ static int render_folded(const sv_headless_opts *o, const sv_doc *d, const sv_co
         }
         ov = sv_overview_from_fold(ov_fold);
     }
-    surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o->width, o->height);
-    cairo_t *cr = cairo_create(surf);
-    sv_compose_fold(cr, o->width, o->height, d, vp, &ax, fold, ov);
-    cairo_destroy(cr);
-    cairo_surface_flush(surf);
-    if (write_png(surf, o->out, errf))
+    fold_picture pic = {d, vp, &ax, fold, ov, o->width, pic_h, legend_h, caption};
+    sv_image_format fmt = sv_image_format_for(o->out);
+    char why[512];
+    if (sv_image_write(o->out, fmt, o->width, o->height, draw_fold_picture, &pic, caption[0] ? caption : o->file,
+                       "", why, sizeof why)) {
+        fprintf(errf, "slog2-view: %s: cannot write %s: %s\n", to_stdout ? "standard output" : o->out,
+                sv_image_format_name(fmt), why);
         goto out;
+    }
     if (o->print_stats)
         fprintf(to_stdout ? errf : stdout,
                 "window %.9f:%.9f s, %u timelines, rows %u (%u per unit), nodes_read %llu, bytes_read %llu, "
@@ -398,12 +354,42 @@ static int render_folded(const sv_headless_opts *o, const sv_doc *d, const sv_co
                 fold->query_ms, (unsigned long long)(ov_fold ? ov_fold->stats.bytes_read : 0));
     rc = 0;
 out:
-    if (surf)
-        cairo_surface_destroy(surf);
     sv_overview_free(ov);
     sv_fold_free(ov_fold);
     sv_fold_free(fold);
     return rc;
+}
+
+/* What --render draws: the composed view, and the legend band below it. */
+typedef struct picture {
+    const sv_doc *d;
+    const sv_viewport *vp;
+    const sv_layout *lay;
+    const sv_scene *scene;
+    const sv_overview *ov;
+    double w, h, legend_h;
+    const char *caption;
+} picture;
+
+static void draw_picture(cairo_t *cr, void *user)
+{
+    const picture *p = user;
+    sv_compose(cr, p->w, p->h, p->d, p->vp, p->lay, p->scene, p->ov);
+    if (p->legend_h > 0) {
+        cairo_save(cr);
+        cairo_translate(cr, 0, p->h);
+        sv_render_legend(cr, p->w, p->legend_h, &p->d->pal, p->d->cat_names, p->caption, NULL);
+        cairo_restore(cr);
+    }
+}
+
+int sv_parse_messages(const char *s, sv_headless_opts *o)
+{
+    int c = sv_arrow_colour_parse(s);
+    if (c < 0)
+        return -1;
+    o->arrows = (sv_arrow_colour)c;
+    return 0;
 }
 
 int sv_headless_render(const sv_headless_opts *o, FILE *errf)
@@ -444,7 +430,6 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     sv_layout lay = {0};
     sv_scene *scene = NULL, *ov_scene = NULL;
     sv_overview *ov = NULL;
-    cairo_surface_t *surf = NULL;
     uint8_t *want = NULL;
 
     uint32_t nt = d.fi->n_timelines;
@@ -459,11 +444,33 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         first = o->tl_first;
         last = o->tl_last < nt ? o->tl_last : nt - 1;
     }
-    sv_compose_geom g;
-    sv_compose_geom_for(o->width, o->height, &g);
+    if (o->rgba)
+        memcpy(d.pal.rgba, o->rgba, d.pal.n * sizeof *d.pal.rgba);
+    if (o->visible)
+        memcpy(d.pal.visible, o->visible, d.pal.n);
+    d.pal.arrows = o->arrows;
     double lo, hi;
     sv_doc_extent(&d, &lo, &hi);
     sv_viewport vp;
+    /* the legend band's caption says what the picture shows */
+    char caption[1024] = "";
+    double legend_h = 0;
+    if (o->legend) {
+        char a[64], b[64], dur[64];
+        double t0 = o->all ? lo : o->t0_s * 1e9, t1 = o->all ? hi : o->t1_s * 1e9;
+        sv_format_time((int64_t)t0, a, sizeof a);
+        sv_format_time((int64_t)t1, b, sizeof b);
+        sv_format_duration(t1 - t0, dur, sizeof dur);
+        const char *base = strrchr(o->file, '/') ? strrchr(o->file, '/') + 1 : o->file;
+        snprintf(caption, sizeof caption, "%s  ·  %s – %s (%s)  ·  timelines %u–%u of %u", base, a, b, dur, first,
+                 last, nt);
+        legend_h = sv_legend_height(o->width, &d.pal, d.cat_names, caption, NULL);
+        if (legend_h > o->height / 2)
+            legend_h = floor(o->height / 2);
+    }
+    double pic_h = o->height - legend_h;
+    sv_compose_geom g;
+    sv_compose_geom_for(o->width, pic_h, &g);
     sv_viewport_init(&vp, lo, hi, g.canvas_w);
     if (!o->all) {
         double t0 = o->t0_s * 1e9, t1 = o->t1_s * 1e9;
@@ -478,7 +485,7 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     }
     uint32_t fold_rows = nt ? sv_fold_rows_for(first, last, g.canvas_h, o->rows) : 0;
     if (fold_rows) {
-        rc = render_folded(o, &d, &g, &vp, first, last, fold_rows, to_stdout, errf);
+        rc = render_folded(o, &d, &g, &vp, first, last, fold_rows, to_stdout, pic_h, legend_h, caption, errf);
         goto out;
     }
     if (sv_layout_build(&lay, nt, d.tl_groups, d.tl_keys, first, last, 20, 16)) {
@@ -502,6 +509,8 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         fprintf(errf, "slog2-view: %s\n", err.message);
         goto out;
     }
+    if (scene->n_bad)
+        fprintf(errf, "slog2-view: %s; drawn without that part (hatched)\n", scene->bad_msg);
     if (g.overview_h > 0) {
         ov_scene = sv_scene_query(d.r, lo, hi, (int)g.canvas_w, NULL, 0, NULL, NULL, &err);
         if (!ov_scene) {
@@ -510,13 +519,21 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         }
         ov = sv_overview_from_scene(ov_scene, nt);
     }
-    surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o->width, o->height);
-    cairo_t *cr = cairo_create(surf);
-    sv_compose(cr, o->width, o->height, &d, &vp, &lay, scene, ov);
-    cairo_destroy(cr);
-    cairo_surface_flush(surf);
-    if (write_png(surf, o->out, errf))
+    picture pic = {&d, &vp, &lay, scene, ov, o->width, pic_h, legend_h, caption};
+    sv_image_format fmt = sv_image_format_for(o->out);
+    GString *names = g_string_new(NULL);
+    for (uint32_t i = 0; i < d.pal.n; i++)
+        if (d.pal.visible[i])
+            g_string_append_printf(names, "%s%s", names->len ? ", " : "", d.cat_names[i]);
+    char why[512];
+    int bad = sv_image_write(o->out, fmt, o->width, o->height, draw_picture, &pic, caption[0] ? caption : o->file,
+                             names->str, why, sizeof why);
+    g_string_free(names, TRUE);
+    if (bad) {
+        fprintf(errf, "slog2-view: %s: cannot write %s: %s\n", to_stdout ? "standard output" : o->out,
+                sv_image_format_name(fmt), why);
         goto out;
+    }
     if (o->print_stats) /* on standard error when the image took standard output */
         fprintf(to_stdout ? errf : stdout, "window %.9f:%.9f s, %zu timelines, nodes_read %llu, bytes_read %llu, "
                "drawables %llu, previews %llu, query %.2f ms\n",
@@ -526,8 +543,6 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
                (unsigned long long)scene->stats.previews, scene->query_ms);
     rc = 0;
 out:
-    if (surf)
-        cairo_surface_destroy(surf);
     free(want);
     sv_overview_free(ov);
     sv_scene_free(ov_scene);

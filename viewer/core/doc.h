@@ -62,6 +62,12 @@ typedef struct sv_headless_opts {
     int dark;                /* --theme dark */
     unsigned rows;           /* --rows R: fold into at most R rows; 0 = fold
                                 only when the timelines do not fit */
+    int legend;              /* --legend: a legend band at the bottom */
+    sv_arrow_colour arrows;  /* --messages: what the arrows' colour says */
+    /* The window's Export: its colours and hidden categories (n_categories
+     * each; NULL: the file's, all shown), and the scroll of its rows. */
+    const uint32_t *rgba;
+    const uint8_t *visible;
 } sv_headless_opts;
 
 /* --size's bounds, in pixels, for each side. */
@@ -77,9 +83,11 @@ int sv_parse_timelines(const char *s, sv_headless_opts *o);
 int sv_parse_theme(const char *s, sv_headless_opts *o);
 /* --rows R: 1..65536. */
 int sv_parse_rows(const char *s, sv_headless_opts *o);
+int sv_parse_messages(const char *s, sv_headless_opts *o);
 
-/* Render to a PNG. Errors to errf; returns 0, 1 (the file cannot be read
- * or the image written) or 2 (--window or --timelines outside the file). */
+/* Render to out: PNG, or SVG / PDF by its extension (export.h). Errors
+ * to errf; returns 0, 1 (the file cannot be read or the image written) or
+ * 2 (--window or --timelines outside the file). */
 int sv_headless_render(const sv_headless_opts *o, FILE *errf);
 
 #endif

@@ -60,6 +60,15 @@ void sv_overview_free(sv_overview *o);
 void sv_render_overview(cairo_t *cr, double w, double h, const sv_overview *o,
                         const sv_viewport *vp, const sv_palette *pal);
 
+/* The legend band of an exported picture: caption (file and time window,
+ * bold), then every visible category's colour and whole name, wrapped to
+ * w, then the messages line (how arrows are coloured; may be NULL).
+ * sv_legend_height: the band's height for that width. */
+double sv_legend_height(double w, const sv_palette *pal, const char *const *names, const char *caption,
+                        const char *messages);
+void sv_render_legend(cairo_t *cr, double w, double h, const sv_palette *pal, const char *const *names,
+                      const char *caption, const char *messages);
+
 /* Sizes of the parts in the composed (headless) picture. */
 typedef struct sv_frame_geometry {
     double overview_h, ruler_h, label_w;

@@ -301,6 +301,11 @@ typedef struct query_ctx {
     int failed;     /* allocation failure */
     int stopped;    /* cancelled or too many */
     unsigned tick;
+    /* Querying the window in pieces around unreadable nodes: a drawable
+     * that starts at or before skip_upto crossed into an earlier piece
+     * and was delivered with it. */
+    int skip;
+    int64_t skip_upto;
 } query_ctx;
 
 static int should_stop(query_ctx *c)
@@ -318,6 +323,8 @@ static slog_cb_result on_drawable(void *user, const slog_drawable *d)
 {
     query_ctx *c = user;
     sv_scene *s = c->s;
+    if (c->skip && (d->start < d->end ? d->start : d->end) <= c->skip_upto)
+        return SLOG_CONTINUE;
     /* A drawable narrower than a pixel (stored high in the tree because it
      * straddles a node boundary) is folded into the pixel columns like the
      * previews around it; it is drawn as itself once it is wide enough. */
@@ -368,51 +375,121 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* The node whose block holds byte off; 0 or -1. */
+static int node_at(slog_reader *r, uint64_t off, slog_node_info *out)
+{
+    const slog_file_info *fi = slog_reader_info(r);
+    for (uint64_t i = 0; i < fi->n_nodes; i++)
+        if (slog_reader_node(r, i, out) == SLOG_OK && off >= out->offset && off < out->offset + out->size)
+            return 0;
+    return -1;
+}
+
+/* q's window in pieces around the bad ranges (sorted by lo), one query
+ * each, in time order. */
+static slog_status query_pieces(slog_reader *r, const slog_query *q, const sv_bad_range *bad, size_t n_bad,
+                                query_ctx *c, slog_query_stats *stats, slog_error *e)
+{
+    int64_t a = q->t0;
+    memset(stats, 0, sizeof *stats);
+    for (size_t k = 0; k <= n_bad && a <= q->t1; k++) {
+        int64_t b = k < n_bad && bad[k].lo - 1 < q->t1 ? bad[k].lo - 1 : q->t1;
+        if (b >= a) {
+            slog_query p = *q;
+            p.t0 = a;
+            p.t1 = b;
+            slog_query_stats ps = {0};
+            slog_status st = slog_reader_query(r, &p, on_drawable, on_preview, c, &ps, e);
+            stats->nodes_read += ps.nodes_read;
+            stats->bytes_read += ps.bytes_read;
+            stats->drawables += ps.drawables;
+            stats->previews += ps.previews;
+            if (st != SLOG_OK || c->failed || c->stopped)
+                return st;
+            c->skip = 1;
+            c->skip_upto = b;
+        }
+        if (k < n_bad && bad[k].hi > a)
+            a = bad[k].hi;
+    }
+    return SLOG_OK;
+}
+
+static int cmp_bad(const void *x, const void *y)
+{
+    const sv_bad_range *a = x, *b = y;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
 sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width,
                          const uint8_t *timelines, uint32_t flags,
                          sv_cancel_fn cancel, void *cancel_user, slog_error *err)
 {
     double start = now_ms();
     const slog_file_info *fi = slog_reader_info(r);
-    uint8_t *kinds = malloc(fi->n_categories ? fi->n_categories : 1);
-    if (!kinds)
-        goto nomem;
-    for (uint32_t i = 0; i < fi->n_categories; i++)
-        kinds[i] = (uint8_t)slog_reader_category(r, i)->kind;
-    sv_scene *s = sv_scene_new(t0, t1, width, fi->n_timelines, fi->n_categories, kinds);
-    free(kinds);
-    if (!s)
-        goto nomem;
-    if (timelines) {
-        s->covered = malloc(fi->n_timelines ? fi->n_timelines : 1);
-        if (!s->covered)
+    sv_bad_range bad[SV_SCENE_MAX_BAD];
+    size_t n_bad = 0;
+    char bad_msg[sizeof err->message] = "";
+    sv_scene *s;
+    query_ctx c;
+    for (;;) {
+        uint8_t *kinds = malloc(fi->n_categories ? fi->n_categories : 1);
+        if (!kinds)
+            goto nomem;
+        for (uint32_t i = 0; i < fi->n_categories; i++)
+            kinds[i] = (uint8_t)slog_reader_category(r, i)->kind;
+        s = sv_scene_new(t0, t1, width, fi->n_timelines, fi->n_categories, kinds);
+        free(kinds);
+        if (!s)
+            goto nomem;
+        if (timelines) {
+            s->covered = malloc(fi->n_timelines ? fi->n_timelines : 1);
+            if (!s->covered)
+                goto nomem_scene;
+            memcpy(s->covered, timelines, fi->n_timelines);
+        }
+        c = (query_ctx){.s = s, .cancel = cancel, .cancel_user = cancel_user};
+        slog_query q = {0};
+        q.t0 = (int64_t)floor(s->t0);
+        q.t1 = (int64_t)ceil(s->t1);
+        q.timelines = timelines;
+        /* Previews only when a pixel is at least 1 ns wide; finer than that the
+         * drawables themselves are few. */
+        q.pixel_ns = s->pixel_ns >= 1 ? (int64_t)s->pixel_ns : 0;
+        /* on_drawable folds states and arrows shorter than s->pixel_ns into the
+         * columns without looking at their fields, so the query need not decode
+         * them; the ones it keeps as items are at least s->pixel_ns >= q.pixel_ns
+         * long and so come with all their fields. */
+        q.flags = flags | SLOG_QUERY_NARROW_NO_INFO;
+        slog_error e;
+        memset(&e, 0, sizeof e);
+        slog_status st = query_pieces(r, &q, bad, n_bad, &c, &s->stats, &e);
+        if (c.failed)
             goto nomem_scene;
-        memcpy(s->covered, timelines, fi->n_timelines);
+        slog_node_info ni;
+        /* An unreadable node: the same window again, around it. Whether a
+         * node is read or delivered as a preview depends on pixel_ns alone,
+         * so the next round reads the same nodes but this one. */
+        if ((st == SLOG_ERR_CHECKSUM || st == SLOG_ERR_CORRUPT || st == SLOG_ERR_TRUNCATED) &&
+            e.offset != SLOG_NO_OFFSET && n_bad < SV_SCENE_MAX_BAD && node_at(r, e.offset, &ni) == 0) {
+            sv_scene_free(s);
+            if (!n_bad)
+                memcpy(bad_msg, e.message, sizeof bad_msg);
+            bad[n_bad++] = (sv_bad_range){ni.lo, ni.hi};
+            qsort(bad, n_bad, sizeof bad[0], cmp_bad);
+            continue;
+        }
+        if (st != SLOG_OK) {
+            if (err)
+                *err = e;
+            sv_scene_free(s);
+            return NULL;
+        }
+        break;
     }
-    query_ctx c = {.s = s, .cancel = cancel, .cancel_user = cancel_user};
-    slog_query q = {0};
-    q.t0 = (int64_t)floor(s->t0);
-    q.t1 = (int64_t)ceil(s->t1);
-    q.timelines = timelines;
-    /* Previews only when a pixel is at least 1 ns wide; finer than that the
-     * drawables themselves are few. */
-    q.pixel_ns = s->pixel_ns >= 1 ? (int64_t)s->pixel_ns : 0;
-    /* on_drawable folds states and arrows shorter than s->pixel_ns into the
-     * columns without looking at their fields, so the query need not decode
-     * them; the ones it keeps as items are at least s->pixel_ns >= q.pixel_ns
-     * long and so come with all their fields. */
-    q.flags = flags | SLOG_QUERY_NARROW_NO_INFO;
-    slog_error e;
-    memset(&e, 0, sizeof e);
-    slog_status st = slog_reader_query(r, &q, on_drawable, on_preview, &c, &s->stats, &e);
-    if (c.failed)
-        goto nomem_scene;
-    if (st != SLOG_OK) {
-        if (err)
-            *err = e;
-        sv_scene_free(s);
-        return NULL;
-    }
+    memcpy(s->bad, bad, n_bad * sizeof bad[0]);
+    s->n_bad = n_bad;
+    memcpy(s->bad_msg, bad_msg, sizeof s->bad_msg);
     if (c.stopped && cancel && cancel(cancel_user)) {
         if (err) {
             memset(err, 0, sizeof *err);

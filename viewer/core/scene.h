@@ -29,6 +29,14 @@ typedef struct sv_item {
     uint8_t depth;      /* states: nesting depth on their timeline (0 = outer) */
 } sv_item;
 
+/* Unreadable nodes (bad checksum, inconsistent) a scene was drawn
+ * without: at most this many, then the query fails. */
+#define SV_SCENE_MAX_BAD 16
+
+typedef struct sv_bad_range {
+    int64_t lo, hi;     /* [lo, hi): the node's interval, for every timeline */
+} sv_bad_range;
+
 typedef struct sv_scene {
     double t0, t1;      /* window the columns cover */
     int width;          /* pixel columns */
@@ -58,13 +66,20 @@ typedef struct sv_scene {
     slog_query_stats stats;
     double query_ms;
     int complete;       /* 0 if stopped early (cancelled or too many items) */
+    /* Time ranges of unreadable nodes the window was queried around (the
+     * rest of it is drawn), and the first one's error message. */
+    sv_bad_range bad[SV_SCENE_MAX_BAD];
+    size_t n_bad;
+    char bad_msg[512];
 } sv_scene;
 
 /* Return non-zero to cancel a running query. */
 typedef int (*sv_cancel_fn)(void *user);
 
 /* Query [t0, t1] at width columns (pixel_ns = (t1-t0)/width; 0 previews
- * when that is below 1 ns). timelines: NULL = all, else n_timelines flags.
+ * when that is below 1 ns). A node that cannot be read (checksum,
+ * corrupt, truncated) is left out: the window is queried again around its
+ * time range, which goes into s->bad (up to SV_SCENE_MAX_BAD of them). timelines: NULL = all, else n_timelines flags.
  * flags: SLOG_QUERY_* passed through, plus SLOG_QUERY_NARROW_NO_INFO (the
  * drawables it strips are the ones folded into columns; every item keeps
  * its fields). Returns NULL on error (err filled,

@@ -9,16 +9,42 @@
 
 #include <slog2/slog.h>
 
+/* What a message arrow's colour says. */
+typedef enum sv_arrow_colour {
+    SV_ARROWS_SIZE = 0,   /* its byte count, log scale (the default) */
+    SV_ARROWS_TAG,        /* its tag: one of a few colours */
+    SV_ARROWS_LATENCY,    /* receive minus send, log scale */
+    SV_ARROWS_CATEGORY,   /* its category's colour, as the legend shows it */
+    SV_N_ARROW_COLOURS
+} sv_arrow_colour;
+
 /* Category colours and visibility, indexed by category id. */
 typedef struct sv_palette {
     uint32_t n;
     uint32_t *rgba;     /* 0xRRGGBBAA */
     uint8_t *visible;
     uint8_t *kind;      /* slog_kind */
+    int16_t *size_field, *tag_field; /* arrows: the index of their BYTES
+                                        field and of "tag", or -1 */
+    sv_arrow_colour arrows;
 } sv_palette;
 
 int sv_palette_init(sv_palette *p, const slog_reader *r);
 void sv_palette_clear(sv_palette *p);
+/* A message arrow's colour by p->arrows: cat its category, dur its latency
+ * (ns), info its n_info field values. The category's colour where the
+ * value is unknown. */
+uint32_t sv_arrow_rgba(const sv_palette *p, uint32_t cat, int64_t dur, const int64_t *info, uint16_t n_info);
+/* The size and latency scale at t (0..1), low blue to high orange. */
+uint32_t sv_ramp_rgba(double t);
+/* "size", "tag", "latency", "category"; parse: -1 for another word. */
+const char *sv_arrow_colour_name(sv_arrow_colour c);
+int sv_arrow_colour_parse(const char *s);
+/* The ends of the scale for size or latency ("1 B", "16 MiB"); NULL for
+ * the others. */
+const char *sv_arrow_scale_low(sv_arrow_colour c);
+const char *sv_arrow_scale_high(sv_arrow_colour c);
+
 /* Set cairo's source to a 0xRRGGBBAA colour scaled by `shade` (1 = as is,
  * < 1 darker) with extra alpha multiplier. */
 void sv_set_rgba(cairo_t *cr, uint32_t rgba, double shade, double alpha);
@@ -40,6 +66,7 @@ typedef struct sv_theme {
     double meter_bg[4];                    /* behind a statistics bar */
     double arrow_lift;                     /* arrows: colour x 0.55 + this (on dark rows
                                               a dark message colour must still show) */
+    double halo[4];                        /* drawn around arrows, over the states */
 } sv_theme;
 /* The theme frames are drawn with: light unless sv_theme_set_dark(1). One
  * per process (frames are drawn on the UI thread, or by the headless

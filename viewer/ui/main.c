@@ -15,9 +15,9 @@
 static const char USAGE[] =
     "Usage:\n"
     "  slog2-view [FILE.slog2 | TRACE.meta]\n"
-    "  slog2-view --render OUT.png [--window T0:T1|all] [--size WxH]\n"
-    "             [--timelines A-B] [--rows R] [--theme light|dark] [--stats]\n"
-    "             FILE.slog2\n"
+    "  slog2-view --render OUT.png|OUT.svg|OUT.pdf [--window T0:T1|all] [--size WxH]\n"
+    "             [--timelines A-B] [--rows R] [--theme light|dark] [--legend]\n"
+    "             [--messages size|tag|latency|category] [--stats] FILE.slog2\n"
     "  slog2-view --help | --version\n"
     "\n"
     "Interactive Gantt viewer for .slog2 timeline files written by slog2-build.\n"
@@ -28,9 +28,10 @@ static const char USAGE[] =
     "$XDG_CACHE_HOME/slog2 when that directory is not writable.\n"
     "\n"
     "Headless rendering (no display is used):\n"
-    "  --render OUT.png     draw the view of FILE into the PNG image OUT.png with the\n"
-    "                       same drawing code as the window, then exit; \"-\" is\n"
-    "                       standard output (a pipe or file, not a terminal)\n"
+    "  --render OUT.png     draw the view of FILE into the image OUT with the same\n"
+    "                       drawing code as the window, then exit: PNG, or SVG or\n"
+    "                       PDF when OUT ends in .svg or .pdf; \"-\" is standard\n"
+    "                       output as PNG (a pipe or file, not a terminal)\n"
     "  --window T0:T1       time window in seconds from the trace start, e.g.\n"
     "                       0.25:0.5 (default: all)\n"
     "  --window all         the whole trace\n"
@@ -43,6 +44,11 @@ static const char USAGE[] =
     "                       timelines do not fit 3 pixels high each)\n"
     "  --theme light|dark   the colours of the window's light or dark style\n"
     "                       (default: light); the data keep their colours\n"
+    "  --legend             add a legend band at the bottom: file, time window,\n"
+    "                       timelines, and each category's colour and name\n"
+    "  --messages BY        colour message arrows by size (default; log scale,\n"
+    "                       1 B blue to 16 MiB orange), tag, latency (log scale,\n"
+    "                       100 ns to 100 ms) or category (the legend's colour)\n"
     "  --stats              print what the frame's query read (nodes, bytes,\n"
     "                       drawables, previews, time) on standard output (on\n"
     "                       standard error with --render -)\n"
@@ -59,8 +65,16 @@ static const char USAGE[] =
     "  Ctrl+I                        trace information: the file, how it was\n"
     "                                built (command line, source, clocks) and\n"
     "                                its unmatched messages\n"
+    "  F3 / Shift+F3, Ctrl+G         next / previous match from anywhere\n"
+    "  Ctrl+E                        export the view with its legend: PNG, SVG\n"
+    "                                or PDF by the file name\n"
     "  Ctrl+O                        open a file\n"
     "  Ctrl+?                        the keyboard shortcuts\n"
+    "\n"
+    "The bare keys (+ - 0, arrows, Home, End) work wherever the focus is but in\n"
+    "a text entry; Enter in the search entry searches and hands them back.\n"
+    "Message arrows are coloured by size (log scale) unless the legend's\n"
+    "\"Messages by\" says tag, latency or category.\n"
     "\n"
     "Many timelines scroll vertically; the menu's Compact Rows fits them in\n"
     "the window, rows down to 1 px, every few labelled.\n"
@@ -83,6 +97,12 @@ static const char USAGE[] =
     "                      expect-file NAME, set-colour CATEGORY COLOUR,\n"
     "                      expect-colour CATEGORY COLOUR, expect-style light|dark,\n"
     "                      expect-rows-fit yes|no, expect-rows-drawn,\n"
+    "                      export FILE, set-visible CATEGORY yes|no,\n"
+    "                      message-colour BY, expect-legend-names-whole,\n"
+    "                      where PART, wait-file PATH, expect-zoom N,\n"
+    "                      expect-splitter PX, expect-loading yes|no,\n"
+    "                      add-recent PATH, expect-recent [!]LABEL,\n"
+    "                      build-missing,\n"
     "                      sleep MS, cancel\n"
     "                      (a running .meta conversion, as its Cancel button;\n"
     "                      the one command that does not wait for it), quit\n"
@@ -120,7 +140,7 @@ static int run_render(int argc, char **argv)
         const char *val = NULL;
         int needs = strcmp(a, "--render") == 0 || strcmp(a, "--window") == 0 ||
                     strcmp(a, "--size") == 0 || strcmp(a, "--timelines") == 0 ||
-                    strcmp(a, "--theme") == 0 || strcmp(a, "--rows") == 0;
+                    strcmp(a, "--theme") == 0 || strcmp(a, "--rows") == 0 || strcmp(a, "--messages") == 0;
         if (needs) {
             if (i + 1 >= argc)
                 return usage_error("option needs an argument", a);
@@ -149,8 +169,13 @@ static int run_render(int argc, char **argv)
         } else if (strcmp(a, "--theme") == 0) {
             if (sv_parse_theme(val, &o))
                 return usage_error("bad --theme (want light or dark)", val);
+        } else if (strcmp(a, "--messages") == 0) {
+            if (sv_parse_messages(val, &o))
+                return usage_error("bad --messages (want size, tag, latency or category)", val);
         } else if (strcmp(a, "--stats") == 0)
             o.print_stats = 1;
+        else if (strcmp(a, "--legend") == 0)
+            o.legend = 1;
         else if (a[0] == '-' && a[1])
             return usage_error("unknown option", a);
         else if (o.file)
@@ -204,8 +229,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--render") == 0)
             return run_render(argc, argv);
-    static const char *const render_only[] = {"--window", "--size", "--timelines", "--rows", "--theme",
-                                               "--stats"};
+    static const char *const render_only[] = {"--window", "--size",   "--timelines", "--rows",
+                                               "--theme",  "--stats", "--legend",     "--messages"};
     for (int i = 1; i < argc; i++) {
         for (size_t k = 0; k < sizeof render_only / sizeof render_only[0]; k++)
             if (strcmp(argv[i], render_only[k]) == 0) {

@@ -24,7 +24,10 @@ static void startup_cb(GApplication *app, gpointer u)
         {"win.forward", {"<Alt>Right", NULL}},
         {"win.open", {"<Control>o", NULL}},
         {"win.search", {"<Control>f", NULL}},
+        {"win.find-next", {"F3", "<Control>g", NULL}},
+        {"win.find-prev", {"<Shift>F3", "<Shift><Control>g", NULL}},
         {"win.show-info", {"<Control>i", NULL}},
+        {"win.export", {"<Control>e", NULL}},
         {"win.show-sidebar", {"F9", NULL}},
         {"window.close", {"<Control>w", NULL}},
     };

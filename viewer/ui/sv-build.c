@@ -66,6 +66,8 @@ typedef struct build_job {
     SvWindow *self;
     GSubprocess *proc;
     GString *err;
+    char *meta;
+    gboolean allow_missing;
 } build_job;
 
 static void build_job_free(build_job *job)
@@ -73,7 +75,67 @@ static void build_job_free(build_job *job)
     g_object_unref(job->self);
     g_object_unref(job->proc);
     g_string_free(job->err, TRUE);
+    g_free(job->meta);
     g_free(job);
+}
+
+static void start_build(SvWindow *self, const char *meta, gboolean allow_missing);
+
+/* The trace, again, without the ranks whose files are missing (what
+ * slog2-build --allow-missing does; its advice named the option, which
+ * the window had no way to pass). */
+void sv_window_build_missing(SvWindow *self)
+{
+    char *meta = g_steal_pointer(&self->missing_meta);
+    if (meta)
+        start_build(self, meta, TRUE);
+    g_free(meta);
+}
+
+static void missing_response_cb(GtkDialog *d, int response, SvWindow *self)
+{
+    gtk_window_destroy(GTK_WINDOW(d));
+    if (response == GTK_RESPONSE_ACCEPT)
+        sv_window_build_missing(self);
+    else
+        g_clear_pointer(&self->missing_meta, g_free);
+}
+
+/* slog2-build stopped for missing rank files: say which, and offer the
+ * build from the ranks that are there. */
+static void offer_missing(SvWindow *self, const char *meta, const char *msgs)
+{
+    g_free(self->missing_meta);
+    self->missing_meta = g_strdup(meta);
+    /* the builder's line, without its advice for the command line */
+    char *what = g_strdup(msgs);
+    char *cut = strstr(what, "; use --allow-missing");
+    if (cut)
+        strcpy(cut, "\n");
+    g_strstrip(what);
+    const char *line = g_str_has_prefix(what, "slog2-build: error: ") ? what + 20 : what;
+    char *text = g_strdup_printf("%s.\n\nThe trace can be converted from the ranks that are there; the "
+                                 "missing ones are left out and the file says so.", line);
+    text[0] = g_ascii_toupper(text[0]);
+    g_printerr("slog2-view: some rank files are missing: %s\n", line);
+    if (self->script) {
+        printf("missing ranks: offered a build without them\n");
+        fflush(stdout);
+    } else {
+        GtkWidget *d = gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                              "Some ranks of the trace are missing");
+        gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(d), "%s", text);
+        gtk_dialog_add_button(GTK_DIALOG(d), "_Cancel", GTK_RESPONSE_CANCEL);
+        GtkWidget *b = gtk_dialog_add_button(GTK_DIALOG(d), "_Build with the Ranks That Are There",
+                                             GTK_RESPONSE_ACCEPT);
+        gtk_widget_add_css_class(b, "suggested-action");
+        gtk_dialog_set_default_response(GTK_DIALOG(d), GTK_RESPONSE_ACCEPT);
+        g_signal_connect(d, "response", G_CALLBACK(missing_response_cb), self);
+        gtk_window_present(GTK_WINDOW(d));
+    }
+    g_free(text);
+    g_free(what);
 }
 
 /* The last "NN.N%" in the text so far, as a fraction; -1 if none. */
@@ -124,6 +186,9 @@ static void build_waited(GObject *src, GAsyncResult *res, gpointer user)
         /* exit 3: built, but some rank was truncated or inconsistent */
         if (status == 3)
             sv_window_error_dialog(self, "slog2-build finished with warnings", msgs);
+    } else if (!cancelled && status == 1 && !job->allow_missing && strstr(msgs, "--allow-missing")) {
+        gtk_revealer_set_reveal_child(self->progress_revealer, FALSE);
+        offer_missing(self, job->meta, msgs);
     } else if (!cancelled) {
         gtk_revealer_set_reveal_child(self->progress_revealer, FALSE);
         sv_window_error_dialog(self, "slog2-build failed",
@@ -168,6 +233,13 @@ void sv_window_open_meta(SvWindow *self, const char *meta)
         g_free(out);
         return;
     }
+    g_free(out);
+    start_build(self, meta, FALSE);
+}
+
+static void start_build(SvWindow *self, const char *meta, gboolean allow_missing)
+{
+    char *out = cache_path_for(meta);
     char *builder = find_builder();
     if (!builder) {
         sv_window_error_dialog(self, "Cannot convert the DUMPI trace",
@@ -178,7 +250,8 @@ void sv_window_open_meta(SvWindow *self, const char *meta)
     GError *error = NULL;
     self->build = g_subprocess_new(G_SUBPROCESS_FLAGS_STDERR_PIPE |
                                    G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error,
-                                   builder, "--progress", meta, "-o", out, NULL);
+                                   builder, "--progress", meta, "-o", out,
+                                   allow_missing ? "--allow-missing" : NULL, NULL);
     g_free(builder);
     if (!self->build) {
         sv_window_error_dialog(self, "Cannot start slog2-build", error->message);
@@ -201,6 +274,8 @@ void sv_window_open_meta(SvWindow *self, const char *meta)
     job->self = g_object_ref(self);
     job->proc = g_object_ref(self->build);
     job->err = g_string_new(NULL);
+    job->meta = g_strdup(meta);
+    job->allow_missing = allow_missing;
     g_input_stream_read_bytes_async(g_subprocess_get_stderr_pipe(self->build), 4096, G_PRIORITY_DEFAULT,
                                     NULL, build_read, job);
 }

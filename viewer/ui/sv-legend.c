@@ -68,6 +68,8 @@ static void sv_cat_item_init(SvCatItem *c)
 struct _SvLegend {
     GtkWidget parent_instance;
     GtkWidget *box, *entry, *view, *scroller;
+    GtkWidget *arrows_dd, *arrows_scale, *arrows_low, *arrows_high;
+    sv_arrow_colour arrows;
     GListStore *store;
     GtkFilterListModel *filtered;
     GtkCustomFilter *filter;
@@ -202,6 +204,25 @@ gboolean sv_legend_set_color(SvLegend *self, const char *category, const GdkRGBA
     return FALSE;
 }
 
+gboolean sv_legend_set_visible(SvLegend *self, const char *category, gboolean visible)
+{
+    GListModel *m = G_LIST_MODEL(self->store);
+    for (guint i = 0; self->doc && i < g_list_model_get_n_items(m); i++) {
+        SvCatItem *c = g_list_model_get_item(m, i);
+        gboolean hit = g_str_equal(c->name, category) && c->id < self->doc->pal.n;
+        if (hit) {
+            c->visible = visible;
+            self->doc->pal.visible[c->id] = (uint8_t)visible;
+            g_list_model_items_changed(m, i, 1, 1); /* rebinds its check box */
+            g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
+        }
+        g_object_unref(c);
+        if (hit)
+            return TRUE;
+    }
+    return FALSE;
+}
+
 static void setup_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
@@ -209,7 +230,14 @@ static void setup_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *s
     g_signal_connect(cb, "color-set", G_CALLBACK(sv_legend_color_set_cb), self);
     GtkWidget *l = gtk_label_new(NULL);
     gtk_label_set_xalign(GTK_LABEL(l), 0);
-    gtk_label_set_ellipsize(GTK_LABEL(l), PANGO_ELLIPSIZE_END);
+    /* whole names, on two lines if need be: an ellipsis cut the long ones
+     * (MPI_Group_translate_ranks) to where they could not be told apart */
+    gtk_label_set_wrap(GTK_LABEL(l), TRUE);
+    gtk_label_set_wrap_mode(GTK_LABEL(l), PANGO_WRAP_WORD_CHAR);
+    PangoAttrList *al = pango_attr_list_new();
+    pango_attr_list_insert(al, pango_attr_insert_hyphens_new(FALSE)); /* a hyphen is not in the name */
+    gtk_label_set_attributes(GTK_LABEL(l), al);
+    pango_attr_list_unref(al);
     gtk_widget_set_hexpand(l, TRUE);
     gtk_box_append(GTK_BOX(box), cb);
     gtk_box_append(GTK_BOX(box), l);
@@ -227,7 +255,13 @@ static void bind_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *se
         GdkRGBA rgba = u32_to_rgba(self->doc->pal.rgba[c->id]);
         sv_swatch_set_rgba(SV_SWATCH(cb), &rgba);
     }
-    gtk_label_set_text(GTK_LABEL(l), c->name);
+    /* lines break after an underscore (a zero-width space there) rather
+     * than anywhere in a word */
+    char **parts = g_strsplit(c->name, "_", -1);
+    char *shown = g_strjoinv("_\u200b", parts);
+    gtk_label_set_text(GTK_LABEL(l), shown);
+    g_free(shown);
+    g_strfreev(parts);
     gtk_widget_set_tooltip_text(l, c->name);
     g_object_set_data(G_OBJECT(cb), "item", c);
 }
@@ -304,6 +338,123 @@ static GtkSorter *prop_sorter(const char *prop, gboolean numeric)
     return s;
 }
 
+/* --------------------------------------------------------- messages */
+
+static void arrows_scale_draw(GtkDrawingArea *a, cairo_t *cr, int w, int h, gpointer user)
+{
+    SvLegend *self = user;
+    if (self->arrows == SV_ARROWS_TAG) {
+        double sw = w / 10.0;
+        for (int t = 0; t < 10; t++) {
+            sv_palette one = {0};
+            uint8_t kind = SLOG_KIND_ARROW;
+            int16_t tf = 0, sf = -1;
+            uint32_t rgba = 0x808080ffu;
+            one.n = 1, one.rgba = &rgba, one.kind = &kind, one.tag_field = &tf, one.size_field = &sf;
+            one.arrows = SV_ARROWS_TAG;
+            int64_t tag = t;
+            sv_set_rgba(cr, sv_arrow_rgba(&one, 0, 0, &tag, 1), 1, 1);
+            cairo_rectangle(cr, t * sw + 1, 1, sw - 2, h - 2);
+            cairo_fill(cr);
+        }
+        return;
+    }
+    for (int x = 0; x < w; x++) {
+        sv_set_rgba(cr, sv_ramp_rgba(w > 1 ? x / (double)(w - 1) : 0), 1, 1);
+        cairo_rectangle(cr, x, 2, 1, h - 4);
+        cairo_fill(cr);
+    }
+}
+
+static void show_arrows(SvLegend *self)
+{
+    const char *lo = sv_arrow_scale_low(self->arrows), *hi = sv_arrow_scale_high(self->arrows);
+    gboolean tag = self->arrows == SV_ARROWS_TAG;
+    gtk_widget_set_visible(self->arrows_scale, lo != NULL || tag);
+    gtk_label_set_text(GTK_LABEL(self->arrows_low), lo ? lo : tag ? "0" : "");
+    gtk_label_set_text(GTK_LABEL(self->arrows_high), hi ? hi : tag ? "9, then again" : "");
+    gtk_widget_set_tooltip_text(self->arrows_scale, tag ? "The tag's colour: tag 0 to 9, then again"
+                                                        : "Log scale");
+    gtk_widget_queue_draw(self->arrows_scale);
+}
+
+static void arrows_selected_cb(GtkDropDown *dd, GParamSpec *ps, SvLegend *self)
+{
+    sv_legend_set_arrow_colour(self, (sv_arrow_colour)gtk_drop_down_get_selected(dd));
+}
+
+void sv_legend_set_arrow_colour(SvLegend *self, sv_arrow_colour c)
+{
+    if (c >= SV_N_ARROW_COLOURS)
+        return;
+    self->arrows = c;
+    if (gtk_drop_down_get_selected(GTK_DROP_DOWN(self->arrows_dd)) != (guint)c)
+        gtk_drop_down_set_selected(GTK_DROP_DOWN(self->arrows_dd), (guint)c);
+    show_arrows(self);
+    if (self->doc && self->doc->pal.arrows != c) {
+        self->doc->pal.arrows = c;
+        g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
+    }
+}
+
+static void add_arrows_row(SvLegend *self)
+{
+    GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+    gtk_widget_set_margin_start(row, 8);
+    gtk_widget_set_margin_end(row, 8);
+    GtkWidget *l = gtk_label_new("Messages by");
+    gtk_widget_add_css_class(l, "dim-label");
+    gtk_box_append(GTK_BOX(row), l);
+    static const char *const names[] = {"Size", "Tag", "Latency", "Category", NULL};
+    self->arrows_dd = gtk_drop_down_new_from_strings(names);
+    gtk_widget_set_tooltip_text(self->arrows_dd, "What the message arrows' colour says");
+    g_signal_connect(self->arrows_dd, "notify::selected", G_CALLBACK(arrows_selected_cb), self);
+    gtk_box_append(GTK_BOX(row), self->arrows_dd);
+    self->arrows_low = gtk_label_new(NULL);
+    gtk_widget_add_css_class(self->arrows_low, "caption");
+    gtk_box_append(GTK_BOX(row), self->arrows_low);
+    self->arrows_scale = gtk_drawing_area_new();
+    gtk_widget_set_hexpand(self->arrows_scale, TRUE);
+    gtk_drawing_area_set_content_height(GTK_DRAWING_AREA(self->arrows_scale), 14);
+    gtk_widget_set_valign(self->arrows_scale, GTK_ALIGN_CENTER);
+    gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->arrows_scale), arrows_scale_draw, self, NULL);
+    gtk_box_append(GTK_BOX(row), self->arrows_scale);
+    self->arrows_high = gtk_label_new(NULL);
+    gtk_widget_add_css_class(self->arrows_high, "caption");
+    gtk_box_append(GTK_BOX(row), self->arrows_high);
+    gtk_box_append(GTK_BOX(self->box), row);
+    show_arrows(self);
+}
+
+gboolean sv_legend_names_whole(SvLegend *self, char **cut)
+{
+    GString *out = g_string_new(NULL);
+    GtkWidget *stack[64];
+    int sp = 0;
+    stack[sp++] = self->view;
+    while (sp) {
+        GtkWidget *w = stack[--sp];
+        for (GtkWidget *c = gtk_widget_get_first_child(w); c && sp < 63; c = gtk_widget_get_next_sibling(c))
+            stack[sp++] = c;
+        if (!GTK_IS_LABEL(w) || !gtk_widget_get_mapped(w) || !gtk_widget_get_tooltip_text(w))
+            continue;
+        /* a category name: its tooltip is the name */
+        int min = 0;
+        gtk_widget_measure(w, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+        PangoLayout *l = gtk_label_get_layout(GTK_LABEL(w));
+        GtkWidget *cell = gtk_widget_get_parent(gtk_widget_get_parent(w));
+        graphene_rect_t b, cb;
+        gboolean out_of_cell = gtk_widget_compute_bounds(w, self->view, &b) &&
+                               gtk_widget_compute_bounds(cell, self->view, &cb) &&
+                               b.origin.x + b.size.width > cb.origin.x + cb.size.width + 0.5;
+        if (pango_layout_is_ellipsized(l) || gtk_widget_get_width(w) < min || out_of_cell)
+            g_string_append_printf(out, "%s%s", out->len ? ", " : "", gtk_label_get_text(GTK_LABEL(w)));
+    }
+    gboolean whole = out->len == 0;
+    *cut = g_string_free(out, FALSE);
+    return whole;
+}
+
 void sv_legend_set_doc(SvLegend *self, SvDocRef *doc)
 {
     sv_doc_ref_release(self->doc);
@@ -311,6 +462,7 @@ void sv_legend_set_doc(SvLegend *self, SvDocRef *doc)
     g_list_store_remove_all(self->store);
     if (!doc)
         return;
+    doc->pal.arrows = self->arrows;
     apply_saved_colors(doc);
     static const char *const kinds[] = {"state", "arrow", "event"};
     /* One splice, not an append per row: appended rows sorted in above the
@@ -370,6 +522,7 @@ static void sv_legend_init(SvLegend *self)
     gtk_widget_set_margin_top(self->entry, 6);
     g_signal_connect(self->entry, "search-changed", G_CALLBACK(search_changed_cb), self);
     gtk_box_append(GTK_BOX(self->box), self->entry);
+    add_arrows_row(self);
 
     self->store = g_list_store_new(SV_TYPE_CAT_ITEM);
     self->filter = gtk_custom_filter_new(filter_func, self, NULL);
@@ -406,6 +559,11 @@ static void sv_legend_init(SvLegend *self)
     gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(sw), GTK_POLICY_NEVER,
                                    GTK_POLICY_AUTOMATIC);
     gtk_box_append(GTK_BOX(self->box), sw);
+}
+
+GtkSearchEntry *sv_legend_get_filter(SvLegend *self)
+{
+    return GTK_SEARCH_ENTRY(self->entry);
 }
 
 /* The sort arrows shown in the column titles, depth first. */

@@ -19,10 +19,22 @@ void sv_legend_set_doc(SvLegend *self, SvDocRef *doc);
 /* Give the named category a colour, as its colour button does (remembered,
  * "changed" emitted). FALSE when the document has no such category. */
 gboolean sv_legend_set_color(SvLegend *self, const char *category, const GdkRGBA *rgba);
+/* Show or hide the named category, as its check box does. FALSE when the
+ * document has no such category. */
+gboolean sv_legend_set_visible(SvLegend *self, const char *category, gboolean visible);
+/* What the message arrows' colour says (its "Messages by" list): set on
+ * the document's palette, "changed" emitted. */
+void sv_legend_set_arrow_colour(SvLegend *self, sv_arrow_colour c);
+/* Every category name on screen is shown whole (not ellipsised, not
+ * clipped); else FALSE and cut the names that are not. Free cut. */
+gboolean sv_legend_names_whole(SvLegend *self, char **cut);
 /* What the legend shows of its order (for the test script): the sort
  * arrows ("ascending"/"descending", " clipped" when the title is narrower
  * than it needs), then the first and last rows' names. Free it. */
 char *sv_legend_describe_sort(SvLegend *self);
+/* The category filter's entry (the window hands the keys back to the
+ * canvas when it is done with). */
+GtkSearchEntry *sv_legend_get_filter(SvLegend *self);
 /* A colour as the palette holds it (0xRRGGBBAA). */
 uint32_t sv_legend_rgba_to_u32(const GdkRGBA *c);
 G_END_DECLS

@@ -11,7 +11,7 @@ int sv_script_exit_status = 0;
  * was laid out, and found the status bar without a size). */
 static gboolean script_idle(SvWindow *self)
 {
-    return !self->opening && !self->build && !self->stats_busy && !self->search_busy &&
+    return !self->opening && !self->build && !self->stats_busy && !self->search_busy && !self->export_busy &&
            !sv_timeline_is_busy(self->timeline) && (!self->doc || sv_timeline_has_drawn(self->timeline));
 }
 
@@ -453,7 +453,180 @@ static gboolean verb_expect_legend_sort(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+/* The first widget of type t at or below w, depth first. */
+static GtkWidget *find_descendant(GtkWidget *w, GType t)
+{
+    if (G_TYPE_CHECK_INSTANCE_TYPE(w, t))
+        return w;
+    for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+        GtkWidget *hit = find_descendant(c, t);
+        if (hit)
+            return hit;
+    }
+    return NULL;
+}
+
+static gboolean verb_where(SvWindow *self, const char *arg)
+{
+    /* NAME: where a part of the window is, for real input from outside
+     * (xdotool): "NAME at X Y" in the window's X11 coordinates, its
+     * middle (timeline: 10 px into the canvas, below the ruler, where a
+     * Shift+drag starts) */
+    GtkWidget *w = NULL;
+    if (g_str_equal(arg, "timeline"))
+        w = GTK_WIDGET(self->timeline);
+    else if (g_str_equal(arg, "legend-check"))
+        w = find_descendant(GTK_WIDGET(self->legend), GTK_TYPE_CHECK_BUTTON);
+    else if (g_str_equal(arg, "legend-filter"))
+        w = GTK_WIDGET(sv_legend_get_filter(self->legend));
+    else if (g_str_equal(arg, "legend-tab"))
+        w = find_descendant(find_descendant(self->sidebar, GTK_TYPE_STACK_SWITCHER), GTK_TYPE_TOGGLE_BUTTON);
+    else if (g_str_equal(arg, "search"))
+        w = GTK_WIDGET(self->search_entry);
+    graphene_point_t p;
+    double sx = 0, sy = 0;
+    gtk_native_get_surface_transform(GTK_NATIVE(self), &sx, &sy);
+    gboolean tl = w == GTK_WIDGET(self->timeline);
+    double x = tl ? 10 : w ? gtk_widget_get_width(w) / 2.0 : 0;
+    double y = tl ? SV_RULER_H + 40 : w ? gtk_widget_get_height(w) / 2.0 : 0;
+    if (!w || !gtk_widget_compute_point(w, GTK_WIDGET(self), &GRAPHENE_POINT_INIT(x, y), &p)) {
+        script_fail(self, "where: no such part of the window");
+        return TRUE;
+    }
+    printf("%s at %d %d\n", arg, (int)lround(p.x + sx), (int)lround(p.y + sy));
+    fflush(stdout);
+    return TRUE;
+}
+
+static gboolean verb_wait_file(SvWindow *self, const char *arg)
+{
+    /* PATH: go on once it exists (what drives the window from outside
+     * is done) */
+    g_free(self->wait_path);
+    self->wait_path = g_strdup(arg);
+    return TRUE;
+}
+
+static gboolean verb_expect_zoom(SvWindow *self, const char *arg)
+{
+    /* N: the window shows 1/N of the whole trace */
+    const sv_viewport *vp = sv_timeline_get_viewport(self->timeline);
+    double n = (vp->hi - vp->lo) / sv_viewport_span(vp), want = g_ascii_strtod(arg, NULL);
+    printf("zoom: 1/%.2f of the trace\n", n);
+    if (fabs(n - want) > 0.02 * want)
+        script_fail(self, "the window shows another share of the trace");
+    return TRUE;
+}
+
+static gboolean verb_expect_splitter(SvWindow *self, const char *arg)
+{
+    /* PX: the label column's width (the label/canvas splitter) */
+    int have = gtk_paned_get_position(self->label_paned);
+    printf("label column: %d px\n", have);
+    if (have != (int)g_ascii_strtoll(arg, NULL, 10))
+        script_fail(self, "the label/canvas splitter moved");
+    return TRUE;
+}
+
+static gboolean verb_expect_loading(SvWindow *self, const char *arg)
+{
+    /* yes|no: the status bar says a frame is loading */
+    gboolean loading = strstr(gtk_label_get_text(self->status_frame), "loading") != NULL;
+    printf("status: %s\n", gtk_label_get_text(self->status_frame));
+    if (loading != g_str_equal(arg, "yes"))
+        script_fail(self, loading ? "the status bar says loading" : "the status bar does not say loading");
+    return TRUE;
+}
+
+static gboolean verb_add_recent(SvWindow *self, const char *arg)
+{
+    /* PATH: into GTK's recent files, as a file chooser puts it there */
+    char *uri = g_filename_to_uri(arg, NULL, NULL);
+    if (!uri || !gtk_recent_manager_add_item(gtk_recent_manager_get_default(), uri))
+        script_fail(self, "add-recent: not added");
+    g_free(uri);
+    return TRUE;
+}
+
+static gboolean verb_expect_recent(SvWindow *self, const char *arg)
+{
+    /* [!]TEXT: a line of the Recent files menu is (is not, with !) TEXT */
+    gboolean negate = arg[0] == '!';
+    const char *want = negate ? arg + 1 : arg;
+    char *d = sv_window_describe_recent(self);
+    char *line = g_strconcat("\n", want, "\n", NULL), *all = g_strconcat("\n", d, NULL);
+    gboolean has = strstr(all, line) != NULL;
+    printf("recent files:\n%s", d);
+    if (has == negate)
+        script_fail(self, negate ? "the recent files show it" : "the recent files do not show it");
+    g_free(line);
+    g_free(all);
+    g_free(d);
+    return TRUE;
+}
+
+static gboolean verb_build_missing(SvWindow *self, const char *arg)
+{
+    /* the missing-ranks question's "Build with the Ranks That Are There" */
+    if (!self->missing_meta)
+        script_fail(self, "build-missing: no missing ranks were reported");
+    sv_window_build_missing(self);
+    return TRUE;
+}
+
+static gboolean verb_export(SvWindow *self, const char *arg)
+{
+    /* PATH: as Export View with that file chosen */
+    sv_window_export(self, arg);
+    return TRUE;
+}
+
+static gboolean verb_set_visible(SvWindow *self, const char *arg)
+{
+    /* CATEGORY yes|no: its check box in the legend */
+    const char *sp = strrchr(arg, ' ');
+    char *cat = sp ? g_strndup(arg, (gsize)(sp - arg)) : NULL;
+    if (!cat || !sv_legend_set_visible(self->legend, cat, g_str_equal(sp + 1, "yes")))
+        script_fail(self, "set-visible: no such category");
+    g_free(cat);
+    return TRUE;
+}
+
+static gboolean verb_message_colour(SvWindow *self, const char *arg)
+{
+    /* size|tag|latency|category: the legend's "Messages by" */
+    int c = sv_arrow_colour_parse(arg);
+    if (c < 0)
+        script_fail(self, "message-colour wants size, tag, latency or category");
+    else
+        sv_legend_set_arrow_colour(self->legend, (sv_arrow_colour)c);
+    return TRUE;
+}
+
+static gboolean verb_expect_legend_names_whole(SvWindow *self, const char *arg)
+{
+    char *cut = NULL;
+    gboolean whole = sv_legend_names_whole(self->legend, &cut);
+    printf("legend names: %s%s\n", whole ? "whole" : "cut: ", cut);
+    if (!whole)
+        script_fail(self, "a category name in the legend is cut off");
+    g_free(cut);
+    return TRUE;
+}
+
 static const script_verb VERBS[] = {
+    {"message-colour", 1, verb_message_colour},
+    {"expect-legend-names-whole", 1, verb_expect_legend_names_whole},
+    {"set-visible", 1, verb_set_visible},
+    {"export", 1, verb_export},
+    {"build-missing", 0, verb_build_missing},
+    {"add-recent", 0, verb_add_recent},
+    {"expect-recent", 0, verb_expect_recent},
+    {"expect-loading", 1, verb_expect_loading},
+    {"where", 1, verb_where},
+    {"wait-file", 0, verb_wait_file},
+    {"expect-zoom", 1, verb_expect_zoom},
+    {"expect-splitter", 1, verb_expect_splitter},
     {"expect-legend-sort", 1, verb_expect_legend_sort},
     {"expect-selection", 1, verb_expect_selection},
     {"expect-search-error", 1, verb_expect_search_error},
@@ -501,6 +674,9 @@ static gboolean script_step(gpointer user)
     gboolean cancel_now = next && self->build && g_str_equal(g_strstrip(next), "cancel");
     if (g_get_monotonic_time() < self->sleep_until || (!script_idle(self) && !cancel_now))
         return G_SOURCE_CONTINUE;
+    if (self->wait_path && !g_file_test(self->wait_path, G_FILE_TEST_EXISTS))
+        return G_SOURCE_CONTINUE;
+    g_clear_pointer(&self->wait_path, g_free);
     if (!self->script[self->script_i]) {
         self->script_timer = 0;
         gtk_window_destroy(GTK_WINDOW(self));

@@ -196,6 +196,8 @@ static void frame_done(GObject *src, GAsyncResult *res, gpointer user)
         self->frame_t1 = s->t1;
         gtk_widget_queue_draw(GTK_WIDGET(self));
         g_signal_emit(self, signals[SIG_FRAME_READY], 0);
+        if (s->n_bad) /* drawn around an unreadable node */
+            g_signal_emit(self, signals[SIG_ERROR], 0, s->bad_msg);
     } else {
         sv_scene_free(s);
         if (error && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -1352,27 +1354,6 @@ static void sv_timeline_init(SvTimeline *self)
     g_signal_connect(zoom, "begin", G_CALLBACK(zoom_begin_cb), self);
     g_signal_connect(zoom, "scale-changed", G_CALLBACK(zoom_scale_cb), self);
     gtk_widget_add_controller(w, GTK_EVENT_CONTROLLER(zoom));
-
-    /* single-key shortcuts live on the canvas (focused), so typing in the
-     * search entry is never taken for a zoom */
-    GtkEventController *sc = gtk_shortcut_controller_new();
-    static const struct {
-        const char *keys, *action;
-    } K[] = {
-        {"plus|equal|KP_Add", "win.zoom-in"},
-        {"minus|KP_Subtract", "win.zoom-out"},
-        {"0|KP_0", "win.zoom-fit"},
-        {"Left", "win.pan-left"},
-        {"Right", "win.pan-right"},
-        {"Home", "win.go-start"},
-        {"End", "win.go-end"},
-    };
-    for (size_t i = 0; i < G_N_ELEMENTS(K); i++)
-        gtk_shortcut_controller_add_shortcut(
-            GTK_SHORTCUT_CONTROLLER(sc),
-            gtk_shortcut_new(gtk_shortcut_trigger_parse_string(K[i].keys),
-                             gtk_named_action_new(K[i].action)));
-    gtk_widget_add_controller(w, sc);
 
     gtk_widget_set_has_tooltip(w, TRUE);
     g_signal_connect(w, "query-tooltip", G_CALLBACK(query_tooltip_cb), self);

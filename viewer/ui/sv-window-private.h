@@ -39,24 +39,31 @@ struct _SvWindow {
     char *path;
     GtkWindow *info;          /* Trace Information, while open (weak) */
     GCancellable *open_cancel, *stats_cancel, *search_cancel;
-    gboolean opening, stats_busy, search_busy;
+    gboolean opening, stats_busy, search_busy, export_busy;
     char *searched;           /* the text of the last search */
+    char *read_error;         /* the last unreadable-node message shown */
 
     /* slog2-build for .meta files */
     GSubprocess *build;
     guint pulse_id;
     char *build_out;
+    char *missing_meta;       /* a .meta slog2-build stopped on for missing ranks */
 
     /* script */
     char **script;
     guint script_i, script_timer;
     slog_query_stats mark;
     gint64 sleep_until;
+    char *wait_path;          /* wait-file: until this exists */
     gboolean script_waiting_frame;
     double script_px, script_pt; /* "pointer": where, and the time there */
 };
 
 /* sv-window.c */
+/* GCompareFunc of GtkRecentInfo: the more recently modified first. */
+int sv_window_recent_newer(gconstpointer a, gconstpointer b);
+/* The labels of the Recent files menu, one a line (free it). */
+char *sv_window_describe_recent(SvWindow *self);
 void sv_window_error_dialog(SvWindow *self, const char *primary, const char *secondary);
 void sv_window_close_info(SvWindow *self);
 void sv_window_open_slog2(SvWindow *self, const char *path);
@@ -67,6 +74,15 @@ void sv_window_cancel_clicked_cb(GtkButton *b, SvWindow *self);
 gboolean sv_window_pulse_cb(gpointer user);
 void sv_window_open_meta(SvWindow *self, const char *meta);
 void sv_window_stop_build(SvWindow *self);
+/* Convert the .meta the missing-ranks question was about with
+ * --allow-missing (its dialog's button; the script's build-missing). */
+void sv_window_build_missing(SvWindow *self);
+/* sv-export.c */
+/* Save the view as out (PNG, SVG or PDF by its extension), on a worker
+ * thread; export_busy until it is written. */
+void sv_window_export(SvWindow *self, const char *out);
+/* The Export View file chooser (win.export). */
+void sv_window_export_dialog(SvWindow *self);
 /* sv-stats-panel.c */
 void sv_window_clear_box(GtkBox *b);
 GtkWidget *sv_window_label(const char *text, const char *cls, float xalign);

@@ -5,7 +5,7 @@
  * win.pan-left, win.pan-right, win.go-start, win.go-end, win.search,
  * win.find-next, win.find-prev, win.zoom-to-range, win.show-sidebar,
  * win.show-statusbar, win.absolute-time, win.compact-rows, win.dark-style,
- * win.show-info;
+ * win.show-info, win.export;
  * GtkApplication adds win.show-help-overlay (help-overlay.ui, Ctrl+?).
  */
 #include "sv-window.h"
@@ -70,32 +70,103 @@ static void update_history_actions(SvWindow *self)
 
 /* ------------------------------------------------------------ recent */
 
+/* The folder of path for a menu: "~/..." under the home directory. */
+static char *folder_label(const char *path)
+{
+    char *dir = g_path_get_dirname(path);
+    const char *home = g_get_home_dir();
+    size_t n = strlen(home);
+    if (n > 1 && g_str_has_prefix(dir, home) && (dir[n] == '/' || !dir[n])) {
+        char *t = g_strconcat("~", dir + n, NULL);
+        g_free(dir);
+        dir = t;
+    }
+    return dir;
+}
+
+/* The last ten traces opened that still exist, newest first. A name that
+ * is there twice (runs of one code in two folders) gets its folder: the
+ * menu showed two identical lines. */
 static void rebuild_recent_menu(SvWindow *self)
 {
     GMenu *menu = g_menu_new();
     GtkRecentManager *rm = gtk_recent_manager_get_default();
     GList *items = gtk_recent_manager_get_items(rm);
-    int n = 0;
-    for (GList *l = items; l && n < 10; l = l->next) {
+    items = g_list_sort(items, (GCompareFunc)sv_window_recent_newer);
+    GPtrArray *uris = g_ptr_array_new_with_free_func(g_free);
+    GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
+    for (GList *l = items; l && uris->len < 10; l = l->next) {
         GtkRecentInfo *ri = l->data;
         const char *uri = gtk_recent_info_get_uri(ri);
         if (!g_str_has_suffix(uri, ".slog2") && !g_str_has_suffix(uri, ".meta"))
             continue;
-        if (!gtk_recent_info_exists(ri))
+        char *path = g_filename_from_uri(uri, NULL, NULL);
+        if (!path || !g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+            g_free(path);
             continue;
-        char *label = g_uri_unescape_string(strrchr(uri, '/') ? strrchr(uri, '/') + 1 : uri, NULL);
+        }
+        g_ptr_array_add(uris, g_strdup(uri));
+        g_ptr_array_add(paths, path);
+    }
+    g_list_free_full(items, (GDestroyNotify)gtk_recent_info_unref);
+    for (guint i = 0; i < uris->len; i++) {
+        char *base = g_path_get_basename(paths->pdata[i]);
+        gboolean twice = FALSE;
+        for (guint k = 0; k < uris->len && !twice; k++) {
+            char *other = g_path_get_basename(paths->pdata[k]);
+            twice = k != i && g_str_equal(base, other);
+            g_free(other);
+        }
+        char *folder = twice ? folder_label(paths->pdata[i]) : NULL;
+        char *label = twice ? g_strdup_printf("%s — %s", base, folder) : g_strdup(base);
         GMenuItem *it = g_menu_item_new(label, NULL);
-        g_menu_item_set_action_and_target(it, "win.open-recent", "s", uri);
+        g_menu_item_set_action_and_target(it, "win.open-recent", "s", uris->pdata[i]);
         g_menu_append_item(menu, it);
         g_object_unref(it);
         g_free(label);
-        n++;
+        g_free(folder);
+        g_free(base);
     }
-    g_list_free_full(items, (GDestroyNotify)gtk_recent_info_unref);
-    if (n == 0)
+    if (uris->len == 0)
         g_menu_append(menu, "No recent files", "win.none");
     gtk_menu_button_set_menu_model(self->recent_button, G_MENU_MODEL(menu));
     g_object_unref(menu);
+    g_ptr_array_unref(uris);
+    g_ptr_array_unref(paths);
+}
+
+int sv_window_recent_newer(gconstpointer a, gconstpointer b)
+{
+    GDateTime *ta = gtk_recent_info_get_modified((GtkRecentInfo *)a);
+    GDateTime *tb = gtk_recent_info_get_modified((GtkRecentInfo *)b);
+    return ta && tb ? g_date_time_compare(tb, ta) : 0;
+}
+
+char *sv_window_describe_recent(SvWindow *self)
+{
+    rebuild_recent_menu(self);
+    GMenuModel *m = gtk_menu_button_get_menu_model(self->recent_button);
+    GString *out = g_string_new(NULL);
+    for (int i = 0; m && i < g_menu_model_get_n_items(m); i++) {
+        char *label = NULL;
+        g_menu_model_get_item_attribute(m, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+        g_string_append_printf(out, "%s\n", label ? label : "");
+        g_free(label);
+    }
+    return g_string_free(out, FALSE);
+}
+
+/* GTK reads its list of recent files after the window is made (the first
+ * run's menu said "No recent files" with the file in the list): the menu
+ * is built as it opens, and again whenever the list changes. */
+static void recent_popup_cb(GtkMenuButton *b, gpointer user)
+{
+    rebuild_recent_menu(user);
+}
+
+static void recent_changed_cb(GtkRecentManager *rm, SvWindow *self)
+{
+    rebuild_recent_menu(self);
 }
 
 /* ------------------------------------------------------------ open */
@@ -110,6 +181,7 @@ void sv_window_close_info(SvWindow *self)
 static void set_doc(SvWindow *self, SvDocRef *doc, const char *path)
 {
     sv_window_close_info(self);
+    g_clear_pointer(&self->read_error, g_free);
     sv_doc_ref_release(self->doc);
     self->doc = doc ? sv_doc_ref_acquire(doc) : NULL;
     g_free(self->path);
@@ -162,7 +234,13 @@ static void open_done(GObject *src, GAsyncResult *res, gpointer user)
         rebuild_recent_menu(self);
         sv_doc_ref_release(doc);
     } else if (!g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
-        /* libslog's message names the file and the byte offset */
+        /* libslog's message names the file and the byte offset; a file
+         * that does not open is no recent file (the file chooser may have
+         * put it in the list) */
+        char *uri = g_filename_to_uri(path, NULL, NULL);
+        if (uri)
+            gtk_recent_manager_remove_item(gtk_recent_manager_get_default(), uri, NULL);
+        g_free(uri);
         sv_window_error_dialog(self, "Cannot open the file", error->message);
         if (self->script)
             sv_script_exit_status = 3;
@@ -352,6 +430,11 @@ static void zoom_to_range_action(GSimpleAction *a, GVariant *p, gpointer u)
     }
 }
 
+static void export_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    sv_window_export_dialog(u);
+}
+
 static void info_action(GSimpleAction *a, GVariant *p, gpointer u)
 {
     SvWindow *self = u;
@@ -407,6 +490,7 @@ static const GActionEntry ACTIONS[] = {
     {"find-prev", find_prev_action, NULL, NULL, NULL, {0}},
     {"zoom-to-range", zoom_to_range_action, NULL, NULL, NULL, {0}},
     {"show-info", info_action, NULL, NULL, NULL, {0}},
+    {"export", export_action, NULL, NULL, NULL, {0}},
     {"show-sidebar", NULL, NULL, "true", toggle_state, {0}},
     {"show-statusbar", NULL, NULL, "true", toggle_state, {0}},
     {"absolute-time", NULL, NULL, "false", toggle_state, {0}},
@@ -462,9 +546,20 @@ static void history_cb(SvTimeline *tl, SvWindow *self)
     update_history_actions(self);
 }
 
+/* Each frame that meets an unreadable node says so; the user is told once
+ * per file (on every pan the dialog came back), the canvas hatches the
+ * rest. The status bar drops its "loading…". */
 static void timeline_error_cb(SvTimeline *tl, const char *msg, SvWindow *self)
 {
-    sv_window_error_dialog(self, "Cannot read the file", msg);
+    update_status(self);
+    if (self->read_error)
+        return;
+    g_free(self->read_error);
+    self->read_error = g_strdup(msg);
+    sv_window_error_dialog(self, "Cannot read part of the file",
+                           *msg ? msg : "unknown error");
+    if (self->script)
+        printf("read error: %s\n", msg), fflush(stdout);
 }
 
 static void legend_changed_cb(SvLegend *l, SvWindow *self)
@@ -483,14 +578,61 @@ static gboolean entry_key_cb(GtkEventControllerKey *k, guint keyval, guint code,
     return FALSE;
 }
 
+static void entry_stop_cb(GtkSearchEntry *e, SvWindow *self)
+{
+    gtk_widget_grab_focus(GTK_WIDGET(self->timeline));
+}
+
+/* Enter searches and hands the keys back to the canvas: + zooms again
+ * instead of going on typing into the entry. F3 / Ctrl+G (and with
+ * Shift) find the next (previous) match from anywhere. */
 static void entry_activate_cb(GtkSearchEntry *e, SvWindow *self)
+{
+    sv_window_find(self, 1);
+    gtk_widget_grab_focus(GTK_WIDGET(self->timeline));
+}
+
+/* Ctrl+G, Shift+Ctrl+G in the entry (GtkSearchEntry's own keys) */
+static void entry_next_cb(GtkSearchEntry *e, SvWindow *self)
 {
     sv_window_find(self, 1);
 }
 
-static void entry_stop_cb(GtkSearchEntry *e, SvWindow *self)
+static void entry_previous_cb(GtkSearchEntry *e, SvWindow *self)
 {
-    gtk_widget_grab_focus(GTK_WIDGET(self->timeline));
+    sv_window_find(self, -1);
+}
+
+/* The window's bare keys (+ - 0, arrows, Home, End) work wherever the
+ * focus is, but in a text entry: they once lived on the canvas alone and
+ * died after a click on the legend, its tab or its filter. Taken in the
+ * capture phase, before a focused button or list uses an arrow to move
+ * the focus. */
+static gboolean window_key_cb(GtkEventControllerKey *k, guint keyval, guint code, GdkModifierType st,
+                              SvWindow *self)
+{
+    static const struct {
+        guint key;
+        const char *action;
+    } KEYS[] = {
+        {GDK_KEY_plus, "zoom-in"},       {GDK_KEY_equal, "zoom-in"},     {GDK_KEY_KP_Add, "zoom-in"},
+        {GDK_KEY_minus, "zoom-out"},     {GDK_KEY_KP_Subtract, "zoom-out"},
+        {GDK_KEY_0, "zoom-fit"},         {GDK_KEY_KP_0, "zoom-fit"},
+        {GDK_KEY_Left, "pan-left"},      {GDK_KEY_KP_Left, "pan-left"},
+        {GDK_KEY_Right, "pan-right"},    {GDK_KEY_KP_Right, "pan-right"},
+        {GDK_KEY_Home, "go-start"},      {GDK_KEY_End, "go-end"},
+    };
+    if (!self->doc || (st & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)))
+        return FALSE;
+    GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(self));
+    if (focus && GTK_IS_EDITABLE(focus))
+        return FALSE;
+    for (size_t i = 0; i < G_N_ELEMENTS(KEYS); i++)
+        if (KEYS[i].key == keyval) {
+            g_action_group_activate_action(G_ACTION_GROUP(self), KEYS[i].action, NULL);
+            return TRUE;
+        }
+    return FALSE;
 }
 
 /* search-changed comes ~150 ms after the last key: Enter within that
@@ -500,6 +642,32 @@ static void entry_changed_cb(GtkSearchEntry *e, SvWindow *self)
     if (self->searched && g_str_equal(self->searched, gtk_editable_get_text(GTK_EDITABLE(e))))
         return;
     gtk_widget_remove_css_class(GTK_WIDGET(e), "error");
+}
+
+/* Adwaita's label/canvas splitter takes presses up to 16 px right of its
+ * line, in the canvas: a Shift+drag to select from the first time on
+ * screen moved the splitter instead (leaving a sliver of canvas). Its drag
+ * is given up when it starts inside the timeline or overview, which then
+ * gets the press; the line and the label column still move it. */
+static void label_paned_drag_begin_cb(GtkGestureDrag *g, double x, double y, SvWindow *self)
+{
+    graphene_point_t canvas;
+    if (gtk_widget_compute_point(GTK_WIDGET(self->timeline), GTK_WIDGET(self->label_paned),
+                                 &GRAPHENE_POINT_INIT(0, 0), &canvas) &&
+        x >= canvas.x + 1)
+        gtk_gesture_set_state(GTK_GESTURE(g), GTK_EVENT_SEQUENCE_DENIED);
+}
+
+static void guard_label_paned(SvWindow *self)
+{
+    GListModel *cs = gtk_widget_observe_controllers(GTK_WIDGET(self->label_paned));
+    for (guint i = 0; i < g_list_model_get_n_items(cs); i++) {
+        GObject *c = g_list_model_get_item(cs, i);
+        if (GTK_IS_GESTURE_DRAG(c))
+            g_signal_connect(c, "drag-begin", G_CALLBACK(label_paned_drag_begin_cb), self);
+        g_object_unref(c);
+    }
+    g_object_unref(cs);
 }
 
 /* ------------------------------------------------------------ class */
@@ -532,8 +700,11 @@ static void sv_window_finalize(GObject *o)
     sv_doc_ref_release(self->doc);
     g_free(self->path);
     g_free(self->build_out);
+    g_free(self->missing_meta);
     g_free(self->searched);
     g_strfreev(self->script);
+    g_free(self->wait_path);
+    g_free(self->read_error);
     G_OBJECT_CLASS(sv_window_parent_class)->finalize(o);
 }
 
@@ -598,7 +769,15 @@ static void sv_window_init(SvWindow *self)
     g_signal_connect(self->search_entry, "activate", G_CALLBACK(entry_activate_cb), self);
     g_signal_connect(self->search_entry, "stop-search", G_CALLBACK(entry_stop_cb), self);
     g_signal_connect(self->search_entry, "search-changed", G_CALLBACK(entry_changed_cb), self);
-    g_signal_connect(self->search_entry, "next-match", G_CALLBACK(entry_activate_cb), self);
+    g_signal_connect(self->search_entry, "next-match", G_CALLBACK(entry_next_cb), self);
+    g_signal_connect(self->search_entry, "previous-match", G_CALLBACK(entry_previous_cb), self);
+    GtkSearchEntry *filter = sv_legend_get_filter(self->legend);
+    g_signal_connect(filter, "activate", G_CALLBACK(entry_stop_cb), self);
+    g_signal_connect(filter, "stop-search", G_CALLBACK(entry_stop_cb), self);
+    GtkEventController *wk = gtk_event_controller_key_new();
+    gtk_event_controller_set_propagation_phase(wk, GTK_PHASE_CAPTURE);
+    g_signal_connect(wk, "key-pressed", G_CALLBACK(window_key_cb), self);
+    gtk_widget_add_controller(GTK_WIDGET(self), wk);
     GtkEventController *k = gtk_event_controller_key_new();
     gtk_event_controller_set_propagation_phase(k, GTK_PHASE_CAPTURE);
     g_signal_connect(k, "key-pressed", G_CALLBACK(entry_key_cb), self);
@@ -610,9 +789,12 @@ static void sv_window_init(SvWindow *self)
     g_signal_connect(drop, "drop", G_CALLBACK(sv_window_drop_cb), self);
     gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(drop));
 
+    guard_label_paned(self);
     gtk_paned_set_position(self->outer_paned, 1000);
     update_history_actions(self);
     rebuild_recent_menu(self);
+    gtk_menu_button_set_create_popup_func(self->recent_button, recent_popup_cb, self, NULL);
+    g_signal_connect_object(gtk_recent_manager_get_default(), "changed", G_CALLBACK(recent_changed_cb), self, 0);
     gtk_stack_set_visible_child_name(self->main_stack, "empty");
 }
 
