@@ -555,7 +555,8 @@ static int *run_ranks(const pending *p, const split_item *it, int i, int j)
 static void assign_runs(comm_ctx *c, pending *p, split_item *it, int n, int ndims,
                         const int *dims)
 {
-    qsort(it, (size_t)n, sizeof *it, split_item_cmp);
+    if (n > 1) /* it may be NULL when there are none */
+        qsort(it, (size_t)n, sizeof *it, split_item_cmp);
     for (int i = 0; i < n;) {
         int j = i;
         while (j < n && it[j].color == it[i].color)
@@ -637,8 +638,10 @@ static void resolve_inter_split(comm_ctx *c, pending *p)
     split_item *it = g_new(split_item, n);
     for (int i = 0; i < n; i++)
         it[i] = (split_item){p->slot[i]->color, p->slot[i]->key, i, p->slot[i]};
-    qsort(it, (size_t)n0, sizeof *it, split_item_cmp);
-    qsort(it + n0, (size_t)(n - n0), sizeof *it, split_item_cmp);
+    if (n0 > 1)
+        qsort(it, (size_t)n0, sizeof *it, split_item_cmp);
+    if (n - n0 > 1)
+        qsort(it + n0, (size_t)(n - n0), sizeof *it, split_item_cmp);
     /* Both sides are sorted by colour: walk their runs together. */
     int a = 0, b = n0;
     while (a < n0 && b < n) {
@@ -689,7 +692,7 @@ static void resolve_inter_create(comm_ctx *c, pending *p)
         if (!sg[s]) {
             sg[s] = g;
         } else if (sg[s]->n != g->n ||
-                   memcmp(sg[s]->ranks, g->ranks, sizeof(int) * (size_t)g->n) != 0) {
+                   (g->n && memcmp(sg[s]->ranks, g->ranks, sizeof(int) * (size_t)g->n) != 0)) {
             p->failed = true; /* one side disagrees on its subgroup */
             return;
         }
@@ -766,7 +769,7 @@ static void resolve_create(comm_ctx *c, pending *p)
         for (guint m = 0; m < made->len && !o; m++) {
             comm_obj *x = g_ptr_array_index(made, m);
             if (x->size[0] == k->group->n &&
-                memcmp(x->group[0], k->group->ranks, sizeof(int) * (size_t)x->size[0]) == 0)
+                (!x->size[0] || memcmp(x->group[0], k->group->ranks, sizeof(int) * (size_t)x->size[0]) == 0))
                 o = x;
         }
         if (!o) {
@@ -870,7 +873,8 @@ static void resolve_imerge(comm_ctx *c, pending *p)
     int m = 0;
     for (int g = 0; g < par->n_groups; g++) {
         int s = (first + g) % par->n_groups;
-        memcpy(ranks + m, par->group[s], sizeof(int) * (size_t)par->size[s]);
+        if (par->size[s])
+            memcpy(ranks + m, par->group[s], sizeof(int) * (size_t)par->size[s]);
         m += par->size[s];
     }
     comm_obj *o = obj_new(c, c->next_id++, total, ranks);

@@ -498,6 +498,8 @@ static tree *tree_new(const slog_writer *w, uint32_t id) {
     if (!t) return NULL;
     t->id = id;
     t->base = id == SLOG_TREE_OVERVIEW ? w->opt.overview_level : w->opt.preview_level;
+    /* No level reaches past 2^62 ns (the reader refuses such nodes). */
+    if (t->base > 62u - (uint32_t)w->shift) t->base = 62u - (uint32_t)w->shift;
     t->min_hi = INT64_MAX;
     return t;
 }
