@@ -152,7 +152,8 @@ typedef struct section {
 
 static slog_status section_open(slog_reader *r, int sec, const char *tag, uint32_t expected, size_t min_item,
                                 const char *what, section *s, slog_error *err) {
-    size_t len;
+    size_t len = 0; /* rd_block sets it when it succeeds; a program linking the
+                     * static library with LTO cannot see that */
     s->off = r->sec_off[sec];
     slog_status st = rd_block(r, tag, s->off, r->sec_size[sec], &s->own, &s->body, &len, NULL, err);
     if (st) return st;
@@ -268,8 +269,8 @@ static int cmp_node(const void *x, const void *y) {
 
 static slog_status parse_directory(slog_reader *r, slog_error *err) {
     uint8_t *own;
-    const uint8_t *body;
-    size_t len;
+    const uint8_t *body = NULL;
+    size_t len = 0;
     uint64_t off = r->sec_off[SEC_DIRECTORY];
     slog_status st = rd_block(r, SLOG_TAG_DIRECTORY, off, r->sec_size[SEC_DIRECTORY], &own, &body, &len, NULL, err);
     if (st) return st;
