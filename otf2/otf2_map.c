@@ -726,14 +726,29 @@ static bool write_file(mapper *m, o2_loc **order, slog_file_info *info, char **s
         st = slog_writer_add_timeline(w, &t, NULL);
         g_free(label);
     }
-    for (guint i = 0; st == SLOG_OK && i < m->cats->len; i++) {
-        const o2_cat *c = m->cats->pdata[i];
+    /* Categories are numbered in the order the file first uses them, then
+     * the unused ones in the order they were made: a streaming writer
+     * registers each when its first drawable is written. */
+    guint n_cats = m->cats->len;
+    uint32_t *remap = g_new(uint32_t, n_cats);
+    uint32_t *order_c = g_new(uint32_t, n_cats);
+    for (guint i = 0; i < n_cats; i++) remap[i] = O2_NONE;
+    uint32_t next_c = 0;
+    for (size_t i = 0; i < m->n_draws; i++)
+        if (remap[m->draws[i].category] == O2_NONE) order_c[next_c] = m->draws[i].category, remap[m->draws[i].category] = next_c++;
+    for (guint i = 0; i < n_cats; i++)
+        if (remap[i] == O2_NONE) order_c[next_c] = i, remap[i] = next_c++;
+    for (size_t i = 0; i < m->n_draws; i++) m->draws[i].category = remap[m->draws[i].category];
+    for (guint i = 0; st == SLOG_OK && i < n_cats; i++) {
+        const o2_cat *c = m->cats->pdata[order_c[i]];
         const char *names[O2_MAX_FIELDS];
         uint8_t types[O2_MAX_FIELDS];
         call_field_columns(c->fields, c->n_fields, names, types);
         slog_category sc = {c->kind, c->name, c->group, c->rgba, c->n_fields, names, types};
         st = slog_writer_add_category(w, &sc, NULL);
     }
+    g_free(remap);
+    g_free(order_c);
     slog_writer_add_annotation(w, "builder", "slog2-build " SLOG2_VERSION);
     if (m->o->command_line) slog_writer_add_annotation(w, "builder.command", m->o->command_line);
     slog_writer_add_annotation(w, "source.otf2", a->anchor);
