@@ -463,6 +463,9 @@ static void print_summary(const mapper *m, const slog_file_info *info, const cha
     fprintf(out, "slog2-build: wrote %s (%" PRIu64 " bytes) in %.2f s\n", m->o->output, info->file_size, secs);
     fprintf(out, "  input: OTF2 archive %s%s%s%s, %zu locations, %u MPI ranks\n", a->anchor, a->creator ? " (" : "",
             a->creator ? a->creator : "", a->creator ? ")" : "", a->n_locs, m->n_ranks);
+    uint64_t n_read = 0;
+    for (size_t i = 0; i < a->n_locs; i++) n_read += a->locs[i].n_read;
+    fprintf(out, "  records: %" PRIu64 " events read; heap peak %zu drawables\n", n_read, m->max_heap);
     fprintf(out, "  %u timelines, %" PRIu64 " states, %" PRIu64 " arrows (%" PRIu64 " inferred), %" PRIu64
                  " events, span %.6f s\n",
             m->n_timelines, m->n_states, m->n_arrows, m->n_inferred, m->n_events,
