@@ -204,10 +204,16 @@ static bool align_clocks(mapper *m, o2_loc **order, char *err, size_t err_len) {
         ctx[r].leave = ctx[r].enter + O2_SYNC_MAX;
         user[l - a->locs] = &ctx[r];
     }
+    /* That pass's reading errors are the main pass's to report: the ones
+     * opening it found are kept aside. */
+    char **kept = g_new0(char *, a->n_locs);
+    for (size_t i = 0; i < a->n_locs; i++) kept[i] = g_steal_pointer(&a->locs[i].error);
     OTF2_EvtReaderCallbacks *cb = o2_sync_callbacks();
     o2_events *ev = o2_events_open(a, cb, user, err, err_len);
     OTF2_EvtReaderCallbacks_Delete(cb);
     if (!ev) {
+        for (size_t i = 0; i < a->n_locs; i++) a->locs[i].error = kept[i];
+        g_free(kept);
         for (uint32_t r = 0; r < n_world; r++) g_free(ctx[r].enter);
         g_free(ctx);
         g_free(user);
@@ -217,11 +223,11 @@ static bool align_clocks(mapper *m, o2_loc **order, char *err, size_t err_len) {
         if (user[i])
             while (o2_events_read(ev, i, O2_CHUNK)) {}
     o2_events_close(ev);
-    /* That pass's reading errors are the main pass's to report. */
     for (size_t i = 0; i < a->n_locs; i++) {
         g_free(a->locs[i].error);
-        a->locs[i].error = NULL;
+        a->locs[i].error = kept[i];
     }
+    g_free(kept);
     const o2_sync_ctx *c0 = &ctx[0];
     if (c0->l && c0->n > 0) {
         m->aligned = true;
