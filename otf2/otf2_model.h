@@ -1,22 +1,25 @@
-/* otf2_model.h - what otf2_read.c keeps of an archive, for otf2_map.c.
+/* otf2_model.h - what slog2-build keeps of an OTF2 archive while it
+ * streams it (otf2_read.c reads, otf2_stream.c turns records into
+ * drawables, otf2_map.c writes them).
  *
- * Definitions are kept whole (they are small). Events are kept per
- * location as the records that become drawables: a frame per ENTER/LEAVE
- * pair, a send per MPI_SEND/MPI_ISEND, a receive per MPI_RECV, MPI_IRECV or
- * MPI_IRECV_REQUEST, an event per MPI_REQUEST_TEST. Inferring EZTrace's
- * missing receive completions and pairing messages need every location's
- * records (docs/OTF2.md), so the whole archive is held: memory grows with
- * the number of regions entered and messages, about 100 bytes each.
+ * Definitions are kept whole (they are small). Events are not kept: each
+ * location has a stack of open regions, and messages live from their send
+ * until a receive takes them, receives from their posting until their
+ * arrow is drawn. Memory follows what is open and in flight, not the
+ * length of the trace (docs/OTF2.md).
  *
  * Times are nanoseconds from the archive's global offset, on each
  * location's clock as corrected by the ClockOffset definitions libotf2
- * applies; otf2_map.c may shift a process's clock (collectives). */
+ * applies, plus the location's shift_ns when processes' clocks are aligned
+ * on collectives (found by a first pass over them, otf2_stream.c). */
 #ifndef SLOG2_OTF2_MODEL_H
 #define SLOG2_OTF2_MODEL_H
 
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <otf2/otf2.h>
 
 #include "otf2_skip.h"
 
@@ -57,11 +60,12 @@ typedef struct o2_comm {
     bool defined;
 } o2_comm;
 
-/* An ENTER .. LEAVE pair, with what MPI records inside it said. */
+/* An ENTER .. LEAVE pair, with what MPI records inside it said; kept on
+ * its location's stack while open. */
 typedef struct o2_frame {
     int64_t t0, t1;
+    uint64_t idx;          /* ENTER index on its location */
     uint32_t region;
-    uint32_t depth;
     int32_t dest, source;  /* world ranks, -1 unknown */
     int32_t root;          /* world rank, -1 */
     int64_t tag;           /* O2_UNKNOWN */
@@ -69,40 +73,61 @@ typedef struct o2_frame {
     int64_t comm;          /* comm ref, O2_UNKNOWN */
     int64_t request;       /* O2_UNKNOWN */
     uint32_t completed;    /* requests recorded as completed in it */
-    bool open;             /* no LEAVE seen */
+    GPtrArray *await;      /* o2_recv* completed by this frame's exit, or NULL */
 } o2_frame;
 
+struct o2_loc;
+
+/* A sent message, from its record until a receive takes it. */
 typedef struct o2_send {
-    int64_t t;             /* entry of the enclosing region (else the record) */
-    uint32_t frame;        /* O2_NONE outside any region */
+    int64_t t;             /* entry of the enclosing region (else the record): the arrow's start */
+    uint64_t seq;          /* send index on its location */
+    struct o2_loc *l;
     uint32_t comm;
     uint32_t peer;         /* rank in comm */
     uint32_t tag;
     uint64_t bytes;
     uint64_t request;      /* isends; 0 for blocking sends */
     bool cancelled;
-    bool completed;        /* MPI_ISEND_COMPLETE seen, or inferred */
 } o2_send;
 
+/* A receive, from its posting until its arrow is drawn or it is listed as
+ * unmatched. Held (refs) by its rank's queue of receives to match, its
+ * location's queue of completions to infer, its request's entry and the
+ * frame whose exit completes it; freed when none holds it. */
 typedef struct o2_recv {
     int64_t post_t;        /* entry of the posting region */
-    uint32_t post_frame;
-    uint32_t done_frame;   /* the region that completed it, O2_NONE unknown */
-    int64_t done_t;        /* its exit */
+    uint64_t post_idx;     /* that region's ENTER index, UINT64_MAX outside any */
+    uint64_t idx;          /* receive index on its location */
+    struct o2_loc *l;
+    int64_t done_t;        /* the exit of the region that completed it */
     uint32_t comm;         /* valid when exact */
     uint32_t peer;         /* rank in comm, when exact */
     uint32_t tag;
     uint64_t bytes;
     uint64_t request;
+    uint32_t refs;
     bool exact;            /* the envelope was recorded (MPI_RECV, MPI_IRECV) */
-    bool inferred_done;    /* done_frame chosen by otf2_map.c */
+    bool final;            /* no envelope can come any more */
+    bool done;             /* done_t known */
+    bool inferred_done;    /* completion chosen by inference */
     bool cancelled;
+    bool matched;          /* the message below is known */
+    bool drawn;
+    /* the message, once matched */
+    int64_t m_start;
+    uint32_t m_timeline;
+    int32_t m_src;
+    uint32_t m_tag, m_comm;
+    uint64_t m_bytes;
 } o2_recv;
 
-typedef struct o2_poll {
-    int64_t t;
-    uint32_t frame;        /* the region it happened in, O2_NONE */
-} o2_poll;
+/* A single wait after an MPI_Waitall, kept until the next one says how many
+ * there are (docs/OTF2.md, "Messages"). */
+typedef struct o2_wait {
+    int64_t t1;
+    uint64_t idx;
+} o2_wait;
 
 #define O2_VEC(T) struct { T *v; size_t n, cap; }
 
@@ -118,13 +143,20 @@ typedef struct o2_loc {
     bool mpi;              /* in MPI COMM_WORLD's location list */
     bool defined;
     int64_t shift_ns;      /* added to every time (clock alignment) */
-    /* events */
-    O2_VEC(o2_frame) frames;
-    O2_VEC(uint32_t) stack;
-    O2_VEC(o2_send) sends;
-    O2_VEC(o2_recv) recvs;
-    O2_VEC(o2_poll) polls;
-    GHashTable *isend_req, *irecv_req; /* request id -> index + 1 */
+    /* reading */
+    bool started, finished;
+    bool saw_completions;  /* MPI_IRECV or MPI_ISEND_COMPLETE records: nothing to infer */
+    int64_t first_start;   /* time of the first record that starts a drawable, INT64_MAX */
+    O2_VEC(o2_frame) stack;
+    uint64_t n_frames, n_sends, n_recvs, n_polls;
+    GHashTable *isend_req;     /* request id -> o2_send*, or O2_SENT once matched */
+    GHashTable *irecv_req;     /* request id -> o2_recv* (held) */
+    GQueue recvq;              /* o2_recv* (held) whose completion may be inferred */
+    bool wa_open;              /* an MPI_Waitall whose share is not decided yet */
+    int64_t wa_t1;
+    uint64_t wa_idx;
+    uint32_t wa_q;             /* receives pending at it */
+    O2_VEC(o2_wait) wa_ones;   /* single waits after it */
     uint64_t n_read, n_handled, n_unknown;
     uint64_t skipped[O2_N_SKIP];
     uint64_t n_unbalanced;     /* LEAVE without its ENTER */
@@ -133,7 +165,7 @@ typedef struct o2_loc {
     uint64_t n_reused;         /* a request id posted again while pending */
     uint64_t n_stray;          /* completions/cancels of unknown requests */
     uint64_t n_clock_offsets;  /* ClockOffset definitions read */
-    int64_t last_t;
+    int64_t last_t;            /* on the location's own clock (no shift) */
     char *error;               /* why reading stopped early, or NULL */
 } o2_loc;
 
@@ -157,11 +189,23 @@ typedef struct o2_archive {
     uint64_t n_missing_defs;   /* references to nothing defined */
 } o2_archive;
 
-/* otf2_read.c: the whole archive into a; false (err filled, naming the
- * file) when nothing usable could be read. Locations whose events stop
- * early keep what was read and carry loc->error. */
-bool o2_read(const char *anchor, o2_archive *a, char *err, size_t err_len);
+/* otf2_read.c: the definitions of the archive into a; false (err filled,
+ * naming the file) when nothing usable can be read. */
+bool o2_read_defs(const char *anchor, o2_archive *a, char *err, size_t err_len);
 void o2_archive_free(o2_archive *a);
+
+/* The event files of an archive, open with one reader per location.
+ * Opening reads the locations' local definitions (libotf2 applies their
+ * mapping tables and clock offsets to the events) and counts their
+ * ClockOffsets into n_clock_offsets. user[i] is handed to the callbacks of
+ * location i. */
+typedef struct o2_events o2_events;
+o2_events *o2_events_open(o2_archive *a, const OTF2_EvtReaderCallbacks *cb, void *const *user, char *err,
+                          size_t err_len);
+/* Read up to n records of location i; true while more may come. A read
+ * error sets the location's error and ends it. */
+bool o2_events_read(o2_events *e, size_t i, uint64_t n);
+void o2_events_close(o2_events *e);
 
 const char *o2_string(const o2_archive *a, uint32_t ref); /* "" when unknown */
 o2_loc *o2_loc_by_id(const o2_archive *a, uint64_t id);

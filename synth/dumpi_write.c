@@ -108,6 +108,11 @@ static int slot_of(const char *name)
   return -1;
 }
 
+uint32_t synth_dumpi_type_size(int32_t datatype)
+{
+  return datatype >= 0 && datatype < 28 ? builtin_sizes[datatype] : 0;
+}
+
 const char *synth_dumpi_prepare(void)
 {
   static char msg[160];

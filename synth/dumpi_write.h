@@ -133,6 +133,8 @@ typedef struct synth_dumpi {
  * be present and use only argument names and types the encoder knows.
  * Returns NULL, or a static message naming the offending function/argument. */
 const char *synth_dumpi_prepare(void);
+/* Bytes of a built-in datatype (the datatype-sizes section's), 0 unknown. */
+uint32_t synth_dumpi_type_size(int32_t datatype);
 
 /* Writes the lead-in magic and the stream start (time biases). The sink
  * must already be open. with_cpu/with_status select the record mask. */

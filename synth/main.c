@@ -49,6 +49,11 @@ static const char usage_text[] =
 "                           (each iteration) and compute() and\n"
 "                           exchange_halo() nested in it, and their names in\n"
 "                           the function-address section\n"
+"      --format=FMT         dumpi (default) or otf2: the same simulated program\n"
+"                           as an OTF2 archive DIR/PREFIX.otf2 (+ PREFIX.def,\n"
+"                           PREFIX/), with the records Score-P writes; --size\n"
+"                           still counts the DUMPI bytes of the run. Needs a\n"
+"                           build with libotf2; not with --threads\n"
 "      --hosts=H            spread the ranks over H simulated hosts (in blocks;\n"
 "                           at most one per rank), named synth-node-0 ..\n"
 "                           synth-node-<H-1>, each recording its own boot clock\n"
@@ -138,7 +143,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 int main(int argc, char **argv)
 {
-  enum { OPT_NO_CPU = 256, OPT_NO_STATUS, OPT_USER_FNS, OPT_HOSTS };
+  enum { OPT_NO_CPU = 256, OPT_NO_STATUS, OPT_USER_FNS, OPT_HOSTS, OPT_FORMAT };
   static const struct option opts[] = {
     { "output", required_argument, NULL, 'o' },
     { "ranks", required_argument, NULL, 'n' },
@@ -147,6 +152,7 @@ int main(int argc, char **argv)
     { "seed", required_argument, NULL, 'S' },
     { "threads", required_argument, NULL, 't' },
     { "no-cpu-time", no_argument, NULL, OPT_NO_CPU },
+    { "format", required_argument, NULL, OPT_FORMAT },
     { "no-statuses", no_argument, NULL, OPT_NO_STATUS },
     { "user-functions", no_argument, NULL, OPT_USER_FNS },
     { "hosts", required_argument, NULL, OPT_HOSTS },
@@ -204,6 +210,14 @@ int main(int argc, char **argv)
         return usage_error("--hosts wants a number from 1 to 1000000, not '%s'", optarg);
       cfg.hosts = (int)v;
       break;
+    case OPT_FORMAT:
+      if (strcmp(optarg, "dumpi") == 0)
+        cfg.otf2 = 0;
+      else if (strcmp(optarg, "otf2") == 0)
+        cfg.otf2 = 1;
+      else
+        return usage_error("--format wants dumpi or otf2, not '%s'", optarg);
+      break;
     case 'q':
       quiet = 1;
       break;
@@ -222,6 +236,10 @@ int main(int argc, char **argv)
     return usage_error("unexpected argument '%s'", argv[optind]);
   if (!cfg.out_prefix || !*cfg.out_prefix)
     return usage_error("%s", "missing -o DIR/PREFIX");
+  if (cfg.otf2 && !synth_has_otf2())
+    return usage_error("%s", "--format otf2: this slog2-synth was built without libotf2");
+  if (cfg.otf2 && cfg.threads)
+    return usage_error("%s", "--format otf2 does not write worker threads (--threads) yet");
   const char *base = strrchr(cfg.out_prefix, '/');
   if ((base ? base[1] : cfg.out_prefix[0]) == '\0')
     return usage_error("-o '%s' names a directory; add a file prefix", cfg.out_prefix);
@@ -243,9 +261,9 @@ int main(int argc, char **argv)
     human(b, sizeof b, res.seconds > 0 ? (double)res.bytes / res.seconds : 0);
     fprintf(stderr,
             "slog2-synth: %d ranks, %" PRIu64 " calls (%" PRIu64 " per rank), %s in %.2f s "
-            "(%s/s) -> %s.meta\n",
+            "(%s/s) -> %s.%s\n",
             cfg.ranks, res.calls, res.calls / (uint64_t)cfg.ranks, a, res.seconds, b,
-            cfg.out_prefix);
+            cfg.out_prefix, cfg.otf2 ? "otf2" : "meta");
   }
   return 0;
 }

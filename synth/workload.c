@@ -8,6 +8,9 @@
  * (-32766) returns MPI_COMM_NULL.
  */
 #include "workload.h"
+#ifdef SLOG2_HAVE_OTF2
+#include "otf2_write.h"
+#endif
 
 #include <errno.h>
 #include <stdio.h>
@@ -76,6 +79,7 @@ typedef struct sim {
   uint64_t iter;
   uint64_t calls;
   synth_header hdr;
+  struct synth_otf2 *o2;    /* --format otf2: the archive being written */
 } sim;
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -808,8 +812,13 @@ static void flush_stage(sim *s)
         rs->stage[j] = tmp;
       }
     }
-    for (size_t i = 0; i < rs->n_stage; i++)
+    for (size_t i = 0; i < rs->n_stage; i++) {
       synth_dumpi_call(&rs->d, &rs->stage[i]);
+#ifdef SLOG2_HAVE_OTF2
+      if (s->o2)
+        synth_otf2_call(s->o2, r, &rs->stage[i]);
+#endif
+    }
     rs->n_stage = 0;
     rs->n_arena = 0;
   }
@@ -916,6 +925,15 @@ static int make_parent_dir(const char *prefix, char *err, size_t errlen)
   return 0;
 }
 
+int synth_has_otf2(void)
+{
+#ifdef SLOG2_HAVE_OTF2
+  return 1;
+#else
+  return 0;
+#endif
+}
+
 int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errlen)
 {
   double t_start = now_s();
@@ -989,6 +1007,8 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
   s->tmpc = calloc(P, sizeof *s->tmpc);
   int rc = -1, opened = 0;
   bool armed = false;
+  int *rank_host = NULL;           /* OTF2: each rank's host */
+  const char **host_names = NULL;
   if (!s->r || !s->ta || !s->tb || !s->sendt || !s->reqs || !s->grp || !s->gmax ||
       !s->groot || !s->gsize || !s->tmpc) {
     snprintf(err, errlen, "out of memory for %d ranks", s->P);
@@ -1012,7 +1032,8 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
     rank_st *rs = &s->r[r];
     synth_rng_seed(&rs->rng, cfg->seed, (uint64_t)r);
     snprintf(path, plen, "%s-%04d.bin", cfg->out_prefix, r);
-    int e = synth_out_open(&rs->d.out, path, buf);
+    /* OTF2: the DUMPI records are only counted, for --size. */
+    int e = cfg->otf2 ? synth_out_open_counter(&rs->d.out, buf) : synth_out_open(&rs->d.out, path, buf);
     rs->cap_arena = 2 * P + 64;
     rs->arena = malloc(rs->cap_arena * sizeof *rs->arena);
     if (e || !rs->arena) {
@@ -1033,7 +1054,29 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
                       cfg->statuses);
   }
   free(path);
-  if (cfg->remove_on_signal) {
+#ifdef SLOG2_HAVE_OTF2
+  if (cfg->otf2) {
+    rank_host = malloc(P * sizeof *rank_host);
+    host_names = malloc((size_t)n_hosts * sizeof *host_names);
+    if (!rank_host || !host_names) {
+      snprintf(err, errlen, "out of memory");
+      goto out;
+    }
+    for (size_t r = 0; r < P; r++)
+      rank_host[r] = s->r[r].host;
+    for (int h = 0; h < n_hosts; h++)
+      host_names[h] = host_name[h];
+    s->o2 = synth_otf2_open(cfg->out_prefix, s->P, rank_host, host_names, n_hosts, err, errlen);
+    if (!s->o2)
+      goto out;
+  }
+#else
+  if (cfg->otf2) {
+    snprintf(err, errlen, "this slog2-synth was built without OTF2 (libotf2)");
+    goto out;
+  }
+#endif
+  if (cfg->remove_on_signal && !cfg->otf2) {
     const char **tmp = malloc(P * sizeof *tmp);
     for (size_t r = 0; tmp && r < P; r++)
       tmp[r] = s->r[r].d.out.tmp_path;
@@ -1131,6 +1174,13 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
   /* Commit every file; from here on a failure leaves earlier ranks renamed,
    * so report it and remove what is left. */
   rc = 0;
+#ifdef SLOG2_HAVE_OTF2
+  if (s->o2) {
+    rc = synth_otf2_finish(s->o2, user_fn_addr, user_fn_name, N_USER_FNS, err, errlen);
+    s->o2 = NULL;
+    goto out; /* the counting sinks are discarded there */
+  }
+#endif
   for (int r = 0; r < s->P; r++) {
     int e = synth_out_commit(&s->r[r].d.out);
     if (e && rc == 0) {
@@ -1146,6 +1196,11 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
 out:
   for (int r = 0; r < opened; r++)
     synth_out_discard(&s->r[r].d.out);
+#ifdef SLOG2_HAVE_OTF2
+  synth_otf2_abort(s->o2);
+#endif
+  free(rank_host);
+  free(host_names);
   signals_unhold(); /* opening a file failed */
   if (armed)
     signals_disarm(); /* every file renamed or removed */

@@ -38,6 +38,9 @@ typedef struct synth_config {
   int remove_on_signal;      /* a fatal signal removes the temporary files
                               * (signals.h); for the program, not tests */
   size_t buffer_budget;      /* total bytes of output buffers */
+  int otf2;                  /* write an OTF2 archive instead (otf2_write.h;
+                                --size then counts the DUMPI bytes the same
+                                run would take) */
 } synth_config;
 
 typedef struct synth_result {
@@ -47,7 +50,11 @@ typedef struct synth_result {
   double seconds;            /* wall time spent */
 } synth_result;
 
-/* Generates the .meta and every rank's .bin. Returns 0, or -1 with a message
+/* Whether this slog2-synth can write OTF2 (built with libotf2). */
+int synth_has_otf2(void);
+
+/* Generates the .meta and every rank's .bin (or, with cfg->otf2, the OTF2
+ * archive DIR/PREFIX.otf2). Returns 0, or -1 with a message
  * in err (the partial temporary files are removed). */
 int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errlen);
 

@@ -14,7 +14,7 @@
 
 static const char USAGE[] =
     "Usage:\n"
-    "  slog2-view [FILE.slog2 | TRACE.meta]\n"
+    "  slog2-view [FILE.slog2 | TRACE.meta | ARCHIVE.otf2]\n"
     "  slog2-view --render OUT.png|OUT.svg|OUT.pdf [--window T0:T1|all] [--size WxH]\n"
     "             [--timelines A-B] [--rows R] [--theme light|dark] [--legend]\n"
     "             [--messages size|tag|latency|category] [--stats] FILE.slog2\n"
@@ -23,8 +23,9 @@ static const char USAGE[] =
     "Interactive Gantt viewer for .slog2 timeline files written by slog2-build.\n"
     "\n"
     "Without --render, opens a window showing FILE (or an empty window with an\n"
-    "Open button). A DUMPI TRACE.meta is converted with slog2-build in the\n"
-    "background first; the result is cached next to the trace, or in\n"
+    "Open button). A DUMPI TRACE.meta or an OTF2 archive's anchor file (told\n"
+    "by its content) is converted with slog2-build in the background first;\n"
+    "the result is cached next to the trace, or in\n"
     "$XDG_CACHE_HOME/slog2 when that directory is not writable.\n"
     "\n"
     "Headless rendering (no display is used):\n"

@@ -1,5 +1,8 @@
-/* sv-build.c - a DUMPI .meta converted by slog2-build in the background. */
+/* sv-build.c - a DUMPI .meta or an OTF2 archive converted by slog2-build
+ * in the background. */
 #include "sv-window-private.h"
+
+#include "otf2_build.h"
 
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -26,11 +29,18 @@ static char *find_builder(void)
     return g_find_program_in_path("slog2-build");
 }
 
+gboolean sv_window_needs_build(const char *path)
+{
+    /* An OTF2 archive is told by its anchor file's first bytes, as
+     * slog2-build tells it, not by its name. */
+    return g_str_has_suffix(path, ".meta") || otf2_is_anchor(path);
+}
+
 static char *cache_path_for(const char *meta)
 {
     char *dir = g_path_get_dirname(meta);
     char *base = g_path_get_basename(meta);
-    if (g_str_has_suffix(base, ".meta"))
+    if (g_str_has_suffix(base, ".meta") || g_str_has_suffix(base, ".otf2"))
         base[strlen(base) - 5] = 0;
     char *out = NULL;
     if (g_access(dir, W_OK) == 0) {
@@ -242,7 +252,7 @@ static void start_build(SvWindow *self, const char *meta, gboolean allow_missing
     char *out = cache_path_for(meta);
     char *builder = find_builder();
     if (!builder) {
-        sv_window_error_dialog(self, "Cannot convert the DUMPI trace",
+        sv_window_error_dialog(self, "Cannot convert the trace",
                      "slog2-build was not found next to slog2-view nor in PATH.");
         g_free(out);
         return;

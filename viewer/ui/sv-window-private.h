@@ -73,6 +73,9 @@ void sv_window_cancel_clicked_cb(GtkButton *b, SvWindow *self);
 /* sv-build.c */
 gboolean sv_window_pulse_cb(gpointer user);
 void sv_window_open_meta(SvWindow *self, const char *meta);
+/* Whether path is a trace slog2-build converts first (a DUMPI .meta, an
+ * OTF2 anchor file) rather than a .slog2 file. */
+gboolean sv_window_needs_build(const char *path);
 void sv_window_stop_build(SvWindow *self);
 /* Convert the .meta the missing-ranks question was about with
  * --allow-missing (its dialog's button; the script's build-missing). */

@@ -280,7 +280,7 @@ void sv_window_open_file(SvWindow *self, GFile *file)
         sv_window_error_dialog(self, "Cannot open the file", "Only local files can be opened.");
         return;
     }
-    if (g_str_has_suffix(path, ".meta"))
+    if (sv_window_needs_build(path))
         sv_window_open_meta(self, path);
     else
         sv_window_open_slog2(self, path);
