@@ -239,7 +239,11 @@ static slog_status visit(actx *x, uint32_t tree, uint32_t level, uint64_t index)
     int64_t lo = (int64_t)(index << sh), hi = lo + (int64_t)(1ull << sh);
     if (hi - 1 < x->t0 || lo > x->t1) return SLOG_OK;
     slog_status st;
-    if (x->use_summary && d->summ_off && lo >= x->t0 && hi - 1 <= x->t1) {
+    /* Inside the window: no drawable lies outside [t_min, t_max], so a
+     * window reaching past either end takes in what lies beyond it. */
+    const slog_file_info *fi = &x->r->info;
+    bool inside = (lo >= x->t0 || x->t0 <= fi->t_min) && (hi - 1 <= x->t1 || x->t1 >= fi->t_max);
+    if (x->use_summary && d->summ_off && inside) {
         uint8_t *own;
         const uint8_t *body;
         size_t len;
