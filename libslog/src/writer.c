@@ -36,9 +36,14 @@
 #define DEFAULT_LEAF_DRAWABLES 8192
 #define DEFAULT_PREVIEW_MIN 1024
 #define PREVIEW_BUDGET 4
-/* A summary pays where it costs at most this many bytes per drawable of its
- * subtree; summaries stop growing above such nodes, as previews do. */
-#define SUMMARY_BUDGET 1
+/* A summary pays where its subtree has at least this many drawables per
+ * byte of it: a window uses at most two summaries per level and block (the
+ * nodes its edges leave whole), so one on a small subtree saves little
+ * reading and costs its bytes in every such node. Summaries stop growing
+ * above such nodes (their rows are bounded) while subtrees double, as
+ * previews do: all of a tree's cost under 2 / SUMMARY_DRAWABLES_PER_BYTE
+ * bytes per drawable. */
+#define SUMMARY_DRAWABLES_PER_BYTE 8
 #define BOOT_MAX 65536           /* drawables buffered to choose the leaf width */
 #define ROWS_PER_LEAF 4
 /* Blocks and overview groups: the overview has about this many rows at
@@ -643,6 +648,14 @@ static slog_status put_preview(slog_writer *w, const tree *t, uint32_t level, co
     return st;
 }
 
+/* Summaries pay at SUMMARY_DRAWABLES_PER_BYTE, scaled with slog_writer_options.preview_min_subtree against its
+ * default, so that one option sets how dense both aids are (tests ask for
+ * them on small subtrees). */
+static bool summary_pays(const slog_writer *w, uint64_t size, uint64_t n_subtree) {
+    double per_byte = SUMMARY_DRAWABLES_PER_BYTE * (double)w->opt.preview_min_subtree / DEFAULT_PREVIEW_MIN;
+    return n_subtree >= w->opt.preview_min_subtree && (double)size * per_byte <= (double)n_subtree;
+}
+
 /* Node n's summary (summary.h): made for every node of a block's tree,
  * written after its node and preview blocks where it pays (the same
  * budget as previews, docs/FORMAT.md "Summary block"); *size 0 if not. */
@@ -664,8 +677,7 @@ static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, con
     slog_summ_close(&n->summ, n->body.data, n->body.len, n->n_drawables, n->lo, n->hi, &cats);
     if (n->summ.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
     (void)level;
-    if (n->n_subtree < w->opt.preview_min_subtree ||
-        slog_summ_estimate(&n->summ) > SUMMARY_BUDGET * n->n_subtree)
+    if (!summary_pays(w, slog_summ_estimate(&n->summ), n->n_subtree))
         return SLOG_OK;
     slog_buf b = {0};
     slog_summ_encode(&n->summ, fixed, n->lo, &b);
@@ -674,7 +686,7 @@ static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, con
         return fail(w, SLOG_ERR_NOMEM, "%s", "summary block");
     }
     slog_status st = SLOG_OK;
-    if (b.len <= SUMMARY_BUDGET * n->n_subtree) {
+    if (summary_pays(w, b.len, n->n_subtree)) {
         uint32_t crc;
         st = put_block(w, SLOG_TAG_SUMMARY, b.data, b.len, NULL, 0, &crc);
         *size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + b.len);
