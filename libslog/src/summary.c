@@ -23,6 +23,7 @@
 void slog_summ_reset(slog_summ *s) {
     s->n_st = s->n_msg = s->n_ext = 0;
     s->n_child_ext[0] = s->n_child_ext[1] = 0;
+    s->child_blob[0].len = s->child_blob[1].len = 0;
     s->unresolved = s->failed = false;
 }
 
@@ -32,6 +33,8 @@ void slog_summ_free(slog_summ *s) {
     free(s->ext);
     free(s->child_ext[0]);
     free(s->child_ext[1]);
+    buf_free(&s->child_blob[0]);
+    buf_free(&s->child_blob[1]);
     memset(s, 0, sizeof *s);
 }
 
@@ -167,9 +170,31 @@ static void ext_widen(slog_summ_ext *x, int64_t s0, int64_t s1, int64_t e0, int6
     if (e1 > x->max_end) x->max_end = e1;
 }
 
-void slog_summ_close(slog_summ *s, const uint8_t *body, size_t len, uint32_t n, int64_t lo, int64_t hi,
-                     const slog_summ_cats *cats) {
-    (void)hi;
+void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t len, uint32_t n, int64_t lo,
+                     int64_t hi, const slog_summ_cats *cats) {
+    for (unsigned side = 0; side < 2; side++) {
+        if (!s->child_blob[side].len || !level) continue;
+        slog_summ c = {0};
+        if (!slog_summ_decode(&c, s->child_blob[side].data, s->child_blob[side].len, level - 1,
+                              s->child_index[side], s->child_lo[side], s->child_hi[side], UINT32_MAX, UINT32_MAX,
+                              NULL)) {
+            slog_summ_free(&c);
+            s->failed = true;
+            return;
+        }
+        if (c.unresolved) s->unresolved = true;
+        for (uint32_t i = 0; i < c.n_st; i++) {
+            const slog_summ_state *a = &c.st[i];
+            add_state_row(s, a->timeline, a->category, a->calls, a->incl_ns, a->child_ns, a->min_ns, a->max_ns);
+        }
+        for (uint32_t i = 0; i < c.n_msg; i++) add_msg_row(s, &c.msg[i]);
+        free(s->child_ext[side]);
+        s->child_ext[side] = c.ext;
+        s->n_child_ext[side] = c.n_ext;
+        s->cap_child_ext[side] = c.cap_ext;
+        c.ext = NULL;
+        slog_summ_free(&c);
+    }
     uint32_t n_own = 0;
     own_state *own = own_records(s, body, len, n, lo, cats, &n_own);
     if (!own) return;
@@ -256,20 +281,22 @@ out:
     free(own);
 }
 
-void slog_summ_merge_child(slog_summ *p, const slog_summ *c, unsigned side) {
+void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index,
+                           int64_t lo, int64_t hi) {
     if (c->failed) p->failed = true;
     if (c->unresolved) p->unresolved = true;
-    for (uint32_t i = 0; i < c->n_st; i++) {
-        const slog_summ_state *a = &c->st[i];
-        add_state_row(p, a->timeline, a->category, a->calls, a->incl_ns, a->child_ns, a->min_ns, a->max_ns);
-    }
-    for (uint32_t i = 0; i < c->n_msg; i++) add_msg_row(p, &c->msg[i]);
-    for (uint32_t i = 0; i < c->n_ext; i++) {
-        uint32_t before = p->n_child_ext[side];
-        GROW(p->child_ext[side], p->n_child_ext[side], p->cap_child_ext[side], p);
-        if (p->n_child_ext[side] == before) return;
-        p->child_ext[side][before] = c->ext[i];
-    }
+    uint8_t fixed[16] = {0};
+    fixed[0] = (uint8_t)level;
+    put_u64le(fixed + 8, index);
+    p->child_blob[side].len = 0;
+    slog_summ_encode(c, fixed, lo, &p->child_blob[side]);
+    if (p->child_blob[side].failed) p->failed = true;
+    p->child_index[side] = index;
+    p->child_lo[side] = lo;
+    p->child_hi[side] = hi;
+    /* The rows' room goes back: a node is reused for a later one of its
+     * level, which may need far fewer. */
+    slog_summ_free(c);
 }
 
 uint64_t slog_summ_estimate(const slog_summ *s) {
@@ -336,7 +363,7 @@ bool slog_summ_decode(slog_summ *s, const uint8_t *body, size_t len, uint32_t le
         a.child_ns = cur_uvar(&c);
         a.min_ns = cur_uvar(&c);
         a.max_ns = cur_uvar(&c);
-        if (!cur_ok(&c) || tl >= n_timelines || cat >= n_categories || !is_state[cat] || !a.calls ||
+        if (!cur_ok(&c) || tl >= n_timelines || cat >= n_categories || (is_state && !is_state[cat]) || !a.calls ||
             a.min_ns > a.max_ns || a.max_ns >= (uint64_t)(hi - lo))
             return false;
         a.timeline = (uint32_t)tl;

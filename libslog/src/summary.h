@@ -44,8 +44,13 @@ typedef struct slog_summ {
     uint32_t n_msg, cap_msg;
     slog_summ_ext *ext;            /* after slog_summ_close: this node's */
     uint32_t n_ext, cap_ext;
-    slog_summ_ext *child_ext[2];   /* the children's, given by slog_summ_merge_child */
+    slog_summ_ext *child_ext[2];   /* the children's, while closing */
     uint32_t n_child_ext[2], cap_child_ext[2];
+    slog_buf child_blob[2];        /* the closed children's summaries, encoded
+                                      (a fifth of the rows' memory: an open
+                                      node on every level holds them) */
+    uint64_t child_index[2];
+    int64_t child_lo[2], child_hi[2];
     bool unresolved;  /* a state of the subtree nests part of a child's
                          states: the nesting sums are incomplete */
     bool failed;      /* an allocation failed */
@@ -64,10 +69,12 @@ void slog_summ_free(slog_summ *s);
 /* Complete s (holding its children's rows) with the node's own records
  * (body: n records of a block tree's node over [lo, hi)), then sort and
  * combine its rows and make its own extents. */
-void slog_summ_close(slog_summ *s, const uint8_t *body, size_t len, uint32_t n, int64_t lo, int64_t hi,
-                     const slog_summ_cats *cats);
-/* Add closed child (0 left, 1 right) to its parent's accumulator. */
-void slog_summ_merge_child(slog_summ *parent, const slog_summ *child, unsigned side);
+void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t len, uint32_t n, int64_t lo,
+                     int64_t hi, const slog_summ_cats *cats);
+/* Hand closed child (0 left, 1 right; at level, index, over [lo, hi)) to
+ * its parent's accumulator, and free the child's rows. */
+void slog_summ_merge_child(slog_summ *parent, slog_summ *child, unsigned side, uint32_t level, uint64_t index,
+                           int64_t lo, int64_t hi);
 /* The encoded body of a closed summary (16 fixed bytes given), appended
  * to out. */
 void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, slog_buf *out);
@@ -75,7 +82,8 @@ void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, s
 uint64_t slog_summ_estimate(const slog_summ *s);
 
 /* A summary block's body decoded into s (reader side). false on malformed
- * data; level and index must match. */
+ * data; level and index must match. is_state NULL: any category (the
+ * writer reading back its own). */
 bool slog_summ_decode(slog_summ *s, const uint8_t *body, size_t len, uint32_t level, uint64_t index, int64_t lo,
                       int64_t hi, uint32_t n_timelines, uint32_t n_categories, const bool *is_state);
 

@@ -674,9 +674,8 @@ static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, con
         w->n_summ_cats = w->n_cats;
     }
     slog_summ_cats cats = {w->n_cats, w->cat_is_state, w->summ_bytes_field};
-    slog_summ_close(&n->summ, n->body.data, n->body.len, n->n_drawables, n->lo, n->hi, &cats);
+    slog_summ_close(&n->summ, level, n->body.data, n->body.len, n->n_drawables, n->lo, n->hi, &cats);
     if (n->summ.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
-    (void)level;
     if (!summary_pays(w, slog_summ_estimate(&n->summ), n->n_subtree))
         return SLOG_OK;
     slog_buf b = {0};
@@ -736,7 +735,8 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
         if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
-        if (!overview) slog_summ_merge_child(&p->summ, &n->summ, (unsigned)(n->index & 1));
+        if (!overview) slog_summ_merge_child(&p->summ, &n->summ, (unsigned)(n->index & 1), level, n->index, n->lo,
+                                             n->hi);
     }
     prev_reset(&n->prev);
     if (grow_ptrs(&lv->spare, &lv->cap_spare, lv->n_spare))
