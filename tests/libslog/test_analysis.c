@@ -249,6 +249,7 @@ static void test_random(void) {
     t_rng r = {5};
     for (int round = 0; round < 8; round++) {
         t_model m;
+        t_model_init(&m);
         t_gen_params p = {.n_drawables = 2000 + t_below(&r, 20000), .max_timelines = 40, .max_categories = 12};
         t_model_random(&m, &r, &p);
         slog_writer_options o;
