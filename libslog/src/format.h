@@ -67,7 +67,9 @@
  * in the order nodes were finished (children before parents; within a tree
  * and level, by increasing index):
  *     0    1 level
- *     1    1 flags (bit 0: has preview block)
+ *     1    1 flags (bit 0: has preview block; bit 1: has summary block,
+ *            which follows the preview block, or the node block when
+ *            there is no preview)
  *     2    2 reserved (0)
  *     4    4 n_drawables stored in the node
  *     8    8 index (node covers [index << s, (index+1) << s), s = leaf_shift+level)
@@ -81,7 +83,7 @@
  *    56    4 tree: block number, or 0xFFFFFFFF for the overview tree (whose
  *            entries have no node block: offset, size and CRC 0, and
  *            n_drawables counts the drawables previewed at the node itself)
- *    60    4 reserved (0)
+ *    60    4 summary block size (whole block; 0 without one)
  *
  * Variable-length data inside bodies uses LEB128 varints (u) and zigzag
  * varints (z), and strings as u32 length + bytes (no NUL). See FORMAT.md for
@@ -106,6 +108,7 @@ static const uint8_t slog_end_magic[SLOG_MAGIC_LEN] = {'S', 'L', 'O', 'G', '2', 
 #define SLOG_CHILDREN 2
 #define SLOG_FLAG_COMPLETE 1u
 #define SLOG_DIRENT_HAS_PREVIEW 1u
+#define SLOG_DIRENT_HAS_SUMMARY 2u
 
 /* Header field offsets. */
 enum {
@@ -130,7 +133,7 @@ enum {
     DIRENT_LEVEL = 0, DIRENT_FLAGS = 1, DIRENT_N_DRAWABLES = 4, DIRENT_INDEX = 8,
     DIRENT_NODE_OFF = 16, DIRENT_NODE_SIZE = 24, DIRENT_NODE_CRC = 28,
     DIRENT_N_SUBTREE = 32, DIRENT_PREV_OFF = 40, DIRENT_PREV_SIZE = 48,
-    DIRENT_PREV_CRC = 52, DIRENT_TREE = 56
+    DIRENT_PREV_CRC = 52, DIRENT_TREE = 56, DIRENT_SUMM_SIZE = 60
 };
 
 /* Block and group sizes a reader accepts. */
@@ -143,6 +146,7 @@ enum {
 #define SLOG_TAG_TIMELINES "TMLN"
 #define SLOG_TAG_ANNOTATIONS "ANNO"
 #define SLOG_TAG_DIRECTORY "DIRE"
+#define SLOG_TAG_SUMMARY "SUMM"
 
 /* Drawable record head byte (node bodies). */
 #define SLOG_REC_KIND_MASK 0x03u

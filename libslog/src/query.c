@@ -210,6 +210,38 @@ static slog_status deliver_node(qctx *x, const rd_node *d, int64_t lo, int64_t h
     return SLOG_OK;
 }
 
+slog_status rd_node_records(slog_reader *r, const rd_node *d, rd_record_cb cb, void *user, slog_error *err) {
+    uint8_t *own;
+    slog_cur c;
+    slog_status st = load_block(r, d, false, &own, &c, err);
+    if (st) return st;
+    int64_t lo, hi, prev;
+    node_bounds(r, d, &lo, &hi);
+    prev = lo;
+    uint64_t body_start = d->node_off + SLOG_BLOCK_HEADER_SIZE;
+    const uint8_t *base = c.p - 16;
+    int64_t info[SLOG_MAX_FIELDS];
+    bool stopped = false;
+    for (uint32_t i = 0; i < d->n_drawables && !stopped; i++) {
+        slog_drawable dr;
+        bool mirror;
+        if (!decode_drawable(r, &c, lo, hi, 0, &prev, &dr, info, &mirror) || !in_block(r, d->tree, &dr, mirror)) {
+            uint64_t at = body_start + (uint64_t)(c.p - base);
+            free(own);
+            return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, at, "malformed drawable %u of node (%u, %u, %llu)",
+                                  i, d->tree, d->level, (unsigned long long)d->index);
+        }
+        stopped = !cb(user, &dr, mirror);
+    }
+    if (!stopped && cur_left(&c)) {
+        free(own);
+        return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, body_start, "trailing bytes in node (%u, %u, %llu)",
+                              d->tree, d->level, (unsigned long long)d->index);
+    }
+    free(own);
+    return SLOG_OK;
+}
+
 /* One set of preview rows at c into x->rows / x->values from row `kept`
  * on (rows of unwanted timelines skipped when mask is non-NULL; an
  * overview's rows are groups of timelines, their state values multiplied

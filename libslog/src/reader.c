@@ -302,12 +302,19 @@ static slog_status parse_directory(slog_reader *r, slog_error *err) {
         d->prev_off = get_u64le(e + DIRENT_PREV_OFF);
         d->prev_size = get_u32le(e + DIRENT_PREV_SIZE);
         d->prev_crc = get_u32le(e + DIRENT_PREV_CRC);
+        d->summ_size = get_u32le(e + DIRENT_SUMM_SIZE);
+        /* The summary block follows the node's last other block. */
+        d->summ_off = !(d->flags & SLOG_DIRENT_HAS_SUMMARY) ? 0
+                      : d->prev_off                         ? d->prev_off + d->prev_size
+                                                            : d->node_off + d->node_size;
         bool overview = d->tree == SLOG_TREE_OVERVIEW;
         bool has_prev = d->flags & SLOG_DIRENT_HAS_PREVIEW;
         const char *why = NULL;
         if (d->level >= SLOG_MAX_LEVELS || (uint32_t)r->info.leaf_shift + d->level > 62)
             why = "level out of range";
-        else if ((d->flags & ~SLOG_DIRENT_HAS_PREVIEW) || get_u16le(e + 2) || get_u32le(e + 60))
+        else if ((d->flags & ~(SLOG_DIRENT_HAS_PREVIEW | SLOG_DIRENT_HAS_SUMMARY)) || get_u16le(e + 2) ||
+                 (overview && (d->flags & SLOG_DIRENT_HAS_SUMMARY)) ||
+                 !(d->flags & SLOG_DIRENT_HAS_SUMMARY) != !get_u32le(e + DIRENT_SUMM_SIZE))
             why = "reserved bits set";
         else if (overview ? r->info.group_timelines == 1 : d->tree >= r->info.n_blocks)
             why = "tree number out of range";
@@ -321,6 +328,10 @@ static slog_status parse_directory(slog_reader *r, slog_error *err) {
                  (has_prev && (d->prev_off < SLOG_HEADER_SIZE || d->prev_size < SLOG_BLOCK_HEADER_SIZE + 24 ||
                                d->prev_off > data_end || d->prev_size > data_end - d->prev_off)))
             why = "preview block out of bounds";
+        else if ((d->flags & SLOG_DIRENT_HAS_SUMMARY) &&
+                 (d->summ_size < SLOG_BLOCK_HEADER_SIZE + 17 || d->summ_off > data_end ||
+                  d->summ_size > data_end - d->summ_off))
+            why = "summary block out of bounds";
         else if (d->n_drawables > d->n_subtree || d->n_subtree > r->info.n_drawables + r->info.n_mirrors)
             why = "drawable counts inconsistent";
         if (why) {

@@ -18,6 +18,8 @@ typedef struct rd_node {
     uint64_t n_subtree;
     uint64_t prev_off;
     uint32_t prev_size, prev_crc;
+    uint64_t summ_off;      /* summary block, 0 if none */
+    uint32_t summ_size;
 } rd_node;
 
 /* A tree's run of r->nodes. */
@@ -73,6 +75,12 @@ typedef struct rd_scratch {
  * or s->own[0 .. s->n_own). query.c. */
 slog_status rd_preview(slog_reader *r, const rd_node *d, rd_scratch *s, slog_preview *p, bool *own_all,
                        slog_error *err);
+
+/* Node d's records (a block tree's) decoded one by one, mirrors
+ * included (*mirror set), with their info values: for analysis.c. cb
+ * returns false to stop. query.c. */
+typedef bool (*rd_record_cb)(void *user, const slog_drawable *d, bool mirror);
+slog_status rd_node_records(slog_reader *r, const rd_node *d, rd_record_cb cb, void *user, slog_error *err);
 
 slog_status rd_pread(slog_reader *r, void *dst, size_t n, uint64_t off, slog_error *err);
 slog_status rd_block(slog_reader *r, const char *tag, uint64_t off, uint64_t size, uint8_t **owner,

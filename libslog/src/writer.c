@@ -29,11 +29,21 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "summary.h"
+#include "summary.h"
 
 #define DEFAULT_BINS 64
 #define DEFAULT_LEAF_DRAWABLES 8192
 #define DEFAULT_PREVIEW_MIN 1024
 #define PREVIEW_BUDGET 4
+/* A summary pays where its subtree has at least this many drawables per
+ * byte of it: a window uses at most two summaries per level and block (the
+ * nodes its edges leave whole), so one on a small subtree saves little
+ * reading and costs its bytes in every such node. Summaries stop growing
+ * above such nodes (their rows are bounded) while subtrees double, as
+ * previews do: all of a tree's cost under 2 / SUMMARY_DRAWABLES_PER_BYTE
+ * bytes per drawable. */
+#define SUMMARY_DRAWABLES_PER_BYTE 8
 #define BOOT_MAX 65536           /* drawables buffered to choose the leaf width */
 #define ROWS_PER_LEAF 4
 /* Blocks and overview groups: the overview has about this many rows at
@@ -60,6 +70,7 @@ typedef struct open_node {
                             the drawables previewed at the node itself, as
                             own records (docs/FORMAT.md) */
     slog_prev_acc prev;  /* its subtree's preview (levels >= the tree's base) */
+    slog_summ summ;      /* a block's: its subtree's summary (summary.h) */
 } open_node;
 
 /* The open nodes of one level, by increasing index, and closed ones kept
@@ -133,6 +144,8 @@ struct slog_writer {
     uint64_t n_nodes;
     uint32_t depth, ov_depth;
     bool broken;
+    int *summ_bytes_field; /* per category: its first BYTES field, or -1 */
+    uint32_t n_summ_cats;
 };
 
 static tree *tree_new(const slog_writer *w, uint32_t id);
@@ -436,10 +449,11 @@ slog_status slog_writer_add_annotation(slog_writer *w, const char *key, const ch
 
 static slog_status spill_dirent(slog_writer *w, const tree *t, uint32_t level, const open_node *n, uint64_t node_off,
                                 uint32_t node_size, uint32_t node_crc, uint64_t prev_off, uint32_t prev_size,
-                                uint32_t prev_crc) {
+                                uint32_t prev_crc, uint32_t summ_size) {
     uint8_t e[SLOG_DIRENT_SIZE] = {0};
     e[DIRENT_LEVEL] = (uint8_t)level;
-    e[DIRENT_FLAGS] = prev_off ? SLOG_DIRENT_HAS_PREVIEW : 0;
+    e[DIRENT_FLAGS] = (prev_off ? SLOG_DIRENT_HAS_PREVIEW : 0) | (summ_size ? SLOG_DIRENT_HAS_SUMMARY : 0);
+    put_u32le(e + DIRENT_SUMM_SIZE, summ_size);
     put_u32le(e + DIRENT_N_DRAWABLES, n->n_drawables);
     put_u64le(e + DIRENT_INDEX, n->index);
     put_u64le(e + DIRENT_NODE_OFF, node_off);
@@ -559,6 +573,7 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
     n->n_drawables = 0;
     n->n_subtree = 0;
     n->body.len = 0;
+    slog_summ_reset(&n->summ);
     uint32_t first, count;
     tree_dims(w, t, &first, &count);
     prev_set_dims(&n->prev, first, count, w->n_cats);
@@ -574,6 +589,7 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
 static void node_free(open_node *n) {
     buf_free(&n->body);
     prev_free(&n->prev);
+    slog_summ_free(&n->summ);
     free(n);
 }
 
@@ -634,6 +650,52 @@ static slog_status put_preview(slog_writer *w, const tree *t, uint32_t level, co
     return st;
 }
 
+/* Summaries pay at SUMMARY_DRAWABLES_PER_BYTE, scaled with slog_writer_options.preview_min_subtree against its
+ * default, so that one option sets how dense both aids are (tests ask for
+ * them on small subtrees). */
+static bool summary_pays(const slog_writer *w, uint64_t size, uint64_t n_subtree) {
+    double per_byte = SUMMARY_DRAWABLES_PER_BYTE * (double)w->opt.preview_min_subtree / DEFAULT_PREVIEW_MIN;
+    return n_subtree >= w->opt.preview_min_subtree && (double)size * per_byte <= (double)n_subtree;
+}
+
+/* Node n's summary (summary.h): made for every node of a block's tree,
+ * written after its node and preview blocks where it pays (the same
+ * budget as previews, docs/FORMAT.md "Summary block"); *size 0 if not. */
+static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, const uint8_t fixed[16],
+                               uint32_t *size) {
+    *size = 0;
+    if (w->n_summ_cats != w->n_cats) {
+        int *bf = realloc(w->summ_bytes_field, ((size_t)w->n_cats + 1) * sizeof *bf);
+        if (!bf) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
+        w->summ_bytes_field = bf;
+        for (uint32_t k = 0; k < w->n_cats; k++) {
+            bf[k] = -1;
+            for (uint32_t f = 0; f < w->cats[k].c.n_fields && bf[k] < 0; f++)
+                if (w->cats[k].c.field_types[f] == SLOG_FIELD_BYTES) bf[k] = (int)f;
+        }
+        w->n_summ_cats = w->n_cats;
+    }
+    slog_summ_cats cats = {w->n_cats, w->cat_is_state, w->summ_bytes_field};
+    slog_summ_close(&n->summ, level, n->body.data, n->body.len, n->n_drawables, n->lo, n->hi, &cats);
+    if (n->summ.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
+    if (!summary_pays(w, slog_summ_estimate(&n->summ), n->n_subtree))
+        return SLOG_OK;
+    slog_buf b = {0};
+    slog_summ_encode(&n->summ, fixed, n->lo, &b);
+    if (b.failed) {
+        buf_free(&b);
+        return fail(w, SLOG_ERR_NOMEM, "%s", "summary block");
+    }
+    slog_status st = SLOG_OK;
+    if (summary_pays(w, b.len, n->n_subtree)) {
+        uint32_t crc;
+        st = put_block(w, SLOG_TAG_SUMMARY, b.data, b.len, NULL, 0, &crc);
+        *size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + b.len);
+    }
+    buf_free(&b);
+    return st;
+}
+
 /* Write the first open node of level L of t (a block's: its records; and
  * its preview), record it, merge it into its parent (made if needed)
  * unless it is the root. */
@@ -659,7 +721,10 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
     uint64_t prev_off;
     uint32_t prev_size, prev_crc;
     if ((st = put_preview(w, t, level, n, fixed, &prev_off, &prev_size, &prev_crc))) return st;
-    if ((st = spill_dirent(w, t, level, n, node_off, node_size, node_crc, prev_off, prev_size, prev_crc))) return st;
+    uint32_t summ_size = 0;
+    if (!overview && (st = put_summary(w, level, n, fixed, &summ_size))) return st;
+    if ((st = spill_dirent(w, t, level, n, node_off, node_size, node_crc, prev_off, prev_size, prev_crc, summ_size)))
+        return st;
     if (overview) {
         if (level + 1 > w->ov_depth) w->ov_depth = level + 1;
     } else if (level + 1 > w->depth) {
@@ -672,6 +737,8 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
         if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
+        if (!overview) slog_summ_merge_child(&p->summ, &n->summ, (unsigned)(n->index & 1), level, n->index, n->lo,
+                                             n->hi);
     }
     prev_reset(&n->prev);
     if (grow_ptrs(&lv->spare, &lv->cap_spare, lv->n_spare))
@@ -1355,6 +1422,7 @@ void slog_writer_abort(slog_writer *w) {
     }
     free(w->cats);
     free(w->cat_is_state);
+    free(w->summ_bytes_field);
     for (uint32_t i = 0; i < w->n_tls; i++) {
         free((char *)w->tls[i].t.label);
         free((char *)w->tls[i].t.group);

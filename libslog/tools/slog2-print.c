@@ -40,6 +40,21 @@ static const char usage_text[] =
     "                           row's timelines; arrow/event: count); the rows are\n"
     "                           read from the file's overview where a row holds a\n"
     "                           whole group of timelines\n"
+    "  -m, --matrix             the communication matrix of the window (--window,\n"
+    "                           default all): per (sender, receiver) timeline the\n"
+    "                           messages, bytes, total and mean transfer time and\n"
+    "                           mean size\n"
+    "  -P, --profile            the state profile of the window: per category the\n"
+    "                           calls, inclusive and exclusive time, shortest,\n"
+    "                           mean and longest, and share of the window\n"
+    "      --by-timeline        with --profile: per (category, timeline)\n"
+    "  -M, --messages           list the messages sent in the window, filtered by\n"
+    "      --from A[-B][,...]   sender timelines\n"
+    "      --to A[-B][,...]     receiver timelines\n"
+    "      --tag N              the field named tag\n"
+    "      --comm N             the field named comm (else the first handle field)\n"
+    "      --bytes MIN:MAX      the size (first bytes field), inclusive; messages\n"
+    "                           of unknown size never match\n"
     "  -k, --check              read every node, verify checksums and placement\n"
     "                           invariants; exit 1 on any violation\n"
     "  -s, --stats              print nodes_read=N bytes_read=N of the query on stderr\n"
@@ -51,6 +66,24 @@ static const char usage_text[] =
     "where kind is state/arrow/event, times are seconds, end_timeline is the\n"
     "receiver for arrows and empty otherwise, and info fields a drawable's\n"
     "category does not declare are empty.\n"
+    "\n"
+    "--matrix, --profile, --messages: what counts in a window T0:T1 (both\n"
+    "ends included, docs/ANALYSIS.md):\n"
+    "  a message (an arrow of any category) counts when its send time is in\n"
+    "  the window; bytes are its category's first field of type bytes, and\n"
+    "  a message of unknown size adds 0 (the count of such is given: the\n"
+    "  unknown_bytes column); transfer time is receive minus send time.\n"
+    "  a state counts when it overlaps the window, with the part inside it\n"
+    "  (as the viewer's range statistics cut it); exclusive time is that\n"
+    "  minus the inside parts of the states nested directly in it on its\n"
+    "  timeline. share = inclusive time / (window length x timelines), or\n"
+    "  / window length with --by-timeline. Events count in neither.\n"
+    "CSV headers: sender,receiver,messages,bytes,time_s,mean_bytes,mean_time_s,\n"
+    "unknown_bytes (matrix); category,calls,inclusive_s,exclusive_s,min_s,\n"
+    "mean_s,max_s,share[,timeline] (profile); sender,receiver,send_s,recv_s,\n"
+    "category,bytes,tag,comm (messages; empty where unknown).\n"
+    "The matrix and profile are exact and read the file's node summaries, so\n"
+    "the whole span of a large file costs a few blocks.\n"
     "\n"
     "A window, timeline or category the file does not have is a usage error:\n"
     "the message gives what the file has.\n"
@@ -71,6 +104,10 @@ typedef struct opts {
     int n_cats;
     uint32_t (*ranges)[2];
     int n_ranges;
+    int matrix, profile, by_timeline, messages;
+    const char *from, *to, *bytes;
+    int64_t tag, comm;
+    int has_tag, has_comm;
 } opts;
 
 static const char *kind_name(slog_kind k) {
@@ -418,6 +455,273 @@ static int print_rows(slog_reader *r, const opts *o, int64_t t0, int64_t t1, slo
     return 0;
 }
 
+/* ------------------------------------------------------------ analysis */
+
+static void num_s(double ns, int json) {
+    (void)json;
+    printf("%.9f", ns / 1e9);
+}
+
+static int print_matrix(slog_reader *r, const opts *o, const slog_analysis *a) {
+    size_t n;
+    const slog_matrix_cell *c = slog_analysis_matrix(a, &n);
+    const char *fmt = o->format;
+    uint64_t unknown = 0, msgs = 0;
+    for (size_t i = 0; i < n; i++) unknown += c[i].unknown_bytes, msgs += c[i].messages;
+    if (strcmp(fmt, "csv") == 0) {
+        printf("sender,receiver,messages,bytes,time_s,mean_bytes,mean_time_s,unknown_bytes\n");
+        for (size_t i = 0; i < n; i++) {
+            printf("%u,%u,%" PRIu64 ",%" PRIu64 ",", c[i].sender, c[i].receiver, c[i].messages, c[i].bytes);
+            num_s((double)c[i].time_ns, 0);
+            uint64_t known = c[i].messages - c[i].unknown_bytes;
+            if (known)
+                printf(",%.3f,", (double)c[i].bytes / (double)known);
+            else
+                printf(",,");
+            num_s((double)c[i].time_ns / (double)c[i].messages, 0);
+            printf(",%" PRIu64 "\n", c[i].unknown_bytes);
+        }
+    } else if (strcmp(fmt, "json") == 0) {
+        printf("[");
+        for (size_t i = 0; i < n; i++) {
+            uint64_t known = c[i].messages - c[i].unknown_bytes;
+            printf("%s\n  {\"sender\":%u,\"receiver\":%u,\"messages\":%" PRIu64 ",\"bytes\":%" PRIu64
+                   ",\"time_s\":%.9f,\"mean_bytes\":",
+                   i ? "," : "", c[i].sender, c[i].receiver, c[i].messages, c[i].bytes, secs(c[i].time_ns));
+            if (known)
+                printf("%.3f", (double)c[i].bytes / (double)known);
+            else
+                printf("null");
+            printf(",\"mean_time_s\":%.9f,\"unknown_bytes\":%" PRIu64 "}",
+                   (double)c[i].time_ns / (double)c[i].messages / 1e9, c[i].unknown_bytes);
+        }
+        printf("\n]\n");
+    } else {
+        printf("# %zu sender/receiver pairs, %" PRIu64 " messages", n, msgs);
+        if (unknown) printf(" (%" PRIu64 " of unknown size, counted as 0 bytes)", unknown);
+        printf("\n%8s %8s %10s %14s %12s %14s %14s\n", "sender", "receiver", "messages", "bytes", "mean bytes",
+               "time s", "mean time s");
+        for (size_t i = 0; i < n; i++) {
+            uint64_t known = c[i].messages - c[i].unknown_bytes;
+            printf("%8u %8u %10" PRIu64 " %14" PRIu64 " %12.1f %14.9f %14.9f\n", c[i].sender, c[i].receiver,
+                   c[i].messages, c[i].bytes, known ? (double)c[i].bytes / (double)known : 0.0, secs(c[i].time_ns),
+                   (double)c[i].time_ns / (double)c[i].messages / 1e9);
+        }
+    }
+    (void)r;
+    return 0;
+}
+
+static int cmp_prof_cat(const void *a, const void *b) {
+    const slog_profile_row *x = a, *y = b;
+    if (x->category != y->category) return x->category < y->category ? -1 : 1;
+    return x->timeline < y->timeline ? -1 : x->timeline > y->timeline;
+}
+
+static int print_profile(slog_reader *r, const opts *o, const slog_analysis *a, int64_t t0, int64_t t1) {
+    const slog_file_info *fi = slog_reader_info(r);
+    size_t n;
+    const slog_profile_row *src = slog_analysis_profile(a, &n);
+    slog_profile_row *rows = malloc((n + 1) * sizeof *rows);
+    if (!rows) return 1;
+    size_t m = 0;
+    if (o->by_timeline) {
+        memcpy(rows, src, n * sizeof *rows);
+        m = n;
+        qsort(rows, m, sizeof *rows, cmp_prof_cat);
+    } else {
+        /* per category over the timelines */
+        for (uint32_t k = 0; k < fi->n_categories; k++) {
+            slog_profile_row t = {.category = k, .min_ns = INT64_MAX};
+            for (size_t i = 0; i < n; i++) {
+                if (src[i].category != k) continue;
+                t.calls += src[i].calls;
+                t.inclusive_ns += src[i].inclusive_ns;
+                t.exclusive_ns += src[i].exclusive_ns;
+                if (src[i].min_ns < t.min_ns) t.min_ns = src[i].min_ns;
+                if (src[i].max_ns > t.max_ns) t.max_ns = src[i].max_ns;
+            }
+            if (t.calls) rows[m++] = t;
+        }
+    }
+    double span = (double)(t1 - t0) * (o->by_timeline ? 1.0 : (double)fi->n_timelines);
+    const char *fmt = o->format;
+    int csv = strcmp(fmt, "csv") == 0, json = strcmp(fmt, "json") == 0;
+    if (csv)
+        printf("category,calls,inclusive_s,exclusive_s,min_s,mean_s,max_s,share%s\n", o->by_timeline ? ",timeline" : "");
+    else if (json)
+        printf("[");
+    else
+        printf("# window %.9f .. %.9f s; share of %s\n%-28s %10s %14s %14s %12s %12s %12s %7s%s\n", secs(t0), secs(t1),
+               o->by_timeline ? "the window" : "the window x timelines", "category", "calls", "inclusive s",
+               "exclusive s", "min s", "mean s", "max s", "share", o->by_timeline ? "  timeline" : "");
+    for (size_t i = 0; i < m; i++) {
+        const slog_profile_row *p = &rows[i];
+        const slog_category *c = slog_reader_category(r, p->category);
+        double mean = (double)p->inclusive_ns / (double)p->calls / 1e9;
+        double share = span > 0 ? (double)p->inclusive_ns / span : 0;
+        if (csv) {
+            csv_string(c->name);
+            printf(",%" PRIu64 ",%.9f,%.9f,%.9f,%.9f,%.9f,%.6f", p->calls, secs(p->inclusive_ns),
+                   secs(p->exclusive_ns), secs(p->min_ns), mean, secs(p->max_ns), share);
+            if (o->by_timeline) printf(",%u", p->timeline);
+            putchar('\n');
+        } else if (json) {
+            printf("%s\n  {\"category\":", i ? "," : "");
+            json_string(c->name);
+            printf(",\"calls\":%" PRIu64 ",\"inclusive_s\":%.9f,\"exclusive_s\":%.9f,\"min_s\":%.9f,"
+                   "\"mean_s\":%.9f,\"max_s\":%.9f,\"share\":%.6f",
+                   p->calls, secs(p->inclusive_ns), secs(p->exclusive_ns), secs(p->min_ns), mean, secs(p->max_ns),
+                   share);
+            if (o->by_timeline) printf(",\"timeline\":%u", p->timeline);
+            printf("}");
+        } else {
+            printf("%-28s %10" PRIu64 " %14.9f %14.9f %12.9f %12.9f %12.9f %6.2f%%", c->name, p->calls,
+                   secs(p->inclusive_ns), secs(p->exclusive_ns), secs(p->min_ns), mean, secs(p->max_ns),
+                   100 * share);
+            if (o->by_timeline) printf("  %8u", p->timeline);
+            putchar('\n');
+        }
+    }
+    if (json) printf("\n]\n");
+    free(rows);
+    return 0;
+}
+
+/* "A[-B][,...]" timeline ids into a mask of n; -1 when malformed. */
+static int parse_set(const char *s, uint8_t *mask, uint32_t n) {
+    while (*s) {
+        char *end;
+        unsigned long a = strtoul(s, &end, 10), b = a;
+        if (end == s) return -1;
+        if (*end == '-') {
+            const char *s2 = end + 1;
+            b = strtoul(s2, &end, 10);
+            if (end == s2) return -1;
+        }
+        if (b < a || (*end && *end != ',')) return -1;
+        for (unsigned long t = a; t <= b && t < n; t++) mask[t] = 1;
+        s = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+typedef struct msgs {
+    slog_reader *r;
+    const opts *o;
+    int64_t t0, t1, bmin, bmax;
+    const uint8_t *from, *to;
+    uint64_t n;
+} msgs;
+
+static int field_named(const slog_category *c, const char *name, int type) {
+    for (uint32_t f = 0; f < c->n_fields; f++)
+        if (strcmp(c->field_names[f], name) == 0) return (int)f;
+    if (type >= 0)
+        for (uint32_t f = 0; f < c->n_fields; f++)
+            if (c->field_types[f] == type) return (int)f;
+    return -1;
+}
+
+static int bytes_field_of(const slog_category *c) {
+    for (uint32_t f = 0; f < c->n_fields; f++)
+        if (c->field_types[f] == SLOG_FIELD_BYTES) return (int)f;
+    return -1;
+}
+
+static slog_cb_result on_msg(void *user, const slog_drawable *d) {
+    msgs *m = user;
+    if (d->kind != SLOG_KIND_ARROW || d->start < m->t0 || d->start > m->t1) return SLOG_CONTINUE;
+    if ((m->from && !m->from[d->timeline]) || (m->to && !m->to[d->end_timeline])) return SLOG_CONTINUE;
+    const slog_category *c = slog_reader_category(m->r, d->category);
+    int fb = bytes_field_of(c), ft = field_named(c, "tag", -1), fc = field_named(c, "comm", SLOG_FIELD_HANDLE);
+    int64_t b = fb >= 0 ? d->info[fb] : SLOG_INFO_UNKNOWN, t = ft >= 0 ? d->info[ft] : SLOG_INFO_UNKNOWN,
+            k = fc >= 0 ? d->info[fc] : SLOG_INFO_UNKNOWN;
+    const opts *o = m->o;
+    if (o->has_tag && t != o->tag) return SLOG_CONTINUE;
+    if (o->has_comm && k != o->comm) return SLOG_CONTINUE;
+    if (o->bytes && (b == SLOG_INFO_UNKNOWN || b < m->bmin || b > m->bmax)) return SLOG_CONTINUE;
+    m->n++;
+    int csv = strcmp(o->format, "csv") == 0, json = strcmp(o->format, "json") == 0;
+    const int64_t v[3] = {b, t, k};
+    static const char *const names[3] = {"bytes", "tag", "comm"};
+    if (csv) {
+        printf("%u,%u,%.9f,%.9f,", d->timeline, d->end_timeline, secs(d->start), secs(d->end));
+        csv_string(c->name);
+        for (int i = 0; i < 3; i++) {
+            putchar(',');
+            if (v[i] != SLOG_INFO_UNKNOWN) printf("%" PRId64, v[i]);
+        }
+        putchar('\n');
+    } else if (json) {
+        printf("%s\n  {\"sender\":%u,\"receiver\":%u,\"send_s\":%.9f,\"recv_s\":%.9f,\"category\":",
+               m->n > 1 ? "," : "", d->timeline, d->end_timeline, secs(d->start), secs(d->end));
+        json_string(c->name);
+        for (int i = 0; i < 3; i++) {
+            printf(",\"%s\":", names[i]);
+            if (v[i] != SLOG_INFO_UNKNOWN)
+                printf("%" PRId64, v[i]);
+            else
+                printf("null");
+        }
+        printf("}");
+    } else {
+        printf("%6u -> %-6u %.9f .. %.9f %-12s", d->timeline, d->end_timeline, secs(d->start), secs(d->end),
+               c->name);
+        for (int i = 0; i < 3; i++) {
+            if (v[i] != SLOG_INFO_UNKNOWN)
+                printf(" %s=%" PRId64, names[i], v[i]);
+            else
+                printf(" %s=unknown", names[i]);
+        }
+        putchar('\n');
+    }
+    return SLOG_CONTINUE;
+}
+
+static int run_messages(slog_reader *r, const opts *o, int64_t t0, int64_t t1, slog_query_stats *qs) {
+    const slog_file_info *fi = slog_reader_info(r);
+    uint8_t *from = NULL, *to = NULL;
+    int rc = 0;
+    msgs m = {.r = r, .o = o, .t0 = t0, .t1 = t1};
+    if (o->bytes) {
+        char *end;
+        errno = 0;
+        m.bmin = strtoll(o->bytes, &end, 10);
+        const char *s2 = end + 1;
+        m.bmax = *end == ':' ? strtoll(s2, &end, 10) : 0;
+        if (errno || end == s2 || *end || m.bmin > m.bmax) {
+            fprintf(stderr, "slog2-print: --bytes takes MIN:MAX, got '%s'\n", o->bytes);
+            return 2;
+        }
+    }
+    if (o->from && (!(from = calloc(fi->n_timelines + 1u, 1)) || parse_set(o->from, from, fi->n_timelines))) {
+        fprintf(stderr, "slog2-print: --from takes timeline ids A[-B][,...], got '%s'\n", o->from);
+        rc = 2;
+    }
+    if (!rc && o->to && (!(to = calloc(fi->n_timelines + 1u, 1)) || parse_set(o->to, to, fi->n_timelines))) {
+        fprintf(stderr, "slog2-print: --to takes timeline ids A[-B][,...], got '%s'\n", o->to);
+        rc = 2;
+    }
+    if (!rc) {
+        m.from = from;
+        m.to = to;
+        int csv = strcmp(o->format, "csv") == 0, json = strcmp(o->format, "json") == 0;
+        if (csv) printf("sender,receiver,send_s,recv_s,category,bytes,tag,comm\n");
+        if (json) printf("[");
+        slog_query q = {.t0 = t0, .t1 = t1, .flags = SLOG_QUERY_NO_PREVIEW};
+        slog_error err;
+        if (slog_reader_query(r, &q, on_msg, NULL, &m, qs, &err) != SLOG_OK) {
+            fprintf(stderr, "slog2-print: %s\n", err.message);
+            rc = 1;
+        }
+        if (json) printf("\n]\n");
+    }
+    free(from);
+    free(to);
+    return rc;
+}
+
 /* ------------------------------------------------------------ main */
 
 static int add_range(opts *o, const char *s) {
@@ -446,6 +750,11 @@ int main(int argc, char **argv) {
         {"preview", required_argument, 0, 'p'}, {"bins", required_argument, 0, 'b'},
         {"rows", required_argument, 0, 'r'},  {"check", no_argument, 0, 'k'},
         {"stats", no_argument, 0, 's'},
+        {"matrix", no_argument, 0, 'm'},      {"profile", no_argument, 0, 'P'},
+        {"by-timeline", no_argument, 0, 1},   {"messages", no_argument, 0, 'M'},
+        {"from", required_argument, 0, 2},    {"to", required_argument, 0, 3},
+        {"tag", required_argument, 0, 4},     {"comm", required_argument, 0, 5},
+        {"bytes", required_argument, 0, 6},
         {"help", no_argument, 0, 'h'},        {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     opts o = {.format = "text", .bins = 80};
@@ -453,13 +762,33 @@ int main(int argc, char **argv) {
     char **cats = calloc((size_t)argc + 1, sizeof *cats);
     if (!cats) return 1;
     o.cats = cats;
-    while ((ch = getopt_long(argc, argv, "w:t:c:f:p:b:r:ksh", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "w:t:c:f:p:b:r:kshmPM", longopts, NULL)) != -1) {
         switch (ch) {
         case 'w': o.window = optarg; break;
         case 'p': o.preview = optarg; break;
         case 'c': o.cats[o.n_cats++] = optarg; break;
         case 'f': o.format = optarg; break;
         case 'k': o.check = 1; break;
+        case 'm': o.matrix = 1; break;
+        case 'P': o.profile = 1; break;
+        case 'M': o.messages = 1; break;
+        case 1: o.by_timeline = 1; break;
+        case 2: o.from = optarg; break;
+        case 3: o.to = optarg; break;
+        case 6: o.bytes = optarg; break;
+        case 4:
+        case 5: {
+            char *end;
+            errno = 0;
+            long long v = strtoll(optarg, &end, 0);
+            if (errno || end == optarg || *end) {
+                fprintf(stderr, "slog2-print: --%s takes an integer, got '%s'\n", ch == 4 ? "tag" : "comm", optarg);
+                rc = 2;
+            }
+            if (ch == 4) o.tag = v, o.has_tag = 1;
+            else o.comm = v, o.has_comm = 1;
+            break;
+        }
         case 's': o.stats = 1; break;
         case 'b': {
             char *end;
@@ -510,6 +839,23 @@ int main(int argc, char **argv) {
     }
     if (!rc && o.rows && o.bins > 65536) {
         fprintf(stderr, "slog2-print: --bins with --rows takes a number from 1 to 65536\n");
+        rc = 2;
+    }
+    if (!rc && (o.by_timeline && !o.profile)) {
+        fprintf(stderr, "slog2-print: --by-timeline goes with --profile\n");
+        rc = 2;
+    }
+    if (!rc && !o.messages && (o.from || o.to || o.has_tag || o.has_comm || o.bytes)) {
+        fprintf(stderr, "slog2-print: --from, --to, --tag, --comm and --bytes go with --messages\n");
+        rc = 2;
+    }
+    if (!rc && o.matrix + o.profile + o.messages > 1) {
+        fprintf(stderr, "slog2-print: one of --matrix, --profile and --messages at a time\n");
+        rc = 2;
+    }
+    if (!rc && (o.matrix || o.profile || o.messages) && (o.preview || o.n_cats || o.n_ranges)) {
+        fprintf(stderr, "slog2-print: --matrix, --profile and --messages take no --preview, --category or "
+                        "--timeline (--messages: --from, --to)\n");
         rc = 2;
     }
     if (!rc && strcmp(argv[optind], "-") == 0) {
@@ -566,7 +912,28 @@ int main(int argc, char **argv) {
                    fi->n_nodes, qs.drawables, qs.previews);
         }
     }
-    if (!rc && o.window) {
+    if (!rc && (o.matrix || o.profile || o.messages)) {
+        did = 1;
+        int64_t t0, t1;
+        if (parse_window("--window", o.window ? o.window : "all", r, &t0, &t1)) {
+            rc = 2;
+        } else if (o.messages) {
+            rc = run_messages(r, &o, t0, t1, &qs);
+        } else {
+            slog_analysis_query aq = {.t0 = t0, .t1 = t1,
+                                      .flags = o.matrix ? SLOG_ANALYSIS_MATRIX : SLOG_ANALYSIS_PROFILE};
+            if (getenv("SLOG2_NO_SUMMARY")) aq.flags |= SLOG_ANALYSIS_NO_SUMMARY;
+            slog_analysis *an;
+            if (slog_reader_analyse(r, &aq, &an, &qs, &err) != SLOG_OK) {
+                fprintf(stderr, "slog2-print: %s\n", err.message);
+                rc = 1;
+            } else {
+                rc = o.matrix ? print_matrix(r, &o, an) : print_profile(r, &o, an, t0, t1);
+                slog_analysis_free(an);
+            }
+        }
+    }
+    if (!rc && o.window && !(o.matrix || o.profile || o.messages)) {
         did = 1;
         slog_query q = {.timelines = mask};
         listing L = {0};

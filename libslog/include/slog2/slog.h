@@ -584,6 +584,71 @@ SLOG_API
 void slog_spread_bins(float *cols, uint32_t n_cols, double t0, double col_ns, int64_t lo, int64_t hi,
                       uint32_t n_bins, const float *values, int is_state);
 
+/* ------------------------------------------------------------ analysis */
+
+/* The communication matrix and the state profile of a window [t0, t1]
+ * (inclusive), exact (docs/ANALYSIS.md):
+ *  - a message (an arrow of any category) counts when its send time
+ *    (start) lies in the window, in the cell (sender timeline, receiver
+ *    timeline); its size is its category's first field of type
+ *    SLOG_FIELD_BYTES, and one without a known size adds 0 to bytes and 1
+ *    to unknown_bytes; its transfer time is end - start (negative where
+ *    clocks disagree);
+ *  - a state counts, as in the viewer's range statistics, when it meets the
+ *    window (start <= t1 and end >= t0), with the part of it inside:
+ *    min(end, t1) - max(start, t0) is its inclusive time; its exclusive
+ *    time is that minus the inside parts of the states directly nested in
+ *    it. A state's parent is, among the other states of its timeline that
+ *    contain it (start <= its start, its end <= end), the one with the
+ *    largest start, then the smallest end, then the largest category id:
+ *    the innermost where states nest.
+ * Events count in neither. The file's node summaries (docs/FORMAT.md,
+ * "Summary block") answer for the nodes that lie inside the window, so a
+ * window of the whole trace reads a few blocks whatever the file's size;
+ * the nodes the window's edges cut are read record by record. */
+typedef struct slog_matrix_cell {
+    uint32_t sender, receiver;  /* timelines */
+    uint64_t messages;
+    uint64_t bytes;             /* sum of the known sizes */
+    uint64_t unknown_bytes;     /* messages whose size is not known */
+    int64_t time_ns;            /* sum of receive - send */
+} slog_matrix_cell;
+
+typedef struct slog_profile_row {
+    uint32_t timeline, category; /* a state category */
+    uint64_t calls;
+    int64_t inclusive_ns, exclusive_ns;
+    int64_t min_ns, max_ns;      /* shortest and longest (inside parts) */
+} slog_profile_row;
+
+#define SLOG_ANALYSIS_MATRIX 1u     /* the matrix (with neither flag: both) */
+#define SLOG_ANALYSIS_PROFILE 2u    /* the profile */
+#define SLOG_ANALYSIS_NO_SUMMARY 4u /* read every record, no summary (tests) */
+
+typedef struct slog_analysis_query {
+    int64_t t0, t1;  /* window, inclusive, t0 <= t1 */
+    uint32_t flags;  /* SLOG_ANALYSIS_* */
+} slog_analysis_query;
+
+typedef struct slog_analysis slog_analysis;
+
+/* Analyse q's window of r into a new *out (NULL on error): SLOG_ERR_ARG for
+ * a bad query, a reader error for a bad file. stats (may be NULL): nodes
+ * and bytes read (node and summary blocks), records decoded, and in
+ * `previews` the summaries used. Safe on several threads at once. */
+SLOG_API
+slog_status slog_reader_analyse(slog_reader *r, const slog_analysis_query *q, slog_analysis **out,
+                                slog_query_stats *stats, slog_error *err);
+SLOG_API
+void slog_analysis_free(slog_analysis *a); /* NULL is fine */
+/* The cells with messages, by (sender, receiver); *n of them. Valid until
+ * slog_analysis_free. */
+SLOG_API
+const slog_matrix_cell *slog_analysis_matrix(const slog_analysis *a, size_t *n);
+/* The (timeline, category) rows with calls, by (timeline, category). */
+SLOG_API
+const slog_profile_row *slog_analysis_profile(const slog_analysis *a, size_t *n);
+
 /* Cumulative counters over the reader's lifetime (atomic). */
 SLOG_API
 uint64_t slog_reader_bytes_read(const slog_reader *r);

@@ -1,0 +1,407 @@
+/* summary.c - the writer's side of node summaries: see summary.h and
+ * docs/FORMAT.md, "Summary block". */
+#include "summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define GROW(arr, n, cap, s)                                                                                       \
+    do {                                                                                                           \
+        if ((n) == (cap)) {                                                                                        \
+            uint32_t nc_ = (cap) ? (cap) * 2 : 16;                                                                 \
+            void *p_ = realloc((arr), (size_t)nc_ * sizeof *(arr));                                                \
+            if (!p_) {                                                                                             \
+                (s)->failed = true;                                                                                \
+                break;                                                                                             \
+            }                                                                                                      \
+            (arr) = p_;                                                                                            \
+            (cap) = nc_;                                                                                           \
+        }                                                                                                          \
+        (n)++;                                                                                                     \
+    } while (0)
+
+void slog_summ_reset(slog_summ *s) {
+    s->n_st = s->n_msg = s->n_ext = 0;
+    s->n_child_ext[0] = s->n_child_ext[1] = 0;
+    s->child_blob[0].len = s->child_blob[1].len = 0;
+    s->unresolved = s->failed = false;
+}
+
+void slog_summ_free(slog_summ *s) {
+    free(s->st);
+    free(s->msg);
+    free(s->ext);
+    free(s->child_ext[0]);
+    free(s->child_ext[1]);
+    buf_free(&s->child_blob[0]);
+    buf_free(&s->child_blob[1]);
+    memset(s, 0, sizeof *s);
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+static void add_state_row(slog_summ *s, uint32_t tl, uint32_t cat, uint64_t calls, uint64_t incl, uint64_t child,
+                          uint64_t mn, uint64_t mx) {
+    uint32_t before = s->n_st;
+    GROW(s->st, s->n_st, s->cap_st, s);
+    if (s->n_st == before) return;
+    s->st[before] = (slog_summ_state){tl, cat, calls, incl, child, mn, mx};
+}
+
+static void add_msg_row(slog_summ *s, const slog_summ_msg *m) {
+    uint32_t before = s->n_msg;
+    GROW(s->msg, s->n_msg, s->cap_msg, s);
+    if (s->n_msg == before) return;
+    s->msg[before] = *m;
+}
+
+static int cmp_state(const void *a, const void *b) {
+    const slog_summ_state *x = a, *y = b;
+    if (x->timeline != y->timeline) return x->timeline < y->timeline ? -1 : 1;
+    return x->category < y->category ? -1 : x->category > y->category;
+}
+
+static int cmp_msg(const void *a, const void *b) {
+    const slog_summ_msg *x = a, *y = b;
+    if (x->sender != y->sender) return x->sender < y->sender ? -1 : 1;
+    return x->receiver < y->receiver ? -1 : x->receiver > y->receiver;
+}
+
+/* One own state of the node being closed. */
+typedef struct own_state {
+    uint32_t timeline, category;
+    int64_t start, end;
+} own_state;
+
+static int cmp_own(const void *a, const void *b) {
+    const own_state *x = a, *y = b;
+    if (x->timeline != y->timeline) return x->timeline < y->timeline ? -1 : 1;
+    return slog_summ_key_cmp(x->start, x->end, x->category, y->start, y->end, y->category);
+}
+
+/* Decode the node's records (the writer's own encoding, so trusted) into
+ * its states, and its arrows straight into message rows. Mirrors are
+ * counted in their sender's block only. */
+static own_state *own_records(slog_summ *s, const uint8_t *body, size_t len, uint32_t n, int64_t lo,
+                              const slog_summ_cats *cats, uint32_t *n_own) {
+    own_state *own = malloc(((size_t)n + 1) * sizeof *own);
+    *n_own = 0;
+    if (!own) {
+        s->failed = true;
+        return NULL;
+    }
+    slog_cur c = cur_make(body, len);
+    int64_t prev = lo;
+    for (uint32_t i = 0; i < n && cur_ok(&c); i++) {
+        uint8_t head = cur_u8(&c);
+        uint32_t cat = (uint32_t)cur_uvar(&c), tl = (uint32_t)cur_uvar(&c);
+        unsigned kind = head & SLOG_REC_KIND_MASK;
+        uint32_t etl = kind == SLOG_KIND_ARROW ? (uint32_t)cur_uvar(&c) : tl;
+        int64_t start = prev + cur_zvar(&c);
+        prev = start;
+        uint64_t dur = cur_uvar(&c);
+        int64_t end = head & SLOG_REC_BACKWARDS ? start - (int64_t)dur : start + (int64_t)dur;
+        int64_t bytes = SLOG_INFO_UNKNOWN;
+        if (head & SLOG_REC_HAS_INFO) {
+            uint64_t mask = cur_uvar(&c);
+            int bf = cat < cats->n ? cats->bytes_field[cat] : -1;
+            for (uint32_t f = 0; mask; f++, mask >>= 1)
+                if (mask & 1) {
+                    int64_t v = cur_zvar(&c);
+                    if ((int)f == bf) bytes = v;
+                }
+        }
+        if (head & SLOG_REC_MIRROR) continue;
+        if (kind == SLOG_KIND_STATE) {
+            own[(*n_own)++] = (own_state){tl, cat, start, end};
+        } else if (kind == SLOG_KIND_ARROW) {
+            slog_summ_msg m = {tl, etl, 1, bytes >= 0 ? (uint64_t)bytes : 0, bytes >= 0 ? 0 : 1, end - start};
+            add_msg_row(s, &m);
+        }
+    }
+    return own;
+}
+
+/* The rows in s sorted and each key once. */
+static void combine(slog_summ *s) {
+    qsort(s->st, s->n_st, sizeof *s->st, cmp_state);
+    uint32_t o = 0;
+    for (uint32_t i = 0; i < s->n_st; i++) {
+        slog_summ_state *a = &s->st[i];
+        if (o && s->st[o - 1].timeline == a->timeline && s->st[o - 1].category == a->category) {
+            slog_summ_state *b = &s->st[o - 1];
+            b->calls += a->calls;
+            b->incl_ns = sat_add(b->incl_ns, a->incl_ns);
+            b->child_ns = sat_add(b->child_ns, a->child_ns);
+            if (a->min_ns < b->min_ns) b->min_ns = a->min_ns;
+            if (a->max_ns > b->max_ns) b->max_ns = a->max_ns;
+        } else {
+            s->st[o++] = *a;
+        }
+    }
+    s->n_st = o;
+    qsort(s->msg, s->n_msg, sizeof *s->msg, cmp_msg);
+    o = 0;
+    for (uint32_t i = 0; i < s->n_msg; i++) {
+        slog_summ_msg *a = &s->msg[i];
+        if (o && s->msg[o - 1].sender == a->sender && s->msg[o - 1].receiver == a->receiver) {
+            slog_summ_msg *b = &s->msg[o - 1];
+            b->count += a->count;
+            b->bytes = sat_add(b->bytes, a->bytes);
+            b->unknown += a->unknown;
+            b->time_ns += a->time_ns;
+        } else {
+            s->msg[o++] = *a;
+        }
+    }
+    s->n_msg = o;
+}
+
+/* Extents sorted by timeline (the encoding's order). */
+static int cmp_ext(const void *a, const void *b) {
+    const slog_summ_ext *x = a, *y = b;
+    return x->timeline < y->timeline ? -1 : x->timeline > y->timeline;
+}
+
+static void ext_widen(slog_summ_ext *x, int64_t s0, int64_t s1, int64_t e0, int64_t e1) {
+    if (s0 < x->min_start) x->min_start = s0;
+    if (s1 > x->max_start) x->max_start = s1;
+    if (e0 < x->min_end) x->min_end = e0;
+    if (e1 > x->max_end) x->max_end = e1;
+}
+
+void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t len, uint32_t n, int64_t lo,
+                     int64_t hi, const slog_summ_cats *cats) {
+    for (unsigned side = 0; side < 2; side++) {
+        if (!s->child_blob[side].len || !level) continue;
+        slog_summ c = {0};
+        if (!slog_summ_decode(&c, s->child_blob[side].data, s->child_blob[side].len, level - 1,
+                              s->child_index[side], s->child_lo[side], s->child_hi[side], UINT32_MAX, UINT32_MAX,
+                              NULL)) {
+            slog_summ_free(&c);
+            s->failed = true;
+            return;
+        }
+        if (c.unresolved) s->unresolved = true;
+        for (uint32_t i = 0; i < c.n_st; i++) {
+            const slog_summ_state *a = &c.st[i];
+            add_state_row(s, a->timeline, a->category, a->calls, a->incl_ns, a->child_ns, a->min_ns, a->max_ns);
+        }
+        for (uint32_t i = 0; i < c.n_msg; i++) add_msg_row(s, &c.msg[i]);
+        free(s->child_ext[side]);
+        s->child_ext[side] = c.ext;
+        s->n_child_ext[side] = c.n_ext;
+        s->cap_child_ext[side] = c.cap_ext;
+        c.ext = NULL;
+        slog_summ_free(&c);
+    }
+    uint32_t n_own = 0;
+    own_state *own = own_records(s, body, len, n, lo, cats, &n_own);
+    if (!own) return;
+    qsort(own, n_own, sizeof *own, cmp_own);
+    /* The parent of each own state among the own states: on a stack of
+     * the states met so far (in parent order), the last one that still
+     * reaches its end (summary.h, slog_summ_key_cmp). */
+    uint32_t *stack = malloc(((size_t)n_own + 1) * sizeof *stack);
+    if (!stack) {
+        free(own);
+        s->failed = true;
+        return;
+    }
+    for (uint32_t i = 0, top = 0; i < n_own; i++) {
+        own_state *o = &own[i];
+        if (i && own[i - 1].timeline != o->timeline) top = 0;
+        while (top && own[stack[top - 1]].end < o->end) top--;
+        uint64_t d = (uint64_t)(o->end - o->start);
+        add_state_row(s, o->timeline, o->category, 1, d, 0, d, d);
+        if (top) add_state_row(s, o->timeline, own[stack[top - 1]].category, 0, 0, d, UINT64_MAX, 0);
+        stack[top++] = i;
+    }
+    free(stack);
+    /* The children's states with no parent in their subtree: their parent
+     * here, if any, is the last own state that nests them all; an own
+     * state that nests only some of them leaves the sums incomplete. */
+    for (int side = 0; side < 2; side++) {
+        for (uint32_t j = 0; j < s->n_child_ext[side]; j++) {
+            const slog_summ_ext *x = &s->child_ext[side][j];
+            uint32_t a = 0, b = n_own; /* first own state of x's timeline */
+            while (a < b) {
+                uint32_t m = a + (b - a) / 2;
+                if (own[m].timeline < x->timeline) a = m + 1; else b = m;
+            }
+            int parent = -1;
+            for (uint32_t i = a; i < n_own && own[i].timeline == x->timeline; i++) {
+                int k = slog_summ_nests(own[i].start, own[i].end, x);
+                if (k < 0) s->unresolved = true;
+                if (k > 0) parent = (int)i;
+            }
+            if (parent >= 0 && x->top_ns)
+                add_state_row(s, x->timeline, own[parent].category, 0, 0, x->top_ns, UINT64_MAX, 0);
+        }
+    }
+    combine(s);
+    /* This node's extents: the children's widened by the own states; its
+     * states with no parent inside are all minus the nested ones. */
+    s->n_ext = 0;
+    for (int side = 0; side < 2; side++)
+        for (uint32_t j = 0; j < s->n_child_ext[side]; j++) {
+            const slog_summ_ext *x = &s->child_ext[side][j];
+            uint32_t k = 0;
+            while (k < s->n_ext && s->ext[k].timeline != x->timeline) k++;
+            if (k == s->n_ext) {
+                uint32_t before = s->n_ext;
+                GROW(s->ext, s->n_ext, s->cap_ext, s);
+                if (s->n_ext == before) goto out;
+                s->ext[k] = *x;
+            } else {
+                ext_widen(&s->ext[k], x->min_start, x->max_start, x->min_end, x->max_end);
+            }
+        }
+    for (uint32_t i = 0, k = 0; i < n_own; i++) {
+        if (!i || own[i - 1].timeline != own[i].timeline || k == s->n_ext)
+            for (k = 0; k < s->n_ext && s->ext[k].timeline != own[i].timeline; k++) {}
+        if (k == s->n_ext) {
+            uint32_t before = s->n_ext;
+            GROW(s->ext, s->n_ext, s->cap_ext, s);
+            if (s->n_ext == before) goto out;
+            s->ext[k] = (slog_summ_ext){own[i].timeline, own[i].start, own[i].start, own[i].end, own[i].end, 0};
+        } else {
+            ext_widen(&s->ext[k], own[i].start, own[i].start, own[i].end, own[i].end);
+        }
+    }
+    qsort(s->ext, s->n_ext, sizeof *s->ext, cmp_ext);
+    /* top_ns from the combined rows; both are sorted by timeline. */
+    for (uint32_t k = 0; k < s->n_ext; k++) s->ext[k].top_ns = 0;
+    for (uint32_t i = 0, k = 0; i < s->n_st; i++) {
+        while (k < s->n_ext && s->ext[k].timeline < s->st[i].timeline) k++;
+        if (k < s->n_ext && s->ext[k].timeline == s->st[i].timeline)
+            s->ext[k].top_ns += s->st[i].incl_ns - s->st[i].child_ns;
+    }
+out:
+    free(own);
+}
+
+void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index,
+                           int64_t lo, int64_t hi) {
+    if (c->failed) p->failed = true;
+    if (c->unresolved) p->unresolved = true;
+    uint8_t fixed[16] = {0};
+    fixed[0] = (uint8_t)level;
+    put_u64le(fixed + 8, index);
+    p->child_blob[side].len = 0;
+    slog_summ_encode(c, fixed, lo, &p->child_blob[side]);
+    if (p->child_blob[side].failed) p->failed = true;
+    p->child_index[side] = index;
+    p->child_lo[side] = lo;
+    p->child_hi[side] = hi;
+    /* The rows' room goes back: a node is reused for a later one of its
+     * level, which may need far fewer. */
+    slog_summ_free(c);
+}
+
+uint64_t slog_summ_estimate(const slog_summ *s) {
+    /* the smallest varints: a byte per field */
+    return 20 + 7ull * s->n_st + 6ull * s->n_ext + 6ull * s->n_msg;
+}
+
+void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, slog_buf *out) {
+    buf_put(out, fixed, 16);
+    buf_put_u8(out, s->unresolved ? 1 : 0);
+    buf_put_uvar(out, s->n_st);
+    for (uint32_t i = 0; i < s->n_st; i++) {
+        const slog_summ_state *a = &s->st[i];
+        buf_put_uvar(out, a->timeline);
+        buf_put_uvar(out, a->category);
+        buf_put_uvar(out, a->calls);
+        buf_put_uvar(out, a->incl_ns);
+        buf_put_uvar(out, a->child_ns);
+        buf_put_uvar(out, a->min_ns);
+        buf_put_uvar(out, a->max_ns);
+    }
+    buf_put_uvar(out, s->n_ext);
+    for (uint32_t i = 0; i < s->n_ext; i++) {
+        const slog_summ_ext *x = &s->ext[i];
+        buf_put_uvar(out, x->timeline);
+        buf_put_uvar(out, (uint64_t)(x->min_start - lo));
+        buf_put_uvar(out, (uint64_t)(x->max_start - x->min_start));
+        buf_put_uvar(out, (uint64_t)(x->min_end - lo));
+        buf_put_uvar(out, (uint64_t)(x->max_end - x->min_end));
+        buf_put_uvar(out, x->top_ns);
+    }
+    buf_put_uvar(out, s->n_msg);
+    for (uint32_t i = 0; i < s->n_msg; i++) {
+        const slog_summ_msg *m = &s->msg[i];
+        buf_put_uvar(out, m->sender);
+        buf_put_uvar(out, m->receiver);
+        buf_put_uvar(out, m->count);
+        buf_put_uvar(out, m->bytes);
+        buf_put_uvar(out, m->unknown);
+        buf_put_zvar(out, m->time_ns);
+    }
+}
+
+bool slog_summ_decode(slog_summ *s, const uint8_t *body, size_t len, uint32_t level, uint64_t index, int64_t lo,
+                      int64_t hi, uint32_t n_timelines, uint32_t n_categories, const bool *is_state) {
+    slog_summ_reset(s);
+    slog_cur c = cur_make(body, len);
+    uint8_t lv = cur_u8(&c);
+    cur_u8(&c);
+    cur_u16(&c);
+    cur_u32(&c);
+    uint64_t ix = cur_u64(&c);
+    uint8_t flags = cur_u8(&c);
+    if (!cur_ok(&c) || lv != level || ix != index || (flags & ~1u)) return false;
+    s->unresolved = flags & 1;
+    uint64_t n = cur_uvar(&c);
+    /* each row takes at least one byte per field: bounds the counts */
+    if (!cur_ok(&c) || n > cur_left(&c) / 7) return false;
+    for (uint64_t i = 0; i < n; i++) {
+        slog_summ_state a;
+        uint64_t tl = cur_uvar(&c), cat = cur_uvar(&c);
+        a.calls = cur_uvar(&c);
+        a.incl_ns = cur_uvar(&c);
+        a.child_ns = cur_uvar(&c);
+        a.min_ns = cur_uvar(&c);
+        a.max_ns = cur_uvar(&c);
+        if (!cur_ok(&c) || tl >= n_timelines || cat >= n_categories || (is_state && !is_state[cat]) || !a.calls ||
+            a.min_ns > a.max_ns || a.max_ns >= (uint64_t)(hi - lo))
+            return false;
+        a.timeline = (uint32_t)tl;
+        a.category = (uint32_t)cat;
+        if (i && cmp_state(&s->st[s->n_st - 1], &a) >= 0) return false;
+        add_state_row(s, a.timeline, a.category, a.calls, a.incl_ns, a.child_ns, a.min_ns, a.max_ns);
+        if (s->failed) return false;
+    }
+    n = cur_uvar(&c);
+    if (!cur_ok(&c) || n > cur_left(&c) / 6) return false;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t tl = cur_uvar(&c), s0 = cur_uvar(&c), ds = cur_uvar(&c), e0 = cur_uvar(&c), de = cur_uvar(&c);
+        uint64_t top = cur_uvar(&c);
+        uint64_t w = (uint64_t)(hi - lo);
+        /* all four inside [lo, hi): bounds the additions below */
+        if (!cur_ok(&c) || tl >= n_timelines || s0 >= w || ds >= w - s0 || e0 >= w || de >= w - e0) return false;
+        if (s->n_ext && s->ext[s->n_ext - 1].timeline >= tl) return false;
+        uint32_t before = s->n_ext;
+        GROW(s->ext, s->n_ext, s->cap_ext, s);
+        if (s->n_ext == before) return false;
+        s->ext[before] = (slog_summ_ext){(uint32_t)tl, lo + (int64_t)s0, lo + (int64_t)(s0 + ds), lo + (int64_t)e0,
+                                         lo + (int64_t)(e0 + de), top};
+    }
+    n = cur_uvar(&c);
+    if (!cur_ok(&c) || n > cur_left(&c) / 6) return false;
+    for (uint64_t i = 0; i < n; i++) {
+        slog_summ_msg m;
+        uint64_t a = cur_uvar(&c), b = cur_uvar(&c);
+        m.count = cur_uvar(&c);
+        m.bytes = cur_uvar(&c);
+        m.unknown = cur_uvar(&c);
+        m.time_ns = cur_zvar(&c);
+        if (!cur_ok(&c) || a >= n_timelines || b >= n_timelines || !m.count || m.unknown > m.count) return false;
+        m.sender = (uint32_t)a;
+        m.receiver = (uint32_t)b;
+        if (i && cmp_msg(&s->msg[s->n_msg - 1], &m) >= 0) return false;
+        add_msg_row(s, &m);
+        if (s->failed) return false;
+    }
+    return cur_ok(&c) && !cur_left(&c);
+}
