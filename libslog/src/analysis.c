@@ -307,7 +307,8 @@ static bool finish_states(actx *x) {
     }
     for (size_t i = 0; i < x->n_ds; i++)
         if (x->ds[i].start <= x->t1 && x->ds[i].end >= x->t0) ix[n++] = &x->ds[i];
-    qsort(ix, n, sizeof *ix, cmp_ds);
+    if (n > 1) /* base may be NULL when empty */
+        qsort(ix, n, sizeof *ix, cmp_ds);
     size_t top = 0;
     for (size_t k = 0; k < n; k++) {
         dstate *s = ix[k];
@@ -361,8 +362,10 @@ slog_status slog_reader_analyse(slog_reader *r, const slog_analysis_query *q, sl
         slog_analysis_free(x.a);
         return st;
     }
-    qsort(x.a->cells, x.a->n_cells, sizeof *x.a->cells, cmp_cell);
-    qsort(x.a->rows, x.a->n_rows, sizeof *x.a->rows, cmp_row);
+    if (x.a->n_cells > 1) /* base may be NULL when empty */
+        qsort(x.a->cells, x.a->n_cells, sizeof *x.a->cells, cmp_cell);
+    if (x.a->n_rows > 1) /* base may be NULL when empty */
+        qsort(x.a->rows, x.a->n_rows, sizeof *x.a->rows, cmp_row);
     *out = x.a;
     return SLOG_OK;
 }

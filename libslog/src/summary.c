@@ -124,7 +124,8 @@ static own_state *own_records(slog_summ *s, const uint8_t *body, size_t len, uin
 
 /* The rows in s sorted and each key once. */
 static void combine(slog_summ *s) {
-    qsort(s->st, s->n_st, sizeof *s->st, cmp_state);
+    if (s->n_st > 1) /* base may be NULL when empty */
+        qsort(s->st, s->n_st, sizeof *s->st, cmp_state);
     uint32_t o = 0;
     for (uint32_t i = 0; i < s->n_st; i++) {
         slog_summ_state *a = &s->st[i];
@@ -140,7 +141,8 @@ static void combine(slog_summ *s) {
         }
     }
     s->n_st = o;
-    qsort(s->msg, s->n_msg, sizeof *s->msg, cmp_msg);
+    if (s->n_msg > 1) /* base may be NULL when empty */
+        qsort(s->msg, s->n_msg, sizeof *s->msg, cmp_msg);
     o = 0;
     for (uint32_t i = 0; i < s->n_msg; i++) {
         slog_summ_msg *a = &s->msg[i];
@@ -198,7 +200,8 @@ void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t l
     uint32_t n_own = 0;
     own_state *own = own_records(s, body, len, n, lo, cats, &n_own);
     if (!own) return;
-    qsort(own, n_own, sizeof *own, cmp_own);
+    if (n_own > 1) /* base may be NULL when empty */
+        qsort(own, n_own, sizeof *own, cmp_own);
     /* The parent of each own state among the own states: on a stack of
      * the states met so far (in parent order), the last one that still
      * reaches its end (summary.h, slog_summ_key_cmp). */
@@ -269,7 +272,8 @@ void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t l
             ext_widen(&s->ext[k], own[i].start, own[i].start, own[i].end, own[i].end);
         }
     }
-    qsort(s->ext, s->n_ext, sizeof *s->ext, cmp_ext);
+    if (s->n_ext > 1) /* base may be NULL when empty */
+        qsort(s->ext, s->n_ext, sizeof *s->ext, cmp_ext);
     /* top_ns from the combined rows; both are sorted by timeline. */
     for (uint32_t k = 0; k < s->n_ext; k++) s->ext[k].top_ns = 0;
     for (uint32_t i = 0, k = 0; i < s->n_st; i++) {
