@@ -372,6 +372,24 @@ static gpointer sample_ranks(gpointer data) {
     return NULL;
 }
 
+/* What the footers count: every rank's records, and its functions (the
+ * (rank, function) rows the whole trace has, where a sample of a few
+ * records per rank meets only the setup's). False when a rank has no
+ * footer (its file was cut). */
+static bool footer_totals(const builder *b, double *records, double *rows) {
+    *records = *rows = 0;
+    for (uint32_t i = 0; i < b->n_ranks; i++) {
+        const uint32_t *calls, *ignored;
+        int k = b->ranks[i].f ? dumpi_file_footer_counts(b->ranks[i].f, &calls, &ignored) : 0;
+        if (k <= 0) return false;
+        for (int l = 0; l < k && l < DUMPI_LABEL_ALL_FUNCTIONS; l++) {
+            *records += calls[l];
+            *rows += calls[l] > 0;
+        }
+    }
+    return true;
+}
+
 /* Read the first records of every rank, on every thread: the time origin
  * (the earliest entry) and the leaf width (slog_leaf_shift_for_trace over them,
  * the later half by exit time when the trace goes on past them, as the
@@ -441,8 +459,11 @@ G_GNUC_NO_INLINE static void sample_start(builder *b) {
          * (its memory at many timelines). Records stand for drawables:
          * the arrows are not known yet. */
         b->shift = slog_leaf_shift_for_trace(count, span, (double)rows, b->n_ranks);
-        slog_preview_levels_for(count * ldexp(1.0, b->shift) / span, (double)rows, b->n_ranks, &b->preview_level,
-                                &b->overview_level);
+        double records = 0, all_rows = 0;
+        if (!footer_totals(b, &records, &all_rows)) records = 0;
+        if (all_rows < (double)rows) all_rows = (double)rows;
+        slog_preview_levels_for(count * ldexp(1.0, b->shift) / span, records, all_rows, b->n_ranks,
+                                &b->preview_level, &b->overview_level);
     }
     g_free(starts);
     g_free(keys);

@@ -274,6 +274,12 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
         return slog_set_error(err, SLOG_ERR_ARG, path, SLOG_NO_OFFSET,
                               "preview_bins must be even and <= 4096, leaf_shift -1..62");
     }
+    if (w->opt.overview_level >= SLOG_MAX_LEVELS ||
+        (w->opt.preview_level >= SLOG_MAX_LEVELS && w->opt.preview_level != SLOG_PREVIEW_NONE)) {
+        free(w);
+        return slog_set_error(err, SLOG_ERR_ARG, path, SLOG_NO_OFFSET,
+                              "preview_level must be below 64 or SLOG_PREVIEW_NONE, overview_level below 64");
+    }
     uint32_t bt = w->opt.block_timelines, gt = w->opt.group_timelines;
     if ((bt & (bt - 1)) || bt > SLOG_MAX_BLOCK_TIMELINES || (gt & (gt - 1)) || gt > SLOG_MAX_BLOCK_TIMELINES) {
         free(w);
@@ -772,12 +778,14 @@ static slog_status place_at(slog_writer *w, const slog_drawable *d, int64_t a, i
     slog_encode_drawable(&n->body, d, &n->prev_start);
     n->n_drawables++;
     n->n_subtree++;
-    uint32_t pl;
-    open_node *p = level < t->base ? preview_node(w, t, level, a, &pl) : n;
-    if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
-    pl = level < t->base ? t->base : level;
-    prev_add(&p->prev, p->lo, (int64_t)1 << (w->shift + pl), d->timeline, d->category, d->kind == SLOG_KIND_STATE,
-             d->start, d->end);
+    if (t->base != SLOG_PREVIEW_NONE) {
+        uint32_t pl;
+        open_node *p = level < t->base ? preview_node(w, t, level, a, &pl) : n;
+        if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
+        pl = level < t->base ? t->base : level;
+        prev_add(&p->prev, p->lo, (int64_t)1 << (w->shift + pl), d->timeline, d->category,
+                 d->kind == SLOG_KIND_STATE, d->start, d->end);
+    }
     if (d->kind == SLOG_KIND_ARROW && block_of(w, d->end_timeline) != t->id) {
         tree *m = block_tree(w, block_of(w, d->end_timeline));
         open_node *mn = m ? node_get(w, m, level, index) : NULL;
@@ -875,8 +883,8 @@ int32_t slog_leaf_shift_for_trace(double n, double span_ns, double n_rows, uint3
  * (states) with the default bins. */
 #define ROW_BYTES (4 + DEFAULT_BINS)
 
-void slog_preview_levels_for(double leaf_drawables, double n_rows, uint32_t n_timelines, uint32_t *block_level,
-                             uint32_t *overview_level) {
+void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n_rows, uint32_t n_timelines,
+                             uint32_t *block_level, uint32_t *overview_level) {
     uint32_t tb = slog_block_timelines_for(n_timelines), g = slog_group_timelines_for(n_timelines);
     double blocks = n_timelines > tb ? (double)n_timelines / tb : 1;
     double per_block = leaf_drawables / blocks, rows_block = n_rows / blocks, rows_ov = n_rows / g;
@@ -890,6 +898,14 @@ void slog_preview_levels_for(double leaf_drawables, double n_rows, uint32_t n_ti
         while (b < 40 && (ldexp(per_block, (int)b) * budget < rows_block * ROW_BYTES ||
                           ldexp(per_block, (int)b) < DEFAULT_PREVIEW_MIN))
             b++;
+    /* A block's root holds the block's share of the trace at most: the
+     * levels above would grow the tree past its data, each keeping bins
+     * for every row of the block (with thousands of timelines and few
+     * drawables each, most of the writer's memory) for previews that a
+     * read of the block's records costs no more than. */
+    double whole = n_drawables / blocks;
+    if (n_drawables > 0 && (whole * budget < rows_block * ROW_BYTES || whole < DEFAULT_PREVIEW_MIN))
+        b = SLOG_PREVIEW_NONE;
     if (leaf_drawables > 0)
         while (o < 40 && ldexp(leaf_drawables, (int)o) * budget < rows_ov * ROW_BYTES) o++;
     *block_level = b;
@@ -937,7 +953,7 @@ static slog_status choose_shift(slog_writer *w, bool full) {
         double n = full ? w->n_boot - w->n_boot / 2 : w->n_boot;
         double per_leaf = n * ldexp(1.0, shift) / ((double)(hi_key - lo_key) + 1.0);
         uint32_t n_tl = w->opt.expected_timelines > w->n_tls ? w->opt.expected_timelines : w->n_tls;
-        slog_preview_levels_for(per_leaf, distinct_rows(w), n_tl, &w->opt.preview_level, &w->opt.overview_level);
+        slog_preview_levels_for(per_leaf, 0, distinct_rows(w), n_tl, &w->opt.preview_level, &w->opt.overview_level);
     }
     fix_geometry(w);
     for (uint32_t i = 0; i < w->n_boot; i++) {
@@ -1053,16 +1069,18 @@ static bool absorb_preview(slog_writer *w, slog_batch *b) {
         const float *bins = src->pool + (size_t)i * nb;
         bool is_state = w->cat_is_state[r->category];
         uint32_t k = block_of(w, r->timeline);
-        if (!t || t->id != k) {
-            t = block_tree(w, k);
-            if (!t) return false;
-            bup = t->base;
-            bn = node_get(w, t, bup, b->leaf >> bup);
-            if (!bn) return false;
-            bpos = (b->leaf - ((b->leaf >> bup) << bup)) * nb;
+        if (w->opt.preview_level != SLOG_PREVIEW_NONE) {
+            if (!t || t->id != k) {
+                t = block_tree(w, k);
+                if (!t) return false;
+                bup = t->base;
+                bn = node_get(w, t, bup, b->leaf >> bup);
+                if (!bn) return false;
+                bpos = (b->leaf - ((b->leaf >> bup) << bup)) * nb;
+            }
+            if (!prev_add_bins(&bn->prev, r->timeline, r->category, bins, r->lo_bin, r->hi_bin, bup, bpos, is_state))
+                return false;
         }
-        if (!prev_add_bins(&bn->prev, r->timeline, r->category, bins, r->lo_bin, r->hi_bin, bup, bpos, is_state))
-            return false;
         if (on) {
             uint32_t g = r->timeline >> w->g_shift;
             if (!prev_add_bins(&on->prev, g, r->category, bins, r->lo_bin, r->hi_bin, oup, opos, is_state))
