@@ -150,8 +150,8 @@ static void check_footer(builder *b, const rank_in *r) {
     if (n <= 0) return;
     int bad = 0;
     for (int l = 0; l < n && l < DUMPI_LABEL_ALL_FUNCTIONS; l++) {
-        if ((uint64_t)calls[l] != r->counts[l] && bad++ < 3)
-            build_warn(b, "%s: footer counts %u calls of %s, %" PRIu64 " were decoded", dumpi_file_path(r->f), calls[l],
+        if (calls[l] != r->counts[l] && bad++ < 3)
+            build_warn(b, "%s: footer counts %u calls of %s, %u were decoded", dumpi_file_path(r->f), calls[l],
                  dumpi_fn_lookup((uint16_t)l)->name, r->counts[l]);
     }
 }
@@ -480,7 +480,10 @@ static void make_lanes(builder *b) {
     for (uint32_t i = 0; i < n; i++) {
         b->lanes[i].first = (uint32_t)((uint64_t)b->n_ranks * i / n);
         b->lanes[i].n = (uint32_t)((uint64_t)b->n_ranks * (i + 1) / n) - b->lanes[i].first;
-        for (int k = 0; k < SLOTS_MAX; k++) b->lanes[i].listed[k] = g_new(uint32_t, b->lanes[i].n);
+        for (int k = 0; k < SLOTS_MAX; k++) {
+            b->lanes[i].listed[k] = g_new(uint32_t, b->lanes[i].n);
+            b->lanes[i].listed_at[k] = g_new(uint32_t, b->lanes[i].n);
+        }
     }
 }
 
@@ -613,21 +616,21 @@ static void free_builder(builder *b) {
         for (int k = 0; k < SLOTS_MAX; k++) {
             slog_batch_free(b->lanes[i].batch[k]);
             g_free(b->lanes[i].listed[k]);
+            g_free(b->lanes[i].listed_at[k]);
+            item_list *l = &b->lanes[i].items[k];
+            for (uint32_t j = 0; j < l->n; j++) {
+                seq_item *it = &l->v[j];
+                if (it->op.kind != OP_DEFERRED) continue;
+                free(it->def.call);
+                comm_snap_unref(it->def.snap);
+            }
+            free(l->v);
         }
     g_free(b->lanes);
     for (uint32_t i = 0; i < b->n_ranks; i++) {
         rank_in *r = &b->ranks[i];
         if (r->f) dumpi_file_close(r->f);
         if (r->user_stack) g_array_free(r->user_stack, TRUE);
-        for (int k = 0; k < SLOTS_MAX; k++) {
-            for (uint32_t j = 0; j < r->items[k].n; j++) {
-                seq_item *it = &r->items[k].v[j];
-                if (it->op.kind != OP_DEFERRED) continue;
-                free(it->def.call);
-                comm_snap_unref(it->def.snap);
-            }
-            free(r->items[k].v);
-        }
         comm_table_free(&r->comms);
     }
     g_free(b->ranks);

@@ -105,22 +105,27 @@ typedef struct rank_in {
     _Atomic uint64_t pos;        /* progress, for another thread, once a slab: */
     _Atomic uint64_t calls_done; /* bytes and n_calls done */
     uint64_t n_states, n_events; /* made on its lanes */
-    uint64_t counts[N_LABELS];   /* records per label: the footer check */
-    item_list items[SLOTS_MAX];  /* per slab slot */
+    uint32_t counts[N_LABELS];   /* records per label: the footer check
+                                  * (whose counts are 32-bit) */
     comm_table comms;            /* its handles, as its lane sees them */
     send_reqs sends;             /* its active Isends, as its lane sees them */
     GArray *user_stack;          /* open user functions (sequential step) */
 } rank_in;
 
-/* A lane: ranks [first, first + n) share a batch per slab. At most
+/* A lane: ranks [first, first + n) share a batch and a list per slab
+ * (a rank's entries lie together there: with thousands of ranks a list
+ * per rank and slot kept room for entries most ranks had only in some
+ * slabs). At most
  * MAX_LANES: enough tasks per slab to keep many threads busy, few enough that
  * a task is thousands of records even with thousands of ranks. */
 #define MAX_LANES 64
 typedef struct lane {
     uint32_t first, n;
     slog_batch *batch[SLOTS_MAX]; /* per slab slot (SLOTS_FOR(lag) of them made) */
-    uint32_t *listed[SLOTS_MAX];  /* per slot: its ranks with entries on their
-                                   * lists, ascending (room for n) */
+    item_list items[SLOTS_MAX];   /* per slot: its ranks' entries, by rank */
+    uint32_t *listed[SLOTS_MAX];  /* per slot: its ranks with entries,
+                                   * ascending (room for n) */
+    uint32_t *listed_at[SLOTS_MAX]; /* and where each one's entries start */
     uint32_t n_listed[SLOTS_MAX];
     int64_t done_slab;           /* the last slab it finished, -1 before */
     int64_t next_key;            /* its ranks' earliest next exit, INT64_MAX: none */
