@@ -129,6 +129,8 @@ struct slog_writer {
     uint64_t n_drawables, n_by_kind[3], n_mirrors;
     int64_t t_min, t_max;
 
+    slog_prev_acc leaf_prev; /* a batch's leaf preview, while it is absorbed */
+
     FILE *dir_spill;
     uint64_t n_nodes;
     uint32_t depth, ov_depth;
@@ -287,6 +289,8 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
                               "block_timelines and group_timelines must be 0 or powers of two up to 65536");
     }
     w->shift = w->opt.leaf_shift;
+    prev_init(&w->leaf_prev, w->opt.preview_bins);
+    w->leaf_prev.first_rows = 16; /* a batch sees a lane of ranks, not all */
     w->t_min = INT64_MAX;
     w->t_max = INT64_MIN;
     w->min_hi = INT64_MAX;
@@ -329,7 +333,7 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
  * now, so placing a drawable need not ask (a node opened later learns it
  * then). */
 static void tree_dims_changed(const slog_writer *w, tree *t) {
-    if (!t) return;
+    if (!t || t->base == SLOG_PREVIEW_NONE) return; /* its nodes keep no bins */
     uint32_t first, n;
     tree_dims(w, t, &first, &n);
     for (uint32_t l = 0; l < t->n_levels; l++)
@@ -563,9 +567,11 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
     n->n_drawables = 0;
     n->n_subtree = 0;
     n->body.len = 0;
-    uint32_t first, count;
-    tree_dims(w, t, &first, &count);
-    prev_set_dims(&n->prev, first, count, w->n_cats);
+    if (t->base != SLOG_PREVIEW_NONE) { /* else no table of rows to size */
+        uint32_t first, count;
+        tree_dims(w, t, &first, &count);
+        prev_set_dims(&n->prev, first, count, w->n_cats);
+    }
     memmove(lv->open + at + 1, lv->open + at, (size_t)(lv->n_open - at) * sizeof *lv->open);
     lv->open[at] = n;
     lv->n_open++;
@@ -1051,7 +1057,8 @@ static void append_segment(open_node *n, const batch_seg *g) {
  * on that tree's base level (or the leaf), and to its group's row of the
  * overview's node on its base level (and what that node previews itself). */
 static bool absorb_preview(slog_writer *w, slog_batch *b) {
-    slog_prev_acc *src = &b->prev;
+    slog_prev_acc *src = &w->leaf_prev;
+    if (!batch_preview(b, src)) return false;
     uint32_t nb = src->n_bins;
     tree *t = NULL;
     open_node *bn = NULL, *on = NULL;
@@ -1380,6 +1387,7 @@ void slog_writer_abort(slog_writer *w) {
     for (uint32_t i = 0; i < w->n_blocks; i++) tree_free(w->blocks[i]);
     free(w->blocks);
     tree_free(w->ov);
+    prev_free(&w->leaf_prev);
     free(w->boot);
     free(w->boot_info);
     buf_free(&w->out);
