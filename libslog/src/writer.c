@@ -904,11 +904,12 @@ void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n
         while (b < 40 && (ldexp(per_block, (int)b) * budget < rows_block * ROW_BYTES ||
                           ldexp(per_block, (int)b) < DEFAULT_PREVIEW_MIN))
             b++;
-    /* A block's root holds the block's share of the trace at most: the
-     * levels above would grow the tree past its data, each keeping bins
-     * for every row of the block (with thousands of timelines and few
-     * drawables each, most of the writer's memory) for previews that a
-     * read of the block's records costs no more than. */
+    /* A block's root holds the block's share of the trace at most: when
+     * even that share cannot pay for a preview of the block's rows, the
+     * levels found above lie past the root, and every open level of
+     * every block would keep bins for all of its rows (with thousands of
+     * timelines of few drawables each, most of the writer's memory) for
+     * previews that do not pay. A reader reads such a block's records. */
     double whole = n_drawables / blocks;
     if (n_drawables > 0 && (whole * budget < rows_block * ROW_BYTES || whole < DEFAULT_PREVIEW_MIN))
         b = SLOG_PREVIEW_NONE;
