@@ -144,16 +144,47 @@ static bool plan_descriptors(builder *b, bool *transient) {
     return true;
 }
 
-static void check_footer(builder *b, const rank_in *r) {
+/* Its footer into r's check, and into the trace's totals (false when a
+ * rank has none), then let go of it. */
+static void take_footer(rank_in *r, double *records, double *rows, bool *all) {
     const uint32_t *calls, *ignored;
     int n = dumpi_file_footer_counts(r->f, &calls, &ignored);
-    if (n <= 0) return;
+    r->has_footer = n > 0;
+    if (n <= 0) *all = false;
+    for (int l = 0; l < n && l < DUMPI_LABEL_ALL_FUNCTIONS; l++) {
+        r->footer_sum += calls[l] * label_tag((uint32_t)l);
+        *records += calls[l];
+        *rows += calls[l] > 0;
+    }
+    dumpi_file_drop_footer(r->f);
+}
+
+/* The records the build decoded of r against its footer's counts: the
+ * sums agree, or the file is read again (a new handle, the footer and
+ * every record up to where the build stopped) to say which counts differ. */
+static void check_footer(builder *b, const rank_in *r) {
+    if (!r->has_footer || r->label_sum == r->footer_sum) return;
+    dumpi_file *f;
+    dumpi_error e;
+    if (dumpi_file_open(dumpi_file_path(r->f), &f, &e) != DUMPI_OK) {
+        build_warn(b, "%s: footer counts differ from the calls decoded, and reading it again failed: %s",
+                   dumpi_file_path(r->f), e.message);
+        return;
+    }
+    uint32_t *counts = g_new0(uint32_t, N_LABELS);
+    dumpi_call c;
+    while (dumpi_file_next(f, &c, &e) == 1)
+        if (c.label < N_LABELS) counts[c.label]++;
+    const uint32_t *calls, *ignored;
+    int n = dumpi_file_footer_counts(f, &calls, &ignored);
     int bad = 0;
     for (int l = 0; l < n && l < DUMPI_LABEL_ALL_FUNCTIONS; l++) {
-        if ((uint64_t)calls[l] != r->counts[l] && bad++ < 3)
-            build_warn(b, "%s: footer counts %u calls of %s, %" PRIu64 " were decoded", dumpi_file_path(r->f), calls[l],
-                 dumpi_fn_lookup((uint16_t)l)->name, r->counts[l]);
+        if (calls[l] != counts[l] && bad++ < 3)
+            build_warn(b, "%s: footer counts %u calls of %s, %u were decoded", dumpi_file_path(r->f), calls[l],
+                       dumpi_fn_lookup((uint16_t)l)->name, counts[l]);
     }
+    g_free(counts);
+    dumpi_file_close(f);
 }
 
 /* With several hosts, what was done to their clocks (a file from one
@@ -441,8 +472,9 @@ G_GNUC_NO_INLINE static void sample_start(builder *b) {
          * (its memory at many timelines). Records stand for drawables:
          * the arrows are not known yet. */
         b->shift = slog_leaf_shift_for_trace(count, span, (double)rows, b->n_ranks);
-        slog_preview_levels_for(count * ldexp(1.0, b->shift) / span, (double)rows, b->n_ranks, &b->preview_level,
-                                &b->overview_level);
+        double all_rows = b->footer_rows < (double)rows ? (double)rows : b->footer_rows;
+        slog_preview_levels_for(count * ldexp(1.0, b->shift) / span, b->footer_records, all_rows, b->n_ranks,
+                                &b->preview_level, &b->overview_level);
     }
     g_free(starts);
     g_free(keys);
@@ -459,7 +491,10 @@ static void make_lanes(builder *b) {
     for (uint32_t i = 0; i < n; i++) {
         b->lanes[i].first = (uint32_t)((uint64_t)b->n_ranks * i / n);
         b->lanes[i].n = (uint32_t)((uint64_t)b->n_ranks * (i + 1) / n) - b->lanes[i].first;
-        for (int k = 0; k < SLOTS_MAX; k++) b->lanes[i].listed[k] = g_new(uint32_t, b->lanes[i].n);
+        for (int k = 0; k < SLOTS_MAX; k++) {
+            b->lanes[i].listed[k] = g_new(uint32_t, b->lanes[i].n);
+            b->lanes[i].listed_at[k] = g_new(uint32_t, b->lanes[i].n);
+        }
     }
 }
 
@@ -592,21 +627,21 @@ static void free_builder(builder *b) {
         for (int k = 0; k < SLOTS_MAX; k++) {
             slog_batch_free(b->lanes[i].batch[k]);
             g_free(b->lanes[i].listed[k]);
+            g_free(b->lanes[i].listed_at[k]);
+            item_list *l = &b->lanes[i].items[k];
+            for (uint32_t j = 0; j < l->n; j++) {
+                seq_item *it = &l->v[j];
+                if (it->op.kind != OP_DEFERRED) continue;
+                free(it->def.call);
+                comm_snap_unref(it->def.snap);
+            }
+            free(l->v);
         }
     g_free(b->lanes);
     for (uint32_t i = 0; i < b->n_ranks; i++) {
         rank_in *r = &b->ranks[i];
         if (r->f) dumpi_file_close(r->f);
         if (r->user_stack) g_array_free(r->user_stack, TRUE);
-        for (int k = 0; k < SLOTS_MAX; k++) {
-            for (uint32_t j = 0; j < r->items[k].n; j++) {
-                seq_item *it = &r->items[k].v[j];
-                if (it->op.kind != OP_DEFERRED) continue;
-                free(it->def.call);
-                comm_snap_unref(it->def.snap);
-            }
-            free(r->items[k].v);
-        }
         comm_table_free(&r->comms);
     }
     g_free(b->ranks);
@@ -662,7 +697,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     b->ranks = g_new0(rank_in, b->n_ranks);
     b->timelines = g_hash_table_new(g_direct_hash, g_direct_equal);
     b->user_cats = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    bool transient = false;
+    bool transient = false, footers = true;
     if (!plan_descriptors(b, &transient)) fatal = 1;
     for (uint32_t i = 0; i < b->n_ranks && !fatal; i++) {
         rank_in *r = &b->ranks[i];
@@ -683,8 +718,10 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         dumpi_file_skip_cpu_times(r->f); /* the timelines are wall time */
         dumpi_file_set_window(r->f, read_window(b->n_ranks));
         s->input_bytes += dumpi_file_size(r->f);
+        take_footer(r, &b->footer_records, &b->footer_rows, &footers);
         if (!dumpi_file_has_index(r->f)) build_warn(b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
     }
+    if (!footers) b->footer_records = 0; /* not known */
     if (!fatal) {
         plan_clocks(b);
         sample_start(b);

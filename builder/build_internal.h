@@ -105,22 +105,28 @@ typedef struct rank_in {
     _Atomic uint64_t pos;        /* progress, for another thread, once a slab: */
     _Atomic uint64_t calls_done; /* bytes and n_calls done */
     uint64_t n_states, n_events; /* made on its lanes */
-    uint64_t counts[N_LABELS];   /* records per label: the footer check */
-    item_list items[SLOTS_MAX];  /* per slab slot */
+    bool has_footer;
+    uint64_t footer_sum;         /* the footer check: label_tag() summed over */
+    uint64_t label_sum;          /* the footer's counts, and over the records */
     comm_table comms;            /* its handles, as its lane sees them */
     send_reqs sends;             /* its active Isends, as its lane sees them */
     GArray *user_stack;          /* open user functions (sequential step) */
 } rank_in;
 
-/* A lane: ranks [first, first + n) share a batch per slab. At most
+/* A lane: ranks [first, first + n) share a batch and a list per slab
+ * (a rank's entries lie together there: with thousands of ranks a list
+ * per rank and slot kept room for entries most ranks had only in some
+ * slabs). At most
  * MAX_LANES: enough tasks per slab to keep many threads busy, few enough that
  * a task is thousands of records even with thousands of ranks. */
 #define MAX_LANES 64
 typedef struct lane {
     uint32_t first, n;
     slog_batch *batch[SLOTS_MAX]; /* per slab slot (SLOTS_FOR(lag) of them made) */
-    uint32_t *listed[SLOTS_MAX];  /* per slot: its ranks with entries on their
-                                   * lists, ascending (room for n) */
+    item_list items[SLOTS_MAX];   /* per slot: its ranks' entries, by rank */
+    uint32_t *listed[SLOTS_MAX];  /* per slot: its ranks with entries,
+                                   * ascending (room for n) */
+    uint32_t *listed_at[SLOTS_MAX]; /* and where each one's entries start */
     uint32_t n_listed[SLOTS_MAX];
     int64_t done_slab;           /* the last slab it finished, -1 before */
     int64_t next_key;            /* its ranks' earliest next exit, INT64_MAX: none */
@@ -191,6 +197,8 @@ typedef struct builder {
     slog_writer *w;
     int shift;                   /* the output's leaf width, log2 ns */
     uint32_t preview_level;      /* the writer's preview levels (slog.h) */
+    double footer_records;       /* the footers' records in all, 0: a rank has none */
+    double footer_rows;          /* and (rank, function) pairs with calls */
     uint32_t overview_level;
     rank_in *ranks;
     uint32_t n_ranks;
@@ -226,6 +234,17 @@ typedef struct builder {
     double t_start;
     clock_plan clocks;           /* the hosts and their clock offsets */
 } builder;
+
+/* The footer check's word for a label: the sum of a rank's records' words
+ * equals its footer's (sum of count x word) unless a count differs, save
+ * with odds of 2^-64, and a rank then keeps 16 bytes rather than a count
+ * per label, its file none of its footer (thousands of ranks). */
+static inline uint64_t label_tag(uint32_t label) {
+    uint64_t z = (uint64_t)label + 0x9e3779b97f4a7c15ull; /* splitmix64 */
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
 
 /* lane.c */
 /* Decode rank r's next record into its head; on the end or an error the

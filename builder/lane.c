@@ -29,9 +29,8 @@ void lane_advance_rank(builder *b, rank_in *r) {
     atomic_store_explicit(&r->pos, dumpi_file_size(r->f), memory_order_relaxed);
 }
 
-/* Room for one more entry; NULL when out of memory. Lists start small:
- * there are ranks x SLOTS_FOR(lag) of them (256 entries each was 64 MB with 1,024
- * ranks), and a busy one doubles to its size in a few slabs. */
+/* Room for one more entry; NULL when out of memory. A list doubles to
+ * its size in a few slabs. */
 static seq_item *item_new(item_list *l) {
     if (l->n == l->cap) { /* the test inline: this runs for every entry */
         seq_item *v = slog_grow(l->v, &l->cap, l->n, sizeof *v, 16);
@@ -115,7 +114,7 @@ static void defer_call(builder *b, rank_in *r, item_list *l, int64_t key) {
 /* A record of r ending at key (in the slab) on the lane. */
 static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch, item_list *l, int64_t key) {
     const dumpi_call *c = &r->head;
-    if (c->label < N_LABELS) r->counts[c->label]++;
+    if (c->label < N_LABELS) r->label_sum += label_tag(c->label);
     if (c->fn->family == DUMPI_FAMILY_USER) {
         defer(b, r, l, key, NULL);
         return;
@@ -184,10 +183,11 @@ __attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s) {
     slog_batch_begin(batch, s->leaf);
     int64_t next = INT64_MAX;
     ln->n_listed[slot] = 0;
+    item_list *l = &ln->items[slot];
+    l->n = 0;
     for (uint32_t i = 0; i < ln->n; i++) {
         rank_in *r = &b->ranks[ln->first + i];
-        item_list *l = &r->items[slot];
-        l->n = 0;
+        uint32_t first = l->n;
         while (r->state == RANK_READING && !atomic_load_explicit(&b->stop, memory_order_relaxed)) {
             int64_t key = r->head.wall_stop - b->origin;
             if (key >= s->hi) {
@@ -197,7 +197,10 @@ __attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s) {
             lane_record(b, r, s, batch, l, key);
             lane_advance_rank(b, r);
         }
-        if (l->n) ln->listed[slot][ln->n_listed[slot]++] = ln->first + i;
+        if (l->n > first) {
+            ln->listed[slot][ln->n_listed[slot]] = ln->first + i;
+            ln->listed_at[slot][ln->n_listed[slot]++] = first;
+        }
         /* For the progress bar, once a slab: it reads them on another
          * thread. (A rank that ended set pos to its file's size.) */
         if (r->state == RANK_READING)

@@ -376,16 +376,17 @@ void seq_match(builder *b, const slab *s) {
     int64_t *keys = g_new(int64_t, n ? n : 1);
     bool *live = g_new(bool, n ? n : 1);
     seq_item **at = g_new(seq_item *, 2 * (size_t)(n ? n : 1)), **end = at + (n ? n : 1);
-    for (uint32_t i = 0, j = 0; i < b->n_lanes; i++)
-        for (uint32_t k = 0; k < b->lanes[i].n_listed[slot]; k++, j++) {
-            uint32_t r = b->lanes[i].listed[slot][k];
-            const item_list *l = &b->ranks[r].items[slot];
-            rank_of[j] = r;
-            at[j] = l->v;
-            end[j] = l->v + l->n;
+    for (uint32_t i = 0, j = 0; i < b->n_lanes; i++) {
+        const lane *ln = &b->lanes[i];
+        const item_list *l = &ln->items[slot];
+        for (uint32_t k = 0; k < ln->n_listed[slot]; k++, j++) {
+            rank_of[j] = ln->listed[slot][k];
+            at[j] = l->v + ln->listed_at[slot][k];
+            end[j] = l->v + (k + 1 < ln->n_listed[slot] ? ln->listed_at[slot][k + 1] : l->n);
             live[j] = true;
-            keys[j] = l->v[0].key;
+            keys[j] = at[j]->key;
         }
+    }
     out->live = true;
     out->leaf = s->leaf;
     b->cur_out = out;

@@ -238,6 +238,9 @@ int32_t dumpi_file_cpu_bias(const dumpi_file *f);
  * the file has no footer (then the pointers are NULL). */
 int dumpi_file_footer_counts(const dumpi_file *f, const uint32_t **calls,
                              const uint32_t **ignored);
+/* Let go of the footer's tables (a reader of thousands of files that has
+ * taken what it needs of them): dumpi_file_footer_counts then returns 0. */
+void dumpi_file_drop_footer(dumpi_file *f);
 
 /* Keyval record (T.4). */
 size_t dumpi_file_n_keyvals(const dumpi_file *f);

@@ -596,6 +596,11 @@ int dumpi_file_footer_counts(const dumpi_file *f, const uint32_t **calls,
   return f->footer_calls ? DUMPI_LABEL_ALL_FUNCTIONS + 1 : 0;
 }
 
+void dumpi_file_drop_footer(dumpi_file *f) {
+  free(f->footer_calls);
+  f->footer_calls = f->footer_ignored = NULL;
+}
+
 size_t dumpi_file_n_keyvals(const dumpi_file *f) { return f->n_keyvals; }
 int dumpi_file_keyval(const dumpi_file *f, size_t i, const char **key,
                       const char **value) {

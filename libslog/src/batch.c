@@ -2,11 +2,11 @@
  * slog.h "batches").
  *
  * A batch does on its own thread what is per drawable and needs nothing of
- * the writer: the checks, the record encoding and the preview of the one
- * leaf it is aimed at. What is left for the writer's thread is per batch:
- * one copy of the encoded records into the leaf's body (rebasing the first
- * record's start delta on the record before it there), one merge of the
- * preview rows, and the statistics. The few drawables outside the leaf
+ * the writer: the checks and the record encoding. What is left for the
+ * writer's thread is one copy of the encoded records into the leaf's body
+ * (rebasing the first record's start delta on the record before it
+ * there), the preview of the one leaf the batch is aimed at, made in one
+ * accumulator for every batch and merged, and the statistics. The few drawables outside the leaf
  * (crossing its edges, or in another leaf) are kept as they are and placed
  * by the writer one by one.
  */
@@ -36,10 +36,6 @@ slog_status slog_batch_new(slog_writer *w, slog_batch **out) {
     b->shift = shift;
     b->n_bins = bins;
     b->tb_shift = tb_shift;
-    prev_init(&b->prev, bins);
-    /* A producer's batch sees a few timelines (a lane of ranks), not all:
-     * 4,096 rows of bins in each of 256 batches was 256 MB with 256 ranks. */
-    b->prev.first_rows = 16;
     slog_batch_begin(b, 0);
     *out = b;
     return SLOG_OK;
@@ -49,7 +45,7 @@ void slog_batch_free(slog_batch *b) {
     if (!b) return;
     for (uint32_t i = 0; i < b->cap_segs; i++) buf_free(&b->segs[i].seg);
     free(b->segs);
-    prev_free(&b->prev);
+    free(b->pv);
     free(b->other);
     free(b->other_info);
     free(b->cats);
@@ -84,7 +80,7 @@ void slog_batch_begin(slog_batch *b, uint64_t leaf) {
     b->n_segs = 0;
     b->last_seg = 0;
     b->n_seg = 0;
-    prev_reset(&b->prev);
+    b->n_pv = 0;
     b->n_other = 0;
     b->n_other_info = 0;
     memset(b->n_by_kind, 0, sizeof b->n_by_kind);
@@ -208,34 +204,53 @@ static batch_cat *cat_first(slog_batch *b, const slog_drawable *d) {
     return c;
 }
 
-/* The preview of a drawable inside the leaf. */
-static inline void leaf_preview(slog_batch *b, const slog_drawable *d) {
-    uint32_t tl = d->timeline, cat = d->category;
+/* The preview of a drawable inside the leaf, for batch_preview. Zero-length
+ * states cover nothing. False when out of memory. */
+static inline bool leaf_preview(slog_batch *b, const slog_drawable *d) {
     bool is_state = d->kind == SLOG_KIND_STATE;
-    slog_prev_row *row;
-    float *bins;
-    if (b->bshift >= 0 && (bins = prev_bins_direct(&b->prev, tl, cat, &row))) {
-        if (is_state && d->end <= d->start) return; /* zero-length states cover nothing */
-        prev_add_pow2(bins, row, b->bshift, b->inv, b->n_bins, is_state, d->start - b->lo, d->end - b->lo);
-        return;
+    if (is_state && d->end <= d->start) return true;
+    if (b->n_pv == b->cap_pv) {
+        batch_pv *v = slog_grow(b->pv, &b->cap_pv, b->n_pv, sizeof *v, 64);
+        if (!v) return false;
+        b->pv = v;
     }
-    if (!b->prev_tl || tl < b->prev_tl0 || tl - b->prev_tl0 >= b->prev_tl || cat >= b->prev_cat) {
-        /* The direct table covers the timelines from the lowest seen on
-         * (a producer's lane of ranks, not every rank below it: 128 KiB a
-         * batch with 1,024 ranks), grown by doubling so that it is rebuilt
-         * a few times at the start, not for every new id. Too many cells
-         * for a table (prev_resize_dims): the rows are hashed. */
-        uint64_t lo = b->prev_tl ? b->prev_tl0 : tl, top = b->prev_tl ? (uint64_t)b->prev_tl0 + b->prev_tl : 0;
-        if (tl < lo) lo = tl;
-        if ((uint64_t)tl + 1 > top) top = (uint64_t)tl + 1;
-        uint64_t span = b->prev_tl ? b->prev_tl : 16;
-        while (span < top - lo) span *= 2;
-        b->prev_tl0 = (uint32_t)lo;
-        b->prev_tl = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
-        while (b->prev_cat <= cat) b->prev_cat = b->prev_cat ? 2 * b->prev_cat : 32;
-        prev_set_dims(&b->prev, b->prev_tl0, b->prev_tl, b->prev_cat);
+    b->pv[b->n_pv++] = (batch_pv){d->timeline, d->category | (is_state ? BATCH_PV_STATE : 0), d->start, d->end};
+    return true;
+}
+
+bool batch_preview(slog_batch *b, slog_prev_acc *acc) {
+    prev_reset(acc);
+    for (uint32_t i = 0; i < b->n_pv; i++) {
+        const batch_pv *p = &b->pv[i];
+        uint32_t tl = p->timeline, cat = p->category & ~BATCH_PV_STATE;
+        bool is_state = (p->category & BATCH_PV_STATE) != 0;
+        slog_prev_row *row;
+        float *bins;
+        if (b->bshift >= 0 && (bins = prev_bins_direct(acc, tl, cat, &row))) {
+            prev_add_pow2(bins, row, b->bshift, b->inv, b->n_bins, is_state, p->start - b->lo, p->end - b->lo);
+            continue;
+        }
+        if (!b->prev_tl || tl < b->prev_tl0 || tl - b->prev_tl0 >= b->prev_tl || cat >= b->prev_cat) {
+            /* The direct table covers the timelines from the lowest seen on
+             * (a producer's lane of ranks, not every rank below it: 128 KiB a
+             * batch with 1,024 ranks), grown by doubling so that it is rebuilt
+             * a few times at the start, not for every new id. Too many cells
+             * for a table (prev_resize_dims): the rows are hashed. */
+            uint64_t lo = b->prev_tl ? b->prev_tl0 : tl, top = b->prev_tl ? (uint64_t)b->prev_tl0 + b->prev_tl : 0;
+            if (tl < lo) lo = tl;
+            if ((uint64_t)tl + 1 > top) top = (uint64_t)tl + 1;
+            uint64_t span = b->prev_tl ? b->prev_tl : 16;
+            while (span < top - lo) span *= 2;
+            b->prev_tl0 = (uint32_t)lo;
+            b->prev_tl = span > UINT32_MAX ? UINT32_MAX : (uint32_t)span;
+            while (b->prev_cat <= cat) b->prev_cat = b->prev_cat ? 2 * b->prev_cat : 32;
+        }
+        /* The accumulator serves every batch: its table follows this one's. */
+        prev_set_dims(acc, b->prev_tl0, b->prev_tl, b->prev_cat);
+        prev_add(acc, b->lo, b->hi - b->lo, tl, cat, is_state, p->start, p->end);
+        if (acc->failed) return false;
     }
-    prev_add(&b->prev, b->lo, b->hi - b->lo, tl, cat, is_state, d->start, d->end);
+    return !acc->failed;
 }
 
 slog_status slog_batch_add(slog_batch *b, const slog_drawable *d) {
@@ -266,8 +281,7 @@ slog_status slog_batch_add(slog_batch *b, const slog_drawable *d) {
             if (!m || !seg_put(m, d, b->lo, true)) goto nomem;
         }
         b->n_seg++;
-        leaf_preview(b, d);
-        if (b->prev.failed) goto nomem;
+        if (!leaf_preview(b, d)) goto nomem;
     } else if (!keep_other(b, d)) {
         goto nomem;
     }

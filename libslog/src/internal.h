@@ -283,6 +283,18 @@ typedef struct batch_seg {
     size_t first_delta_at;   /* offset of the first record's start delta */
 } batch_seg;
 
+/* A drawable's share of a batch's leaf preview. */
+typedef struct batch_pv {
+    uint32_t timeline;
+    uint32_t category;       /* bit 31: a state */
+    int64_t start, end;
+} batch_pv;
+#define BATCH_PV_STATE 0x80000000u
+
+/* Make b's leaf preview in acc (reset first): the rows in the order of
+ * b's drawables, as the writer absorbs them. False when out of memory. */
+bool batch_preview(slog_batch *b, slog_prev_acc *acc);
+
 struct slog_batch {
     int shift;
     uint32_t n_bins;
@@ -296,9 +308,15 @@ struct slog_batch {
     uint32_t n_segs, cap_segs;
     uint32_t last_seg;       /* the segment used last (lanes go rank by rank) */
     uint64_t n_seg;          /* drawables among the records (no mirrors) */
-    slog_prev_acc prev;      /* their preview, over the leaf */
-    uint32_t prev_tl0;          /* dimensions given to prev: timelines from */
-    uint32_t prev_tl, prev_cat; /* prev_tl0 on (grown by doubling) */
+    /* What their preview over the leaf needs of them, in order: the
+     * writer makes the preview when it takes the batch (batch_preview),
+     * so that the bins of a row, hundreds of bytes where a rank has a
+     * few records in a leaf, exist for one batch at a time, not for every
+     * batch in flight (thousands of ranks). */
+    batch_pv *pv;
+    uint32_t n_pv, cap_pv;
+    uint32_t prev_tl0;          /* dimensions given to the preview: */
+    uint32_t prev_tl, prev_cat; /* timelines from prev_tl0 on (grown by doubling) */
     int bshift;              /* bins are 2^bshift ns wide; -1: not a power of two */
     float inv;               /* 1 / bin width */
     /* The others, copied (info: offsets into other_info until placed). */

@@ -140,6 +140,8 @@ struct slog_writer {
     uint64_t n_drawables, n_by_kind[3], n_mirrors;
     int64_t t_min, t_max;
 
+    slog_prev_acc leaf_prev; /* a batch's leaf preview, while it is absorbed */
+
     FILE *dir_spill;
     uint64_t n_nodes;
     uint32_t depth, ov_depth;
@@ -287,6 +289,12 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
         return slog_set_error(err, SLOG_ERR_ARG, path, SLOG_NO_OFFSET,
                               "preview_bins must be even and <= 4096, leaf_shift -1..62");
     }
+    if (w->opt.overview_level >= SLOG_MAX_LEVELS ||
+        (w->opt.preview_level >= SLOG_MAX_LEVELS && w->opt.preview_level != SLOG_PREVIEW_NONE)) {
+        free(w);
+        return slog_set_error(err, SLOG_ERR_ARG, path, SLOG_NO_OFFSET,
+                              "preview_level must be below 64 or SLOG_PREVIEW_NONE, overview_level below 64");
+    }
     uint32_t bt = w->opt.block_timelines, gt = w->opt.group_timelines;
     if ((bt & (bt - 1)) || bt > SLOG_MAX_BLOCK_TIMELINES || (gt & (gt - 1)) || gt > SLOG_MAX_BLOCK_TIMELINES) {
         free(w);
@@ -294,6 +302,8 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
                               "block_timelines and group_timelines must be 0 or powers of two up to 65536");
     }
     w->shift = w->opt.leaf_shift;
+    prev_init(&w->leaf_prev, w->opt.preview_bins);
+    w->leaf_prev.first_rows = 16; /* a batch sees a lane of ranks, not all */
     w->t_min = INT64_MAX;
     w->t_max = INT64_MIN;
     w->min_hi = INT64_MAX;
@@ -336,7 +346,7 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
  * now, so placing a drawable need not ask (a node opened later learns it
  * then). */
 static void tree_dims_changed(const slog_writer *w, tree *t) {
-    if (!t) return;
+    if (!t || t->base == SLOG_PREVIEW_NONE) return; /* its nodes keep no bins */
     uint32_t first, n;
     tree_dims(w, t, &first, &n);
     for (uint32_t l = 0; l < t->n_levels; l++)
@@ -513,7 +523,7 @@ static tree *tree_new(const slog_writer *w, uint32_t id) {
     t->id = id;
     t->base = id == SLOG_TREE_OVERVIEW ? w->opt.overview_level : w->opt.preview_level;
     /* No level reaches past 2^62 ns (the reader refuses such nodes). */
-    if (t->base > 62u - (uint32_t)w->shift) t->base = 62u - (uint32_t)w->shift;
+    if (t->base != SLOG_PREVIEW_NONE && t->base > 62u - (uint32_t)w->shift) t->base = 62u - (uint32_t)w->shift;
     t->min_hi = INT64_MAX;
     return t;
 }
@@ -574,9 +584,11 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
     n->n_subtree = 0;
     n->body.len = 0;
     slog_summ_reset(&n->summ);
-    uint32_t first, count;
-    tree_dims(w, t, &first, &count);
-    prev_set_dims(&n->prev, first, count, w->n_cats);
+    if (t->base != SLOG_PREVIEW_NONE) { /* else no table of rows to size */
+        uint32_t first, count;
+        tree_dims(w, t, &first, &count);
+        prev_set_dims(&n->prev, first, count, w->n_cats);
+    }
     memmove(lv->open + at + 1, lv->open + at, (size_t)(lv->n_open - at) * sizeof *lv->open);
     lv->open[at] = n;
     lv->n_open++;
@@ -841,12 +853,14 @@ static slog_status place_at(slog_writer *w, const slog_drawable *d, int64_t a, i
     slog_encode_drawable(&n->body, d, &n->prev_start);
     n->n_drawables++;
     n->n_subtree++;
-    uint32_t pl;
-    open_node *p = level < t->base ? preview_node(w, t, level, a, &pl) : n;
-    if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
-    pl = level < t->base ? t->base : level;
-    prev_add(&p->prev, p->lo, (int64_t)1 << (w->shift + pl), d->timeline, d->category, d->kind == SLOG_KIND_STATE,
-             d->start, d->end);
+    if (t->base != SLOG_PREVIEW_NONE) {
+        uint32_t pl;
+        open_node *p = level < t->base ? preview_node(w, t, level, a, &pl) : n;
+        if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
+        pl = level < t->base ? t->base : level;
+        prev_add(&p->prev, p->lo, (int64_t)1 << (w->shift + pl), d->timeline, d->category,
+                 d->kind == SLOG_KIND_STATE, d->start, d->end);
+    }
     if (d->kind == SLOG_KIND_ARROW && block_of(w, d->end_timeline) != t->id) {
         tree *m = block_tree(w, block_of(w, d->end_timeline));
         open_node *mn = m ? node_get(w, m, level, index) : NULL;
@@ -944,8 +958,8 @@ int32_t slog_leaf_shift_for_trace(double n, double span_ns, double n_rows, uint3
  * (states) with the default bins. */
 #define ROW_BYTES (4 + DEFAULT_BINS)
 
-void slog_preview_levels_for(double leaf_drawables, double n_rows, uint32_t n_timelines, uint32_t *block_level,
-                             uint32_t *overview_level) {
+void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n_rows, uint32_t n_timelines,
+                             uint32_t *block_level, uint32_t *overview_level) {
     uint32_t tb = slog_block_timelines_for(n_timelines), g = slog_group_timelines_for(n_timelines);
     double blocks = n_timelines > tb ? (double)n_timelines / tb : 1;
     double per_block = leaf_drawables / blocks, rows_block = n_rows / blocks, rows_ov = n_rows / g;
@@ -959,6 +973,15 @@ void slog_preview_levels_for(double leaf_drawables, double n_rows, uint32_t n_ti
         while (b < 40 && (ldexp(per_block, (int)b) * budget < rows_block * ROW_BYTES ||
                           ldexp(per_block, (int)b) < DEFAULT_PREVIEW_MIN))
             b++;
+    /* A block's root holds the block's share of the trace at most: when
+     * even that share cannot pay for a preview of the block's rows, the
+     * levels found above lie past the root, and every open level of
+     * every block would keep bins for all of its rows (with thousands of
+     * timelines of few drawables each, most of the writer's memory) for
+     * previews that do not pay. A reader reads such a block's records. */
+    double whole = n_drawables / blocks;
+    if (n_drawables > 0 && (whole * budget < rows_block * ROW_BYTES || whole < DEFAULT_PREVIEW_MIN))
+        b = SLOG_PREVIEW_NONE;
     if (leaf_drawables > 0)
         while (o < 40 && ldexp(leaf_drawables, (int)o) * budget < rows_ov * ROW_BYTES) o++;
     *block_level = b;
@@ -1006,7 +1029,7 @@ static slog_status choose_shift(slog_writer *w, bool full) {
         double n = full ? w->n_boot - w->n_boot / 2 : w->n_boot;
         double per_leaf = n * ldexp(1.0, shift) / ((double)(hi_key - lo_key) + 1.0);
         uint32_t n_tl = w->opt.expected_timelines > w->n_tls ? w->opt.expected_timelines : w->n_tls;
-        slog_preview_levels_for(per_leaf, distinct_rows(w), n_tl, &w->opt.preview_level, &w->opt.overview_level);
+        slog_preview_levels_for(per_leaf, 0, distinct_rows(w), n_tl, &w->opt.preview_level, &w->opt.overview_level);
     }
     fix_geometry(w);
     for (uint32_t i = 0; i < w->n_boot; i++) {
@@ -1104,7 +1127,8 @@ static void append_segment(open_node *n, const batch_seg *g) {
  * on that tree's base level (or the leaf), and to its group's row of the
  * overview's node on its base level (and what that node previews itself). */
 static bool absorb_preview(slog_writer *w, slog_batch *b) {
-    slog_prev_acc *src = &b->prev;
+    slog_prev_acc *src = &w->leaf_prev;
+    if (!batch_preview(b, src)) return false;
     uint32_t nb = src->n_bins;
     tree *t = NULL;
     open_node *bn = NULL, *on = NULL;
@@ -1122,16 +1146,18 @@ static bool absorb_preview(slog_writer *w, slog_batch *b) {
         const float *bins = src->pool + (size_t)i * nb;
         bool is_state = w->cat_is_state[r->category];
         uint32_t k = block_of(w, r->timeline);
-        if (!t || t->id != k) {
-            t = block_tree(w, k);
-            if (!t) return false;
-            bup = t->base;
-            bn = node_get(w, t, bup, b->leaf >> bup);
-            if (!bn) return false;
-            bpos = (b->leaf - ((b->leaf >> bup) << bup)) * nb;
+        if (w->opt.preview_level != SLOG_PREVIEW_NONE) {
+            if (!t || t->id != k) {
+                t = block_tree(w, k);
+                if (!t) return false;
+                bup = t->base;
+                bn = node_get(w, t, bup, b->leaf >> bup);
+                if (!bn) return false;
+                bpos = (b->leaf - ((b->leaf >> bup) << bup)) * nb;
+            }
+            if (!prev_add_bins(&bn->prev, r->timeline, r->category, bins, r->lo_bin, r->hi_bin, bup, bpos, is_state))
+                return false;
         }
-        if (!prev_add_bins(&bn->prev, r->timeline, r->category, bins, r->lo_bin, r->hi_bin, bup, bpos, is_state))
-            return false;
         if (on) {
             uint32_t g = r->timeline >> w->g_shift;
             if (!prev_add_bins(&on->prev, g, r->category, bins, r->lo_bin, r->hi_bin, oup, opos, is_state))
@@ -1432,6 +1458,7 @@ void slog_writer_abort(slog_writer *w) {
     for (uint32_t i = 0; i < w->n_blocks; i++) tree_free(w->blocks[i]);
     free(w->blocks);
     tree_free(w->ov);
+    prev_free(&w->leaf_prev);
     free(w->boot);
     free(w->boot_info);
     buf_free(&w->out);

@@ -152,17 +152,27 @@ typedef struct slog_writer_options {
                                      memory of previews that would not pay;
                                      0 = every level, or chosen from the
                                      first drawables when the writer
-                                     chooses the leaf width */
-    uint32_t overview_level;      /* the same for the overview tree */
+                                     chooses the leaf width;
+                                     SLOG_PREVIEW_NONE: no block node has
+                                     one (the overview's still do) */
+    uint32_t overview_level;      /* the same for the overview tree (which
+                                     SLOG_PREVIEW_NONE does not take) */
 } slog_writer_options;
+
+/* slog_writer_options.preview_level: the blocks' trees carry no preview
+ * and the writer keeps no preview bins for them. */
+#define SLOG_PREVIEW_NONE UINT32_MAX
 
 /* The preview levels (above) for leaves of leaf_drawables drawables (over
  * all blocks) and n_rows (timeline, category) pairs on n_timelines
  * timelines: the lowest levels whose nodes can afford previews of those
- * rows (docs/FORMAT.md, "Previews"). */
+ * rows (docs/FORMAT.md, "Previews"). n_drawables, the whole trace's
+ * drawables when known (else 0), bounds what a block's node can hold: when
+ * not even a block's root can afford a preview, block_level is
+ * SLOG_PREVIEW_NONE. */
 SLOG_API
-void slog_preview_levels_for(double leaf_drawables, double n_rows, uint32_t n_timelines, uint32_t *block_level,
-                             uint32_t *overview_level);
+void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n_rows, uint32_t n_timelines,
+                             uint32_t *block_level, uint32_t *overview_level);
 
 /* The block and overview group sizes the writer uses for a trace of n
  * timelines when the options leave them 0 (docs/FORMAT.md, "Blocks"). */
