@@ -526,9 +526,11 @@ static int print_profile(slog_reader *r, const opts *o, const slog_analysis *a, 
     if (!rows) return 1;
     size_t m = 0;
     if (o->by_timeline) {
-        memcpy(rows, src, n * sizeof *rows);
+        if (n) /* src is NULL when there are none */
+            memcpy(rows, src, n * sizeof *rows);
         m = n;
-        qsort(rows, m, sizeof *rows, cmp_prof_cat);
+        if (m > 1)
+            qsort(rows, m, sizeof *rows, cmp_prof_cat);
     } else {
         /* per category over the timelines */
         for (uint32_t k = 0; k < fi->n_categories; k++) {
