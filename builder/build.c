@@ -317,9 +317,8 @@ G_GNUC_NO_INLINE static const char *input_named_by(const dumpi_meta *meta, const
  * which a lane-parallel build cannot buffer, so the first records of every
  * rank stand for them (as many per rank), but no more than SAMPLE_PER_RANK
  * of a rank: the sample is decoded again by the lanes, before any of them
- * can start, and with few ranks 16,384 records of each told nothing 4,096
- * did not (the same widths on every trace in ../shared/traces and on
- * generated ones of 16 to 1,024 ranks). */
+ * can start, and with few ranks more records of each gave the same leaf
+ * widths as SAMPLE_PER_RANK, on real and generated traces alike. */
 #define SAMPLE_RECORDS 65536
 #define SAMPLE_PER_RANK 4096
 

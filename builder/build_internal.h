@@ -50,12 +50,11 @@
  * match step's and the lanes' own), so the slots follow it.
  *
  * With few ranks the match step is most of a thread's work and lanes at
- * a lag of 2 waited for it (16 ranks, 1 GB: 70 ms of the two threads' 2.1 s
- * CPU): a lag of 3 took 3-4 % off the wall time, 0-6 % off hpcg-4r's. With
- * 32 to 128 ranks it changed nothing, and with 256 and 1,024 ranks, whose
- * slabs are larger, it was 2-3 % slower and took 15 % more memory. The lag
- * depends on the trace alone, never on the threads: which records lanes
- * take, so the bytes written, must not. */
+ * a lag of 2 waited for it: a lag of 3 shortens such builds. With many
+ * ranks, whose slabs are larger, a lag of 3 was slower and took more
+ * memory (docs/PERFORMANCE.md). The lag depends on the trace alone, never
+ * on the threads: which records lanes take, so the bytes written, must
+ * not. */
 #define LAG_FEW_RANKS 3
 #define LAG_MANY_RANKS 2
 #define FEW_RANKS 16

@@ -177,8 +177,8 @@ static inline void set_status(match_op *op, const dumpi_status *ds) {
 
 void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const dumpi_completions *dc,
               int64_t t0, int64_t bytes, send_reqs *sends, op_slot_fn slot, void *user) {
-    /* hpcc polls with Testany hundreds of thousands of times, nearly always
-     * completing nothing */
+    /* programs poll with MPI_Testany in loops, nearly always completing
+     * nothing */
     if (p->role == R_NONE || (p->role == R_COMPLETE && dc->n == 0)) return;
     int comm = (int)arg_or(c, p->a.i_comm, 2);
     match_op *op;

@@ -92,7 +92,7 @@ typedef enum match_op_kind {
 
 /* 56 bytes, so that a lane's list entry (its key and this) is one cache
  * line: the lists are written on one core and read by the match step on
- * another, and their traffic was a tenth of hpcg-4r's build on two cores.
+ * another, and that traffic was a large share of a build on two cores.
  * Hence the status's fields inline and no completion time: a RECV or
  * COMPLETE completes when its record exits, which the caller knows. */
 typedef struct match_op {

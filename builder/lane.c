@@ -140,7 +140,7 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
     }
     if (p->poll_category != UINT32_MAX && call_poll_failed(c, p)) {
         /* A poll that found nothing completed nothing: no matching
-         * operations, no completions to walk (hpcc: 265,000 of them). */
+         * operations, no completions to walk (polling loops make many). */
         slog_drawable ev = {.kind = SLOG_KIND_EVENT, .category = p->poll_category, .timeline = r->rank,
                             .end_timeline = r->rank, .start = key, .end = key};
         r->n_events++;
@@ -174,9 +174,9 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
 
 /* Flattened: the compiler inlines everything it calls, the decoder, the
  * call plans and libslog's batch_add, into one loop, and op_slot through
- * its pointer (hpcg-4r: 754 -> 695 M instructions at -j 1, the program
- * 25 % larger; the sequential steps flattened the same way made it three
- * times larger for 1-2 %). */
+ * its pointer: fewer instructions per call for a larger program; the
+ * sequential steps flattened the same way grew the program far more for
+ * little (docs/PERFORMANCE.md). */
 __attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s) {
     int slot = SLOT_OF(b, s->k);
     slog_batch *batch = ln->batch[slot];

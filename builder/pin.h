@@ -3,10 +3,9 @@
  * With a thread for every CPU the process may use, each keeps to one, as
  * GROMACS's mdrun -pin auto does. Left to the scheduler, a thread woken
  * or started by another was often put on that one's CPU: the pipeline's
- * two workers then shared one core for much of a small trace's build
- * (hpcc-4r: 22 ms median, 14 ms pinned, alternating runs), and the leaf
- * width's sample ran its two halves one after the other (hpcg-4r: 1.1-1.4
- * instead of 0.6 ms). With fewer threads than CPUs (a chosen -j, perhaps
+ * two workers then shared one core for much of a small trace's build, and
+ * the leaf width's sample ran its two halves one after the other
+ * (docs/PERFORMANCE.md). With fewer threads than CPUs (a chosen -j, perhaps
  * beside other jobs), --no-pin, or off Linux, nothing is pinned.
  */
 #ifndef SLOG2_PIN_H

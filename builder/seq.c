@@ -367,8 +367,7 @@ void seq_match(builder *b, const slab *s) {
      * here: a rank_in is its lane's, written for every record on another
      * thread while this runs, and reading the lists through it made the
      * two cores pass its cache lines back and forth for every entry
-     * (hpcg-4r: lanes 31 % and this loop 55 % more CPU on two threads than
-     * on one). */
+     * (docs/PERFORMANCE.md, the match step's false sharing). */
     uint32_t n = 0;
     for (uint32_t i = 0; i < b->n_lanes; i++) n += b->lanes[i].n_listed[slot];
     if (!n && !any) return; /* an empty slab: nothing reaches the writer, not even a watermark */
@@ -447,7 +446,7 @@ void seq_begin(builder *b) {
     /* The plans of the functions in the leaf width's sample, in label
      * order, before the first leaf: lanes use them from the start rather
      * than leave a trace's first leaves (MPI_Init, setup: dense in calls)
-     * to the sequential step alone (hpcc-4r: 5 of its 22 ms). */
+     * to the sequential step alone. */
     slab_out *out = &b->outs[SLOTS_MAX];
     b->cur_out = out;
     for (int i = 0; i < N_LABELS; i++)

@@ -2,8 +2,8 @@
  *
  * A node's preview summarises its whole subtree: per (timeline, category) the
  * fraction of each of n_bins time bins covered by states (partial overlap
- * counts fractionally, as in SLOG-1's statistics section; see the SLOG
- * review in ../shared/seeds/003) and the number of arrows/events starting in
+ * counts fractionally, as in SLOG-1's statistics section) and the number
+ * of arrows/events starting in
  * each bin. Values are kept as floats while open (counts are exact up to
  * 2^24 per bin and row) and quantised only when a
  * node is written, so merging children into parents loses nothing.
@@ -108,8 +108,8 @@ static bool grow(slog_prev_acc *a) {
     uint32_t cap = a->cap_rows ? a->cap_rows + a->cap_rows / 2 : 16;
     if (a->direct) {
         /* Every row then lies inside the table: start with up to 4,096 of
-         * its cells and never go past them (1,024 ranks: 194 reallocations
-         * and copies of the bins otherwise, 2 % of the build). */
+         * its cells and never go past them (with many timelines, growing
+         * by halves reallocated and copied the bins again and again). */
         uint32_t cells = a->dir_tl * a->dir_cat; /* at most DIRECT_MAX */
         if (!a->cap_rows)
             cap = a->first_rows ? a->first_rows : cells < 4096 ? cells : 4096;

@@ -180,8 +180,8 @@ static char *dup_str(const char *s) {
 /* Blocks for the file up to end and a quarter more (4 to 64 MiB), past
  * its end without growing it (the writer truncates the rest away when it
  * finishes). On ext4 an append to allocated blocks skips delayed
- * allocation's per-page reservation: writing a 400 MB file took 70 ms of
- * system time, 43 ms so. Best effort: a file system that cannot (NFS,
+ * allocation's per-page reservation, which was a large part of the
+ * writer's system time. Best effort: a file system that cannot (NFS,
  * older Lustre) is written as before. */
 static void reserve_blocks(slog_writer *w, uint64_t end) {
 #if defined(__linux__) && defined(FALLOC_FL_KEEP_SIZE)

@@ -205,7 +205,7 @@ static int have_gpu(void)
 
 /* Without a GPU (VNC and X forwarding from a cluster's login node, Xvfb)
  * GTK's GL renderer runs in software: the window's first frame came
- * 300-620 ms after launch instead of 165-235 ms, and every frame copies the
+ * about twice as late, and every frame copies the
  * canvas into a texture. The canvas is a Cairo raster already, so GTK's
  * Cairo renderer shows it as it is. GSK_RENDERER set by the user wins. */
 static void prefer_cairo_without_gpu(void)
