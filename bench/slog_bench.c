@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slog_bench.c - libslog's own figures, without DUMPI in the way:
  *
  *   slog-bench write N T FILE   write N drawables on T timelines (MPI-like:

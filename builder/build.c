@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* build.c - the slog2-build pipeline (see build.h): setup, the leaf width,
  * the run (pipeline.c, lane.c, seq.c; build_internal.h tells how the work
  * is cut) and the end (footers, unmatched messages, the summary).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* build.h - the slog2-build pipeline: DUMPI ranks -> states/events on
  * lanes of ranks, message matching and communicator replay in exit-time
  * order -> libslog writer, in time slabs on several threads

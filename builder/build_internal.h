@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* build_internal.h - the state slog2-build's pipeline shares between its
  * files: build.c (setup, finish), lane.c (a group of ranks over one time
  * slab, on any thread), seq.c (the sequential step of a slab) and

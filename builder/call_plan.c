@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* call_plan.c - see call_plan.h. */
 #include "call_plan.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* call_plan.h - what one MPI function's records mean to the builder: the
  * state's category and info fields, and the operations message matching
  * gets from them.

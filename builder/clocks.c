@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clocks.c - see clocks.h. */
 #include "clocks.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clocks.h - one time axis for ranks that ran on different hosts.
  *
  * libdumpi records wall time from CLOCK_MONOTONIC: seconds since the host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* comm_call.c - see comm_call.h. */
 #include "comm_call.h"
 

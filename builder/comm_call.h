@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* comm_call.h - replay one DUMPI record's communicator or group call
  * (Comm_dup/split/create/free, Comm_group/remote_group, Group_*, Cart_create/sub, Graph_create,
  * Intercomm_create/merge) into a comm_ctx.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* comm_view.c - see comm_view.h. */
 #include "comm_view.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* comm_view.h - what a state's info fields need to know of the
  * communicator its call names: world ranks of its members, its size, the
  * caller's rank in it.

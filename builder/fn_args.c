@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fn_args.c - see fn_args.h. */
 #include "fn_args.h"
 

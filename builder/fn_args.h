@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fn_args.h - where, in a DUMPI function's argument list, the arguments
  * the builder reads sit.
  *

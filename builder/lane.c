@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lane.c - a lane's ranks over one slab (see build_internal.h).
  *
  * Runs on any thread, one lane at a time per thread: it touches only its

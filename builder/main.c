@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c - slog2-build command line: options, input discovery, progress and
  * exit status. The work is in build.c. */
 #include <glib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* palette.c - a hue band per family, varied within it by a hash of the name
  * so that e.g. MPI_Send and MPI_Isend are neighbours; the calls that fill
  * most timelines have a colour of their own, chosen apart from their

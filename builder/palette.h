@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* palette.h - legend colours for MPI function families.
  *
  * Colours are stable: a function's colour depends only on its family and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pin.c - see pin.h. */
 #include "pin.h"
 

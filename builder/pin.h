@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pin.h - keeping the builder's threads one to a CPU.
  *
  * With a thread for every CPU the process may use, each keeps to one, as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pipeline.c - who runs what, when (see build_internal.h).
  *
  * Work comes in three kinds: a lane over a slab, and a slab's two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* send_reqs.c - see send_reqs.h. */
 #include "send_reqs.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* send_reqs.h - a rank's active nonblocking sends, as its lane sees them.
  *
  * The completion of a send (MPI_Wait on an Isend's request) tells matching

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* seq.c - the sequential steps of a slab (see build_internal.h).
  *
  * Two chains, each slab after slab, which may run at the same time on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* volume.c - see volume.h.
  *
  * The rules follow the data each call's buffers hold (MPI-3.1 chapter 5):

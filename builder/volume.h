@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* volume.h - how many bytes an MPI call moves, seen from the calling rank:
  * out of its send buffer ("sent") and into its receive buffer
  * ("received").

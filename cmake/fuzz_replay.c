@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Replay driver for libFuzzer targets when not building with clang's
  * -fsanitize=fuzzer (see slog2_add_fuzzer in Slog2Testing.cmake): runs
  * LLVMFuzzerTestOneInput once on every file named on the command line and on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* foreign.h - what a file that is not a .slog2 is, when it is one of the
  * files a newcomer hands a .slog2 reader by mistake: the DUMPI trace the
  * .slog2 is built from. Header only and plain C, for slog2-print and

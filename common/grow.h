@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grow.h - one step of a growable array, header only and plain C: libslog
  * uses it, and so does the builder (its lanes' lists and the match step's
  * arrows), which links libslog but needs no more of its internals. Not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* signals.h - a tool stopped by a signal leaves no temporary files.
  *
  * Cluster batch systems end jobs that overrun their time with SIGTERM (or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumpi.h - reading Sandia DUMPI traces (.meta + one .bin per rank).
  *
  * Plain C11, libc only (no GLib): the decoder is fuzzed on its own and can

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumpi_complete.c - which requests a Wait/Test-family record completed.
  *
  * Driven by the argument names of the table row rather than by label, so

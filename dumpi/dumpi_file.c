@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumpi_file.c - open a DUMPI .bin: mapping, index record and the small
  * sections around the call stream (header, footer, keyvals, perf labels,
  * function names, datatype sizes). The call stream itself is decoded in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumpi_internal.h - shared by dumpi_file.c (sections) and dumpi_stream.c
  * (call records). Not for consumers: use dumpi.h.
  */

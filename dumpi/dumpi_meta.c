@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumpi_meta.c - the run description: the .meta key=value file and where
  * each rank's .bin lives.
  *

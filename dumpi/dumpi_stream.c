@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumpi_stream.c - the call stream (T.1): one walk over the function table
  * decodes every record kind.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumpi_table.c - the DUMPI function table (see dumpi_table.h).
  *
  * Each row lists a function's arguments in the order libdumpi writes them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumpi_table.h - what every DUMPI function record holds, as data.
  *
  * One row per DUMPI function label (sst-dumpi common/funclabels.h, trace

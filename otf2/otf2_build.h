@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* otf2_build.h - slog2-build's OTF2 input: an OTF2 archive (the anchor file
  * NAME.otf2, its global definitions NAME.def and a folder of per-location
  * .def/.evt files, as Score-P, EZTrace and others write them) converted to

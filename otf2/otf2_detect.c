@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* otf2_detect.c - see otf2_build.h. */
 #include "otf2_build.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* otf2_map.c - slog2-build's OTF2 input, around otf2_stream.c: timelines
  * and clock alignment from the definitions and a first pass over the
  * collectives, then the locations read in turn, a chunk at a time, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* otf2_model.h - what slog2-build keeps of an OTF2 archive while it
  * streams it (otf2_read.c reads, otf2_stream.c turns records into
  * drawables, otf2_map.c writes them).

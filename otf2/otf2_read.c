@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* otf2_read.c - an OTF2 archive through libotf2's reader: the global
  * definitions into the model of otf2_model.h, then the event files with a
  * reader per location (after its local definitions, for the mapping

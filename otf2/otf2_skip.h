@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* otf2_skip.h - the OTF2 event records slog2-build does not draw, as one
  * table: each row names the record (as otf2-print does), the family the
  * summary lists it under, and the types of its fields after the common

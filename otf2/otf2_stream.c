@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* otf2_stream.c - OTF2 event records to drawables as they are read:
  * states at each LEAVE, polls at once, arrows as soon as a receive has
  * both its message and its completion. Receive completions EZTrace does

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* otf2_stream.h - the state slog2-build keeps while it streams an OTF2
  * archive (private to otf2/): categories, the drawables waiting to be
  * written in end order, and the messages and receives in flight.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumpi_write.c - DUMPI .bin writer for slog2-synth (layout in dumpi_write.h). */
 #include "dumpi_write.h"
 

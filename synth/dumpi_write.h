@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dumpi_write.h - writes one rank's DUMPI .bin file, as libdumpi 13.0.0 does.
  *
  * File layout (sst-dumpi common/io.c; all integers big-endian):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c - slog2-synth command line (the generator lives in workload.c). */
 #include <errno.h>
 #include <getopt.h>

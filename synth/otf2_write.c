@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* otf2_write.c - see otf2_write.h. */
 #include "otf2_write.h"
 

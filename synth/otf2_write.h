@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* otf2_write.h - slog2-synth's OTF2 output (--format otf2): the simulated
  * program of workload.c written with libotf2 as Score-P records an MPI run.
  * Each MPI call is a region (ENTER/LEAVE) with the MPI records Score-P puts

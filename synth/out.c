@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out.c - buffered big-endian output file (see out.h). */
 #include "out.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out.h - buffered big-endian output file for slog2-synth.
  *
  * Every DUMPI value is big-endian ("network order", dumpi/common/iodefs.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prng.h - small seeded generator for slog2-synth.
  *
  * splitmix64 expands the user's seed into the 256-bit state of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* workload.c - the simulated MPI program behind slog2-synth (see workload.h).
  *
  * Handle conventions follow libdumpi 13 with Open MPI (docs/DUMPI.md):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* workload.h - the simulated MPI program behind slog2-synth.
  *
  * All ranks run one SPMD stencil-like program in lock step, one iteration at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check.c - the failure path of tests/check.h. */
 #include "check.h"
 

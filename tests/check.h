@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check.h - the checks of every test program (docs/HACKING.md, "Testing").
  *
  * A failed check prints file, line, the expression, an optional message and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* comm.c - communicator translation (see comm.h and docs/MATCHING.md).
  *
  * Three kinds of object:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* comm.h - communicator translation for slog2-build.
  *
  * Every world rank names communicators and groups by small local handles

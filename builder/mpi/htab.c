@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* htab.c - see htab.h. */
 #include "htab.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* htab.h - an open-addressing hash map from 64-bit keys to non-NULL pointers.
  *
  * Why not GHashTable: the builder looks up a request, a communicator or a

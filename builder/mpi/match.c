@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* match.c - point-to-point message matching (see match.h, docs/MATCHING.md).
  *
  * Where an operation lives:

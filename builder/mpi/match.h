@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* match.h - point-to-point message matching for slog2-build.
  *
  * Pairs every send with the receive that got it, following MPI's rules

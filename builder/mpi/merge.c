@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge.c - see merge.h.
  *
  * Leaves are streams 0..k-1 at virtual positions k..2k-1 of an implicit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge.h - the k-way merge of the ranks' record streams: which rank's
  * next record exits first.
  *

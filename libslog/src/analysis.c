@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* analysis.c - slog_reader_analyse: the communication matrix and the state
  * profile of a window, exact, from the summaries of the nodes that lie
  * inside it and the records of the others (docs/ANALYSIS.md for what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* batch.c - drawables collected on a producer's thread for the writer (see
  * slog.h "batches").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* buf.c - growable output buffer and bounded input cursor (see buf.h). */
 #include "buf.h"
 

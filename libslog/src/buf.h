@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* buf.h - growable output buffer and bounded input cursor.
  *
  * The cursor is the one place where untrusted lengths are checked: every read

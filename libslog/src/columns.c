@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* columns.c - aggregate previews and drawables into pixel columns.
  *
  * The viewer and slog2-print --preview read a window the same way: the query

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* crc32c.c - CRC32C (Castagnoli polynomial 0x82F63B78, reflected): the
  * CPU's instruction where there is one, else slicing-by-8 tables.
  * Chosen over CRC32 for its better error detection on the short blocks we

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* format.h - the .slog2 byte layout, in one place.
  *
  * Every multi-byte integer is little-endian and written byte by byte through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grid.c - a window of timelines folded into rows, of time into columns.
  *
  * With more timelines than screen rows, a picture shows each row as what

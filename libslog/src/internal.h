@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h - declarations shared by libslog's source files, not public. */
 #ifndef SLOG_INTERNAL_H
 #define SLOG_INTERNAL_H

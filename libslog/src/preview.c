@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* preview.c - SLOG-1 style preview bins, accumulated while a node is open.
  *
  * A node's preview summarises its whole subtree: per (timeline, category) the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* query.c - window queries and the full-file check.
  *
  * A query walks the tree from the root through the directory, visiting only

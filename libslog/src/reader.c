@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reader.c - opening and validating a .slog2 file: header, postamble,
  * sections and directory. Node and preview blocks are read lazily by
  * query.c. Every offset and count from the file is checked before use; each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reader_internal.h - the reader's state, shared by reader.c and query.c. */
 #ifndef SLOG_READER_INTERNAL_H
 #define SLOG_READER_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* status.c - status strings and error filling. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summary.c - the writer's side of node summaries: see summary.h and
  * docs/FORMAT.md, "Summary block". */
 #include "summary.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summary.h - per-node summaries of a block tree's subtree (private).
  *
  * A summary (docs/FORMAT.md, "Summary block") holds, for the drawables of a

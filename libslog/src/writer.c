@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* writer.c - streaming, one-pass .slog2 writer with bounded memory.
  *
  * Tree: node (L, k) covers [k << s, (k+1) << s) with s = leaf_shift + L, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slog2-print - show what a .slog2 file holds: summary, drawables in a window
  * (text, CSV, JSON), preview columns, and a full consistency check.
  * Data goes to stdout, diagnostics to stderr. Plain C11 + libslog only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_build.c - libFuzzer target: the whole slog2-build pipeline (decoding,
  * lanes, the merge of their lists, communicator replay, matching, volumes,
  * the libslog writer's batches) on one fuzzed rank file, in the fuzz build

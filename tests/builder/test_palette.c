@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_palette.c - the calls that fill most timelines have colours apart
  * from their family's others (Isend vs Irecv, Wait vs Waitall, the
  * collectives): every pair of them at least a set distance apart in

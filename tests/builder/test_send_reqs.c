@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_send_reqs.c - a lane leaves out the completions of its rank's
  * Isends, and only those (builder/send_reqs.h): the operations call_ops()
  * lists for hand-made records, with the lane's set and without it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_signals.c - a tool killed while writing leaves no temporary file
  * (common/signals.h), in a child process per case: the signal must end
  * the child as it would have (status), after removing the file and saying

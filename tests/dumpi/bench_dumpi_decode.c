@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_dumpi_decode.c - decode speed of the DUMPI reader on one core.
  *
  * usage: bench_dumpi_decode [-t SECONDS] FILE.bin...

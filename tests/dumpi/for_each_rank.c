@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* for_each_rank.c - see for_each_rank.h. */
 #include "for_each_rank.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* for_each_rank.h - the argument convention of the decoder tests that walk
  * real traces: TRACES_DIR FOLDER..., every rank's .bin of every folder. */
 #ifndef SLOG2_TEST_FOR_EACH_RANK_H

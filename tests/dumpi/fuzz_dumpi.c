@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_dumpi.c - libFuzzer target: open + iterate + every accessor.
  *
  * Build with -DSLOG2_FUZZ=ON and clang; run e.g.

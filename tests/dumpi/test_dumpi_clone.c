@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_dumpi_clone.c - dumpi_call_clone() owns what it copies.
  *
  * usage: test_dumpi_clone TRACES_DIR FOLDER...

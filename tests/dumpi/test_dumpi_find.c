@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_dumpi_find.c - dumpi_file_find() and dumpi_file_rewind(), the look
  * ahead slog2-build's clock alignment makes for each rank's MPI_Init.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_dumpi_legacy.c - version-dependent argument layouts.
  *
  * Before DUMPI 0.6.9 libdumpi wrote MPI_Type_struct's "indices" as one bare

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_dumpi_malformed.c - damaged .bin files never crash the reader.
  *
  * usage: test_dumpi_malformed [--window BYTES] TRACES_DIR FOLDER...

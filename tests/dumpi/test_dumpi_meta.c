@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_dumpi_meta.c - finding a run's files from its .meta.
  *
  * usage: test_dumpi_meta TRACES_DIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_dumpi_reference.c - decode every trace folder and compare, call for
  * call, with the reference decoding `dumpi2ascii -a` (*.txt.gz next to
  * each .bin): function name, wall and cpu entry/exit times, thread, every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_dumpi_table.c - the function table is self-consistent, and the
  * lookups and completion rules behave.
  */

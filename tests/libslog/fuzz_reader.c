@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_reader.c - libFuzzer target for the reader: the input is a .slog2
  * file (memfd, opened through /proc/self/fd), opened, queried at a few
  * windows and pixel widths, metadata walked, and checked. Built with

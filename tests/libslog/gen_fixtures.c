@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen_fixtures.c - generate the committed malformed fixtures in tests/data/.
  *
  *   gen_fixtures DIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slog_testgen.c - write small valid .slog2 files for tests.
  *
  *   slog_testgen OUT [N_DRAWABLES [SEED]]      one file (t_model_small model)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_analysis.c - slog_reader_analyse (matrix and profile of a window)
  * against a brute-force model over the drawables written: random traces
  * with deeply nested states, states of equal intervals, zero-length

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_batch.c - the writer's batches (slog.h "batches") against the
  * brute-force model and against the ordered writer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_blocks.c - many timelines: blocks, mirrored arrows, the overview and
  * folded grids (slog.h "folded grids"), against brute force.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bounded.c - reads are bounded by the window's pixel columns, not by
  * the trace length (slog.h above slog_reader_query). Two files of the same
  * density (64 timelines, same drawables per second per timeline), one 100x

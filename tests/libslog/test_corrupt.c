@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_corrupt.c - untrusted input: every truncation of a small file, random
  * single-bit flips (seeded), foreign files, bumped versions. The reader must
  * return an error (message non-empty, naming the file) or, for a flip in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_edge.c - edge cases of the writer and reader: empty trace, one
  * drawable, one timeline, 10^5 timelines, times 0 and 2^50, writer argument
  * errors (order, negative time, unknown ids), abort and failed finish leave no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_fixtures.c - the committed fixtures in tests/data/ (made once by
  * gen_fixtures.c): a good file whose drawables are listed in
  * slog_good.expect, and truncated, bit-flipped, wrong-version and foreign

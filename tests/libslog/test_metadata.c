@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_metadata.c - metadata round trip: categories (names, groups, rgba,
  * fields), timelines (rank, thread, label, group), annotations, category
  * stats (count, total_ns), file info counts and span, directory entries. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_narrow_info.c - SLOG_QUERY_NARROW_NO_INFO (slog.h): the same window
  * query with and without the flag delivers the same drawables in the same
  * order; under the flag the states and arrows shorter than pixel_ns carry no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_print_cli.c - slog2-print on a generated file: overview, --window
  * csv/json, --category, --preview, --check (good and bit-flipped), --stats,
  * --help, a missing file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_roundtrip.c - randomised write -> read round trips against a
  * brute-force model (slog.h "Exact semantics" above slog_reader_query).
  *

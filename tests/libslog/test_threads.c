@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_threads.c - several threads querying one reader at once get the same
  * results as sequential queries (slog.h: "safe to query from several threads
  * at once"). Results are compared as order-independent digests of every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testutil.h - shared helpers for the libslog tests: CHECK macros, a seeded
  * RNG, temp directories, and an in-memory model of a trace (categories,
  * timelines, drawables) that can be written with the writer and compared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_decode.c - every generated trace decodes with the project's DUMPI
  * decoder (dumpi/dumpi.h) and is consistent:
  *   - no decode errors; index, header (13.0.0), footer present;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_determinism.c - same options give byte-identical traces; another
  * seed gives different ones. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_layout.c - file-level layout of generated .bin files, checked with
  * this test's own minimal parser (not the project decoder): lead-in magic,
  * stream start, end-of-stream label, header, footer, keyval, perf labels,

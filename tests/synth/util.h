@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util.h - shared helpers of the slog2-synth tests: scratch directories,
  * running the generator in-process, reading whole files. */
 #ifndef SLOG2_SYNTH_TEST_UTIL_H

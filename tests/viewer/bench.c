@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.c - slog2-view-bench [--huge] [--only NAME] [--frames N] [--verbose] [WORK_DIR]:
  * figures for docs/VIEWER.md. Nothing here passes or fails.
  * slog2-view-bench --ranks FILE.slog2... [--frames N] [--verbose]: frames of

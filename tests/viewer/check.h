@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check.h - the CHECK macro of the viewer tests (LMDB mtest.c style). */
 #ifndef SV_TEST_CHECK_H
 #define SV_TEST_CHECK_H

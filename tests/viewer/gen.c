@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen.c - see gen.h. */
 #include "gen.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen.h - deterministic synthetic .slog2 files for the viewer tests and the
  * benchmark, written with the libslog writer: a ring exchange per
  * iteration (MPI_Send / MPI_Recv states, message arrows), an MPI_Allreduce

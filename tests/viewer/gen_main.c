@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen_main.c - slog2-view-gen OUT.slog2 [TIMELINES [ITERATIONS [PER_HOST [ITERATION_NS]]]]:
  * write a deterministic synthetic file (see gen.h).
  * slog2-view-gen --corrupt-leaf IN.slog2 OUT.slog2: a copy of IN with one

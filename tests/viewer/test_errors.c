@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_errors.c - corrupt, truncated, foreign and missing files: the
  * viewer's document layer returns libslog's error, and `slog2-view
  * --render` prints it on stderr and exits 1 without crashing; bad usage

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_fold.c - timelines folded into rows (fold.h): the rank axis, a
  * fold's rows and values against slog_reader_grid's, the shares a drawn
  * folded frame shows against those values, and `--render` of a generated

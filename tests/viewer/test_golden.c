@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_golden.c - golden-image tests of `slog2-view --render`: small
  * generated files rendered headless and compared with tests/viewer/golden/
  * with a tolerance (a pixel differs when a channel differs by more than

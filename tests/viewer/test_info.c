@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_info.c - the rows of the Trace Information window (info.h) for a
  * file written here: the file's facts as the reader and stat() give them,
  * then every annotation in file order, the builder's "a; b" lists one item

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_scene.c - preview-to-pixel aggregation, nesting depth, hit testing
  * (pure), then queries, range statistics and search on a generated file
  * compared with a brute-force model of what gen.c wrote. */

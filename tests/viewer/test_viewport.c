@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_viewport.c - time<->pixel mapping, zoom around a point, pan
  * clamping, tick choice, formatting and row layout (viewport.c). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aggregate.c - see aggregate.h. */
 #include "aggregate.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aggregate.h - fold preview bins and intervals into screen pixel columns.
  *
  * A query in preview mode returns, per tree node too fine to draw, bins of

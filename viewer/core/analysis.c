@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* analysis.c - see analysis.h. */
 #include "analysis.h"
 

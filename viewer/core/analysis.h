@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* analysis.h - questions answered by a full (no preview) query: statistics
  * of a selected time range, and search for the next/previous drawable
  * matching a category name or field=value. Run on worker threads; GTK-free.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* canvas.c - sv_render_canvas (render.h): the timeline rows. */
 #include "render.h"
 

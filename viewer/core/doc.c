@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* doc.c - see doc.h. */
 #include "doc.h"
 

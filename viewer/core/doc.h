@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* doc.h - an open .slog2 file as the viewer sees it: the reader plus the
  * per-category and per-timeline strings the drawing code wants as arrays,
  * and the composition of the whole picture used by `--render` and the

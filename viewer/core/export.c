@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* export.c - see export.h. */
 #include "export.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* export.h - a picture as an image file, its format taken from the file
  * name: PNG, SVG or PDF (Cairo's image, SVG and PDF surfaces draw the
  * same calls). GTK-free; `--render` and the window's Export use it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fold.c - see fold.h. */
 #include "fold.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fold.h - timelines folded into rows. When more timelines are shown than
  * fit at a readable height, each row of the canvas (a band of one or more
  * pixels) stands for a range of consecutive timelines and shows, per pixel

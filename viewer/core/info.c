@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* info.c - see info.h. */
 #include "info.h"
 

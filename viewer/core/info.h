@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* info.h - what the Trace information window lists about an open file:
  * the file itself (path, size, format, span, counts, tree) and then every
  * annotation the builder wrote (how it was built, from what, the clocks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* labels.c - sv_render_labels (render.h): the timeline labels column. */
 #include "render.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* legend.c - sv_render_legend (render.h): the legend band of an exported
  * picture: what the window shows and where, then each shown category's
  * colour and name, as many to a line as fit. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* overview.c - sv_overview (render.h): the whole trace at a glance. */
 #include "render.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* raster.c - see raster.h. */
 #include "raster.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* raster.h - a pixel buffer the canvas writes boxes, lines and event
  * diamonds into directly, Cairo drawing text and small shapes on the same
  * surface. Internal to the drawing files (canvas.c); not thread-safe (one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* render.h - the drawing of slog2-view's parts, on a cairo_t. GTK-free: the widgets
  * call it from snapshot() through gtk_snapshot_append_cairo(), and
  * `slog2-view --render` calls it on an image surface without a display, so

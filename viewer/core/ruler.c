@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ruler.c - sv_render_ruler (render.h): the time ruler. */
 #include "render.h"
 

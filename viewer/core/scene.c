@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scene.c - see scene.h. */
 #include "scene.h"
 

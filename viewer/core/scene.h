@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scene.h - what one window query returned, ready to draw: the real
  * drawables (copied out of the query callbacks, with nesting depth) and the
  * previews folded into pixel columns per (timeline, category). Built on a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* text.c - see text.h. */
 #include "text.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* text.h - text in the UI font, drawn with Pango on a cairo_t. */
 #ifndef SV_TEXT_H
 #define SV_TEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* theme.c - see theme.h. */
 #include "theme.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* theme.h - the colours slog2-view draws with: the categories' (the
  * palette, from the file, changed in the legend) and everything else's
  * (the light or dark theme). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* viewport.c - see viewport.h. */
 #include "viewport.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* viewport.h - the pure geometry of the timeline view: time <-> pixel
  * mapping, zoom around a point, pan clamping, ruler tick choice and the
  * vertical row layout. Plain C11, no GTK, no Cairo, so it is unit-tested

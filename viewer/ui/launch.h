@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* launch.h - how long after its launch the window drew its first frame.
  *
  * With SLOG2_VIEW_TIMING set, slog2-view prints "slog2-view: first frame

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c - slog2-view command line. `--render`, `--help` and `--version`
  * need no display; everything else starts the GTK application. */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-app.c - see sv-app.h. */
 #include "sv-app.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-app.h - the GtkApplication of slog2-view. */
 #ifndef SV_APP_H
 #define SV_APP_H

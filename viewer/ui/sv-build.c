@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-build.c - a DUMPI .meta or an OTF2 archive converted by slog2-build
  * in the background. */
 #include "sv-window-private.h"

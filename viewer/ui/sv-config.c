@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-config.c - see sv-config.h. */
 #include "sv-config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-config.h - the viewer's settings files in $XDG_CONFIG_HOME/slog2/
  * (colors.ini: legend colours; view.ini: Dark Style). A file that cannot
  * be read as a key file is reported on stderr, naming it and the line, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-doc-ref.c - see sv-doc-ref.h. */
 #include "sv-doc-ref.h"
 

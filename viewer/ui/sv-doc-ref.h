@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-doc-ref.h - a reference-counted sv_doc, so that worker threads can
  * keep the reader alive while the window already shows another file. */
 #ifndef SV_DOC_REF_H

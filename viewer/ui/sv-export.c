@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-export.c - the view saved as PNG, SVG or PDF (win.export, Ctrl+E):
  * the window's time window, rows on screen, colours, hidden categories and
  * style, drawn by the code of `slog2-view --render --legend` on a worker

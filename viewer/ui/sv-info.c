@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-info.c - see sv-info.h. */
 #include "sv-info.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-info.h - the Trace Information window (menu "Trace Information",
  * Ctrl+I): the open file's facts and every annotation the builder wrote
  * (command line, source, clocks, unmatched messages), selectable, with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-labels.c - see sv-labels.h. */
 #include "sv-labels.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-labels.h - the timeline label column left of the canvas; follows the
  * canvas' vertical scroll and hover row. */
 #ifndef SV_LABELS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-legend.c - see sv-legend.h. */
 #include "sv-legend.h"
 

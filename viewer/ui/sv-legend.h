@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-legend.h - the legend: every category with colour, name, kind,
  * visibility, count and total time, sortable (GtkColumnView) and
  * filterable. Emits "changed" when a colour or visibility changes; colours

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-overview.c - see sv-overview.h. */
 #include "sv-overview.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-overview.h - the whole-trace preview strip above the canvas: a
  * stacked histogram by category with the visible window highlighted;
  * click or drag moves the window. Its query runs on a worker. */

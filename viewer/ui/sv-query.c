@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-query.c - see sv-query.h. */
 #include "sv-query.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-query.h - run window queries and analyses on worker threads (GTask),
  * so the main loop only ever draws what is ready (STYLE.md, "I/O happens
  * off the main thread"). Each job holds a reference on the document. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-script.c - the test-script interpreter (SLOG2_VIEW_SCRIPT). */
 #include "sv-window-private.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-stats-panel.c - the Selection tab: statistics of a selected range. */
 #include "sv-window-private.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-style.c - see sv-style.h. */
 #include "sv-style.h"
 

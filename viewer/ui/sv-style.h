@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-style.h - light or dark: the window's own drawing follows GTK's theme,
  * and the menu's "Dark Style" asks GTK for its dark variant and is
  * remembered ($XDG_CONFIG_HOME/slog2/view.ini). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-swatch.c - see sv-swatch.h. */
 #include "sv-swatch.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-swatch.h - a category's colour in the legend: a small button showing
  * it that opens a palette of colours (and a field for any #rrggbb).
  * GtkColorButton and the GtkColorChooser family are deprecated since

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-timeline.c - see sv-timeline.h. */
 #include "sv-timeline.h"
 

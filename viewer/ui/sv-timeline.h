@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-timeline.h - the timeline canvas: time ruler on top, one row per
  * timeline below. Draws with render.c through gtk_snapshot_append_cairo;
  * queries run on worker threads and the last finished frame is drawn

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-window-private.h - what the window's helper files (sv-build.c,
  * sv-script.c, sv-stats-panel.c) share with sv-window.c. */
 #ifndef SV_WINDOW_PRIVATE_H

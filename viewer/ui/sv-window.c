@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-window.c - see sv-window.h.
  *
  * Actions (tests drive them by name): win.open, win.open-recent(s),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sv-window.h - the main window: header bar, overview, labels, timeline,
  * legend/selection sidebar, status bar; actions win.* (see sv-window.c). */
 #ifndef SV_WINDOW_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* slog.h - public API of libslog, the .slog2 timeline file format.
  *
  * libslog is plain C11 with no dependencies. A .slog2 file holds drawables

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_comm.c - communicator translation: creation calls, deferral, groups,
  * handle reuse. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_htab.c - the open-addressing map (builder/mpi/htab.c) against a plain
  * array model: random puts, replaces and removes over a small key space so
  * probe runs collide and wrap, and every removal's backward shift must keep

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_match.c - point-to-point matching rules, one scenario per test. */
 #include <glib.h>
 #include <string.h>

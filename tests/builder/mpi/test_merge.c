@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_merge.c - the k-way merge's tournament tree against a brute-force
  * model: at every step the winner must be the live stream with the
  * smallest (key, index). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_random.c - randomized end-to-end check of comm.c + match.c.
  *
  * A small MPI simulator runs 8 ranks doing random sends and receives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program outside the project that uses an installed libslog: writes a
  * file with one state and reads it back. Built by check_install.sh with
  * pkg-config and with find_package(slog2). */

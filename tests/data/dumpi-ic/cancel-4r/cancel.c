@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cancel: MPI_Cancel of sends and receives, MPI_Test_cancelled, and reuse
  * of the same MPI_Request variable for a message that is received.
  * Needs P >= 4. Notes in expected-*.txt (6th column):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* iccreate: intercommunicators with non-trivial layouts and leaders.
  * Needs P = 7 (or 6..8: group sizes must stay <= 5).
  * comm_kind in expected-*.txt:

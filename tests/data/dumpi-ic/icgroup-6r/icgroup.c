@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* icgroup: group queries on intercommunicators (MPI_Comm_group,
  * MPI_Comm_remote_group, MPI_Group_translate_ranks, MPI_Group_compare,
  * MPI_Group_union/intersection, MPI_Group_rank/size) plus traffic.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* icm: MPI_Intercomm_merge in all orders, traffic on the merged
  * intracommunicators (ring, see ict_ring_traffic) and on the intercomms,
  * plus a few intercommunicator collectives (Bcast with MPI_ROOT /

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* icsplit: intercommunicator between the low and high halves of
  * MPI_COMM_WORLD (sizes floor(P/2) and ceil(P/2)), then MPI_Comm_split,
  * MPI_Comm_dup and MPI_Comm_create of that intercommunicator, with
