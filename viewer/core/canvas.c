@@ -612,6 +612,28 @@ static void outline_item(cairo_t *cr, const sv_canvas_params *p, const sv_item *
 
 /* Time ranges the file could not be read in (sv_scene.bad): hatched over
  * every row, so that an empty stretch is not taken for idle time. */
+void sv_render_range(cairo_t *cr, double w, double h, const sv_viewport *vp, double t0, double t1)
+{
+    double x0 = sv_viewport_time_to_x(vp, fmin(t0, t1));
+    double x1 = sv_viewport_time_to_x(vp, fmax(t0, t1));
+    x0 = fmax(x0, -2);
+    x1 = fmin(x1, w + 2);
+    /* Veil what lies outside the range rather than tint what lies inside:
+     * over rows full of coloured states a light tint vanishes, a washed-out
+     * surround does not. */
+    sv_theme_source(cr, THEME.veil, 1);
+    cairo_rectangle(cr, -2, 0, x0 + 2, h);
+    cairo_rectangle(cr, x1, 0, w + 2 - x1, h);
+    cairo_fill(cr);
+    sv_theme_source(cr, THEME.accent, 0.9);
+    cairo_set_line_width(cr, 2);
+    cairo_move_to(cr, floor(x0), 0);
+    cairo_line_to(cr, floor(x0), h);
+    cairo_move_to(cr, floor(x1), 0);
+    cairo_line_to(cr, floor(x1), h);
+    cairo_stroke(cr);
+}
+
 static void draw_bad_ranges(cairo_t *cr, double w, double h, const sv_canvas_params *p)
 {
     for (size_t i = 0; p->scene && i < p->scene->n_bad; i++) {
@@ -662,26 +684,7 @@ void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p
         draw_rows_background(cr, w, h, p);
     }
     draw_bad_ranges(cr, w, h, p);
-    if (p->have_range) {
-        double x0 = sv_viewport_time_to_x(p->vp, fmin(p->range_t0, p->range_t1));
-        double x1 = sv_viewport_time_to_x(p->vp, fmax(p->range_t0, p->range_t1));
-        x0 = fmax(x0, -2);
-        x1 = fmin(x1, w + 2);
-        /* Veil what lies outside the range rather than tint what lies
-         * inside: over rows full of coloured states a light tint vanishes,
-         * a washed-out surround does not. */
-        sv_theme_source(cr, THEME.veil, 1);
-        cairo_rectangle(cr, -2, 0, x0 + 2, h);
-        cairo_rectangle(cr, x1, 0, w + 2 - x1, h);
-        cairo_fill(cr);
-        sv_theme_source(cr, THEME.accent, 0.9);
-        cairo_set_line_width(cr, 2);
-        cairo_move_to(cr, floor(x0), 0);
-        cairo_line_to(cr, floor(x0), h);
-        cairo_move_to(cr, floor(x1), 0);
-        cairo_line_to(cr, floor(x1), h);
-        cairo_stroke(cr);
-    }
+    if (p->have_range) sv_render_range(cr, w, h, p->vp, p->range_t0, p->range_t1);
     if (p->hover && !same_item(p->hover, p->selected))
         outline_item(cr, p, p->hover, 0);
     if (p->selected)

@@ -363,23 +363,7 @@ void sv_render_fold(cairo_t *cr, double w, double h, const sv_fold_params *p)
         cairo_line_to(cr, w, b);
         cairo_stroke(cr);
     }
-    if (p->have_range) {
-        double x0 = sv_viewport_time_to_x(p->vp, fmin(p->range_t0, p->range_t1));
-        double x1 = sv_viewport_time_to_x(p->vp, fmax(p->range_t0, p->range_t1));
-        x0 = fmax(x0, -2);
-        x1 = fmin(x1, w + 2);
-        sv_theme_source(cr, THEME.veil, 1);
-        cairo_rectangle(cr, -2, 0, x0 + 2, h);
-        cairo_rectangle(cr, x1, 0, w + 2 - x1, h);
-        cairo_fill(cr);
-        sv_theme_source(cr, THEME.accent, 0.9);
-        cairo_set_line_width(cr, 2);
-        cairo_move_to(cr, floor(x0), 0);
-        cairo_line_to(cr, floor(x0), h);
-        cairo_move_to(cr, floor(x1), 0);
-        cairo_line_to(cr, floor(x1), h);
-        cairo_stroke(cr);
-    }
+    if (p->have_range) sv_render_range(cr, w, h, p->vp, p->range_t0, p->range_t1);
     cairo_restore(cr);
 }
 

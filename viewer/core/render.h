@@ -76,4 +76,8 @@ typedef struct sv_frame_geometry {
     double row_h, header_h;
 } sv_frame_geometry;
 
+/* The selected range [t0, t1] on a canvas w x h: the rest veiled, its
+ * edges marked (the timeline's and the folded view's). canvas.c. */
+void sv_render_range(cairo_t *cr, double w, double h, const sv_viewport *vp, double t0, double t1);
+
 #endif
