@@ -38,7 +38,8 @@ typedef struct slog_cur {
 } slog_cur;
 
 static inline slog_cur cur_make(const uint8_t *p, size_t n) {
-    slog_cur c = {p, p + n, false};
+    /* An empty body may have no buffer at all: NULL + 0 is undefined. */
+    slog_cur c = {p, p ? p + n : p, false};
     return c;
 }
 static inline bool cur_ok(const slog_cur *c) { return !c->bad; }
