@@ -284,22 +284,27 @@ int sv_parse_rows(const char *s, sv_headless_opts *o)
     return 0;
 }
 
-/* What --render draws when the timelines fold: the folded view, and the
- * legend band below it. */
-typedef struct fold_picture {
+/* What --render draws: the composed view (the folded one when fold is
+ * set), and the legend band below it. */
+typedef struct picture {
     const sv_doc *d;
     const sv_viewport *vp;
+    const sv_layout *lay;
+    const sv_scene *scene;
     const sv_rank_axis *ax;
     const sv_fold *fold;
     const sv_overview *ov;
     double w, h, legend_h;
     const char *caption;
-} fold_picture;
+} picture;
 
-static void draw_fold_picture(cairo_t *cr, void *user)
+static void draw_picture(cairo_t *cr, void *user)
 {
-    const fold_picture *p = user;
-    sv_compose_fold(cr, p->w, p->h, p->d, p->vp, p->ax, p->fold, p->ov);
+    const picture *p = user;
+    if (p->fold)
+        sv_compose_fold(cr, p->w, p->h, p->d, p->vp, p->ax, p->fold, p->ov);
+    else
+        sv_compose(cr, p->w, p->h, p->d, p->vp, p->lay, p->scene, p->ov);
     if (p->legend_h > 0) {
         cairo_save(cr);
         cairo_translate(cr, 0, p->h);
@@ -336,10 +341,11 @@ static int render_folded(const sv_headless_opts *o, const sv_doc *d, const sv_co
         }
         ov = sv_overview_from_fold(ov_fold);
     }
-    fold_picture pic = {d, vp, &ax, fold, ov, o->width, pic_h, legend_h, caption};
+    picture pic = {.d = d, .vp = vp, .ax = &ax, .fold = fold, .ov = ov, .w = o->width, .h = pic_h,
+                   .legend_h = legend_h, .caption = caption};
     sv_image_format fmt = sv_image_format_for(o->out);
     char why[512];
-    if (sv_image_write(o->out, fmt, o->width, o->height, draw_fold_picture, &pic, caption[0] ? caption : o->file,
+    if (sv_image_write(o->out, fmt, o->width, o->height, draw_picture, &pic, caption[0] ? caption : o->file,
                        "", why, sizeof why)) {
         fprintf(errf, "slog2-view: %s: cannot write %s: %s\n", to_stdout ? "standard output" : o->out,
                 sv_image_format_name(fmt), why);
@@ -359,29 +365,6 @@ out:
     sv_fold_free(ov_fold);
     sv_fold_free(fold);
     return rc;
-}
-
-/* What --render draws: the composed view, and the legend band below it. */
-typedef struct picture {
-    const sv_doc *d;
-    const sv_viewport *vp;
-    const sv_layout *lay;
-    const sv_scene *scene;
-    const sv_overview *ov;
-    double w, h, legend_h;
-    const char *caption;
-} picture;
-
-static void draw_picture(cairo_t *cr, void *user)
-{
-    const picture *p = user;
-    sv_compose(cr, p->w, p->h, p->d, p->vp, p->lay, p->scene, p->ov);
-    if (p->legend_h > 0) {
-        cairo_save(cr);
-        cairo_translate(cr, 0, p->h);
-        sv_render_legend(cr, p->w, p->legend_h, &p->d->pal, p->d->cat_names, p->caption, NULL);
-        cairo_restore(cr);
-    }
 }
 
 int sv_parse_messages(const char *s, sv_headless_opts *o)
@@ -520,7 +503,8 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         }
         ov = sv_overview_from_scene(ov_scene, nt);
     }
-    picture pic = {&d, &vp, &lay, scene, ov, o->width, pic_h, legend_h, caption};
+    picture pic = {.d = &d, .vp = &vp, .lay = &lay, .scene = scene, .ov = ov, .w = o->width, .h = pic_h,
+                   .legend_h = legend_h, .caption = caption};
     sv_image_format fmt = sv_image_format_for(o->out);
     GString *names = g_string_new(NULL);
     for (uint32_t i = 0; i < d.pal.n; i++)
