@@ -7,6 +7,7 @@
 #include "dumpi_table.h"
 
 /* One row per field of fn_args: the argument's name in the DUMPI table. */
+/* clang-format off */
 static const struct {
     const char *name;
     size_t offset;
@@ -19,6 +20,7 @@ static const struct {
     ARG(request),    ARG(requests),   ARG(flag),      ARG(outcount),
 #undef ARG
 };
+/* clang-format on */
 
 _Static_assert(sizeof names / sizeof names[0] == sizeof(fn_args), "a row per field of fn_args");
 

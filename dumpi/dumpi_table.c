@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <string.h>
 
+/* clang-format off */
 /* Scalar / array from another arg's value / NUL-terminated, plus the
  * variants written only at the root (commrank == root). */
 #define SC(n, t) {n, DUMPI_ARG_##t, DUMPI_LEN_SCALAR, 0, NULL}
@@ -1342,6 +1343,7 @@ static const dumpi_fn_info fn_table[DUMPI_N_LABELS] = {
   {292, "Function_exit", DUMPI_FAMILY_USER, 0, 1, -1, -1, a_function_exit},
   {293, "END_OF_STREAM", DUMPI_FAMILY_SENTINEL, DUMPI_FNF_NO_RECORD, 0, -1, -1, NULL},
 };
+/* clang-format on */
 
 _Static_assert(sizeof(fn_table) / sizeof(fn_table[0]) == DUMPI_N_LABELS,
                "one row per label");
