@@ -18,19 +18,22 @@
 
 #include <slog2/slog.h>
 
-static double now_s(void) {
+static double now_s(void)
+{
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static long peak_rss_kb(void) {
+static long peak_rss_kb(void)
+{
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
 }
 
-static int bench_write(uint64_t n, uint32_t t, const char *path) {
+static int bench_write(uint64_t n, uint32_t t, const char *path)
+{
     slog_writer *w;
     slog_error e;
     if (slog_writer_open(&w, path, NULL, &e)) {
@@ -39,7 +42,7 @@ static int bench_write(uint64_t n, uint32_t t, const char *path) {
     }
     const char *fn[] = {"bytes", "peer", "tag", "comm"};
     uint8_t ft[] = {SLOG_FIELD_BYTES, SLOG_FIELD_TIMELINE, SLOG_FIELD_INT, SLOG_FIELD_HANDLE};
-    static const char *names[] = {"MPI_Send", "MPI_Recv", "MPI_Wait", "MPI_Isend",
+    static const char *names[] = {"MPI_Send",  "MPI_Recv",      "MPI_Wait",    "MPI_Isend",
                                   "MPI_Irecv", "MPI_Allreduce", "MPI_Barrier", "MPI_Bcast"};
     for (int k = 0; k < 8; k++) {
         slog_category c = {SLOG_KIND_STATE, names[k], "mpi", 0x4080c0ffu + (uint32_t)k * 0x10000000u, 4, fn, ft};
@@ -96,13 +99,15 @@ static int bench_write(uint64_t n, uint32_t t, const char *path) {
     return 0;
 }
 
-static slog_cb_result count_d(void *u, const slog_drawable *d) {
+static slog_cb_result count_d(void *u, const slog_drawable *d)
+{
     (void)d;
     ++*(uint64_t *)u;
     return SLOG_CONTINUE;
 }
 
-static int bench_query(const char *path) {
+static int bench_query(const char *path)
+{
     slog_reader *r;
     slog_error e;
     if (slog_reader_open(&r, path, &e)) {
@@ -139,13 +144,13 @@ static int bench_query(const char *path) {
     return 0;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     if (argc == 5 && !strcmp(argv[1], "write"))
         return bench_write(strtoull(argv[2], NULL, 10), (uint32_t)strtoul(argv[3], NULL, 10), argv[4]);
     if (argc == 3 && !strcmp(argv[1], "query")) return bench_query(argv[2]);
-    fprintf(stderr,
-            "usage: slog-bench write N TIMELINES FILE | slog-bench query FILE\n"
-            "  write: N drawables on TIMELINES timelines; prints drawables/s, bytes/drawable, peak RSS\n"
-            "  query: full span, 1/1000 and 1/10^6 of it at 1920 columns; prints nodes/bytes read, ms\n");
+    fprintf(stderr, "usage: slog-bench write N TIMELINES FILE | slog-bench query FILE\n"
+                    "  write: N drawables on TIMELINES timelines; prints drawables/s, bytes/drawable, peak RSS\n"
+                    "  query: full span, 1/1000 and 1/10^6 of it at 1920 columns; prints nodes/bytes read, ms\n");
     return 2;
 }

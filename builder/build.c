@@ -23,19 +23,24 @@
 #include <unistd.h>
 
 #include "build_internal.h"
-#include "pin.h"
 #include "palette.h"
+#include "pin.h"
 #include "signals.h"
 
-static double clock_s(clockid_t id) {
+static double clock_s(clockid_t id)
+{
     struct timespec ts;
     clock_gettime(id, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
+static double now_s(void)
+{
+    return clock_s(CLOCK_MONOTONIC);
+}
 
-void build_warn(builder *b, const char *fmt, ...) {
+void build_warn(builder *b, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
     if (b->o->progress) fputs("\r\033[K", b->err);
@@ -48,7 +53,8 @@ void build_warn(builder *b, const char *fmt, ...) {
 
 /* Columns of the terminal f is on; without one (--progress into a file or
  * pipe) $COLUMNS, else 80. */
-static int terminal_columns(FILE *f) {
+static int terminal_columns(FILE *f)
+{
     struct winsize ws;
     if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
     const char *env = getenv("COLUMNS");
@@ -56,7 +62,8 @@ static int terminal_columns(FILE *f) {
     return n > 0 && n < 10000 ? n : 80;
 }
 
-void build_progress(builder *b, int final) {
+void build_progress(builder *b, int final)
+{
     if (!b->o->progress) return;
     double t = now_s();
     if (!final && t - b->last_progress < 0.2) return;
@@ -101,11 +108,12 @@ void build_progress(builder *b, int final) {
  * wider window for that record only), down to a few records of a rank
  * of thousands: there a window of 16 KiB was most of a rank's memory,
  * and a smaller one costs a read per few dozen records. */
-#define READ_BUDGET (4u << 20)
+#define READ_BUDGET     (4u << 20)
 #define READ_WINDOW_MAX (256u << 10)
 #define READ_WINDOW_MIN (2u << 10)
 
-static size_t read_window(uint32_t n_ranks) {
+static size_t read_window(uint32_t n_ranks)
+{
     size_t w = n_ranks ? READ_BUDGET / n_ranks : READ_WINDOW_MAX;
     return w > READ_WINDOW_MAX ? READ_WINDOW_MAX : w < READ_WINDOW_MIN ? READ_WINDOW_MIN : w;
 }
@@ -115,14 +123,15 @@ static size_t read_window(uint32_t n_ranks) {
  * it is read, GLib's, and room for the caller's; and at least, with the
  * ranks' files opened for each read (one per thread at a time). */
 #define FD_RESERVE 32
-#define FD_MIN 16
+#define FD_MIN     16
 
 /* Whether every rank's file may stay open: the soft limit on descriptors
  * is raised up to the hard one for them if need be. If not, each file is
  * opened for each read of its window (dumpi_file_set_transient), which
  * costs an open and a close a window. False with a message when even
  * that cannot work. */
-static bool plan_descriptors(builder *b, bool *transient) {
+static bool plan_descriptors(builder *b, bool *transient)
+{
     struct rlimit rl;
     *transient = false;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return true; /* unknown: try */
@@ -147,7 +156,8 @@ static bool plan_descriptors(builder *b, bool *transient) {
 
 /* Its footer into r's check, and into the trace's totals (false when a
  * rank has none), then let go of it. */
-static void take_footer(rank_in *r, double *records, double *rows, bool *all) {
+static void take_footer(rank_in *r, double *records, double *rows, bool *all)
+{
     const uint32_t *calls, *ignored;
     int n = dumpi_file_footer_counts(r->f, &calls, &ignored);
     r->has_footer = n > 0;
@@ -163,7 +173,8 @@ static void take_footer(rank_in *r, double *records, double *rows, bool *all) {
 /* The records the build decoded of r against its footer's counts: the
  * sums agree, or the file is read again (a new handle, the footer and
  * every record up to where the build stopped) to say which counts differ. */
-static void check_footer(builder *b, const rank_in *r) {
+static void check_footer(builder *b, const rank_in *r)
+{
     if (!r->has_footer || r->label_sum == r->footer_sum) return;
     dumpi_file *f;
     dumpi_error e;
@@ -190,7 +201,8 @@ static void check_footer(builder *b, const rank_in *r) {
 
 /* With several hosts, what was done to their clocks (a file from one
  * host has none of this: the times are the host's). */
-static void annotate_clocks(builder *b) {
+static void annotate_clocks(builder *b)
+{
     const clock_plan *p = &b->clocks;
     if (p->n_named < 2 && !p->aligned) return;
     if (!p->aligned) {
@@ -225,7 +237,8 @@ static void annotate_clocks(builder *b) {
     g_string_free(v, TRUE);
 }
 
-G_GNUC_NO_INLINE static void annotate(builder *b, const dumpi_meta *meta) {
+G_GNUC_NO_INLINE static void annotate(builder *b, const dumpi_meta *meta)
+{
     char buf[64];
     slog_writer_add_annotation(b->w, "builder", "slog2-build " SLOG2_VERSION);
     if (b->o->command_line) slog_writer_add_annotation(b->w, "builder.command", b->o->command_line);
@@ -247,7 +260,8 @@ G_GNUC_NO_INLINE static void annotate(builder *b, const dumpi_meta *meta) {
  * RANK_LIST_MAX of them, so a .meta whose numprocs is far off does not
  * print millions of numbers. */
 #define RANK_LIST_MAX 20
-G_GNUC_NO_INLINE static GString *rank_list(const int *ranks, size_t n, int n_ranks) {
+G_GNUC_NO_INLINE static GString *rank_list(const int *ranks, size_t n, int n_ranks)
+{
     GString *l = g_string_new(NULL);
     size_t shown = 0, i = 0;
     while (i < n && shown < RANK_LIST_MAX) {
@@ -265,7 +279,8 @@ G_GNUC_NO_INLINE static GString *rank_list(const int *ranks, size_t n, int n_ran
 
 /* Put the hosts' clocks onto one (clocks.h); say so, and warn about the
  * hosts that could not be. */
-G_GNUC_NO_INLINE static void plan_clocks(builder *b) {
+G_GNUC_NO_INLINE static void plan_clocks(builder *b)
+{
     clock_plan *p = &b->clocks;
     dumpi_file **files = g_new0(dumpi_file *, b->n_ranks);
     for (uint32_t i = 0; i < b->n_ranks; i++) files[i] = b->ranks[i].f;
@@ -280,18 +295,21 @@ G_GNUC_NO_INLINE static void plan_clocks(builder *b) {
         const clock_host *h = &p->hosts[i];
         if (h->method != CLOCK_BY_NONE) continue;
         if (h->name[0])
-            build_warn(b, "host %s (%u rank%s from rank %u): no MPI_Init among the first %d records of its ranks; "
-                    "its clock is left as recorded",
-                 h->name, h->n_ranks, h->n_ranks == 1 ? "" : "s", h->first_rank, CLOCK_PROBE_RECORDS);
+            build_warn(b,
+                       "host %s (%u rank%s from rank %u): no MPI_Init among the first %d records of its ranks; "
+                       "its clock is left as recorded",
+                       h->name, h->n_ranks, h->n_ranks == 1 ? "" : "s", h->first_rank, CLOCK_PROBE_RECORDS);
         else
-            build_warn(b, "rank %u (no hostname in its header): no MPI_Init among its first %d records; its clock is "
-                    "left as recorded",
-                 h->first_rank, CLOCK_PROBE_RECORDS);
+            build_warn(b,
+                       "rank %u (no hostname in its header): no MPI_Init among its first %d records; its clock is "
+                       "left as recorded",
+                       h->first_rank, CLOCK_PROBE_RECORDS);
     }
 }
 
 /* Whether path (following links) is file. */
-static bool reaches(const char *path, const struct stat *file) {
+static bool reaches(const char *path, const struct stat *file)
+{
     struct stat st;
     return path && stat(path, &st) == 0 && st.st_dev == file->st_dev && st.st_ino == file->st_ino;
 }
@@ -301,7 +319,8 @@ static bool reaches(const char *path, const struct stat *file) {
  * replace part of the trace it was built from. lstat: a symlink given as
  * the output is replaced itself, its target is safe; inputs are compared
  * by the file they reach. */
-G_GNUC_NO_INLINE static const char *input_named_by(const dumpi_meta *meta, const char *output) {
+G_GNUC_NO_INLINE static const char *input_named_by(const dumpi_meta *meta, const char *output)
+{
     struct stat out;
     if (lstat(output, &out) != 0) return NULL; /* nothing there to replace */
     if (reaches(dumpi_meta_path(meta), &out)) return dumpi_meta_path(meta);
@@ -309,7 +328,6 @@ G_GNUC_NO_INLINE static const char *input_named_by(const dumpi_meta *meta, const
         if (reaches(dumpi_meta_bin_path(meta, r), &out)) return dumpi_meta_bin_path(meta, r);
     return NULL;
 }
-
 
 /* ---------------------------------------------------------- leaf width */
 
@@ -320,12 +338,13 @@ G_GNUC_NO_INLINE static const char *input_named_by(const dumpi_meta *meta, const
  * of a rank: the sample is decoded again by the lanes, before any of them
  * can start, and with few ranks more records of each gave the same leaf
  * widths as SAMPLE_PER_RANK, on real and generated traces alike. */
-#define SAMPLE_RECORDS 65536
+#define SAMPLE_RECORDS  65536
 #define SAMPLE_PER_RANK 4096
 
 /* The k-th smallest of v[0..n) (k < n), reordering v: selection with a
  * three-way partition; no sort is needed for one order statistic. */
-static int64_t select_kth(int64_t *v, size_t n, size_t k) {
+static int64_t select_kth(int64_t *v, size_t n, size_t k)
+{
     size_t lo = 0, hi = n; /* k is in [lo, hi) */
     while (hi - lo > 1) {
         int64_t pivot = v[lo + (hi - lo) / 2];
@@ -356,18 +375,19 @@ static int64_t select_kth(int64_t *v, size_t n, size_t k) {
 typedef struct sampler {
     builder *b;
     uint32_t first, step, per_rank;
-    int64_t *starts, *keys;  /* per_rank per rank, at the rank's place */
-    uint32_t *n;             /* records sampled, per rank */
-    const pin_plan *pin;     /* thread `first` keeps to the first-th CPU, or not */
-    size_t rows;             /* distinct (rank, thread, function) */
-    bool labels[N_LABELS];   /* MPI functions met */
+    int64_t *starts, *keys; /* per_rank per rank, at the rank's place */
+    uint32_t *n;            /* records sampled, per rank */
+    const pin_plan *pin;    /* thread `first` keeps to the first-th CPU, or not */
+    size_t rows;            /* distinct (rank, thread, function) */
+    bool labels[N_LABELS];  /* MPI functions met */
 } sampler;
 
-static gpointer sample_ranks(gpointer data) {
+static gpointer sample_ranks(gpointer data)
+{
     sampler *sp = data;
     builder *b = sp->b;
     pin_self(sp->pin, sp->first);
-    uint8_t seen[N_LABELS];  /* thread 0's functions, per rank */
+    uint8_t seen[N_LABELS];                                                /* thread 0's functions, per rank */
     GHashTable *threads = g_hash_table_new(g_direct_hash, g_direct_equal); /* other threads' */
     dumpi_call c;
     dumpi_error e;
@@ -410,7 +430,8 @@ static gpointer sample_ranks(gpointer data) {
  * the (timeline, category) pairs). The files are rewound; a record that
  * fails to decode ends that rank's sample quietly (the build reads it
  * again). */
-G_GNUC_NO_INLINE static void sample_start(builder *b) {
+G_GNUC_NO_INLINE static void sample_start(builder *b)
+{
     uint32_t per_rank = SAMPLE_RECORDS / b->n_ranks;
     if (per_rank > SAMPLE_PER_RANK) per_rank = SAMPLE_PER_RANK;
     if (per_rank < 16) per_rank = 16;
@@ -424,8 +445,14 @@ G_GNUC_NO_INLINE static void sample_start(builder *b) {
     pin_plan pin; /* as the pipeline's workers are (pin.h) */
     pin_begin(&pin, b->o->pin_threads, n_threads);
     for (uint32_t i = 0; i < n_threads; i++) {
-        sp[i] = (sampler){.b = b, .first = i, .step = n_threads, .per_rank = per_rank, .starts = starts, .keys = keys,
-                          .n = counts, .pin = &pin};
+        sp[i] = (sampler){.b = b,
+                          .first = i,
+                          .step = n_threads,
+                          .per_rank = per_rank,
+                          .starts = starts,
+                          .keys = keys,
+                          .n = counts,
+                          .pin = &pin};
         if (i) t[i] = g_thread_new("slog2-sample", sample_ranks, &sp[i]);
     }
     sample_ranks(&sp[0]);
@@ -484,7 +511,8 @@ G_GNUC_NO_INLINE static void sample_start(builder *b) {
 
 /* Ranks in lanes of about equal size: as many lanes as ranks up to
  * MAX_LANES (the task per slab is a lane's share of the leaf). */
-static void make_lanes(builder *b) {
+static void make_lanes(builder *b)
+{
     uint32_t n = b->n_ranks < MAX_LANES ? b->n_ranks : MAX_LANES;
     b->n_lanes = n;
     b->lanes = g_new0(lane, n);
@@ -499,7 +527,8 @@ static void make_lanes(builder *b) {
 }
 
 /* Each rank's first record, and the lanes' earliest exits. */
-static void prime(builder *b) {
+static void prime(builder *b)
+{
     for (uint32_t i = 0; i < b->n_lanes; i++) {
         lane *l = &b->lanes[i];
         l->next_key = INT64_MAX;
@@ -514,7 +543,8 @@ static void prime(builder *b) {
 
 /* What the lanes found wrong, in rank order. Returns false when the build
  * must fail (the first failed rank's error is printed). */
-static bool report_ranks(builder *b) {
+static bool report_ranks(builder *b)
+{
     for (uint32_t i = 0; i < b->n_ranks; i++) {
         const rank_in *r = &b->ranks[i];
         if (r->state == RANK_FAILED) {
@@ -532,7 +562,8 @@ static bool report_ranks(builder *b) {
     return true;
 }
 
-static void report_unmatched(builder *b) {
+static void report_unmatched(builder *b)
+{
     size_t nu = 0;
     const match_unmatched *um = match_unmatched_list(b->match, &nu);
     match_stats ms;
@@ -569,7 +600,8 @@ static void report_unmatched(builder *b) {
 
 /* The writer and what every drawable needs before the first: timelines of
  * thread 0, the arrow category, annotations, the batches. */
-static bool open_output(builder *b, const dumpi_meta *meta) {
+static bool open_output(builder *b, const dumpi_meta *meta)
+{
     slog_writer_options wo;
     slog_writer_options_init(&wo);
     wo.preview_bins = b->o->preview_bins;
@@ -600,8 +632,8 @@ static bool open_output(builder *b, const dumpi_meta *meta) {
     const char *arrow_names[N_ARROW_FIELDS];
     uint8_t arrow_types[N_ARROW_FIELDS];
     call_field_columns(call_arrow_fields, N_ARROW_FIELDS, arrow_names, arrow_types);
-    slog_category arrows = {SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, N_ARROW_FIELDS, arrow_names,
-                            arrow_types};
+    slog_category arrows = {SLOG_KIND_ARROW, "message",   "message",  PALETTE_ARROW,
+                            N_ARROW_FIELDS,  arrow_names, arrow_types};
     slog_writer_add_category(b->w, &arrows, &b->arrow_category);
     b->inferred_category = UINT32_MAX;
     b->n_categories = 1;
@@ -617,7 +649,8 @@ static bool open_output(builder *b, const dumpi_meta *meta) {
     return ok;
 }
 
-static void free_builder(builder *b) {
+static void free_builder(builder *b)
+{
     seq_drop_snaps(b);
     if (b->pending_snaps) g_array_free(b->pending_snaps, TRUE);
     match_ctx_free(b->match);
@@ -649,7 +682,8 @@ static void free_builder(builder *b) {
     if (b->user_cats) g_hash_table_destroy(b->user_cats);
 }
 
-int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, FILE *err_out) {
+int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, FILE *err_out)
+{
     memset(s, 0, sizeof *s);
     builder *bp = g_new0(builder, 1); /* the plans table is large: not on the stack */
     builder *b = bp;
@@ -676,7 +710,8 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     if (n_missing) {
         GString *l = rank_list(missing, n_missing, n);
         if (!o->allow_missing) {
-            fprintf(err_out, "slog2-build: error: rank files missing for ranks %s; use --allow-missing to build without them\n",
+            fprintf(err_out,
+                    "slog2-build: error: rank files missing for ranks %s; use --allow-missing to build without them\n",
                     l->str);
             g_string_free(l, TRUE);
             g_free(bp);
@@ -719,7 +754,8 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         dumpi_file_set_window(r->f, read_window(b->n_ranks));
         s->input_bytes += dumpi_file_size(r->f);
         take_footer(r, &b->footer_records, &b->footer_rows, &footers);
-        if (!dumpi_file_has_index(r->f)) build_warn(b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
+        if (!dumpi_file_has_index(r->f))
+            build_warn(b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
     }
     if (!footers) b->footer_records = 0; /* not known */
     if (!fatal) {
@@ -778,7 +814,8 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     return rc;
 }
 
-void build_print_summary(const build_summary *s, const char *output, FILE *out) {
+void build_print_summary(const build_summary *s, const char *output, FILE *out)
+{
     fprintf(out,
             "slog2-build: %s\n"
             "  ranks %u, timelines %u, MPI calls %" PRIu64 "\n"
@@ -787,10 +824,10 @@ void build_print_summary(const build_summary *s, const char *output, FILE *out) 
             "  span %.6f s, input %.1f MB, output %.1f MB (%.1f bytes/call)\n"
             "  %.3f s, %.2f M calls/s, %.1f MB/s%s\n",
             output, s->n_ranks, s->n_timelines, s->n_calls, s->n_states, s->n_events, s->n_arrows, s->n_unmatched_sends,
-            s->n_unmatched_recvs, s->n_unmatched_other, s->n_cancelled, s->span_ns / 1e9, s->input_bytes / 1e6, s->output_bytes / 1e6,
-            s->n_calls ? (double)s->output_bytes / s->n_calls : 0.0, s->seconds,
-            s->seconds > 0 ? s->n_calls / s->seconds / 1e6 : 0.0, s->seconds > 0 ? s->input_bytes / s->seconds / 1e6 : 0.0,
-            s->n_warnings ? ", with warnings" : "");
+            s->n_unmatched_recvs, s->n_unmatched_other, s->n_cancelled, s->span_ns / 1e9, s->input_bytes / 1e6,
+            s->output_bytes / 1e6, s->n_calls ? (double)s->output_bytes / s->n_calls : 0.0, s->seconds,
+            s->seconds > 0 ? s->n_calls / s->seconds / 1e6 : 0.0,
+            s->seconds > 0 ? s->input_bytes / s->seconds / 1e6 : 0.0, s->n_warnings ? ", with warnings" : "");
     if (s->clocks_aligned) {
         fprintf(out, "  clocks: %u host%s, aligned by MPI_Init and collectives (largest shift %.6f s", s->n_hosts,
                 s->n_hosts == 1 ? "" : "s", s->max_clock_shift_ns / 1e9);
@@ -798,11 +835,11 @@ void build_print_summary(const build_summary *s, const char *output, FILE *out) 
             fprintf(out, ", each within %.1f us)\n", s->max_clock_error_ns / 1e3);
         else
             fputs(", some only roughly: see time.clock_offsets_ns)\n", out);
-    }
-    else if (s->n_hosts > 1)
+    } else if (s->n_hosts > 1)
         fprintf(out, "  clocks: %u hosts, times as recorded (%s)\n", s->n_hosts,
                 s->clocks_not_aligned ? s->clocks_not_aligned : "not aligned");
-    if (s->n_clamped) fprintf(out, "  %" PRIu64 " drawables arrived late and were clamped to the written edge\n", s->n_clamped);
+    if (s->n_clamped)
+        fprintf(out, "  %" PRIu64 " drawables arrived late and were clamped to the written edge\n", s->n_clamped);
     /* How busy each thread was, and the parts only one can do at a time:
      * a chain of sequential steps bounds the build when it takes more than
      * a thread's share. */

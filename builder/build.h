@@ -13,20 +13,20 @@
 #include "dumpi.h"
 
 typedef struct build_options {
-    const char *output;      /* .slog2 path */
-    int quiet;               /* no progress bar */
-    int progress;            /* draw a progress bar on stderr */
-    int lenient;             /* an unknown label stops only that rank */
-    int allow_missing;       /* build even if rank files are missing */
-    int poll_states;         /* keep unsuccessful polls as states, not events */
-    uint32_t preview_bins;   /* 0 = libslog default */
-    int threads;             /* threads that decode and write (default 2;
+    const char *output;       /* .slog2 path */
+    int quiet;                /* no progress bar */
+    int progress;             /* draw a progress bar on stderr */
+    int lenient;              /* an unknown label stops only that rank */
+    int allow_missing;        /* build even if rank files are missing */
+    int poll_states;          /* keep unsuccessful polls as states, not events */
+    uint32_t preview_bins;    /* 0 = libslog default */
+    int threads;              /* threads that decode and write (default 2;
                                 at most BUILD_MAX_THREADS). Same output. */
-    clock_align align_clocks;/* hosts' clocks onto one (clocks.h); 0 = auto */
-    int pin_threads;         /* with a thread per allowed CPU, keep each on
+    clock_align align_clocks; /* hosts' clocks onto one (clocks.h); 0 = auto */
+    int pin_threads;          /* with a thread per allowed CPU, keep each on
                                 its own CPU (pipeline.c); 0: the scheduler's */
-    const char *command_line;/* recorded as an annotation */
-    int remove_on_signal;    /* a termination signal removes the temporary
+    const char *command_line; /* recorded as an annotation */
+    int remove_on_signal;     /* a termination signal removes the temporary
                                 output (signals.h); for the command line,
                                 not for a caller with handlers of its own */
 } build_options;
@@ -37,8 +37,8 @@ typedef struct build_summary {
     uint32_t n_ranks, n_timelines;
     uint64_t n_calls, n_states, n_events, n_arrows;
     uint64_t n_unmatched_sends, n_unmatched_recvs, n_unmatched_other;
-    uint64_t n_cancelled;      /* operations cancelled (by status, or presumed) */
-    uint64_t n_clamped;        /* drawables that arrived after later ones were written */
+    uint64_t n_cancelled; /* operations cancelled (by status, or presumed) */
+    uint64_t n_clamped;   /* drawables that arrived after later ones were written */
     uint64_t input_bytes, output_bytes;
     int64_t span_ns;
     double seconds;
@@ -47,7 +47,7 @@ typedef struct build_summary {
      * the CPU seconds of the two chains of sequential steps
      * (build_internal.h), each of which runs on one thread at a time. */
     uint32_t n_threads;
-    bool pinned;             /* each thread kept to its own CPU */
+    bool pinned; /* each thread kept to its own CPU */
     double thread_cpu_s[BUILD_MAX_THREADS], thread_wait_s[BUILD_MAX_THREADS];
     double match_cpu_s, write_cpu_s;
     /* Hosts named in the ranks' headers (clocks.h) and what was done to

@@ -38,7 +38,7 @@
 #include "send_reqs.h"
 #include <slog2/slog.h>
 
-#define N_LABELS DUMPI_N_LABELS
+#define N_LABELS       DUMPI_N_LABELS
 /* The publish lag: leaves between the sequential step that publishes a
  * plan or a snapshot and the first records a lane may use it for. A lane
  * over a leaf waits until every match step up to the lag's leaves before
@@ -56,21 +56,21 @@
  * memory (docs/PERFORMANCE.md). The lag depends on the trace alone, never
  * on the threads: which records lanes take, so the bytes written, must
  * not. */
-#define LAG_FEW_RANKS 3
+#define LAG_FEW_RANKS  3
 #define LAG_MANY_RANKS 2
-#define FEW_RANKS 16
-#define SLOTS_MAX SLOTS_FOR(LAG_FEW_RANKS)
+#define FEW_RANKS      16
+#define SLOTS_MAX      SLOTS_FOR(LAG_FEW_RANKS)
 
 /* An entry of a rank's list for the sequential step: a matching operation,
  * or (op.kind OP_DEFERRED) a whole record. One cache line (call_plan.h). */
 typedef struct seq_item {
-    int64_t key;         /* the record's exit time on the build's axis */
+    int64_t key; /* the record's exit time on the build's axis */
     union {
         match_op op;
         struct {
-            uint8_t kind;      /* OP_DEFERRED (match_op's first member) */
-            dumpi_call *call;  /* the record (owned) */
-            comm_snap *snap;   /* a creation call's new handle's snapshot
+            uint8_t kind;     /* OP_DEFERRED (match_op's first member) */
+            dumpi_call *call; /* the record (owned) */
+            comm_snap *snap;  /* a creation call's new handle's snapshot
                                 * (the sequential step's reference), or NULL */
         } def;
     };
@@ -85,14 +85,14 @@ typedef struct item_list {
 /* Slabs in flight for publish lag `lag` (above), and the slot of slab k's
  * lists, batches and outputs. */
 #define SLOTS_FOR(lag) ((lag) + 2)
-#define SLOT_OF(b, k) ((int)((uint64_t)(k) % SLOTS_FOR((b)->lag)))
+#define SLOT_OF(b, k)  ((int)((uint64_t)(k) % SLOTS_FOR((b)->lag)))
 
 typedef enum rank_state {
-    RANK_READING,    /* head holds its next record */
-    RANK_DONE,       /* end of its stream */
-    RANK_TRUNCATED,  /* cut mid-record: what came before is kept (warning) */
-    RANK_SKIPPED,    /* unknown label under --lenient (warning) */
-    RANK_FAILED      /* any other decoding error: the build fails */
+    RANK_READING,   /* head holds its next record */
+    RANK_DONE,      /* end of its stream */
+    RANK_TRUNCATED, /* cut mid-record: what came before is kept (warning) */
+    RANK_SKIPPED,   /* unknown label under --lenient (warning) */
+    RANK_FAILED     /* any other decoding error: the build fails */
 } rank_state;
 
 typedef struct rank_in {
@@ -106,11 +106,11 @@ typedef struct rank_in {
     _Atomic uint64_t calls_done; /* bytes and n_calls done */
     uint64_t n_states, n_events; /* made on its lanes */
     bool has_footer;
-    uint64_t footer_sum;         /* the footer check: label_tag() summed over */
-    uint64_t label_sum;          /* the footer's counts, and over the records */
-    comm_table comms;            /* its handles, as its lane sees them */
-    send_reqs sends;             /* its active Isends, as its lane sees them */
-    GArray *user_stack;          /* open user functions (sequential step) */
+    uint64_t footer_sum; /* the footer check: label_tag() summed over */
+    uint64_t label_sum;  /* the footer's counts, and over the records */
+    comm_table comms;    /* its handles, as its lane sees them */
+    send_reqs sends;     /* its active Isends, as its lane sees them */
+    GArray *user_stack;  /* open user functions (sequential step) */
 } rank_in;
 
 /* A lane: ranks [first, first + n) share a batch and a list per slab
@@ -122,21 +122,21 @@ typedef struct rank_in {
 #define MAX_LANES 64
 typedef struct lane {
     uint32_t first, n;
-    slog_batch *batch[SLOTS_MAX]; /* per slab slot (SLOTS_FOR(lag) of them made) */
-    item_list items[SLOTS_MAX];   /* per slot: its ranks' entries, by rank */
-    uint32_t *listed[SLOTS_MAX];  /* per slot: its ranks with entries,
+    slog_batch *batch[SLOTS_MAX];   /* per slab slot (SLOTS_FOR(lag) of them made) */
+    item_list items[SLOTS_MAX];     /* per slot: its ranks' entries, by rank */
+    uint32_t *listed[SLOTS_MAX];    /* per slot: its ranks with entries,
                                    * ascending (room for n) */
     uint32_t *listed_at[SLOTS_MAX]; /* and where each one's entries start */
     uint32_t n_listed[SLOTS_MAX];
-    int64_t done_slab;           /* the last slab it finished, -1 before */
-    int64_t next_key;            /* its ranks' earliest next exit, INT64_MAX: none */
+    int64_t done_slab; /* the last slab it finished, -1 before */
+    int64_t next_key;  /* its ranks' earliest next exit, INT64_MAX: none */
 } lane;
 
 typedef struct slab {
-    int64_t k;                   /* sequence number; slot SLOT_OF(b, k) */
+    int64_t k; /* sequence number; slot SLOT_OF(b, k) */
     uint64_t leaf;
-    int64_t lo, hi;              /* the leaf's interval: records ending there */
-    uint64_t claimed;            /* lanes taken (bit i: lane i) */
+    int64_t lo, hi;   /* the leaf's interval: records ending there */
+    uint64_t claimed; /* lanes taken (bit i: lane i) */
     uint32_t lanes_done;
 } slab;
 
@@ -144,13 +144,13 @@ typedef struct slab {
  * give the writer (strings owned). */
 typedef struct pending_meta {
     bool is_category;
-    uint8_t kind;                /* category: slog_kind */
+    uint8_t kind; /* category: slog_kind */
     uint8_t n_fields;
     uint8_t fields[N_FIELD_IDS]; /* field_id */
     uint32_t rgba;
-    uint32_t rank, thread;       /* timeline */
-    char *name;                  /* category name / timeline label */
-    char *group;                 /* category group / timeline host */
+    uint32_t rank, thread; /* timeline */
+    char *name;            /* category name / timeline label */
+    char *group;           /* category group / timeline host */
 } pending_meta;
 
 /* A matched message, as the match step found it: the write step encodes
@@ -169,18 +169,18 @@ typedef struct arrow_list {
 
 /* What a slab's match step leaves for its write step. */
 typedef struct slab_out {
-    bool live;                   /* false: an empty slab, nothing to write */
+    bool live; /* false: an empty slab, nothing to write */
     uint64_t leaf;
-    int64_t watermark;           /* for slog_writer_advance, INT64_MIN: none */
-    slog_batch *batch;           /* the deferred records' states and events */
+    int64_t watermark; /* for slog_writer_advance, INT64_MIN: none */
+    slog_batch *batch; /* the deferred records' states and events */
     arrow_list arrows;
-    GArray *meta;                /* pending_meta, in id order */
+    GArray *meta; /* pending_meta, in id order */
 } slab_out;
 
 /* A lane's snapshot of a communicator the replay has not resolved yet. */
 typedef struct snap_wait {
     comm_snap *snap;
-    comm_ref *ref;               /* held */
+    comm_ref *ref; /* held */
     uint32_t rank;
 } snap_wait;
 
@@ -195,51 +195,52 @@ typedef struct builder {
     build_summary *s;
     FILE *err;
     slog_writer *w;
-    int shift;                   /* the output's leaf width, log2 ns */
-    uint32_t preview_level;      /* the writer's preview levels (slog.h) */
-    double footer_records;       /* the footers' records in all, 0: a rank has none */
-    double footer_rows;          /* and (rank, function) pairs with calls */
+    int shift;              /* the output's leaf width, log2 ns */
+    uint32_t preview_level; /* the writer's preview levels (slog.h) */
+    double footer_records;  /* the footers' records in all, 0: a rank has none */
+    double footer_rows;     /* and (rank, function) pairs with calls */
     uint32_t overview_level;
     rank_in *ranks;
     uint32_t n_ranks;
-    uint32_t lag;                /* the publish lag (above) */
+    uint32_t lag; /* the publish lag (above) */
     lane *lanes;
     uint32_t n_lanes;
     int64_t origin;
     fn_plan plans[N_LABELS];
-    bool sampled[N_LABELS];      /* MPI functions in the leaf width's sample */
+    bool sampled[N_LABELS]; /* MPI functions in the leaf width's sample */
     comm_binding bindings[N_LABELS];
     req_use req_uses[N_LABELS];
     /* The match step's (one thread at a time, in slab order). */
-    comm_ctx *comms;             /* every communicator call, in merge order */
+    comm_ctx *comms; /* every communicator call, in merge order */
     match_ctx *match;
     slab_out outs[SLOTS_MAX + 1]; /* per slab slot, and the end's ([SLOTS_MAX]) */
-    slab_out *cur_out;           /* the slab being matched */
-    GArray *pending_snaps;       /* snap_wait: creation calls not resolved yet */
-    GHashTable *timelines;       /* (rank << 16 | thread) -> id + 1, threads > 0 only */
-    GHashTable *user_cats;       /* name -> category id + 1 */
-    uint32_t n_categories;       /* numbered so far */
+    slab_out *cur_out;            /* the slab being matched */
+    GArray *pending_snaps;        /* snap_wait: creation calls not resolved yet */
+    GHashTable *timelines;        /* (rank << 16 | thread) -> id + 1, threads > 0 only */
+    GHashTable *user_cats;        /* name -> category id + 1 */
+    uint32_t n_categories;        /* numbered so far */
     uint32_t n_timelines;
     uint32_t arrow_category;
-    uint32_t inferred_category;  /* UINT32_MAX until the first inferred message */
-    slog_error merr;             /* its error, when a batch refused a drawable */
-    int64_t floor;               /* the last watermark it set for the writer */
-    uint64_t n_clamped;          /* drawables stretched up to the floor */
+    uint32_t inferred_category; /* UINT32_MAX until the first inferred message */
+    slog_error merr;            /* its error, when a batch refused a drawable */
+    int64_t floor;              /* the last watermark it set for the writer */
+    uint64_t n_clamped;         /* drawables stretched up to the floor */
     /* The write step's. */
     slog_batch *arrow_batch;
     double last_progress;
     /* Anyone: the build stops (a rank failed, the writer failed). */
     atomic_int stop;
-    slog_error werr;             /* the writer's error, when it failed */
+    slog_error werr; /* the writer's error, when it failed */
     double t_start;
-    clock_plan clocks;           /* the hosts and their clock offsets */
+    clock_plan clocks; /* the hosts and their clock offsets */
 } builder;
 
 /* The footer check's word for a label: the sum of a rank's records' words
  * equals its footer's (sum of count x word) unless a count differs, save
  * with odds of 2^-64, and a rank then keeps 16 bytes rather than a count
  * per label, its file none of its footer (thousands of ranks). */
-static inline uint64_t label_tag(uint32_t label) {
+static inline uint64_t label_tag(uint32_t label)
+{
     uint64_t z = (uint64_t)label + 0x9e3779b97f4a7c15ull; /* splitmix64 */
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -255,7 +256,8 @@ void lane_advance_rank(builder *b, rank_in *r);
 void lane_run(builder *b, lane *l, const slab *s);
 
 /* Threads the build runs on: -j, within 1 .. BUILD_MAX_THREADS. */
-static inline uint32_t build_threads(const builder *b) {
+static inline uint32_t build_threads(const builder *b)
+{
     int t = b->o->threads;
     return t < 1 ? 1 : t > BUILD_MAX_THREADS ? BUILD_MAX_THREADS : (uint32_t)t;
 }

@@ -29,7 +29,8 @@ static const struct {
 
 const uint8_t call_arrow_fields[N_ARROW_FIELDS] = {F_BYTES, F_TAG, F_COMM};
 
-void call_field_columns(const uint8_t *fields, uint32_t n, const char **names, uint8_t *types) {
+void call_field_columns(const uint8_t *fields, uint32_t n, const char **names, uint8_t *types)
+{
     for (uint32_t i = 0; i < n; i++) {
         names[i] = field_defs[fields[i]].name;
         types[i] = field_defs[fields[i]].type;
@@ -40,30 +41,53 @@ static const struct {
     const char *name;
     uint8_t role;
 } roles[] = {
-    {"MPI_Send", R_SEND}, {"MPI_Bsend", R_SEND}, {"MPI_Ssend", R_SEND}, {"MPI_Rsend", R_SEND},
-    {"MPI_Isend", R_ISEND}, {"MPI_Ibsend", R_ISEND}, {"MPI_Issend", R_ISEND}, {"MPI_Irsend", R_ISEND},
-    {"MPI_Send_init", R_SEND_INIT}, {"MPI_Bsend_init", R_SEND_INIT}, {"MPI_Ssend_init", R_SEND_INIT},
-    {"MPI_Rsend_init", R_SEND_INIT}, {"MPI_Recv", R_RECV}, {"MPI_Irecv", R_IRECV}, {"MPI_Recv_init", R_RECV_INIT},
-    {"MPI_Sendrecv", R_SENDRECV}, {"MPI_Sendrecv_replace", R_SENDRECV}, {"MPI_Start", R_START},
-    {"MPI_Startall", R_STARTALL}, {"MPI_Cancel", R_CANCEL}, {"MPI_Request_free", R_REQ_FREE},
+    {"MPI_Send", R_SEND},
+    {"MPI_Bsend", R_SEND},
+    {"MPI_Ssend", R_SEND},
+    {"MPI_Rsend", R_SEND},
+    {"MPI_Isend", R_ISEND},
+    {"MPI_Ibsend", R_ISEND},
+    {"MPI_Issend", R_ISEND},
+    {"MPI_Irsend", R_ISEND},
+    {"MPI_Send_init", R_SEND_INIT},
+    {"MPI_Bsend_init", R_SEND_INIT},
+    {"MPI_Ssend_init", R_SEND_INIT},
+    {"MPI_Rsend_init", R_SEND_INIT},
+    {"MPI_Recv", R_RECV},
+    {"MPI_Irecv", R_IRECV},
+    {"MPI_Recv_init", R_RECV_INIT},
+    {"MPI_Sendrecv", R_SENDRECV},
+    {"MPI_Sendrecv_replace", R_SENDRECV},
+    {"MPI_Start", R_START},
+    {"MPI_Startall", R_STARTALL},
+    {"MPI_Cancel", R_CANCEL},
+    {"MPI_Request_free", R_REQ_FREE},
 };
 
 static const char *const comm_ops[] = {
-    "MPI_Comm_dup", "MPI_Comm_split", "MPI_Comm_create", "MPI_Comm_free", "MPI_Comm_group", "MPI_Comm_remote_group", "MPI_Group_incl",
-    "MPI_Group_excl", "MPI_Group_range_incl", "MPI_Group_range_excl", "MPI_Group_union", "MPI_Group_intersection",
-    "MPI_Group_difference", "MPI_Group_free", "MPI_Cart_create", "MPI_Cart_sub", "MPI_Graph_create",
-    "MPI_Intercomm_create", "MPI_Intercomm_merge"};
+    "MPI_Comm_dup",         "MPI_Comm_split",        "MPI_Comm_create",    "MPI_Comm_free",
+    "MPI_Comm_group",       "MPI_Comm_remote_group", "MPI_Group_incl",     "MPI_Group_excl",
+    "MPI_Group_range_incl", "MPI_Group_range_excl",  "MPI_Group_union",    "MPI_Group_intersection",
+    "MPI_Group_difference", "MPI_Group_free",        "MPI_Cart_create",    "MPI_Cart_sub",
+    "MPI_Graph_create",     "MPI_Intercomm_create",  "MPI_Intercomm_merge"};
 
 static const char *const polls[] = {"MPI_Test", "MPI_Testany", "MPI_Testsome", "MPI_Testall", "MPI_Iprobe"};
 
 /* Fields copied from one argument as recorded; the others are computed
  * (call_state_info()). */
-static bool field_is_plain(int f) { return f == F_TAG || f == F_COMM || f == F_REQUEST; }
+static bool field_is_plain(int f)
+{
+    return f == F_TAG || f == F_COMM || f == F_REQUEST;
+}
 
 /* Fields whose value depends on the communicator's members. */
-static bool field_needs_comm(int f) { return f == F_DEST || f == F_SOURCE || f == F_ROOT || f == F_SENT || f == F_RECEIVED; }
+static bool field_needs_comm(int f)
+{
+    return f == F_DEST || f == F_SOURCE || f == F_ROOT || f == F_SENT || f == F_RECEIVED;
+}
 
-role_id call_role(uint16_t label) {
+role_id call_role(uint16_t label)
+{
     const dumpi_fn_info *fn = dumpi_fn_lookup(label);
     if (!fn) return R_NONE;
     for (size_t k = 0; k < sizeof roles / sizeof roles[0]; k++)
@@ -71,7 +95,8 @@ role_id call_role(uint16_t label) {
     return fn->family == DUMPI_FAMILY_WAIT_TEST ? R_COMPLETE : R_NONE;
 }
 
-void call_plan_make(fn_plan *p, uint16_t label) {
+void call_plan_make(fn_plan *p, uint16_t label)
+{
     /* usable_from is the caller's (the first member: the rest is cleared) */
     _Static_assert(offsetof(fn_plan, usable_from) == 0, "usable_from first");
     memset((char *)p + sizeof p->usable_from, 0, sizeof *p - sizeof p->usable_from);
@@ -84,16 +109,15 @@ void call_plan_make(fn_plan *p, uint16_t label) {
         int8_t a = -1;
         for (int k = 0; k < 3 && field_defs[f].args[k] && a < 0; k++) a = IDX(field_defs[f].args[k]);
         if (f == F_BYTES && (p->i_bytes_type < 0 || moves)) a = -1;
-        int derived = (f == F_COMPLETED && fn->family == DUMPI_FAMILY_WAIT_TEST) ||
-                      ((f == F_SENT || f == F_RECEIVED) && moves);
+        int derived =
+            (f == F_COMPLETED && fn->family == DUMPI_FAMILY_WAIT_TEST) || ((f == F_SENT || f == F_RECEIVED) && moves);
         if (a >= 0 || derived) {
             p->fields[p->n_fields] = (uint8_t)f;
             p->arg[p->n_fields] = a;
             if (field_is_plain(f)) {
                 p->plain_arg[p->n_plain] = (uint8_t)a; /* a plain field is one argument: a >= 0 */
                 p->plain_slot[p->n_plain++] = (uint8_t)p->n_fields;
-            }
-            else
+            } else
                 p->computed_slot[p->n_computed++] = (uint8_t)p->n_fields;
             if (field_needs_comm(f)) p->needs_comm = true;
             p->n_fields++;
@@ -109,9 +133,16 @@ void call_plan_make(fn_plan *p, uint16_t label) {
     p->poll_category = UINT32_MAX;
 }
 
-void match_op_run(match_ctx *m, uint32_t rank, const match_op *op, int64_t done_time) {
-    match_post p = {.rank = rank, .thread = op->thread, .comm = op->comm, .peer = op->peer, .tag = op->tag,
-                    .bytes = op->bytes, .time = op->time, .request = op->request};
+void match_op_run(match_ctx *m, uint32_t rank, const match_op *op, int64_t done_time)
+{
+    match_post p = {.rank = rank,
+                    .thread = op->thread,
+                    .comm = op->comm,
+                    .peer = op->peer,
+                    .tag = op->tag,
+                    .bytes = op->bytes,
+                    .time = op->time,
+                    .request = op->request};
     /* The status fields are set only with has_status. */
     match_status status;
     const match_status *st = NULL;
@@ -133,7 +164,8 @@ void match_op_run(match_ctx *m, uint32_t rank, const match_op *op, int64_t done_
     }
 }
 
-int64_t call_bytes(const dumpi_file *f, const dumpi_call *c, int i_count, int i_type) {
+int64_t call_bytes(const dumpi_file *f, const dumpi_call *c, int i_count, int i_type)
+{
     if (i_count < 0 || i_type < 0 || !c->args[i_count].present || !c->args[i_type].present) return SLOG_INFO_UNKNOWN;
     int64_t count = c->args[i_count].i;
     int32_t type = (int32_t)c->args[i_type].i;
@@ -147,13 +179,14 @@ int64_t call_bytes(const dumpi_file *f, const dumpi_call *c, int i_count, int i_
 /* Scalar argument i, or dflt when the function has none or the record
  * omits it. Reads the decoded value directly: this runs for every field of
  * every record. */
-static inline int64_t arg_or(const dumpi_call *c, int i, int64_t dflt) {
+static inline int64_t arg_or(const dumpi_call *c, int i, int64_t dflt)
+{
     return i >= 0 && c->args[i].present ? c->args[i].i : dflt;
 }
 
 /* The next operation, its common fields filled. */
-static inline match_op *new_op(op_slot_fn slot, void *user, uint8_t kind, const dumpi_call *c, int comm,
-                               int64_t time) {
+static inline match_op *new_op(op_slot_fn slot, void *user, uint8_t kind, const dumpi_call *c, int comm, int64_t time)
+{
     match_op *op = slot(user);
     op->kind = kind;
     op->has_status = false;
@@ -167,7 +200,8 @@ static inline match_op *new_op(op_slot_fn slot, void *user, uint8_t kind, const 
     return op;
 }
 
-static inline void set_status(match_op *op, const dumpi_status *ds) {
+static inline void set_status(match_op *op, const dumpi_status *ds)
+{
     if (!ds) return;
     op->has_status = true;
     op->st_source = ds->source;
@@ -176,8 +210,9 @@ static inline void set_status(match_op *op, const dumpi_status *ds) {
     op->st_cancelled = ds->cancelled != 0;
 }
 
-void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const dumpi_completions *dc,
-              int64_t t0, int64_t bytes, send_reqs *sends, op_slot_fn slot, void *user) {
+void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const dumpi_completions *dc, int64_t t0,
+              int64_t bytes, send_reqs *sends, op_slot_fn slot, void *user)
+{
     /* programs poll with MPI_Testany in loops, nearly always completing
      * nothing */
     if (p->role == R_NONE || (p->role == R_COMPLETE && dc->n == 0)) return;
@@ -252,7 +287,7 @@ void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const 
             if (sends && send_reqs_done(sends, req, ds)) continue;
             op = new_op(slot, user, OP_COMPLETE, c, comm, t0);
             op->request = req;
-                set_status(op, ds);
+            set_status(op, ds);
         }
         break;
     case R_NONE: break;
@@ -260,11 +295,12 @@ void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const 
 }
 
 /* The creation calls comm_call.c replays, all binding their "newcomm". */
-static const char *const binders[] = {"MPI_Comm_dup", "MPI_Comm_split", "MPI_Comm_create", "MPI_Cart_create",
-                                      "MPI_Cart_sub", "MPI_Graph_create", "MPI_Intercomm_create",
-                                      "MPI_Intercomm_merge"};
+static const char *const binders[] = {"MPI_Comm_dup",         "MPI_Comm_split",     "MPI_Comm_create",
+                                      "MPI_Cart_create",      "MPI_Cart_sub",       "MPI_Graph_create",
+                                      "MPI_Intercomm_create", "MPI_Intercomm_merge"};
 
-void call_comm_binding(uint16_t label, comm_binding *out) {
+void call_comm_binding(uint16_t label, comm_binding *out)
+{
     out->i_newcomm = out->i_freed = -1;
     out->replayed = false;
     const dumpi_fn_info *fn = dumpi_fn_lookup(label);
@@ -276,7 +312,8 @@ void call_comm_binding(uint16_t label, comm_binding *out) {
     if (!strcmp(fn->name, "MPI_Comm_free")) out->i_freed = (int8_t)dumpi_fn_arg_index(label, "comm");
 }
 
-bool call_poll_failed(const dumpi_call *c, const fn_plan *p) {
+bool call_poll_failed(const dumpi_call *c, const fn_plan *p)
+{
     if (p->a.i_flag >= 0) return arg_or(c, p->a.i_flag, 1) == 0; /* no flag recorded: a state */
     if (p->a.i_outcount >= 0) {
         int64_t oc = arg_or(c, p->a.i_outcount, 1);
@@ -286,7 +323,8 @@ bool call_poll_failed(const dumpi_call *c, const fn_plan *p) {
 }
 
 void call_state_info(const fn_plan *p, const dumpi_file *f, const comm_view *cv, const dumpi_call *c,
-                     const dumpi_completions *dc, int64_t bytes, int64_t *info) {
+                     const dumpi_completions *dc, int64_t bytes, int64_t *info)
+{
     for (uint32_t i = 0; i < p->n_plain; i++) {
         const dumpi_value *v = &c->args[p->plain_arg[i]];
         info[p->plain_slot[i]] = v->present ? v->i : SLOG_INFO_UNKNOWN;
@@ -299,8 +337,9 @@ void call_state_info(const fn_plan *p, const dumpi_file *f, const comm_view *cv,
         int64_t v = SLOG_INFO_UNKNOWN;
         switch (p->fields[k]) {
         case F_BYTES:
-            v = p->bytes_shared ? bytes
-                                : call_bytes(f, c, p->a.i_count >= 0 ? p->a.i_count : p->a.i_sendcount, p->i_bytes_type);
+            v = p->bytes_shared
+                    ? bytes
+                    : call_bytes(f, c, p->a.i_count >= 0 ? p->a.i_count : p->a.i_sendcount, p->i_bytes_type);
             break;
         case F_SENT: v = sent; break;
         case F_RECEIVED: v = received; break;

@@ -22,12 +22,22 @@
 #include "dumpi.h"
 #include "fn_args.h"
 #include "match.h"
-#include <slog2/slog.h>
 #include "volume.h"
+#include <slog2/slog.h>
 
 /* Info fields a function's state may carry (field_defs in call_plan.c). */
 typedef enum field_id {
-    F_BYTES, F_SENT, F_RECEIVED, F_DEST, F_SOURCE, F_TAG, F_COMM, F_ROOT, F_REQUEST, F_COMPLETED, N_FIELD_IDS
+    F_BYTES,
+    F_SENT,
+    F_RECEIVED,
+    F_DEST,
+    F_SOURCE,
+    F_TAG,
+    F_COMM,
+    F_ROOT,
+    F_REQUEST,
+    F_COMPLETED,
+    N_FIELD_IDS
 } field_id;
 
 /* What an arrow carries: the message's bytes, tag and (receiver's)
@@ -40,8 +50,19 @@ void call_field_columns(const uint8_t *fields, uint32_t n, const char **names, u
 
 /* What a call means to matching. */
 typedef enum role_id {
-    R_NONE, R_SEND, R_ISEND, R_SEND_INIT, R_RECV, R_IRECV, R_RECV_INIT, R_SENDRECV, R_START, R_STARTALL,
-    R_CANCEL, R_REQ_FREE, R_COMPLETE
+    R_NONE,
+    R_SEND,
+    R_ISEND,
+    R_SEND_INIT,
+    R_RECV,
+    R_IRECV,
+    R_RECV_INIT,
+    R_SENDRECV,
+    R_START,
+    R_STARTALL,
+    R_CANCEL,
+    R_REQ_FREE,
+    R_COMPLETE
 } role_id;
 
 /* A plan made by the sequential step is published for records from
@@ -54,8 +75,8 @@ typedef enum role_id {
 typedef struct fn_plan {
     _Atomic uint64_t usable_from; /* the first leaf lanes may use it for;
                                    * PLAN_NOT_READY until made */
-    uint32_t category;           /* state category */
-    uint32_t poll_category;      /* event category (polls), UINT32_MAX if none */
+    uint32_t category;            /* state category */
+    uint32_t poll_category;       /* event category (polls), UINT32_MAX if none */
     uint32_t n_fields;
     uint8_t fields[N_FIELD_IDS]; /* field_id per slot */
     int8_t arg[N_FIELD_IDS];     /* arg index per slot, -1 if derived */
@@ -65,16 +86,16 @@ typedef struct fn_plan {
     uint8_t n_plain, n_computed;
     uint8_t plain_slot[N_FIELD_IDS], computed_slot[N_FIELD_IDS];
     uint8_t plain_arg[N_FIELD_IDS]; /* a plain slot's argument (always one) */
-    bool bytes_shared;           /* count and datatype: one bytes value serves
+    bool bytes_shared;              /* count and datatype: one bytes value serves
                                   * the bytes field and matching */
-    bool needs_comm;             /* a field depends on the communicator's
+    bool needs_comm;                /* a field depends on the communicator's
                                   * members (peer/root ranks, volumes) */
-    bool is_poll;                /* Test*, Iprobe: may be an event */
-    bool comm_op;                /* creates/frees communicators or groups */
-    fn_args a;                   /* where its arguments are */
-    int8_t i_bytes_type;         /* datatype of the bytes field */
-    uint8_t role;                /* role_id */
-    volume_plan volume;          /* for F_SENT / F_RECEIVED */
+    bool is_poll;                   /* Test*, Iprobe: may be an event */
+    bool comm_op;                   /* creates/frees communicators or groups */
+    fn_args a;                      /* where its arguments are */
+    int8_t i_bytes_type;            /* datatype of the bytes field */
+    uint8_t role;                   /* role_id */
+    volume_plan volume;             /* for F_SENT / F_RECEIVED */
 } fn_plan;
 
 /* What records of label do in matching. */
@@ -87,7 +108,15 @@ void call_plan_make(fn_plan *p, uint16_t label);
 /* One matching operation: the match_* call a record makes (match.h), with
  * the rank left out (the caller knows it). */
 typedef enum match_op_kind {
-    OP_SEND, OP_SEND_INIT, OP_RECV, OP_RECV_POST, OP_RECV_INIT, OP_START, OP_CANCEL, OP_REQUEST_FREE, OP_COMPLETE,
+    OP_SEND,
+    OP_SEND_INIT,
+    OP_RECV,
+    OP_RECV_POST,
+    OP_RECV_INIT,
+    OP_START,
+    OP_CANCEL,
+    OP_REQUEST_FREE,
+    OP_COMPLETE,
     OP_DEFERRED /* not an operation: a seq_item's whole record (build_internal.h) */
 } match_op_kind;
 
@@ -97,15 +126,15 @@ typedef enum match_op_kind {
  * Hence the status's fields inline and no completion time: a RECV or
  * COMPLETE completes when its record exits, which the caller knows. */
 typedef struct match_op {
-    uint8_t kind;         /* match_op_kind */
+    uint8_t kind; /* match_op_kind */
     bool has_status;
-    bool st_cancelled;    /* status: cancelled, nothing matched */
+    bool st_cancelled; /* status: cancelled, nothing matched */
     uint16_t thread;
     int32_t comm, peer, tag, request;
     int32_t st_source, st_tag; /* status (if has_status): comm-local source, tag */
     int64_t bytes;
-    int64_t time;         /* entry time of the posting call (START: of the Start) */
-    int64_t st_bytes;     /* status: bytes received, or MATCH_BYTES_UNKNOWN */
+    int64_t time;     /* entry time of the posting call (START: of the Start) */
+    int64_t st_bytes; /* status: bytes received, or MATCH_BYTES_UNKNOWN */
 } match_op;
 
 /* Run op (of world rank `rank`, made by a record exiting at done_time) on
@@ -126,8 +155,8 @@ typedef struct send_reqs send_reqs;
  * build's time axis; dc: its completions; bytes: the plan's shared count x
  * size). With sends (a lane's, send_reqs.h), it keeps that set and leaves
  * out the completions of the sends in it; NULL: every operation. */
-void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const dumpi_completions *dc,
-              int64_t t0, int64_t bytes, send_reqs *sends, op_slot_fn slot, void *user);
+void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const dumpi_completions *dc, int64_t t0,
+              int64_t bytes, send_reqs *sends, op_slot_fn slot, void *user);
 
 /* A poll that found nothing: Test/Testany/Testall/Iprobe flag 0, Testsome
  * outcount 0 or MPI_UNDEFINED. */
@@ -139,7 +168,8 @@ void call_state_info(const fn_plan *p, const dumpi_file *f, const comm_view *cv,
                      const dumpi_completions *dc, int64_t bytes, int64_t *info);
 
 /* The communicator handle record c names (COMM_WORLD when none). */
-static inline int call_comm(const fn_plan *p, const dumpi_call *c) {
+static inline int call_comm(const fn_plan *p, const dumpi_call *c)
+{
     return p->a.i_comm >= 0 && c->args[p->a.i_comm].present ? (int)c->args[p->a.i_comm].i : COMM_HANDLE_WORLD;
 }
 
@@ -148,7 +178,7 @@ static inline int call_comm(const fn_plan *p, const dumpi_call *c) {
  * (-1: none), and whether it frees its "comm". Per label, made once. */
 typedef struct comm_binding {
     int8_t i_newcomm, i_freed;
-    bool replayed;               /* the replay takes it (comm_replay_call) */
+    bool replayed; /* the replay takes it (comm_replay_call) */
 } comm_binding;
 void call_comm_binding(uint16_t label, comm_binding *out);
 

@@ -9,7 +9,8 @@
 
 static const char *const align_names[] = {"auto", "always", "never"};
 
-bool clock_align_parse(const char *s, clock_align *out) {
+bool clock_align_parse(const char *s, clock_align *out)
+{
     for (size_t i = 0; i < G_N_ELEMENTS(align_names); i++)
         if (strcmp(s, align_names[i]) == 0) {
             *out = (clock_align)i;
@@ -19,7 +20,8 @@ bool clock_align_parse(const char *s, clock_align *out) {
 }
 
 /* Ranks to hosts by name; unnamed ranks one entry each. */
-static void group_hosts(dumpi_file *const *files, uint32_t n, clock_plan *p) {
+static void group_hosts(dumpi_file *const *files, uint32_t n, clock_plan *p)
+{
     GHashTable *by_name = g_hash_table_new(g_str_hash, g_str_equal);
     p->hosts = g_new0(clock_host, n ? n : 1);
     p->host_of = g_new0(uint32_t, n ? n : 1);
@@ -53,7 +55,7 @@ static void group_hosts(dumpi_file *const *files, uint32_t n, clock_plan *p) {
 
 /* The calls that end on every rank only after every rank entered them. */
 static const char *const sync_names[] = {
-    "MPI_Barrier", "MPI_Allreduce", "MPI_Allgather", "MPI_Allgatherv",
+    "MPI_Barrier",  "MPI_Allreduce", "MPI_Allgather", "MPI_Allgatherv",
     "MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Reduce_scatter",
 };
 
@@ -62,7 +64,8 @@ typedef struct probe {
     int comm_arg[DUMPI_N_LABELS];   /* table index of a collective's comm */
 } probe;
 
-static void probe_init(probe *pr) {
+static void probe_init(probe *pr)
+{
     memset(pr, 0, sizeof *pr);
     pr->labels[DUMPI_LABEL_INIT] = pr->labels[DUMPI_LABEL_INIT_THREAD] = 1;
     for (size_t i = 0; i < G_N_ELEMENTS(sync_names); i++) {
@@ -75,7 +78,8 @@ static void probe_init(probe *pr) {
 
 /* f's MPI_Init and first synchronising collectives on COMM_WORLD (main
  * thread), entry and exit, folded into host h; f is rewound. */
-static void probe_rank(const probe *pr, dumpi_file *f, clock_host *h) {
+static void probe_rank(const probe *pr, dumpi_file *f, clock_host *h)
+{
     dumpi_call c;
     dumpi_error e;
     int budget = CLOCK_PROBE_RECORDS, n = 0;
@@ -92,10 +96,14 @@ static void probe_rank(const probe *pr, dumpi_file *f, clock_host *h) {
 }
 
 /* Whether one of h's ranks had an MPI_Init: the anchor of its shift. */
-static bool has_init(const clock_host *h) { return h->exit_ns[0] != INT64_MAX; }
+static bool has_init(const clock_host *h)
+{
+    return h->exit_ns[0] != INT64_MAX;
+}
 
 /* h's shift onto ref's clock (see clocks.h). */
-static void choose_shift(const clock_host *ref, clock_host *h) {
+static void choose_shift(const clock_host *ref, clock_host *h)
+{
     /* Shifts s with, in every call both hosts reached, h's earliest exit
      * + s >= ref's latest entry and ref's earliest exit >= h's latest
      * entry + s. Point 0 (MPI_Init) alone, then with the collectives. */
@@ -106,8 +114,10 @@ static void choose_shift(const clock_host *ref, clock_host *h) {
         int64_t a = ref->entry_ns[k] - h->exit_ns[k], b = ref->exit_ns[k] - h->entry_ns[k];
         if (a > lo) lo = a;
         if (b < hi) hi = b;
-        if (k == 0) lo0 = lo, hi0 = hi;
-        else n++;
+        if (k == 0)
+            lo0 = lo, hi0 = hi;
+        else
+            n++;
     }
     int64_t init_shift = ref->exit_ns[0] - h->exit_ns[0];
     if (n > 0 && lo <= hi) {
@@ -125,7 +135,8 @@ static void choose_shift(const clock_host *ref, clock_host *h) {
     }
 }
 
-void clock_plan_make(dumpi_file *const *files, uint32_t n, clock_align mode, clock_plan *p) {
+void clock_plan_make(dumpi_file *const *files, uint32_t n, clock_align mode, clock_plan *p)
+{
     memset(p, 0, sizeof *p);
     group_hosts(files, n, p);
     if (p->n_hosts < 2) return;
@@ -167,7 +178,8 @@ void clock_plan_make(dumpi_file *const *files, uint32_t n, clock_align mode, clo
         if (files[r]) dumpi_file_set_wall_offset(files[r], p->hosts[p->host_of[r]].offset_ns);
 }
 
-void clock_plan_free(clock_plan *p) {
+void clock_plan_free(clock_plan *p)
+{
     for (size_t i = 0; i < p->n_hosts; i++) g_free(p->hosts[i].name);
     g_free(p->hosts);
     g_free(p->host_of);

@@ -57,14 +57,14 @@ bool clock_align_parse(const char *s, clock_align *out);
  * for MPI_Initialized, MPI_Wtime and the like before it) and its first
  * CLOCK_SYNC_MAX synchronising collectives on COMM_WORLD. */
 #define CLOCK_PROBE_RECORDS 2048
-#define CLOCK_SYNC_MAX 8
-#define CLOCK_POINTS (1 + CLOCK_SYNC_MAX) /* MPI_Init, then the collectives */
+#define CLOCK_SYNC_MAX      8
+#define CLOCK_POINTS        (1 + CLOCK_SYNC_MAX) /* MPI_Init, then the collectives */
 
 typedef enum clock_method {
-    CLOCK_BY_NONE,        /* no MPI_Init found: left as recorded */
-    CLOCK_BY_REFERENCE,   /* the reference host: shift 0 */
-    CLOCK_BY_COLLECTIVES, /* middle of the interval the collectives give */
-    CLOCK_BY_INIT,        /* earliest MPI_Init exits coincide (clamped into
+    CLOCK_BY_NONE,         /* no MPI_Init found: left as recorded */
+    CLOCK_BY_REFERENCE,    /* the reference host: shift 0 */
+    CLOCK_BY_COLLECTIVES,  /* middle of the interval the collectives give */
+    CLOCK_BY_INIT,         /* earliest MPI_Init exits coincide (clamped into
                              the interval MPI_Init gives) */
     CLOCK_BY_INIT_CONFLICT /* as CLOCK_BY_INIT, the interval being empty */
 } clock_method;
@@ -74,8 +74,8 @@ typedef enum clock_method {
  * is unknown, and it is an entry of its own here, aligned by its own
  * MPI_Init when the named hosts are. A rank without a file is in none. */
 typedef struct clock_host {
-    char *name;            /* the ranks' DUMPI header hostname ("" if none) */
-    uint32_t first_rank;   /* its lowest rank */
+    char *name;          /* the ranks' DUMPI header hostname ("" if none) */
+    uint32_t first_rank; /* its lowest rank */
     uint32_t n_ranks;
     /* Per point (MPI_Init, then the collectives): the latest entry and the
      * earliest exit among its ranks, on its own clock; INT64_MIN and
@@ -83,21 +83,21 @@ typedef struct clock_host {
      * MPI_Init exit). */
     int64_t entry_ns[CLOCK_POINTS], exit_ns[CLOCK_POINTS];
     clock_method method;
-    int64_t offset_ns;     /* added to its ranks' wall times */
-    int64_t error_ns;      /* half the interval's width: the most the shift
+    int64_t offset_ns; /* added to its ranks' wall times */
+    int64_t error_ns;  /* half the interval's width: the most the shift
                               can be off (INT64_MAX: unknown) */
 } clock_host;
 
 typedef struct clock_plan {
-    clock_host *hosts;     /* in order of first rank */
-    size_t n_hosts;        /* entries, named or not */
-    size_t n_named;        /* hosts with a name */
-    uint32_t *host_of;     /* [rank] -> index in hosts; UINT32_MAX: no file */
-    bool aligned;          /* offsets were set (some may still be 0) */
-    const char *why_not;   /* when not aligned and there are several hosts */
-    int64_t max_shift_ns;  /* largest |offset_ns| */
-    int64_t max_error_ns;  /* largest error_ns of a shifted host */
-    size_t n_conflicts;    /* hosts with CLOCK_BY_INIT_CONFLICT */
+    clock_host *hosts;    /* in order of first rank */
+    size_t n_hosts;       /* entries, named or not */
+    size_t n_named;       /* hosts with a name */
+    uint32_t *host_of;    /* [rank] -> index in hosts; UINT32_MAX: no file */
+    bool aligned;         /* offsets were set (some may still be 0) */
+    const char *why_not;  /* when not aligned and there are several hosts */
+    int64_t max_shift_ns; /* largest |offset_ns| */
+    int64_t max_error_ns; /* largest error_ns of a shifted host */
+    size_t n_conflicts;   /* hosts with CLOCK_BY_INIT_CONFLICT */
 } clock_plan;
 
 /* Group the ranks by host and, when mode asks for it, read up to

@@ -5,11 +5,12 @@
 #include <glib.h>
 #include <string.h>
 
-void comm_replay_call(comm_ctx *ctx, uint32_t rank, const dumpi_call *c) {
+void comm_replay_call(comm_ctx *ctx, uint32_t rank, const dumpi_call *c)
+{
     if (c->fn->family != DUMPI_FAMILY_OBJECT) return;
     const char *n = c->fn->name;
     uint16_t l = c->label;
-#define A(name) ((int)dumpi_call_int_by_name(c, name))
+#define A(name)       ((int)dumpi_call_int_by_name(c, name))
 #define ARR(name, np) dumpi_call_int_array(c, dumpi_fn_arg_index(l, name), np)
     int32_t na = 0;
     if (!strcmp(n, "MPI_Comm_dup"))
@@ -26,16 +27,15 @@ void comm_replay_call(comm_ctx *ctx, uint32_t rank, const dumpi_call *c) {
         comm_record_comm_remote_group(ctx, rank, A("comm"), A("group"));
     else if (!strcmp(n, "MPI_Group_incl") || !strcmp(n, "MPI_Group_excl")) {
         const int32_t *v = ARR("ranks", &na);
-        (n[10] == 'i' ? comm_record_group_incl : comm_record_group_excl)(ctx, rank, A("group"), na, v,
-                                                                          A("newgroup"));
+        (n[10] == 'i' ? comm_record_group_incl : comm_record_group_excl)(ctx, rank, A("group"), na, v, A("newgroup"));
     } else if (!strcmp(n, "MPI_Group_range_incl") || !strcmp(n, "MPI_Group_range_excl")) {
         int32_t rows = 0;
         const dumpi_int_row *rr = dumpi_call_int_array_2d(c, dumpi_fn_arg_index(l, "ranges"), &rows);
         int *flat = g_new0(int, (gsize)rows * 3 + 1);
         for (int32_t i = 0; rr && i < rows; i++)
             for (int k = 0; k < 3 && k < rr[i].n; k++) flat[i * 3 + k] = rr[i].v[k];
-        (n[16] == 'i' ? comm_record_group_range_incl : comm_record_group_range_excl)(ctx, rank, A("group"), rows,
-                                                                                      flat, A("newgroup"));
+        (n[16] == 'i' ? comm_record_group_range_incl : comm_record_group_range_excl)(ctx, rank, A("group"), rows, flat,
+                                                                                     A("newgroup"));
         g_free(flat);
     } else if (!strcmp(n, "MPI_Group_union"))
         comm_record_group_union(ctx, rank, A("group1"), A("group2"), A("newgroup"));
@@ -54,11 +54,10 @@ void comm_replay_call(comm_ctx *ctx, uint32_t rank, const dumpi_call *c) {
     } else if (!strcmp(n, "MPI_Graph_create"))
         comm_record_graph_create(ctx, rank, A("oldcomm"), A("nodes"), A("newcomm"));
     else if (!strcmp(n, "MPI_Intercomm_create"))
-        comm_record_intercomm_create(ctx, rank, A("localcomm"), A("localleader"), A("remotecomm"),
-                                     A("remoteleader"), A("tag"), A("newcomm"));
+        comm_record_intercomm_create(ctx, rank, A("localcomm"), A("localleader"), A("remotecomm"), A("remoteleader"),
+                                     A("tag"), A("newcomm"));
     else if (!strcmp(n, "MPI_Intercomm_merge"))
         comm_record_intercomm_merge(ctx, rank, A("comm"), A("high"), A("newcomm"));
 #undef A
 #undef ARR
 }
-

@@ -7,7 +7,8 @@
 
 #define NOT_PUBLISHED UINT64_MAX
 
-comm_snap *comm_snap_new(void) {
+comm_snap *comm_snap_new(void)
+{
     comm_snap *s = g_new0(comm_snap, 1);
     atomic_init(&s->usable_from, NOT_PUBLISHED);
     atomic_init(&s->refs, 2);
@@ -15,14 +16,16 @@ comm_snap *comm_snap_new(void) {
     return s;
 }
 
-void comm_snap_unref(comm_snap *s) {
+void comm_snap_unref(comm_snap *s)
+{
     if (s && atomic_fetch_sub(&s->refs, 1) == 1) {
         g_free(s->peers);
         g_free(s);
     }
 }
 
-void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_t from) {
+void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_t from)
+{
     s->state = ref ? (int)comm_ref_get_state(ref) : COMM_REF_FAILED;
     if (s->state == COMM_REF_RESOLVED) {
         s->is_inter = comm_ref_is_inter(ref);
@@ -38,9 +41,13 @@ void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_
     comm_snap_unref(s);
 }
 
-void comm_table_init(comm_table *t) { htab_init(&t->handles); }
+void comm_table_init(comm_table *t)
+{
+    htab_init(&t->handles);
+}
 
-void comm_table_free(comm_table *t) {
+void comm_table_free(comm_table *t)
+{
     for (size_t i = 0; i < htab_capacity(&t->handles); i++) {
         const htab_entry *e = htab_at(&t->handles, i);
         if (e->val) comm_snap_unref(e->val);
@@ -48,21 +55,25 @@ void comm_table_free(comm_table *t) {
     htab_free(&t->handles);
 }
 
-void comm_table_bind(comm_table *t, int handle, comm_snap *s) {
+void comm_table_bind(comm_table *t, int handle, comm_snap *s)
+{
     comm_snap_unref(htab_put(&t->handles, (uint32_t)handle, s));
 }
 
-void comm_table_unbind(comm_table *t, int handle) {
+void comm_table_unbind(comm_table *t, int handle)
+{
     /* as comm_record_free(): the predefined ones stay */
     if (handle == COMM_HANDLE_WORLD || handle == COMM_HANDLE_SELF) return;
     comm_snap_unref(htab_remove(&t->handles, (uint32_t)handle));
 }
 
-comm_view comm_view_replay(comm_ctx *ctx, uint32_t rank, int comm) {
+comm_view comm_view_replay(comm_ctx *ctx, uint32_t rank, int comm)
+{
     return (comm_view){.kind = VIEW_REPLAY, .rank = rank, .ctx = ctx, .comm = comm};
 }
 
-bool comm_view_lane(const comm_table *t, uint32_t rank, uint32_t n_ranks, int comm, uint64_t leaf, comm_view *out) {
+bool comm_view_lane(const comm_table *t, uint32_t rank, uint32_t n_ranks, int comm, uint64_t leaf, comm_view *out)
+{
     *out = (comm_view){.kind = VIEW_NONE, .rank = rank, .n_ranks = n_ranks, .comm = comm};
     const comm_snap *s = htab_get(&t->handles, (uint32_t)comm);
     if (!s) {
@@ -79,7 +90,8 @@ bool comm_view_lane(const comm_table *t, uint32_t rank, uint32_t n_ranks, int co
     return true;
 }
 
-int comm_view_world_rank(const comm_view *v, int local) {
+int comm_view_world_rank(const comm_view *v, int local)
+{
     if (local == COMM_PROC_NULL) return COMM_RANK_PROC_NULL;
     switch (v->kind) {
     case VIEW_REPLAY: return comm_world_rank(v->ctx, v->rank, v->comm, local);
@@ -93,7 +105,8 @@ int comm_view_world_rank(const comm_view *v, int local) {
     return COMM_RANK_INVALID;
 }
 
-int comm_view_size(const comm_view *v) {
+int comm_view_size(const comm_view *v)
+{
     switch (v->kind) {
     case VIEW_REPLAY: {
         comm_ref *r = comm_ref_lookup(v->ctx, v->rank, v->comm);
@@ -107,7 +120,8 @@ int comm_view_size(const comm_view *v) {
     return -1;
 }
 
-int comm_view_own_rank(const comm_view *v) {
+int comm_view_own_rank(const comm_view *v)
+{
     switch (v->kind) {
     case VIEW_REPLAY: {
         comm_ref *r = comm_ref_lookup(v->ctx, v->rank, v->comm);

@@ -33,13 +33,13 @@
 typedef struct comm_snap {
     _Atomic uint64_t usable_from; /* the first leaf lanes may use it in; UINT64_MAX until published */
     atomic_int refs;
-    int state;                   /* comm_ref_state once published */
+    int state; /* comm_ref_state once published */
     bool is_inter;
-    int size;                    /* the local group's, -1 unless resolved */
-    int own_rank;                /* the rank's place in it, -1 unknown */
-    int n_peers;                 /* the group p2p peers are in (the remote
+    int size;       /* the local group's, -1 unless resolved */
+    int own_rank;   /* the rank's place in it, -1 unknown */
+    int n_peers;    /* the group p2p peers are in (the remote
                                   * one of an intercommunicator) */
-    int32_t *peers;              /* their world ranks */
+    int32_t *peers; /* their world ranks */
 } comm_snap;
 
 comm_snap *comm_snap_new(void);
@@ -53,7 +53,7 @@ void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_
 /* A rank's handles as its lane sees them. WORLD and SELF are implicit
  * until a creation call rebinds them (comm.c replaces bindings too). */
 typedef struct comm_table {
-    htab handles;                /* handle -> comm_snap* (references) */
+    htab handles; /* handle -> comm_snap* (references) */
 } comm_table;
 
 void comm_table_init(comm_table *t);
@@ -69,11 +69,11 @@ typedef enum comm_view_kind { VIEW_REPLAY, VIEW_WORLD, VIEW_SELF, VIEW_SNAP, VIE
 
 typedef struct comm_view {
     comm_view_kind kind;
-    uint32_t rank;               /* the caller's world rank */
-    uint32_t n_ranks;            /* VIEW_WORLD */
-    comm_ctx *ctx;               /* VIEW_REPLAY: asked for (rank, comm) */
+    uint32_t rank;    /* the caller's world rank */
+    uint32_t n_ranks; /* VIEW_WORLD */
+    comm_ctx *ctx;    /* VIEW_REPLAY: asked for (rank, comm) */
     int comm;
-    const comm_snap *snap;       /* VIEW_SNAP */
+    const comm_snap *snap; /* VIEW_SNAP */
 } comm_view;
 
 /* The sequential step's view of handle comm on rank. */

@@ -24,7 +24,8 @@ static const struct {
 
 _Static_assert(sizeof names / sizeof names[0] == sizeof(fn_args), "a row per field of fn_args");
 
-void fn_args_find(uint16_t label, fn_args *a) {
+void fn_args_find(uint16_t label, fn_args *a)
+{
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         *((int8_t *)a + names[k].offset) = (int8_t)dumpi_fn_arg_index(label, names[k].name);
 }

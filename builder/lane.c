@@ -13,7 +13,8 @@
 
 #include "build_internal.h"
 
-void lane_advance_rank(builder *b, rank_in *r) {
+void lane_advance_rank(builder *b, rank_in *r)
+{
     if (r->state != RANK_READING) return;
     int rc = dumpi_file_next(r->f, &r->head, &r->err);
     if (rc == 1) return;
@@ -32,7 +33,8 @@ void lane_advance_rank(builder *b, rank_in *r) {
 
 /* Room for one more entry; NULL when out of memory. A list doubles to
  * its size in a few slabs. */
-static seq_item *item_new(item_list *l) {
+static seq_item *item_new(item_list *l)
+{
     if (l->n == l->cap) { /* the test inline: this runs for every entry */
         seq_item *v = slog_grow(l->v, &l->cap, l->n, sizeof *v, 16);
         if (!v) return NULL;
@@ -51,7 +53,8 @@ typedef struct op_target {
  * Not in op_target: that is made for every record, this is only written. */
 static _Thread_local match_op spare_op;
 
-static match_op *op_slot(void *user) {
+static match_op *op_slot(void *user)
+{
     op_target *t = user;
     seq_item *it = item_new(t->list);
     if (!it) {
@@ -62,12 +65,13 @@ static match_op *op_slot(void *user) {
     return &it->op;
 }
 
-static void out_of_memory(builder *b, rank_in *r, const char *what) {
+static void out_of_memory(builder *b, rank_in *r, const char *what)
+{
     if (r->state != RANK_FAILED) {
         r->err.code = DUMPI_ERR_NOMEM;
         r->err.offset = r->head.offset;
-        snprintf(r->err.message, sizeof r->err.message, "%s: offset %llu: out of memory %s",
-                 dumpi_file_path(r->f), (unsigned long long)r->head.offset, what);
+        snprintf(r->err.message, sizeof r->err.message, "%s: offset %llu: out of memory %s", dumpi_file_path(r->f),
+                 (unsigned long long)r->head.offset, what);
     }
     r->state = RANK_FAILED;
     atomic_store(&b->stop, 1);
@@ -75,7 +79,8 @@ static void out_of_memory(builder *b, rank_in *r, const char *what) {
 
 /* The record goes to the sequential step whole (with the snapshot of the
  * communicator it creates, if any). */
-static void defer(builder *b, rank_in *r, item_list *l, int64_t key, comm_snap *snap) {
+static void defer(builder *b, rank_in *r, item_list *l, int64_t key, comm_snap *snap)
+{
     seq_item *it = item_new(l);
     dumpi_call *copy = it ? dumpi_call_clone(&r->head) : NULL;
     if (!copy) {
@@ -93,7 +98,8 @@ static void defer(builder *b, rank_in *r, item_list *l, int64_t key, comm_snap *
 /* The rank's handles change as the replay will change them (comm_view.h):
  * a creation call binds a new snapshot, returned for the sequential step
  * to fill; Comm_free unbinds. */
-static comm_snap *track_handles(const builder *b, rank_in *r) {
+static comm_snap *track_handles(const builder *b, rank_in *r)
+{
     const dumpi_call *c = &r->head;
     const comm_binding *cb = &b->bindings[c->label];
     if (cb->i_freed >= 0) comm_table_unbind(&r->comms, (int)dumpi_call_int(c, cb->i_freed));
@@ -107,13 +113,15 @@ static comm_snap *track_handles(const builder *b, rank_in *r) {
 
 /* Record c of r left to the sequential step whole: the lane's own state
  * still follows it (the send set; the handles are track_handles'). */
-static void defer_call(builder *b, rank_in *r, item_list *l, int64_t key) {
+static void defer_call(builder *b, rank_in *r, item_list *l, int64_t key)
+{
     defer(b, r, l, key, NULL);
     send_reqs_note(&r->sends, &b->req_uses[r->head.label], &r->head);
 }
 
 /* A record of r ending at key (in the slab) on the lane. */
-static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch, item_list *l, int64_t key) {
+static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch, item_list *l, int64_t key)
+{
     const dumpi_call *c = &r->head;
     if (c->label < N_LABELS) r->label_sum += label_tag(c->label);
     if (c->fn->family == DUMPI_FAMILY_USER) {
@@ -142,8 +150,12 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
     if (p->poll_category != UINT32_MAX && call_poll_failed(c, p)) {
         /* A poll that found nothing completed nothing: no matching
          * operations, no completions to walk (polling loops make many). */
-        slog_drawable ev = {.kind = SLOG_KIND_EVENT, .category = p->poll_category, .timeline = r->rank,
-                            .end_timeline = r->rank, .start = key, .end = key};
+        slog_drawable ev = {.kind = SLOG_KIND_EVENT,
+                            .category = p->poll_category,
+                            .timeline = r->rank,
+                            .end_timeline = r->rank,
+                            .start = key,
+                            .end = key};
         r->n_events++;
         if (slog_batch_add(batch, &ev) != SLOG_OK) out_of_memory(b, r, "for a batch");
         return;
@@ -166,8 +178,14 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
         return;
     }
     int64_t info[SLOG_MAX_FIELDS];
-    slog_drawable d = {.kind = SLOG_KIND_STATE, .category = p->category, .timeline = r->rank,
-                       .end_timeline = r->rank, .start = t0, .end = key, .n_info = p->n_fields, .info = info};
+    slog_drawable d = {.kind = SLOG_KIND_STATE,
+                       .category = p->category,
+                       .timeline = r->rank,
+                       .end_timeline = r->rank,
+                       .start = t0,
+                       .end = key,
+                       .n_info = p->n_fields,
+                       .info = info};
     call_state_info(p, r->f, &cv, c, &dc, bytes, info);
     r->n_states++;
     if (slog_batch_add(batch, &d) != SLOG_OK) out_of_memory(b, r, "for a batch");
@@ -178,7 +196,8 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
  * its pointer: fewer instructions per call for a larger program; the
  * sequential steps flattened the same way grew the program far more for
  * little (docs/PERFORMANCE.md). */
-__attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s) {
+__attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s)
+{
     int slot = SLOT_OF(b, s->k);
     slog_batch *batch = ln->batch[slot];
     slog_batch_begin(batch, s->leaf);
@@ -204,8 +223,7 @@ __attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s) {
         }
         /* For the progress bar, once a slab: it reads them on another
          * thread. (A rank that ended set pos to its file's size.) */
-        if (r->state == RANK_READING)
-            atomic_store_explicit(&r->pos, r->head.offset, memory_order_relaxed);
+        if (r->state == RANK_READING) atomic_store_explicit(&r->pos, r->head.offset, memory_order_relaxed);
         atomic_store_explicit(&r->calls_done, r->n_calls, memory_order_relaxed);
     }
     ln->next_key = next;

@@ -5,7 +5,8 @@
 #include <pthread.h>
 #include <string.h>
 
-void pin_begin(pin_plan *p, bool wanted, uint32_t n_threads) {
+void pin_begin(pin_plan *p, bool wanted, uint32_t n_threads)
+{
     memset(p, 0, sizeof *p);
 #ifdef __linux__
     p->on = wanted && n_threads > 1 && !sched_getaffinity(0, sizeof p->allowed, &p->allowed) &&
@@ -17,7 +18,8 @@ void pin_begin(pin_plan *p, bool wanted, uint32_t n_threads) {
 #endif
 }
 
-void pin_self(const pin_plan *p, uint32_t id) {
+void pin_self(const pin_plan *p, uint32_t id)
+{
 #ifdef __linux__
     if (!p->on) return;
     uint32_t seen = 0;
@@ -35,7 +37,8 @@ void pin_self(const pin_plan *p, uint32_t id) {
 #endif
 }
 
-void pin_end(const pin_plan *p) {
+void pin_end(const pin_plan *p)
+{
 #ifdef __linux__
     if (p->on) pthread_setaffinity_np(pthread_self(), sizeof p->before, &p->before);
 #else

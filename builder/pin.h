@@ -22,8 +22,8 @@
 typedef struct pin_plan {
     bool on;
 #ifdef __linux__
-    cpu_set_t allowed;  /* the CPUs this process may use */
-    cpu_set_t before;   /* the calling thread's own, given back by pin_end */
+    cpu_set_t allowed; /* the CPUs this process may use */
+    cpu_set_t before;  /* the calling thread's own, given back by pin_end */
 #endif
 } pin_plan;
 

@@ -36,28 +36,36 @@ typedef struct sched {
     builder *b;
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    slab slabs[SLOTS_MAX];   /* slab k in slabs[SLOT_OF(b, k)] */
-    int64_t n_open;          /* slabs opened: 0 .. n_open - 1 */
-    int64_t match_next;      /* the next match step */
-    int64_t write_next;      /* the next write step */
+    slab slabs[SLOTS_MAX]; /* slab k in slabs[SLOT_OF(b, k)] */
+    int64_t n_open;        /* slabs opened: 0 .. n_open - 1 */
+    int64_t match_next;    /* the next match step */
+    int64_t write_next;    /* the next write step */
     bool match_busy, write_busy;
-    bool no_more;            /* no record is left for a new slab */
-    int n_running;           /* tasks in progress */
-    atomic_int next_id;      /* workers' numbers, for their statistics */
-    pin_plan pin;            /* worker i keeps to the i-th CPU allowed, or not */
+    bool no_more;       /* no record is left for a new slab */
+    int n_running;      /* tasks in progress */
+    atomic_int next_id; /* workers' numbers, for their statistics */
+    pin_plan pin;       /* worker i keeps to the i-th CPU allowed, or not */
 } sched;
 
-static double clock_s(clockid_t id) {
+static double clock_s(clockid_t id)
+{
     struct timespec ts;
     clock_gettime(id, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static slab *slab_of(sched *q, int64_t k) { return &q->slabs[SLOT_OF(q->b, k)]; }
+static slab *slab_of(sched *q, int64_t k)
+{
+    return &q->slabs[SLOT_OF(q->b, k)];
+}
 
-static uint64_t all_lanes(const builder *b) { return b->n_lanes >= 64 ? UINT64_MAX : ((uint64_t)1 << b->n_lanes) - 1; }
+static uint64_t all_lanes(const builder *b)
+{
+    return b->n_lanes >= 64 ? UINT64_MAX : ((uint64_t)1 << b->n_lanes) - 1;
+}
 
-static void slab_init(sched *q, int64_t k, uint64_t leaf) {
+static void slab_init(sched *q, int64_t k, uint64_t leaf)
+{
     int shift = q->b->shift;
     slab *s = slab_of(q, k);
     memset(s, 0, sizeof *s);
@@ -69,7 +77,8 @@ static void slab_init(sched *q, int64_t k, uint64_t leaf) {
 }
 
 /* Open the next slab when it is time (under the lock). */
-static void maybe_open(sched *q) {
+static void maybe_open(sched *q)
+{
     builder *b = q->b;
     if (q->no_more || !q->n_open || q->n_open >= q->write_next + SLOTS_FOR(b->lag)) return;
     const slab *last = slab_of(q, q->n_open - 1);
@@ -95,7 +104,8 @@ static void maybe_open(sched *q) {
 /* A lane task ready to run, or NULL. Only the newest slab can have lanes
  * left (maybe_open). (Keeping a lane on the thread that ran it before made
  * no difference measured on two cores.) */
-static slab *claim_lane(sched *q, uint32_t *lane_out) {
+static slab *claim_lane(sched *q, uint32_t *lane_out)
+{
     builder *b = q->b;
     if (q->n_open <= q->match_next) return NULL; /* none open, or all matched */
     slab *s = slab_of(q, q->n_open - 1);
@@ -114,8 +124,8 @@ static slab *claim_lane(sched *q, uint32_t *lane_out) {
 
 /* A sequential step of slab s, entered and left under the lock: step runs
  * without it, marked busy; its CPU time goes to *cpu_s, then *next moves on. */
-static void run_step(sched *q, slab *s, void (*step)(builder *, const slab *), bool *busy, int64_t *next,
-                     double *cpu_s) {
+static void run_step(sched *q, slab *s, void (*step)(builder *, const slab *), bool *busy, int64_t *next, double *cpu_s)
+{
     *busy = true;
     q->n_running++;
     pthread_mutex_unlock(&q->lock);
@@ -131,7 +141,8 @@ static void run_step(sched *q, slab *s, void (*step)(builder *, const slab *), b
     pthread_cond_broadcast(&q->cond);
 }
 
-static gpointer worker(gpointer data) {
+static gpointer worker(gpointer data)
+{
     sched *q = data;
     builder *b = q->b;
     double waited = 0;
@@ -143,8 +154,7 @@ static gpointer worker(gpointer data) {
     for (;;) {
         if (atomic_load(&b->stop)) break;
         if (!q->match_busy && q->match_next < q->n_open && slab_of(q, q->match_next)->lanes_done == b->n_lanes) {
-            run_step(q, slab_of(q, q->match_next), seq_match, &q->match_busy, &q->match_next,
-                     &b->s->match_cpu_s);
+            run_step(q, slab_of(q, q->match_next), seq_match, &q->match_busy, &q->match_next, &b->s->match_cpu_s);
             continue;
         }
         if (!q->write_busy && q->write_next < q->match_next) {
@@ -180,7 +190,8 @@ static gpointer worker(gpointer data) {
     return NULL;
 }
 
-bool pipeline_run(builder *b) {
+bool pipeline_run(builder *b)
+{
     sched q;
     memset(&q, 0, sizeof q);
     atomic_init(&q.next_id, 0);

@@ -4,7 +4,8 @@
 
 #include "fn_args.h"
 
-void req_use_of(uint16_t label, req_use *out) {
+void req_use_of(uint16_t label, req_use *out)
+{
     fn_args a;
     fn_args_find(label, &a);
     out->role = (uint8_t)call_role(label);
@@ -12,7 +13,8 @@ void req_use_of(uint16_t label, req_use *out) {
     out->i_requests = a.i_requests;
 }
 
-void send_reqs_set(send_reqs *s, int64_t req, bool on) {
+void send_reqs_set(send_reqs *s, int64_t req, bool on)
+{
     if (req < 0 || (uint64_t)req >= MATCH_REQ_DENSE) return;
     uint64_t bit = (uint64_t)1 << (req & 63), *w = &s->bits[req >> 6];
     if (!(*w & bit) == !on) return;
@@ -20,7 +22,8 @@ void send_reqs_set(send_reqs *s, int64_t req, bool on) {
     s->n += on ? 1 : (uint32_t)-1;
 }
 
-void send_reqs_note(send_reqs *s, const req_use *u, const dumpi_call *c) {
+void send_reqs_note(send_reqs *s, const req_use *u, const dumpi_call *c)
+{
     if (u->role == R_NONE || (u->role != R_ISEND && !s->n)) return;
     if (u->role == R_COMPLETE) {
         dumpi_completions dc;

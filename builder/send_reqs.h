@@ -28,20 +28,22 @@
 
 typedef struct send_reqs {
     uint64_t bits[MATCH_REQ_DENSE / 64];
-    uint32_t n;          /* bits set (with none, only an Isend changes any) */
+    uint32_t n; /* bits set (with none, only an Isend changes any) */
 } send_reqs;
 
 void send_reqs_set(send_reqs *s, int64_t req, bool on);
 
 /* Request id req now names a call of role (R_ISEND, R_IRECV, R_CANCEL,
  * ...): an Isend's completion will be left out, any other's not. */
-static inline void send_reqs_post(send_reqs *s, uint8_t role, int64_t req) {
+static inline void send_reqs_post(send_reqs *s, uint8_t role, int64_t req)
+{
     if (role == R_ISEND || s->n) send_reqs_set(s, req, role == R_ISEND);
 }
 
 /* Request req completed with status st (NULL: none recorded): whether its
  * completion may be left out. Its id names nothing after this. */
-static inline bool send_reqs_done(send_reqs *s, int32_t req, const dumpi_status *st) {
+static inline bool send_reqs_done(send_reqs *s, int32_t req, const dumpi_status *st)
+{
     if (!s->n || req < 0 || (uint32_t)req >= MATCH_REQ_DENSE || !(s->bits[req >> 6] >> (req & 63) & 1)) return false;
     send_reqs_set(s, req, false);
     return !(st && st->cancelled);
@@ -49,9 +51,9 @@ static inline bool send_reqs_done(send_reqs *s, int32_t req, const dumpi_status 
 
 /* What a function does to request ids (per label, made once). */
 typedef struct req_use {
-    uint8_t role;        /* role_id */
-    int8_t i_request;    /* its request argument, -1: none */
-    int8_t i_requests;   /* its request array (Startall), -1: none */
+    uint8_t role;      /* role_id */
+    int8_t i_request;  /* its request argument, -1: none */
+    int8_t i_requests; /* its request array (Startall), -1: none */
 } req_use;
 void req_use_of(uint16_t label, req_use *out);
 

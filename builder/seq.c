@@ -24,7 +24,8 @@
 #include "merge.h"
 #include "palette.h"
 
-void seq_writer_failed(builder *b) {
+void seq_writer_failed(builder *b)
+{
     if (!atomic_load(&b->stop) || b->werr.status == SLOG_OK) b->werr = *slog_writer_error(b->w);
     if (b->werr.status == SLOG_OK) {
         b->werr.status = SLOG_ERR_IO;
@@ -36,9 +37,14 @@ void seq_writer_failed(builder *b) {
 /* A category numbered now and given to the writer by the write step of
  * the slab being matched, before any batch that names it. */
 static uint32_t add_category(builder *b, slog_kind kind, const char *name, const char *group, uint32_t rgba,
-                             uint32_t n_fields, const uint8_t *fields) {
-    pending_meta m = {.is_category = true, .kind = (uint8_t)kind, .name = g_strdup(name), .group = g_strdup(group),
-                      .rgba = rgba, .n_fields = (uint8_t)n_fields};
+                             uint32_t n_fields, const uint8_t *fields)
+{
+    pending_meta m = {.is_category = true,
+                      .kind = (uint8_t)kind,
+                      .name = g_strdup(name),
+                      .group = g_strdup(group),
+                      .rgba = rgba,
+                      .n_fields = (uint8_t)n_fields};
     if (n_fields) memcpy(m.fields, fields, n_fields);
     g_array_append_val(b->cur_out->meta, m);
     return b->n_categories++;
@@ -46,7 +52,8 @@ static uint32_t add_category(builder *b, slog_kind kind, const char *name, const
 
 /* The plan of label, made on its first record or before the first leaf,
  * for lanes' records from leaf usable_from on. */
-static fn_plan *seq_plan(builder *b, uint16_t label, uint64_t usable_from) {
+static fn_plan *seq_plan(builder *b, uint16_t label, uint64_t usable_from)
+{
     fn_plan *p = &b->plans[label];
     if (atomic_load_explicit(&p->usable_from, memory_order_relaxed) != PLAN_NOT_READY) return p;
     const dumpi_fn_info *fn = dumpi_fn_lookup(label);
@@ -64,18 +71,23 @@ static fn_plan *seq_plan(builder *b, uint16_t label, uint64_t usable_from) {
 
 /* The timeline of (rank, thread), made before any record of it met the
  * matcher; UINT32_MAX when there is none. */
-static uint32_t timeline_of(const builder *b, uint32_t rank, uint32_t thread) {
+static uint32_t timeline_of(const builder *b, uint32_t rank, uint32_t thread)
+{
     if (thread == 0) return rank; /* thread 0 timelines were made up front */
     gpointer v = g_hash_table_lookup(b->timelines, GSIZE_TO_POINTER(((gsize)rank << 16) | thread));
     return v ? (uint32_t)GPOINTER_TO_SIZE(v) - 1 : UINT32_MAX;
 }
 
 /* The same, made (and numbered for the write step) when it is new. */
-static uint32_t timeline_for(builder *b, uint32_t rank, uint32_t thread) {
+static uint32_t timeline_for(builder *b, uint32_t rank, uint32_t thread)
+{
     uint32_t id = timeline_of(b, rank, thread);
     if (id != UINT32_MAX) return id;
     const char *host = b->ranks[rank].f ? dumpi_file_hostname(b->ranks[rank].f) : "";
-    pending_meta m = {.is_category = false, .rank = rank, .thread = thread, .name = g_strdup_printf("rank %u / thread %u", rank, thread),
+    pending_meta m = {.is_category = false,
+                      .rank = rank,
+                      .thread = thread,
+                      .name = g_strdup_printf("rank %u / thread %u", rank, thread),
                       .group = g_strdup(host ? host : "")};
     g_array_append_val(b->cur_out->meta, m);
     id = b->n_timelines++;
@@ -87,7 +99,8 @@ static uint32_t timeline_for(builder *b, uint32_t rank, uint32_t thread) {
 /* A drawable that ends before the watermark the writer was given (a
  * thread's record written out of exit order, or an arrow the matcher could
  * not hold back for) is stretched to it. */
-static void clamp(builder *b, int kind, int64_t *start, int64_t *end) {
+static void clamp(builder *b, int kind, int64_t *start, int64_t *end)
+{
     int64_t key = *start > *end ? *start : *end;
     if (key >= b->floor) return;
     b->n_clamped++;
@@ -100,7 +113,8 @@ static void clamp(builder *b, int kind, int64_t *start, int64_t *end) {
 }
 
 /* The match step could not keep a drawable: the build stops. */
-static void refused(builder *b, slog_status st) {
+static void refused(builder *b, slog_status st)
+{
     if (b->merr.status == SLOG_OK) {
         b->merr.status = st;
         b->merr.offset = SLOG_NO_OFFSET;
@@ -111,7 +125,8 @@ static void refused(builder *b, slog_status st) {
 }
 
 /* Into the slab's batch of deferred records. */
-static void emit(builder *b, slog_drawable *d) {
+static void emit(builder *b, slog_drawable *d)
+{
     clamp(b, d->kind, &d->start, &d->end);
     slog_status st = slog_batch_add(b->cur_out->batch, d);
     if (st != SLOG_OK) refused(b, st);
@@ -119,15 +134,16 @@ static void emit(builder *b, slog_drawable *d) {
 
 /* From inside a match_* or comm_record_* call: the arrow as a record for
  * the write step to encode. */
-static slog_cb_result on_arrow(void *user, const match_arrow *a) {
+static slog_cb_result on_arrow(void *user, const match_arrow *a)
+{
     builder *b = user;
     if (atomic_load(&b->stop)) return SLOG_STOP;
     /* Messages whose receive recorded no status were chosen by MPI's
      * ordering rules (docs/MATCHING.md): a category of their own, so the
      * legend tells them apart and can hide them. */
     if (a->inferred && b->inferred_category == UINT32_MAX)
-        b->inferred_category = add_category(b, SLOG_KIND_ARROW, "message (inferred)", "message",
-                                            PALETTE_ARROW_INFERRED, N_ARROW_FIELDS, call_arrow_fields);
+        b->inferred_category = add_category(b, SLOG_KIND_ARROW, "message (inferred)", "message", PALETTE_ARROW_INFERRED,
+                                            N_ARROW_FIELDS, call_arrow_fields);
     /* A list of its own, not a GArray: its append was half of this. */
     arrow_list *l = &b->cur_out->arrows;
     if (l->n == l->cap) {
@@ -153,7 +169,8 @@ static slog_cb_result on_arrow(void *user, const match_arrow *a) {
     return SLOG_CONTINUE;
 }
 
-static void user_function(builder *b, rank_in *r, const dumpi_call *c, int64_t t0, int64_t t1) {
+static void user_function(builder *b, rank_in *r, const dumpi_call *c, int64_t t0, int64_t t1)
+{
     uint64_t fn = (uint64_t)dumpi_call_int(c, 0);
     if (c->label == DUMPI_LABEL_FUNCTION_ENTER) {
         user_frame fr = {c->thread, fn, t0};
@@ -180,8 +197,12 @@ static void user_function(builder *b, rank_in *r, const dumpi_call *c, int64_t t
             g_hash_table_insert(b->user_cats, g_strdup(name), GSIZE_TO_POINTER((gsize)cat + 1));
         }
         uint32_t tl = timeline_for(b, r->rank, c->thread);
-        slog_drawable d = {.kind = SLOG_KIND_STATE, .category = cat, .timeline = tl, .end_timeline = tl,
-                           .start = fr->start, .end = t1 > fr->start ? t1 : fr->start};
+        slog_drawable d = {.kind = SLOG_KIND_STATE,
+                           .category = cat,
+                           .timeline = tl,
+                           .end_timeline = tl,
+                           .start = fr->start,
+                           .end = t1 > fr->start ? t1 : fr->start};
         b->s->n_states++;
         g_array_remove_index(r->user_stack, i);
         emit(b, &d);
@@ -199,7 +220,8 @@ typedef struct op_runner {
     match_op op;
 } op_runner;
 
-static match_op *run_slot(void *user) {
+static match_op *run_slot(void *user)
+{
     op_runner *o = user;
     if (o->pending) match_op_run(o->b->match, o->rank, &o->op, o->done_time);
     o->pending = true;
@@ -208,7 +230,8 @@ static match_op *run_slot(void *user) {
 
 /* Publish the lanes' snapshots of communicators the replay has resolved
  * (or found failed) since they were made. */
-static void publish_resolved(builder *b, uint64_t leaf) {
+static void publish_resolved(builder *b, uint64_t leaf)
+{
     guint k = 0;
     for (guint i = 0; i < b->pending_snaps->len; i++) {
         snap_wait *w = &g_array_index(b->pending_snaps, snap_wait, i);
@@ -224,7 +247,8 @@ static void publish_resolved(builder *b, uint64_t leaf) {
 
 /* The communicator record c of rank just created in the replay, for the
  * lane's snapshot of it. */
-static void attach_snap(builder *b, uint32_t rank, const dumpi_call *c, comm_snap *snap, uint64_t leaf) {
+static void attach_snap(builder *b, uint32_t rank, const dumpi_call *c, comm_snap *snap, uint64_t leaf)
+{
     int h = (int)dumpi_call_int(c, b->bindings[c->label].i_newcomm);
     comm_ref *ref = comm_ref_lookup(b->comms, rank, h);
     if (ref && comm_ref_get_state(ref) == COMM_REF_PENDING) {
@@ -235,7 +259,8 @@ static void attach_snap(builder *b, uint32_t rank, const dumpi_call *c, comm_sna
     }
 }
 
-void seq_drop_snaps(builder *b) {
+void seq_drop_snaps(builder *b)
+{
     if (!b->pending_snaps) return;
     for (guint i = 0; i < b->pending_snaps->len; i++) {
         snap_wait *w = &g_array_index(b->pending_snaps, snap_wait, i);
@@ -248,7 +273,8 @@ void seq_drop_snaps(builder *b) {
 /* A deferred record: what a lane does, plus what needs all ranks in order
  * (communicator calls, plans, thread timelines, user functions). snap:
  * the lane's snapshot of the communicator it creates, if any. */
-static void deferred(builder *b, rank_in *r, const dumpi_call *c, comm_snap *snap, const slab *s) {
+static void deferred(builder *b, rank_in *r, const dumpi_call *c, comm_snap *snap, const slab *s)
+{
     int64_t t0 = c->wall_start - b->origin, t1 = c->wall_stop - b->origin;
     if (t0 < 0) t0 = 0;
     if (t1 < t0) t1 = t0;
@@ -293,7 +319,8 @@ static void deferred(builder *b, rank_in *r, const dumpi_call *c, comm_snap *sna
     emit(b, &d);
 }
 
-static void add_meta(builder *b, const pending_meta *m) {
+static void add_meta(builder *b, const pending_meta *m)
+{
     slog_status st;
     if (m->is_category) {
         const char *names[N_FIELD_IDS];
@@ -308,7 +335,8 @@ static void add_meta(builder *b, const pending_meta *m) {
     if (st != SLOG_OK) seq_writer_failed(b);
 }
 
-static void free_meta(GArray *meta) {
+static void free_meta(GArray *meta)
+{
     for (guint i = 0; i < meta->len; i++) {
         pending_meta *m = &g_array_index(meta, pending_meta, i);
         g_free(m->name);
@@ -318,20 +346,27 @@ static void free_meta(GArray *meta) {
 }
 
 /* The categories and timelines numbered, to the writer in id order. */
-static void flush_meta(builder *b, GArray *meta) {
+static void flush_meta(builder *b, GArray *meta)
+{
     for (guint i = 0; i < meta->len && !atomic_load(&b->stop); i++) add_meta(b, &g_array_index(meta, pending_meta, i));
     free_meta(meta);
 }
 
 /* The arrows of a slab into a batch aimed at its leaf. */
-static void encode_arrows(builder *b, slab_out *out, uint64_t leaf) {
+static void encode_arrows(builder *b, slab_out *out, uint64_t leaf)
+{
     slog_batch_begin(b->arrow_batch, leaf);
     for (uint32_t i = 0; i < out->arrows.n; i++) {
         const arrow_rec *a = &out->arrows.v[i];
         int64_t info[N_ARROW_FIELDS] = {a->bytes, a->tag, a->comm};
-        slog_drawable d = {.kind = SLOG_KIND_ARROW, .category = a->category, .timeline = a->timeline,
-                           .end_timeline = a->end_timeline, .start = a->start, .end = a->end,
-                           .n_info = N_ARROW_FIELDS, .info = info};
+        slog_drawable d = {.kind = SLOG_KIND_ARROW,
+                           .category = a->category,
+                           .timeline = a->timeline,
+                           .end_timeline = a->end_timeline,
+                           .start = a->start,
+                           .end = a->end,
+                           .n_info = N_ARROW_FIELDS,
+                           .info = info};
         if (slog_batch_add(b->arrow_batch, &d) != SLOG_OK) {
             seq_writer_failed(b);
             break;
@@ -343,19 +378,20 @@ static void encode_arrows(builder *b, slab_out *out, uint64_t leaf) {
 /* Give the writer what the slab's match step made: its categories and
  * timelines, the lanes' batches in lane order, the deferred records' and
  * the arrows' batches, then the watermark. */
-static void write_out(builder *b, slab_out *out, const slab *s, int slot) {
+static void write_out(builder *b, slab_out *out, const slab *s, int slot)
+{
     flush_meta(b, out->meta);
     encode_arrows(b, out, out->leaf);
     for (uint32_t i = 0; s && i < b->n_lanes && !atomic_load(&b->stop); i++)
         if (slog_writer_add_batch(b->w, b->lanes[i].batch[slot]) != SLOG_OK) seq_writer_failed(b);
     if (!atomic_load(&b->stop) && slog_writer_add_batch(b->w, out->batch) != SLOG_OK) seq_writer_failed(b);
     if (!atomic_load(&b->stop) && slog_writer_add_batch(b->w, b->arrow_batch) != SLOG_OK) seq_writer_failed(b);
-    if (!atomic_load(&b->stop) && out->watermark != INT64_MIN &&
-        slog_writer_advance(b->w, out->watermark) != SLOG_OK)
+    if (!atomic_load(&b->stop) && out->watermark != INT64_MIN && slog_writer_advance(b->w, out->watermark) != SLOG_OK)
         seq_writer_failed(b);
 }
 
-void seq_match(builder *b, const slab *s) {
+void seq_match(builder *b, const slab *s)
+{
     int slot = SLOT_OF(b, s->k);
     slab_out *out = &b->outs[slot];
     out->live = false;
@@ -428,7 +464,8 @@ void seq_match(builder *b, const slab *s) {
     if (wm > b->floor) out->watermark = b->floor = wm;
 }
 
-void seq_write(builder *b, const slab *s) {
+void seq_write(builder *b, const slab *s)
+{
     int slot = SLOT_OF(b, s->k);
     slab_out *out = &b->outs[slot];
     if (!out->live || atomic_load(&b->stop)) return;
@@ -436,7 +473,8 @@ void seq_write(builder *b, const slab *s) {
     build_progress(b, 0);
 }
 
-void seq_begin(builder *b) {
+void seq_begin(builder *b)
+{
     b->pending_snaps = g_array_new(FALSE, FALSE, sizeof(snap_wait));
     b->comms = comm_ctx_new(b->n_ranks);
     b->match = match_ctx_new(b->comms, on_arrow, b);
@@ -455,7 +493,8 @@ void seq_begin(builder *b) {
     flush_meta(b, out->meta);
 }
 
-void seq_finish(builder *b) {
+void seq_finish(builder *b)
+{
     if (atomic_load(&b->stop)) return;
     slab_out *out = &b->outs[SLOTS_MAX]; /* the last one's own */
     b->cur_out = out;
@@ -466,7 +505,8 @@ void seq_finish(builder *b) {
     if (!atomic_load(&b->stop)) write_out(b, out, NULL, 0);
 }
 
-void seq_end(builder *b) {
+void seq_end(builder *b)
+{
     for (int i = 0; i <= SLOTS_MAX; i++) {
         if (b->outs[i].meta) {
             free_meta(b->outs[i].meta);

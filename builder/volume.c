@@ -59,10 +59,11 @@ static const struct {
     {"MPI_Sendrecv_replace", V_P2P_SEND, V_P2P_RECV},
 };
 
-#define UNKNOWN SLOG_INFO_UNKNOWN
+#define UNKNOWN   SLOG_INFO_UNKNOWN
 #define PROC_NULL (-2) /* as Open MPI stores it (traces/README.md) */
 
-int volume_plan_for(uint16_t label, volume_plan *p) {
+int volume_plan_for(uint16_t label, volume_plan *p)
+{
     memset(p, 0, sizeof *p);
     const dumpi_fn_info *fn = dumpi_fn_lookup(label);
     if (!fn) return 0;
@@ -82,39 +83,50 @@ typedef struct call_env {
     const dumpi_call *c;
 } call_env;
 
-static int has(const call_env *e, int i) { return i >= 0 && dumpi_call_has(e->c, i); }
+static int has(const call_env *e, int i)
+{
+    return i >= 0 && dumpi_call_has(e->c, i);
+}
 
-static int64_t scalar(const call_env *e, int i) { return dumpi_call_int(e->c, i); }
+static int64_t scalar(const call_env *e, int i)
+{
+    return dumpi_call_int(e->c, i);
+}
 
 /* count elements of a predefined datatype; 0 elements are 0 bytes
  * whatever the type (non-roots record MPI_DATATYPE_ERROR). */
-static int64_t times_size(const call_env *e, int64_t count, int64_t type) {
+static int64_t times_size(const call_env *e, int64_t count, int64_t type)
+{
     if (count == 0) return 0;
     int32_t size = type >= 0 && type < 28 ? dumpi_file_datatype_size(e->f, (int32_t)type) : -1;
     if (size <= 0 || count < 0 || count > INT32_MAX) return UNKNOWN;
     return count * size;
 }
 
-static int64_t count_of(const call_env *e, int i_count, int i_type) {
+static int64_t count_of(const call_env *e, int i_count, int i_type)
+{
     if (!has(e, i_count) || !has(e, i_type)) return UNKNOWN;
     return times_size(e, scalar(e, i_count), scalar(e, i_type));
 }
 
-static int64_t comm_size(const call_env *e) {
+static int64_t comm_size(const call_env *e)
+{
     if (has(e, e->a->i_commsize)) return scalar(e, e->a->i_commsize);
     int n = comm_view_size(e->cv);
     return n > 0 ? n : UNKNOWN;
 }
 
 /* The caller's rank in the call's communicator, or -1. */
-static int64_t own_comm_rank(const call_env *e) {
+static int64_t own_comm_rank(const call_env *e)
+{
     if (has(e, e->a->i_commrank)) return scalar(e, e->a->i_commrank);
     return comm_view_own_rank(e->cv);
 }
 
 /* 1 at the root, 0 elsewhere, -1 when unknown (no root argument,
  * unresolved communicator, intercommunicator root values). */
-static int at_root(const call_env *e) {
+static int at_root(const call_env *e)
+{
     if (!has(e, e->a->i_root)) return -1;
     int64_t root = scalar(e, e->a->i_root);
     if (root < 0) return -1;
@@ -122,7 +134,8 @@ static int at_root(const call_env *e) {
     return me < 0 ? -1 : me == root;
 }
 
-static int64_t rooted(int root, int want_root, int64_t v) {
+static int64_t rooted(int root, int want_root, int64_t v)
+{
     if (root < 0) return UNKNOWN;
     return root == want_root ? v : 0;
 }
@@ -130,14 +143,16 @@ static int64_t rooted(int root, int want_root, int64_t v) {
 /* Counts and sizes come from the file: a product or sum past int64 is an
  * unknown volume, not an overflow. times_size() cannot overflow (an int32
  * count times an int32 size; larger counts are refused there). */
-static int64_t times_n(int64_t v, int64_t n) {
+static int64_t times_n(int64_t v, int64_t n)
+{
     if (v == UNKNOWN || n == UNKNOWN || v < 0 || n < 0) return UNKNOWN;
     return n && v > INT64_MAX / n ? UNKNOWN : v * n;
 }
 
 /* Sum of counts[] x size(type), or of counts[i] x size(types[i]) when
  * i_types >= 0; 0 when the array was not recorded (root-only). */
-static int64_t sum_counts(const call_env *e, int i_counts, int i_type, int i_types) {
+static int64_t sum_counts(const call_env *e, int i_counts, int i_type, int i_types)
+{
     int32_t n = 0;
     const int32_t *counts = i_counts >= 0 ? dumpi_call_int_array(e->c, i_counts, &n) : NULL;
     if (!counts) return i_counts >= 0 && !has(e, i_counts) ? 0 : UNKNOWN;
@@ -154,7 +169,8 @@ static int64_t sum_counts(const call_env *e, int i_counts, int i_type, int i_typ
     return total;
 }
 
-static int64_t apply(const call_env *e, volume_rule rule) {
+static int64_t apply(const call_env *e, volume_rule rule)
+{
     const fn_args *a = e->a;
     switch (rule) {
     case V_NONE: return UNKNOWN;
@@ -196,8 +212,9 @@ static int64_t apply(const call_env *e, volume_rule rule) {
     return UNKNOWN;
 }
 
-void volume_of(const volume_plan *p, const fn_args *a, const dumpi_file *f, const comm_view *cv,
-               const dumpi_call *c, int64_t *sent, int64_t *received) {
+void volume_of(const volume_plan *p, const fn_args *a, const dumpi_file *f, const comm_view *cv, const dumpi_call *c,
+               int64_t *sent, int64_t *received)
+{
     call_env e = {a, f, cv, c};
     *sent = apply(&e, (volume_rule)p->sent);
     *received = apply(&e, (volume_rule)p->received);

@@ -22,7 +22,7 @@
 #include "fn_args.h"
 
 typedef struct volume_plan {
-    uint8_t sent, received;       /* volume_rule, see volume.c */
+    uint8_t sent, received; /* volume_rule, see volume.c */
 } volume_plan;
 
 /* Fill *p for the function with this label. Returns 1 when the function
@@ -34,7 +34,7 @@ int volume_plan_for(uint16_t label, volume_plan *p);
  * function's arguments a locates; of file f, whose datatype sizes are
  * used); cv answers the size of the record's communicator and the caller's
  * rank in it. */
-void volume_of(const volume_plan *p, const fn_args *a, const dumpi_file *f, const comm_view *cv,
-               const dumpi_call *c, int64_t *sent, int64_t *received);
+void volume_of(const volume_plan *p, const fn_args *a, const dumpi_file *f, const comm_view *cv, const dumpi_call *c,
+               int64_t *sent, int64_t *received);
 
 #endif

@@ -30,12 +30,10 @@ static int run_file(const char *path)
             return 1;
         }
         n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
+        if (n < cap) break;
         cap *= 2;
         uint8_t *nb = realloc(buf, cap);
-        if (!nb)
-            free(buf);
+        if (!nb) free(buf);
         buf = nb;
     }
     int err = ferror(f);
@@ -85,8 +83,7 @@ static int run_path(const char *path, unsigned *n_run)
     int rc = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
+        if (e->d_name[0] == '.') continue;
         if (n_names == cap) {
             cap = cap ? cap * 2 : 64;
             char **nn = realloc(names, cap * sizeof *nn);
@@ -106,8 +103,7 @@ static int run_path(const char *path, unsigned *n_run)
         n_names++;
     }
     closedir(d);
-    if (names)
-        qsort(names, n_names, sizeof *names, cmp_str);
+    if (names) qsort(names, n_names, sizeof *names, cmp_str);
     for (size_t i = 0; i < n_names; i++) {
         if (rc == 0 && stat(names[i], &st) == 0 && S_ISREG(st.st_mode)) {
             ++*n_run;
@@ -123,8 +119,7 @@ int main(int argc, char **argv)
 {
     unsigned n_run = 0;
     int rc = 0;
-    for (int i = 1; i < argc; i++)
-        rc |= run_path(argv[i], &n_run);
+    for (int i = 1; i < argc; i++) rc |= run_path(argv[i], &n_run);
     fprintf(stderr, "fuzz-replay: %u input(s) run\n", n_run);
     return rc;
 }

@@ -15,7 +15,8 @@
  * (dumpi/dumpi_meta.c: numprocs= and fileprefix= lines); a rank's .bin
  * starts with DUMPI's lead-in magic ff aa dd 'D' 'U' 'M' 'P' 'I'
  * (dumpi/dumpi_file.c). */
-static inline const char *slog2_foreign_hint(const char *path) {
+static inline const char *slog2_foreign_hint(const char *path)
+{
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     char head[4096];

@@ -13,7 +13,8 @@
 /* Room for one element more than n in array v (elem bytes each, *cap of
  * them, doubled from first when full): the array, moved or not, or NULL
  * when out of memory (v and *cap unchanged). */
-static inline void *slog_grow(void *v, uint32_t *cap, uint32_t n, size_t elem, uint32_t first) {
+static inline void *slog_grow(void *v, uint32_t *cap, uint32_t n, size_t elem, uint32_t first)
+{
     if (n < *cap) return v;
     if (*cap > UINT32_MAX / 2) return NULL;
     uint32_t c = *cap ? 2 * *cap : first;

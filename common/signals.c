@@ -11,10 +11,10 @@
 /* Termination (a user, a batch system's limits), then crashes. Only the
  * first N_HELD may be held: a crash signal blocked when it is raised by a
  * fault kills the process outright. */
-static const int handled[] = {SIGHUP, SIGINT,  SIGQUIT, SIGTERM, SIGXCPU, SIGXFSZ,
+static const int handled[] = {SIGHUP,  SIGINT, SIGQUIT, SIGTERM, SIGXCPU, SIGXFSZ,
                               SIGSEGV, SIGBUS, SIGFPE,  SIGILL,  SIGABRT};
 #define N_HANDLED (sizeof handled / sizeof handled[0])
-#define N_HELD 6
+#define N_HELD    6
 
 /* What the handler uses, prepared beforehand: it may only make
  * async-signal-safe calls (unlink, write, raise). Freed only once
@@ -29,7 +29,8 @@ static bool installed[N_HANDLED];
 static sigset_t mask_before_hold;
 static bool holding;
 
-void signals_hold(void) {
+void signals_hold(void)
+{
     if (holding) return;
     sigset_t set;
     sigemptyset(&set);
@@ -37,13 +38,15 @@ void signals_hold(void) {
     holding = pthread_sigmask(SIG_BLOCK, &set, &mask_before_hold) == 0;
 }
 
-void signals_unhold(void) {
+void signals_unhold(void)
+{
     if (!holding) return;
     holding = false;
     pthread_sigmask(SIG_SETMASK, &mask_before_hold, NULL);
 }
 
-static void on_signal(int sig) {
+static void on_signal(int sig)
+{
     if (armed) {
         armed = 0;
         bool removed = false;
@@ -58,7 +61,8 @@ static void on_signal(int sig) {
     raise(sig);
 }
 
-static void release(void) {
+static void release(void)
+{
     for (size_t i = 0; i < n_temp_paths; i++) free(temp_paths[i]);
     free(temp_paths);
     free(message);
@@ -69,14 +73,16 @@ static void release(void) {
 
 /* snprintf() of what the handler says. */
 static int format_message(char *out, size_t size, const char *program, const char *const *paths, size_t n,
-                          bool erase_line) {
+                          bool erase_line)
+{
     const char *erase = erase_line ? "\r\033[K" : "";
     if (n == 1) return snprintf(out, size, "%s%s: stopped by a signal; removed %s\n", erase, program, paths[0]);
-    return snprintf(out, size, "%s%s: stopped by a signal; removed its %zu temporary files (%s, ...)\n", erase,
-                    program, n, paths[0]);
+    return snprintf(out, size, "%s%s: stopped by a signal; removed its %zu temporary files (%s, ...)\n", erase, program,
+                    n, paths[0]);
 }
 
-static bool arm(const char *program, const char *const *paths, size_t n, bool erase_line) {
+static bool arm(const char *program, const char *const *paths, size_t n, bool erase_line)
+{
     if (temp_paths || n == 0) return false;
     temp_paths = calloc(n, sizeof *temp_paths);
     if (!temp_paths) return false;
@@ -111,14 +117,16 @@ static bool arm(const char *program, const char *const *paths, size_t n, bool er
     return true;
 }
 
-bool signals_arm(const char *program, const char *const *paths, size_t n, bool erase_line) {
+bool signals_arm(const char *program, const char *const *paths, size_t n, bool erase_line)
+{
     bool ok = arm(program, paths, n, erase_line);
     /* A signal that came while held is delivered now, to the handler. */
     signals_unhold();
     return ok;
 }
 
-void signals_disarm(void) {
+void signals_disarm(void)
+{
     armed = 0;
     for (size_t i = 0; i < N_HANDLED; i++)
         if (installed[i]) {

@@ -32,36 +32,36 @@ extern "C" {
 
 /* ---- special values (sst-dumpi common/constants.h, traces/README.md) --- */
 enum {
-  DUMPI_COMM_NULL = 1,        /* MPI_COMM_NULL */
+  DUMPI_COMM_NULL = 1, /* MPI_COMM_NULL */
   DUMPI_COMM_WORLD = 2,
-  DUMPI_COMM_SELF = 3,        /* user communicators start at 4 */
-  DUMPI_REQUEST_NULL = 1,     /* also for MPIO requests */
+  DUMPI_COMM_SELF = 3,    /* user communicators start at 4 */
+  DUMPI_REQUEST_NULL = 1, /* also for MPIO requests */
   DUMPI_ANY_SOURCE = -1,
   DUMPI_ANY_TAG = -1,
-  DUMPI_PROC_NULL = -2,       /* Open MPI value, stored as is; also ROOT */
-  DUMPI_UNDEFINED = -32766    /* Open MPI MPI_UNDEFINED (index/outcount) */
+  DUMPI_PROC_NULL = -2,    /* Open MPI value, stored as is; also ROOT */
+  DUMPI_UNDEFINED = -32766 /* Open MPI MPI_UNDEFINED (index/outcount) */
 };
 
 /* ---- errors ------------------------------------------------------------ */
 
 typedef enum dumpi_code {
   DUMPI_OK = 0,
-  DUMPI_ERR_IO = -1,          /* open/stat/mmap/read failed (errno text) */
-  DUMPI_ERR_NOT_DUMPI = -2,   /* no DUMPI lead-in magic: foreign file */
-  DUMPI_ERR_TRUNCATED = -3,   /* stream cut short (rank killed mid-run):
+  DUMPI_ERR_IO = -1,            /* open/stat/mmap/read failed (errno text) */
+  DUMPI_ERR_NOT_DUMPI = -2,     /* no DUMPI lead-in magic: foreign file */
+  DUMPI_ERR_TRUNCATED = -3,     /* stream cut short (rank killed mid-run):
                                  every complete record before it was
                                  returned; offset = first missing byte */
-  DUMPI_ERR_CORRUPT = -4,     /* index/section/length makes no sense */
+  DUMPI_ERR_CORRUPT = -4,       /* index/section/length makes no sense */
   DUMPI_ERR_UNKNOWN_LABEL = -5, /* function label not in the table */
   DUMPI_ERR_NOMEM = -6,
-  DUMPI_ERR_NOT_FOUND = -7,   /* no .meta in directory, missing key, ... */
-  DUMPI_ERR_INVALID = -8      /* bad argument from the caller */
+  DUMPI_ERR_NOT_FOUND = -7, /* no .meta in directory, missing key, ... */
+  DUMPI_ERR_INVALID = -8    /* bad argument from the caller */
 } dumpi_code;
 
 typedef struct dumpi_error {
-  int code;                   /* dumpi_code */
-  uint64_t offset;            /* byte offset in the file, or DUMPI_NO_OFFSET */
-  char message[512];          /* "path: offset 1234: what went wrong", or
+  int code;          /* dumpi_code */
+  uint64_t offset;   /* byte offset in the file, or DUMPI_NO_OFFSET */
+  char message[512]; /* "path: offset 1234: what went wrong", or
                                  "path: what went wrong" without an offset */
 } dumpi_error;
 
@@ -87,8 +87,7 @@ int dumpi_meta_open(const char *path, dumpi_meta **out, dumpi_error *err);
 /* A run from an explicit list of .bin paths (no .meta). The rank of each
  * file is taken from its "-NNNN.bin" suffix, else its position in the
  * list; numprocs = highest rank + 1, gaps are reported missing. */
-int dumpi_meta_from_bins(const char *const *paths, size_t n_paths,
-                         dumpi_meta **out, dumpi_error *err);
+int dumpi_meta_from_bins(const char *const *paths, size_t n_paths, dumpi_meta **out, dumpi_error *err);
 
 void dumpi_meta_free(dumpi_meta *m);
 
@@ -97,8 +96,7 @@ void dumpi_meta_free(dumpi_meta *m);
 const char *dumpi_meta_get(const dumpi_meta *m, const char *key);
 /* Number of key=value lines and the i-th pair, for listing them all. */
 size_t dumpi_meta_n_keys(const dumpi_meta *m);
-int dumpi_meta_key_at(const dumpi_meta *m, size_t i, const char **key,
-                      const char **value);
+int dumpi_meta_key_at(const dumpi_meta *m, size_t i, const char **key, const char **value);
 
 /* Number of ranks (numprocs). */
 int dumpi_meta_n_ranks(const dumpi_meta *m);
@@ -115,9 +113,9 @@ typedef struct dumpi_file dumpi_file;
 
 /* One MPI_Status as libdumpi stores it. */
 typedef struct dumpi_status {
-  int32_t bytes;     /* count in bytes (meaningless for a send's status) */
-  int32_t source;    /* -1 for a completed send, -2 MPI_PROC_NULL */
-  int32_t tag;       /* -1 (ANY_TAG) in traces older than 0.6.3 */
+  int32_t bytes;  /* count in bytes (meaningless for a send's status) */
+  int32_t source; /* -1 for a completed send, -2 MPI_PROC_NULL */
+  int32_t tag;    /* -1 (ANY_TAG) in traces older than 0.6.3 */
   int8_t cancelled;
   int8_t error;
 } dumpi_status;
@@ -134,15 +132,15 @@ typedef struct dumpi_string_list {
 
 /* One decoded argument (internal representation, use the accessors). */
 typedef struct dumpi_value {
-  int64_t i;          /* scalar value / array element count */
-  const void *p;      /* array data in the arena, NULL for scalars */
-  uint8_t present;    /* 0: not on the stream (root-only on a non-root,
+  int64_t i;       /* scalar value / array element count */
+  const void *p;   /* array data in the arena, NULL for scalars */
+  uint8_t present; /* 0: not on the stream (root-only on a non-root,
                          statuses disabled, legacy layout) */
 } dumpi_value;
 
 /* Record mask bits (sst-dumpi common/settings.h). */
 enum {
-  DUMPI_MASK_STATUS = 0x03,   /* statuses were written */
+  DUMPI_MASK_STATUS = 0x03, /* statuses were written */
   DUMPI_MASK_CPUTIME = 0x04,
   DUMPI_MASK_WALLTIME = 0x08,
   DUMPI_MASK_THREADID = 0x40,
@@ -155,16 +153,16 @@ enum {
  * (see mask) is 0. */
 typedef struct dumpi_call {
   uint16_t label;
-  uint8_t mask;               /* DUMPI_MASK_* */
-  uint8_t n_perf;             /* perf counter pairs */
-  uint16_t thread;            /* 0 when the record has no thread id */
-  const dumpi_fn_info *fn;    /* table row of label, never NULL */
-  uint64_t offset;            /* file offset of the record's label */
-  uint32_t size;              /* record length in bytes */
+  uint8_t mask;            /* DUMPI_MASK_* */
+  uint8_t n_perf;          /* perf counter pairs */
+  uint16_t thread;         /* 0 when the record has no thread id */
+  const dumpi_fn_info *fn; /* table row of label, never NULL */
+  uint64_t offset;         /* file offset of the record's label */
+  uint32_t size;           /* record length in bytes */
   int64_t wall_start, wall_stop;
   int64_t cpu_start, cpu_stop;
-  const int64_t *perf_in;     /* n_perf values at entry (arena) */
-  const int64_t *perf_out;    /* n_perf values at exit (arena) */
+  const int64_t *perf_in;           /* n_perf values at entry (arena) */
+  const int64_t *perf_out;          /* n_perf values at exit (arena) */
   dumpi_value args[DUMPI_MAX_ARGS]; /* fn->n_args used, table order */
 } dumpi_call;
 
@@ -192,8 +190,7 @@ int dumpi_file_next(dumpi_file *f, dumpi_call *call, dumpi_error *err);
  * decreased by those read): 1 (it is in *call), 0 when the budget or the
  * stream ends first, or an error as dumpi_file_next() returns it. For a
  * look ahead, undone by dumpi_file_rewind(). */
-int dumpi_file_find(dumpi_file *f, const uint8_t *labels, int *budget,
-                    dumpi_call *call, dumpi_error *err);
+int dumpi_file_find(dumpi_file *f, const uint8_t *labels, int *budget, dumpi_call *call, dumpi_error *err);
 
 /* Start the stream over from the first record. */
 void dumpi_file_rewind(dumpi_file *f);
@@ -223,12 +220,11 @@ int dumpi_file_has_index(const dumpi_file *f);
 
 /* Header (T.2). version: {major, minor, sub}; all zero when missing. */
 void dumpi_file_version(const dumpi_file *f, uint8_t version[3]);
-uint64_t dumpi_file_start_time(const dumpi_file *f); /* epoch seconds */
-const char *dumpi_file_hostname(const dumpi_file *f);  /* "" if none */
+uint64_t dumpi_file_start_time(const dumpi_file *f);  /* epoch seconds */
+const char *dumpi_file_hostname(const dumpi_file *f); /* "" if none */
 const char *dumpi_file_username(const dumpi_file *f);
 /* Mesh position and size arrays, both *n_dims long (usually 0). */
-int32_t dumpi_file_mesh(const dumpi_file *f, const int32_t **coords,
-                        const int32_t **size);
+int32_t dumpi_file_mesh(const dumpi_file *f, const int32_t **coords, const int32_t **size);
 /* Time biases (seconds) added to the 16-bit stored seconds. */
 int32_t dumpi_file_wall_bias(const dumpi_file *f);
 int32_t dumpi_file_cpu_bias(const dumpi_file *f);
@@ -237,16 +233,14 @@ int32_t dumpi_file_cpu_bias(const dumpi_file *f);
  * 0 .. DUMPI_LABEL_ALL_FUNCTIONS (the last entry is the total).
  * Returns the number of entries (DUMPI_LABEL_ALL_FUNCTIONS + 1), or 0 when
  * the file has no footer (then the pointers are NULL). */
-int dumpi_file_footer_counts(const dumpi_file *f, const uint32_t **calls,
-                             const uint32_t **ignored);
+int dumpi_file_footer_counts(const dumpi_file *f, const uint32_t **calls, const uint32_t **ignored);
 /* Let go of the footer's tables (a reader of thousands of files that has
  * taken what it needs of them): dumpi_file_footer_counts then returns 0. */
 void dumpi_file_drop_footer(dumpi_file *f);
 
 /* Keyval record (T.4). */
 size_t dumpi_file_n_keyvals(const dumpi_file *f);
-int dumpi_file_keyval(const dumpi_file *f, size_t i, const char **key,
-                      const char **value);
+int dumpi_file_keyval(const dumpi_file *f, size_t i, const char **key, const char **value);
 
 /* Perf counter labels (T.6); n_perf of each record matches this. */
 size_t dumpi_file_n_perf_labels(const dumpi_file *f);
@@ -255,8 +249,7 @@ const char *dumpi_file_perf_label(const dumpi_file *f, size_t i);
 /* Instrumented function addresses and names (T.7), for Function_enter /
  * Function_exit records (arg "fn" is the address). */
 size_t dumpi_file_n_functions(const dumpi_file *f);
-int dumpi_file_function(const dumpi_file *f, size_t i, uint64_t *address,
-                        const char **name);
+int dumpi_file_function(const dumpi_file *f, size_t i, uint64_t *address, const char **name);
 /* Name for an address, NULL if unknown. */
 const char *dumpi_file_function_name(const dumpi_file *f, uint64_t address);
 
@@ -277,27 +270,22 @@ int dumpi_call_has(const dumpi_call *c, int idx);
 int64_t dumpi_call_int(const dumpi_call *c, int idx);
 /* Any 1-D integer array (int, request, errcode, datatype, info,
  * distribution arrays), decoded to int32_t. */
-const int32_t *dumpi_call_int_array(const dumpi_call *c, int idx,
-                                    int32_t *n);
+const int32_t *dumpi_call_int_array(const dumpi_call *c, int idx, int32_t *n);
 /* A copy of c that owns its arrays and strings (the decoder's are valid
  * only until its next record), in one block: free() it. NULL when out of
  * memory. */
 dumpi_call *dumpi_call_clone(const dumpi_call *c);
 /* 2-D int array (Group_range_incl "ranges"): *n rows. */
-const dumpi_int_row *dumpi_call_int_array_2d(const dumpi_call *c, int idx,
-                                             int32_t *n);
+const dumpi_int_row *dumpi_call_int_array_2d(const dumpi_call *c, int idx, int32_t *n);
 /* STATUS (n is 0 or 1) or STATUS_ARRAY. NULL when statuses were not
  * recorded or MPI_STATUS(ES)_IGNORE was passed. */
-const dumpi_status *dumpi_call_statuses(const dumpi_call *c, int idx,
-                                        int32_t *n);
+const dumpi_status *dumpi_call_statuses(const dumpi_call *c, int idx, int32_t *n);
 /* The single status of a STATUS argument, or NULL. */
 const dumpi_status *dumpi_call_status(const dumpi_call *c, int idx);
 /* NUL-terminated string, NULL if absent. */
 const char *dumpi_call_string(const dumpi_call *c, int idx);
-const char *const *dumpi_call_string_array(const dumpi_call *c, int idx,
-                                           int32_t *n);
-const dumpi_string_list *dumpi_call_string_array_2d(const dumpi_call *c,
-                                                    int idx, int32_t *n);
+const char *const *dumpi_call_string_array(const dumpi_call *c, int idx, int32_t *n);
+const dumpi_string_list *dumpi_call_string_array_2d(const dumpi_call *c, int idx, int32_t *n);
 /* Value by argument name (slower: a table lookup); 0 if none. */
 int64_t dumpi_call_int_by_name(const dumpi_call *c, const char *name);
 
@@ -314,25 +302,23 @@ int32_t dumpi_call_n_completed(const dumpi_call *c);
 /* i-th completed request id; *status (may be NULL) gets its status or
  * NULL when statuses were not recorded. Returns 0 on success, -1 if i is
  * out of range. */
-int dumpi_call_completed(const dumpi_call *c, int32_t i, int32_t *request,
-                         const dumpi_status **status);
+int dumpi_call_completed(const dumpi_call *c, int32_t i, int32_t *request, const dumpi_status **status);
 
 /* The same, resolved once per record for callers that walk every
  * completion (the builder, for every Wait/Test record): fill d, then
  * dumpi_completion_at(d, i, ...) for i < d->n costs an array read. */
 typedef struct dumpi_completions {
-  int32_t n;                     /* completed requests (0 for other labels) */
-  const int32_t *requests;       /* requests[] argument, or NULL */
+  int32_t n;               /* completed requests (0 for other labels) */
+  const int32_t *requests; /* requests[] argument, or NULL */
   int32_t n_requests;
-  const int32_t *indices;        /* Waitsome/Testsome: indices[], else NULL */
-  int32_t single;                /* Wait/Test: request; *any: index */
-  int kind;                      /* internal: which rule applies */
-  const dumpi_status *statuses;  /* NULL when not recorded */
+  const int32_t *indices;       /* Waitsome/Testsome: indices[], else NULL */
+  int32_t single;               /* Wait/Test: request; *any: index */
+  int kind;                     /* internal: which rule applies */
+  const dumpi_status *statuses; /* NULL when not recorded */
   int32_t n_statuses;
 } dumpi_completions;
 int32_t dumpi_call_completions(const dumpi_call *c, dumpi_completions *d);
-int dumpi_completion_at(const dumpi_completions *d, int32_t i,
-                        int32_t *request, const dumpi_status **status);
+int dumpi_completion_at(const dumpi_completions *d, int32_t i, int32_t *request, const dumpi_status **status);
 
 #ifdef __cplusplus
 }

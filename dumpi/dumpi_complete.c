@@ -28,23 +28,19 @@ enum { WANT_SCALAR, WANT_INT_ARRAY, WANT_STATUS };
 
 static int find(const dumpi_fn_info *fn, const char *name, int want) {
   for (int i = 0; i < fn->n_args; i++) {
-    if (strcmp(fn->args[i].name, name) != 0)
-      continue;
+    if (strcmp(fn->args[i].name, name) != 0) continue;
     dumpi_arg_type t = (dumpi_arg_type)fn->args[i].type;
     int ok = want == WANT_SCALAR ? dumpi_arg_type_is_scalar(t)
              : want == WANT_STATUS
                  ? t == DUMPI_ARG_STATUS || t == DUMPI_ARG_STATUS_ARRAY
-                 : t == DUMPI_ARG_INT_ARRAY || t == DUMPI_ARG_REQUEST_ARRAY ||
-                       t == DUMPI_ARG_IOREQUEST_ARRAY;
+                 : t == DUMPI_ARG_INT_ARRAY || t == DUMPI_ARG_REQUEST_ARRAY || t == DUMPI_ARG_IOREQUEST_ARRAY;
     return ok ? i : -1;
   }
   return -1;
 }
 
 static int layout_of(const dumpi_fn_info *fn, completion *k) {
-  if (!fn || fn->family != DUMPI_FAMILY_WAIT_TEST ||
-      strcmp(fn->name, "MPI_Request_get_status") == 0)
-    return 0;
+  if (!fn || fn->family != DUMPI_FAMILY_WAIT_TEST || strcmp(fn->name, "MPI_Request_get_status") == 0) return 0;
   k->i_request = find(fn, "request", WANT_SCALAR);
   k->i_requests = find(fn, "requests", WANT_INT_ARRAY);
   k->i_index = find(fn, "index", WANT_SCALAR);
@@ -61,13 +57,11 @@ static int has_layout[DUMPI_N_LABELS];
 static pthread_once_t layouts_once = PTHREAD_ONCE_INIT;
 
 static void build_layouts(void) {
-  for (int l = 0; l < DUMPI_N_LABELS; l++)
-    has_layout[l] = layout_of(dumpi_fn_lookup((uint16_t)l), &layouts[l]);
+  for (int l = 0; l < DUMPI_N_LABELS; l++) has_layout[l] = layout_of(dumpi_fn_lookup((uint16_t)l), &layouts[l]);
 }
 
 static const completion *layout(const dumpi_call *c) {
-  if (!c || !c->fn || c->label >= DUMPI_N_LABELS)
-    return NULL;
+  if (!c || !c->fn || c->label >= DUMPI_N_LABELS) return NULL;
   pthread_once(&layouts_once, build_layouts);
   return has_layout[c->label] ? &layouts[c->label] : NULL;
 }
@@ -94,13 +88,11 @@ int32_t dumpi_call_completions(const dumpi_call *c, dumpi_completions *d) {
   d->statuses = NULL;
   d->n_statuses = 0;
   const completion *k = layout(c);
-  if (!k)
-    return 0;
+  if (!k) return 0;
   /* Test* with flag 0 completed nothing; so does one whose record lacks
    * the flag. */
   const dumpi_value *v = val(c, k->i_flag);
-  if (k->i_flag >= 0 && (!v || v->i == 0))
-    return 0;
+  if (k->i_flag >= 0 && (!v || v->i == 0)) return 0;
   if ((v = val(c, k->i_requests))) {
     d->requests = v->p;
     d->n_requests = (int32_t)v->i;
@@ -113,16 +105,14 @@ int32_t dumpi_call_completions(const dumpi_call *c, dumpi_completions *d) {
     v = val(c, k->i_indices);
     const dumpi_value *o = val(c, k->i_outcount);
     int64_t out = o ? o->i : 0;
-    if (!v || !v->p || out <= 0 || out == DUMPI_UNDEFINED)
-      return 0;
+    if (!v || !v->p || out <= 0 || out == DUMPI_UNDEFINED) return 0;
     d->indices = v->p;
     d->kind = K_SOME;
     d->n = out < v->i ? (int32_t)out : (int32_t)v->i;
   } else if (k->i_index >= 0) {
     v = val(c, k->i_index);
     int64_t i = v ? v->i : 0;
-    if (i < 0 || i >= d->n_requests)
-      return 0;
+    if (i < 0 || i >= d->n_requests) return 0;
     d->kind = K_ANY;
     d->single = (int32_t)i;
     d->n = 1;
@@ -137,35 +127,27 @@ int32_t dumpi_call_completions(const dumpi_call *c, dumpi_completions *d) {
   return d->n;
 }
 
-int dumpi_completion_at(const dumpi_completions *d, int32_t i,
-                        int32_t *request, const dumpi_status **status) {
-  if (i < 0 || i >= d->n)
-    return -1;
+int dumpi_completion_at(const dumpi_completions *d, int32_t i, int32_t *request, const dumpi_status **status) {
+  if (i < 0 || i >= d->n) return -1;
   int32_t req, si = i; /* status index: the i-th completion's */
   switch (d->kind) {
   case K_SOME:
-    if (d->indices[i] < 0 || d->indices[i] >= d->n_requests)
-      return -1;
+    if (d->indices[i] < 0 || d->indices[i] >= d->n_requests) return -1;
     req = d->requests[d->indices[i]];
     break;
   case K_ANY:
     req = d->requests[d->single];
     si = 0;
     break;
-  case K_ALL:
-    req = d->requests[i];
-    break;
+  case K_ALL: req = d->requests[i]; break;
   case K_ONE:
     req = d->single;
     si = 0;
     break;
-  default:
-    return -1;
+  default: return -1;
   }
-  if (request)
-    *request = req;
-  if (status)
-    *status = d->statuses && si < d->n_statuses ? &d->statuses[si] : NULL;
+  if (request) *request = req;
+  if (status) *status = d->statuses && si < d->n_statuses ? &d->statuses[si] : NULL;
   return 0;
 }
 
@@ -174,8 +156,7 @@ int32_t dumpi_call_n_completed(const dumpi_call *c) {
   return dumpi_call_completions(c, &d);
 }
 
-int dumpi_call_completed(const dumpi_call *c, int32_t i, int32_t *request,
-                         const dumpi_status **status) {
+int dumpi_call_completed(const dumpi_call *c, int32_t i, int32_t *request, const dumpi_status **status) {
   dumpi_completions d;
   dumpi_call_completions(c, &d);
   return dumpi_completion_at(&d, i, request, status);

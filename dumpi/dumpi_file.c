@@ -46,19 +46,14 @@ const char *dumpi_strerror(int code) {
   }
 }
 
-int dumpi_set_error(dumpi_error *err, int code, const char *path,
-                    uint64_t offset, const char *fmt, ...) {
-  if (!err)
-    return code;
+int dumpi_set_error(dumpi_error *err, int code, const char *path, uint64_t offset, const char *fmt, ...) {
+  if (!err) return code;
   err->code = code;
   err->offset = offset;
-  int n = offset == DUMPI_NO_OFFSET
-              ? snprintf(err->message, sizeof err->message, "%s: ",
-                         path ? path : "?")
-              : snprintf(err->message, sizeof err->message, "%s: offset %llu: ",
-                         path ? path : "?", (unsigned long long)offset);
-  if (n < 0 || (size_t)n >= sizeof err->message)
-    return code;
+  int n = offset == DUMPI_NO_OFFSET ? snprintf(err->message, sizeof err->message, "%s: ", path ? path : "?")
+                                    : snprintf(err->message, sizeof err->message,
+                                               "%s: offset %llu: ", path ? path : "?", (unsigned long long)offset);
+  if (n < 0 || (size_t)n >= sizeof err->message) return code;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
@@ -70,8 +65,8 @@ int dumpi_set_error(dumpi_error *err, int code, const char *path,
 
 typedef struct section {
   const dumpi_file *f;
-  const char *name;       /* "header", "footer", ... for messages */
-  uint64_t pos, end;      /* file offsets; end = where the index starts */
+  const char *name;  /* "header", "footer", ... for messages */
+  uint64_t pos, end; /* file offsets; end = where the index starts */
 } section;
 
 /* The one bounds check of every read in this file: n more bytes must lie
@@ -79,8 +74,7 @@ typedef struct section {
  * (count × element size computed in 64 bits, counts are ≤ 2^32). */
 static int need(section *s, uint64_t n, dumpi_error *err) {
   if (s->pos > s->end || s->end - s->pos < n)
-    return dumpi_set_error(err, DUMPI_ERR_CORRUPT, s->f->path, s->pos,
-                           "%s section needs %llu bytes, %llu left",
+    return dumpi_set_error(err, DUMPI_ERR_CORRUPT, s->f->path, s->pos, "%s section needs %llu bytes, %llu left",
                            s->name, (unsigned long long)n,
                            (unsigned long long)(s->pos <= s->end ? s->end - s->pos : 0));
   return DUMPI_OK;
@@ -101,16 +95,12 @@ static uint64_t take_u64(section *s) {
 /* Section strings: u16 length + bytes (iodefs.h put_string). */
 static int read_string(section *s, char **out, dumpi_error *err) {
   int rc = need(s, 2, err);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   uint16_t len = dumpi_get_u16(s->f->map + s->pos);
   s->pos += 2;
-  if ((rc = need(s, len, err)))
-    return rc;
+  if ((rc = need(s, len, err))) return rc;
   char *str = malloc((size_t)len + 1);
-  if (!str)
-    return dumpi_set_error(err, DUMPI_ERR_NOMEM, s->f->path, s->pos,
-                           "out of memory");
+  if (!str) return dumpi_set_error(err, DUMPI_ERR_NOMEM, s->f->path, s->pos, "out of memory");
   memcpy(str, s->f->map + s->pos, len);
   str[len] = '\0';
   s->pos += len;
@@ -119,28 +109,21 @@ static int read_string(section *s, char **out, dumpi_error *err) {
 }
 
 /* u32 count + count × i32 (iodefs.h get32arr). */
-static int read_i32_array(section *s, int32_t *n, int32_t **out,
-                          dumpi_error *err) {
+static int read_i32_array(section *s, int32_t *n, int32_t **out, dumpi_error *err) {
   int rc = need(s, 4, err);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   uint32_t count = take_u32(s);
   /* covers all count elements */
-  if ((rc = need(s, (uint64_t)count * 4, err)))
-    return rc;
+  if ((rc = need(s, (uint64_t)count * 4, err))) return rc;
   int32_t *v = malloc(((size_t)count + 1) * sizeof *v);
-  if (!v)
-    return dumpi_set_error(err, DUMPI_ERR_NOMEM, s->f->path, s->pos,
-                           "out of memory");
-  for (uint32_t i = 0; i < count; i++)
-    v[i] = (int32_t)take_u32(s);
+  if (!v) return dumpi_set_error(err, DUMPI_ERR_NOMEM, s->f->path, s->pos, "out of memory");
+  for (uint32_t i = 0; i < count; i++) v[i] = (int32_t)take_u32(s);
   *n = (int32_t)count;
   *out = v;
   return DUMPI_OK;
 }
 
-static section section_at(const dumpi_file *f, const char *name,
-                          uint64_t off, uint64_t end) {
+static section section_at(const dumpi_file *f, const char *name, uint64_t off, uint64_t end) {
   section s = {f, name, off, end};
   return s;
 }
@@ -150,8 +133,7 @@ static section section_at(const dumpi_file *f, const char *name,
 static int read_header(dumpi_file *f, uint64_t end, dumpi_error *err) {
   section s = section_at(f, "header", f->off_header, end);
   int rc = need(&s, 3 + 8, err);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   memcpy(f->version, f->map + s.pos, 3);
   s.pos += 3;
   f->version_num = DUMPI_VERSION(f->version[0], f->version[1], f->version[2]);
@@ -159,25 +141,22 @@ static int read_header(dumpi_file *f, uint64_t end, dumpi_error *err) {
   free(f->hostname);
   free(f->username);
   f->hostname = f->username = NULL;
-  if ((rc = read_string(&s, &f->hostname, err)) ||
-      (rc = read_string(&s, &f->username, err)) ||
+  if ((rc = read_string(&s, &f->hostname, err)) || (rc = read_string(&s, &f->username, err)) ||
       (rc = read_i32_array(&s, &f->mesh_dim, &f->mesh_coords, err)))
     return rc;
   /* Mesh size follows only when there is a mesh, and only since 0.5
    * (io.c dumpi_read_header); its count repeats mesh_dim. */
   if (f->mesh_dim > 0 && f->version_num >= DUMPI_VERSION(0, 5, 0)) {
     int32_t n = 0;
-    if ((rc = read_i32_array(&s, &n, &f->mesh_size, err)))
-      return rc;
+    if ((rc = read_i32_array(&s, &n, &f->mesh_size, err))) return rc;
     if (n != f->mesh_dim)
       return dumpi_set_error(err, DUMPI_ERR_CORRUPT, f->path, s.pos,
                              "mesh size has %d entries, mesh has %d "
-                             "dimensions", (int)n, (int)f->mesh_dim);
+                             "dimensions",
+                             (int)n, (int)f->mesh_dim);
   } else if (f->mesh_dim > 0) {
     f->mesh_size = calloc((size_t)f->mesh_dim, sizeof *f->mesh_size);
-    if (!f->mesh_size)
-      return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos,
-                             "out of memory");
+    if (!f->mesh_size) return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos, "out of memory");
   }
   return DUMPI_OK;
 }
@@ -187,33 +166,24 @@ static int read_footer(dumpi_file *f, uint64_t end, dumpi_error *err) {
   section s = section_at(f, "footer", f->off_footer, end);
   /* covers the magic and both count tables */
   int rc = need(&s, 8 + 2 * 4 * (uint64_t)N, err);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   uint64_t magic = take_u64(&s);
   if (magic != DUMPI_FOOT_MAGIC)
-    return dumpi_set_error(err, DUMPI_ERR_CORRUPT, f->path, s.pos - 8,
-                           "footer magic is 0x%llx, expected 0x%llx",
-                           (unsigned long long)magic,
-                           (unsigned long long)DUMPI_FOOT_MAGIC);
+    return dumpi_set_error(err, DUMPI_ERR_CORRUPT, f->path, s.pos - 8, "footer magic is 0x%llx, expected 0x%llx",
+                           (unsigned long long)magic, (unsigned long long)DUMPI_FOOT_MAGIC);
   f->footer_calls = malloc(2 * N * sizeof(uint32_t));
-  if (!f->footer_calls)
-    return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos,
-                           "out of memory");
+  if (!f->footer_calls) return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos, "out of memory");
   f->footer_ignored = f->footer_calls + N;
-  for (int i = 0; i < N; i++)
-    f->footer_calls[i] = take_u32(&s);
-  for (int i = 0; i < N; i++)
-    f->footer_ignored[i] = take_u32(&s);
+  for (int i = 0; i < N; i++) f->footer_calls[i] = take_u32(&s);
+  for (int i = 0; i < N; i++) f->footer_ignored[i] = take_u32(&s);
   return DUMPI_OK;
 }
 
 /* Count of a list section, checked against the smallest possible entry so
  * a corrupt count cannot ask for a huge allocation. */
-static int read_count(section *s, uint64_t min_entry, uint32_t *count,
-                      dumpi_error *err) {
+static int read_count(section *s, uint64_t min_entry, uint32_t *count, dumpi_error *err) {
   int rc = need(s, 4, err);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   *count = take_u32(s);
   /* covers count × the smallest entry */
   return need(s, (uint64_t)*count * min_entry, err);
@@ -223,18 +193,13 @@ static int read_keyvals(dumpi_file *f, uint64_t end, dumpi_error *err) {
   section s = section_at(f, "keyval", f->off_keyval, end);
   uint32_t n;
   int rc = read_count(&s, 4, &n, err);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   f->keys = calloc((size_t)n + 1, sizeof *f->keys);
   f->values = calloc((size_t)n + 1, sizeof *f->values);
-  if (!f->keys || !f->values)
-    return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos,
-                           "out of memory");
+  if (!f->keys || !f->values) return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos, "out of memory");
   for (uint32_t i = 0; i < n; i++) {
     f->n_keyvals = i + 1; /* so close() frees what was read */
-    if ((rc = read_string(&s, &f->keys[i], err)) ||
-        (rc = read_string(&s, &f->values[i], err)))
-      return rc;
+    if ((rc = read_string(&s, &f->keys[i], err)) || (rc = read_string(&s, &f->values[i], err))) return rc;
   }
   return DUMPI_OK;
 }
@@ -243,16 +208,12 @@ static int read_perf_labels(dumpi_file *f, uint64_t end, dumpi_error *err) {
   section s = section_at(f, "perf label", f->off_perflbl, end);
   uint32_t n;
   int rc = read_count(&s, 2, &n, err);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   f->perf_labels = calloc((size_t)n + 1, sizeof *f->perf_labels);
-  if (!f->perf_labels)
-    return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos,
-                           "out of memory");
+  if (!f->perf_labels) return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos, "out of memory");
   for (uint32_t i = 0; i < n; i++) {
     f->n_perf = i + 1;
-    if ((rc = read_string(&s, &f->perf_labels[i], err)))
-      return rc;
+    if ((rc = read_string(&s, &f->perf_labels[i], err))) return rc;
   }
   return DUMPI_OK;
 }
@@ -261,20 +222,15 @@ static int read_functions(dumpi_file *f, uint64_t end, dumpi_error *err) {
   section s = section_at(f, "function address", f->off_addrlbl, end);
   uint32_t n;
   int rc = read_count(&s, 8 + 2, &n, err);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   f->fn_addresses = calloc((size_t)n + 1, sizeof *f->fn_addresses);
   f->fn_names = calloc((size_t)n + 1, sizeof *f->fn_names);
-  if (!f->fn_addresses || !f->fn_names)
-    return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos,
-                           "out of memory");
+  if (!f->fn_addresses || !f->fn_names) return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, s.pos, "out of memory");
   for (uint32_t i = 0; i < n; i++) {
     f->n_functions = i + 1;
-    if ((rc = need(&s, 8, err)))
-      return rc;
+    if ((rc = need(&s, 8, err))) return rc;
     f->fn_addresses[i] = take_u64(&s);
-    if ((rc = read_string(&s, &f->fn_names[i], err)))
-      return rc;
+    if ((rc = read_string(&s, &f->fn_names[i], err))) return rc;
   }
   return DUMPI_OK;
 }
@@ -283,8 +239,7 @@ static int read_sizes(dumpi_file *f, uint64_t end, dumpi_error *err) {
   section s = section_at(f, "datatype size", f->off_sizelbl, end);
   int32_t n = 0;
   int rc = read_i32_array(&s, &n, &f->type_sizes, err);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   f->n_types = n;
   return DUMPI_OK;
 }
@@ -305,30 +260,23 @@ static uint64_t find_index(const dumpi_file *f, uint64_t entries[8]) {
   uint64_t full = 0;
   for (int n = 8; n >= 5; n--) {
     uint64_t len = 8 * (uint64_t)n;
-    if (f->size < 8 + len)
-      continue;
+    if (f->size < 8 + len) continue;
     const uint8_t *p = f->map + f->size - len;
-    if (dumpi_get_u64(p) != DUMPI_HEAD_MAGIC)
-      continue;
+    if (dumpi_get_u64(p) != DUMPI_HEAD_MAGIC) continue;
     memset(entries, 0, 8 * sizeof entries[0]);
     /* right-align: entries[8-n+1 .. 7] */
-    for (int i = 1; i < n; i++)
-      entries[8 - n + i] = dumpi_get_u64(p + 8 * i);
-    if (entries[5] == 8)
-      return len;
-    if (n == 8)
-      full = len;
+    for (int i = 1; i < n; i++) entries[8 - n + i] = dumpi_get_u64(p + 8 * i);
+    if (entries[5] == 8) return len;
+    if (n == 8) full = len;
   }
   if (full) {
     const uint8_t *p = f->map + f->size - full;
-    for (int i = 1; i < 8; i++)
-      entries[i] = dumpi_get_u64(p + 8 * i);
+    for (int i = 1; i < 8; i++) entries[i] = dumpi_get_u64(p + 8 * i);
   }
   return full;
 }
 
-static int read_index(dumpi_file *f, uint64_t *sections_end,
-                      dumpi_error *err) {
+static int read_index(dumpi_file *f, uint64_t *sections_end, dumpi_error *err) {
   uint64_t e[8];
   uint64_t index_len = find_index(f, e);
   uint64_t limit = f->size - index_len;
@@ -349,25 +297,20 @@ static int read_index(dumpi_file *f, uint64_t *sections_end,
   f->off_body = e[5];
   f->off_footer = e[6];
   f->off_keyval = e[7];
-  static const char *const names[8] = {
-      "magic", "datatype size", "function address", "perf label",
-      "header", "body", "footer", "keyval"};
+  static const char *const names[8] = {"magic",  "datatype size", "function address", "perf label",
+                                       "header", "body",          "footer",           "keyval"};
   for (int i = 1; i < 8; i++)
     if (e[i] != 0 && (e[i] < 8 || e[i] >= limit))
-      return dumpi_set_error(err, DUMPI_ERR_CORRUPT, f->path,
-                             limit + index_len - 8 * (uint64_t)(8 - i),
+      return dumpi_set_error(err, DUMPI_ERR_CORRUPT, f->path, limit + index_len - 8 * (uint64_t)(8 - i),
                              "index: %s offset %llu outside the file "
-                             "(8..%llu)", names[i],
-                             (unsigned long long)e[i],
-                             (unsigned long long)limit);
+                             "(8..%llu)",
+                             names[i], (unsigned long long)e[i], (unsigned long long)limit);
   if (f->off_body == 0)
-    return dumpi_set_error(err, DUMPI_ERR_CORRUPT, f->path,
-                           f->size - index_len, "index has no body offset");
+    return dumpi_set_error(err, DUMPI_ERR_CORRUPT, f->path, f->size - index_len, "index has no body offset");
   /* The stream runs up to the first section written after it. */
   f->stream_end = limit;
   for (int i = 1; i < 8; i++)
-    if (e[i] > f->off_body && e[i] < f->stream_end)
-      f->stream_end = e[i];
+    if (e[i] > f->off_body && e[i] < f->stream_end) f->stream_end = e[i];
   return DUMPI_OK;
 }
 
@@ -386,26 +329,22 @@ static int map_file(dumpi_file *f, dumpi_error *err) {
                              "open: %s (the limit is %llu: raise it with "
                              "'ulimit -n')",
                              strerror(e), (unsigned long long)rl.rlim_cur);
-    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "open: %s",
-                           strerror(e));
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "open: %s", strerror(e));
   }
   struct stat st;
   if (fstat(fd, &st) != 0) {
     int e = errno;
     close(fd);
-    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "stat: %s",
-                           strerror(e));
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "stat: %s", strerror(e));
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET,
-                           "not a regular file");
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "not a regular file");
   }
   f->size = (uint64_t)st.st_size;
   if (f->size < 8) {
     close(fd);
-    return dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, f->path, 0,
-                           "%llu bytes, too short for a DUMPI trace",
+    return dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, f->path, 0, "%llu bytes, too short for a DUMPI trace",
                            (unsigned long long)f->size);
   }
   /* The mapping serves the sections read at open (index, header, footer,
@@ -415,8 +354,7 @@ static int map_file(dumpi_file *f, dumpi_error *err) {
   int e = errno;
   if (m == MAP_FAILED) {
     close(fd);
-    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "mmap: %s",
-                           strerror(e));
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "mmap: %s", strerror(e));
   }
   posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   f->fd = fd;
@@ -433,18 +371,15 @@ int dumpi_file_reopen(dumpi_file *f, dumpi_error *err) {
     struct rlimit rl;
     if (e == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
       return dumpi_set_error(err, DUMPI_ERR_IO, f->path, f->pos,
-                      "open: %s (the limit is %llu even with one rank file "
-                      "open at a time: raise it with 'ulimit -n')",
-                      strerror(e), (unsigned long long)rl.rlim_cur);
-    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, f->pos, "open: %s",
-                           strerror(e));
+                             "open: %s (the limit is %llu even with one rank file "
+                             "open at a time: raise it with 'ulimit -n')",
+                             strerror(e), (unsigned long long)rl.rlim_cur);
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, f->pos, "open: %s", strerror(e));
   }
   struct stat st;
-  if (fstat(fd, &st) != 0 || (uint64_t)st.st_dev != f->dev ||
-      (uint64_t)st.st_ino != f->ino) {
+  if (fstat(fd, &st) != 0 || (uint64_t)st.st_dev != f->dev || (uint64_t)st.st_ino != f->ino) {
     close(fd);
-    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, f->pos,
-                           "the file was replaced while it was read");
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, f->pos, "the file was replaced while it was read");
   }
   return fd;
 }
@@ -459,8 +394,7 @@ void dumpi_file_set_transient(dumpi_file *f, int on) {
 
 int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {
   if (!path || !out)
-    return dumpi_set_error(err, DUMPI_ERR_INVALID, path, DUMPI_NO_OFFSET,
-                           "dumpi_file_open: NULL argument");
+    return dumpi_set_error(err, DUMPI_ERR_INVALID, path, DUMPI_NO_OFFSET, "dumpi_file_open: NULL argument");
   *out = NULL;
   dumpi_stream_init();
   dumpi_file *f = calloc(1, sizeof *f);
@@ -473,31 +407,21 @@ int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {
   f->version_num = DUMPI_VERSION(255, 255, 255);
   int rc = map_file(f, err);
   if (!rc && dumpi_get_u64(f->map) != DUMPI_HEAD_MAGIC)
-    rc = dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, path, 0,
-                         "no DUMPI lead-in magic (ff aa dd 'DUMPI')");
+    rc = dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, path, 0, "no DUMPI lead-in magic (ff aa dd 'DUMPI')");
   uint64_t limit = 0; /* sections end where the index starts */
-  if (!rc)
-    rc = read_index(f, &limit, err);
+  if (!rc) rc = read_index(f, &limit, err);
   if (!rc && f->has_index) {
-    if (f->off_header)
-      rc = read_header(f, limit, err);
-    if (!rc && f->off_footer)
-      rc = read_footer(f, limit, err);
-    if (!rc && f->off_keyval)
-      rc = read_keyvals(f, limit, err);
-    if (!rc && f->off_perflbl)
-      rc = read_perf_labels(f, limit, err);
-    if (!rc && f->off_addrlbl)
-      rc = read_functions(f, limit, err);
-    if (!rc && f->off_sizelbl)
-      rc = read_sizes(f, limit, err);
+    if (f->off_header) rc = read_header(f, limit, err);
+    if (!rc && f->off_footer) rc = read_footer(f, limit, err);
+    if (!rc && f->off_keyval) rc = read_keyvals(f, limit, err);
+    if (!rc && f->off_perflbl) rc = read_perf_labels(f, limit, err);
+    if (!rc && f->off_addrlbl) rc = read_functions(f, limit, err);
+    if (!rc && f->off_sizelbl) rc = read_sizes(f, limit, err);
   }
   if (!rc) {
     /* Stream start: the two time biases (io.c dumpi_start_stream_read). */
     if (f->off_body > f->stream_end || f->stream_end - f->off_body < 8)
-      rc = dumpi_set_error(err, f->has_index ? DUMPI_ERR_CORRUPT
-                                             : DUMPI_ERR_TRUNCATED,
-                           path, f->off_body,
+      rc = dumpi_set_error(err, f->has_index ? DUMPI_ERR_CORRUPT : DUMPI_ERR_TRUNCATED, path, f->off_body,
                            "stream section too short for its time biases");
   }
   if (rc) {
@@ -511,10 +435,8 @@ int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {
   f->status_has_tag = f->version_num >= DUMPI_VERSION(0, 6, 3);
   /* Per argument, the decoder tests its flags against this one byte. */
   f->arg_special = DUMPI_ARGF_ROOT_ONLY;
-  if (f->version_num < DUMPI_VERSION(0, 6, 9))
-    f->arg_special |= DUMPI_ARGF_SCALAR_BEFORE_0_6_9;
-  if (f->version_num < DUMPI_VERSION(0, 6, 8))
-    f->arg_special |= DUMPI_ARGF_SCALAR_BEFORE_0_6_8;
+  if (f->version_num < DUMPI_VERSION(0, 6, 9)) f->arg_special |= DUMPI_ARGF_SCALAR_BEFORE_0_6_9;
+  if (f->version_num < DUMPI_VERSION(0, 6, 8)) f->arg_special |= DUMPI_ARGF_SCALAR_BEFORE_0_6_8;
   /* Everything the sections hold has been copied out, and the stream is
    * read through f->fd: unmap now. The pages touched here (the index and
    * sections at the end, the lead-in) may sit in 2 MiB page-cache folios
@@ -527,20 +449,15 @@ int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {
 }
 
 static void free_strings(char **v, size_t n) {
-  if (!v)
-    return;
-  for (size_t i = 0; i < n; i++)
-    free(v[i]);
+  if (!v) return;
+  for (size_t i = 0; i < n; i++) free(v[i]);
   free(v);
 }
 
 void dumpi_file_close(dumpi_file *f) {
-  if (!f)
-    return;
-  if (f->map)
-    munmap((void *)f->map, (size_t)f->size);
-  if (f->fd >= 0)
-    close(f->fd);
+  if (!f) return;
+  if (f->map) munmap((void *)f->map, (size_t)f->size);
+  if (f->fd >= 0) close(f->fd);
   free(f->win);
   free(f->path);
   free(f->hostname);
@@ -560,40 +477,46 @@ void dumpi_file_close(dumpi_file *f) {
 
 /* ---- accessors --------------------------------------------------------- */
 
-const char *dumpi_file_path(const dumpi_file *f) { return f->path; }
-uint64_t dumpi_file_size(const dumpi_file *f) { return f->size; }
+const char *dumpi_file_path(const dumpi_file *f) {
+  return f->path;
+}
+uint64_t dumpi_file_size(const dumpi_file *f) {
+  return f->size;
+}
 uint64_t dumpi_file_stream_bytes(const dumpi_file *f) {
   return f->stream_end - f->off_body;
 }
-int dumpi_file_has_index(const dumpi_file *f) { return f->has_index; }
+int dumpi_file_has_index(const dumpi_file *f) {
+  return f->has_index;
+}
 
 void dumpi_file_version(const dumpi_file *f, uint8_t version[3]) {
   memcpy(version, f->version, 3);
 }
-uint64_t dumpi_file_start_time(const dumpi_file *f) { return f->start_time; }
+uint64_t dumpi_file_start_time(const dumpi_file *f) {
+  return f->start_time;
+}
 const char *dumpi_file_hostname(const dumpi_file *f) {
   return f->hostname ? f->hostname : "";
 }
 const char *dumpi_file_username(const dumpi_file *f) {
   return f->username ? f->username : "";
 }
-int32_t dumpi_file_mesh(const dumpi_file *f, const int32_t **coords,
-                        const int32_t **size) {
-  if (coords)
-    *coords = f->mesh_coords;
-  if (size)
-    *size = f->mesh_size;
+int32_t dumpi_file_mesh(const dumpi_file *f, const int32_t **coords, const int32_t **size) {
+  if (coords) *coords = f->mesh_coords;
+  if (size) *size = f->mesh_size;
   return f->mesh_dim;
 }
-int32_t dumpi_file_wall_bias(const dumpi_file *f) { return f->wall_bias; }
-int32_t dumpi_file_cpu_bias(const dumpi_file *f) { return f->cpu_bias; }
+int32_t dumpi_file_wall_bias(const dumpi_file *f) {
+  return f->wall_bias;
+}
+int32_t dumpi_file_cpu_bias(const dumpi_file *f) {
+  return f->cpu_bias;
+}
 
-int dumpi_file_footer_counts(const dumpi_file *f, const uint32_t **calls,
-                             const uint32_t **ignored) {
-  if (calls)
-    *calls = f->footer_calls;
-  if (ignored)
-    *ignored = f->footer_ignored;
+int dumpi_file_footer_counts(const dumpi_file *f, const uint32_t **calls, const uint32_t **ignored) {
+  if (calls) *calls = f->footer_calls;
+  if (ignored) *ignored = f->footer_ignored;
   return f->footer_calls ? DUMPI_LABEL_ALL_FUNCTIONS + 1 : 0;
 }
 
@@ -602,44 +525,42 @@ void dumpi_file_drop_footer(dumpi_file *f) {
   f->footer_calls = f->footer_ignored = NULL;
 }
 
-size_t dumpi_file_n_keyvals(const dumpi_file *f) { return f->n_keyvals; }
-int dumpi_file_keyval(const dumpi_file *f, size_t i, const char **key,
-                      const char **value) {
-  if (i >= f->n_keyvals)
-    return DUMPI_ERR_INVALID;
-  if (key)
-    *key = f->keys[i];
-  if (value)
-    *value = f->values[i];
+size_t dumpi_file_n_keyvals(const dumpi_file *f) {
+  return f->n_keyvals;
+}
+int dumpi_file_keyval(const dumpi_file *f, size_t i, const char **key, const char **value) {
+  if (i >= f->n_keyvals) return DUMPI_ERR_INVALID;
+  if (key) *key = f->keys[i];
+  if (value) *value = f->values[i];
   return DUMPI_OK;
 }
 
-size_t dumpi_file_n_perf_labels(const dumpi_file *f) { return f->n_perf; }
+size_t dumpi_file_n_perf_labels(const dumpi_file *f) {
+  return f->n_perf;
+}
 const char *dumpi_file_perf_label(const dumpi_file *f, size_t i) {
   return i < f->n_perf ? f->perf_labels[i] : NULL;
 }
 
-size_t dumpi_file_n_functions(const dumpi_file *f) { return f->n_functions; }
-int dumpi_file_function(const dumpi_file *f, size_t i, uint64_t *address,
-                        const char **name) {
-  if (i >= f->n_functions)
-    return DUMPI_ERR_INVALID;
-  if (address)
-    *address = f->fn_addresses[i];
-  if (name)
-    *name = f->fn_names[i];
+size_t dumpi_file_n_functions(const dumpi_file *f) {
+  return f->n_functions;
+}
+int dumpi_file_function(const dumpi_file *f, size_t i, uint64_t *address, const char **name) {
+  if (i >= f->n_functions) return DUMPI_ERR_INVALID;
+  if (address) *address = f->fn_addresses[i];
+  if (name) *name = f->fn_names[i];
   return DUMPI_OK;
 }
 const char *dumpi_file_function_name(const dumpi_file *f, uint64_t address) {
   for (size_t i = 0; i < f->n_functions; i++)
-    if (f->fn_addresses[i] == address)
-      return f->fn_names[i];
+    if (f->fn_addresses[i] == address) return f->fn_names[i];
   return NULL;
 }
 
 int32_t dumpi_file_datatype_size(const dumpi_file *f, int32_t datatype) {
-  if (datatype < 0 || datatype >= f->n_types)
-    return -1;
+  if (datatype < 0 || datatype >= f->n_types) return -1;
   return f->type_sizes[datatype];
 }
-int32_t dumpi_file_n_datatypes(const dumpi_file *f) { return f->n_types; }
+int32_t dumpi_file_n_datatypes(const dumpi_file *f) {
+  return f->n_types;
+}

@@ -24,8 +24,7 @@ static inline uint16_t dumpi_get_u16(const uint8_t *p) {
   return (uint16_t)((unsigned)p[0] << 8 | p[1]);
 }
 static inline uint32_t dumpi_get_u32(const uint8_t *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
-         p[3];
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 static inline uint64_t dumpi_get_u64(const uint8_t *p) {
   return (uint64_t)dumpi_get_u32(p) << 32 | dumpi_get_u32(p + 4);
@@ -77,7 +76,7 @@ typedef struct dumpi_unwrap {
 
 struct dumpi_file {
   char *path;
-  const uint8_t *map;  /* whole file, read-only mapping; open only */
+  const uint8_t *map; /* whole file, read-only mapping; open only */
   uint64_t size;
   int has_index;
 
@@ -87,8 +86,8 @@ struct dumpi_file {
 
   /* header (T.2) */
   uint8_t version[3];
-  uint32_t version_num;   /* DUMPI_VERSION(); latest rules if no header */
-  uint8_t arg_special;    /* DUMPI_ARGF_* an argument needs more than its
+  uint32_t version_num; /* DUMPI_VERSION(); latest rules if no header */
+  uint8_t arg_special;  /* DUMPI_ARGF_* an argument needs more than its
                            * type's decoding for, in this file's version */
   uint64_t start_time;
   char *hostname, *username;
@@ -113,29 +112,29 @@ struct dumpi_file {
 
   /* stream (T.1) */
   int32_t cpu_bias, wall_bias;
-  uint64_t stream_begin;  /* first record (after the two biases) */
-  uint64_t stream_end;    /* end of the stream section */
-  uint64_t pos;           /* next record */
+  uint64_t stream_begin; /* first record (after the two biases) */
+  uint64_t stream_end;   /* end of the stream section */
+  uint64_t pos;          /* next record */
   /* The stream is decoded from a window read with pread(), not from the
    * mapping: a mapping's resident pages follow the kernel's page-cache
    * folios (2 MiB at a time on Linux 6 with ext4), so only a window gives
    * a resident input size fixed per rank. win holds file bytes
    * [win_off, win_off + win_len), never past stream_end. */
-  int fd;                 /* -1 between reads when transient */
-  int transient;          /* dumpi_file_set_transient */
-  uint64_t dev, ino;      /* the file opened first: a reopen must find it */
+  int fd;            /* -1 between reads when transient */
+  int transient;     /* dumpi_file_set_transient */
+  uint64_t dev, ino; /* the file opened first: a reopen must find it */
   uint8_t *win;
   size_t win_cap, win_len;
   uint64_t win_off;
-  uint64_t win_need;      /* overrun(): bytes the record needs from its start */
-  uint64_t refill_at;     /* next_record() refills the window once pos reaches
+  uint64_t win_need;   /* overrun(): bytes the record needs from its start */
+  uint64_t refill_at;  /* next_record() refills the window once pos reaches
                            * this: one test a record (0: not filled yet) */
-  size_t win_bytes;       /* read-ahead size (dumpi_file_set_window) */
-  int skip_cpu;           /* dumpi_file_skip_cpu_times */
-  int64_t wall_offset;    /* dumpi_file_set_wall_offset */
-  int status_has_tag;     /* version >= 0.6.3 */
-  int state;              /* 0 reading, 1 ended, <0 sticky error */
-  dumpi_error sticky;     /* the error repeated after a failure */
+  size_t win_bytes;    /* read-ahead size (dumpi_file_set_window) */
+  int skip_cpu;        /* dumpi_file_skip_cpu_times */
+  int64_t wall_offset; /* dumpi_file_set_wall_offset */
+  int status_has_tag;  /* version >= 0.6.3 */
+  int state;           /* 0 reading, 1 ended, <0 sticky error */
+  dumpi_error sticky;  /* the error repeated after a failure */
   dumpi_unwrap wall_wrap, cpu_wrap;
   dumpi_arena arena;
 };
@@ -150,8 +149,7 @@ void dumpi_stream_init(void);
 int dumpi_file_reopen(dumpi_file *f, dumpi_error *err);
 
 /* Fill *err (may be NULL) with code, offset and "path: offset N: msg". */
-int dumpi_set_error(dumpi_error *err, int code, const char *path,
-                    uint64_t offset, const char *fmt, ...)
+int dumpi_set_error(dumpi_error *err, int code, const char *path, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
 #endif /* SLOG2_DUMPI_INTERNAL_H */

@@ -28,11 +28,11 @@
 enum { MAX_RANKS = 1 << 22 };
 
 struct dumpi_meta {
-  char *path;          /* the .meta, NULL for a list of .bin files */
+  char *path; /* the .meta, NULL for a list of .bin files */
   size_t n_keys;
   char **keys, **values;
   int n_ranks;
-  char **bins;         /* n_ranks entries, NULL = missing */
+  char **bins; /* n_ranks entries, NULL = missing */
   int *missing;
   size_t n_missing;
 };
@@ -42,16 +42,14 @@ static int nomem(dumpi_error *err, const char *path) {
 }
 
 void dumpi_meta_free(dumpi_meta *m) {
-  if (!m)
-    return;
+  if (!m) return;
   for (size_t i = 0; i < m->n_keys; i++) {
     free(m->keys[i]);
     free(m->values[i]);
   }
   free(m->keys);
   free(m->values);
-  for (int r = 0; r < m->n_ranks && m->bins; r++)
-    free(m->bins[r]);
+  for (int r = 0; r < m->n_ranks && m->bins; r++) free(m->bins[r]);
   free(m->bins);
   free(m->missing);
   free(m->path);
@@ -73,27 +71,22 @@ static int set_ranks(dumpi_meta *m, int n_ranks, dumpi_error *err) {
   m->n_ranks = n_ranks;
   m->bins = calloc((size_t)n_ranks + 1, sizeof *m->bins);
   m->missing = calloc((size_t)n_ranks + 1, sizeof *m->missing);
-  if (!m->bins || !m->missing)
-    return nomem(err, m->path);
+  if (!m->bins || !m->missing) return nomem(err, m->path);
   return DUMPI_OK;
 }
 
 static void note_missing(dumpi_meta *m) {
   m->n_missing = 0;
   for (int r = 0; r < m->n_ranks; r++)
-    if (!m->bins[r])
-      m->missing[m->n_missing++] = r;
+    if (!m->bins[r]) m->missing[m->n_missing++] = r;
 }
 
-static int add_key(dumpi_meta *m, const char *key, size_t klen,
-                   const char *val, size_t vlen) {
+static int add_key(dumpi_meta *m, const char *key, size_t klen, const char *val, size_t vlen) {
   char **k = realloc(m->keys, (m->n_keys + 1) * sizeof *k);
-  if (!k)
-    return -1;
+  if (!k) return -1;
   m->keys = k;
   char **v = realloc(m->values, (m->n_keys + 1) * sizeof *v);
-  if (!v)
-    return -1;
+  if (!v) return -1;
   m->values = v;
   m->keys[m->n_keys] = strndup(key, klen);
   m->values[m->n_keys] = strndup(val, vlen);
@@ -108,42 +101,32 @@ static int add_key(dumpi_meta *m, const char *key, size_t klen,
 
 /* key=value per line; blank lines and lines without '=' are skipped, a
  * trailing CR is dropped, surrounding blanks are trimmed. */
-static int parse_meta(dumpi_meta *m, const char *text, size_t len,
-                      dumpi_error *err) {
+static int parse_meta(dumpi_meta *m, const char *text, size_t len, dumpi_error *err) {
   const char *p = text, *end = text + len;
   while (p < end) {
     const char *eol = memchr(p, '\n', (size_t)(end - p));
-    if (!eol)
-      eol = end;
+    if (!eol) eol = end;
     const char *eq = memchr(p, '=', (size_t)(eol - p));
     if (eq) {
       const char *k0 = p, *k1 = eq, *v0 = eq + 1, *v1 = eol;
-      while (k0 < k1 && (*k0 == ' ' || *k0 == '\t'))
-        k0++;
-      while (k1 > k0 && (k1[-1] == ' ' || k1[-1] == '\t'))
-        k1--;
-      while (v0 < v1 && (*v0 == ' ' || *v0 == '\t'))
-        v0++;
-      while (v1 > v0 && (v1[-1] == ' ' || v1[-1] == '\t' || v1[-1] == '\r'))
-        v1--;
-      if (k1 > k0 && add_key(m, k0, (size_t)(k1 - k0), v0,
-                             (size_t)(v1 - v0)) != 0)
-        return nomem(err, m->path);
+      while (k0 < k1 && (*k0 == ' ' || *k0 == '\t')) k0++;
+      while (k1 > k0 && (k1[-1] == ' ' || k1[-1] == '\t')) k1--;
+      while (v0 < v1 && (*v0 == ' ' || *v0 == '\t')) v0++;
+      while (v1 > v0 && (v1[-1] == ' ' || v1[-1] == '\t' || v1[-1] == '\r')) v1--;
+      if (k1 > k0 && add_key(m, k0, (size_t)(k1 - k0), v0, (size_t)(v1 - v0)) != 0) return nomem(err, m->path);
     }
     p = eol + 1;
   }
   return DUMPI_OK;
 }
 
-static int read_text(const char *path, char **out, size_t *len,
-                     dumpi_error *err) {
+static int read_text(const char *path, char **out, size_t *len, dumpi_error *err) {
   /* O_NONBLOCK: opening a FIFO would wait for a writer (forever); it is
    * refused below like every file that is not a regular one. */
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
-    return dumpi_set_error(err, errno == ENOENT ? DUMPI_ERR_NOT_FOUND
-                                                : DUMPI_ERR_IO,
-                           path, DUMPI_NO_OFFSET, "open: %s", strerror(errno));
+    return dumpi_set_error(err, errno == ENOENT ? DUMPI_ERR_NOT_FOUND : DUMPI_ERR_IO, path, DUMPI_NO_OFFSET, "open: %s",
+                           strerror(errno));
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
@@ -166,9 +149,8 @@ static int read_text(const char *path, char **out, size_t *len,
   fclose(fp);
   if (bad || n > MAX_META) {
     free(buf);
-    return dumpi_set_error(err, bad ? DUMPI_ERR_IO : DUMPI_ERR_CORRUPT,
-                           path, 0, bad ? "read error"
-                                        : "larger than 1 MiB, not a .meta");
+    return dumpi_set_error(err, bad ? DUMPI_ERR_IO : DUMPI_ERR_CORRUPT, path, 0,
+                           bad ? "read error" : "larger than 1 MiB, not a .meta");
   }
   buf[n] = '\0';
   *out = buf;
@@ -179,24 +161,19 @@ static int read_text(const char *path, char **out, size_t *len,
 /* The only .meta in a directory. */
 static int find_meta(const char *dir, char **out, dumpi_error *err) {
   DIR *d = opendir(dir);
-  if (!d)
-    return dumpi_set_error(err, DUMPI_ERR_IO, dir, DUMPI_NO_OFFSET, "opendir: %s",
-                           strerror(errno));
+  if (!d) return dumpi_set_error(err, DUMPI_ERR_IO, dir, DUMPI_NO_OFFSET, "opendir: %s", strerror(errno));
   char *found = NULL;
   int n = 0;
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
-    if (!ends_with(e->d_name, ".meta"))
-      continue;
+    if (!ends_with(e->d_name, ".meta")) continue;
     if (n++ == 0) {
       /* "dir/" as typed (shell completion adds the slash): one slash */
       size_t dl = strlen(dir);
-      while (dl > 1 && dir[dl - 1] == '/')
-        dl--;
+      while (dl > 1 && dir[dl - 1] == '/') dl--;
       size_t len = dl + 1 + strlen(e->d_name) + 1;
       found = malloc(len);
-      if (found)
-        snprintf(found, len, "%.*s/%s", (int)dl, dir, e->d_name);
+      if (found) snprintf(found, len, "%.*s/%s", (int)dl, dir, e->d_name);
     }
   }
   closedir(d);
@@ -205,22 +182,18 @@ static int find_meta(const char *dir, char **out, dumpi_error *err) {
     return DUMPI_OK;
   }
   free(found);
-  if (n == 0)
-    return dumpi_set_error(err, DUMPI_ERR_NOT_FOUND, dir, DUMPI_NO_OFFSET,
-                           "no .meta file in this directory");
+  if (n == 0) return dumpi_set_error(err, DUMPI_ERR_NOT_FOUND, dir, DUMPI_NO_OFFSET, "no .meta file in this directory");
   if (n > 1)
-    return dumpi_set_error(err, DUMPI_ERR_INVALID, dir, DUMPI_NO_OFFSET,
-                           "%d .meta files in this directory; name one", n);
+    return dumpi_set_error(err, DUMPI_ERR_INVALID, dir, DUMPI_NO_OFFSET, "%d .meta files in this directory; name one",
+                           n);
   return nomem(err, dir);
 }
 
 /* <dir>/<stem>-NNNN.bin if it exists, else NULL (missing) or -1 (nomem). */
-static int rank_path(const char *dir, const char *stem, int rank,
-                     char **out) {
+static int rank_path(const char *dir, const char *stem, int rank, char **out) {
   size_t len = strlen(dir) + strlen(stem) + 32;
   char *p = malloc(len);
-  if (!p)
-    return -1;
+  if (!p) return -1;
   snprintf(p, len, "%s/%s-%04d.bin", dir, stem, rank);
   if (!is_file(p)) {
     free(p);
@@ -232,18 +205,15 @@ static int rank_path(const char *dir, const char *stem, int rank,
 
 int dumpi_meta_open(const char *path, dumpi_meta **out, dumpi_error *err) {
   if (!path || !out)
-    return dumpi_set_error(err, DUMPI_ERR_INVALID, path, DUMPI_NO_OFFSET,
-                           "dumpi_meta_open: NULL argument");
+    return dumpi_set_error(err, DUMPI_ERR_INVALID, path, DUMPI_NO_OFFSET, "dumpi_meta_open: NULL argument");
   *out = NULL;
   dumpi_meta *m = calloc(1, sizeof *m);
-  if (!m)
-    return nomem(err, path);
+  if (!m) return nomem(err, path);
   struct stat st;
   int rc = DUMPI_OK;
   if (stat(path, &st) != 0)
-    rc = dumpi_set_error(err, errno == ENOENT ? DUMPI_ERR_NOT_FOUND
-                                              : DUMPI_ERR_IO,
-                         path, DUMPI_NO_OFFSET, "%s", strerror(errno));
+    rc = dumpi_set_error(err, errno == ENOENT ? DUMPI_ERR_NOT_FOUND : DUMPI_ERR_IO, path, DUMPI_NO_OFFSET, "%s",
+                         strerror(errno));
   else if (S_ISDIR(st.st_mode))
     rc = find_meta(path, &m->path, err);
   else if (!(m->path = strdup(path)))
@@ -251,10 +221,8 @@ int dumpi_meta_open(const char *path, dumpi_meta **out, dumpi_error *err) {
 
   char *text = NULL, *dir = NULL, *stem = NULL;
   size_t len = 0;
-  if (!rc)
-    rc = read_text(m->path, &text, &len, err);
-  if (!rc)
-    rc = parse_meta(m, text, len, err);
+  if (!rc) rc = read_text(m->path, &text, &len, err);
+  if (!rc) rc = parse_meta(m, text, len, err);
   free(text);
 
   /* numprocs, checked as a number in a sane range */
@@ -262,16 +230,12 @@ int dumpi_meta_open(const char *path, dumpi_meta **out, dumpi_error *err) {
   if (!rc) {
     const char *np = dumpi_meta_get(m, "numprocs");
     char *endp = NULL;
-    if (np)
-      n_ranks = strtol(np, &endp, 10);
+    if (np) n_ranks = strtol(np, &endp, 10);
     if (!np || endp == np || *endp || n_ranks <= 0 || n_ranks > MAX_RANKS)
-      rc = dumpi_set_error(err, DUMPI_ERR_CORRUPT, m->path, 0,
-                           "numprocs is %s%s%s, expected 1..%d",
-                           np ? "\"" : "", np ? np : "missing",
-                           np ? "\"" : "", MAX_RANKS);
+      rc = dumpi_set_error(err, DUMPI_ERR_CORRUPT, m->path, 0, "numprocs is %s%s%s, expected 1..%d", np ? "\"" : "",
+                           np ? np : "missing", np ? "\"" : "", MAX_RANKS);
   }
-  if (!rc)
-    rc = set_ranks(m, (int)n_ranks, err);
+  if (!rc) rc = set_ranks(m, (int)n_ranks, err);
 
   /* Directory of the .meta and the candidate stems: basename of
    * fileprefix first, the .meta's own name without ".meta" second. */
@@ -284,16 +248,14 @@ int dumpi_meta_open(const char *path, dumpi_meta **out, dumpi_error *err) {
     }
     const char *base = slash ? slash + 1 : m->path;
     stem = strndup(base, strlen(base) - (ends_with(base, ".meta") ? 5 : 0));
-    if (!dir || !stem)
-      rc = nomem(err, m->path);
+    if (!dir || !stem) rc = nomem(err, m->path);
   }
   const char *prefix = m->n_keys ? dumpi_meta_get(m, "fileprefix") : NULL;
   const char *pbase = NULL;
   if (prefix) {
     const char *s = strrchr(prefix, '/');
     pbase = s ? s + 1 : prefix;
-    if (!*pbase)
-      pbase = NULL;
+    if (!*pbase) pbase = NULL;
   }
   for (int r = 0; !rc && r < m->n_ranks; r++) {
     if ((pbase && rank_path(dir, pbase, r, &m->bins[r]) != 0) ||
@@ -313,27 +275,21 @@ int dumpi_meta_open(const char *path, dumpi_meta **out, dumpi_error *err) {
 
 /* Rank from a "...-NNNN.bin" name, -1 if the name has no such suffix. */
 static long rank_of(const char *path) {
-  if (!ends_with(path, ".bin"))
-    return -1;
+  if (!ends_with(path, ".bin")) return -1;
   size_t n = strlen(path) - 4;
   size_t i = n;
-  while (i > 0 && path[i - 1] >= '0' && path[i - 1] <= '9')
-    i--;
-  if (i == n || i == 0 || path[i - 1] != '-' || n - i > 7)
-    return -1;
+  while (i > 0 && path[i - 1] >= '0' && path[i - 1] <= '9') i--;
+  if (i == n || i == 0 || path[i - 1] != '-' || n - i > 7) return -1;
   return strtol(path + i, NULL, 10);
 }
 
-int dumpi_meta_from_bins(const char *const *paths, size_t n_paths,
-                         dumpi_meta **out, dumpi_error *err) {
+int dumpi_meta_from_bins(const char *const *paths, size_t n_paths, dumpi_meta **out, dumpi_error *err) {
   if (!paths || !out || n_paths == 0 || n_paths > MAX_RANKS)
-    return dumpi_set_error(err, DUMPI_ERR_INVALID, NULL, DUMPI_NO_OFFSET,
-                           "dumpi_meta_from_bins: need 1..%d paths",
+    return dumpi_set_error(err, DUMPI_ERR_INVALID, NULL, DUMPI_NO_OFFSET, "dumpi_meta_from_bins: need 1..%d paths",
                            MAX_RANKS);
   *out = NULL;
   dumpi_meta *m = calloc(1, sizeof *m);
-  if (!m)
-    return nomem(err, paths[0]);
+  if (!m) return nomem(err, paths[0]);
   /* Ranks from the names when every name carries one, else list order. */
   long max_rank = -1;
   int by_name = 1;
@@ -349,12 +305,11 @@ int dumpi_meta_from_bins(const char *const *paths, size_t n_paths,
   for (size_t i = 0; !rc && i < n_paths; i++) {
     long r = by_name ? rank_of(paths[i]) : (long)i;
     if (m->bins[r]) {
-      rc = dumpi_set_error(err, DUMPI_ERR_INVALID, paths[i], DUMPI_NO_OFFSET,
-                           "rank %ld given twice (also %s)", r, m->bins[r]);
+      rc = dumpi_set_error(err, DUMPI_ERR_INVALID, paths[i], DUMPI_NO_OFFSET, "rank %ld given twice (also %s)", r,
+                           m->bins[r]);
       break;
     }
-    if (!(m->bins[r] = strdup(paths[i])))
-      rc = nomem(err, paths[i]);
+    if (!(m->bins[r] = strdup(paths[i]))) rc = nomem(err, paths[i]);
   }
   if (rc) {
     dumpi_meta_free(m);
@@ -366,37 +321,36 @@ int dumpi_meta_from_bins(const char *const *paths, size_t n_paths,
 }
 
 const char *dumpi_meta_get(const dumpi_meta *m, const char *key) {
-  if (!m || !key)
-    return NULL;
+  if (!m || !key) return NULL;
   for (size_t i = 0; i < m->n_keys; i++)
-    if (strcmp(m->keys[i], key) == 0)
-      return m->values[i];
+    if (strcmp(m->keys[i], key) == 0) return m->values[i];
   return NULL;
 }
 
-size_t dumpi_meta_n_keys(const dumpi_meta *m) { return m->n_keys; }
+size_t dumpi_meta_n_keys(const dumpi_meta *m) {
+  return m->n_keys;
+}
 
-int dumpi_meta_key_at(const dumpi_meta *m, size_t i, const char **key,
-                      const char **value) {
-  if (i >= m->n_keys)
-    return DUMPI_ERR_INVALID;
-  if (key)
-    *key = m->keys[i];
-  if (value)
-    *value = m->values[i];
+int dumpi_meta_key_at(const dumpi_meta *m, size_t i, const char **key, const char **value) {
+  if (i >= m->n_keys) return DUMPI_ERR_INVALID;
+  if (key) *key = m->keys[i];
+  if (value) *value = m->values[i];
   return DUMPI_OK;
 }
 
-int dumpi_meta_n_ranks(const dumpi_meta *m) { return m->n_ranks; }
+int dumpi_meta_n_ranks(const dumpi_meta *m) {
+  return m->n_ranks;
+}
 
 const char *dumpi_meta_bin_path(const dumpi_meta *m, int rank) {
   return rank >= 0 && rank < m->n_ranks ? m->bins[rank] : NULL;
 }
 
 const int *dumpi_meta_missing(const dumpi_meta *m, size_t *n_missing) {
-  if (n_missing)
-    *n_missing = m->n_missing;
+  if (n_missing) *n_missing = m->n_missing;
   return m->missing;
 }
 
-const char *dumpi_meta_path(const dumpi_meta *m) { return m->path; }
+const char *dumpi_meta_path(const dumpi_meta *m) {
+  return m->path;
+}

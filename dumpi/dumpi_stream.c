@@ -43,13 +43,10 @@ void *dumpi_arena_grow(dumpi_arena *a, size_t n) {
     }
   }
   size_t cap = c ? 2 * c->cap : ARENA_FIRST;
-  if (cap > ARENA_CHUNK)
-    cap = ARENA_CHUNK;
-  if (cap < n)
-    cap = n;
+  if (cap > ARENA_CHUNK) cap = ARENA_CHUNK;
+  if (cap < n) cap = n;
   dumpi_arena_chunk *nc = malloc(sizeof *nc + cap);
-  if (!nc)
-    return NULL;
+  if (!nc) return NULL;
   nc->cap = cap;
   nc->used = n;
   nc->next = NULL;
@@ -63,8 +60,7 @@ void *dumpi_arena_grow(dumpi_arena *a, size_t n) {
 
 void dumpi_arena_reset(dumpi_arena *a) {
   a->cur = a->head;
-  if (a->head)
-    a->head->used = 0;
+  if (a->head) a->head->used = 0;
 }
 
 void dumpi_arena_free(dumpi_arena *a) {
@@ -125,29 +121,24 @@ static int overrun(reader *r, uint64_t record, uint64_t n) {
     return dumpi_set_error(r->err, DUMPI_ERR_TRUNCATED, f->path, record,
                            "stream cut inside the record starting here "
                            "(needs %llu bytes at offset %llu, file ends at "
-                           "%llu)", (unsigned long long)n,
-                           (unsigned long long)at,
-                           (unsigned long long)f->size);
+                           "%llu)",
+                           (unsigned long long)n, (unsigned long long)at, (unsigned long long)f->size);
   return dumpi_set_error(r->err, DUMPI_ERR_CORRUPT, f->path, record,
                          "record runs past the end of the stream section "
                          "(needs %llu bytes at offset %llu, section ends at "
-                         "%llu)", (unsigned long long)n,
-                         (unsigned long long)at,
-                         (unsigned long long)f->stream_end);
+                         "%llu)",
+                         (unsigned long long)n, (unsigned long long)at, (unsigned long long)f->stream_end);
 }
 
 /* The one bounds check of every read in the stream: n bytes must be left
  * before the end of the stream section. n is computed in 64 bits from
  * u32 counts times small element sizes, so it cannot overflow. */
-#define NEED(r, n)                                                        \
-  do {                                                                    \
-    if ((uint64_t)((r)->end - (r)->p) < (uint64_t)(n))                   \
-      return overrun((r), record, (uint64_t)(n));                        \
+#define NEED(r, n)                                                                                 \
+  do {                                                                                             \
+    if ((uint64_t)((r)->end - (r)->p) < (uint64_t)(n)) return overrun((r), record, (uint64_t)(n)); \
   } while (0)
 
-#define NOMEM(r)                                                          \
-  dumpi_set_error((r)->err, DUMPI_ERR_NOMEM, (r)->f->path, record,        \
-                  "out of memory decoding record")
+#define NOMEM(r) dumpi_set_error((r)->err, DUMPI_ERR_NOMEM, (r)->f->path, record, "out of memory decoding record")
 
 static inline uint32_t rd32(reader *r) {
   uint32_t v = dumpi_get_u32(r->p);
@@ -161,21 +152,17 @@ static int64_t unwrap(dumpi_unwrap *w, uint16_t stored, int32_t bias) {
     w->base += 65536;
     v += 65536;
   }
-  if (v > w->last)
-    w->last = v;
+  if (v > w->last) w->last = v;
   return v;
 }
 
 /* Time pair at r->p: (u16 s, u32 ns) entry, then exit. Inlined: every
  * record has one, and the call was a large part of a record's decoding. */
-static inline __attribute__((always_inline)) void
-read_times(reader *r, dumpi_unwrap *w, int32_t bias, int64_t *start,
-           int64_t *stop) {
+static inline __attribute__((always_inline)) void read_times(reader *r, dumpi_unwrap *w, int32_t bias, int64_t *start,
+                                                             int64_t *stop) {
   const uint8_t *p = r->p;
-  *start = unwrap(w, dumpi_get_u16(p), bias) * 1000000000 +
-           dumpi_get_u32(p + 2);
-  *stop = unwrap(w, dumpi_get_u16(p + 6), bias) * 1000000000 +
-          dumpi_get_u32(p + 8);
+  *start = unwrap(w, dumpi_get_u16(p), bias) * 1000000000 + dumpi_get_u32(p + 2);
+  *stop = unwrap(w, dumpi_get_u16(p + 6), bias) * 1000000000 + dumpi_get_u32(p + 8);
   r->p += 12;
 }
 
@@ -185,8 +172,7 @@ static int read_string(reader *r, uint64_t record, const char **out) {
   uint32_t len = rd32(r);
   NEED(r, len);
   char *s = dumpi_arena_alloc(&r->f->arena, (size_t)len + 1);
-  if (!s)
-    return NOMEM(r);
+  if (!s) return NOMEM(r);
   memcpy(s, r->p, len);
   s[len] = '\0';
   r->p += len;
@@ -195,18 +181,14 @@ static int read_string(reader *r, uint64_t record, const char **out) {
 }
 
 /* u32 count + count strings. */
-static int read_strings(reader *r, uint64_t record, uint32_t count,
-                        dumpi_value *v) {
+static int read_strings(reader *r, uint64_t record, uint32_t count, dumpi_value *v) {
   /* covers the length word of every string */
   NEED(r, (uint64_t)count * 4);
-  const char **list = dumpi_arena_alloc(&r->f->arena,
-                                        ((size_t)count + 1) * sizeof *list);
-  if (!list)
-    return NOMEM(r);
+  const char **list = dumpi_arena_alloc(&r->f->arena, ((size_t)count + 1) * sizeof *list);
+  if (!list) return NOMEM(r);
   for (uint32_t i = 0; i < count; i++) {
     int rc = read_string(r, record, &list[i]);
-    if (rc)
-      return rc;
+    if (rc) return rc;
   }
   list[count] = NULL;
   v->i = count;
@@ -215,33 +197,27 @@ static int read_strings(reader *r, uint64_t record, uint32_t count,
 }
 
 /* u32 count + count elements of `width` bytes → int32_t array. */
-static inline __attribute__((always_inline)) int
-read_int_array(reader *r, uint64_t record, int width,
-                          int is_signed, dumpi_value *v) {
+static inline __attribute__((always_inline)) int read_int_array(reader *r, uint64_t record, int width, int is_signed,
+                                                                dumpi_value *v) {
   NEED(r, 4);
   uint32_t count = rd32(r);
   /* covers all elements */
   NEED(r, (uint64_t)count * (uint64_t)width);
   v->i = count;
   v->p = NULL;
-  if (count == 0)
-    return DUMPI_OK;
+  if (count == 0) return DUMPI_OK;
   int32_t *a = dumpi_arena_alloc(&r->f->arena, (size_t)count * sizeof *a);
-  if (!a)
-    return NOMEM(r);
+  if (!a) return NOMEM(r);
   const uint8_t *p = r->p;
   switch (width) {
   case 4:
-    for (uint32_t i = 0; i < count; i++, p += 4)
-      a[i] = (int32_t)dumpi_get_u32(p);
+    for (uint32_t i = 0; i < count; i++, p += 4) a[i] = (int32_t)dumpi_get_u32(p);
     break;
   case 2:
-    for (uint32_t i = 0; i < count; i++, p += 2)
-      a[i] = is_signed ? (int16_t)dumpi_get_u16(p) : dumpi_get_u16(p);
+    for (uint32_t i = 0; i < count; i++, p += 2) a[i] = is_signed ? (int16_t)dumpi_get_u16(p) : dumpi_get_u16(p);
     break;
   default:
-    for (uint32_t i = 0; i < count; i++, p += 1)
-      a[i] = is_signed ? (int8_t)p[0] : p[0];
+    for (uint32_t i = 0; i < count; i++, p += 1) a[i] = is_signed ? (int8_t)p[0] : p[0];
     break;
   }
   r->p = p;
@@ -251,8 +227,7 @@ read_int_array(reader *r, uint64_t record, int width,
 
 /* u32 count + count × (i32 bytes, i32 source, i8 cancelled, i8 error,
  * i32 tag since 0.6.3). Count 0 stands for MPI_STATUS(ES)_IGNORE. */
-static inline __attribute__((always_inline)) int
-read_statuses(reader *r, uint64_t record, dumpi_value *v) {
+static inline __attribute__((always_inline)) int read_statuses(reader *r, uint64_t record, dumpi_value *v) {
   NEED(r, 4);
   uint32_t count = rd32(r);
   uint64_t each = r->f->status_has_tag ? 14 : 10;
@@ -260,12 +235,9 @@ read_statuses(reader *r, uint64_t record, dumpi_value *v) {
   NEED(r, (uint64_t)count * each);
   v->i = count;
   v->p = NULL;
-  if (count == 0)
-    return DUMPI_OK;
-  dumpi_status *s = dumpi_arena_alloc(&r->f->arena,
-                                      (size_t)count * sizeof *s);
-  if (!s)
-    return NOMEM(r);
+  if (count == 0) return DUMPI_OK;
+  dumpi_status *s = dumpi_arena_alloc(&r->f->arena, (size_t)count * sizeof *s);
+  if (!s) return NOMEM(r);
   const uint8_t *p = r->p;
   for (uint32_t i = 0; i < count; i++) {
     s[i].bytes = (int32_t)dumpi_get_u32(p);
@@ -287,37 +259,37 @@ read_statuses(reader *r, uint64_t record, dumpi_value *v) {
  * the other enumerations written as u8 into int16_t fields, so
  * zero-extended. OP_GENERAL: not a scalar. */
 typedef enum arg_op {
-  OP_END = 0, OP_S32, OP_S64, OP_S16, OP_S8, OP_U8,
-  OP_A32, OP_A16, OP_A8, OP_STATUS, /* arrays and statuses without flags */
+  OP_END = 0,
+  OP_S32,
+  OP_S64,
+  OP_S16,
+  OP_S8,
+  OP_U8,
+  OP_A32,
+  OP_A16,
+  OP_A8,
+  OP_STATUS, /* arrays and statuses without flags */
   OP_GENERAL
 } arg_op;
 
 static const uint8_t scalar_op[DUMPI_N_ARG_TYPES] = {
-    [DUMPI_ARG_INT] = OP_S32, [DUMPI_ARG_DEST] = OP_S32,
-    [DUMPI_ARG_SOURCE] = OP_S32, [DUMPI_ARG_TAG] = OP_S32,
-    [DUMPI_ARG_REQUEST] = OP_S32, [DUMPI_ARG_IOREQUEST] = OP_S32,
-    [DUMPI_ARG_INT64] = OP_S64,
-    [DUMPI_ARG_COMM] = OP_S16, [DUMPI_ARG_DATATYPE] = OP_S16,
-    [DUMPI_ARG_GROUP] = OP_S16, [DUMPI_ARG_INFO] = OP_S16,
-    [DUMPI_ARG_FILE] = OP_S16, [DUMPI_ARG_WIN] = OP_S16,
-    [DUMPI_ARG_ERRHANDLER] = OP_S16, [DUMPI_ARG_KEYVAL] = OP_S16,
-    [DUMPI_ARG_COMM_KEYVAL] = OP_S16, [DUMPI_ARG_TYPE_KEYVAL] = OP_S16,
-    [DUMPI_ARG_WIN_KEYVAL] = OP_S16,
-    [DUMPI_ARG_COMPARISON] = OP_S8, [DUMPI_ARG_ORDERING] = OP_S8,
-    [DUMPI_ARG_OP] = OP_U8, [DUMPI_ARG_COMBINER] = OP_U8,
-    [DUMPI_ARG_FILEMODE] = OP_U8, [DUMPI_ARG_LOCKTYPE] = OP_U8,
-    [DUMPI_ARG_THREADLEVEL] = OP_U8, [DUMPI_ARG_TOPOLOGY] = OP_U8,
-    [DUMPI_ARG_TYPECLASS] = OP_U8, [DUMPI_ARG_WHENCE] = OP_U8,
-    [DUMPI_ARG_WIN_ASSERT] = OP_U8,
+    [DUMPI_ARG_INT] = OP_S32,         [DUMPI_ARG_DEST] = OP_S32,        [DUMPI_ARG_SOURCE] = OP_S32,
+    [DUMPI_ARG_TAG] = OP_S32,         [DUMPI_ARG_REQUEST] = OP_S32,     [DUMPI_ARG_IOREQUEST] = OP_S32,
+    [DUMPI_ARG_INT64] = OP_S64,       [DUMPI_ARG_COMM] = OP_S16,        [DUMPI_ARG_DATATYPE] = OP_S16,
+    [DUMPI_ARG_GROUP] = OP_S16,       [DUMPI_ARG_INFO] = OP_S16,        [DUMPI_ARG_FILE] = OP_S16,
+    [DUMPI_ARG_WIN] = OP_S16,         [DUMPI_ARG_ERRHANDLER] = OP_S16,  [DUMPI_ARG_KEYVAL] = OP_S16,
+    [DUMPI_ARG_COMM_KEYVAL] = OP_S16, [DUMPI_ARG_TYPE_KEYVAL] = OP_S16, [DUMPI_ARG_WIN_KEYVAL] = OP_S16,
+    [DUMPI_ARG_COMPARISON] = OP_S8,   [DUMPI_ARG_ORDERING] = OP_S8,     [DUMPI_ARG_OP] = OP_U8,
+    [DUMPI_ARG_COMBINER] = OP_U8,     [DUMPI_ARG_FILEMODE] = OP_U8,     [DUMPI_ARG_LOCKTYPE] = OP_U8,
+    [DUMPI_ARG_THREADLEVEL] = OP_U8,  [DUMPI_ARG_TOPOLOGY] = OP_U8,     [DUMPI_ARG_TYPECLASS] = OP_U8,
+    [DUMPI_ARG_WHENCE] = OP_U8,       [DUMPI_ARG_WIN_ASSERT] = OP_U8,
 };
 
 static inline int op_of_type(uint8_t type) {
-  return type < DUMPI_N_ARG_TYPES && scalar_op[type] ? scalar_op[type]
-                                                     : OP_GENERAL;
+  return type < DUMPI_N_ARG_TYPES && scalar_op[type] ? scalar_op[type] : OP_GENERAL;
 }
 
-static const uint8_t op_width[] = {[OP_S32] = 4, [OP_S64] = 8, [OP_S16] = 2,
-                                   [OP_S8] = 1, [OP_U8] = 1};
+static const uint8_t op_width[] = {[OP_S32] = 4, [OP_S64] = 8, [OP_S16] = 2, [OP_S8] = 1, [OP_U8] = 1};
 
 static inline uint64_t load_be64(const uint8_t *p) {
   uint64_t v;
@@ -332,15 +304,13 @@ static inline uint64_t load_be64(const uint8_t *p) {
  * zero_extend (OP_U8): 8 big-endian bytes shifted down, with no branch on
  * the width. Reading past the scalar stays inside the read window's
  * allocation (WINDOW_PAD). */
-static inline int64_t scalar_at(const uint8_t *p, unsigned shift,
-                                bool zero_extend) {
+static inline int64_t scalar_at(const uint8_t *p, unsigned shift, bool zero_extend) {
   uint64_t raw = load_be64(p);
   return zero_extend ? (int64_t)(raw >> shift) : (int64_t)raw >> shift;
 }
 
 /* Read one scalar of kind op (OP_S32 .. OP_U8) into v. */
-static inline __attribute__((always_inline)) int
-read_scalar(reader *r, uint64_t record, int op, dumpi_value *v) {
+static inline __attribute__((always_inline)) int read_scalar(reader *r, uint64_t record, int op, dumpi_value *v) {
   NEED(r, op_width[op]);
   v->i = scalar_at(r->p, 64u - 8u * op_width[op], op == OP_U8);
   r->p += op_width[op];
@@ -362,12 +332,12 @@ static pthread_once_t label_ops_once = PTHREAD_ONCE_INIT;
  * records are nothing else): one bounds check covers them all, and each
  * is read by scalar_at() with its shift and extension worked out here. */
 typedef struct scalar_run {
-  uint8_t n;                      /* leading plain scalar arguments */
-  bool all;                       /* ... and they are all of them */
-  uint8_t bytes;                  /* their width on the stream together */
-  uint16_t zero_extend;           /* bit i: argument i is OP_U8 */
+  uint8_t n;            /* leading plain scalar arguments */
+  bool all;             /* ... and they are all of them */
+  uint8_t bytes;        /* their width on the stream together */
+  uint16_t zero_extend; /* bit i: argument i is OP_U8 */
   uint8_t width[DUMPI_MAX_ARGS];
-  uint8_t shift[DUMPI_MAX_ARGS];  /* 64 - 8 x width */
+  uint8_t shift[DUMPI_MAX_ARGS]; /* 64 - 8 x width */
 } scalar_run;
 static scalar_run label_run[DUMPI_N_LABELS];
 
@@ -378,8 +348,7 @@ static void build_label_ops(void) {
     for (int i = 0; i < n; i++) {
       const dumpi_arg_info *a = &fn->args[i];
       label_ops[l][i] = a->flags ? OP_GENERAL : (uint8_t)op_of_type(a->type);
-      if (!a->flags)
-        switch ((dumpi_arg_type)a->type) { /* as decode_general() reads them */
+      if (!a->flags) switch ((dumpi_arg_type)a->type) { /* as decode_general() reads them */
         case DUMPI_ARG_INT_ARRAY:
         case DUMPI_ARG_REQUEST_ARRAY:
         case DUMPI_ARG_IOREQUEST_ARRAY:
@@ -398,8 +367,7 @@ static void build_label_ops(void) {
       int op = label_ops[l][i];
       run->width[i] = op_width[op];
       run->shift[i] = (uint8_t)(64 - 8 * op_width[op]);
-      if (op == OP_U8)
-        run->zero_extend |= (uint16_t)(1u << i);
+      if (op == OP_U8) run->zero_extend |= (uint16_t)(1u << i);
       run->bytes = (uint8_t)(run->bytes + op_width[op]);
       run->n = (uint8_t)(i + 1);
     }
@@ -412,9 +380,8 @@ void dumpi_stream_init(void) {
 }
 
 /* Every argument that is not a plain scalar. */
-static inline __attribute__((always_inline)) int
-decode_general(reader *r, uint64_t record, const dumpi_arg_info *a,
-               uint8_t mask, dumpi_value *v) {
+static inline __attribute__((always_inline)) int decode_general(reader *r, uint64_t record, const dumpi_arg_info *a,
+                                                                uint8_t mask, dumpi_value *v) {
   v->present = 1;
   v->p = NULL;
   switch ((dumpi_arg_type)a->type) {
@@ -446,8 +413,7 @@ decode_general(reader *r, uint64_t record, const dumpi_arg_info *a,
   case DUMPI_ARG_TOPOLOGY:
   case DUMPI_ARG_TYPECLASS:
   case DUMPI_ARG_WHENCE:
-  case DUMPI_ARG_WIN_ASSERT:
-    break; /* scalars are read by read_scalar(), never here */
+  case DUMPI_ARG_WIN_ASSERT: break; /* scalars are read by read_scalar(), never here */
   case DUMPI_ARG_STATUS:
   case DUMPI_ARG_STATUS_ARRAY:
     if (!(mask & DUMPI_MASK_STATUS)) {
@@ -459,27 +425,21 @@ decode_general(reader *r, uint64_t record, const dumpi_arg_info *a,
   case DUMPI_ARG_INT_ARRAY:
   case DUMPI_ARG_REQUEST_ARRAY:
   case DUMPI_ARG_IOREQUEST_ARRAY:
-  case DUMPI_ARG_ERRCODE_ARRAY:
-    return read_int_array(r, record, 4, 1, v);
+  case DUMPI_ARG_ERRCODE_ARRAY: return read_int_array(r, record, 4, 1, v);
   case DUMPI_ARG_DATATYPE_ARRAY:
-  case DUMPI_ARG_INFO_ARRAY:
-    return read_int_array(r, record, 2, 1, v);
-  case DUMPI_ARG_DISTRIBUTION_ARRAY:
-    return read_int_array(r, record, 1, 0, v);
+  case DUMPI_ARG_INFO_ARRAY: return read_int_array(r, record, 2, 1, v);
+  case DUMPI_ARG_DISTRIBUTION_ARRAY: return read_int_array(r, record, 1, 0, v);
   case DUMPI_ARG_INT_ARRAY_2D: {
     NEED(r, 4);
     uint32_t rows = rd32(r);
     /* covers the count word of every row */
     NEED(r, (uint64_t)rows * 4);
-    dumpi_int_row *row = dumpi_arena_alloc(&r->f->arena,
-                                           ((size_t)rows + 1) * sizeof *row);
-    if (!row)
-      return NOMEM(r);
+    dumpi_int_row *row = dumpi_arena_alloc(&r->f->arena, ((size_t)rows + 1) * sizeof *row);
+    if (!row) return NOMEM(r);
     for (uint32_t i = 0; i < rows; i++) {
       dumpi_value rv;
       int rc = read_int_array(r, record, 4, 1, &rv);
-      if (rc)
-        return rc;
+      if (rc) return rc;
       row[i].n = (int32_t)rv.i;
       row[i].v = rv.p;
     }
@@ -497,8 +457,7 @@ decode_general(reader *r, uint64_t record, const dumpi_arg_info *a,
   case DUMPI_ARG_STRING_ARRAY: {
     NEED(r, 4);
     uint32_t count = rd32(r);
-    if ((a->flags & DUMPI_ARGF_COUNT_TWICE_BEFORE_0_6_2) &&
-        r->f->version_num < DUMPI_VERSION(0, 6, 2)) {
+    if ((a->flags & DUMPI_ARGF_COUNT_TWICE_BEFORE_0_6_2) && r->f->version_num < DUMPI_VERSION(0, 6, 2)) {
       NEED(r, 4);
       r->p += 4;
     }
@@ -509,17 +468,14 @@ decode_general(reader *r, uint64_t record, const dumpi_arg_info *a,
     uint32_t count = rd32(r);
     /* covers the count word of every list */
     NEED(r, (uint64_t)count * 4);
-    dumpi_string_list *l = dumpi_arena_alloc(
-        &r->f->arena, ((size_t)count + 1) * sizeof *l);
-    if (!l)
-      return NOMEM(r);
+    dumpi_string_list *l = dumpi_arena_alloc(&r->f->arena, ((size_t)count + 1) * sizeof *l);
+    if (!l) return NOMEM(r);
     for (uint32_t i = 0; i < count; i++) {
       NEED(r, 4);
       uint32_t n = rd32(r);
       dumpi_value lv;
       int rc = read_strings(r, record, n, &lv);
-      if (rc)
-        return rc;
+      if (rc) return rc;
       l[i].n = (int32_t)n;
       l[i].v = lv.p;
     }
@@ -527,11 +483,9 @@ decode_general(reader *r, uint64_t record, const dumpi_arg_info *a,
     v->p = l;
     return DUMPI_OK;
   }
-  case DUMPI_N_ARG_TYPES:
-    break;
+  case DUMPI_N_ARG_TYPES: break;
   }
-  return dumpi_set_error(r->err, DUMPI_ERR_INVALID, r->f->path, record,
-                         "table has argument %s of unknown type %d",
+  return dumpi_set_error(r->err, DUMPI_ERR_INVALID, r->f->path, record, "table has argument %s of unknown type %d",
                          a->name, (int)a->type);
 }
 
@@ -540,8 +494,7 @@ static int fail(dumpi_file *f, dumpi_error *err, int rc) {
   if (err)
     f->sticky = *err;
   else
-    dumpi_set_error(&f->sticky, rc, f->path, f->pos, "%s",
-                    dumpi_strerror(rc));
+    dumpi_set_error(&f->sticky, rc, f->path, f->pos, "%s", dumpi_strerror(rc));
   return rc;
 }
 
@@ -550,9 +503,11 @@ static int fail(dumpi_file *f, dumpi_error *err, int rc) {
  * WINDOW_SHORT). 256 KiB per rank keeps a thousand ranks at 256 MiB. */
 #define WINDOW_BYTES (256u << 10)
 #define WINDOW_SLACK (16u << 10)
-#define WINDOW_PAD 8 /* zero bytes after the window: see scalar_run */
+#define WINDOW_PAD   8 /* zero bytes after the window: see scalar_run */
 
-static size_t window_bytes(const dumpi_file *f) { return f->win_bytes ? f->win_bytes : WINDOW_BYTES; }
+static size_t window_bytes(const dumpi_file *f) {
+  return f->win_bytes ? f->win_bytes : WINDOW_BYTES;
+}
 static size_t window_slack(const dumpi_file *f) {
   size_t want = window_bytes(f);
   return want / 4 < WINDOW_SLACK ? want / 4 : WINDOW_SLACK;
@@ -562,14 +517,11 @@ static size_t window_slack(const dumpi_file *f) {
  * the stream): keep what it already has from pos on, read the rest. */
 static int fill_window(dumpi_file *f, size_t want, dumpi_error *err) {
   uint64_t left = f->stream_end - f->pos;
-  if (want > left)
-    want = (size_t)left;
+  if (want > left) want = (size_t)left;
   if (want > f->win_cap || !f->win) {
     uint8_t *w = realloc(f->win, want + WINDOW_PAD); /* never NULL: offsets from it */
     if (!w)
-      return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, f->pos,
-                             "out of memory for a %zu-byte read window",
-                             want);
+      return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, f->pos, "out of memory for a %zu-byte read window", want);
     f->win = w;
     f->win_cap = want; /* the allocation is WINDOW_PAD longer */
   }
@@ -585,23 +537,18 @@ static int fill_window(dumpi_file *f, size_t want, dumpi_error *err) {
     return fd;
   }
   while (have < want) {
-    ssize_t n = pread(fd, f->win + have, want - have,
-                      (off_t)(f->pos + have));
-    if (n < 0 && errno == EINTR)
-      continue;
+    ssize_t n = pread(fd, f->win + have, want - have, (off_t)(f->pos + have));
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       int e = errno;
       f->win_len = have;
-      if (fd != f->fd)
-        close(fd);
-      return dumpi_set_error(err, DUMPI_ERR_IO, f->path, f->pos + have,
-                             "read: %s", n < 0 ? strerror(e)
-                                               : "file shrank while read");
+      if (fd != f->fd) close(fd);
+      return dumpi_set_error(err, DUMPI_ERR_IO, f->path, f->pos + have, "read: %s",
+                             n < 0 ? strerror(e) : "file shrank while read");
     }
     have += (size_t)n;
   }
-  if (fd != f->fd)
-    close(fd);
+  if (fd != f->fd) close(fd);
   f->win_len = have;
   memset(f->win + have, 0, WINDOW_PAD);
   set_refill(f);
@@ -614,14 +561,15 @@ static void set_refill(dumpi_file *f) {
   f->refill_at = win_end >= f->stream_end ? UINT64_MAX : win_end >= slack ? win_end - slack + 1 : 0;
 }
 
-static inline __attribute__((always_inline)) int
-decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err);
+static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err);
 
 void dumpi_file_set_window(dumpi_file *f, size_t bytes) {
   f->win_bytes = bytes ? bytes : 1;
 }
 
-void dumpi_file_skip_cpu_times(dumpi_file *f) { f->skip_cpu = 1; }
+void dumpi_file_skip_cpu_times(dumpi_file *f) {
+  f->skip_cpu = 1;
+}
 
 void dumpi_file_set_wall_offset(dumpi_file *f, int64_t ns) {
   f->wall_offset = ns;
@@ -634,35 +582,28 @@ void dumpi_file_set_wall_offset(dumpi_file *f, int64_t ns) {
  * second caller of one shared copy (clocks.c's look at the first records)
  * left it out of line, and the build's loop paid for the call on every
  * record. */
-static inline __attribute__((always_inline)) int
-next_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
+static inline __attribute__((always_inline)) int next_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   if (f->state < 0) {
-    if (err)
-      *err = f->sticky;
+    if (err) *err = f->sticky;
     return f->state;
   }
-  if (f->state > 0)
-    return 0;
+  if (f->state > 0) return 0;
   size_t want = window_bytes(f);
   /* refill when the window is missing (refill_at 0) or near its end while
    * the stream goes on (fill_window) */
   if (f->pos >= f->refill_at) {
     int rc = fill_window(f, want, err);
-    if (rc)
-      return fail(f, err, rc);
+    if (rc) return fail(f, err, rc);
   }
   for (;;) {
     /* A retry decodes the record again: undo what its times did. */
     dumpi_unwrap wall = f->wall_wrap, cpu = f->cpu_wrap;
     int rc = decode_record(f, c, err);
-    if (rc != WINDOW_SHORT)
-      return rc;
+    if (rc != WINDOW_SHORT) return rc;
     f->wall_wrap = wall;
     f->cpu_wrap = cpu;
-    while (want < f->win_need)
-      want *= 2;
-    if ((rc = fill_window(f, want, err)))
-      return fail(f, err, rc);
+    while (want < f->win_need) want *= 2;
+    if ((rc = fill_window(f, want, err))) return fail(f, err, rc);
   }
 }
 
@@ -670,19 +611,15 @@ int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   return next_record(f, c, err);
 }
 
-int dumpi_file_find(dumpi_file *f, const uint8_t *labels, int *budget,
-                    dumpi_call *c, dumpi_error *err) {
+int dumpi_file_find(dumpi_file *f, const uint8_t *labels, int *budget, dumpi_call *c, dumpi_error *err) {
   while (*budget > 0) {
     int rc = next_record(f, c, err);
-    if (rc != 1)
-      return rc;
+    if (rc != 1) return rc;
     --*budget;
-    if (c->label < DUMPI_N_LABELS && labels[c->label])
-      return 1;
+    if (c->label < DUMPI_N_LABELS && labels[c->label]) return 1;
   }
   return 0;
 }
-
 
 /* The label's leading plain scalars from p (run->bytes of room checked by
  * the caller) into args; returns the byte after them. */
@@ -699,8 +636,7 @@ static inline const uint8_t *read_scalar_run(const scalar_run *run, const uint8_
 
 /* Decode the record at f->pos from the window. WINDOW_SHORT when it runs
  * past the window but not past the stream. */
-static inline __attribute__((always_inline)) int
-decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
+static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   uint64_t record = f->pos;
   reader r = {f, f->win + (f->pos - f->win_off), f->win + f->win_len, err};
   if (r.p == r.end) {
@@ -710,17 +646,18 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
       f->state = 1;
       return 0;
     }
-    return fail(f, err, dumpi_set_error(err, DUMPI_ERR_TRUNCATED, f->path,
-                                        record, "stream ends without an "
-                                        "end-of-stream label"));
+    return fail(f, err,
+                dumpi_set_error(err, DUMPI_ERR_TRUNCATED, f->path, record,
+                                "stream ends without an "
+                                "end-of-stream label"));
   }
   int rc;
-#define NEED_OR_FAIL(n)                                                   \
-  do {                                                                    \
-    if ((uint64_t)(r.end - r.p) < (uint64_t)(n)) {                       \
-      int rc_ = overrun(&r, record, (n));                                 \
-      return rc_ == WINDOW_SHORT ? rc_ : fail(f, err, rc_);               \
-    }                                                                     \
+#define NEED_OR_FAIL(n)                                     \
+  do {                                                      \
+    if ((uint64_t)(r.end - r.p) < (uint64_t)(n)) {          \
+      int rc_ = overrun(&r, record, (n));                   \
+      return rc_ == WINDOW_SHORT ? rc_ : fail(f, err, rc_); \
+    }                                                       \
   } while (0)
   NEED_OR_FAIL(2);
   uint16_t label = dumpi_get_u16(r.p);
@@ -732,11 +669,9 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   }
   const dumpi_fn_info *fn = dumpi_fn_lookup(label);
   if (!fn || (fn->flags & DUMPI_FNF_NO_RECORD))
-    return fail(f, err, dumpi_set_error(err, DUMPI_ERR_UNKNOWN_LABEL,
-                                        f->path, record,
-                                        "unknown function label %u%s%s",
-                                        (unsigned)label, fn ? " " : "",
-                                        fn ? fn->name : ""));
+    return fail(f, err,
+                dumpi_set_error(err, DUMPI_ERR_UNKNOWN_LABEL, f->path, record, "unknown function label %u%s%s",
+                                (unsigned)label, fn ? " " : "", fn ? fn->name : ""));
   const scalar_run *run = &label_run[label];
   c->label = label;
   c->fn = fn;
@@ -789,8 +724,7 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   }
   if (mask & DUMPI_MASK_WALLTIME) {
     NEED_OR_FAIL(12);
-    read_times(&r, &f->wall_wrap, f->wall_bias, &c->wall_start,
-               &c->wall_stop);
+    read_times(&r, &f->wall_wrap, f->wall_bias, &c->wall_start, &c->wall_stop);
     c->wall_start += f->wall_offset;
     c->wall_stop += f->wall_offset;
   }
@@ -804,8 +738,7 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
     uint8_t n = *r.p++;
     NEED_OR_FAIL(16 * (uint64_t)n);
     int64_t *pv = dumpi_arena_alloc(&f->arena, 2 * (size_t)n * sizeof *pv);
-    if (n && !pv)
-      return fail(f, err, NOMEM(&r));
+    if (n && !pv) return fail(f, err, NOMEM(&r));
     for (unsigned i = 0; i < n; i++) {
       pv[i] = (int64_t)dumpi_get_u64(r.p);
       pv[n + i] = (int64_t)dumpi_get_u64(r.p + 8);
@@ -837,9 +770,18 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
     case OP_S8: rc = read_scalar(&r, record, OP_S8, v); goto scalar_read;
     case OP_U8: rc = read_scalar(&r, record, OP_U8, v); goto scalar_read;
     /* arrays and statuses with no flag to test: their readers at once */
-    case OP_A32: v->present = 1; rc = read_int_array(&r, record, 4, 1, v); goto scalar_read;
-    case OP_A16: v->present = 1; rc = read_int_array(&r, record, 2, 1, v); goto scalar_read;
-    case OP_A8: v->present = 1; rc = read_int_array(&r, record, 1, 0, v); goto scalar_read;
+    case OP_A32:
+      v->present = 1;
+      rc = read_int_array(&r, record, 4, 1, v);
+      goto scalar_read;
+    case OP_A16:
+      v->present = 1;
+      rc = read_int_array(&r, record, 2, 1, v);
+      goto scalar_read;
+    case OP_A8:
+      v->present = 1;
+      rc = read_int_array(&r, record, 1, 0, v);
+      goto scalar_read;
     case OP_STATUS:
       v->p = NULL;
       if (!(mask & DUMPI_MASK_STATUS)) {
@@ -854,8 +796,7 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
     }
     const dumpi_arg_info *a = &fn->args[i];
     if (a->flags & special) { /* rare: most arguments skip both tests */
-      if ((a->flags & DUMPI_ARGF_ROOT_ONLY) &&
-          c->args[fn->i_rank].i != c->args[fn->i_root].i) {
+      if ((a->flags & DUMPI_ARGF_ROOT_ONLY) && c->args[fn->i_rank].i != c->args[fn->i_root].i) {
         v->present = 0;
         v->i = 0;
         v->p = NULL;
@@ -864,12 +805,10 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
       /* Legacy layouts (arg_special holds these flags only for the
        * versions they apply to): one bare int32 where newer files have an
        * int array. */
-      if (a->flags & special &
-          (DUMPI_ARGF_SCALAR_BEFORE_0_6_9 | DUMPI_ARGF_SCALAR_BEFORE_0_6_8)) {
+      if (a->flags & special & (DUMPI_ARGF_SCALAR_BEFORE_0_6_9 | DUMPI_ARGF_SCALAR_BEFORE_0_6_8)) {
         NEED_OR_FAIL(4);
         int32_t *one = dumpi_arena_alloc(&f->arena, sizeof *one);
-        if (!one)
-          return fail(f, err, NOMEM(&r));
+        if (!one) return fail(f, err, NOMEM(&r));
         *one = (int32_t)rd32(&r);
         v->present = 1;
         v->i = 1;
@@ -879,11 +818,9 @@ decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
     }
     /* OP_GENERAL: a flagged argument may still be a scalar */
     int op = a->flags ? op_of_type(a->type) : OP_GENERAL;
-    rc = op != OP_GENERAL ? read_scalar(&r, record, op, v)
-                          : decode_general(&r, record, a, mask, v);
+    rc = op != OP_GENERAL ? read_scalar(&r, record, op, v) : decode_general(&r, record, a, mask, v);
   scalar_read:
-    if (rc)
-      return rc == WINDOW_SHORT ? rc : fail(f, err, rc);
+    if (rc) return rc == WINDOW_SHORT ? rc : fail(f, err, rc);
   }
 args_done:
 #undef NEED_OR_FAIL
@@ -895,19 +832,14 @@ args_done:
 /* ---- call accessors ---------------------------------------------------- */
 
 static const dumpi_value *arg(const dumpi_call *c, int idx) {
-  if (!c || !c->fn || idx < 0 || idx >= c->fn->n_args ||
-      !c->args[idx].present)
-    return NULL;
+  if (!c || !c->fn || idx < 0 || idx >= c->fn->n_args || !c->args[idx].present) return NULL;
   return &c->args[idx];
 }
 
-static const dumpi_value *arg_of(const dumpi_call *c, int idx,
-                                 int (*ok)(dumpi_arg_type), int32_t *n) {
+static const dumpi_value *arg_of(const dumpi_call *c, int idx, int (*ok)(dumpi_arg_type), int32_t *n) {
   const dumpi_value *v = arg(c, idx);
-  if (v && !ok((dumpi_arg_type)c->fn->args[idx].type))
-    v = NULL;
-  if (n)
-    *n = v ? (int32_t)v->i : 0;
+  if (v && !ok((dumpi_arg_type)c->fn->args[idx].type)) v = NULL;
+  if (n) *n = v ? (int32_t)v->i : 0;
   return v;
 }
 
@@ -917,8 +849,12 @@ static int is_int_array(dumpi_arg_type t) {
 static int is_status(dumpi_arg_type t) {
   return t == DUMPI_ARG_STATUS || t == DUMPI_ARG_STATUS_ARRAY;
 }
-static int is_2d(dumpi_arg_type t) { return t == DUMPI_ARG_INT_ARRAY_2D; }
-static int is_string(dumpi_arg_type t) { return t == DUMPI_ARG_STRING; }
+static int is_2d(dumpi_arg_type t) {
+  return t == DUMPI_ARG_INT_ARRAY_2D;
+}
+static int is_string(dumpi_arg_type t) {
+  return t == DUMPI_ARG_STRING;
+}
 static int is_strings(dumpi_arg_type t) {
   return t == DUMPI_ARG_STRING_ARRAY;
 }
@@ -926,12 +862,13 @@ static int is_strings_2d(dumpi_arg_type t) {
   return t == DUMPI_ARG_STRING_ARRAY_2D;
 }
 
-int dumpi_call_has(const dumpi_call *c, int idx) { return arg(c, idx) != NULL; }
+int dumpi_call_has(const dumpi_call *c, int idx) {
+  return arg(c, idx) != NULL;
+}
 
 int64_t dumpi_call_int(const dumpi_call *c, int idx) {
   const dumpi_value *v = arg(c, idx);
-  if (!v || !dumpi_arg_type_is_scalar((dumpi_arg_type)c->fn->args[idx].type))
-    return 0;
+  if (!v || !dumpi_arg_type_is_scalar((dumpi_arg_type)c->fn->args[idx].type)) return 0;
   return v->i;
 }
 
@@ -939,20 +876,17 @@ int64_t dumpi_call_int_by_name(const dumpi_call *c, const char *name) {
   return c ? dumpi_call_int(c, dumpi_fn_arg_index(c->label, name)) : 0;
 }
 
-const int32_t *dumpi_call_int_array(const dumpi_call *c, int idx,
-                                    int32_t *n) {
+const int32_t *dumpi_call_int_array(const dumpi_call *c, int idx, int32_t *n) {
   const dumpi_value *v = arg_of(c, idx, is_int_array, n);
   return v ? v->p : NULL;
 }
 
-const dumpi_int_row *dumpi_call_int_array_2d(const dumpi_call *c, int idx,
-                                             int32_t *n) {
+const dumpi_int_row *dumpi_call_int_array_2d(const dumpi_call *c, int idx, int32_t *n) {
   const dumpi_value *v = arg_of(c, idx, is_2d, n);
   return v ? v->p : NULL;
 }
 
-const dumpi_status *dumpi_call_statuses(const dumpi_call *c, int idx,
-                                        int32_t *n) {
+const dumpi_status *dumpi_call_statuses(const dumpi_call *c, int idx, int32_t *n) {
   const dumpi_value *v = arg_of(c, idx, is_status, n);
   return v ? v->p : NULL;
 }
@@ -966,14 +900,12 @@ const char *dumpi_call_string(const dumpi_call *c, int idx) {
   return v ? v->p : NULL;
 }
 
-const char *const *dumpi_call_string_array(const dumpi_call *c, int idx,
-                                           int32_t *n) {
+const char *const *dumpi_call_string_array(const dumpi_call *c, int idx, int32_t *n) {
   const dumpi_value *v = arg_of(c, idx, is_strings, n);
   return v ? v->p : NULL;
 }
 
-const dumpi_string_list *dumpi_call_string_array_2d(const dumpi_call *c,
-                                                    int idx, int32_t *n) {
+const dumpi_string_list *dumpi_call_string_array_2d(const dumpi_call *c, int idx, int32_t *n) {
   const dumpi_value *v = arg_of(c, idx, is_strings_2d, n);
   return v ? v->p : NULL;
 }
@@ -989,10 +921,8 @@ typedef struct cloner {
 static void *cl_take(cloner *k, const void *src, size_t n) {
   size_t at = (k->used + 15) & ~(size_t)15;
   k->used = at + n;
-  if (!k->base)
-    return NULL;
-  if (src && n)
-    memcpy(k->base + at, src, n);
+  if (!k->base) return NULL;
+  if (src && n) memcpy(k->base + at, src, n);
   return k->base + at;
 }
 
@@ -1000,16 +930,13 @@ static const char *cl_string(cloner *k, const char *s) {
   return cl_take(k, s, strlen(s) + 1);
 }
 
-static const char *const *cl_strings(cloner *k, const char *const *v,
-                                     int32_t n) {
+static const char *const *cl_strings(cloner *k, const char *const *v, int32_t n) {
   const char **list = cl_take(k, NULL, ((size_t)n + 1) * sizeof *list);
   for (int32_t i = 0; i < n; i++) {
     const char *s = cl_string(k, v[i]);
-    if (list)
-      list[i] = s;
+    if (list) list[i] = s;
   }
-  if (list)
-    list[n] = NULL;
+  if (list) list[n] = NULL;
   return list;
 }
 
@@ -1023,27 +950,19 @@ static void cl_call(cloner *k, dumpi_call *c) {
   }
   for (int i = 0; i < c->fn->n_args; i++) {
     dumpi_value *v = &c->args[i];
-    if (!v->present || !v->p)
-      continue;
+    if (!v->present || !v->p) continue;
     size_t n = (size_t)v->i;
     switch ((dumpi_arg_type)c->fn->args[i].type) {
     case DUMPI_ARG_STATUS:
-    case DUMPI_ARG_STATUS_ARRAY:
-      v->p = cl_take(k, v->p, n * sizeof(dumpi_status));
-      break;
-    case DUMPI_ARG_STRING:
-      v->p = cl_take(k, v->p, n + 1);
-      break;
-    case DUMPI_ARG_STRING_ARRAY:
-      v->p = cl_strings(k, v->p, (int32_t)n);
-      break;
+    case DUMPI_ARG_STATUS_ARRAY: v->p = cl_take(k, v->p, n * sizeof(dumpi_status)); break;
+    case DUMPI_ARG_STRING: v->p = cl_take(k, v->p, n + 1); break;
+    case DUMPI_ARG_STRING_ARRAY: v->p = cl_strings(k, v->p, (int32_t)n); break;
     case DUMPI_ARG_INT_ARRAY_2D: {
       const dumpi_int_row *src = v->p;
       dumpi_int_row *rows = cl_take(k, NULL, (n + 1) * sizeof *rows);
       for (size_t r = 0; r < n; r++) {
         const int32_t *e = cl_take(k, src[r].v, (size_t)src[r].n * 4);
-        if (rows)
-          rows[r] = (dumpi_int_row){src[r].n, e};
+        if (rows) rows[r] = (dumpi_int_row){src[r].n, e};
       }
       v->p = rows;
       break;
@@ -1053,15 +972,12 @@ static void cl_call(cloner *k, dumpi_call *c) {
       dumpi_string_list *l = cl_take(k, NULL, (n + 1) * sizeof *l);
       for (size_t r = 0; r < n; r++) {
         const char *const *e = cl_strings(k, src[r].v, src[r].n);
-        if (l)
-          l[r] = (dumpi_string_list){src[r].n, e};
+        if (l) l[r] = (dumpi_string_list){src[r].n, e};
       }
       v->p = l;
       break;
     }
-    default: /* int arrays of every width are decoded to int32 */
-      v->p = cl_take(k, v->p, n * sizeof(int32_t));
-      break;
+    default: /* int arrays of every width are decoded to int32 */ v->p = cl_take(k, v->p, n * sizeof(int32_t)); break;
     }
   }
 }
@@ -1071,8 +987,7 @@ dumpi_call *dumpi_call_clone(const dumpi_call *c) {
   cloner k = {NULL, sizeof(dumpi_call)};
   cl_call(&k, &probe);
   uint8_t *block = malloc(k.used);
-  if (!block)
-    return NULL;
+  if (!block) return NULL;
   dumpi_call *copy = (dumpi_call *)block;
   *copy = *c;
   k = (cloner){block, sizeof(dumpi_call)};

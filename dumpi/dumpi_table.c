@@ -1345,25 +1345,21 @@ static const dumpi_fn_info fn_table[DUMPI_N_LABELS] = {
 };
 /* clang-format on */
 
-_Static_assert(sizeof(fn_table) / sizeof(fn_table[0]) == DUMPI_N_LABELS,
-               "one row per label");
+_Static_assert(sizeof(fn_table) / sizeof(fn_table[0]) == DUMPI_N_LABELS, "one row per label");
 
 const dumpi_fn_info *dumpi_fn_lookup(uint16_t label) {
   return label < DUMPI_N_LABELS ? &fn_table[label] : NULL;
 }
 
 const dumpi_fn_info *dumpi_fn_by_name(const char *name) {
-  if (!name)
-    return NULL;
+  if (!name) return NULL;
   /* Accept "Send" for "MPI_Send" (and "Wait" only for MPI_Wait, not
    * MPIO_Wait: the MPI_ prefix is tried first). */
   for (int pass = 0; pass < 2; pass++) {
     for (int i = 0; i < DUMPI_N_LABELS; i++) {
       const char *n = fn_table[i].name;
-      if (pass == 1 && strncmp(n, "MPI_", 4) == 0)
-        n += 4;
-      if (strcmp(n, name) == 0)
-        return &fn_table[i];
+      if (pass == 1 && strncmp(n, "MPI_", 4) == 0) n += 4;
+      if (strcmp(n, name) == 0) return &fn_table[i];
     }
   }
   return NULL;
@@ -1371,15 +1367,15 @@ const dumpi_fn_info *dumpi_fn_by_name(const char *name) {
 
 int dumpi_fn_arg_index(uint16_t label, const char *arg_name) {
   const dumpi_fn_info *fn = dumpi_fn_lookup(label);
-  if (!fn || !arg_name)
-    return -1;
+  if (!fn || !arg_name) return -1;
   for (int i = 0; i < fn->n_args; i++)
-    if (strcmp(fn->args[i].name, arg_name) == 0)
-      return i;
+    if (strcmp(fn->args[i].name, arg_name) == 0) return i;
   return -1;
 }
 
-int dumpi_fn_count(void) { return DUMPI_N_LABELS; }
+int dumpi_fn_count(void) {
+  return DUMPI_N_LABELS;
+}
 
 const char *dumpi_family_name(dumpi_family family) {
   static const char *const names[DUMPI_N_FAMILIES] = {

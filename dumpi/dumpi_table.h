@@ -38,16 +38,16 @@ enum {
 #define DUMPI_MAX_ARGS 16
 
 typedef enum dumpi_family {
-  DUMPI_FAMILY_P2P = 0,     /* send/recv, persistent init/start, cancel */
-  DUMPI_FAMILY_COLLECTIVE,  /* barrier, bcast, reduce, *gather*, ... */
-  DUMPI_FAMILY_WAIT_TEST,   /* Wait*, Test*, MPIO_Wait*, Request_get_status */
-  DUMPI_FAMILY_PROBE,       /* Probe, Iprobe */
-  DUMPI_FAMILY_OBJECT,      /* communicator, group, datatype, topology, pack */
-  DUMPI_FAMILY_ONE_SIDED,   /* Win_*, Put, Get, Accumulate */
-  DUMPI_FAMILY_IO,          /* File_*, Register_datarep */
-  DUMPI_FAMILY_OTHER,       /* setup, attributes, errors, info, Wtime, ... */
-  DUMPI_FAMILY_USER,        /* Function_enter / Function_exit */
-  DUMPI_FAMILY_SENTINEL,    /* ALL_FUNCTIONS, END_OF_STREAM: never a call */
+  DUMPI_FAMILY_P2P = 0,    /* send/recv, persistent init/start, cancel */
+  DUMPI_FAMILY_COLLECTIVE, /* barrier, bcast, reduce, *gather*, ... */
+  DUMPI_FAMILY_WAIT_TEST,  /* Wait*, Test*, MPIO_Wait*, Request_get_status */
+  DUMPI_FAMILY_PROBE,      /* Probe, Iprobe */
+  DUMPI_FAMILY_OBJECT,     /* communicator, group, datatype, topology, pack */
+  DUMPI_FAMILY_ONE_SIDED,  /* Win_*, Put, Get, Accumulate */
+  DUMPI_FAMILY_IO,         /* File_*, Register_datarep */
+  DUMPI_FAMILY_OTHER,      /* setup, attributes, errors, info, Wtime, ... */
+  DUMPI_FAMILY_USER,       /* Function_enter / Function_exit */
+  DUMPI_FAMILY_SENTINEL,   /* ALL_FUNCTIONS, END_OF_STREAM: never a call */
   DUMPI_N_FAMILIES
 } dumpi_family;
 
@@ -57,11 +57,11 @@ typedef enum dumpi_family {
 typedef enum dumpi_arg_type {
   /* 32-bit signed scalars */
   DUMPI_ARG_INT = 0,
-  DUMPI_ARG_DEST,        /* rank in comm; -2 = MPI_ROOT/PROC_NULL */
-  DUMPI_ARG_SOURCE,      /* rank in comm; -1 ANY_SOURCE, -2 PROC_NULL */
-  DUMPI_ARG_TAG,         /* -1 = MPI_ANY_TAG */
-  DUMPI_ARG_REQUEST,     /* request handle */
-  DUMPI_ARG_IOREQUEST,   /* MPI-IO request handle (own id space) */
+  DUMPI_ARG_DEST,      /* rank in comm; -2 = MPI_ROOT/PROC_NULL */
+  DUMPI_ARG_SOURCE,    /* rank in comm; -1 ANY_SOURCE, -2 PROC_NULL */
+  DUMPI_ARG_TAG,       /* -1 = MPI_ANY_TAG */
+  DUMPI_ARG_REQUEST,   /* request handle */
+  DUMPI_ARG_IOREQUEST, /* MPI-IO request handle (own id space) */
   /* 64-bit signed scalar: MPI_Offset, MPI_Aint, function address */
   DUMPI_ARG_INT64,
   /* 16-bit handles, sign-extended */
@@ -104,8 +104,8 @@ typedef enum dumpi_arg_type {
   DUMPI_ARG_INT_ARRAY_2D,       /* u32 rows, then rows int arrays */
   /* strings: u32 length + bytes (no NUL on the wire) */
   DUMPI_ARG_STRING,
-  DUMPI_ARG_STRING_ARRAY,       /* u32 count, then count strings */
-  DUMPI_ARG_STRING_ARRAY_2D,    /* u32 count, then count string arrays */
+  DUMPI_ARG_STRING_ARRAY,    /* u32 count, then count strings */
+  DUMPI_ARG_STRING_ARRAY_2D, /* u32 count, then count string arrays */
   DUMPI_N_ARG_TYPES
 } dumpi_arg_type;
 
@@ -134,11 +134,11 @@ enum {
 };
 
 typedef struct dumpi_arg_info {
-  const char *name;      /* as sst-dumpi names it: "count", "position.in" */
-  uint8_t type;          /* dumpi_arg_type */
-  uint8_t len_rule;      /* dumpi_len_rule */
-  uint8_t flags;         /* DUMPI_ARGF_* */
-  const char *len_arg;   /* for DUMPI_LEN_ARG / TRIPLETS, else NULL */
+  const char *name;    /* as sst-dumpi names it: "count", "position.in" */
+  uint8_t type;        /* dumpi_arg_type */
+  uint8_t len_rule;    /* dumpi_len_rule */
+  uint8_t flags;       /* DUMPI_ARGF_* */
+  const char *len_arg; /* for DUMPI_LEN_ARG / TRIPLETS, else NULL */
 } dumpi_arg_info;
 
 /* Function flags. */
@@ -150,13 +150,13 @@ enum {
 
 typedef struct dumpi_fn_info {
   uint16_t label;
-  const char *name;              /* "MPI_Send", "MPIO_Wait", "Function_enter" */
-  uint8_t family;                /* dumpi_family */
-  uint8_t flags;                 /* DUMPI_FNF_* */
+  const char *name; /* "MPI_Send", "MPIO_Wait", "Function_enter" */
+  uint8_t family;   /* dumpi_family */
+  uint8_t flags;    /* DUMPI_FNF_* */
   uint8_t n_args;
-  int8_t i_rank;                 /* arg compared with i_root for ROOT_ONLY */
-  int8_t i_root;                 /* args, -1 if the function has none */
-  const dumpi_arg_info *args;    /* n_args entries, wire order */
+  int8_t i_rank;              /* arg compared with i_root for ROOT_ONLY */
+  int8_t i_root;              /* args, -1 if the function has none */
+  const dumpi_arg_info *args; /* n_args entries, wire order */
 } dumpi_fn_info;
 
 /* Row for a label, or NULL when label >= DUMPI_N_LABELS. */

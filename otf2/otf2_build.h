@@ -26,9 +26,9 @@ typedef enum otf2_align {
 } otf2_align;
 
 typedef struct otf2_build_options {
-    const char *output;       /* .slog2 path */
-    int quiet;                /* no warnings listing beyond the first few */
-    uint32_t preview_bins;    /* 0 = libslog default */
+    const char *output;    /* .slog2 path */
+    int quiet;             /* no warnings listing beyond the first few */
+    uint32_t preview_bins; /* 0 = libslog default */
     otf2_align align;
     const char *command_line; /* recorded as an annotation */
     int remove_on_signal;     /* arm signals.h for the temporary file */

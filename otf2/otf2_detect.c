@@ -5,7 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-bool otf2_is_anchor(const char *path) {
+bool otf2_is_anchor(const char *path)
+{
     /* An anchor file is an OTF2 buffer: a chunk header byte (3), the
      * buffer's byte order ('B' or 'L'), then the string "OTF2" with its
      * terminating NUL (OTF2's otf2_archive_read_anchor). */

@@ -24,7 +24,8 @@
 /* ------------------------------------------------------------ categories */
 
 static void warn(mapper *m, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void warn(mapper *m, const char *fmt, ...) {
+static void warn(mapper *m, const char *fmt, ...)
+{
     m->n_warnings++;
     if (m->status == OTF2_BUILD_OK) m->status = OTF2_BUILD_WARNINGS;
     va_list ap;
@@ -36,7 +37,8 @@ static void warn(mapper *m, const char *fmt, ...) {
 }
 
 uint32_t o2_category(mapper *m, slog_kind kind, const char *name, const char *group, uint32_t rgba,
-                     const uint8_t *fields, uint32_t n_fields, uint8_t family) {
+                     const uint8_t *fields, uint32_t n_fields, uint8_t family)
+{
     char *key = g_strdup_printf("%d:%s", (int)kind, name);
     gpointer v = g_hash_table_lookup(m->cat_by_name, key);
     if (v) {
@@ -44,15 +46,21 @@ uint32_t o2_category(mapper *m, slog_kind kind, const char *name, const char *gr
         return (uint32_t)GPOINTER_TO_SIZE(v) - 1;
     }
     o2_cat *c = g_new0(o2_cat, 1);
-    *c = (o2_cat){.kind = kind, .name = g_strdup(name), .group = group, .rgba = rgba, .n_fields = n_fields,
-                  .family = family, .file_id = O2_NONE};
+    *c = (o2_cat){.kind = kind,
+                  .name = g_strdup(name),
+                  .group = group,
+                  .rgba = rgba,
+                  .n_fields = n_fields,
+                  .family = family,
+                  .file_id = O2_NONE};
     if (n_fields) memcpy(c->fields, fields, n_fields);
     g_ptr_array_add(m->cats, c);
     g_hash_table_insert(m->cat_by_name, key, GSIZE_TO_POINTER(m->cats->len));
     return m->cats->len - 1;
 }
 
-void o2_unmatched(mapper *m, const char *kind, int32_t src, int32_t dst, int64_t tag, int64_t comm) {
+void o2_unmatched(mapper *m, const char *kind, int32_t src, int32_t dst, int64_t tag, int64_t comm)
+{
     char *key;
     if (tag == O2_UNKNOWN)
         key = g_strdup_printf("%s %d->%d tag ? comm %s", kind, src, dst, comm == O2_UNKNOWN ? "?" : "");
@@ -68,7 +76,8 @@ void o2_unmatched(mapper *m, const char *kind, int32_t src, int32_t dst, int64_t
 
 /* ------------------------------------------------------------ heap */
 
-static bool draw_before(const o2_draw *a, const o2_draw *b) {
+static bool draw_before(const o2_draw *a, const o2_draw *b)
+{
     int64_t ka = MAX(a->start, a->end), kb = MAX(b->start, b->end);
     if (ka != kb) return ka < kb;
     if (a->cls != b->cls) return a->cls < b->cls;
@@ -77,7 +86,8 @@ static bool draw_before(const o2_draw *a, const o2_draw *b) {
     return a->idx < b->idx;
 }
 
-void o2_emit(mapper *m, const o2_draw *d) {
+void o2_emit(mapper *m, const o2_draw *d)
+{
     if (m->n_heap == m->cap_heap) {
         m->cap_heap = m->cap_heap ? 2 * m->cap_heap : 4096;
         m->heap = g_realloc_n(m->heap, m->cap_heap, sizeof *m->heap);
@@ -92,7 +102,8 @@ void o2_emit(mapper *m, const o2_draw *d) {
     ((o2_cat *)m->cats->pdata[d->category])->count++;
 }
 
-static o2_draw heap_pop(mapper *m) {
+static o2_draw heap_pop(mapper *m)
+{
     o2_draw top = m->heap[0], last = m->heap[--m->n_heap];
     size_t i = 0, n = m->n_heap;
     for (;;) {
@@ -109,7 +120,8 @@ static o2_draw heap_pop(mapper *m) {
 
 /* ------------------------------------------------------------ timelines */
 
-static int loc_order(const void *x, const void *y) {
+static int loc_order(const void *x, const void *y)
+{
     const o2_loc *a = *(o2_loc *const *)x, *b = *(o2_loc *const *)y;
     if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
     if (a->thread != b->thread) return a->thread < b->thread ? -1 : 1;
@@ -118,12 +130,14 @@ static int loc_order(const void *x, const void *y) {
 
 /* The host: the nearest system tree ancestor of class "node", else the
  * location group's own parent node. */
-static const char *host_of(const o2_archive *a, uint32_t lgroup) {
+static const char *host_of(const o2_archive *a, uint32_t lgroup)
+{
     const uint32_t *g = g_hash_table_lookup(a->lgroups, GUINT_TO_POINTER(lgroup));
     if (!g) return "";
     const uint32_t *first = g_hash_table_lookup(a->tree, GUINT_TO_POINTER(g[2]));
     for (const uint32_t *n = first; n; n = g_hash_table_lookup(a->tree, GUINT_TO_POINTER(n[2])))
-        if (g_ascii_strcasecmp(o2_string(a, n[1]), "node") == 0) return o2_string(a, n[0]);
+        if (g_ascii_strcasecmp(o2_string(a, n[1]), "node") == 0)
+            return o2_string(a, n[0]);
         else if (n[2] == OTF2_UNDEFINED_SYSTEM_TREE_NODE)
             break;
     return first ? o2_string(a, first[0]) : "";
@@ -132,7 +146,8 @@ static const char *host_of(const o2_archive *a, uint32_t lgroup) {
 /* Ranks: a location's index in MPI COMM_WORLD's location list; the other
  * locations of its process (threads) share it; processes outside MPI
  * follow. The result: locations sorted by (rank, thread). */
-static o2_loc **assign_ranks(mapper *m) {
+static o2_loc **assign_ranks(mapper *m)
+{
     o2_archive *a = m->a;
     GHashTable *group_rank = g_hash_table_new(g_direct_hash, g_direct_equal);
     uint32_t n_world = a->world ? a->world->n : 0;
@@ -178,7 +193,6 @@ static o2_loc **assign_ranks(mapper *m) {
     return order;
 }
 
-
 /* ------------------------------------------------------------ clocks */
 
 /* Each process's clock onto rank 0's, within the interval the
@@ -186,7 +200,8 @@ static o2_loc **assign_ranks(mapper *m) {
  * every rank entered it (the DUMPI path's rule, builder/clocks.h). The
  * collectives come from a pass of their own over the first
  * O2_SYNC_MAX of each location, before any drawable is made. */
-static bool align_clocks(mapper *m, o2_loc **order, char *err, size_t err_len) {
+static bool align_clocks(mapper *m, o2_loc **order, char *err, size_t err_len)
+{
     o2_archive *a = m->a;
     uint64_t n_offsets = 0;
     for (size_t i = 0; i < a->n_locs; i++) n_offsets += a->locs[i].n_clock_offsets;
@@ -222,7 +237,8 @@ static bool align_clocks(mapper *m, o2_loc **order, char *err, size_t err_len) {
     }
     for (size_t i = 0; i < a->n_locs; i++)
         if (user[i])
-            while (o2_events_read(ev, i, O2_CHUNK)) {}
+            while (o2_events_read(ev, i, O2_CHUNK)) {
+            }
     o2_events_close(ev);
     for (size_t i = 0; i < a->n_locs; i++) {
         g_free(a->locs[i].error);
@@ -242,8 +258,10 @@ static bool align_clocks(mapper *m, o2_loc **order, char *err, size_t err_len) {
                 hi = MIN(hi, c0->leave[k] - c->enter[k]);
             }
             int64_t d = lo / 2 + hi / 2;
-            if (lo > hi) m->n_conflicts++;
-            else m->max_error = MAX(m->max_error, (hi - lo) / 2);
+            if (lo > hi)
+                m->n_conflicts++;
+            else
+                m->max_error = MAX(m->max_error, (hi - lo) / 2);
             m->max_shift = MAX(m->max_shift, d < 0 ? -d : d);
             /* Every location of that process moves with it. */
             for (size_t i = 0; i < a->n_locs; i++)
@@ -274,7 +292,8 @@ static const char *skip_families[O2_N_SKIP] = {
 
 /* "THREAD_BEGIN 8 (threading); ..." of every record kind read but not
  * drawn; NULL when none. */
-static char *skipped_list(const o2_archive *a, uint64_t *total) {
+static char *skipped_list(const o2_archive *a, uint64_t *total)
+{
     GString *s = g_string_new(NULL);
     *total = 0;
     for (int k = 0; k < O2_N_SKIP; k++) {
@@ -293,11 +312,13 @@ static char *skipped_list(const o2_archive *a, uint64_t *total) {
     return g_string_free(s, s->len == 0);
 }
 
-static gint str_cmp(gconstpointer x, gconstpointer y) {
+static gint str_cmp(gconstpointer x, gconstpointer y)
+{
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-static char *unmatched_list(mapper *m, uint64_t *total) {
+static char *unmatched_list(mapper *m, uint64_t *total)
+{
     GPtrArray *keys = g_ptr_array_new();
     GHashTableIter it;
     gpointer k, v;
@@ -322,7 +343,8 @@ typedef struct out_file {
     bool failed;
 } out_file;
 
-static bool open_file(mapper *m, o2_loc **order, out_file *f) {
+static bool open_file(mapper *m, o2_loc **order, out_file *f)
+{
     o2_archive *a = m->a;
     /* The file's time 0: the earliest start, which every location's first
      * drawable-starting record gives (a location's records come in time
@@ -382,7 +404,8 @@ static bool open_file(mapper *m, o2_loc **order, out_file *f) {
 
 /* Categories are numbered in the order the file first uses them, then the
  * unused ones in the order they were made. */
-static slog_status register_category(mapper *m, out_file *f, o2_cat *c) {
+static slog_status register_category(mapper *m, out_file *f, o2_cat *c)
+{
     const char *names[O2_MAX_FIELDS];
     uint8_t types[O2_MAX_FIELDS];
     call_field_columns(c->fields, c->n_fields, names, types);
@@ -391,14 +414,15 @@ static slog_status register_category(mapper *m, out_file *f, o2_cat *c) {
 }
 
 /* Write every queued drawable that ends before w. */
-static void flush(mapper *m, out_file *f, int64_t w) {
+static void flush(mapper *m, out_file *f, int64_t w)
+{
     while (!f->failed && m->n_heap && MAX(m->heap[0].start, m->heap[0].end) < w) {
         o2_draw d = heap_pop(m);
         o2_cat *c = m->cats->pdata[d.category];
         slog_status st = SLOG_OK;
         if (c->file_id == O2_NONE) st = register_category(m, f, c);
-        slog_drawable sd = {(slog_kind)d.kind, c->file_id, d.timeline, d.end_timeline, d.start - f->origin,
-                            d.end - f->origin, d.n_info, d.n_info ? d.info : NULL};
+        slog_drawable sd = {(slog_kind)d.kind,   c->file_id,        d.timeline, d.end_timeline,
+                            d.start - f->origin, d.end - f->origin, d.n_info,   d.n_info ? d.info : NULL};
         if (st == SLOG_OK) st = slog_writer_add(f->w, &sd);
         if (st != SLOG_OK) {
             const slog_error *e = slog_writer_error(f->w);
@@ -409,7 +433,8 @@ static void flush(mapper *m, out_file *f, int64_t w) {
     }
 }
 
-static bool finish_file(mapper *m, out_file *f, slog_file_info *info, const char *skipped, const char *unm) {
+static bool finish_file(mapper *m, out_file *f, slog_file_info *info, const char *skipped, const char *unm)
+{
     for (guint i = 0; !f->failed && i < m->cats->len; i++) {
         o2_cat *c = m->cats->pdata[i];
         if (c->file_id == O2_NONE && register_category(m, f, c) != SLOG_OK) f->failed = true;
@@ -440,7 +465,8 @@ static bool finish_file(mapper *m, out_file *f, slog_file_info *info, const char
     return true;
 }
 
-static void check_locations(mapper *m) {
+static void check_locations(mapper *m)
+{
     o2_archive *a = m->a;
     for (size_t i = 0; i < a->n_locs; i++) {
         o2_loc *l = &a->locs[i];
@@ -449,23 +475,28 @@ static void check_locations(mapper *m) {
             warn(m, "%s: location %" PRIu64 " (%s): %s; keeping the %" PRIu64 " records before it", a->anchor, l->id,
                  name, l->error, l->n_read);
         else if (l->n_read < l->n_events_declared)
-            warn(m, "%s: location %" PRIu64 " (%s): %" PRIu64 " records read of the %" PRIu64 " its definition declares",
+            warn(m,
+                 "%s: location %" PRIu64 " (%s): %" PRIu64 " records read of the %" PRIu64 " its definition declares",
                  a->anchor, l->id, name, l->n_read, l->n_events_declared);
         if (l->n_unbalanced)
-            warn(m, "%s: location %" PRIu64 " (%s): %" PRIu64 " LEAVE records without their ENTER, skipped",
-                 a->anchor, l->id, name, l->n_unbalanced);
+            warn(m, "%s: location %" PRIu64 " (%s): %" PRIu64 " LEAVE records without their ENTER, skipped", a->anchor,
+                 l->id, name, l->n_unbalanced);
         if (l->n_bad_time)
-            warn(m, "%s: location %" PRIu64 " (%s): %" PRIu64 " records with a time more than 13 days from the clock's "
-                    "origin (damaged?), put at the time of the record before",
+            warn(m,
+                 "%s: location %" PRIu64 " (%s): %" PRIu64 " records with a time more than 13 days from the clock's "
+                 "origin (damaged?), put at the time of the record before",
                  a->anchor, l->id, name, l->n_bad_time);
         if (l->n_unknown)
-            warn(m, "%s: location %" PRIu64 " (%s): %" PRIu64 " records of a kind this OTF2 library does not know, skipped",
+            warn(m,
+                 "%s: location %" PRIu64 " (%s): %" PRIu64
+                 " records of a kind this OTF2 library does not know, skipped",
                  a->anchor, l->id, name, l->n_unknown);
     }
 }
 
 static void print_summary(const mapper *m, const slog_file_info *info, const char *skipped, const char *unm,
-                          uint64_t n_skipped, uint64_t n_unm, double secs, FILE *out) {
+                          uint64_t n_skipped, uint64_t n_unm, double secs, FILE *out)
+{
     const o2_archive *a = m->a;
     fprintf(out, "slog2-build: wrote %s (%" PRIu64 " bytes) in %.2f s\n", m->o->output, info->file_size, secs);
     fprintf(out, "  input: OTF2 archive %s%s%s%s, %zu locations, %u MPI ranks\n", a->anchor, a->creator ? " (" : "",
@@ -473,8 +504,9 @@ static void print_summary(const mapper *m, const slog_file_info *info, const cha
     uint64_t n_read = 0;
     for (size_t i = 0; i < a->n_locs; i++) n_read += a->locs[i].n_read;
     fprintf(out, "  records: %" PRIu64 " events read; heap peak %zu drawables\n", n_read, m->max_heap);
-    fprintf(out, "  %u timelines, %" PRIu64 " states, %" PRIu64 " arrows (%" PRIu64 " inferred), %" PRIu64
-                 " events, span %.6f s\n",
+    fprintf(out,
+            "  %u timelines, %" PRIu64 " states, %" PRIu64 " arrows (%" PRIu64 " inferred), %" PRIu64
+            " events, span %.6f s\n",
             m->n_timelines, m->n_states, m->n_arrows, m->n_inferred, m->n_events,
             (double)(info->t_max - info->t_min) / 1e9);
     if (m->n_inferred)
@@ -501,7 +533,8 @@ static void print_summary(const mapper *m, const slog_file_info *info, const cha
     if (m->n_warnings) fprintf(out, "  warnings: %u (on stderr)\n", m->n_warnings);
 }
 
-int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, FILE *out) {
+int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, FILE *out)
+{
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     o2_archive a;
@@ -528,8 +561,8 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
         fprintf(err, "slog2-build: error: %s\n", msg);
         goto done;
     }
-    m.msg_cat = o2_category(&m, SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, call_arrow_fields,
-                            N_ARROW_FIELDS, 0);
+    m.msg_cat =
+        o2_category(&m, SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, call_arrow_fields, N_ARROW_FIELDS, 0);
     o2_stream_init(&m);
     /* Read the location furthest behind, a chunk at a time; write what no
      * record still to come can precede. */
@@ -547,8 +580,10 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
         }
         if (!next) break;
         next->started = true;
-        if (!o2_events_read(ev, ni, O2_CHUNK)) o2_stream_end_location(&m, next);
-        else o2_stream_match(&m);
+        if (!o2_events_read(ev, ni, O2_CHUNK))
+            o2_stream_end_location(&m, next);
+        else
+            o2_stream_match(&m);
         if (f.w || f.failed) {
             flush(&m, &f, o2_stream_watermark(&m));
         } else {
@@ -576,8 +611,7 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
         warn(&m, "%s: %" PRIu64 " regions were never left; drawn up to their location's last record", anchor,
              m.n_open_closed);
     if (a.n_missing_defs)
-        warn(&m, "%s: %" PRIu64 " regions entered have no definition; drawn as \"region N\"", anchor,
-             a.n_missing_defs);
+        warn(&m, "%s: %" PRIu64 " regions entered have no definition; drawn as \"region N\"", anchor, a.n_missing_defs);
     if (!f.w && !open_file(&m, order, &f)) goto done;
     flush(&m, &f, INT64_MAX);
     uint64_t n_skipped = 0, n_unm = 0;

@@ -24,8 +24,8 @@
 
 #include "otf2_skip.h"
 
-#define O2_NONE UINT32_MAX
-#define O2_UNKNOWN INT64_MIN /* == SLOG_INFO_UNKNOWN */
+#define O2_NONE          UINT32_MAX
+#define O2_UNKNOWN       INT64_MIN /* == SLOG_INFO_UNKNOWN */
 /* Record times further than this from the clock's origin (2^50 ns, 13
  * days) are taken as damage (otf2_read.c). */
 #define O2_TIME_LIMIT_NS (INT64_C(1) << 50)
@@ -35,28 +35,28 @@ enum {
 #define O2_SKIP_ENUM(name, rec, fam, params) O2_SKIP_##name,
     OTF2_SKIPPED_RECORDS(O2_SKIP_ENUM)
 #undef O2_SKIP_ENUM
-    O2_N_SKIP
+        O2_N_SKIP
 };
 
 typedef struct o2_region {
-    uint32_t name;       /* string ref */
-    uint32_t paradigm;   /* OTF2_Paradigm */
-    uint32_t role;       /* OTF2_RegionRole */
-    uint32_t file;       /* string ref */
+    uint32_t name;     /* string ref */
+    uint32_t paradigm; /* OTF2_Paradigm */
+    uint32_t role;     /* OTF2_RegionRole */
+    uint32_t file;     /* string ref */
     uint32_t line;
-    uint32_t category;   /* set by otf2_map.c */
+    uint32_t category; /* set by otf2_map.c */
     bool defined;
 } o2_region;
 
 typedef struct o2_group {
-    uint8_t type;        /* OTF2_GroupType */
+    uint8_t type; /* OTF2_GroupType */
     uint8_t paradigm;
     uint32_t n;
-    uint64_t *members;   /* COMM_LOCATIONS: location ids; COMM_GROUP: ranks */
+    uint64_t *members; /* COMM_LOCATIONS: location ids; COMM_GROUP: ranks */
 } o2_group;
 
 typedef struct o2_comm {
-    uint32_t group;      /* group ref */
+    uint32_t group; /* group ref */
     uint32_t name;
     bool defined;
 } o2_comm;
@@ -65,30 +65,30 @@ typedef struct o2_comm {
  * its location's stack while open. */
 typedef struct o2_frame {
     int64_t t0, t1;
-    uint64_t idx;          /* ENTER index on its location */
+    uint64_t idx; /* ENTER index on its location */
     uint32_t region;
-    int32_t dest, source;  /* world ranks, -1 unknown */
-    int32_t root;          /* world rank, -1 */
-    int64_t tag;           /* O2_UNKNOWN */
+    int32_t dest, source; /* world ranks, -1 unknown */
+    int32_t root;         /* world rank, -1 */
+    int64_t tag;          /* O2_UNKNOWN */
     int64_t bytes, sent, received;
-    int64_t comm;          /* comm ref, O2_UNKNOWN */
-    int64_t request;       /* O2_UNKNOWN */
-    uint32_t completed;    /* requests recorded as completed in it */
-    GPtrArray *await;      /* o2_recv* completed by this frame's exit, or NULL */
+    int64_t comm;       /* comm ref, O2_UNKNOWN */
+    int64_t request;    /* O2_UNKNOWN */
+    uint32_t completed; /* requests recorded as completed in it */
+    GPtrArray *await;   /* o2_recv* completed by this frame's exit, or NULL */
 } o2_frame;
 
 struct o2_loc;
 
 /* A sent message, from its record until a receive takes it. */
 typedef struct o2_send {
-    int64_t t;             /* entry of the enclosing region (else the record): the arrow's start */
-    uint64_t seq;          /* send index on its location */
+    int64_t t;    /* entry of the enclosing region (else the record): the arrow's start */
+    uint64_t seq; /* send index on its location */
     struct o2_loc *l;
     uint32_t comm;
-    uint32_t peer;         /* rank in comm */
+    uint32_t peer; /* rank in comm */
     uint32_t tag;
     uint64_t bytes;
-    uint64_t request;      /* isends; 0 for blocking sends */
+    uint64_t request; /* isends; 0 for blocking sends */
     bool cancelled;
 } o2_send;
 
@@ -97,23 +97,23 @@ typedef struct o2_send {
  * location's queue of completions to infer, its request's entry and the
  * frame whose exit completes it; freed when none holds it. */
 typedef struct o2_recv {
-    int64_t post_t;        /* entry of the posting region */
-    uint64_t post_idx;     /* that region's ENTER index, UINT64_MAX outside any */
-    uint64_t idx;          /* receive index on its location */
+    int64_t post_t;    /* entry of the posting region */
+    uint64_t post_idx; /* that region's ENTER index, UINT64_MAX outside any */
+    uint64_t idx;      /* receive index on its location */
     struct o2_loc *l;
-    int64_t done_t;        /* the exit of the region that completed it */
-    uint32_t comm;         /* valid when exact */
-    uint32_t peer;         /* rank in comm, when exact */
+    int64_t done_t; /* the exit of the region that completed it */
+    uint32_t comm;  /* valid when exact */
+    uint32_t peer;  /* rank in comm, when exact */
     uint32_t tag;
     uint64_t bytes;
     uint64_t request;
     uint32_t refs;
-    bool exact;            /* the envelope was recorded (MPI_RECV, MPI_IRECV) */
-    bool final;            /* no envelope can come any more */
-    bool done;             /* done_t known */
-    bool inferred_done;    /* completion chosen by inference */
+    bool exact;         /* the envelope was recorded (MPI_RECV, MPI_IRECV) */
+    bool final;         /* no envelope can come any more */
+    bool done;          /* done_t known */
+    bool inferred_done; /* completion chosen by inference */
     bool cancelled;
-    bool matched;          /* the message below is known */
+    bool matched; /* the message below is known */
     bool drawn;
     /* the message, once matched */
     int64_t m_start;
@@ -130,60 +130,64 @@ typedef struct o2_wait {
     uint64_t idx;
 } o2_wait;
 
-#define O2_VEC(T) struct { T *v; size_t n, cap; }
+#define O2_VEC(T)      \
+    struct {           \
+        T *v;          \
+        size_t n, cap; \
+    }
 
 typedef struct o2_loc {
     uint64_t id;
-    uint32_t name;         /* string ref */
-    uint32_t type;         /* OTF2_LocationType */
-    uint32_t group;        /* location group ref */
+    uint32_t name;  /* string ref */
+    uint32_t type;  /* OTF2_LocationType */
+    uint32_t group; /* location group ref */
     uint64_t n_events_declared;
-    uint32_t rank;         /* world rank (MPI) or n_world + process index */
-    uint32_t thread;       /* index among its process's locations */
+    uint32_t rank;   /* world rank (MPI) or n_world + process index */
+    uint32_t thread; /* index among its process's locations */
     uint32_t timeline;
-    bool mpi;              /* in MPI COMM_WORLD's location list */
+    bool mpi; /* in MPI COMM_WORLD's location list */
     bool defined;
-    int64_t shift_ns;      /* added to every time (clock alignment) */
+    int64_t shift_ns; /* added to every time (clock alignment) */
     /* reading */
     bool started, finished;
-    bool saw_completions;  /* MPI_IRECV or MPI_ISEND_COMPLETE records: nothing to infer */
-    int64_t first_start;   /* time of the first record that starts a drawable, INT64_MAX */
+    bool saw_completions; /* MPI_IRECV or MPI_ISEND_COMPLETE records: nothing to infer */
+    int64_t first_start;  /* time of the first record that starts a drawable, INT64_MAX */
     O2_VEC(o2_frame) stack;
     uint64_t n_frames, n_sends, n_recvs, n_polls;
-    GHashTable *isend_req;     /* request id -> o2_send*, or O2_SENT once matched */
-    GHashTable *irecv_req;     /* request id -> o2_recv* (held) */
-    GQueue recvq;              /* o2_recv* (held) whose completion may be inferred */
-    bool wa_open;              /* an MPI_Waitall whose share is not decided yet */
+    GHashTable *isend_req; /* request id -> o2_send*, or O2_SENT once matched */
+    GHashTable *irecv_req; /* request id -> o2_recv* (held) */
+    GQueue recvq;          /* o2_recv* (held) whose completion may be inferred */
+    bool wa_open;          /* an MPI_Waitall whose share is not decided yet */
     int64_t wa_t1;
     uint64_t wa_idx;
-    uint32_t wa_q;             /* receives pending at it */
-    O2_VEC(o2_wait) wa_ones;   /* single waits after it */
+    uint32_t wa_q;           /* receives pending at it */
+    O2_VEC(o2_wait) wa_ones; /* single waits after it */
     uint64_t n_read, n_handled, n_unknown;
     uint64_t skipped[O2_N_SKIP];
-    uint64_t n_unbalanced;     /* LEAVE without its ENTER */
-    uint64_t n_bad_time;       /* records with an implausible time */
-    uint64_t n_misnested;      /* LEAVE of a region not the innermost open one */
-    uint64_t n_reused;         /* a request id posted again while pending */
-    uint64_t n_stray;          /* completions/cancels of unknown requests */
-    uint64_t n_clock_offsets;  /* ClockOffset definitions read */
-    int64_t last_t;            /* on the location's own clock (no shift) */
-    char *error;               /* why reading stopped early, or NULL */
+    uint64_t n_unbalanced;    /* LEAVE without its ENTER */
+    uint64_t n_bad_time;      /* records with an implausible time */
+    uint64_t n_misnested;     /* LEAVE of a region not the innermost open one */
+    uint64_t n_reused;        /* a request id posted again while pending */
+    uint64_t n_stray;         /* completions/cancels of unknown requests */
+    uint64_t n_clock_offsets; /* ClockOffset definitions read */
+    int64_t last_t;           /* on the location's own clock (no shift) */
+    char *error;              /* why reading stopped early, or NULL */
 } o2_loc;
 
 typedef struct o2_archive {
     char *anchor;
     char *creator;
-    uint64_t tps;              /* ticks per second */
+    uint64_t tps; /* ticks per second */
     uint64_t global_offset;
     bool have_clock;
-    GHashTable *strings;       /* ref -> char* */
-    GHashTable *regions;       /* ref -> o2_region* */
-    GHashTable *groups;        /* ref -> o2_group* (COMM_GROUP preferred) */
-    GHashTable *comms;         /* ref -> o2_comm* */
-    GHashTable *tree;          /* system tree ref -> uint32_t[3] {name, class, parent} */
-    GHashTable *lgroups;       /* location group ref -> uint32_t[3] {name, type, parent} */
-    GHashTable *loc_index;     /* location id -> index + 1 */
-    o2_group *world;           /* MPI COMM_LOCATIONS, or NULL */
+    GHashTable *strings;   /* ref -> char* */
+    GHashTable *regions;   /* ref -> o2_region* */
+    GHashTable *groups;    /* ref -> o2_group* (COMM_GROUP preferred) */
+    GHashTable *comms;     /* ref -> o2_comm* */
+    GHashTable *tree;      /* system tree ref -> uint32_t[3] {name, class, parent} */
+    GHashTable *lgroups;   /* location group ref -> uint32_t[3] {name, type, parent} */
+    GHashTable *loc_index; /* location id -> index + 1 */
+    o2_group *world;       /* MPI COMM_LOCATIONS, or NULL */
     o2_loc *locs;
     size_t n_locs, cap_locs;
     uint64_t n_duplicate_defs; /* a definition given twice (EZTrace) */

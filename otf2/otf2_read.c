@@ -16,36 +16,42 @@
  * stderr): the last one is kept, per thread, for our own message. */
 static _Thread_local char last_error[256];
 
-static OTF2_ErrorCode on_error(void *user, const char *file, uint64_t line, const char *function,
-                               OTF2_ErrorCode code, const char *fmt, va_list va) {
+static OTF2_ErrorCode on_error(void *user, const char *file, uint64_t line, const char *function, OTF2_ErrorCode code,
+                               const char *fmt, va_list va)
+{
     char msg[200] = "";
     if (fmt) vsnprintf(msg, sizeof msg, fmt, va);
     snprintf(last_error, sizeof last_error, "%s%s%s", OTF2_Error_GetDescription(code), msg[0] ? ": " : "", msg);
     return code;
 }
 
-static const char *why(OTF2_ErrorCode st) {
+static const char *why(OTF2_ErrorCode st)
+{
     return last_error[0] ? last_error : OTF2_Error_GetDescription(st);
 }
 
-const char *o2_string(const o2_archive *a, uint32_t ref) {
+const char *o2_string(const o2_archive *a, uint32_t ref)
+{
     const char *s = g_hash_table_lookup(a->strings, GUINT_TO_POINTER(ref));
     return s ? s : "";
 }
 
-o2_loc *o2_loc_by_id(const o2_archive *a, uint64_t id) {
+o2_loc *o2_loc_by_id(const o2_archive *a, uint64_t id)
+{
     gpointer v = g_hash_table_lookup(a->loc_index, &id);
     return v ? &a->locs[GPOINTER_TO_SIZE(v) - 1] : NULL;
 }
 
-int64_t o2_ns(const o2_archive *a, uint64_t ticks) {
+int64_t o2_ns(const o2_archive *a, uint64_t ticks)
+{
     /* Signed: a location's corrected clock may start before the global
      * offset. 128 bits: ticks near 2^64 times 10^9. */
     __int128 d = (__int128)ticks - (__int128)a->global_offset;
     return (int64_t)(d * 1000000000 / (__int128)a->tps);
 }
 
-int32_t o2_world_rank(const o2_archive *a, uint32_t comm, uint32_t local) {
+int32_t o2_world_rank(const o2_archive *a, uint32_t comm, uint32_t local)
+{
     const o2_comm *c = g_hash_table_lookup(a->comms, GUINT_TO_POINTER(comm));
     if (!c || !a->world) return -1;
     const o2_group *g = g_hash_table_lookup(a->groups, GUINT_TO_POINTER(c->group));
@@ -63,7 +69,8 @@ int32_t o2_world_rank(const o2_archive *a, uint32_t comm, uint32_t local) {
 
 /* ------------------------------------------------------------ definitions */
 
-static OTF2_CallbackCode def_clock(void *u, uint64_t resolution, uint64_t offset, uint64_t length, uint64_t realtime) {
+static OTF2_CallbackCode def_clock(void *u, uint64_t resolution, uint64_t offset, uint64_t length, uint64_t realtime)
+{
     o2_archive *a = u;
     a->tps = resolution;
     a->global_offset = offset;
@@ -71,7 +78,8 @@ static OTF2_CallbackCode def_clock(void *u, uint64_t resolution, uint64_t offset
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode def_string(void *u, OTF2_StringRef self, const char *s) {
+static OTF2_CallbackCode def_string(void *u, OTF2_StringRef self, const char *s)
+{
     o2_archive *a = u;
     if (g_hash_table_contains(a->strings, GUINT_TO_POINTER(self))) a->n_duplicate_defs++;
     g_hash_table_insert(a->strings, GUINT_TO_POINTER(self), g_strdup(s ? s : ""));
@@ -79,7 +87,8 @@ static OTF2_CallbackCode def_string(void *u, OTF2_StringRef self, const char *s)
 }
 
 static OTF2_CallbackCode def_tree(void *u, OTF2_SystemTreeNodeRef self, OTF2_StringRef name, OTF2_StringRef cls,
-                                  OTF2_SystemTreeNodeRef parent) {
+                                  OTF2_SystemTreeNodeRef parent)
+{
     o2_archive *a = u;
     uint32_t *v = g_new(uint32_t, 3);
     v[0] = name, v[1] = cls, v[2] = parent;
@@ -87,8 +96,10 @@ static OTF2_CallbackCode def_tree(void *u, OTF2_SystemTreeNodeRef self, OTF2_Str
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode def_lgroup(void *u, OTF2_LocationGroupRef self, OTF2_StringRef name, OTF2_LocationGroupType type,
-                                    OTF2_SystemTreeNodeRef parent, OTF2_LocationGroupRef creator) {
+static OTF2_CallbackCode def_lgroup(void *u, OTF2_LocationGroupRef self, OTF2_StringRef name,
+                                    OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
+                                    OTF2_LocationGroupRef creator)
+{
     o2_archive *a = u;
     uint32_t *v = g_new(uint32_t, 3);
     v[0] = name, v[1] = type, v[2] = parent;
@@ -97,7 +108,8 @@ static OTF2_CallbackCode def_lgroup(void *u, OTF2_LocationGroupRef self, OTF2_St
 }
 
 static OTF2_CallbackCode def_location(void *u, OTF2_LocationRef self, OTF2_StringRef name, OTF2_LocationType type,
-                                      uint64_t n_events, OTF2_LocationGroupRef group) {
+                                      uint64_t n_events, OTF2_LocationGroupRef group)
+{
     o2_archive *a = u;
     if (o2_loc_by_id(a, self)) {
         a->n_duplicate_defs++;
@@ -125,24 +137,32 @@ static OTF2_CallbackCode def_location(void *u, OTF2_LocationRef self, OTF2_Strin
 
 static OTF2_CallbackCode def_region(void *u, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef canonical,
                                     OTF2_StringRef descr, OTF2_RegionRole role, OTF2_Paradigm paradigm,
-                                    OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t line, uint32_t end_line) {
+                                    OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t line, uint32_t end_line)
+{
     o2_archive *a = u;
     if (g_hash_table_contains(a->regions, GUINT_TO_POINTER(self))) a->n_duplicate_defs++;
     o2_region *r = g_new0(o2_region, 1);
-    *r = (o2_region){.name = name, .paradigm = paradigm, .role = role, .file = file, .line = line,
-                     .category = O2_NONE, .defined = true};
+    *r = (o2_region){.name = name,
+                     .paradigm = paradigm,
+                     .role = role,
+                     .file = file,
+                     .line = line,
+                     .category = O2_NONE,
+                     .defined = true};
     g_hash_table_insert(a->regions, GUINT_TO_POINTER(self), r);
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static void group_free(gpointer p) {
+static void group_free(gpointer p)
+{
     o2_group *g = p;
     if (g) g_free(g->members);
     g_free(g);
 }
 
 static OTF2_CallbackCode def_group(void *u, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type,
-                                   OTF2_Paradigm paradigm, OTF2_GroupFlag flags, uint32_t n, const uint64_t *members) {
+                                   OTF2_Paradigm paradigm, OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
+{
     o2_archive *a = u;
     o2_group *g = g_new0(o2_group, 1);
     g->type = (uint8_t)type;
@@ -173,7 +193,8 @@ static OTF2_CallbackCode def_group(void *u, OTF2_GroupRef self, OTF2_StringRef n
 }
 
 static OTF2_CallbackCode def_comm(void *u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
-                                  OTF2_CommRef parent, OTF2_CommFlag flags) {
+                                  OTF2_CommRef parent, OTF2_CommFlag flags)
+{
     o2_archive *a = u;
     if (g_hash_table_contains(a->comms, GUINT_TO_POINTER(self))) a->n_duplicate_defs++;
     o2_comm *c = g_new0(o2_comm, 1);
@@ -182,14 +203,16 @@ static OTF2_CallbackCode def_comm(void *u, OTF2_CommRef self, OTF2_StringRef nam
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode def_clock_offset(void *u, OTF2_TimeStamp t, int64_t offset, double sd) {
+static OTF2_CallbackCode def_clock_offset(void *u, OTF2_TimeStamp t, int64_t offset, double sd)
+{
     ((o2_loc *)u)->n_clock_offsets++;
     return OTF2_CALLBACK_SUCCESS;
 }
 
 /* ------------------------------------------------------------ archive */
 
-static void init_archive(o2_archive *a, const char *anchor) {
+static void init_archive(o2_archive *a, const char *anchor)
+{
     memset(a, 0, sizeof *a);
     a->anchor = g_strdup(anchor);
     a->tps = 1000000000;
@@ -202,7 +225,8 @@ static void init_archive(o2_archive *a, const char *anchor) {
     a->loc_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 }
 
-void o2_archive_free(o2_archive *a) {
+void o2_archive_free(o2_archive *a)
+{
     for (size_t i = 0; i < a->n_locs; i++) {
         o2_loc *l = &a->locs[i];
         g_free(l->stack.v);
@@ -225,7 +249,8 @@ void o2_archive_free(o2_archive *a) {
     memset(a, 0, sizeof *a);
 }
 
-static bool read_global_defs(OTF2_Reader *r, o2_archive *a, char *err, size_t err_len) {
+static bool read_global_defs(OTF2_Reader *r, o2_archive *a, char *err, size_t err_len)
+{
     OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
     if (!gdr) {
         snprintf(err, err_len, "%s: cannot read the global definitions: %s", a->anchor,
@@ -263,7 +288,8 @@ static bool read_global_defs(OTF2_Reader *r, o2_archive *a, char *err, size_t er
     return true;
 }
 
-bool o2_read_defs(const char *anchor, o2_archive *a, char *err, size_t err_len) {
+bool o2_read_defs(const char *anchor, o2_archive *a, char *err, size_t err_len)
+{
     init_archive(a, anchor);
     OTF2_Error_RegisterCallback(on_error, NULL);
     last_error[0] = 0;
@@ -291,7 +317,8 @@ struct o2_events {
 };
 
 o2_events *o2_events_open(o2_archive *a, const OTF2_EvtReaderCallbacks *cb, void *const *user, char *err,
-                          size_t err_len) {
+                          size_t err_len)
+{
     last_error[0] = 0;
     OTF2_Reader *r = OTF2_Reader_Open(a->anchor);
     if (!r) {
@@ -342,7 +369,8 @@ o2_events *o2_events_open(o2_archive *a, const OTF2_EvtReaderCallbacks *cb, void
     return e;
 }
 
-bool o2_events_read(o2_events *e, size_t i, uint64_t n) {
+bool o2_events_read(o2_events *e, size_t i, uint64_t n)
+{
     if (!e->ers[i]) return false;
     o2_loc *l = &e->a->locs[i];
     uint64_t got = 0;
@@ -360,7 +388,8 @@ bool o2_events_read(o2_events *e, size_t i, uint64_t n) {
     return more;
 }
 
-void o2_events_close(o2_events *e) {
+void o2_events_close(o2_events *e)
+{
     if (!e) return;
     for (size_t i = 0; i < e->a->n_locs; i++)
         if (e->ers[i]) OTF2_Reader_CloseEvtReader(e->r, e->ers[i]);

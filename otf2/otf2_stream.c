@@ -13,18 +13,18 @@
 #include "dumpi_table.h"
 #include "palette.h"
 
-#define O2_PUSH(vec, val)                                                                    \
-    do {                                                                                     \
-        if ((vec).n == (vec).cap) {                                                          \
-            (vec).cap = (vec).cap ? 2 * (vec).cap : 16;                                      \
-            (vec).v = g_realloc_n((vec).v, (vec).cap, sizeof *(vec).v);                      \
-        }                                                                                    \
-        (vec).v[(vec).n++] = (val);                                                          \
+#define O2_PUSH(vec, val)                                               \
+    do {                                                                \
+        if ((vec).n == (vec).cap) {                                     \
+            (vec).cap = (vec).cap ? 2 * (vec).cap : 16;                 \
+            (vec).v = g_realloc_n((vec).v, (vec).cap, sizeof *(vec).v); \
+        }                                                               \
+        (vec).v[(vec).n++] = (val);                                     \
     } while (0)
 
 /* isend_req's value for a send a receive already took: its completion
  * still counts in the wait that records it. */
-#define O2_SENT ((gpointer)1)
+#define O2_SENT     ((gpointer)1)
 #define O2_NO_FRAME UINT64_MAX
 
 /* ------------------------------------------------------------ channels */
@@ -40,23 +40,27 @@ typedef struct chan {
     GQueue sends; /* o2_send*, in send order */
 } chan;
 
-static guint chan_hash(gconstpointer p) {
+static guint chan_hash(gconstpointer p)
+{
     const chan_key *k = p;
     return (guint)(k->comm * 2654435761u) ^ (guint)(k->src * 40503u) ^ (guint)(k->dst * 2246822519u) ^ k->tag;
 }
 
-static gboolean chan_equal(gconstpointer x, gconstpointer y) {
+static gboolean chan_equal(gconstpointer x, gconstpointer y)
+{
     const chan_key *a = x, *b = y;
     return a->comm == b->comm && a->src == b->src && a->dst == b->dst && a->tag == b->tag;
 }
 
-static void chan_free(gpointer p) {
+static void chan_free(gpointer p)
+{
     chan *c = p;
     g_queue_clear_full(&c->sends, g_free);
     g_free(c);
 }
 
-void o2_stream_init(mapper *m) {
+void o2_stream_init(mapper *m)
+{
     m->chans = g_hash_table_new_full(chan_hash, chan_equal, NULL, chan_free);
     uint32_t n = 0;
     for (size_t i = 0; i < m->a->n_locs; i++) n = MAX(n, m->a->locs[i].rank + 1);
@@ -74,20 +78,23 @@ void o2_stream_init(mapper *m) {
 
 static void arrow(mapper *m, o2_recv *r);
 
-static o2_recv *hold(o2_recv *r) {
+static o2_recv *hold(o2_recv *r)
+{
     r->refs++;
     return r;
 }
 
 /* Drop one holder; the last one frees it. A receive that took a message
  * but whose completion no one can tell any more is listed incomplete. */
-static void release(mapper *m, o2_recv *r) {
+static void release(mapper *m, o2_recv *r)
+{
     if (--r->refs) return;
     if (r->matched && !r->drawn) o2_unmatched(m, "incomplete", r->m_src, (int32_t)r->l->rank, r->m_tag, r->m_comm);
     g_free(r);
 }
 
-static void set_done(mapper *m, o2_recv *r, int64_t t, bool inferred) {
+static void set_done(mapper *m, o2_recv *r, int64_t t, bool inferred)
+{
     r->done = true;
     r->done_t = t;
     if (inferred) {
@@ -101,13 +108,15 @@ static void set_done(mapper *m, o2_recv *r, int64_t t, bool inferred) {
 
 /* Messages to one rank in the order a receive without envelope takes
  * them: by the entry of the sending region, then sending location. */
-static int msg_before(const o2_send *a, const o2_send *b) {
+static int msg_before(const o2_send *a, const o2_send *b)
+{
     if (a->t != b->t) return a->t < b->t;
     if (a->l != b->l) return a->l < b->l;
     return a->seq < b->seq;
 }
 
-static o2_send *chan_head(mapper *m, chan *c) {
+static o2_send *chan_head(mapper *m, chan *c)
+{
     o2_send *s;
     while ((s = g_queue_peek_head(&c->sends)) && s->cancelled) {
         g_queue_pop_head(&c->sends);
@@ -122,7 +131,8 @@ static o2_send *chan_head(mapper *m, chan *c) {
  * earlier one can still be read. A send is taken to be recorded in the
  * innermost open region (the MPI call's), so a location's next one starts
  * no earlier than that region or its next record. */
-static int64_t send_watermark(const mapper *m) {
+static int64_t send_watermark(const mapper *m)
+{
     int64_t w = INT64_MAX;
     for (size_t i = 0; i < m->a->n_locs; i++) {
         const o2_loc *l = &m->a->locs[i];
@@ -134,7 +144,8 @@ static int64_t send_watermark(const mapper *m) {
     return w;
 }
 
-static void take(mapper *m, o2_recv *r, chan *c) {
+static void take(mapper *m, o2_recv *r, chan *c)
+{
     o2_send *s = g_queue_pop_head(&c->sends);
     r->matched = true;
     r->m_start = s->t;
@@ -156,7 +167,8 @@ static void take(mapper *m, o2_recv *r, chan *c) {
  * DUMPI path does for a wildcard receive without a status). A receive
  * waits, and the receives posted after it on its rank with it, while its
  * envelope may still come or its message may still be read. */
-static void match_rank(mapper *m, uint32_t rank, int64_t send_w) {
+static void match_rank(mapper *m, uint32_t rank, int64_t send_w)
+{
     GQueue *q = &m->fifo[rank];
     o2_recv *r;
     while ((r = g_queue_peek_head(q))) {
@@ -169,9 +181,12 @@ static void match_rank(mapper *m, uint32_t rank, int64_t send_w) {
             } else {
                 chan_key k = {r->comm, src, (int32_t)rank, r->tag};
                 chan *c = g_hash_table_lookup(m->chans, &k);
-                if (c && chan_head(m, c)) take(m, r, c);
-                else if (m->all_read) o2_unmatched(m, "recv", src, (int32_t)rank, r->tag, r->comm);
-                else break;
+                if (c && chan_head(m, c))
+                    take(m, r, c);
+                else if (m->all_read)
+                    o2_unmatched(m, "recv", src, (int32_t)rank, r->tag, r->comm);
+                else
+                    break;
             }
         } else if (r->final || m->all_read) {
             GPtrArray *mine = m->by_dst[rank];
@@ -182,8 +197,10 @@ static void match_rank(mapper *m, uint32_t rank, int64_t send_w) {
                 if (s && (!bs || msg_before(s, bs))) best = mine->pdata[i], bs = s;
             }
             if (!m->all_read && (!bs || bs->t >= send_w)) break;
-            if (best) take(m, r, best);
-            else o2_unmatched(m, "recv", -1, (int32_t)rank, O2_UNKNOWN, O2_UNKNOWN);
+            if (best)
+                take(m, r, best);
+            else
+                o2_unmatched(m, "recv", -1, (int32_t)rank, O2_UNKNOWN, O2_UNKNOWN);
         } else {
             break;
         }
@@ -192,7 +209,8 @@ static void match_rank(mapper *m, uint32_t rank, int64_t send_w) {
     }
 }
 
-void o2_stream_match(mapper *m) {
+void o2_stream_match(mapper *m)
+{
     int64_t w = send_watermark(m);
     for (uint32_t r = 0; r < m->n_rank_slots; r++) match_rank(m, r, w);
     if (!m->all_read) return;
@@ -202,39 +220,42 @@ void o2_stream_match(mapper *m) {
     while (g_hash_table_iter_next(&it, &k, &v)) {
         chan *c = v;
         for (o2_send *s; (s = g_queue_pop_head(&c->sends)); g_free(s)) {
-            if (s->cancelled) m->n_cancelled++;
-            else o2_unmatched(m, "send", c->k.src, c->k.dst, c->k.tag, c->k.comm);
+            if (s->cancelled)
+                m->n_cancelled++;
+            else
+                o2_unmatched(m, "send", c->k.src, c->k.dst, c->k.tag, c->k.comm);
         }
     }
 }
 
-static void arrow(mapper *m, o2_recv *r) {
+static void arrow(mapper *m, o2_recv *r)
+{
     if (r->drawn) return;
     r->drawn = true;
     bool inferred = !r->exact || r->inferred_done;
-    if (inferred && m->inferred_cat == O2_NONE)
-        /* Lazily: a legend entry only where something was inferred. */
+    if (inferred && m->inferred_cat == O2_NONE) /* Lazily: a legend entry only where something was inferred. */
         m->inferred_cat = o2_category(m, SLOG_KIND_ARROW, "message (inferred)", "message", PALETTE_ARROW_INFERRED,
                                       call_arrow_fields, N_ARROW_FIELDS, 0);
-    o2_draw d = {.kind = SLOG_KIND_ARROW,
-                 .category = inferred ? m->inferred_cat : m->msg_cat,
-                 .timeline = r->m_timeline,
-                 .end_timeline = r->l->timeline,
-                 .start = r->m_start,
-                 .end = r->done_t,
-                 .cls = 1,
-                 .tl_order = r->l->timeline,
-                 .idx = r->idx,
-                 .n_info = 3,
-                 .info = {r->exact ? (int64_t)r->bytes : (int64_t)r->m_bytes, r->m_tag,
-                          r->exact ? r->comm : r->m_comm}};
+    o2_draw d = {
+        .kind = SLOG_KIND_ARROW,
+        .category = inferred ? m->inferred_cat : m->msg_cat,
+        .timeline = r->m_timeline,
+        .end_timeline = r->l->timeline,
+        .start = r->m_start,
+        .end = r->done_t,
+        .cls = 1,
+        .tl_order = r->l->timeline,
+        .idx = r->idx,
+        .n_info = 3,
+        .info = {r->exact ? (int64_t)r->bytes : (int64_t)r->m_bytes, r->m_tag, r->exact ? r->comm : r->m_comm}};
     o2_emit(m, &d);
     m->n_arrows++;
     if (inferred) m->n_inferred++;
 }
 
 /* The earliest end an arrow or state still to come can have. */
-int64_t o2_stream_watermark(const mapper *m) {
+int64_t o2_stream_watermark(const mapper *m)
+{
     int64_t w = INT64_MAX;
     for (size_t i = 0; i < m->a->n_locs; i++) {
         const o2_loc *l = &m->a->locs[i];
@@ -253,7 +274,8 @@ int64_t o2_stream_watermark(const mapper *m) {
     return w;
 }
 
-void o2_stream_free(mapper *m) {
+void o2_stream_free(mapper *m)
+{
     if (!m->chans) return;
     for (uint32_t r = 0; r < m->n_rank_slots; r++) {
         for (o2_recv *x; (x = g_queue_pop_head(&m->fifo[r]));) {
@@ -299,7 +321,8 @@ void o2_stream_free(mapper *m) {
 
 enum { WAIT_NONE, WAIT_ONE, WAIT_ALL };
 
-static int wait_kind(const char *name) {
+static int wait_kind(const char *name)
+{
     if (!strcmp(name, "MPI_Wait") || !strcmp(name, "MPI_Waitany")) return WAIT_ONE;
     if (!strcmp(name, "MPI_Waitall") || !strcmp(name, "MPI_Waitsome") || !strcmp(name, "MPI_Testall") ||
         !strcmp(name, "MPI_Testsome"))
@@ -309,7 +332,8 @@ static int wait_kind(const char *name) {
 
 /* The oldest receive still to complete that was posted before frame idx
  * (or outside any), or NULL; the completed and cancelled ones are let go. */
-static o2_recv *oldest_pending(mapper *m, o2_loc *l, uint64_t idx) {
+static o2_recv *oldest_pending(mapper *m, o2_loc *l, uint64_t idx)
+{
     o2_recv *r;
     while ((r = g_queue_peek_head(&l->recvq)) && (r->done || r->cancelled)) {
         g_queue_pop_head(&l->recvq);
@@ -319,7 +343,8 @@ static o2_recv *oldest_pending(mapper *m, o2_loc *l, uint64_t idx) {
     return r;
 }
 
-static void complete_oldest(mapper *m, o2_loc *l, uint64_t idx, int64_t t1) {
+static void complete_oldest(mapper *m, o2_loc *l, uint64_t idx, int64_t t1)
+{
     o2_recv *r = oldest_pending(m, l, idx);
     if (!r) return;
     g_queue_pop_head(&l->recvq);
@@ -331,12 +356,12 @@ static void complete_oldest(mapper *m, o2_loc *l, uint64_t idx, int64_t t1) {
 /* The open MPI_Waitall's share, now that the single waits after it are
  * known: every pending receive but as many as those waits will need; then
  * each of them, in order, the oldest. */
-static void waitall_decide(mapper *m, o2_loc *l) {
+static void waitall_decide(mapper *m, o2_loc *l)
+{
     if (!l->wa_open) return;
     l->wa_open = false;
     uint32_t keep = (uint32_t)l->wa_ones.n;
-    for (uint32_t n = l->wa_q > keep ? l->wa_q - keep : 0; n > 0; n--)
-        complete_oldest(m, l, l->wa_idx, l->wa_t1);
+    for (uint32_t n = l->wa_q > keep ? l->wa_q - keep : 0; n > 0; n--) complete_oldest(m, l, l->wa_idx, l->wa_t1);
     for (size_t i = 0; i < l->wa_ones.n; i++) complete_oldest(m, l, l->wa_ones.v[i].idx, l->wa_ones.v[i].t1);
     l->wa_ones.n = 0;
 }
@@ -348,13 +373,16 @@ static void waitall_decide(mapper *m, o2_loc *l) {
  * the next Waitall will need (the usual "post receives, send, wait for the
  * sends, wait for each receive" halo exchange), decided at that next
  * Waitall. docs/OTF2.md. */
-static void infer_at_wait(mapper *m, o2_loc *l, const o2_frame *f) {
+static void infer_at_wait(mapper *m, o2_loc *l, const o2_frame *f)
+{
     if (l->saw_completions || f->completed) return;
     const o2_region *r = g_hash_table_lookup(m->a->regions, GUINT_TO_POINTER(f->region));
     int kind = r ? wait_kind(o2_string(m->a, r->name)) : WAIT_NONE;
     if (kind == WAIT_ONE) {
-        if (l->wa_open) O2_PUSH(l->wa_ones, ((o2_wait){f->t1, f->idx}));
-        else complete_oldest(m, l, f->idx, f->t1);
+        if (l->wa_open)
+            O2_PUSH(l->wa_ones, ((o2_wait){f->t1, f->idx}));
+        else
+            complete_oldest(m, l, f->idx, f->t1);
     } else if (kind == WAIT_ALL) {
         waitall_decide(m, l);
         uint32_t q = 0;
@@ -373,12 +401,14 @@ static void infer_at_wait(mapper *m, o2_loc *l, const o2_frame *f) {
 
 /* ------------------------------------------------------------ records */
 
-static o2_frame *top(o2_loc *l) {
+static o2_frame *top(o2_loc *l)
+{
     return l->stack.n ? &l->stack.v[l->stack.n - 1] : NULL;
 }
 
 /* Every record: its time on the common clock, and that it was read. */
-static int64_t seen(o2_stream_ctx *c, OTF2_TimeStamp time) {
+static int64_t seen(o2_stream_ctx *c, OTF2_TimeStamp time)
+{
     o2_loc *l = c->l;
     int64_t t = o2_ns(c->m->a, time);
     l->n_read++;
@@ -393,25 +423,38 @@ static int64_t seen(o2_stream_ctx *c, OTF2_TimeStamp time) {
     return t + l->shift_ns;
 }
 
-static void starts(o2_loc *l, int64_t t) {
+static void starts(o2_loc *l, int64_t t)
+{
     if (l->first_start == INT64_MAX) l->first_start = t;
 }
 
 static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
-                                  OTF2_AttributeList *attrs, OTF2_RegionRef region) {
+                                  OTF2_AttributeList *attrs, OTF2_RegionRef region)
+{
     o2_stream_ctx *c = u;
     int64_t t = seen(c, time);
     o2_loc *l = c->l;
     starts(l, t);
-    o2_frame f = {.t0 = t, .t1 = t, .idx = l->n_frames++, .region = region, .dest = -1, .source = -1,
-                  .root = -1, .tag = O2_UNKNOWN, .bytes = O2_UNKNOWN, .sent = O2_UNKNOWN, .received = O2_UNKNOWN,
-                  .comm = O2_UNKNOWN, .request = O2_UNKNOWN};
+    o2_frame f = {.t0 = t,
+                  .t1 = t,
+                  .idx = l->n_frames++,
+                  .region = region,
+                  .dest = -1,
+                  .source = -1,
+                  .root = -1,
+                  .tag = O2_UNKNOWN,
+                  .bytes = O2_UNKNOWN,
+                  .sent = O2_UNKNOWN,
+                  .received = O2_UNKNOWN,
+                  .comm = O2_UNKNOWN,
+                  .request = O2_UNKNOWN};
     O2_PUSH(l->stack, f);
     l->n_handled++;
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static uint32_t region_category(mapper *m, uint32_t ref) {
+static uint32_t region_category(mapper *m, uint32_t ref)
+{
     o2_region *r = g_hash_table_lookup(m->a->regions, GUINT_TO_POINTER(ref));
     if (!r) {
         m->a->n_missing_defs++;
@@ -428,8 +471,8 @@ static uint32_t region_category(mapper *m, uint32_t ref) {
         name = undefined;
     }
     const dumpi_fn_info *fn = strncmp(name, "MPI_", 4) == 0 ? dumpi_fn_by_name(name) : NULL;
-    dumpi_family fam = fn ? (dumpi_family)fn->family
-                          : (r->paradigm == OTF2_PARADIGM_MPI ? DUMPI_FAMILY_OTHER : DUMPI_FAMILY_USER);
+    dumpi_family fam =
+        fn ? (dumpi_family)fn->family : (r->paradigm == OTF2_PARADIGM_MPI ? DUMPI_FAMILY_OTHER : DUMPI_FAMILY_USER);
     static const uint8_t p2p_fields[] = {F_BYTES, F_DEST, F_SOURCE, F_TAG, F_COMM, F_REQUEST};
     static const uint8_t coll_fields[] = {F_SENT, F_RECEIVED, F_ROOT, F_COMM};
     static const uint8_t wait_fields[] = {F_COMPLETED};
@@ -445,11 +488,19 @@ static uint32_t region_category(mapper *m, uint32_t ref) {
 
 /* A frame is left (or the trace ends): its state, the receives its exit
  * completes, the completions it may have made. */
-static void close_frame(mapper *m, o2_loc *l, o2_frame *f) {
+static void close_frame(mapper *m, o2_loc *l, o2_frame *f)
+{
     uint32_t cat = region_category(m, f->region);
     const o2_cat *c = m->cats->pdata[cat];
-    o2_draw d = {.kind = SLOG_KIND_STATE, .category = cat, .timeline = l->timeline, .end_timeline = l->timeline,
-                 .start = f->t0, .end = f->t1, .tl_order = l->timeline, .idx = f->idx, .n_info = c->n_fields};
+    o2_draw d = {.kind = SLOG_KIND_STATE,
+                 .category = cat,
+                 .timeline = l->timeline,
+                 .end_timeline = l->timeline,
+                 .start = f->t0,
+                 .end = f->t1,
+                 .tl_order = l->timeline,
+                 .idx = f->idx,
+                 .n_info = c->n_fields};
     for (uint32_t k = 0; k < c->n_fields; k++) {
         int64_t v = SLOG_INFO_UNKNOWN;
         switch (c->fields[k]) {
@@ -483,7 +534,8 @@ static void close_frame(mapper *m, o2_loc *l, o2_frame *f) {
 }
 
 static OTF2_CallbackCode ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
-                                  OTF2_AttributeList *attrs, OTF2_RegionRef region) {
+                                  OTF2_AttributeList *attrs, OTF2_RegionRef region)
+{
     o2_stream_ctx *c = u;
     int64_t t = seen(c, time);
     o2_loc *l = c->l;
@@ -510,7 +562,8 @@ static OTF2_CallbackCode ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
 }
 
 static void post_send(o2_stream_ctx *c, int64_t t, uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t len,
-                      uint64_t request) {
+                      uint64_t request)
+{
     mapper *m = c->m;
     o2_loc *l = c->l;
     o2_frame *f = top(l);
@@ -535,8 +588,14 @@ static void post_send(o2_stream_ctx *c, int64_t t, uint32_t receiver, OTF2_CommR
         return;
     }
     o2_send *s = g_new(o2_send, 1);
-    *s = (o2_send){.t = f ? f->t0 : t, .seq = l->n_sends++, .l = l, .comm = comm, .peer = receiver,
-                   .tag = tag, .bytes = len, .request = request};
+    *s = (o2_send){.t = f ? f->t0 : t,
+                   .seq = l->n_sends++,
+                   .l = l,
+                   .comm = comm,
+                   .peer = receiver,
+                   .tag = tag,
+                   .bytes = len,
+                   .request = request};
     if (request) g_hash_table_insert(l->isend_req, GSIZE_TO_POINTER(request), s);
     chan_key k = {comm, (int32_t)l->rank, dst, tag};
     chan *ch = g_hash_table_lookup(m->chans, &k);
@@ -556,7 +615,8 @@ static void post_send(o2_stream_ctx *c, int64_t t, uint32_t receiver, OTF2_CommR
 
 static OTF2_CallbackCode ev_send(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
                                  OTF2_AttributeList *attrs, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
-                                 uint64_t len) {
+                                 uint64_t len)
+{
     o2_stream_ctx *c = u;
     post_send(c, seen(c, time), receiver, comm, tag, len, 0);
     return OTF2_CALLBACK_SUCCESS;
@@ -564,32 +624,38 @@ static OTF2_CallbackCode ev_send(OTF2_LocationRef loc, OTF2_TimeStamp time, uint
 
 static OTF2_CallbackCode ev_isend(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
                                   OTF2_AttributeList *attrs, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
-                                  uint64_t len, uint64_t request) {
+                                  uint64_t len, uint64_t request)
+{
     o2_stream_ctx *c = u;
     post_send(c, seen(c, time), receiver, comm, tag, len, request);
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static void completed_in_top(o2_loc *l) {
+static void completed_in_top(o2_loc *l)
+{
     o2_frame *f = top(l);
     if (f) f->completed++;
 }
 
 static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
-                                           OTF2_AttributeList *attrs, uint64_t request) {
+                                           OTF2_AttributeList *attrs, uint64_t request)
+{
     o2_stream_ctx *c = u;
     o2_loc *l = c->l;
     seen(c, time);
     l->saw_completions = true;
-    if (g_hash_table_remove(l->isend_req, GSIZE_TO_POINTER(request))) completed_in_top(l);
-    else l->n_stray++;
+    if (g_hash_table_remove(l->isend_req, GSIZE_TO_POINTER(request)))
+        completed_in_top(l);
+    else
+        l->n_stray++;
     l->n_handled++;
     return OTF2_CALLBACK_SUCCESS;
 }
 
 /* A new receive of l, held by its rank's queue and by the caller, who
  * releases it when done with it. */
-static o2_recv *new_recv(mapper *m, o2_loc *l, int64_t t) {
+static o2_recv *new_recv(mapper *m, o2_loc *l, int64_t t)
+{
     o2_frame *f = top(l);
     o2_recv *r = g_new0(o2_recv, 1);
     r->refs = 1;
@@ -602,14 +668,16 @@ static o2_recv *new_recv(mapper *m, o2_loc *l, int64_t t) {
 }
 
 /* A request's entry goes: its receive can no longer learn its envelope. */
-static void request_gone(mapper *m, o2_loc *l, o2_recv *r) {
+static void request_gone(mapper *m, o2_loc *l, o2_recv *r)
+{
     r->final = true;
     release(m, r);
     match_rank(m, l->rank, send_watermark(m));
 }
 
 static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
-                                          OTF2_AttributeList *attrs, uint64_t request) {
+                                          OTF2_AttributeList *attrs, uint64_t request)
+{
     o2_stream_ctx *c = u;
     mapper *m = c->m;
     o2_loc *l = c->l;
@@ -633,7 +701,8 @@ static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp t
 /* A receive completed with its envelope: the pending one of that request,
  * or (blocking, or no request record) one posted by its own region. */
 static void recv_done(o2_stream_ctx *c, int64_t t, uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t len,
-                      bool has_request, uint64_t request) {
+                      bool has_request, uint64_t request)
+{
     mapper *m = c->m;
     o2_loc *l = c->l;
     o2_frame *f = top(l);
@@ -679,7 +748,8 @@ static void recv_done(o2_stream_ctx *c, int64_t t, uint32_t sender, OTF2_CommRef
 
 static OTF2_CallbackCode ev_recv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
                                  OTF2_AttributeList *attrs, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
-                                 uint64_t len) {
+                                 uint64_t len)
+{
     o2_stream_ctx *c = u;
     recv_done(c, seen(c, time), sender, comm, tag, len, false, 0);
     return OTF2_CALLBACK_SUCCESS;
@@ -687,14 +757,16 @@ static OTF2_CallbackCode ev_recv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint
 
 static OTF2_CallbackCode ev_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
                                   OTF2_AttributeList *attrs, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
-                                  uint64_t len, uint64_t request) {
+                                  uint64_t len, uint64_t request)
+{
     o2_stream_ctx *c = u;
     recv_done(c, seen(c, time), sender, comm, tag, len, true, request);
     return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode ev_test(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
-                                 OTF2_AttributeList *attrs, uint64_t request) {
+                                 OTF2_AttributeList *attrs, uint64_t request)
+{
     o2_stream_ctx *c = u;
     mapper *m = c->m;
     o2_loc *l = c->l;
@@ -705,8 +777,15 @@ static OTF2_CallbackCode ev_test(OTF2_LocationRef loc, OTF2_TimeStamp time, uint
     char name[160];
     snprintf(name, sizeof name, "%s (nothing)", r && r->defined ? o2_string(m->a, r->name) : "MPI_Test");
     uint32_t cat = o2_category(m, SLOG_KIND_EVENT, name, "poll", palette_event_colour(name), NULL, 0, 0);
-    o2_draw d = {.kind = SLOG_KIND_EVENT, .category = cat, .timeline = l->timeline, .end_timeline = l->timeline,
-                 .start = t, .end = t, .sub = 1, .tl_order = l->timeline, .idx = l->n_polls++};
+    o2_draw d = {.kind = SLOG_KIND_EVENT,
+                 .category = cat,
+                 .timeline = l->timeline,
+                 .end_timeline = l->timeline,
+                 .start = t,
+                 .end = t,
+                 .sub = 1,
+                 .tl_order = l->timeline,
+                 .idx = l->n_polls++};
     o2_emit(m, &d);
     m->n_events++;
     l->n_handled++;
@@ -714,7 +793,8 @@ static OTF2_CallbackCode ev_test(OTF2_LocationRef loc, OTF2_TimeStamp time, uint
 }
 
 static OTF2_CallbackCode ev_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
-                                      OTF2_AttributeList *attrs, uint64_t request) {
+                                      OTF2_AttributeList *attrs, uint64_t request)
+{
     o2_stream_ctx *c = u;
     mapper *m = c->m;
     o2_loc *l = c->l;
@@ -738,7 +818,8 @@ static OTF2_CallbackCode ev_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp time,
 }
 
 static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
-                                       OTF2_AttributeList *attrs) {
+                                       OTF2_AttributeList *attrs)
+{
     o2_stream_ctx *c = u;
     seen(c, time);
     c->l->n_handled++;
@@ -746,8 +827,9 @@ static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp time
 }
 
 static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
-                                     OTF2_AttributeList *attrs, OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                     uint32_t root, uint64_t sent, uint64_t received) {
+                                     OTF2_AttributeList *attrs, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
+                                     uint64_t sent, uint64_t received)
+{
     o2_stream_ctx *c = u;
     seen(c, time);
     o2_frame *f = top(c->l);
@@ -762,7 +844,8 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, 
 }
 
 static OTF2_CallbackCode ev_unknown(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
-                                    OTF2_AttributeList *attrs) {
+                                    OTF2_AttributeList *attrs)
+{
     o2_stream_ctx *c = u;
     seen(c, time);
     c->l->n_unknown++;
@@ -771,18 +854,20 @@ static OTF2_CallbackCode ev_unknown(OTF2_LocationRef loc, OTF2_TimeStamp time, u
 
 /* One counting callback per skipped record kind, of its exact type. */
 #define O2_PARAMS(...) __VA_ARGS__
-#define O2_SKIP_CB(name, rec, fam, params)                                                              \
+#define O2_SKIP_CB(name, rec, fam, params)                                                                 \
     static OTF2_CallbackCode skip_##name(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u, \
-                                         OTF2_AttributeList *attrs O2_PARAMS params) {                  \
-        o2_stream_ctx *c = u;                                                                           \
-        seen(c, time);                                                                                  \
-        c->l->skipped[O2_SKIP_##name]++;                                                                \
-        return OTF2_CALLBACK_SUCCESS;                                                                   \
+                                         OTF2_AttributeList *attrs O2_PARAMS params)                       \
+    {                                                                                                      \
+        o2_stream_ctx *c = u;                                                                              \
+        seen(c, time);                                                                                     \
+        c->l->skipped[O2_SKIP_##name]++;                                                                   \
+        return OTF2_CALLBACK_SUCCESS;                                                                      \
     }
 OTF2_SKIPPED_RECORDS(O2_SKIP_CB)
 #undef O2_SKIP_CB
 
-OTF2_EvtReaderCallbacks *o2_stream_callbacks(void) {
+OTF2_EvtReaderCallbacks *o2_stream_callbacks(void)
+{
     OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
     if (!cb) return NULL;
     OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, ev_unknown);
@@ -804,7 +889,8 @@ OTF2_EvtReaderCallbacks *o2_stream_callbacks(void) {
     return cb;
 }
 
-void o2_stream_end_location(mapper *m, o2_loc *l) {
+void o2_stream_end_location(mapper *m, o2_loc *l)
+{
     l->finished = true;
     /* Regions never left (a cut trace): drawn up to the location's end,
      * innermost first, as their exits would have come. */
@@ -831,23 +917,26 @@ void o2_stream_end_location(mapper *m, o2_loc *l) {
 
 /* ------------------------------------------------------------ clock pass */
 
-static bool is_sync_collective(const char *name) {
-    static const char *const sync[] = {"MPI_Barrier", "MPI_Allreduce", "MPI_Allgather", "MPI_Allgatherv",
-                                       "MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Reduce_scatter",
-                                       "MPI_Reduce_scatter_block"};
+static bool is_sync_collective(const char *name)
+{
+    static const char *const sync[] = {"MPI_Barrier",    "MPI_Allreduce",      "MPI_Allgather",
+                                       "MPI_Allgatherv", "MPI_Alltoall",       "MPI_Alltoallv",
+                                       "MPI_Alltoallw",  "MPI_Reduce_scatter", "MPI_Reduce_scatter_block"};
     for (size_t i = 0; i < G_N_ELEMENTS(sync); i++)
         if (strcmp(name, sync[i]) == 0) return true;
     return false;
 }
 
-static int64_t sync_time(o2_sync_ctx *c, OTF2_TimeStamp time) {
+static int64_t sync_time(o2_sync_ctx *c, OTF2_TimeStamp time)
+{
     int64_t t = o2_ns(c->a, time);
     if (t > O2_TIME_LIMIT_NS || t < -O2_TIME_LIMIT_NS) t = c->stack.n ? c->stack.v[c->stack.n - 1].t0 : 0;
     return t;
 }
 
 static OTF2_CallbackCode sy_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
-                                  OTF2_AttributeList *attrs, OTF2_RegionRef region) {
+                                  OTF2_AttributeList *attrs, OTF2_RegionRef region)
+{
     o2_sync_ctx *c = u;
     __typeof__(*c->stack.v) f = {region, sync_time(c, time), O2_UNKNOWN};
     O2_PUSH(c->stack, f);
@@ -857,7 +946,8 @@ static OTF2_CallbackCode sy_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
 /* The first synchronising collectives on a communicator of every rank,
  * in the order entered (they do not nest). */
 static OTF2_CallbackCode sy_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
-                                  OTF2_AttributeList *attrs, OTF2_RegionRef region) {
+                                  OTF2_AttributeList *attrs, OTF2_RegionRef region)
+{
     o2_sync_ctx *c = u;
     size_t k = c->stack.n;
     while (k > 0 && c->stack.v[k - 1].region != region) k--;
@@ -877,14 +967,16 @@ static OTF2_CallbackCode sy_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
 }
 
 static OTF2_CallbackCode sy_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u,
-                                     OTF2_AttributeList *attrs, OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                     uint32_t root, uint64_t sent, uint64_t received) {
+                                     OTF2_AttributeList *attrs, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
+                                     uint64_t sent, uint64_t received)
+{
     o2_sync_ctx *c = u;
     if (c->stack.n) c->stack.v[c->stack.n - 1].comm = comm;
     return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_EvtReaderCallbacks *o2_sync_callbacks(void) {
+OTF2_EvtReaderCallbacks *o2_sync_callbacks(void)
+{
     OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
     if (!cb) return NULL;
     OTF2_EvtReaderCallbacks_SetEnterCallback(cb, sy_enter);

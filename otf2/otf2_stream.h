@@ -45,23 +45,23 @@ typedef struct mapper {
     const otf2_build_options *o;
     FILE *err;
     int status;
-    GPtrArray *cats;          /* o2_cat* */
-    GHashTable *cat_by_name;  /* "kind:name" -> id + 1 */
+    GPtrArray *cats;         /* o2_cat* */
+    GHashTable *cat_by_name; /* "kind:name" -> id + 1 */
     uint32_t msg_cat, inferred_cat;
     /* drawables not written yet: a binary heap in end order */
     o2_draw *heap;
     size_t n_heap, cap_heap, max_heap;
     /* messages in flight */
-    GHashTable *chans;        /* chan_key -> chan* */
-    GPtrArray **by_dst;       /* per rank: the channels to it */
-    GQueue *fifo;             /* per rank: its receives to match, in posting order */
+    GHashTable *chans;  /* chan_key -> chan* */
+    GPtrArray **by_dst; /* per rank: the channels to it */
+    GQueue *fifo;       /* per rank: its receives to match, in posting order */
     uint32_t n_rank_slots;
     bool all_read;
     /* counts for the summary */
     uint64_t n_states, n_arrows, n_inferred, n_events, n_cancelled;
-    uint64_t n_inferred_done;   /* receive completions inferred */
-    uint64_t n_open_closed;     /* frames never left */
-    GHashTable *unmatched;      /* description -> count */
+    uint64_t n_inferred_done; /* receive completions inferred */
+    uint64_t n_open_closed;   /* frames never left */
+    GHashTable *unmatched;    /* description -> count */
     uint32_t n_ranks, n_timelines, n_processes;
     bool aligned;
     int64_t max_shift, max_error;
@@ -98,7 +98,12 @@ typedef struct o2_sync_ctx {
     const o2_archive *a;
     o2_loc *l;
     uint32_t n_world;
-    O2_VEC(struct { uint32_t region; int64_t t0; int64_t comm; }) stack;
+    O2_VEC(struct {
+        uint32_t region;
+        int64_t t0;
+        int64_t comm;
+    })
+    stack;
     int64_t *enter, *leave;
     size_t n;
 } o2_sync_ctx;

@@ -69,22 +69,49 @@ enum synth_label {
   SYNTH_INIT = 124,
   SYNTH_FINALIZE = 125,
   SYNTH_INIT_THREAD = 171,
-  SYNTH_ALL_FUNCTIONS = 290,   /* footer counters are labels 0..290 */
-  SYNTH_FUNCTION_ENTER = 291,  /* instrumented user function (-finstrument- */
-  SYNTH_FUNCTION_EXIT = 292,   /* functions): one i64 address argument */
+  SYNTH_ALL_FUNCTIONS = 290,  /* footer counters are labels 0..290 */
+  SYNTH_FUNCTION_ENTER = 291, /* instrumented user function (-finstrument- */
+  SYNTH_FUNCTION_EXIT = 292,  /* functions): one i64 address argument */
   SYNTH_END_OF_STREAM = 293
 };
 
 /* Named argument slots a generated call fills in. The encoder maps each
  * argument name of the function table onto one of these. */
 enum synth_slot {
-  SL_COUNT, SL_DATATYPE, SL_DEST, SL_SOURCE, SL_TAG, SL_COMM, SL_REQUEST,
-  SL_FLAG, SL_OP, SL_ROOT, SL_COMMRANK, SL_COMMSIZE, SL_SENDCOUNT,
-  SL_SENDTYPE, SL_RECVCOUNT, SL_RECVTYPE, SL_SENDTAG, SL_RECVTAG, SL_COLOR,
-  SL_KEY, SL_OLDCOMM, SL_NEWCOMM, SL_RANK, SL_SIZE, SL_ARGC, SL_REQUIRED,
+  SL_COUNT,
+  SL_DATATYPE,
+  SL_DEST,
+  SL_SOURCE,
+  SL_TAG,
+  SL_COMM,
+  SL_REQUEST,
+  SL_FLAG,
+  SL_OP,
+  SL_ROOT,
+  SL_COMMRANK,
+  SL_COMMSIZE,
+  SL_SENDCOUNT,
+  SL_SENDTYPE,
+  SL_RECVCOUNT,
+  SL_RECVTYPE,
+  SL_SENDTAG,
+  SL_RECVTAG,
+  SL_COLOR,
+  SL_KEY,
+  SL_OLDCOMM,
+  SL_NEWCOMM,
+  SL_RANK,
+  SL_SIZE,
+  SL_ARGC,
+  SL_REQUIRED,
   SL_PROVIDED,
   /* arrays */
-  SL_REQUESTS, SL_STATUS, SL_STATUSES, SL_RECVCOUNTS, SL_DISPLS, SL_ARGV,
+  SL_REQUESTS,
+  SL_STATUS,
+  SL_STATUSES,
+  SL_RECVCOUNTS,
+  SL_DISPLS,
+  SL_ARGV,
   SL_N_SLOTS
 };
 
@@ -106,26 +133,26 @@ typedef struct synth_call {
   uint16_t thread;
   int64_t wall_start, wall_stop;
   int64_t cpu_start, cpu_stop;
-  int32_t v[SL_REQUESTS];          /* scalar slots */
-  int32_t n_req;                   /* SL_REQUESTS */
+  int32_t v[SL_REQUESTS]; /* scalar slots */
+  int32_t n_req;          /* SL_REQUESTS */
   int32_t req[SYNTH_MAX_REQ];
-  int32_t n_status;                /* SL_STATUS(ES): 0 = MPI_STATUS_IGNORE */
+  int32_t n_status; /* SL_STATUS(ES): 0 = MPI_STATUS_IGNORE */
   synth_status st[SYNTH_MAX_REQ];
-  int32_t n_counts;                /* SL_RECVCOUNTS / SL_DISPLS length */
+  int32_t n_counts; /* SL_RECVCOUNTS / SL_DISPLS length */
   const int32_t *counts;
   const int32_t *displs;
-  int32_t argc;                    /* SL_ARGV */
+  int32_t argc; /* SL_ARGV */
   const char *const *argv;
-  uint64_t fn;                     /* FUNCTION_ENTER/EXIT: the address */
+  uint64_t fn; /* FUNCTION_ENTER/EXIT: the address */
 } synth_call;
 
 /* Per-rank writing context. */
 typedef struct synth_dumpi {
   synth_out out;
-  uint8_t mask;           /* record mask: see the table above */
-  int32_t cpu_bias;       /* seconds subtracted from CPU times */
-  int32_t wall_bias;      /* seconds subtracted from wall times */
-  int64_t wall_shift;     /* ns added to every wall time written: the
+  uint8_t mask;       /* record mask: see the table above */
+  int32_t cpu_bias;   /* seconds subtracted from CPU times */
+  int32_t wall_bias;  /* seconds subtracted from wall times */
+  int64_t wall_shift; /* ns added to every wall time written: the
                              rank's host clock minus the simulated one */
   uint32_t counts[SYNTH_ALL_FUNCTIONS + 1];
 } synth_dumpi;
@@ -139,15 +166,14 @@ uint32_t synth_dumpi_type_size(int32_t datatype);
 
 /* Writes the lead-in magic and the stream start (time biases). The sink
  * must already be open. with_cpu/with_status select the record mask. */
-void synth_dumpi_begin(synth_dumpi *d, int32_t cpu_bias, int32_t wall_bias,
-                       int with_cpu, int with_status);
+void synth_dumpi_begin(synth_dumpi *d, int32_t cpu_bias, int32_t wall_bias, int with_cpu, int with_status);
 
 /* Encodes one call record and counts it for the footer (MPI labels only:
  * the footer has no counters for FUNCTION_ENTER/EXIT). */
 void synth_dumpi_call(synth_dumpi *d, const synth_call *c);
 
 typedef struct synth_header {
-  uint64_t starttime;     /* epoch seconds */
+  uint64_t starttime; /* epoch seconds */
   const char *hostname;
   const char *username;
   /* the function-address section: instrumented functions and their names

@@ -14,7 +14,7 @@
 /* workload.c's handles (MPI_COMM_WORLD, MPI_COMM_NULL) and wildcards. */
 enum { W_COMM_NULL = 1, W_COMM_WORLD = 2, W_ANY_SOURCE = -1, W_UNDEFINED = -32766 };
 #define N_LOCAL_COMMS 64
-#define N_REQ 256
+#define N_REQ         256
 
 /* A communicator the program made: the k-th made from parent with color,
  * its members (world rank, key) in the order they joined. */
@@ -54,7 +54,7 @@ struct synth_otf2 {
   uint64_t fn_region_addr[64];        /* user functions by address */
   uint32_t fn_region[64];
   uint32_t n_fn_regions;
-  uint32_t n_regions;                 /* regions in order of first use: */
+  uint32_t n_regions;                         /* regions in order of first use: */
   uint16_t region_label[DUMPI_N_LABELS + 64]; /* label, or DUMPI_N_LABELS + function */
   uint64_t t_min, t_max;
   int oom;
@@ -62,7 +62,7 @@ struct synth_otf2 {
 
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *cb, bool final)
 {
-  (void)user, (void)type, (void)loc, (void)cb, (void)final;
+  (void)user, (void)type, (void)loc, (void)cb, (void) final;
   return OTF2_FLUSH;
 }
 
@@ -72,7 +72,7 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
   return 0;
 }
 
-static const OTF2_FlushCallbacks flush_cbs = { pre_flush, post_flush };
+static const OTF2_FlushCallbacks flush_cbs = {pre_flush, post_flush};
 
 static uint32_t new_comm(synth_otf2 *o, uint32_t parent, uint32_t k, int32_t color)
 {
@@ -86,7 +86,7 @@ static uint32_t new_comm(synth_otf2 *o, uint32_t parent, uint32_t k, int32_t col
     o->comms = p;
     o->cap_comms = cap;
   }
-  o->comms[o->n_comms] = (o2w_comm){ parent, k, color, 0, 0, NULL };
+  o->comms[o->n_comms] = (o2w_comm){parent, k, color, 0, 0, NULL};
   return o->n_comms++;
 }
 
@@ -106,8 +106,8 @@ static void join(synth_otf2 *o, uint32_t c, int r, int32_t key)
   cm->member[cm->n++] = (int64_t)key * ((int64_t)1 << 32) + r;
 }
 
-synth_otf2 *synth_otf2_open(const char *out_prefix, int ranks, const int *rank_host,
-                            const char *const *host_names, int n_hosts, char *err, size_t errlen)
+synth_otf2 *synth_otf2_open(const char *out_prefix, int ranks, const int *rank_host, const char *const *host_names,
+                            int n_hosts, char *err, size_t errlen)
 {
   char *dir = strdup(out_prefix);
   if (!dir) {
@@ -117,8 +117,7 @@ synth_otf2 *synth_otf2_open(const char *out_prefix, int ranks, const int *rank_h
   char *slash = strrchr(dir, '/');
   const char *name = slash ? slash + 1 : dir;
   const char *path = slash ? (slash == dir ? "/" : dir) : ".";
-  if (slash)
-    *slash = '\0';
+  if (slash) *slash = '\0';
   /* libotf2 refuses to write into an archive that exists. */
   char *anchor = malloc(strlen(out_prefix) + 8);
   struct stat st;
@@ -134,8 +133,7 @@ synth_otf2 *synth_otf2_open(const char *out_prefix, int ranks, const int *rank_h
   }
   free(anchor);
   synth_otf2 *o = calloc(1, sizeof *o);
-  if (o)
-    o->r = calloc((size_t)ranks, sizeof *o->r);
+  if (o) o->r = calloc((size_t)ranks, sizeof *o->r);
   if (!o || !o->r) {
     snprintf(err, errlen, "out of memory");
     free(o);
@@ -148,8 +146,8 @@ synth_otf2 *synth_otf2_open(const char *out_prefix, int ranks, const int *rank_h
   o->n_hosts = n_hosts;
   o->t_min = UINT64_MAX;
   /* Event chunks of 1 MiB, definitions 4 MiB: libotf2's usual sizes. */
-  o->ar = OTF2_Archive_Open(path, name, OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20, OTF2_SUBSTRATE_POSIX,
-                            OTF2_COMPRESSION_NONE);
+  o->ar =
+      OTF2_Archive_Open(path, name, OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   free(dir);
   if (!o->ar) {
     snprintf(err, errlen, "%s.otf2: libotf2 cannot create the archive", out_prefix);
@@ -183,10 +181,8 @@ static uint32_t region(synth_otf2 *o, uint16_t label)
 static uint32_t fn_region(synth_otf2 *o, uint64_t addr)
 {
   for (uint32_t i = 0; i < o->n_fn_regions; i++)
-    if (o->fn_region_addr[i] == addr)
-      return o->fn_region[i];
-  if (o->n_fn_regions == 64)
-    return o->fn_region[63];
+    if (o->fn_region_addr[i] == addr) return o->fn_region[i];
+  if (o->n_fn_regions == 64) return o->fn_region[63];
   o->fn_region_addr[o->n_fn_regions] = addr;
   o->region_label[o->n_regions] = (uint16_t)(DUMPI_N_LABELS + o->n_fn_regions);
   o->fn_region[o->n_fn_regions++] = o->n_regions;
@@ -209,8 +205,7 @@ static void comm_made(synth_otf2 *o, int r, int32_t ph, int32_t h, int32_t color
 {
   o2w_rank *rk = &o->r[r];
   uint32_t parent = gcomm(rk, ph);
-  if (parent == UINT32_MAX)
-    return;
+  if (parent == UINT32_MAX) return;
   if (parent >= rk->n_made) {
     uint32_t n = o->n_comms + 16;
     uint32_t *p = realloc(rk->made, n * sizeof *p);
@@ -223,8 +218,7 @@ static void comm_made(synth_otf2 *o, int r, int32_t ph, int32_t h, int32_t color
     rk->n_made = n;
   }
   uint32_t k = rk->made[parent]++;
-  if (color == W_UNDEFINED || h < 0 || h >= N_LOCAL_COMMS)
-    return;
+  if (color == W_UNDEFINED || h < 0 || h >= N_LOCAL_COMMS) return;
   /* The same split on every member gives the same (parent, k, color). */
   uint32_t c = UINT32_MAX;
   for (uint32_t i = o->n_comms; i-- > 1;)
@@ -232,10 +226,8 @@ static void comm_made(synth_otf2 *o, int r, int32_t ph, int32_t h, int32_t color
       c = i;
       break;
     }
-  if (c == UINT32_MAX)
-    c = new_comm(o, parent, k, color);
-  if (o->oom)
-    return;
+  if (c == UINT32_MAX) c = new_comm(o, parent, k, color);
+  if (o->oom) return;
   join(o, c, r, key);
   rk->local[h] = (int32_t)c + 1;
 }
@@ -243,13 +235,10 @@ static void comm_made(synth_otf2 *o, int r, int32_t ph, int32_t h, int32_t color
 static OTF2_TimeStamp ts(synth_otf2 *o, o2w_rank *rk, int64_t t)
 {
   uint64_t u = t < 0 ? 0 : (uint64_t)t;
-  if (u < rk->last_t)
-    u = rk->last_t; /* a location's records in time order */
+  if (u < rk->last_t) u = rk->last_t; /* a location's records in time order */
   rk->last_t = u;
-  if (u < o->t_min)
-    o->t_min = u;
-  if (u > o->t_max)
-    o->t_max = u;
+  if (u < o->t_min) o->t_min = u;
+  if (u > o->t_max) o->t_max = u;
   rk->n_events++;
   return u;
 }
@@ -287,11 +276,15 @@ void synth_otf2_call(synth_otf2 *o, int r, const synth_call *c)
     h = v[SL_REQUEST];
     if (h >= 0 && h < N_REQ) {
       int send = c->label == SYNTH_ISEND;
-      rk->req[h] = (o2w_req){ 1, (uint8_t)send, comm, (uint32_t)(send ? v[SL_DEST] : v[SL_SOURCE]),
-                              (uint32_t)v[SL_TAG], bytes_of(v[SL_COUNT], v[SL_DATATYPE]) };
+      rk->req[h] = (o2w_req){1,
+                             (uint8_t)send,
+                             comm,
+                             (uint32_t)(send ? v[SL_DEST] : v[SL_SOURCE]),
+                             (uint32_t)v[SL_TAG],
+                             bytes_of(v[SL_COUNT], v[SL_DATATYPE])};
       if (send)
-        OTF2_EvtWriter_MpiIsend(rk->w, NULL, ts(o, rk, c->wall_start), (uint32_t)v[SL_DEST], comm,
-                                (uint32_t)v[SL_TAG], rk->req[h].bytes, (uint64_t)h);
+        OTF2_EvtWriter_MpiIsend(rk->w, NULL, ts(o, rk, c->wall_start), (uint32_t)v[SL_DEST], comm, (uint32_t)v[SL_TAG],
+                                rk->req[h].bytes, (uint64_t)h);
       else
         OTF2_EvtWriter_MpiIrecvRequest(rk->w, NULL, ts(o, rk, c->wall_start), (uint64_t)h);
     }
@@ -305,39 +298,35 @@ void synth_otf2_call(synth_otf2 *o, int r, const synth_call *c)
     break;
   }
   case SYNTH_SENDRECV:
-    OTF2_EvtWriter_MpiSend(rk->w, NULL, ts(o, rk, c->wall_start), (uint32_t)v[SL_DEST], comm,
-                           (uint32_t)v[SL_SENDTAG], bytes_of(v[SL_SENDCOUNT], v[SL_SENDTYPE]));
-    OTF2_EvtWriter_MpiRecv(rk->w, NULL, ts(o, rk, c->wall_stop), (uint32_t)v[SL_SOURCE], comm,
-                           (uint32_t)v[SL_RECVTAG], bytes_of(v[SL_RECVCOUNT], v[SL_RECVTYPE]));
+    OTF2_EvtWriter_MpiSend(rk->w, NULL, ts(o, rk, c->wall_start), (uint32_t)v[SL_DEST], comm, (uint32_t)v[SL_SENDTAG],
+                           bytes_of(v[SL_SENDCOUNT], v[SL_SENDTYPE]));
+    OTF2_EvtWriter_MpiRecv(rk->w, NULL, ts(o, rk, c->wall_stop), (uint32_t)v[SL_SOURCE], comm, (uint32_t)v[SL_RECVTAG],
+                           bytes_of(v[SL_RECVCOUNT], v[SL_RECVTYPE]));
     break;
   case SYNTH_WAITALL:
     for (int i = 0; i < c->n_req; i++) {
       h = c->req[i];
-      if (h < 0 || h >= N_REQ || !rk->req[h].used)
-        continue;
+      if (h < 0 || h >= N_REQ || !rk->req[h].used) continue;
       o2w_req *q = &rk->req[h];
       OTF2_TimeStamp t = ts(o, rk, c->wall_stop);
       if (q->is_send) {
         OTF2_EvtWriter_MpiIsendComplete(rk->w, NULL, t, (uint64_t)h);
       } else {
         uint32_t src = q->peer;
-        if (i < c->n_status && (int32_t)src == W_ANY_SOURCE)
-          src = (uint32_t)c->st[i].source;
+        if (i < c->n_status && (int32_t)src == W_ANY_SOURCE) src = (uint32_t)c->st[i].source;
         OTF2_EvtWriter_MpiIrecv(rk->w, NULL, t, src, q->comm, q->tag, q->bytes, (uint64_t)h);
       }
       q->used = 0;
     }
     break;
-  case SYNTH_BARRIER:
-    collective(o, rk, c, OTF2_COLLECTIVE_OP_BARRIER, comm, OTF2_UNDEFINED_UINT32, 0, 0);
-    break;
+  case SYNTH_BARRIER: collective(o, rk, c, OTF2_COLLECTIVE_OP_BARRIER, comm, OTF2_UNDEFINED_UINT32, 0, 0); break;
   case SYNTH_BCAST:
-    collective(o, rk, c, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)v[SL_ROOT],
-               bytes_of(v[SL_COUNT], v[SL_DATATYPE]), bytes_of(v[SL_COUNT], v[SL_DATATYPE]));
+    collective(o, rk, c, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)v[SL_ROOT], bytes_of(v[SL_COUNT], v[SL_DATATYPE]),
+               bytes_of(v[SL_COUNT], v[SL_DATATYPE]));
     break;
   case SYNTH_REDUCE:
-    collective(o, rk, c, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)v[SL_ROOT],
-               bytes_of(v[SL_COUNT], v[SL_DATATYPE]), bytes_of(v[SL_COUNT], v[SL_DATATYPE]));
+    collective(o, rk, c, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)v[SL_ROOT], bytes_of(v[SL_COUNT], v[SL_DATATYPE]),
+               bytes_of(v[SL_COUNT], v[SL_DATATYPE]));
     break;
   case SYNTH_ALLREDUCE:
     collective(o, rk, c, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, OTF2_UNDEFINED_UINT32,
@@ -345,8 +334,7 @@ void synth_otf2_call(synth_otf2 *o, int r, const synth_call *c)
     break;
   case SYNTH_GATHERV: {
     uint64_t rcv = 0;
-    for (int i = 0; i < c->n_counts; i++)
-      rcv += bytes_of(c->counts[i], v[SL_RECVTYPE]);
+    for (int i = 0; i < c->n_counts; i++) rcv += bytes_of(c->counts[i], v[SL_RECVTYPE]);
     collective(o, rk, c, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)v[SL_ROOT],
                bytes_of(v[SL_SENDCOUNT], v[SL_SENDTYPE]), rcv);
     break;
@@ -361,11 +349,9 @@ void synth_otf2_call(synth_otf2 *o, int r, const synth_call *c)
   case SYNTH_COMM_FREE:
     collective(o, rk, c, OTF2_COLLECTIVE_OP_DESTROY_HANDLE, comm, OTF2_UNDEFINED_UINT32, 0, 0);
     h = v[SL_COMM];
-    if (h >= 0 && h < N_LOCAL_COMMS && h != W_COMM_WORLD)
-      rk->local[h] = 0;
+    if (h >= 0 && h < N_LOCAL_COMMS && h != W_COMM_WORLD) rk->local[h] = 0;
     break;
-  default:
-    break; /* a region alone (MPI_Init, MPI_Comm_rank, MPI_Probe, ...) */
+  default: break; /* a region alone (MPI_Init, MPI_Comm_rank, MPI_Probe, ...) */
   }
   OTF2_EvtWriter_Leave(rk->w, NULL, ts(o, rk, c->wall_stop), reg);
 }
@@ -378,19 +364,16 @@ static int cmp_i64(const void *x, const void *y)
 
 static void free_all(synth_otf2 *o)
 {
-  for (uint32_t i = 0; i < o->n_comms; i++)
-    free(o->comms[i].member);
+  for (uint32_t i = 0; i < o->n_comms; i++) free(o->comms[i].member);
   free(o->comms);
-  for (int r = 0; r < o->P; r++)
-    free(o->r[r].made);
+  for (int r = 0; r < o->P; r++) free(o->r[r].made);
   free(o->r);
   free(o);
 }
 
 void synth_otf2_abort(synth_otf2 *o)
 {
-  if (!o)
-    return;
+  if (!o) return;
   OTF2_Archive_Close(o->ar);
   free_all(o);
 }
@@ -399,11 +382,9 @@ int synth_otf2_finish(synth_otf2 *o, const uint64_t *fn_addr, const char *const 
                       size_t errlen)
 {
   int rc = 0;
-  for (int r = 0; r < o->P; r++)
-    OTF2_Archive_CloseEvtWriter(o->ar, o->r[r].w);
+  for (int r = 0; r < o->P; r++) OTF2_Archive_CloseEvtWriter(o->ar, o->r[r].w);
   OTF2_Archive_CloseEvtFiles(o->ar);
-  if (o->t_min == UINT64_MAX)
-    o->t_min = o->t_max = 0;
+  if (o->t_min == UINT64_MAX) o->t_min = o->t_max = 0;
   /* Local definitions: a zero ClockOffset at the start and the end, as
    * Score-P writes after synchronising its clocks (a reader then knows
    * the times need no alignment). */
@@ -436,8 +417,8 @@ int synth_otf2_finish(synth_otf2 *o, const uint64_t *fn_addr, const char *const 
                                             1 + (uint32_t)o->rank_host[r], OTF2_UNDEFINED_LOCATION_GROUP);
     snprintf(buf, sizeof buf, "Master thread");
     OTF2_GlobalDefWriter_WriteString(g, str, buf);
-    OTF2_GlobalDefWriter_WriteLocation(g, (OTF2_LocationRef)r, str++, OTF2_LOCATION_TYPE_CPU_THREAD,
-                                       o->r[r].n_events, (uint32_t)r);
+    OTF2_GlobalDefWriter_WriteLocation(g, (OTF2_LocationRef)r, str++, OTF2_LOCATION_TYPE_CPU_THREAD, o->r[r].n_events,
+                                       (uint32_t)r);
   }
   for (uint32_t i = 0; i < o->n_regions; i++) {
     uint16_t lb = o->region_label[i];
@@ -446,17 +427,14 @@ int synth_otf2_finish(synth_otf2 *o, const uint64_t *fn_addr, const char *const 
     if (user) {
       name = "user function";
       for (int k = 0; k < n_fns; k++)
-        if (fn_addr[k] == o->fn_region_addr[lb - DUMPI_N_LABELS])
-          name = fn_name[k];
+        if (fn_addr[k] == o->fn_region_addr[lb - DUMPI_N_LABELS]) name = fn_name[k];
     } else {
       const dumpi_fn_info *fn = dumpi_fn_lookup(lb);
-      if (fn && fn->name)
-        name = fn->name;
+      if (fn && fn->name) name = fn->name;
     }
     OTF2_GlobalDefWriter_WriteString(g, str, name);
     OTF2_GlobalDefWriter_WriteRegion(g, i, str, str, 0, OTF2_REGION_ROLE_FUNCTION,
-                                     user ? OTF2_PARADIGM_COMPILER : OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0,
-                                     0, 0);
+                                     user ? OTF2_PARADIGM_COMPILER : OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0, 0, 0);
     str++;
   }
   /* Group 0: MPI's locations in rank order; group 1 + c: communicator c's
@@ -468,8 +446,7 @@ int synth_otf2_finish(synth_otf2 *o, const uint64_t *fn_addr, const char *const 
     free_all(o);
     return -1;
   }
-  for (int r = 0; r < o->P; r++)
-    m[r] = (uint64_t)r;
+  for (int r = 0; r < o->P; r++) m[r] = (uint64_t)r;
   OTF2_GlobalDefWriter_WriteString(g, str, "MPI_COMM_WORLD");
   uint32_t world_name = str++;
   OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
@@ -477,10 +454,9 @@ int synth_otf2_finish(synth_otf2 *o, const uint64_t *fn_addr, const char *const 
   for (uint32_t c = 0; c < o->n_comms; c++) {
     o2w_comm *cm = &o->comms[c];
     qsort(cm->member, cm->n, sizeof *cm->member, cmp_i64);
-    for (uint32_t i = 0; i < cm->n; i++)
-      m[i] = (uint64_t)(cm->member[i] & 0xffffffff);
-    OTF2_GlobalDefWriter_WriteGroup(g, 1 + c, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                    OTF2_GROUP_FLAG_NONE, cm->n, m);
+    for (uint32_t i = 0; i < cm->n; i++) m[i] = (uint64_t)(cm->member[i] & 0xffffffff);
+    OTF2_GlobalDefWriter_WriteGroup(g, 1 + c, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                    cm->n, m);
     uint32_t name = world_name;
     if (c) {
       snprintf(buf, sizeof buf, "MPI_Comm %u", c);

@@ -24,8 +24,8 @@ typedef struct synth_otf2 synth_otf2;
 /* Create the archive DIR/PREFIX.otf2 (+ DIR/PREFIX.def, DIR/PREFIX/) for
  * ranks single-threaded ranks; rank_host[r] indexes host_names. NULL with
  * a message in err on failure. */
-synth_otf2 *synth_otf2_open(const char *out_prefix, int ranks, const int *rank_host,
-                            const char *const *host_names, int n_hosts, char *err, size_t errlen);
+synth_otf2 *synth_otf2_open(const char *out_prefix, int ranks, const int *rank_host, const char *const *host_names,
+                            int n_hosts, char *err, size_t errlen);
 /* Record one call of rank r (calls of a rank in order of entry). */
 void synth_otf2_call(synth_otf2 *o, int r, const synth_call *c);
 /* Write the definitions and close; user functions are named by address.

@@ -58,8 +58,7 @@ void synth_out_flush(synth_out *o)
     while (left > 0) {
       ssize_t w = write(o->fd, p, left);
       if (w < 0) {
-        if (errno == EINTR)
-          continue;
+        if (errno == EINTR) continue;
         o->err = errno;
         break;
       }
@@ -75,11 +74,9 @@ void put_bytes(synth_out *o, const void *p, size_t n)
 {
   const uint8_t *s = p;
   while (n > 0) {
-    if (o->len == o->cap)
-      synth_out_flush(o);
+    if (o->len == o->cap) synth_out_flush(o);
     size_t k = o->cap - o->len;
-    if (k > n)
-      k = n;
+    if (k > n) k = n;
     memcpy(o->buf + o->len, s, k);
     o->len += k;
     s += k;
@@ -101,13 +98,10 @@ int synth_out_commit(synth_out *o)
   synth_out_flush(o);
   int rc = o->err;
   if (o->fd >= 0) {
-    if (close(o->fd) != 0 && !rc)
-      rc = errno;
+    if (close(o->fd) != 0 && !rc) rc = errno;
     o->fd = -1;
-    if (!rc && rename(o->tmp_path, o->final_path) != 0)
-      rc = errno;
-    if (rc)
-      unlink(o->tmp_path);
+    if (!rc && rename(o->tmp_path, o->final_path) != 0) rc = errno;
+    if (rc) unlink(o->tmp_path);
   }
   out_free(o);
   return rc;
@@ -119,7 +113,6 @@ void synth_out_discard(synth_out *o)
     close(o->fd);
     o->fd = -1;
   }
-  if (o->tmp_path)
-    unlink(o->tmp_path);
+  if (o->tmp_path) unlink(o->tmp_path);
   out_free(o);
 }

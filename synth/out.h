@@ -19,12 +19,12 @@
 #include <string.h>
 
 typedef struct synth_out {
-  int fd;              /* -1 for a counting sink */
+  int fd; /* -1 for a counting sink */
   uint8_t *buf;
   size_t cap;
   size_t len;
-  uint64_t flushed;    /* bytes already handed to write(2) */
-  int err;             /* first errno seen, 0 if none */
+  uint64_t flushed; /* bytes already handed to write(2) */
+  int err;          /* first errno seen, 0 if none */
   char *tmp_path;
   char *final_path;
 } synth_out;
@@ -53,8 +53,7 @@ static inline uint64_t synth_out_tell(const synth_out *o)
  * record's worth at once for speed. */
 static inline uint8_t *synth_out_reserve(synth_out *o, size_t n)
 {
-  if (o->len + n > o->cap)
-    synth_out_flush(o);
+  if (o->len + n > o->cap) synth_out_flush(o);
   return o->buf + o->len;
 }
 

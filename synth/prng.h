@@ -29,8 +29,7 @@ static inline uint64_t synth_splitmix64(uint64_t *x)
 static inline void synth_rng_seed(synth_rng *r, uint64_t seed, uint64_t stream)
 {
   uint64_t x = seed ^ (stream * 0xd1342543de82ef95ULL);
-  for (int i = 0; i < 4; i++)
-    r->s[i] = synth_splitmix64(&x);
+  for (int i = 0; i < 4; i++) r->s[i] = synth_splitmix64(&x);
 }
 
 static inline uint64_t synth_rotl(uint64_t x, int k)

@@ -28,37 +28,43 @@
 
 /* MPI constants as libdumpi stores them (common/constants.h). */
 enum {
-  COMM_NULL = 1, COMM_WORLD = 2, FIRST_USER_COMM = 4,
+  COMM_NULL = 1,
+  COMM_WORLD = 2,
+  FIRST_USER_COMM = 4,
   FIRST_USER_REQUEST = 2,
-  DT_CHAR = 2, DT_BYTE = 5, DT_INT = 9, DT_DOUBLE = 14,
-  OP_MAX = 1, OP_SUM = 3,
+  DT_CHAR = 2,
+  DT_BYTE = 5,
+  DT_INT = 9,
+  DT_DOUBLE = 14,
+  OP_MAX = 1,
+  OP_SUM = 3,
   THREAD_MULTIPLE = 4,
-  UNDEFINED = -32766,        /* Open MPI's MPI_UNDEFINED, stored as is */
+  UNDEFINED = -32766, /* Open MPI's MPI_UNDEFINED, stored as is */
   ANY_SOURCE = -1
 };
 
 /* Network model: latency and bandwidth of one message. */
 #define LATENCY_NS 1500
-#define NS_PER_KB 200  /* ~5 GB/s */
+#define NS_PER_KB  200 /* ~5 GB/s */
 
 #define MAX_REQ_IDS 256
 
-static const char *const app_argv[] = { "/opt/synth/bin/synth-stencil", "MPI_THREAD_MULTIPLE" };
+static const char *const app_argv[] = {"/opt/synth/bin/synth-stencil", "MPI_THREAD_MULTIPLE"};
 
 typedef struct rank_st {
   synth_rng rng;
   synth_dumpi d;
-  int64_t t;                /* main thread clock, ns since "boot" */
+  int64_t t; /* main thread clock, ns since "boot" */
   int64_t wall0, cpu0;
-  int host;                 /* index of its simulated host */
-  double cpu_ratio;         /* CPU seconds per wall second */
+  int host;         /* index of its simulated host */
+  double cpu_ratio; /* CPU seconds per wall second */
   uint64_t req_used[MAX_REQ_IDS / 64];
-  uint64_t comm_used;       /* bit i: comm id FIRST_USER_COMM + i taken */
+  uint64_t comm_used; /* bit i: comm id FIRST_USER_COMM + i taken */
   int row_comm;
   int dup_comm[SYNTH_MAX_THREADS + 1];
-  synth_call *stage;        /* this iteration's calls, in order of return */
+  synth_call *stage; /* this iteration's calls, in order of return */
   size_t n_stage, cap_stage;
-  int32_t *arena;           /* arrays referenced by staged calls */
+  int32_t *arena; /* arrays referenced by staged calls */
   size_t n_arena, cap_arena;
   int oom;
 } rank_st;
@@ -66,21 +72,21 @@ typedef struct rank_st {
 typedef struct sim {
   const synth_config *cfg;
   int P, px, py;
-  int64_t base_compute;     /* mean compute phase, ns */
-  int halo_count;           /* doubles per halo message */
+  int64_t base_compute; /* mean compute phase, ns */
+  int halo_count;       /* doubles per halo message */
   rank_st *r;
-  int64_t *ta, *tb;         /* per-rank scratch times */
-  int64_t *sendt;           /* per-rank x slot send start times */
-  int32_t *reqs;            /* per-rank x slot request ids */
-  int *grp;                 /* per-rank group id, -1 = not a member */
-  int64_t *gmax;            /* per-group max entry */
-  int *groot;               /* per-group root, world rank */
-  int *tmpc;                /* per-rank scratch comm ids */
+  int64_t *ta, *tb; /* per-rank scratch times */
+  int64_t *sendt;   /* per-rank x slot send start times */
+  int32_t *reqs;    /* per-rank x slot request ids */
+  int *grp;         /* per-rank group id, -1 = not a member */
+  int64_t *gmax;    /* per-group max entry */
+  int *groot;       /* per-group root, world rank */
+  int *tmpc;        /* per-rank scratch comm ids */
   int *gsize;
   uint64_t iter;
   uint64_t calls;
   synth_header hdr;
-  struct synth_otf2 *o2;    /* --format otf2: the archive being written */
+  struct synth_otf2 *o2; /* --format otf2: the archive being written */
 } sim;
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -107,8 +113,7 @@ static int64_t xfer(int64_t bytes)
 }
 
 /* Stages a record that is not an MPI call (user-function entry/exit). */
-static synth_call *stage_record(rank_st *rs, uint16_t label, uint16_t thread,
-                                int64_t t0, int64_t t1)
+static synth_call *stage_record(rank_st *rs, uint16_t label, uint16_t thread, int64_t t0, int64_t t1)
 {
   if (rs->n_stage == rs->cap_stage) {
     size_t cap = rs->cap_stage ? 2 * rs->cap_stage : 64;
@@ -134,8 +139,7 @@ static synth_call *stage_record(rank_st *rs, uint16_t label, uint16_t thread,
   return c;
 }
 
-static synth_call *stage_call(sim *s, rank_st *rs, uint16_t label, uint16_t thread,
-                              int64_t t0, int64_t t1)
+static synth_call *stage_call(sim *s, rank_st *rs, uint16_t label, uint16_t thread, int64_t t0, int64_t t1)
 {
   s->calls++;
   return stage_record(rs, label, thread, t0, t1);
@@ -146,19 +150,17 @@ static synth_call *stage_call(sim *s, rank_st *rs, uint16_t label, uint16_t thre
  * routines. solve() wraps an iteration, compute() and exchange_halo() two
  * of its phases; addresses as a linker would place them. */
 enum { FN_SOLVE, FN_COMPUTE, FN_HALO, N_USER_FNS };
-static const uint64_t user_fn_addr[N_USER_FNS] = { 0x401a30, 0x401c80, 0x402110 };
-static const char *const user_fn_name[N_USER_FNS] = { "solve", "compute", "exchange_halo" };
+static const uint64_t user_fn_addr[N_USER_FNS] = {0x401a30, 0x401c80, 0x402110};
+static const char *const user_fn_name[N_USER_FNS] = {"solve", "compute", "exchange_halo"};
 
 /* Entry to or exit from user function fn on every rank's main thread, at
  * its current time; the hook itself takes a little time. */
 static void user_mark(sim *s, int fn, int enter)
 {
-  if (!s->cfg->user_functions)
-    return;
+  if (!s->cfg->user_functions) return;
   for (int r = 0; r < s->P; r++) {
     rank_st *rs = &s->r[r];
-    synth_call *c = stage_record(rs, enter ? SYNTH_FUNCTION_ENTER : SYNTH_FUNCTION_EXIT, 0,
-                                 rs->t, rs->t);
+    synth_call *c = stage_record(rs, enter ? SYNTH_FUNCTION_ENTER : SYNTH_FUNCTION_EXIT, 0, rs->t, rs->t);
     c->fn = user_fn_addr[fn];
     rs->t += rnd(rs, 40, 200);
   }
@@ -236,9 +238,9 @@ static void send_status(synth_status *st)
 /* ---- collectives ------------------------------------------------------ */
 
 enum coll_kind {
-  C_ALL,        /* everybody waits for the last member (Allreduce, Barrier) */
-  C_FROM_ROOT,  /* members wait for the root (Bcast) */
-  C_TO_ROOT     /* the root waits for every member (Gatherv, Reduce) */
+  C_ALL,       /* everybody waits for the last member (Allreduce, Barrier) */
+  C_FROM_ROOT, /* members wait for the root (Bcast) */
+  C_TO_ROOT    /* the root waits for every member (Gatherv, Reduce) */
 };
 
 /* Entry time of every member is its clock; writes exit times to s->tb.
@@ -253,19 +255,16 @@ static void coll_times(sim *s, int kind, const int *root_world, int64_t extra)
   }
   for (int r = 0; r < P; r++) {
     int g = s->grp[r];
-    if (g < 0)
-      continue;
+    if (g < 0) continue;
     s->gmax[g] = max64(s->gmax[g], s->r[r].t);
     s->gsize[g]++;
   }
   for (int r = 0; r < P; r++) {
     int g = s->grp[r];
-    if (g < 0)
-      continue;
+    if (g < 0) continue;
     rank_st *rs = &s->r[r];
     int lg = 0;
-    while ((1 << lg) < s->gsize[g])
-      lg++;
+    while ((1 << lg) < s->gsize[g]) lg++;
     int64_t cost = extra + lg * (LATENCY_NS + 400);
     int64_t entry = rs->t, exit;
     int root = root_world ? root_world[g] : -1;
@@ -282,9 +281,7 @@ static void coll_times(sim *s, int kind, const int *root_world, int64_t extra)
       else
         exit = entry + cost / 2 + rnd(rs, 300, 1500);
       break;
-    default:
-      exit = s->gmax[g] + cost + rnd(rs, 300, 2500);
-      break;
+    default: exit = s->gmax[g] + cost + rnd(rs, 300, 2500); break;
     }
     s->tb[r] = exit;
   }
@@ -301,14 +298,12 @@ static synth_call *coll_call(sim *s, int r, uint16_t label)
 
 static void group_world(sim *s)
 {
-  for (int r = 0; r < s->P; r++)
-    s->grp[r] = 0;
+  for (int r = 0; r < s->P; r++) s->grp[r] = 0;
 }
 
 static void group_rows(sim *s)
 {
-  for (int r = 0; r < s->P; r++)
-    s->grp[r] = r / s->px;
+  for (int r = 0; r < s->P; r++) s->grp[r] = r / s->px;
 }
 
 /* ---- phases ----------------------------------------------------------- */
@@ -374,12 +369,10 @@ static void phase_compute(sim *s)
     double imbalance = 1.0 + 0.15 * (double)(r % 7) / 7.0;
     double noise = 0.75 + 0.5 * synth_rng_unit(&rs->rng);
     int64_t len = (int64_t)((double)s->base_compute * imbalance * noise);
-    if (s->iter % 50 == 49)
-      len *= 4; /* an occasional heavy step (I/O, remeshing) */
-    s->ta[r] = rs->t;           /* compute start */
-    rs->t += len;               /* compute end */
-    if (!with_threads)
-      continue;
+    if (s->iter % 50 == 49) len *= 4; /* an occasional heavy step (I/O, remeshing) */
+    s->ta[r] = rs->t;                 /* compute start */
+    rs->t += len;                     /* compute end */
+    if (!with_threads) continue;
     for (int k = 1; k <= K; k++) {
       int slot = r * SYNTH_MAX_THREADS + (k - 1);
       int64_t t = s->ta[r] + rnd(rs, 2000, 30000);
@@ -409,8 +402,7 @@ static void phase_compute(sim *s)
       s->sendt[s->P * SYNTH_MAX_THREADS + slot] = e + rnd(rs, 300, 3000);
     }
   }
-  if (!with_threads)
-    return;
+  if (!with_threads) return;
   for (int r = 0; r < s->P; r++) {
     rank_st *rs = &s->r[r];
     int left = (r - 1 + s->P) % s->P;
@@ -451,10 +443,22 @@ static void neighbour(const sim *s, int r, int d, int *world, int *local)
 {
   int row = r / s->px, col = r % s->px;
   switch (d) {
-  case W: col = (col - 1 + s->px) % s->px; *local = col; break;
-  case E: col = (col + 1) % s->px; *local = col; break;
-  case N: row = (row - 1 + s->py) % s->py; *local = row * s->px + col; break;
-  default: row = (row + 1) % s->py; *local = row * s->px + col; break;
+  case W:
+    col = (col - 1 + s->px) % s->px;
+    *local = col;
+    break;
+  case E:
+    col = (col + 1) % s->px;
+    *local = col;
+    break;
+  case N:
+    row = (row - 1 + s->py) % s->py;
+    *local = row * s->px + col;
+    break;
+  default:
+    row = (row + 1) % s->py;
+    *local = row * s->px + col;
+    break;
   }
   *world = row * s->px + col;
 }
@@ -472,8 +476,7 @@ static void phase_halo(sim *s)
     int n = 0;
     for (int pass = 0; pass < 2; pass++) {
       for (int d = 0; d < N_DIRS; d++) {
-        if (!dir_active(s, d))
-          continue;
+        if (!dir_active(s, d)) continue;
         int world, local;
         neighbour(s, r, d, &world, &local);
         int32_t id = req_alloc(rs);
@@ -486,8 +489,7 @@ static void phase_halo(sim *s)
         c->v[SL_COMM] = d <= E ? rs->row_comm : COMM_WORLD;
         c->v[SL_REQUEST] = id;
         s->reqs[r * 8 + n++] = id;
-        if (pass)
-          s->sendt[r * SYNTH_MAX_THREADS + d] = t0;
+        if (pass) s->sendt[r * SYNTH_MAX_THREADS + d] = t0;
         rs->t = t1 + rnd(rs, 100, 600);
       }
     }
@@ -498,16 +500,14 @@ static void phase_halo(sim *s)
     int n = 0, n_dirs = 0;
     synth_status st[8];
     for (int d = 0; d < N_DIRS; d++) {
-      if (!dir_active(s, d))
-        continue;
+      if (!dir_active(s, d)) continue;
       int world, local;
       neighbour(s, r, d, &world, &local);
       int64_t arrive = s->sendt[world * SYNTH_MAX_THREADS + opposite(d)] + xfer(bytes);
       done = max64(done, arrive + rnd(rs, 200, 900));
       set_status(&st[n_dirs++], bytes, local, 100 + opposite(d));
     }
-    if (n_dirs == 0)
-      continue;
+    if (n_dirs == 0) continue;
     synth_call *c = stage_call(s, rs, SYNTH_WAITALL, 0, entry, done);
     n = 2 * n_dirs;
     c->v[SL_COUNT] = n;
@@ -544,8 +544,7 @@ static void phase_barrier(sim *s)
 {
   group_world(s);
   coll_times(s, C_ALL, NULL, 1000);
-  for (int r = 0; r < s->P; r++)
-    coll_call(s, r, SYNTH_BARRIER)->v[SL_COMM] = COMM_WORLD;
+  for (int r = 0; r < s->P; r++) coll_call(s, r, SYNTH_BARRIER)->v[SL_COMM] = COMM_WORLD;
 }
 
 static void phase_bcast(sim *s)
@@ -582,8 +581,7 @@ static void phase_reduce(sim *s)
 static void phase_gatherv(sim *s)
 {
   group_rows(s);
-  for (int g = 0; g < s->py; g++)
-    s->groot[g] = g * s->px;
+  for (int g = 0; g < s->py; g++) s->groot[g] = g * s->px;
   coll_times(s, C_TO_ROOT, s->groot, xfer(64 * 8));
   for (int r = 0; r < s->P; r++) {
     rank_st *rs = &s->r[r];
@@ -615,8 +613,7 @@ static void phase_gatherv(sim *s)
 static void phase_sendrecv(sim *s)
 {
   int count = 256, bytes = count * 4;
-  for (int r = 0; r < s->P; r++)
-    s->ta[r] = s->r[r].t;
+  for (int r = 0; r < s->P; r++) s->ta[r] = s->r[r].t;
   for (int r = 0; r < s->P; r++) {
     rank_st *rs = &s->r[r];
     int left = (r - 1 + s->P) % s->P, right = (r + 1) % s->P;
@@ -642,28 +639,42 @@ static void phase_pingpong(sim *s)
     rank_st *ra = &s->r[a], *rb = &s->r[a + 1];
     int64_t sa = ra->t, sa_end = sa + rnd(ra, 1000, 3000) + xfer(bytes) / 4;
     synth_call *c = stage_call(s, ra, SYNTH_SEND, 0, sa, sa_end);
-    c->v[SL_COUNT] = count; c->v[SL_DATATYPE] = DT_BYTE; c->v[SL_DEST] = a + 1;
-    c->v[SL_TAG] = 20; c->v[SL_COMM] = COMM_WORLD;
+    c->v[SL_COUNT] = count;
+    c->v[SL_DATATYPE] = DT_BYTE;
+    c->v[SL_DEST] = a + 1;
+    c->v[SL_TAG] = 20;
+    c->v[SL_COMM] = COMM_WORLD;
     ra->t = sa_end + rnd(ra, 200, 1000);
 
     int64_t rb0 = rb->t, rb1 = max64(rb0 + rnd(rb, 500, 1500), sa + xfer(bytes) + rnd(rb, 200, 800));
     c = stage_call(s, rb, SYNTH_RECV, 0, rb0, rb1);
-    c->v[SL_COUNT] = count; c->v[SL_DATATYPE] = DT_BYTE; c->v[SL_SOURCE] = a;
-    c->v[SL_TAG] = 20; c->v[SL_COMM] = COMM_WORLD;
-    c->n_status = 1; set_status(&c->st[0], bytes, a, 20);
+    c->v[SL_COUNT] = count;
+    c->v[SL_DATATYPE] = DT_BYTE;
+    c->v[SL_SOURCE] = a;
+    c->v[SL_TAG] = 20;
+    c->v[SL_COMM] = COMM_WORLD;
+    c->n_status = 1;
+    set_status(&c->st[0], bytes, a, 20);
     rb->t = rb1 + rnd(rb, 200, 1500);
 
     int64_t sb = rb->t, sb_end = sb + rnd(rb, 1000, 3000) + xfer(bytes) / 4;
     c = stage_call(s, rb, SYNTH_SEND, 0, sb, sb_end);
-    c->v[SL_COUNT] = count; c->v[SL_DATATYPE] = DT_BYTE; c->v[SL_DEST] = a;
-    c->v[SL_TAG] = 21; c->v[SL_COMM] = COMM_WORLD;
+    c->v[SL_COUNT] = count;
+    c->v[SL_DATATYPE] = DT_BYTE;
+    c->v[SL_DEST] = a;
+    c->v[SL_TAG] = 21;
+    c->v[SL_COMM] = COMM_WORLD;
     rb->t = sb_end + rnd(rb, 200, 1000);
 
     int64_t ra0 = ra->t, ra1 = max64(ra0 + rnd(ra, 500, 1500), sb + xfer(bytes) + rnd(ra, 200, 800));
     c = stage_call(s, ra, SYNTH_RECV, 0, ra0, ra1);
-    c->v[SL_COUNT] = count; c->v[SL_DATATYPE] = DT_BYTE; c->v[SL_SOURCE] = a + 1;
-    c->v[SL_TAG] = 21; c->v[SL_COMM] = COMM_WORLD;
-    c->n_status = 1; set_status(&c->st[0], bytes, a + 1, 21);
+    c->v[SL_COUNT] = count;
+    c->v[SL_DATATYPE] = DT_BYTE;
+    c->v[SL_SOURCE] = a + 1;
+    c->v[SL_TAG] = 21;
+    c->v[SL_COMM] = COMM_WORLD;
+    c->n_status = 1;
+    set_status(&c->st[0], bytes, a + 1, 21);
     ra->t = ra1 + rnd(ra, 200, 1500);
   }
 }
@@ -678,32 +689,39 @@ static void phase_iprobe(sim *s)
     ra->t += rnd(ra, 5000, 60000); /* the sender is still busy */
     int64_t sa = ra->t, sa_end = sa + rnd(ra, 1000, 2500);
     synth_call *c = stage_call(s, ra, SYNTH_SEND, 0, sa, sa_end);
-    c->v[SL_COUNT] = count; c->v[SL_DATATYPE] = DT_DOUBLE; c->v[SL_DEST] = a + 1;
-    c->v[SL_TAG] = 30; c->v[SL_COMM] = COMM_WORLD;
+    c->v[SL_COUNT] = count;
+    c->v[SL_DATATYPE] = DT_DOUBLE;
+    c->v[SL_DEST] = a + 1;
+    c->v[SL_TAG] = 30;
+    c->v[SL_COMM] = COMM_WORLD;
     ra->t = sa_end + rnd(ra, 200, 1000);
 
     int64_t ready = sa + xfer(bytes);
     for (int polls = 0;; polls++) {
-      if (polls == 500)
-        rb->t = max64(rb->t, ready); /* bound the loop */
+      if (polls == 500) rb->t = max64(rb->t, ready); /* bound the loop */
       int64_t p0 = rb->t, p1 = p0 + rnd(rb, 300, 1200);
       int hit = p0 >= ready;
       c = stage_call(s, rb, SYNTH_IPROBE, 0, p0, p1);
-      c->v[SL_SOURCE] = a; c->v[SL_TAG] = 30; c->v[SL_COMM] = COMM_WORLD;
+      c->v[SL_SOURCE] = a;
+      c->v[SL_TAG] = 30;
+      c->v[SL_COMM] = COMM_WORLD;
       c->v[SL_FLAG] = hit;
       if (hit) {
         c->n_status = 1;
         set_status(&c->st[0], bytes, a, 30);
       }
       rb->t = p1 + rnd(rb, 1000, 6000); /* work between polls */
-      if (hit)
-        break;
+      if (hit) break;
     }
     int64_t r0 = rb->t, r1 = r0 + rnd(rb, 600, 1500);
     c = stage_call(s, rb, SYNTH_RECV, 0, r0, r1);
-    c->v[SL_COUNT] = count; c->v[SL_DATATYPE] = DT_DOUBLE; c->v[SL_SOURCE] = a;
-    c->v[SL_TAG] = 30; c->v[SL_COMM] = COMM_WORLD;
-    c->n_status = 1; set_status(&c->st[0], bytes, a, 30);
+    c->v[SL_COUNT] = count;
+    c->v[SL_DATATYPE] = DT_DOUBLE;
+    c->v[SL_SOURCE] = a;
+    c->v[SL_TAG] = 30;
+    c->v[SL_COMM] = COMM_WORLD;
+    c->n_status = 1;
+    set_status(&c->st[0], bytes, a, 30);
     rb->t = r1 + rnd(rb, 200, 1500);
   }
 }
@@ -718,20 +736,30 @@ static void phase_probe(sim *s)
     rb->t += rnd(rb, 0, 20000);
     int64_t sb = rb->t, sb_end = sb + rnd(rb, 1000, 2500);
     synth_call *c = stage_call(s, rb, SYNTH_SEND, 0, sb, sb_end);
-    c->v[SL_COUNT] = count; c->v[SL_DATATYPE] = DT_INT; c->v[SL_DEST] = a;
-    c->v[SL_TAG] = 40; c->v[SL_COMM] = COMM_WORLD;
+    c->v[SL_COUNT] = count;
+    c->v[SL_DATATYPE] = DT_INT;
+    c->v[SL_DEST] = a;
+    c->v[SL_TAG] = 40;
+    c->v[SL_COMM] = COMM_WORLD;
     rb->t = sb_end + rnd(rb, 200, 1000);
 
     int64_t p0 = ra->t, p1 = max64(p0 + rnd(ra, 500, 1500), sb + xfer(bytes) + rnd(ra, 200, 800));
     c = stage_call(s, ra, SYNTH_PROBE, 0, p0, p1);
-    c->v[SL_SOURCE] = ANY_SOURCE; c->v[SL_TAG] = 40; c->v[SL_COMM] = COMM_WORLD;
-    c->n_status = 1; set_status(&c->st[0], bytes, a + 1, 40);
+    c->v[SL_SOURCE] = ANY_SOURCE;
+    c->v[SL_TAG] = 40;
+    c->v[SL_COMM] = COMM_WORLD;
+    c->n_status = 1;
+    set_status(&c->st[0], bytes, a + 1, 40);
     ra->t = p1 + rnd(ra, 200, 1000);
     int64_t r0 = ra->t, r1 = r0 + rnd(ra, 600, 1500);
     c = stage_call(s, ra, SYNTH_RECV, 0, r0, r1);
-    c->v[SL_COUNT] = count; c->v[SL_DATATYPE] = DT_INT; c->v[SL_SOURCE] = a + 1;
-    c->v[SL_TAG] = 40; c->v[SL_COMM] = COMM_WORLD;
-    c->n_status = 1; set_status(&c->st[0], bytes, a + 1, 40);
+    c->v[SL_COUNT] = count;
+    c->v[SL_DATATYPE] = DT_INT;
+    c->v[SL_SOURCE] = a + 1;
+    c->v[SL_TAG] = 40;
+    c->v[SL_COMM] = COMM_WORLD;
+    c->n_status = 1;
+    set_status(&c->st[0], bytes, a + 1, 40);
     ra->t = r1 + rnd(ra, 200, 1500);
   }
 }
@@ -757,8 +785,7 @@ static void phase_temp_split(sim *s)
   }
   coll_times(s, C_ALL, NULL, 2000);
   for (int r = 0; r < s->P; r++) {
-    if (tmp[r] == COMM_NULL)
-      continue;
+    if (tmp[r] == COMM_NULL) continue;
     rank_st *rs = &s->r[r];
     synth_call *c = coll_call(s, r, SYNTH_ALLREDUCE);
     c->v[SL_COUNT] = 2;
@@ -786,8 +813,7 @@ static void phase_finalize(sim *s)
   }
   group_world(s);
   coll_times(s, C_ALL, NULL, 500000);
-  for (int r = 0; r < s->P; r++)
-    coll_call(s, r, SYNTH_FINALIZE);
+  for (int r = 0; r < s->P; r++) coll_call(s, r, SYNTH_FINALIZE);
 }
 
 /* ---- driver ----------------------------------------------------------- */
@@ -802,8 +828,7 @@ static void flush_stage(sim *s)
     rank_st *rs = &s->r[r];
     if (s->cfg->threads) {
       for (size_t i = 1; i < rs->n_stage; i++) {
-        if (rs->stage[i].wall_stop >= rs->stage[i - 1].wall_stop)
-          continue;
+        if (rs->stage[i].wall_stop >= rs->stage[i - 1].wall_stop) continue;
         synth_call tmp = rs->stage[i];
         size_t j = i;
         while (j > 0 && rs->stage[j - 1].wall_stop > tmp.wall_stop) {
@@ -816,8 +841,7 @@ static void flush_stage(sim *s)
     for (size_t i = 0; i < rs->n_stage; i++) {
       synth_dumpi_call(&rs->d, &rs->stage[i]);
 #ifdef SLOG2_HAVE_OTF2
-      if (s->o2)
-        synth_otf2_call(s->o2, r, &rs->stage[i]);
+      if (s->o2) synth_otf2_call(s->o2, r, &rs->stage[i]);
 #endif
     }
     rs->n_stage = 0;
@@ -828,8 +852,7 @@ static void flush_stage(sim *s)
 static uint64_t total_bytes(const sim *s)
 {
   uint64_t n = 0;
-  for (int r = 0; r < s->P; r++)
-    n += synth_out_tell(&s->r[r].d.out);
+  for (int r = 0; r < s->P; r++) n += synth_out_tell(&s->r[r].d.out);
   return n;
 }
 
@@ -842,7 +865,7 @@ static double now_s(void)
 
 static void human(char *buf, size_t n, double bytes)
 {
-  const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+  const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int i = 0;
   while (bytes >= 1024 && i < 4) {
     bytes /= 1024;
@@ -854,11 +877,9 @@ static void human(char *buf, size_t n, double bytes)
 static int ensure_fds(int need)
 {
   struct rlimit rl;
-  if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-    return 0;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return 0;
   if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t)need) {
-    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= (rlim_t)need
-                      ? (rlim_t)need : rl.rlim_max;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= (rlim_t)need ? (rlim_t)need : rl.rlim_max;
     setrlimit(RLIMIT_NOFILE, &rl);
     getrlimit(RLIMIT_NOFILE, &rl);
   }
@@ -883,12 +904,11 @@ static int write_meta(const sim *s, const char *prefix, char *err, size_t errlen
   int rc = -1;
   if (f) {
     /* Keys and order as libdumpi's create_meta_file ("startime" sic). */
-    fprintf(f, "hostname=%s\nnumprocs=%d\nusername=%s\nstartime=%llu\n"
-               "fileprefix=%s\nversion=13\nsubversion=0\nsubsubversion=0\n",
-            s->hdr.hostname, s->P, s->hdr.username,
-            (unsigned long long)s->hdr.starttime, base);
-    if (fclose(f) == 0 && rename(tmp, path) == 0)
-      rc = 0;
+    fprintf(f,
+            "hostname=%s\nnumprocs=%d\nusername=%s\nstartime=%llu\n"
+            "fileprefix=%s\nversion=13\nsubversion=0\nsubsubversion=0\n",
+            s->hdr.hostname, s->P, s->hdr.username, (unsigned long long)s->hdr.starttime, base);
+    if (fclose(f) == 0 && rename(tmp, path) == 0) rc = 0;
   }
   if (rc) {
     snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -902,26 +922,22 @@ static int write_meta(const sim *s, const char *prefix, char *err, size_t errlen
 static int make_parent_dir(const char *prefix, char *err, size_t errlen)
 {
   const char *slash = strrchr(prefix, '/');
-  if (!slash || slash == prefix)
-    return 0;
+  if (!slash || slash == prefix) return 0;
   size_t n = (size_t)(slash - prefix);
   char dir[n + 1];
   memcpy(dir, prefix, n);
   dir[n] = '\0';
   struct stat st;
-  if (stat(dir, &st) == 0)
-    return 0;
+  if (stat(dir, &st) == 0) return 0;
   /* Every missing level, as mkdir -p: each prefix up to a '/', then dir. */
   for (size_t i = 1; i <= n; i++) {
-    if (i < n && dir[i] != '/')
-      continue;
+    if (i < n && dir[i] != '/') continue;
     dir[i] = '\0';
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
       snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
       return -1;
     }
-    if (i < n)
-      dir[i] = '/';
+    if (i < n) dir[i] = '/';
   }
   return 0;
 }
@@ -944,20 +960,17 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
     snprintf(err, errlen, "%s", why);
     return -1;
   }
-  if (make_parent_dir(cfg->out_prefix, err, errlen))
-    return -1;
+  if (make_parent_dir(cfg->out_prefix, err, errlen)) return -1;
   if (!ensure_fds(cfg->ranks + 16)) {
-    snprintf(err, errlen, "need %d open files for %d ranks; raise `ulimit -n`",
-             cfg->ranks + 16, cfg->ranks);
+    snprintf(err, errlen, "need %d open files for %d ranks; raise `ulimit -n`", cfg->ranks + 16, cfg->ranks);
     return -1;
   }
 
-  sim sm = { 0 }, *s = &sm;
+  sim sm = {0}, *s = &sm;
   s->cfg = cfg;
   s->P = cfg->ranks;
   for (int d = 1; d * d <= s->P; d++)
-    if (s->P % d == 0)
-      s->px = d;
+    if (s->P % d == 0) s->px = d;
   /* Rows are the longer side: px >= py. */
   s->py = s->px;
   s->px = s->P / s->py;
@@ -979,7 +992,7 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
    * so --hosts changes the clocks and names and nothing else. */
   int n_hosts = cfg->hosts > 1 ? (cfg->hosts < cfg->ranks ? cfg->hosts : cfg->ranks) : 1;
   int64_t *host_shift = calloc((size_t)n_hosts, sizeof *host_shift);
-  char (*host_name)[32] = calloc((size_t)n_hosts, sizeof *host_name);
+  char(*host_name)[32] = calloc((size_t)n_hosts, sizeof *host_name);
   if (!host_shift || !host_name) {
     free(host_shift);
     free(host_name);
@@ -989,8 +1002,7 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
   synth_rng hg;
   synth_rng_seed(&hg, cfg->seed, 0xfffffffeu);
   for (int h = 0; h < n_hosts; h++) {
-    if (h > 0)
-      host_shift[h] = synth_rng_range(&hg, 1, 180000) * 1000000000LL + synth_rng_range(&hg, 0, 999999999);
+    if (h > 0) host_shift[h] = synth_rng_range(&hg, 1, 180000) * 1000000000LL + synth_rng_range(&hg, 0, 999999999);
     snprintf(host_name[h], sizeof host_name[h], n_hosts > 1 ? "synth-node-%d" : "synth-node", h);
   }
   s->hdr.hostname = host_name[0];
@@ -1008,18 +1020,15 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
   s->tmpc = calloc(P, sizeof *s->tmpc);
   int rc = -1, opened = 0;
   bool armed = false;
-  int *rank_host = NULL;           /* OTF2: each rank's host */
+  int *rank_host = NULL; /* OTF2: each rank's host */
   const char **host_names = NULL;
-  if (!s->r || !s->ta || !s->tb || !s->sendt || !s->reqs || !s->grp || !s->gmax ||
-      !s->groot || !s->gsize || !s->tmpc) {
+  if (!s->r || !s->ta || !s->tb || !s->sendt || !s->reqs || !s->grp || !s->gmax || !s->groot || !s->gsize || !s->tmpc) {
     snprintf(err, errlen, "out of memory for %d ranks", s->P);
     goto out;
   }
   size_t buf = cfg->buffer_budget / P;
-  if (buf > (4u << 20))
-    buf = 4u << 20;
-  if (buf < (64u << 10))
-    buf = 64u << 10;
+  if (buf > (4u << 20)) buf = 4u << 20;
+  if (buf < (64u << 10)) buf = 64u << 10;
   size_t plen = strlen(cfg->out_prefix) + 32;
   char *path = malloc(plen);
   if (!path) {
@@ -1027,8 +1036,7 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
     goto out;
   }
   /* Until armed: a signal between creating a file and arming would leave it. */
-  if (cfg->remove_on_signal)
-    signals_hold();
+  if (cfg->remove_on_signal) signals_hold();
   for (int r = 0; r < s->P; r++, opened++) {
     rank_st *rs = &s->r[r];
     synth_rng_seed(&rs->rng, cfg->seed, (uint64_t)r);
@@ -1039,8 +1047,7 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
     rs->arena = malloc(rs->cap_arena * sizeof *rs->arena);
     if (e || !rs->arena) {
       snprintf(err, errlen, "%s: %s", path, strerror(e ? e : ENOMEM));
-      if (!e)
-        opened++;
+      if (!e) opened++;
       free(path);
       goto out;
     }
@@ -1050,9 +1057,8 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
     rs->d.wall_shift = host_shift[rs->host];
     rs->cpu0 = rnd(rs, 25000000, 60000000);
     rs->cpu_ratio = 0.90 + 0.09 * synth_rng_unit(&rs->rng);
-    synth_dumpi_begin(&rs->d, (int32_t)(rs->cpu0 / 1000000000),
-                      (int32_t)((rs->wall0 + rs->d.wall_shift) / 1000000000), cfg->cpu_times,
-                      cfg->statuses);
+    synth_dumpi_begin(&rs->d, (int32_t)(rs->cpu0 / 1000000000), (int32_t)((rs->wall0 + rs->d.wall_shift) / 1000000000),
+                      cfg->cpu_times, cfg->statuses);
   }
   free(path);
 #ifdef SLOG2_HAVE_OTF2
@@ -1063,13 +1069,10 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
       snprintf(err, errlen, "out of memory");
       goto out;
     }
-    for (size_t r = 0; r < P; r++)
-      rank_host[r] = s->r[r].host;
-    for (int h = 0; h < n_hosts; h++)
-      host_names[h] = host_name[h];
+    for (size_t r = 0; r < P; r++) rank_host[r] = s->r[r].host;
+    for (int h = 0; h < n_hosts; h++) host_names[h] = host_name[h];
     s->o2 = synth_otf2_open(cfg->out_prefix, s->P, rank_host, host_names, n_hosts, err, errlen);
-    if (!s->o2)
-      goto out;
+    if (!s->o2) goto out;
   }
 #else
   if (cfg->otf2) {
@@ -1079,8 +1082,7 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
 #endif
   if (cfg->remove_on_signal && !cfg->otf2) {
     const char **tmp = malloc(P * sizeof *tmp);
-    for (size_t r = 0; tmp && r < P; r++)
-      tmp[r] = s->r[r].d.out.tmp_path;
+    for (size_t r = 0; tmp && r < P; r++) tmp[r] = s->r[r].d.out.tmp_path;
     if (tmp)
       armed = signals_arm("slog2-synth", tmp, P, cfg->progress); /* ends the hold */
     else
@@ -1096,8 +1098,7 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
   double last = t_start;
   for (s->iter = 0;; s->iter++) {
     if (cfg->size) {
-      if (total_bytes(s) + tail >= cfg->size)
-        break;
+      if (total_bytes(s) + tail >= cfg->size) break;
     } else if (s->calls / P + tail_calls >= cfg->calls_per_rank) {
       break;
     }
@@ -1109,39 +1110,29 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
     user_mark(s, FN_HALO, 1);
     phase_halo(s);
     user_mark(s, FN_HALO, 0);
-    if (i % 5 == 4)
-      phase_allreduce(s, 1);
+    if (i % 5 == 4) phase_allreduce(s, 1);
     phase_allreduce(s, 0);
-    if (i % 10 == 3)
-      phase_sendrecv(s);
-    if (i % 10 == 7)
-      phase_pingpong(s);
-    if (i % 25 == 11)
-      phase_iprobe(s);
-    if (i % 50 == 23)
-      phase_probe(s);
-    if (i % 20 == 13)
-      phase_bcast(s);
-    if (i % 15 == 6)
-      phase_gatherv(s);
-    if (i % 30 == 17)
-      phase_reduce(s);
-    if (i % 100 == 99)
-      phase_barrier(s);
-    if (i % 250 == 125)
-      phase_temp_split(s);
+    if (i % 10 == 3) phase_sendrecv(s);
+    if (i % 10 == 7) phase_pingpong(s);
+    if (i % 25 == 11) phase_iprobe(s);
+    if (i % 50 == 23) phase_probe(s);
+    if (i % 20 == 13) phase_bcast(s);
+    if (i % 15 == 6) phase_gatherv(s);
+    if (i % 30 == 17) phase_reduce(s);
+    if (i % 100 == 99) phase_barrier(s);
+    if (i % 250 == 125) phase_temp_split(s);
     user_mark(s, FN_SOLVE, 0);
     flush_stage(s);
     /* DUMPI stores seconds as 16 bits above the bias (iodefs.h put_times). */
     if (s->r[0].t / 1000000000 - s->r[0].d.wall_bias > 65000) {
-      snprintf(err, errlen, "simulated run passed 65000 s, the limit of DUMPI's 16-bit "
-                            "seconds; use more ranks or fewer calls per rank");
+      snprintf(err, errlen,
+               "simulated run passed 65000 s, the limit of DUMPI's 16-bit "
+               "seconds; use more ranks or fewer calls per rank");
       goto out;
     }
     for (int r = 0; r < s->P; r++) {
       if (s->r[r].oom || s->r[r].d.out.err) {
-        snprintf(err, errlen, "rank %d: %s", r,
-                 s->r[r].oom ? "out of memory" : strerror(s->r[r].d.out.err));
+        snprintf(err, errlen, "rank %d: %s", r, s->r[r].oom ? "out of memory" : strerror(s->r[r].d.out.err));
         goto out;
       }
     }
@@ -1150,13 +1141,12 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
       if (t - last >= 0.25) {
         last = t;
         uint64_t done = total_bytes(s);
-        double frac = cfg->size ? (double)done / (double)cfg->size
-                                : (double)s->calls / ((double)cfg->calls_per_rank * (double)P);
+        double frac =
+            cfg->size ? (double)done / (double)cfg->size : (double)s->calls / ((double)cfg->calls_per_rank * (double)P);
         char a[32], b[32];
         human(a, sizeof a, (double)done);
         human(b, sizeof b, (double)done / (t - t_start));
-        fprintf(stderr, "\rslog2-synth: %5.1f%%  %s written  %s/s   ",
-                100.0 * (frac > 1 ? 1 : frac), a, b);
+        fprintf(stderr, "\rslog2-synth: %5.1f%%  %s written  %s/s   ", 100.0 * (frac > 1 ? 1 : frac), a, b);
       }
     }
   }
@@ -1190,21 +1180,17 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
     }
   }
   opened = 0;
-  if (rc == 0)
-    rc = write_meta(s, cfg->out_prefix, err, errlen);
-  if (cfg->progress)
-    fprintf(stderr, "\r%60s\r", "");
+  if (rc == 0) rc = write_meta(s, cfg->out_prefix, err, errlen);
+  if (cfg->progress) fprintf(stderr, "\r%60s\r", "");
 out:
-  for (int r = 0; r < opened; r++)
-    synth_out_discard(&s->r[r].d.out);
+  for (int r = 0; r < opened; r++) synth_out_discard(&s->r[r].d.out);
 #ifdef SLOG2_HAVE_OTF2
   synth_otf2_abort(s->o2);
 #endif
   free(rank_host);
   free(host_names);
-  signals_unhold(); /* opening a file failed */
-  if (armed)
-    signals_disarm(); /* every file renamed or removed */
+  signals_unhold();            /* opening a file failed */
+  if (armed) signals_disarm(); /* every file renamed or removed */
   if (s->r) {
     for (int r = 0; r < s->P; r++) {
       free(s->r[r].stage);

@@ -21,34 +21,34 @@
 #define SYNTH_MAX_THREADS 16
 
 typedef struct synth_config {
-  int ranks;                 /* >= 1 */
-  int threads;               /* worker threads per rank, 0..SYNTH_MAX_THREADS */
-  uint64_t calls_per_rank;   /* stop at about this many calls per rank ... */
-  uint64_t size;             /* ... or at about this many .bin bytes in total
+  int ranks;               /* >= 1 */
+  int threads;             /* worker threads per rank, 0..SYNTH_MAX_THREADS */
+  uint64_t calls_per_rank; /* stop at about this many calls per rank ... */
+  uint64_t size;           /* ... or at about this many .bin bytes in total
                                 (used when non-zero) */
   uint64_t seed;
-  int cpu_times;             /* record CPU times (libdumpi "timestamp full") */
-  int statuses;              /* record statuses ("statuses enable") */
-  int user_functions;        /* also record instrumented user functions
+  int cpu_times;          /* record CPU times (libdumpi "timestamp full") */
+  int statuses;           /* record statuses ("statuses enable") */
+  int user_functions;     /* also record instrumented user functions
                                 (Function_enter/exit, function names) */
-  int hosts;                 /* ranks spread over this many simulated hosts,
+  int hosts;              /* ranks spread over this many simulated hosts,
                                 each with its own boot clock (1..ranks;
                                 0 counts as 1) */
-  const char *out_prefix;    /* "DIR/PREFIX" */
-  int progress;              /* print progress to stderr */
-  int remove_on_signal;      /* a fatal signal removes the temporary files
+  const char *out_prefix; /* "DIR/PREFIX" */
+  int progress;           /* print progress to stderr */
+  int remove_on_signal;   /* a fatal signal removes the temporary files
                               * (signals.h); for the program, not tests */
-  size_t buffer_budget;      /* total bytes of output buffers */
-  int otf2;                  /* write an OTF2 archive instead (otf2_write.h;
+  size_t buffer_budget;   /* total bytes of output buffers */
+  int otf2;               /* write an OTF2 archive instead (otf2_write.h;
                                 --size then counts the DUMPI bytes the same
                                 run would take) */
 } synth_config;
 
 typedef struct synth_result {
-  uint64_t bytes;            /* total .bin bytes */
-  uint64_t calls;            /* total call records */
+  uint64_t bytes; /* total .bin bytes */
+  uint64_t calls; /* total call records */
   uint64_t iterations;
-  double seconds;            /* wall time spent */
+  double seconds; /* wall time spent */
 } synth_result;
 
 /* Whether this slog2-synth can write OTF2 (built with libotf2). */

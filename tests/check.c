@@ -18,8 +18,7 @@ void check_fail(const char *file, int line, const char *expr, const char *fmt, .
         va_end(ap);
     }
     fputc('\n', stderr);
-    if (check_context[0])
-        fprintf(stderr, "  context: %s\n", check_context);
+    if (check_context[0]) fprintf(stderr, "  context: %s\n", check_context);
     fflush(stdout);
     fflush(stderr);
     exit(1);

@@ -30,27 +30,37 @@ void check_skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1,
 
 #define CHECK_CONTEXT(...) snprintf(check_context, sizeof check_context, __VA_ARGS__)
 
-#define CHECK(expr) \
-    do { if (!(expr)) check_fail(__FILE__, __LINE__, #expr, NULL); } while (0)
-#define CHECKF(expr, ...) \
-    do { if (!(expr)) check_fail(__FILE__, __LINE__, #expr, __VA_ARGS__); } while (0)
-#define CHECK_EQ(a, b) \
-    do { long long check_a_ = (long long)(a), check_b_ = (long long)(b); \
-         if (check_a_ != check_b_) \
-             check_fail(__FILE__, __LINE__, #a " == " #b, "%lld != %lld", check_a_, check_b_); \
+#define CHECK(expr)                                               \
+    do {                                                          \
+        if (!(expr)) check_fail(__FILE__, __LINE__, #expr, NULL); \
+    } while (0)
+#define CHECKF(expr, ...)                                                \
+    do {                                                                 \
+        if (!(expr)) check_fail(__FILE__, __LINE__, #expr, __VA_ARGS__); \
+    } while (0)
+#define CHECK_EQ(a, b)                                                                                              \
+    do {                                                                                                            \
+        long long check_a_ = (long long)(a), check_b_ = (long long)(b);                                             \
+        if (check_a_ != check_b_) check_fail(__FILE__, __LINE__, #a " == " #b, "%lld != %lld", check_a_, check_b_); \
     } while (0)
 /* A status that must equal ok; describe(status) says what it means. */
-#define CHECK_STATUS(st, ok, describe) \
-    do { long long check_st_ = (long long)(st); \
-         if (check_st_ != (long long)(ok)) \
-             check_fail(__FILE__, __LINE__, #st, "status %lld: %s", check_st_, describe(check_st_)); \
+#define CHECK_STATUS(st, ok, describe)                                                              \
+    do {                                                                                            \
+        long long check_st_ = (long long)(st);                                                      \
+        if (check_st_ != (long long)(ok))                                                           \
+            check_fail(__FILE__, __LINE__, #st, "status %lld: %s", check_st_, describe(check_st_)); \
     } while (0)
 /* A failure found without an expression (a case that must not happen). */
 #define FAIL(...) check_fail(__FILE__, __LINE__, "FAIL", __VA_ARGS__)
 #define SKIP(...) check_skip(__VA_ARGS__)
 /* One case of a program's list: its name is the context, and "ok NAME"
  * follows when it returns (a failure has ended the program before). */
-#define RUN(test) \
-    do { CHECK_CONTEXT("%s", #test); test(); printf("ok   %s\n", #test); check_context[0] = 0; } while (0)
+#define RUN(test)                   \
+    do {                            \
+        CHECK_CONTEXT("%s", #test); \
+        test();                     \
+        printf("ok   %s\n", #test); \
+        check_context[0] = 0;       \
+    } while (0)
 
 #endif

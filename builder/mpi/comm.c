@@ -22,10 +22,10 @@
 typedef struct comm_obj {
     int refcount;
     uint64_t id;
-    int n_groups;   /* 1 = intracommunicator, 2 = intercommunicator */
+    int n_groups; /* 1 = intracommunicator, 2 = intercommunicator */
     int size[2];
-    int *group[2];  /* world ranks by local rank */
-    int ndims;      /* cartesian topology (cart_sub needs it), else 0 */
+    int *group[2]; /* world ranks by local rank */
+    int ndims;     /* cartesian topology (cart_sub needs it), else 0 */
     int *dims;
 } comm_obj;
 
@@ -35,33 +35,46 @@ struct comm_ref {
     int handle;
     comm_ref_state state;
     comm_obj *obj;
-    int side;        /* which group of obj is local (intercomms) */
-    int local_rank;  /* this rank's rank in its local group, when resolved */
+    int side;           /* which group of obj is local (intercomms) */
+    int local_rank;     /* this rank's rank in its local group, when resolved */
     uint32_t n_created; /* creation calls made with this instance as parent */
-    void *user;      /* comm_ref_set_user() */
+    void *user;         /* comm_ref_set_user() */
 };
 
 typedef enum group_op {
-    G_LIST, G_COMM, G_INCL, G_EXCL, G_RANGE_INCL, G_RANGE_EXCL, G_UNION,
-    G_INTERSECTION, G_DIFFERENCE
+    G_LIST,
+    G_COMM,
+    G_INCL,
+    G_EXCL,
+    G_RANGE_INCL,
+    G_RANGE_EXCL,
+    G_UNION,
+    G_INTERSECTION,
+    G_DIFFERENCE
 } group_op;
 
 typedef struct group_node {
     int refcount;
     group_op op;
     struct group_node *a, *b;
-    comm_ref *src;   /* G_COMM */
-    bool remote;     /* G_COMM: the remote group of an intercommunicator */
+    comm_ref *src; /* G_COMM */
+    bool remote;   /* G_COMM: the remote group of an intercommunicator */
     int n_args;
     int *args;
-    int n;           /* G_LIST: the world ranks */
+    int n; /* G_LIST: the world ranks */
     int *ranks;
     bool failed;
 } group_node;
 
 typedef enum create_kind {
-    CK_DUP, CK_SPLIT, CK_CREATE, CK_CART, CK_CART_SUB, CK_GRAPH,
-    CK_ICREATE, CK_IMERGE
+    CK_DUP,
+    CK_SPLIT,
+    CK_CREATE,
+    CK_CART,
+    CK_CART_SUB,
+    CK_GRAPH,
+    CK_ICREATE,
+    CK_IMERGE
 } create_kind;
 
 typedef struct contrib {
@@ -75,7 +88,7 @@ typedef struct contrib {
     int n_ints;        /* cart dims / cart_sub remain_dims */
     int *ints;
     int local_leader, remote_leader, tag; /* intercomm_create */
-    comm_ref *peer;    /* held */
+    comm_ref *peer;                       /* held */
 } contrib;
 
 typedef struct pending_key {
@@ -89,7 +102,7 @@ typedef struct pending {
     comm_obj *parent;
     int n_members, n_arrived;
     bool failed;
-    contrib **slot;  /* by position in the parent's members */
+    contrib **slot; /* by position in the parent's members */
 } pending;
 
 /* One side of an intercomm_create, waiting for the other side. */
@@ -112,9 +125,9 @@ struct comm_ctx {
     rank_state *ranks;
     comm_obj *world;
     uint64_t next_id;
-    GHashTable *pending;  /* pending_key -> pending* */
-    GPtrArray *waiting;   /* contrib* whose parent is still PENDING, in order */
-    GPtrArray *halves;    /* half* */
+    GHashTable *pending; /* pending_key -> pending* */
+    GPtrArray *waiting;  /* contrib* whose parent is still PENDING, in order */
+    GPtrArray *halves;   /* half* */
     group_node *empty;
     comm_resolved_cb cb;
     void *cb_user;
@@ -131,8 +144,7 @@ static comm_obj *obj_new(comm_ctx *c, uint64_t id, int n, const int *ranks)
     o->n_groups = 1;
     o->size[0] = n;
     o->group[0] = g_memdup2(ranks, sizeof(int) * (size_t)(n > 0 ? n : 1));
-    if (c)
-        c->stats.n_created++;
+    if (c) c->stats.n_created++;
     return o;
 }
 
@@ -154,8 +166,7 @@ static comm_obj *obj_hold(comm_obj *o)
 
 static void obj_release(comm_obj *o)
 {
-    if (!o || --o->refcount > 0)
-        return;
+    if (!o || --o->refcount > 0) return;
     g_free(o->group[0]);
     g_free(o->group[1]);
     g_free(o->dims);
@@ -185,15 +196,13 @@ static comm_ref *ref_new(uint32_t rank, int handle)
 
 comm_ref *comm_ref_hold(comm_ref *r)
 {
-    if (r)
-        r->refcount++;
+    if (r) r->refcount++;
     return r;
 }
 
 void comm_ref_release(comm_ref *r)
 {
-    if (!r || --r->refcount > 0)
-        return;
+    if (!r || --r->refcount > 0) return;
     obj_release(r->obj);
     g_free(r);
 }
@@ -205,10 +214,8 @@ static void ref_assign(comm_ref *r, comm_obj *o, int side)
     r->side = side;
     r->state = COMM_REF_RESOLVED;
     for (int i = 0; i < o->size[side]; i++)
-        if (o->group[side][i] == (int)r->rank)
-            r->local_rank = i;
-    if (r->local_rank < 0)
-        r->state = COMM_REF_FAILED; /* the rank is not in its own comm */
+        if (o->group[side][i] == (int)r->rank) r->local_rank = i;
+    if (r->local_rank < 0) r->state = COMM_REF_FAILED; /* the rank is not in its own comm */
 }
 
 /* ------------------------------------------------------------ groups */
@@ -223,15 +230,13 @@ static group_node *group_new(group_op op)
 
 static group_node *group_hold(group_node *g)
 {
-    if (g)
-        g->refcount++;
+    if (g) g->refcount++;
     return g;
 }
 
 static void group_unref(group_node *g)
 {
-    if (!g || --g->refcount > 0)
-        return;
+    if (!g || --g->refcount > 0) return;
     group_unref(g->a);
     group_unref(g->b);
     comm_ref_release(g->src);
@@ -248,8 +253,7 @@ static void group_unref_cb(gpointer p)
 static bool list_has(const int *v, int n, int x)
 {
     for (int i = 0; i < n; i++)
-        if (v[i] == x)
-            return true;
+        if (v[i] == x) return true;
     return false;
 }
 
@@ -259,10 +263,8 @@ static bool ranges_expand(const int *t, int n_t, int n, GArray *out)
 {
     for (int i = 0; i < n_t; i++) {
         int f = t[3 * i], l = t[3 * i + 1], s = t[3 * i + 2];
-        if (s == 0 || f < 0 || f >= n || l < 0 || l >= n)
-            return false;
-        for (int k = f; s > 0 ? k <= l : k >= l; k += s)
-            g_array_append_val(out, k);
+        if (s == 0 || f < 0 || f >= n || l < 0 || l >= n) return false;
+        for (int k = f; s > 0 ? k <= l : k >= l; k += s) g_array_append_val(out, k);
     }
     return true;
 }
@@ -273,10 +275,8 @@ typedef enum { EVAL_OK, EVAL_PENDING, EVAL_FAILED } eval_result;
  * once evaluated, so a chain of group calls does not pin old nodes. */
 static eval_result group_eval(group_node *g)
 {
-    if (g->failed)
-        return EVAL_FAILED;
-    if (g->op == G_LIST)
-        return EVAL_OK;
+    if (g->failed) return EVAL_FAILED;
+    if (g->op == G_LIST) return EVAL_OK;
     GArray *out = g_array_new(FALSE, FALSE, sizeof(int));
     bool ok = true;
     if (g->op == G_COMM) {
@@ -284,8 +284,7 @@ static eval_result group_eval(group_node *g)
             g_array_free(out, TRUE);
             return EVAL_PENDING;
         }
-        if (g->src->state == COMM_REF_RESOLVED &&
-            (!g->remote || g->src->obj->n_groups == 2)) {
+        if (g->src->state == COMM_REF_RESOLVED && (!g->remote || g->src->obj->n_groups == 2)) {
             const comm_obj *o = g->src->obj;
             int side = g->remote ? 1 - g->src->side : g->src->side;
             g_array_append_vals(out, o->group[side], (guint)o->size[side]);
@@ -307,14 +306,12 @@ static eval_result group_eval(group_node *g)
             case G_INCL:
                 for (int i = 0; i < g->n_args && ok; i++) {
                     ok = g->args[i] >= 0 && g->args[i] < na;
-                    if (ok)
-                        g_array_append_val(out, a[g->args[i]]);
+                    if (ok) g_array_append_val(out, a[g->args[i]]);
                 }
                 break;
             case G_EXCL:
                 for (int i = 0; i < na; i++)
-                    if (!list_has(g->args, g->n_args, i))
-                        g_array_append_val(out, a[i]);
+                    if (!list_has(g->args, g->n_args, i)) g_array_append_val(out, a[i]);
                 break;
             case G_RANGE_INCL:
             case G_RANGE_EXCL: {
@@ -322,12 +319,10 @@ static eval_result group_eval(group_node *g)
                 ok = ranges_expand(g->args, g->n_args / 3, na, pos);
                 const int *p = (const int *)(void *)pos->data;
                 if (ok && g->op == G_RANGE_INCL) {
-                    for (guint i = 0; i < pos->len; i++)
-                        g_array_append_val(out, a[p[i]]);
+                    for (guint i = 0; i < pos->len; i++) g_array_append_val(out, a[p[i]]);
                 } else if (ok) {
                     for (int i = 0; i < na; i++)
-                        if (!list_has(p, (int)pos->len, i))
-                            g_array_append_val(out, a[i]);
+                        if (!list_has(p, (int)pos->len, i)) g_array_append_val(out, a[i]);
                 }
                 g_array_free(pos, TRUE);
                 break;
@@ -335,8 +330,7 @@ static eval_result group_eval(group_node *g)
             case G_UNION:
                 g_array_append_vals(out, a, (guint)na);
                 for (int i = 0; i < g->b->n; i++)
-                    if (!list_has(a, na, g->b->ranks[i]))
-                        g_array_append_val(out, g->b->ranks[i]);
+                    if (!list_has(a, na, g->b->ranks[i])) g_array_append_val(out, g->b->ranks[i]);
                 break;
             case G_INTERSECTION:
             case G_DIFFERENCE:
@@ -344,8 +338,7 @@ static eval_result group_eval(group_node *g)
                     if (list_has(g->b->ranks, g->b->n, a[i]) == (g->op == G_INTERSECTION))
                         g_array_append_val(out, a[i]);
                 break;
-            default:
-                ok = false;
+            default: ok = false;
             }
         }
     }
@@ -381,8 +374,7 @@ static gboolean pending_key_equal(gconstpointer a, gconstpointer b)
 
 static void contrib_free(contrib *k)
 {
-    if (!k)
-        return;
+    if (!k) return;
     comm_ref_release(k->parent);
     comm_ref_release(k->newref);
     comm_ref_release(k->peer);
@@ -398,10 +390,8 @@ static void contrib_free_cb(gpointer p)
 
 static void pending_free(pending *p)
 {
-    if (!p)
-        return;
-    for (int i = 0; i < p->n_members; i++)
-        contrib_free(p->slot[i]);
+    if (!p) return;
+    for (int i = 0; i < p->n_members; i++) contrib_free(p->slot[i]);
     g_free(p->slot);
     obj_release(p->parent);
     g_free(p);
@@ -433,20 +423,17 @@ static void bind_comm(comm_ctx *c, uint32_t rank, int handle, comm_ref *r)
 
 comm_ctx *comm_ctx_new(uint32_t n_ranks)
 {
-    if (n_ranks == 0 || n_ranks > (uint32_t)INT32_MAX / 2)
-        return NULL;
+    if (n_ranks == 0 || n_ranks > (uint32_t)INT32_MAX / 2) return NULL;
     comm_ctx *c = g_new0(comm_ctx, 1);
     c->n_ranks = n_ranks;
     c->ranks = g_new0(rank_state, n_ranks);
     c->next_id = COMM_ID_SELF(n_ranks);
-    c->pending = g_hash_table_new_full(pending_key_hash, pending_key_equal, NULL,
-                                       pending_free_cb);
+    c->pending = g_hash_table_new_full(pending_key_hash, pending_key_equal, NULL, pending_free_cb);
     c->waiting = g_ptr_array_new_with_free_func(contrib_free_cb);
     c->halves = g_ptr_array_new_with_free_func(half_free_cb);
     c->empty = group_new(G_LIST);
     int *all = g_new(int, n_ranks);
-    for (uint32_t i = 0; i < n_ranks; i++)
-        all[i] = (int)i;
+    for (uint32_t i = 0; i < n_ranks; i++) all[i] = (int)i;
     c->world = obj_new(NULL, COMM_ID_WORLD, (int)n_ranks, all);
     g_free(all);
     for (uint32_t i = 0; i < n_ranks; i++) {
@@ -468,15 +455,13 @@ comm_ctx *comm_ctx_new(uint32_t n_ranks)
 
 void comm_ctx_free(comm_ctx *c)
 {
-    if (!c)
-        return;
+    if (!c) return;
     g_hash_table_destroy(c->pending);
     g_ptr_array_free(c->waiting, TRUE);
     g_ptr_array_free(c->halves, TRUE);
     for (uint32_t i = 0; i < c->n_ranks; i++) {
         htab *t = &c->ranks[i].comms;
-        for (size_t k = 0; k < htab_capacity(t); k++)
-            comm_ref_release(htab_at(t, k)->val);
+        for (size_t k = 0; k < htab_capacity(t); k++) comm_ref_release(htab_at(t, k)->val);
         htab_free(t);
         g_hash_table_destroy(c->ranks[i].groups);
     }
@@ -504,8 +489,7 @@ void comm_ctx_stats(const comm_ctx *c, comm_stats *out)
     GHashTableIter it;
     gpointer v;
     g_hash_table_iter_init(&it, c->pending);
-    while (g_hash_table_iter_next(&it, NULL, &v))
-        out->n_pending += (uint64_t)((pending *)v)->n_arrived;
+    while (g_hash_table_iter_next(&it, NULL, &v)) out->n_pending += (uint64_t)((pending *)v)->n_arrived;
     for (guint i = 0; i < c->halves->len; i++)
         out->n_pending += ((half *)g_ptr_array_index(c->halves, i))->contribs->len;
 }
@@ -516,8 +500,7 @@ static void pump(comm_ctx *c);
 
 static void notify(comm_ctx *c, comm_ref *r)
 {
-    if (c->cb)
-        c->cb(c->cb_user, r);
+    if (c->cb) c->cb(c->cb_user, r);
 }
 
 static void fail_contrib(comm_ctx *c, contrib *k)
@@ -536,10 +519,8 @@ typedef struct split_item {
 static int split_item_cmp(const void *pa, const void *pb)
 {
     const split_item *a = pa, *b = pb;
-    if (a->color != b->color)
-        return a->color < b->color ? -1 : 1;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
+    if (a->color != b->color) return a->color < b->color ? -1 : 1;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
     return a->pos < b->pos ? -1 : (a->pos > b->pos);
 }
 
@@ -547,21 +528,18 @@ static int split_item_cmp(const void *pa, const void *pb)
 static int *run_ranks(const pending *p, const split_item *it, int i, int j)
 {
     int *ranks = g_new(int, j > i ? j - i : 1);
-    for (int m = i; m < j; m++)
-        ranks[m - i] = obj_member(p->parent, it[m].pos);
+    for (int m = i; m < j; m++) ranks[m - i] = obj_member(p->parent, it[m].pos);
     return ranks;
 }
 
 /* Create one communicator per colour run of sorted items (split, cart_sub). */
-static void assign_runs(comm_ctx *c, pending *p, split_item *it, int n, int ndims,
-                        const int *dims)
+static void assign_runs(comm_ctx *c, pending *p, split_item *it, int n, int ndims, const int *dims)
 {
     if (n > 1) /* it may be NULL when there are none */
         qsort(it, (size_t)n, sizeof *it, split_item_cmp);
     for (int i = 0; i < n;) {
         int j = i;
-        while (j < n && it[j].color == it[i].color)
-            j++;
+        while (j < n && it[j].color == it[i].color) j++;
         if (it[i].color != COMM_UNDEFINED) {
             int *ranks = run_ranks(p, it, i, j);
             comm_obj *o = obj_new(c, c->next_id++, j - i, ranks);
@@ -571,8 +549,7 @@ static void assign_runs(comm_ctx *c, pending *p, split_item *it, int n, int ndim
                 o->dims = g_memdup2(dims, sizeof(int) * (size_t)ndims);
             }
             for (int m = i; m < j; m++)
-                if (it[m].k->newref)
-                    ref_assign(it[m].k->newref, o, 0);
+                if (it[m].k->newref) ref_assign(it[m].k->newref, o, 0);
             obj_release(o);
         }
         i = j;
@@ -584,11 +561,9 @@ static void resolve_icreate(comm_ctx *c, pending *p)
     const comm_obj *par = p->parent;
     contrib *lead = NULL;
     for (int i = 0; i < p->n_members; i++)
-        if (p->slot[i]->local_leader >= 0 && p->slot[i]->local_leader < par->size[0] &&
-            i == p->slot[i]->local_leader)
+        if (p->slot[i]->local_leader >= 0 && p->slot[i]->local_leader < par->size[0] && i == p->slot[i]->local_leader)
             lead = p->slot[i];
-    int rl = lead && lead->peer ? comm_ref_world_rank(lead->peer, lead->remote_leader)
-                                : COMM_RANK_INVALID;
+    int rl = lead && lead->peer ? comm_ref_world_rank(lead->peer, lead->remote_leader) : COMM_RANK_INVALID;
     if (par->n_groups != 1 || rl < 0) {
         p->failed = true;
         return;
@@ -606,8 +581,7 @@ static void resolve_icreate(comm_ctx *c, pending *p)
     }
     for (guint i = 0; i < c->halves->len; i++) {
         half *o = g_ptr_array_index(c->halves, i);
-        if (o->leader == h->remote_leader && o->remote_leader == h->leader &&
-            o->tag == h->tag) {
+        if (o->leader == h->remote_leader && o->remote_leader == h->leader && o->tag == h->tag) {
             comm_obj *ob = obj_new_inter(c, o->n, o->members, h->n, h->members);
             for (int side = 0; side < 2; side++) {
                 GPtrArray *ks = side == 0 ? o->contribs : h->contribs;
@@ -637,20 +611,15 @@ static void resolve_inter_split(comm_ctx *c, pending *p)
 {
     int n = p->n_members, n0 = p->parent->size[0];
     split_item *it = g_new(split_item, n);
-    for (int i = 0; i < n; i++)
-        it[i] = (split_item){p->slot[i]->color, p->slot[i]->key, i, p->slot[i]};
-    if (n0 > 1)
-        qsort(it, (size_t)n0, sizeof *it, split_item_cmp);
-    if (n - n0 > 1)
-        qsort(it + n0, (size_t)(n - n0), sizeof *it, split_item_cmp);
+    for (int i = 0; i < n; i++) it[i] = (split_item){p->slot[i]->color, p->slot[i]->key, i, p->slot[i]};
+    if (n0 > 1) qsort(it, (size_t)n0, sizeof *it, split_item_cmp);
+    if (n - n0 > 1) qsort(it + n0, (size_t)(n - n0), sizeof *it, split_item_cmp);
     /* Both sides are sorted by colour: walk their runs together. */
     int a = 0, b = n0;
     while (a < n0 && b < n) {
         int ea = a, eb = b;
-        while (ea < n0 && it[ea].color == it[a].color)
-            ea++;
-        while (eb < n && it[eb].color == it[b].color)
-            eb++;
+        while (ea < n0 && it[ea].color == it[a].color) ea++;
+        while (eb < n && it[eb].color == it[b].color) eb++;
         if (it[a].color < it[b].color) {
             a = ea;
         } else if (it[a].color > it[b].color) {
@@ -662,11 +631,9 @@ static void resolve_inter_split(comm_ctx *c, pending *p)
                 g_free(r0);
                 g_free(r1);
                 for (int m = a; m < ea; m++)
-                    if (it[m].k->newref)
-                        ref_assign(it[m].k->newref, o, 0);
+                    if (it[m].k->newref) ref_assign(it[m].k->newref, o, 0);
                 for (int m = b; m < eb; m++)
-                    if (it[m].k->newref)
-                        ref_assign(it[m].k->newref, o, 1);
+                    if (it[m].k->newref) ref_assign(it[m].k->newref, o, 1);
                 obj_release(o);
             }
             a = ea;
@@ -688,19 +655,16 @@ static void resolve_inter_create(comm_ctx *c, pending *p)
     for (int i = 0; i < p->n_members; i++) {
         group_node *g = p->slot[i]->group;
         int s = i < par->size[0] ? 0 : 1;
-        if (!g || group_eval(g) != EVAL_OK)
-            continue; /* its rank stays PENDING, failed by the caller */
+        if (!g || group_eval(g) != EVAL_OK) continue; /* its rank stays PENDING, failed by the caller */
         if (!sg[s]) {
             sg[s] = g;
-        } else if (sg[s]->n != g->n ||
-                   (g->n && memcmp(sg[s]->ranks, g->ranks, sizeof(int) * (size_t)g->n) != 0)) {
+        } else if (sg[s]->n != g->n || (g->n && memcmp(sg[s]->ranks, g->ranks, sizeof(int) * (size_t)g->n) != 0)) {
             p->failed = true; /* one side disagrees on its subgroup */
             return;
         }
     }
     for (int s = 0; s < 2; s++) {
-        if (!sg[s] || sg[s]->n == 0)
-            return;
+        if (!sg[s] || sg[s]->n == 0) return;
         for (int m = 0; m < sg[s]->n; m++)
             if (!list_has(par->group[s], par->size[s], sg[s]->ranks[m])) {
                 p->failed = true; /* not a subgroup of that side */
@@ -709,8 +673,7 @@ static void resolve_inter_create(comm_ctx *c, pending *p)
     }
     comm_obj *o = obj_new_inter(c, sg[0]->n, sg[0]->ranks, sg[1]->n, sg[1]->ranks);
     for (int i = 0; i < p->n_members; i++)
-        if (p->slot[i]->newref)
-            ref_assign(p->slot[i]->newref, o, i < par->size[0] ? 0 : 1);
+        if (p->slot[i]->newref) ref_assign(p->slot[i]->newref, o, i < par->size[0] ? 0 : 1);
     obj_release(o);
 }
 
@@ -730,8 +693,7 @@ static void resolve_dup(comm_ctx *c, pending *p)
         o->dims = g_memdup2(par->dims, sizeof(int) * (size_t)par->ndims);
     }
     for (int i = 0; i < p->n_members; i++)
-        if (p->slot[i]->newref)
-            ref_assign(p->slot[i]->newref, o, p->slot[i]->parent->side);
+        if (p->slot[i]->newref) ref_assign(p->slot[i]->newref, o, p->slot[i]->parent->side);
     obj_release(o);
 }
 
@@ -745,8 +707,7 @@ static void resolve_split(comm_ctx *c, pending *p)
     }
     int n = p->n_members;
     split_item *it = g_new(split_item, n);
-    for (int i = 0; i < n; i++)
-        it[i] = (split_item){p->slot[i]->color, p->slot[i]->key, i, p->slot[i]};
+    for (int i = 0; i < n; i++) it[i] = (split_item){p->slot[i]->color, p->slot[i]->key, i, p->slot[i]};
     assign_runs(c, p, it, n, 0, NULL);
     g_free(it);
 }
@@ -762,10 +723,8 @@ static void resolve_create(comm_ctx *c, pending *p)
     GPtrArray *made = g_ptr_array_new();
     for (int i = 0; i < p->n_members; i++) {
         contrib *k = p->slot[i];
-        if (!k->newref)
-            continue;
-        if (!k->group || group_eval(k->group) != EVAL_OK)
-            continue; /* left PENDING, failed by the caller */
+        if (!k->newref) continue;
+        if (!k->group || group_eval(k->group) != EVAL_OK) continue; /* left PENDING, failed by the caller */
         comm_obj *o = NULL;
         for (guint m = 0; m < made->len && !o; m++) {
             comm_obj *x = g_ptr_array_index(made, m);
@@ -779,8 +738,7 @@ static void resolve_create(comm_ctx *c, pending *p)
         }
         ref_assign(k->newref, o, 0);
     }
-    for (guint m = 0; m < made->len; m++)
-        obj_release(g_ptr_array_index(made, m));
+    for (guint m = 0; m < made->len; m++) obj_release(g_ptr_array_index(made, m));
     g_ptr_array_free(made, TRUE);
 }
 
@@ -798,8 +756,7 @@ static void resolve_topology(comm_ctx *c, pending *p)
             want = k->color;
         } else {
             long prod = 1;
-            for (int d = 0; d < k->n_ints && prod <= par->size[0]; d++)
-                prod *= k->ints[d] > 0 ? k->ints[d] : 1;
+            for (int d = 0; d < k->n_ints && prod <= par->size[0]; d++) prod *= k->ints[d] > 0 ? k->ints[d] : 1;
             want = (int)(prod <= par->size[0] ? prod : par->size[0] + 1);
             ndims = k->n_ints;
             dims = k->ints;
@@ -815,8 +772,7 @@ static void resolve_topology(comm_ctx *c, pending *p)
         o->dims = g_memdup2(dims, sizeof(int) * (size_t)ndims);
     }
     for (int i = 0; i < n; i++)
-        if (p->slot[i]->newref)
-            ref_assign(p->slot[i]->newref, o, 0);
+        if (p->slot[i]->newref) ref_assign(p->slot[i]->newref, o, 0);
     obj_release(o);
 }
 
@@ -834,8 +790,7 @@ static void resolve_cart_sub(comm_ctx *c, pending *p)
     int *kept = g_new(int, par->ndims);
     int n_kept = 0;
     for (int d = 0; d < par->ndims; d++)
-        if (k0->ints[d])
-            kept[n_kept++] = par->dims[d];
+        if (k0->ints[d]) kept[n_kept++] = par->dims[d];
     split_item *it = g_new(split_item, n);
     for (int i = 0; i < n; i++) {
         int rest = i, color = 0, mul = 1;
@@ -874,41 +829,34 @@ static void resolve_imerge(comm_ctx *c, pending *p)
     int m = 0;
     for (int g = 0; g < par->n_groups; g++) {
         int s = (first + g) % par->n_groups;
-        if (par->size[s])
-            memcpy(ranks + m, par->group[s], sizeof(int) * (size_t)par->size[s]);
+        if (par->size[s]) memcpy(ranks + m, par->group[s], sizeof(int) * (size_t)par->size[s]);
         m += par->size[s];
     }
     comm_obj *o = obj_new(c, c->next_id++, total, ranks);
     g_free(ranks);
     for (int i = 0; i < p->n_members; i++)
-        if (p->slot[i]->newref)
-            ref_assign(p->slot[i]->newref, o, 0);
+        if (p->slot[i]->newref) ref_assign(p->slot[i]->newref, o, 0);
     obj_release(o);
 }
 
 /* One resolver per kind of creation call: each makes the new
  * communicators and assigns the members' refs, or sets p->failed. */
 static void (*const resolvers[])(comm_ctx *c, pending *p) = {
-    [CK_DUP] = resolve_dup,           [CK_SPLIT] = resolve_split,
-    [CK_CREATE] = resolve_create,     [CK_CART] = resolve_topology,
-    [CK_CART_SUB] = resolve_cart_sub, [CK_GRAPH] = resolve_topology,
-    [CK_ICREATE] = resolve_icreate,   [CK_IMERGE] = resolve_imerge,
+    [CK_DUP] = resolve_dup,         [CK_SPLIT] = resolve_split,       [CK_CREATE] = resolve_create,
+    [CK_CART] = resolve_topology,   [CK_CART_SUB] = resolve_cart_sub, [CK_GRAPH] = resolve_topology,
+    [CK_ICREATE] = resolve_icreate, [CK_IMERGE] = resolve_imerge,
 };
 
 /* All members reported creation call p: compute the new communicators. */
 static void resolve(comm_ctx *c, pending *p)
 {
-    if (!p->failed)
-        resolvers[p->kind](c, p);
-    if (p->kind == CK_ICREATE && !p->failed)
-        return; /* refs are assigned when the other half arrives */
-    if (p->failed)
-        c->stats.n_failed++;
+    if (!p->failed) resolvers[p->kind](c, p);
+    if (p->kind == CK_ICREATE && !p->failed) return; /* refs are assigned when the other half arrives */
+    if (p->failed) c->stats.n_failed++;
     for (int i = 0; i < p->n_members; i++) {
         contrib *k = p->slot[i];
         if (k && k->newref) {
-            if (k->newref->state == COMM_REF_PENDING)
-                k->newref->state = COMM_REF_FAILED;
+            if (k->newref->state == COMM_REF_PENDING) k->newref->state = COMM_REF_FAILED;
             notify(c, k->newref);
         }
     }
@@ -951,8 +899,7 @@ static void submit(comm_ctx *c, contrib *k)
         return;
     }
     p->slot[pos] = k;
-    if (++p->n_arrived < p->n_members)
-        return;
+    if (++p->n_arrived < p->n_members) return;
     g_hash_table_steal(c->pending, &p->key);
     resolve(c, p);
     pending_free(p);
@@ -988,15 +935,13 @@ static bool rank_ok(const comm_ctx *c, uint32_t rank)
 
 comm_ref *comm_ref_lookup(comm_ctx *c, uint32_t rank, int comm)
 {
-    if (!rank_ok(c, rank))
-        return NULL;
+    if (!rank_ok(c, rank)) return NULL;
     return htab_get(&c->ranks[rank].comms, (uint32_t)comm);
 }
 
 /* Common start of every creation record: the contribution with its parent,
  * sequence number and new (pending) ref bound to newcomm. */
-static contrib *contrib_begin(comm_ctx *c, uint32_t rank, create_kind kind, int comm,
-                              int newcomm)
+static contrib *contrib_begin(comm_ctx *c, uint32_t rank, create_kind kind, int comm, int newcomm)
 {
     /* Hold the parent before binding newcomm, in case a trace reuses the
      * parent's id for the result. */
@@ -1025,8 +970,7 @@ static contrib *contrib_begin(comm_ctx *c, uint32_t rank, create_kind kind, int 
 
 static void contrib_end(comm_ctx *c, contrib *k)
 {
-    if (!k)
-        return;
+    if (!k) return;
     if (k->parent->state == COMM_REF_PENDING) {
         g_ptr_array_add(c->waiting, k);
         return;
@@ -1036,17 +980,14 @@ static void contrib_end(comm_ctx *c, contrib *k)
 
 slog_status comm_record_dup(comm_ctx *c, uint32_t rank, int comm, int newcomm)
 {
-    if (!rank_ok(c, rank))
-        return SLOG_ERR_ARG;
+    if (!rank_ok(c, rank)) return SLOG_ERR_ARG;
     contrib_end(c, contrib_begin(c, rank, CK_DUP, comm, newcomm));
     return SLOG_OK;
 }
 
-slog_status comm_record_split(comm_ctx *c, uint32_t rank, int comm, int color, int key,
-                              int newcomm)
+slog_status comm_record_split(comm_ctx *c, uint32_t rank, int comm, int color, int key, int newcomm)
 {
-    if (!rank_ok(c, rank))
-        return SLOG_ERR_ARG;
+    if (!rank_ok(c, rank)) return SLOG_ERR_ARG;
     contrib *k = contrib_begin(c, rank, CK_SPLIT, comm, newcomm);
     if (k) {
         k->color = color < 0 ? COMM_UNDEFINED : color;
@@ -1058,30 +999,25 @@ slog_status comm_record_split(comm_ctx *c, uint32_t rank, int comm, int color, i
 
 static group_node *group_lookup(comm_ctx *c, uint32_t rank, int group)
 {
-    if (group == GROUP_HANDLE_EMPTY)
-        return c->empty;
+    if (group == GROUP_HANDLE_EMPTY) return c->empty;
     return g_hash_table_lookup(c->ranks[rank].groups, GINT_TO_POINTER(group));
 }
 
 slog_status comm_record_create(comm_ctx *c, uint32_t rank, int comm, int group, int newcomm)
 {
-    if (!rank_ok(c, rank))
-        return SLOG_ERR_ARG;
+    if (!rank_ok(c, rank)) return SLOG_ERR_ARG;
     contrib *k = contrib_begin(c, rank, CK_CREATE, comm, newcomm);
     if (k) {
         k->group = group_hold(group_lookup(c, rank, group));
-        if (!k->group && newcomm != COMM_HANDLE_NULL)
-            c->stats.n_unknown_handle++;
+        if (!k->group && newcomm != COMM_HANDLE_NULL) c->stats.n_unknown_handle++;
     }
     contrib_end(c, k);
     return SLOG_OK;
 }
 
-slog_status comm_record_cart_create(comm_ctx *c, uint32_t rank, int comm, int ndims,
-                                    const int *dims, int newcomm)
+slog_status comm_record_cart_create(comm_ctx *c, uint32_t rank, int comm, int ndims, const int *dims, int newcomm)
 {
-    if (!rank_ok(c, rank) || ndims < 0 || (ndims > 0 && !dims))
-        return SLOG_ERR_ARG;
+    if (!rank_ok(c, rank) || ndims < 0 || (ndims > 0 && !dims)) return SLOG_ERR_ARG;
     contrib *k = contrib_begin(c, rank, CK_CART, comm, newcomm);
     if (k) {
         k->n_ints = ndims;
@@ -1091,11 +1027,9 @@ slog_status comm_record_cart_create(comm_ctx *c, uint32_t rank, int comm, int nd
     return SLOG_OK;
 }
 
-slog_status comm_record_cart_sub(comm_ctx *c, uint32_t rank, int comm, int ndims,
-                                 const int *remain_dims, int newcomm)
+slog_status comm_record_cart_sub(comm_ctx *c, uint32_t rank, int comm, int ndims, const int *remain_dims, int newcomm)
 {
-    if (!rank_ok(c, rank) || ndims < 0 || (ndims > 0 && !remain_dims))
-        return SLOG_ERR_ARG;
+    if (!rank_ok(c, rank) || ndims < 0 || (ndims > 0 && !remain_dims)) return SLOG_ERR_ARG;
     contrib *k = contrib_begin(c, rank, CK_CART_SUB, comm, newcomm);
     if (k) {
         k->n_ints = ndims;
@@ -1105,24 +1039,19 @@ slog_status comm_record_cart_sub(comm_ctx *c, uint32_t rank, int comm, int ndims
     return SLOG_OK;
 }
 
-slog_status comm_record_graph_create(comm_ctx *c, uint32_t rank, int comm, int nnodes,
-                                     int newcomm)
+slog_status comm_record_graph_create(comm_ctx *c, uint32_t rank, int comm, int nnodes, int newcomm)
 {
-    if (!rank_ok(c, rank))
-        return SLOG_ERR_ARG;
+    if (!rank_ok(c, rank)) return SLOG_ERR_ARG;
     contrib *k = contrib_begin(c, rank, CK_GRAPH, comm, newcomm);
-    if (k)
-        k->color = nnodes;
+    if (k) k->color = nnodes;
     contrib_end(c, k);
     return SLOG_OK;
 }
 
-slog_status comm_record_intercomm_create(comm_ctx *c, uint32_t rank, int local_comm,
-                                         int local_leader, int peer_comm,
+slog_status comm_record_intercomm_create(comm_ctx *c, uint32_t rank, int local_comm, int local_leader, int peer_comm,
                                          int remote_leader, int tag, int newcomm)
 {
-    if (!rank_ok(c, rank))
-        return SLOG_ERR_ARG;
+    if (!rank_ok(c, rank)) return SLOG_ERR_ARG;
     contrib *k = contrib_begin(c, rank, CK_ICREATE, local_comm, newcomm);
     if (k) {
         k->local_leader = local_leader;
@@ -1134,25 +1063,20 @@ slog_status comm_record_intercomm_create(comm_ctx *c, uint32_t rank, int local_c
     return SLOG_OK;
 }
 
-slog_status comm_record_intercomm_merge(comm_ctx *c, uint32_t rank, int intercomm, int high,
-                                        int newcomm)
+slog_status comm_record_intercomm_merge(comm_ctx *c, uint32_t rank, int intercomm, int high, int newcomm)
 {
-    if (!rank_ok(c, rank))
-        return SLOG_ERR_ARG;
+    if (!rank_ok(c, rank)) return SLOG_ERR_ARG;
     contrib *k = contrib_begin(c, rank, CK_IMERGE, intercomm, newcomm);
-    if (k)
-        k->color = high != 0;
+    if (k) k->color = high != 0;
     contrib_end(c, k);
     return SLOG_OK;
 }
 
 slog_status comm_record_free(comm_ctx *c, uint32_t rank, int comm)
 {
-    if (!rank_ok(c, rank))
-        return SLOG_ERR_ARG;
+    if (!rank_ok(c, rank)) return SLOG_ERR_ARG;
     /* Predefined communicators cannot be freed (MPI-3.1 6.4.3). */
-    if (comm == COMM_HANDLE_WORLD || comm == COMM_HANDLE_SELF)
-        return SLOG_OK;
+    if (comm == COMM_HANDLE_WORLD || comm == COMM_HANDLE_SELF) return SLOG_OK;
     comm_ref *old = htab_remove(&c->ranks[rank].comms, (uint32_t)comm);
     if (old)
         comm_ref_release(old);
@@ -1171,11 +1095,9 @@ static slog_status group_bind(comm_ctx *c, uint32_t rank, int newgroup, group_no
     return SLOG_OK;
 }
 
-static slog_status comm_group_of(comm_ctx *c, uint32_t rank, int comm, bool remote,
-                                 int newgroup)
+static slog_status comm_group_of(comm_ctx *c, uint32_t rank, int comm, bool remote, int newgroup)
 {
-    if (!rank_ok(c, rank))
-        return SLOG_ERR_ARG;
+    if (!rank_ok(c, rank)) return SLOG_ERR_ARG;
     comm_ref *r = comm_ref_lookup(c, rank, comm);
     group_node *g = group_new(G_COMM);
     g->remote = remote;
@@ -1198,11 +1120,10 @@ slog_status comm_record_comm_remote_group(comm_ctx *c, uint32_t rank, int comm, 
     return comm_group_of(c, rank, comm, true, newgroup);
 }
 
-static slog_status group_unary(comm_ctx *c, uint32_t rank, group_op op, int group, int n,
-                               const int *args, int n_args, int newgroup)
+static slog_status group_unary(comm_ctx *c, uint32_t rank, group_op op, int group, int n, const int *args, int n_args,
+                               int newgroup)
 {
-    if (!rank_ok(c, rank) || n < 0 || (n_args > 0 && !args))
-        return SLOG_ERR_ARG;
+    if (!rank_ok(c, rank) || n < 0 || (n_args > 0 && !args)) return SLOG_ERR_ARG;
     group_node *g = group_new(op);
     g->a = group_hold(group_lookup(c, rank, group));
     if (!g->a) {
@@ -1214,39 +1135,31 @@ static slog_status group_unary(comm_ctx *c, uint32_t rank, group_op op, int grou
     return group_bind(c, rank, newgroup, g);
 }
 
-slog_status comm_record_group_incl(comm_ctx *c, uint32_t rank, int group, int n,
-                                   const int *ranks, int newgroup)
+slog_status comm_record_group_incl(comm_ctx *c, uint32_t rank, int group, int n, const int *ranks, int newgroup)
 {
     return group_unary(c, rank, G_INCL, group, n, ranks, n, newgroup);
 }
 
-slog_status comm_record_group_excl(comm_ctx *c, uint32_t rank, int group, int n,
-                                   const int *ranks, int newgroup)
+slog_status comm_record_group_excl(comm_ctx *c, uint32_t rank, int group, int n, const int *ranks, int newgroup)
 {
     return group_unary(c, rank, G_EXCL, group, n, ranks, n, newgroup);
 }
 
-slog_status comm_record_group_range_incl(comm_ctx *c, uint32_t rank, int group, int n,
-                                         const int *ranges, int newgroup)
+slog_status comm_record_group_range_incl(comm_ctx *c, uint32_t rank, int group, int n, const int *ranges, int newgroup)
 {
-    if (n > INT32_MAX / 3)
-        return SLOG_ERR_ARG;
+    if (n > INT32_MAX / 3) return SLOG_ERR_ARG;
     return group_unary(c, rank, G_RANGE_INCL, group, n, ranges, 3 * n, newgroup);
 }
 
-slog_status comm_record_group_range_excl(comm_ctx *c, uint32_t rank, int group, int n,
-                                         const int *ranges, int newgroup)
+slog_status comm_record_group_range_excl(comm_ctx *c, uint32_t rank, int group, int n, const int *ranges, int newgroup)
 {
-    if (n > INT32_MAX / 3)
-        return SLOG_ERR_ARG;
+    if (n > INT32_MAX / 3) return SLOG_ERR_ARG;
     return group_unary(c, rank, G_RANGE_EXCL, group, n, ranges, 3 * n, newgroup);
 }
 
-static slog_status group_binary(comm_ctx *c, uint32_t rank, group_op op, int g1, int g2,
-                                int newgroup)
+static slog_status group_binary(comm_ctx *c, uint32_t rank, group_op op, int g1, int g2, int newgroup)
 {
-    if (!rank_ok(c, rank))
-        return SLOG_ERR_ARG;
+    if (!rank_ok(c, rank)) return SLOG_ERR_ARG;
     group_node *g = group_new(op);
     g->a = group_hold(group_lookup(c, rank, g1));
     g->b = group_hold(group_lookup(c, rank, g2));
@@ -1257,28 +1170,24 @@ static slog_status group_binary(comm_ctx *c, uint32_t rank, group_op op, int g1,
     return group_bind(c, rank, newgroup, g);
 }
 
-slog_status comm_record_group_union(comm_ctx *c, uint32_t rank, int group1, int group2,
-                                    int newgroup)
+slog_status comm_record_group_union(comm_ctx *c, uint32_t rank, int group1, int group2, int newgroup)
 {
     return group_binary(c, rank, G_UNION, group1, group2, newgroup);
 }
 
-slog_status comm_record_group_intersection(comm_ctx *c, uint32_t rank, int group1,
-                                           int group2, int newgroup)
+slog_status comm_record_group_intersection(comm_ctx *c, uint32_t rank, int group1, int group2, int newgroup)
 {
     return group_binary(c, rank, G_INTERSECTION, group1, group2, newgroup);
 }
 
-slog_status comm_record_group_difference(comm_ctx *c, uint32_t rank, int group1,
-                                         int group2, int newgroup)
+slog_status comm_record_group_difference(comm_ctx *c, uint32_t rank, int group1, int group2, int newgroup)
 {
     return group_binary(c, rank, G_DIFFERENCE, group1, group2, newgroup);
 }
 
 slog_status comm_record_group_free(comm_ctx *c, uint32_t rank, int group)
 {
-    if (!rank_ok(c, rank))
-        return SLOG_ERR_ARG;
+    if (!rank_ok(c, rank)) return SLOG_ERR_ARG;
     /* The same id may be freed twice when Open MPI returned one group object
      * for two calls (traces: Comm_group on WORLD and on its dup give 3). */
     g_hash_table_remove(c->ranks[rank].groups, GINT_TO_POINTER(group));
@@ -1289,22 +1198,17 @@ slog_status comm_record_group_free(comm_ctx *c, uint32_t rank, int group)
 
 int comm_ref_world_rank(const comm_ref *r, int local_rank)
 {
-    if (local_rank == COMM_PROC_NULL)
-        return COMM_RANK_PROC_NULL;
-    if (!r || r->state == COMM_REF_FAILED)
-        return COMM_RANK_INVALID;
-    if (r->state == COMM_REF_PENDING)
-        return COMM_RANK_UNRESOLVED;
+    if (local_rank == COMM_PROC_NULL) return COMM_RANK_PROC_NULL;
+    if (!r || r->state == COMM_REF_FAILED) return COMM_RANK_INVALID;
+    if (r->state == COMM_REF_PENDING) return COMM_RANK_UNRESOLVED;
     int g = r->obj->n_groups == 2 ? 1 - r->side : 0;
-    if (local_rank < 0 || local_rank >= r->obj->size[g])
-        return COMM_RANK_INVALID;
+    if (local_rank < 0 || local_rank >= r->obj->size[g]) return COMM_RANK_INVALID;
     return r->obj->group[g][local_rank];
 }
 
 int comm_world_rank(const comm_ctx *c, uint32_t rank, int comm, int local_rank)
 {
-    if (local_rank == COMM_PROC_NULL)
-        return COMM_RANK_PROC_NULL;
+    if (local_rank == COMM_PROC_NULL) return COMM_RANK_PROC_NULL;
     return comm_ref_world_rank(comm_ref_lookup((comm_ctx *)c, rank, comm), local_rank);
 }
 
@@ -1327,8 +1231,7 @@ int comm_group_world_rank(comm_ctx *c, uint32_t rank, int group, int i)
 {
     int err;
     group_node *g = group_query(c, rank, group, &err);
-    if (!g)
-        return err;
+    if (!g) return err;
     return i >= 0 && i < g->n ? g->ranks[i] : COMM_RANK_INVALID;
 }
 
@@ -1364,8 +1267,7 @@ uint64_t comm_ref_id(const comm_ref *r)
 
 int comm_ref_peer_size(const comm_ref *r)
 {
-    if (r->state != COMM_REF_RESOLVED)
-        return -1;
+    if (r->state != COMM_REF_RESOLVED) return -1;
     return r->obj->size[r->obj->n_groups == 2 ? 1 - r->side : 0];
 }
 

@@ -30,10 +30,10 @@
 #include <slog2/slog.h>
 
 /* Handle values fixed by libdumpi (traces/README.md). */
-#define COMM_HANDLE_NULL 1
-#define COMM_HANDLE_WORLD 2
-#define COMM_HANDLE_SELF 3
-#define GROUP_HANDLE_NULL 1
+#define COMM_HANDLE_NULL   1
+#define COMM_HANDLE_WORLD  2
+#define COMM_HANDLE_SELF   3
+#define GROUP_HANDLE_NULL  1
 #define GROUP_HANDLE_EMPTY 2
 
 /* Open MPI values stored as they are in the traces. */
@@ -41,12 +41,12 @@
 #define COMM_PROC_NULL (-2)     /* MPI_PROC_NULL */
 
 /* Results of comm_world_rank() / comm_ref_world_rank() that are not ranks. */
-#define COMM_RANK_PROC_NULL COMM_PROC_NULL /* the peer was MPI_PROC_NULL */
-#define COMM_RANK_UNRESOLVED (-100) /* membership not known yet; ask again later */
-#define COMM_RANK_INVALID (-101)    /* unknown handle, freed, or rank out of range */
+#define COMM_RANK_PROC_NULL  COMM_PROC_NULL /* the peer was MPI_PROC_NULL */
+#define COMM_RANK_UNRESOLVED (-100)         /* membership not known yet; ask again later */
+#define COMM_RANK_INVALID    (-101)         /* unknown handle, freed, or rank out of range */
 
 /* Global ids of the predefined communicators; user ones follow. */
-#define COMM_ID_WORLD 0u
+#define COMM_ID_WORLD            0u
 #define COMM_ID_SELF(world_rank) (1u + (uint64_t)(world_rank))
 
 typedef struct comm_ctx comm_ctx;
@@ -86,27 +86,20 @@ slog_status comm_record_dup(comm_ctx *c, uint32_t rank, int comm, int newcomm);
  * intercommunicator: split splits each side by colour and pairs equal colours
  * across the sides; create takes, from each side, the subgroup of its own
  * group that side's members passed. */
-slog_status comm_record_split(comm_ctx *c, uint32_t rank, int comm, int color,
-                              int key, int newcomm);
-slog_status comm_record_create(comm_ctx *c, uint32_t rank, int comm, int group,
-                               int newcomm);
+slog_status comm_record_split(comm_ctx *c, uint32_t rank, int comm, int color, int key, int newcomm);
+slog_status comm_record_create(comm_ctx *c, uint32_t rank, int comm, int group, int newcomm);
 /* reorder is ignored: members keep their parent order (what Open MPI does for
  * the cartesian and graph components it ships by default). */
-slog_status comm_record_cart_create(comm_ctx *c, uint32_t rank, int comm, int ndims,
-                                    const int *dims, int newcomm);
+slog_status comm_record_cart_create(comm_ctx *c, uint32_t rank, int comm, int ndims, const int *dims, int newcomm);
 /* ndims: length of remain_dims (the parent's number of dimensions). */
-slog_status comm_record_cart_sub(comm_ctx *c, uint32_t rank, int comm, int ndims,
-                                 const int *remain_dims, int newcomm);
-slog_status comm_record_graph_create(comm_ctx *c, uint32_t rank, int comm, int nnodes,
-                                     int newcomm);
+slog_status comm_record_cart_sub(comm_ctx *c, uint32_t rank, int comm, int ndims, const int *remain_dims, int newcomm);
+slog_status comm_record_graph_create(comm_ctx *c, uint32_t rank, int comm, int nnodes, int newcomm);
 /* Best effort: the two halves are paired by their leaders and the tag. */
-slog_status comm_record_intercomm_create(comm_ctx *c, uint32_t rank, int local_comm,
-                                         int local_leader, int peer_comm,
+slog_status comm_record_intercomm_create(comm_ctx *c, uint32_t rank, int local_comm, int local_leader, int peer_comm,
                                          int remote_leader, int tag, int newcomm);
 /* The high = false side first; equal values: the side whose local rank 0 has
  * the lower world rank first (what Open MPI does). */
-slog_status comm_record_intercomm_merge(comm_ctx *c, uint32_t rank, int intercomm,
-                                        int high, int newcomm);
+slog_status comm_record_intercomm_merge(comm_ctx *c, uint32_t rank, int intercomm, int high, int newcomm);
 slog_status comm_record_free(comm_ctx *c, uint32_t rank, int comm);
 
 /* Groups are local (not collective) but may derive from a communicator that
@@ -116,20 +109,13 @@ slog_status comm_record_comm_group(comm_ctx *c, uint32_t rank, int comm, int new
 /* MPI_Comm_remote_group: the remote group of an intercommunicator (a failed
  * group on an intracommunicator, as MPI-3.1 6.6.1 makes that an error). */
 slog_status comm_record_comm_remote_group(comm_ctx *c, uint32_t rank, int comm, int newgroup);
-slog_status comm_record_group_incl(comm_ctx *c, uint32_t rank, int group, int n,
-                                   const int *ranks, int newgroup);
-slog_status comm_record_group_excl(comm_ctx *c, uint32_t rank, int group, int n,
-                                   const int *ranks, int newgroup);
-slog_status comm_record_group_range_incl(comm_ctx *c, uint32_t rank, int group, int n,
-                                         const int *ranges, int newgroup);
-slog_status comm_record_group_range_excl(comm_ctx *c, uint32_t rank, int group, int n,
-                                         const int *ranges, int newgroup);
-slog_status comm_record_group_union(comm_ctx *c, uint32_t rank, int group1, int group2,
-                                    int newgroup);
-slog_status comm_record_group_intersection(comm_ctx *c, uint32_t rank, int group1,
-                                           int group2, int newgroup);
-slog_status comm_record_group_difference(comm_ctx *c, uint32_t rank, int group1,
-                                         int group2, int newgroup);
+slog_status comm_record_group_incl(comm_ctx *c, uint32_t rank, int group, int n, const int *ranks, int newgroup);
+slog_status comm_record_group_excl(comm_ctx *c, uint32_t rank, int group, int n, const int *ranks, int newgroup);
+slog_status comm_record_group_range_incl(comm_ctx *c, uint32_t rank, int group, int n, const int *ranges, int newgroup);
+slog_status comm_record_group_range_excl(comm_ctx *c, uint32_t rank, int group, int n, const int *ranges, int newgroup);
+slog_status comm_record_group_union(comm_ctx *c, uint32_t rank, int group1, int group2, int newgroup);
+slog_status comm_record_group_intersection(comm_ctx *c, uint32_t rank, int group1, int group2, int newgroup);
+slog_status comm_record_group_difference(comm_ctx *c, uint32_t rank, int group1, int group2, int newgroup);
 slog_status comm_record_group_free(comm_ctx *c, uint32_t rank, int group);
 
 /* ---------------------------------------------------------------- queries */
@@ -158,8 +144,8 @@ typedef enum comm_ref_state {
 } comm_ref_state;
 
 comm_ref_state comm_ref_get_state(const comm_ref *r);
-uint32_t comm_ref_rank(const comm_ref *r);   /* world rank holding it */
-int comm_ref_handle(const comm_ref *r);      /* handle at creation */
+uint32_t comm_ref_rank(const comm_ref *r); /* world rank holding it */
+int comm_ref_handle(const comm_ref *r);    /* handle at creation */
 /* Global id shared by all members (resolved only; else UINT64_MAX). */
 uint64_t comm_ref_id(const comm_ref *r);
 /* Like comm_world_rank() on this instance. */

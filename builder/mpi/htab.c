@@ -5,18 +5,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void htab_init(htab *t) {
+void htab_init(htab *t)
+{
     t->slots = NULL;
     t->mask = 0;
     t->n = 0;
 }
 
-void htab_free(htab *t) {
+void htab_free(htab *t)
+{
     free(t->slots);
     htab_init(t);
 }
 
-static void *xcalloc(size_t n, size_t size) {
+static void *xcalloc(size_t n, size_t size)
+{
     void *p = calloc(n, size);
     if (!p) {
         fprintf(stderr, "slog2-build: out of memory (hash table of %zu entries)\n", n);
@@ -25,14 +28,16 @@ static void *xcalloc(size_t n, size_t size) {
     return p;
 }
 
-static void place(htab *t, uint64_t key, void *val) {
+static void place(htab *t, uint64_t key, void *val)
+{
     size_t i = htab_slot_of(t, key);
     while (t->slots[i].val) i = (i + 1) & t->mask;
     t->slots[i].key = key;
     t->slots[i].val = val;
 }
 
-static void grow(htab *t) {
+static void grow(htab *t)
+{
     size_t old_cap = htab_capacity(t), cap = old_cap ? 2 * old_cap : 16;
     htab_entry *old = t->slots;
     t->slots = xcalloc(cap, sizeof *t->slots);
@@ -42,7 +47,8 @@ static void grow(htab *t) {
     free(old);
 }
 
-void *htab_put(htab *t, uint64_t key, void *val) {
+void *htab_put(htab *t, uint64_t key, void *val)
+{
     if (!val) return NULL;
     if (2 * (t->n + 1) > htab_capacity(t)) grow(t);
     size_t i = htab_slot_of(t, key);
@@ -59,7 +65,8 @@ void *htab_put(htab *t, uint64_t key, void *val) {
     return NULL;
 }
 
-void *htab_remove(htab *t, uint64_t key) {
+void *htab_remove(htab *t, uint64_t key)
+{
     if (!t->n) return NULL;
     size_t i = htab_slot_of(t, key);
     while (t->slots[i].val && t->slots[i].key != key) i = (i + 1) & t->mask;

@@ -31,12 +31,14 @@ typedef struct htab {
 void htab_init(htab *t);
 void htab_free(htab *t);
 
-static inline size_t htab_slot_of(const htab *t, uint64_t key) {
+static inline size_t htab_slot_of(const htab *t, uint64_t key)
+{
     /* Fibonacci hashing: the top bits of key * 2^64/phi. */
     return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & t->mask;
 }
 
-static inline void *htab_get(const htab *t, uint64_t key) {
+static inline void *htab_get(const htab *t, uint64_t key)
+{
     if (!t->n) return NULL;
     for (size_t i = htab_slot_of(t, key);; i = (i + 1) & t->mask) {
         const htab_entry *e = &t->slots[i];
@@ -49,11 +51,20 @@ static inline void *htab_get(const htab *t, uint64_t key) {
 void *htab_put(htab *t, uint64_t key, void *val);
 /* Remove; returns the removed value (NULL if absent). */
 void *htab_remove(htab *t, uint64_t key);
-static inline size_t htab_size(const htab *t) { return t->n; }
+static inline size_t htab_size(const htab *t)
+{
+    return t->n;
+}
 
 /* Iteration: slots 0..htab_capacity()-1, skipping empty ones. Do not insert
  * or remove while iterating; collect, then change. */
-static inline size_t htab_capacity(const htab *t) { return t->slots ? t->mask + 1 : 0; }
-static inline const htab_entry *htab_at(const htab *t, size_t i) { return &t->slots[i]; }
+static inline size_t htab_capacity(const htab *t)
+{
+    return t->slots ? t->mask + 1 : 0;
+}
+static inline const htab_entry *htab_at(const htab *t, size_t i)
+{
+    return &t->slots[i];
+}
 
 #endif

@@ -41,32 +41,32 @@ typedef struct oq {
 
 typedef struct mop {
     op_kind kind;
-    uint32_t rank;     /* poster */
-    uint32_t thread;   /* send: sender's thread; recv: completing thread */
-    int heap_idx;      /* -1 when not in the heap (here, it fills a hole:
+    uint32_t rank;   /* poster */
+    uint32_t thread; /* send: sender's thread; recv: completing thread */
+    int heap_idx;    /* -1 when not in the heap (here, it fills a hole:
                         * the op stays two cache lines, which op_new clears) */
-    int64_t time;      /* send: start; recv: completion */
+    int64_t time;    /* send: start; recv: completion */
     int64_t bytes;
-    int comm;          /* handle on the poster */
-    int peer;          /* send: dest; recv: source pattern (comm-local) */
-    int tag;           /* send: tag; recv: tag pattern */
-    bool completed;    /* recv */
-    bool phantom;      /* recv that took a message but has no completion */
-    bool live;         /* false once freed (on free_mops) */
-    bool inferred;     /* recv completed without a status while wildcard */
-    bool unresolved;   /* inferred and no channel chosen yet */
-    bool waiting;      /* unresolved and counted in its dgroup's n_waiting */
-    bool cancel_asked; /* recv: MPI_Cancel was called on it */
-    int st_source, st_tag; /* recv envelope once completed (comm-local); an
+    int comm;                  /* handle on the poster */
+    int peer;                  /* send: dest; recv: source pattern (comm-local) */
+    int tag;                   /* send: tag; recv: tag pattern */
+    bool completed;            /* recv */
+    bool phantom;              /* recv that took a message but has no completion */
+    bool live;                 /* false once freed (on free_mops) */
+    bool inferred;             /* recv completed without a status while wildcard */
+    bool unresolved;           /* inferred and no channel chosen yet */
+    bool waiting;              /* unresolved and counted in its dgroup's n_waiting */
+    bool cancel_asked;         /* recv: MPI_Cancel was called on it */
+    int st_source, st_tag;     /* recv envelope once completed (comm-local); an
                             * inferred recv keeps its pattern here, as it joins
                             * the chosen channel directly */
-    uint64_t seq;      /* heap tie-break */
-    struct inst *inst; /* held while in inst->recvs / inst->deferred */
-    struct mreq *req;  /* request it belongs to, while active */
-    struct oq *where;  /* queue holding it */
+    uint64_t seq;              /* heap tie-break */
+    struct inst *inst;         /* held while in inst->recvs / inst->deferred */
+    struct mreq *req;          /* request it belongs to, while active */
+    struct oq *where;          /* queue holding it */
     struct mop *qprev, *qnext; /* links in that queue */
-    struct chan *chan; /* when in a channel */
-    struct mop *next_free; /* on match_ctx.free_mops */
+    struct chan *chan;         /* when in a channel */
+    struct mop *next_free;     /* on match_ctx.free_mops */
 } mop;
 
 /* Channels an instance used last, per op kind, in a small direct-mapped
@@ -86,8 +86,8 @@ static inline uint32_t near_slot(int other, int tag)
 
 typedef struct inst {
     comm_ref *ref;
-    uint64_t seq;      /* creation order: finish drains in it */
-    bool used;         /* posted on since the last sweep */
+    uint64_t seq; /* creation order: finish drains in it */
+    bool used;    /* posted on since the last sweep */
     oq recvs;
     oq deferred;
     struct chan *near[2][INST_CHANS]; /* [op_kind][near_slot()]; cleared by chan_sweep */
@@ -100,11 +100,11 @@ typedef struct chan_key {
 
 typedef struct chan {
     chan_key key;
-    bool used;              /* an op joined it since the last sweep */
+    bool used; /* an op joined it since the last sweep */
     oq sends;
     oq recvs;
-    struct chan *next_same; /* next channel with the same key hash */
-    struct dgroup *dg;      /* its (comm id, dst) group */
+    struct chan *next_same;     /* next channel with the same key hash */
+    struct dgroup *dg;          /* its (comm id, dst) group */
     struct chan *dprev, *dnext; /* links in dg->chans */
 } chan;
 
@@ -115,7 +115,7 @@ typedef struct dgroup {
     uint64_t comm_id;
     uint32_t dst;
     chan *chans;
-    inst *waiting_in;       /* valid while n_waiting > 0 */
+    inst *waiting_in; /* valid while n_waiting > 0 */
     uint32_t n_waiting;
     struct dgroup *next_same; /* next group with the same key hash */
 } dgroup;
@@ -123,8 +123,8 @@ typedef struct dgroup {
 typedef struct mreq {
     op_kind kind;
     bool persistent;
-    match_post init;   /* persistent: the envelope each Start posts */
-    mop *cur;          /* the active operation, if any */
+    match_post init;        /* persistent: the envelope each Start posts */
+    mop *cur;               /* the active operation, if any */
     struct mreq *next_free; /* on match_ctx.free_reqs */
 } mreq;
 
@@ -134,15 +134,14 @@ typedef struct mreq {
  * from other tracers or a corrupt file, go to the hash. */
 
 typedef struct reqtab {
-    mreq **dense;         /* [id] for 0 <= id < n_dense */
+    mreq **dense; /* [id] for 0 <= id < n_dense */
     uint32_t n_dense;
     htab other;
 } reqtab;
 
 static inline mreq *reqtab_get(const reqtab *t, int id)
 {
-    if ((uint32_t)id < t->n_dense)
-        return t->dense[id];
+    if ((uint32_t)id < t->n_dense) return t->dense[id];
     return htab_get(&t->other, (uint32_t)id);
 }
 
@@ -151,8 +150,7 @@ static mreq *reqtab_put(reqtab *t, int id, mreq *q)
 {
     if ((uint32_t)id >= t->n_dense && (uint32_t)id < MATCH_REQ_DENSE) {
         uint32_t n = t->n_dense ? t->n_dense : 16;
-        while (n <= (uint32_t)id)
-            n *= 2;
+        while (n <= (uint32_t)id) n *= 2;
         t->dense = g_renew(mreq *, t->dense, n);
         memset(t->dense + t->n_dense, 0, (n - t->n_dense) * sizeof *t->dense);
         t->n_dense = n;
@@ -178,23 +176,23 @@ static mreq *reqtab_remove(reqtab *t, int id)
 
 struct match_ctx {
     comm_ctx *comms;
-    uint32_t n_ranks;     /* comm_ctx_n_ranks(comms), fixed */
+    uint32_t n_ranks; /* comm_ctx_n_ranks(comms), fixed */
     match_arrow_cb cb;
     void *user;
-    htab insts;           /* comm_ref* -> inst* */
-    htab chans;           /* chan_hash(key) -> chan* chained by next_same */
-    size_t n_chans;       /* channels in chans (a hash may hold several) */
-    htab dgroups;         /* dgroup_hash -> dgroup* chained by next_same */
-    size_t n_waiting;     /* inferred receives waiting for a send */
-    reqtab *reqs;         /* per rank: request id -> mreq* */
-    mreq *free_reqs;      /* recycled requests: one per Isend/Irecv */
-    GPtrArray *heap;      /* mop* min-heap on (time, seq) */
+    htab insts;            /* comm_ref* -> inst* */
+    htab chans;            /* chan_hash(key) -> chan* chained by next_same */
+    size_t n_chans;        /* channels in chans (a hash may hold several) */
+    htab dgroups;          /* dgroup_hash -> dgroup* chained by next_same */
+    size_t n_waiting;      /* inferred receives waiting for a send */
+    reqtab *reqs;          /* per rank: request id -> mreq* */
+    mreq *free_reqs;       /* recycled requests: one per Isend/Irecv */
+    GPtrArray *heap;       /* mop* min-heap on (time, seq) */
     GHashTable *unmatched; /* match_unmatched* (count = value) */
-    GArray *list;         /* built by match_finish */
+    GArray *list;          /* built by match_finish */
     uint64_t next_seq, next_inst_seq;
     bool stopped, finished;
     size_t chan_limit, inst_limit; /* sweep empties when a table grows past these */
-    mop *free_mops;       /* recycled ops: one is made per MPI message side */
+    mop *free_mops;                /* recycled ops: one is made per MPI message side */
     match_stats stats;
 };
 
@@ -239,12 +237,9 @@ static void heap_sift(match_ctx *m, guint i)
     for (;;) {
         guint l = 2 * i + 1, s = i;
         mop *best = o;
-        if (l < h->len && heap_less(h->pdata[l], best))
-            s = l, best = h->pdata[l];
-        if (l + 1 < h->len && heap_less(h->pdata[l + 1], best))
-            s = l + 1, best = h->pdata[l + 1];
-        if (s == i)
-            break;
+        if (l < h->len && heap_less(h->pdata[l], best)) s = l, best = h->pdata[l];
+        if (l + 1 < h->len && heap_less(h->pdata[l + 1], best)) s = l + 1, best = h->pdata[l + 1];
+        if (s == i) break;
         heap_set(m, i, best);
         i = s;
     }
@@ -259,8 +254,7 @@ static void heap_push(match_ctx *m, mop *o)
 
 static void heap_remove(match_ctx *m, mop *o)
 {
-    if (o->heap_idx < 0)
-        return;
+    if (o->heap_idx < 0) return;
     guint i = (guint)o->heap_idx;
     mop *last = g_ptr_array_steal_index_fast(m->heap, m->heap->len - 1);
     o->heap_idx = -1;
@@ -306,8 +300,7 @@ static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
         m->stats.n_sends++;
     else
         m->stats.n_recvs++;
-    if (++m->stats.n_in_flight > m->stats.max_in_flight)
-        m->stats.max_in_flight = m->stats.n_in_flight;
+    if (++m->stats.n_in_flight > m->stats.max_in_flight) m->stats.max_in_flight = m->stats.n_in_flight;
     return o;
 }
 
@@ -320,14 +313,12 @@ static bool op_is_wild(const mop *o)
 static bool op_envelope(const mop *o, int *src, int *tag)
 {
     if (o->completed) {
-        if (o->unresolved)
-            return false;
+        if (o->unresolved) return false;
         *src = o->st_source;
         *tag = o->st_tag;
         return true;
     }
-    if (op_is_wild(o))
-        return false;
+    if (op_is_wild(o)) return false;
     *src = o->peer;
     *tag = o->tag;
     return true;
@@ -370,8 +361,7 @@ static void op_free(match_ctx *m, mop *o)
 {
     op_unlink(m, o);
     heap_remove(m, o);
-    if (o->req && o->req->cur == o)
-        o->req->cur = NULL;
+    if (o->req && o->req->cur == o) o->req->cur = NULL;
     m->stats.n_in_flight--;
     o->live = false;
     o->next_free = m->free_mops;
@@ -406,20 +396,17 @@ static guint unmatched_hash(gconstpointer p)
 static gboolean unmatched_equal(gconstpointer a, gconstpointer b)
 {
     const match_unmatched *x = a, *y = b;
-    return x->kind == y->kind && x->src == y->src && x->dst == y->dst &&
-           x->tag == y->tag && x->comm_id == y->comm_id && x->comm == y->comm;
+    return x->kind == y->kind && x->src == y->src && x->dst == y->dst && x->tag == y->tag && x->comm_id == y->comm_id &&
+           x->comm == y->comm;
 }
 
 static void unwait(match_ctx *m, mop *o);
 
 /* Count o in the summary and free it: nothing leaves unreported. */
-static void op_drop(match_ctx *m, mop *o, match_unmatched_kind kind, int src, int dst,
-                    uint64_t comm_id)
+static void op_drop(match_ctx *m, mop *o, match_unmatched_kind kind, int src, int dst, uint64_t comm_id)
 {
-    if (o->waiting)
-        unwait(m, o);
-    match_unmatched key = {kind, src, dst, o->completed ? o->st_tag : o->tag, comm_id,
-                           o->comm, 0};
+    if (o->waiting) unwait(m, o);
+    match_unmatched key = {kind, src, dst, o->completed ? o->st_tag : o->tag, comm_id, o->comm, 0};
     match_unmatched *u = g_hash_table_lookup(m->unmatched, &key);
     if (!u) {
         u = g_memdup2(&key, sizeof key);
@@ -437,8 +424,7 @@ static void op_drop_local(match_ctx *m, mop *o, match_unmatched_kind kind, const
     if (o->kind == OP_SEND || !op_is_wild(o) || (o->completed && !o->unresolved)) {
         int local = o->kind == OP_RECV && o->completed ? o->st_source : o->peer;
         other = ref ? comm_ref_world_rank(ref, local) : -1;
-        if (other < 0)
-            other = -1;
+        if (other < 0) other = -1;
     }
     uint64_t id = ref ? comm_ref_id(ref) : UINT64_MAX;
     if (o->kind == OP_SEND)
@@ -460,8 +446,7 @@ static uint64_t chan_hash(const chan_key *k)
 
 static bool chan_key_equal(const chan_key *x, const chan_key *y)
 {
-    return x->comm_id == y->comm_id && x->src == y->src && x->dst == y->dst &&
-           x->tag == y->tag;
+    return x->comm_id == y->comm_id && x->src == y->src && x->dst == y->dst && x->tag == y->tag;
 }
 
 static uint64_t dgroup_hash(uint64_t comm_id, uint32_t dst)
@@ -474,16 +459,14 @@ static uint64_t dgroup_hash(uint64_t comm_id, uint32_t dst)
 static dgroup *dgroup_find(const match_ctx *m, uint64_t comm_id, uint32_t dst)
 {
     for (dgroup *g = htab_get(&m->dgroups, dgroup_hash(comm_id, dst)); g; g = g->next_same)
-        if (g->comm_id == comm_id && g->dst == dst)
-            return g;
+        if (g->comm_id == comm_id && g->dst == dst) return g;
     return NULL;
 }
 
 static dgroup *dgroup_get(match_ctx *m, uint64_t comm_id, uint32_t dst)
 {
     dgroup *g = dgroup_find(m, comm_id, dst);
-    if (g)
-        return g;
+    if (g) return g;
     uint64_t h = dgroup_hash(comm_id, dst);
     g = g_new0(dgroup, 1);
     g->comm_id = comm_id;
@@ -537,8 +520,7 @@ static chan *chan_get(match_ctx *m, uint64_t comm_id, int src, int dst, int tag)
     uint64_t h = chan_hash(&k);
     chan *head = htab_get(&m->chans, h);
     for (chan *ch = head; ch; ch = ch->next_same)
-        if (chan_key_equal(&ch->key, &k))
-            return ch;
+        if (chan_key_equal(&ch->key, &k)) return ch;
     chan *ch = g_new0(chan, 1);
     ch->key = k;
     ch->next_same = head;
@@ -548,8 +530,7 @@ static chan *chan_get(match_ctx *m, uint64_t comm_id, int src, int dst, int tag)
      * keeping the destination index here costs the per-message path nothing. */
     ch->dg = dgroup_get(m, comm_id, (uint32_t)dst);
     ch->dnext = ch->dg->chans;
-    if (ch->dnext)
-        ch->dnext->dprev = ch;
+    if (ch->dnext) ch->dnext->dprev = ch;
     ch->dg->chans = ch;
     return ch;
 }
@@ -560,8 +541,7 @@ static void chan_unlink_dgroup(chan *ch)
         ch->dprev->dnext = ch->dnext;
     else
         ch->dg->chans = ch->dnext;
-    if (ch->dnext)
-        ch->dnext->dprev = ch->dprev;
+    if (ch->dnext) ch->dnext->dprev = ch->dprev;
     ch->dprev = ch->dnext = NULL;
 }
 
@@ -578,8 +558,7 @@ static chan **chan_list(const match_ctx *m, size_t *n)
     chan **v = g_new(chan *, m->n_chans + 1);
     size_t k = 0;
     for (size_t i = 0; i < htab_capacity(&m->chans); i++)
-        for (chan *ch = htab_at(&m->chans, i)->val; ch; ch = ch->next_same)
-            v[k++] = ch;
+        for (chan *ch = htab_at(&m->chans, i)->val; ch; ch = ch->next_same) v[k++] = ch;
     *n = k;
     return v;
 }
@@ -589,8 +568,7 @@ static void chan_sweep(match_ctx *m)
 {
     for (size_t i = 0; i < htab_capacity(&m->insts); i++) {
         inst *in = htab_at(&m->insts, i)->val;
-        if (in)
-            memset(in->near, 0, sizeof in->near);
+        if (in) memset(in->near, 0, sizeof in->near);
     }
     size_t n;
     chan **v = chan_list(m, &n);
@@ -615,17 +593,22 @@ static void chan_sweep(match_ctx *m)
 static void emit(match_ctx *m, const chan *ch, const mop *s, const mop *r)
 {
     m->stats.n_arrows++; /* n_inferred is counted in infer() and finish */
-    if (m->stopped || !m->cb)
-        return;
+    if (m->stopped || !m->cb) return;
     match_arrow a = {
-        .send_rank = s->rank, .send_thread = s->thread, .send_time = s->time,
-        .recv_rank = r->rank, .recv_thread = r->thread, .recv_time = r->time,
+        .send_rank = s->rank,
+        .send_thread = s->thread,
+        .send_time = s->time,
+        .recv_rank = r->rank,
+        .recv_thread = r->thread,
+        .recv_time = r->time,
         .bytes = r->bytes != MATCH_BYTES_UNKNOWN ? r->bytes : s->bytes,
-        .tag = ch->key.tag, .comm_id = ch->key.comm_id,
-        .send_comm = s->comm, .recv_comm = r->comm, .inferred = r->inferred,
+        .tag = ch->key.tag,
+        .comm_id = ch->key.comm_id,
+        .send_comm = s->comm,
+        .recv_comm = r->comm,
+        .inferred = r->inferred,
     };
-    if (m->cb(m->user, &a) == SLOG_STOP)
-        m->stopped = true;
+    if (m->cb(m->user, &a) == SLOG_STOP) m->stopped = true;
 }
 
 /* Pair heads while the head receive has its completion (or never will get
@@ -635,8 +618,7 @@ static void chan_pair(match_ctx *m, chan *ch)
 {
     while (!oq_empty(&ch->sends) && !oq_empty(&ch->recvs)) {
         mop *r = oq_head(&ch->recvs);
-        if (!r->completed && !r->phantom)
-            break;
+        if (!r->completed && !r->phantom) break;
         mop *s = oq_head(&ch->sends);
         if (r->completed)
             emit(m, ch, s, r);
@@ -650,8 +632,7 @@ static void chan_pair(match_ctx *m, chan *ch)
 /* Most calls find one side empty: that test inline, the loop not. */
 static inline void chan_match(match_ctx *m, chan *ch)
 {
-    if (!oq_empty(&ch->sends) && !oq_empty(&ch->recvs))
-        chan_pair(m, ch);
+    if (!oq_empty(&ch->sends) && !oq_empty(&ch->recvs)) chan_pair(m, ch);
 }
 
 static void inst_release(match_ctx *m, inst *in, bool force);
@@ -660,8 +641,7 @@ static void inst_release(match_ctx *m, inst *in, bool force);
  * was queued, or the receive ahead of it left unpaired): let them look. */
 static void dgroup_wake(match_ctx *m, const dgroup *g)
 {
-    if (g->n_waiting)
-        inst_release(m, g->waiting_in, false);
+    if (g->n_waiting) inst_release(m, g->waiting_in, false);
 }
 
 /* Put an op of a resolved instance into its channel. */
@@ -693,8 +673,7 @@ static void to_channel(match_ctx *m, inst *in, mop *o)
  * are recycled, never freed, before match_ctx_free). */
 G_GNUC_NO_INLINE static void wake_for_send(match_ctx *m, const mop *o)
 {
-    if (o->live && o->chan)
-        dgroup_wake(m, o->chan->dg);
+    if (o->live && o->chan) dgroup_wake(m, o->chan->dg);
 }
 
 /* ------------------------------------------------------------ instances */
@@ -711,8 +690,7 @@ static void inst_unindex(match_ctx *m, inst *in)
 
 static void inst_free(inst *in)
 {
-    if (comm_ref_user(in->ref) == in)
-        comm_ref_set_user(in->ref, NULL);
+    if (comm_ref_user(in->ref) == in) comm_ref_set_user(in->ref, NULL);
     comm_ref_release(in->ref);
     g_free(in);
 }
@@ -749,8 +727,7 @@ static inst **inst_list(const match_ctx *m, size_t *n)
     inst **v = g_new(inst *, htab_size(&m->insts) + 1);
     size_t k = 0;
     for (size_t i = 0; i < htab_capacity(&m->insts); i++)
-        if (htab_at(&m->insts, i)->val)
-            v[k++] = htab_at(&m->insts, i)->val;
+        if (htab_at(&m->insts, i)->val) v[k++] = htab_at(&m->insts, i)->val;
     qsort(v, k, sizeof *v, inst_seq_cmp);
     *n = k;
     return v;
@@ -761,9 +738,7 @@ static inst **inst_list(const match_ctx *m, size_t *n)
 static void route(match_ctx *m, inst *in, mop *o)
 {
     switch (comm_ref_get_state(in->ref)) {
-    case COMM_REF_RESOLVED:
-        to_channel(m, in, o);
-        break;
+    case COMM_REF_RESOLVED: to_channel(m, in, o); break;
     case COMM_REF_PENDING:
         op_unlink(m, o);
         op_enqueue(o, &in->deferred);
@@ -812,15 +787,11 @@ static chan *infer_pick(const dgroup *g, int src, int tag)
     chan *best = NULL;
     const mop *best_s = NULL;
     for (chan *ch = g->chans; ch; ch = ch->dnext) {
-        if ((src != MATCH_ANY_SOURCE && ch->key.src != src) ||
-            (tag != MATCH_ANY_TAG && ch->key.tag != tag))
-            continue;
+        if ((src != MATCH_ANY_SOURCE && ch->key.src != src) || (tag != MATCH_ANY_TAG && ch->key.tag != tag)) continue;
         /* The k-th send goes to the k-th queued receive (FIFO): skip those. */
         const mop *s = ch->sends.head;
-        for (const mop *r = ch->recvs.head; r && s; r = r->qnext)
-            s = s->qnext;
-        if (s && (!best_s || heap_less(s, best_s)))
-            best = ch, best_s = s;
+        for (const mop *r = ch->recvs.head; r && s; r = r->qnext) s = s->qnext;
+        if (s && (!best_s || heap_less(s, best_s))) best = ch, best_s = s;
     }
     return best;
 }
@@ -834,12 +805,10 @@ static chan *infer_pick(const dgroup *g, int src, int tag)
  * every receive, and this rare path would cost it registers. */
 G_GNUC_NO_INLINE static bool infer(match_ctx *m, inst *in, mop *w, const GPtrArray *blockers)
 {
-    if (overlaps(blockers, w))
-        return false;
+    if (overlaps(blockers, w)) return false;
     /* Receives released before w still on their way to channels would
      * claim sends first. */
-    if (comm_ref_get_state(in->ref) != COMM_REF_RESOLVED || !oq_empty(&in->deferred))
-        return false;
+    if (comm_ref_get_state(in->ref) != COMM_REF_RESOLVED || !oq_empty(&in->deferred)) return false;
     int src = MATCH_ANY_SOURCE;
     if (w->peer != MATCH_ANY_SOURCE) {
         src = comm_ref_world_rank(in->ref, w->peer);
@@ -862,8 +831,7 @@ G_GNUC_NO_INLINE static bool infer(match_ctx *m, inst *in, mop *w, const GPtrArr
         }
         return false;
     }
-    if (w->waiting)
-        unwait(m, w);
+    if (w->waiting) unwait(m, w);
     /* In its channel it will pair (an arrow) unless finish drops it. */
     m->stats.n_inferred++;
     w->unresolved = false;
@@ -889,22 +857,17 @@ static void inst_release(match_ctx *m, inst *in, bool force)
         int src, tag;
         if (!op_envelope(o, &src, &tag)) {
             if (force)
-                op_drop_local(m, o,
-                              o->unresolved ? MATCH_UNMATCHED_NO_STATUS
-                                            : MATCH_UNMATCHED_INCOMPLETE,
-                              in->ref);
+                op_drop_local(m, o, o->unresolved ? MATCH_UNMATCHED_NO_STATUS : MATCH_UNMATCHED_INCOMPLETE, in->ref);
             else if (!o->unresolved || !infer(m, in, o, blockers))
                 g_ptr_array_add(blockers ? blockers : (blockers = g_ptr_array_new()), o);
         } else {
             bool blocked = false;
             for (guint i = 0; blockers && i < blockers->len && !blocked; i++)
                 blocked = compatible(g_ptr_array_index(blockers, i), src, tag);
-            if (!blocked)
-                route(m, in, o);
+            if (!blocked) route(m, in, o);
         }
     }
-    if (blockers)
-        g_ptr_array_free(blockers, TRUE);
+    if (blockers) g_ptr_array_free(blockers, TRUE);
 }
 
 /* comm.c tells us an instance resolved: flush its held operations in order. */
@@ -912,13 +875,11 @@ static void on_resolved(void *user, comm_ref *ref)
 {
     match_ctx *m = user;
     inst *in = comm_ref_user(ref);
-    if (!in || comm_ref_get_state(ref) == COMM_REF_PENDING)
-        return;
+    if (!in || comm_ref_get_state(ref) == COMM_REF_PENDING) return;
     while (!oq_empty(&in->deferred)) {
         mop *o = oq_head(&in->deferred);
         route(m, in, o);
-        if (m->n_waiting && o->kind == OP_SEND)
-            wake_for_send(m, o);
+        if (m->n_waiting && o->kind == OP_SEND) wake_for_send(m, o);
     }
     if (comm_ref_get_state(ref) == COMM_REF_FAILED)
         inst_release(m, in, true);
@@ -931,10 +892,8 @@ static void on_resolved(void *user, comm_ref *ref)
 /* A request left the table: detach its operation and recycle it. */
 static void req_release(match_ctx *m, mreq *q)
 {
-    if (!q)
-        return;
-    if (q->cur)
-        q->cur->req = NULL;
+    if (!q) return;
+    if (q->cur) q->cur->req = NULL;
     q->next_free = m->free_reqs;
     m->free_reqs = q;
 }
@@ -946,19 +905,16 @@ static void req_release(match_ctx *m, mreq *q)
 static void orphan(match_ctx *m, mop *o)
 {
     o->req = NULL;
-    if (o->kind == OP_SEND || o->completed)
-        return;
+    if (o->kind == OP_SEND || o->completed) return;
     if (!op_is_wild(o)) {
         o->phantom = true;
-        if (o->chan)
-            chan_match(m, o->chan);
+        if (o->chan) chan_match(m, o->chan);
         return;
     }
     inst *in = o->inst;
     comm_ref *ref = in ? in->ref : NULL;
     op_drop_local(m, o, MATCH_UNMATCHED_INCOMPLETE, ref);
-    if (in)
-        inst_release(m, in, false); /* a blocker went away */
+    if (in) inst_release(m, in, false); /* a blocker went away */
 }
 
 static mreq *req_lookup(match_ctx *m, uint32_t rank, int id)
@@ -1017,10 +973,8 @@ static void sweep(match_ctx *m)
  * MPI call. */
 static inline bool ok(match_ctx *m, uint32_t rank)
 {
-    if (!m || m->finished || rank >= m->n_ranks)
-        return false;
-    if (m->n_chans > m->chan_limit || htab_size(&m->insts) > m->inst_limit)
-        sweep(m);
+    if (!m || m->finished || rank >= m->n_ranks) return false;
+    if (m->n_chans > m->chan_limit || htab_size(&m->insts) > m->inst_limit) sweep(m);
     return true;
 }
 
@@ -1074,8 +1028,7 @@ static mop *post_recv(match_ctx *m, const match_post *p, mreq *q)
 /* An op of owner was removed: a blocker may have gone, or owner emptied. */
 static void after_removal(match_ctx *m, inst *owner, bool in_list)
 {
-    if (in_list)
-        inst_release(m, owner, false);
+    if (in_list) inst_release(m, owner, false);
 }
 
 /* A receive completed cancelled, or from MPI_PROC_NULL: no message. With
@@ -1087,8 +1040,7 @@ static void after_removal(match_ctx *m, inst *owner, bool in_list)
  * it the next send of its channel, which belongs to a later receive. Kept
  * out of complete_recv, whose every call would otherwise pay for the
  * registers this rare path needs. */
-G_GNUC_NO_INLINE static void recv_vanish(match_ctx *m, mop *o, const match_status *st,
-                                         inst *owner, bool in_list)
+G_GNUC_NO_INLINE static void recv_vanish(match_ctx *m, mop *o, const match_status *st, inst *owner, bool in_list)
 {
     if (!st || st->cancelled)
         m->stats.n_cancelled++;
@@ -1099,14 +1051,12 @@ G_GNUC_NO_INLINE static void recv_vanish(match_ctx *m, mop *o, const match_statu
     after_removal(m, owner, in_list);
     /* Leaving its channel unpaired, it frees the send it would have taken
      * for a waiting inferred receive. */
-    if (ch && m->n_waiting)
-        dgroup_wake(m, ch->dg);
+    if (ch && m->n_waiting) dgroup_wake(m, ch->dg);
 }
 
 /* A receive completed; o may sit in an instance list, a deferred queue or a
  * channel. */
-static void complete_recv(match_ctx *m, mop *o, const match_status *st, int64_t time,
-                          uint32_t thread)
+static void complete_recv(match_ctx *m, mop *o, const match_status *st, int64_t time, uint32_t thread)
 {
     inst *owner = o->inst;
     bool in_list = owner && o->where == &owner->recvs;
@@ -1131,10 +1081,8 @@ static void complete_recv(match_ctx *m, mop *o, const match_status *st, int64_t 
              * pattern meanwhile. */
             o->inferred = o->unresolved = true;
         } else {
-            if (src == MATCH_ANY_SOURCE)
-                src = st->source;
-            if (tag == MATCH_ANY_TAG)
-                tag = st->tag;
+            if (src == MATCH_ANY_SOURCE) src = st->source;
+            if (tag == MATCH_ANY_TAG) tag = st->tag;
         }
     }
     o->completed = true;
@@ -1150,47 +1098,38 @@ static void complete_recv(match_ctx *m, mop *o, const match_status *st, int64_t 
     /* Only a receive still waiting for its send holds the watermark back.
      * Most have their send already and were just freed (nothing above
      * allocates, so o is still ours to look at). */
-    if (o->live)
-        heap_push(m, o);
+    if (o->live) heap_push(m, o);
 }
 
 slog_status match_send(match_ctx *m, const match_post *p)
 {
-    if (!p || !ok(m, p->rank))
-        return SLOG_ERR_ARG;
-    mreq *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_SEND, false)
-                                              : NULL;
+    if (!p || !ok(m, p->rank)) return SLOG_ERR_ARG;
+    mreq *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_SEND, false) : NULL;
     post_send(m, p, q);
     return SLOG_OK;
 }
 
 slog_status match_recv_post(match_ctx *m, const match_post *p)
 {
-    if (!p || !ok(m, p->rank))
-        return SLOG_ERR_ARG;
-    mreq *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_RECV, false)
-                                              : NULL;
+    if (!p || !ok(m, p->rank)) return SLOG_ERR_ARG;
+    mreq *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_RECV, false) : NULL;
     mop *o = post_recv(m, p, q);
-    if (o)
-        inst_release(m, o->inst, false);
+    if (o) inst_release(m, o->inst, false);
     return SLOG_OK;
 }
 
-slog_status match_recv(match_ctx *m, const match_post *p, const match_status *st,
-                       int64_t done_time, uint32_t done_thread)
+slog_status match_recv(match_ctx *m, const match_post *p, const match_status *st, int64_t done_time,
+                       uint32_t done_thread)
 {
-    if (!p || !ok(m, p->rank))
-        return SLOG_ERR_ARG;
+    if (!p || !ok(m, p->rank)) return SLOG_ERR_ARG;
     mop *o = post_recv(m, p, NULL);
-    if (o)
-        complete_recv(m, o, st, done_time, done_thread);
+    if (o) complete_recv(m, o, st, done_time, done_thread);
     return SLOG_OK;
 }
 
 static slog_status init_common(match_ctx *m, const match_post *p, op_kind kind)
 {
-    if (!p || !ok(m, p->rank) || p->request == MATCH_NO_REQUEST)
-        return SLOG_ERR_ARG;
+    if (!p || !ok(m, p->rank) || p->request == MATCH_NO_REQUEST) return SLOG_ERR_ARG;
     mreq *q = req_bind(m, p->rank, p->request, kind, true);
     q->init = *p;
     return SLOG_OK;
@@ -1206,11 +1145,9 @@ slog_status match_recv_init(match_ctx *m, const match_post *p)
     return init_common(m, p, OP_RECV);
 }
 
-slog_status match_start(match_ctx *m, uint32_t rank, uint32_t thread, int request,
-                        int64_t time)
+slog_status match_start(match_ctx *m, uint32_t rank, uint32_t thread, int request, int64_t time)
 {
-    if (!ok(m, rank))
-        return SLOG_ERR_ARG;
+    if (!ok(m, rank)) return SLOG_ERR_ARG;
     mreq *q = req_lookup(m, rank, request);
     if (!q || !q->persistent) {
         m->stats.n_unknown_request++;
@@ -1231,17 +1168,15 @@ slog_status match_start(match_ctx *m, uint32_t rank, uint32_t thread, int reques
         post_send(m, &p, q);
     } else {
         mop *o = post_recv(m, &p, q);
-        if (o)
-            inst_release(m, o->inst, false);
+        if (o) inst_release(m, o->inst, false);
     }
     return SLOG_OK;
 }
 
-slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int request,
-                           const match_status *st, int64_t time)
+slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int request, const match_status *st,
+                           int64_t time)
 {
-    if (!ok(m, rank))
-        return SLOG_ERR_ARG;
+    if (!ok(m, rank)) return SLOG_ERR_ARG;
     mreq *q = req_lookup(m, rank, request);
     if (!q) {
         m->stats.n_unknown_request++;
@@ -1260,8 +1195,7 @@ slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int req
             op_free(m, o);
         }
     }
-    if (!q->persistent)
-        req_release(m, reqtab_remove(&m->reqs[rank], request));
+    if (!q->persistent) req_release(m, reqtab_remove(&m->reqs[rank], request));
     return SLOG_OK;
 }
 
@@ -1270,26 +1204,21 @@ slog_status match_cancel(match_ctx *m, uint32_t rank, int request)
     /* Whether the cancel succeeded is only known from the status of the
      * completion that must follow (status.cancelled); remember that it was
      * asked, for a completion without a status. */
-    if (!ok(m, rank))
-        return SLOG_ERR_ARG;
+    if (!ok(m, rank)) return SLOG_ERR_ARG;
     mreq *q = req_lookup(m, rank, request);
-    if (q && q->cur && q->cur->kind == OP_RECV)
-        q->cur->cancel_asked = true;
+    if (q && q->cur && q->cur->kind == OP_RECV) q->cur->cancel_asked = true;
     return SLOG_OK;
 }
 
 slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
 {
-    if (!ok(m, rank))
-        return SLOG_ERR_ARG;
+    if (!ok(m, rank)) return SLOG_ERR_ARG;
     mreq *q = req_lookup(m, rank, request);
-    if (!q)
-        return SLOG_OK;
+    if (!q) return SLOG_OK;
     mop *o = q->cur;
     q->cur = NULL;
     req_release(m, reqtab_remove(&m->reqs[rank], request));
-    if (o)
-        orphan(m, o);
+    if (o) orphan(m, o);
     return SLOG_OK;
 }
 
@@ -1303,23 +1232,17 @@ int64_t match_low_watermark(const match_ctx *m)
 static int unmatched_cmp(const void *pa, const void *pb)
 {
     const match_unmatched *a = pa, *b = pb;
-    if (a->kind != b->kind)
-        return a->kind < b->kind ? -1 : 1;
-    if (a->src != b->src)
-        return a->src < b->src ? -1 : 1;
-    if (a->dst != b->dst)
-        return a->dst < b->dst ? -1 : 1;
-    if (a->comm_id != b->comm_id)
-        return a->comm_id < b->comm_id ? -1 : 1;
-    if (a->comm != b->comm)
-        return a->comm < b->comm ? -1 : 1;
+    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+    if (a->src != b->src) return a->src < b->src ? -1 : 1;
+    if (a->dst != b->dst) return a->dst < b->dst ? -1 : 1;
+    if (a->comm_id != b->comm_id) return a->comm_id < b->comm_id ? -1 : 1;
+    if (a->comm != b->comm) return a->comm < b->comm ? -1 : 1;
     return a->tag < b->tag ? -1 : (a->tag > b->tag);
 }
 
 slog_status match_finish(match_ctx *m)
 {
-    if (!m || m->finished)
-        return SLOG_ERR_ARG;
+    if (!m || m->finished) return SLOG_ERR_ARG;
     /* 1. Receives still waiting on a wildcard: release what has an envelope.
      * 2. Never resolved communicators: report their held operations. */
     size_t n_insts;
@@ -1338,9 +1261,7 @@ slog_status match_finish(match_ctx *m)
             else if (!infer(m, in, o, NULL)) /* its blockers have just gone */
                 op_drop_local(m, o, MATCH_UNMATCHED_NO_STATUS, in->ref);
         }
-        while (!oq_empty(&in->deferred))
-            op_drop_local(m, oq_head(&in->deferred), MATCH_UNMATCHED_BAD_COMM,
-                          in->ref);
+        while (!oq_empty(&in->deferred)) op_drop_local(m, oq_head(&in->deferred), MATCH_UNMATCHED_BAD_COMM, in->ref);
         inst_free(in);
     }
     g_free(insts);
@@ -1350,19 +1271,16 @@ slog_status match_finish(match_ctx *m)
     chan **chans = chan_list(m, &n_chans);
     for (size_t i = 0; i < n_chans; i++) {
         chan *ch = chans[i];
-        for (mop *o = ch->recvs.head; o; o = o->qnext)
-            o->phantom = true;
+        for (mop *o = ch->recvs.head; o; o = o->qnext) o->phantom = true;
         chan_key key = ch->key;
         chan_match(m, ch);
         while (!oq_empty(&ch->sends))
-            op_drop(m, oq_head(&ch->sends), MATCH_UNMATCHED_SEND, key.src, key.dst,
-                    key.comm_id);
+            op_drop(m, oq_head(&ch->sends), MATCH_UNMATCHED_SEND, key.src, key.dst, key.comm_id);
         while (!oq_empty(&ch->recvs)) {
             mop *o = oq_head(&ch->recvs);
-            if (o->inferred)
-                m->stats.n_inferred--; /* counted when placed, never paired */
-            op_drop(m, o, o->completed ? MATCH_UNMATCHED_RECV : MATCH_UNMATCHED_INCOMPLETE,
-                    key.src, key.dst, key.comm_id);
+            if (o->inferred) m->stats.n_inferred--; /* counted when placed, never paired */
+            op_drop(m, o, o->completed ? MATCH_UNMATCHED_RECV : MATCH_UNMATCHED_INCOMPLETE, key.src, key.dst,
+                    key.comm_id);
         }
         chan_free(ch);
     }
@@ -1374,10 +1292,8 @@ slog_status match_finish(match_ctx *m)
     GHashTableIter it;
     gpointer k;
     g_hash_table_iter_init(&it, m->unmatched);
-    while (g_hash_table_iter_next(&it, &k, NULL))
-        g_array_append_val(m->list, *(match_unmatched *)k);
-    if (m->list->len > 1)
-        qsort(m->list->data, m->list->len, sizeof(match_unmatched), unmatched_cmp);
+    while (g_hash_table_iter_next(&it, &k, NULL)) g_array_append_val(m->list, *(match_unmatched *)k);
+    if (m->list->len > 1) qsort(m->list->data, m->list->len, sizeof(match_unmatched), unmatched_cmp);
     m->finished = true;
     return SLOG_OK;
 }
@@ -1416,8 +1332,7 @@ static void chan_free(chan *ch)
 
 match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
 {
-    if (!comms)
-        return NULL;
+    if (!comms) return NULL;
     match_ctx *m = g_new0(match_ctx, 1);
     m->comms = comms;
     m->cb = cb;
@@ -1430,8 +1345,7 @@ match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
     uint32_t n = comm_ctx_n_ranks(comms);
     m->n_ranks = n;
     m->reqs = g_new0(reqtab, n);
-    for (uint32_t i = 0; i < n; i++)
-        htab_init(&m->reqs[i].other);
+    for (uint32_t i = 0; i < n; i++) htab_init(&m->reqs[i].other);
     m->heap = g_ptr_array_new();
     m->unmatched = g_hash_table_new_full(unmatched_hash, unmatched_equal, g_free, NULL);
     comm_ctx_set_resolved_cb(comms, on_resolved, m);
@@ -1442,14 +1356,12 @@ match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
 static void free_queue_ops(match_ctx *m, oq *q)
 {
     mop *o;
-    while ((o = oq_head(q)))
-        op_free(m, o);
+    while ((o = oq_head(q))) op_free(m, o);
 }
 
 void match_ctx_free(match_ctx *m)
 {
-    if (!m)
-        return;
+    if (!m) return;
     comm_ctx_set_resolved_cb(m->comms, NULL, NULL);
     size_t n;
     chan **chans = chan_list(m, &n);
@@ -1471,11 +1383,9 @@ void match_ctx_free(match_ctx *m)
     dgroup_free_all(m); /* after the ops: nothing counts waiting any more */
     for (uint32_t i = 0; i < m->n_ranks; i++) {
         reqtab *t = &m->reqs[i];
-        for (uint32_t k = 0; k < t->n_dense; k++)
-            req_release(m, t->dense[k]);
+        for (uint32_t k = 0; k < t->n_dense; k++) req_release(m, t->dense[k]);
         g_free(t->dense);
-        for (size_t k = 0; k < htab_capacity(&t->other); k++)
-            req_release(m, htab_at(&t->other, k)->val);
+        for (size_t k = 0; k < htab_capacity(&t->other); k++) req_release(m, htab_at(&t->other, k)->val);
         htab_free(&t->other);
     }
     g_free(m->reqs);
@@ -1491,7 +1401,6 @@ void match_ctx_free(match_ctx *m)
         m->free_mops = next;
     }
     g_hash_table_destroy(m->unmatched);
-    if (m->list)
-        g_array_free(m->list, TRUE);
+    if (m->list) g_array_free(m->list, TRUE);
     g_free(m);
 }

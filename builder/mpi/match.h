@@ -63,14 +63,14 @@
 #include "comm.h"
 #include <slog2/slog.h>
 
-#define MATCH_ANY_SOURCE (-1)  /* Open MPI's MPI_ANY_SOURCE, as in the traces */
-#define MATCH_ANY_TAG (-1)     /* Open MPI's MPI_ANY_TAG */
-#define MATCH_PROC_NULL (-2)   /* MPI_PROC_NULL: such peers never match */
-#define MATCH_NO_REQUEST INT32_MIN
+#define MATCH_ANY_SOURCE    (-1) /* Open MPI's MPI_ANY_SOURCE, as in the traces */
+#define MATCH_ANY_TAG       (-1) /* Open MPI's MPI_ANY_TAG */
+#define MATCH_PROC_NULL     (-2) /* MPI_PROC_NULL: such peers never match */
+#define MATCH_NO_REQUEST    INT32_MIN
 #define MATCH_BYTES_UNKNOWN INT64_MIN /* == SLOG_INFO_UNKNOWN */
 /* Request ids below this are kept in an array per rank (match.c): a
  * request left active costs a slot until its id is posted again. */
-#define MATCH_REQ_DENSE 1024u
+#define MATCH_REQ_DENSE     1024u
 
 typedef struct match_ctx match_ctx;
 
@@ -91,25 +91,25 @@ typedef struct match_post {
 typedef struct match_status {
     int source;
     int tag;
-    int64_t bytes;   /* or MATCH_BYTES_UNKNOWN */
-    int cancelled;   /* non-zero: the request was cancelled, nothing matched */
+    int64_t bytes; /* or MATCH_BYTES_UNKNOWN */
+    int cancelled; /* non-zero: the request was cancelled, nothing matched */
 } match_status;
 
 /* One matched message. */
 typedef struct match_arrow {
     uint32_t send_rank, send_thread;
-    int64_t send_time;   /* entry of the send (or of its Start) */
+    int64_t send_time; /* entry of the send (or of its Start) */
     uint32_t recv_rank, recv_thread;
-    int64_t recv_time;   /* exit of the call that completed the receive */
-    int64_t bytes;       /* received bytes from the status, else the send's */
+    int64_t recv_time; /* exit of the call that completed the receive */
+    int64_t bytes;     /* received bytes from the status, else the send's */
     int32_t tag;
-    bool inferred;       /* the receive had no status (a wildcard completed
+    bool inferred;    /* the receive had no status (a wildcard completed
                           * with MPI_STATUS_IGNORE or statuses disabled): the
                           * pairing follows MPI's ordering rules, not a
                           * recorded envelope (docs/MATCHING.md) */
-    uint64_t comm_id;    /* global communicator id (comm_ref_id) */
-    int send_comm;       /* handle on the sending rank */
-    int recv_comm;       /* handle on the receiving rank */
+    uint64_t comm_id; /* global communicator id (comm_ref_id) */
+    int send_comm;    /* handle on the sending rank */
+    int recv_comm;    /* handle on the receiving rank */
 } match_arrow;
 
 /* Called from inside the match_* / comm_record_* call that completed the
@@ -131,25 +131,25 @@ typedef enum match_unmatched_kind {
 /* One line of the summary: count operations with the same description. */
 typedef struct match_unmatched {
     match_unmatched_kind kind;
-    int32_t src, dst;   /* world ranks; -1 when unknown (e.g. ANY_SOURCE) */
-    int32_t tag;        /* MATCH_ANY_TAG when unknown */
-    uint64_t comm_id;   /* UINT64_MAX when not resolved */
-    int comm;           /* handle on the posting rank */
+    int32_t src, dst; /* world ranks; -1 when unknown (e.g. ANY_SOURCE) */
+    int32_t tag;      /* MATCH_ANY_TAG when unknown */
+    uint64_t comm_id; /* UINT64_MAX when not resolved */
+    int comm;         /* handle on the posting rank */
     uint64_t count;
 } match_unmatched;
 
 typedef struct match_stats {
-    uint64_t n_sends, n_recvs;      /* posted, PROC_NULL excluded */
-    uint64_t n_arrows;              /* delivered (or suppressed after STOP) */
-    uint64_t n_inferred;            /* inferred receives placed with their send; after
+    uint64_t n_sends, n_recvs;           /* posted, PROC_NULL excluded */
+    uint64_t n_arrows;                   /* delivered (or suppressed after STOP) */
+    uint64_t n_inferred;                 /* inferred receives placed with their send; after
                                      * match_finish() exactly the arrows (of n_arrows)
                                      * with inferred set */
-    uint64_t n_matched_no_arrow;    /* send taken by a receive with no completion time */
-    uint64_t n_proc_null;           /* operations with an MPI_PROC_NULL peer */
-    uint64_t n_cancelled;           /* completions with status.cancelled */
-    uint64_t n_unmatched;           /* operations in the unmatched list */
-    uint64_t n_unknown_request;     /* completions/starts naming no known request */
-    uint64_t n_request_reused;      /* an active request id given out again */
+    uint64_t n_matched_no_arrow;         /* send taken by a receive with no completion time */
+    uint64_t n_proc_null;                /* operations with an MPI_PROC_NULL peer */
+    uint64_t n_cancelled;                /* completions with status.cancelled */
+    uint64_t n_unmatched;                /* operations in the unmatched list */
+    uint64_t n_unknown_request;          /* completions/starts naming no known request */
+    uint64_t n_request_reused;           /* an active request id given out again */
     uint64_t n_in_flight, max_in_flight; /* operations held now / at most */
 } match_stats;
 
@@ -162,16 +162,15 @@ void match_ctx_free(match_ctx *m); /* NULL is fine; drops what is pending */
 slog_status match_send(match_ctx *m, const match_post *p);
 slog_status match_recv_post(match_ctx *m, const match_post *p);
 /* Blocking receive: post and completion at once. st NULL = not recorded. */
-slog_status match_recv(match_ctx *m, const match_post *p, const match_status *st,
-                       int64_t done_time, uint32_t done_thread);
+slog_status match_recv(match_ctx *m, const match_post *p, const match_status *st, int64_t done_time,
+                       uint32_t done_thread);
 /* Persistent requests: p->time is ignored; each Start posts anew. */
 slog_status match_send_init(match_ctx *m, const match_post *p);
 slog_status match_recv_init(match_ctx *m, const match_post *p);
-slog_status match_start(match_ctx *m, uint32_t rank, uint32_t thread, int request,
-                        int64_t time);
+slog_status match_start(match_ctx *m, uint32_t rank, uint32_t thread, int request, int64_t time);
 /* Request completed (Wait/Test family). st NULL = status not recorded. */
-slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int request,
-                           const match_status *st, int64_t time);
+slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int request, const match_status *st,
+                           int64_t time);
 slog_status match_cancel(match_ctx *m, uint32_t rank, int request);
 slog_status match_request_free(match_ctx *m, uint32_t rank, int request);
 

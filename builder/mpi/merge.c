@@ -15,21 +15,23 @@
 struct merge {
     uint32_t k;
     uint32_t n_live;
-    uint32_t *loser;  /* k entries: [0] the winner, [p] the loser at p */
-    int64_t *key;     /* per stream; only live streams' keys are compared */
+    uint32_t *loser; /* k entries: [0] the winner, [p] the loser at p */
+    int64_t *key;    /* per stream; only live streams' keys are compared */
     bool *live;
 };
 
 /* (key, stream) order, finished streams after every live one. A finished
  * stream's key is INT64_MAX, so the key alone decides nearly every match
  * and liveness is looked at only on a tie. */
-static inline bool before(const merge *m, uint32_t a, uint32_t b) {
+static inline bool before(const merge *m, uint32_t a, uint32_t b)
+{
     if (m->key[a] != m->key[b]) return m->key[a] < m->key[b];
     if (m->live[a] != m->live[b]) return m->live[a];
     return a < b;
 }
 
-merge *merge_new(uint32_t k, const int64_t *keys, const bool *live) {
+merge *merge_new(uint32_t k, const int64_t *keys, const bool *live)
+{
     merge *m = g_new0(merge, 1);
     m->k = k ? k : 1;
     m->loser = g_new0(uint32_t, m->k);
@@ -54,7 +56,8 @@ merge *merge_new(uint32_t k, const int64_t *keys, const bool *live) {
     return m;
 }
 
-void merge_free(merge *m) {
+void merge_free(merge *m)
+{
     if (!m) return;
     g_free(m->loser);
     g_free(m->key);
@@ -62,12 +65,19 @@ void merge_free(merge *m) {
     g_free(m);
 }
 
-int64_t merge_winner(const merge *m) { return m->n_live ? (int64_t)m->loser[0] : -1; }
+int64_t merge_winner(const merge *m)
+{
+    return m->n_live ? (int64_t)m->loser[0] : -1;
+}
 
-int64_t merge_min_key(const merge *m) { return m->n_live ? m->key[m->loser[0]] : INT64_MAX; }
+int64_t merge_min_key(const merge *m)
+{
+    return m->n_live ? m->key[m->loser[0]] : INT64_MAX;
+}
 
 /* The winner's key changed: replay its path to the root. */
-static void replay_winner(merge *m) {
+static void replay_winner(merge *m)
+{
     uint32_t w = m->loser[0];
     for (uint32_t p = (w + m->k) >> 1; p > 0; p >>= 1) {
         if (before(m, m->loser[p], w)) {
@@ -79,13 +89,15 @@ static void replay_winner(merge *m) {
     m->loser[0] = w;
 }
 
-void merge_update_winner(merge *m, int64_t key) {
+void merge_update_winner(merge *m, int64_t key)
+{
     if (!m->n_live) return;
     m->key[m->loser[0]] = key;
     replay_winner(m);
 }
 
-void merge_finish_winner(merge *m) {
+void merge_finish_winner(merge *m)
+{
     if (!m->n_live) return;
     m->live[m->loser[0]] = false;
     m->key[m->loser[0]] = INT64_MAX;

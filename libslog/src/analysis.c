@@ -18,12 +18,13 @@ struct slog_analysis {
 
 /* A map from a pair of ids to an index into cells or rows. */
 typedef struct pair_map {
-    uint64_t *keys;  /* key + 1; 0 = empty */
+    uint64_t *keys; /* key + 1; 0 = empty */
     uint32_t *vals;
-    size_t n, cap;   /* cap a power of two */
+    size_t n, cap; /* cap a power of two */
 } pair_map;
 
-static uint64_t mix(uint64_t k) {
+static uint64_t mix(uint64_t k)
+{
     k ^= k >> 33;
     k *= 0xff51afd7ed558ccdull;
     k ^= k >> 33;
@@ -31,7 +32,8 @@ static uint64_t mix(uint64_t k) {
 }
 
 /* Index of key in m, inserting next as its value when absent; -1 no memory. */
-static int64_t map_get(pair_map *m, uint64_t key, size_t next) {
+static int64_t map_get(pair_map *m, uint64_t key, size_t next)
+{
     if (2 * (m->n + 1) > m->cap) {
         size_t nc = m->cap ? m->cap * 2 : 256;
         uint64_t *k = calloc(nc, sizeof *k);
@@ -88,7 +90,8 @@ typedef struct actx {
     slog_error *err;
 } actx;
 
-static slog_matrix_cell *cell(actx *x, uint32_t s, uint32_t r) {
+static slog_matrix_cell *cell(actx *x, uint32_t s, uint32_t r)
+{
     slog_analysis *a = x->a;
     int64_t i = map_get(&x->cell_map, (uint64_t)s << 32 | r, a->n_cells);
     if (i < 0) return NULL;
@@ -105,7 +108,8 @@ static slog_matrix_cell *cell(actx *x, uint32_t s, uint32_t r) {
     return &a->cells[i];
 }
 
-static slog_profile_row *row(actx *x, uint32_t tl, uint32_t cat) {
+static slog_profile_row *row(actx *x, uint32_t tl, uint32_t cat)
+{
     slog_analysis *a = x->a;
     int64_t i = map_get(&x->row_map, (uint64_t)tl << 32 | cat, a->n_rows);
     if (i < 0) return NULL;
@@ -123,7 +127,8 @@ static slog_profile_row *row(actx *x, uint32_t tl, uint32_t cat) {
 }
 
 static bool add_message(actx *x, uint32_t s, uint32_t r, uint64_t count, uint64_t bytes, uint64_t unknown,
-                        int64_t time_ns) {
+                        int64_t time_ns)
+{
     slog_matrix_cell *c = cell(x, s, r);
     if (!c) return false;
     c->messages += count;
@@ -134,7 +139,8 @@ static bool add_message(actx *x, uint32_t s, uint32_t r, uint64_t count, uint64_
 }
 
 static bool add_states(actx *x, uint32_t tl, uint32_t cat, uint64_t calls, int64_t incl, int64_t excl, int64_t mn,
-                       int64_t mx) {
+                       int64_t mx)
+{
     slog_profile_row *p = row(x, tl, cat);
     if (!p) return false;
     p->calls += calls;
@@ -146,14 +152,16 @@ static bool add_states(actx *x, uint32_t tl, uint32_t cat, uint64_t calls, int64
 }
 
 /* The first BYTES field of category k, or -1. */
-static int bytes_field(const slog_reader *r, uint32_t k) {
+static int bytes_field(const slog_reader *r, uint32_t k)
+{
     const slog_category *c = &r->cats[k];
     for (uint32_t f = 0; f < c->n_fields; f++)
         if (c->field_types[f] == SLOG_FIELD_BYTES) return (int)f;
     return -1;
 }
 
-static bool on_record(void *user, const slog_drawable *d, bool mirror) {
+static bool on_record(void *user, const slog_drawable *d, bool mirror)
+{
     actx *x = user;
     if (mirror) return true; /* counted in its sender's block */
     x->stats.drawables++;
@@ -184,14 +192,16 @@ static bool on_record(void *user, const slog_drawable *d, bool mirror) {
     return true;
 }
 
-static slog_status nomem(actx *x) {
+static slog_status nomem(actx *x)
+{
     return slog_set_error(x->err, SLOG_ERR_NOMEM, x->r->path, SLOG_NO_OFFSET, "out of memory analysing a window");
 }
 
 /* Can the summary in x->summ stand for its subtree? Every state of the
  * nodes above must nest all of a timeline's states there or none (then
  * their parents are known: summary.h). */
-static bool summary_fits(actx *x) {
+static bool summary_fits(actx *x)
+{
     if (!x->profile) return true;
     if (x->summ.unresolved) return false;
     for (uint32_t i = 0; i < x->summ.n_ext; i++)
@@ -203,7 +213,8 @@ static bool summary_fits(actx *x) {
     return true;
 }
 
-static bool apply_summary(actx *x) {
+static bool apply_summary(actx *x)
+{
     const slog_summ *s = &x->summ;
     if (x->matrix)
         for (uint32_t i = 0; i < s->n_msg; i++) {
@@ -233,7 +244,8 @@ static bool apply_summary(actx *x) {
     return true;
 }
 
-static slog_status visit(actx *x, uint32_t tree, uint32_t level, uint64_t index) {
+static slog_status visit(actx *x, uint32_t tree, uint32_t level, uint64_t index)
+{
     const rd_node *d = rd_find_node(x->r, tree, level, index);
     if (!d) return SLOG_OK;
     uint32_t sh = (uint32_t)x->r->info.leaf_shift + level;
@@ -256,9 +268,8 @@ static slog_status visit(actx *x, uint32_t tree, uint32_t level, uint64_t index)
                                    x->r->info.n_categories, x->r->cat_is_state);
         free(own);
         if (!ok)
-            return slog_set_error(x->err, x->summ.failed ? SLOG_ERR_NOMEM : SLOG_ERR_CORRUPT, x->r->path,
-                                  d->summ_off, "malformed summary of node (%u, %u, %llu)", tree, level,
-                                  (unsigned long long)index);
+            return slog_set_error(x->err, x->summ.failed ? SLOG_ERR_NOMEM : SLOG_ERR_CORRUPT, x->r->path, d->summ_off,
+                                  "malformed summary of node (%u, %u, %llu)", tree, level, (unsigned long long)index);
         if (summary_fits(x)) {
             x->stats.previews++;
             return apply_summary(x) ? SLOG_OK : nomem(x);
@@ -277,19 +288,22 @@ static slog_status visit(actx *x, uint32_t tree, uint32_t level, uint64_t index)
     return SLOG_OK;
 }
 
-static int cmp_ds(const void *a, const void *b) {
+static int cmp_ds(const void *a, const void *b)
+{
     const dstate *x = *(dstate *const *)a, *y = *(dstate *const *)b;
     if (x->timeline != y->timeline) return x->timeline < y->timeline ? -1 : 1;
     return slog_summ_key_cmp(x->start, x->end, x->category, y->start, y->end, y->category);
 }
 
-static int cmp_cell(const void *a, const void *b) {
+static int cmp_cell(const void *a, const void *b)
+{
     const slog_matrix_cell *x = a, *y = b;
     if (x->sender != y->sender) return x->sender < y->sender ? -1 : 1;
     return x->receiver < y->receiver ? -1 : x->receiver > y->receiver;
 }
 
-static int cmp_row(const void *a, const void *b) {
+static int cmp_row(const void *a, const void *b)
+{
     const slog_profile_row *x = a, *y = b;
     if (x->timeline != y->timeline) return x->timeline < y->timeline ? -1 : 1;
     return x->category < y->category ? -1 : x->category > y->category;
@@ -297,7 +311,8 @@ static int cmp_row(const void *a, const void *b) {
 
 /* The decoded states that meet the window, cut to it, with their parents
  * found as slog_summ_key_cmp says (on a stack in parent order). */
-static bool finish_states(actx *x) {
+static bool finish_states(actx *x)
+{
     size_t n = 0;
     dstate **ix = malloc((x->n_ds + 1) * sizeof *ix);
     dstate **stack = malloc((x->n_ds + 1) * sizeof *stack);
@@ -331,7 +346,8 @@ static bool finish_states(actx *x) {
 }
 
 slog_status slog_reader_analyse(slog_reader *r, const slog_analysis_query *q, slog_analysis **out,
-                                slog_query_stats *stats, slog_error *err) {
+                                slog_query_stats *stats, slog_error *err)
+{
     slog_clear_error(err);
     *out = NULL;
     if (stats) memset(stats, 0, sizeof *stats);
@@ -371,19 +387,22 @@ slog_status slog_reader_analyse(slog_reader *r, const slog_analysis_query *q, sl
     return SLOG_OK;
 }
 
-void slog_analysis_free(slog_analysis *a) {
+void slog_analysis_free(slog_analysis *a)
+{
     if (!a) return;
     free(a->cells);
     free(a->rows);
     free(a);
 }
 
-const slog_matrix_cell *slog_analysis_matrix(const slog_analysis *a, size_t *n) {
+const slog_matrix_cell *slog_analysis_matrix(const slog_analysis *a, size_t *n)
+{
     *n = a->n_cells;
     return a->cells;
 }
 
-const slog_profile_row *slog_analysis_profile(const slog_analysis *a, size_t *n) {
+const slog_profile_row *slog_analysis_profile(const slog_analysis *a, size_t *n)
+{
     *n = a->n_rows;
     return a->rows;
 }

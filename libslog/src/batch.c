@@ -16,7 +16,8 @@
 
 #include "internal.h"
 
-const char *slog_drawable_problem(const slog_drawable *d) {
+const char *slog_drawable_problem(const slog_drawable *d)
+{
     if (!d || d->kind > SLOG_KIND_EVENT) return "invalid drawable kind";
     if (d->n_info > SLOG_MAX_FIELDS || (d->n_info && !d->info)) return "invalid info values";
     /* As unsigned, a negative time is out of range too. */
@@ -27,7 +28,8 @@ const char *slog_drawable_problem(const slog_drawable *d) {
     return NULL;
 }
 
-slog_status slog_batch_new(slog_writer *w, slog_batch **out) {
+slog_status slog_batch_new(slog_writer *w, slog_batch **out)
+{
     *out = NULL;
     int32_t shift;
     uint32_t bins, tb_shift;
@@ -42,7 +44,8 @@ slog_status slog_batch_new(slog_writer *w, slog_batch **out) {
     return SLOG_OK;
 }
 
-void slog_batch_free(slog_batch *b) {
+void slog_batch_free(slog_batch *b)
+{
     if (!b) return;
     for (uint32_t i = 0; i < b->cap_segs; i++) buf_free(&b->segs[i].seg);
     free(b->segs);
@@ -54,7 +57,8 @@ void slog_batch_free(slog_batch *b) {
     free(b);
 }
 
-void slog_batch_begin(slog_batch *b, uint64_t leaf) {
+void slog_batch_begin(slog_batch *b, uint64_t leaf)
+{
     b->leaf = leaf;
     /* Leaves start below 2^62 (every time does); a leaf past that holds
      * nothing and its interval is clamped rather than overflowed. */
@@ -98,15 +102,20 @@ void slog_batch_begin(slog_batch *b, uint64_t leaf) {
     b->failed = false;
 }
 
-uint64_t slog_batch_count(const slog_batch *b) {
+uint64_t slog_batch_count(const slog_batch *b)
+{
     return (uint64_t)b->n_by_kind[0] + b->n_by_kind[1] + b->n_by_kind[2];
 }
 
-int64_t slog_batch_min_key(const slog_batch *b) { return b->min_key; }
+int64_t slog_batch_min_key(const slog_batch *b)
+{
+    return b->min_key;
+}
 
 /* The statistics entry of category id, made on first use: NULL when out of
  * memory (b->failed). */
-static batch_cat *cat_entry(slog_batch *b, uint32_t id) {
+static batch_cat *cat_entry(slog_batch *b, uint32_t id)
+{
     if (id >= b->cap_cats) {
         uint32_t cap = b->cap_cats ? b->cap_cats : 64;
         while (cap <= id) cap *= 2;
@@ -127,7 +136,8 @@ static batch_cat *cat_entry(slog_batch *b, uint32_t id) {
 }
 
 /* The segment of block k, made if there is none; NULL when out of memory. */
-static batch_seg *seg_of(slog_batch *b, uint32_t k) {
+static batch_seg *seg_of(slog_batch *b, uint32_t k)
+{
     if (b->last_seg < b->n_segs && b->segs[b->last_seg].block == k) return &b->segs[b->last_seg];
     for (uint32_t i = 0; i < b->n_segs; i++)
         if (b->segs[i].block == k) {
@@ -152,7 +162,8 @@ static batch_seg *seg_of(slog_batch *b, uint32_t k) {
 }
 
 /* Encode d at the end of segment g; false when out of memory. */
-static bool seg_put(batch_seg *g, const slog_drawable *d, int64_t lo, bool mirror) {
+static bool seg_put(batch_seg *g, const slog_drawable *d, int64_t lo, bool mirror)
+{
     if (g->seg.cap - g->seg.len < SLOG_RECORD_MAX && !buf_reserve(&g->seg, SLOG_RECORD_MAX)) return false;
     uint8_t *p = g->seg.data + g->seg.len, *delta_at;
     uint8_t *head = p;
@@ -174,7 +185,8 @@ static bool seg_put(batch_seg *g, const slog_drawable *d, int64_t lo, bool mirro
 }
 
 /* Keep d for the writer to place: it is not inside the leaf. */
-static bool keep_other(slog_batch *b, const slog_drawable *d) {
+static bool keep_other(slog_batch *b, const slog_drawable *d)
+{
     slog_drawable *o = slog_grow(b->other, &b->cap_other, b->n_other, sizeof *o, 16);
     if (!o) return false;
     b->other = o;
@@ -196,7 +208,8 @@ static bool keep_other(slog_batch *b, const slog_drawable *d) {
 }
 
 /* A category's first drawable in the batch; NULL when out of memory. */
-static batch_cat *cat_first(slog_batch *b, const slog_drawable *d) {
+static batch_cat *cat_first(slog_batch *b, const slog_drawable *d)
+{
     batch_cat *c = cat_entry(b, d->category);
     if (!c) return NULL;
     c->used = true;
@@ -207,7 +220,8 @@ static batch_cat *cat_first(slog_batch *b, const slog_drawable *d) {
 
 /* The preview of a drawable inside the leaf, for batch_preview. Zero-length
  * states cover nothing. False when out of memory. */
-static inline bool leaf_preview(slog_batch *b, const slog_drawable *d) {
+static inline bool leaf_preview(slog_batch *b, const slog_drawable *d)
+{
     bool is_state = d->kind == SLOG_KIND_STATE;
     if (is_state && d->end <= d->start) return true;
     if (b->n_pv == b->cap_pv) {
@@ -219,7 +233,8 @@ static inline bool leaf_preview(slog_batch *b, const slog_drawable *d) {
     return true;
 }
 
-bool batch_preview(slog_batch *b, slog_prev_acc *acc) {
+bool batch_preview(slog_batch *b, slog_prev_acc *acc)
+{
     prev_reset(acc);
     for (uint32_t i = 0; i < b->n_pv; i++) {
         const batch_pv *p = &b->pv[i];
@@ -254,7 +269,8 @@ bool batch_preview(slog_batch *b, slog_prev_acc *acc) {
     return !acc->failed;
 }
 
-slog_status slog_batch_add(slog_batch *b, const slog_drawable *d) {
+slog_status slog_batch_add(slog_batch *b, const slog_drawable *d)
+{
     /* One test for what is never wrong in a working producer; the reasons
      * are told apart only when one is. */
     const uint64_t limit = (uint64_t)(INT64_MAX >> 1);

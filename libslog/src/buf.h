@@ -19,7 +19,7 @@
 typedef struct slog_buf {
     uint8_t *data;
     size_t len, cap;
-    bool failed;   /* an allocation failed; contents are incomplete */
+    bool failed; /* an allocation failed; contents are incomplete */
 } slog_buf;
 
 void buf_free(slog_buf *b);
@@ -37,15 +37,23 @@ typedef struct slog_cur {
     bool bad;
 } slog_cur;
 
-static inline slog_cur cur_make(const uint8_t *p, size_t n) {
+static inline slog_cur cur_make(const uint8_t *p, size_t n)
+{
     /* An empty body may have no buffer at all: NULL + 0 is undefined. */
     slog_cur c = {p, p ? p + n : p, false};
     return c;
 }
-static inline bool cur_ok(const slog_cur *c) { return !c->bad; }
-static inline size_t cur_left(const slog_cur *c) { return (size_t)(c->end - c->p); }
+static inline bool cur_ok(const slog_cur *c)
+{
+    return !c->bad;
+}
+static inline size_t cur_left(const slog_cur *c)
+{
+    return (size_t)(c->end - c->p);
+}
 /* The single bounds check: covers every fixed-size read below. */
-static inline bool cur_need(slog_cur *c, size_t n) {
+static inline bool cur_need(slog_cur *c, size_t n)
+{
     if (c->bad || cur_left(c) < n) {
         c->bad = true;
         return false;
@@ -65,7 +73,8 @@ uint64_t cur_uvar_slow(slog_cur *c);
  * first 9 bytes need no check of their own; anything else (a 10-byte varint,
  * the end of the block, a cursor already bad) goes to cur_uvar_slow, which
  * decides exactly as the inline loop would have. */
-static inline uint64_t cur_uvar(slog_cur *c) {
+static inline uint64_t cur_uvar(slog_cur *c)
+{
     if (!c->bad && cur_left(c) >= 10) {
         const uint8_t *p = c->p;
         uint64_t v = 0;
@@ -80,12 +89,16 @@ static inline uint64_t cur_uvar(slog_cur *c) {
     }
     return cur_uvar_slow(c);
 }
-static inline int64_t cur_zvar(slog_cur *c) { return zigzag_decode(cur_uvar(c)); }
+static inline int64_t cur_zvar(slog_cur *c)
+{
+    return zigzag_decode(cur_uvar(c));
+}
 /* Step over a varint without assembling its value, accepting and rejecting
  * exactly what cur_uvar would: a varint ending within 8 bytes is found with
  * one load (its length is the position of the first byte without the
  * continuation bit), anything longer or near the end goes to cur_uvar_slow. */
-static inline void cur_skip_uvar(slog_cur *c) {
+static inline void cur_skip_uvar(slog_cur *c)
+{
     if (!c->bad && cur_left(c) >= 10) {
         uint64_t stops = ~get_u64le(c->p) & 0x8080808080808080u;
 #if defined(__GNUC__) || defined(__clang__)

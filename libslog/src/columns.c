@@ -15,14 +15,14 @@
 
 typedef struct col_row {
     uint32_t timeline, category;
-    int is_state;   /* clamp to 1 at finish: a fraction covered */
+    int is_state; /* clamp to 1 at finish: a fraction covered */
     float *v;
 } col_row;
 
 struct slog_columns {
     int64_t t0, t1;
-    double t_end;      /* t1 + 1: the window is inclusive */
-    double width;      /* of one column, ns */
+    double t_end; /* t1 + 1: the window is inclusive */
+    double width; /* of one column, ns */
     uint32_t n_cols;
     col_row *rows;
     uint32_t n_rows, cap_rows;
@@ -31,7 +31,8 @@ struct slog_columns {
     int ok;
 };
 
-slog_columns *slog_columns_new(int64_t t0, int64_t t1, uint32_t n_cols) {
+slog_columns *slog_columns_new(int64_t t0, int64_t t1, uint32_t n_cols)
+{
     if (t1 < t0 || n_cols == 0) return NULL;
     slog_columns *c = calloc(1, sizeof *c);
     if (!c) return NULL;
@@ -45,7 +46,8 @@ slog_columns *slog_columns_new(int64_t t0, int64_t t1, uint32_t n_cols) {
     return c;
 }
 
-void slog_columns_free(slog_columns *c) {
+void slog_columns_free(slog_columns *c)
+{
     if (!c) return;
     for (uint32_t i = 0; i < c->n_rows; i++) free(c->rows[i].v);
     free(c->rows);
@@ -53,14 +55,16 @@ void slog_columns_free(slog_columns *c) {
     free(c);
 }
 
-static uint32_t hash2(uint32_t a, uint32_t b) {
+static uint32_t hash2(uint32_t a, uint32_t b)
+{
     uint64_t k = ((uint64_t)a << 32) | b;
     k ^= k >> 31;
     k *= 0x9e3779b97f4a7c15ull;
     return (uint32_t)(k >> 32);
 }
 
-static float *row_for(slog_columns *c, uint32_t timeline, uint32_t category, int is_state) {
+static float *row_for(slog_columns *c, uint32_t timeline, uint32_t category, int is_state)
+{
     if (c->n_slots) {
         uint32_t h = hash2(timeline, category) & (c->n_slots - 1);
         while (c->slots[h]) {
@@ -108,7 +112,8 @@ static float *row_for(slog_columns *c, uint32_t timeline, uint32_t category, int
 
 /* Add per_col times the overlap of [x0, x1) (in columns, 0 <= x0 < x1 <=
  * n_cols) to each column. */
-static inline void spread_cols(float *cols, uint32_t n_cols, double x0, double x1, double per_col) {
+static inline void spread_cols(float *cols, uint32_t n_cols, double x0, double x1, double per_col)
+{
     uint32_t i0 = (uint32_t)x0; /* x0 >= 0: the cast is floor */
     /* Preview bins are at most a column wide: most fall inside one. */
     if (x1 <= (double)i0 + 1) {
@@ -122,8 +127,8 @@ static inline void spread_cols(float *cols, uint32_t n_cols, double x0, double x
     if (i1 > i0 + 1) cols[i1 - 1] += (float)(per_col * (x1 - (double)(i1 - 1)));
 }
 
-void slog_spread(float *cols, uint32_t n_cols, double t0, double col_ns, double a, double b,
-                 double amount_per_ns) {
+void slog_spread(float *cols, uint32_t n_cols, double t0, double col_ns, double a, double b, double amount_per_ns)
+{
     if (!(b > a) || !(col_ns > 0) || n_cols == 0) return;
     double x0 = (a - t0) / col_ns, x1 = (b - t0) / col_ns; /* in columns */
     if (x1 <= 0 || x0 >= n_cols) return;
@@ -132,8 +137,9 @@ void slog_spread(float *cols, uint32_t n_cols, double t0, double col_ns, double 
     spread_cols(cols, n_cols, x0, x1, amount_per_ns * col_ns);
 }
 
-void slog_spread_bins(float *cols, uint32_t n_cols, double t0, double col_ns, int64_t lo, int64_t hi,
-                      uint32_t n_bins, const float *values, int is_state) {
+void slog_spread_bins(float *cols, uint32_t n_cols, double t0, double col_ns, int64_t lo, int64_t hi, uint32_t n_bins,
+                      const float *values, int is_state)
+{
     if (n_bins == 0 || hi <= lo || !(col_ns > 0) || n_cols == 0) return;
     /* Bin j covers columns [x_lo + j dx, x_lo + (j+1) dx): one division
      * per row, not per bin, and the bins outside the columns are skipped. */
@@ -172,13 +178,15 @@ void slog_spread_bins(float *cols, uint32_t n_cols, double t0, double col_ns, in
     }
 }
 
-static void add_point(const slog_columns *c, float *v, double t, double amount) {
+static void add_point(const slog_columns *c, float *v, double t, double amount)
+{
     if (t < (double)c->t0 || t >= c->t_end) return;
     uint32_t j = (uint32_t)fmin(c->n_cols - 1, floor((t - (double)c->t0) / c->width));
     v[j] += (float)amount;
 }
 
-void slog_columns_add_preview(slog_columns *c, const slog_preview *p, const uint8_t *cat_is_state) {
+void slog_columns_add_preview(slog_columns *c, const slog_preview *p, const uint8_t *cat_is_state)
+{
     for (uint32_t i = 0; i < p->n_rows; i++) {
         const slog_preview_row *r = &p->rows[i];
         bool st = cat_is_state[r->category];
@@ -188,7 +196,8 @@ void slog_columns_add_preview(slog_columns *c, const slog_preview *p, const uint
     }
 }
 
-void slog_columns_add_drawable(slog_columns *c, const slog_drawable *d) {
+void slog_columns_add_drawable(slog_columns *c, const slog_drawable *d)
+{
     float *v = row_for(c, d->timeline, d->category, d->kind == SLOG_KIND_STATE);
     if (!v) return;
     if (d->kind == SLOG_KIND_STATE)
@@ -197,13 +206,15 @@ void slog_columns_add_drawable(slog_columns *c, const slog_drawable *d) {
         add_point(c, v, (double)d->start, 1.0);
 }
 
-static int cmp_row(const void *x, const void *y) {
+static int cmp_row(const void *x, const void *y)
+{
     const col_row *a = x, *b = y;
     if (a->timeline != b->timeline) return a->timeline < b->timeline ? -1 : 1;
     return a->category < b->category ? -1 : a->category > b->category;
 }
 
-void slog_columns_finish(slog_columns *c) {
+void slog_columns_finish(slog_columns *c)
+{
     /* Nested states of one category may overlap: a column is at most full. */
     for (uint32_t i = 0; i < c->n_rows; i++)
         if (c->rows[i].is_state)
@@ -221,11 +232,21 @@ void slog_columns_finish(slog_columns *c) {
     }
 }
 
-uint32_t slog_columns_n_rows(const slog_columns *c) { return c->n_rows; }
-uint32_t slog_columns_n_cols(const slog_columns *c) { return c->n_cols; }
-int slog_columns_ok(const slog_columns *c) { return c->ok; }
+uint32_t slog_columns_n_rows(const slog_columns *c)
+{
+    return c->n_rows;
+}
+uint32_t slog_columns_n_cols(const slog_columns *c)
+{
+    return c->n_cols;
+}
+int slog_columns_ok(const slog_columns *c)
+{
+    return c->ok;
+}
 
-const float *slog_columns_row(const slog_columns *c, uint32_t i, uint32_t *timeline, uint32_t *category) {
+const float *slog_columns_row(const slog_columns *c, uint32_t i, uint32_t *timeline, uint32_t *category)
+{
     if (i >= c->n_rows) return NULL;
     if (timeline) *timeline = c->rows[i].timeline;
     if (category) *category = c->rows[i].category;

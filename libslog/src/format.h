@@ -102,92 +102,147 @@ static const uint8_t slog_magic[SLOG_MAGIC_LEN] = {0x89, 'S', 'L', 'O', 'G', '2'
 static const uint8_t slog_end_magic[SLOG_MAGIC_LEN] = {'S', 'L', 'O', 'G', '2', 'E', 'N', 'D'};
 #define SLOG_BOM 0x01020304u
 
-#define SLOG_HEADER_SIZE 256
-#define SLOG_POSTAMBLE_SIZE 64
-#define SLOG_BLOCK_HEADER_SIZE 16
-#define SLOG_DIRENT_SIZE 64
-#define SLOG_CHILDREN 2
-#define SLOG_FLAG_COMPLETE 1u
+#define SLOG_HEADER_SIZE        256
+#define SLOG_POSTAMBLE_SIZE     64
+#define SLOG_BLOCK_HEADER_SIZE  16
+#define SLOG_DIRENT_SIZE        64
+#define SLOG_CHILDREN           2
+#define SLOG_FLAG_COMPLETE      1u
 #define SLOG_DIRENT_HAS_PREVIEW 1u
 #define SLOG_DIRENT_HAS_SUMMARY 2u
 
 /* Header field offsets. */
 enum {
-    HDR_MAGIC = 0, HDR_BOM = 8, HDR_MAJOR = 12, HDR_MINOR = 14, HDR_FLAGS = 16,
-    HDR_SIZE = 20, HDR_CHILDREN = 24, HDR_BINS = 28, HDR_LEAF_SHIFT = 32,
-    HDR_DEPTH = 36, HDR_ORIGIN = 40, HDR_TMIN = 48, HDR_TMAX = 56,
-    HDR_N_DRAWABLES = 64, HDR_N_STATES = 72, HDR_N_ARROWS = 80,
-    HDR_N_EVENTS = 88, HDR_N_NODES = 96, HDR_N_CATEGORIES = 104,
-    HDR_N_TIMELINES = 108, HDR_N_ANNOTATIONS = 112,
-    HDR_SEC_CATEGORIES = 120, HDR_SEC_TIMELINES = 136,
-    HDR_SEC_ANNOTATIONS = 152, HDR_SEC_DIRECTORY = 168, HDR_BLOCK_TIMELINES = 184,
-    HDR_N_BLOCKS = 188, HDR_GROUP_TIMELINES = 192, HDR_OVERVIEW_DEPTH = 196,
-    HDR_N_MIRRORS = 200, HDR_CRC = 252
+    HDR_MAGIC = 0,
+    HDR_BOM = 8,
+    HDR_MAJOR = 12,
+    HDR_MINOR = 14,
+    HDR_FLAGS = 16,
+    HDR_SIZE = 20,
+    HDR_CHILDREN = 24,
+    HDR_BINS = 28,
+    HDR_LEAF_SHIFT = 32,
+    HDR_DEPTH = 36,
+    HDR_ORIGIN = 40,
+    HDR_TMIN = 48,
+    HDR_TMAX = 56,
+    HDR_N_DRAWABLES = 64,
+    HDR_N_STATES = 72,
+    HDR_N_ARROWS = 80,
+    HDR_N_EVENTS = 88,
+    HDR_N_NODES = 96,
+    HDR_N_CATEGORIES = 104,
+    HDR_N_TIMELINES = 108,
+    HDR_N_ANNOTATIONS = 112,
+    HDR_SEC_CATEGORIES = 120,
+    HDR_SEC_TIMELINES = 136,
+    HDR_SEC_ANNOTATIONS = 152,
+    HDR_SEC_DIRECTORY = 168,
+    HDR_BLOCK_TIMELINES = 184,
+    HDR_N_BLOCKS = 188,
+    HDR_GROUP_TIMELINES = 192,
+    HDR_OVERVIEW_DEPTH = 196,
+    HDR_N_MIRRORS = 200,
+    HDR_CRC = 252
 };
 
 enum {
-    POST_DIR_OFF = 0, POST_DIR_SIZE = 8, POST_CAT_OFF = 16, POST_TL_OFF = 24,
-    POST_ANN_OFF = 32, POST_FILE_SIZE = 40, POST_CRC = 48, POST_MAGIC = 56
+    POST_DIR_OFF = 0,
+    POST_DIR_SIZE = 8,
+    POST_CAT_OFF = 16,
+    POST_TL_OFF = 24,
+    POST_ANN_OFF = 32,
+    POST_FILE_SIZE = 40,
+    POST_CRC = 48,
+    POST_MAGIC = 56
 };
 
 enum {
-    DIRENT_LEVEL = 0, DIRENT_FLAGS = 1, DIRENT_N_DRAWABLES = 4, DIRENT_INDEX = 8,
-    DIRENT_NODE_OFF = 16, DIRENT_NODE_SIZE = 24, DIRENT_NODE_CRC = 28,
-    DIRENT_N_SUBTREE = 32, DIRENT_PREV_OFF = 40, DIRENT_PREV_SIZE = 48,
-    DIRENT_PREV_CRC = 52, DIRENT_TREE = 56, DIRENT_SUMM_SIZE = 60
+    DIRENT_LEVEL = 0,
+    DIRENT_FLAGS = 1,
+    DIRENT_N_DRAWABLES = 4,
+    DIRENT_INDEX = 8,
+    DIRENT_NODE_OFF = 16,
+    DIRENT_NODE_SIZE = 24,
+    DIRENT_NODE_CRC = 28,
+    DIRENT_N_SUBTREE = 32,
+    DIRENT_PREV_OFF = 40,
+    DIRENT_PREV_SIZE = 48,
+    DIRENT_PREV_CRC = 52,
+    DIRENT_TREE = 56,
+    DIRENT_SUMM_SIZE = 60
 };
 
 /* Block and group sizes a reader accepts. */
 #define SLOG_MAX_BLOCK_TIMELINES 65536u
 
 /* Block tags, stored as the 4 ASCII bytes in order. */
-#define SLOG_TAG_NODE "NODE"
-#define SLOG_TAG_PREVIEW "PREV"
-#define SLOG_TAG_CATEGORIES "CATS"
-#define SLOG_TAG_TIMELINES "TMLN"
+#define SLOG_TAG_NODE        "NODE"
+#define SLOG_TAG_PREVIEW     "PREV"
+#define SLOG_TAG_CATEGORIES  "CATS"
+#define SLOG_TAG_TIMELINES   "TMLN"
 #define SLOG_TAG_ANNOTATIONS "ANNO"
-#define SLOG_TAG_DIRECTORY "DIRE"
-#define SLOG_TAG_SUMMARY "SUMM"
+#define SLOG_TAG_DIRECTORY   "DIRE"
+#define SLOG_TAG_SUMMARY     "SUMM"
 
 /* Drawable record head byte (node bodies). */
 #define SLOG_REC_KIND_MASK 0x03u
-#define SLOG_REC_HAS_INFO 0x04u
-#define SLOG_REC_BACKWARDS 0x08u  /* arrow with end < start */
-#define SLOG_REC_MIRROR 0x10u     /* an arrow's copy in its receiver's block */
+#define SLOG_REC_HAS_INFO  0x04u
+#define SLOG_REC_BACKWARDS 0x08u /* arrow with end < start */
+#define SLOG_REC_MIRROR    0x10u /* an arrow's copy in its receiver's block */
 
 /* An overview preview's tail: what was previewed at the node itself. */
-#define OWN_ALL 1u      /* all of its preview (a node on the tree's base level) */
-#define OWN_RECORDS 2u  /* u32 count, then records: uvar group, uvar category,
+#define OWN_ALL 1u /* all of its preview (a node on the tree's base level) */
+#define OWN_RECORDS \
+    2u /* u32 count, then records: uvar group, uvar category,
                            uvar start - node start, uvar duration (states) */
 #define SLOG_REC_RESERVED 0xE0u
 
 /* Sanity limits a reader enforces on untrusted counts. */
 #define SLOG_MAX_LEVELS 64
-#define SLOG_MAX_BINS 4096
+#define SLOG_MAX_BINS   4096
 #define SLOG_MAX_STRING (1u << 20)
-#define SLOG_MAX_BLOCK (1ull << 31)
+#define SLOG_MAX_BLOCK  (1ull << 31)
 
-static inline void put_u16le(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static inline void put_u32le(uint8_t *p, uint32_t v) {
+static inline void put_u16le(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+static inline void put_u32le(uint8_t *p, uint32_t v)
+{
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
-static inline void put_u64le(uint8_t *p, uint64_t v) {
+static inline void put_u64le(uint8_t *p, uint64_t v)
+{
     for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
-static inline uint16_t get_u16le(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
-static inline uint32_t get_u32le(const uint8_t *p) {
+static inline uint16_t get_u16le(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | (p[1] << 8));
+}
+static inline uint32_t get_u32le(const uint8_t *p)
+{
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
-static inline uint64_t get_u64le(const uint8_t *p) {
+static inline uint64_t get_u64le(const uint8_t *p)
+{
     return (uint64_t)get_u32le(p) | ((uint64_t)get_u32le(p + 4) << 32);
 }
 
-static inline uint64_t zigzag_encode(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
-static inline int64_t zigzag_decode(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+static inline uint64_t zigzag_encode(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static inline int64_t zigzag_decode(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
 /* LEB128 into room the caller reserved (at most 10 bytes); returns the byte
  * after it. (Separate 1- and 2-byte paths cost more instructions than this
  * loop, measured.) */
-static inline uint8_t *put_uvar(uint8_t *p, uint64_t v) {
+static inline uint8_t *put_uvar(uint8_t *p, uint64_t v)
+{
     while (v >= 0x80) {
         *p++ = (uint8_t)(v | 0x80);
         v >>= 7;

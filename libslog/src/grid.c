@@ -23,17 +23,18 @@
 
 struct slog_grid {
     uint32_t n_rows, n_cols, n_cats, unit, per_row;
-    uint32_t tl_first, tl_end;   /* timelines [tl_first, tl_end) */
+    uint32_t tl_first, tl_end; /* timelines [tl_first, tl_end) */
     int64_t t0;
     double col_ns;
     bool *is_state;
-    uint32_t *slot;              /* n_rows x n_cats: 1 + index into pool, 0: none */
+    uint32_t *slot; /* n_rows x n_cats: 1 + index into pool, 0: none */
     float *pool;
     uint32_t n_pool, cap_pool;
     bool failed;
 };
 
-void slog_grid_free(slog_grid *g) {
+void slog_grid_free(slog_grid *g)
+{
     if (!g) return;
     free(g->is_state);
     free(g->slot);
@@ -41,11 +42,21 @@ void slog_grid_free(slog_grid *g) {
     free(g);
 }
 
-uint32_t slog_grid_n_rows(const slog_grid *g) { return g->n_rows; }
-uint32_t slog_grid_n_cols(const slog_grid *g) { return g->n_cols; }
-uint32_t slog_grid_unit(const slog_grid *g) { return g->unit; }
+uint32_t slog_grid_n_rows(const slog_grid *g)
+{
+    return g->n_rows;
+}
+uint32_t slog_grid_n_cols(const slog_grid *g)
+{
+    return g->n_cols;
+}
+uint32_t slog_grid_unit(const slog_grid *g)
+{
+    return g->unit;
+}
 
-void slog_grid_row_range(const slog_grid *g, uint32_t row, uint32_t *first, uint32_t *last) {
+void slog_grid_row_range(const slog_grid *g, uint32_t row, uint32_t *first, uint32_t *last)
+{
     uint64_t a = g->tl_first + (uint64_t)row * g->per_row * g->unit;
     uint64_t b = a + (uint64_t)g->per_row * g->unit;
     if (b > g->tl_end) b = g->tl_end;
@@ -53,7 +64,8 @@ void slog_grid_row_range(const slog_grid *g, uint32_t row, uint32_t *first, uint
     *last = (uint32_t)b - 1;
 }
 
-const float *slog_grid_values(const slog_grid *g, uint32_t row, uint32_t category) {
+const float *slog_grid_values(const slog_grid *g, uint32_t row, uint32_t category)
+{
     if (row >= g->n_rows || category >= g->n_cats) return NULL;
     uint32_t k = g->slot[(size_t)row * g->n_cats + category];
     return k ? g->pool + (size_t)(k - 1) * g->n_cols : NULL;
@@ -61,7 +73,8 @@ const float *slog_grid_values(const slog_grid *g, uint32_t row, uint32_t categor
 
 /* The columns of (row of timeline or group `who`, category), made zero on
  * first use; NULL outside the grid's timelines or when out of memory. */
-static float *cols_for(slog_grid *g, uint32_t who, uint32_t category) {
+static float *cols_for(slog_grid *g, uint32_t who, uint32_t category)
+{
     uint64_t tl = (uint64_t)who * g->unit;
     if (tl < g->tl_first || tl >= g->tl_end || category >= g->n_cats) return NULL;
     uint32_t row = (uint32_t)((tl - g->tl_first) / g->unit / g->per_row);
@@ -83,7 +96,8 @@ static float *cols_for(slog_grid *g, uint32_t who, uint32_t category) {
     return g->pool + (size_t)(*k - 1) * g->n_cols;
 }
 
-static void add_rows(slog_grid *g, const slog_preview *p, uint32_t first, uint32_t n) {
+static void add_rows(slog_grid *g, const slog_preview *p, uint32_t first, uint32_t n)
+{
     for (uint32_t i = first; i < first + n; i++) {
         const slog_preview_row *r = &p->rows[i];
         float *v = cols_for(g, r->timeline, r->category);
@@ -93,12 +107,14 @@ static void add_rows(slog_grid *g, const slog_preview *p, uint32_t first, uint32
     }
 }
 
-static slog_cb_result on_preview(void *user, const slog_preview *p) {
+static slog_cb_result on_preview(void *user, const slog_preview *p)
+{
     add_rows(user, p, 0, p->n_rows);
     return SLOG_CONTINUE;
 }
 
-static slog_cb_result on_drawable(void *user, const slog_drawable *d) {
+static slog_cb_result on_drawable(void *user, const slog_drawable *d)
+{
     slog_grid *g = user;
     float *v = cols_for(g, d->timeline, d->category);
     if (!v) return SLOG_CONTINUE; /* an arrow from outside the rows */
@@ -120,7 +136,8 @@ typedef struct ovctx {
     slog_error *err;
 } ovctx;
 
-static slog_status ov_visit(ovctx *x, uint32_t level, uint64_t index) {
+static slog_status ov_visit(ovctx *x, uint32_t level, uint64_t index)
+{
     slog_reader *r = x->r;
     const rd_node *d = rd_find_node(r, SLOG_TREE_OVERVIEW, level, index);
     if (!d) return SLOG_OK;
@@ -163,7 +180,8 @@ static slog_status ov_visit(ovctx *x, uint32_t level, uint64_t index) {
 /* The overview can answer q: the range is whole groups, as rows they are at
  * least half the rows asked for, and its lowest level's bins are at most
  * four columns wide. */
-static bool overview_fits(const slog_reader *r, const slog_grid_query *q, uint32_t tl_last, double col_ns) {
+static bool overview_fits(const slog_reader *r, const slog_grid_query *q, uint32_t tl_last, double col_ns)
+{
     uint32_t gt = r->info.group_timelines;
     const rd_tree *t = rd_tree_of(r, SLOG_TREE_OVERVIEW);
     if (gt <= 1 || !t->count || (q->flags & SLOG_GRID_NO_OVERVIEW)) return false;
@@ -178,7 +196,8 @@ static bool overview_fits(const slog_reader *r, const slog_grid_query *q, uint32
 }
 
 slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid **out, slog_query_stats *stats,
-                             slog_error *err) {
+                             slog_error *err)
+{
     slog_clear_error(err);
     if (out) *out = NULL;
     if (stats) memset(stats, 0, sizeof *stats);
@@ -230,7 +249,10 @@ slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid
         }
         memset(mask + g->tl_first, 1, g->tl_end - g->tl_first);
         int64_t px = (int64_t)floor(g->col_ns);
-        slog_query wq = {.t0 = q->t0, .t1 = q->t1, .timelines = mask, .pixel_ns = px > 0 ? px : 1,
+        slog_query wq = {.t0 = q->t0,
+                         .t1 = q->t1,
+                         .timelines = mask,
+                         .pixel_ns = px > 0 ? px : 1,
                          .flags = SLOG_QUERY_NARROW_NO_INFO};
         st = slog_reader_query(r, &wq, on_drawable, on_preview, g, &qs, err);
         free(mask);

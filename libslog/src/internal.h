@@ -5,9 +5,9 @@
 
 #include <stdbool.h>
 
-#include <slog2/slog.h>
-#include "format.h"
 #include "buf.h"
+#include "format.h"
+#include <slog2/slog.h>
 
 #if defined(__GNUC__)
 #define SLOG_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -16,20 +16,22 @@
 #endif
 
 /* Fill err (may be NULL) and return st. */
-slog_status slog_set_error(slog_error *err, slog_status st, const char *path, uint64_t offset,
-                           const char *fmt, ...) SLOG_PRINTF(5, 6);
+slog_status slog_set_error(slog_error *err, slog_status st, const char *path, uint64_t offset, const char *fmt, ...)
+    SLOG_PRINTF(5, 6);
 void slog_clear_error(slog_error *err);
 
 /* A category's total state time plus one more state's duration d (>= 0),
  * saturating at INT64_MAX: every duration is below 2^62 but their sum need
  * not be (docs/FORMAT.md, category statistics). The writer sums with it and
  * the check recomputes with it. */
-static inline int64_t slog_add_duration(int64_t total, int64_t d) {
+static inline int64_t slog_add_duration(int64_t total, int64_t d)
+{
     return d > INT64_MAX - total ? INT64_MAX : total + d;
 }
 
 /* Level of the smallest node containing [a,b] (0 <= a <= b) with leaf width 2^shift. */
-static inline uint32_t slog_place_level(uint64_t a, uint64_t b, int shift) {
+static inline uint32_t slog_place_level(uint64_t a, uint64_t b, int shift)
+{
     uint64_t x = (a ^ b) >> shift;
 #if defined(__GNUC__) || defined(__clang__)
     return x ? (uint32_t)(64 - __builtin_clzll(x)) : 0;
@@ -46,7 +48,8 @@ static inline uint32_t slog_place_level(uint64_t a, uint64_t b, int shift) {
 /* The fields of a header block h (SLOG_HEADER_SIZE bytes) into info, as
  * stored, without checking them (the reader checks; the writer reads back
  * what it wrote). file_size is left alone: the postamble has it. */
-static inline void slog_header_decode(const uint8_t *h, slog_file_info *info) {
+static inline void slog_header_decode(const uint8_t *h, slog_file_info *info)
+{
     info->version_major = get_u16le(h + HDR_MAJOR);
     info->version_minor = get_u16le(h + HDR_MINOR);
     info->flags = get_u32le(h + HDR_FLAGS);
@@ -80,8 +83,8 @@ static inline void slog_header_decode(const uint8_t *h, slog_file_info *info) {
  * "Node block") whose start delta is from prev_start; returns the byte after
  * it. *delta_at: where the start delta begins (the writer rebases a batch's
  * first record there). */
-static inline uint8_t *slog_record_put(uint8_t *p, const slog_drawable *d, int64_t prev_start,
-                                       uint8_t **delta_at) {
+static inline uint8_t *slog_record_put(uint8_t *p, const slog_drawable *d, int64_t prev_start, uint8_t **delta_at)
+{
     uint8_t *head = p++;
     *head = (uint8_t)((uint8_t)d->kind | (d->end < d->start ? SLOG_REC_BACKWARDS : 0));
     p = put_uvar(p, d->category);
@@ -122,7 +125,8 @@ void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_sta
 
 /* A drawable's earlier and later time (an arrow may end before it starts):
  * it is ordered by the later one ("key") and placed over both. */
-static inline void slog_drawable_span(const slog_drawable *d, int64_t *a, int64_t *key) {
+static inline void slog_drawable_span(const slog_drawable *d, int64_t *a, int64_t *key)
+{
     bool backwards = d->end < d->start;
     *a = backwards ? d->end : d->start;
     *key = backwards ? d->start : d->end;
@@ -136,46 +140,47 @@ const char *slog_drawable_problem(const slog_drawable *d);
  * doubles over a node interval. preview.c. */
 typedef struct slog_prev_row {
     uint32_t timeline, category;
-    uint32_t lo_bin, hi_bin;   /* touched range [lo_bin, hi_bin) */
-} slog_prev_row;            /* its bins: pool[row_index * n_bins ...] */
+    uint32_t lo_bin, hi_bin; /* touched range [lo_bin, hi_bin) */
+} slog_prev_row;             /* its bins: pool[row_index * n_bins ...] */
 
 typedef struct slog_prev_acc {
     uint32_t n_bins;
-    uint32_t n_rows, cap_rows;   /* rows[] in insertion order */
+    uint32_t n_rows, cap_rows; /* rows[] in insertion order */
     slog_prev_row *rows;
-    uint32_t *slots;             /* open-addressing hash of the rows outside
+    uint32_t *slots; /* open-addressing hash of the rows outside
                                     direct: row index+1, 0 = empty */
     uint32_t n_slots, n_hashed;
-    uint32_t *direct;            /* when timelines x categories is small: row
+    uint32_t *direct;         /* when timelines x categories is small: row
                                     index+1 at [(timeline - dir_tl0) * dir_cat
                                     + category] */
-    uint32_t dir_tl0;            /* the first timeline direct covers (a
+    uint32_t dir_tl0;         /* the first timeline direct covers (a
                                     batch's lane of ranks; 0 in the writer) */
-    uint32_t dir_tl, dir_cat;    /* dimensions direct was made for */
-    float *pool;                 /* bin storage, n_bins per row, cap_rows rows */
-    uint32_t first_rows;         /* rows to make room for at first, 0: as
+    uint32_t dir_tl, dir_cat; /* dimensions direct was made for */
+    float *pool;              /* bin storage, n_bins per row, cap_rows rows */
+    uint32_t first_rows;      /* rows to make room for at first, 0: as
                                     many as the direct table holds, up to
                                     4,096 (a tree node sees every pair) */
     bool failed;
-    bool bins_zero;              /* every bin is 0 again (merged into the parent) */
-    int64_t pow2_width;          /* prev_add: the last node width seen with power-of-two bins... */
-    int pow2_shift;              /* ...log2 of its bin width... */
-    float pow2_inv;              /* ...and 1 / bin width (exact) */
+    bool bins_zero;     /* every bin is 0 again (merged into the parent) */
+    int64_t pow2_width; /* prev_add: the last node width seen with power-of-two bins... */
+    int pow2_shift;     /* ...log2 of its bin width... */
+    float pow2_inv;     /* ...and 1 / bin width (exact) */
 } slog_prev_acc;
 
 /* The bins of row (timeline, category) when the direct table holds it
  * (the common case once a node has seen the pair), else NULL. */
 /* Where the direct table keeps (timeline, category), or false when it does
  * not (no table, or outside its dimensions). */
-static inline bool prev_direct_cell(const slog_prev_acc *a, uint32_t timeline, uint32_t category, size_t *cell) {
+static inline bool prev_direct_cell(const slog_prev_acc *a, uint32_t timeline, uint32_t category, size_t *cell)
+{
     uint32_t t = timeline - a->dir_tl0; /* below dir_tl0: wraps past dir_tl */
     if (!a->direct || t >= a->dir_tl || category >= a->dir_cat) return false;
     *cell = (size_t)t * a->dir_cat + category;
     return true;
 }
 
-static inline float *prev_bins_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t category,
-                                      slog_prev_row **row) {
+static inline float *prev_bins_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t category, slog_prev_row **row)
+{
     size_t cell;
     if (!prev_direct_cell(a, timeline, category, &cell)) return NULL;
     uint32_t k = a->direct[cell];
@@ -184,7 +189,8 @@ static inline float *prev_bins_direct(const slog_prev_acc *a, uint32_t timeline,
     return a->pool + (size_t)(k - 1) * a->n_bins;
 }
 
-static inline void prev_touch(slog_prev_row *r, uint32_t lo, uint32_t hi) {
+static inline void prev_touch(slog_prev_row *r, uint32_t lo, uint32_t hi)
+{
     if (lo < r->lo_bin) r->lo_bin = lo;
     if (hi > r->hi_bin) r->hi_bin = hi;
 }
@@ -193,7 +199,8 @@ static inline void prev_touch(slog_prev_row *r, uint32_t lo, uint32_t hi) {
  * [s, e) relative to the node's start, into one row: the writer's usual
  * case, inline for batches. */
 static inline void prev_add_pow2(float *bins, slog_prev_row *r, int bshift, float inv, uint32_t n_bins, bool is_state,
-                                 int64_t s, int64_t e) {
+                                 int64_t s, int64_t e)
+{
     uint64_t j0 = (uint64_t)s >> bshift;
     if (!is_state) {
         if (j0 >= n_bins) j0 = n_bins - 1;
@@ -221,20 +228,19 @@ void prev_reset(slog_prev_acc *a);
 void prev_resize_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_timelines, uint32_t n_categories);
 /* Inline: the writer calls it for every drawable and the dimensions rarely
  * change. Timelines first_timeline .. first_timeline + n_timelines - 1. */
-static inline void prev_set_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_timelines,
-                                 uint32_t n_categories) {
+static inline void prev_set_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_timelines, uint32_t n_categories)
+{
     if (first_timeline != a->dir_tl0 || n_timelines != a->dir_tl || n_categories != a->dir_cat)
         prev_resize_dims(a, first_timeline, n_timelines, n_categories);
 }
 void prev_free(slog_prev_acc *a);
 /* Add a drawable's contribution to a node [lo, lo+width). is_state selects
  * coverage (states) versus counts (arrows, events). */
-void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, uint32_t category,
-              bool is_state, int64_t start, int64_t end);
+void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, uint32_t category, bool is_state,
+              int64_t start, int64_t end);
 /* Merge a child's rows into its parent's; child_half is 0/1 (left/right). The
  * child's bins are left zero (prev_reset() still clears its rows). */
-void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned child_half,
-                      const bool *cat_is_state);
+void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned child_half, const bool *cat_is_state);
 /* Upper estimate of the encoded size, cheap: decides whether a node carries
  * a preview at all. */
 uint64_t prev_estimate(const slog_prev_acc *a);
@@ -247,8 +253,8 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, bool stat
  * (pos + j) >> up, where pos is where the source node starts in source-bin
  * widths from the start of dst's node; state fractions are scaled by
  * 2^-up. False when out of memory (dst->failed). */
-bool prev_add_bins(slog_prev_acc *dst, uint32_t timeline, uint32_t category, const float *src, uint32_t lo,
-                   uint32_t hi, uint32_t up, uint64_t pos, bool is_state);
+bool prev_add_bins(slog_prev_acc *dst, uint32_t timeline, uint32_t category, const float *src, uint32_t lo, uint32_t hi,
+                   uint32_t up, uint64_t pos, bool is_state);
 /* Add src's bins to dst's (the same node geometry: a batch's leaf preview
  * into the leaf's), leaving src's bins zero. False when out of memory
  * (dst->failed). */
@@ -262,7 +268,7 @@ bool prev_absorb(slog_prev_acc *dst, slog_prev_acc *src);
 
 typedef struct batch_cat {
     uint64_t count;
-    int64_t total_ns;  /* states' durations, saturating (slog_add_duration) */
+    int64_t total_ns; /* states' durations, saturating (slog_add_duration) */
     uint8_t kind;
     uint8_t n_info;
     bool used;
@@ -278,16 +284,16 @@ bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, 
 typedef struct batch_seg {
     uint32_t block;
     slog_buf seg;
-    uint32_t n_seg;          /* records, mirrors among them */
+    uint32_t n_seg; /* records, mirrors among them */
     uint32_t n_mirror;
     int64_t first_start, last_start;
-    size_t first_delta_at;   /* offset of the first record's start delta */
+    size_t first_delta_at; /* offset of the first record's start delta */
 } batch_seg;
 
 /* A drawable's share of a batch's leaf preview. */
 typedef struct batch_pv {
     uint32_t timeline;
-    uint32_t category;       /* bit 31: a state */
+    uint32_t category; /* bit 31: a state */
     int64_t start, end;
 } batch_pv;
 #define BATCH_PV_STATE 0x80000000u
@@ -300,15 +306,15 @@ struct slog_batch {
     int shift;
     uint32_t n_bins;
     uint64_t leaf;
-    int64_t lo, hi;          /* the leaf's interval */
-    uint32_t tb_shift;       /* log2 timelines per block */
+    int64_t lo, hi;    /* the leaf's interval */
+    uint32_t tb_shift; /* log2 timelines per block */
     /* Records of the drawables inside the leaf, per block (an arrow to
      * another block's timeline also in that block's, as a mirror). segs
      * beyond n_segs keep their buffers for reuse. */
     batch_seg *segs;
     uint32_t n_segs, cap_segs;
-    uint32_t last_seg;       /* the segment used last (lanes go rank by rank) */
-    uint64_t n_seg;          /* drawables among the records (no mirrors) */
+    uint32_t last_seg; /* the segment used last (lanes go rank by rank) */
+    uint64_t n_seg;    /* drawables among the records (no mirrors) */
     /* What their preview over the leaf needs of them, in order: the
      * writer makes the preview when it takes the batch (batch_preview),
      * so that the bins of a row, hundreds of bytes where a rank has a
@@ -318,8 +324,8 @@ struct slog_batch {
     uint32_t n_pv, cap_pv;
     uint32_t prev_tl0;          /* dimensions given to the preview: */
     uint32_t prev_tl, prev_cat; /* timelines from prev_tl0 on (grown by doubling) */
-    int bshift;              /* bins are 2^bshift ns wide; -1: not a power of two */
-    float inv;               /* 1 / bin width */
+    int bshift;                 /* bins are 2^bshift ns wide; -1: not a power of two */
+    float inv;                  /* 1 / bin width */
     /* The others, copied (info: offsets into other_info until placed). */
     slog_drawable *other;
     int64_t *other_info;
@@ -328,12 +334,12 @@ struct slog_batch {
     /* Statistics, merged into the writer's when the batch is added. */
     uint64_t n_by_kind[3];
     int64_t t_min, t_max, min_key;
-    uint64_t tl_limit;       /* 1 + the largest timeline named */
-    batch_cat *cats;         /* by category id, cap_cats entries */
+    uint64_t tl_limit; /* 1 + the largest timeline named */
+    batch_cat *cats;   /* by category id, cap_cats entries */
     uint32_t cap_cats;
-    uint32_t *used;          /* the ids used, in first-use order */
+    uint32_t *used; /* the ids used, in first-use order */
     uint32_t n_used, cap_used;
-    bool failed;             /* an allocation failed: refused by the writer */
+    bool failed; /* an allocation failed: refused by the writer */
 };
 
 #endif

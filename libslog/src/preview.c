@@ -15,12 +15,14 @@
 
 #include "internal.h"
 
-void prev_init(slog_prev_acc *a, uint32_t n_bins) {
+void prev_init(slog_prev_acc *a, uint32_t n_bins)
+{
     memset(a, 0, sizeof *a);
     a->n_bins = n_bins;
 }
 
-void prev_free(slog_prev_acc *a) {
+void prev_free(slog_prev_acc *a)
+{
     free(a->rows);
     free(a->slots);
     free(a->direct);
@@ -30,12 +32,14 @@ void prev_free(slog_prev_acc *a) {
     a->n_bins = n;
 }
 
-static inline bool in_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t category) {
+static inline bool in_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t category)
+{
     size_t cell;
     return prev_direct_cell(a, timeline, category, &cell);
 }
 
-void prev_reset(slog_prev_acc *a) {
+void prev_reset(slog_prev_acc *a)
+{
     if (a->n_rows) {
         /* Only bins in [lo_bin, hi_bin) of a row were ever written, and a
          * merge into the parent zeroed those already (bins_zero): only the
@@ -61,7 +65,8 @@ void prev_reset(slog_prev_acc *a) {
  * per open level at most, and no hashing on the hot path. */
 #define DIRECT_MAX (1u << 16)
 
-static uint32_t hash_key(uint32_t timeline, uint32_t category) {
+static uint32_t hash_key(uint32_t timeline, uint32_t category)
+{
     uint64_t k = ((uint64_t)timeline << 32) | category;
     k ^= k >> 33;
     k *= 0xff51afd7ed558ccdull;
@@ -72,7 +77,8 @@ static uint32_t hash_key(uint32_t timeline, uint32_t category) {
 /* The hash holds only the rows the direct table cannot: with it, a node
  * that touches thousands of rows (1,024 ranks) neither probes nor clears
  * a hash at every close. Rebuilt from the rows (slots has room for all). */
-static void rehash(slog_prev_acc *a) {
+static void rehash(slog_prev_acc *a)
+{
     if (!a->n_slots) return;
     memset(a->slots, 0, (size_t)a->n_slots * sizeof *a->slots);
     a->n_hashed = 0;
@@ -86,7 +92,8 @@ static void rehash(slog_prev_acc *a) {
     }
 }
 
-void prev_resize_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_timelines, uint32_t n_categories) {
+void prev_resize_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_timelines, uint32_t n_categories)
+{
     free(a->direct);
     a->direct = NULL;
     a->dir_tl0 = first_timeline;
@@ -102,7 +109,8 @@ void prev_resize_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_time
     rehash(a); /* without the table (none, or out of memory) every row */
 }
 
-static bool grow(slog_prev_acc *a) {
+static bool grow(slog_prev_acc *a)
+{
     /* x1.5: the top levels hold every (timeline, category) row at full
      * width, so rounding their capacity up to a power of two wasted memory
      * that grows with tree depth */
@@ -139,7 +147,8 @@ static bool grow(slog_prev_acc *a) {
 /* Find or create the row; NULL (and a->failed) when out of memory. A row
  * inside the direct table's dimensions is found there, any other through
  * the hash. */
-static slog_prev_row *row_get(slog_prev_acc *a, uint32_t timeline, uint32_t category) {
+static slog_prev_row *row_get(slog_prev_acc *a, uint32_t timeline, uint32_t category)
+{
     uint32_t *dslot = NULL;
     size_t cell;
     if (prev_direct_cell(a, timeline, category, &cell)) {
@@ -175,7 +184,8 @@ static slog_prev_row *row_get(slog_prev_acc *a, uint32_t timeline, uint32_t cate
 
 /* The common case inline: a row that exists, found through the direct
  * table. */
-static inline slog_prev_row *row_find(slog_prev_acc *a, uint32_t timeline, uint32_t category) {
+static inline slog_prev_row *row_find(slog_prev_acc *a, uint32_t timeline, uint32_t category)
+{
     size_t cell;
     if (prev_direct_cell(a, timeline, category, &cell)) {
         uint32_t k = a->direct[cell];
@@ -184,21 +194,27 @@ static inline slog_prev_row *row_find(slog_prev_acc *a, uint32_t timeline, uint3
     return row_get(a, timeline, category);
 }
 
-static inline float *row_bins(const slog_prev_acc *a, const slog_prev_row *r) {
+static inline float *row_bins(const slog_prev_acc *a, const slog_prev_row *r)
+{
     return a->pool + (size_t)(r - a->rows) * a->n_bins;
 }
 
-static inline void touch(slog_prev_row *r, uint32_t lo, uint32_t hi) { prev_touch(r, lo, hi); }
+static inline void touch(slog_prev_row *r, uint32_t lo, uint32_t hi)
+{
+    prev_touch(r, lo, hi);
+}
 
-static uint32_t bin_of(double rel, double w, uint32_t n_bins) {
+static uint32_t bin_of(double rel, double w, uint32_t n_bins)
+{
     double j = floor(rel / w);
     if (j < 0) return 0;
     if (j >= n_bins) return n_bins - 1;
     return (uint32_t)j;
 }
 
-void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, uint32_t category,
-              bool is_state, int64_t start, int64_t end) {
+void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, uint32_t category, bool is_state,
+              int64_t start, int64_t end)
+{
     if (is_state && end <= start) return; /* zero-length states cover nothing */
     slog_prev_row *r = row_find(a, timeline, category);
     if (!r) return;
@@ -233,8 +249,8 @@ void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, ui
     touch(r, j0, j1 + 1);
 }
 
-void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned child_half,
-                      const bool *cat_is_state) {
+void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned child_half, const bool *cat_is_state)
+{
     uint32_t n = child->n_bins, half = n / 2;
     for (uint32_t i = 0; i < child->n_rows; i++) {
         const slog_prev_row *cr = &child->rows[i];
@@ -261,7 +277,8 @@ void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned chil
     child->bins_zero = true;
 }
 
-bool prev_absorb(slog_prev_acc *dst, slog_prev_acc *src) {
+bool prev_absorb(slog_prev_acc *dst, slog_prev_acc *src)
+{
     uint32_t n = src->n_bins;
     for (uint32_t i = 0; i < src->n_rows; i++) {
         const slog_prev_row *sr = &src->rows[i];
@@ -280,8 +297,9 @@ bool prev_absorb(slog_prev_acc *dst, slog_prev_acc *src) {
     return true;
 }
 
-bool prev_add_bins(slog_prev_acc *dst, uint32_t timeline, uint32_t category, const float *src, uint32_t lo,
-                   uint32_t hi, uint32_t up, uint64_t pos, bool is_state) {
+bool prev_add_bins(slog_prev_acc *dst, uint32_t timeline, uint32_t category, const float *src, uint32_t lo, uint32_t hi,
+                   uint32_t up, uint64_t pos, bool is_state)
+{
     if (hi <= lo) return true;
     slog_prev_row *dr = row_find(dst, timeline, category);
     if (!dr) return false;
@@ -298,13 +316,15 @@ bool prev_add_bins(slog_prev_acc *dst, uint32_t timeline, uint32_t category, con
     return true;
 }
 
-static int cmp_u64(const void *x, const void *y) {
+static int cmp_u64(const void *x, const void *y)
+{
     uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
     return a < b ? -1 : a > b;
 }
 
 /* Quantised value of bin j of a row: 0..255 for states, counts otherwise. */
-static uint64_t quantise(double v, bool is_state) {
+static uint64_t quantise(double v, bool is_state)
+{
     if (v <= 0) return 0;
     if (is_state) return v >= 1.0 ? 255 : (uint64_t)(v * 255.0 + 0.5);
     return (uint64_t)(v + 0.5);
@@ -319,7 +339,8 @@ static uint64_t quantise(double v, bool is_state) {
  * which no sum of coverages makes. */
 _Static_assert(sizeof(float) == sizeof(int32_t), "coverage_bytes() reads floats as int32");
 
-static void coverage_bytes(uint8_t *restrict out, const float *restrict bins, uint32_t n) {
+static void coverage_bytes(uint8_t *restrict out, const float *restrict bins, uint32_t n)
+{
     const int32_t one = 0x3f800000; /* 1.0f */
     for (uint32_t j = 0; j < n; j++) {
         int32_t b;
@@ -332,7 +353,8 @@ static void coverage_bytes(uint8_t *restrict out, const float *restrict bins, ui
     }
 }
 
-uint64_t prev_estimate(const slog_prev_acc *a) {
+uint64_t prev_estimate(const slog_prev_acc *a)
+{
     uint64_t bytes = 8;
     for (uint32_t i = 0; i < a->n_rows; i++)
         if (a->rows[i].hi_bin > a->rows[i].lo_bin) bytes += 4 + a->rows[i].hi_bin - a->rows[i].lo_bin;
@@ -344,7 +366,8 @@ uint64_t prev_estimate(const slog_prev_acc *a) {
  * is small next to the rows, walking it yields that order with no sort
  * (qsort was a tenth of the writer's time on 16 ranks); otherwise, or if
  * a row lies outside it, sort (key, row) pairs. Keys are unique. */
-static bool rows_in_order(const slog_prev_acc *a, uint32_t *order) {
+static bool rows_in_order(const slog_prev_acc *a, uint32_t *order)
+{
     uint64_t cells = (uint64_t)a->dir_tl * a->dir_cat;
     if (a->direct && cells <= 16ull * a->n_rows + 1024) {
         uint32_t k = 0;
@@ -366,9 +389,13 @@ static bool rows_in_order(const slog_prev_acc *a, uint32_t *order) {
 
 /* A state sum (the overview's rows: fractions summed over a group of
  * timelines) in units of 1/255. */
-static uint64_t quantise_sum(double v) { return v <= 0 ? 0 : (uint64_t)(v * 255.0 + 0.5); }
+static uint64_t quantise_sum(double v)
+{
+    return v <= 0 ? 0 : (uint64_t)(v * 255.0 + 0.5);
+}
 
-uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, bool state_sums, slog_buf *out) {
+uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, bool state_sums, slog_buf *out)
+{
     uint32_t *order = malloc((size_t)(a->n_rows ? a->n_rows : 1) * sizeof *order);
     if (!order || !rows_in_order(a, order)) {
         free(order);

@@ -17,8 +17,8 @@
 typedef struct qctx {
     slog_reader *r;
     const slog_query *q;
-    const uint8_t *visited;      /* blocks this query reads, NULL: all */
-    uint32_t tree;               /* the block being read */
+    const uint8_t *visited; /* blocks this query reads, NULL: all */
+    uint32_t tree;          /* the block being read */
     slog_drawable_cb on_drawable;
     slog_preview_cb on_preview;
     void *user;
@@ -36,13 +36,14 @@ typedef struct qctx {
 /* State preview values are multiples of 1/255 stored as bytes: v / 255.0f
  * for every byte, a table lookup instead of a division per bin (computed
  * by the compiler with the same IEEE single-precision rounding). */
-#define FRAC1(i) ((float)(i) / 255.0f)
-#define FRAC4(i) FRAC1(i), FRAC1((i) + 1), FRAC1((i) + 2), FRAC1((i) + 3)
+#define FRAC1(i)  ((float)(i) / 255.0f)
+#define FRAC4(i)  FRAC1(i), FRAC1((i) + 1), FRAC1((i) + 2), FRAC1((i) + 3)
 #define FRAC16(i) FRAC4(i), FRAC4((i) + 4), FRAC4((i) + 8), FRAC4((i) + 12)
 #define FRAC64(i) FRAC16(i), FRAC16((i) + 16), FRAC16((i) + 32), FRAC16((i) + 48)
 static const float u8_frac[256] = {FRAC64(0), FRAC64(64), FRAC64(128), FRAC64(192)};
 
-const rd_node *rd_find_node(const slog_reader *r, uint32_t tree, uint32_t level, uint64_t index) {
+const rd_node *rd_find_node(const slog_reader *r, uint32_t tree, uint32_t level, uint64_t index)
+{
     if (level >= SLOG_MAX_LEVELS || (tree != SLOG_TREE_OVERVIEW && tree >= r->info.n_blocks)) return NULL;
     const rd_tree *t = rd_tree_of(r, tree);
     const rd_node *base = r->nodes + t->first;
@@ -59,7 +60,8 @@ const rd_node *rd_find_node(const slog_reader *r, uint32_t tree, uint32_t level,
 
 /* Read and verify a node's block; fixed header must agree with the entry. */
 static slog_status load_block(slog_reader *r, const rd_node *d, bool preview, uint8_t **own, slog_cur *body,
-                              slog_error *err) {
+                              slog_error *err)
+{
     const uint8_t *b;
     size_t len;
     uint32_t crc;
@@ -91,7 +93,8 @@ static slog_status load_block(slog_reader *r, const rd_node *d, bool preview, ui
  * shorter than narrow_ns comes without its info values
  * (SLOG_QUERY_NARROW_NO_INFO; 0 decodes every record's). */
 static bool decode_drawable(const slog_reader *r, slog_cur *c, int64_t lo, int64_t hi, int64_t narrow_ns,
-                            int64_t *prev_start, slog_drawable *d, int64_t *info, bool *mirror) {
+                            int64_t *prev_start, slog_drawable *d, int64_t *info, bool *mirror)
+{
     uint8_t head = cur_u8(c);
     uint64_t cat = cur_uvar(c), tl = cur_uvar(c);
     if (!cur_ok(c) || (head & SLOG_REC_RESERVED) || (head & SLOG_REC_KIND_MASK) > SLOG_KIND_EVENT) return false;
@@ -145,14 +148,16 @@ static bool decode_drawable(const slog_reader *r, slog_cur *c, int64_t lo, int64
     return cur_ok(c);
 }
 
-static bool wanted(const slog_query *q, const slog_drawable *d) {
+static bool wanted(const slog_query *q, const slog_drawable *d)
+{
     int64_t a = d->start < d->end ? d->start : d->end, b = d->start < d->end ? d->end : d->start;
     if (a > q->t1 || b < q->t0) return false;
     if (!q->timelines) return true;
     return q->timelines[d->timeline] || (d->kind == SLOG_KIND_ARROW && q->timelines[d->end_timeline]);
 }
 
-static void node_bounds(const slog_reader *r, const rd_node *d, int64_t *lo, int64_t *hi) {
+static void node_bounds(const slog_reader *r, const rd_node *d, int64_t *lo, int64_t *hi)
+{
     uint32_t s = (uint32_t)r->info.leaf_shift + d->level;
     *lo = (int64_t)(d->index << s);
     *hi = *lo + (int64_t)(1ull << s);
@@ -160,14 +165,16 @@ static void node_bounds(const slog_reader *r, const rd_node *d, int64_t *lo, int
 
 /* A decoded record belongs in block tree `tree`: its own timeline's block,
  * or for a mirror its receiver's (and not its sender's). */
-static bool in_block(const slog_reader *r, uint32_t tree, const slog_drawable *d, bool mirror) {
+static bool in_block(const slog_reader *r, uint32_t tree, const slog_drawable *d, bool mirror)
+{
     uint32_t shift = 0;
     while ((1u << shift) < r->info.block_timelines) shift++;
     if (!mirror) return (d->timeline >> shift) == tree;
     return (d->end_timeline >> shift) == tree && (d->timeline >> shift) != tree;
 }
 
-static slog_status deliver_node(qctx *x, const rd_node *d, int64_t lo, int64_t hi) {
+static slog_status deliver_node(qctx *x, const rd_node *d, int64_t lo, int64_t hi)
+{
     uint8_t *own;
     slog_cur c;
     slog_status st = load_block(x->r, d, false, &own, &c, x->err);
@@ -211,7 +218,8 @@ static slog_status deliver_node(qctx *x, const rd_node *d, int64_t lo, int64_t h
     return SLOG_OK;
 }
 
-slog_status rd_node_records(slog_reader *r, const rd_node *d, rd_record_cb cb, void *user, slog_error *err) {
+slog_status rd_node_records(slog_reader *r, const rd_node *d, rd_record_cb cb, void *user, slog_error *err)
+{
     uint8_t *own;
     slog_cur c;
     slog_status st = load_block(r, d, false, &own, &c, err);
@@ -229,8 +237,8 @@ slog_status rd_node_records(slog_reader *r, const rd_node *d, rd_record_cb cb, v
         if (!decode_drawable(r, &c, lo, hi, 0, &prev, &dr, info, &mirror) || !in_block(r, d->tree, &dr, mirror)) {
             uint64_t at = body_start + (uint64_t)(c.p - base);
             free(own);
-            return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, at, "malformed drawable %u of node (%u, %u, %llu)",
-                                  i, d->tree, d->level, (unsigned long long)d->index);
+            return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, at, "malformed drawable %u of node (%u, %u, %llu)", i,
+                                  d->tree, d->level, (unsigned long long)d->index);
         }
         stopped = !cb(user, &dr, mirror);
     }
@@ -247,7 +255,8 @@ slog_status rd_node_records(slog_reader *r, const rd_node *d, rd_record_cb cb, v
  * on (rows of unwanted timelines skipped when mask is non-NULL; an
  * overview's rows are groups of timelines, their state values multiplied
  * by the group's size). */
-static bool decode_rows(qctx *x, slog_cur *c, const rd_node *d, const uint8_t *mask, uint32_t *kept_io) {
+static bool decode_rows(qctx *x, slog_cur *c, const rd_node *d, const uint8_t *mask, uint32_t *kept_io)
+{
     slog_reader *r = x->r;
     bool overview = d->tree == SLOG_TREE_OVERVIEW;
     uint32_t bins = cur_u32(c), n = cur_u32(c);
@@ -320,7 +329,8 @@ static bool decode_rows(qctx *x, slog_cur *c, const rd_node *d, const uint8_t *m
 
 /* An overview preview's own records at c (count already read: n) into s;
  * false on malformed data. */
-static bool decode_own(const slog_reader *r, slog_cur *c, const rd_node *d, uint32_t n, rd_scratch *s) {
+static bool decode_own(const slog_reader *r, slog_cur *c, const rd_node *d, uint32_t n, rd_scratch *s)
+{
     /* A record takes at least 4 bytes: bounds the allocation. */
     if (n > cur_left(c) / 4) return false;
     if (n > s->cap_own) {
@@ -349,7 +359,8 @@ static bool decode_own(const slog_reader *r, slog_cur *c, const rd_node *d, uint
  * also says what was previewed at the node itself (own_all, s->own), when
  * s is given. */
 static slog_status decode_preview_own(qctx *x, const rd_node *d, const uint8_t *mask, slog_preview *p, rd_scratch *s,
-                                      bool *own_all) {
+                                      bool *own_all)
+{
     slog_reader *r = x->r;
     uint8_t *own;
     slog_cur c;
@@ -372,8 +383,9 @@ static slog_status decode_preview_own(qctx *x, const rd_node *d, const uint8_t *
     }
     if (!ok || cur_left(&c)) {
         free(own);
-        return slog_set_error(x->err, SLOG_ERR_CORRUPT, r->path, d->prev_off, "malformed preview of node (%u, %u, %llu)",
-                              d->tree, d->level, (unsigned long long)d->index);
+        return slog_set_error(x->err, SLOG_ERR_CORRUPT, r->path, d->prev_off,
+                              "malformed preview of node (%u, %u, %llu)", d->tree, d->level,
+                              (unsigned long long)d->index);
     }
     free(own);
     p->tree = d->tree;
@@ -384,8 +396,8 @@ static slog_status decode_preview_own(qctx *x, const rd_node *d, const uint8_t *
     return SLOG_OK;
 }
 
-slog_status rd_preview(slog_reader *r, const rd_node *d, rd_scratch *s, slog_preview *p, bool *own_all,
-                       slog_error *err) {
+slog_status rd_preview(slog_reader *r, const rd_node *d, rd_scratch *s, slog_preview *p, bool *own_all, slog_error *err)
+{
     qctx x = {.r = r, .err = err, .rows = s->rows, .cap_rows = s->cap_rows, .values = s->values};
     node_bounds(r, d, &p->lo, &p->hi);
     slog_status st = decode_preview_own(&x, d, NULL, p, s, own_all);
@@ -395,19 +407,22 @@ slog_status rd_preview(slog_reader *r, const rd_node *d, rd_scratch *s, slog_pre
     return st;
 }
 
-static slog_status decode_preview(qctx *x, const rd_node *d, const uint8_t *mask, slog_preview *p) {
+static slog_status decode_preview(qctx *x, const rd_node *d, const uint8_t *mask, slog_preview *p)
+{
     return decode_preview_own(x, d, mask, p, NULL, NULL);
 }
 
 /* Preview bins no wider than a pixel: (hi-lo)/bins <= pixel_ns as real
  * numbers, compared without division; a pixel_ns so large that pixel_ns *
  * bins overflows is wider than any node (widths are below 2^62). */
-static bool fine_enough(const slog_reader *r, int64_t width, int64_t pixel_ns) {
+static bool fine_enough(const slog_reader *r, int64_t width, int64_t pixel_ns)
+{
     int64_t bins = (int64_t)r->info.preview_bins;
     return pixel_ns > INT64_MAX / bins || width <= pixel_ns * bins;
 }
 
-static slog_status visit(qctx *x, uint32_t level, uint64_t index) {
+static slog_status visit(qctx *x, uint32_t level, uint64_t index)
+{
     const rd_node *d = rd_find_node(x->r, x->tree, level, index);
     if (!d) return SLOG_OK;
     int64_t lo, hi;
@@ -434,7 +449,8 @@ static slog_status visit(qctx *x, uint32_t level, uint64_t index) {
 
 /* The blocks holding a wanted timeline (all of them when mask is NULL),
  * as flags; NULL when out of memory. */
-static uint8_t *blocks_of(const slog_reader *r, const uint8_t *mask) {
+static uint8_t *blocks_of(const slog_reader *r, const uint8_t *mask)
+{
     uint8_t *v = calloc((size_t)r->info.n_blocks + 1, 1);
     if (!v) return NULL;
     uint32_t tb = r->info.block_timelines;
@@ -451,7 +467,8 @@ static uint8_t *blocks_of(const slog_reader *r, const uint8_t *mask) {
 }
 
 slog_status slog_reader_query(slog_reader *r, const slog_query *q, slog_drawable_cb on_drawable,
-                              slog_preview_cb on_preview, void *user, slog_query_stats *stats, slog_error *err) {
+                              slog_preview_cb on_preview, void *user, slog_query_stats *stats, slog_error *err)
+{
     slog_clear_error(err);
     if (stats) memset(stats, 0, sizeof *stats);
     if (!r || !q) return slog_set_error(err, SLOG_ERR_ARG, r ? r->path : NULL, SLOG_NO_OFFSET, "NULL argument");
@@ -478,7 +495,8 @@ slog_status slog_reader_query(slog_reader *r, const slog_query *q, slog_drawable
 /* ------------------------------------------------------------------ check */
 
 /* The overview's node d against its children: counts add up. */
-static slog_status check_overview_node(slog_reader *r, const rd_node *d, slog_error *err) {
+static slog_status check_overview_node(slog_reader *r, const rd_node *d, slog_error *err)
+{
     uint64_t sub = d->n_drawables;
     if (d->level > 0) {
         const rd_node *c0 = rd_find_node(r, d->tree, d->level - 1, d->index * 2),
@@ -496,7 +514,8 @@ static slog_status check_overview_node(slog_reader *r, const rd_node *d, slog_er
     return SLOG_OK;
 }
 
-slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_error *err) {
+slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_error *err)
+{
     slog_clear_error(err);
     if (stats) memset(stats, 0, sizeof *stats);
     slog_query all = {.t0 = INT64_MIN, .t1 = INT64_MAX};
@@ -549,7 +568,8 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
             }
             kinds[dr.kind]++;
             per_cat[dr.category]++;
-            if (dr.kind == SLOG_KIND_STATE) cat_ns[dr.category] = slog_add_duration(cat_ns[dr.category], dr.end - dr.start);
+            if (dr.kind == SLOG_KIND_STATE)
+                cat_ns[dr.category] = slog_add_duration(cat_ns[dr.category], dr.end - dr.start);
             if (a < t_min) t_min = a;
             if (b > t_max) t_max = b;
             x.stats.drawables++;
@@ -568,14 +588,15 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
             sub += (c0 ? c0->n_subtree : 0) + (c1 ? c1->n_subtree : 0);
         }
         if (sub != d->n_subtree || sub == 0) {
-            st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off,
-                                "node (%u, %u, %llu) subtree count %llu, directory says %llu", d->tree, d->level,
-                                (unsigned long long)d->index, (unsigned long long)sub, (unsigned long long)d->n_subtree);
+            st =
+                slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off,
+                               "node (%u, %u, %llu) subtree count %llu, directory says %llu", d->tree, d->level,
+                               (unsigned long long)d->index, (unsigned long long)sub, (unsigned long long)d->n_subtree);
             break;
         }
         if (d->level < rd_tree_of(r, d->tree)->top && !rd_find_node(r, d->tree, d->level + 1, d->index / 2)) {
-            st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off, "node (%u, %u, %llu) has no parent", d->tree,
-                                d->level, (unsigned long long)d->index);
+            st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off, "node (%u, %u, %llu) has no parent",
+                                d->tree, d->level, (unsigned long long)d->index);
             break;
         }
     }

@@ -14,7 +14,8 @@
 #include "reader_internal.h"
 
 /* Read exactly n bytes at off (pread: no shared cursor, thread safe). */
-slog_status rd_pread(slog_reader *r, void *dst, size_t n, uint64_t off, slog_error *err) {
+slog_status rd_pread(slog_reader *r, void *dst, size_t n, uint64_t off, slog_error *err)
+{
     size_t done = 0;
     while (done < n) {
         ssize_t got = pread(r->fd, (uint8_t *)dst + done, n - done, (off_t)(off + done));
@@ -22,8 +23,7 @@ slog_status rd_pread(slog_reader *r, void *dst, size_t n, uint64_t off, slog_err
             if (errno == EINTR) continue;
             return slog_set_error(err, SLOG_ERR_IO, r->path, off + done, "read: %s", strerror(errno));
         }
-        if (got == 0)
-            return slog_set_error(err, SLOG_ERR_TRUNCATED, r->path, off + done, "unexpected end of file");
+        if (got == 0) return slog_set_error(err, SLOG_ERR_TRUNCATED, r->path, off + done, "unexpected end of file");
         done += (size_t)got;
     }
     atomic_fetch_add(&r->bytes_read, n);
@@ -33,10 +33,11 @@ slog_status rd_pread(slog_reader *r, void *dst, size_t n, uint64_t off, slog_err
 /* Read and verify a block at [off, off+size): tag, length, CRC32C.
  * On success *body points into a malloc'd buffer the caller frees (*owner). */
 slog_status rd_block(slog_reader *r, const char *tag, uint64_t off, uint64_t size, uint8_t **owner,
-                     const uint8_t **body, size_t *body_len, uint32_t *crc_out, slog_error *err) {
+                     const uint8_t **body, size_t *body_len, uint32_t *crc_out, slog_error *err)
+{
     *owner = NULL;
-    if (size < SLOG_BLOCK_HEADER_SIZE || size > SLOG_MAX_BLOCK || off < SLOG_HEADER_SIZE ||
-        off > r->info.file_size || size > r->info.file_size - off)
+    if (size < SLOG_BLOCK_HEADER_SIZE || size > SLOG_MAX_BLOCK || off < SLOG_HEADER_SIZE || off > r->info.file_size ||
+        size > r->info.file_size - off)
         return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, off, "%s block of %llu bytes out of bounds", tag,
                               (unsigned long long)size);
     uint8_t *buf = malloc(size);
@@ -53,8 +54,8 @@ slog_status rd_block(slog_reader *r, const char *tag, uint64_t off, uint64_t siz
     uint64_t len = get_u64le(buf + 8);
     if (len != size - SLOG_BLOCK_HEADER_SIZE) {
         free(buf);
-        return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, off + 8, "%s block length %llu disagrees with %llu",
-                              tag, (unsigned long long)len, (unsigned long long)(size - SLOG_BLOCK_HEADER_SIZE));
+        return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, off + 8, "%s block length %llu disagrees with %llu", tag,
+                              (unsigned long long)len, (unsigned long long)(size - SLOG_BLOCK_HEADER_SIZE));
     }
     uint32_t crc = slog_crc32c(0, buf + SLOG_BLOCK_HEADER_SIZE, (size_t)len);
     uint32_t stored = get_u32le(buf + 4);
@@ -70,7 +71,8 @@ slog_status rd_block(slog_reader *r, const char *tag, uint64_t off, uint64_t siz
     return SLOG_OK;
 }
 
-static slog_status check_header(slog_reader *r, const uint8_t *h, uint64_t size, slog_error *err) {
+static slog_status check_header(slog_reader *r, const uint8_t *h, uint64_t size, slog_error *err)
+{
     const char *p = r->path;
     if (memcmp(h + HDR_MAGIC, slog_magic, SLOG_MAGIC_LEN) != 0)
         return slog_set_error(err, SLOG_ERR_NOT_SLOG, p, 0, "bad magic");
@@ -96,7 +98,8 @@ static slog_status check_header(slog_reader *r, const uint8_t *h, uint64_t size,
     if (r->info.children_per_node != SLOG_CHILDREN || r->info.preview_bins < 2 ||
         r->info.preview_bins > SLOG_MAX_BINS || (r->info.preview_bins & 1) || r->info.leaf_shift < 0 ||
         r->info.leaf_shift > 62 || r->info.depth > SLOG_MAX_LEVELS ||
-        (uint32_t)r->info.leaf_shift + r->info.depth > 63 || (r->info.depth && (uint32_t)r->info.leaf_shift + r->info.depth - 1 > 62))
+        (uint32_t)r->info.leaf_shift + r->info.depth > 63 ||
+        (r->info.depth && (uint32_t)r->info.leaf_shift + r->info.depth - 1 > 62))
         return slog_set_error(err, SLOG_ERR_CORRUPT, p, HDR_CHILDREN, "tree parameters out of range");
     if (r->info.n_states + r->info.n_arrows + r->info.n_events != r->info.n_drawables ||
         r->info.n_states > r->info.n_drawables || r->info.t_min < 0 || r->info.t_max < r->info.t_min ||
@@ -119,7 +122,8 @@ static slog_status check_header(slog_reader *r, const uint8_t *h, uint64_t size,
     return SLOG_OK;
 }
 
-static slog_status check_postamble(slog_reader *r, const uint8_t *pa, uint64_t size, slog_error *err) {
+static slog_status check_postamble(slog_reader *r, const uint8_t *pa, uint64_t size, slog_error *err)
+{
     uint64_t off = size - SLOG_POSTAMBLE_SIZE;
     if (memcmp(pa + POST_MAGIC, slog_end_magic, SLOG_MAGIC_LEN) != 0)
         return slog_set_error(err, SLOG_ERR_TRUNCATED, r->path, off + POST_MAGIC,
@@ -152,7 +156,8 @@ typedef struct section {
 } section;
 
 static slog_status section_open(slog_reader *r, int sec, const char *tag, uint32_t expected, size_t min_item,
-                                const char *what, section *s, slog_error *err) {
+                                const char *what, section *s, slog_error *err)
+{
     size_t len = 0; /* rd_block sets it when it succeeds; a program linking the
                      * static library with LTO cannot see that */
     s->off = r->sec_off[sec];
@@ -169,7 +174,8 @@ static slog_status section_open(slog_reader *r, int sec, const char *tag, uint32
 }
 
 /* The items must have consumed the body exactly. Frees the block. */
-static slog_status section_close(slog_reader *r, section *s, const char *what, slog_error *err) {
+static slog_status section_close(slog_reader *r, section *s, const char *what, slog_error *err)
+{
     bool ok = cur_ok(&s->c) && cur_left(&s->c) == 0;
     uint64_t at = s->off + SLOG_BLOCK_HEADER_SIZE + (uint64_t)(s->c.p - s->body);
     free(s->own);
@@ -178,9 +184,11 @@ static slog_status section_close(slog_reader *r, section *s, const char *what, s
     return SLOG_OK;
 }
 
-static slog_status parse_categories(slog_reader *r, slog_error *err) {
+static slog_status parse_categories(slog_reader *r, slog_error *err)
+{
     section sec;
-    slog_status st = section_open(r, SEC_CATEGORIES, SLOG_TAG_CATEGORIES, r->info.n_categories, 32, "category", &sec, err);
+    slog_status st =
+        section_open(r, SEC_CATEGORIES, SLOG_TAG_CATEGORIES, r->info.n_categories, 32, "category", &sec, err);
     if (st) return st;
     uint32_t n = sec.n;
     slog_cur *c = &sec.c;
@@ -223,7 +231,8 @@ static slog_status parse_categories(slog_reader *r, slog_error *err) {
     return section_close(r, &sec, "categories", err);
 }
 
-static slog_status parse_timelines(slog_reader *r, slog_error *err) {
+static slog_status parse_timelines(slog_reader *r, slog_error *err)
+{
     section sec;
     slog_status st = section_open(r, SEC_TIMELINES, SLOG_TAG_TIMELINES, r->info.n_timelines, 16, "timeline", &sec, err);
     if (st) return st;
@@ -242,7 +251,8 @@ static slog_status parse_timelines(slog_reader *r, slog_error *err) {
     return section_close(r, &sec, "timelines", err);
 }
 
-static slog_status parse_annotations(slog_reader *r, slog_error *err) {
+static slog_status parse_annotations(slog_reader *r, slog_error *err)
+{
     section sec;
     slog_status st =
         section_open(r, SEC_ANNOTATIONS, SLOG_TAG_ANNOTATIONS, r->info.n_annotations, 8, "annotation", &sec, err);
@@ -261,14 +271,16 @@ static slog_status parse_annotations(slog_reader *r, slog_error *err) {
 
 /* Directory order: by tree (the overview, UINT32_MAX, last), level
  * descending, index ascending. */
-static int cmp_node(const void *x, const void *y) {
+static int cmp_node(const void *x, const void *y)
+{
     const rd_node *a = x, *b = y;
     if (a->tree != b->tree) return a->tree < b->tree ? -1 : 1;
     if (a->level != b->level) return a->level > b->level ? -1 : 1;
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-static slog_status parse_directory(slog_reader *r, slog_error *err) {
+static slog_status parse_directory(slog_reader *r, slog_error *err)
+{
     uint8_t *own;
     const uint8_t *body = NULL;
     size_t len = 0;
@@ -337,8 +349,8 @@ static slog_status parse_directory(slog_reader *r, slog_error *err) {
             why = "drawable counts inconsistent";
         if (why) {
             free(own);
-            return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, at, "directory entry %llu: %s",
-                                  (unsigned long long)i, why);
+            return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, at, "directory entry %llu: %s", (unsigned long long)i,
+                                  why);
         }
     }
     free(own);
@@ -377,7 +389,8 @@ static slog_status parse_directory(slog_reader *r, slog_error *err) {
     return SLOG_OK;
 }
 
-slog_status slog_reader_open(slog_reader **out, const char *path, slog_error *err) {
+slog_status slog_reader_open(slog_reader **out, const char *path, slog_error *err)
+{
     *out = NULL;
     slog_clear_error(err);
     if (!path) return slog_set_error(err, SLOG_ERR_ARG, path, SLOG_NO_OFFSET, "NULL path");
@@ -411,8 +424,8 @@ slog_status slog_reader_open(slog_reader **out, const char *path, slog_error *er
         } else if (memcmp(h, slog_magic, want < SLOG_MAGIC_LEN ? want : SLOG_MAGIC_LEN) != 0) {
             st = slog_set_error(err, SLOG_ERR_NOT_SLOG, path, 0, "bad magic");
         } else if (size < SLOG_HEADER_SIZE + SLOG_POSTAMBLE_SIZE) {
-            st = slog_set_error(err, SLOG_ERR_TRUNCATED, path, size, "file of %llu bytes is shorter than header and postamble",
-                                (unsigned long long)size);
+            st = slog_set_error(err, SLOG_ERR_TRUNCATED, path, size,
+                                "file of %llu bytes is shorter than header and postamble", (unsigned long long)size);
         } else if (!(st = check_header(r, h, size, err))) {
             uint8_t pa[SLOG_POSTAMBLE_SIZE];
             if (!(st = rd_pread(r, pa, sizeof pa, size - SLOG_POSTAMBLE_SIZE, err)) &&
@@ -429,7 +442,8 @@ slog_status slog_reader_open(slog_reader **out, const char *path, slog_error *er
     return SLOG_OK;
 }
 
-void slog_reader_close(slog_reader *r) {
+void slog_reader_close(slog_reader *r)
+{
     if (!r) return;
     if (r->fd >= 0) close(r->fd);
     for (uint32_t i = 0; i < r->n_cats_alloc; i++) {
@@ -457,35 +471,47 @@ void slog_reader_close(slog_reader *r) {
     free(r);
 }
 
-const char *slog_reader_path(const slog_reader *r) { return r->path; }
-const slog_file_info *slog_reader_info(const slog_reader *r) { return &r->info; }
+const char *slog_reader_path(const slog_reader *r)
+{
+    return r->path;
+}
+const slog_file_info *slog_reader_info(const slog_reader *r)
+{
+    return &r->info;
+}
 
-const slog_category *slog_reader_category(const slog_reader *r, uint32_t id) {
+const slog_category *slog_reader_category(const slog_reader *r, uint32_t id)
+{
     return id < r->info.n_categories ? &r->cats[id] : NULL;
 }
 
-const slog_category_stats *slog_reader_category_stats(const slog_reader *r, uint32_t id) {
+const slog_category_stats *slog_reader_category_stats(const slog_reader *r, uint32_t id)
+{
     return id < r->info.n_categories ? &r->cstats[id] : NULL;
 }
 
-const slog_timeline *slog_reader_timeline(const slog_reader *r, uint32_t id) {
+const slog_timeline *slog_reader_timeline(const slog_reader *r, uint32_t id)
+{
     return id < r->info.n_timelines ? &r->tls[id] : NULL;
 }
 
-slog_status slog_reader_annotation(const slog_reader *r, uint32_t i, const char **key, const char **value) {
+slog_status slog_reader_annotation(const slog_reader *r, uint32_t i, const char **key, const char **value)
+{
     if (i >= r->info.n_annotations) return SLOG_ERR_ARG;
     if (key) *key = r->ann[2 * i];
     if (value) *value = r->ann[2 * i + 1];
     return SLOG_OK;
 }
 
-const char *slog_reader_annotation_get(const slog_reader *r, const char *key) {
+const char *slog_reader_annotation_get(const slog_reader *r, const char *key)
+{
     for (uint32_t i = 0; i < r->info.n_annotations; i++)
         if (strcmp(r->ann[2 * i], key) == 0) return r->ann[2 * i + 1];
     return NULL;
 }
 
-slog_status slog_reader_node(const slog_reader *r, uint64_t i, slog_node_info *out) {
+slog_status slog_reader_node(const slog_reader *r, uint64_t i, slog_node_info *out)
+{
     if (i >= r->info.n_nodes || !out) return SLOG_ERR_ARG;
     const rd_node *d = &r->nodes[i];
     uint32_t s = (uint32_t)r->info.leaf_shift + d->level;
@@ -503,10 +529,12 @@ slog_status slog_reader_node(const slog_reader *r, uint64_t i, slog_node_info *o
     return SLOG_OK;
 }
 
-uint64_t slog_reader_bytes_read(const slog_reader *r) {
+uint64_t slog_reader_bytes_read(const slog_reader *r)
+{
     return atomic_load(&((slog_reader *)r)->bytes_read);
 }
 
-uint64_t slog_reader_nodes_read(const slog_reader *r) {
+uint64_t slog_reader_nodes_read(const slog_reader *r)
+{
     return atomic_load(&((slog_reader *)r)->nodes_read);
 }

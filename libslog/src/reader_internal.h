@@ -10,7 +10,7 @@
 enum { SEC_CATEGORIES = 0, SEC_TIMELINES = 1, SEC_ANNOTATIONS = 2, SEC_DIRECTORY = 3 };
 
 typedef struct rd_node {
-    uint32_t tree;          /* block number, or SLOG_TREE_OVERVIEW */
+    uint32_t tree; /* block number, or SLOG_TREE_OVERVIEW */
     uint8_t level, flags;
     uint32_t n_drawables;
     uint64_t index;
@@ -19,14 +19,14 @@ typedef struct rd_node {
     uint64_t n_subtree;
     uint64_t prev_off;
     uint32_t prev_size, prev_crc;
-    uint64_t summ_off;      /* summary block, 0 if none */
+    uint64_t summ_off; /* summary block, 0 if none */
     uint32_t summ_size;
 } rd_node;
 
 /* A tree's run of r->nodes. */
 typedef struct rd_tree {
     uint64_t first, count;
-    uint32_t top;           /* its root's level (count > 0) */
+    uint32_t top; /* its root's level (count > 0) */
 } rd_tree;
 
 struct slog_reader {
@@ -48,7 +48,8 @@ struct slog_reader {
 };
 
 /* The tree's entry for a block number or SLOG_TREE_OVERVIEW. */
-static inline const rd_tree *rd_tree_of(const slog_reader *r, uint32_t tree) {
+static inline const rd_tree *rd_tree_of(const slog_reader *r, uint32_t tree)
+{
     return &r->trees[tree == SLOG_TREE_OVERVIEW ? r->info.n_blocks : tree];
 }
 

@@ -6,7 +6,8 @@
 
 #include "internal.h"
 
-const char *slog_strerror(slog_status status) {
+const char *slog_strerror(slog_status status)
+{
     switch (status) {
     case SLOG_OK: return "success";
     case SLOG_ERR_IO: return "input/output error";
@@ -23,8 +24,8 @@ const char *slog_strerror(slog_status status) {
     return "unknown error";
 }
 
-slog_status slog_set_error(slog_error *err, slog_status st, const char *path, uint64_t offset,
-                           const char *fmt, ...) {
+slog_status slog_set_error(slog_error *err, slog_status st, const char *path, uint64_t offset, const char *fmt, ...)
+{
     if (!err) return st;
     err->status = st;
     err->offset = offset;
@@ -47,7 +48,8 @@ slog_status slog_set_error(slog_error *err, slog_status st, const char *path, ui
     return st;
 }
 
-void slog_clear_error(slog_error *err) {
+void slog_clear_error(slog_error *err)
+{
     if (!err) return;
     err->status = SLOG_OK;
     err->offset = SLOG_NO_OFFSET;

@@ -6,29 +6,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GROW(arr, n, cap, s)                                                                                       \
-    do {                                                                                                           \
-        if ((n) == (cap)) {                                                                                        \
-            uint32_t nc_ = (cap) ? (cap) * 2 : 16;                                                                 \
-            void *p_ = realloc((arr), (size_t)nc_ * sizeof *(arr));                                                \
-            if (!p_) {                                                                                             \
-                (s)->failed = true;                                                                                \
-                break;                                                                                             \
-            }                                                                                                      \
-            (arr) = p_;                                                                                            \
-            (cap) = nc_;                                                                                           \
-        }                                                                                                          \
-        (n)++;                                                                                                     \
+#define GROW(arr, n, cap, s)                                        \
+    do {                                                            \
+        if ((n) == (cap)) {                                         \
+            uint32_t nc_ = (cap) ? (cap)*2 : 16;                    \
+            void *p_ = realloc((arr), (size_t)nc_ * sizeof *(arr)); \
+            if (!p_) {                                              \
+                (s)->failed = true;                                 \
+                break;                                              \
+            }                                                       \
+            (arr) = p_;                                             \
+            (cap) = nc_;                                            \
+        }                                                           \
+        (n)++;                                                      \
     } while (0)
 
-void slog_summ_reset(slog_summ *s) {
+void slog_summ_reset(slog_summ *s)
+{
     s->n_st = s->n_msg = s->n_ext = 0;
     s->n_child_ext[0] = s->n_child_ext[1] = 0;
     s->child_blob[0].len = s->child_blob[1].len = 0;
     s->unresolved = s->failed = false;
 }
 
-void slog_summ_free(slog_summ *s) {
+void slog_summ_free(slog_summ *s)
+{
     free(s->st);
     free(s->msg);
     free(s->ext);
@@ -39,30 +41,37 @@ void slog_summ_free(slog_summ *s) {
     memset(s, 0, sizeof *s);
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 static void add_state_row(slog_summ *s, uint32_t tl, uint32_t cat, uint64_t calls, uint64_t incl, uint64_t child,
-                          uint64_t mn, uint64_t mx) {
+                          uint64_t mn, uint64_t mx)
+{
     uint32_t before = s->n_st;
     GROW(s->st, s->n_st, s->cap_st, s);
     if (s->n_st == before) return;
     s->st[before] = (slog_summ_state){tl, cat, calls, incl, child, mn, mx};
 }
 
-static void add_msg_row(slog_summ *s, const slog_summ_msg *m) {
+static void add_msg_row(slog_summ *s, const slog_summ_msg *m)
+{
     uint32_t before = s->n_msg;
     GROW(s->msg, s->n_msg, s->cap_msg, s);
     if (s->n_msg == before) return;
     s->msg[before] = *m;
 }
 
-static int cmp_state(const void *a, const void *b) {
+static int cmp_state(const void *a, const void *b)
+{
     const slog_summ_state *x = a, *y = b;
     if (x->timeline != y->timeline) return x->timeline < y->timeline ? -1 : 1;
     return x->category < y->category ? -1 : x->category > y->category;
 }
 
-static int cmp_msg(const void *a, const void *b) {
+static int cmp_msg(const void *a, const void *b)
+{
     const slog_summ_msg *x = a, *y = b;
     if (x->sender != y->sender) return x->sender < y->sender ? -1 : 1;
     return x->receiver < y->receiver ? -1 : x->receiver > y->receiver;
@@ -74,7 +83,8 @@ typedef struct own_state {
     int64_t start, end;
 } own_state;
 
-static int cmp_own(const void *a, const void *b) {
+static int cmp_own(const void *a, const void *b)
+{
     const own_state *x = a, *y = b;
     if (x->timeline != y->timeline) return x->timeline < y->timeline ? -1 : 1;
     return slog_summ_key_cmp(x->start, x->end, x->category, y->start, y->end, y->category);
@@ -84,7 +94,8 @@ static int cmp_own(const void *a, const void *b) {
  * its states, and its arrows straight into message rows. Mirrors are
  * counted in their sender's block only. */
 static own_state *own_records(slog_summ *s, const uint8_t *body, size_t len, uint32_t n, int64_t lo,
-                              const slog_summ_cats *cats, uint32_t *n_own) {
+                              const slog_summ_cats *cats, uint32_t *n_own)
+{
     own_state *own = malloc(((size_t)n + 1) * sizeof *own);
     *n_own = 0;
     if (!own) {
@@ -124,7 +135,8 @@ static own_state *own_records(slog_summ *s, const uint8_t *body, size_t len, uin
 }
 
 /* The rows in s sorted and each key once. */
-static void combine(slog_summ *s) {
+static void combine(slog_summ *s)
+{
     if (s->n_st > 1) /* base may be NULL when empty */
         qsort(s->st, s->n_st, sizeof *s->st, cmp_state);
     uint32_t o = 0;
@@ -161,26 +173,28 @@ static void combine(slog_summ *s) {
 }
 
 /* Extents sorted by timeline (the encoding's order). */
-static int cmp_ext(const void *a, const void *b) {
+static int cmp_ext(const void *a, const void *b)
+{
     const slog_summ_ext *x = a, *y = b;
     return x->timeline < y->timeline ? -1 : x->timeline > y->timeline;
 }
 
-static void ext_widen(slog_summ_ext *x, int64_t s0, int64_t s1, int64_t e0, int64_t e1) {
+static void ext_widen(slog_summ_ext *x, int64_t s0, int64_t s1, int64_t e0, int64_t e1)
+{
     if (s0 < x->min_start) x->min_start = s0;
     if (s1 > x->max_start) x->max_start = s1;
     if (e0 < x->min_end) x->min_end = e0;
     if (e1 > x->max_end) x->max_end = e1;
 }
 
-void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t len, uint32_t n, int64_t lo,
-                     int64_t hi, const slog_summ_cats *cats) {
+void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t len, uint32_t n, int64_t lo, int64_t hi,
+                     const slog_summ_cats *cats)
+{
     for (unsigned side = 0; side < 2; side++) {
         if (!s->child_blob[side].len || !level) continue;
         slog_summ c = {0};
-        if (!slog_summ_decode(&c, s->child_blob[side].data, s->child_blob[side].len, level - 1,
-                              s->child_index[side], s->child_lo[side], s->child_hi[side], UINT32_MAX, UINT32_MAX,
-                              NULL)) {
+        if (!slog_summ_decode(&c, s->child_blob[side].data, s->child_blob[side].len, level - 1, s->child_index[side],
+                              s->child_lo[side], s->child_hi[side], UINT32_MAX, UINT32_MAX, NULL)) {
             slog_summ_free(&c);
             s->failed = true;
             return;
@@ -231,7 +245,10 @@ void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t l
             uint32_t a = 0, b = n_own; /* first own state of x's timeline */
             while (a < b) {
                 uint32_t m = a + (b - a) / 2;
-                if (own[m].timeline < x->timeline) a = m + 1; else b = m;
+                if (own[m].timeline < x->timeline)
+                    a = m + 1;
+                else
+                    b = m;
             }
             int parent = -1;
             for (uint32_t i = a; i < n_own && own[i].timeline == x->timeline; i++) {
@@ -263,7 +280,8 @@ void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t l
         }
     for (uint32_t i = 0, k = 0; i < n_own; i++) {
         if (!i || own[i - 1].timeline != own[i].timeline || k == s->n_ext)
-            for (k = 0; k < s->n_ext && s->ext[k].timeline != own[i].timeline; k++) {}
+            for (k = 0; k < s->n_ext && s->ext[k].timeline != own[i].timeline; k++) {
+            }
         if (k == s->n_ext) {
             uint32_t before = s->n_ext;
             GROW(s->ext, s->n_ext, s->cap_ext, s);
@@ -286,8 +304,9 @@ out:
     free(own);
 }
 
-void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index,
-                           int64_t lo, int64_t hi) {
+void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index, int64_t lo,
+                           int64_t hi)
+{
     if (c->failed) p->failed = true;
     if (c->unresolved) p->unresolved = true;
     uint8_t fixed[16] = {0};
@@ -304,12 +323,14 @@ void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t l
     slog_summ_free(c);
 }
 
-uint64_t slog_summ_estimate(const slog_summ *s) {
+uint64_t slog_summ_estimate(const slog_summ *s)
+{
     /* the smallest varints: a byte per field */
     return 20 + 7ull * s->n_st + 6ull * s->n_ext + 6ull * s->n_msg;
 }
 
-void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, slog_buf *out) {
+void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, slog_buf *out)
+{
     buf_put(out, fixed, 16);
     buf_put_u8(out, s->unresolved ? 1 : 0);
     buf_put_uvar(out, s->n_st);
@@ -346,7 +367,8 @@ void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, s
 }
 
 bool slog_summ_decode(slog_summ *s, const uint8_t *body, size_t len, uint32_t level, uint64_t index, int64_t lo,
-                      int64_t hi, uint32_t n_timelines, uint32_t n_categories, const bool *is_state) {
+                      int64_t hi, uint32_t n_timelines, uint32_t n_categories, const bool *is_state)
+{
     slog_summ_reset(s);
     slog_cur c = cur_make(body, len);
     uint8_t lv = cur_u8(&c);
@@ -389,8 +411,8 @@ bool slog_summ_decode(slog_summ *s, const uint8_t *body, size_t len, uint32_t le
         uint32_t before = s->n_ext;
         GROW(s->ext, s->n_ext, s->cap_ext, s);
         if (s->n_ext == before) return false;
-        s->ext[before] = (slog_summ_ext){(uint32_t)tl, lo + (int64_t)s0, lo + (int64_t)(s0 + ds), lo + (int64_t)e0,
-                                         lo + (int64_t)(e0 + de), top};
+        s->ext[before] = (slog_summ_ext){(uint32_t)tl,     lo + (int64_t)s0,        lo + (int64_t)(s0 + ds),
+                                         lo + (int64_t)e0, lo + (int64_t)(e0 + de), top};
     }
     n = cur_uvar(&c);
     if (!cur_ok(&c) || n > cur_left(&c) / 6) return false;

@@ -19,8 +19,8 @@
 typedef struct slog_summ_state {
     uint32_t timeline, category;
     uint64_t calls;
-    uint64_t incl_ns;   /* sum of durations */
-    uint64_t child_ns;  /* sum of durations of the states whose parent is one of these */
+    uint64_t incl_ns;        /* sum of durations */
+    uint64_t child_ns;       /* sum of durations of the states whose parent is one of these */
     uint64_t min_ns, max_ns; /* of the durations; min UINT64_MAX when calls is 0 */
 } slog_summ_state;
 
@@ -43,18 +43,18 @@ typedef struct slog_summ {
     uint32_t n_st, cap_st;
     slog_summ_msg *msg;
     uint32_t n_msg, cap_msg;
-    slog_summ_ext *ext;            /* after slog_summ_close: this node's */
+    slog_summ_ext *ext; /* after slog_summ_close: this node's */
     uint32_t n_ext, cap_ext;
-    slog_summ_ext *child_ext[2];   /* the children's, while closing */
+    slog_summ_ext *child_ext[2]; /* the children's, while closing */
     uint32_t n_child_ext[2], cap_child_ext[2];
-    slog_buf child_blob[2];        /* the closed children's summaries, encoded
+    slog_buf child_blob[2]; /* the closed children's summaries, encoded
                                       (a fifth of the rows' memory: an open
                                       node on every level holds them) */
     uint64_t child_index[2];
     int64_t child_lo[2], child_hi[2];
-    bool unresolved;  /* a state of the subtree nests part of a child's
+    bool unresolved; /* a state of the subtree nests part of a child's
                          states: the nesting sums are incomplete */
-    bool failed;      /* an allocation failed */
+    bool failed;     /* an allocation failed */
 } slog_summ;
 
 /* What the writer knows of its categories: kind and the index of the first
@@ -70,8 +70,8 @@ void slog_summ_free(slog_summ *s);
 /* Complete s (holding its children's rows) with the node's own records
  * (body: n records of a block tree's node over [lo, hi)), then sort and
  * combine its rows and make its own extents. */
-void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t len, uint32_t n, int64_t lo,
-                     int64_t hi, const slog_summ_cats *cats);
+void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t len, uint32_t n, int64_t lo, int64_t hi,
+                     const slog_summ_cats *cats);
 /* Hand closed child (0 left, 1 right; at level, index, over [lo, hi)) to
  * its parent's accumulator, and free the child's rows. */
 void slog_summ_merge_child(slog_summ *parent, slog_summ *child, unsigned side, uint32_t level, uint64_t index,
@@ -90,7 +90,8 @@ bool slog_summ_decode(slog_summ *s, const uint8_t *body, size_t len, uint32_t le
 
 /* Which states of a set nest inside a state [s, e] (inclusive): all of a
  * timeline's states in a subtree with extent x (1), none (0), or some (-1). */
-static inline int slog_summ_nests(int64_t s, int64_t e, const slog_summ_ext *x) {
+static inline int slog_summ_nests(int64_t s, int64_t e, const slog_summ_ext *x)
+{
     if (s <= x->min_start && x->max_end <= e) return 1;
     if (s > x->max_start || e < x->min_end) return 0;
     return -1;
@@ -99,7 +100,8 @@ static inline int slog_summ_nests(int64_t s, int64_t e, const slog_summ_ext *x) 
 /* The order that decides a state's parent: the parent of S is, among the
  * other states of its timeline that contain it (start <= S.start, S.end
  * <= end), the last in this order (the innermost when states nest). */
-static inline int slog_summ_key_cmp(int64_t s1, int64_t e1, uint32_t c1, int64_t s2, int64_t e2, uint32_t c2) {
+static inline int slog_summ_key_cmp(int64_t s1, int64_t e1, uint32_t c1, int64_t s2, int64_t e2, uint32_t c2)
+{
     if (s1 != s2) return s1 < s2 ? -1 : 1;
     if (e1 != e2) return e1 > e2 ? -1 : 1;
     return c1 < c2 ? -1 : c1 > c2;

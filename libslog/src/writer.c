@@ -20,8 +20,8 @@
  * bounded) unless the caller fixes it.
  */
 #include <errno.h>
-#include <math.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,12 +31,11 @@
 
 #include "internal.h"
 #include "summary.h"
-#include "summary.h"
 
-#define DEFAULT_BINS 64
-#define DEFAULT_LEAF_DRAWABLES 8192
-#define DEFAULT_PREVIEW_MIN 1024
-#define PREVIEW_BUDGET 4
+#define DEFAULT_BINS               64
+#define DEFAULT_LEAF_DRAWABLES     8192
+#define DEFAULT_PREVIEW_MIN        1024
+#define PREVIEW_BUDGET             4
 /* A summary pays where its subtree has at least this many drawables per
  * byte of it: a window uses at most two summaries per level and block (the
  * nodes its edges leave whole), so one on a small subtree saves little
@@ -45,33 +44,33 @@
  * previews do: all of a tree's cost under 2 / SUMMARY_DRAWABLES_PER_BYTE
  * bytes per drawable. */
 #define SUMMARY_DRAWABLES_PER_BYTE 8
-#define BOOT_MAX 65536           /* drawables buffered to choose the leaf width */
-#define ROWS_PER_LEAF 4
+#define BOOT_MAX                   65536 /* drawables buffered to choose the leaf width */
+#define ROWS_PER_LEAF              4
 /* Blocks and overview groups: the overview has about this many rows at
  * most, a block at least MIN_BLOCK_TIMELINES timelines (neighbours'
  * messages then mostly stay inside one block), and a block's share of a
  * leaf at least MIN_BLOCK_LEAF drawables (docs/FORMAT.md, "Blocks"). */
-#define OVERVIEW_ROWS 1024
-#define MIN_BLOCK_TIMELINES 64
-#define MIN_BLOCK_LEAF 512
-#define OUT_FLUSH (256u << 10)
-#define OUT_DIRECT (64u << 10)  /* block bodies this long skip the buffer */
+#define OVERVIEW_ROWS              1024
+#define MIN_BLOCK_TIMELINES        64
+#define MIN_BLOCK_LEAF             512
+#define OUT_FLUSH                  (256u << 10)
+#define OUT_DIRECT                 (64u << 10) /* block bodies this long skip the buffer */
 /* Times are below 2^62: a node reaching past it never ends before a
  * drawable still to come, and only finish writes it. */
-#define TIME_LIMIT ((int64_t)1 << 62)
+#define TIME_LIMIT                 ((int64_t)1 << 62)
 
 typedef struct open_node {
     uint64_t index;
-    int64_t lo, hi;      /* its interval; hi TIME_LIMIT when it reaches past */
+    int64_t lo, hi;       /* its interval; hi TIME_LIMIT when it reaches past */
     uint32_t n_drawables; /* block trees: records in it; overview: drawables
                              previewed at it directly */
     int64_t prev_start;
     uint64_t n_subtree;
-    slog_buf body;       /* a block's: records; the overview's above its base:
+    slog_buf body;      /* a block's: records; the overview's above its base:
                             the drawables previewed at the node itself, as
                             own records (docs/FORMAT.md) */
-    slog_prev_acc prev;  /* its subtree's preview (levels >= the tree's base) */
-    slog_summ summ;      /* a block's: its subtree's summary (summary.h) */
+    slog_prev_acc prev; /* its subtree's preview (levels >= the tree's base) */
+    slog_summ summ;     /* a block's: its subtree's summary (summary.h) */
 } open_node;
 
 /* The open nodes of one level, by increasing index, and closed ones kept
@@ -88,29 +87,29 @@ typedef struct level_nodes {
  * base (slog_writer_options.preview_level), so that the open nodes of the
  * low levels, where previews would not pay, hold no bins. */
 typedef struct tree {
-    uint32_t id;         /* block number, or SLOG_TREE_OVERVIEW */
+    uint32_t id; /* block number, or SLOG_TREE_OVERVIEW */
     uint32_t base;
     level_nodes levels[SLOG_MAX_LEVELS];
-    uint32_t n_levels;   /* levels ever used */
-    int64_t min_hi;      /* smallest hi of an open node (INT64_MAX: none) */
+    uint32_t n_levels; /* levels ever used */
+    int64_t min_hi;    /* smallest hi of an open node (INT64_MAX: none) */
 } tree;
 
 typedef struct cat_entry {
-    slog_category c;   /* strings and arrays owned */
+    slog_category c; /* strings and arrays owned */
     uint64_t count;
     int64_t total_ns;
 } cat_entry;
 
 typedef struct tl_entry {
-    slog_timeline t;   /* strings owned */
+    slog_timeline t; /* strings owned */
 } tl_entry;
 
 struct slog_writer {
     char *path, *tmp_path;
     int fd;
-    uint64_t file_off;  /* bytes handed to write() so far */
-    uint64_t reserved;  /* the file's blocks are allocated up to here (reserve_blocks) */
-    bool no_reserve;    /* the file system cannot */
+    uint64_t file_off; /* bytes handed to write() so far */
+    uint64_t reserved; /* the file's blocks are allocated up to here (reserve_blocks) */
+    bool no_reserve;   /* the file system cannot */
     slog_buf out;
     slog_error err;
     slog_writer_options opt;
@@ -124,19 +123,19 @@ struct slog_writer {
     uint32_t n_annotations;
 
     /* Bootstrap buffer until the leaf width is chosen. */
-    int shift;            /* -1 until chosen */
+    int shift; /* -1 until chosen */
     slog_drawable *boot;
     int64_t *boot_info;
     uint32_t n_boot, n_boot_info;
 
-    bool geometry_fixed;  /* tb_shift, g_shift and ov are set (fix_geometry) */
-    uint32_t tb_shift;    /* log2 timelines per block */
-    uint32_t g_shift;     /* log2 timelines per overview group */
-    tree **blocks;        /* by block number, NULL until used */
+    bool geometry_fixed; /* tb_shift, g_shift and ov are set (fix_geometry) */
+    uint32_t tb_shift;   /* log2 timelines per block */
+    uint32_t g_shift;    /* log2 timelines per overview group */
+    tree **blocks;       /* by block number, NULL until used */
     uint32_t n_blocks, cap_blocks;
-    tree *ov;             /* the overview tree, NULL without one */
-    int64_t min_hi;       /* smallest hi of any tree's open node */
-    int64_t floor;        /* every drawable still to come ends at or after it */
+    tree *ov;       /* the overview tree, NULL without one */
+    int64_t min_hi; /* smallest hi of any tree's open node */
+    int64_t floor;  /* every drawable still to come ends at or after it */
 
     uint64_t n_drawables, n_by_kind[3], n_mirrors;
     int64_t t_min, t_max;
@@ -154,21 +153,27 @@ struct slog_writer {
 static tree *tree_new(const slog_writer *w, uint32_t id);
 static void tree_dims(const slog_writer *w, const tree *t, uint32_t *first, uint32_t *n);
 
-void slog_writer_options_init(slog_writer_options *opt) {
+void slog_writer_options_init(slog_writer_options *opt)
+{
     memset(opt, 0, sizeof *opt);
     opt->leaf_shift = -1;
 }
 
-const slog_error *slog_writer_error(const slog_writer *w) { return &w->err; }
+const slog_error *slog_writer_error(const slog_writer *w)
+{
+    return &w->err;
+}
 
 /* Errors from the caller's arguments (ARG, ORDER) reject one call and leave
  * the writer usable; any other error breaks it for good. */
-static slog_status fail(slog_writer *w, slog_status st, const char *fmt, const char *detail) {
+static slog_status fail(slog_writer *w, slog_status st, const char *fmt, const char *detail)
+{
     if (st != SLOG_ERR_ARG && st != SLOG_ERR_ORDER) w->broken = true;
     return slog_set_error(&w->err, st, w->path, SLOG_NO_OFFSET, fmt, detail);
 }
 
-static char *dup_str(const char *s) {
+static char *dup_str(const char *s)
+{
     if (!s) s = "";
     size_t n = strlen(s) + 1;
     char *d = malloc(n);
@@ -184,7 +189,8 @@ static char *dup_str(const char *s) {
  * allocation's per-page reservation, which was a large part of the
  * writer's system time. Best effort: a file system that cannot (NFS,
  * older Lustre) is written as before. */
-static void reserve_blocks(slog_writer *w, uint64_t end) {
+static void reserve_blocks(slog_writer *w, uint64_t end)
+{
 #if defined(__linux__) && defined(FALLOC_FL_KEEP_SIZE)
     if (w->no_reserve || end <= w->reserved) return;
     uint64_t more = end / 4;
@@ -202,7 +208,8 @@ static void reserve_blocks(slog_writer *w, uint64_t end) {
 
 /* Write the buffer, then extra (extra_len bytes, may be 0), and empty the
  * buffer. */
-static slog_status flush_out_with(slog_writer *w, const uint8_t *extra, size_t extra_len) {
+static slog_status flush_out_with(slog_writer *w, const uint8_t *extra, size_t extra_len)
+{
     if (w->out.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "output buffer");
     reserve_blocks(w, w->file_off + w->out.len + extra_len);
     struct iovec v[2] = {{w->out.data, w->out.len}, {(void *)extra, extra_len}};
@@ -230,13 +237,20 @@ static slog_status flush_out_with(slog_writer *w, const uint8_t *extra, size_t e
     return SLOG_OK;
 }
 
-static slog_status flush_out(slog_writer *w) { return flush_out_with(w, NULL, 0); }
+static slog_status flush_out(slog_writer *w)
+{
+    return flush_out_with(w, NULL, 0);
+}
 
-static uint64_t out_offset(const slog_writer *w) { return w->file_off + w->out.len; }
+static uint64_t out_offset(const slog_writer *w)
+{
+    return w->file_off + w->out.len;
+}
 
 /* Append a block: header (tag, crc of body, length) then body = a || b. */
-static slog_status put_block(slog_writer *w, const char *tag, const uint8_t *a, size_t na, const uint8_t *b,
-                             size_t nb, uint32_t *crc_out) {
+static slog_status put_block(slog_writer *w, const char *tag, const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
+                             uint32_t *crc_out)
+{
     uint32_t crc = slog_crc32c(slog_crc32c(0, a, na), b, nb);
     uint8_t hdr[SLOG_BLOCK_HEADER_SIZE];
     memcpy(hdr, tag, 4);
@@ -255,14 +269,15 @@ static slog_status put_block(slog_writer *w, const char *tag, const uint8_t *a, 
 
 /* ------------------------------------------------------------------ open */
 
-const char *slog_rename_target_problem(const char *path) {
+const char *slog_rename_target_problem(const char *path)
+{
     struct stat there;
     if (!path || lstat(path, &there) != 0 || S_ISREG(there.st_mode) || S_ISLNK(there.st_mode)) return NULL;
     return S_ISDIR(there.st_mode) ? "a directory" : "not a regular file";
 }
 
-slog_status slog_writer_open(slog_writer **out, const char *path, const slog_writer_options *opt,
-                             slog_error *err) {
+slog_status slog_writer_open(slog_writer **out, const char *path, const slog_writer_options *opt, slog_error *err)
+{
     *out = NULL;
     slog_clear_error(err);
     if (!path || !*path) return slog_set_error(err, SLOG_ERR_ARG, path, SLOG_NO_OFFSET, "empty path");
@@ -319,8 +334,8 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
     snprintf(w->tmp_path, n, "%s.tmp.XXXXXX", path);
     w->fd = mkstemp(w->tmp_path);
     if (w->fd < 0) {
-        slog_set_error(err, SLOG_ERR_IO, path, SLOG_NO_OFFSET, "cannot create temporary file %s: %s",
-                       w->tmp_path, strerror(errno));
+        slog_set_error(err, SLOG_ERR_IO, path, SLOG_NO_OFFSET, "cannot create temporary file %s: %s", w->tmp_path,
+                       strerror(errno));
         free(w->tmp_path);
         w->tmp_path = NULL;
         slog_writer_abort(w);
@@ -346,7 +361,8 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
 /* The open nodes' previews learn the new number of timelines or categories
  * now, so placing a drawable need not ask (a node opened later learns it
  * then). */
-static void tree_dims_changed(const slog_writer *w, tree *t) {
+static void tree_dims_changed(const slog_writer *w, tree *t)
+{
     if (!t || t->base == SLOG_PREVIEW_NONE) return; /* its nodes keep no bins */
     uint32_t first, n;
     tree_dims(w, t, &first, &n);
@@ -357,13 +373,15 @@ static void tree_dims_changed(const slog_writer *w, tree *t) {
         }
 }
 
-static void dims_changed(slog_writer *w, bool categories) {
+static void dims_changed(slog_writer *w, bool categories)
+{
     if (categories)
         for (uint32_t i = 0; i < w->n_blocks; i++) tree_dims_changed(w, w->blocks[i]);
     tree_dims_changed(w, w->ov);
 }
 
-static uint32_t log2_of(uint32_t pow2) {
+static uint32_t log2_of(uint32_t pow2)
+{
     uint32_t k = 0;
     while ((1u << k) < pow2) k++;
     return k;
@@ -372,7 +390,8 @@ static uint32_t log2_of(uint32_t pow2) {
 /* Blocks and overview groups are fixed when the first drawable is placed
  * or the first batch made: from the options, or from the timelines known
  * then (or expected, if more). */
-static void fix_geometry(slog_writer *w) {
+static void fix_geometry(slog_writer *w)
+{
     if (w->geometry_fixed) return;
     uint32_t n = w->opt.expected_timelines > w->n_tls ? w->opt.expected_timelines : w->n_tls;
     uint32_t tb = w->opt.block_timelines ? w->opt.block_timelines : slog_block_timelines_for(n);
@@ -386,7 +405,8 @@ static void fix_geometry(slog_writer *w) {
     }
 }
 
-slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, uint32_t *id) {
+slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, uint32_t *id)
+{
     if (!cat || cat->kind > SLOG_KIND_EVENT || cat->n_fields > SLOG_MAX_FIELDS ||
         (cat->n_fields && (!cat->field_names || !cat->field_types)))
         return fail(w, SLOG_ERR_ARG, "%s", "invalid category");
@@ -427,7 +447,8 @@ slog_status slog_writer_add_category(slog_writer *w, const slog_category *cat, u
     return SLOG_OK;
 }
 
-slog_status slog_writer_add_timeline(slog_writer *w, const slog_timeline *tl, uint32_t *id) {
+slog_status slog_writer_add_timeline(slog_writer *w, const slog_timeline *tl, uint32_t *id)
+{
     if (!tl) return fail(w, SLOG_ERR_ARG, "%s", "invalid timeline");
     if (w->n_tls == w->cap_tls) {
         uint32_t cap = w->cap_tls ? w->cap_tls * 2 : 64;
@@ -447,7 +468,8 @@ slog_status slog_writer_add_timeline(slog_writer *w, const slog_timeline *tl, ui
     return SLOG_OK;
 }
 
-slog_status slog_writer_add_annotation(slog_writer *w, const char *key, const char *value) {
+slog_status slog_writer_add_annotation(slog_writer *w, const char *key, const char *value)
+{
     if (!key) return fail(w, SLOG_ERR_ARG, "%s", "annotation key is NULL");
     buf_put_str(&w->annotations, key);
     buf_put_str(&w->annotations, value ? value : "");
@@ -460,7 +482,8 @@ slog_status slog_writer_add_annotation(slog_writer *w, const char *key, const ch
 
 static slog_status spill_dirent(slog_writer *w, const tree *t, uint32_t level, const open_node *n, uint64_t node_off,
                                 uint32_t node_size, uint32_t node_crc, uint64_t prev_off, uint32_t prev_size,
-                                uint32_t prev_crc, uint32_t summ_size) {
+                                uint32_t prev_crc, uint32_t summ_size)
+{
     uint8_t e[SLOG_DIRENT_SIZE] = {0};
     e[DIRENT_LEVEL] = (uint8_t)level;
     e[DIRENT_FLAGS] = (prev_off ? SLOG_DIRENT_HAS_PREVIEW : 0) | (summ_size ? SLOG_DIRENT_HAS_SUMMARY : 0);
@@ -475,8 +498,7 @@ static slog_status spill_dirent(slog_writer *w, const tree *t, uint32_t level, c
     put_u32le(e + DIRENT_PREV_SIZE, prev_size);
     put_u32le(e + DIRENT_PREV_CRC, prev_crc);
     put_u32le(e + DIRENT_TREE, t->id);
-    if (fwrite(e, sizeof e, 1, w->dir_spill) != 1)
-        return fail(w, SLOG_ERR_IO, "directory spill: %s", strerror(errno));
+    if (fwrite(e, sizeof e, 1, w->dir_spill) != 1) return fail(w, SLOG_ERR_IO, "directory spill: %s", strerror(errno));
     w->n_nodes++;
     return SLOG_OK;
 }
@@ -484,27 +506,32 @@ static slog_status spill_dirent(slog_writer *w, const tree *t, uint32_t level, c
 /* ------------------------------------------------------------ open nodes */
 
 /* Node bounds, clamped to TIME_LIMIT: no time reaches it. */
-static int64_t node_bound(uint32_t s, uint64_t k) {
+static int64_t node_bound(uint32_t s, uint64_t k)
+{
     if (s >= 63) return k ? TIME_LIMIT : 0;
     return k > (uint64_t)(TIME_LIMIT >> s) ? TIME_LIMIT : (int64_t)(k << s);
 }
 
-static int64_t node_lo(const slog_writer *w, uint32_t level, uint64_t index) {
+static int64_t node_lo(const slog_writer *w, uint32_t level, uint64_t index)
+{
     return node_bound((uint32_t)w->shift + level, index);
 }
 
-static int64_t node_hi(const slog_writer *w, uint32_t level, uint64_t index) {
+static int64_t node_hi(const slog_writer *w, uint32_t level, uint64_t index)
+{
     return node_bound((uint32_t)w->shift + level, index + 1);
 }
 
-static void tree_update_min_hi(tree *t) {
+static void tree_update_min_hi(tree *t)
+{
     int64_t m = INT64_MAX;
     for (uint32_t l = 0; l < t->n_levels; l++)
         if (t->levels[l].n_open && t->levels[l].open[0]->hi < m) m = t->levels[l].open[0]->hi;
     t->min_hi = m;
 }
 
-static void update_min_hi(slog_writer *w) {
+static void update_min_hi(slog_writer *w)
+{
     int64_t m = w->ov ? w->ov->min_hi : INT64_MAX;
     for (uint32_t i = 0; i < w->n_blocks; i++)
         if (w->blocks[i] && w->blocks[i]->min_hi < m) m = w->blocks[i]->min_hi;
@@ -512,13 +539,15 @@ static void update_min_hi(slog_writer *w) {
 }
 
 /* Room for one more pointer in *v; false when out of memory. */
-static bool grow_ptrs(open_node ***v, uint32_t *cap, uint32_t n) {
+static bool grow_ptrs(open_node ***v, uint32_t *cap, uint32_t n)
+{
     open_node **g = slog_grow(*v, cap, n, sizeof *g, 4);
     if (g) *v = g;
     return g != NULL;
 }
 
-static tree *tree_new(const slog_writer *w, uint32_t id) {
+static tree *tree_new(const slog_writer *w, uint32_t id)
+{
     tree *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->id = id;
@@ -530,7 +559,8 @@ static tree *tree_new(const slog_writer *w, uint32_t id) {
 }
 
 /* The tree of block k, made if there is none; NULL when out of memory. */
-static tree *block_tree(slog_writer *w, uint32_t k) {
+static tree *block_tree(slog_writer *w, uint32_t k)
+{
     if (k < w->n_blocks && w->blocks[k]) return w->blocks[k];
     if (k >= w->cap_blocks) {
         uint32_t cap = w->cap_blocks ? w->cap_blocks : 16;
@@ -546,11 +576,15 @@ static tree *block_tree(slog_writer *w, uint32_t k) {
     return w->blocks[k];
 }
 
-static inline uint32_t block_of(const slog_writer *w, uint32_t timeline) { return timeline >> w->tb_shift; }
+static inline uint32_t block_of(const slog_writer *w, uint32_t timeline)
+{
+    return timeline >> w->tb_shift;
+}
 
 /* The preview dimensions of t's nodes: a block's timelines, or the
  * overview's groups. */
-static void tree_dims(const slog_writer *w, const tree *t, uint32_t *first, uint32_t *n) {
+static void tree_dims(const slog_writer *w, const tree *t, uint32_t *first, uint32_t *n)
+{
     if (t->id == SLOG_TREE_OVERVIEW) {
         *first = 0;
         *n = w->n_tls ? ((w->n_tls - 1) >> w->g_shift) + 1 : 1;
@@ -562,7 +596,8 @@ static void tree_dims(const slog_writer *w, const tree *t, uint32_t *first, uint
 
 /* Open node (level, index) of t, made if there is none; NULL when out of
  * memory. Drawables in end order find theirs at the end of the level. */
-static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t index) {
+static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t index)
+{
     level_nodes *lv = &t->levels[level];
     uint32_t at = lv->n_open;
     if (at && lv->open[at - 1]->index == index) return lv->open[at - 1];
@@ -599,14 +634,16 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
     return n;
 }
 
-static void node_free(open_node *n) {
+static void node_free(open_node *n)
+{
     buf_free(&n->body);
     prev_free(&n->prev);
     slog_summ_free(&n->summ);
     free(n);
 }
 
-static void tree_free(tree *t) {
+static void tree_free(tree *t)
+{
     if (!t) return;
     for (int l = 0; l < SLOG_MAX_LEVELS; l++) {
         level_nodes *lv = &t->levels[l];
@@ -623,7 +660,8 @@ static void tree_free(tree *t) {
  * node previews saturate (rows x bins) while subtrees double, so all
  * previews of a tree together cost under 2 x PREVIEW_BUDGET bytes per
  * drawable. */
-static bool preview_pays(const slog_writer *w, const open_node *n) {
+static bool preview_pays(const slog_writer *w, const open_node *n)
+{
     return n->n_subtree >= w->opt.preview_min_subtree && prev_estimate(&n->prev) <= PREVIEW_BUDGET * n->n_subtree;
 }
 
@@ -631,7 +669,8 @@ static bool preview_pays(const slog_writer *w, const open_node *n) {
  * overview's nodes at or above its base always do; a block's where it
  * pays. */
 static slog_status put_preview(slog_writer *w, const tree *t, uint32_t level, const open_node *n,
-                               const uint8_t fixed[16], uint64_t *off, uint32_t *size, uint32_t *crc) {
+                               const uint8_t fixed[16], uint64_t *off, uint32_t *size, uint32_t *crc)
+{
     bool overview = t->id == SLOG_TREE_OVERVIEW;
     *off = 0;
     *size = *crc = 0;
@@ -666,7 +705,8 @@ static slog_status put_preview(slog_writer *w, const tree *t, uint32_t level, co
 /* Summaries pay at SUMMARY_DRAWABLES_PER_BYTE, scaled with slog_writer_options.preview_min_subtree against its
  * default, so that one option sets how dense both aids are (tests ask for
  * them on small subtrees). */
-static bool summary_pays(const slog_writer *w, uint64_t size, uint64_t n_subtree) {
+static bool summary_pays(const slog_writer *w, uint64_t size, uint64_t n_subtree)
+{
     double per_byte = SUMMARY_DRAWABLES_PER_BYTE * (double)w->opt.preview_min_subtree / DEFAULT_PREVIEW_MIN;
     return n_subtree >= w->opt.preview_min_subtree && (double)size * per_byte <= (double)n_subtree;
 }
@@ -674,8 +714,8 @@ static bool summary_pays(const slog_writer *w, uint64_t size, uint64_t n_subtree
 /* Node n's summary (summary.h): made for every node of a block's tree,
  * written after its node and preview blocks where it pays (the same
  * budget as previews, docs/FORMAT.md "Summary block"); *size 0 if not. */
-static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, const uint8_t fixed[16],
-                               uint32_t *size) {
+static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, const uint8_t fixed[16], uint32_t *size)
+{
     *size = 0;
     if (w->n_summ_cats != w->n_cats) {
         int *bf = realloc(w->summ_bytes_field, ((size_t)w->n_cats + 1) * sizeof *bf);
@@ -691,8 +731,7 @@ static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, con
     slog_summ_cats cats = {w->n_cats, w->cat_is_state, w->summ_bytes_field};
     slog_summ_close(&n->summ, level, n->body.data, n->body.len, n->n_drawables, n->lo, n->hi, &cats);
     if (n->summ.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
-    if (!summary_pays(w, slog_summ_estimate(&n->summ), n->n_subtree))
-        return SLOG_OK;
+    if (!summary_pays(w, slog_summ_estimate(&n->summ), n->n_subtree)) return SLOG_OK;
     slog_buf b = {0};
     slog_summ_encode(&n->summ, fixed, n->lo, &b);
     if (b.failed) {
@@ -712,7 +751,8 @@ static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, con
 /* Write the first open node of level L of t (a block's: its records; and
  * its preview), record it, merge it into its parent (made if needed)
  * unless it is the root. */
-static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_root) {
+static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_root)
+{
     level_nodes *lv = &t->levels[level];
     open_node *n = lv->open[0];
     slog_status st;
@@ -750,8 +790,8 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
         if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
-        if (!overview) slog_summ_merge_child(&p->summ, &n->summ, (unsigned)(n->index & 1), level, n->index, n->lo,
-                                             n->hi);
+        if (!overview)
+            slog_summ_merge_child(&p->summ, &n->summ, (unsigned)(n->index & 1), level, n->index, n->lo, n->hi);
     }
     prev_reset(&n->prev);
     if (grow_ptrs(&lv->spare, &lv->cap_spare, lv->n_spare))
@@ -766,7 +806,8 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
 /* Write every open node of t below level `below` that ends at or before
  * upto, in order of their end, then level (a parent made by a child's close
  * may end there too): the same order however far each call moves upto. */
-static slog_status close_below(slog_writer *w, tree *t, int64_t upto, uint32_t below) {
+static slog_status close_below(slog_writer *w, tree *t, int64_t upto, uint32_t below)
+{
     for (;;) {
         int64_t h = INT64_MAX;
         for (uint32_t l = 0; l < t->n_levels && l < below; l++)
@@ -784,7 +825,8 @@ static slog_status close_below(slog_writer *w, tree *t, int64_t upto, uint32_t b
 
 /* Every tree's nodes that end at or before upto, the blocks' in block
  * order, then the overview's; nothing to do is the common case. */
-static slog_status close_upto(slog_writer *w, int64_t upto) {
+static slog_status close_upto(slog_writer *w, int64_t upto)
+{
     if (w->min_hi > upto) return SLOG_OK;
     for (uint32_t i = 0; i < w->n_blocks; i++) {
         tree *t = w->blocks[i];
@@ -799,7 +841,8 @@ static slog_status close_upto(slog_writer *w, int64_t upto) {
     return SLOG_OK;
 }
 
-void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start) {
+void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start)
+{
     if (!buf_reserve(b, SLOG_RECORD_MAX)) return;
     uint8_t *delta_at;
     uint8_t *p = slog_record_put(b->data + b->len, d, *prev_start, &delta_at);
@@ -809,14 +852,16 @@ void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_sta
 
 /* The node of t that previews a drawable placed at (level, a): the node
  * itself, or its ancestor on t's base level. */
-static open_node *preview_node(slog_writer *w, tree *t, uint32_t level, int64_t a, uint32_t *plevel) {
+static open_node *preview_node(slog_writer *w, tree *t, uint32_t level, int64_t a, uint32_t *plevel)
+{
     uint32_t l = level < t->base ? t->base : level;
     *plevel = l;
     return node_get(w, t, l, (uint64_t)a >> (w->shift + l));
 }
 
 /* The overview's share of d, placed at `level` (a: its earlier time). */
-static slog_status overview_add(slog_writer *w, const slog_drawable *d, uint32_t level, int64_t a) {
+static slog_status overview_add(slog_writer *w, const slog_drawable *d, uint32_t level, int64_t a)
+{
     uint32_t l;
     open_node *o = preview_node(w, w->ov, level, a, &l);
     if (!o) return fail(w, SLOG_ERR_NOMEM, "%s", "overview node");
@@ -844,7 +889,8 @@ static slog_status overview_add(slog_writer *w, const slog_drawable *d, uint32_t
 /* Put d (a and key: its earlier and later time) in the smallest node of
  * its block's tree holding it, an arrow also in its receiver's block's
  * (a mirror), and its preview into the block's and the overview's trees. */
-static slog_status place_at(slog_writer *w, const slog_drawable *d, int64_t a, int64_t key) {
+static slog_status place_at(slog_writer *w, const slog_drawable *d, int64_t a, int64_t key)
+{
     uint32_t level = slog_place_level((uint64_t)a, (uint64_t)key, w->shift);
     if (level >= SLOG_MAX_LEVELS) return fail(w, SLOG_ERR_LIMIT, "%s", "tree deeper than 64 levels");
     uint64_t index = (uint64_t)a >> (w->shift + level);
@@ -859,8 +905,8 @@ static slog_status place_at(slog_writer *w, const slog_drawable *d, int64_t a, i
         open_node *p = level < t->base ? preview_node(w, t, level, a, &pl) : n;
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         pl = level < t->base ? t->base : level;
-        prev_add(&p->prev, p->lo, (int64_t)1 << (w->shift + pl), d->timeline, d->category,
-                 d->kind == SLOG_KIND_STATE, d->start, d->end);
+        prev_add(&p->prev, p->lo, (int64_t)1 << (w->shift + pl), d->timeline, d->category, d->kind == SLOG_KIND_STATE,
+                 d->start, d->end);
     }
     if (d->kind == SLOG_KIND_ARROW && block_of(w, d->end_timeline) != t->id) {
         tree *m = block_tree(w, block_of(w, d->end_timeline));
@@ -877,20 +923,23 @@ static slog_status place_at(slog_writer *w, const slog_drawable *d, int64_t a, i
 }
 
 /* In end order: every node that ends at or before d's key is finished. */
-static slog_status place(slog_writer *w, const slog_drawable *d, int64_t a, int64_t key) {
+static slog_status place(slog_writer *w, const slog_drawable *d, int64_t a, int64_t key)
+{
     slog_status st = close_upto(w, key);
     return st ? st : place_at(w, d, a, key);
 }
 
 /* place() over d's own span. */
-static slog_status place_drawable(slog_writer *w, const slog_drawable *d) {
+static slog_status place_drawable(slog_writer *w, const slog_drawable *d)
+{
     int64_t a, key;
     slog_drawable_span(d, &a, &key);
     return place(w, d, a, key);
 }
 
 /* (timeline, category) pairs among the buffered drawables. */
-static double distinct_rows(const slog_writer *w) {
+static double distinct_rows(const slog_writer *w)
+{
     uint64_t cells = (uint64_t)w->n_tls * w->n_cats;
     if (!cells || cells > (1ull << 27)) return 0;
     uint8_t *seen = calloc((size_t)(cells + 7) / 8, 1);
@@ -906,25 +955,29 @@ static double distinct_rows(const slog_writer *w) {
     return (double)n;
 }
 
-static uint32_t pow2_at_least(uint64_t n) {
+static uint32_t pow2_at_least(uint64_t n)
+{
     uint32_t p = 1;
     while (p < n && p < (1u << 31)) p *= 2;
     return p;
 }
 
-uint32_t slog_block_timelines_for(uint32_t n_timelines) {
+uint32_t slog_block_timelines_for(uint32_t n_timelines)
+{
     uint32_t per = pow2_at_least(((uint64_t)n_timelines + OVERVIEW_ROWS - 1) / OVERVIEW_ROWS);
     per = per < MIN_BLOCK_TIMELINES ? MIN_BLOCK_TIMELINES : per;
     return per > SLOG_MAX_BLOCK_TIMELINES ? SLOG_MAX_BLOCK_TIMELINES : per;
 }
 
-uint32_t slog_group_timelines_for(uint32_t n_timelines) {
+uint32_t slog_group_timelines_for(uint32_t n_timelines)
+{
     if (n_timelines <= OVERVIEW_ROWS) return 1;
     uint32_t per = pow2_at_least(((uint64_t)n_timelines + OVERVIEW_ROWS - 1) / OVERVIEW_ROWS);
     return per > SLOG_MAX_BLOCK_TIMELINES ? SLOG_MAX_BLOCK_TIMELINES : per;
 }
 
-int32_t slog_leaf_shift_for(double n, double span_ns, double n_rows, uint32_t leaf_drawables) {
+int32_t slog_leaf_shift_for(double n, double span_ns, double n_rows, uint32_t leaf_drawables)
+{
     if (!(n >= 1) || !(span_ns >= 1)) return 20;
     /* leaf_drawables 0: the default, and the rule for rows below */
     uint32_t per_leaf = leaf_drawables ? leaf_drawables : DEFAULT_LEAF_DRAWABLES;
@@ -941,7 +994,8 @@ int32_t slog_leaf_shift_for(double n, double span_ns, double n_rows, uint32_t le
     return shift;
 }
 
-int32_t slog_leaf_shift_for_trace(double n, double span_ns, double n_rows, uint32_t n_timelines) {
+int32_t slog_leaf_shift_for_trace(double n, double span_ns, double n_rows, uint32_t n_timelines)
+{
     uint32_t per_block = slog_block_timelines_for(n_timelines);
     uint32_t blocks = n_timelines ? (uint32_t)(((uint64_t)n_timelines + per_block - 1) / per_block) : 1;
     if (blocks <= 1) return slog_leaf_shift_for(n, span_ns, n_rows, 0);
@@ -960,7 +1014,8 @@ int32_t slog_leaf_shift_for_trace(double n, double span_ns, double n_rows, uint3
 #define ROW_BYTES (4 + DEFAULT_BINS)
 
 void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n_rows, uint32_t n_timelines,
-                             uint32_t *block_level, uint32_t *overview_level) {
+                             uint32_t *block_level, uint32_t *overview_level)
+{
     uint32_t tb = slog_block_timelines_for(n_timelines), g = slog_group_timelines_for(n_timelines);
     double blocks = n_timelines > tb ? (double)n_timelines / tb : 1;
     double per_block = leaf_drawables / blocks, rows_block = n_rows / blocks, rows_ov = n_rows / g;
@@ -992,7 +1047,8 @@ void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n
 /* Choose the leaf width from the buffered drawables' density, then replay
  * them. The aim is leaf_drawables per leaf on average. full: the trace goes
  * on past the buffer. */
-static slog_status choose_shift(slog_writer *w, bool full) {
+static slog_status choose_shift(slog_writer *w, bool full)
+{
     int shift = 20;
     if (w->n_boot) {
         int64_t lo = INT64_MAX, hi = 0;
@@ -1047,7 +1103,8 @@ static slog_status choose_shift(slog_writer *w, bool full) {
     return SLOG_OK;
 }
 
-static slog_status buffer_boot(slog_writer *w, const slog_drawable *d) {
+static slog_status buffer_boot(slog_writer *w, const slog_drawable *d)
+{
     if (!w->boot) {
         w->boot = malloc(BOOT_MAX * sizeof *w->boot);
         w->boot_info = malloc((size_t)BOOT_MAX * 4 * sizeof *w->boot_info);
@@ -1066,7 +1123,8 @@ static slog_status buffer_boot(slog_writer *w, const slog_drawable *d) {
     return SLOG_OK;
 }
 
-slog_status slog_writer_add(slog_writer *w, const slog_drawable *d) {
+slog_status slog_writer_add(slog_writer *w, const slog_drawable *d)
+{
     const char *problem = slog_drawable_problem(d);
     if (problem && (!d || d->kind > SLOG_KIND_EVENT)) return fail(w, SLOG_ERR_ARG, "%s", problem);
     if (d->category >= w->n_cats) return fail(w, SLOG_ERR_ARG, "%s", "unknown category id");
@@ -1097,7 +1155,8 @@ slog_status slog_writer_add(slog_writer *w, const slog_drawable *d) {
 
 /* --------------------------------------------------------------- batches */
 
-bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, uint32_t *tb_shift) {
+bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, uint32_t *tb_shift)
+{
     if (w->shift < 0) return false;
     fix_geometry(w);
     *shift = w->shift;
@@ -1109,7 +1168,8 @@ bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, 
 /* Append segment g's encoded records to leaf node n: the first one's start
  * delta was taken from the leaf's start and is rewritten from the last
  * record of n (one varint), the rest is copied as it is. */
-static void append_segment(open_node *n, const batch_seg *g) {
+static void append_segment(open_node *n, const batch_seg *g)
+{
     const uint8_t *seg = g->seg.data;
     size_t at = g->first_delta_at, old_end = at;
     while (seg[old_end] & 0x80) old_end++;
@@ -1127,7 +1187,8 @@ static void append_segment(open_node *n, const batch_seg *g) {
  * the blocks' trees and the overview's: each row goes to its block's node
  * on that tree's base level (or the leaf), and to its group's row of the
  * overview's node on its base level (and what that node previews itself). */
-static bool absorb_preview(slog_writer *w, slog_batch *b) {
+static bool absorb_preview(slog_writer *w, slog_batch *b)
+{
     slog_prev_acc *src = &w->leaf_prev;
     if (!batch_preview(b, src)) return false;
     uint32_t nb = src->n_bins;
@@ -1172,7 +1233,8 @@ static bool absorb_preview(slog_writer *w, slog_batch *b) {
     return true;
 }
 
-slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b) {
+slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b)
+{
     if (!b) return fail(w, SLOG_ERR_ARG, "%s", "NULL batch");
     if (b->failed) return fail(w, SLOG_ERR_NOMEM, "%s", "batch");
     if (b->shift != w->shift || b->n_bins != w->opt.preview_bins || !w->geometry_fixed || b->tb_shift != w->tb_shift)
@@ -1224,7 +1286,8 @@ slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b) {
     return SLOG_OK;
 }
 
-slog_status slog_writer_advance(slog_writer *w, int64_t watermark) {
+slog_status slog_writer_advance(slog_writer *w, int64_t watermark)
+{
     if (w->broken) return w->err.status;
     if (watermark <= w->floor) return SLOG_OK;
     w->floor = watermark;
@@ -1236,14 +1299,16 @@ slog_status slog_writer_advance(slog_writer *w, int64_t watermark) {
 
 /* --------------------------------------------------------------- finish */
 
-static slog_status put_section(slog_writer *w, const char *tag, slog_buf *body, uint64_t *off, uint64_t *size) {
+static slog_status put_section(slog_writer *w, const char *tag, slog_buf *body, uint64_t *off, uint64_t *size)
+{
     if (body->failed) return fail(w, SLOG_ERR_NOMEM, "%s", tag);
     *off = out_offset(w);
     *size = SLOG_BLOCK_HEADER_SIZE + body->len;
     return put_block(w, tag, body->data, body->len, NULL, 0, NULL);
 }
 
-static slog_status write_sections(slog_writer *w, uint64_t sec[4][2]) {
+static slog_status write_sections(slog_writer *w, uint64_t sec[4][2])
+{
     slog_status st;
     slog_buf b = {0};
     buf_put_u32(&b, w->n_cats);
@@ -1313,13 +1378,13 @@ static slog_status write_sections(slog_writer *w, uint64_t sec[4][2]) {
     if ((st = flush_out(w))) return st;
     uint8_t crcb[4];
     put_u32le(crcb, crc);
-    if (pwrite(w->fd, crcb, 4, (off_t)(sec[3][0] + 4)) != 4)
-        return fail(w, SLOG_ERR_IO, "write: %s", strerror(errno));
+    if (pwrite(w->fd, crcb, 4, (off_t)(sec[3][0] + 4)) != 4) return fail(w, SLOG_ERR_IO, "write: %s", strerror(errno));
     return SLOG_OK;
 }
 
 /* The header goes to h too, for slog_writer_finish_info. */
-static slog_status write_header_and_postamble(slog_writer *w, uint64_t sec[4][2], uint8_t h[SLOG_HEADER_SIZE]) {
+static slog_status write_header_and_postamble(slog_writer *w, uint64_t sec[4][2], uint8_t h[SLOG_HEADER_SIZE])
+{
     uint64_t file_size = out_offset(w) + SLOG_POSTAMBLE_SIZE;
     uint8_t p[SLOG_POSTAMBLE_SIZE] = {0};
     put_u64le(p + POST_DIR_OFF, sec[3][0]);
@@ -1374,7 +1439,8 @@ static slog_status write_header_and_postamble(slog_writer *w, uint64_t sec[4][2]
 /* Close every node of t, up to its root: the top of the global tree
  * (level place_level(0, t_max)), or higher where t previews from a higher
  * base level (every index there is 0). */
-static slog_status finish_one(slog_writer *w, tree *t, uint32_t root) {
+static slog_status finish_one(slog_writer *w, tree *t, uint32_t root)
+{
     if (!t || !t->n_levels) return SLOG_OK;
     uint32_t top = t->n_levels - 1 > root ? t->n_levels - 1 : root;
     slog_status st = close_below(w, t, INT64_MAX, top);
@@ -1383,7 +1449,8 @@ static slog_status finish_one(slog_writer *w, tree *t, uint32_t root) {
     return close_node(w, t, top, true);
 }
 
-static slog_status finish_tree(slog_writer *w) {
+static slog_status finish_tree(slog_writer *w)
+{
     slog_status st;
     if (w->shift < 0 && (st = choose_shift(w, false))) return st;
     fix_geometry(w);
@@ -1400,9 +1467,13 @@ static slog_status finish_tree(slog_writer *w) {
     return finish_one(w, w->ov, root);
 }
 
-slog_status slog_writer_finish(slog_writer *w, slog_error *err) { return slog_writer_finish_info(w, NULL, err); }
+slog_status slog_writer_finish(slog_writer *w, slog_error *err)
+{
+    return slog_writer_finish_info(w, NULL, err);
+}
 
-slog_status slog_writer_finish_info(slog_writer *w, slog_file_info *info, slog_error *err) {
+slog_status slog_writer_finish_info(slog_writer *w, slog_file_info *info, slog_error *err)
+{
     slog_clear_error(err);
     if (!w) return slog_set_error(err, SLOG_ERR_ARG, NULL, SLOG_NO_OFFSET, "NULL writer");
     uint64_t sec[4][2] = {{0}};
@@ -1414,8 +1485,10 @@ slog_status slog_writer_finish_info(slog_writer *w, slog_file_info *info, slog_e
     /* The blocks reserved past the end are given back. */
     if (!st && w->reserved > w->file_off && ftruncate(w->fd, (off_t)w->file_off) != 0)
         st = fail(w, SLOG_ERR_IO, "truncate: %s", strerror(errno));
-    if (!st && close(w->fd) != 0) st = fail(w, SLOG_ERR_IO, "close: %s", strerror(errno));
-    else if (!st) w->fd = -1;
+    if (!st && close(w->fd) != 0)
+        st = fail(w, SLOG_ERR_IO, "close: %s", strerror(errno));
+    else if (!st)
+        w->fd = -1;
     if (!st && rename(w->tmp_path, w->path) != 0) st = fail(w, SLOG_ERR_IO, "rename: %s", strerror(errno));
     if (!st) {
         free(w->tmp_path);
@@ -1431,9 +1504,13 @@ slog_status slog_writer_finish_info(slog_writer *w, slog_file_info *info, slog_e
     return st;
 }
 
-const char *slog_writer_temp_path(const slog_writer *w) { return w ? w->tmp_path : NULL; }
+const char *slog_writer_temp_path(const slog_writer *w)
+{
+    return w ? w->tmp_path : NULL;
+}
 
-void slog_writer_abort(slog_writer *w) {
+void slog_writer_abort(slog_writer *w)
+{
     if (!w) return;
     if (w->fd >= 0) close(w->fd);
     if (w->tmp_path) unlink(w->tmp_path);

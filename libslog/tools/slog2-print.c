@@ -14,85 +14,84 @@
 
 #include "foreign.h"
 
-static const char usage_text[] =
-    "Usage: slog2-print [OPTION]... FILE.slog2\n"
-    "Show the contents of a .slog2 timeline file.\n"
-    "\n"
-    "With no option, print the header, the categories with their counts and\n"
-    "total times, the timelines, the tree shape (levels, nodes, bytes) and the\n"
-    "annotations.\n"
-    "\n"
-    "  -w, --window T0:T1|all   list the drawables overlapping the window; times\n"
-    "                           are seconds from the trace start ('all' = whole span)\n"
-    "  -t, --timeline A[-B]     only these timeline ids (repeatable)\n"
-    "  -c, --category NAME      only this category (repeatable)\n"
-    "  -f, --format FMT         text (default), csv or json\n"
-    "  -p, --preview T0:T1|all  print the window as the viewer reads it: per\n"
-    "                           (timeline, category) one value per pixel column\n"
-    "                           (state: fraction covered; arrow/event: count,\n"
-    "                           fractional where one of the file's preview bins\n"
-    "                           is split over several columns; a row sums to the\n"
-    "                           count in the window)\n"
-    "  -b, --bins N             pixel columns for --preview (default 80)\n"
-    "  -r, --rows R             with --preview: fold the timelines (all, or one\n"
-    "                           -t A-B range) into at most R rows of consecutive\n"
-    "                           timelines and print per (row, category) one value\n"
-    "                           per column (state: mean fraction covered over the\n"
-    "                           row's timelines; arrow/event: count); the rows are\n"
-    "                           read from the file's overview where a row holds a\n"
-    "                           whole group of timelines\n"
-    "  -m, --matrix             the communication matrix of the window (--window,\n"
-    "                           default all): per (sender, receiver) timeline the\n"
-    "                           messages, bytes, total and mean transfer time and\n"
-    "                           mean size\n"
-    "  -P, --profile            the state profile of the window: per category the\n"
-    "                           calls, inclusive and exclusive time, shortest,\n"
-    "                           mean and longest, and share of the window\n"
-    "      --by-timeline        with --profile: per (category, timeline)\n"
-    "  -M, --messages           list the messages sent in the window, filtered by\n"
-    "      --from A[-B][,...]   sender timelines\n"
-    "      --to A[-B][,...]     receiver timelines\n"
-    "      --tag N              the field named tag\n"
-    "      --comm N             the field named comm (else the first handle field)\n"
-    "      --bytes MIN:MAX      the size (first bytes field), inclusive; messages\n"
-    "                           of unknown size never match\n"
-    "  -k, --check              read every node, verify checksums and placement\n"
-    "                           invariants; exit 1 on any violation\n"
-    "  -s, --stats              print nodes_read=N bytes_read=N of the query on stderr\n"
-    "  -h, --help               show this help and exit\n"
-    "      --version            print the version and the .slog2 format it reads\n"
-    "\n"
-    "CSV output (stable, for scripts): a header row\n"
-    "  kind,category,timeline,start,end,end_timeline,<one column per info field>\n"
-    "where kind is state/arrow/event, times are seconds, end_timeline is the\n"
-    "receiver for arrows and empty otherwise, and info fields a drawable's\n"
-    "category does not declare are empty.\n"
-    "\n"
-    "--matrix, --profile, --messages: what counts in a window T0:T1 (both\n"
-    "ends included, docs/ANALYSIS.md):\n"
-    "  a message (an arrow of any category) counts when its send time is in\n"
-    "  the window; bytes are its category's first field of type bytes, and\n"
-    "  a message of unknown size adds 0 (the count of such is given: the\n"
-    "  unknown_bytes column); transfer time is receive minus send time.\n"
-    "  a state counts when it overlaps the window, with the part inside it\n"
-    "  (as the viewer's range statistics cut it); exclusive time is that\n"
-    "  minus the inside parts of the states nested directly in it on its\n"
-    "  timeline. share = inclusive time / (window length x timelines), or\n"
-    "  / window length with --by-timeline. Events count in neither.\n"
-    "CSV headers: sender,receiver,messages,bytes,time_s,mean_bytes,mean_time_s,\n"
-    "unknown_bytes (matrix); category,calls,inclusive_s,exclusive_s,min_s,\n"
-    "mean_s,max_s,share[,timeline] (profile); sender,receiver,send_s,recv_s,\n"
-    "category,bytes,tag,comm (messages; empty where unknown).\n"
-    "The matrix and profile are exact and read the file's node summaries, so\n"
-    "the whole span of a large file costs a few blocks.\n"
-    "\n"
-    "A window, timeline or category the file does not have is a usage error:\n"
-    "the message gives what the file has.\n"
-    "\n"
-    "Exit status:\n"
-    "  0  success\n"
-    "  1  the file cannot be read, is not a .slog2 file or is corrupt (--check)\n"
-    "  2  usage error: a bad option or value, or a request outside the file\n";
+static const char usage_text[] = "Usage: slog2-print [OPTION]... FILE.slog2\n"
+                                 "Show the contents of a .slog2 timeline file.\n"
+                                 "\n"
+                                 "With no option, print the header, the categories with their counts and\n"
+                                 "total times, the timelines, the tree shape (levels, nodes, bytes) and the\n"
+                                 "annotations.\n"
+                                 "\n"
+                                 "  -w, --window T0:T1|all   list the drawables overlapping the window; times\n"
+                                 "                           are seconds from the trace start ('all' = whole span)\n"
+                                 "  -t, --timeline A[-B]     only these timeline ids (repeatable)\n"
+                                 "  -c, --category NAME      only this category (repeatable)\n"
+                                 "  -f, --format FMT         text (default), csv or json\n"
+                                 "  -p, --preview T0:T1|all  print the window as the viewer reads it: per\n"
+                                 "                           (timeline, category) one value per pixel column\n"
+                                 "                           (state: fraction covered; arrow/event: count,\n"
+                                 "                           fractional where one of the file's preview bins\n"
+                                 "                           is split over several columns; a row sums to the\n"
+                                 "                           count in the window)\n"
+                                 "  -b, --bins N             pixel columns for --preview (default 80)\n"
+                                 "  -r, --rows R             with --preview: fold the timelines (all, or one\n"
+                                 "                           -t A-B range) into at most R rows of consecutive\n"
+                                 "                           timelines and print per (row, category) one value\n"
+                                 "                           per column (state: mean fraction covered over the\n"
+                                 "                           row's timelines; arrow/event: count); the rows are\n"
+                                 "                           read from the file's overview where a row holds a\n"
+                                 "                           whole group of timelines\n"
+                                 "  -m, --matrix             the communication matrix of the window (--window,\n"
+                                 "                           default all): per (sender, receiver) timeline the\n"
+                                 "                           messages, bytes, total and mean transfer time and\n"
+                                 "                           mean size\n"
+                                 "  -P, --profile            the state profile of the window: per category the\n"
+                                 "                           calls, inclusive and exclusive time, shortest,\n"
+                                 "                           mean and longest, and share of the window\n"
+                                 "      --by-timeline        with --profile: per (category, timeline)\n"
+                                 "  -M, --messages           list the messages sent in the window, filtered by\n"
+                                 "      --from A[-B][,...]   sender timelines\n"
+                                 "      --to A[-B][,...]     receiver timelines\n"
+                                 "      --tag N              the field named tag\n"
+                                 "      --comm N             the field named comm (else the first handle field)\n"
+                                 "      --bytes MIN:MAX      the size (first bytes field), inclusive; messages\n"
+                                 "                           of unknown size never match\n"
+                                 "  -k, --check              read every node, verify checksums and placement\n"
+                                 "                           invariants; exit 1 on any violation\n"
+                                 "  -s, --stats              print nodes_read=N bytes_read=N of the query on stderr\n"
+                                 "  -h, --help               show this help and exit\n"
+                                 "      --version            print the version and the .slog2 format it reads\n"
+                                 "\n"
+                                 "CSV output (stable, for scripts): a header row\n"
+                                 "  kind,category,timeline,start,end,end_timeline,<one column per info field>\n"
+                                 "where kind is state/arrow/event, times are seconds, end_timeline is the\n"
+                                 "receiver for arrows and empty otherwise, and info fields a drawable's\n"
+                                 "category does not declare are empty.\n"
+                                 "\n"
+                                 "--matrix, --profile, --messages: what counts in a window T0:T1 (both\n"
+                                 "ends included, docs/ANALYSIS.md):\n"
+                                 "  a message (an arrow of any category) counts when its send time is in\n"
+                                 "  the window; bytes are its category's first field of type bytes, and\n"
+                                 "  a message of unknown size adds 0 (the count of such is given: the\n"
+                                 "  unknown_bytes column); transfer time is receive minus send time.\n"
+                                 "  a state counts when it overlaps the window, with the part inside it\n"
+                                 "  (as the viewer's range statistics cut it); exclusive time is that\n"
+                                 "  minus the inside parts of the states nested directly in it on its\n"
+                                 "  timeline. share = inclusive time / (window length x timelines), or\n"
+                                 "  / window length with --by-timeline. Events count in neither.\n"
+                                 "CSV headers: sender,receiver,messages,bytes,time_s,mean_bytes,mean_time_s,\n"
+                                 "unknown_bytes (matrix); category,calls,inclusive_s,exclusive_s,min_s,\n"
+                                 "mean_s,max_s,share[,timeline] (profile); sender,receiver,send_s,recv_s,\n"
+                                 "category,bytes,tag,comm (messages; empty where unknown).\n"
+                                 "The matrix and profile are exact and read the file's node summaries, so\n"
+                                 "the whole span of a large file costs a few blocks.\n"
+                                 "\n"
+                                 "A window, timeline or category the file does not have is a usage error:\n"
+                                 "the message gives what the file has.\n"
+                                 "\n"
+                                 "Exit status:\n"
+                                 "  0  success\n"
+                                 "  1  the file cannot be read, is not a .slog2 file or is corrupt (--check)\n"
+                                 "  2  usage error: a bad option or value, or a request outside the file\n";
 
 typedef struct opts {
     const char *path;
@@ -111,16 +110,21 @@ typedef struct opts {
     int has_tag, has_comm;
 } opts;
 
-static const char *kind_name(slog_kind k) {
+static const char *kind_name(slog_kind k)
+{
     return k == SLOG_KIND_STATE ? "state" : k == SLOG_KIND_ARROW ? "arrow" : "event";
 }
 
-static double secs(int64_t ns) { return (double)ns / 1e9; }
+static double secs(int64_t ns)
+{
+    return (double)ns / 1e9;
+}
 
 /* Parse "T0:T1" seconds or "all" into ns. Returns 0, or prints why not
  * (the syntax, the order, or a window that misses the whole trace) and
  * returns -1: all are usage errors. */
-static int parse_window(const char *opt, const char *s, const slog_reader *r, int64_t *t0, int64_t *t1) {
+static int parse_window(const char *opt, const char *s, const slog_reader *r, int64_t *t0, int64_t *t1)
+{
     const slog_file_info *fi = slog_reader_info(r);
     if (strcmp(s, "all") == 0) {
         *t0 = fi->t_min;
@@ -155,17 +159,17 @@ static int parse_window(const char *opt, const char *s, const slog_reader *r, in
 
 /* ------------------------------------------------------------ summary */
 
-static void print_summary(slog_reader *r) {
+static void print_summary(slog_reader *r)
+{
     const slog_file_info *fi = slog_reader_info(r);
     printf("file:        %s (%" PRIu64 " bytes)\n", slog_reader_path(r), fi->file_size);
-    printf("format:      slog2 %u.%u, %u children per node, %u preview bins, leaf width 2^%d ns\n",
-           fi->version_major, fi->version_minor, fi->children_per_node, fi->preview_bins, fi->leaf_shift);
+    printf("format:      slog2 %u.%u, %u children per node, %u preview bins, leaf width 2^%d ns\n", fi->version_major,
+           fi->version_minor, fi->children_per_node, fi->preview_bins, fi->leaf_shift);
     printf("span:        %.9f s .. %.9f s (%.9f s), time origin %" PRId64 " ns\n", secs(fi->t_min), secs(fi->t_max),
            secs(fi->t_max - fi->t_min), fi->time_origin_ns);
     printf("drawables:   %" PRIu64 " (%" PRIu64 " states, %" PRIu64 " arrows, %" PRIu64 " events)\n", fi->n_drawables,
            fi->n_states, fi->n_arrows, fi->n_events);
-    if (fi->n_drawables)
-        printf("bytes/drawable: %.2f\n", (double)fi->file_size / (double)fi->n_drawables);
+    if (fi->n_drawables) printf("bytes/drawable: %.2f\n", (double)fi->file_size / (double)fi->n_drawables);
     printf("\ncategories (%u):\n", fi->n_categories);
     /* The group column is as wide as its longest entry, so a long group
      * name does not push its row's name out of line with the others. */
@@ -226,15 +230,16 @@ static void print_summary(slog_reader *r) {
 typedef struct listing {
     slog_reader *r;
     const opts *o;
-    uint8_t *cat_ok;       /* category filter */
-    const char **columns;  /* union of info field names */
+    uint8_t *cat_ok;      /* category filter */
+    const char **columns; /* union of info field names */
     uint32_t n_columns;
-    uint32_t **col_of;     /* per category: field index -> column */
+    uint32_t **col_of; /* per category: field index -> column */
     int json_first;
     uint64_t n;
 } listing;
 
-static void csv_string(const char *s) {
+static void csv_string(const char *s)
+{
     if (!strpbrk(s, ",\"\n")) {
         fputs(s, stdout);
         return;
@@ -247,7 +252,8 @@ static void csv_string(const char *s) {
     putchar('"');
 }
 
-static void json_string(const char *s) {
+static void json_string(const char *s)
+{
     putchar('"');
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
@@ -261,7 +267,8 @@ static void json_string(const char *s) {
     putchar('"');
 }
 
-static slog_cb_result on_list(void *user, const slog_drawable *d) {
+static slog_cb_result on_list(void *user, const slog_drawable *d)
+{
     listing *L = user;
     if (L->cat_ok && !L->cat_ok[d->category]) return SLOG_CONTINUE;
     const slog_category *c = slog_reader_category(L->r, d->category);
@@ -309,7 +316,8 @@ static slog_cb_result on_list(void *user, const slog_drawable *d) {
     return SLOG_CONTINUE;
 }
 
-static int setup_listing(listing *L, slog_reader *r, const opts *o) {
+static int setup_listing(listing *L, slog_reader *r, const opts *o)
+{
     const slog_file_info *fi = slog_reader_info(r);
     L->r = r;
     L->o = o;
@@ -345,7 +353,8 @@ static int setup_listing(listing *L, slog_reader *r, const opts *o) {
     return 0;
 }
 
-static void free_listing(listing *L, uint32_t nc) {
+static void free_listing(listing *L, uint32_t nc)
+{
     if (L->col_of)
         for (uint32_t k = 0; k < nc; k++) free(L->col_of[k]);
     free(L->col_of);
@@ -361,13 +370,15 @@ typedef struct pv {
     const uint8_t *cat_ok;
 } pv;
 
-static slog_cb_result on_pv_preview(void *user, const slog_preview *p) {
+static slog_cb_result on_pv_preview(void *user, const slog_preview *p)
+{
     pv *x = user;
     slog_columns_add_preview(x->cols, p, x->is_state);
     return SLOG_CONTINUE;
 }
 
-static slog_cb_result on_pv_drawable(void *user, const slog_drawable *d) {
+static slog_cb_result on_pv_drawable(void *user, const slog_drawable *d)
+{
     pv *x = user;
     slog_columns_add_drawable(x->cols, d);
     return SLOG_CONTINUE;
@@ -380,7 +391,8 @@ static slog_cb_result on_pv_drawable(void *user, const slog_drawable *d) {
  * fractions in [0, 1], whose texts come from a table. */
 static char frac_text[1001][7];
 
-static void put_value(double v, FILE *out) {
+static void put_value(double v, FILE *out)
+{
     if (v == 0) {
         fputs(" 0", out);
         return;
@@ -395,14 +407,15 @@ static void put_value(double v, FILE *out) {
 }
 
 /* --preview with --rows: the timelines folded into rows (slog_reader_grid). */
-static int print_rows(slog_reader *r, const opts *o, int64_t t0, int64_t t1, slog_query_stats *qs) {
+static int print_rows(slog_reader *r, const opts *o, int64_t t0, int64_t t1, slog_query_stats *qs)
+{
     const slog_file_info *fi = slog_reader_info(r);
     if (!fi->n_timelines) {
         printf("# no timelines\n");
         return 0;
     }
-    slog_grid_query gq = {.t0 = t0, .t1 = t1, .tl_first = 0, .tl_last = fi->n_timelines - 1, .n_cols = o->bins,
-                          .n_rows = o->rows};
+    slog_grid_query gq = {
+        .t0 = t0, .t1 = t1, .tl_first = 0, .tl_last = fi->n_timelines - 1, .n_cols = o->bins, .n_rows = o->rows};
     if (o->n_ranges) {
         gq.tl_first = o->ranges[0][0];
         gq.tl_last = o->ranges[0][1];
@@ -451,19 +464,23 @@ static int print_rows(slog_reader *r, const opts *o, int64_t t0, int64_t t1, slo
             putchar('\n');
         }
     }
-    if (o->stats) fprintf(stderr, "timelines=%u-%u rows=%u unit=%u ", gq.tl_first, gq.tl_last < fi->n_timelines ? gq.tl_last : fi->n_timelines - 1, n_rows, slog_grid_unit(g));
+    if (o->stats)
+        fprintf(stderr, "timelines=%u-%u rows=%u unit=%u ", gq.tl_first,
+                gq.tl_last < fi->n_timelines ? gq.tl_last : fi->n_timelines - 1, n_rows, slog_grid_unit(g));
     slog_grid_free(g);
     return 0;
 }
 
 /* ------------------------------------------------------------ analysis */
 
-static void num_s(double ns, int json) {
+static void num_s(double ns, int json)
+{
     (void)json;
     printf("%.9f", ns / 1e9);
 }
 
-static int print_matrix(slog_reader *r, const opts *o, const slog_analysis *a) {
+static int print_matrix(slog_reader *r, const opts *o, const slog_analysis *a)
+{
     size_t n;
     const slog_matrix_cell *c = slog_analysis_matrix(a, &n);
     const char *fmt = o->format;
@@ -513,13 +530,15 @@ static int print_matrix(slog_reader *r, const opts *o, const slog_analysis *a) {
     return 0;
 }
 
-static int cmp_prof_cat(const void *a, const void *b) {
+static int cmp_prof_cat(const void *a, const void *b)
+{
     const slog_profile_row *x = a, *y = b;
     if (x->category != y->category) return x->category < y->category ? -1 : 1;
     return x->timeline < y->timeline ? -1 : x->timeline > y->timeline;
 }
 
-static int print_profile(slog_reader *r, const opts *o, const slog_analysis *a, int64_t t0, int64_t t1) {
+static int print_profile(slog_reader *r, const opts *o, const slog_analysis *a, int64_t t0, int64_t t1)
+{
     const slog_file_info *fi = slog_reader_info(r);
     size_t n;
     const slog_profile_row *src = slog_analysis_profile(a, &n);
@@ -530,8 +549,7 @@ static int print_profile(slog_reader *r, const opts *o, const slog_analysis *a, 
         if (n) /* src is NULL when there are none */
             memcpy(rows, src, n * sizeof *rows);
         m = n;
-        if (m > 1)
-            qsort(rows, m, sizeof *rows, cmp_prof_cat);
+        if (m > 1) qsort(rows, m, sizeof *rows, cmp_prof_cat);
     } else {
         /* per category over the timelines */
         for (uint32_t k = 0; k < fi->n_categories; k++) {
@@ -551,7 +569,8 @@ static int print_profile(slog_reader *r, const opts *o, const slog_analysis *a, 
     const char *fmt = o->format;
     int csv = strcmp(fmt, "csv") == 0, json = strcmp(fmt, "json") == 0;
     if (csv)
-        printf("category,calls,inclusive_s,exclusive_s,min_s,mean_s,max_s,share%s\n", o->by_timeline ? ",timeline" : "");
+        printf("category,calls,inclusive_s,exclusive_s,min_s,mean_s,max_s,share%s\n",
+               o->by_timeline ? ",timeline" : "");
     else if (json)
         printf("[");
     else
@@ -565,8 +584,8 @@ static int print_profile(slog_reader *r, const opts *o, const slog_analysis *a, 
         double share = span > 0 ? (double)p->inclusive_ns / span : 0;
         if (csv) {
             csv_string(c->name);
-            printf(",%" PRIu64 ",%.9f,%.9f,%.9f,%.9f,%.9f,%.6f", p->calls, secs(p->inclusive_ns),
-                   secs(p->exclusive_ns), secs(p->min_ns), mean, secs(p->max_ns), share);
+            printf(",%" PRIu64 ",%.9f,%.9f,%.9f,%.9f,%.9f,%.6f", p->calls, secs(p->inclusive_ns), secs(p->exclusive_ns),
+                   secs(p->min_ns), mean, secs(p->max_ns), share);
             if (o->by_timeline) printf(",%u", p->timeline);
             putchar('\n');
         } else if (json) {
@@ -580,8 +599,7 @@ static int print_profile(slog_reader *r, const opts *o, const slog_analysis *a, 
             printf("}");
         } else {
             printf("%-28s %10" PRIu64 " %14.9f %14.9f %12.9f %12.9f %12.9f %6.2f%%", c->name, p->calls,
-                   secs(p->inclusive_ns), secs(p->exclusive_ns), secs(p->min_ns), mean, secs(p->max_ns),
-                   100 * share);
+                   secs(p->inclusive_ns), secs(p->exclusive_ns), secs(p->min_ns), mean, secs(p->max_ns), 100 * share);
             if (o->by_timeline) printf("  %8u", p->timeline);
             putchar('\n');
         }
@@ -592,7 +610,8 @@ static int print_profile(slog_reader *r, const opts *o, const slog_analysis *a, 
 }
 
 /* "A[-B][,...]" timeline ids into a mask of n; -1 when malformed. */
-static int parse_set(const char *s, uint8_t *mask, uint32_t n) {
+static int parse_set(const char *s, uint8_t *mask, uint32_t n)
+{
     while (*s) {
         char *end;
         unsigned long a = strtoul(s, &end, 10), b = a;
@@ -617,7 +636,8 @@ typedef struct msgs {
     uint64_t n;
 } msgs;
 
-static int field_named(const slog_category *c, const char *name, int type) {
+static int field_named(const slog_category *c, const char *name, int type)
+{
     for (uint32_t f = 0; f < c->n_fields; f++)
         if (strcmp(c->field_names[f], name) == 0) return (int)f;
     if (type >= 0)
@@ -626,13 +646,15 @@ static int field_named(const slog_category *c, const char *name, int type) {
     return -1;
 }
 
-static int bytes_field_of(const slog_category *c) {
+static int bytes_field_of(const slog_category *c)
+{
     for (uint32_t f = 0; f < c->n_fields; f++)
         if (c->field_types[f] == SLOG_FIELD_BYTES) return (int)f;
     return -1;
 }
 
-static slog_cb_result on_msg(void *user, const slog_drawable *d) {
+static slog_cb_result on_msg(void *user, const slog_drawable *d)
+{
     msgs *m = user;
     if (d->kind != SLOG_KIND_ARROW || d->start < m->t0 || d->start > m->t1) return SLOG_CONTINUE;
     if ((m->from && !m->from[d->timeline]) || (m->to && !m->to[d->end_timeline])) return SLOG_CONTINUE;
@@ -669,8 +691,7 @@ static slog_cb_result on_msg(void *user, const slog_drawable *d) {
         }
         printf("}");
     } else {
-        printf("%6u -> %-6u %.9f .. %.9f %-12s", d->timeline, d->end_timeline, secs(d->start), secs(d->end),
-               c->name);
+        printf("%6u -> %-6u %.9f .. %.9f %-12s", d->timeline, d->end_timeline, secs(d->start), secs(d->end), c->name);
         for (int i = 0; i < 3; i++) {
             if (v[i] != SLOG_INFO_UNKNOWN)
                 printf(" %s=%" PRId64, names[i], v[i]);
@@ -682,7 +703,8 @@ static slog_cb_result on_msg(void *user, const slog_drawable *d) {
     return SLOG_CONTINUE;
 }
 
-static int run_messages(slog_reader *r, const opts *o, int64_t t0, int64_t t1, slog_query_stats *qs) {
+static int run_messages(slog_reader *r, const opts *o, int64_t t0, int64_t t1, slog_query_stats *qs)
+{
     const slog_file_info *fi = slog_reader_info(r);
     uint8_t *from = NULL, *to = NULL;
     int rc = 0;
@@ -727,7 +749,8 @@ static int run_messages(slog_reader *r, const opts *o, int64_t t0, int64_t t1, s
 
 /* ------------------------------------------------------------ main */
 
-static int add_range(opts *o, const char *s) {
+static int add_range(opts *o, const char *s)
+{
     char *end;
     unsigned long a = strtoul(s, &end, 10), b = a;
     if (end == s) return -1;
@@ -746,20 +769,29 @@ static int add_range(opts *o, const char *s) {
     return 0;
 }
 
-int main(int argc, char **argv) {
-    static const struct option longopts[] = {
-        {"window", required_argument, 0, 'w'}, {"timeline", required_argument, 0, 't'},
-        {"category", required_argument, 0, 'c'}, {"format", required_argument, 0, 'f'},
-        {"preview", required_argument, 0, 'p'}, {"bins", required_argument, 0, 'b'},
-        {"rows", required_argument, 0, 'r'},  {"check", no_argument, 0, 'k'},
-        {"stats", no_argument, 0, 's'},
-        {"matrix", no_argument, 0, 'm'},      {"profile", no_argument, 0, 'P'},
-        {"by-timeline", no_argument, 0, 1},   {"messages", no_argument, 0, 'M'},
-        {"from", required_argument, 0, 2},    {"to", required_argument, 0, 3},
-        {"tag", required_argument, 0, 4},     {"comm", required_argument, 0, 5},
-        {"bytes", required_argument, 0, 6},
-        {"help", no_argument, 0, 'h'},        {"version", no_argument, 0, 'V'},
-        {0, 0, 0, 0}};
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"window", required_argument, 0, 'w'},
+                                             {"timeline", required_argument, 0, 't'},
+                                             {"category", required_argument, 0, 'c'},
+                                             {"format", required_argument, 0, 'f'},
+                                             {"preview", required_argument, 0, 'p'},
+                                             {"bins", required_argument, 0, 'b'},
+                                             {"rows", required_argument, 0, 'r'},
+                                             {"check", no_argument, 0, 'k'},
+                                             {"stats", no_argument, 0, 's'},
+                                             {"matrix", no_argument, 0, 'm'},
+                                             {"profile", no_argument, 0, 'P'},
+                                             {"by-timeline", no_argument, 0, 1},
+                                             {"messages", no_argument, 0, 'M'},
+                                             {"from", required_argument, 0, 2},
+                                             {"to", required_argument, 0, 3},
+                                             {"tag", required_argument, 0, 4},
+                                             {"comm", required_argument, 0, 5},
+                                             {"bytes", required_argument, 0, 6},
+                                             {"help", no_argument, 0, 'h'},
+                                             {"version", no_argument, 0, 'V'},
+                                             {0, 0, 0, 0}};
     opts o = {.format = "text", .bins = 80};
     int ch, rc = 0;
     char **cats = calloc((size_t)argc + 1, sizeof *cats);
@@ -788,8 +820,10 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "slog2-print: --%s takes an integer, got '%s'\n", ch == 4 ? "tag" : "comm", optarg);
                 rc = 2;
             }
-            if (ch == 4) o.tag = v, o.has_tag = 1;
-            else o.comm = v, o.has_comm = 1;
+            if (ch == 4)
+                o.tag = v, o.has_tag = 1;
+            else
+                o.comm = v, o.has_comm = 1;
             break;
         }
         case 's': o.stats = 1; break;
@@ -819,7 +853,11 @@ int main(int argc, char **argv) {
                 rc = 2;
             }
             break;
-        case 'h': fputs(usage_text, stdout); free(cats); free(o.ranges); return 0;
+        case 'h':
+            fputs(usage_text, stdout);
+            free(cats);
+            free(o.ranges);
+            return 0;
         case 'V':
             printf("slog2-print %s (reads .slog2 format %d.x)\n", SLOG2_VERSION, SLOG_FORMAT_MAJOR);
             free(cats);
@@ -911,8 +949,8 @@ int main(int argc, char **argv) {
             fprintf(stderr, "slog2-print: check failed: %s\n", err.message);
             rc = 1;
         } else {
-            printf("check: OK (%" PRIu64 " nodes, %" PRIu64 " drawables, %" PRIu64 " previews verified)\n",
-                   fi->n_nodes, qs.drawables, qs.previews);
+            printf("check: OK (%" PRIu64 " nodes, %" PRIu64 " drawables, %" PRIu64 " previews verified)\n", fi->n_nodes,
+                   qs.drawables, qs.previews);
         }
     }
     if (!rc && (o.matrix || o.profile || o.messages)) {
@@ -923,8 +961,8 @@ int main(int argc, char **argv) {
         } else if (o.messages) {
             rc = run_messages(r, &o, t0, t1, &qs);
         } else {
-            slog_analysis_query aq = {.t0 = t0, .t1 = t1,
-                                      .flags = o.matrix ? SLOG_ANALYSIS_MATRIX : SLOG_ANALYSIS_PROFILE};
+            slog_analysis_query aq = {
+                .t0 = t0, .t1 = t1, .flags = o.matrix ? SLOG_ANALYSIS_MATRIX : SLOG_ANALYSIS_PROFILE};
             if (getenv("SLOG2_NO_SUMMARY")) aq.flags |= SLOG_ANALYSIS_NO_SUMMARY;
             slog_analysis *an;
             if (slog_reader_analyse(r, &aq, &an, &qs, &err) != SLOG_OK) {
@@ -992,7 +1030,8 @@ int main(int argc, char **argv) {
                     for (uint32_t j = 0; j < o.bins; j++) printf(",c%u", j);
                     putchar('\n');
                 } else {
-                    printf("# %u columns of %.9f s over %.9f .. %.9f s; state rows: fraction covered, others: counts (split over columns)\n",
+                    printf("# %u columns of %.9f s over %.9f .. %.9f s; state rows: fraction covered, others: counts "
+                           "(split over columns)\n",
                            o.bins, secs(t1 - t0 + 1) / o.bins, secs(t0), secs(t1));
                 }
                 for (uint32_t i = 0; i < slog_columns_n_rows(x.cols); i++) {

@@ -19,8 +19,7 @@ static void lab(uint32_t rgba, double *L, double *a, double *b)
     double y = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
     double z = (0.0193 * c[0] + 0.1192 * c[1] + 0.9505 * c[2]) / 1.08883;
     double f[3] = {x, y, z};
-    for (int i = 0; i < 3; i++)
-        f[i] = f[i] > 0.008856 ? cbrt(f[i]) : 7.787 * f[i] + 16.0 / 116;
+    for (int i = 0; i < 3; i++) f[i] = f[i] > 0.008856 ? cbrt(f[i]) : 7.787 * f[i] + 16.0 / 116;
     *L = 116 * f[1] - 16;
     *a = 500 * (f[0] - f[1]);
     *b = 200 * (f[1] - f[2]);
@@ -35,8 +34,8 @@ int main(void)
         {DUMPI_FAMILY_P2P, {"MPI_Send", "MPI_Isend", "MPI_Recv", "MPI_Irecv", "MPI_Sendrecv", NULL}},
         {DUMPI_FAMILY_WAIT_TEST, {"MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Test", NULL}},
         {DUMPI_FAMILY_COLLECTIVE,
-         {"MPI_Allreduce", "MPI_Reduce", "MPI_Bcast", "MPI_Barrier", "MPI_Allgather", "MPI_Alltoall",
-          "MPI_Alltoallv", "MPI_Gather", "MPI_Scatter", NULL}},
+         {"MPI_Allreduce", "MPI_Reduce", "MPI_Bcast", "MPI_Barrier", "MPI_Allgather", "MPI_Alltoall", "MPI_Alltoallv",
+          "MPI_Gather", "MPI_Scatter", NULL}},
     };
     int failed = 0;
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
@@ -52,7 +51,6 @@ int main(void)
                     failed = 1;
                 }
             }
-    if (!failed)
-        printf("palette: the common calls of each family are apart\n");
+    if (!failed) printf("palette: the common calls of each family are apart\n");
     return failed;
 }

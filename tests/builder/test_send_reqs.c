@@ -5,8 +5,8 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "check.h"
 #include "call_plan.h"
+#include "check.h"
 #include "dumpi_table.h"
 #include "send_reqs.h"
 
@@ -15,7 +15,8 @@ typedef struct collected {
     int n;
 } collected;
 
-static match_op *slot(void *user) {
+static match_op *slot(void *user)
+{
     collected *c = user;
     return &c->ops[c->n < 15 ? c->n++ : 15];
 }
@@ -23,7 +24,8 @@ static match_op *slot(void *user) {
 /* A record of function name with its arguments named in args (name,
  * value pairs, NULL-terminated); a status argument gets st. (Request id 1
  * is DUMPI's MPI_REQUEST_NULL.) */
-static void make(dumpi_call *c, const char *name, const dumpi_status *st, ...) {
+static void make(dumpi_call *c, const char *name, const dumpi_status *st, ...)
+{
     memset(c, 0, sizeof *c);
     c->fn = dumpi_fn_by_name(name);
     c->label = c->fn->label;
@@ -44,7 +46,8 @@ static void make(dumpi_call *c, const char *name, const dumpi_status *st, ...) {
 }
 
 /* The operations of c, through a lane's set (sends) or none (NULL). */
-static int ops_of(const dumpi_call *c, send_reqs *sends, collected *out) {
+static int ops_of(const dumpi_call *c, send_reqs *sends, collected *out)
+{
     fn_plan p;
     call_plan_make(&p, c->label);
     dumpi_completions dc;
@@ -59,7 +62,8 @@ static const dumpi_status cancelled = {.bytes = 0, .source = -1, .tag = -1, .can
 
 /* Isend, then Wait: the send's operation is listed, its completion not;
  * without the set, both are. An Irecv's completion always is. */
-static void test_isend_wait(void) {
+static void test_isend_wait(void)
+{
     send_reqs s = {0};
     dumpi_call c;
     collected got;
@@ -82,7 +86,8 @@ static void test_isend_wait(void) {
 /* A cancelled send (by its status, or MPI_Cancel without one), an id
  * reused by a receive before the send completed, a freed request and an
  * id beyond the matcher's array: completions listed. */
-static void test_kept(void) {
+static void test_kept(void)
+{
     send_reqs s = {0};
     dumpi_call c;
     collected got;
@@ -116,7 +121,8 @@ static void test_kept(void) {
 
 /* Records the lane defers keep the set the same way (send_reqs_note): a
  * deferred Isend is left out at its completion, a deferred Wait ends it. */
-static void test_deferred(void) {
+static void test_deferred(void)
+{
     send_reqs s = {0};
     dumpi_call c;
     collected got;
@@ -142,7 +148,8 @@ static void test_deferred(void) {
     CHECK_EQ(ops_of(&c, &s, &got), 1);
 }
 
-int main(void) {
+int main(void)
+{
     test_isend_wait();
     test_kept();
     test_deferred();

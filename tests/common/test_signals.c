@@ -26,7 +26,8 @@ static char temp[128], err_path[128];
 typedef void (*child_fn)(void);
 
 /* Runs fn in a child with stderr to err_path; its wait status. */
-static int run_child(child_fn fn) {
+static int run_child(child_fn fn)
+{
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -41,12 +42,14 @@ static int run_child(child_fn fn) {
     return status;
 }
 
-static bool exists(const char *path) {
+static bool exists(const char *path)
+{
     struct stat st;
     return stat(path, &st) == 0;
 }
 
-static bool err_says(const char *what) {
+static bool err_says(const char *what)
+{
     char buf[512] = "";
     FILE *f = fopen(err_path, "r");
     if (!f) return false;
@@ -56,20 +59,23 @@ static bool err_says(const char *what) {
     return strstr(buf, what) != NULL;
 }
 
-static void make_temp(void) {
+static void make_temp(void)
+{
     int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd < 0 || write(fd, "x", 1) != 1) _exit(101);
     close(fd);
 }
 
-static void arm(void) {
+static void arm(void)
+{
     const char *p = temp;
     if (!signals_arm("test", &p, 1, false)) _exit(102);
 }
 
 /* SIGTERM after creating the file, before arming: held, it is delivered
  * once armed, to the handler. */
-static void held_then_armed(void) {
+static void held_then_armed(void)
+{
     signals_hold();
     make_temp();
     raise(SIGTERM);
@@ -78,7 +84,8 @@ static void held_then_armed(void) {
 }
 
 /* The same without the hold: the default action, the file left. */
-static void not_held(void) {
+static void not_held(void)
+{
     make_temp();
     raise(SIGTERM);
     arm();
@@ -87,7 +94,8 @@ static void not_held(void) {
 
 /* Creating the file failed: unhold, and a held signal acts as it would
  * have, nothing removed. */
-static void held_then_unheld(void) {
+static void held_then_unheld(void)
+{
     signals_hold();
     make_temp();
     raise(SIGTERM);
@@ -96,7 +104,8 @@ static void held_then_unheld(void) {
 }
 
 /* Disarmed (the file renamed): signals act as before. */
-static void armed_then_disarmed(void) {
+static void armed_then_disarmed(void)
+{
     signals_hold();
     make_temp();
     arm();
@@ -106,7 +115,8 @@ static void armed_then_disarmed(void) {
 }
 
 /* An ignored signal (nohup) stays ignored while armed. */
-static void ignored_stays_ignored(void) {
+static void ignored_stays_ignored(void)
+{
     signal(SIGHUP, SIG_IGN);
     signals_hold();
     make_temp();
@@ -132,7 +142,8 @@ static const struct {
     {"ignored_stays_ignored", ignored_stays_ignored, 0, false},
 };
 
-static void check_case(size_t i) {
+static void check_case(size_t i)
+{
     unlink(temp);
     int st = run_child(cases[i].fn);
     if (cases[i].sig)
@@ -149,7 +160,8 @@ static void check_case(size_t i) {
     }
 }
 
-int main(void) {
+int main(void)
+{
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
         return 1;

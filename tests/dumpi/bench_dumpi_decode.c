@@ -32,8 +32,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   double all_t = 0, all_calls = 0, all_bytes = 0;
-  printf("%-60s %10s %8s %10s %9s\n", "file", "calls", "MB", "Mcalls/s",
-         "MB/s");
+  printf("%-60s %10s %8s %10s %9s\n", "file", "calls", "MB", "Mcalls/s", "MB/s");
   for (int i = first; i < argc; i++) {
     dumpi_error err;
     dumpi_file *f;
@@ -48,8 +47,7 @@ int main(int argc, char **argv) {
     do {
       dumpi_file_rewind(f);
       per_pass = 0;
-      while ((rc = dumpi_file_next(f, &call, &err)) == 1)
-        per_pass++;
+      while ((rc = dumpi_file_next(f, &call, &err)) == 1) per_pass++;
       if (rc < 0) {
         fprintf(stderr, "%s\n", err.message);
         dumpi_file_close(f);
@@ -60,16 +58,14 @@ int main(int argc, char **argv) {
       t = now() - t0;
     } while (t < budget);
     const char *name = strrchr(argv[i], '/');
-    printf("%-60s %10ld %8.2f %10.2f %9.0f\n", name ? name + 1 : argv[i],
-           per_pass, (double)dumpi_file_stream_bytes(f) / 1e6,
-           calls / t / 1e6, bytes / t / 1e6);
+    printf("%-60s %10ld %8.2f %10.2f %9.0f\n", name ? name + 1 : argv[i], per_pass,
+           (double)dumpi_file_stream_bytes(f) / 1e6, calls / t / 1e6, bytes / t / 1e6);
     all_t += t;
     all_calls += calls;
     all_bytes += bytes;
     dumpi_file_close(f);
   }
-  printf("TOTAL: %.2f Mcalls/s, %.0f MB/s (%.0f bytes/call)\n",
-         all_calls / all_t / 1e6, all_bytes / all_t / 1e6,
+  printf("TOTAL: %.2f Mcalls/s, %.0f MB/s (%.0f bytes/call)\n", all_calls / all_t / 1e6, all_bytes / all_t / 1e6,
          all_bytes / all_calls);
   return 0;
 }

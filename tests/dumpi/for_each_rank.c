@@ -30,8 +30,7 @@ int for_each_rank(int argc, char **argv, void (*fn)(const char *path, int rank))
       continue;
     }
     for (int r = 0; r < dumpi_meta_n_ranks(m); r++)
-      if (dumpi_meta_bin_path(m, r))
-        fn(dumpi_meta_bin_path(m, r), r);
+      if (dumpi_meta_bin_path(m, r)) fn(dumpi_meta_bin_path(m, r), r);
     dumpi_meta_free(m);
   }
   return rc;

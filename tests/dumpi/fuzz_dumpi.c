@@ -16,20 +16,16 @@
 static char path[64];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (!path[0])
-    snprintf(path, sizeof path, "/tmp/fuzz_dumpi.%d.bin", (int)getpid());
+  if (!path[0]) snprintf(path, sizeof path, "/tmp/fuzz_dumpi.%d.bin", (int)getpid());
   unlink(path); /* new inode: see test_dumpi_malformed.c */
   FILE *fp = fopen(path, "wb");
-  if (!fp)
-    return 0;
-  if (size)
-    fwrite(data, 1, size, fp);
+  if (!fp) return 0;
+  if (size) fwrite(data, 1, size, fp);
   fclose(fp);
 
   dumpi_file *f;
   dumpi_error err;
-  if (dumpi_file_open(path, &f, &err) != DUMPI_OK)
-    return 0;
+  if (dumpi_file_open(path, &f, &err) != DUMPI_OK) return 0;
   const uint32_t *calls, *ignored;
   (void)dumpi_file_footer_counts(f, &calls, &ignored);
   (void)dumpi_file_datatype_size(f, 9);
@@ -41,21 +37,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       int32_t k = 0;
       (void)dumpi_call_int(&c, i);
       const int32_t *a = dumpi_call_int_array(&c, i, &k);
-      for (int32_t j = 0; a && j < k; j++)
-        (void)a[j];
+      for (int32_t j = 0; a && j < k; j++) (void)a[j];
       const dumpi_status *s = dumpi_call_statuses(&c, i, &k);
-      for (int32_t j = 0; s && j < k; j++)
-        (void)s[j].tag;
+      for (int32_t j = 0; s && j < k; j++) (void)s[j].tag;
       const char *str = dumpi_call_string(&c, i);
-      if (str)
-        (void)strlen(str);
+      if (str) (void)strlen(str);
       const char *const *sv = dumpi_call_string_array(&c, i, &k);
-      for (int32_t j = 0; sv && j < k; j++)
-        (void)strlen(sv[j]);
+      for (int32_t j = 0; sv && j < k; j++) (void)strlen(sv[j]);
       const dumpi_int_row *rows = dumpi_call_int_array_2d(&c, i, &k);
       for (int32_t j = 0; rows && j < k; j++)
-        for (int32_t q = 0; q < rows[j].n; q++)
-          (void)rows[j].v[q];
+        for (int32_t q = 0; q < rows[j].n; q++) (void)rows[j].v[q];
     }
     for (int32_t i = 0; i < dumpi_call_n_completed(&c); i++) {
       int32_t req;
@@ -63,8 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       dumpi_call_completed(&c, i, &req, &st);
     }
   }
-  if (n > size)
-    abort(); /* a record is at least 3 bytes: the stream must end */
+  if (n > size) abort(); /* a record is at least 3 bytes: the stream must end */
   dumpi_file_close(f);
   return 0;
 }

@@ -22,8 +22,7 @@ static long n_records, n_arrays, n_strings, n_statuses;
 /* FNV-1a over everything a record holds, arrays and strings included. */
 static uint64_t mix(uint64_t h, const void *p, size_t n) {
   const uint8_t *b = p;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ b[i]) * 0x100000001b3ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
   return h;
 }
 
@@ -45,8 +44,7 @@ static uint64_t fingerprint(const dumpi_call *c) {
     const dumpi_value *v = &c->args[i];
     h = mix(h, &v->present, 1);
     h = mix(h, &v->i, sizeof v->i);
-    if (!v->present || !v->p)
-      continue;
+    if (!v->present || !v->p) continue;
     size_t n = (size_t)v->i;
     switch ((dumpi_arg_type)c->fn->args[i].type) {
     case DUMPI_ARG_STATUS:
@@ -60,12 +58,9 @@ static uint64_t fingerprint(const dumpi_call *c) {
         h = mix(h, &s->error, 1);
       }
       break;
-    case DUMPI_ARG_STRING:
-      h = mix_str(h, v->p);
-      break;
+    case DUMPI_ARG_STRING: h = mix_str(h, v->p); break;
     case DUMPI_ARG_STRING_ARRAY:
-      for (size_t k = 0; k < n; k++)
-        h = mix_str(h, ((const char *const *)v->p)[k]);
+      for (size_t k = 0; k < n; k++) h = mix_str(h, ((const char *const *)v->p)[k]);
       break;
     case DUMPI_ARG_INT_ARRAY_2D:
       for (size_t k = 0; k < n; k++) {
@@ -78,13 +73,10 @@ static uint64_t fingerprint(const dumpi_call *c) {
       for (size_t k = 0; k < n; k++) {
         const dumpi_string_list *l = (const dumpi_string_list *)v->p + k;
         h = mix(h, &l->n, 4);
-        for (int32_t j = 0; j < l->n; j++)
-          h = mix_str(h, l->v[j]);
+        for (int32_t j = 0; j < l->n; j++) h = mix_str(h, l->v[j]);
       }
       break;
-    default:
-      h = mix(h, v->p, n * 4);
-      break;
+    default: h = mix(h, v->p, n * 4); break;
     }
   }
   return h;
@@ -110,23 +102,19 @@ static void check_rank(const char *bin, int rank) {
     }
     dumpi_call *k = dumpi_call_clone(&c);
     CHECK(k != NULL);
-    if (!k)
-      break;
+    if (!k) break;
     prev_fp = fingerprint(&c);
     CHECK(fingerprint(k) == prev_fp);
-    CHECK(k->label == c.label && k->fn == c.fn && k->offset == c.offset &&
-          k->thread == c.thread);
+    CHECK(k->label == c.label && k->fn == c.fn && k->offset == c.offset && k->thread == c.thread);
     for (int i = 0; i < c.fn->n_args; i++) {
-      if (!c.args[i].p)
-        continue;
+      if (!c.args[i].p) continue;
       n_arrays++;
       dumpi_arg_type t = (dumpi_arg_type)c.fn->args[i].type;
       n_strings += t == DUMPI_ARG_STRING || t == DUMPI_ARG_STRING_ARRAY;
       n_statuses += t == DUMPI_ARG_STATUS || t == DUMPI_ARG_STATUS_ARRAY;
       CHECK(k->args[i].p != c.args[i].p); /* a copy, not the arena's */
     }
-    if (c.n_perf)
-      CHECK(k->perf_in != c.perf_in);
+    if (c.n_perf) CHECK(k->perf_in != c.perf_in);
     prev = k;
   }
   if (prev) {
@@ -138,11 +126,11 @@ static void check_rank(const char *bin, int rank) {
 
 int main(int argc, char **argv) {
   int rc = for_each_rank(argc, argv, check_rank);
-  if (rc == 2)
-    return rc;
+  if (rc == 2) return rc;
   CHECKF(rc == 0, "a folder's .meta could not be opened");
   printf("%ld records, %ld arrays cloned (%ld strings or string lists, %ld "
-         "statuses)\n", n_records, n_arrays, n_strings, n_statuses);
+         "statuses)\n",
+         n_records, n_arrays, n_strings, n_statuses);
   /* the traces must have given arrays of each kind to copy */
   CHECK(n_arrays > 500 && n_strings > 0 && n_statuses > 100);
   return 0;

@@ -43,10 +43,8 @@ static void check_rank(const char *path, int rank) {
   int64_t init_start = 0, init_stop = 0;
   uint16_t init_label = 0;
   while ((rc = dumpi_file_next(f, &c, &err)) == 1) {
-    if (n == 0)
-      first = c;
-    if (at >= 0 && n == at + 1)
-      next_off = c.offset;
+    if (n == 0) first = c;
+    if (at >= 0 && n == at + 1) next_off = c.offset;
     if (at < 0 && is_init(&c)) {
       at = n;
       init_off = c.offset;
@@ -58,14 +56,13 @@ static void check_rank(const char *path, int rank) {
   }
   CHECK(rc == 0);
   CHECK(at >= 0); /* every shared trace calls MPI_Init(_thread) */
-  if (at > 0)
-    n_after_first++;
+  if (at > 0) n_after_first++;
 
   dumpi_file_rewind(f);
   int budget = 256;
   rc = dumpi_file_find(f, init_set, &budget, &c, &err);
-  CHECK(rc == 1 && c.label == init_label && c.offset == init_off &&
-        c.wall_start == init_start && c.wall_stop == init_stop);
+  CHECK(rc == 1 && c.label == init_label && c.offset == init_off && c.wall_start == init_start &&
+        c.wall_stop == init_stop);
   CHECK(budget == 256 - (at + 1));
   /* reading goes on after it */
   if (at + 1 < n) {
@@ -76,18 +73,15 @@ static void check_rank(const char *path, int rank) {
   dumpi_file_rewind(f);
   if (at > 0) {
     budget = at;
-    CHECK(dumpi_file_find(f, init_set, &budget, &c, &err) == 0 &&
-          budget == 0);
+    CHECK(dumpi_file_find(f, init_set, &budget, &c, &err) == 0 && budget == 0);
     dumpi_file_rewind(f);
   }
-  CHECK(dumpi_file_next(f, &c, &err) == 1 && c.offset == first.offset &&
-        c.wall_start == first.wall_start);
+  CHECK(dumpi_file_next(f, &c, &err) == 1 && c.offset == first.offset && c.wall_start == first.wall_start);
 
   /* a label the stream lacks: 0 at its end, which stays the end */
   dumpi_file_rewind(f);
   budget = n + 10;
-  CHECK(dumpi_file_find(f, none_set, &budget, &c, &err) == 0 &&
-        budget == 10);
+  CHECK(dumpi_file_find(f, none_set, &budget, &c, &err) == 0 && budget == 10);
   CHECK(dumpi_file_next(f, &c, &err) == 0);
 
   /* a wall offset moves what is found by exactly that much */
@@ -96,19 +90,16 @@ static void check_rank(const char *path, int rank) {
   dumpi_file_set_wall_offset(f, shift);
   budget = 256;
   rc = dumpi_file_find(f, init_set, &budget, &c, &err);
-  CHECK(rc == 1 && c.wall_start == init_start + shift &&
-        c.wall_stop == init_stop + shift);
+  CHECK(rc == 1 && c.wall_start == init_start + shift && c.wall_stop == init_stop + shift);
   dumpi_file_close(f);
 }
 
 int main(int argc, char **argv) {
   init_set[DUMPI_LABEL_INIT] = init_set[DUMPI_LABEL_INIT_THREAD] = 1;
   int rc = for_each_rank(argc, argv, check_rank);
-  if (rc == 2)
-    return rc;
+  if (rc == 2) return rc;
   CHECKF(rc == 0, "a folder's .meta could not be opened");
-  printf("%ld ranks, %ld with records before MPI_Init\n", n_ranks,
-         n_after_first);
+  printf("%ld ranks, %ld with records before MPI_Init\n", n_ranks, n_after_first);
   /* hpcg calls MPI_Initialized first: the search must have had to skip */
   CHECK(n_ranks > 0 && n_after_first > 0);
   return 0;

@@ -17,15 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
-
 typedef struct bytes {
   unsigned char b[512];
   size_t n;
 } bytes;
 
 static void be(bytes *o, uint64_t v, int width) {
-  for (int i = width - 1; i >= 0; i--)
-    o->b[o->n++] = (unsigned char)(v >> (8 * i));
+  for (int i = width - 1; i >= 0; i--) o->b[o->n++] = (unsigned char)(v >> (8 * i));
 }
 
 enum { LABEL_TYPE_STRUCT = 40, LABEL_END = 293, DATATYPE_INT = 9 };
@@ -40,24 +38,24 @@ static void write_trace(const char *path, int minor, int legacy) {
   be(&o, 0, 4);                            /* wall time bias */
   be(&o, LABEL_TYPE_STRUCT, 2);
   be(&o, DUMPI_MASK_WALLTIME, 1);
-  be(&o, 1, 2), be(&o, 500, 4);            /* wall start: 1 s 500 ns */
-  be(&o, 1, 2), be(&o, 900, 4);            /* wall stop */
-  be(&o, 2, 4);                            /* count */
+  be(&o, 1, 2), be(&o, 500, 4);             /* wall start: 1 s 500 ns */
+  be(&o, 1, 2), be(&o, 900, 4);             /* wall stop */
+  be(&o, 2, 4);                             /* count */
   be(&o, 2, 4), be(&o, 3, 4), be(&o, 4, 4); /* lengths[2] */
   if (legacy) {
-    be(&o, 16, 4);                         /* indices: one bare int32 */
+    be(&o, 16, 4); /* indices: one bare int32 */
   } else {
     be(&o, 2, 4), be(&o, 0, 4), be(&o, 16, 4); /* indices[2] */
   }
   be(&o, 2, 4), be(&o, DATATYPE_INT, 2), be(&o, DATATYPE_INT, 2); /* oldtypes */
-  be(&o, 77, 2);                           /* newtype */
+  be(&o, 77, 2);                                                  /* newtype */
   be(&o, LABEL_END, 2);
   uint64_t header = o.n;
   o.b[o.n++] = 0, o.b[o.n++] = 6, o.b[o.n++] = (unsigned char)minor;
-  be(&o, 1700000000, 8);                   /* start time */
+  be(&o, 1700000000, 8);                            /* start time */
   be(&o, 2, 2), o.b[o.n++] = 'v', o.b[o.n++] = 'm'; /* hostname */
-  be(&o, 1, 2), o.b[o.n++] = 'u';          /* username */
-  be(&o, 0, 4);                            /* no mesh */
+  be(&o, 1, 2), o.b[o.n++] = 'u';                   /* username */
+  be(&o, 0, 4);                                     /* no mesh */
   /* index: magic, sizes, addresses, perf labels, header, body, footer, keyval */
   be(&o, UINT64_C(0xffaadd44554d5049), 8);
   be(&o, 0, 8), be(&o, 0, 8), be(&o, 0, 8);
@@ -88,25 +86,20 @@ static void check_version(int minor, int legacy) {
     rc = dumpi_file_next(f, &c, &err);
     CHECKF(rc == 1, "0.6.%d: first record: rc %d %s", minor, rc, err.message);
     if (rc == 1) {
-      CHECKF(c.label == LABEL_TYPE_STRUCT && c.fn->n_args == 5,
-            "0.6.%d: label %u", minor, c.label);
+      CHECKF(c.label == LABEL_TYPE_STRUCT && c.fn->n_args == 5, "0.6.%d: label %u", minor, c.label);
       CHECKF(c.wall_start + 400 == c.wall_stop, "0.6.%d: times", minor);
       const dumpi_value *v = c.args;
       CHECKF(v[0].i == 2, "0.6.%d: count %lld", minor, (long long)v[0].i);
       const int32_t *len = v[1].p, *ind = v[2].p, *old = v[3].p;
-      CHECKF(v[1].i == 2 && len && len[0] == 3 && len[1] == 4,
-            "0.6.%d: lengths", minor);
+      CHECKF(v[1].i == 2 && len && len[0] == 3 && len[1] == 4, "0.6.%d: lengths", minor);
       /* the legacy scalar comes back as an array of one */
-      CHECKF(v[2].present && ind && v[2].i == (legacy ? 1 : 2) &&
-                ind[v[2].i - 1] == 16,
-            "0.6.%d: indices: %lld values", minor, (long long)v[2].i);
-      CHECKF(v[3].i == 2 && old && old[0] == DATATYPE_INT &&
-                old[1] == DATATYPE_INT,
-            "0.6.%d: oldtypes (%lld values)", minor, (long long)v[3].i);
+      CHECKF(v[2].present && ind && v[2].i == (legacy ? 1 : 2) && ind[v[2].i - 1] == 16, "0.6.%d: indices: %lld values",
+             minor, (long long)v[2].i);
+      CHECKF(v[3].i == 2 && old && old[0] == DATATYPE_INT && old[1] == DATATYPE_INT, "0.6.%d: oldtypes (%lld values)",
+             minor, (long long)v[3].i);
       CHECKF(v[4].i == 77, "0.6.%d: newtype %lld", minor, (long long)v[4].i);
       rc = dumpi_file_next(f, &c, &err);
-      CHECKF(rc == 0, "0.6.%d: end of stream: rc %d %s", minor, rc,
-            err.message);
+      CHECKF(rc == 0, "0.6.%d: end of stream: rc %d %s", minor, rc, err.message);
     }
     dumpi_file_close(f);
   }

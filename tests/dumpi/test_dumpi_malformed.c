@@ -35,8 +35,7 @@ typedef struct rec {
 
 static unsigned char *slurp(const char *path, size_t *n) {
   FILE *fp = fopen(path, "rb");
-  if (!fp)
-    return NULL;
+  if (!fp) return NULL;
   fseek(fp, 0, SEEK_END);
   long len = ftell(fp);
   rewind(fp);
@@ -66,15 +65,12 @@ static const char *spill(const char *name, const unsigned char *b, size_t n) {
 }
 
 /* Decode a file; returns the final code (0 clean end, <0 error). */
-static int decode(const char *path, rec *out, size_t max, size_t *n,
-                  dumpi_error *err, int *open_rc) {
+static int decode(const char *path, rec *out, size_t max, size_t *n, dumpi_error *err, int *open_rc) {
   dumpi_file *f;
   *n = 0;
   *open_rc = dumpi_file_open(path, &f, err);
-  if (*open_rc != DUMPI_OK)
-    return *open_rc;
-  if (window)
-    dumpi_file_set_window(f, window);
+  if (*open_rc != DUMPI_OK) return *open_rc;
+  if (window) dumpi_file_set_window(f, window);
   dumpi_call c;
   int rc;
   uint64_t size = dumpi_file_size(f);
@@ -94,11 +90,9 @@ static int decode(const char *path, rec *out, size_t max, size_t *n,
       int32_t k = 0;
       (void)dumpi_call_int(&c, i);
       const int32_t *a = dumpi_call_int_array(&c, i, &k);
-      for (int32_t j = 0; a && j < k; j++)
-        (void)a[j];
+      for (int32_t j = 0; a && j < k; j++) (void)a[j];
       const char *s = dumpi_call_string(&c, i);
-      if (s)
-        (void)strlen(s);
+      if (s) (void)strlen(s);
     }
     for (int32_t i = 0; i < dumpi_call_n_completed(&c); i++) {
       int32_t req;
@@ -116,12 +110,10 @@ static int decode(const char *path, rec *out, size_t max, size_t *n,
   return rc;
 }
 
-static void check_truncations(const char *bin, const unsigned char *b,
-                              size_t n, const rec *full, size_t n_full,
+static void check_truncations(const char *bin, const unsigned char *b, size_t n, const rec *full, size_t n_full,
                               int stride) {
   rec *got = malloc((n_full + 1) * sizeof *got);
-  uint64_t stream_end = n_full ? full[n_full - 1].offset + full[n_full - 1].size
-                               : 16;
+  uint64_t stream_end = n_full ? full[n_full - 1].offset + full[n_full - 1].size : 16;
   for (size_t len = 0; len < n; len += (size_t)stride) {
     const char *p = spill("trunc.bin", b, len);
     dumpi_error err;
@@ -129,45 +121,35 @@ static void check_truncations(const char *bin, const unsigned char *b,
     size_t k;
     int rc = decode(p, got, n_full + 1, &k, &err, &open_rc);
     if (len < 8) {
-      CHECKF(open_rc == DUMPI_ERR_NOT_DUMPI, "%s cut at %zu: open %d", bin,
-            len, open_rc);
+      CHECKF(open_rc == DUMPI_ERR_NOT_DUMPI, "%s cut at %zu: open %d", bin, len, open_rc);
       continue;
     }
     if (len < 16) { /* no room for the time biases */
-      CHECKF(open_rc == DUMPI_ERR_TRUNCATED, "%s cut at %zu: open %d", bin,
-            len, open_rc);
+      CHECKF(open_rc == DUMPI_ERR_TRUNCATED, "%s cut at %zu: open %d", bin, len, open_rc);
       continue;
     }
-    CHECKF(open_rc == DUMPI_OK, "%s cut at %zu: open %d %s", bin, len,
-          open_rc, err.message);
+    CHECKF(open_rc == DUMPI_OK, "%s cut at %zu: open %d %s", bin, len, open_rc, err.message);
     /* records wholly before the cut */
     size_t want = 0;
-    while (want < n_full && full[want].offset + full[want].size <= len)
-      want++;
-    CHECKF(k == want, "%s cut at %zu: %zu records, want %zu", bin, len, k,
-          want);
+    while (want < n_full && full[want].offset + full[want].size <= len) want++;
+    CHECKF(k == want, "%s cut at %zu: %zu records, want %zu", bin, len, k, want);
     for (size_t i = 0; i < k && i < want; i++)
-      CHECKF(got[i].label == full[i].label &&
-                got[i].wall_start == full[i].wall_start &&
-                got[i].wall_stop == full[i].wall_stop,
-            "%s cut at %zu: record %zu differs", bin, len, i);
+      CHECKF(got[i].label == full[i].label && got[i].wall_start == full[i].wall_start &&
+                 got[i].wall_stop == full[i].wall_stop,
+             "%s cut at %zu: record %zu differs", bin, len, i);
     if (len >= stream_end + 2) {
-      CHECKF(rc == 0, "%s cut at %zu (after the stream): rc %d %s", bin, len,
-            rc, err.message);
+      CHECKF(rc == 0, "%s cut at %zu (after the stream): rc %d %s", bin, len, rc, err.message);
     } else {
       uint64_t at = want < n_full ? full[want].offset : stream_end;
-      CHECKF(rc == DUMPI_ERR_TRUNCATED && err.offset == at &&
-                strstr(err.message, "trunc.bin"),
-            "%s cut at %zu: rc %d offset %llu (want %llu) %s", bin, len, rc,
-            (unsigned long long)err.offset, (unsigned long long)at,
-            err.message);
+      CHECKF(rc == DUMPI_ERR_TRUNCATED && err.offset == at && strstr(err.message, "trunc.bin"),
+             "%s cut at %zu: rc %d offset %llu (want %llu) %s", bin, len, rc, (unsigned long long)err.offset,
+             (unsigned long long)at, err.message);
     }
   }
   free(got);
 }
 
-static void check_flips(const char *bin, const unsigned char *b, size_t n,
-                        int count) {
+static void check_flips(const char *bin, const unsigned char *b, size_t n, int count) {
   unsigned char *c = malloc(n);
   unsigned long long seed = 0x9e3779b97f4a7c15ULL;
   int errors = 0;
@@ -187,14 +169,12 @@ static void check_flips(const char *bin, const unsigned char *b, size_t n,
     CHECKF(rc != -100, "%s flip %d: endless stream", bin, i);
     if (rc < 0) {
       errors++;
-      CHECKF(err.code == rc && strstr(err.message, "flip.bin") &&
-                err.offset <= n,
-            "%s flip %d: rc %d, err code %d offset %llu message %s", bin, i,
-            rc, err.code, (unsigned long long)err.offset, err.message);
+      CHECKF(err.code == rc && strstr(err.message, "flip.bin") && err.offset <= n,
+             "%s flip %d: rc %d, err code %d offset %llu message %s", bin, i, rc, err.code,
+             (unsigned long long)err.offset, err.message);
     }
   }
-  printf("  %d bit-flipped copies: %d ended in an error, none crashed\n",
-         count, errors);
+  printf("  %d bit-flipped copies: %d ended in an error, none crashed\n", count, errors);
   free(c);
 }
 
@@ -205,19 +185,16 @@ static void put_u32(unsigned char *p, uint32_t v) {
   p[3] = (unsigned char)v;
 }
 
-static void check_crafted(const char *bin, const unsigned char *b, size_t n,
-                          const rec *full, size_t n_full) {
+static void check_crafted(const char *bin, const unsigned char *b, size_t n, const rec *full, size_t n_full) {
   dumpi_error err;
   int open_rc;
   size_t k;
   unsigned char *c = malloc(n + 64);
 
   /* foreign files */
-  const char *p = spill("foreign.bin", (const unsigned char *)
-                        "hostname=vm\nnumprocs=4\nusername=x\n", 34);
+  const char *p = spill("foreign.bin", (const unsigned char *)"hostname=vm\nnumprocs=4\nusername=x\n", 34);
   decode(p, NULL, 0, &k, &err, &open_rc);
-  CHECKF(open_rc == DUMPI_ERR_NOT_DUMPI && err.offset == 0,
-        "foreign: %d", open_rc);
+  CHECKF(open_rc == DUMPI_ERR_NOT_DUMPI && err.offset == 0, "foreign: %d", open_rc);
   p = spill("empty.bin", b, 0);
   decode(p, NULL, 0, &k, &err, &open_rc);
   CHECKF(open_rc == DUMPI_ERR_NOT_DUMPI, "empty: %d", open_rc);
@@ -229,22 +206,19 @@ static void check_crafted(const char *bin, const unsigned char *b, size_t n,
   put_u32(c + n - 24, 0x7fffffff);
   p = spill("index.bin", c, n);
   decode(p, NULL, 0, &k, &err, &open_rc);
-  CHECKF(open_rc == DUMPI_ERR_CORRUPT && err.offset == n - 24,
-        "index outside: %d offset %llu %s", open_rc,
-        (unsigned long long)err.offset, err.message);
+  CHECKF(open_rc == DUMPI_ERR_CORRUPT && err.offset == n - 24, "index outside: %d offset %llu %s", open_rc,
+         (unsigned long long)err.offset, err.message);
 
   /* footer magic (footer offset is the 2nd u64 from the end) */
   memcpy(c, b, n);
   uint64_t footer = 0;
-  for (int i = 0; i < 8; i++)
-    footer = footer << 8 | b[n - 16 + (size_t)i];
+  for (int i = 0; i < 8; i++) footer = footer << 8 | b[n - 16 + (size_t)i];
   if (footer && footer + 8 <= n) {
     c[footer + 7] ^= 0x55;
     p = spill("footer.bin", c, n);
     decode(p, NULL, 0, &k, &err, &open_rc);
-    CHECKF(open_rc == DUMPI_ERR_CORRUPT && err.offset == footer,
-          "footer magic: %d offset %llu", open_rc,
-          (unsigned long long)err.offset);
+    CHECKF(open_rc == DUMPI_ERR_CORRUPT && err.offset == footer, "footer magic: %d offset %llu", open_rc,
+           (unsigned long long)err.offset);
   }
 
   /* unknown label in the second record */
@@ -254,16 +228,14 @@ static void check_crafted(const char *bin, const unsigned char *b, size_t n,
     c[full[1].offset + 1] = 0x77;
     p = spill("label.bin", c, n);
     int rc = decode(p, NULL, 0, &k, &err, &open_rc);
-    CHECKF(rc == DUMPI_ERR_UNKNOWN_LABEL && k == 1 &&
-              err.offset == full[1].offset && strstr(err.message, "30583"),
-          "unknown label: rc %d after %zu records: %s", rc, k, err.message);
+    CHECKF(rc == DUMPI_ERR_UNKNOWN_LABEL && k == 1 && err.offset == full[1].offset && strstr(err.message, "30583"),
+           "unknown label: rc %d after %zu records: %s", rc, k, err.message);
     /* MPI_Pcontrol has a label but never a record */
     c[full[1].offset] = 0;
     c[full[1].offset + 1] = 128;
     p = spill("pcontrol.bin", c, n);
     rc = decode(p, NULL, 0, &k, &err, &open_rc);
-    CHECKF(rc == DUMPI_ERR_UNKNOWN_LABEL && k == 1,
-          "pcontrol label: rc %d", rc);
+    CHECKF(rc == DUMPI_ERR_UNKNOWN_LABEL && k == 1, "pcontrol label: rc %d", rc);
   }
 
   /* absurd array length: the first record with an array gets count
@@ -278,12 +250,9 @@ static void check_crafted(const char *bin, const unsigned char *b, size_t n,
        * overkill; use the known layout of MPI_Init's argv instead */
       if (call.label == DUMPI_LABEL_INIT || call.label == DUMPI_LABEL_INIT_THREAD) {
         uint64_t o = call.offset + 3;
-        if (call.mask & DUMPI_MASK_THREADID)
-          o += 2;
-        if (call.mask & DUMPI_MASK_CPUTIME)
-          o += 12;
-        if (call.mask & DUMPI_MASK_WALLTIME)
-          o += 12;
+        if (call.mask & DUMPI_MASK_THREADID) o += 2;
+        if (call.mask & DUMPI_MASK_CPUTIME) o += 12;
+        if (call.mask & DUMPI_MASK_WALLTIME) o += 12;
         at = o;
       }
     }
@@ -293,8 +262,8 @@ static void check_crafted(const char *bin, const unsigned char *b, size_t n,
       put_u32(c + at, 0x7fffffff);
       p = spill("length.bin", c, n);
       int rc = decode(p, NULL, 0, &k, &err, &open_rc);
-      CHECKF(rc == DUMPI_ERR_CORRUPT && strstr(err.message, "past the end"),
-            "absurd length: rc %d %s", rc, err.message);
+      CHECKF(rc == DUMPI_ERR_CORRUPT && strstr(err.message, "past the end"), "absurd length: rc %d %s", rc,
+             err.message);
     } else {
       printf("  (no MPI_Init record: absurd-length case skipped)\n");
     }
@@ -329,12 +298,10 @@ static void check_bin(const char *bin) {
 
 /* Rank 0 of each folder, in a temp directory made before the first. */
 static void check_first_rank(const char *bin, int rank) {
-  if (rank != 0)
-    return;
+  if (rank != 0) return;
   if (!tmpdir[0]) {
     const char *t = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/dumpi-malformed-XXXXXX",
-             t && *t ? t : "/tmp");
+    snprintf(tmpdir, sizeof tmpdir, "%s/dumpi-malformed-XXXXXX", t && *t ? t : "/tmp");
     if (!mkdtemp(tmpdir)) {
       CHECKF(0, "mkdtemp %s", tmpdir);
       tmpdir[0] = 0;
@@ -354,18 +321,15 @@ int main(int argc, char **argv) {
     argv += 2;
   }
   int rc = for_each_rank(argc, argv, check_first_rank);
-  if (rc == 2)
-    return rc;
+  if (rc == 2) return rc;
   CHECKF(rc == 0, "a folder's .meta could not be opened");
-  static const char *const names[] = {
-      "trunc.bin", "flip.bin", "foreign.bin", "empty.bin", "index.bin",
-      "footer.bin", "label.bin", "pcontrol.bin", "length.bin"};
+  static const char *const names[] = {"trunc.bin",  "flip.bin",  "foreign.bin",  "empty.bin", "index.bin",
+                                      "footer.bin", "label.bin", "pcontrol.bin", "length.bin"};
   for (size_t i = 0; tmpdir[0] && i < sizeof names / sizeof names[0]; i++) {
     char p[512];
     snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
     unlink(p);
   }
-  if (tmpdir[0])
-    rmdir(tmpdir);
+  if (tmpdir[0]) rmdir(tmpdir);
   return 0;
 }

@@ -34,8 +34,7 @@ static void check_folder(const char *traces, const char *name) {
     const char *p = dumpi_meta_bin_path(m, r);
     char want[16];
     snprintf(want, sizeof want, "-%04d.bin", r);
-    CHECK(p && strncmp(p, dir, strlen(dir)) == 0 &&
-          strcmp(p + strlen(p) - 9, want) == 0);
+    CHECK(p && strncmp(p, dir, strlen(dir)) == 0 && strcmp(p + strlen(p) - 9, want) == 0);
   }
   CHECK(dumpi_meta_bin_path(m, 4) == NULL);
   CHECK(dumpi_meta_bin_path(m, -1) == NULL);
@@ -82,8 +81,7 @@ int main(int argc, char **argv) {
   dumpi_meta *orig;
   CHECK(dumpi_meta_open(src, &orig, &err) == DUMPI_OK);
   for (int r = 0; r < 4; r++) {
-    if (r == 2)
-      continue;
+    if (r == 2) continue;
     char link[4096];
     snprintf(link, sizeof link, "%s/run-1-%04d.bin", tmp, r);
     char abs[4096];
@@ -97,8 +95,7 @@ int main(int argc, char **argv) {
     const int *missing = dumpi_meta_missing(m, &n_missing);
     CHECK(n_missing == 1 && missing[0] == 2);
     CHECK(dumpi_meta_bin_path(m, 2) == NULL);
-    CHECK(dumpi_meta_bin_path(m, 3) != NULL &&
-          strstr(dumpi_meta_bin_path(m, 3), "/run-1-0003.bin"));
+    CHECK(dumpi_meta_bin_path(m, 3) != NULL && strstr(dumpi_meta_bin_path(m, 3), "/run-1-0003.bin"));
     CHECK(strcmp(dumpi_meta_get(m, "hostname"), "h") == 0); /* CR gone */
     CHECK(strcmp(dumpi_meta_get(m, "fileprefix"), "/dead/dir/run-1") == 0);
     dumpi_meta_free(m);
@@ -127,8 +124,7 @@ int main(int argc, char **argv) {
   CHECK(dumpi_meta_from_bins(bins, 2, &m, &err) == DUMPI_ERR_INVALID);
 
   /* errors */
-  CHECK(dumpi_meta_open("/nonexistent/x.meta", &m, &err) ==
-        DUMPI_ERR_NOT_FOUND);
+  CHECK(dumpi_meta_open("/nonexistent/x.meta", &m, &err) == DUMPI_ERR_NOT_FOUND);
   fp = fopen(p, "w");
   fprintf(fp, "hostname=h\nnumprocs=lots\n");
   fclose(fp);

@@ -30,7 +30,7 @@ static int skip_cpu;  /* --skip-cpu: cpu times must come out 0, the rest as ever
 typedef struct ref {
   gzFile gz;
   char line[1 << 16];
-  int have;     /* line holds an unconsumed line */
+  int have; /* line holds an unconsumed line */
   long lineno;
   const char *path;
 } ref;
@@ -40,29 +40,25 @@ static int ref_next(ref *r) {
     r->have = 0;
     return 1;
   }
-  if (!gzgets(r->gz, r->line, sizeof r->line))
-    return 0;
+  if (!gzgets(r->gz, r->line, sizeof r->line)) return 0;
   r->lineno++;
   size_t n = strlen(r->line);
-  while (n && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r'))
-    r->line[--n] = '\0';
+  while (n && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r')) r->line[--n] = '\0';
   return 1;
 }
 
 /* "X entering at walltime S.N, cputime S.N seconds in thread T." */
-static int parse_event(const char *line, const char *what, char *name,
-                       int64_t *wall, int64_t *cpu, int *thread) {
+static int parse_event(const char *line, const char *what, char *name, int64_t *wall, int64_t *cpu, int *thread) {
   const char *p = strstr(line, what);
-  if (!p || strncmp(p + strlen(what), " at walltime ", 13) != 0)
-    return 0;
+  if (!p || strncmp(p + strlen(what), " at walltime ", 13) != 0) return 0;
   size_t n = (size_t)(p - line);
-  if (n == 0 || n > 127)
-    return 0;
+  if (n == 0 || n > 127) return 0;
   memcpy(name, line, n);
   name[n] = '\0';
   long long ws, wn, cs, cn;
-  if (sscanf(p + strlen(what), " at walltime %lld.%lld, cputime %lld.%lld "
-                               "seconds in thread %d.",
+  if (sscanf(p + strlen(what),
+             " at walltime %lld.%lld, cputime %lld.%lld "
+             "seconds in thread %d.",
              &ws, &wn, &cs, &cn, thread) != 5)
     return 0;
   *wall = ws * 1000000000LL + wn;
@@ -72,21 +68,17 @@ static int parse_event(const char *line, const char *what, char *name,
 
 /* Parse "[1, 2, 3]" into v (at most max), returns count or -1. */
 static int parse_list(const char *s, int64_t *v, int max) {
-  if (*s != '[')
-    return -1;
+  if (*s != '[') return -1;
   s++;
   int n = 0;
   while (*s && *s != ']') {
     char *end;
     long long x = strtoll(s, &end, 10);
-    if (end == s)
-      return -1;
-    if (n < max)
-      v[n] = x;
+    if (end == s) return -1;
+    if (n < max) v[n] = x;
     n++;
     s = end;
-    while (*s == ',' || *s == ' ')
-      s++;
+    while (*s == ',' || *s == ' ') s++;
   }
   return n;
 }
@@ -104,9 +96,8 @@ static long n_alias;
 static int length_alias(const dumpi_call *c, const char *name, long long want) {
   for (int i = 0; i < c->fn->n_args; i++) {
     const dumpi_arg_info *a = &c->fn->args[i];
-    if (a->len_rule != DUMPI_LEN_ARG || !a->len_arg ||
-        strcmp(a->len_arg, name) != 0 || a->type == DUMPI_ARG_STATUS_ARRAY ||
-        !dumpi_call_has(c, i))
+    if (a->len_rule != DUMPI_LEN_ARG || !a->len_arg || strcmp(a->len_arg, name) != 0 ||
+        a->type == DUMPI_ARG_STATUS_ARRAY || !dumpi_call_has(c, i))
       continue;
     int32_t n = 0;
     if (a->type == DUMPI_ARG_STRING_ARRAY)
@@ -123,16 +114,13 @@ static int length_alias(const dumpi_call *c, const char *name, long long want) {
 
 static void check_arg(const dumpi_call *c, const char *line, const ref *r) {
   const char *eq = strchr(line, '=');
-  if (!eq)
-    return;
+  if (!eq) return;
   /* name: token before '=', with any [..] suffix dropped */
   const char *ns = eq;
-  while (ns > line && ns[-1] != ' ')
-    ns--;
+  while (ns > line && ns[-1] != ' ') ns--;
   char name[128];
   size_t nl = 0;
-  for (const char *q = ns; q < eq && *q != '[' && nl < sizeof name - 1; q++)
-    name[nl++] = *q;
+  for (const char *q = ns; q < eq && *q != '[' && nl < sizeof name - 1; q++) name[nl++] = *q;
   name[nl] = '\0';
   const char *val = eq + 1;
   int idx = dumpi_fn_arg_index(c->label, name);
@@ -148,13 +136,11 @@ static void check_arg(const dumpi_call *c, const char *line, const ref *r) {
       dumpi_call_statuses(c, idx, &n);
     else if (present && t == DUMPI_ARG_STATUS)
       dumpi_call_statuses(c, idx, &n);
-    else if (present && !dumpi_arg_type_is_scalar(t) &&
-             t != DUMPI_ARG_STRING && t != DUMPI_ARG_STRING_ARRAY &&
+    else if (present && !dumpi_arg_type_is_scalar(t) && t != DUMPI_ARG_STRING && t != DUMPI_ARG_STRING_ARRAY &&
              t != DUMPI_ARG_STRING_ARRAY_2D && t != DUMPI_ARG_INT_ARRAY_2D)
       dumpi_call_int_array(c, idx, &n);
     if (n != 0)
-      FAIL("%s:%ld: %s %s: reference <IGNORED>, decoded %d values", r->path,
-           r->lineno, c->fn->name, name, (int)n);
+      FAIL("%s:%ld: %s %s: reference <IGNORED>, decoded %d values", r->path, r->lineno, c->fn->name, name, (int)n);
     n_args_checked++;
     return;
   }
@@ -179,11 +165,9 @@ static void check_arg(const dumpi_call *c, const char *line, const ref *r) {
       n_args_unchecked++;
       return;
     }
-    if (dumpi_call_int(c, idx) != want && length_alias(c, name, want))
-      return;
+    if (dumpi_call_int(c, idx) != want && length_alias(c, name, want)) return;
     if (dumpi_call_int(c, idx) != want)
-      FAIL("%s:%ld: %s %s: reference %lld, decoded %lld", r->path,
-           r->lineno, c->fn->name, name, want,
+      FAIL("%s:%ld: %s %s: reference %lld, decoded %lld", r->path, r->lineno, c->fn->name, name, want,
            (long long)dumpi_call_int(c, idx));
     return;
   }
@@ -196,30 +180,24 @@ static void check_arg(const dumpi_call *c, const char *line, const ref *r) {
     int i = 0;
     while ((q = strstr(q, "{bytes=")) != NULL) {
       int b, ca, so, tg, er;
-      if (sscanf(q, "{bytes=%d, cancelled=%d, source=%d, tag=%d, error=%d}",
-                 &b, &ca, &so, &tg, &er) != 5) {
+      if (sscanf(q, "{bytes=%d, cancelled=%d, source=%d, tag=%d, error=%d}", &b, &ca, &so, &tg, &er) != 5) {
         FAIL("%s:%ld: cannot parse status %s", r->path, r->lineno, q);
         return;
       }
-      if (i >= n || s[i].bytes != b || s[i].cancelled != ca ||
-          s[i].source != so || s[i].tag != tg || s[i].error != er)
-        FAIL("%s:%ld: %s %s[%d] differs from %s", r->path, r->lineno,
-             c->fn->name, name, i, q);
+      if (i >= n || s[i].bytes != b || s[i].cancelled != ca || s[i].source != so || s[i].tag != tg || s[i].error != er)
+        FAIL("%s:%ld: %s %s[%d] differs from %s", r->path, r->lineno, c->fn->name, name, i, q);
       i++;
       q++;
     }
     if (i != n)
-      FAIL("%s:%ld: %s %s: reference %d statuses, decoded %d", r->path,
-           r->lineno, c->fn->name, name, i, (int)n);
+      FAIL("%s:%ld: %s %s: reference %d statuses, decoded %d", r->path, r->lineno, c->fn->name, name, i, (int)n);
     return;
   }
   case DUMPI_ARG_STRING: {
     const char *s = dumpi_call_string(c, idx);
     size_t n = strlen(val);
-    if (n < 2 || val[0] != '"' || strncmp(val + 1, s, n - 2) != 0 ||
-        strlen(s) != n - 2)
-      FAIL("%s:%ld: %s %s: reference %s, decoded \"%s\"", r->path,
-           r->lineno, c->fn->name, name, val, s);
+    if (n < 2 || val[0] != '"' || strncmp(val + 1, s, n - 2) != 0 || strlen(s) != n - 2)
+      FAIL("%s:%ld: %s %s: reference %s, decoded \"%s\"", r->path, r->lineno, c->fn->name, name, val, s);
     return;
   }
   case DUMPI_ARG_STRING_ARRAY: {
@@ -229,12 +207,10 @@ static void check_arg(const dumpi_call *c, const char *line, const ref *r) {
     size_t used = 0;
     buf[used++] = '[';
     for (int32_t i = 0; i < n && used < sizeof buf - 8; i++)
-      used += (size_t)snprintf(buf + used, sizeof buf - used, "%s\"%s\"",
-                               i ? ", " : "", s[i]);
+      used += (size_t)snprintf(buf + used, sizeof buf - used, "%s\"%s\"", i ? ", " : "", s[i]);
     snprintf(buf + used, sizeof buf - used, "]");
     if (strcmp(buf, val) != 0)
-      FAIL("%s:%ld: %s %s: reference %s, decoded %s", r->path, r->lineno,
-           c->fn->name, name, val, buf);
+      FAIL("%s:%ld: %s %s: reference %s, decoded %s", r->path, r->lineno, c->fn->name, name, val, buf);
     return;
   }
   case DUMPI_ARG_INT_ARRAY_2D: {
@@ -244,14 +220,12 @@ static void check_arg(const dumpi_call *c, const char *line, const ref *r) {
     int64_t v[64];
     int n = rows > 0 ? parse_list(val + 1, v, 64) : -1;
     if (rows < 1 || n != row[0].n)
-      FAIL("%s:%ld: %s %s: first row differs", r->path, r->lineno,
-           c->fn->name, name);
+      FAIL("%s:%ld: %s %s: first row differs", r->path, r->lineno, c->fn->name, name);
     else
       for (int i = 0; i < n && i < 64; i++)
         if (row[0].v[i] != v[i])
-          FAIL("%s:%ld: %s %s[0][%d]: reference %lld, decoded %d", r->path,
-               r->lineno, c->fn->name, name, i, (long long)v[i],
-               (int)row[0].v[i]);
+          FAIL("%s:%ld: %s %s[0][%d]: reference %lld, decoded %d", r->path, r->lineno, c->fn->name, name, i,
+               (long long)v[i], (int)row[0].v[i]);
     return;
   }
   case DUMPI_ARG_STRING_ARRAY_2D:
@@ -268,14 +242,13 @@ static void check_arg(const dumpi_call *c, const char *line, const ref *r) {
       return;
     }
     if (k != n) {
-      FAIL("%s:%ld: %s %s: reference %d values, decoded %d", r->path,
-           r->lineno, c->fn->name, name, k, (int)n);
+      FAIL("%s:%ld: %s %s: reference %d values, decoded %d", r->path, r->lineno, c->fn->name, name, k, (int)n);
       return;
     }
     for (int i = 0; i < k && i < (1 << 14); i++)
       if (a[i] != v[i]) {
-        FAIL("%s:%ld: %s %s[%d]: reference %lld, decoded %d", r->path,
-             r->lineno, c->fn->name, name, i, (long long)v[i], (int)a[i]);
+        FAIL("%s:%ld: %s %s[%d]: reference %lld, decoded %d", r->path, r->lineno, c->fn->name, name, i, (long long)v[i],
+             (int)a[i]);
         return;
       }
     return;
@@ -304,28 +277,20 @@ static void check_rank(const char *bin) {
     gzclose(r.gz);
     return;
   }
-  if (window)
-    dumpi_file_set_window(f, window);
-  if (skip_cpu)
-    dumpi_file_skip_cpu_times(f);
+  if (window) dumpi_file_set_window(f, window);
+  if (skip_cpu) dumpi_file_skip_cpu_times(f);
 
   /* header */
   uint8_t ver[3];
   dumpi_file_version(f, ver);
   while (ref_next(&r) && !strstr(r.line, " entering at walltime ")) {
     unsigned a, b, c;
-    if (sscanf(r.line, "version=%u.%u.%u", &a, &b, &c) == 3 &&
-        (a != ver[0] || b != ver[1] || c != ver[2]))
-      FAIL("%s: version %u.%u.%u, decoded %u.%u.%u", gzpath, a, b, c,
-           ver[0], ver[1], ver[2]);
-    if (strncmp(r.line, "hostname=", 9) == 0 &&
-        strcmp(r.line + 9, dumpi_file_hostname(f)) != 0)
-      FAIL("%s: hostname %s, decoded %s", gzpath, r.line + 9,
-           dumpi_file_hostname(f));
-    if (strncmp(r.line, "username=", 9) == 0 &&
-        strcmp(r.line + 9, dumpi_file_username(f)) != 0)
-      FAIL("%s: username %s, decoded %s", gzpath, r.line + 9,
-           dumpi_file_username(f));
+    if (sscanf(r.line, "version=%u.%u.%u", &a, &b, &c) == 3 && (a != ver[0] || b != ver[1] || c != ver[2]))
+      FAIL("%s: version %u.%u.%u, decoded %u.%u.%u", gzpath, a, b, c, ver[0], ver[1], ver[2]);
+    if (strncmp(r.line, "hostname=", 9) == 0 && strcmp(r.line + 9, dumpi_file_hostname(f)) != 0)
+      FAIL("%s: hostname %s, decoded %s", gzpath, r.line + 9, dumpi_file_hostname(f));
+    if (strncmp(r.line, "username=", 9) == 0 && strcmp(r.line + 9, dumpi_file_username(f)) != 0)
+      FAIL("%s: username %s, decoded %s", gzpath, r.line + 9, dumpi_file_username(f));
   }
   r.have = 1;
 
@@ -339,39 +304,29 @@ static void check_rank(const char *bin) {
     counts[call.label]++;
     int64_t wall = 0, cpu = 0, wall2 = 0, cpu2 = 0;
     int thread, thread2;
-    if (!ref_next(&r) ||
-        !parse_event(r.line, " entering", name, &wall, &cpu, &thread)) {
-      FAIL("%s:%ld: decoded %s at offset %" PRIu64 ", reference has \"%s\"",
-           gzpath, r.lineno, call.fn->name, call.offset, r.line);
+    if (!ref_next(&r) || !parse_event(r.line, " entering", name, &wall, &cpu, &thread)) {
+      FAIL("%s:%ld: decoded %s at offset %" PRIu64 ", reference has \"%s\"", gzpath, r.lineno, call.fn->name,
+           call.offset, r.line);
       break;
     }
-    if (skip_cpu)
-      cpu = 0;
-    if (strcmp(name, call.fn->name) != 0 || wall != call.wall_start ||
-        cpu != call.cpu_start || thread != call.thread)
+    if (skip_cpu) cpu = 0;
+    if (strcmp(name, call.fn->name) != 0 || wall != call.wall_start || cpu != call.cpu_start || thread != call.thread)
       FAIL("%s:%ld: reference %s wall %lld cpu %lld thread %d; decoded %s "
            "wall %lld cpu %lld thread %d (offset %" PRIu64 ")",
-           gzpath, r.lineno, name, (long long)wall, (long long)cpu, thread,
-           call.fn->name, (long long)call.wall_start,
+           gzpath, r.lineno, name, (long long)wall, (long long)cpu, thread, call.fn->name, (long long)call.wall_start,
            (long long)call.cpu_start, call.thread, call.offset);
-    while (ref_next(&r) &&
-           !parse_event(r.line, " returning", name2, &wall2, &cpu2,
-                        &thread2)) {
-      if (strncmp(r.line, "Perfcounters:", 13) == 0)
-        continue;
+    while (ref_next(&r) && !parse_event(r.line, " returning", name2, &wall2, &cpu2, &thread2)) {
+      if (strncmp(r.line, "Perfcounters:", 13) == 0) continue;
       check_arg(&call, r.line[0] == ']' ? r.line + 1 : r.line, &r);
     }
-    if (skip_cpu)
-      cpu2 = 0;
-    if (strcmp(name2, call.fn->name) != 0 || wall2 != call.wall_stop ||
-        cpu2 != call.cpu_stop || thread2 != call.thread)
+    if (skip_cpu) cpu2 = 0;
+    if (strcmp(name2, call.fn->name) != 0 || wall2 != call.wall_stop || cpu2 != call.cpu_stop || thread2 != call.thread)
       FAIL("%s:%ld: reference %s returning wall %lld cpu %lld; decoded "
-           "%lld %lld", gzpath, r.lineno, name2, (long long)wall2,
-           (long long)cpu2, (long long)call.wall_stop,
+           "%lld %lld",
+           gzpath, r.lineno, name2, (long long)wall2, (long long)cpu2, (long long)call.wall_stop,
            (long long)call.cpu_stop);
   }
-  if (rc < 0)
-    FAIL("decode: %s", err.message);
+  if (rc < 0) FAIL("decode: %s", err.message);
 
   /* trailer: keyvals, footer, perf labels, function labels, sizes */
   const uint32_t *fc, *fi;
@@ -394,57 +349,44 @@ static void check_rank(const char *bin) {
         snprintf(want, sizeof want, "%s=%s", k, v);
       else
         want[0] = '\0';
-      if (strcmp(want, r.line) != 0)
-        FAIL("%s:%ld: keyval %s, decoded %s", gzpath, r.lineno, r.line,
-             want);
+      if (strcmp(want, r.line) != 0) FAIL("%s:%ld: keyval %s, decoded %s", gzpath, r.lineno, r.line, want);
       kv_left--;
     } else if (sscanf(r.line, "Total keyvals: %d", &nk) == 1) {
       if ((size_t)nk != dumpi_file_n_keyvals(f))
-        FAIL("%s: %d keyvals, decoded %zu", gzpath, nk,
-             dumpi_file_n_keyvals(f));
+        FAIL("%s: %d keyvals, decoded %zu", gzpath, nk, dumpi_file_n_keyvals(f));
       kv_left = (size_t)nk;
-    } else if (sscanf(r.line, "%127s called %u times and ignored %u times",
-                      fname, &called, &ignored) == 3) {
+    } else if (sscanf(r.line, "%127s called %u times and ignored %u times", fname, &called, &ignored) == 3) {
       const dumpi_fn_info *fn = dumpi_fn_by_name(fname);
       if (!fn || fn->label > DUMPI_LABEL_ALL_FUNCTIONS || !n_footer) {
         FAIL("%s:%ld: footer line %s", gzpath, r.lineno, r.line);
         continue;
       }
       if (fc[fn->label] != called || fi[fn->label] != ignored)
-        FAIL("%s: footer %s %u/%u, decoded %u/%u", gzpath, fname, called,
-             ignored, fc[fn->label], fi[fn->label]);
+        FAIL("%s: footer %s %u/%u, decoded %u/%u", gzpath, fname, called, ignored, fc[fn->label], fi[fn->label]);
       if (fn->label < DUMPI_LABEL_ALL_FUNCTIONS) {
         total += counts[fn->label];
         if (counts[fn->label] != (long)called)
-          FAIL("%s: %s: footer says %u calls, stream has %ld", gzpath,
-               fname, called, counts[fn->label]);
+          FAIL("%s: %s: footer says %u calls, stream has %ld", gzpath, fname, called, counts[fn->label]);
       }
     } else if (sscanf(r.line, "Performance counters: %d", &nk) == 1) {
       if ((size_t)nk != dumpi_file_n_perf_labels(f))
-        FAIL("%s: %d perf counters, decoded %zu", gzpath, nk,
-             dumpi_file_n_perf_labels(f));
-    } else if (sscanf(r.line, "Function address %llu has label", &addr) ==
-               1) {
+        FAIL("%s: %d perf counters, decoded %zu", gzpath, nk, dumpi_file_n_perf_labels(f));
+    } else if (sscanf(r.line, "Function address %llu has label", &addr) == 1) {
       const char *fnm = dumpi_file_function_name(f, addr);
       const char *want = strstr(r.line, " has label ") + 11;
       if (!fnm || strcmp(fnm, want) != 0)
-        FAIL("%s: function %llu label %s, decoded %s", gzpath, addr, want,
-             fnm ? fnm : "(none)");
-    } else if (sscanf(r.line, "Datatype %d (%*[^)]) has size %d", &dt,
-                      &sz) == 2) {
+        FAIL("%s: function %llu label %s, decoded %s", gzpath, addr, want, fnm ? fnm : "(none)");
+    } else if (sscanf(r.line, "Datatype %d (%*[^)]) has size %d", &dt, &sz) == 2) {
       if (dumpi_file_datatype_size(f, dt) != sz)
-        FAIL("%s: datatype %d size %d, decoded %d", gzpath, dt, sz,
-             (int)dumpi_file_datatype_size(f, dt));
+        FAIL("%s: datatype %d size %d, decoded %d", gzpath, dt, sz, (int)dumpi_file_datatype_size(f, dt));
     }
   }
   /* Every MPI call decoded is one the footer lists: the per-function
    * comparison above cannot see a function missing from the footer. */
   long decoded = 0;
-  for (int l = 0; l < DUMPI_LABEL_ALL_FUNCTIONS; l++)
-    decoded += counts[l];
+  for (int l = 0; l < DUMPI_LABEL_ALL_FUNCTIONS; l++) decoded += counts[l];
   if (n_footer && total != decoded)
-    FAIL("%s: footer lists %ld calls, the stream has %ld MPI calls", gzpath,
-         total, decoded);
+    FAIL("%s: footer lists %ld calls, the stream has %ld MPI calls", gzpath, total, decoded);
   dumpi_file_close(f);
   gzclose(r.gz);
 }
@@ -460,14 +402,11 @@ static int check_folder(const char *dir) {
   }
   size_t n_missing;
   dumpi_meta_missing(m, &n_missing);
-  if (n_missing)
-    FAIL("%s: %zu ranks missing", dir, n_missing);
+  if (n_missing) FAIL("%s: %zu ranks missing", dir, n_missing);
   long calls0 = n_calls;
   for (int r = 0; r < dumpi_meta_n_ranks(m); r++)
-    if (dumpi_meta_bin_path(m, r))
-      check_rank(dumpi_meta_bin_path(m, r));
-  printf("%-28s %d ranks %8ld calls  ok\n", strrchr(dir, '/') + 1,
-         dumpi_meta_n_ranks(m), n_calls - calls0);
+    if (dumpi_meta_bin_path(m, r)) check_rank(dumpi_meta_bin_path(m, r));
+  printf("%-28s %d ranks %8ld calls  ok\n", strrchr(dir, '/') + 1, dumpi_meta_n_ranks(m), n_calls - calls0);
   dumpi_meta_free(m);
   return 1;
 }
@@ -492,9 +431,7 @@ int main(int argc, char **argv) {
     argv++;
   }
   if (argc < 2) {
-    fprintf(stderr,
-            "usage: %s [--window BYTES] [--skip-cpu] TRACES_DIR [FOLDER...]\n",
-            argv[0]);
+    fprintf(stderr, "usage: %s [--window BYTES] [--skip-cpu] TRACES_DIR [FOLDER...]\n", argv[0]);
     return 2;
   }
   struct stat st;
@@ -504,19 +441,16 @@ int main(int argc, char **argv) {
   char *names[256];
   int n = 0;
   if (argc > 2) {
-    for (int i = 2; i < argc && n < 256; i++)
-      names[n++] = strdup(argv[i]);
+    for (int i = 2; i < argc && n < 256; i++) names[n++] = strdup(argv[i]);
   } else {
     DIR *d = opendir(argv[1]);
     struct dirent *e;
     while (d && (e = readdir(d)) && n < 256) {
       char p[4096];
       snprintf(p, sizeof p, "%s/%s", argv[1], e->d_name);
-      if (e->d_name[0] != '.' && stat(p, &st) == 0 && S_ISDIR(st.st_mode))
-        names[n++] = strdup(e->d_name);
+      if (e->d_name[0] != '.' && stat(p, &st) == 0 && S_ISDIR(st.st_mode)) names[n++] = strdup(e->d_name);
     }
-    if (d)
-      closedir(d);
+    if (d) closedir(d);
     qsort(names, (size_t)n, sizeof names[0], cmp);
   }
   int folders = 0;

@@ -14,24 +14,20 @@ int main(void) {
   for (int l = 0; l < DUMPI_N_LABELS; l++) {
     const dumpi_fn_info *fn = dumpi_fn_lookup((uint16_t)l);
     CHECK(fn && fn->label == l && fn->name && fn->name[0]);
-    if (!fn)
-      continue;
+    if (!fn) continue;
     CHECK(fn->family < DUMPI_N_FAMILIES);
     CHECK(strcmp(dumpi_family_name((dumpi_family)fn->family), "?") != 0);
     CHECK(fn->n_args <= DUMPI_MAX_ARGS);
     CHECK((fn->n_args == 0) == (fn->args == NULL));
     CHECK(dumpi_fn_by_name(fn->name) == fn);
-    if (!(fn->flags & DUMPI_FNF_NO_RECORD))
-      n_records++;
+    if (!(fn->flags & DUMPI_FNF_NO_RECORD)) n_records++;
     int root_only = 0;
     for (int i = 0; i < fn->n_args; i++) {
       const dumpi_arg_info *a = &fn->args[i];
       CHECK(a->name && a->type < DUMPI_N_ARG_TYPES);
       CHECK(dumpi_fn_arg_index((uint16_t)l, a->name) == i); /* unique */
-      CHECK((a->len_rule == DUMPI_LEN_ARG ||
-             a->len_rule == DUMPI_LEN_TRIPLETS) == (a->len_arg != NULL));
-      CHECK(dumpi_arg_type_is_scalar((dumpi_arg_type)a->type) ==
-            (a->len_rule == DUMPI_LEN_SCALAR) ||
+      CHECK((a->len_rule == DUMPI_LEN_ARG || a->len_rule == DUMPI_LEN_TRIPLETS) == (a->len_arg != NULL));
+      CHECK(dumpi_arg_type_is_scalar((dumpi_arg_type)a->type) == (a->len_rule == DUMPI_LEN_SCALAR) ||
             a->type == DUMPI_ARG_STATUS);
       if (a->flags & DUMPI_ARGF_ROOT_ONLY) {
         root_only = 1;
@@ -40,8 +36,7 @@ int main(void) {
         CHECK(fn->i_root >= 0 && fn->i_root < i);
       }
     }
-    if (!root_only)
-      CHECK(fn->i_rank == -1 && fn->i_root == -1);
+    if (!root_only) CHECK(fn->i_rank == -1 && fn->i_root == -1);
   }
   /* every label but Pcontrol and the two sentinels has a record layout */
   CHECK(n_records == DUMPI_N_LABELS - 3);
@@ -62,27 +57,21 @@ int main(void) {
   CHECK(dumpi_fn_by_name("MPIO_Wait") != dumpi_fn_by_name("MPI_Wait"));
   CHECK(dumpi_fn_by_name("MPI_Nope") == NULL);
   CHECK(strcmp(dumpi_fn_lookup(DUMPI_LABEL_INIT)->name, "MPI_Init") == 0);
-  CHECK(strcmp(dumpi_fn_lookup(DUMPI_LABEL_INIT_THREAD)->name,
-               "MPI_Init_thread") == 0);
-  CHECK(strcmp(dumpi_fn_lookup(DUMPI_LABEL_FINALIZE)->name,
-               "MPI_Finalize") == 0);
-  CHECK(strcmp(dumpi_fn_lookup(DUMPI_LABEL_ALL_FUNCTIONS)->name,
-               "MPI_ALL_FUNCTIONS") == 0);
-  CHECK(dumpi_fn_lookup(DUMPI_LABEL_FUNCTION_ENTER)->family ==
-        DUMPI_FAMILY_USER);
+  CHECK(strcmp(dumpi_fn_lookup(DUMPI_LABEL_INIT_THREAD)->name, "MPI_Init_thread") == 0);
+  CHECK(strcmp(dumpi_fn_lookup(DUMPI_LABEL_FINALIZE)->name, "MPI_Finalize") == 0);
+  CHECK(strcmp(dumpi_fn_lookup(DUMPI_LABEL_ALL_FUNCTIONS)->name, "MPI_ALL_FUNCTIONS") == 0);
+  CHECK(dumpi_fn_lookup(DUMPI_LABEL_FUNCTION_ENTER)->family == DUMPI_FAMILY_USER);
   CHECK(dumpi_fn_by_name("MPI_Pcontrol")->flags & DUMPI_FNF_NO_RECORD);
   const dumpi_fn_info *gv = dumpi_fn_by_name("MPI_Gatherv");
   CHECK(gv->family == DUMPI_FAMILY_COLLECTIVE);
   CHECK(strcmp(gv->args[gv->i_rank].name, "commrank") == 0);
   CHECK(strcmp(gv->args[gv->i_root].name, "root") == 0);
   int i = dumpi_fn_arg_index(gv->label, "recvcounts");
-  CHECK(i >= 0 && gv->args[i].type == DUMPI_ARG_INT_ARRAY &&
-        strcmp(gv->args[i].len_arg, "commsize") == 0 &&
+  CHECK(i >= 0 && gv->args[i].type == DUMPI_ARG_INT_ARRAY && strcmp(gv->args[i].len_arg, "commsize") == 0 &&
         (gv->args[i].flags & DUMPI_ARGF_ROOT_ONLY));
   const dumpi_fn_info *ri = dumpi_fn_by_name("MPI_Group_range_incl");
   i = dumpi_fn_arg_index(ri->label, "ranges");
-  CHECK(i >= 0 && ri->args[i].type == DUMPI_ARG_INT_ARRAY_2D &&
-        ri->args[i].len_rule == DUMPI_LEN_TRIPLETS);
+  CHECK(i >= 0 && ri->args[i].type == DUMPI_ARG_INT_ARRAY_2D && ri->args[i].len_rule == DUMPI_LEN_TRIPLETS);
   const dumpi_fn_info *sm = dumpi_fn_by_name("MPI_Comm_spawn_multiple");
   CHECK(sm->n_args == 11);
   i = dumpi_fn_arg_index(sm->label, "argvs");
@@ -90,8 +79,7 @@ int main(void) {
   const dumpi_fn_info *ws = dumpi_fn_by_name("MPI_Waitsome");
   CHECK(ws->family == DUMPI_FAMILY_WAIT_TEST);
   i = dumpi_fn_arg_index(ws->label, "statuses");
-  CHECK(i >= 0 && ws->args[i].type == DUMPI_ARG_STATUS_ARRAY &&
-        strcmp(ws->args[i].len_arg, "outcount") == 0);
+  CHECK(i >= 0 && ws->args[i].type == DUMPI_ARG_STATUS_ARRAY && strcmp(ws->args[i].len_arg, "outcount") == 0);
   CHECK(dumpi_fn_by_name("MPI_Iprobe")->family == DUMPI_FAMILY_PROBE);
   CHECK(dumpi_fn_by_name("MPI_Put")->family == DUMPI_FAMILY_ONE_SIDED);
   CHECK(dumpi_fn_by_name("MPI_File_write_at")->family == DUMPI_FAMILY_IO);

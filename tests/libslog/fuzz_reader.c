@@ -16,15 +16,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <slog2/slog.h>
 #include "format.h"
+#include <slog2/slog.h>
 
 static slog_cb_result on_draw(void *user, const slog_drawable *d)
 {
     uint64_t *acc = user;
     *acc += (uint64_t)d->start ^ (uint64_t)d->end ^ d->timeline ^ d->category ^ d->end_timeline;
-    for (uint32_t i = 0; i < d->n_info; i++)
-        *acc += (uint64_t)d->info[i];
+    for (uint32_t i = 0; i < d->n_info; i++) *acc += (uint64_t)d->info[i];
     return SLOG_CONTINUE;
 }
 
@@ -40,14 +39,12 @@ static slog_cb_result on_prev(void *user, const slog_preview *p)
 /* Recompute every checksum of a (possibly mangled) file in place. */
 static void fix_crcs(uint8_t *b, size_t n)
 {
-    if (n < SLOG_HEADER_SIZE + SLOG_POSTAMBLE_SIZE)
-        return;
+    if (n < SLOG_HEADER_SIZE + SLOG_POSTAMBLE_SIZE) return;
     size_t end = n - SLOG_POSTAMBLE_SIZE;
     /* blocks follow the header back to back */
     for (size_t off = SLOG_HEADER_SIZE; off + SLOG_BLOCK_HEADER_SIZE <= end;) {
         uint64_t len = get_u64le(b + off + 8);
-        if (len > end - off - SLOG_BLOCK_HEADER_SIZE)
-            break;
+        if (len > end - off - SLOG_BLOCK_HEADER_SIZE) break;
         put_u32le(b + off + 4, slog_crc32c(0, b + off + SLOG_BLOCK_HEADER_SIZE, (size_t)len));
         off += SLOG_BLOCK_HEADER_SIZE + (size_t)len;
     }
@@ -61,10 +58,8 @@ static void fix_crcs(uint8_t *b, size_t n)
             for (uint64_t i = 0; i < cnt && 8 + (i + 1) * SLOG_DIRENT_SIZE <= len; i++) {
                 uint8_t *e = body + 8 + i * SLOG_DIRENT_SIZE;
                 uint64_t no = get_u64le(e + DIRENT_NODE_OFF), po = get_u64le(e + DIRENT_PREV_OFF);
-                if (no <= end - SLOG_BLOCK_HEADER_SIZE)
-                    put_u32le(e + DIRENT_NODE_CRC, get_u32le(b + no + 4));
-                if (po && po <= end - SLOG_BLOCK_HEADER_SIZE)
-                    put_u32le(e + DIRENT_PREV_CRC, get_u32le(b + po + 4));
+                if (no <= end - SLOG_BLOCK_HEADER_SIZE) put_u32le(e + DIRENT_NODE_CRC, get_u32le(b + no + 4));
+                if (po && po <= end - SLOG_BLOCK_HEADER_SIZE) put_u32le(e + DIRENT_PREV_CRC, get_u32le(b + po + 4));
             }
             put_u32le(b + doff + 4, slog_crc32c(0, body, (size_t)len));
         }
@@ -93,13 +88,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 static void run_one(const uint8_t *data, size_t size)
 {
     int fd = memfd_create("slog2-fuzz", MFD_CLOEXEC);
-    if (fd < 0)
-        return;
+    if (fd < 0) return;
     size_t off = 0;
     while (off < size) {
         ssize_t n = write(fd, data + off, size - off);
-        if (n <= 0)
-            break;
+        if (n <= 0) break;
         off += (size_t)n;
     }
     char path[64];
@@ -113,27 +106,22 @@ static void run_one(const uint8_t *data, size_t size)
             const slog_category *c = slog_reader_category(rd, i);
             if (c) {
                 acc += strlen(c->name) + strlen(c->group);
-                for (uint32_t f = 0; f < c->n_fields; f++)
-                    acc += strlen(c->field_names[f]) + c->field_types[f];
+                for (uint32_t f = 0; f < c->n_fields; f++) acc += strlen(c->field_names[f]) + c->field_types[f];
             }
             const slog_category_stats *s = slog_reader_category_stats(rd, i);
-            if (s)
-                acc += s->count;
+            if (s) acc += s->count;
         }
         for (uint32_t i = 0; i < fi->n_timelines && i < 64; i++) {
             const slog_timeline *t = slog_reader_timeline(rd, i);
-            if (t)
-                acc += strlen(t->label) + strlen(t->group) + t->rank;
+            if (t) acc += strlen(t->label) + strlen(t->group) + t->rank;
         }
         for (uint32_t i = 0; i < fi->n_annotations && i < 64; i++) {
             const char *k, *v;
-            if (slog_reader_annotation(rd, i, &k, &v) == SLOG_OK)
-                acc += strlen(k) + strlen(v);
+            if (slog_reader_annotation(rd, i, &k, &v) == SLOG_OK) acc += strlen(k) + strlen(v);
         }
         slog_node_info ni;
         for (uint64_t i = 0; i < fi->n_nodes && i < 64; i++)
-            if (slog_reader_node(rd, i, &ni) == SLOG_OK)
-                acc += ni.size;
+            if (slog_reader_node(rd, i, &ni) == SLOG_OK) acc += ni.size;
         /* the header is untrusted: no signed overflow in the harness itself */
         int64_t tmin = fi->t_min, tmax = fi->t_max >= tmin ? fi->t_max : tmin;
         uint64_t uspan = (uint64_t)tmax - (uint64_t)tmin;
@@ -141,8 +129,7 @@ static void run_one(const uint8_t *data, size_t size)
         int64_t mid0 = tmin > INT64_MAX - span ? tmin : tmin + span / 3;
         int64_t mid1 = tmin > INT64_MAX - span ? tmax : tmin + span / 2;
         uint8_t *mask = calloc(fi->n_timelines ? fi->n_timelines : 1, 1);
-        if (mask && fi->n_timelines)
-            mask[0] = 1;
+        if (mask && fi->n_timelines) mask[0] = 1;
         slog_query qs[] = {
             {INT64_MIN, INT64_MAX, NULL, 0, 0},
             {tmin, tmax, NULL, span / 1920 + 1, 0},
@@ -151,13 +138,11 @@ static void run_one(const uint8_t *data, size_t size)
             {tmin, tmax, NULL, 1000, SLOG_QUERY_NO_PREVIEW},
         };
         for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++)
-            if (qs[i].timelines || i != 2)
-                slog_reader_query(rd, &qs[i], on_draw, on_prev, &acc, NULL, &err);
+            if (qs[i].timelines || i != 2) slog_reader_query(rd, &qs[i], on_draw, on_prev, &acc, NULL, &err);
         slog_reader_check(rd, NULL, &err);
         free(mask);
         slog_reader_close(rd);
-        if (acc == 0x123456789abcdefull)
-            fputc('.', stderr); /* keep acc alive */
+        if (acc == 0x123456789abcdefull) fputc('.', stderr); /* keep acc alive */
     }
     close(fd);
 }

@@ -25,8 +25,7 @@ static void put(const char *name, const void *data, size_t len)
 static void set_crc(unsigned char *b, size_t from, size_t len, size_t at)
 {
     uint32_t c = t_crc32c(b + from, len);
-    for (int i = 0; i < 4; i++)
-        b[at + i] = (unsigned char)(c >> (8 * i));
+    for (int i = 0; i < 4; i++) b[at + i] = (unsigned char)(c >> (8 * i));
 }
 
 int main(int argc, char **argv)
@@ -63,8 +62,10 @@ int main(int argc, char **argv)
         size_t cap = 256 + m.n * 256, o2 = 0;
         char *txt = malloc(cap);
         CHECK(txt);
-        o2 += (size_t)snprintf(txt + o2, cap - o2, "# kind cat tl etl start end n_info info...\n"
-                               "drawables %zu timelines %u categories %u\n", m.n, m.n_tls, m.n_cats);
+        o2 += (size_t)snprintf(txt + o2, cap - o2,
+                               "# kind cat tl etl start end n_info info...\n"
+                               "drawables %zu timelines %u categories %u\n",
+                               m.n, m.n_tls, m.n_cats);
         for (size_t i = 0; i < m.n; i++) {
             char line[512];
             t_draw_line(line, sizeof line, &d[i]);
@@ -110,18 +111,16 @@ int main(int argc, char **argv)
     { /* postamble: directory offset beyond the end, CRC recomputed */
         unsigned char *post = b + size - 64;
         uint64_t off = (uint64_t)size + 4096;
-        for (int i = 0; i < 8; i++)
-            post[i] = (unsigned char)(off >> (8 * i));
+        for (int i = 0; i < 8; i++) post[i] = (unsigned char)(off >> (8 * i));
         set_crc(post, 0, 48, 48);
     }
     put("slog_bad_dir_offset.bin", b, size);
 
     static const unsigned char png[] = {
-        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
-        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4,
-        0x89, 0x00, 0x00, 0x00, 0x0A, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00,
-        0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE,
-        0x42, 0x60, 0x82};
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00,
+        0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00,
+        0x00, 0x00, 0x0A, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01,
+        0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82};
     put("foreign.png", png, sizeof png);
     const char *text = "time,rank,function\n0.000001,0,MPI_Init\n0.000420,0,MPI_Send\n"
                        "0.000512,1,MPI_Recv\n0.001000,0,MPI_Finalize\n";

@@ -37,10 +37,8 @@ static int corpus(const char *dir, const char *fixtures)
         for (int v = 0; v < 4; v++) {
             slog_writer_options o;
             slog_writer_options_init(&o);
-            if (v == 1)
-                o.preview_bins = 4, o.leaf_drawables = 2, o.preview_min_subtree = 1;
-            if (v == 2)
-                o.preview_bins = 6, o.leaf_shift = 0;
+            if (v == 1) o.preview_bins = 4, o.leaf_drawables = 2, o.preview_min_subtree = 1;
+            if (v == 2) o.preview_bins = 6, o.leaf_shift = 0;
             if (v == 3) /* blocks of one timeline (mirrored arrows), an overview of pairs */
                 o.preview_bins = 4, o.leaf_drawables = 2, o.block_timelines = 1, o.group_timelines = 2;
             char name[64];
@@ -53,8 +51,7 @@ static int corpus(const char *dir, const char *fixtures)
         DIR *d = opendir(fixtures);
         struct dirent *e;
         while (d && (e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.')
-                continue;
+            if (e->d_name[0] == '.') continue;
             char *src = t_path(fixtures, e->d_name);
             size_t len;
             unsigned char *b = t_read_file(src, &len);
@@ -68,16 +65,14 @@ static int corpus(const char *dir, const char *fixtures)
             free(b);
             free(src);
         }
-        if (d)
-            closedir(d);
+        if (d) closedir(d);
     }
     return rc;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc >= 3 && strcmp(argv[1], "--corpus") == 0)
-        return corpus(argv[2], argc > 3 ? argv[3] : NULL);
+    if (argc >= 3 && strcmp(argv[1], "--corpus") == 0) return corpus(argv[2], argc > 3 ? argv[3] : NULL);
     if (argc < 2 || argv[1][0] == '-') {
         fprintf(stderr, "usage: slog_testgen OUT [N [SEED]] | --corpus DIR [FIXTURE_DIR]\n");
         return 2;

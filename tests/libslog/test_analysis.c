@@ -26,7 +26,8 @@ typedef struct prow {
 
 static const t_model *g_m;
 
-static int bytes_field(const t_model *m, uint32_t k) {
+static int bytes_field(const t_model *m, uint32_t k)
+{
     for (uint32_t f = 0; f < m->cats[k].n_fields; f++)
         if (m->cats[k].field_types[f] == SLOG_FIELD_BYTES) return (int)f;
     return -1;
@@ -34,7 +35,8 @@ static int bytes_field(const t_model *m, uint32_t k) {
 
 /* The parent order of docs/ANALYSIS.md: timeline, start, end descending,
  * category. */
-static int cmp_state_ix(const void *a, const void *b) {
+static int cmp_state_ix(const void *a, const void *b)
+{
     const t_draw *x = &g_m->d[*(const size_t *)a], *y = &g_m->d[*(const size_t *)b];
     if (x->tl != y->tl) return x->tl < y->tl ? -1 : 1;
     if (x->start != y->start) return x->start < y->start ? -1 : 1;
@@ -43,7 +45,8 @@ static int cmp_state_ix(const void *a, const void *b) {
 }
 
 /* Brute force: check a's matrix and profile for [t0, t1]. */
-static void check_window(const t_model *m, const slog_analysis *a, int64_t t0, int64_t t1) {
+static void check_window(const t_model *m, const slog_analysis *a, int64_t t0, int64_t t1)
+{
     size_t nc, np;
     const slog_matrix_cell *gc = slog_analysis_matrix(a, &nc);
     const slog_profile_row *gp = slog_analysis_profile(a, &np);
@@ -112,9 +115,8 @@ static void check_window(const t_model *m, const slog_analysis *a, int64_t t0, i
             CHECKF(want < np, "window %" PRId64 ":%" PRId64 ": fewer rows", t0, t1);
             const slog_profile_row *g = &gp[want++];
             const prow *w = &rows[i];
-            CHECKF(g->timeline == i / K && g->category == i % K && g->calls == w->calls &&
-                       g->inclusive_ns == w->incl && g->exclusive_ns == w->excl && g->min_ns == w->mn &&
-                       g->max_ns == w->mx,
+            CHECKF(g->timeline == i / K && g->category == i % K && g->calls == w->calls && g->inclusive_ns == w->incl &&
+                       g->exclusive_ns == w->excl && g->min_ns == w->mn && g->max_ns == w->mx,
                    "window %" PRId64 ":%" PRId64 " row (%zu, %zu): got (%u, %u) calls %" PRIu64 " incl %" PRId64
                    " excl %" PRId64 " min %" PRId64 " max %" PRId64 ", want calls %" PRIu64 " incl %" PRId64
                    " excl %" PRId64 " min %" PRId64 " max %" PRId64,
@@ -132,7 +134,8 @@ static void check_window(const t_model *m, const slog_analysis *a, int64_t t0, i
 /* States nested to depth 6 on each timeline, some of equal intervals,
  * zero-length ones and ones that touch; messages between timelines, some
  * of unknown size; events. */
-static void nest(t_model *m, t_rng *r, uint32_t tl, int64_t a, int64_t b, int depth, const uint32_t *cats) {
+static void nest(t_model *m, t_rng *r, uint32_t tl, int64_t a, int64_t b, int depth, const uint32_t *cats)
+{
     int64_t t = a;
     while (t < b) {
         int64_t s = t + (t_chance(r, 30) ? 0 : t_range(r, 0, (b - a) / 8 + 1));
@@ -151,7 +154,8 @@ static void nest(t_model *m, t_rng *r, uint32_t tl, int64_t a, int64_t b, int de
     }
 }
 
-static void gen_nested(t_model *m, t_rng *r, uint32_t n_tl, int64_t span) {
+static void gen_nested(t_model *m, t_rng *r, uint32_t n_tl, int64_t span)
+{
     t_model_init(m);
     uint32_t cats[4];
     for (int i = 0; i < 4; i++) {
@@ -169,8 +173,13 @@ static void gen_nested(t_model *m, t_rng *r, uint32_t n_tl, int64_t span) {
         t_draw *d = t_model_push(m);
         int64_t s = t_range(r, 0, span), e = s + t_range(r, -span / 100, span / 20);
         if (e < 0) e = 0;
-        *d = (t_draw){.kind = SLOG_KIND_ARROW, .cat = msg, .tl = (uint32_t)t_below(r, n_tl),
-                      .etl = (uint32_t)t_below(r, n_tl), .start = s, .end = e, .n_info = 2};
+        *d = (t_draw){.kind = SLOG_KIND_ARROW,
+                      .cat = msg,
+                      .tl = (uint32_t)t_below(r, n_tl),
+                      .etl = (uint32_t)t_below(r, n_tl),
+                      .start = s,
+                      .end = e,
+                      .n_info = 2};
         d->info[0] = 7;
         d->info[1] = t_chance(r, 10) ? SLOG_INFO_UNKNOWN : t_range(r, 0, 1 << 20);
     }
@@ -185,7 +194,8 @@ static void gen_nested(t_model *m, t_rng *r, uint32_t n_tl, int64_t span) {
 
 static uint64_t summaries_used;
 
-static void run_model(const t_model *m, t_rng *r, const slog_writer_options *o, unsigned n_windows) {
+static void run_model(const t_model *m, t_rng *r, const slog_writer_options *o, unsigned n_windows)
+{
     char *dir = t_mkdtemp("analysis");
     char *path = t_path(dir, "a.slog2");
     slog_error err;
@@ -229,7 +239,8 @@ static void run_model(const t_model *m, t_rng *r, const slog_writer_options *o, 
     free(path);
 }
 
-static void test_nested(void) {
+static void test_nested(void)
+{
     t_rng r = {11};
     for (int round = 0; round < 6; round++) {
         t_model m;
@@ -239,14 +250,14 @@ static void test_nested(void) {
         o.leaf_shift = 12 + (int32_t)t_below(&r, 5);
         o.preview_min_subtree = 1 + t_below(&r, 64);
         o.block_timelines = round & 1 ? 4 : 0;
-        CHECK_CONTEXT("nested round %d: %u timelines, %zu drawables, leaf_shift %d", round, m.n_tls, m.n,
-                      o.leaf_shift);
+        CHECK_CONTEXT("nested round %d: %u timelines, %zu drawables, leaf_shift %d", round, m.n_tls, m.n, o.leaf_shift);
         run_model(&m, &r, &o, 40);
         t_model_free(&m);
     }
 }
 
-static void test_random(void) {
+static void test_random(void)
+{
     t_rng r = {5};
     for (int round = 0; round < 8; round++) {
         t_model m;
@@ -263,7 +274,8 @@ static void test_random(void) {
     }
 }
 
-static void test_empty_and_args(void) {
+static void test_empty_and_args(void)
+{
     t_model m;
     t_model_init(&m);
     char *dir = t_mkdtemp("analysis");
@@ -291,7 +303,8 @@ static void test_empty_and_args(void) {
     free(path);
 }
 
-int main(void) {
+int main(void)
+{
     RUN(test_empty_and_args);
     RUN(test_nested);
     /* nested states must not leave every summary incomplete */

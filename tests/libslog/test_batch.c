@@ -34,7 +34,10 @@ static slog_drawable as_drawable(const t_draw *d)
     return sd;
 }
 
-static int64_t key_of(const t_draw *d) { return t_dhi(d); }
+static int64_t key_of(const t_draw *d)
+{
+    return t_dhi(d);
+}
 
 /* Write m (in end order) through batches, drawing the rounds from rng.
  * Every drawable is added exactly once. */
@@ -46,8 +49,7 @@ static void write_batches(const t_model *m, const char *path, const slog_writer_
     CHECK_OK(t_model_open_writer(m, path, o, &w, &err), &err);
     enum { N_BATCH = 4 };
     slog_batch *b[N_BATCH];
-    for (int i = 0; i < N_BATCH; i++)
-        CHECK_OK(slog_batch_new(w, &b[i]), slog_writer_error(w));
+    for (int i = 0; i < N_BATCH; i++) CHECK_OK(slog_batch_new(w, &b[i]), slog_writer_error(w));
     int shift = o->leaf_shift;
     /* Held back: indexes of drawables to add in a later round. */
     size_t *held = malloc((m->n + 1) * sizeof *held), n_held = 0;
@@ -58,20 +60,16 @@ static void write_batches(const t_model *m, const char *path, const slog_writer_
     bool lanes = seed % 2;
     while (i < m->n || n_held) {
         size_t take = i < m->n ? 1 + t_below(&r, m->n / 8 + 2) : 0;
-        if (take > m->n - i)
-            take = m->n - i;
+        if (take > m->n - i) take = m->n - i;
         /* This round: the held ones and the next `take`. */
         size_t n_round = 0;
-        for (size_t k = 0; k < n_held; k++)
-            order[n_round++] = held[k];
+        for (size_t k = 0; k < n_held; k++) order[n_round++] = held[k];
         n_held = 0;
-        for (size_t k = 0; k < take; k++)
-            order[n_round++] = i + k;
+        for (size_t k = 0; k < take; k++) order[n_round++] = i + k;
         i += take;
         int64_t last_key = n_round ? key_of(&m->d[order[n_round - 1]]) : 0;
         for (size_t k = 0; k < n_round; k++)
-            if (key_of(&m->d[order[k]]) > last_key)
-                last_key = key_of(&m->d[order[k]]);
+            if (key_of(&m->d[order[k]]) > last_key) last_key = key_of(&m->d[order[k]]);
         uint64_t leaf = (uint64_t)last_key >> shift;
         for (int k = 0; k < N_BATCH; k++) {
             /* Mostly the round's last leaf (the fast path), sometimes the
@@ -93,21 +91,20 @@ static void write_batches(const t_model *m, const char *path, const slog_writer_
             order[j] = t;
         }
         int64_t next_min = INT64_MAX; /* smallest key still to come */
-        if (i < m->n)
-            next_min = key_of(&m->d[i]);
+        if (i < m->n) next_min = key_of(&m->d[i]);
         for (size_t k = 0; k < n_round; k++) {
             const t_draw *d = &m->d[order[k]];
             if (i < m->n && t_chance(&r, 5)) {
                 held[n_held++] = order[k];
-                if (key_of(d) < next_min)
-                    next_min = key_of(d);
+                if (key_of(d) < next_min) next_min = key_of(d);
                 continue;
             }
             slog_drawable sd = as_drawable(d);
             /* Any batch, or (lanes) the batch of the drawable's quarter of
              * the timelines: each batch's preview then sees a range that
              * does not start at 0 (its direct table is based there). */
-            int k_batch = lanes ? (int)((uint64_t)d->tl * N_BATCH / (m->n_tls ? m->n_tls : 1)) : (int)t_below(&r, N_BATCH);
+            int k_batch =
+                lanes ? (int)((uint64_t)d->tl * N_BATCH / (m->n_tls ? m->n_tls : 1)) : (int)t_below(&r, N_BATCH);
             CHECK_OK(slog_batch_add(b[k_batch < N_BATCH ? k_batch : N_BATCH - 1], &sd), NULL);
         }
         /* Batches in a random order. */
@@ -128,12 +125,10 @@ static void write_batches(const t_model *m, const char *path, const slog_writer_
             int64_t lo = floor > 0 ? floor : 0;
             int64_t wm = next_min <= lo ? next_min : t_range(&r, lo, next_min);
             CHECK_OK(slog_writer_advance(w, wm), slog_writer_error(w));
-            if (wm > floor)
-                floor = wm;
+            if (wm > floor) floor = wm;
         }
     }
-    for (int k = 0; k < N_BATCH; k++)
-        slog_batch_free(b[k]);
+    for (int k = 0; k < N_BATCH; k++) slog_batch_free(b[k]);
     free(held);
     free(order);
     CHECK_OK(slog_writer_finish(w, &err), &err);
@@ -158,8 +153,7 @@ static void node_drawables(slog_reader *rd, uint64_t i, t_dvec *out)
         uint32_t s = (uint32_t)fi->leaf_shift;
         uint64_t x = (a ^ b) >> s;
         uint32_t level = x ? (uint32_t)(64 - __builtin_clzll(x)) : 0;
-        if (level == ni.level && (a >> (s + level)) == ni.index)
-            t_dvec_push(out, d);
+        if (level == ni.level && (a >> (s + level)) == ni.index) t_dvec_push(out, d);
     }
     t_dvec_free(&all);
     t_qsort(out->d, out->n, sizeof *out->d, t_draw_cmp);
@@ -184,7 +178,7 @@ static void same_tree(const char *ordered, const char *batched)
         CHECK_OK(slog_reader_node(a, i, &na), NULL);
         CHECK_OK(slog_reader_node(b, i, &nb), NULL);
         CHECKF(na.level == nb.level && na.index == nb.index && na.n_drawables == nb.n_drawables &&
-               na.n_subtree == nb.n_subtree && na.has_preview == nb.has_preview,
+                   na.n_subtree == nb.n_subtree && na.has_preview == nb.has_preview,
                "node %" PRIu64 ": (%u, %" PRIu64 ") %u/%" PRIu64 " vs (%u, %" PRIu64 ") %u/%" PRIu64, i, na.level,
                na.index, na.n_drawables, na.n_subtree, nb.level, nb.index, nb.n_drawables, nb.n_subtree);
         if (na.n_drawables) {
@@ -192,8 +186,7 @@ static void same_tree(const char *ordered, const char *batched)
             node_drawables(a, i, &da);
             node_drawables(b, i, &db);
             CHECK(da.n == db.n);
-            for (size_t k = 0; k < da.n; k++)
-                CHECK(t_draw_cmp(&da.d[k], &db.d[k]) == 0);
+            for (size_t k = 0; k < da.n; k++) CHECK(t_draw_cmp(&da.d[k], &db.d[k]) == 0);
             t_dvec_free(&da);
             t_dvec_free(&db);
         }
@@ -219,14 +212,13 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     o.group_timelines = sizes[t_below(&r, sizeof sizes / sizeof sizes[0])];
     int64_t span = 1;
     for (size_t i = 0; i < m.n; i++)
-        if (t_dhi(&m.d[i]) > span)
-            span = t_dhi(&m.d[i]);
-    o.leaf_shift = t_chance(&r, 50) ? slog_leaf_shift_for((double)m.n, (double)span, 0, 64)
-                                    : (int32_t)t_below(&r, 28);
-    CHECK_CONTEXT(
-             "seed %" PRIu64 " (rerun: test_batch %" PRIu64 " %zu %u) preview_bins %u leaf_shift %d blocks of %u, groups of %u; "
-             "%zu drawables",
-             seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, o.block_timelines, o.group_timelines, m.n);
+        if (t_dhi(&m.d[i]) > span) span = t_dhi(&m.d[i]);
+    o.leaf_shift = t_chance(&r, 50) ? slog_leaf_shift_for((double)m.n, (double)span, 0, 64) : (int32_t)t_below(&r, 28);
+    CHECK_CONTEXT("seed %" PRIu64 " (rerun: test_batch %" PRIu64
+                  " %zu %u) preview_bins %u leaf_shift %d blocks of %u, groups of %u; "
+                  "%zu drawables",
+                  seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, o.block_timelines, o.group_timelines,
+                  m.n);
     printf("%s\n", check_context);
     fflush(stdout);
 

@@ -28,14 +28,15 @@ static char *g_dir;
 typedef struct gcase {
     uint64_t seed;
     uint32_t n_tls;
-    size_t per_tl;     /* states per timeline (about) */
-    int deep;          /* blocks of 64, groups of 4 and narrow leaves: deep trees */
+    size_t per_tl; /* states per timeline (about) */
+    int deep;      /* blocks of 64, groups of 4 and narrow leaves: deep trees */
 } gcase;
 
 /* The trace: per timeline consecutive states of 3 categories with gaps,
  * arrows from some states' ends to a neighbour (same block mostly) or a
  * far timeline (another block), events. */
-static void make_model(t_model *m, t_rng *r, uint32_t n_tls, size_t per_tl) {
+static void make_model(t_model *m, t_rng *r, uint32_t n_tls, size_t per_tl)
+{
     t_model_init(m);
     uint32_t cs[3] = {t_model_add_cat(m, SLOG_KIND_STATE, "compute", 0), t_model_add_cat(m, SLOG_KIND_STATE, "wait", 1),
                       t_model_add_cat(m, SLOG_KIND_STATE, "send", 2)};
@@ -88,7 +89,8 @@ static void make_model(t_model *m, t_rng *r, uint32_t n_tls, size_t per_tl) {
  * states the summed coverage fraction (divided by the row's timelines at
  * the end), others counts. */
 static double *brute_grid(const t_model *m, const slog_grid *g, int64_t t0, double col_ns, uint32_t n_cols,
-                          const uint32_t *row_of) {
+                          const uint32_t *row_of)
+{
     uint32_t n_rows = slog_grid_n_rows(g);
     double *out = calloc((size_t)n_rows * m->n_cats * n_cols + 1, sizeof *out);
     CHECK(out);
@@ -120,7 +122,8 @@ static double *brute_grid(const t_model *m, const slog_grid *g, int64_t t0, doub
 
 /* Row of each timeline in g (UINT32_MAX: none), checking that the rows
  * tile [first, last] with consecutive ranges of whole units. */
-static uint32_t *rows_of(const t_model *m, const slog_grid *g, uint32_t first, uint32_t last) {
+static uint32_t *rows_of(const t_model *m, const slog_grid *g, uint32_t first, uint32_t last)
+{
     uint32_t *row_of = malloc((m->n_tls + 1) * sizeof *row_of);
     CHECK(row_of);
     for (uint32_t t = 0; t < m->n_tls; t++) row_of[t] = UINT32_MAX;
@@ -128,7 +131,8 @@ static uint32_t *rows_of(const t_model *m, const slog_grid *g, uint32_t first, u
     for (uint32_t row = 0; row < slog_grid_n_rows(g); row++) {
         uint32_t a, b;
         slog_grid_row_range(g, row, &a, &b);
-        CHECKF(a == next && b >= a && b <= last, "row %u holds %u-%u, expected from %u up to %u", row, a, b, next, last);
+        CHECKF(a == next && b >= a && b <= last, "row %u holds %u-%u, expected from %u up to %u", row, a, b, next,
+               last);
         CHECKF(b == last || (b + 1 - a) % unit == 0, "row %u (%u-%u) is not whole units of %u", row, a, b, unit);
         for (uint32_t t = a; t <= b; t++) row_of[t] = row;
         next = b + 1;
@@ -138,7 +142,8 @@ static uint32_t *rows_of(const t_model *m, const slog_grid *g, uint32_t first, u
 }
 
 static slog_grid *grid(slog_reader *rd, int64_t t0, int64_t t1, uint32_t first, uint32_t last, uint32_t cols,
-                       uint32_t rows, uint32_t flags, slog_query_stats *qs) {
+                       uint32_t rows, uint32_t flags, slog_query_stats *qs)
+{
     slog_grid_query q = {t0, t1, first, last, cols, rows, flags};
     slog_grid *g = NULL;
     slog_error err;
@@ -149,7 +154,8 @@ static slog_grid *grid(slog_reader *rd, int64_t t0, int64_t t1, uint32_t first, 
 
 /* Every value of g against brute force; tol for states. */
 static void compare_values(const t_model *m, const slog_grid *g, const double *exp, uint32_t n_cols, double tol,
-                           const char *what) {
+                           const char *what)
+{
     for (uint32_t row = 0; row < slog_grid_n_rows(g); row++)
         for (uint32_t k = 0; k < m->n_cats; k++) {
             const float *v = slog_grid_values(g, row, k);
@@ -165,7 +171,8 @@ static void compare_values(const t_model *m, const slog_grid *g, const double *e
 
 /* Per row and category, the total over the columns (states: in
  * timeline-ns, i.e. fraction x column width x the row's timelines). */
-static double *row_totals(const t_model *m, const slog_grid *g, double col_ns) {
+static double *row_totals(const t_model *m, const slog_grid *g, double col_ns)
+{
     uint32_t n_rows = slog_grid_n_rows(g), n_cols = slog_grid_n_cols(g);
     double *t = calloc((size_t)n_rows * m->n_cats + 1, sizeof *t);
     CHECK(t);
@@ -186,7 +193,8 @@ static double *row_totals(const t_model *m, const slog_grid *g, double col_ns) {
  * proportion: the totals may differ there by what lies within a few
  * columns of an edge (edge: per (row, category), brute force). */
 static void compare_totals(const t_model *m, const slog_grid *g, const double *got, const double *want,
-                           const double *edge, double span, uint32_t levels, const char *what) {
+                           const double *edge, double span, uint32_t levels, const char *what)
+{
     for (uint32_t row = 0; row < slog_grid_n_rows(g); row++) {
         uint32_t a, b;
         slog_grid_row_range(g, row, &a, &b);
@@ -198,9 +206,9 @@ static void compare_totals(const t_model *m, const slog_grid *g, const double *g
              * (a group's sum: of one timeline's) bin width, at each level
              * whose rows are added */
             double units = (double)(b - a + 1) / slog_grid_unit(g);
-            double tol = (m->cats[k].kind == SLOG_KIND_STATE ? ceil(units) * span * levels / 510.0 + 1
-                                                             : 1e-3 * (1 + y)) +
-                         edge[(size_t)row * m->n_cats + k];
+            double tol =
+                (m->cats[k].kind == SLOG_KIND_STATE ? ceil(units) * span * levels / 510.0 + 1 : 1e-3 * (1 + y)) +
+                edge[(size_t)row * m->n_cats + k];
             CHECKF(fabs(x - y) <= tol, "%s: row %u (%u-%u) category %u total %.1f, brute force %.1f (tolerance %.1f)",
                    what, row, a, b, k, x, y, tol);
         }
@@ -210,7 +218,8 @@ static void compare_totals(const t_model *m, const slog_grid *g, const double *g
 /* Brute-force totals per (row, category): states' ns and counts; and in
  * *edge what lies within `near` ns of either end of the window. */
 static double *brute_totals(const t_model *m, const slog_grid *g, const uint32_t *row_of, int64_t t0, int64_t t1,
-                            double near, double **edge) {
+                            double near, double **edge)
+{
     size_t n = (size_t)slog_grid_n_rows(g) * m->n_cats + 1;
     double *t = calloc(n, sizeof *t), *e = calloc(n, sizeof *e);
     CHECK(t && e);
@@ -223,7 +232,8 @@ static double *brute_totals(const t_model *m, const slog_grid *g, const uint32_t
         double s = (double)d->start, f = (double)d->end;
         if (d->kind == SLOG_KIND_STATE) {
             t[at] += fmax(0, fmin(f, a1) - fmax(s, a0));
-            e[at] += fmax(0, fmin(f, a0 + near) - fmax(s, a0 - near)) + fmax(0, fmin(f, a1 + near) - fmax(s, a1 - near));
+            e[at] +=
+                fmax(0, fmin(f, a0 + near) - fmax(s, a0 - near)) + fmax(0, fmin(f, a1 + near) - fmax(s, a1 - near));
         } else {
             t[at] += s >= a0 && s < a1;
             e[at] += fabs(s - a0) < near || fabs(s - a1) < near;
@@ -233,7 +243,8 @@ static double *brute_totals(const t_model *m, const slog_grid *g, const uint32_t
     return t;
 }
 
-static void run_case(const gcase *c) {
+static void run_case(const gcase *c)
+{
     t_rng r = {c->seed};
     t_model m;
     make_model(&m, &r, c->n_tls, c->per_tl);
@@ -254,11 +265,11 @@ static void run_case(const gcase *c) {
         /* narrow leaves: deep trees, states crossing many nodes */
         if (t_chance(&r, 70)) o.leaf_shift = 10 + (int32_t)t_below(&r, 6);
     }
-    CHECK_CONTEXT(
-             "seed %" PRIu64 " (rerun: test_blocks %" PRIu64 " %u %zu %d) %u timelines, %zu drawables, blocks of %u, "
-             "groups of %u, leaf_shift %d",
-             c->seed, c->seed, c->n_tls, c->per_tl, c->deep, c->n_tls, m.n, o.block_timelines, o.group_timelines,
-             o.leaf_shift);
+    CHECK_CONTEXT("seed %" PRIu64 " (rerun: test_blocks %" PRIu64
+                  " %u %zu %d) %u timelines, %zu drawables, blocks of %u, "
+                  "groups of %u, leaf_shift %d",
+                  c->seed, c->seed, c->n_tls, c->per_tl, c->deep, c->n_tls, m.n, o.block_timelines, o.group_timelines,
+                  o.leaf_shift);
     char *path = t_path(g_dir, "blocks.slog2");
     slog_error err;
     CHECK_OK(t_model_write(&m, path, &o, &err), &err);
@@ -345,8 +356,8 @@ static void run_case(const gcase *c) {
             double *edge;
             double *want = brute_totals(&m, gs[k], row_of, t0, t1 > t0 ? t1 - 1 : t0, 4 * cns, &edge);
             double *got = row_totals(&m, gs[k], cns);
-            compare_totals(&m, gs[k], got, want, edge, span, (fi->overview_depth > fi->depth ? fi->overview_depth : fi->depth) + 1,
-                           what[k]);
+            compare_totals(&m, gs[k], got, want, edge, span,
+                           (fi->overview_depth > fi->depth ? fi->overview_depth : fi->depth) + 1, what[k]);
             free(want);
             free(edge);
             free(got);
@@ -366,7 +377,8 @@ static void run_case(const gcase *c) {
     t_model_free(&m);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     g_dir = t_mkdtemp("blocks");
     if (argc > 1) {
         gcase c = {strtoull(argv[1], NULL, 10), argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 100,
@@ -374,10 +386,10 @@ int main(int argc, char **argv) {
         run_case(&c);
     } else {
         bool vg = t_under_valgrind();
-        gcase cases[] = {{1, 1, 200, 0},    {2, 2, 100, 0},    {3, 63, 30, 0},    {4, 64, 30, 0},   {5, 65, 30, 0},
-                         {6, 1000, 6, 0},   {7, 1025, 6, 0},   {8, 2048, 4, 0},   {9, 4100, 3, 0},  {10, 3000, 4, 0},
-                         {11, 70000, 1, 0}, {12, 16384, 2, 0}, {13, 777, 10, 0}, {14, 5, 400, 0},
-                         {15, 2048, 20, 1}, {16, 300, 60, 1},  {17, 1500, 30, 0}, {18, 4096, 8, 1}};
+        gcase cases[] = {{1, 1, 200, 0},    {2, 2, 100, 0},    {3, 63, 30, 0},   {4, 64, 30, 0},  {5, 65, 30, 0},
+                         {6, 1000, 6, 0},   {7, 1025, 6, 0},   {8, 2048, 4, 0},  {9, 4100, 3, 0}, {10, 3000, 4, 0},
+                         {11, 70000, 1, 0}, {12, 16384, 2, 0}, {13, 777, 10, 0}, {14, 5, 400, 0}, {15, 2048, 20, 1},
+                         {16, 300, 60, 1},  {17, 1500, 30, 0}, {18, 4096, 8, 1}};
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             if (vg && cases[i].n_tls * cases[i].per_tl > 20000) continue;
             run_case(&cases[i]);

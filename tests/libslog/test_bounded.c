@@ -15,8 +15,15 @@
 
 #define N_TL 64
 
-typedef struct pend { int64_t s, e; uint32_t tl, etl; } pend;
-typedef struct item { int64_t key; slog_drawable d; int64_t info[2]; } item;
+typedef struct pend {
+    int64_t s, e;
+    uint32_t tl, etl;
+} pend;
+typedef struct item {
+    int64_t key;
+    slog_drawable d;
+    int64_t info[2];
+} item;
 
 static int cmp_item(const void *a, const void *b)
 {
@@ -39,8 +46,7 @@ static void write_trace(const char *path, int64_t length_ns, uint64_t seed, uint
                             {SLOG_KIND_ARROW, "message", "p2p", 0xffffffff, 2, fn, ft},
                             {SLOG_KIND_EVENT, "marker", "", 0x00ff00ff, 0, NULL, NULL}};
     uint32_t id;
-    for (int i = 0; i < 4; i++)
-        CHECK_OK(slog_writer_add_category(w, &cats[i], &id), NULL);
+    for (int i = 0; i < 4; i++) CHECK_OK(slog_writer_add_category(w, &cats[i], &id), NULL);
     for (uint32_t t = 0; t < N_TL; t++) {
         char label[32];
         snprintf(label, sizeof label, "rank %u", t);
@@ -72,12 +78,13 @@ static void write_trace(const char *path, int64_t length_ns, uint64_t seed, uint
                 it->key = next_e[t];
                 it->info[0] = (int64_t)t_below(&r, 1 << 20);
                 it->info[1] = c & 7 ? (int64_t)c : SLOG_INFO_UNKNOWN;
-                it->d = (slog_drawable){SLOG_KIND_STATE, c & 1, (uint32_t)t, (uint32_t)t, next_s[t], next_e[t],
-                                        c & 1 ? 2 : 0, NULL};
+                it->d = (slog_drawable){SLOG_KIND_STATE, c & 1,     (uint32_t)t,   (uint32_t)t,
+                                        next_s[t],       next_e[t], c & 1 ? 2 : 0, NULL};
                 if ((c & 7) == 0) {
                     item *ev = &batch[nb++];
                     ev->key = next_e[t]; /* at the state's end: keys of a slice stay >= its start */
-                    ev->d = (slog_drawable){SLOG_KIND_EVENT, 3, (uint32_t)t, (uint32_t)t, next_e[t], next_e[t], 0, NULL};
+                    ev->d =
+                        (slog_drawable){SLOG_KIND_EVENT, 3, (uint32_t)t, (uint32_t)t, next_e[t], next_e[t], 0, NULL};
                 }
                 if ((c & 3) == 3 && n_pa < 4096) {
                     uint32_t to = (uint32_t)((t + 1 + t_below(&r, N_TL - 1)) % N_TL);
@@ -124,8 +131,16 @@ typedef struct figures {
     double write_s, full_s, win_s;
 } figures;
 
-static slog_cb_result count_d(void *u, const slog_drawable *d) { (void)u, (void)d; return SLOG_CONTINUE; }
-static slog_cb_result count_p(void *u, const slog_preview *p) { (void)u, (void)p; return SLOG_CONTINUE; }
+static slog_cb_result count_d(void *u, const slog_drawable *d)
+{
+    (void)u, (void)d;
+    return SLOG_CONTINUE;
+}
+static slog_cb_result count_p(void *u, const slog_preview *p)
+{
+    (void)u, (void)p;
+    return SLOG_CONTINUE;
+}
 
 static void measure(const char *path, figures *f)
 {
@@ -158,7 +173,8 @@ static void print_fig(const char *name, int64_t len, const figures *f)
     printf("%s trace: %.3f s, %" PRIu64 " drawables, %.1f MB (write %.1f s)\n", name, (double)len * 1e-9, f->n,
            (double)f->size / 1e6, f->write_s);
     printf("  full span at span/1920: %" PRIu64 " bytes in %" PRIu64 " nodes (%" PRIu64 " drawables, %" PRIu64
-           " previews) %.3f s\n", f->full_bytes, f->full_nodes, f->full_draw, f->full_prev, f->full_s);
+           " previews) %.3f s\n",
+           f->full_bytes, f->full_nodes, f->full_draw, f->full_prev, f->full_s);
     printf("  1/1000 window:          %" PRIu64 " bytes in %" PRIu64 " nodes (%.4f%% of the file) %.3f s\n",
            f->win_bytes, f->win_nodes, 100.0 * (double)f->win_bytes / (double)f->size, f->win_s);
 }
@@ -186,14 +202,15 @@ int main(void)
     double ratio = (double)b.full_bytes / (double)a.full_bytes;
     printf("full-span bytes long/short = %.2f (must be within [0.5, 2])\n", ratio);
     fflush(stdout);
-    CHECKF(ratio <= 2.0 && ratio >= 0.5, "full-span query reads %" PRIu64 " bytes on the 100x longer trace vs %"
-           PRIu64 " (ratio %.2f)", b.full_bytes, a.full_bytes, ratio);
+    CHECKF(ratio <= 2.0 && ratio >= 0.5,
+           "full-span query reads %" PRIu64 " bytes on the 100x longer trace vs %" PRIu64 " (ratio %.2f)", b.full_bytes,
+           a.full_bytes, ratio);
     /* far fewer: < 1% of the long file; the short one is bounded by leaf
      * granularity (a leaf holds thousands of drawables), so < 10% */
     CHECKF(b.win_bytes * 100 < b.size, "1/1000 window read %" PRIu64 " of %" PRIu64 " bytes", b.win_bytes, b.size);
     CHECKF(a.win_bytes * 10 < a.size, "1/1000 window read %" PRIu64 " of %" PRIu64 " bytes", a.win_bytes, a.size);
-    CHECKF(b.full_bytes * 20 < b.size, "full-span query at 1920 px read %" PRIu64 " of %" PRIu64 " bytes",
-           b.full_bytes, b.size);
+    CHECKF(b.full_bytes * 20 < b.size, "full-span query at 1920 px read %" PRIu64 " of %" PRIu64 " bytes", b.full_bytes,
+           b.size);
     unlink(p1);
     unlink(p2);
     t_rmtree(dir);

@@ -6,17 +6,17 @@
  * leak (run under valgrind by the memcheck variant).
  *
  *   test_corrupt [SEED [N_FLIPS]] */
-#include "testutil.h"
 #include "format.h" /* byte layout, for the CRC-fixed mutations */
+#include "testutil.h"
 
-#include <inttypes.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <unistd.h>
 
 #define HDR_MAJOR_OFF 12 /* format.h: header offsets */
 #define HDR_MINOR_OFF 14
-#define HDR_CRC_OFF 252
-#define HDR_SIZE 256
+#define HDR_CRC_OFF   252
+#define HDR_SIZE      256
 
 static char *g_dir;
 static const t_model *g_model;
@@ -26,8 +26,7 @@ static void check_err(const slog_error *err, slog_status st, const char *path, c
     CHECKF(st < 0, "%s: status %d", what, (int)st);
     CHECKF(err->status == st, "%s: err.status %d, returned %d", what, (int)err->status, (int)st);
     CHECKF(err->message[0] != 0, "%s: empty error message", what);
-    CHECKF(strstr(err->message, path) != NULL, "%s: message '%s' does not name the file %s", what,
-           err->message, path);
+    CHECKF(strstr(err->message, path) != NULL, "%s: message '%s' does not name the file %s", what, err->message, path);
 }
 
 /* Open path and read everything. Returns SLOG_OK or the first error (err
@@ -56,8 +55,8 @@ static slog_status read_all(const char *path, int full_ok_check, int *stage, slo
         slog_error en;
         slog_status sn = slog_reader_query(rd, &qn, NULL, NULL, NULL, NULL, &en);
         CHECKF(sn == st && (st == SLOG_OK || en.offset == err->offset),
-               "query skipping info: status %d at offset %" PRIu64 ", decoding it: %d at %" PRIu64, (int)sn,
-               en.offset, (int)st, err->offset);
+               "query skipping info: status %d at offset %" PRIu64 ", decoding it: %d at %" PRIu64, (int)sn, en.offset,
+               (int)st, err->offset);
     }
     if (st == SLOG_OK) {
         /* a preview query at several widths reads the preview blocks */
@@ -77,10 +76,8 @@ static slog_status read_all(const char *path, int full_ok_check, int *stage, slo
         check_err(err, st, path, *stage == 3 ? "slog_reader_check" : "slog_reader_query");
     } else if (full_ok_check) {
         /* clean success must mean the right data */
-        CHECKF(fi->n_drawables == g_model->n, "corrupted file read cleanly with n_drawables %" PRIu64,
-               fi->n_drawables);
-        CHECKF(v.n == g_model->n, "corrupted file read cleanly but delivered %zu of %zu drawables", v.n,
-               g_model->n);
+        CHECKF(fi->n_drawables == g_model->n, "corrupted file read cleanly with n_drawables %" PRIu64, fi->n_drawables);
+        CHECKF(v.n == g_model->n, "corrupted file read cleanly but delivered %zu of %zu drawables", v.n, g_model->n);
         t_draw *exp = malloc((g_model->n + 1) * sizeof *exp);
         CHECK(exp);
         memcpy(exp, g_model->d, g_model->n * sizeof *exp);
@@ -119,7 +116,10 @@ static const char *status_name(slog_status st)
     }
     return "?";
 }
-static int status_index(slog_status st) { return st == SLOG_OK ? 0 : (int)(-30000 - (int)st); }
+static int status_index(slog_status st)
+{
+    return st == SLOG_OK ? 0 : (int)(-30000 - (int)st);
+}
 
 static void test_truncation(const unsigned char *good, size_t size)
 {
@@ -129,8 +129,7 @@ static void test_truncation(const unsigned char *good, size_t size)
     /* one file cut shorter and shorter (cheaper than a new file per length) */
     CHECK(t_write_file(path, good, size) == 0);
     for (size_t len = size; len-- > 0;) {
-        if (!(len < 300 || size - len < 300) && len % step)
-            continue;
+        if (!(len < 300 || size - len < 300) && len % step) continue;
         CHECK_CONTEXT("truncation to %zu of %zu bytes", len, size);
         CHECK(truncate(path, (off_t)len) == 0);
         slog_error err;
@@ -143,8 +142,7 @@ static void test_truncation(const unsigned char *good, size_t size)
     }
     printf("truncation: every length 0..%zu fails:", size - 1);
     for (int i = 0; i < 12; i++)
-        if (hist[i])
-            printf(" %s=%u", status_name(i ? (slog_status)(-30000 - i) : SLOG_OK), hist[i]);
+        if (hist[i]) printf(" %s=%u", status_name(i ? (slog_status)(-30000 - i) : SLOG_OK), hist[i]);
     printf("\n");
     unlink(path);
     free(path);
@@ -163,10 +161,12 @@ static void test_bitflips(const unsigned char *good, size_t size, uint64_t seed,
         size_t off = (size_t)t_below(&r, size);
         unsigned bit = (unsigned)t_below(&r, 8);
         if (i < 8) /* always hit the header, the first node and the postamble */
-            off = i < 3 ? (size_t)t_below(&r, HDR_SIZE) : i < 6 && n_nodes ? nodes[0].offset + t_below(&r, nodes[0].size)
-                                                                      : size - 1 - t_below(&r, 64);
+            off = i < 3              ? (size_t)t_below(&r, HDR_SIZE)
+                  : i < 6 && n_nodes ? nodes[0].offset + t_below(&r, nodes[0].size)
+                                     : size - 1 - t_below(&r, 64);
         CHECK_CONTEXT("bit flip seed %" PRIu64 " #%u: byte %zu bit %u of %zu "
-                 "(rerun: test_corrupt %" PRIu64 ")", seed, i, off, bit, size, seed);
+                      "(rerun: test_corrupt %" PRIu64 ")",
+                      seed, i, off, bit, size, seed);
         /* flip in place; restored below */
         unsigned char c = good[off] ^ (unsigned char)(1u << bit);
         CHECK(pwrite(fd, &c, 1, (off_t)off) == 1);
@@ -176,15 +176,15 @@ static void test_bitflips(const unsigned char *good, size_t size, uint64_t seed,
         hist[status_index(st)]++;
         int node = -1;
         for (uint64_t k = 0; k < n_nodes; k++)
-            if (off >= nodes[k].offset && off < nodes[k].offset + nodes[k].size)
-                node = (int)k;
+            if (off >= nodes[k].offset && off < nodes[k].offset + nodes[k].size) node = (int)k;
         if (node >= 0) {
             in_node++;
-            CHECKF(st != SLOG_OK, "bit flip inside node block %d (offset %" PRIu64 ", size %u) not "
-                   "detected by slog_reader_check", node, nodes[node].offset, nodes[node].size);
+            CHECKF(st != SLOG_OK,
+                   "bit flip inside node block %d (offset %" PRIu64 ", size %u) not "
+                   "detected by slog_reader_check",
+                   node, nodes[node].offset, nodes[node].size);
         }
-        if (off < HDR_SIZE)
-            CHECKF(st != SLOG_OK, "bit flip in the header (CRC32C-covered) not detected");
+        if (off < HDR_SIZE) CHECKF(st != SLOG_OK, "bit flip in the header (CRC32C-covered) not detected");
         if (off >= size - 64 && off < size - 12)
             CHECKF(st != SLOG_OK, "bit flip in the postamble (CRC32C-covered) not detected");
         CHECK(pwrite(fd, &good[off], 1, (off_t)off) == 1);
@@ -193,11 +193,10 @@ static void test_bitflips(const unsigned char *good, size_t size, uint64_t seed,
             printf("  flip at byte %zu bit %u read cleanly (same data)\n", off, bit);
         }
     }
-    printf("bit flips (seed %" PRIu64 "): %u flips, %u inside node blocks, %u clean successes:", seed,
-           n_flips, in_node, silent);
+    printf("bit flips (seed %" PRIu64 "): %u flips, %u inside node blocks, %u clean successes:", seed, n_flips, in_node,
+           silent);
     for (int i = 0; i < 12; i++)
-        if (hist[i])
-            printf(" %s=%u", status_name(i ? (slog_status)(-30000 - i) : SLOG_OK), hist[i]);
+        if (hist[i]) printf(" %s=%u", status_name(i ? (slog_status)(-30000 - i) : SLOG_OK), hist[i]);
     printf("\n");
     close(fd);
     unlink(path);
@@ -205,8 +204,8 @@ static void test_bitflips(const unsigned char *good, size_t size, uint64_t seed,
 }
 
 #define ANY_ERROR ((slog_status)1)
-static void expect_status(const char *name, const void *data, size_t len, slog_status want1,
-                          slog_status want2, int need_offset)
+static void expect_status(const char *name, const void *data, size_t len, slog_status want1, slog_status want2,
+                          int need_offset)
 {
     char *path = t_path(g_dir, name);
     CHECK_CONTEXT("foreign/odd file %s", name);
@@ -222,8 +221,7 @@ static void expect_status(const char *name, const void *data, size_t len, slog_s
     if (st != SLOG_OK) {
         CHECK(rd == NULL);
         check_err(&err, st, path, name);
-        if (need_offset)
-            CHECKF(err.offset != SLOG_NO_OFFSET, "%s: %s without a byte offset", name, status_name(st));
+        if (need_offset) CHECKF(err.offset != SLOG_NO_OFFSET, "%s: %s without a byte offset", name, status_name(st));
         printf("  %s: %s offset %lld: %s\n", name, status_name(st),
                err.offset == SLOG_NO_OFFSET ? -1LL : (long long)err.offset, err.message);
     } else {
@@ -235,27 +233,27 @@ static void expect_status(const char *name, const void *data, size_t len, slog_s
     free(path);
 }
 
-static void put16(unsigned char *p, uint16_t v) { p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8); }
+static void put16(unsigned char *p, uint16_t v)
+{
+    p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8);
+}
 static void fix_header_crc(unsigned char *b)
 {
     uint32_t c = t_crc32c(b, HDR_CRC_OFF);
-    for (int i = 0; i < 4; i++)
-        b[HDR_CRC_OFF + i] = (unsigned char)(c >> (8 * i));
+    for (int i = 0; i < 4; i++) b[HDR_CRC_OFF + i] = (unsigned char)(c >> (8 * i));
 }
 
 static void test_foreign(const unsigned char *good, size_t size)
 {
     static const unsigned char png[] = {
-        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
-        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4,
-        0x89, 0x00, 0x00, 0x00, 0x0A, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00,
-        0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE,
-        0x42, 0x60, 0x82};
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00,
+        0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00,
+        0x00, 0x00, 0x0A, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01,
+        0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82};
     const char *text = "This is not a slog2 file.\nIt is a text file with several lines,\n"
                        "long enough to hold a header: 0123456789abcdef0123456789abcdef\n";
     char bigtext[1024];
-    for (size_t i = 0; i < sizeof bigtext; i++)
-        bigtext[i] = text[i % strlen(text)];
+    for (size_t i = 0; i < sizeof bigtext; i++) bigtext[i] = text[i % strlen(text)];
     printf("foreign files:\n");
     expect_status("image.png", png, sizeof png, SLOG_ERR_NOT_SLOG, SLOG_ERR_TRUNCATED, 1);
     expect_status("text.txt", text, strlen(text), SLOG_ERR_NOT_SLOG, SLOG_ERR_TRUNCATED, 1);
@@ -267,8 +265,7 @@ static void test_foreign(const unsigned char *good, size_t size)
     unsigned char *b = calloc(1, size);
     CHECK(b);
     expect_status("zeros", b, size, SLOG_ERR_NOT_SLOG, SLOG_ERR_NOT_SLOG, 1);
-    for (size_t i = 0; i < size; i++)
-        b[i] = good[i] & 0x7f;
+    for (size_t i = 0; i < size; i++) b[i] = good[i] & 0x7f;
     expect_status("7bit", b, size, SLOG_ERR_NOT_SLOG, SLOG_ERR_NOT_SLOG, 1);
 
     /* versions: a larger major is refused as VERSION (CRC recomputed, as a
@@ -310,13 +307,11 @@ static void test_foreign(const unsigned char *good, size_t size)
  * fuzz_reader.c. */
 static void fix_crcs(uint8_t *b, size_t n)
 {
-    if (n < SLOG_HEADER_SIZE + SLOG_POSTAMBLE_SIZE)
-        return;
+    if (n < SLOG_HEADER_SIZE + SLOG_POSTAMBLE_SIZE) return;
     size_t end = n - SLOG_POSTAMBLE_SIZE;
     for (size_t off = SLOG_HEADER_SIZE; off + SLOG_BLOCK_HEADER_SIZE <= end;) {
         uint64_t len = get_u64le(b + off + 8);
-        if (len > end - off - SLOG_BLOCK_HEADER_SIZE)
-            break;
+        if (len > end - off - SLOG_BLOCK_HEADER_SIZE) break;
         put_u32le(b + off + 4, t_crc32c(b + off + SLOG_BLOCK_HEADER_SIZE, (size_t)len));
         off += SLOG_BLOCK_HEADER_SIZE + (size_t)len;
     }
@@ -330,10 +325,8 @@ static void fix_crcs(uint8_t *b, size_t n)
                 uint8_t *e = body + 8 + i * SLOG_DIRENT_SIZE;
                 uint64_t no = get_u64le(e + DIRENT_NODE_OFF), po = get_u64le(e + DIRENT_PREV_OFF);
                 /* the overview's entries have no node block (offset 0) */
-                if (no && no <= end - SLOG_BLOCK_HEADER_SIZE)
-                    put_u32le(e + DIRENT_NODE_CRC, get_u32le(b + no + 4));
-                if (po && po <= end - SLOG_BLOCK_HEADER_SIZE)
-                    put_u32le(e + DIRENT_PREV_CRC, get_u32le(b + po + 4));
+                if (no && no <= end - SLOG_BLOCK_HEADER_SIZE) put_u32le(e + DIRENT_NODE_CRC, get_u32le(b + no + 4));
+                if (po && po <= end - SLOG_BLOCK_HEADER_SIZE) put_u32le(e + DIRENT_PREV_CRC, get_u32le(b + po + 4));
             }
             put_u32le(b + doff + 4, t_crc32c(body, (size_t)len));
         }
@@ -366,8 +359,7 @@ static void test_crc_fixed_mutations(const unsigned char *good, size_t size, uin
         size_t first = 0;
         for (unsigned j = 0; j < k; j++) {
             size_t off = (size_t)t_below(&r, size);
-            if (j == 0)
-                first = off;
+            if (j == 0) first = off;
             switch (t_below(&r, 5)) {
             case 0: b[off] ^= (unsigned char)(1u << t_below(&r, 8)); break;
             case 1: b[off] = 0xFF; break;
@@ -377,8 +369,7 @@ static void test_crc_fixed_mutations(const unsigned char *good, size_t size, uin
             }
         }
         fix_crcs(b, size);
-        CHECK_CONTEXT("CRC-fixed mutation seed %" PRIu64 " #%u (%u bytes, first at %zu)",
-                 seed, i, k, first);
+        CHECK_CONTEXT("CRC-fixed mutation seed %" PRIu64 " #%u (%u bytes, first at %zu)", seed, i, k, first);
         CHECK(pwrite(fd, b, size, 0) == (ssize_t)size); /* same size: rewrite in place */
         slog_error err;
         int stage;
@@ -388,8 +379,7 @@ static void test_crc_fixed_mutations(const unsigned char *good, size_t size, uin
     close(fd);
     printf("CRC-fixed mutations (seed %" PRIu64 "): %u:", seed, n);
     for (int i = 0; i < 12; i++)
-        if (hist[i])
-            printf(" %s=%u", status_name(i ? (slog_status)(-30000 - i) : SLOG_OK), hist[i]);
+        if (hist[i]) printf(" %s=%u", status_name(i ? (slog_status)(-30000 - i) : SLOG_OK), hist[i]);
     printf("\n");
     unlink(path);
     free(path);
@@ -422,8 +412,8 @@ static void corrupt_case(const slog_writer_options *o, uint64_t seed, unsigned n
         node_bytes += nodes[i].size;
     }
     printf("file: %zu bytes, %" PRIu64 " nodes (%" PRIu64 " bytes in node blocks), %zu drawables, %u blocks, "
-           "overview depth %u\n", size, n_nodes, node_bytes, m.n, slog_reader_info(rd)->n_blocks,
-           slog_reader_info(rd)->overview_depth);
+           "overview depth %u\n",
+           size, n_nodes, node_bytes, m.n, slog_reader_info(rd)->n_blocks, slog_reader_info(rd)->overview_depth);
     slog_reader_close(rd);
 
     test_foreign(good, size);

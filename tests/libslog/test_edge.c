@@ -43,9 +43,7 @@ static void roundtrip(const t_model *m, const slog_writer_options *o, const char
         tmin = t_dlo(&m->d[i]) < tmin ? t_dlo(&m->d[i]) : tmin;
         tmax = t_dhi(&m->d[i]) > tmax ? t_dhi(&m->d[i]) : tmax;
     }
-    if (m->n)
-        CHECKF(fi->t_min == tmin && fi->t_max == tmax, "t_min %" PRId64 " t_max %" PRId64, fi->t_min,
-               fi->t_max);
+    if (m->n) CHECKF(fi->t_min == tmin && fi->t_max == tmax, "t_min %" PRId64 " t_max %" PRId64, fi->t_min, fi->t_max);
     slog_query_stats st;
     CHECK_OK(slog_reader_check(rd, &st, &err), &err);
 
@@ -64,7 +62,10 @@ static void roundtrip(const t_model *m, const slog_writer_options *o, const char
         case 3: q.t0 = hi, q.t1 = hi; break;
         case 4: q.t0 = hi + 1, q.t1 = INT64_MAX; break;
         case 5: q.t0 = INT64_MIN, q.t1 = lo - 1; break;
-        default: q.t0 = t_range(&r, lo, hi); q.t1 = t_range(&r, q.t0, hi); break;
+        default:
+            q.t0 = t_range(&r, lo, hi);
+            q.t1 = t_range(&r, q.t0, hi);
+            break;
         }
         switch ((qi / 8) % 5) {
         case 0: q.pixel_ns = 0; break;
@@ -74,8 +75,7 @@ static void roundtrip(const t_model *m, const slog_writer_options *o, const char
         default: q.pixel_ns = (hi - lo) / 3 + 1; break;
         }
         if (qi & 1) {
-            for (uint32_t i = 0; i < m->n_tls; i++)
-                mask[i] = t_chance(&r, 30);
+            for (uint32_t i = 0; i < m->n_tls; i++) mask[i] = t_chance(&r, 30);
             q.timelines = mask;
         }
         t_result res = {0};
@@ -102,8 +102,7 @@ static void basic_model(t_model *m, uint32_t n_tls)
     t_model_add_cat(m, SLOG_KIND_STATE, "state", 1);
     t_model_add_cat(m, SLOG_KIND_ARROW, "arrow", 2);
     t_model_add_cat(m, SLOG_KIND_EVENT, "event", 0);
-    for (uint32_t i = 0; i < n_tls; i++)
-        t_model_add_tl(m, i, 0);
+    for (uint32_t i = 0; i < n_tls; i++) t_model_add_tl(m, i, 0);
 }
 
 static t_draw *add(t_model *m, uint32_t cat, uint32_t tl, uint32_t etl, int64_t s, int64_t e)
@@ -116,8 +115,7 @@ static t_draw *add(t_model *m, uint32_t cat, uint32_t tl, uint32_t etl, int64_t 
     d->start = s;
     d->end = e;
     d->n_info = m->cats[cat].n_fields;
-    for (uint32_t i = 0; i < d->n_info; i++)
-        d->info[i] = (int64_t)(s ^ e) + i;
+    for (uint32_t i = 0; i < d->n_info; i++) d->info[i] = (int64_t)(s ^ e) + i;
     return d;
 }
 
@@ -242,8 +240,7 @@ static slog_writer *open_basic(const char *path, uint32_t n_tls)
     return w;
 }
 
-static slog_drawable mk(slog_kind k, uint32_t cat, uint32_t tl, uint32_t etl, int64_t s, int64_t e,
-                        const int64_t *info)
+static slog_drawable mk(slog_kind k, uint32_t cat, uint32_t tl, uint32_t etl, int64_t s, int64_t e, const int64_t *info)
 {
     slog_drawable d = {k, cat, tl, etl, s, e, (uint32_t)(cat == 0 ? 1 : cat == 1 ? 2 : 0), info};
     return d;
@@ -284,8 +281,8 @@ static void test_total_saturates(void)
     CHECK_OK(slog_reader_open(&rd, path, &err), &err);
     const slog_category_stats *cs = slog_reader_category_stats(rd, 0);
     CHECK(cs != NULL);
-    CHECKF(cs && cs->count == 3 && cs->total_ns == INT64_MAX, "count %" PRIu64 " total %" PRId64,
-           cs ? cs->count : 0, cs ? cs->total_ns : 0);
+    CHECKF(cs && cs->count == 3 && cs->total_ns == INT64_MAX, "count %" PRIu64 " total %" PRId64, cs ? cs->count : 0,
+           cs ? cs->total_ns : 0);
     slog_query_stats st;
     CHECK_OK(slog_reader_check(rd, &st, &err), &err);
     slog_reader_close(rd);
@@ -348,8 +345,8 @@ static void test_writer_errors(void)
                v.d[1].etl == 0,
            "state given end_timeline 1 read back: kind %d %" PRId64 "..%" PRId64 " timeline %u end_timeline %u",
            (int)v.d[1].kind, v.d[1].start, v.d[1].end, v.d[1].tl, v.d[1].etl);
-    CHECK(v.d[2].start == 400 && v.d[2].end == 200 && v.d[2].tl == 2 && v.d[2].etl == 0 &&
-          v.d[2].n_info == 2 && v.d[2].info[1] == SLOG_INFO_UNKNOWN);
+    CHECK(v.d[2].start == 400 && v.d[2].end == 200 && v.d[2].tl == 2 && v.d[2].etl == 0 && v.d[2].n_info == 2 &&
+          v.d[2].info[1] == SLOG_INFO_UNKNOWN);
     t_dvec_free(&v);
     CHECK_OK(slog_reader_check(rd, NULL, &err), &err);
     slog_reader_close(rd);
@@ -359,8 +356,7 @@ static void test_writer_errors(void)
     w = open_basic(path, 1);
     const char *fn[SLOG_MAX_FIELDS + 1];
     uint8_t ft[SLOG_MAX_FIELDS + 1];
-    for (int i = 0; i <= SLOG_MAX_FIELDS; i++)
-        fn[i] = "f", ft[i] = 0;
+    for (int i = 0; i <= SLOG_MAX_FIELDS; i++) fn[i] = "f", ft[i] = 0;
     slog_category c = {SLOG_KIND_STATE, "too many", "", 0, SLOG_MAX_FIELDS + 1, fn, ft};
     uint32_t id = 12345;
     CHECK(slog_writer_add_category(w, &c, &id) != SLOG_OK);
@@ -656,14 +652,20 @@ static void test_leaf_width_many_rows(void)
     }
     slog_status st = SLOG_OK;
     for (int i = 0; i < 400000 && st == SLOG_OK; i++) { /* one per 100 ns */
-        slog_drawable d = {SLOG_KIND_STATE, 0, (uint32_t)i % n_tls, (uint32_t)i % n_tls,
-                           (int64_t)i * 100, (int64_t)i * 100 + 60, 0, NULL};
+        slog_drawable d = {SLOG_KIND_STATE,
+                           0,
+                           (uint32_t)i % n_tls,
+                           (uint32_t)i % n_tls,
+                           (int64_t)i * 100,
+                           (int64_t)i * 100 + 60,
+                           0,
+                           NULL};
         st = slog_writer_add(w, &d);
     }
     leaf_tally t = finish_and_tally_leaves(w, st, path, INT64_MIN);
     uint64_t avg = t.leaves ? t.drawables / t.leaves : 0;
-    printf("many rows: leaf width 2^%d ns, %" PRIu64 " leaves, %" PRIu64 " drawables each on average\n",
-           t.leaf_shift, t.leaves, avg);
+    printf("many rows: leaf width 2^%d ns, %" PRIu64 " leaves, %" PRIu64 " drawables each on average\n", t.leaf_shift,
+           t.leaves, avg);
     CHECKF(avg >= 256 && avg <= 1024, "blocks' leaves hold %" PRIu64 " drawables on average (aim: 512)", avg);
     CHECKF(t.blocks == 64, "%u blocks for %u timelines (want 64)", t.blocks, n_tls);
     free(path);
@@ -698,7 +700,8 @@ static void test_query_misc(void)
     t_model m;
     basic_model(&m, 4);
     for (int i = 0; i < 5000; i++)
-        add(&m, (uint32_t)(i % 3), (uint32_t)(i % 4), (uint32_t)((i + 1) % 4), i * 1000, i * 1000 + (i % 3 == 2 ? 0 : 500));
+        add(&m, (uint32_t)(i % 3), (uint32_t)(i % 4), (uint32_t)((i + 1) % 4), i * 1000,
+            i * 1000 + (i % 3 == 2 ? 0 : 500));
     t_model_sort_end_order(&m);
     char *path = t_path(g_dir, "q.slog2");
     slog_error err;
@@ -722,8 +725,7 @@ static void test_query_misc(void)
     uint64_t np = 0;
     for (q.pixel_ns = 1000; q.pixel_ns < 100000000; q.pixel_ns *= 2) {
         CHECK_OK(slog_reader_query(rd, &q, count_cb, count_prev_cb, &np, &qs, &err), &err);
-        if (qs.previews >= 2)
-            break;
+        if (qs.previews >= 2) break;
     }
     /* (else the SLOG_STOP check below would prove nothing) */
     CHECKF(qs.previews >= 2, "5000 drawables: at most %" PRIu64 " previews at any pixel_ns", qs.previews);
@@ -751,14 +753,13 @@ static void test_query_misc(void)
 
 static void test_strerror(void)
 {
-    slog_status all[] = {SLOG_OK, SLOG_ERR_IO, SLOG_ERR_NOMEM, SLOG_ERR_NOT_SLOG, SLOG_ERR_VERSION,
-                         SLOG_ERR_TRUNCATED, SLOG_ERR_CORRUPT, SLOG_ERR_CHECKSUM, SLOG_ERR_ARG,
-                         SLOG_ERR_ORDER, SLOG_ERR_LIMIT};
+    slog_status all[] = {SLOG_OK,          SLOG_ERR_IO,        SLOG_ERR_NOMEM,   SLOG_ERR_NOT_SLOG,
+                         SLOG_ERR_VERSION, SLOG_ERR_TRUNCATED, SLOG_ERR_CORRUPT, SLOG_ERR_CHECKSUM,
+                         SLOG_ERR_ARG,     SLOG_ERR_ORDER,     SLOG_ERR_LIMIT};
     size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
         CHECK(slog_strerror(all[i]) != NULL && slog_strerror(all[i])[0]);
-        for (size_t j = 0; j < i; j++)
-            CHECK(strcmp(slog_strerror(all[i]), slog_strerror(all[j])) != 0);
+        for (size_t j = 0; j < i; j++) CHECK(strcmp(slog_strerror(all[i]), slog_strerror(all[j])) != 0);
     }
     CHECK(slog_strerror((slog_status)12345) != NULL);
     CHECK(slog_strerror((slog_status)-1) != NULL);
@@ -815,7 +816,6 @@ static void test_nondividing_bins(void)
     roundtrip(&m, &o, "preview_bins 6, leaf_shift 0");
     slog_writer_options_init(&o);
     t_model_free(&m);
-
 }
 
 /* CRC32C: the library's (the CPU instruction where there is one) and its

@@ -42,8 +42,7 @@ static slog_reader *fixture(const char *name, outcome oc, slog_status w1, slog_s
     if (st == SLOG_OK && oc != OPEN_FAILS) {
         slog_query q = {INT64_MIN, INT64_MAX, NULL, 0, 0};
         got = slog_reader_check(rd, NULL, &err);
-        if (got == SLOG_OK)
-            got = slog_reader_query(rd, &q, NULL, NULL, NULL, NULL, &err);
+        if (got == SLOG_OK) got = slog_reader_query(rd, &q, NULL, NULL, NULL, NULL, &err);
     }
     printf("%-28s open %-9s -> %-9s %s\n", name, sname(st), sname(got), got ? err.message : "");
     switch (oc) {
@@ -52,18 +51,15 @@ static slog_reader *fixture(const char *name, outcome oc, slog_status w1, slog_s
         CHECK(rd == NULL);
         break;
     case CHECK_FAILS:
-        CHECKF(got == w1 || got == w2, "%s: open+check gave %s, expected %s or %s", name, sname(got),
-               sname(w1), sname(w2));
+        CHECKF(got == w1 || got == w2, "%s: open+check gave %s, expected %s or %s", name, sname(got), sname(w1),
+               sname(w2));
         break;
-    case READS_OK:
-        CHECK_OK(got, &err);
-        break;
+    case READS_OK: CHECK_OK(got, &err); break;
     }
     if (got != SLOG_OK) {
         CHECK(err.status == got);
         CHECKF(strstr(err.message, path) != NULL, "message '%s' does not name %s", err.message, path);
-        if (need_offset)
-            CHECKF(err.offset != SLOG_NO_OFFSET, "%s: no byte offset in the error", name);
+        if (need_offset) CHECKF(err.offset != SLOG_NO_OFFSET, "%s: no byte offset in the error", name);
     }
     free(path);
     if (oc != READS_OK && rd) {
@@ -89,14 +85,12 @@ static void check_good(slog_reader *rd)
     t_qsort(v.d, v.n, sizeof *v.d, t_draw_cmp);
     const slog_file_info *fi = slog_reader_info(rd);
     char line[512];
-    snprintf(line, sizeof line, "drawables %zu timelines %u categories %u", v.n, fi->n_timelines,
-             fi->n_categories);
+    snprintf(line, sizeof line, "drawables %zu timelines %u categories %u", v.n, fi->n_timelines, fi->n_categories);
     char *save = NULL, *l = strtok_r(txt, "\n", &save);
     size_t i = 0;
     int header = 0;
     for (; l; l = strtok_r(NULL, "\n", &save)) {
-        if (l[0] == '#')
-            continue;
+        if (l[0] == '#') continue;
         if (!header) {
             CHECKF(strcmp(l, line) == 0, "slog_good: '%s', expected '%s'", line, l);
             header = 1;

@@ -18,11 +18,11 @@ int main(void)
     t_model_init(&m);
     /* categories: every kind, 0..SLOG_MAX_FIELDS fields, every field type,
      * odd strings (empty group, UTF-8, long name) */
-    static const char *names[] = {"MPI_Send", "MPI_Recv", "message", "MPI_Barrier",
-                                  "\xc3\xa9v\xc3\xa9nement \xe2\x86\x92", "x", "no fields event"};
-    static const slog_kind kinds[] = {SLOG_KIND_STATE, SLOG_KIND_STATE, SLOG_KIND_ARROW,
-                                      SLOG_KIND_STATE, SLOG_KIND_EVENT, SLOG_KIND_STATE,
-                                      SLOG_KIND_EVENT};
+    static const char *names[] = {
+        "MPI_Send", "MPI_Recv",       "message", "MPI_Barrier", "\xc3\xa9v\xc3\xa9nement \xe2\x86\x92",
+        "x",        "no fields event"};
+    static const slog_kind kinds[] = {SLOG_KIND_STATE, SLOG_KIND_STATE, SLOG_KIND_ARROW, SLOG_KIND_STATE,
+                                      SLOG_KIND_EVENT, SLOG_KIND_STATE, SLOG_KIND_EVENT};
     static const uint32_t nf[] = {3, 0, 5, SLOG_MAX_FIELDS, 1, 2, 0};
     for (unsigned i = 0; i < 7; i++) {
         uint32_t id = t_model_add_cat(&m, kinds[i], names[i], nf[i]);
@@ -40,10 +40,8 @@ int main(void)
 
     for (uint32_t i = 0; i < 9; i++) {
         uint32_t id = t_model_add_tl(&m, i == 8 ? UINT32_MAX : i * 3, i % 3);
-        if (i == 2)
-            m.tls[id].group[0] = 0;
-        if (i == 3)
-            m.tls[id].label[0] = 0;
+        if (i == 2) m.tls[id].group[0] = 0;
+        if (i == 3) m.tls[id].label[0] = 0;
     }
     t_model_add_ann(&m, "program", "slog2 test");
     t_model_add_ann(&m, "empty", "");
@@ -63,15 +61,13 @@ int main(void)
         d->end = d->kind == SLOG_KIND_EVENT ? d->start : d->start + t_range(&r, 0, 50000);
         if (d->kind == SLOG_KIND_ARROW) {
             d->etl = (uint32_t)t_below(&r, m.n_tls);
-            if (i % 5 == 0)
-                d->end = d->start - t_range(&r, 0, d->start); /* received "before" sent */
+            if (i % 5 == 0) d->end = d->start - t_range(&r, 0, d->start); /* received "before" sent */
         }
         d->n_info = m.cats[d->cat].n_fields;
         for (uint32_t f = 0; f < d->n_info; f++)
             d->info[f] = f % 3 == 0 ? SLOG_INFO_UNKNOWN : f % 3 == 1 ? INT64_MAX : -(int64_t)f;
         cnt[d->cat]++;
-        if (d->kind == SLOG_KIND_STATE)
-            tot[d->cat] += d->end - d->start;
+        if (d->kind == SLOG_KIND_STATE) tot[d->cat] += d->end - d->start;
     }
     t_model_sort_end_order(&m);
 
@@ -130,8 +126,8 @@ int main(void)
     }
     CHECK(fi->n_drawables == m.n);
     CHECKF(fi->n_states == ns && fi->n_arrows == na && fi->n_events == ne,
-           "states %" PRIu64 "/%" PRIu64 " arrows %" PRIu64 "/%" PRIu64 " events %" PRIu64 "/%" PRIu64,
-           fi->n_states, ns, fi->n_arrows, na, fi->n_events, ne);
+           "states %" PRIu64 "/%" PRIu64 " arrows %" PRIu64 "/%" PRIu64 " events %" PRIu64 "/%" PRIu64, fi->n_states,
+           ns, fi->n_arrows, na, fi->n_events, ne);
     CHECKF(fi->t_min == tmin && fi->t_max == tmax, "t_min %" PRId64 "/%" PRId64 " t_max %" PRId64 "/%" PRId64,
            fi->t_min, tmin, fi->t_max, tmax);
 
@@ -140,19 +136,17 @@ int main(void)
         const t_cat *e = &m.cats[i];
         CHECK(c != NULL);
         CHECKF(c->kind == e->kind && strcmp(c->name, e->name) == 0 && strcmp(c->group, e->group) == 0 &&
-               c->rgba == e->rgba && c->n_fields == e->n_fields,
-               "category %u: kind %d name '%s' group '%s' rgba %08x fields %u", i, (int)c->kind,
-               c->name, c->group, c->rgba, c->n_fields);
+                   c->rgba == e->rgba && c->n_fields == e->n_fields,
+               "category %u: kind %d name '%s' group '%s' rgba %08x fields %u", i, (int)c->kind, c->name, c->group,
+               c->rgba, c->n_fields);
         for (uint32_t f = 0; f < e->n_fields; f++)
-            CHECKF(strcmp(c->field_names[f], e->field_name_buf[f]) == 0 &&
-                   c->field_types[f] == e->field_types[f],
+            CHECKF(strcmp(c->field_names[f], e->field_name_buf[f]) == 0 && c->field_types[f] == e->field_types[f],
                    "category %u field %u: '%s' type %u", i, f, c->field_names[f], c->field_types[f]);
         const slog_category_stats *s = slog_reader_category_stats(rd, i);
         CHECK(s != NULL);
         CHECKF(s->count == cnt[i], "category %u count %" PRIu64 " expected %" PRIu64, i, s->count, cnt[i]);
         if (e->kind == SLOG_KIND_STATE)
-            CHECKF(s->total_ns == tot[i], "category %u total_ns %" PRId64 " expected %" PRId64, i,
-                   s->total_ns, tot[i]);
+            CHECKF(s->total_ns == tot[i], "category %u total_ns %" PRId64 " expected %" PRId64, i, s->total_ns, tot[i]);
     }
     CHECKF(slog_reader_category(rd, m.n_cats) == NULL, "slog_reader_category(out of range) is not NULL");
     CHECKF(slog_reader_category_stats(rd, m.n_cats) == NULL, "slog_reader_category_stats(out of range) is not NULL");
@@ -161,17 +155,16 @@ int main(void)
     for (uint32_t i = 0; i < m.n_tls; i++) {
         const slog_timeline *t = slog_reader_timeline(rd, i);
         CHECK(t != NULL);
-        CHECKF(t->rank == m.tls[i].rank && t->thread == m.tls[i].thread &&
-               strcmp(t->label, m.tls[i].label) == 0 && strcmp(t->group, m.tls[i].group) == 0,
-               "timeline %u: rank %u thread %u label '%s' group '%s'", i, t->rank, t->thread, t->label,
-               t->group);
+        CHECKF(t->rank == m.tls[i].rank && t->thread == m.tls[i].thread && strcmp(t->label, m.tls[i].label) == 0 &&
+                   strcmp(t->group, m.tls[i].group) == 0,
+               "timeline %u: rank %u thread %u label '%s' group '%s'", i, t->rank, t->thread, t->label, t->group);
     }
 
     for (uint32_t i = 0; i < m.n_ann; i++) {
         const char *k = NULL, *v = NULL;
         CHECK_OK(slog_reader_annotation(rd, i, &k, &v), NULL);
-        CHECKF(k && v && strcmp(k, m.ann_key[i]) == 0 && strcmp(v, m.ann_val[i]) == 0,
-               "annotation %u: '%s'='%s'", i, k ? k : "(null)", v ? v : "(null)");
+        CHECKF(k && v && strcmp(k, m.ann_key[i]) == 0 && strcmp(v, m.ann_val[i]) == 0, "annotation %u: '%s'='%s'", i,
+               k ? k : "(null)", v ? v : "(null)");
         const char *g = slog_reader_annotation_get(rd, m.ann_key[i]);
         CHECK(g && strcmp(g, m.ann_val[i]) == 0);
     }
@@ -191,8 +184,8 @@ int main(void)
         int s = fi->leaf_shift + (int)ni.level;
         CHECK(s < 63);
         CHECKF(ni.lo == (int64_t)(ni.index << s) && ni.hi == (int64_t)((ni.index + 1) << s),
-               "node %" PRIu64 " level %u index %" PRIu64 " lo %" PRId64 " hi %" PRId64, i, ni.level,
-               ni.index, ni.lo, ni.hi);
+               "node %" PRIu64 " level %u index %" PRIu64 " lo %" PRId64 " hi %" PRId64, i, ni.level, ni.index, ni.lo,
+               ni.hi);
         if (i > 0)
             CHECKF(ni.level < prev.level || (ni.level == prev.level && ni.index > prev.index),
                    "directory order: entry %" PRIu64 " (level %u index %" PRIu64 ") after (level %u index %" PRIu64 ")",
@@ -201,8 +194,7 @@ int main(void)
             CHECK(ni.level == fi->depth - 1);
         CHECK(ni.offset + ni.size <= fi->file_size && ni.size > 0);
         CHECK(ni.n_subtree >= ni.n_drawables);
-        if (ni.level == fi->depth - 1)
-            root_subtree += ni.n_subtree;
+        if (ni.level == fi->depth - 1) root_subtree += ni.n_subtree;
         sum += ni.n_drawables;
         prev = ni;
     }

@@ -67,8 +67,7 @@ static void random_query(t_rng *r, const t_model *m, int64_t tmin, int64_t tmax,
         q->t1 = q->t0 + t_range(r, 0, span / 4 + 1);
     }
     if (t_chance(r, 25)) {
-        for (uint32_t i = 0; i < m->n_tls; i++)
-            mask[i] = (uint8_t)t_chance(r, 50);
+        for (uint32_t i = 0; i < m->n_tls; i++) mask[i] = (uint8_t)t_chance(r, 50);
         q->timelines = mask;
     }
     const t_draw *d = &m->d[t_below(r, m->n)];
@@ -82,8 +81,7 @@ static void random_query(t_rng *r, const t_model *m, int64_t tmin, int64_t tmax,
     }
     /* NO_PREVIEW: every matching drawable is delivered, so most of them
      * pass through the flag's test */
-    if (t_chance(r, 50))
-        q->flags = SLOG_QUERY_NO_PREVIEW;
+    if (t_chance(r, 50)) q->flags = SLOG_QUERY_NO_PREVIEW;
 }
 
 static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const char *dir)
@@ -97,8 +95,7 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     slog_writer_options_init(&o);
     o.leaf_drawables = (uint32_t)(2 + t_below(&r, 40));
     o.preview_bins = 16;
-    CHECK_CONTEXT("seed %" PRIu64 " (rerun: test_narrow_info %" PRIu64 " %zu %u)", seed,
-             seed, n_draw, n_queries);
+    CHECK_CONTEXT("seed %" PRIu64 " (rerun: test_narrow_info %" PRIu64 " %zu %u)", seed, seed, n_draw, n_queries);
     char *path = t_path(dir, "narrow.slog2");
     slog_error err;
     CHECK_OK(t_model_write(&m, path, &o, &err), &err);
@@ -123,8 +120,8 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
         qf.flags |= SLOG_QUERY_NARROW_NO_INFO;
         CHECK_OK(slog_reader_query(rd, &qf, collect, NULL, &flag, &st_flag, &err), &err);
         CHECKF(plain.n == res.dv.n, "query %u: %zu drawables, then %zu", qi, res.dv.n, plain.n);
-        CHECKF(flag.n == plain.n, "query %u (pixel_ns %" PRId64 "): %zu drawables with the flag, %zu without",
-               qi, q.pixel_ns, flag.n, plain.n);
+        CHECKF(flag.n == plain.n, "query %u (pixel_ns %" PRId64 "): %zu drawables with the flag, %zu without", qi,
+               q.pixel_ns, flag.n, plain.n);
         CHECK(st_flag.drawables == st.drawables && st_flag.previews == st.previews &&
               st_flag.nodes_read == st.nodes_read && st_flag.bytes_read == st.bytes_read);
         for (size_t i = 0; i < flag.n; i++) {
@@ -133,8 +130,8 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
                        a->d.end_timeline == b->d.end_timeline && a->d.start == b->d.start && a->d.end == b->d.end,
                    "query %u drawable %zu differs with the flag", qi, i);
             uint32_t nf = slog_reader_category(rd, a->d.category)->n_fields;
-            CHECKF(a->d.n_info == nf && !a->info_null, "query %u drawable %zu: n_info %u of %u without the flag",
-                   qi, i, a->d.n_info, nf);
+            CHECKF(a->d.n_info == nf && !a->info_null, "query %u drawable %zu: n_info %u of %u without the flag", qi, i,
+                   a->d.n_info, nf);
             if (is_narrow(&b->d, q.pixel_ns)) {
                 CHECKF(b->d.n_info == 0 && b->info_null,
                        "query %u drawable %zu (kind %d, %" PRId64 "..%" PRId64 ", pixel_ns %" PRId64
@@ -150,16 +147,16 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
                    qi, i, (int)b->d.kind, b->d.start, b->d.end, q.pixel_ns, b->d.n_info, nf);
             for (uint32_t f = 0; f < nf; f++)
                 CHECKF(a->info[f] == b->info[f],
-                       "query %u drawable %zu field %u: %" PRId64 " with the flag, %" PRId64 " without", qi, i,
-                       f, b->info[f], a->info[f]);
+                       "query %u drawable %zu field %u: %" PRId64 " with the flag, %" PRId64 " without", qi, i, f,
+                       b->info[f], a->info[f]);
             n_full++;
         }
         free(plain.g);
         free(flag.g);
         t_result_free(&res);
     }
-    printf("%s: %zu drawables, %u queries; delivered under the flag: %llu without info, %llu with\n",
-           check_context, m.n, n_queries, n_narrow, n_full);
+    printf("%s: %zu drawables, %u queries; delivered under the flag: %llu without info, %llu with\n", check_context,
+           m.n, n_queries, n_narrow, n_full);
     CHECKF(m.n < 50 || (n_narrow > 0 && n_full > 0), "the queries exercised only one side of the flag");
     free(mask);
     t_index_free(&ix);
@@ -181,8 +178,7 @@ int main(int argc, char **argv)
     } else {
         uint64_t base = (uint64_t)t_env_ll("SLOG2_SEED", 20261124);
         unsigned n_seeds = vg ? 3 : 12;
-        for (unsigned s = 0; s < n_seeds; s++)
-            run_seed(base + s, vg ? 300 : 2000, vg ? 30 : 100, dir);
+        for (unsigned s = 0; s < n_seeds; s++) run_seed(base + s, vg ? 300 : 2000, vg ? 30 : 100, dir);
     }
     t_rmtree(dir);
     free(dir);

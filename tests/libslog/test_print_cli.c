@@ -11,8 +11,8 @@
 
 #include <math.h>
 
-#include <inttypes.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -49,8 +49,7 @@ static run spawn(const char *prog, const char *const *args)
         argv[n++] = "--quiet";
     }
     argv[n++] = prog;
-    for (int i = 0; args[i]; i++)
-        argv[n++] = args[i];
+    for (int i = 0; args[i]; i++) argv[n++] = args[i];
     argv[n] = NULL;
     char *outp = t_path(g_dir, "stdout"), *errp = t_path(g_dir, "stderr");
     posix_spawn_file_actions_t fa;
@@ -73,8 +72,7 @@ static run spawn(const char *prog, const char *const *args)
     r.out[r.out_len] = 0;
     r.err[r.err_len] = 0;
     printf("$ %s", prog);
-    for (int i = 0; args[i]; i++)
-        printf(" %s", args[i]);
+    for (int i = 0; args[i]; i++) printf(" %s", args[i]);
     printf("  -> exit %d, %zu bytes stdout, %zu bytes stderr\n", r.status, r.out_len, r.err_len);
     CHECKF(r.status < 128, "slog2-print killed by signal %d; stderr:\n%s", r.status - 128, r.err);
     CHECKF(r.status != VG_EXIT || !g_vg, "valgrind reported errors in slog2-print:\n%s", r.err);
@@ -94,10 +92,8 @@ static size_t count_lines(const char *s)
     while (*l) {
         const char *e = strchr(l, '\n');
         size_t len = e ? (size_t)(e - l) : strlen(l);
-        if (len > 0)
-            n++;
-        if (!e)
-            break;
+        if (len > 0) n++;
+        if (!e) break;
         l = e + 1;
     }
     return n;
@@ -105,12 +101,20 @@ static size_t count_lines(const char *s)
 
 /* Every csv row against the library's own query: kind, timeline, start,
  * end (seconds from t = 0, 9 decimals), end_timeline (arrows only). */
-typedef struct row { int kind; long long tl, etl, start, end; } row;
+typedef struct row {
+    int kind;
+    long long tl, etl, start, end;
+} row;
 static int cmp_row(const void *a, const void *b)
 {
     const row *x = a, *y = b;
-#define C(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
-    C(start); C(end); C(tl); C(etl); C(kind);
+#define C(f) \
+    if (x->f != y->f) return x->f < y->f ? -1 : 1
+    C(start);
+    C(end);
+    C(tl);
+    C(etl);
+    C(kind);
 #undef C
     return 0;
 }
@@ -119,18 +123,14 @@ static long long sec_to_ns(const char *s)
 {
     /* exact decimal parse: [-]S.FFFFFFFFF */
     int neg = *s == '-';
-    if (neg)
-        s++;
+    if (neg) s++;
     long long sec = 0, frac = 0;
     int digits = 0;
-    while (*s >= '0' && *s <= '9')
-        sec = sec * 10 + (*s++ - '0');
+    while (*s >= '0' && *s <= '9') sec = sec * 10 + (*s++ - '0');
     if (*s == '.')
         for (s++; *s >= '0' && *s <= '9'; s++, digits++)
-            if (digits < 9)
-                frac = frac * 10 + (*s - '0');
-    for (; digits < 9; digits++)
-        frac *= 10;
+            if (digits < 9) frac = frac * 10 + (*s - '0');
+    for (; digits < 9; digits++) frac *= 10;
     long long v = sec * 1000000000LL + frac;
     return neg ? -v : v;
 }
@@ -158,8 +158,7 @@ static void check_csv_rows(slog_reader *rd, const char *csv)
         for (int k = 0; k < 7 && p; k++) {
             f[k] = p;
             p = strchr(p, ',');
-            if (p)
-                *p++ = 0;
+            if (p) *p++ = 0;
         }
         CHECKF(f[5] != NULL, "csv row with fewer than 6 columns: '%s'", l);
         CHECKF(n < v.n, "more csv rows than drawables");
@@ -175,9 +174,11 @@ static void check_csv_rows(slog_reader *rd, const char *csv)
     t_qsort(want, n, sizeof *want, cmp_row);
     t_qsort(got, n, sizeof *got, cmp_row);
     for (size_t i = 0; i < n; i++)
-        CHECKF(cmp_row(&want[i], &got[i]) == 0, "csv row %zu: kind %d tl %lld etl %lld start %lld end %lld, "
-               "library: kind %d tl %lld etl %lld start %lld end %lld", i, got[i].kind, got[i].tl, got[i].etl,
-               got[i].start, got[i].end, want[i].kind, want[i].tl, want[i].etl, want[i].start, want[i].end);
+        CHECKF(cmp_row(&want[i], &got[i]) == 0,
+               "csv row %zu: kind %d tl %lld etl %lld start %lld end %lld, "
+               "library: kind %d tl %lld etl %lld start %lld end %lld",
+               i, got[i].kind, got[i].tl, got[i].etl, got[i].start, got[i].end, want[i].kind, want[i].tl, want[i].etl,
+               want[i].start, want[i].end);
     free(copy);
     free(want);
     free(got);
@@ -195,14 +196,12 @@ static void check_preview_text(slog_reader *rd, const char *out)
         unsigned tl;
         char name[128];
         int used = 0;
-        if (sscanf(l, " %u %127s%n", &tl, name, &used) != 2)
-            continue;
+        if (sscanf(l, " %u %127s%n", &tl, name, &used) != 2) continue;
         int is_state = 0;
         for (uint32_t c = 0; c < fi->n_categories; c++)
             if (!strcmp(slog_reader_category(rd, c)->name, name))
                 is_state = slog_reader_category(rd, c)->kind == SLOG_KIND_STATE;
-        if (!is_state)
-            continue;
+        if (!is_state) continue;
         state_rows++;
         const char *p = l + used;
         char *end;
@@ -221,8 +220,7 @@ int main(int argc, char **argv)
         return 2;
     }
     g_print = argv[1];
-    if (argc > 3 && t_under_valgrind() && access(argv[3], X_OK) == 0)
-        g_vg = argv[3];
+    if (argc > 3 && t_under_valgrind() && access(argv[3], X_OK) == 0) g_vg = argv[3];
     g_dir = t_mkdtemp("printcli");
     char *file = t_path(g_dir, "cli.slog2");
     CHECK_CONTEXT("slog2-print on %s", file);
@@ -242,8 +240,7 @@ int main(int argc, char **argv)
         CHECKF(r.status == 0, "slog_testgen failed: %s", r.err);
         run_free(&r);
         CHECK_OK(slog_reader_open(&rd, file, &err), &err);
-        if (slog_reader_info(rd)->n_timelines >= 3 && slog_reader_info(rd)->n_arrows > 0)
-            break;
+        if (slog_reader_info(rd)->n_timelines >= 3 && slog_reader_info(rd)->n_arrows > 0) break;
         slog_reader_close(rd);
         rd = NULL;
     }
@@ -275,8 +272,7 @@ int main(int argc, char **argv)
     /* csv: header + one row per drawable */
     r = PRINT(file, "--window", "all", "--format", "csv");
     CHECKF(r.status == 0, "exit %d: %s", r.status, r.err);
-    CHECKF(strncmp(r.out, "kind,category,timeline,start,end,end_timeline", 45) == 0,
-           "csv header: '%.80s'", r.out);
+    CHECKF(strncmp(r.out, "kind,category,timeline,start,end,end_timeline", 45) == 0, "csv header: '%.80s'", r.out);
     CHECKF(count_lines(r.out) == n_draw + 1, "csv: %zu lines for %" PRIu64 " drawables", count_lines(r.out), n_draw);
     check_csv_rows(rd, r.out);
     run_free(&r);
@@ -308,8 +304,7 @@ int main(int argc, char **argv)
     CHECKF(r.status == 0, "exit %d: %s", r.status, r.err);
     {
         const char *s = r.out;
-        while (*s == ' ' || *s == '\n')
-            s++;
+        while (*s == ' ' || *s == '\n') s++;
         CHECKF(*s == '[' || *s == '{', "json output starts with '%.20s'", s);
     }
     run_free(&r);
@@ -406,15 +401,15 @@ int main(int argc, char **argv)
             unsigned a, b;
             char name[128];
             int used = 0;
-            if (sscanf(l, "%u,%u,%127[^,]%n", &a, &b, name, &used) != 3)
-                continue;
+            if (sscanf(l, "%u,%u,%127[^,]%n", &a, &b, name, &used) != 3) continue;
             lines++;
             uint32_t row = 0, ga = 0, gb = 0;
             for (; row < slog_grid_n_rows(g); row++) {
                 slog_grid_row_range(g, row, &ga, &gb);
                 if (ga == a) break;
             }
-            CHECKF(row < slog_grid_n_rows(g) && gb == b, "--rows line for timelines %u-%u is not a row of the grid", a, b);
+            CHECKF(row < slog_grid_n_rows(g) && gb == b, "--rows line for timelines %u-%u is not a row of the grid", a,
+                   b);
             uint32_t cat = UINT32_MAX;
             for (uint32_t c = 0; c < fi->n_categories; c++)
                 if (!strcmp(slog_reader_category(rd, c)->name, name)) cat = c;

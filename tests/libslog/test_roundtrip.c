@@ -19,8 +19,7 @@
 static void random_options(t_rng *r, slog_writer_options *o, int defaults)
 {
     slog_writer_options_init(o);
-    if (defaults)
-        return;
+    if (defaults) return;
     /* the writer refuses odd bin counts (children merge 2:1 into parents;
      * not stated in slog.h -- reported) */
     static const uint32_t bins[] = {0, 2, 4, 6, 16, 64, 100, 254, 256, 4096};
@@ -28,8 +27,7 @@ static void random_options(t_rng *r, slog_writer_options *o, int defaults)
     o->preview_bins = bins[t_below(r, sizeof bins / sizeof bins[0])];
     /* SLOG2_POW2_BINS=1: only bin counts dividing every node width (to look
      * for other bugs while one about non-dividing counts is open) */
-    if (t_env_ll("SLOG2_POW2_BINS", 0) && (o->preview_bins & (o->preview_bins - 1)))
-        o->preview_bins = 64;
+    if (t_env_ll("SLOG2_POW2_BINS", 0) && (o->preview_bins & (o->preview_bins - 1))) o->preview_bins = 64;
     o->leaf_drawables = leafd[t_below(r, sizeof leafd / sizeof leafd[0])];
     switch (t_below(r, 5)) {
     case 0: break; /* keep the default (choose from data) */
@@ -62,8 +60,8 @@ static void check_info(const t_model *m, const slog_file_info *fi)
     CHECKF(fi->n_drawables == m->n, "n_drawables %" PRIu64 " expected %zu", fi->n_drawables, m->n);
     CHECK(fi->n_states == ns && fi->n_arrows == na && fi->n_events == ne);
     if (m->n)
-        CHECKF(fi->t_min == tmin && fi->t_max == tmax, "t_min %" PRId64 " t_max %" PRId64
-               " expected %" PRId64 " %" PRId64, fi->t_min, fi->t_max, tmin, tmax);
+        CHECKF(fi->t_min == tmin && fi->t_max == tmax,
+               "t_min %" PRId64 " t_max %" PRId64 " expected %" PRId64 " %" PRId64, fi->t_min, fi->t_max, tmin, tmax);
     CHECK(fi->n_categories == m->n_cats && fi->n_timelines == m->n_tls);
     CHECK(fi->version_major == SLOG_FORMAT_MAJOR);
     CHECK(fi->children_per_node == 2);
@@ -79,12 +77,12 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     t_model_random(&m, &r, &gp);
     slog_writer_options o;
     random_options(&r, &o, seed % 4 == 0);
-    CHECK_CONTEXT(
-             "seed %" PRIu64 " (rerun: test_roundtrip %" PRIu64 " %zu %u) preview_bins %u leaf_shift %d "
-             "leaf_drawables %u preview_min_subtree %llu blocks of %u, groups of %u; %zu drawables %u timelines %u categories",
-             seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, o.leaf_drawables, (unsigned long long)o.preview_min_subtree,
-             o.block_timelines, o.group_timelines, m.n,
-             m.n_tls, m.n_cats);
+    CHECK_CONTEXT("seed %" PRIu64 " (rerun: test_roundtrip %" PRIu64 " %zu %u) preview_bins %u leaf_shift %d "
+                  "leaf_drawables %u preview_min_subtree %llu blocks of %u, groups of %u; %zu drawables %u timelines "
+                  "%u categories",
+                  seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, o.leaf_drawables,
+                  (unsigned long long)o.preview_min_subtree, o.block_timelines, o.group_timelines, m.n, m.n_tls,
+                  m.n_cats);
     printf("%s\n", check_context);
     fflush(stdout);
 
@@ -100,8 +98,7 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
         CHECK(fi->preview_bins == o.preview_bins);
     else
         CHECKF(fi->preview_bins == 64, "default preview_bins is %u, slog.h says 64", fi->preview_bins);
-    if (o.leaf_shift >= 0)
-        CHECK(fi->leaf_shift == o.leaf_shift);
+    if (o.leaf_shift >= 0) CHECK(fi->leaf_shift == o.leaf_shift);
     CHECK_OK(slog_reader_check(rd, NULL, &err), &err);
 
     t_index ix;
@@ -122,8 +119,8 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
         n_previews += (unsigned)res.pv.n;
         t_result_free(&res);
     }
-    printf("  ok: %u queries, %u used previews (%u previews), depth %u, %" PRIu64 " nodes, %" PRIu64
-           " bytes\n", n_queries, n_prev_queries, n_previews, fi->depth, fi->n_nodes, fi->file_size);
+    printf("  ok: %u queries, %u used previews (%u previews), depth %u, %" PRIu64 " nodes, %" PRIu64 " bytes\n",
+           n_queries, n_prev_queries, n_previews, fi->depth, fi->n_nodes, fi->file_size);
     free(mask);
     t_index_free(&ix);
     slog_reader_close(rd);
@@ -147,8 +144,7 @@ int main(int argc, char **argv)
         for (unsigned s = 0; s < n_seeds; s++) {
             t_rng r = {base + s};
             n = vg ? 200 + t_below(&r, 200) : 1 + t_below(&r, 6000);
-            if (s == 1)
-                n = 1; /* one drawable */
+            if (s == 1) n = 1; /* one drawable */
             run_seed(base + s, n, vg ? 40 : 300, dir);
         }
     }

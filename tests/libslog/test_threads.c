@@ -34,8 +34,7 @@ static slog_cb_result dg_drawable(void *user, const slog_drawable *s)
     uint64_t h = mix(mix(mix(mix(1, (uint64_t)s->start), (uint64_t)s->end), s->timeline),
                      ((uint64_t)s->end_timeline << 32) | s->category);
     h = mix(h, ((uint64_t)s->kind << 32) | s->n_info);
-    for (uint32_t i = 0; i < s->n_info; i++)
-        h = mix(h, (uint64_t)s->info[i]);
+    for (uint32_t i = 0; i < s->n_info; i++) h = mix(h, (uint64_t)s->info[i]);
     add_hash(d, h);
     d->n_draw++;
     return SLOG_CONTINUE;
@@ -61,8 +60,7 @@ static slog_cb_result dg_preview(void *user, const slog_preview *p)
 
 static int dg_equal(const digest *a, const digest *b)
 {
-    return a->n_draw == b->n_draw && a->n_prev == b->n_prev && a->sum == b->sum && a->xr == b->xr &&
-           a->st == b->st;
+    return a->n_draw == b->n_draw && a->n_prev == b->n_prev && a->sum == b->sum && a->xr == b->xr && a->st == b->st;
 }
 
 typedef struct job {
@@ -85,9 +83,11 @@ static void *worker(void *arg)
             d.st = slog_reader_query(j->rd, &j->qs[qi], dg_drawable, dg_preview, &d, NULL, &err);
             if (!dg_equal(&d, &j->want[qi])) {
                 if (j->mismatches++ < 5)
-                    fprintf(stderr, "thread %u query %u: %" PRIu64 " drawables %" PRIu64 " previews st %d, "
-                            "sequential gave %" PRIu64 " / %" PRIu64 " st %d\n", j->tid, qi, d.n_draw,
-                            d.n_prev, (int)d.st, j->want[qi].n_draw, j->want[qi].n_prev, (int)j->want[qi].st);
+                    fprintf(stderr,
+                            "thread %u query %u: %" PRIu64 " drawables %" PRIu64 " previews st %d, "
+                            "sequential gave %" PRIu64 " / %" PRIu64 " st %d\n",
+                            j->tid, qi, d.n_draw, d.n_prev, (int)d.st, j->want[qi].n_draw, j->want[qi].n_prev,
+                            (int)j->want[qi].st);
             }
         }
     return NULL;
@@ -128,8 +128,7 @@ int main(int argc, char **argv)
         q->t1 = i % 5 == 0 ? fi->t_max : q->t0 + (int64_t)t_below(&r, (uint64_t)(fi->t_max - q->t0) + 1);
         q->pixel_ns = i % 3 == 0 ? 0 : (q->t1 - q->t0) / (1 + (int64_t)t_below(&r, 4000)) + 1;
         if (i % 2) {
-            for (uint32_t k = 0; k < m.n_tls; k++)
-                masks[(size_t)i * m.n_tls + k] = t_chance(&r, 50);
+            for (uint32_t k = 0; k < m.n_tls; k++) masks[(size_t)i * m.n_tls + k] = t_chance(&r, 50);
             q->timelines = masks + (size_t)i * m.n_tls;
         }
         /* sequential reference, itself checked against the model */
@@ -160,8 +159,8 @@ int main(int argc, char **argv)
     CHECKF(bad == 0, "%u concurrent query results differ from sequential ones", bad);
     CHECK(slog_reader_bytes_read(rd) >= bytes_before);
     printf("%u threads x %u rounds x %u queries: all equal to sequential (%.2f s); reader read %" PRIu64
-           " bytes in %" PRIu64 " nodes over its lifetime\n", n_threads, rounds, n_q, dt,
-           slog_reader_bytes_read(rd), slog_reader_nodes_read(rd));
+           " bytes in %" PRIu64 " nodes over its lifetime\n",
+           n_threads, rounds, n_q, dt, slog_reader_bytes_read(rd), slog_reader_nodes_read(rd));
     /* slog_reader_check concurrently with queries as well */
     for (unsigned t = 0; t < n_threads; t++) {
         jobs[t] = (job){rd, qs, want, n_q, 1, t, 0};

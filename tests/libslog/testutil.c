@@ -19,21 +19,17 @@ int t_under_valgrind(void)
 
 int t_seed_args(int argc, char **argv, uint64_t *seed, size_t *n, unsigned *n_queries)
 {
-    if (argc < 2)
-        return 0;
+    if (argc < 2) return 0;
     *seed = strtoull(argv[1], NULL, 0);
-    if (argc > 2)
-        *n = (size_t)strtoull(argv[2], NULL, 0);
-    if (argc > 3)
-        *n_queries = (unsigned)strtoul(argv[3], NULL, 0);
+    if (argc > 2) *n = (size_t)strtoull(argv[2], NULL, 0);
+    if (argc > 3) *n_queries = (unsigned)strtoul(argv[3], NULL, 0);
     return 1;
 }
 
 long long t_env_ll(const char *name, long long def)
 {
     const char *v = getenv(name);
-    if (!v || !*v)
-        return def;
+    if (!v || !*v) return def;
     return strtoll(v, NULL, 0);
 }
 
@@ -49,8 +45,7 @@ double t_now(void)
 char *t_mkdtemp(const char *tag)
 {
     const char *base = getenv("TMPDIR");
-    if (!base || !*base)
-        base = "/tmp";
+    if (!base || !*base) base = "/tmp";
     size_t n = strlen(base) + strlen(tag) + 32;
     char *p = malloc(n);
     CHECK(p);
@@ -65,8 +60,7 @@ void t_rmtree(const char *dir)
     if (d) {
         struct dirent *e;
         while ((e = readdir(d)) != NULL) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
             char *p = t_path(dir, e->d_name);
             struct stat sb;
             if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
@@ -83,13 +77,11 @@ void t_rmtree(const char *dir)
 int t_count_entries(const char *dir)
 {
     DIR *d = opendir(dir);
-    if (!d)
-        return -1;
+    if (!d) return -1;
     int n = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
     closedir(d);
     return n;
 }
@@ -107,11 +99,9 @@ unsigned char *t_read_file(const char *path, size_t *len)
 {
     /* Regular files only: a directory opens, and its "size" is not one. */
     struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return NULL;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return NULL;
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
+    if (!f) return NULL;
     fseek(f, 0, SEEK_END);
     long sz = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -121,16 +111,14 @@ unsigned char *t_read_file(const char *path, size_t *len)
         buf = NULL;
     }
     fclose(f);
-    if (buf)
-        *len = (size_t)sz;
+    if (buf) *len = (size_t)sz;
     return buf;
 }
 
 int t_write_file(const char *path, const void *data, size_t len)
 {
     FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
+    if (!f) return -1;
     int ok = len == 0 || fwrite(data, 1, len, f) == len;
     return (fclose(f) == 0 && ok) ? 0 : -1;
 }
@@ -143,7 +131,10 @@ int t_file_exists(const char *path)
 
 /* ------------------------------------------------------------ model */
 
-void t_model_init(t_model *m) { memset(m, 0, sizeof *m); }
+void t_model_init(t_model *m)
+{
+    memset(m, 0, sizeof *m);
+}
 
 void t_model_free(t_model *m)
 {
@@ -214,8 +205,7 @@ static int cmp_end_order(const void *a, const void *b)
 {
     const t_draw *x = a, *y = b;
     int64_t ex = t_dhi(x), ey = t_dhi(y);
-    if (ex != ey)
-        return ex < ey ? -1 : 1;
+    if (ex != ey) return ex < ey ? -1 : 1;
     return t_draw_cmp(a, b);
 }
 
@@ -241,16 +231,13 @@ static int64_t pick_info(t_rng *r)
 static void fill_info(t_rng *r, const t_model *m, t_draw *d)
 {
     d->n_info = m->cats[d->cat].n_fields;
-    for (uint32_t i = 0; i < d->n_info; i++)
-        d->info[i] = pick_info(r);
+    for (uint32_t i = 0; i < d->n_info; i++) d->info[i] = pick_info(r);
 }
 
 static int64_t pick_time(t_rng *r, int ticks, int64_t T, int64_t cluster, int64_t cluster_w)
 {
-    if (ticks)
-        return t_range(r, 0, 16) * (T / 16);
-    if (t_chance(r, 50))
-        return t_range(r, 0, T);
+    if (ticks) return t_range(r, 0, 16) * (T / 16);
+    if (t_chance(r, 50)) return t_range(r, 0, T);
     int64_t t = cluster + t_range(r, 0, cluster_w);
     return t > T ? T : t;
 }
@@ -259,8 +246,7 @@ void t_model_random(t_model *m, t_rng *r, const t_gen_params *p)
 {
     uint32_t n_tl = t_chance(r, 10) ? 1 : 1 + (uint32_t)t_below(r, p->max_timelines);
     uint32_t n_cat = 1 + (uint32_t)t_below(r, p->max_categories);
-    for (uint32_t i = 0; i < n_tl; i++)
-        t_model_add_tl(m, i / 2, i % 2);
+    for (uint32_t i = 0; i < n_tl; i++) t_model_add_tl(m, i / 2, i % 2);
     for (uint32_t i = 0; i < n_cat; i++) {
         /* the first three cover every kind, the rest are random */
         slog_kind k = i < 3 ? (slog_kind)i : (slog_kind)t_below(r, 3);
@@ -270,8 +256,7 @@ void t_model_random(t_model *m, t_rng *r, const t_gen_params *p)
         t_cat *c = &m->cats[id];
         snprintf(c->group, sizeof c->group, "%s", i % 3 == 0 ? "" : i % 3 == 1 ? "p2p" : "coll");
         c->rgba = (uint32_t)t_rand(r);
-        for (uint32_t f = 0; f < c->n_fields; f++)
-            c->field_types[f] = (uint8_t)t_below(r, 5);
+        for (uint32_t f = 0; f < c->n_fields; f++) c->field_types[f] = (uint8_t)t_below(r, 5);
     }
 
     int shift = t_chance(r, 10) ? 50 : 4 + (int)t_below(r, 41);
@@ -281,7 +266,7 @@ void t_model_random(t_model *m, t_rng *r, const t_gen_params *p)
     int64_t cluster = t_range(r, 0, T), cluster_w = (int64_t)1 << t_below(r, (uint64_t)shift + 1);
 
 #define PICK_TIME() pick_time(r, ticks, T, cluster, cluster_w)
-#define PICK_LEN() (t_chance(r, 10) ? 0 : t_range(r, 0, ((int64_t)1 << t_below(r, (uint64_t)shift + 1)) - 1))
+#define PICK_LEN()  (t_chance(r, 10) ? 0 : t_range(r, 0, ((int64_t)1 << t_below(r, (uint64_t)shift + 1)) - 1))
 
     while (m->n < p->n_drawables) {
         uint32_t cat = (uint32_t)t_below(r, n_cat);
@@ -307,8 +292,7 @@ void t_model_random(t_model *m, t_rng *r, const t_gen_params *p)
                     t_draw *d = t_model_push(m);
                     d->start = a, d->end = b;
                     d->kind = k, d->cat = (uint32_t)t_below(r, n_cat), d->tl = d->etl = tl;
-                    if (m->cats[d->cat].kind != SLOG_KIND_STATE)
-                        d->cat = cat;
+                    if (m->cats[d->cat].kind != SLOG_KIND_STATE) d->cat = cat;
                     fill_info(r, m, d);
                     int64_t w = b - a;
                     if (w > 0) { /* shrink inside, sometimes sharing an end */
@@ -349,25 +333,21 @@ void t_model_random(t_model *m, t_rng *r, const t_gen_params *p)
     t_model_sort_end_order(m);
 }
 
-slog_status t_model_open_writer(const t_model *m, const char *path, const slog_writer_options *opt,
-                                slog_writer **out, slog_error *err)
+slog_status t_model_open_writer(const t_model *m, const char *path, const slog_writer_options *opt, slog_writer **out,
+                                slog_error *err)
 {
     slog_writer *w = NULL;
     *out = NULL;
     slog_status st = slog_writer_open(&w, path, opt, err);
-    if (st != SLOG_OK)
-        return st;
+    if (st != SLOG_OK) return st;
     for (uint32_t i = 0; i < m->n_cats; i++) {
         const t_cat *c = &m->cats[i];
         const char *fnames[SLOG_MAX_FIELDS];
-        for (uint32_t f = 0; f < c->n_fields; f++)
-            fnames[f] = c->field_name_buf[f];
-        slog_category sc = {c->kind, c->name, c->group, c->rgba, c->n_fields,
-                            fnames, c->field_types};
+        for (uint32_t f = 0; f < c->n_fields; f++) fnames[f] = c->field_name_buf[f];
+        slog_category sc = {c->kind, c->name, c->group, c->rgba, c->n_fields, fnames, c->field_types};
         uint32_t id = UINT32_MAX;
         st = slog_writer_add_category(w, &sc, &id);
-        if (st != SLOG_OK)
-            goto fail;
+        if (st != SLOG_OK) goto fail;
         CHECKF(id == i, "category id %u, expected %u", id, i);
     }
     for (uint32_t i = 0; i < m->n_tls; i++) {
@@ -375,43 +355,35 @@ slog_status t_model_open_writer(const t_model *m, const char *path, const slog_w
         slog_timeline tl = {t->rank, t->thread, t->label, t->group};
         uint32_t id = UINT32_MAX;
         st = slog_writer_add_timeline(w, &tl, &id);
-        if (st != SLOG_OK)
-            goto fail;
+        if (st != SLOG_OK) goto fail;
         CHECKF(id == i, "timeline id %u, expected %u", id, i);
     }
     for (uint32_t i = 0; i < m->n_ann; i++) {
         st = slog_writer_add_annotation(w, m->ann_key[i], m->ann_val[i]);
-        if (st != SLOG_OK)
-            goto fail;
+        if (st != SLOG_OK) goto fail;
     }
     *out = w;
     return SLOG_OK;
 fail:
-    if (err)
-        *err = *slog_writer_error(w);
+    if (err) *err = *slog_writer_error(w);
     slog_writer_abort(w);
     return st;
 }
 
-slog_status t_model_write(const t_model *m, const char *path,
-                          const slog_writer_options *opt, slog_error *err)
+slog_status t_model_write(const t_model *m, const char *path, const slog_writer_options *opt, slog_error *err)
 {
     slog_writer *w = NULL;
     slog_status st = t_model_open_writer(m, path, opt, &w, err);
-    if (st != SLOG_OK)
-        return st;
+    if (st != SLOG_OK) return st;
     for (size_t i = 0; i < m->n; i++) {
         const t_draw *d = &m->d[i];
-        slog_drawable sd = {d->kind, d->cat, d->tl, d->etl, d->start, d->end,
-                            d->n_info, d->info};
+        slog_drawable sd = {d->kind, d->cat, d->tl, d->etl, d->start, d->end, d->n_info, d->info};
         st = slog_writer_add(w, &sd);
-        if (st != SLOG_OK)
-            goto fail;
+        if (st != SLOG_OK) goto fail;
     }
     return slog_writer_finish(w, err);
 fail:
-    if (err)
-        *err = *slog_writer_error(w);
+    if (err) *err = *slog_writer_error(w);
     slog_writer_abort(w);
     return st;
 }
@@ -419,10 +391,16 @@ fail:
 int t_draw_cmp(const void *a, const void *b)
 {
     const t_draw *x = a, *y = b;
-#define CMPF(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
-    CMPF(start); CMPF(end); CMPF(tl); CMPF(etl); CMPF(cat); CMPF(kind); CMPF(n_info);
-    for (uint32_t i = 0; i < x->n_info && i < SLOG_MAX_FIELDS; i++)
-        CMPF(info[i]);
+#define CMPF(f) \
+    if (x->f != y->f) return x->f < y->f ? -1 : 1
+    CMPF(start);
+    CMPF(end);
+    CMPF(tl);
+    CMPF(etl);
+    CMPF(cat);
+    CMPF(kind);
+    CMPF(n_info);
+    for (uint32_t i = 0; i < x->n_info && i < SLOG_MAX_FIELDS; i++) CMPF(info[i]);
 #undef CMPF
     return 0;
 }
@@ -439,16 +417,14 @@ void t_draw_from(t_draw *out, const slog_drawable *d)
     out->n_info = d->n_info;
     CHECKF(d->n_info <= SLOG_MAX_FIELDS, "delivered n_info %u", d->n_info);
     CHECKF(d->n_info == 0 || d->info != NULL, "delivered n_info %u with info NULL", d->n_info);
-    for (uint32_t i = 0; i < d->n_info; i++)
-        out->info[i] = d->info[i];
+    for (uint32_t i = 0; i < d->n_info; i++) out->info[i] = d->info[i];
 }
 
 void t_draw_print(FILE *f, const t_draw *d)
 {
-    fprintf(f, "{kind %d cat %u tl %u etl %u start %lld end %lld info[%u]", (int)d->kind,
-            d->cat, d->tl, d->etl, (long long)d->start, (long long)d->end, d->n_info);
-    for (uint32_t i = 0; i < d->n_info; i++)
-        fprintf(f, " %lld", (long long)d->info[i]);
+    fprintf(f, "{kind %d cat %u tl %u etl %u start %lld end %lld info[%u]", (int)d->kind, d->cat, d->tl, d->etl,
+            (long long)d->start, (long long)d->end, d->n_info);
+    for (uint32_t i = 0; i < d->n_info; i++) fprintf(f, " %lld", (long long)d->info[i]);
     fputc('}', f);
 }
 
@@ -532,10 +508,8 @@ void t_result_free(t_result *r)
 
 int t_matches(const t_draw *d, int64_t t0, int64_t t1, const uint8_t *tls)
 {
-    if (!(t_dlo(d) <= t1 && t_dhi(d) >= t0))
-        return 0;
-    if (!tls)
-        return 1;
+    if (!(t_dlo(d) <= t1 && t_dhi(d) >= t0)) return 0;
+    if (!tls) return 1;
     return tls[d->tl] || (d->kind == SLOG_KIND_ARROW && tls[d->etl]);
 }
 
@@ -555,8 +529,7 @@ void t_model_index_by_lo(const t_model *m, t_index *ix)
     ix->n = m->n;
     ix->idx = malloc((m->n + 1) * sizeof *ix->idx);
     CHECK(ix->idx);
-    for (size_t i = 0; i < m->n; i++)
-        ix->idx[i] = (uint32_t)i;
+    for (size_t i = 0; i < m->n; i++) ix->idx[i] = (uint32_t)i;
     g_ix_model = m;
     t_qsort(ix->idx, m->n, sizeof *ix->idx, cmp_ix_lo);
     g_ix_model = NULL;
@@ -592,19 +565,18 @@ static int cmp_prev_lo(const void *a, const void *b)
 
 static void print_query(const slog_query *q, uint32_t n_tls)
 {
-    fprintf(stderr, "  query t0=%lld t1=%lld pixel_ns=%lld flags=%u timelines=", (long long)q->t0,
-            (long long)q->t1, (long long)q->pixel_ns, q->flags);
+    fprintf(stderr, "  query t0=%lld t1=%lld pixel_ns=%lld flags=%u timelines=", (long long)q->t0, (long long)q->t1,
+            (long long)q->pixel_ns, q->flags);
     if (!q->timelines)
         fprintf(stderr, "all");
     else
-        for (uint32_t i = 0; i < n_tls && i < 64; i++)
-            fputc(q->timelines[i] ? '1' : '0', stderr);
+        for (uint32_t i = 0; i < n_tls && i < 64; i++) fputc(q->timelines[i] ? '1' : '0', stderr);
     fputc('\n', stderr);
 }
 
 /* Compare two sorted drawable lists; on mismatch print the differences. */
-static void compare_sorted(const t_draw *exp, size_t ne, const t_draw *got, size_t ng,
-                           const slog_query *q, uint32_t n_tls, const char *what)
+static void compare_sorted(const t_draw *exp, size_t ne, const t_draw *got, size_t ng, const slog_query *q,
+                           uint32_t n_tls, const char *what)
 {
     size_t i = 0, j = 0, shown = 0, bad = 0;
     while (i < ne || j < ng) {
@@ -626,36 +598,35 @@ static void compare_sorted(const t_draw *exp, size_t ne, const t_draw *got, size
     }
     if (bad) {
         print_query(q, n_tls);
-        check_fail(__FILE__, __LINE__, "delivered drawables == brute force", "%s: %zu expected, %zu delivered, %zu differences",
-               what, ne, ng, bad);
+        check_fail(__FILE__, __LINE__, "delivered drawables == brute force",
+                   "%s: %zu expected, %zu delivered, %zu differences", what, ne, ng, bad);
     }
 }
 
-typedef struct { uint32_t tl, cat; int64_t lo, hi, start; slog_kind kind; } contained_t;
+typedef struct {
+    uint32_t tl, cat;
+    int64_t lo, hi, start;
+    slog_kind kind;
+} contained_t;
 static int cmp_contained(const void *a, const void *b)
 {
     const contained_t *x = a, *y = b;
-    if (x->tl != y->tl)
-        return x->tl < y->tl ? -1 : 1;
-    if (x->cat != y->cat)
-        return x->cat < y->cat ? -1 : 1;
+    if (x->tl != y->tl) return x->tl < y->tl ? -1 : 1;
+    if (x->cat != y->cat) return x->cat < y->cat ? -1 : 1;
     return 0;
 }
 
 /* Brute-force bins of one (timeline, category) group into out[n_bins]. */
-static void group_bins(const t_model *m, const t_prev *p, const contained_t *g, size_t n,
-                       double *out)
+static void group_bins(const t_model *m, const t_prev *p, const contained_t *g, size_t n, double *out)
 {
     uint32_t nb = p->n_bins;
     long double span = (long double)(p->hi - p->lo);
     long double w = span / nb;
-    for (uint32_t j = 0; j < nb; j++)
-        out[j] = 0;
+    for (uint32_t j = 0; j < nb; j++) out[j] = 0;
     int is_state = m->cats[g[0].cat].kind == SLOG_KIND_STATE;
     for (size_t k = 0; k < n; k++) {
         if (is_state) {
-            if (g[k].hi <= g[k].lo)
-                continue; /* zero-length states contribute nothing */
+            if (g[k].hi <= g[k].lo) continue; /* zero-length states contribute nothing */
             /* bins touched: from floor((lo-plo)/w) to floor((hi-plo)/w) */
             __int128 rel_lo = (__int128)(g[k].lo - p->lo) * nb / (p->hi - p->lo);
             __int128 rel_hi = (__int128)(g[k].hi - p->lo) * nb / (p->hi - p->lo);
@@ -663,8 +634,7 @@ static void group_bins(const t_model *m, const t_prev *p, const contained_t *g, 
                 long double bl = (long double)p->lo + w * j, bh = (long double)p->lo + w * (j + 1);
                 long double a = (long double)g[k].lo > bl ? (long double)g[k].lo : bl;
                 long double b = (long double)g[k].hi < bh ? (long double)g[k].hi : bh;
-                if (b > a)
-                    out[j] += (double)((b - a) / w);
+                if (b > a) out[j] += (double)((b - a) / w);
             }
         } else {
             /* counted in the bin holding its start (arrows: sender timeline) */
@@ -675,12 +645,11 @@ static void group_bins(const t_model *m, const t_prev *p, const contained_t *g, 
     }
     if (is_state)
         for (uint32_t j = 0; j < nb; j++)
-            if (out[j] > 1)
-                out[j] = 1;
+            if (out[j] > 1) out[j] = 1;
 }
 
-static void verify_preview_bins(const t_model *m, const t_index *ix, const slog_query *q,
-                                const t_prev *p, uint32_t block_timelines)
+static void verify_preview_bins(const t_model *m, const t_index *ix, const slog_query *q, const t_prev *p,
+                                uint32_t block_timelines)
 {
     /* every drawable of the preview's block contained in [lo, hi), whatever
      * the timeline set */
@@ -689,10 +658,8 @@ static void verify_preview_bins(const t_model *m, const t_index *ix, const slog_
     CHECK(c);
     for (size_t k = ix_lower(m, ix, p->lo); k < ix->n; k++) {
         const t_draw *d = &m->d[ix->idx[k]];
-        if (t_dlo(d) >= p->hi)
-            break;
-        if (t_dhi(d) >= p->hi || d->tl / block_timelines != p->tree)
-            continue;
+        if (t_dlo(d) >= p->hi) break;
+        if (t_dhi(d) >= p->hi || d->tl / block_timelines != p->tree) continue;
         if (n == cap) {
             cap *= 2;
             c = realloc(c, cap * sizeof *c);
@@ -709,23 +676,22 @@ static void verify_preview_bins(const t_model *m, const t_index *ix, const slog_
     CHECK(seen);
     /* duplicate rows and rows of unwanted timelines */
     for (uint32_t r = 0; r < p->n_rows; r++) {
-        CHECKF(p->row_tl[r] < m->n_tls && p->row_cat[r] < m->n_cats,
-               "preview row timeline %u category %u out of range", p->row_tl[r], p->row_cat[r]);
+        CHECKF(p->row_tl[r] < m->n_tls && p->row_cat[r] < m->n_cats, "preview row timeline %u category %u out of range",
+               p->row_tl[r], p->row_cat[r]);
         if (q->timelines && !q->timelines[p->row_tl[r]]) {
             print_query(q, m->n_tls);
             check_fail(__FILE__, __LINE__, "row timeline wanted",
-                   "preview [%lld,%lld) has a row for unwanted timeline %u", (long long)p->lo,
-                   (long long)p->hi, p->row_tl[r]);
+                       "preview [%lld,%lld) has a row for unwanted timeline %u", (long long)p->lo, (long long)p->hi,
+                       p->row_tl[r]);
         }
         for (uint32_t s = 0; s < r; s++)
             CHECKF(!(p->row_tl[s] == p->row_tl[r] && p->row_cat[s] == p->row_cat[r]),
-                   "preview [%lld,%lld) has two rows for timeline %u category %u",
-                   (long long)p->lo, (long long)p->hi, p->row_tl[r], p->row_cat[r]);
+                   "preview [%lld,%lld) has two rows for timeline %u category %u", (long long)p->lo, (long long)p->hi,
+                   p->row_tl[r], p->row_cat[r]);
     }
     for (size_t g = 0; g < n;) {
         size_t e = g;
-        while (e < n && c[e].tl == c[g].tl && c[e].cat == c[g].cat)
-            e++;
+        while (e < n && c[e].tl == c[g].tl && c[e].cat == c[g].cat) e++;
         if (q->timelines && !q->timelines[c[g].tl]) {
             g = e;
             continue;
@@ -742,51 +708,51 @@ static void verify_preview_bins(const t_model *m, const t_index *ix, const slog_
             double v = got ? got[j] : 0.0;
             t_bins_checked++;
             t_bins_nonzero += exp[j] != 0;
-            int ok = is_state ? (v >= 0 && v <= 1 + 1e-6 && (v - exp[j] <= tol && exp[j] - v <= tol))
-                              : v == exp[j];
+            int ok = is_state ? (v >= 0 && v <= 1 + 1e-6 && (v - exp[j] <= tol && exp[j] - v <= tol)) : v == exp[j];
             if (!ok) {
                 print_query(q, m->n_tls);
                 check_fail(__FILE__, __LINE__, "preview bin == brute force",
-                       "preview [%lld,%lld) level %u bins %u: timeline %u category %u (%s) bin %u: "
-                       "got %.6f%s, expected %.6f (%zu drawables in group)",
-                       (long long)p->lo, (long long)p->hi, p->level, p->n_bins, c[g].tl, c[g].cat,
-                       is_state ? "state" : "count", j, v, got ? "" : " (row absent)", exp[j], e - g);
+                           "preview [%lld,%lld) level %u bins %u: timeline %u category %u (%s) bin %u: "
+                           "got %.6f%s, expected %.6f (%zu drawables in group)",
+                           (long long)p->lo, (long long)p->hi, p->level, p->n_bins, c[g].tl, c[g].cat,
+                           is_state ? "state" : "count", j, v, got ? "" : " (row absent)", exp[j], e - g);
             }
         }
         g = e;
     }
     /* rows with no contained drawable must be all zero -- and then absent */
     for (uint32_t r = 0; r < p->n_rows; r++) {
-        if (seen[r])
-            continue;
+        if (seen[r]) continue;
         for (uint32_t j = 0; j < p->n_bins; j++)
             CHECKF(p->values[(size_t)r * p->n_bins + j] == 0.0f,
                    "preview [%lld,%lld) row timeline %u category %u bin %u = %g but no drawable of "
-                   "that row lies in the node", (long long)p->lo, (long long)p->hi, p->row_tl[r],
-                   p->row_cat[r], j, p->values[(size_t)r * p->n_bins + j]);
-        CHECKF(0, "preview [%lld,%lld) has an all-zero row (timeline %u category %u); slog.h says "
-                  "such rows are not present", (long long)p->lo, (long long)p->hi, p->row_tl[r],
-               p->row_cat[r]);
+                   "that row lies in the node",
+                   (long long)p->lo, (long long)p->hi, p->row_tl[r], p->row_cat[r], j,
+                   p->values[(size_t)r * p->n_bins + j]);
+        CHECKF(0,
+               "preview [%lld,%lld) has an all-zero row (timeline %u category %u); slog.h says "
+               "such rows are not present",
+               (long long)p->lo, (long long)p->hi, p->row_tl[r], p->row_cat[r]);
     }
     free(seen);
     free(exp);
     free(c);
 }
 
-void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *fi,
-                    const slog_query *q, const t_result *res, const slog_query_stats *st)
+void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *fi, const slog_query *q,
+                    const t_result *res, const slog_query_stats *st)
 {
     int exact = q->pixel_ns == 0 || (q->flags & SLOG_QUERY_NO_PREVIEW);
     if (exact && res->pv.n) {
         print_query(q, m->n_tls);
         check_fail(__FILE__, __LINE__, "no previews", "%zu previews delivered although pixel_ns=%lld flags=%u",
-               res->pv.n, (long long)q->pixel_ns, q->flags);
+                   res->pv.n, (long long)q->pixel_ns, q->flags);
     }
     if (st) {
-        CHECKF(st->drawables == res->dv.n, "stats.drawables %llu, delivered %zu",
-               (unsigned long long)st->drawables, res->dv.n);
-        CHECKF(st->previews == res->pv.n, "stats.previews %llu, delivered %zu",
-               (unsigned long long)st->previews, res->pv.n);
+        CHECKF(st->drawables == res->dv.n, "stats.drawables %llu, delivered %zu", (unsigned long long)st->drawables,
+               res->dv.n);
+        CHECKF(st->previews == res->pv.n, "stats.previews %llu, delivered %zu", (unsigned long long)st->previews,
+               res->pv.n);
     }
 
     /* previews: node-shaped, intersect the window, fine enough, disjoint */
@@ -797,25 +763,23 @@ void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *f
         const t_prev *p = &res->pv.p[i];
         ps[i] = p;
         uint64_t w = (uint64_t)(p->hi - p->lo);
-        if (!(p->lo < p->hi && p->n_bins > 0 && (w & (w - 1)) == 0 && p->lo >= 0 &&
-              (uint64_t)p->lo % w == 0 && fi->leaf_shift + (int64_t)p->level < 63 &&
-              w == (uint64_t)1 << (fi->leaf_shift + (int)p->level) && p->lo <= q->t1 &&
-              p->hi - 1 >= q->t0 && (__int128)w <= (__int128)q->pixel_ns * p->n_bins)) {
+        if (!(p->lo < p->hi && p->n_bins > 0 && (w & (w - 1)) == 0 && p->lo >= 0 && (uint64_t)p->lo % w == 0 &&
+              fi->leaf_shift + (int64_t)p->level < 63 && w == (uint64_t)1 << (fi->leaf_shift + (int)p->level) &&
+              p->lo <= q->t1 && p->hi - 1 >= q->t0 && (__int128)w <= (__int128)q->pixel_ns * p->n_bins)) {
             print_query(q, m->n_tls);
             check_fail(__FILE__, __LINE__, "preview shape",
-                   "preview lo=%lld hi=%lld level=%u n_bins=%u (leaf_shift %d): must be a tree node "
-                   "[index<<s, (index+1)<<s) with s = leaf_shift+level, intersect the window, and "
-                   "have bins no wider than pixel_ns", (long long)p->lo, (long long)p->hi,
-                   p->level, p->n_bins, fi->leaf_shift);
+                       "preview lo=%lld hi=%lld level=%u n_bins=%u (leaf_shift %d): must be a tree node "
+                       "[index<<s, (index+1)<<s) with s = leaf_shift+level, intersect the window, and "
+                       "have bins no wider than pixel_ns",
+                       (long long)p->lo, (long long)p->hi, p->level, p->n_bins, fi->leaf_shift);
         }
-        CHECKF(p->n_bins == fi->preview_bins, "preview n_bins %u != file preview_bins %u", p->n_bins,
-               fi->preview_bins);
+        CHECKF(p->n_bins == fi->preview_bins, "preview n_bins %u != file preview_bins %u", p->n_bins, fi->preview_bins);
     }
     t_qsort(ps, np, sizeof *ps, cmp_prev_lo);
     for (size_t i = 0; i + 1 < np; i++)
         CHECKF(ps[i]->tree != ps[i + 1]->tree || ps[i]->hi <= ps[i + 1]->lo,
-               "previews [%lld,%lld) and [%lld,%lld) of block %u overlap", (long long)ps[i]->lo,
-               (long long)ps[i]->hi, (long long)ps[i + 1]->lo, (long long)ps[i + 1]->hi, ps[i]->tree);
+               "previews [%lld,%lld) and [%lld,%lld) of block %u overlap", (long long)ps[i]->lo, (long long)ps[i]->hi,
+               (long long)ps[i + 1]->lo, (long long)ps[i + 1]->hi, ps[i]->tree);
     /* The blocks the query reads: those with a wanted timeline. A drawable
      * is in its timeline's block; an arrow whose sender's block is not read
      * is found through its mirror, in its receiver's block. */
@@ -829,8 +793,7 @@ void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *f
     t_dvec exp = {0};
     for (size_t i = 0; i < m->n; i++) {
         const t_draw *d = &m->d[i];
-        if (!t_matches(d, q->t0, q->t1, q->timelines))
-            continue;
+        if (!t_matches(d, q->t0, q->t1, q->timelines)) continue;
         if (np) {
             int64_t lo = t_dlo(d), hi = t_dhi(d);
             uint32_t home = read[d->tl / tb] ? d->tl / tb : d->etl / tb;
@@ -842,24 +805,20 @@ void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *f
                 else
                     b = mid;
             }
-            if (a > 0 && ps[a - 1]->tree == home && hi < ps[a - 1]->hi)
-                continue; /* covered by that preview */
+            if (a > 0 && ps[a - 1]->tree == home && hi < ps[a - 1]->hi) continue; /* covered by that preview */
         }
         t_dvec_push(&exp, d);
     }
     t_draw *got = malloc((res->dv.n + 1) * sizeof *got);
     CHECK(got);
-    if (res->dv.n)
-        memcpy(got, res->dv.d, res->dv.n * sizeof *got);
+    if (res->dv.n) memcpy(got, res->dv.d, res->dv.n * sizeof *got);
     t_qsort(exp.d, exp.n, sizeof *exp.d, t_draw_cmp);
     t_qsort(got, res->dv.n, sizeof *got, t_draw_cmp);
-    compare_sorted(exp.d, exp.n, got, res->dv.n, q, m->n_tls,
-                   exact ? "exact query" : "query with previews");
+    compare_sorted(exp.d, exp.n, got, res->dv.n, q, m->n_tls, exact ? "exact query" : "query with previews");
     free(got);
     t_dvec_free(&exp);
 
-    for (size_t i = 0; i < np; i++)
-        verify_preview_bins(m, ix, q, ps[i], tb);
+    for (size_t i = 0; i < np; i++) verify_preview_bins(m, ix, q, ps[i], tb);
     free(ps);
     free(read);
 }
@@ -870,8 +829,7 @@ uint32_t t_crc32c(const void *data, size_t len)
     uint32_t crc = 0xFFFFFFFFu;
     for (size_t i = 0; i < len; i++) {
         crc ^= p[i];
-        for (int k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1u)));
+        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1u)));
     }
     return crc ^ 0xFFFFFFFFu;
 }
@@ -886,8 +844,8 @@ void t_model_small(t_model *m, uint64_t seed, size_t n)
 
 void t_draw_line(char *buf, size_t len, const t_draw *d)
 {
-    int o = snprintf(buf, len, "%d %u %u %u %lld %lld %u", (int)d->kind, d->cat, d->tl, d->etl,
-                     (long long)d->start, (long long)d->end, d->n_info);
+    int o = snprintf(buf, len, "%d %u %u %u %lld %lld %u", (int)d->kind, d->cat, d->tl, d->etl, (long long)d->start,
+                     (long long)d->end, d->n_info);
     for (uint32_t i = 0; i < d->n_info && o > 0 && (size_t)o < len; i++)
         o += snprintf(buf + o, len - (size_t)o, " %lld", (long long)d->info[i]);
 }
@@ -896,22 +854,18 @@ void t_draw_line(char *buf, size_t len, const t_draw *d)
 
 static int64_t log_uniform(t_rng *r, int64_t max)
 {
-    if (max <= 0)
-        return 0;
+    if (max <= 0) return 0;
     int bits = 64 - __builtin_clzll((unsigned long long)max);
     int64_t v = t_range(r, 0, ((int64_t)1 << t_below(r, (uint64_t)bits)) - 1);
     return v > max ? max : v;
 }
 
-void t_random_query(t_rng *r, const t_model *m, int64_t tmin, int64_t tmax, slog_query *q,
-                         uint8_t *mask)
+void t_random_query(t_rng *r, const t_model *m, int64_t tmin, int64_t tmax, slog_query *q, uint8_t *mask)
 {
     int64_t span = tmax - tmin;
     memset(q, 0, sizeof *q);
     switch (t_below(r, 8)) {
-    case 0: /* whole span */
-        q->t0 = tmin, q->t1 = tmax;
-        break;
+    case 0: /* whole span */ q->t0 = tmin, q->t1 = tmax; break;
     case 1: { /* a point window on some drawable boundary */
         const t_draw *d = &m->d[t_below(r, m->n)];
         q->t0 = q->t1 = t_chance(r, 50) ? d->start : d->end;
@@ -923,7 +877,7 @@ void t_random_query(t_rng *r, const t_model *m, int64_t tmin, int64_t tmax, slog
         if (t_chance(r, 50))
             q->t1 = t_dlo(d), q->t0 = q->t1 - len;
         else
-            q->t0 = t_dhi(d) , q->t1 = q->t0 + len;
+            q->t0 = t_dhi(d), q->t1 = q->t0 + len;
         break;
     }
     case 3: /* beyond both ends */
@@ -940,18 +894,17 @@ void t_random_query(t_rng *r, const t_model *m, int64_t tmin, int64_t tmax, slog
         q->timelines = NULL;
     } else {
         unsigned dens = (unsigned)t_below(r, 101);
-        for (uint32_t i = 0; i < m->n_tls; i++)
-            mask[i] = (uint8_t)(t_chance(r, dens) ? 1 + t_below(r, 255) : 0);
+        for (uint32_t i = 0; i < m->n_tls; i++) mask[i] = (uint8_t)(t_chance(r, dens) ? 1 + t_below(r, 255) : 0);
         q->timelines = mask;
     }
     int64_t w = q->t1 - q->t0 + 1;
     switch (t_below(r, 6)) {
-    case 0: case 1: q->pixel_ns = 0; break;
+    case 0:
+    case 1: q->pixel_ns = 0; break;
     case 2: q->pixel_ns = w / 1920 + 1; break;
     case 3: q->pixel_ns = 1; break;
     case 4: q->pixel_ns = span + 1; break;
     default: q->pixel_ns = 1 + log_uniform(r, w); break;
     }
-    if (q->pixel_ns && t_chance(r, 15))
-        q->flags = SLOG_QUERY_NO_PREVIEW;
+    if (q->pixel_ns && t_chance(r, 15)) q->flags = SLOG_QUERY_NO_PREVIEW;
 }

@@ -22,20 +22,23 @@
 
 /* CHECK, CHECKF and check_context come from tests/check.h; CHECK_OK is
  * CHECK_STATUS for a slog_status that also prints the slog_error's message. */
-#define CHECK_OK(st, errp) \
-    do { slog_status st_ = (st); \
-         if (st_ != SLOG_OK) check_fail(__FILE__, __LINE__, #st, "%d %s: %s", (int)st_, \
-             slog_strerror(st_), t_errmsg(errp)); \
+#define CHECK_OK(st, errp)                                                                                  \
+    do {                                                                                                    \
+        slog_status st_ = (st);                                                                             \
+        if (st_ != SLOG_OK)                                                                                 \
+            check_fail(__FILE__, __LINE__, #st, "%d %s: %s", (int)st_, slog_strerror(st_), t_errmsg(errp)); \
     } while (0)
-static inline const char *t_errmsg(const slog_error *e) { return e ? e->message : ""; }
+static inline const char *t_errmsg(const slog_error *e)
+{
+    return e ? e->message : "";
+}
 /* preview bins compared by t_verify_query (and how many were non-zero) */
 extern uint64_t t_bins_checked, t_bins_nonzero;
 
 /* qsort that accepts (NULL, 0) (glibc declares base nonnull; UBSan checks). */
 static inline void t_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
-    if (n > 1)
-        qsort(base, n, size, cmp);
+    if (n > 1) qsort(base, n, size, cmp);
 }
 
 /* 1 when SLOG2_UNDER_VALGRIND=1 (the memcheck ctest variant): shrink work. */
@@ -50,8 +53,10 @@ double t_now(void);
 
 /* ------------------------------------------------------------ rng */
 
-typedef struct t_rng { uint64_t s; } t_rng;
-static inline uint64_t t_rand(t_rng *r)  /* splitmix64 */
+typedef struct t_rng {
+    uint64_t s;
+} t_rng;
+static inline uint64_t t_rand(t_rng *r) /* splitmix64 */
 {
     uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -59,13 +64,19 @@ static inline uint64_t t_rand(t_rng *r)  /* splitmix64 */
     return z ^ (z >> 31);
 }
 /* Uniform in [0, n); n > 0. */
-static inline uint64_t t_below(t_rng *r, uint64_t n) { return t_rand(r) % n; }
+static inline uint64_t t_below(t_rng *r, uint64_t n)
+{
+    return t_rand(r) % n;
+}
 /* Uniform in [lo, hi]. */
 static inline int64_t t_range(t_rng *r, int64_t lo, int64_t hi)
 {
     return lo + (int64_t)(t_rand(r) % ((uint64_t)(hi - lo) + 1));
 }
-static inline int t_chance(t_rng *r, unsigned percent) { return t_below(r, 100) < percent; }
+static inline int t_chance(t_rng *r, unsigned percent)
+{
+    return t_below(r, 100) < percent;
+}
 
 /* ------------------------------------------------------------ files */
 
@@ -126,8 +137,14 @@ void t_model_add_ann(t_model *m, const char *key, const char *val);
 /* Sort drawables into writer order: non-decreasing max(start, end). */
 void t_model_sort_end_order(t_model *m);
 
-static inline int64_t t_dlo(const t_draw *d) { return d->start < d->end ? d->start : d->end; }
-static inline int64_t t_dhi(const t_draw *d) { return d->start < d->end ? d->end : d->start; }
+static inline int64_t t_dlo(const t_draw *d)
+{
+    return d->start < d->end ? d->start : d->end;
+}
+static inline int64_t t_dhi(const t_draw *d)
+{
+    return d->start < d->end ? d->end : d->start;
+}
 
 /* Parameters of t_model_random. */
 typedef struct t_gen_params {
@@ -143,12 +160,11 @@ void t_model_random(t_model *m, t_rng *rng, const t_gen_params *p);
 
 /* Open a writer (opt may be NULL) and give it the model's categories,
  * timelines and annotations; *out NULL on failure (err filled). */
-slog_status t_model_open_writer(const t_model *m, const char *path, const slog_writer_options *opt,
-                                slog_writer **out, slog_error *err);
+slog_status t_model_open_writer(const t_model *m, const char *path, const slog_writer_options *opt, slog_writer **out,
+                                slog_error *err);
 /* Write the model with the writer (opt may be NULL). Returns the status of
  * the first failing call; err filled. */
-slog_status t_model_write(const t_model *m, const char *path,
-                          const slog_writer_options *opt, slog_error *err);
+slog_status t_model_write(const t_model *m, const char *path, const slog_writer_options *opt, slog_error *err);
 
 /* Total order on drawables (all fields) for multiset comparison. */
 int t_draw_cmp(const void *a, const void *b);
@@ -156,7 +172,10 @@ void t_draw_from(t_draw *out, const slog_drawable *d);
 void t_draw_print(FILE *f, const t_draw *d);
 
 /* Growable array of drawables collected from callbacks. */
-typedef struct t_dvec { size_t n, cap; t_draw *d; } t_dvec;
+typedef struct t_dvec {
+    size_t n, cap;
+    t_draw *d;
+} t_dvec;
 void t_dvec_push(t_dvec *v, const t_draw *d);
 void t_dvec_free(t_dvec *v);
 /* slog_drawable_cb appending to a t_dvec (user). */
@@ -170,12 +189,18 @@ typedef struct t_prev {
     uint32_t *row_tl, *row_cat;
     float *values; /* n_rows * n_bins */
 } t_prev;
-typedef struct t_pvec { size_t n, cap; t_prev *p; } t_pvec;
+typedef struct t_pvec {
+    size_t n, cap;
+    t_prev *p;
+} t_pvec;
 void t_pvec_free(t_pvec *v);
 slog_cb_result t_collect_preview(void *user, const slog_preview *p);
 
 /* Both collected by one query. */
-typedef struct t_result { t_dvec dv; t_pvec pv; } t_result;
+typedef struct t_result {
+    t_dvec dv;
+    t_pvec pv;
+} t_result;
 slog_cb_result t_res_drawable(void *user, const slog_drawable *d);
 slog_cb_result t_res_preview(void *user, const slog_preview *p);
 void t_result_free(t_result *r);
@@ -187,11 +212,14 @@ int t_matches(const t_draw *d, int64_t t0, int64_t t1, const uint8_t *tls);
  * when no previews may be used, else the XOR rule plus preview bins. Fails
  * the test (CHECK) on a mismatch. sorted_by_lo: model drawables sorted by
  * t_dlo (index array), built by t_model_index_by_lo. */
-typedef struct t_index { size_t n; uint32_t *idx; } t_index;
+typedef struct t_index {
+    size_t n;
+    uint32_t *idx;
+} t_index;
 void t_model_index_by_lo(const t_model *m, t_index *ix);
 void t_index_free(t_index *ix);
-void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *fi,
-                    const slog_query *q, const t_result *res, const slog_query_stats *st);
+void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *fi, const slog_query *q,
+                    const t_result *res, const slog_query_stats *st);
 
 /* A random query over [tmin, tmax] of m's drawables: whole span, points and
  * edges on drawable boundaries, windows beyond the ends, random timeline

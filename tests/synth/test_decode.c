@@ -15,14 +15,23 @@
 
 #include "dumpi.h"
 
-enum { L_SEND = 0, L_RECV = 1, L_ISEND = 8, L_IRECV = 12, L_WAITALL = 18,
-       L_SENDRECV = 33, L_ALLREDUCE = 65, L_COMM_DUP = 84, L_COMM_SPLIT = 86 };
+enum {
+  L_SEND = 0,
+  L_RECV = 1,
+  L_ISEND = 8,
+  L_IRECV = 12,
+  L_WAITALL = 18,
+  L_SENDRECV = 33,
+  L_ALLREDUCE = 65,
+  L_COMM_DUP = 84,
+  L_COMM_SPLIT = 86
+};
 
 typedef struct msg {
-  int64_t key;      /* communicator identity */
+  int64_t key; /* communicator identity */
   int src, dst, tag;
-  uint64_t seq;     /* order of posting in the owner's file */
-  int64_t t;        /* send: start; receive: completion */
+  uint64_t seq; /* order of posting in the owner's file */
+  int64_t t;    /* send: start; receive: completion */
 } msg;
 
 typedef struct vec {
@@ -80,8 +89,7 @@ static int to_world(const rank_comms *rc, int n_ranks, int r, int comm, int loca
   if (comm == rc[r].row_comm) {
     *key = 1000 + rc[r].color;
     for (int w = 0; w < n_ranks; w++)
-      if (rc[w].color == rc[r].color && rc[w].key == local)
-        return w;
+      if (rc[w].color == rc[r].color && rc[w].key == local) return w;
   }
   *key = -1;
   return -1;
@@ -131,13 +139,11 @@ static void check_run(const char *tag, int ranks, int threads, int cpu, int stat
   /* Pass 1: communicators. */
   for (int r = 0; r < ranks; r++) {
     dumpi_file *f = NULL;
-    if (dumpi_file_open(dumpi_meta_bin_path(meta, r), &f, &err) != DUMPI_OK)
-      continue;
+    if (dumpi_file_open(dumpi_meta_bin_path(meta, r), &f, &err) != DUMPI_OK) continue;
     dumpi_call call;
     rc_all[r].row_comm = -1;
     while (dumpi_file_next(f, &call, &err) == 1) {
-      if (call.label == L_COMM_SPLIT && rc_all[r].row_comm < 0 &&
-          dumpi_call_int(&call, i_split_old) == 2) {
+      if (call.label == L_COMM_SPLIT && rc_all[r].row_comm < 0 && dumpi_call_int(&call, i_split_old) == 2) {
         rc_all[r].row_comm = (int)dumpi_call_int(&call, i_split_new);
         rc_all[r].color = (int)dumpi_call_int(&call, i_split_color);
         rc_all[r].key = (int)dumpi_call_int(&call, i_split_key);
@@ -150,15 +156,14 @@ static void check_run(const char *tag, int ranks, int threads, int cpu, int stat
   }
 
   /* Pass 2: everything else. */
-  vec sends = { 0 }, recvs = { 0 };
-  int64_t *ar_entry[MAX_RANKS] = { 0 }, *ar_exit[MAX_RANKS] = { 0 };
-  size_t n_ar[MAX_RANKS] = { 0 };
+  vec sends = {0}, recvs = {0};
+  int64_t *ar_entry[MAX_RANKS] = {0}, *ar_exit[MAX_RANKS] = {0};
+  size_t n_ar[MAX_RANKS] = {0};
   for (int r = 0; r < ranks; r++) {
     dumpi_file *f = NULL;
     rc = dumpi_file_open(dumpi_meta_bin_path(meta, r), &f, &err);
     CHECKF(rc == DUMPI_OK, "%s", err.message);
-    if (rc != DUMPI_OK)
-      continue;
+    if (rc != DUMPI_OK) continue;
     CHECK(dumpi_file_has_index(f));
     uint8_t v[3];
     dumpi_file_version(f, v);
@@ -166,7 +171,7 @@ static void check_run(const char *tag, int ranks, int threads, int cpu, int stat
     CHECK(dumpi_file_n_datatypes(f) >= 28);
     CHECK(dumpi_file_datatype_size(f, 14) == 8);
 
-    uint32_t counted[DUMPI_LABEL_ALL_FUNCTIONS + 1] = { 0 };
+    uint32_t counted[DUMPI_LABEL_ALL_FUNCTIONS + 1] = {0};
     uint64_t n = 0, seq = 0;
     int64_t last_exit = 0;
     pending pend[256];
@@ -177,10 +182,8 @@ static void check_run(const char *tag, int ranks, int threads, int cpu, int stat
     while ((rc = dumpi_file_next(f, &call, &err)) == 1) {
       seq++;
       n++;
-      if (call.label <= DUMPI_LABEL_ALL_FUNCTIONS)
-        counted[call.label]++;
-      CHECKF(call.wall_stop >= last_exit, "rank %d record %llu: exit goes back in time",
-                r, (unsigned long long)n);
+      if (call.label <= DUMPI_LABEL_ALL_FUNCTIONS) counted[call.label]++;
+      CHECKF(call.wall_stop >= last_exit, "rank %d record %llu: exit goes back in time", r, (unsigned long long)n);
       CHECK(call.wall_start <= call.wall_stop);
       CHECK(call.cpu_start <= call.cpu_stop);
       CHECK(call.wall_start > 100000000000LL); /* CLOCK_MONOTONIC-like: > 100 s */
@@ -193,48 +196,45 @@ static void check_run(const char *tag, int ranks, int threads, int cpu, int stat
       case L_SEND:
       case L_ISEND: {
         int comm = (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "comm"));
-        int dst = to_world(rc_all, ranks, r, comm,
-                           (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "dest")), &key);
+        int dst =
+            to_world(rc_all, ranks, r, comm, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "dest")), &key);
         CHECK(dst >= 0);
-        msg m = { key, r, dst, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "tag")),
-                  seq, call.wall_start };
+        msg m = {key, r, dst, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "tag")), seq, call.wall_start};
         push(&sends, m);
         break;
       }
       case L_RECV: {
         int comm = (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "comm"));
-        int src = to_world(rc_all, ranks, r, comm,
-                           (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "source")), &key);
+        int src = to_world(rc_all, ranks, r, comm, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "source")),
+                           &key);
         CHECK(src >= 0);
-        msg m = { key, src, r, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "tag")),
-                  seq, call.wall_stop };
+        msg m = {key, src, r, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "tag")), seq, call.wall_stop};
         push(&recvs, m);
         break;
       }
       case L_SENDRECV: {
         int comm = (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "comm"));
-        int dst = to_world(rc_all, ranks, r, comm,
-                           (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "dest")), &key);
-        msg s = { key, r, dst, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "sendtag")),
-                  seq, call.wall_start };
+        int dst =
+            to_world(rc_all, ranks, r, comm, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "dest")), &key);
+        msg s = {
+            key, r, dst, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "sendtag")), seq, call.wall_start};
         push(&sends, s);
-        int src = to_world(rc_all, ranks, r, comm,
-                           (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "source")), &key);
-        msg m = { key, src, r, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "recvtag")),
-                  seq, call.wall_stop };
+        int src = to_world(rc_all, ranks, r, comm, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "source")),
+                           &key);
+        msg m = {key, src,           r, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "recvtag")),
+                 seq, call.wall_stop};
         push(&recvs, m);
         break;
       }
       case L_IRECV: {
         int comm = (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "comm"));
-        int src = to_world(rc_all, ranks, r, comm,
-                           (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "source")), &key);
+        int src = to_world(rc_all, ranks, r, comm, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "source")),
+                           &key);
         CHECK(src >= 0);
         CHECK(n_pend < 256);
         if (n_pend < 256) {
-          pending p = { (int32_t)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "request")),
-                        { key, src, r,
-                          (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "tag")), seq, 0 } };
+          pending p = {(int32_t)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "request")),
+                       {key, src, r, (int)dumpi_call_int(&call, dumpi_fn_arg_index(call.label, "tag")), seq, 0}};
           for (int i = 0; i < n_pend; i++)
             CHECKF(pend[i].req != p.req, "rank %d: request %d reused while live", r, p.req);
           pend[n_pend++] = p;
@@ -249,11 +249,9 @@ static void check_run(const char *tag, int ranks, int threads, int cpu, int stat
           CHECK(dumpi_call_completed(&call, i, &req, &st) == 0);
           CHECK(statuses ? st != NULL : st == NULL);
           for (int k = 0; k < n_pend; k++) {
-            if (pend[k].req != req)
-              continue;
+            if (pend[k].req != req) continue;
             pend[k].m.t = call.wall_stop;
-            if (st)
-              CHECK(st->tag == pend[k].m.tag);
+            if (st) CHECK(st->tag == pend[k].m.tag);
             push(&recvs, pend[k].m);
             pend[k] = pend[--n_pend];
             break;
@@ -272,8 +270,7 @@ static void check_run(const char *tag, int ranks, int threads, int cpu, int stat
           ar_exit[r][n_ar[r]++] = call.wall_stop;
         }
         break;
-      default:
-        break;
+      default: break;
       }
       (void)fn;
     }
@@ -285,8 +282,7 @@ static void check_run(const char *tag, int ranks, int threads, int cpu, int stat
     if (nf == DUMPI_LABEL_ALL_FUNCTIONS + 1) {
       uint64_t sum = 0;
       for (int l = 0; l < DUMPI_LABEL_ALL_FUNCTIONS; l++) {
-        CHECKF(calls[l] == counted[l], "rank %d label %d: footer %u, stream %u", r, l,
-                  calls[l], counted[l]);
+        CHECKF(calls[l] == counted[l], "rank %d label %d: footer %u, stream %u", r, l, calls[l], counted[l]);
         CHECK(ignored[l] == 0);
         sum += calls[l];
       }
@@ -305,27 +301,24 @@ static void check_run(const char *tag, int ranks, int threads, int cpu, int stat
   for (size_t i = 0; i < sends.n && i < recvs.n; i++) {
     const msg *s = &sends.v[i], *m = &recvs.v[i];
     int same = s->key == m->key && s->src == m->src && s->dst == m->dst && s->tag == m->tag;
-    CHECKF(same, "message %zu: send %d->%d tag %d, receive %d->%d tag %d", i, s->src,
-              s->dst, s->tag, m->src, m->dst, m->tag);
-    if (!same)
-      break;
-    CHECKF(m->t > s->t, "message %d->%d tag %d: received at %lld, sent at %lld", s->src,
-              s->dst, s->tag, (long long)m->t, (long long)s->t);
+    CHECKF(same, "message %zu: send %d->%d tag %d, receive %d->%d tag %d", i, s->src, s->dst, s->tag, m->src, m->dst,
+           m->tag);
+    if (!same) break;
+    CHECKF(m->t > s->t, "message %d->%d tag %d: received at %lld, sent at %lld", s->src, s->dst, s->tag,
+           (long long)m->t, (long long)s->t);
   }
   /* World Allreduce k ends after every rank entered Allreduce k. */
   for (size_t k = 0; k < n_ar[0]; k++) {
     int64_t last_in = 0;
     for (int r = 0; r < ranks; r++) {
       CHECK(n_ar[r] == n_ar[0]);
-      if (k < n_ar[r] && ar_entry[r][k] > last_in)
-        last_in = ar_entry[r][k];
+      if (k < n_ar[r] && ar_entry[r][k] > last_in) last_in = ar_entry[r][k];
     }
     for (int r = 0; r < ranks; r++)
-      if (k < n_ar[r])
-        CHECK(ar_exit[r][k] > last_in);
+      if (k < n_ar[r]) CHECK(ar_exit[r][k] > last_in);
   }
-  printf("%-9s %d ranks, %d threads: %zu messages matched, %zu world Allreduces\n", tag, ranks,
-         threads, sends.n, n_ar[0]);
+  printf("%-9s %d ranks, %d threads: %zu messages matched, %zu world Allreduces\n", tag, ranks, threads, sends.n,
+         n_ar[0]);
   for (int r = 0; r < ranks; r++) {
     free(ar_entry[r]);
     free(ar_exit[r]);

@@ -32,7 +32,7 @@ static int same_run(const char *da, const char *db, int ranks)
 static void run_case(int ranks, int threads, int cpu)
 {
   char *d[3];
-  const char *tag[3] = { "a", "b", "c" };
+  const char *tag[3] = {"a", "b", "c"};
   for (int i = 0; i < 3; i++) {
     d[i] = scratch_dir(tag[i]);
     char prefix[4200];
@@ -46,8 +46,7 @@ static void run_case(int ranks, int threads, int cpu)
   }
   CHECKF(same_run(d[0], d[1], ranks), "ranks %d threads %d: seed 1 twice differs", ranks, threads);
   CHECKF(!same_run(d[0], d[2], ranks), "ranks %d threads %d: seeds 1 and 2 agree", ranks, threads);
-  for (int i = 0; i < 3; i++)
-    rm_tree(d[i]);
+  for (int i = 0; i < 3; i++) rm_tree(d[i]);
 }
 
 int main(void)

@@ -33,8 +33,7 @@ static inline void rm_tree(char *dir)
     struct dirent *e;
     char path[4096];
     while ((e = readdir(d))) {
-      if (e->d_name[0] == '.')
-        continue;
+      if (e->d_name[0] == '.') continue;
       snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
       unlink(path);
     }
@@ -48,9 +47,16 @@ static inline void rm_tree(char *dir)
 static inline synth_config small_config(const char *prefix)
 {
   synth_config c = {
-    .ranks = 4, .threads = 0, .calls_per_rank = 3000, .size = 0, .seed = 1,
-    .cpu_times = 1, .statuses = 1, .out_prefix = prefix, .progress = 0,
-    .buffer_budget = 1u << 20,
+      .ranks = 4,
+      .threads = 0,
+      .calls_per_rank = 3000,
+      .size = 0,
+      .seed = 1,
+      .cpu_times = 1,
+      .statuses = 1,
+      .out_prefix = prefix,
+      .progress = 0,
+      .buffer_budget = 1u << 20,
   };
   return c;
 }
@@ -70,8 +76,7 @@ static inline int generate(const synth_config *c)
 static inline uint8_t *slurp(const char *path, size_t *n)
 {
   FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
+  if (!f) return NULL;
   fseek(f, 0, SEEK_END);
   long len = ftell(f);
   fseek(f, 0, SEEK_SET);

@@ -35,7 +35,7 @@
 typedef struct bench_file {
     const char *name;
     uint32_t n_iterations;
-    double est_bytes;   /* for the free-space check: ~7.4 KB per iteration */
+    double est_bytes; /* for the free-space check: ~7.4 KB per iteration */
 } bench_file;
 
 static const bench_file FILES[] = {
@@ -61,8 +61,7 @@ static int cmpd(const void *a, const void *b)
 static double pct(const double *v, int n, double p)
 {
     double *s = malloc(sizeof *s * (size_t)n);
-    if (!s)
-        abort();
+    if (!s) abort();
     memcpy(s, v, sizeof *s * (size_t)n);
     qsort(s, (size_t)n, sizeof *s, cmpd);
     double r = s[(int)(p * (n - 1) + 0.5)];
@@ -82,8 +81,7 @@ static void gen_opts(const bench_file *f, sv_gen_opts *o)
 static int reusable(const char *path, const sv_gen_opts *o)
 {
     slog_reader *r;
-    if (access(path, R_OK) != 0 || slog_reader_open(&r, path, NULL) != SLOG_OK)
-        return 0;
+    if (access(path, R_OK) != 0 || slog_reader_open(&r, path, NULL) != SLOG_OK) return 0;
     char want[256];
     sv_gen_params(o, want, sizeof want);
     const char *got = slog_reader_annotation_get(r, SV_GEN_PARAMS_KEY);
@@ -97,13 +95,12 @@ static int ensure_file(const char *dir, const bench_file *f, const char *path)
 {
     sv_gen_opts o;
     gen_opts(f, &o);
-    if (reusable(path, &o))
-        return 0;
+    if (reusable(path, &o)) return 0;
     struct statvfs vfs;
     /* the file plus 2 GB left over for everything else on the disk */
     if (statvfs(dir, &vfs) == 0 && (double)vfs.f_bavail * vfs.f_frsize < f->est_bytes + 2e9) {
-        fprintf(stderr, "%s: %.1f GB free, the %s file needs about %.1f GB plus 2 GB to spare\n",
-                dir, (double)vfs.f_bavail * vfs.f_frsize / 1e9, f->name, f->est_bytes / 1e9);
+        fprintf(stderr, "%s: %.1f GB free, the %s file needs about %.1f GB plus 2 GB to spare\n", dir,
+                (double)vfs.f_bavail * vfs.f_frsize / 1e9, f->name, f->est_bytes / 1e9);
         return -1;
     }
     slog_error err = {0};
@@ -203,8 +200,7 @@ static void bench(const char *path, const char *label, int n, int verbose)
     view_open(&v, path, &warm);
 
     double *q = malloc(sizeof(double) * 3 * (size_t)n), *r = q + n, *tot = r + n;
-    if (!q)
-        abort();
+    if (!q) abort();
     uint64_t max_bytes = 0;
     unsigned seed = 12345;
     for (int i = 0; i < n; i++) {
@@ -237,20 +233,17 @@ static void bench(const char *path, const char *label, int n, int verbose)
         q[i] = b - a;
         r[i] = c - b;
         tot[i] = c - a;
-        if (s->stats.bytes_read > max_bytes)
-            max_bytes = s->stats.bytes_read;
+        if (s->stats.bytes_read > max_bytes) max_bytes = s->stats.bytes_read;
         sv_scene_free(s);
     }
     printf("%-6s %9.1f MiB %10llu drawables | first frame cold %6.1f ms, warm %6.1f ms "
            "(%.1f KiB read) | zoom/pan frame median %6.1f ms (query %5.1f, draw %5.1f), "
            "p90 %6.1f ms, max read %.1f KiB\n",
-           label, v.d.fi->file_size / 1048576.0, (unsigned long long)v.d.fi->n_drawables,
-           cold.total, warm.total, warm.bytes / 1024.0, pct(tot, n, 0.5), pct(q, n, 0.5),
-           pct(r, n, 0.5), pct(tot, n, 0.9), max_bytes / 1024.0);
+           label, v.d.fi->file_size / 1048576.0, (unsigned long long)v.d.fi->n_drawables, cold.total, warm.total,
+           warm.bytes / 1024.0, pct(tot, n, 0.5), pct(q, n, 0.5), pct(r, n, 0.5), pct(tot, n, 0.9), max_bytes / 1024.0);
     printf("       first frame by phase, cold / warm: open %.1f / %.1f, overview query "
            "%.1f / %.1f, window query %.1f / %.1f, draw %.1f / %.1f ms\n",
-           cold.open, warm.open, cold.overview, warm.overview, cold.query, warm.query,
-           cold.draw, warm.draw);
+           cold.open, warm.open, cold.overview, warm.overview, cold.query, warm.query, cold.draw, warm.draw);
     free(q);
     view_close(&v);
 }
@@ -264,8 +257,7 @@ static void ranks_frame(view *v, const sv_rank_axis *ax, double *q_ms, double *d
     sv_compose_geom_for(W, H, &g);
     uint32_t a, b, nt = v->d.fi->n_timelines;
     sv_rank_axis_visible(ax, &a, &b);
-    if (b >= nt)
-        b = nt - 1;
+    if (b >= nt) b = nt - 1;
     slog_error err = {0};
     double t0 = now_ms();
     *folded = (ax->r1 - ax->r0) * SV_FOLD_MIN_ROW_H > g.canvas_h;
@@ -288,8 +280,7 @@ static void ranks_frame(view *v, const sv_rank_axis *ax, double *q_ms, double *d
     double rh = sv_rank_axis_row_h(ax);
     sv_layout_build(&lay, nt, NULL, NULL, a, b, rh, rh);
     uint8_t *want = calloc(nt, 1);
-    if (!want)
-        abort();
+    if (!want) abort();
     memset(want + a, 1, b - a + 1);
     sv_scene *s = sv_scene_query(v->d.r, v->vp.t0, v->vp.t1, (int)g.canvas_w, want, 0, NULL, NULL, &err);
     free(want);
@@ -346,8 +337,7 @@ static void bench_ranks(const char *path, int n, int verbose)
     /* time axis, then rank axis: zoom 1.5x around a pseudo-random point 3
      * frames out of 4, pan a fifth otherwise, refit every 16 */
     double *tot = malloc(sizeof(double) * 2 * (size_t)n);
-    if (!tot)
-        abort();
+    if (!tot) abort();
     for (int axis = 0; axis < 2; axis++) {
         unsigned seed = 12345;
         sv_viewport_fit(&v.vp);
@@ -372,13 +362,12 @@ static void bench_ranks(const char *path, int n, int verbose)
             ranks_frame(&v, &ax, &q, &d, &bytes, &folded);
             tot[axis * n + i] = q + d;
             n_folded += folded;
-            if (bytes > max_bytes)
-                max_bytes = bytes;
+            if (bytes > max_bytes) max_bytes = bytes;
             if (verbose)
                 printf("  %s frame %2d: %s, timelines %.0f-%.0f, window %.6f s, %.1f KiB read, query %5.1f ms, "
                        "draw %5.1f ms\n",
-                       axis ? "rank" : "time", i, folded ? "folded" : "rows", ax.r0, ax.r1,
-                       (v.vp.t1 - v.vp.t0) / 1e9, bytes / 1024.0, q, d);
+                       axis ? "rank" : "time", i, folded ? "folded" : "rows", ax.r0, ax.r1, (v.vp.t1 - v.vp.t0) / 1e9,
+                       bytes / 1024.0, q, d);
         }
         printf("%-24s %6u ranks %8.1f MiB | first frame %6.1f ms | %s zoom/pan frame median %6.1f ms, "
                "p90 %6.1f ms, %d of %d folded, max read %.1f KiB\n",
@@ -426,24 +415,20 @@ int main(int argc, char **argv)
         else if (n_files < 64)
             files[n_files++] = dir = argv[i];
     }
-    if (frames < 1)
-        return usage(argv[0]);
+    if (frames < 1) return usage(argv[0]);
     if (ranks) {
         printf("frames at %dx%d, %d zoom/pan frames per axis and file\n", W, H, frames);
-        for (int i = 0; i < n_files; i++)
-            bench_ranks(files[i], frames, verbose);
+        for (int i = 0; i < n_files; i++) bench_ranks(files[i], frames, verbose);
         return n_files ? 0 : usage(argv[0]);
     }
     printf("frames at %dx%d, 64 timelines, %d zoom/pan frames per file\n", W, H, frames);
     int ran = 0;
     for (int k = 0; k < N_FILES; k++) {
         const bench_file *f = &FILES[k];
-        if (only ? strcmp(only, f->name) != 0 : strcmp(f->name, "huge") == 0 && !huge)
-            continue;
+        if (only ? strcmp(only, f->name) != 0 : strcmp(f->name, "huge") == 0 && !huge) continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/bench-%s.slog2", dir, f->name);
-        if (ensure_file(dir, f, path) == 0)
-            bench(path, f->name, frames, verbose);
+        if (ensure_file(dir, f, path) == 0) bench(path, f->name, frames, verbose);
         ran = 1;
     }
     return ran ? 0 : usage(argv[0]);

@@ -20,9 +20,8 @@ void sv_gen_params(const sv_gen_opts *o, char *buf, size_t size)
 {
     /* v1: the drawables this file's sv_gen_write makes; bump it when they
      * change, so kept files are regenerated */
-    snprintf(buf, size, "v1 timelines=%u iterations=%u per_host=%u seed=%llu iteration_ns=%lld bins=%u",
-             o->n_timelines, o->n_iterations, o->per_host, (unsigned long long)o->seed,
-             (long long)o->iteration_ns, o->preview_bins);
+    snprintf(buf, size, "v1 timelines=%u iterations=%u per_host=%u seed=%llu iteration_ns=%lld bins=%u", o->n_timelines,
+             o->n_iterations, o->per_host, (unsigned long long)o->seed, (long long)o->iteration_ns, o->preview_bins);
 }
 
 static uint64_t rng_next(uint64_t *s)
@@ -59,16 +58,14 @@ static gd *push(gd **v, size_t *n, size_t *cap)
     if (*n == *cap) {
         *cap = *cap ? *cap * 2 : 256;
         *v = realloc(*v, *cap * sizeof **v);
-        if (!*v)
-            abort();
+        if (!*v) abort();
     }
     gd *g = &(*v)[(*n)++];
     memset(g, 0, sizeof *g);
     return g;
 }
 
-static void set(gd *g, slog_kind k, uint32_t cat, uint32_t tl, uint32_t etl, int64_t s,
-                int64_t e, uint32_t n_info)
+static void set(gd *g, slog_kind k, uint32_t cat, uint32_t tl, uint32_t etl, int64_t s, int64_t e, uint32_t n_info)
 {
     g->d.kind = k;
     g->d.category = cat;
@@ -84,16 +81,13 @@ slog_status sv_gen_write(const char *path, const sv_gen_opts *o, slog_error *err
     slog_writer_options wo;
     slog_writer_options_init(&wo);
     wo.time_origin_ns = 1700000000000000000LL;
-    if (o->preview_bins)
-        wo.preview_bins = o->preview_bins;
+    if (o->preview_bins) wo.preview_bins = o->preview_bins;
     slog_writer *w;
     slog_status st = slog_writer_open(&w, path, &wo, err);
-    if (st != SLOG_OK)
-        return st;
+    if (st != SLOG_OK) return st;
 
     static const char *const f_p2p[] = {"peer", "tag", "bytes", "comm"};
-    static const uint8_t t_p2p[] = {SLOG_FIELD_TIMELINE, SLOG_FIELD_INT, SLOG_FIELD_BYTES,
-                                    SLOG_FIELD_HANDLE};
+    static const uint8_t t_p2p[] = {SLOG_FIELD_TIMELINE, SLOG_FIELD_INT, SLOG_FIELD_BYTES, SLOG_FIELD_HANDLE};
     static const char *const f_coll[] = {"bytes", "comm"};
     static const uint8_t t_coll[] = {SLOG_FIELD_BYTES, SLOG_FIELD_HANDLE};
     static const char *const f_wait[] = {"request"};
@@ -111,16 +105,13 @@ slog_status sv_gen_write(const char *path, const sv_gen_opts *o, slog_error *err
         {SLOG_KIND_EVENT, "Checkpoint", "user", 0xc01c28ff, 2, f_ev, t_ev},
     };
     for (int i = 0; i < GEN_N_CATS; i++)
-        if ((st = slog_writer_add_category(w, &cats[i], NULL)) != SLOG_OK)
-            goto fail;
+        if ((st = slog_writer_add_category(w, &cats[i], NULL)) != SLOG_OK) goto fail;
     for (uint32_t r = 0; r < o->n_timelines; r++) {
         char label[32], group[32] = "";
         snprintf(label, sizeof label, "rank %u", r);
-        if (o->per_host)
-            snprintf(group, sizeof group, "node%02u", r / o->per_host);
+        if (o->per_host) snprintf(group, sizeof group, "node%02u", r / o->per_host);
         slog_timeline t = {r, 0, label, group};
-        if ((st = slog_writer_add_timeline(w, &t, NULL)) != SLOG_OK)
-            goto fail;
+        if ((st = slog_writer_add_timeline(w, &t, NULL)) != SLOG_OK) goto fail;
     }
     char params[256];
     sv_gen_params(o, params, sizeof params);
@@ -150,8 +141,7 @@ slog_status sv_gen_write(const char *path, const sv_gen_opts *o, slog_error *err
             int64_t lat = 5000 + (int64_t)(rnd(&seed) * 10000);
             int64_t rs = send_e[r];
             int64_t re = send_s[from] + lat + 2000;
-            if (re < rs + 5000)
-                re = rs + 5000;
+            if (re < rs + 5000) re = rs + 5000;
             recv_e[r] = re;
             int64_t bytes = 1024LL << (it % 8);
             int64_t tag = (it == o->n_iterations / 2 && r == 1) ? 1337 : it % 100;
@@ -173,8 +163,7 @@ slog_status sv_gen_write(const char *path, const sv_gen_opts *o, slog_error *err
             g->info[1] = bytes;
             g->info[2] = 0x44000000;
             t_arr[r] = re + 3000 + (int64_t)(rnd(&seed) * 30000);
-            if (t_arr[r] > ar_start_max)
-                ar_start_max = t_arr[r];
+            if (t_arr[r] > ar_start_max) ar_start_max = t_arr[r];
         }
         int64_t ar_end = ar_start_max + 40000;
         for (uint32_t r = 0; r < n; r++) {
@@ -188,8 +177,7 @@ slog_status sv_gen_write(const char *path, const sv_gen_opts *o, slog_error *err
             g->info[0] = 0x10000 + it;
             if (it % 5 == 0) {
                 g = push(&v, &nv, &cap);
-                set(g, SLOG_KIND_EVENT, GEN_CAT_CHECKPOINT, r, r, ar_end + 10000,
-                    ar_end + 10000, 2);
+                set(g, SLOG_KIND_EVENT, GEN_CAT_CHECKPOINT, r, r, ar_end + 10000, ar_end + 10000, 2);
                 g->info[0] = it / 5;
                 g->info[1] = ar_end + 10000;
             }
@@ -214,8 +202,7 @@ slog_status sv_gen_write(const char *path, const sv_gen_opts *o, slog_error *err
     free(t_arr);
     return slog_writer_finish(w, err);
 fail:
-    if (err)
-        *err = *slog_writer_error(w);
+    if (err) *err = *slog_writer_error(w);
     slog_writer_abort(w);
     return st;
 }

@@ -13,12 +13,12 @@
 #include <slog2/slog.h>
 
 typedef struct sv_gen_opts {
-    uint32_t n_timelines;     /* e.g. 4 */
-    uint32_t n_iterations;    /* e.g. 20 */
-    uint32_t per_host;        /* timelines per host group; 0 = no groups */
+    uint32_t n_timelines;  /* e.g. 4 */
+    uint32_t n_iterations; /* e.g. 20 */
+    uint32_t per_host;     /* timelines per host group; 0 = no groups */
     uint64_t seed;
-    int64_t iteration_ns;     /* length of one iteration, e.g. 1 ms */
-    uint32_t preview_bins;    /* writer option; 0 = default */
+    int64_t iteration_ns;  /* length of one iteration, e.g. 1 ms */
+    uint32_t preview_bins; /* writer option; 0 = default */
 } sv_gen_opts;
 
 void sv_gen_opts_small(sv_gen_opts *o);
@@ -31,7 +31,6 @@ void sv_gen_params(const sv_gen_opts *o, char *buf, size_t size);
 slog_status sv_gen_write(const char *path, const sv_gen_opts *o, slog_error *err);
 
 /* Category ids written by sv_gen_write. */
-enum { GEN_CAT_SEND, GEN_CAT_RECV, GEN_CAT_ALLREDUCE, GEN_CAT_WAIT, GEN_CAT_MSG,
-       GEN_CAT_CHECKPOINT, GEN_N_CATS };
+enum { GEN_CAT_SEND, GEN_CAT_RECV, GEN_CAT_ALLREDUCE, GEN_CAT_WAIT, GEN_CAT_MSG, GEN_CAT_CHECKPOINT, GEN_N_CATS };
 
 #endif

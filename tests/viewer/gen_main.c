@@ -26,15 +26,13 @@ static int corrupt_leaf(const char *in, const char *out)
         if (slog_reader_node(r, i, &ni) == SLOG_OK && ni.tree == 0 && ni.level == 0 && ni.n_drawables) {
             double d = (ni.lo + ni.hi) / 2.0 - mid;
             d = d < 0 ? -d : d;
-            if (best_d < 0 || d < best_d)
-                best_d = d, best = ni;
+            if (best_d < 0 || d < best_d) best_d = d, best = ni;
         }
     slog_reader_close(r);
     FILE *f = fopen(in, "rb");
     if (best_d < 0 || !f) {
         fprintf(stderr, "%s: no leaf node to corrupt\n", in);
-        if (f)
-            fclose(f);
+        if (f) fclose(f);
         return 1;
     }
     fseek(f, 0, SEEK_END);
@@ -47,8 +45,7 @@ static int corrupt_leaf(const char *in, const char *out)
         b[best.offset + best.size / 2] ^= 0x5a;
         f = fopen(out, "wb");
         ok = f && fwrite(b, 1, (size_t)n, f) == (size_t)n;
-        if (f)
-            ok &= fclose(f) == 0;
+        if (f) ok &= fclose(f) == 0;
     }
     free(b);
     if (!ok) {
@@ -61,23 +58,18 @@ static int corrupt_leaf(const char *in, const char *out)
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && strcmp(argv[1], "--corrupt-leaf") == 0)
-        return corrupt_leaf(argv[2], argv[3]);
+    if (argc == 4 && strcmp(argv[1], "--corrupt-leaf") == 0) return corrupt_leaf(argv[2], argv[3]);
     if (argc < 2 || argc > 6) {
         fprintf(stderr, "usage: %s OUT.slog2 [TIMELINES [ITERATIONS [PER_HOST [ITERATION_NS]]]]\n", argv[0]);
         return 2;
     }
     sv_gen_opts o;
     sv_gen_opts_small(&o);
-    if (argc > 2)
-        o.n_timelines = (uint32_t)strtoul(argv[2], NULL, 10);
-    if (argc > 3)
-        o.n_iterations = (uint32_t)strtoul(argv[3], NULL, 10);
-    if (argc > 4)
-        o.per_host = (uint32_t)strtoul(argv[4], NULL, 10);
+    if (argc > 2) o.n_timelines = (uint32_t)strtoul(argv[2], NULL, 10);
+    if (argc > 3) o.n_iterations = (uint32_t)strtoul(argv[3], NULL, 10);
+    if (argc > 4) o.per_host = (uint32_t)strtoul(argv[4], NULL, 10);
     /* ranks start 3 µs apart, so thousands need iterations of tens of ms */
-    if (argc > 5)
-        o.iteration_ns = (int64_t)strtoll(argv[5], NULL, 10);
+    if (argc > 5) o.iteration_ns = (int64_t)strtoll(argv[5], NULL, 10);
     slog_error err = {0};
     if (sv_gen_write(argv[1], &o, &err) != SLOG_OK) {
         fprintf(stderr, "%s: %s\n", argv[0], err.message);

@@ -24,10 +24,8 @@ static long file_size(const char *p)
 static void write_bytes(const char *path, const void *data, size_t n)
 {
     FILE *f = fopen(path, "wb");
-    if (!f)
-        abort();
-    if (n)
-        fwrite(data, 1, n, f);
+    if (!f) abort();
+    if (n) fwrite(data, 1, n, f);
     fclose(f);
 }
 
@@ -36,8 +34,7 @@ static char *read_all(const char *path, long *n)
     *n = file_size(path);
     char *b = malloc((size_t)*n + 1);
     FILE *f = fopen(path, "rb");
-    if (!b || !f || fread(b, 1, (size_t)*n, f) != (size_t)*n)
-        abort();
+    if (!b || !f || fread(b, 1, (size_t)*n, f) != (size_t)*n) abort();
     fclose(f);
     return b;
 }
@@ -46,8 +43,7 @@ static char *read_all(const char *path, long *n)
 static int run(const char *cmd)
 {
     int st = system(cmd);
-    if (WIFSIGNALED(st))
-        return -WTERMSIG(st);
+    if (WIFSIGNALED(st)) return -WTERMSIG(st);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1000;
 }
 
@@ -55,8 +51,7 @@ static void expect_error(const char *view, const char *work, const char *file, i
 {
     char cmd[16384], errf[4096];
     snprintf(errf, sizeof errf, "%s/stderr.txt", work);
-    snprintf(cmd, sizeof cmd, "'%s' --render '%s/err.png' --size 300x200 '%s' 2>'%s'", view,
-             work, file, errf);
+    snprintf(cmd, sizeof cmd, "'%s' --render '%s/err.png' --size 300x200 '%s' 2>'%s'", view, work, file, errf);
     int rc = run(cmd);
     long n = file_size(errf);
     printf("%s: exit %d, %ld bytes on stderr\n", file, rc, n);
@@ -163,7 +158,8 @@ int main(int argc, char **argv)
         {"--size 300x200", "only with --render", 2},
     };
     for (size_t i = 0; i < sizeof said / sizeof said[0]; i++) {
-        snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s '%s' 2>said.err; rc=$?; cat said.err; test $rc -eq %d && grep -q '%s' said.err",
+        snprintf(cmd, sizeof cmd,
+                 "cd '%s' && '%s' %s '%s' 2>said.err; rc=$?; cat said.err; test $rc -eq %d && grep -q '%s' said.err",
                  work, view, said[i].args, good, said[i].exit, said[i].says);
         printf("slog2-view %s: want exit %d and '%s'\n", said[i].args, said[i].exit, said[i].says);
         CHECK(run(cmd) == 0);
@@ -178,12 +174,15 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/errors-trace.txt", work);
     const char *meta = "hostname=vm\nnumprocs=2\nusername=u\nfileprefix=/tmp/t\nversion=13\n";
     write_bytes(path, meta, strlen(meta));
-    snprintf(cmd, sizeof cmd, "'%s' --render '%s/x.png' '%s' 2>'%s/meta.err'; rc=$?; cat '%s/meta.err'; "
-             "test $rc -eq 1 && grep -q 'slog2-build' '%s/meta.err'", view, work, path, work, work, work);
+    snprintf(cmd, sizeof cmd,
+             "'%s' --render '%s/x.png' '%s' 2>'%s/meta.err'; rc=$?; cat '%s/meta.err'; "
+             "test $rc -eq 1 && grep -q 'slog2-build' '%s/meta.err'",
+             view, work, path, work, work, work);
     CHECK(run(cmd) == 0);
     /* A missing file is not an I/O error. */
     snprintf(path, sizeof path, "%s/errors-missing.slog2", work);
-    snprintf(cmd, sizeof cmd, "'%s' --render '%s/x.png' '%s' 2>'%s/missing.err'; rc=$?; cat '%s/missing.err'; "
+    snprintf(cmd, sizeof cmd,
+             "'%s' --render '%s/x.png' '%s' 2>'%s/missing.err'; rc=$?; cat '%s/missing.err'; "
              "test $rc -eq 1 && grep -q 'No such file' '%s/missing.err' && ! grep -q 'input/output' '%s/missing.err'",
              view, work, path, work, work, work, work);
     CHECK(run(cmd) == 0);
@@ -226,11 +225,15 @@ int main(int argc, char **argv)
     char outdir[4096];
     snprintf(outdir, sizeof outdir, "%s/outdir", work);
     mkdir(outdir, 0755);
-    snprintf(cmd, sizeof cmd, "'%s' --render '%s' '%s' 2>'%s/dir.err' && exit 9; grep -q 'is a directory' '%s/dir.err' && "
-             "test -z \"$(ls -A '%s')\"", view, outdir, good, work, work, outdir);
+    snprintf(cmd, sizeof cmd,
+             "'%s' --render '%s' '%s' 2>'%s/dir.err' && exit 9; grep -q 'is a directory' '%s/dir.err' && "
+             "test -z \"$(ls -A '%s')\"",
+             view, outdir, good, work, work, outdir);
     CHECK(run(cmd) == 0);
-    snprintf(cmd, sizeof cmd, "'%s' --render /dev/null '%s' 2>'%s/null.err' && exit 9; "
-             "grep -q 'not a regular file' '%s/null.err' && test -c /dev/null", view, good, work, work);
+    snprintf(cmd, sizeof cmd,
+             "'%s' --render /dev/null '%s' 2>'%s/null.err' && exit 9; "
+             "grep -q 'not a regular file' '%s/null.err' && test -c /dev/null",
+             view, good, work, work);
     CHECK(run(cmd) == 0);
 
     /* "-": the PNG goes to standard output (byte for byte the image a file

@@ -47,9 +47,11 @@ static void test_rank_axis(void)
     char buf[64];
     uint64_t keys[4] = {0ull << 32, 1ull << 32, 2ull << 32, 2ull << 32 | 1};
     sv_fold_range_label(0, 2, keys, NULL, buf, sizeof buf);
-    CHECK_STR(buf, "ranks 0\xe2\x80\x93" "2");
+    CHECK_STR(buf, "ranks 0\xe2\x80\x93"
+                   "2");
     sv_fold_range_label(1, 3, keys, NULL, buf, sizeof buf);
-    CHECK_STR(buf, "timelines 1\xe2\x80\x93" "3");
+    CHECK_STR(buf, "timelines 1\xe2\x80\x93"
+                   "3");
 }
 
 /* The fold's rows are the grid's rows, its values the grid's values. */
@@ -60,10 +62,8 @@ static void test_fold_vs_grid(slog_reader *r)
     const uint32_t first = 100, last = 1500, rows = 50;
     sv_fold *f = sv_fold_query(r, 0, (double)fi->t_max, W, first, last, rows, NULL);
     CHECK(f != NULL);
-    if (!f)
-        return;
-    slog_grid_query q = {.t0 = 0, .t1 = fi->t_max, .tl_first = first, .tl_last = last, .n_cols = W,
-                         .n_rows = rows};
+    if (!f) return;
+    slog_grid_query q = {.t0 = 0, .t1 = fi->t_max, .tl_first = first, .tl_last = last, .n_cols = W, .n_rows = rows};
     slog_grid *g = NULL;
     CHECK(slog_reader_grid(r, &q, &g, NULL, NULL) == SLOG_OK);
     if (!g) {
@@ -101,8 +101,7 @@ static void test_fold_pixels(slog_reader *r)
     const int W = 240, H = 640;
     sv_fold *f = sv_fold_query(r, 0, (double)fi->t_max, W, 0, fi->n_timelines - 1, 32, NULL);
     CHECK(f != NULL && f->n_rows == 32);
-    if (!f || f->n_rows != 32)
-        goto out_fold;
+    if (!f || f->n_rows != 32) goto out_fold;
     sv_palette pal;
     CHECK(sv_palette_init(&pal, r) == 0);
     sv_viewport vp;
@@ -114,10 +113,8 @@ static void test_fold_pixels(slog_reader *r)
     cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
     int checked = 0;
     for (uint32_t k = 0; k < fi->n_categories; k++) {
-        if (pal.kind[k] != SLOG_KIND_STATE)
-            continue;
-        for (uint32_t j = 0; j < pal.n; j++)
-            pal.visible[j] = j == k;
+        if (pal.kind[k] != SLOG_KIND_STATE) continue;
+        for (uint32_t j = 0; j < pal.n; j++) pal.visible[j] = j == k;
         cairo_t *cr = cairo_create(surf);
         sv_fold_params p = {.vp = &vp, .ax = &ax, .fold = f, .pal = &pal, .hover_row = -1};
         sv_render_fold(cr, W, H, &p);
@@ -128,22 +125,18 @@ static void test_fold_pixels(slog_reader *r)
         /* the channel where the category differs most from the row */
         uint32_t c = pal.rgba[k];
         double a = (c & 255) / 255.0, col[3], bg[3] = {bgc[0], bgc[1], bgc[2]};
-        for (int ch = 0; ch < 3; ch++)
-            col[ch] = ((c >> (24 - 8 * ch)) & 255) / 255.0 * a * 0.9 + 0.1;
+        for (int ch = 0; ch < 3; ch++) col[ch] = ((c >> (24 - 8 * ch)) & 255) / 255.0 * a * 0.9 + 0.1;
         int best = 0;
         for (int ch = 1; ch < 3; ch++)
-            if (fabs(col[ch] - bg[ch]) > fabs(col[best] - bg[best]))
-                best = ch;
+            if (fabs(col[ch] - bg[ch]) > fabs(col[best] - bg[best])) best = ch;
         double diff = col[best] - bg[best];
-        if (fabs(diff) < 0.15)
-            continue;
+        if (fabs(diff) < 0.15) continue;
         for (uint32_t row = 0; row < f->n_rows; row++) {
             const float *v = sv_fold_values(f, row, k);
             double y0, y1;
             sv_fold_band(f, &ax, row, &y0, &y1);
             /* odd bands sit on the alternate background; read even ones */
-            if (row % 2)
-                continue;
+            if (row % 2) continue;
             for (int x = 3; x < W; x += 11) {
                 /* skip the grid lines drawn over the shares */
                 double want = v ? v[x] : 0;
@@ -158,8 +151,7 @@ static void test_fold_pixels(slog_reader *r)
                     /* a ruler grid line may cross this column */
                     const unsigned char *px = data + (size_t)((int)y1 - 1) * stride + 4 * x;
                     const unsigned char *nb = data + (size_t)((int)y1 - 1) * stride + 4 * (x + 1);
-                    if (memcmp(px, nb, 3) != 0 && want > 0)
-                        continue;
+                    if (memcmp(px, nb, 3) != 0 && want > 0) continue;
                 }
                 CHECK_NEAR(cov / hh, want, 0.03 + 1.0 / hh);
                 checked++;
@@ -184,8 +176,7 @@ static void test_render(const char *file, const char *dir)
     int saved = dup(1);
     FILE *f = fopen(out, "w");
     CHECK(f != NULL);
-    if (!f)
-        return;
+    if (!f) return;
     dup2(fileno(f), 1);
     int rc = sv_headless_render(&o, stderr);
     fflush(stdout);
@@ -196,16 +187,14 @@ static void test_render(const char *file, const char *dir)
     char line[1024] = "";
     f = fopen(out, "r");
     if (f) {
-        if (!fgets(line, sizeof line, f))
-            line[0] = 0;
+        if (!fgets(line, sizeof line, f)) line[0] = 0;
         fclose(f);
     }
     unsigned n_tl = 0, rows = 0;
     const char *p = strstr(line, " timelines, rows ");
     CHECK(p != NULL);
     if (p) {
-        while (p > line && p[-1] != ' ')
-            p--;
+        while (p > line && p[-1] != ' ') p--;
         CHECK(sscanf(p, "%u timelines, rows %u", &n_tl, &rows) == 2);
     }
     CHECK(n_tl == 2048);

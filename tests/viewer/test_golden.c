@@ -16,12 +16,12 @@
 #include "check.h"
 #include "gen.h"
 
-#define PIXEL_DELTA 48
+#define PIXEL_DELTA       48
 #define MAX_DIFF_FRACTION 0.01
 
 typedef struct gcase {
     const char *name;
-    int file;           /* 0 small, 1 wide */
+    int file; /* 0 small, 1 wide */
     const char *args;
 } gcase;
 
@@ -56,16 +56,15 @@ static int compare(const char *got, const char *want, double *frac)
     cairo_surface_flush(b);
     long diff = 0;
     for (int y = 0; y < h; y++) {
-        const uint32_t *pa = (const uint32_t *)(cairo_image_surface_get_data(a) +
-                                                y * cairo_image_surface_get_stride(a));
-        const uint32_t *pb = (const uint32_t *)(cairo_image_surface_get_data(b) +
-                                                y * cairo_image_surface_get_stride(b));
+        const uint32_t *pa =
+            (const uint32_t *)(cairo_image_surface_get_data(a) + y * cairo_image_surface_get_stride(a));
+        const uint32_t *pb =
+            (const uint32_t *)(cairo_image_surface_get_data(b) + y * cairo_image_surface_get_stride(b));
         for (int x = 0; x < w; x++) {
             int d = 0;
             for (int c = 0; c < 24; c += 8) {
                 int e = abs((int)((pa[x] >> c) & 255) - (int)((pb[x] >> c) & 255));
-                if (e > d)
-                    d = e;
+                if (e > d) d = e;
             }
             diff += d > PIXEL_DELTA;
         }
@@ -84,12 +83,9 @@ static int copy_file(const char *from, const char *to)
     int ok = in && out;
     char buf[65536];
     size_t n;
-    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
-        ok = fwrite(buf, 1, n, out) == n;
-    if (in)
-        fclose(in);
-    if (out && fclose(out))
-        ok = 0;
+    while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0) ok = fwrite(buf, 1, n, out) == n;
+    if (in) fclose(in);
+    if (out && fclose(out)) ok = 0;
     return ok ? 0 : -1;
 }
 
@@ -118,8 +114,7 @@ int main(int argc, char **argv)
         char out[4096], want[4096], cmd[16384];
         snprintf(out, sizeof out, "%s/%s.png", work, c->name);
         snprintf(want, sizeof want, "%s/%s.png", golden, c->name);
-        snprintf(cmd, sizeof cmd, "'%s' --render '%s' %s '%s'", view, out, c->args,
-                 files[c->file]);
+        snprintf(cmd, sizeof cmd, "'%s' --render '%s' %s '%s'", view, out, c->args, files[c->file]);
         int st = system(cmd);
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
             fprintf(stderr, "%s: command failed (status %d): %s\n", c->name, st, cmd);
@@ -139,8 +134,7 @@ int main(int argc, char **argv)
         }
         printf("%s: %.4f%% of pixels differ\n", c->name, frac * 100);
         if (frac > MAX_DIFF_FRACTION) {
-            fprintf(stderr, "%s: %s differs from %s in %.2f%% of pixels\n", c->name, out, want,
-                    frac * 100);
+            fprintf(stderr, "%s: %s differs from %s in %.2f%% of pixels\n", c->name, out, want, frac * 100);
             n_failed++;
         }
     }

@@ -22,8 +22,7 @@ static const char *const ann[][2] = {
 static const char *find(const sv_info_row *rows, size_t n, const char *section, const char *key)
 {
     for (size_t i = 0; i < n; i++)
-        if (g_str_equal(rows[i].section, section) && g_str_equal(rows[i].key, key))
-            return rows[i].value;
+        if (g_str_equal(rows[i].section, section) && g_str_equal(rows[i].key, key)) return rows[i].value;
     return NULL;
 }
 
@@ -45,8 +44,11 @@ int main(int argc, char **argv)
         CHECK(slog_writer_add_timeline(w, &tl, NULL) == SLOG_OK);
     }
     for (int i = 0; i < 3; i++) {
-        slog_drawable d = {.kind = SLOG_KIND_STATE, .category = cat, .timeline = (uint32_t)(i & 1),
-                           .start = 1000 * i, .end = 1000 * i + 500};
+        slog_drawable d = {.kind = SLOG_KIND_STATE,
+                           .category = cat,
+                           .timeline = (uint32_t)(i & 1),
+                           .start = 1000 * i,
+                           .end = 1000 * i + 500};
         CHECK(slog_writer_add(w, &d) == SLOG_OK);
     }
     for (size_t i = 0; i < G_N_ELEMENTS(ann); i++)

@@ -32,15 +32,13 @@ static void test_aggregate(void)
     float c[3] = {3, 0, 6};
     sv_aggregate_bins(cols, 10, 0, 7, 0, 30, 3, c, SV_AGG_COUNT);
     double sum = 0;
-    for (int i = 0; i < 10; i++)
-        sum += cols[i];
+    for (int i = 0; i < 10; i++) sum += cols[i];
     CHECK_NEAR(sum, 9, 1e-5);
     CHECK_NEAR(cols[0], 3 * 7.0 / 10, 1e-5);
     /* outside the window: dropped; window offset t0 */
     memset(cols, 0, sizeof cols);
     sv_aggregate_bins(cols, 10, 1000, 10, 0, 100, 4, v, SV_AGG_FRACTION);
-    for (int i = 0; i < 10; i++)
-        CHECK(cols[i] == 0);
+    for (int i = 0; i < 10; i++) CHECK(cols[i] == 0);
     sv_aggregate_bins(cols, 10, 1000, 10, 990, 1010, 2, v, SV_AGG_FRACTION);
     CHECK_NEAR(cols[0], 0.5, 1e-6); /* second bin (0.5) covers column 0 */
     /* intervals */
@@ -54,8 +52,7 @@ static void test_aggregate(void)
     sv_aggregate_bins(cols, 10, 0, 10, 100, 100, 4, v, SV_AGG_FRACTION);
 }
 
-static void add(sv_scene *s, slog_kind k, uint32_t cat, uint32_t tl, uint32_t etl, int64_t a,
-                int64_t b)
+static void add(sv_scene *s, slog_kind k, uint32_t cat, uint32_t tl, uint32_t etl, int64_t a, int64_t b)
 {
     slog_drawable d = {k, cat, tl, etl, a, b, 0, NULL};
     CHECK(sv_scene_add_item(s, &d) == 0);
@@ -139,8 +136,8 @@ static void check_item_info(slog_reader *r, const sv_scene *s)
         const sv_item *it = &s->items[i];
         uint32_t nf = slog_reader_category(r, it->category)->n_fields;
         if (it->n_info != nf || it->info_off + it->n_info > s->n_info) {
-            fprintf(stderr, "item %zu (category %u, %lld..%lld ns, pixel %.1f ns): %u of %u fields\n", i,
-                    it->category, (long long)it->start, (long long)it->end, s->pixel_ns, it->n_info, nf);
+            fprintf(stderr, "item %zu (category %u, %lld..%lld ns, pixel %.1f ns): %u of %u fields\n", i, it->category,
+                    (long long)it->start, (long long)it->end, s->pixel_ns, it->n_info, nf);
             CHECK(it->n_info == nf);
             return;
         }
@@ -174,16 +171,15 @@ static void test_file(const char *dir)
     CHECK(m.n_by_cat[GEN_CAT_CHECKPOINT] == 8 * 40);
 
     /* a scene without previews holds every drawable once */
-    sv_scene *s = sv_scene_query(r, fi->t_min, fi->t_max, 100, NULL, SLOG_QUERY_NO_PREVIEW,
-                                 NULL, NULL, &err);
+    sv_scene *s = sv_scene_query(r, fi->t_min, fi->t_max, 100, NULL, SLOG_QUERY_NO_PREVIEW, NULL, NULL, &err);
     CHECK(s != NULL);
     if (s) {
         uint64_t n = 0;
         /* pixel_ns is > 1 here, so sub-pixel drawables were folded into
          * columns; count both */
         n = s->n_items;
-        CHECK(s->stats.drawables == m.n_by_cat[0] + m.n_by_cat[1] + m.n_by_cat[2] +
-                                        m.n_by_cat[3] + m.n_by_cat[4] + m.n_by_cat[5]);
+        CHECK(s->stats.drawables ==
+              m.n_by_cat[0] + m.n_by_cat[1] + m.n_by_cat[2] + m.n_by_cat[3] + m.n_by_cat[4] + m.n_by_cat[5]);
         CHECK(n <= s->stats.drawables);
         CHECK(n > 0);
         check_item_info(r, s);
@@ -191,15 +187,13 @@ static void test_file(const char *dir)
     }
     /* a scene of some timelines holds those and says so: the window asks
      * again for rows scrolled into view */
-    uint8_t some[8] = {0, 1, 1, 0, 0, 0, 0, 0}, one[8] = {0, 0, 1, 0, 0, 0, 0, 0},
-            other[8] = {0, 0, 1, 1, 0, 0, 0, 0};
+    uint8_t some[8] = {0, 1, 1, 0, 0, 0, 0, 0}, one[8] = {0, 0, 1, 0, 0, 0, 0, 0}, other[8] = {0, 0, 1, 1, 0, 0, 0, 0};
     s = sv_scene_query(r, fi->t_min, fi->t_max, 100, some, 0, NULL, NULL, &err);
     CHECK(s != NULL);
     if (s) {
         CHECK(sv_scene_covers(s, some) && sv_scene_covers(s, one));
         CHECK(!sv_scene_covers(s, other) && !sv_scene_covers(s, NULL));
-        for (size_t i = 0; i < s->n_items; i++)
-            CHECK(some[s->items[i].timeline]);
+        for (size_t i = 0; i < s->n_items; i++) CHECK(some[s->items[i].timeline]);
         sv_scene_free(s);
     }
     s = sv_scene_query(r, fi->t_min, fi->t_max, 100, NULL, 0, NULL, NULL, &err);
@@ -251,8 +245,7 @@ static void test_file(const char *dir)
     CHECK(st.n_messages == 8 * 10);
     CHECK(st.cat_count[GEN_CAT_SEND] == 8 * 10);
     uint64_t bytes = 0;
-    for (int it = 10; it < 20; it++)
-        bytes += 8 * (1024ull << (it % 8));
+    for (int it = 10; it < 20; it++) bytes += 8 * (1024ull << (it % 8));
     CHECK(st.msg_bytes == bytes);
     CHECK(st.cat_ns[GEN_CAT_SEND] > 0);
     for (uint32_t t = 0; t < 8; t++) {
@@ -261,11 +254,9 @@ static void test_file(const char *dir)
     }
     /* busy <= sum of state times (nesting is not counted twice) */
     int64_t sum = 0;
-    for (int c = 0; c < GEN_N_CATS; c++)
-        sum += st.cat_ns[c];
+    for (int c = 0; c < GEN_N_CATS; c++) sum += st.cat_ns[c];
     int64_t busy = 0;
-    for (uint32_t t = 0; t < 8; t++)
-        busy += st.tl_busy_ns[t];
+    for (uint32_t t = 0; t < 8; t++) busy += st.tl_busy_ns[t];
     CHECK(busy < sum);
     sv_range_stats_clear(&st);
 

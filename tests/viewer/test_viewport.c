@@ -35,8 +35,7 @@ static void test_zoom(void)
     CHECK_NEAR(vp.t1, 1e9, 1e-9);
     CHECK(!sv_viewport_zoom_at(&vp, 0.5, 500)); /* already at fit */
     /* deep zoom stops at the minimum span */
-    for (int i = 0; i < 100; i++)
-        sv_viewport_zoom_at(&vp, 10, 999);
+    for (int i = 0; i < 100; i++) sv_viewport_zoom_at(&vp, 10, 999);
     CHECK_NEAR(sv_viewport_span(&vp), SV_MIN_SPAN_NS, 1e-6);
     CHECK(vp.t1 <= vp.hi && vp.t0 >= vp.lo);
     /* zoom at the right edge keeps the window inside */

@@ -25,13 +25,11 @@ typedef enum sv_agg_mode {
 
 /* Columns: cols[i] covers [t0 + i*pixel_ns, t0 + (i+1)*pixel_ns), i < width.
  * Add the n_bins bins of [lo, hi) into them. Parts outside are dropped. */
-void sv_aggregate_bins(float *cols, int width, double t0, double pixel_ns,
-                       int64_t lo, int64_t hi, uint32_t n_bins,
+void sv_aggregate_bins(float *cols, int width, double t0, double pixel_ns, int64_t lo, int64_t hi, uint32_t n_bins,
                        const float *values, sv_agg_mode mode);
 
 /* Add the coverage of the interval [s, e] (a state) into columns as
  * fractions (weight 1 = fully covered). */
-void sv_aggregate_interval(float *cols, int width, double t0, double pixel_ns,
-                           double s, double e, double weight);
+void sv_aggregate_interval(float *cols, int width, double t0, double pixel_ns, double s, double e, double weight);
 
 #endif

@@ -14,8 +14,7 @@
 static int same_item(const sv_item *a, const sv_item *b)
 {
     return a && b && a->start == b->start && a->end == b->end && a->category == b->category &&
-           a->timeline == b->timeline && a->kind == b->kind &&
-           a->end_timeline == b->end_timeline;
+           a->timeline == b->timeline && a->kind == b->kind && a->end_timeline == b->end_timeline;
 }
 
 static void draw_rows_background(cairo_t *cr, double w, double h, const sv_canvas_params *p)
@@ -29,16 +28,14 @@ static void draw_rows_background(cairo_t *cr, double w, double h, const sv_canva
         double y = r->y - p->scroll_y;
         if (r->timeline < 0) {
             k = 0;
-            if (y + r->h < 0 || y > h)
-                continue;
+            if (y + r->h < 0 || y > h) continue;
             sv_theme_source(cr, THEME.header_bg, 1);
             cairo_rectangle(cr, 0, y, w, r->h);
             cairo_fill(cr);
             continue;
         }
         k++;
-        if (y + r->h < 0 || y > h)
-            continue;
+        if (y + r->h < 0 || y > h) continue;
         if ((long)i == p->hover_row) {
             sv_theme_source(cr, THEME.accent, 0.07);
             cairo_rectangle(cr, 0, y, w, r->h);
@@ -67,8 +64,7 @@ static void draw_rows_background(cairo_t *cr, double w, double h, const sv_canva
 static uint32_t histogram_colour(uint32_t rgba)
 {
     uint32_t c = sv_premul(rgba, 1, 1), mixed = 0xff000000u;
-    for (int sh = 0; sh < 24; sh += 8)
-        mixed |= (uint32_t)lround(((c >> sh) & 255) * 0.9 + 25.5) << sh;
+    for (int sh = 0; sh < 24; sh += 8) mixed |= (uint32_t)lround(((c >> sh) & 255) * 0.9 + 25.5) << sh;
     return mixed;
 }
 
@@ -84,36 +80,28 @@ static inline int stack_y(double bottom, double H, float v)
  * several columns on a pixel, or a column over several): column by column,
  * all categories of a column together, the pixels of one column being a
  * few cache lines the next columns reuse. */
-static void stack_columns(sv_raster *ras, const int *xs, int i_lo, int i_hi, double bottom, double H,
-                          uint32_t n_st, const float *const *st_cols, const uint32_t *st_c)
+static void stack_columns(sv_raster *ras, const int *xs, int i_lo, int i_hi, double bottom, double H, uint32_t n_st,
+                          const float *const *st_cols, const uint32_t *st_c)
 {
     for (int i = i_lo; i < i_hi; i++) {
         int x0 = xs[i], x1 = xs[i + 1];
-        if (x1 <= x0)
-            x1 = x0 + 1;
-        if (x0 < 0)
-            x0 = 0;
-        if (x1 > ras->w)
-            x1 = ras->w;
-        if (x1 <= x0)
-            continue;
+        if (x1 <= x0) x1 = x0 + 1;
+        if (x0 < 0) x0 = 0;
+        if (x1 > ras->w) x1 = ras->w;
+        if (x1 <= x0) continue;
         float bse = 0;
         for (uint32_t q = 0; q < n_st; q++) {
             float v = st_cols[q][i];
-            if (v <= 0)
-                continue;
+            if (v <= 0) continue;
             float top_v = bse + v > 1 ? 1 : bse + v;
             int y0 = stack_y(bottom, H, top_v), y1 = stack_y(bottom, H, bse);
             bse = top_v;
-            if (y0 < 0)
-                y0 = 0;
-            if (y1 > ras->h)
-                y1 = ras->h;
+            if (y0 < 0) y0 = 0;
+            if (y1 > ras->h) y1 = ras->h;
             uint32_t c = st_c[q];
             for (int y = y0; y < y1; y++) {
                 uint32_t *px = ras->px + (size_t)y * ras->stride;
-                for (int x = x0; x < x1; x++)
-                    px[x] = c;
+                for (int x = x0; x < x1; x++) px[x] = c;
             }
         }
     }
@@ -127,8 +115,8 @@ static void stack_columns(sv_raster *ras, const int *xs, int i_lo, int i_hi, dou
  * vertical runs of varying length mispredicted a branch at nearly every
  * step; this way halves the histograms' share of a zoomed-out frame.
  * tops: n * n_st ints, column k's at k * n_st. */
-static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double bottom, double H,
-                       uint32_t n_st, const float *const *st_cols, const uint32_t *st_c, int *tops)
+static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double bottom, double H, uint32_t n_st,
+                       const float *const *st_cols, const uint32_t *st_c, int *tops)
 {
     int y_base = stack_y(bottom, H, 0), y_min = y_base;
     for (int k = 0; k < n; k++) {
@@ -136,23 +124,19 @@ static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double b
         float bse = 0;
         for (uint32_t q = 0; q < n_st; q++) {
             float v = st_cols[q][i_first + k];
-            if (v > 0)
-                bse = bse + v > 1 ? 1 : bse + v;
+            if (v > 0) bse = bse + v > 1 ? 1 : bse + v;
             t[q] = stack_y(bottom, H, bse);
         }
-        if (t[n_st - 1] < y_min)
-            y_min = t[n_st - 1];
+        if (t[n_st - 1] < y_min) y_min = t[n_st - 1];
     }
-    if (y_min < 0)
-        y_min = 0;
+    if (y_min < 0) y_min = 0;
     int y_end = y_base < ras->h ? y_base : ras->h;
     for (int y = y_min; y < y_end; y++) {
         uint32_t *px = ras->px + (size_t)y * ras->stride + x_first;
         for (int k = 0; k < n; k++) {
             const int *t = tops + (size_t)k * n_st;
             uint32_t q = 0;
-            for (uint32_t j = 0; j < n_st; j++)
-                q += t[j] > y;
+            for (uint32_t j = 0; j < n_st; j++) q += t[j] > y;
             px[k] = q < n_st ? st_c[q] : px[k];
         }
     }
@@ -165,8 +149,7 @@ static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double b
 static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, const sv_canvas_params *p)
 {
     const sv_scene *s = p->scene;
-    if (!s->n_slots || !rasp->surf)
-        return;
+    if (!s->n_slots || !rasp->surf) return;
     sv_raster *ras = rasp;
     int *xs = malloc(sizeof(int) * ((size_t)s->width + 1));
     const float **st_cols = malloc(sizeof *st_cols * (p->pal->n + 1));
@@ -184,10 +167,8 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     double cx0 = sv_viewport_time_to_x(p->vp, s->t0);
     double cdx = s->pixel_ns * p->vp->width / sv_viewport_span(p->vp);
     int i_lo = (int)floor((0 - cx0) / cdx) - 1, i_hi = (int)ceil((w - cx0) / cdx) + 1;
-    if (i_lo < 0)
-        i_lo = 0;
-    if (i_hi > s->width)
-        i_hi = s->width;
+    if (i_lo < 0) i_lo = 0;
+    if (i_hi > s->width) i_hi = s->width;
     /* pixel edges of the columns, once per frame rather than per slot */
     int one_to_one = 1;
     for (int i = i_lo; i <= i_hi; i++) {
@@ -205,11 +186,9 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     for (uint32_t tl = 0; tl < s->n_timelines; tl++) {
         size_t a = s->tl_first_slot[tl], b = s->tl_first_slot[tl + 1];
         const sv_row *row = sv_layout_row_of(p->lay, tl);
-        if (a == b || !row)
-            continue;
+        if (a == b || !row) continue;
         double top = row->y - p->scroll_y;
-        if (top + row->h < 0 || top > h)
-            continue;
+        if (top + row->h < 0 || top > h) continue;
         double bottom = top + row->h - 1, H = row->h - 2;
         uint32_t n_st = 0;
         for (size_t k = a; k < b && n_st < p->pal->n; k++) {
@@ -225,8 +204,7 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
             stack_columns(ras, xs, i_lo, i_hi, bottom, H, n_st, st_cols, st_c);
         for (size_t k = a; k < b; k++) {
             uint32_t cat = s->slot_cat[k];
-            if (cat >= p->pal->n || !p->pal->visible[cat] || p->pal->kind[cat] == SLOG_KIND_STATE)
-                continue;
+            if (cat >= p->pal->n || !p->pal->visible[cat] || p->pal->kind[cat] == SLOG_KIND_STATE) continue;
             const float *cols = s->cols + k * (size_t)s->width;
             int ev = p->pal->kind[cat] == SLOG_KIND_EVENT;
             uint32_t c = sv_premul(p->pal->rgba[cat], 0.8, ev ? 1 : 0.35);
@@ -245,8 +223,7 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
             for (int y = y0 < 0 ? 0 : y0; y < y1 && y < ras->h; y++) {
                 uint32_t *px = ras->px + (size_t)y * ras->stride + x_first;
                 for (int k = 0; k < n; k++)
-                    if (cols[i_first + k] > 0.01f)
-                        px[k] = keep == 0 ? c : sv_over_keep(px[k], c, keep);
+                    if (cols[i_first + k] > 0.01f) px[k] = keep == 0 ? c : sv_over_keep(px[k], c, keep);
             }
         }
     }
@@ -261,8 +238,7 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
 static void draw_arrowhead(cairo_t *cr, double x0, double y0, double x1, double y1, double sz)
 {
     double dx = x1 - x0, dy = y1 - y0, len = hypot(dx, dy);
-    if (len < 1e-6)
-        return;
+    if (len < 1e-6) return;
     dx /= len;
     dy /= len;
     cairo_move_to(cr, x1, y1);
@@ -282,8 +258,7 @@ typedef struct arrow_seg {
  * one rgba is returned as it is and drawn shaded by 0.55. */
 static uint32_t arrow_colour(uint32_t rgba)
 {
-    if (THEME.arrow_lift <= 0)
-        return rgba;
+    if (THEME.arrow_lift <= 0) return rgba;
     uint32_t out = rgba & 255;
     for (int sh = 8; sh <= 24; sh += 8) {
         double v = ((rgba >> sh) & 255) * 0.55 + THEME.arrow_lift * 255;
@@ -296,8 +271,7 @@ static uint32_t arrow_colour(uint32_t rgba)
  * to white, as the darker end of the scale sank into them. */
 static uint32_t value_colour(uint32_t rgba)
 {
-    if (THEME.arrow_lift <= 0)
-        return rgba;
+    if (THEME.arrow_lift <= 0) return rgba;
     uint32_t out = rgba & 255;
     for (int sh = 8; sh <= 24; sh += 8) {
         double v = (rgba >> sh) & 255;
@@ -316,24 +290,23 @@ static uint32_t value_colour(uint32_t rgba)
  * category's colour, darkened to stand out from the states' bright fills
  * (on dark rows lifted too: arrow_colour() then applies the 0.55 itself);
  * otherwise they carry a value's colour (size, tag, latency) as it is. */
-static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, size_t n, size_t n_arrows,
-                            double w, double h, int own)
+static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, size_t n, size_t n_arrows, double w,
+                            double h, int own)
 {
     /* Ink by coverage: if the arrows' strokes would cover more than 4 % of
      * the canvas, lower their alpha so the covered share stays about that. */
     double area = 0;
-    for (size_t i = 0; i < n; i++)
-        area += hypot(segs[i].x1 - segs[i].x0, segs[i].y1 - segs[i].y0);
+    for (size_t i = 0; i < n; i++) area += hypot(segs[i].x1 - segs[i].x0, segs[i].y1 - segs[i].y0);
     double cover = area / fmax(1.0, w * h);
     double ink = cover > 0.04 ? fmax(0.10, 0.04 / cover) : 1.0;
     int heads = n_arrows < 2000;
     double shade = own && THEME.arrow_lift <= 0 ? 0.55 : 1;
     if (ras->surf) {
         sv_raster_direct(ras);
-        uint32_t halo = sv_premul(((uint32_t)lround(THEME.halo[0] * 255) << 24) |
-                                      ((uint32_t)lround(THEME.halo[1] * 255) << 16) |
-                                      ((uint32_t)lround(THEME.halo[2] * 255) << 8) | 255u,
-                                  1, THEME.halo[3] * ink);
+        uint32_t halo =
+            sv_premul(((uint32_t)lround(THEME.halo[0] * 255) << 24) | ((uint32_t)lround(THEME.halo[1] * 255) << 16) |
+                          ((uint32_t)lround(THEME.halo[2] * 255) << 8) | 255u,
+                      1, THEME.halo[3] * ink);
         for (size_t i = 0; i < n; i++) {
             const arrow_seg *g = &segs[i];
             /* one pixel either side, across the line */
@@ -349,13 +322,11 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
     }
     for (size_t a = 0; heads && a < n;) {
         size_t b = a;
-        while (b < n && segs[b].rgba == segs[a].rgba)
-            b++;
+        while (b < n && segs[b].rgba == segs[a].rgba) b++;
         int any = 0;
         for (size_t i = a; i < b; i++) {
             const arrow_seg *g = &segs[i];
-            if (hypot(g->x1 - g->x0, g->y1 - g->y0) <= 12)
-                continue;
+            if (hypot(g->x1 - g->x0, g->y1 - g->y0) <= 12) continue;
             draw_arrowhead(cr, g->x0, g->y0, g->x1, g->y1, 7);
             /* a dot marks the sending end */
             cairo_new_sub_path(cr);
@@ -374,20 +345,17 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
 }
 
 /* Names inside wide states of one nesting level, over their visible part. */
-static void draw_state_names(cairo_t *cr, double w, const sv_canvas_params *p, const sv_geom *g,
-                             size_t k0, size_t k1, PangoLayout **name_layout, size_t *n_names)
+static void draw_state_names(cairo_t *cr, double w, const sv_canvas_params *p, const sv_geom *g, size_t k0, size_t k1,
+                             PangoLayout **name_layout, size_t *n_names)
 {
     const sv_scene *s = p->scene;
     for (size_t k = k0; k < k1 && p->cat_names && *n_names < 3000; k++) {
         const sv_item *it = &s->items[s->order[k]];
-        if (it->category >= p->pal->n || !p->pal->visible[it->category])
-            continue;
+        if (it->category >= p->pal->n || !p->pal->visible[it->category]) continue;
         sv_rect r;
-        if (!sv_geom_state(g, it, &r) || r.w <= 40 || r.h < 11)
-            continue;
+        if (!sv_geom_state(g, it, &r) || r.w <= 40 || r.h < 11) continue;
         double vx0 = fmax(r.x, 0), vx1 = fmin(r.x + r.w, w);
-        if (vx1 - vx0 <= 40)
-            continue;
+        if (vx1 - vx0 <= 40) continue;
         uint32_t c = p->pal->rgba[it->category];
         double lum = 0.299 * (c >> 24 & 255) + 0.587 * (c >> 16 & 255) + 0.114 * (c >> 8 & 255);
         if (lum > 150)
@@ -415,23 +383,19 @@ static void draw_state_names(cairo_t *cr, double w, const sv_canvas_params *p, c
  * under a 1 px smaller one when there is room), painted at once, then their
  * names; the next level is drawn over both, so nesting shows. */
 static void draw_state_group(cairo_t *cr, sv_raster *ras, double w, double h, const sv_canvas_params *p,
-                             const sv_geom *g, size_t k0, size_t k1, PangoLayout **name_layout,
-                             size_t *n_names)
+                             const sv_geom *g, size_t k0, size_t k1, PangoLayout **name_layout, size_t *n_names)
 {
     const sv_scene *s = p->scene;
     sv_raster_direct(ras);
     for (size_t k = k0; k < k1; k++) {
         const sv_item *it = &s->items[s->order[k]];
-        if (it->category >= p->pal->n || !p->pal->visible[it->category])
-            continue;
+        if (it->category >= p->pal->n || !p->pal->visible[it->category]) continue;
         sv_rect r;
-        if (!sv_geom_state(g, it, &r) || r.x > w || r.x + r.w < 0 || r.y > h || r.y + r.h < 0)
-            continue;
+        if (!sv_geom_state(g, it, &r) || r.x > w || r.x + r.w < 0 || r.y > h || r.y + r.h < 0) continue;
         uint32_t rgba = p->pal->rgba[it->category];
         int bx0 = (int)round(fmax(r.x, -2)), bx1 = (int)round(fmin(r.x + r.w, w + 2));
         int by0 = (int)round(r.y), by1 = (int)round(r.y + r.h);
-        if (bx1 <= bx0)
-            bx1 = bx0 + 1;
+        if (bx1 <= bx0) bx1 = bx0 + 1;
         if (bx1 - bx0 >= 4 && by1 - by0 >= 4) {
             sv_raster_fill(ras, bx0, bx1, by0, by1, sv_premul(rgba, 0.6, 1));
             sv_raster_fill(ras, bx0 + 1, bx1 - 1, by0 + 1, by1 - 1, sv_premul(rgba, 1, 1));
@@ -454,22 +418,20 @@ static double row_height(const sv_layout *lay, uint32_t tl)
  * ticks on timelines with more than one event per 12 pixels or rows lower
  * than a diamond, as one Cairo path, and outlined diamonds elsewhere, into
  * the raster. */
-static void draw_event_run(cairo_t *cr, sv_raster *ras, double w, double h, const sv_canvas_params *p,
-                           const sv_geom *g, size_t k0, size_t k1, const uint32_t *n_ev,
-                           sv_diamond_stamps *stamps)
+static void draw_event_run(cairo_t *cr, sv_raster *ras, double w, double h, const sv_canvas_params *p, const sv_geom *g,
+                           size_t k0, size_t k1, const uint32_t *n_ev, sv_diamond_stamps *stamps)
 {
     const sv_scene *s = p->scene;
     uint32_t cat = s->items[s->order[k0]].category;
-    if (cat >= p->pal->n || !p->pal->visible[cat])
-        return;
+    if (cat >= p->pal->n || !p->pal->visible[cat]) return;
     uint32_t rgba = p->pal->rgba[cat];
     double r = SV_EVENT_R;
     int any_tick = 0;
     for (size_t k = k0; k < k1; k++) {
         const sv_item *it = &s->items[s->order[k]];
         double x, y, rh = row_height(p->lay, it->timeline);
-        if ((rh < SV_EVENT_ROW_MIN || (n_ev && n_ev[it->timeline] * 12.0 > w)) &&
-            sv_geom_event(g, it, &x, &y) && x >= -8 && x <= w + 8 && y >= -8 && y <= h + 8) {
+        if ((rh < SV_EVENT_ROW_MIN || (n_ev && n_ev[it->timeline] * 12.0 > w)) && sv_geom_event(g, it, &x, &y) &&
+            x >= -8 && x <= w + 8 && y >= -8 && y <= h + 8) {
             double th = rh < SV_EVENT_ROW_MIN ? rh / 2 : r;
             cairo_rectangle(cr, floor(x), y - th, 1, 2 * th);
             any_tick = 1;
@@ -479,16 +441,14 @@ static void draw_event_run(cairo_t *cr, sv_raster *ras, double w, double h, cons
         sv_set_rgba(cr, rgba, 0.8, 1);
         cairo_fill(cr);
     }
-    if (!stamps)
-        return;
+    if (!stamps) return;
     uint32_t fill = sv_premul(rgba, 1, 1), line = sv_premul(rgba, 0.45, 1);
     sv_raster_direct(ras);
     for (size_t k = k0; k < k1; k++) {
         const sv_item *it = &s->items[s->order[k]];
         double x, y;
-        if (!(n_ev && n_ev[it->timeline] * 12.0 > w) &&
-            row_height(p->lay, it->timeline) >= SV_EVENT_ROW_MIN && sv_geom_event(g, it, &x, &y) &&
-            x >= -8 && x <= w + 8 && y >= -8 && y <= h + 8)
+        if (!(n_ev && n_ev[it->timeline] * 12.0 > w) && row_height(p->lay, it->timeline) >= SV_EVENT_ROW_MIN &&
+            sv_geom_event(g, it, &x, &y) && x >= -8 && x <= w + 8 && y >= -8 && y <= h + 8)
             sv_raster_diamond(ras, stamps, x, y, fill, line);
     }
     sv_raster_cairo(ras);
@@ -508,8 +468,7 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
     uint32_t *n_ev = calloc((size_t)s->n_timelines + 1, sizeof(uint32_t));
     for (size_t k = 0; k < s->n_items; k++) {
         n_arrows += s->items[k].kind == SLOG_KIND_ARROW;
-        if (n_ev && s->items[k].kind == SLOG_KIND_EVENT)
-            n_ev[s->items[k].timeline]++;
+        if (n_ev && s->items[k].kind == SLOG_KIND_EVENT) n_ev[s->items[k].timeline]++;
     }
     for (size_t k = 0; k < s->n_items; k++) {
         const sv_item *it = &s->items[s->order[k]];
@@ -523,8 +482,7 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
             k = e - 1;
             continue;
         }
-        if (it->category >= p->pal->n || !p->pal->visible[it->category])
-            continue;
+        if (it->category >= p->pal->n || !p->pal->visible[it->category]) continue;
         if (it->kind == SLOG_KIND_STATE) {
             continue; /* no raster (allocation failed): states are skipped */
         } else if (it->kind == SLOG_KIND_EVENT) {
@@ -539,32 +497,26 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
             /* Past a few thousand arrows individual lines carry no more
              * information, only ink: draw an even sample of them. */
             size_t stride = n_arrows / ARROW_BUDGET + 1;
-            if (i_arrow++ % stride)
-                continue;
-            if (!sv_geom_arrow(&g, it, &x0, &y0, &x1, &y1))
-                continue;
-            if ((x0 < 0 && x1 < 0) || (x0 > w && x1 > w) || (y0 < 0 && y1 < 0) ||
-                (y0 > h && y1 > h))
-                continue;
+            if (i_arrow++ % stride) continue;
+            if (!sv_geom_arrow(&g, it, &x0, &y0, &x1, &y1)) continue;
+            if ((x0 < 0 && x1 < 0) || (x0 > w && x1 > w) || (y0 < 0 && y1 < 0) || (y0 > h && y1 > h)) continue;
             /* Zoomed out, messages become vertical strokes that fuse into a
              * grey wall hiding the states; the preview already shows where
              * the time goes, so draw such arrows only when they are few. */
-            if (n_arrows > 300 && fabs(x1 - x0) < 2)
-                continue;
+            if (n_arrows > 300 && fabs(x1 - x0) < 2) continue;
             /* Thousands of overlapping arrows would paint a solid grey slab
              * over the states: keep the total ink roughly constant instead,
              * so dense exchanges read as a haze and sparse ones stay crisp. */
             if (n_seg == cap_seg) {
                 size_t cap = cap_seg ? 2 * cap_seg : 256;
                 arrow_seg *ns = realloc(segs, cap * sizeof *ns);
-                if (!ns)
-                    continue;
+                if (!ns) continue;
                 segs = ns;
                 cap_seg = cap;
             }
-            segs[n_seg++] = (arrow_seg){x0, y0, x1, y1,
-                                        sv_arrow_rgba(p->pal, it->category, it->end - it->start,
-                                                      s->info + it->info_off, it->n_info)};
+            segs[n_seg++] = (arrow_seg){
+                x0, y0, x1, y1,
+                sv_arrow_rgba(p->pal, it->category, it->end - it->start, s->info + it->info_off, it->n_info)};
         }
     }
     draw_arrow_segs(cr, ras, segs, n_seg, n_arrows, w, h, p->pal->arrows == SV_ARROWS_CATEGORY);
@@ -572,12 +524,10 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
     free(n_ev);
     free(stamps);
     for (int i = 0; i < 2; i++)
-        if (name_layout[i])
-            g_object_unref(name_layout[i]);
+        if (name_layout[i]) g_object_unref(name_layout[i]);
 }
 
-static void outline_item(cairo_t *cr, const sv_canvas_params *p, const sv_item *it,
-                         int strong)
+static void outline_item(cairo_t *cr, const sv_canvas_params *p, const sv_item *it, int strong)
 {
     sv_geom g = {p->vp, p->lay, p->scroll_y};
     cairo_set_line_width(cr, strong ? 2.5 : 2);
@@ -639,10 +589,8 @@ static void draw_bad_ranges(cairo_t *cr, double w, double h, const sv_canvas_par
     for (size_t i = 0; p->scene && i < p->scene->n_bad; i++) {
         double x0 = fmax(sv_viewport_time_to_x(p->vp, (double)p->scene->bad[i].lo), -2);
         double x1 = fmin(sv_viewport_time_to_x(p->vp, (double)p->scene->bad[i].hi), w + 2);
-        if (x1 - x0 < 1)
-            x1 = x0 + 1;
-        if (x1 < 0 || x0 > w)
-            continue;
+        if (x1 - x0 < 1) x1 = x0 + 1;
+        if (x1 < 0 || x0 > w) continue;
         cairo_save(cr);
         cairo_rectangle(cr, x0, 0, x1 - x0, h);
         cairo_clip(cr);
@@ -685,9 +633,7 @@ void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p
     }
     draw_bad_ranges(cr, w, h, p);
     if (p->have_range) sv_render_range(cr, w, h, p->vp, p->range_t0, p->range_t1);
-    if (p->hover && !same_item(p->hover, p->selected))
-        outline_item(cr, p, p->hover, 0);
-    if (p->selected)
-        outline_item(cr, p, p->selected, 1);
+    if (p->hover && !same_item(p->hover, p->selected)) outline_item(cr, p, p->hover, 0);
+    if (p->selected) outline_item(cr, p, p->selected, 1);
     cairo_restore(cr);
 }

@@ -60,8 +60,7 @@ void sv_doc_close(sv_doc *d)
     free(d->tl_groups);
     free(d->tl_keys);
     free(d->cat_names);
-    if (d->r)
-        slog_reader_close(d->r);
+    if (d->r) slog_reader_close(d->r);
     memset(d, 0, sizeof *d);
 }
 
@@ -72,8 +71,7 @@ void sv_doc_extent(const sv_doc *d, double *lo, double *hi)
      * since MPI_Init). */
     double a = d->fi->t_min < 0 ? (double)d->fi->t_min : 0;
     double b = (double)d->fi->t_max;
-    if (d->fi->n_drawables == 0 || b - a < 1000)
-        b = a + 1000;
+    if (d->fi->n_drawables == 0 || b - a < 1000) b = a + 1000;
     *lo = a;
     *hi = b;
 }
@@ -88,10 +86,8 @@ void sv_compose_geom_for(double W, double H, sv_compose_geom *g)
     g->canvas_y = g->overview_h + g->gap + g->ruler_h;
     g->canvas_w = W - g->label_w;
     g->canvas_h = H - g->canvas_y;
-    if (g->canvas_w < 1)
-        g->canvas_w = 1;
-    if (g->canvas_h < 1)
-        g->canvas_h = 1;
+    if (g->canvas_w < 1) g->canvas_w = 1;
+    if (g->canvas_h < 1) g->canvas_h = 1;
 }
 
 /* What both compositions share: background, overview strip, ruler and
@@ -108,8 +104,7 @@ static void compose_chrome(cairo_t *cr, const sv_compose_geom *g, const sv_doc *
         cairo_save(cr);
         cairo_translate(cr, g->canvas_x, 0);
         sv_render_overview(cr, g->canvas_w, g->overview_h, ov, vp, &d->pal);
-        if (ax && (ax->r0 > ax->lo || ax->r1 < ax->hi))
-            sv_render_overview_ranks(cr, g->canvas_w, g->overview_h, ax);
+        if (ax && (ax->r0 > ax->lo || ax->r1 < ax->hi)) sv_render_overview_ranks(cr, g->canvas_w, g->overview_h, ax);
         cairo_restore(cr);
         cairo_save(cr);
         sv_theme_source(cr, th->dim_text, 1);
@@ -139,8 +134,8 @@ static void compose_header(cairo_t *cr, const sv_compose_geom *g, const char *he
     cairo_stroke(cr);
 }
 
-void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp,
-                const sv_layout *lay, const sv_scene *scene, const sv_overview *ov)
+void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp, const sv_layout *lay,
+                const sv_scene *scene, const sv_overview *ov)
 {
     sv_compose_geom g;
     sv_compose_geom_for(W, H, &g);
@@ -152,16 +147,16 @@ void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewp
     cairo_restore(cr);
     cairo_save(cr);
     cairo_translate(cr, g.canvas_x, g.canvas_y);
-    sv_canvas_params p = {.vp = vp, .lay = lay, .scene = scene, .pal = &d->pal,
-                          .cat_names = d->cat_names, .hover_row = -1};
+    sv_canvas_params p = {
+        .vp = vp, .lay = lay, .scene = scene, .pal = &d->pal, .cat_names = d->cat_names, .hover_row = -1};
     sv_render_canvas(cr, g.canvas_w, g.canvas_h, &p);
     cairo_restore(cr);
     compose_header(cr, &g, "Timeline");
     cairo_restore(cr);
 }
 
-void sv_compose_fold(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp,
-                     const sv_rank_axis *ax, const sv_fold *fold, const sv_overview *ov)
+void sv_compose_fold(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp, const sv_rank_axis *ax,
+                     const sv_fold *fold, const sv_overview *ov)
 {
     sv_compose_geom g;
     sv_compose_geom_for(W, H, &g);
@@ -198,14 +193,11 @@ int sv_parse_window(const char *s, sv_headless_opts *o)
     char *end;
     errno = 0;
     double a = strtod(s, &end);
-    if (errno || end == s || *end != ':')
-        return -1;
+    if (errno || end == s || *end != ':') return -1;
     const char *b = end + 1;
     double c = strtod(b, &end);
-    if (errno || end == b || *end || !isfinite(a) || !isfinite(c))
-        return -1;
-    if (!(c > a))
-        return -2;
+    if (errno || end == b || *end || !isfinite(a) || !isfinite(c)) return -1;
+    if (!(c > a)) return -2;
     o->all = 0;
     o->t0_s = a;
     o->t1_s = c;
@@ -217,14 +209,11 @@ int sv_parse_size(const char *s, sv_headless_opts *o)
     char *end;
     errno = 0;
     long w = strtol(s, &end, 10);
-    if (errno || end == s || (*end != 'x' && *end != 'X'))
-        return -1;
+    if (errno || end == s || (*end != 'x' && *end != 'X')) return -1;
     const char *b = end + 1;
     long h = strtol(b, &end, 10);
-    if (errno || end == b || *end)
-        return -1;
-    if (w < SV_SIZE_MIN || h < SV_SIZE_MIN || w > SV_SIZE_MAX || h > SV_SIZE_MAX)
-        return -2;
+    if (errno || end == b || *end) return -1;
+    if (w < SV_SIZE_MIN || h < SV_SIZE_MIN || w > SV_SIZE_MAX || h > SV_SIZE_MAX) return -2;
     o->width = (int)w;
     o->height = (int)h;
     return 0;
@@ -235,17 +224,14 @@ int sv_parse_timelines(const char *s, sv_headless_opts *o)
     char *end;
     errno = 0;
     long a = strtol(s, &end, 10), b;
-    if (errno || end == s || a < 0)
-        return -1;
+    if (errno || end == s || a < 0) return -1;
     if (*end == 0) {
         b = a;
     } else {
-        if (*end != '-')
-            return -1;
+        if (*end != '-') return -1;
         const char *p = end + 1;
         b = strtol(p, &end, 10);
-        if (errno || end == p || *end || b < a)
-            return -1;
+        if (errno || end == p || *end || b < a) return -1;
     }
     o->have_timelines = 1;
     o->tl_first = (unsigned)a;
@@ -258,8 +244,7 @@ int sv_parse_timelines(const char *s, sv_headless_opts *o)
 static int replaces(const char *out, const char *in)
 {
     struct stat so, si;
-    return lstat(out, &so) == 0 && stat(in, &si) == 0 && so.st_dev == si.st_dev &&
-           so.st_ino == si.st_ino;
+    return lstat(out, &so) == 0 && stat(in, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino;
 }
 
 int sv_parse_theme(const char *s, sv_headless_opts *o)
@@ -278,8 +263,7 @@ int sv_parse_rows(const char *s, sv_headless_opts *o)
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < 1 || v > 65536)
-        return -1;
+    if (errno || end == s || *end || v < 1 || v > 65536) return -1;
     o->rows = (unsigned)v;
     return 0;
 }
@@ -315,9 +299,9 @@ static void draw_picture(cairo_t *cr, void *user)
 
 /* --render when the timelines fold (fold.h): one grid for the canvas and a
  * one-row grid of every timeline for the overview strip. */
-static int render_folded(const sv_headless_opts *o, const sv_doc *d, const sv_compose_geom *g,
-                         const sv_viewport *vp, uint32_t first, uint32_t last, uint32_t rows, bool to_stdout,
-                         double pic_h, double legend_h, const char *caption, FILE *errf)
+static int render_folded(const sv_headless_opts *o, const sv_doc *d, const sv_compose_geom *g, const sv_viewport *vp,
+                         uint32_t first, uint32_t last, uint32_t rows, bool to_stdout, double pic_h, double legend_h,
+                         const char *caption, FILE *errf)
 {
     int rc = 1;
     slog_error err;
@@ -341,12 +325,19 @@ static int render_folded(const sv_headless_opts *o, const sv_doc *d, const sv_co
         }
         ov = sv_overview_from_fold(ov_fold);
     }
-    picture pic = {.d = d, .vp = vp, .ax = &ax, .fold = fold, .ov = ov, .w = o->width, .h = pic_h,
-                   .legend_h = legend_h, .caption = caption};
+    picture pic = {.d = d,
+                   .vp = vp,
+                   .ax = &ax,
+                   .fold = fold,
+                   .ov = ov,
+                   .w = o->width,
+                   .h = pic_h,
+                   .legend_h = legend_h,
+                   .caption = caption};
     sv_image_format fmt = sv_image_format_for(o->out);
     char why[512];
-    if (sv_image_write(o->out, fmt, o->width, o->height, draw_picture, &pic, caption[0] ? caption : o->file,
-                       "", why, sizeof why)) {
+    if (sv_image_write(o->out, fmt, o->width, o->height, draw_picture, &pic, caption[0] ? caption : o->file, "", why,
+                       sizeof why)) {
         fprintf(errf, "slog2-view: %s: cannot write %s: %s\n", to_stdout ? "standard output" : o->out,
                 sv_image_format_name(fmt), why);
         goto out;
@@ -357,8 +348,8 @@ static int render_folded(const sv_headless_opts *o, const sv_doc *d, const sv_co
                 "drawables %llu, previews %llu, query %.2f ms, overview bytes_read %llu\n",
                 vp->t0 / 1e9, vp->t1 / 1e9, last - first + 1, fold->n_rows, fold->unit,
                 (unsigned long long)fold->stats.nodes_read, (unsigned long long)fold->stats.bytes_read,
-                (unsigned long long)fold->stats.drawables, (unsigned long long)fold->stats.previews,
-                fold->query_ms, (unsigned long long)(ov_fold ? ov_fold->stats.bytes_read : 0));
+                (unsigned long long)fold->stats.drawables, (unsigned long long)fold->stats.previews, fold->query_ms,
+                (unsigned long long)(ov_fold ? ov_fold->stats.bytes_read : 0));
     rc = 0;
 out:
     sv_overview_free(ov);
@@ -370,8 +361,7 @@ out:
 int sv_parse_messages(const char *s, sv_headless_opts *o)
 {
     int c = sv_arrow_colour_parse(s);
-    if (c < 0)
-        return -1;
+    if (c < 0) return -1;
     o->arrows = (sv_arrow_colour)c;
     return 0;
 }
@@ -388,16 +378,16 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         return 1;
     }
     if (!to_stdout && replaces(o->out, o->file)) {
-        fprintf(errf, "slog2-view: %s: the image would replace the file it draws; choose another --render\n",
-                o->out);
+        fprintf(errf, "slog2-view: %s: the image would replace the file it draws; choose another --render\n", o->out);
         return 1;
     }
     /* Renamed over OUT at the end: a directory would fail only then, and a
      * device (--render /dev/null as root) would be replaced. */
     const char *problem = to_stdout ? NULL : slog_rename_target_problem(o->out);
     if (problem) {
-        fprintf(errf, "slog2-view: %s: exists and is %s; the image is renamed into place, so --render must name "
-                      "a regular file or a new one\n",
+        fprintf(errf,
+                "slog2-view: %s: exists and is %s; the image is renamed into place, so --render must name "
+                "a regular file or a new one\n",
                 o->out, problem);
         return 1;
     }
@@ -420,18 +410,16 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     unsigned first = 0, last = nt ? nt - 1 : 0;
     if (o->have_timelines) {
         if (nt == 0 || o->tl_first >= nt) {
-            fprintf(errf, "slog2-view: %s: --timelines %u-%u: the file has %u timelines (0 to %u)\n",
-                    o->file, o->tl_first, o->tl_last, nt, nt ? nt - 1 : 0);
+            fprintf(errf, "slog2-view: %s: --timelines %u-%u: the file has %u timelines (0 to %u)\n", o->file,
+                    o->tl_first, o->tl_last, nt, nt ? nt - 1 : 0);
             rc = 2; /* a request outside the file is a usage error, as in slog2-print */
             goto out;
         }
         first = o->tl_first;
         last = o->tl_last < nt ? o->tl_last : nt - 1;
     }
-    if (o->rgba)
-        memcpy(d.pal.rgba, o->rgba, d.pal.n * sizeof *d.pal.rgba);
-    if (o->visible)
-        memcpy(d.pal.visible, o->visible, d.pal.n);
+    if (o->rgba) memcpy(d.pal.rgba, o->rgba, d.pal.n * sizeof *d.pal.rgba);
+    if (o->visible) memcpy(d.pal.visible, o->visible, d.pal.n);
     d.pal.arrows = o->arrows;
     double lo, hi;
     sv_doc_extent(&d, &lo, &hi);
@@ -446,11 +434,10 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         sv_format_time((int64_t)t1, b, sizeof b);
         sv_format_duration(t1 - t0, dur, sizeof dur);
         const char *base = strrchr(o->file, '/') ? strrchr(o->file, '/') + 1 : o->file;
-        snprintf(caption, sizeof caption, "%s  ·  %s – %s (%s)  ·  timelines %u–%u of %u", base, a, b, dur, first,
-                 last, nt);
+        snprintf(caption, sizeof caption, "%s  ·  %s – %s (%s)  ·  timelines %u–%u of %u", base, a, b, dur, first, last,
+                 nt);
         legend_h = sv_legend_height(o->width, &d.pal, d.cat_names, caption, NULL);
-        if (legend_h > o->height / 2)
-            legend_h = floor(o->height / 2);
+        if (legend_h > o->height / 2) legend_h = floor(o->height / 2);
     }
     double pic_h = o->height - legend_h;
     sv_compose_geom g;
@@ -459,9 +446,8 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     if (!o->all) {
         double t0 = o->t0_s * 1e9, t1 = o->t1_s * 1e9;
         if (t1 < lo || t0 > hi) {
-            fprintf(errf,
-                    "slog2-view: %s: --window %g:%g is outside the trace (%.9g to %.9g s)\n",
-                    o->file, o->t0_s, o->t1_s, lo / 1e9, hi / 1e9);
+            fprintf(errf, "slog2-view: %s: --window %g:%g is outside the trace (%.9g to %.9g s)\n", o->file, o->t0_s,
+                    o->t1_s, lo / 1e9, hi / 1e9);
             rc = 2;
             goto out;
         }
@@ -482,19 +468,15 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
 
     if (nt) {
         want = calloc(nt, 1);
-        if (!want)
-            goto out;
-        for (unsigned i = first; i <= last; i++)
-            want[i] = 1;
+        if (!want) goto out;
+        for (unsigned i = first; i <= last; i++) want[i] = 1;
     }
-    scene = sv_scene_query(d.r, vp.t0, vp.t1, (int)g.canvas_w, o->have_timelines ? want : NULL,
-                           0, NULL, NULL, &err);
+    scene = sv_scene_query(d.r, vp.t0, vp.t1, (int)g.canvas_w, o->have_timelines ? want : NULL, 0, NULL, NULL, &err);
     if (!scene) {
         fprintf(errf, "slog2-view: %s\n", err.message);
         goto out;
     }
-    if (scene->n_bad)
-        fprintf(errf, "slog2-view: %s; drawn without that part (hatched)\n", scene->bad_msg);
+    if (scene->n_bad) fprintf(errf, "slog2-view: %s; drawn without that part (hatched)\n", scene->bad_msg);
     if (g.overview_h > 0) {
         ov_scene = sv_scene_query(d.r, lo, hi, (int)g.canvas_w, NULL, 0, NULL, NULL, &err);
         if (!ov_scene) {
@@ -503,13 +485,19 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         }
         ov = sv_overview_from_scene(ov_scene, nt);
     }
-    picture pic = {.d = &d, .vp = &vp, .lay = &lay, .scene = scene, .ov = ov, .w = o->width, .h = pic_h,
-                   .legend_h = legend_h, .caption = caption};
+    picture pic = {.d = &d,
+                   .vp = &vp,
+                   .lay = &lay,
+                   .scene = scene,
+                   .ov = ov,
+                   .w = o->width,
+                   .h = pic_h,
+                   .legend_h = legend_h,
+                   .caption = caption};
     sv_image_format fmt = sv_image_format_for(o->out);
     GString *names = g_string_new(NULL);
     for (uint32_t i = 0; i < d.pal.n; i++)
-        if (d.pal.visible[i])
-            g_string_append_printf(names, "%s%s", names->len ? ", " : "", d.cat_names[i]);
+        if (d.pal.visible[i]) g_string_append_printf(names, "%s%s", names->len ? ", " : "", d.cat_names[i]);
     char why[512];
     int bad = sv_image_write(o->out, fmt, o->width, o->height, draw_picture, &pic, caption[0] ? caption : o->file,
                              names->str, why, sizeof why);
@@ -520,12 +508,12 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         goto out;
     }
     if (o->print_stats) /* on standard error when the image took standard output */
-        fprintf(to_stdout ? errf : stdout, "window %.9f:%.9f s, %zu timelines, nodes_read %llu, bytes_read %llu, "
-               "drawables %llu, previews %llu, query %.2f ms\n",
-               vp.t0 / 1e9, vp.t1 / 1e9, n_tl_rows, (unsigned long long)scene->stats.nodes_read,
-               (unsigned long long)scene->stats.bytes_read,
-               (unsigned long long)scene->stats.drawables,
-               (unsigned long long)scene->stats.previews, scene->query_ms);
+        fprintf(to_stdout ? errf : stdout,
+                "window %.9f:%.9f s, %zu timelines, nodes_read %llu, bytes_read %llu, "
+                "drawables %llu, previews %llu, query %.2f ms\n",
+                vp.t0 / 1e9, vp.t1 / 1e9, n_tl_rows, (unsigned long long)scene->stats.nodes_read,
+                (unsigned long long)scene->stats.bytes_read, (unsigned long long)scene->stats.drawables,
+                (unsigned long long)scene->stats.previews, scene->query_ms);
     rc = 0;
 out:
     free(want);

@@ -13,16 +13,16 @@
 #include "fold.h"
 #include "render.h"
 #include "scene.h"
-#include <slog2/slog.h>
 #include "viewport.h"
+#include <slog2/slog.h>
 
 typedef struct sv_doc {
     slog_reader *r;
     const slog_file_info *fi;
     sv_palette pal;
-    const char **tl_labels;   /* n_timelines, owned by the reader */
+    const char **tl_labels; /* n_timelines, owned by the reader */
     const char **tl_groups;
-    uint64_t *tl_keys;        /* n_timelines: rank << 32 | thread, the row order */
+    uint64_t *tl_keys; /* n_timelines: rank << 32 | thread, the row order */
     const char **cat_names;
 } sv_doc;
 
@@ -42,29 +42,29 @@ void sv_compose_geom_for(double W, double H, sv_compose_geom *g);
 
 /* Draw overview strip, ruler, labels and canvas into cr (W x H). The
  * layout must be built for d; scene and ov may be NULL. */
-void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp,
-                const sv_layout *lay, const sv_scene *scene, const sv_overview *ov);
+void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp, const sv_layout *lay,
+                const sv_scene *scene, const sv_overview *ov);
 
 /* The same with the timelines folded into rows (fold.h); ax places them
  * on the canvas. fold and ov may be NULL. */
-void sv_compose_fold(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp,
-                     const sv_rank_axis *ax, const sv_fold *fold, const sv_overview *ov);
+void sv_compose_fold(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp, const sv_rank_axis *ax,
+                     const sv_fold *fold, const sv_overview *ov);
 
 /* Options of `slog2-view --render`. */
 typedef struct sv_headless_opts {
     const char *file;
     const char *out;
-    int all;                 /* --window all */
-    double t0_s, t1_s;       /* --window T0:T1 in seconds from trace start */
-    int width, height;       /* --size */
+    int all;           /* --window all */
+    double t0_s, t1_s; /* --window T0:T1 in seconds from trace start */
+    int width, height; /* --size */
     int have_timelines;
     unsigned tl_first, tl_last; /* --timelines A-B */
-    int print_stats;         /* --stats */
-    int dark;                /* --theme dark */
-    unsigned rows;           /* --rows R: fold into at most R rows; 0 = fold
+    int print_stats;            /* --stats */
+    int dark;                   /* --theme dark */
+    unsigned rows;              /* --rows R: fold into at most R rows; 0 = fold
                                 only when the timelines do not fit */
-    int legend;              /* --legend: a legend band at the bottom */
-    sv_arrow_colour arrows;  /* --messages: what the arrows' colour says */
+    int legend;                 /* --legend: a legend band at the bottom */
+    sv_arrow_colour arrows;     /* --messages: what the arrows' colour says */
     /* The window's Export: its colours and hidden categories (n_categories
      * each; NULL: the file's, all shown), and the scroll of its rows. */
     const uint32_t *rgba;

@@ -16,10 +16,8 @@ sv_image_format sv_image_format_for(const char *path)
 {
     const char *dot = strrchr(path, '.');
     if (dot && strchr(dot, '/') == NULL) {
-        if (g_ascii_strcasecmp(dot, ".svg") == 0)
-            return SV_IMAGE_SVG;
-        if (g_ascii_strcasecmp(dot, ".pdf") == 0)
-            return SV_IMAGE_PDF;
+        if (g_ascii_strcasecmp(dot, ".svg") == 0) return SV_IMAGE_SVG;
+        if (g_ascii_strcasecmp(dot, ".pdf") == 0) return SV_IMAGE_PDF;
     }
     return SV_IMAGE_PNG;
 }
@@ -42,8 +40,7 @@ static int write_all(sink *k, const unsigned char *data, size_t len)
 {
     while (len) {
         ssize_t n = write(k->fd, data, len);
-        if (n < 0 && errno == EINTR)
-            continue;
+        if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             k->err = n < 0 ? errno : EIO;
             return -1;
@@ -71,8 +68,7 @@ static int write_svg(sink *k, const char *title, const char *keywords)
     size_t n = k->mem->len;
     const char *tag = g_strstr_len(s, (gssize)n, "<svg");
     const char *end = tag ? memchr(tag, '>', n - (size_t)(tag - s)) : NULL;
-    if (!end)
-        return write_all(k, k->mem->data, n);
+    if (!end) return write_all(k, k->mem->data, n);
     size_t head = (size_t)(end + 1 - s);
     char *t = g_markup_escape_text(title ? title : "", -1), *d = g_markup_escape_text(keywords ? keywords : "", -1);
     char *meta = g_strdup_printf("\n<title>%s</title>\n<desc>%s</desc>", t, d);
@@ -85,8 +81,8 @@ static int write_svg(sink *k, const char *title, const char *keywords)
 }
 
 /* Draw and write into k; NULL or why not. */
-static const char *draw_into(sink *k, sv_image_format f, int w, int h, sv_draw_fn draw, void *user,
-                             const char *title, const char *keywords)
+static const char *draw_into(sink *k, sv_image_format f, int w, int h, sv_draw_fn draw, void *user, const char *title,
+                             const char *keywords)
 {
     cairo_surface_t *surf;
     if (f == SV_IMAGE_PDF) {
@@ -108,8 +104,7 @@ static const char *draw_into(sink *k, sv_image_format f, int w, int h, sv_draw_f
     if (f == SV_IMAGE_PNG) {
         cairo_surface_flush(surf);
         cs = cairo_surface_status(surf);
-        if (cs == CAIRO_STATUS_SUCCESS)
-            cs = cairo_surface_write_to_png_stream(surf, to_sink, k);
+        if (cs == CAIRO_STATUS_SUCCESS) cs = cairo_surface_write_to_png_stream(surf, to_sink, k);
     } else {
         cairo_surface_finish(surf);
         cs = cairo_surface_status(surf);
@@ -120,14 +115,13 @@ static const char *draw_into(sink *k, sv_image_format f, int w, int h, sv_draw_f
         why = k->err ? strerror(k->err) : cairo_status_to_string(cs);
     else if (k->mem && write_svg(k, title, keywords))
         why = strerror(k->err);
-    if (k->mem)
-        g_byte_array_unref(k->mem);
+    if (k->mem) g_byte_array_unref(k->mem);
     k->mem = NULL;
     return why;
 }
 
-int sv_image_write(const char *path, sv_image_format f, int w, int h, sv_draw_fn draw, void *user,
-                   const char *title, const char *keywords, char *why, size_t n_why)
+int sv_image_write(const char *path, sv_image_format f, int w, int h, sv_draw_fn draw, void *user, const char *title,
+                   const char *keywords, char *why, size_t n_why)
 {
     sink k = {.fd = -1};
     if (strcmp(path, "-") == 0) {
@@ -135,8 +129,7 @@ int sv_image_write(const char *path, sv_image_format f, int w, int h, sv_draw_fn
         fflush(stdout);
         k.fd = STDOUT_FILENO;
         const char *e = draw_into(&k, f, w, h, draw, user, title, keywords);
-        if (e)
-            snprintf(why, n_why, "%s", e);
+        if (e) snprintf(why, n_why, "%s", e);
         return e ? -1 : 0;
     }
     size_t n = strlen(path) + 16;
@@ -154,10 +147,8 @@ int sv_image_write(const char *path, sv_image_format f, int w, int h, sv_draw_fn
     }
     fchmod(k.fd, 0644); /* mkstemp's 0600 is for secrets; an image is not one */
     const char *e = draw_into(&k, f, w, h, draw, user, title, keywords);
-    if (close(k.fd) != 0 && !e)
-        e = strerror(errno);
-    if (!e && rename(tmp, path) != 0)
-        e = strerror(errno);
+    if (close(k.fd) != 0 && !e) e = strerror(errno);
+    if (!e && rename(tmp, path) != 0) e = strerror(errno);
     if (e) {
         snprintf(why, n_why, "%s", e);
         unlink(tmp);

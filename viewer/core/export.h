@@ -23,7 +23,7 @@ typedef void (*sv_draw_fn)(cairo_t *cr, void *user);
  * keywords (may be NULL) go into the file: SVG <title> and <desc> (Cairo
  * draws text as glyph outlines, so the names are otherwise not in it), PDF
  * Title and Keywords. 0, or -1 with why (n_why bytes) saying what failed. */
-int sv_image_write(const char *path, sv_image_format f, int w, int h, sv_draw_fn draw, void *user,
-                   const char *title, const char *keywords, char *why, size_t n_why);
+int sv_image_write(const char *path, sv_image_format f, int w, int h, sv_draw_fn draw, void *user, const char *title,
+                   const char *keywords, char *why, size_t n_why);
 
 #endif

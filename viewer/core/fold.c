@@ -25,17 +25,13 @@ sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t
     double start = now_ms();
     const slog_file_info *fi = slog_reader_info(r);
     sv_fold *f = calloc(1, sizeof *f);
-    if (!f)
-        goto nomem;
-    if (width < 1)
-        width = 1;
-    if (max_rows < 1)
-        max_rows = 1;
+    if (!f) goto nomem;
+    if (width < 1) width = 1;
+    if (max_rows < 1) max_rows = 1;
     /* The grid takes whole nanoseconds; the window is widened to them so
      * its columns cover what the viewport shows. */
     int64_t a = (int64_t)floor(t0), b = (int64_t)ceil(t1);
-    if (b <= a)
-        b = a + 1;
+    if (b <= a) b = a + 1;
     f->t0 = (double)a;
     f->t1 = (double)b;
     f->width = width;
@@ -44,13 +40,15 @@ sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t
     f->tl_last = last;
     f->n_categories = fi->n_categories;
     f->cat_kind = calloc(fi->n_categories + 1, 1);
-    if (!f->cat_kind)
-        goto nomem;
+    if (!f->cat_kind) goto nomem;
     for (uint32_t k = 0; k < fi->n_categories; k++) {
         const slog_category *c = slog_reader_category(r, k);
         f->cat_kind[k] = c ? (uint8_t)c->kind : SLOG_KIND_STATE;
     }
-    slog_grid_query q = {.t0 = a, .t1 = b, .tl_first = first, .tl_last = last,
+    slog_grid_query q = {.t0 = a,
+                         .t1 = b,
+                         .tl_first = first,
+                         .tl_last = last,
                          .n_cols = (uint32_t)(width > 65536 ? 65536 : width),
                          .n_rows = max_rows > 65536 ? 65536 : max_rows};
     if (slog_reader_grid(r, &q, &f->grid, &f->stats, err) != SLOG_OK) {
@@ -61,16 +59,14 @@ sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t
     f->n_rows = slog_grid_n_rows(f->grid);
     f->unit = slog_grid_unit(f->grid);
     f->row_first = malloc(sizeof *f->row_first * ((size_t)f->n_rows + 1));
-    if (!f->row_first)
-        goto nomem;
+    if (!f->row_first) goto nomem;
     for (uint32_t i = 0; i < f->n_rows; i++) {
         uint32_t lo, hi;
         slog_grid_row_range(f->grid, i, &lo, &hi);
         f->row_first[i] = lo;
         f->row_first[i + 1] = hi + 1;
     }
-    if (f->n_rows == 0)
-        f->row_first[0] = first;
+    if (f->n_rows == 0) f->row_first[0] = first;
     f->query_ms = now_ms() - start;
     return f;
 nomem:
@@ -86,8 +82,7 @@ nomem:
 
 void sv_fold_free(sv_fold *f)
 {
-    if (!f)
-        return;
+    if (!f) return;
     slog_grid_free(f->grid);
     free(f->row_first);
     free(f->cat_kind);
@@ -96,15 +91,13 @@ void sv_fold_free(sv_fold *f)
 
 const float *sv_fold_values(const sv_fold *f, uint32_t row, uint32_t category)
 {
-    if (row >= f->n_rows || category >= f->n_categories)
-        return NULL;
+    if (row >= f->n_rows || category >= f->n_categories) return NULL;
     return slog_grid_values(f->grid, row, category);
 }
 
 long sv_fold_row_of(const sv_fold *f, uint32_t tl)
 {
-    if (!f->n_rows || tl < f->row_first[0] || tl >= f->row_first[f->n_rows])
-        return -1;
+    if (!f->n_rows || tl < f->row_first[0] || tl >= f->row_first[f->n_rows]) return -1;
     uint32_t lo = 0, hi = f->n_rows; /* row_first[lo] <= tl < row_first[hi] */
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -125,10 +118,8 @@ long sv_fold_col_of(const sv_fold *f, double t)
 uint32_t sv_fold_rows_for(uint32_t first, uint32_t last, double height, uint32_t rows_opt)
 {
     double n = (double)last - first + 1;
-    if (rows_opt > 0)
-        return rows_opt;
-    if (n * SV_FOLD_MIN_ROW_H <= height)
-        return 0;
+    if (rows_opt > 0) return rows_opt;
+    if (n * SV_FOLD_MIN_ROW_H <= height) return 0;
     double rows = floor(height);
     return rows < 1 ? 1 : (uint32_t)rows;
 }
@@ -142,15 +133,13 @@ void sv_fold_band(const sv_fold *f, const sv_rank_axis *ax, uint32_t row, double
 long sv_fold_row_at(const sv_fold *f, const sv_rank_axis *ax, double y)
 {
     double r = sv_rank_axis_y_to_rank(ax, y);
-    if (!(r >= 0) || r >= 4294967295.0)
-        return -1;
+    if (!(r >= 0) || r >= 4294967295.0) return -1;
     return sv_fold_row_of(f, (uint32_t)r);
 }
 
 uint32_t sv_fold_shares(const sv_fold *f, uint32_t row, long col, float *shares)
 {
-    if (row >= f->n_rows || col < 0 || col >= f->width)
-        return 0;
+    if (row >= f->n_rows || col < 0 || col >= f->width) return 0;
     for (uint32_t k = 0; k < f->n_categories; k++) {
         const float *v = sv_fold_values(f, row, k);
         shares[k] = v ? v[col] : 0;
@@ -191,12 +180,9 @@ typedef struct accum {
  * proportion to their shares, a tall one shows crisp stacks. */
 static inline void add_span(accum *acc, int W, int H, int x, double s0, double s1, rgbf c)
 {
-    if (s0 < 0)
-        s0 = 0;
-    if (s1 > H)
-        s1 = H;
-    if (!(s1 > s0))
-        return;
+    if (s0 < 0) s0 = 0;
+    if (s1 > H) s1 = H;
+    if (!(s1 > s0)) return;
     int y0 = (int)s0, y1 = (int)ceil(s1);
     for (int y = y0; y < y1; y++) {
         double lo = y > s0 ? y : s0, hi = y + 1 < s1 ? y + 1 : s1;
@@ -227,50 +213,40 @@ static void draw_fold_rows(sv_raster *ras, const sv_fold_params *p, int W, int H
     long *colmap = malloc(sizeof *colmap * (size_t)W);
     rgbf *st_c = malloc(sizeof *st_c * (f->n_categories + 1));
     const float **st_v = malloc(sizeof *st_v * (f->n_categories + 1));
-    if (!acc || !bg_row || !colmap || !st_c || !st_v)
-        goto out;
+    if (!acc || !bg_row || !colmap || !st_c || !st_v) goto out;
     rgbf bg = rgbf_of_theme(THEME.bg), alt = rgbf_of_theme(THEME.alt_bg);
-    for (int y = 0; y < H; y++)
-        bg_row[y] = bg;
+    for (int y = 0; y < H; y++) bg_row[y] = bg;
     /* canvas pixel x shows the fold's column under its centre: the frame
      * stays right while the next one is folded for a moved window */
-    for (int x = 0; x < W; x++)
-        colmap[x] = sv_fold_col_of(f, sv_viewport_x_to_time(p->vp, x + 0.5));
+    for (int x = 0; x < W; x++) colmap[x] = sv_fold_col_of(f, sv_viewport_x_to_time(p->vp, x + 0.5));
     for (uint32_t row = 0; row < f->n_rows; row++) {
         double y0, y1;
         sv_fold_band(f, p->ax, row, &y0, &y1);
-        if (y1 <= 0 || y0 >= H)
-            continue;
+        if (y1 <= 0 || y0 >= H) continue;
         double bh = y1 - y0;
         /* bands tall enough to tell apart alternate their background, as
          * timeline rows do */
         if (bh >= 4 && row % 2)
-            for (int y = (int)fmax(0, ceil(y0)); y < (int)fmin(H, ceil(y1)); y++)
-                bg_row[y] = alt;
+            for (int y = (int)fmax(0, ceil(y0)); y < (int)fmin(H, ceil(y1)); y++) bg_row[y] = alt;
         uint32_t n_st = 0;
         for (uint32_t k = 0; k < f->n_categories && k < pal->n; k++) {
-            if (f->cat_kind[k] != SLOG_KIND_STATE || !pal->visible[k])
-                continue;
+            if (f->cat_kind[k] != SLOG_KIND_STATE || !pal->visible[k]) continue;
             const float *v = sv_fold_values(f, row, k);
-            if (!v)
-                continue;
+            if (!v) continue;
             st_v[n_st] = v;
             st_c[n_st++] = rgbf_of_state(pal->rgba[k]);
         }
-        if (!n_st)
-            continue;
+        if (!n_st) continue;
         /* a band's stack leaves a pixel of the row free at its top when it
          * is tall, so stacked bands stay apart */
         double top = bh >= 6 ? y0 + 1 : y0, hh = y1 - top;
         for (int x = 0; x < W; x++) {
             long c = colmap[x];
-            if (c < 0)
-                continue;
+            if (c < 0) continue;
             float base = 0;
             for (uint32_t q = 0; q < n_st; q++) {
                 float v = st_v[q][c];
-                if (v <= 0)
-                    continue;
+                if (v <= 0) continue;
                 float t = base + v > 1 ? 1 : base + v;
                 add_span(acc, W, H, x, y1 - t * hh, y1 - base * hh, st_c[q]);
                 base = t;
@@ -298,19 +274,15 @@ static void draw_fold_rows(sv_raster *ras, const sv_fold_params *p, int W, int H
     for (uint32_t row = 0; row < f->n_rows; row++) {
         double y0, y1;
         sv_fold_band(f, p->ax, row, &y0, &y1);
-        if (y1 <= 0 || y0 >= H || y1 - y0 < 8)
-            continue;
+        if (y1 <= 0 || y0 >= H || y1 - y0 < 8) continue;
         for (uint32_t k = 0; k < f->n_categories && k < pal->n; k++) {
-            if (f->cat_kind[k] != SLOG_KIND_EVENT || !pal->visible[k])
-                continue;
+            if (f->cat_kind[k] != SLOG_KIND_EVENT || !pal->visible[k]) continue;
             const float *v = sv_fold_values(f, row, k);
-            if (!v)
-                continue;
+            if (!v) continue;
             uint32_t col = sv_premul(pal->rgba[k], 0.8, 1);
             int ty = (int)round(y0) + 1;
             for (int x = 0; x < W; x++)
-                if (colmap[x] >= 0 && v[colmap[x]] > 0.01f)
-                    sv_raster_fill(ras, x, x + 1, ty, ty + 2, col);
+                if (colmap[x] >= 0 && v[colmap[x]] > 0.01f) sv_raster_fill(ras, x, x + 1, ty, ty + 2, col);
         }
     }
 out:
@@ -433,8 +405,7 @@ void sv_render_fold_labels(cairo_t *cr, double w, double h, const sv_fold *f, co
             cairo_rectangle(cr, w - 8, b - 1, 3, 1);
             cairo_fill(cr);
         }
-        if (s0 >= h)
-            break;
+        if (s0 >= h) break;
         i = j + 1;
     }
     sv_theme_source(cr, THEME.border, 1);
@@ -448,8 +419,7 @@ void sv_render_fold_labels(cairo_t *cr, double w, double h, const sv_fold *f, co
 sv_overview *sv_overview_from_fold(const sv_fold *f)
 {
     sv_overview *o = calloc(1, sizeof *o);
-    if (!o)
-        return NULL;
+    if (!o) return NULL;
     o->width = f->width;
     o->t0 = f->t0;
     o->t1 = f->t1;
@@ -464,17 +434,14 @@ sv_overview *sv_overview_from_fold(const sv_fold *f)
      * what the strip shows; several rows (a fold asked for more) are
      * weighted by their timelines */
     double total = 0;
-    for (uint32_t row = 0; row < f->n_rows; row++)
-        total += f->row_first[row + 1] - f->row_first[row];
+    for (uint32_t row = 0; row < f->n_rows; row++) total += f->row_first[row + 1] - f->row_first[row];
     for (uint32_t row = 0; row < f->n_rows; row++) {
         float wgt = (float)((f->row_first[row + 1] - f->row_first[row]) / (total > 0 ? total : 1));
         for (uint32_t k = 0; k < f->n_categories; k++) {
             const float *v = sv_fold_values(f, row, k);
-            if (!v || f->cat_kind[k] != SLOG_KIND_STATE)
-                continue;
+            if (!v || f->cat_kind[k] != SLOG_KIND_STATE) continue;
             float *dst = o->cols + (size_t)k * f->width;
-            for (int i = 0; i < f->width; i++)
-                dst[i] += wgt * v[i];
+            for (int i = 0; i < f->width; i++) dst[i] += wgt * v[i];
         }
     }
     return o;
@@ -483,8 +450,7 @@ sv_overview *sv_overview_from_fold(const sv_fold *f)
 void sv_render_overview_ranks(cairo_t *cr, double w, double h, const sv_rank_axis *ax)
 {
     double ext = ax->hi - ax->lo;
-    if (!(ext > 0))
-        return;
+    if (!(ext > 0)) return;
     double y0 = (ax->r0 - ax->lo) / ext * h, y1 = (ax->r1 - ax->lo) / ext * h;
     if (y1 - y0 < 3) {
         double c = (y0 + y1) / 2;

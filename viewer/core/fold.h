@@ -16,23 +16,23 @@
 
 #include "render.h"
 #include "scene.h"
-#include <slog2/slog.h>
 #include "viewport.h"
+#include <slog2/slog.h>
 
 /* Rows lower than this (pixels per timeline) are not readable one by one:
  * below it the view folds. */
 #define SV_FOLD_MIN_ROW_H 3.0
 
 typedef struct sv_fold {
-    double t0, t1;          /* window the columns cover */
-    int width;              /* pixel columns */
+    double t0, t1; /* window the columns cover */
+    int width;     /* pixel columns */
     double pixel_ns;
     uint32_t tl_first, tl_last; /* the timelines asked for, inclusive */
     uint32_t n_rows, n_categories;
-    uint32_t unit;          /* timelines per unit the rows are made of */
-    uint32_t *row_first;    /* n_rows + 1: row i holds [row_first[i], row_first[i + 1]) */
+    uint32_t unit;       /* timelines per unit the rows are made of */
+    uint32_t *row_first; /* n_rows + 1: row i holds [row_first[i], row_first[i + 1]) */
     slog_grid *grid;
-    uint8_t *cat_kind;      /* n_categories slog_kind */
+    uint8_t *cat_kind; /* n_categories slog_kind */
     slog_query_stats stats;
     double query_ms;
 } sv_fold;
@@ -63,9 +63,9 @@ long sv_fold_row_at(const sv_fold *f, const sv_rank_axis *ax, double y);
 typedef struct sv_fold_params {
     const sv_viewport *vp;
     const sv_rank_axis *ax;
-    const sv_fold *fold;    /* may be NULL (nothing loaded yet) */
+    const sv_fold *fold; /* may be NULL (nothing loaded yet) */
     const sv_palette *pal;
-    long hover_row;         /* fold row under the pointer or -1 */
+    long hover_row; /* fold row under the pointer or -1 */
     int have_range;
     double range_t0, range_t1;
 } sv_fold_params;

@@ -38,15 +38,14 @@ sv_info_row *sv_info_rows(const sv_doc *d, const char *path, size_t *n)
     add(rows, "File", "Timelines", g_strdup_printf("%u", fi->n_timelines));
     add(rows, "File", "Categories", g_strdup_printf("%u", fi->n_categories));
     add(rows, "File", "Drawables",
-        g_strdup_printf("%" PRIu64 ": %" PRIu64 " states, %" PRIu64 " arrows, %" PRIu64 " events",
-                        fi->n_drawables, fi->n_states, fi->n_arrows, fi->n_events));
+        g_strdup_printf("%" PRIu64 ": %" PRIu64 " states, %" PRIu64 " arrows, %" PRIu64 " events", fi->n_drawables,
+                        fi->n_states, fi->n_arrows, fi->n_events));
     add(rows, "File", "Tree",
         g_strdup_printf("%" PRIu64 " node%s in %u level%s, %u preview bins per node", fi->n_nodes,
                         fi->n_nodes == 1 ? "" : "s", fi->depth, fi->depth == 1 ? "" : "s", fi->preview_bins));
     for (uint32_t i = 0; i < fi->n_annotations; i++) {
         const char *k, *v;
-        if (slog_reader_annotation(d->r, i, &k, &v) != SLOG_OK)
-            continue;
+        if (slog_reader_annotation(d->r, i, &k, &v) != SLOG_OK) continue;
         char *value;
         if (is_list(k)) {
             char **items = g_strsplit(v, "; ", -1);

@@ -13,7 +13,7 @@
 #include "doc.h"
 
 typedef struct sv_info_row {
-    const char *section;   /* "File" or "Annotations" (static) */
+    const char *section; /* "File" or "Annotations" (static) */
     char *key;
     char *value;
 } sv_info_row;

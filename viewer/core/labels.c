@@ -7,8 +7,8 @@
 
 #define THEME (*sv_theme_current())
 
-void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, double scroll_y,
-                      const char *const *labels, long hover_row)
+void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, double scroll_y, const char *const *labels,
+                      long hover_row)
 {
     cairo_save(cr);
     cairo_rectangle(cr, 0, 0, w, h);
@@ -22,17 +22,15 @@ void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, dou
         const sv_row *r = &lay->rows[i];
         double y = r->y - scroll_y;
         k = r->timeline < 0 ? 0 : k + 1;
-        if (y + r->h < 0 || y > h)
-            continue;
+        if (y + r->h < 0 || y > h) continue;
         if (r->timeline < 0) {
             sv_theme_source(cr, THEME.header_bg, 1);
             cairo_rectangle(cr, 0, y, w, r->h);
             cairo_fill(cr);
             sv_theme_source(cr, THEME.text, 1);
             if (r->h >= 9)
-                sv_draw_text_clipped(cr, lay->group_names[r->group][0] ? lay->group_names[r->group]
-                                                                    : "(no host)",
-                                  6, y + (r->h - 13) / 2, w - 10, 1, r->h >= 14 ? 8.5 : 7);
+                sv_draw_text_clipped(cr, lay->group_names[r->group][0] ? lay->group_names[r->group] : "(no host)", 6,
+                                     y + (r->h - 13) / 2, w - 10, 1, r->h >= 14 ? 8.5 : 7);
         } else if ((long)i == hover_row) {
             sv_theme_source(cr, THEME.accent, 0.12);
             cairo_rectangle(cr, 0, y, w, r->h);
@@ -52,11 +50,9 @@ void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, dou
         const sv_row *r = &lay->rows[i];
         double y = r->y - scroll_y, cy = r->y + r->h / 2;
         int small = r->h < 8;
-        if (r->timeline < 0 || (small && cy - last_cy < 14))
-            continue;
+        if (r->timeline < 0 || (small && cy - last_cy < 14)) continue;
         last_cy = cy;
-        if (y + r->h < -16 || y > h + 16)
-            continue;
+        if (y + r->h < -16 || y > h + 16) continue;
         if (small) {
             sv_theme_source(cr, THEME.dim_text, 1);
             cairo_rectangle(cr, w - 5, floor(y + r->h / 2), 4, 1);
@@ -74,8 +70,7 @@ void sv_render_labels(cairo_t *cr, double w, double h, const sv_layout *lay, dou
         double ty = y + (r->h - text_h) / 2;
         if (small) /* taller than its row: kept whole at the edges */
             ty = fmax(0, fmin(ty, h - text_h));
-        sv_draw_text_clipped(cr, l, lay->n_groups > 1 || lay->group_names[0][0] ? 14 : 8, ty, w - 18, 0,
-                          size);
+        sv_draw_text_clipped(cr, l, lay->n_groups > 1 || lay->group_names[0][0] ? 14 : 8, ty, w - 18, 0, size);
     }
     sv_theme_source(cr, THEME.border, 1);
     cairo_set_line_width(cr, 1);

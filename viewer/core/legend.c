@@ -9,14 +9,14 @@
 
 #define THEME (*sv_theme_current())
 
-#define PAD 8.0
-#define LINE_H 18.0
-#define SWATCH 11.0
+#define PAD     8.0
+#define LINE_H  18.0
+#define SWATCH  11.0
 #define NAME_PT 8.0
 
 /* Lay the entries out (draw when cr_draw is set); returns the height. */
-static double layout_legend(cairo_t *cr, int draw, double w, const sv_palette *pal,
-                            const char *const *names, const char *caption, const char *messages)
+static double layout_legend(cairo_t *cr, int draw, double w, const sv_palette *pal, const char *const *names,
+                            const char *caption, const char *messages)
 {
     double y = PAD;
     if (caption && *caption) {
@@ -29,8 +29,7 @@ static double layout_legend(cairo_t *cr, int draw, double w, const sv_palette *p
     double x = PAD;
     int any = 0;
     for (uint32_t i = 0; i < pal->n; i++) {
-        if (!pal->visible[i])
-            continue;
+        if (!pal->visible[i]) continue;
         /* names whole: a legend is read for them */
         double tw = sv_text_width(cr, names[i], 0, NAME_PT);
         double ew = SWATCH + 5 + tw + 16;
@@ -63,12 +62,10 @@ static double layout_legend(cairo_t *cr, int draw, double w, const sv_palette *p
         x += ew;
         any = 1;
     }
-    if (any)
-        y += LINE_H;
+    if (any) y += LINE_H;
     /* how the arrows are coloured, when it is not by category */
     int arrows = 0;
-    for (uint32_t i = 0; i < pal->n; i++)
-        arrows |= pal->visible[i] && pal->kind[i] == SLOG_KIND_ARROW;
+    for (uint32_t i = 0; i < pal->n; i++) arrows |= pal->visible[i] && pal->kind[i] == SLOG_KIND_ARROW;
     if (arrows && pal->arrows != SV_ARROWS_CATEGORY) {
         if (draw) {
             char what[64];
@@ -81,8 +78,7 @@ static double layout_legend(cairo_t *cr, int draw, double w, const sv_palette *p
                  * category's own mapping */
                 uint32_t cat = 0;
                 for (uint32_t i = 0; i < pal->n; i++)
-                    if (pal->kind[i] == SLOG_KIND_ARROW && pal->tag_field[i] >= 0 && pal->tag_field[i] < 32)
-                        cat = i;
+                    if (pal->kind[i] == SLOG_KIND_ARROW && pal->tag_field[i] >= 0 && pal->tag_field[i] < 32) cat = i;
                 int64_t info[32] = {0};
                 int tf = pal->tag_field[cat] >= 0 && pal->tag_field[cat] < 32 ? pal->tag_field[cat] : 0;
                 for (int t = 0; t < 10; t++) {
@@ -103,9 +99,9 @@ static double layout_legend(cairo_t *cr, int draw, double w, const sv_palette *p
                 }
                 sv_theme_source(cr, THEME.dim_text, 1);
                 sv_draw_text(cr, sv_arrow_scale_high(pal->arrows), x0 + 126, y, 0, 0, NAME_PT);
-                sv_draw_text(cr, "(log scale)", x0 + 126 + sv_text_width(cr, sv_arrow_scale_high(pal->arrows), 0,
-                                                                          NAME_PT) + 6,
-                             y, 0, 0, NAME_PT);
+                sv_draw_text(cr, "(log scale)",
+                             x0 + 126 + sv_text_width(cr, sv_arrow_scale_high(pal->arrows), 0, NAME_PT) + 6, y, 0, 0,
+                             NAME_PT);
             }
         }
         y += LINE_H;

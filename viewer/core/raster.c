@@ -22,8 +22,7 @@ void sv_raster_fill(sv_raster *ras, int x0, int x1, int y0, int y1, uint32_t c)
     if (y0 < 0) y0 = 0;
     if (x1 > ras->w) x1 = ras->w;
     if (y1 > ras->h) y1 = ras->h;
-    if (x1 <= x0 || y1 <= y0)
-        return;
+    if (x1 <= x0 || y1 <= y0) return;
     uint32_t keep = sv_keep_of(c);
     for (int y = y0; y < y1; y++) {
         uint32_t *row = ras->px + (size_t)y * ras->stride;
@@ -38,8 +37,7 @@ void sv_raster_fill(sv_raster *ras, int x0, int x1, int y0, int y1, uint32_t c)
 int sv_raster_init(sv_raster *ras, double w, double h)
 {
     memset(ras, 0, sizeof *ras);
-    if (w < 1 || h < 1)
-        return 0;
+    if (w < 1 || h < 1) return 0;
     ras->w = (int)ceil(w);
     ras->h = (int)ceil(h);
     ras->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, ras->w, ras->h);
@@ -66,8 +64,7 @@ void sv_raster_cairo(sv_raster *ras)
 
 void sv_raster_free(sv_raster *ras)
 {
-    if (ras->surf)
-        cairo_surface_destroy(ras->surf);
+    if (ras->surf) cairo_surface_destroy(ras->surf);
     memset(ras, 0, sizeof *ras);
 }
 
@@ -81,8 +78,7 @@ void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, 
     double p[4] = {-dx, dx, -dy, dy}, q[4] = {x0 + 1, ras->w - x0, y0 + 1, ras->h - y0};
     for (int i = 0; i < 4; i++) {
         if (p[i] == 0) {
-            if (q[i] < 0)
-                return;
+            if (q[i] < 0) return;
         } else {
             double r = q[i] / p[i];
             if (p[i] < 0) {
@@ -97,12 +93,20 @@ void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, 
     double ax = x0 + t0 * dx, ay = y0 + t0 * dy, bx = x0 + t1 * dx, by = y0 + t1 * dy;
     int steep = fabs(by - ay) > fabs(bx - ax);
     if (steep) {
-        double t = ax; ax = ay; ay = t;
-        t = bx; bx = by; by = t;
+        double t = ax;
+        ax = ay;
+        ay = t;
+        t = bx;
+        bx = by;
+        by = t;
     }
     if (ax > bx) {
-        double t = ax; ax = bx; bx = t;
-        t = ay; ay = by; by = t;
+        double t = ax;
+        ax = bx;
+        bx = t;
+        t = ay;
+        ay = by;
+        by = t;
     }
     double grad = bx - ax > 1e-9 ? (by - ay) / (bx - ax) : 0;
     int xs = (int)floor(ax + 0.5), xe = (int)floor(bx + 0.5);
@@ -128,14 +132,12 @@ static double diamond_cover(double px, double py, double cx, double cy, double r
     for (int i = 0; i < 16; i++) {
         double half = rad - fabs(px + (i + 0.5) / 16 - cx);
         double a = fmax(py, cy - half), b = fmin(py + 1, cy + half);
-        if (b > a)
-            sum += b - a;
+        if (b > a) sum += b - a;
     }
     return sum / 16;
 }
 
-void sv_raster_diamond(sv_raster *ras, sv_diamond_stamps *st, double cx, double cy, uint32_t fill,
-                           uint32_t line)
+void sv_raster_diamond(sv_raster *ras, sv_diamond_stamps *st, double cx, double cy, uint32_t fill, uint32_t line)
 {
     int ix = (int)floor(cx), iy = (int)floor(cy);
     int qx = (int)((cx - ix) * SV_STAMP_PHASES), qy = (int)((cy - iy) * SV_STAMP_PHASES);

@@ -16,8 +16,8 @@
  * half of every frame, written directly they cost about a millisecond. */
 typedef struct sv_raster {
     cairo_surface_t *surf;
-    uint32_t *px;      /* premultiplied ARGB32 */
-    int w, h, stride;  /* stride in pixels */
+    uint32_t *px;     /* premultiplied ARGB32 */
+    int w, h, stride; /* stride in pixels */
 } sv_raster;
 
 /* 0xRRGGBBAA scaled by shade, its alpha by alpha: premultiplied ARGB32. */
@@ -41,11 +41,9 @@ static inline uint32_t sv_keep_of(uint32_t c)
 /* Blend premultiplied colour c at coverage cov (0..1) into pixel (x, y). */
 static inline void sv_raster_plot(sv_raster *ras, int x, int y, uint32_t c, double cov)
 {
-    if (x < 0 || y < 0 || x >= ras->w || y >= ras->h || cov <= 0)
-        return;
+    if (x < 0 || y < 0 || x >= ras->w || y >= ras->h || cov <= 0) return;
     uint32_t k = (uint32_t)(cov * 256);
-    if (k > 256)
-        k = 256;
+    if (k > 256) k = 256;
     /* scale the premultiplied source by the coverage, then "over" */
     uint32_t srb = (((c & 0x00ff00ffu) * k) >> 8) & 0x00ff00ffu;
     uint32_t sag = ((((c >> 8) & 0x00ff00ffu) * k)) & 0xff00ff00u;
@@ -84,7 +82,7 @@ void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, 
  * lies within its pixel, quantised to 1/16 pixel (a quarter moved edges by
  * up to 65 of 255 levels against Cairo's, a sixteenth by at most 20): one
  * stamp of 11 x 11 pixels per phase, made when first used in a frame. */
-#define SV_STAMP_N 11 /* pixels -5..5 around the centre's pixel: r + 0.71 < 5 */
+#define SV_STAMP_N      11 /* pixels -5..5 around the centre's pixel: r + 0.71 < 5 */
 #define SV_STAMP_PHASES 16
 
 typedef struct sv_diamond_stamps {
@@ -95,7 +93,6 @@ typedef struct sv_diamond_stamps {
 
 /* An event diamond of radius SV_EVENT_R centred at (cx, cy); st caches the
  * stamps (zeroed before the frame's first diamond). */
-void sv_raster_diamond(sv_raster *ras, sv_diamond_stamps *st, double cx, double cy,
-                       uint32_t fill, uint32_t line);
+void sv_raster_diamond(sv_raster *ras, sv_diamond_stamps *st, double cx, double cy, uint32_t fill, uint32_t line);
 
 #endif

@@ -7,8 +7,8 @@
 
 #define THEME (*sv_theme_current())
 
-void sv_render_ruler(cairo_t *cr, double w, double h, const sv_viewport *vp,
-                     double label_offset, int have_range, double r0, double r1)
+void sv_render_ruler(cairo_t *cr, double w, double h, const sv_viewport *vp, double label_offset, int have_range,
+                     double r0, double r1)
 {
     cairo_save(cr);
     cairo_rectangle(cr, 0, 0, w, h);
@@ -32,8 +32,7 @@ void sv_render_ruler(cairo_t *cr, double w, double h, const sv_viewport *vp,
         double x = floor(sv_viewport_time_to_x(vp, t - label_offset)) + 0.5;
         cairo_move_to(cr, x, h - 4);
         cairo_line_to(cr, x, h);
-        if (tk.minor_step <= 0)
-            break;
+        if (tk.minor_step <= 0) break;
     }
     cairo_stroke(cr);
     sv_theme_source(cr, THEME.major_tick, 1);
@@ -58,8 +57,7 @@ void sv_render_ruler(cairo_t *cr, double w, double h, const sv_viewport *vp,
         double x = floor(sv_viewport_time_to_x(vp, t - label_offset)) + 0.5;
         char buf[48];
         sv_ticks_label(&tk, t, buf, sizeof buf);
-        if (x + 3 < left_limit)
-            continue;
+        if (x + 3 < left_limit) continue;
         /* A label that would run past the right edge (its unit cut off)
          * goes left of its tick, where it is whole, unless the label
          * before it is there. */

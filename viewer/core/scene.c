@@ -9,14 +9,12 @@
 
 #include "aggregate.h"
 
-sv_scene *sv_scene_new(double t0, double t1, int width, uint32_t n_timelines,
-                       uint32_t n_categories, const uint8_t *cat_kind)
+sv_scene *sv_scene_new(double t0, double t1, int width, uint32_t n_timelines, uint32_t n_categories,
+                       const uint8_t *cat_kind)
 {
     sv_scene *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
-    if (width < 1)
-        width = 1;
+    if (!s) return NULL;
+    if (width < 1) width = 1;
     s->t0 = t0;
     s->t1 = t1 > t0 ? t1 : t0 + 1;
     s->width = width;
@@ -32,8 +30,7 @@ sv_scene *sv_scene_new(double t0, double t1, int width, uint32_t n_timelines,
         sv_scene_free(s);
         return NULL;
     }
-    for (size_t i = 0; i < cells; i++)
-        s->slot_of[i] = -1;
+    for (size_t i = 0; i < cells; i++) s->slot_of[i] = -1;
     if (cat_kind)
         memcpy(kinds, cat_kind, n_categories);
     else
@@ -44,8 +41,7 @@ sv_scene *sv_scene_new(double t0, double t1, int width, uint32_t n_timelines,
 
 void sv_scene_free(sv_scene *s)
 {
-    if (!s)
-        return;
+    if (!s) return;
     free(s->items);
     free(s->info);
     free(s->order);
@@ -61,24 +57,19 @@ void sv_scene_free(sv_scene *s)
 
 int sv_scene_covers(const sv_scene *s, const uint8_t *want)
 {
-    if (!s->covered)
-        return 1;
+    if (!s->covered) return 1;
     for (uint32_t t = 0; t < s->n_timelines; t++)
-        if ((!want || want[t]) && !s->covered[t])
-            return 0;
+        if ((!want || want[t]) && !s->covered[t]) return 0;
     return 1;
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-    if (need <= *cap)
-        return 0;
+    if (need <= *cap) return 0;
     size_t n = *cap ? *cap : 256;
-    while (n < need)
-        n *= 2;
+    while (n < need) n *= 2;
     void *q = realloc(*p, n * elem);
-    if (!q)
-        return -1;
+    if (!q) return -1;
     *p = q;
     *cap = n;
     return 0;
@@ -101,31 +92,26 @@ int sv_scene_add_item(sv_scene *s, const slog_drawable *d)
     it->depth = 0;
     it->info_off = (uint32_t)s->n_info;
     it->n_info = (uint16_t)d->n_info;
-    if (d->n_info)
-        memcpy(s->info + s->n_info, d->info, sizeof(int64_t) * d->n_info);
+    if (d->n_info) memcpy(s->info + s->n_info, d->info, sizeof(int64_t) * d->n_info);
     s->n_info += d->n_info;
     return 0;
 }
 
 static float *slot_for(sv_scene *s, uint32_t tl, uint32_t cat)
 {
-    if (tl >= s->n_timelines || cat >= s->n_categories)
-        return NULL;
+    if (tl >= s->n_timelines || cat >= s->n_categories) return NULL;
     int32_t *so = &s->slot_of[(size_t)tl * s->n_categories + cat];
     if (*so < 0) {
         if (s->n_slots == s->cap_slots) {
             size_t nc = s->cap_slots ? s->cap_slots * 2 : 16;
             uint32_t *a = realloc(s->slot_tl, sizeof(uint32_t) * nc);
-            if (!a)
-                return NULL;
+            if (!a) return NULL;
             s->slot_tl = a;
             uint32_t *b = realloc(s->slot_cat, sizeof(uint32_t) * nc);
-            if (!b)
-                return NULL;
+            if (!b) return NULL;
             s->slot_cat = b;
             float *c = realloc(s->cols, sizeof(float) * (size_t)s->width * nc);
-            if (!c)
-                return NULL;
+            if (!c) return NULL;
             s->cols = c;
             s->cap_slots = nc;
         }
@@ -143,22 +129,18 @@ int sv_scene_add_preview(sv_scene *s, const slog_preview *p)
         const slog_preview_row *row = &p->rows[i];
         float *cols = slot_for(s, row->timeline, row->category);
         if (!cols) {
-            if (row->timeline >= s->n_timelines || row->category >= s->n_categories)
-                continue;
+            if (row->timeline >= s->n_timelines || row->category >= s->n_categories) continue;
             return -1;
         }
-        sv_agg_mode mode = s->cat_kind[row->category] == SLOG_KIND_STATE ? SV_AGG_FRACTION
-                                                                         : SV_AGG_COUNT;
-        sv_aggregate_bins(cols, s->width, s->t0, s->pixel_ns, p->lo, p->hi, p->n_bins,
-                          row->values, mode);
+        sv_agg_mode mode = s->cat_kind[row->category] == SLOG_KIND_STATE ? SV_AGG_FRACTION : SV_AGG_COUNT;
+        sv_aggregate_bins(cols, s->width, s->t0, s->pixel_ns, p->lo, p->hi, p->n_bins, row->values, mode);
     }
     return 0;
 }
 
 const float *sv_scene_cols(const sv_scene *s, uint32_t timeline, uint32_t category)
 {
-    if (timeline >= s->n_timelines || category >= s->n_categories)
-        return NULL;
+    if (timeline >= s->n_timelines || category >= s->n_categories) return NULL;
     int32_t so = s->slot_of[(size_t)timeline * s->n_categories + category];
     return so < 0 ? NULL : s->cols + (size_t)so * s->width;
 }
@@ -172,12 +154,9 @@ static int cmp_state_nesting(const void *a, const void *b)
 {
     const sv_item *x = &sort_scene->items[*(const uint32_t *)a];
     const sv_item *y = &sort_scene->items[*(const uint32_t *)b];
-    if (x->timeline != y->timeline)
-        return x->timeline < y->timeline ? -1 : 1;
-    if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
-    if (x->end != y->end)
-        return x->end > y->end ? -1 : 1; /* the longer (outer) one first */
+    if (x->timeline != y->timeline) return x->timeline < y->timeline ? -1 : 1;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    if (x->end != y->end) return x->end > y->end ? -1 : 1; /* the longer (outer) one first */
     return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 
@@ -191,12 +170,9 @@ static int cmp_draw(const void *a, const void *b)
     const sv_item *x = &sort_scene->items[*(const uint32_t *)a];
     const sv_item *y = &sort_scene->items[*(const uint32_t *)b];
     int rx = draw_rank(x), ry = draw_rank(y);
-    if (rx != ry)
-        return rx - ry;
-    if (x->depth != y->depth)
-        return x->depth - y->depth;
-    if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
+    if (rx != ry) return rx - ry;
+    if (x->depth != y->depth) return x->depth - y->depth;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
     return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 
@@ -205,9 +181,7 @@ static int cmp_slot(const void *a, const void *b)
     uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
     if (sort_scene->slot_tl[i] != sort_scene->slot_tl[j])
         return sort_scene->slot_tl[i] < sort_scene->slot_tl[j] ? -1 : 1;
-    return sort_scene->slot_cat[i] < sort_scene->slot_cat[j]
-               ? -1
-               : sort_scene->slot_cat[i] > sort_scene->slot_cat[j];
+    return sort_scene->slot_cat[i] < sort_scene->slot_cat[j] ? -1 : sort_scene->slot_cat[i] > sort_scene->slot_cat[j];
 }
 
 int sv_scene_finish(sv_scene *s)
@@ -215,15 +189,13 @@ int sv_scene_finish(sv_scene *s)
     sort_scene = s;
     free(s->order);
     s->order = malloc(sizeof(uint32_t) * (s->n_items ? s->n_items : 1));
-    if (!s->order)
-        return -1;
+    if (!s->order) return -1;
     /* Nesting: per timeline, states by start then longest first; a stack
      * of open end times gives the depth (a state that starts before the one
      * on top ends is drawn inside it, even if it overlaps only partly). */
     size_t n_states = 0;
     for (size_t i = 0; i < s->n_items; i++)
-        if (s->items[i].kind == SLOG_KIND_STATE)
-            s->order[n_states++] = (uint32_t)i;
+        if (s->items[i].kind == SLOG_KIND_STATE) s->order[n_states++] = (uint32_t)i;
     qsort(s->order, n_states, sizeof(uint32_t), cmp_state_nesting);
     int64_t stack[256];
     int sp = 0;
@@ -235,24 +207,19 @@ int sv_scene_finish(sv_scene *s)
             cur_tl = it->timeline;
             sp = 0;
         }
-        while (sp > 0 && stack[sp - 1] <= it->start)
-            sp--;
+        while (sp > 0 && stack[sp - 1] <= it->start) sp--;
         it->depth = (uint8_t)(sp < 255 ? sp : 255);
-        if (it->depth > s->max_depth)
-            s->max_depth = it->depth;
-        if (sp < 256)
-            stack[sp++] = it->end;
+        if (it->depth > s->max_depth) s->max_depth = it->depth;
+        if (sp < 256) stack[sp++] = it->end;
     }
-    for (size_t i = 0; i < s->n_items; i++)
-        s->order[i] = (uint32_t)i;
+    for (size_t i = 0; i < s->n_items; i++) s->order[i] = (uint32_t)i;
     qsort(s->order, s->n_items, sizeof(uint32_t), cmp_draw);
 
     /* Slots sorted by (timeline, category) so the renderer stacks them in
      * legend order; rebuild cols in that order. */
     free(s->tl_first_slot);
     s->tl_first_slot = calloc((size_t)s->n_timelines + 1, sizeof(size_t));
-    if (!s->tl_first_slot)
-        return -1;
+    if (!s->tl_first_slot) return -1;
     if (s->n_slots) {
         uint32_t *perm = malloc(sizeof(uint32_t) * s->n_slots);
         float *cols = malloc(sizeof(float) * s->n_slots * (size_t)s->width);
@@ -265,13 +232,11 @@ int sv_scene_finish(sv_scene *s)
             free(cat);
             return -1;
         }
-        for (size_t i = 0; i < s->n_slots; i++)
-            perm[i] = (uint32_t)i;
+        for (size_t i = 0; i < s->n_slots; i++) perm[i] = (uint32_t)i;
         qsort(perm, s->n_slots, sizeof(uint32_t), cmp_slot);
         for (size_t i = 0; i < s->n_slots; i++) {
             uint32_t o = perm[i];
-            memcpy(cols + i * s->width, s->cols + (size_t)o * s->width,
-                   sizeof(float) * (size_t)s->width);
+            memcpy(cols + i * s->width, s->cols + (size_t)o * s->width, sizeof(float) * (size_t)s->width);
             tl[i] = s->slot_tl[o];
             cat[i] = s->slot_cat[o];
             s->slot_of[(size_t)tl[i] * s->n_categories + cat[i]] = (int32_t)i;
@@ -286,10 +251,8 @@ int sv_scene_finish(sv_scene *s)
         s->cap_slots = s->n_slots;
     }
     /* counting pass for the per-timeline slot ranges */
-    for (size_t i = 0; i < s->n_slots; i++)
-        s->tl_first_slot[s->slot_tl[i] + 1]++;
-    for (uint32_t t = 0; t < s->n_timelines; t++)
-        s->tl_first_slot[t + 1] += s->tl_first_slot[t];
+    for (size_t i = 0; i < s->n_slots; i++) s->tl_first_slot[s->slot_tl[i] + 1]++;
+    for (uint32_t t = 0; t < s->n_timelines; t++) s->tl_first_slot[t + 1] += s->tl_first_slot[t];
     return 0;
 }
 
@@ -299,8 +262,8 @@ typedef struct query_ctx {
     sv_scene *s;
     sv_cancel_fn cancel;
     void *cancel_user;
-    int failed;     /* allocation failure */
-    int stopped;    /* cancelled or too many */
+    int failed;  /* allocation failure */
+    int stopped; /* cancelled or too many */
     unsigned tick;
     /* Querying the window in pieces around unreadable nodes: a drawable
      * that starts at or before skip_upto crossed into an earlier piece
@@ -324,8 +287,7 @@ static slog_cb_result on_drawable(void *user, const slog_drawable *d)
 {
     query_ctx *c = user;
     sv_scene *s = c->s;
-    if (c->skip && (d->start < d->end ? d->start : d->end) <= c->skip_upto)
-        return SLOG_CONTINUE;
+    if (c->skip && (d->start < d->end ? d->start : d->end) <= c->skip_upto) return SLOG_CONTINUE;
     /* A drawable narrower than a pixel (stored high in the tree because it
      * straddles a node boundary) is folded into the pixel columns like the
      * previews around it; it is drawn as itself once it is wide enough. */
@@ -333,18 +295,15 @@ static slog_cb_result on_drawable(void *user, const slog_drawable *d)
     if (s->pixel_ns >= 1 && dur < s->pixel_ns && d->kind != SLOG_KIND_EVENT) {
         float *cols = slot_for(s, d->timeline, d->category);
         if (!cols) {
-            if (d->timeline >= s->n_timelines || d->category >= s->n_categories)
-                return SLOG_CONTINUE;
+            if (d->timeline >= s->n_timelines || d->category >= s->n_categories) return SLOG_CONTINUE;
             c->failed = 1;
             return SLOG_STOP;
         }
         if (d->kind == SLOG_KIND_STATE) {
-            sv_aggregate_interval(cols, s->width, s->t0, s->pixel_ns, (double)d->start,
-                                  (double)d->end, 1);
+            sv_aggregate_interval(cols, s->width, s->t0, s->pixel_ns, (double)d->start, (double)d->end, 1);
         } else {
             double x = ((double)d->start - s->t0) / s->pixel_ns;
-            if (x >= 0 && x < s->width)
-                cols[(int)x] += 1;
+            if (x >= 0 && x < s->width) cols[(int)x] += 1;
         }
         return should_stop(c) ? SLOG_STOP : SLOG_CONTINUE;
     }
@@ -381,8 +340,7 @@ static int node_at(slog_reader *r, uint64_t off, slog_node_info *out)
 {
     const slog_file_info *fi = slog_reader_info(r);
     for (uint64_t i = 0; i < fi->n_nodes; i++)
-        if (slog_reader_node(r, i, out) == SLOG_OK && off >= out->offset && off < out->offset + out->size)
-            return 0;
+        if (slog_reader_node(r, i, out) == SLOG_OK && off >= out->offset && off < out->offset + out->size) return 0;
     return -1;
 }
 
@@ -405,13 +363,11 @@ static slog_status query_pieces(slog_reader *r, const slog_query *q, const sv_ba
             stats->bytes_read += ps.bytes_read;
             stats->drawables += ps.drawables;
             stats->previews += ps.previews;
-            if (st != SLOG_OK || c->failed || c->stopped)
-                return st;
+            if (st != SLOG_OK || c->failed || c->stopped) return st;
             c->skip = 1;
             c->skip_upto = b;
         }
-        if (k < n_bad && bad[k].hi > a)
-            a = bad[k].hi;
+        if (k < n_bad && bad[k].hi > a) a = bad[k].hi;
     }
     return SLOG_OK;
 }
@@ -422,8 +378,7 @@ static int cmp_bad(const void *x, const void *y)
     return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
-sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width,
-                         const uint8_t *timelines, uint32_t flags,
+sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width, const uint8_t *timelines, uint32_t flags,
                          sv_cancel_fn cancel, void *cancel_user, slog_error *err)
 {
     double start = now_ms();
@@ -435,18 +390,14 @@ sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width,
     query_ctx c;
     for (;;) {
         uint8_t *kinds = malloc(fi->n_categories ? fi->n_categories : 1);
-        if (!kinds)
-            goto nomem;
-        for (uint32_t i = 0; i < fi->n_categories; i++)
-            kinds[i] = (uint8_t)slog_reader_category(r, i)->kind;
+        if (!kinds) goto nomem;
+        for (uint32_t i = 0; i < fi->n_categories; i++) kinds[i] = (uint8_t)slog_reader_category(r, i)->kind;
         s = sv_scene_new(t0, t1, width, fi->n_timelines, fi->n_categories, kinds);
         free(kinds);
-        if (!s)
-            goto nomem;
+        if (!s) goto nomem;
         if (timelines) {
             s->covered = malloc(fi->n_timelines ? fi->n_timelines : 1);
-            if (!s->covered)
-                goto nomem_scene;
+            if (!s->covered) goto nomem_scene;
             memcpy(s->covered, timelines, fi->n_timelines);
         }
         c = (query_ctx){.s = s, .cancel = cancel, .cancel_user = cancel_user};
@@ -465,8 +416,7 @@ sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width,
         slog_error e;
         memset(&e, 0, sizeof e);
         slog_status st = query_pieces(r, &q, bad, n_bad, &c, &s->stats, &e);
-        if (c.failed)
-            goto nomem_scene;
+        if (c.failed) goto nomem_scene;
         slog_node_info ni;
         /* An unreadable node: the same window again, around it. Whether a
          * node is read or delivered as a preview depends on pixel_ns alone,
@@ -474,15 +424,13 @@ sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width,
         if ((st == SLOG_ERR_CHECKSUM || st == SLOG_ERR_CORRUPT || st == SLOG_ERR_TRUNCATED) &&
             e.offset != SLOG_NO_OFFSET && n_bad < SV_SCENE_MAX_BAD && node_at(r, e.offset, &ni) == 0) {
             sv_scene_free(s);
-            if (!n_bad)
-                memcpy(bad_msg, e.message, sizeof bad_msg);
+            if (!n_bad) memcpy(bad_msg, e.message, sizeof bad_msg);
             bad[n_bad++] = (sv_bad_range){ni.lo, ni.hi};
             qsort(bad, n_bad, sizeof bad[0], cmp_bad);
             continue;
         }
         if (st != SLOG_OK) {
-            if (err)
-                *err = e;
+            if (err) *err = e;
             sv_scene_free(s);
             return NULL;
         }
@@ -500,8 +448,7 @@ sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width,
         return NULL;
     }
     s->complete = !c.stopped;
-    if (sv_scene_finish(s))
-        goto nomem_scene;
+    if (sv_scene_finish(s)) goto nomem_scene;
     s->query_ms = now_ms() - start;
     return s;
 nomem_scene:
@@ -521,15 +468,12 @@ nomem:
 int sv_geom_state(const sv_geom *g, const sv_item *it, sv_rect *out)
 {
     const sv_row *row = sv_layout_row_of(g->lay, it->timeline);
-    if (!row)
-        return 0;
+    if (!row) return 0;
     double x0 = sv_viewport_time_to_x(g->vp, (double)it->start);
     double x1 = sv_viewport_time_to_x(g->vp, (double)it->end);
     /* keep coordinates in a range Cairo handles (it uses 24.8 fixed point) */
-    if (x0 < -10)
-        x0 = -10;
-    if (x1 > g->vp->width + 10)
-        x1 = g->vp->width + 10;
+    if (x0 < -10) x0 = -10;
+    if (x1 > g->vp->width + 10) x1 = g->vp->width + 10;
     if (x1 - x0 < 1) {
         double c = (x0 + x1) / 2;
         x0 = c - 0.5;
@@ -555,21 +499,18 @@ int sv_geom_state(const sv_geom *g, const sv_item *it, sv_rect *out)
 int sv_geom_event(const sv_geom *g, const sv_item *it, double *x, double *y)
 {
     const sv_row *row = sv_layout_row_of(g->lay, it->timeline);
-    if (!row)
-        return 0;
+    if (!row) return 0;
     *x = sv_viewport_time_to_x(g->vp, (double)it->start);
     /* a row lower than a marker (Compact Rows) has a tick at its middle */
     *y = row->y - g->scroll_y + (row->h < SV_EVENT_ROW_MIN ? row->h / 2 : SV_EVENT_R + 1);
     return 1;
 }
 
-int sv_geom_arrow(const sv_geom *g, const sv_item *it, double *x0, double *y0, double *x1,
-                  double *y1)
+int sv_geom_arrow(const sv_geom *g, const sv_item *it, double *x0, double *y0, double *x1, double *y1)
 {
     const sv_row *a = sv_layout_row_of(g->lay, it->timeline);
     const sv_row *b = sv_layout_row_of(g->lay, it->end_timeline);
-    if (!a || !b)
-        return 0;
+    if (!a || !b) return 0;
     *x0 = sv_viewport_time_to_x(g->vp, (double)it->start);
     *x1 = sv_viewport_time_to_x(g->vp, (double)it->end);
     *y0 = a->y - g->scroll_y + a->h / 2;
@@ -582,16 +523,13 @@ double sv_segment_distance(double px, double py, double x0, double y0, double x1
     double dx = x1 - x0, dy = y1 - y0;
     double len2 = dx * dx + dy * dy;
     double t = len2 > 0 ? ((px - x0) * dx + (py - y0) * dy) / len2 : 0;
-    if (t < 0)
-        t = 0;
-    if (t > 1)
-        t = 1;
+    if (t < 0) t = 0;
+    if (t > 1) t = 1;
     double cx = x0 + t * dx - px, cy = y0 + t * dy - py;
     return sqrt(cx * cx + cy * cy);
 }
 
-long sv_scene_hit(const sv_scene *s, const sv_geom *g, const uint8_t *visible, double x,
-                  double y)
+long sv_scene_hit(const sv_scene *s, const sv_geom *g, const uint8_t *visible, double x, double y)
 {
     long best = -1;
     double best_d = 5.0; /* pixels of slack for thin things */
@@ -599,21 +537,17 @@ long sv_scene_hit(const sv_scene *s, const sv_geom *g, const uint8_t *visible, d
     long best_state = -1;
     for (size_t i = 0; i < s->n_items; i++) {
         const sv_item *it = &s->items[i];
-        if (visible && !visible[it->category])
-            continue;
+        if (visible && !visible[it->category]) continue;
         if (it->kind == SLOG_KIND_STATE) {
             sv_rect r;
-            if (!sv_geom_state(g, it, &r))
-                continue;
-            if (x >= r.x - 0.5 && x <= r.x + r.w + 0.5 && y >= r.y && y <= r.y + r.h &&
-                (int)it->depth > best_depth) {
+            if (!sv_geom_state(g, it, &r)) continue;
+            if (x >= r.x - 0.5 && x <= r.x + r.w + 0.5 && y >= r.y && y <= r.y + r.h && (int)it->depth > best_depth) {
                 best_depth = it->depth;
                 best_state = (long)i;
             }
         } else if (it->kind == SLOG_KIND_EVENT) {
             double ex, ey;
-            if (!sv_geom_event(g, it, &ex, &ey))
-                continue;
+            if (!sv_geom_event(g, it, &ex, &ey)) continue;
             double d = hypot(ex - x, ey - y);
             if (d <= best_d) {
                 best_d = d;
@@ -621,8 +555,7 @@ long sv_scene_hit(const sv_scene *s, const sv_geom *g, const uint8_t *visible, d
             }
         } else {
             double x0, y0, x1, y1;
-            if (!sv_geom_arrow(g, it, &x0, &y0, &x1, &y1))
-                continue;
+            if (!sv_geom_arrow(g, it, &x0, &y0, &x1, &y1)) continue;
             double d = sv_segment_distance(x, y, x0, y0, x1, y1);
             /* a little less slack for arrows than markers, and an arrow
              * only wins over a state when the pointer is really on it */

@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <slog2/slog.h>
 #include "viewport.h"
+#include <slog2/slog.h>
 
 /* More real drawables than this in one frame stop the query; the frame is
  * drawn from what arrived and marked incomplete. */
@@ -24,10 +24,10 @@
 typedef struct sv_item {
     int64_t start, end;
     uint32_t category, timeline, end_timeline;
-    uint32_t info_off;  /* index into sv_scene.info */
+    uint32_t info_off; /* index into sv_scene.info */
     uint16_t n_info;
-    uint8_t kind;       /* slog_kind */
-    uint8_t depth;      /* states: nesting depth on their timeline (0 = outer) */
+    uint8_t kind;  /* slog_kind */
+    uint8_t depth; /* states: nesting depth on their timeline (0 = outer) */
 } sv_item;
 
 /* Unreadable nodes (bad checksum, inconsistent) a scene was drawn
@@ -35,12 +35,12 @@ typedef struct sv_item {
 #define SV_SCENE_MAX_BAD 16
 
 typedef struct sv_bad_range {
-    int64_t lo, hi;     /* [lo, hi): the node's interval, for every timeline */
+    int64_t lo, hi; /* [lo, hi): the node's interval, for every timeline */
 } sv_bad_range;
 
 typedef struct sv_scene {
-    double t0, t1;      /* window the columns cover */
-    int width;          /* pixel columns */
+    double t0, t1; /* window the columns cover */
+    int width;     /* pixel columns */
     double pixel_ns;
     uint32_t n_timelines, n_categories;
 
@@ -48,13 +48,13 @@ typedef struct sv_scene {
     size_t n_items, cap_items;
     int64_t *info;
     size_t n_info, cap_info;
-    uint32_t *order;    /* draw order: states by depth, then events, then arrows */
+    uint32_t *order; /* draw order: states by depth, then events, then arrows */
     uint8_t max_depth;
 
     /* Pixel-column rows from previews: slot s holds width floats at
      * cols + s*width for (slot_tl[s], slot_cat[s]); slots are sorted by
      * (timeline, category) after the query. */
-    int32_t *slot_of;   /* n_timelines * n_categories -> slot or -1 */
+    int32_t *slot_of; /* n_timelines * n_categories -> slot or -1 */
     size_t n_slots, cap_slots;
     uint32_t *slot_tl, *slot_cat;
     float *cols;
@@ -62,11 +62,11 @@ typedef struct sv_scene {
                               [tl_first_slot[t], tl_first_slot[t+1]) */
 
     const uint8_t *cat_kind; /* owned: n_categories kinds */
-    uint8_t *covered;   /* owned: n_timelines flags of the timelines queried;
+    uint8_t *covered;        /* owned: n_timelines flags of the timelines queried;
                            NULL: all of them */
     slog_query_stats stats;
     double query_ms;
-    int complete;       /* 0 if stopped early (cancelled or too many items) */
+    int complete; /* 0 if stopped early (cancelled or too many items) */
     /* Time ranges of unreadable nodes the window was queried around (the
      * rest of it is drawn), and the first one's error message. */
     sv_bad_range bad[SV_SCENE_MAX_BAD];
@@ -86,8 +86,7 @@ typedef int (*sv_cancel_fn)(void *user);
  * its fields). Returns NULL on error (err filled,
  * status SLOG_ERR_NOMEM on allocation failure) or when cancelled (err->status
  * SLOG_OK). Thread-safe with respect to r. */
-sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width,
-                         const uint8_t *timelines, uint32_t flags,
+sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width, const uint8_t *timelines, uint32_t flags,
                          sv_cancel_fn cancel, void *cancel_user, slog_error *err);
 void sv_scene_free(sv_scene *s);
 
@@ -116,24 +115,21 @@ typedef struct sv_geom {
  * narrower than a pixel are widened to one pixel so they stay visible. */
 int sv_geom_state(const sv_geom *g, const sv_item *it, sv_rect *out);
 /* Centre point of an event marker (radius SV_EVENT_R). */
-#define SV_EVENT_R 4.0
+#define SV_EVENT_R       4.0
 /* Rows lower than this show events as ticks of the row's height. */
 #define SV_EVENT_ROW_MIN (2 * SV_EVENT_R + 2)
 int sv_geom_event(const sv_geom *g, const sv_item *it, double *x, double *y);
 /* Arrow end points (sender -> receiver). */
-int sv_geom_arrow(const sv_geom *g, const sv_item *it, double *x0, double *y0,
-                  double *x1, double *y1);
+int sv_geom_arrow(const sv_geom *g, const sv_item *it, double *x0, double *y0, double *x1, double *y1);
 
 /* The topmost drawable at canvas point (x, y) among visible categories
  * (visible: n_categories flags, NULL = all). Arrows and events within a few
  * pixels win over states; among states the deepest. Returns the item index
  * or -1. */
-long sv_scene_hit(const sv_scene *s, const sv_geom *g, const uint8_t *visible,
-                  double x, double y);
+long sv_scene_hit(const sv_scene *s, const sv_geom *g, const uint8_t *visible, double x, double y);
 
 /* Distance from (px, py) to the segment (x0,y0)-(x1,y1). */
-double sv_segment_distance(double px, double py, double x0, double y0, double x1,
-                           double y1);
+double sv_segment_distance(double px, double py, double x0, double y0, double x1, double y1);
 
 /* Compute nesting depths and the draw order for items (exposed for tests:
  * a scene assembled by hand gets the same treatment as a queried one). */
@@ -141,8 +137,8 @@ int sv_scene_finish(sv_scene *s);
 /* Append an item (copies info). 0 or -1 on allocation failure. */
 int sv_scene_add_item(sv_scene *s, const slog_drawable *d);
 /* An empty scene for tests / for a window with no data. */
-sv_scene *sv_scene_new(double t0, double t1, int width, uint32_t n_timelines,
-                       uint32_t n_categories, const uint8_t *cat_kind);
+sv_scene *sv_scene_new(double t0, double t1, int width, uint32_t n_timelines, uint32_t n_categories,
+                       const uint8_t *cat_kind);
 /* Fold one preview into the columns. */
 int sv_scene_add_preview(sv_scene *s, const slog_preview *p);
 

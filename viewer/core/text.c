@@ -10,8 +10,7 @@ PangoLayout *sv_text_layout(cairo_t *cr, const char *text, int bold, double size
     PangoFontDescription *fd = pango_font_description_new();
     pango_font_description_set_family(fd, "Cantarell, DejaVu Sans, Sans");
     pango_font_description_set_size(fd, (int)((size > 0 ? size : 9) * PANGO_SCALE));
-    if (bold)
-        pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
+    if (bold) pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
     pango_layout_set_font_description(l, fd);
     pango_font_description_free(fd);
     pango_layout_set_text(l, text, -1);
@@ -27,8 +26,7 @@ double sv_text_width(cairo_t *cr, const char *text, int bold, double size)
     return w;
 }
 
-double sv_draw_text(cairo_t *cr, const char *text, double x, double y, int align, int bold,
-                    double size)
+double sv_draw_text(cairo_t *cr, const char *text, double x, double y, int align, int bold, double size)
 {
     PangoLayout *l = sv_text_layout(cr, text, bold, size);
     int w, h;
@@ -40,11 +38,9 @@ double sv_draw_text(cairo_t *cr, const char *text, double x, double y, int align
     return w;
 }
 
-void sv_draw_text_clipped(cairo_t *cr, const char *text, double x, double y,
-                              double max_w, int bold, double size)
+void sv_draw_text_clipped(cairo_t *cr, const char *text, double x, double y, double max_w, int bold, double size)
 {
-    if (max_w < 8)
-        return;
+    if (max_w < 8) return;
     PangoLayout *l = sv_text_layout(cr, text, bold, size);
     pango_layout_set_width(l, (int)(max_w * PANGO_SCALE));
     pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);

@@ -88,10 +88,8 @@ int sv_palette_init(sv_palette *p, const slog_reader *r)
         p->kind[i] = (uint8_t)c->kind;
         p->size_field[i] = p->tag_field[i] = -1;
         for (uint32_t f = 0; f < c->n_fields && f < 32767; f++) {
-            if (c->field_types[f] == SLOG_FIELD_BYTES && p->size_field[i] < 0)
-                p->size_field[i] = (int16_t)f;
-            if (strcmp(c->field_names[f], "tag") == 0 && p->tag_field[i] < 0)
-                p->tag_field[i] = (int16_t)f;
+            if (c->field_types[f] == SLOG_FIELD_BYTES && p->size_field[i] < 0) p->size_field[i] = (int16_t)f;
+            if (strcmp(c->field_names[f], "tag") == 0 && p->tag_field[i] < 0) p->tag_field[i] = (int16_t)f;
         }
     }
     p->arrows = SV_ARROWS_SIZE;
@@ -110,8 +108,8 @@ void sv_palette_clear(sv_palette *p)
 
 void sv_set_rgba(cairo_t *cr, uint32_t rgba, double shade, double alpha)
 {
-    double r = ((rgba >> 24) & 255) / 255.0, g = ((rgba >> 16) & 255) / 255.0,
-           b = ((rgba >> 8) & 255) / 255.0, a = (rgba & 255) / 255.0;
+    double r = ((rgba >> 24) & 255) / 255.0, g = ((rgba >> 16) & 255) / 255.0, b = ((rgba >> 8) & 255) / 255.0,
+           a = (rgba & 255) / 255.0;
     cairo_set_source_rgba(cr, r * shade, g * shade, b * shade, a * alpha);
 }
 
@@ -121,10 +119,8 @@ static const uint32_t RAMP[] = {0x2f6fdfffu, 0x8a3fc7ffu, 0xd6336cffu, 0xf08c00f
 
 uint32_t sv_ramp_rgba(double t)
 {
-    if (!(t > 0))
-        t = 0;
-    if (t > 1)
-        t = 1;
+    if (!(t > 0)) t = 0;
+    if (t > 1) t = 1;
     double x = t * 3;
     int i = x >= 3 ? 2 : (int)x;
     double f = x - i;
@@ -143,28 +139,24 @@ static const uint32_t TAGS[] = {0x4e79a7ffu, 0xf28e2bffu, 0xe15759ffu, 0x76b7b2f
 uint32_t sv_arrow_rgba(const sv_palette *p, uint32_t cat, int64_t dur, const int64_t *info, uint16_t n_info)
 {
     uint32_t own = cat < p->n ? p->rgba[cat] : 0x808080ffu;
-    if (cat >= p->n)
-        return own;
+    if (cat >= p->n) return own;
     switch (p->arrows) {
     case SV_ARROWS_SIZE: {
         int f = p->size_field[cat];
-        if (f < 0 || f >= n_info || info[f] == SLOG_INFO_UNKNOWN || info[f] < 0)
-            return own;
+        if (f < 0 || f >= n_info || info[f] == SLOG_INFO_UNKNOWN || info[f] < 0) return own;
         /* 1 B .. 16 MiB: a power of two a step */
         return sv_ramp_rgba(log2((double)(info[f] > 1 ? info[f] : 1)) / 24);
     }
     case SV_ARROWS_TAG: {
         int f = p->tag_field[cat];
-        if (f < 0 || f >= n_info || info[f] == SLOG_INFO_UNKNOWN)
-            return own;
+        if (f < 0 || f >= n_info || info[f] == SLOG_INFO_UNKNOWN) return own;
         uint64_t t = (uint64_t)info[f];
         return TAGS[t % (sizeof TAGS / sizeof TAGS[0])];
     }
     case SV_ARROWS_LATENCY:
         /* 100 ns .. 100 ms, a decade a step */
         return sv_ramp_rgba((log10((double)(dur > 100 ? dur : 100)) - 2) / 6);
-    default:
-        return own;
+    default: return own;
     }
 }
 
@@ -178,8 +170,7 @@ const char *sv_arrow_colour_name(sv_arrow_colour c)
 int sv_arrow_colour_parse(const char *s)
 {
     for (int i = 0; i < SV_N_ARROW_COLOURS; i++)
-        if (strcmp(s, ARROW_NAMES[i]) == 0)
-            return i;
+        if (strcmp(s, ARROW_NAMES[i]) == 0) return i;
     return -1;
 }
 

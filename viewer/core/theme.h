@@ -12,19 +12,19 @@
 
 /* What a message arrow's colour says. */
 typedef enum sv_arrow_colour {
-    SV_ARROWS_SIZE = 0,   /* its byte count, log scale (the default) */
-    SV_ARROWS_TAG,        /* its tag: one of a few colours */
-    SV_ARROWS_LATENCY,    /* receive minus send, log scale */
-    SV_ARROWS_CATEGORY,   /* its category's colour, as the legend shows it */
+    SV_ARROWS_SIZE = 0, /* its byte count, log scale (the default) */
+    SV_ARROWS_TAG,      /* its tag: one of a few colours */
+    SV_ARROWS_LATENCY,  /* receive minus send, log scale */
+    SV_ARROWS_CATEGORY, /* its category's colour, as the legend shows it */
     SV_N_ARROW_COLOURS
 } sv_arrow_colour;
 
 /* Category colours and visibility, indexed by category id. */
 typedef struct sv_palette {
     uint32_t n;
-    uint32_t *rgba;     /* 0xRRGGBBAA */
+    uint32_t *rgba; /* 0xRRGGBBAA */
     uint8_t *visible;
-    uint8_t *kind;      /* slog_kind */
+    uint8_t *kind;                   /* slog_kind */
     int16_t *size_field, *tag_field; /* arrows: the index of their BYTES
                                         field and of "tag", or -1 */
     sv_arrow_colour arrows;
@@ -57,17 +57,17 @@ typedef struct sv_theme {
     double bg[4], alt_bg[4], header_bg[4]; /* canvas: rows, every other row, host headers */
     double chrome_bg[4];                   /* ruler, label column, around the picture */
     double overview_bg[4];
-    double grid[4];                        /* vertical lines at the ruler's major ticks */
-    double border[4];                      /* separators */
+    double grid[4];   /* vertical lines at the ruler's major ticks */
+    double border[4]; /* separators */
     double tick[4], major_tick[4];
     double text[4], dim_text[4], accent[4];
-    double veil[4];                        /* over what lies outside a selected range */
-    double dim_window[4];                  /* the overview outside the shown window */
-    double strong[4];                      /* outline of the selected item */
-    double meter_bg[4];                    /* behind a statistics bar */
-    double arrow_lift;                     /* arrows: colour x 0.55 + this (on dark rows
+    double veil[4];       /* over what lies outside a selected range */
+    double dim_window[4]; /* the overview outside the shown window */
+    double strong[4];     /* outline of the selected item */
+    double meter_bg[4];   /* behind a statistics bar */
+    double arrow_lift;    /* arrows: colour x 0.55 + this (on dark rows
                                               a dark message colour must still show) */
-    double halo[4];                        /* drawn around arrows, over the states */
+    double halo[4];       /* drawn around arrows, over the states */
 } sv_theme;
 /* The theme frames are drawn with: light unless sv_theme_set_dark(1). One
  * per process (frames are drawn on the UI thread, or by the headless

@@ -17,21 +17,16 @@ static void viewport_clamp(sv_viewport *vp)
 {
     double ext = vp->hi - vp->lo;
     double span = vp->t1 - vp->t0;
-    if (!(span >= SV_MIN_SPAN_NS))
-        span = SV_MIN_SPAN_NS;
-    if (span > ext)
-        span = ext;
-    if (vp->t0 < vp->lo)
-        vp->t0 = vp->lo;
-    if (vp->t0 + span > vp->hi)
-        vp->t0 = vp->hi - span;
+    if (!(span >= SV_MIN_SPAN_NS)) span = SV_MIN_SPAN_NS;
+    if (span > ext) span = ext;
+    if (vp->t0 < vp->lo) vp->t0 = vp->lo;
+    if (vp->t0 + span > vp->hi) vp->t0 = vp->hi - span;
     vp->t1 = vp->t0 + span;
 }
 
 void sv_viewport_init(sv_viewport *vp, double lo, double hi, double width)
 {
-    if (!(hi - lo >= SV_MIN_SPAN_NS))
-        hi = lo + SV_MIN_SPAN_NS;
+    if (!(hi - lo >= SV_MIN_SPAN_NS)) hi = lo + SV_MIN_SPAN_NS;
     vp->lo = lo;
     vp->hi = hi;
     vp->width = width > 0 ? width : 1;
@@ -88,8 +83,7 @@ double sv_viewport_x_to_time(const sv_viewport *vp, double x)
 
 int sv_viewport_zoom_at(sv_viewport *vp, double factor, double x)
 {
-    if (!(factor > 0))
-        return 0;
+    if (!(factor > 0)) return 0;
     sv_viewport old = *vp;
     double ext = vp->hi - vp->lo;
     double span = clampd((vp->t1 - vp->t0) / factor, SV_MIN_SPAN_NS, ext);
@@ -131,38 +125,35 @@ int sv_viewport_equal(const sv_viewport *a, const sv_viewport *b)
 /* ------------------------------------------------------------------ ticks */
 
 static const sv_unit UNITS[] = {
-    {"s", 1e9}, {"ms", 1e6}, {"\xc2\xb5s", 1e3}, {"ns", 1},
+    {"s", 1e9},
+    {"ms", 1e6},
+    {"\xc2\xb5s", 1e3},
+    {"ns", 1},
 };
 
 double sv_nice_step(double raw, int *mantissa)
 {
-    if (!(raw > 0))
-        raw = 1;
+    if (!(raw > 0)) raw = 1;
     double p = pow(10, floor(log10(raw)));
     /* Guard against log10 rounding: p must satisfy p <= raw < 10p. */
-    if (p > raw)
-        p /= 10;
-    if (p * 10 <= raw)
-        p *= 10;
+    if (p > raw) p /= 10;
+    if (p * 10 <= raw) p *= 10;
     static const int M[] = {1, 2, 5, 10};
     for (int i = 0; i < 4; i++) {
         /* A relative epsilon keeps an exact 2e6 from becoming 5e6. */
         if (M[i] * p >= raw * (1 - 1e-12)) {
-            if (mantissa)
-                *mantissa = M[i] == 10 ? 1 : M[i];
+            if (mantissa) *mantissa = M[i] == 10 ? 1 : M[i];
             return M[i] * p;
         }
     }
-    if (mantissa)
-        *mantissa = 1;
+    if (mantissa) *mantissa = 1;
     return 10 * p;
 }
 
 sv_unit sv_unit_for(double step)
 {
     for (size_t i = 0; i < sizeof UNITS / sizeof UNITS[0]; i++)
-        if (step >= UNITS[i].ns)
-            return UNITS[i];
+        if (step >= UNITS[i].ns) return UNITS[i];
     return UNITS[3];
 }
 
@@ -170,33 +161,26 @@ static int decimals_for(double step, double unit_ns)
 {
     double v = step / unit_ns;
     int d = 0;
-    while (d < 9 && fabs(v * pow(10, d) - floor(v * pow(10, d) + 0.5)) > 1e-6)
-        d++;
+    while (d < 9 && fabs(v * pow(10, d) - floor(v * pow(10, d) + 0.5)) > 1e-6) d++;
     return d;
 }
 
 void sv_ticks_choose(double t0, double t1, double width, double min_px, sv_ticks *out)
 {
     memset(out, 0, sizeof *out);
-    if (!(t1 > t0))
-        t1 = t0 + 1;
-    if (!(width > 0))
-        width = 1;
-    if (!(min_px > 0))
-        min_px = 80;
+    if (!(t1 > t0)) t1 = t0 + 1;
+    if (!(width > 0)) width = 1;
+    if (!(min_px > 0)) min_px = 80;
     int m = 1;
     double raw = (t1 - t0) * min_px / width;
-    if (raw < 1)
-        raw = 1; /* never below one nanosecond */
+    if (raw < 1) raw = 1; /* never below one nanosecond */
     out->step = sv_nice_step(raw, &m);
     /* 1 -> 5 minor, 2 -> 4 minor (0.5 apart), 5 -> 5 minor */
     out->minor_step = m == 2 ? out->step / 4 : out->step / 5;
-    if (out->minor_step < 1)
-        out->minor_step = out->step;
+    if (out->minor_step < 1) out->minor_step = out->step;
     out->first = ceil(t0 / out->step) * out->step;
     out->n = (int)floor((t1 - out->first) / out->step) + 1;
-    if (out->n < 0)
-        out->n = 0;
+    if (out->n < 0) out->n = 0;
     out->unit = sv_unit_for(out->step);
     out->decimals = decimals_for(out->step, out->unit.ns);
     /* Labels longer than ~6 integer digits get an anchor: a multiple of
@@ -212,22 +196,17 @@ void sv_ticks_choose(double t0, double t1, double width, double min_px, sv_ticks
 static void trim_zeros(char *s)
 {
     char *dot = strchr(s, '.');
-    if (!dot)
-        return;
+    if (!dot) return;
     char *e = s + strlen(s) - 1;
-    while (e > dot && *e == '0')
-        *e-- = 0;
-    if (e == dot)
-        *e = 0;
+    while (e > dot && *e == '0') *e-- = 0;
+    if (e == dot) *e = 0;
 }
 
 void sv_ticks_label(const sv_ticks *tk, double t, char *buf, size_t size)
 {
     double v = (t - tk->anchor) / tk->unit.ns;
-    if (fabs(v) < 1e-9)
-        v = 0;
-    snprintf(buf, size, "%s%.*f %s", tk->anchor != 0 ? "+" : "", tk->decimals, v,
-             tk->unit.name);
+    if (fabs(v) < 1e-9) v = 0;
+    snprintf(buf, size, "%s%.*f %s", tk->anchor != 0 ? "+" : "", tk->decimals, v, tk->unit.name);
 }
 
 void sv_format_duration(double ns, char *buf, size_t size)
@@ -236,8 +215,7 @@ void sv_format_duration(double ns, char *buf, size_t size)
     sv_unit u = sv_unit_for(a > 0 ? a : 1);
     double v = ns / u.ns;
     int d = fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2;
-    if (u.ns == 1)
-        d = 0;
+    if (u.ns == 1) d = 0;
     char tmp[64];
     snprintf(tmp, sizeof tmp, "%.*f", d, v);
     trim_zeros(tmp);
@@ -251,8 +229,7 @@ void sv_format_time(int64_t ns, char *buf, size_t size)
     char frac[16];
     snprintf(frac, sizeof frac, "%09llu", (unsigned long long)(a % 1000000000ull));
     int len = 9;
-    while (len > 3 && frac[len - 1] == '0')
-        frac[--len] = 0;
+    while (len > 3 && frac[len - 1] == '0') frac[--len] = 0;
     snprintf(buf, size, "%s%llu.%s s", sign, (unsigned long long)(a / 1000000000ull), frac);
 }
 
@@ -280,8 +257,7 @@ void sv_format_bytes(double bytes, char *buf, size_t size)
 void sv_layout_clear(sv_layout *lay)
 {
     free(lay->rows);
-    for (size_t i = 0; i < lay->n_groups; i++)
-        free(lay->group_names[i]);
+    for (size_t i = 0; i < lay->n_groups; i++) free(lay->group_names[i]);
     free(lay->group_names);
     free(lay->row_of_timeline);
     memset(lay, 0, sizeof *lay);
@@ -294,8 +270,7 @@ static const uint64_t *sort_keys;
 static int by_key(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (sort_keys[x] != sort_keys[y])
-        return sort_keys[x] < sort_keys[y] ? -1 : 1;
+    if (sort_keys[x] != sort_keys[y]) return sort_keys[x] < sort_keys[y] ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 
@@ -304,12 +279,9 @@ int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *gro
 {
     memset(lay, 0, sizeof *lay);
     lay->n_timelines = n_timelines;
-    if (n_timelines == 0)
-        return 0;
-    if (last >= n_timelines)
-        last = n_timelines - 1;
-    if (first > last)
-        first = last;
+    if (n_timelines == 0) return 0;
+    if (last >= n_timelines) last = n_timelines - 1;
+    if (first > last) first = last;
     uint32_t n = last - first + 1;
     lay->row_of_timeline = malloc(sizeof(int32_t) * n_timelines);
     /* Group index per shown timeline, in order of first appearance. */
@@ -325,27 +297,21 @@ int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *gro
         sv_layout_clear(lay);
         return -1;
     }
-    for (uint32_t k = 0; k < n; k++)
-        order[k] = first + k;
+    for (uint32_t k = 0; k < n; k++) order[k] = first + k;
     if (keys) {
         sort_keys = keys;
         qsort(order, n, sizeof *order, by_key);
         sort_keys = NULL;
     }
-    for (uint32_t i = 0; i < n_timelines; i++)
-        lay->row_of_timeline[i] = -1;
+    for (uint32_t i = 0; i < n_timelines; i++) lay->row_of_timeline[i] = -1;
     int any_group = 0;
     for (uint32_t k = 0; k < n; k++) {
         const char *g = groups ? groups[first + k] : NULL;
-        if (!g)
-            g = "";
-        if (*g)
-            any_group = 1;
+        if (!g) g = "";
+        if (*g) any_group = 1;
         size_t j = 0;
-        while (j < lay->n_groups && strcmp(lay->group_names[j], g) != 0)
-            j++;
-        if (j == lay->n_groups)
-            lay->group_names[lay->n_groups++] = strdup(g);
+        while (j < lay->n_groups && strcmp(lay->group_names[j], g) != 0) j++;
+        if (j == lay->n_groups) lay->group_names[lay->n_groups++] = strdup(g);
         gi[k] = (int32_t)j;
     }
     double y = 0;
@@ -360,8 +326,7 @@ int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *gro
         }
         for (uint32_t k = 0; k < n; k++) {
             uint32_t t = order[k];
-            if (gi[t - first] != (int32_t)g)
-                continue;
+            if (gi[t - first] != (int32_t)g) continue;
             sv_row *r = &lay->rows[lay->n_rows];
             r->timeline = (int32_t)t;
             r->group = (int32_t)g;
@@ -396,8 +361,7 @@ const sv_row *sv_layout_row_of(const sv_layout *lay, uint32_t tl)
 
 long sv_layout_row_at(const sv_layout *lay, double y)
 {
-    if (lay->n_rows == 0 || y < 0 || y >= lay->total_h)
-        return -1;
+    if (lay->n_rows == 0 || y < 0 || y >= lay->total_h) return -1;
     size_t lo = 0, hi = lay->n_rows; /* rows sorted by y: binary search */
     while (hi - lo > 1) {
         size_t mid = (lo + hi) / 2;
@@ -412,16 +376,14 @@ long sv_layout_row_at(const sv_layout *lay, double y)
 size_t sv_layout_n_timeline_rows(const sv_layout *lay)
 {
     size_t n = 0;
-    for (size_t i = 0; i < lay->n_rows; i++)
-        n += lay->rows[i].timeline >= 0;
+    for (size_t i = 0; i < lay->n_rows; i++) n += lay->rows[i].timeline >= 0;
     return n;
 }
 
 double sv_clamp_scroll(double off, double content_h, double view_h)
 {
     double max = content_h - view_h;
-    if (max < 0)
-        max = 0;
+    if (max < 0) max = 0;
     return clampd(off, 0, max);
 }
 
@@ -430,25 +392,20 @@ double sv_fit_header_height(double row_h, double header_h)
     return row_h >= header_h ? header_h : fmax(1, floor(row_h * 0.75));
 }
 
-double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double header_h,
-                         double min_h)
+double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double header_h, double min_h)
 {
-    if (n_rows == 0)
-        return 24;
+    if (n_rows == 0) return 24;
     double h = (avail - n_headers * header_h) / n_rows;
     /* Rows smaller than headers: the picture's headers shrink with the rows
      * (doc.c), to about three quarters of one. */
-    if (h < header_h)
-        h = avail / (n_rows + n_headers * 0.75);
+    if (h < header_h) h = avail / (n_rows + n_headers * 0.75);
     /* Few timelines: the rows share the whole canvas (4 ranks, the usual
      * real trace, fill it), but none is taller than a quarter of it, so one
      * to three timelines keep bars that read as bars and the rest stays
      * empty; 96 px (the old cap) still when a quarter is less. */
     double cap = fmax(96, avail / 4);
-    if (h > cap)
-        h = cap;
-    if (h < min_h)
-        h = min_h;
+    if (h > cap) h = cap;
+    if (h < min_h) h = min_h;
     return floor(h);
 }
 
@@ -463,8 +420,7 @@ static void rank_axis_clamp(sv_rank_axis *ax)
 
 void sv_rank_axis_init(sv_rank_axis *ax, double lo, double hi, double height)
 {
-    if (!(hi > lo))
-        hi = lo + 1;
+    if (!(hi > lo)) hi = lo + 1;
     ax->lo = lo;
     ax->hi = hi;
     ax->height = height > 0 ? height : 1;
@@ -521,8 +477,7 @@ int sv_rank_axis_equal(const sv_rank_axis *a, const sv_rank_axis *b)
 
 int sv_rank_axis_zoom_at(sv_rank_axis *ax, double factor, double y)
 {
-    if (!(factor > 0))
-        return 0;
+    if (!(factor > 0)) return 0;
     sv_rank_axis old = *ax;
     double span = clampd((ax->r1 - ax->r0) / factor, 1, ax->hi - ax->lo);
     double frac = clampd(y / ax->height, 0, 1);
@@ -545,8 +500,7 @@ int sv_rank_axis_pan_px(sv_rank_axis *ax, double dy)
 void sv_rank_axis_visible(const sv_rank_axis *ax, uint32_t *first, uint32_t *last)
 {
     double a = floor(ax->r0), b = ceil(ax->r1) - 1;
-    if (b < a)
-        b = a;
+    if (b < a) b = a;
     *first = (uint32_t)a;
     *last = (uint32_t)b;
 }

@@ -22,9 +22,9 @@ extern "C" {
 #define SV_MIN_SPAN_NS 50.0
 
 typedef struct sv_viewport {
-    double lo, hi;   /* extent the window may move in (the trace span) */
-    double t0, t1;   /* visible window, lo <= t0 < t1 <= hi */
-    double width;    /* canvas width in pixels (> 0) */
+    double lo, hi; /* extent the window may move in (the trace span) */
+    double t0, t1; /* visible window, lo <= t0 < t1 <= hi */
+    double width;  /* canvas width in pixels (> 0) */
 } sv_viewport;
 
 /* Set the extent [lo, hi] and show all of it ("fit"). An empty or inverted
@@ -58,8 +58,8 @@ int sv_viewport_equal(const sv_viewport *a, const sv_viewport *b);
 /* ------------------------------------------------------------------ ticks */
 
 typedef struct sv_unit {
-    const char *name;  /* "s", "ms", "µs", "ns" */
-    double ns;         /* nanoseconds per unit */
+    const char *name; /* "s", "ms", "µs", "ns" */
+    double ns;        /* nanoseconds per unit */
 } sv_unit;
 
 /* Ruler ticks: major ticks at first + i*step (i < n) carry labels; a label
@@ -68,13 +68,13 @@ typedef struct sv_unit {
  * labels would be long ("12345678.1 µs"), so an anchor is chosen and shown
  * once at the left of the ruler; otherwise anchor is 0. */
 typedef struct sv_ticks {
-    double step;        /* ns between major ticks: 1, 2 or 5 x 10^k */
-    double minor_step;  /* ns between minor ticks */
-    double first;       /* first major tick >= t0 */
-    int n;              /* number of major ticks in [t0, t1] */
+    double step;       /* ns between major ticks: 1, 2 or 5 x 10^k */
+    double minor_step; /* ns between minor ticks */
+    double first;      /* first major tick >= t0 */
+    int n;             /* number of major ticks in [t0, t1] */
     sv_unit unit;
     int decimals;
-    double anchor;      /* ns subtracted before printing */
+    double anchor; /* ns subtracted before printing */
 } sv_ticks;
 
 /* Smallest 1-2-5 x 10^k value >= raw (raw > 0). Sets *mantissa to 1, 2 or 5
@@ -102,9 +102,9 @@ void sv_format_bytes(double bytes, char *buf, size_t size);
 /* Vertical layout: timelines in rows, grouped under a header row per group
  * (host) when any timeline has a non-empty group. */
 typedef struct sv_row {
-    int32_t timeline;  /* timeline id, or -1 for a group header */
-    int32_t group;     /* index into sv_layout.group_names */
-    double y, h;       /* content coordinates (before scrolling) */
+    int32_t timeline; /* timeline id, or -1 for a group header */
+    int32_t group;    /* index into sv_layout.group_names */
+    double y, h;      /* content coordinates (before scrolling) */
 } sv_row;
 
 typedef struct sv_layout {
@@ -112,8 +112,8 @@ typedef struct sv_layout {
     sv_row *rows;
     size_t n_groups;
     char **group_names;
-    uint32_t n_timelines;       /* timelines in the file */
-    int32_t *row_of_timeline;   /* n_timelines entries, -1 = not shown */
+    uint32_t n_timelines;     /* timelines in the file */
+    int32_t *row_of_timeline; /* n_timelines entries, -1 = not shown */
     double total_h;
 } sv_layout;
 
@@ -146,8 +146,7 @@ double sv_clamp_scroll(double off, double content_h, double view_h);
  * headers (header_h high) share avail pixels: the rows fill avail, at least
  * min_h high (more rows scroll) and at most a quarter of avail or 96 px,
  * whichever is more (fewer than 4 rows leave the rest empty). Whole pixels. */
-double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double header_h,
-                         double min_h);
+double sv_fit_row_height(double avail, size_t n_rows, size_t n_headers, double header_h, double min_h);
 /* The group headers' height that goes with rows row_h high in that rule:
  * header_h, or three quarters of a row (at least 1 px) when rows are lower. */
 double sv_fit_header_height(double row_h, double header_h);
@@ -158,9 +157,9 @@ double sv_fit_header_height(double row_h, double header_h);
  * a row each: which timelines the canvas shows, as a continuous range so
  * that zooming is smooth. Timeline k occupies [k, k + 1) on the axis. */
 typedef struct sv_rank_axis {
-    double lo, hi;   /* extent: the timelines that can be shown, [lo, hi) */
-    double r0, r1;   /* visible range, lo <= r0 < r1 <= hi, at least one timeline */
-    double height;   /* canvas height in pixels (> 0) */
+    double lo, hi; /* extent: the timelines that can be shown, [lo, hi) */
+    double r0, r1; /* visible range, lo <= r0 < r1 <= hi, at least one timeline */
+    double height; /* canvas height in pixels (> 0) */
 } sv_rank_axis;
 
 /* Show timelines [lo, hi) over height pixels ("fit"); hi <= lo is widened

@@ -14,8 +14,7 @@
 static double ms_since_launch(void)
 {
     gchar *stat = NULL;
-    if (!g_file_get_contents("/proc/self/stat", &stat, NULL, NULL))
-        return -1;
+    if (!g_file_get_contents("/proc/self/stat", &stat, NULL, NULL)) return -1;
     /* the command name (field 2) may hold spaces: count from its ')' */
     const char *p = strrchr(stat, ')');
     unsigned long long start = 0;
@@ -24,20 +23,16 @@ static double ms_since_launch(void)
     g_free(stat);
     long hz = sysconf(_SC_CLK_TCK);
     struct timespec now;
-    if (!ok || hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0)
-        return -1;
+    if (!ok || hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0) return -1;
     return (now.tv_sec + now.tv_nsec / 1e9 - (double)start / hz) * 1e3;
 }
 
 void sv_launch_first_frame(void)
 {
     static gboolean done;
-    if (done)
-        return;
+    if (done) return;
     done = TRUE;
-    if (!g_getenv("SLOG2_VIEW_TIMING"))
-        return;
+    if (!g_getenv("SLOG2_VIEW_TIMING")) return;
     double ms = ms_since_launch();
-    if (ms >= 0)
-        fprintf(stderr, "slog2-view: first frame %.0f ms after launch\n", ms);
+    if (ms >= 0) fprintf(stderr, "slog2-view: first frame %.0f ms after launch\n", ms);
 }

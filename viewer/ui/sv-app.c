@@ -39,8 +39,7 @@ static void startup_cb(GApplication *app, gpointer u)
 static void maybe_script(SvWindow *w)
 {
     const char *script = g_getenv("SLOG2_VIEW_SCRIPT");
-    if (script && *script)
-        sv_window_run_script(w, script);
+    if (script && *script) sv_window_run_script(w, script);
 }
 
 static void activate_cb(GApplication *app, gpointer u)
@@ -56,8 +55,7 @@ static void open_cb(GApplication *app, GFile **files, int n, const char *hint, g
         SvWindow *w = sv_window_new(GTK_APPLICATION(app));
         gtk_window_present(GTK_WINDOW(w));
         sv_window_open_file(w, files[i]);
-        if (i == 0)
-            maybe_script(w);
+        if (i == 0) maybe_script(w);
     }
 }
 
@@ -68,8 +66,7 @@ int sv_app_run(int argc, char **argv)
     g_type_ensure(SV_TYPE_LABELS);
     g_type_ensure(SV_TYPE_OVERVIEW);
     g_type_ensure(SV_TYPE_LEGEND);
-    GtkApplication *app = gtk_application_new(
-        "org.slog2.View", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+    GtkApplication *app = gtk_application_new("org.slog2.View", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
     g_signal_connect(app, "startup", G_CALLBACK(startup_cb), NULL);
     g_signal_connect(app, "activate", G_CALLBACK(activate_cb), NULL);
     g_signal_connect(app, "open", G_CALLBACK(open_cb), NULL);

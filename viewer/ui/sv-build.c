@@ -23,8 +23,7 @@ static char *find_builder(void)
         g_free(cand);
         cand = g_build_filename(dir, "slog2-build", NULL);
         g_free(dir);
-        if (g_file_test(cand, G_FILE_TEST_IS_EXECUTABLE))
-            return cand;
+        if (g_file_test(cand, G_FILE_TEST_IS_EXECUTABLE)) return cand;
         g_free(cand);
     }
     return g_find_program_in_path("slog2-build");
@@ -41,8 +40,7 @@ static char *cache_path_for(const char *meta)
 {
     char *dir = g_path_get_dirname(meta);
     char *base = g_path_get_basename(meta);
-    if (g_str_has_suffix(base, ".meta") || g_str_has_suffix(base, ".otf2"))
-        base[strlen(base) - 5] = 0;
+    if (g_str_has_suffix(base, ".meta") || g_str_has_suffix(base, ".otf2")) base[strlen(base) - 5] = 0;
     char *out = NULL;
     if (g_access(dir, W_OK) == 0) {
         char *name = g_strconcat(base, ".slog2", NULL);
@@ -98,8 +96,7 @@ static void start_build(SvWindow *self, const char *meta, gboolean allow_missing
 void sv_window_build_missing(SvWindow *self)
 {
     char *meta = g_steal_pointer(&self->missing_meta);
-    if (meta)
-        start_build(self, meta, TRUE);
+    if (meta) start_build(self, meta, TRUE);
     g_free(meta);
 }
 
@@ -121,25 +118,25 @@ static void offer_missing(SvWindow *self, const char *meta, const char *msgs)
     /* the builder's line, without its advice for the command line */
     char *what = g_strdup(msgs);
     char *cut = strstr(what, "; use --allow-missing");
-    if (cut)
-        strcpy(cut, "\n");
+    if (cut) strcpy(cut, "\n");
     g_strstrip(what);
     const char *line = g_str_has_prefix(what, "slog2-build: error: ") ? what + 20 : what;
     char *text = g_strdup_printf("%s.\n\nThe trace can be converted from the ranks that are there; the "
-                                 "missing ones are left out and the file says so.", line);
+                                 "missing ones are left out and the file says so.",
+                                 line);
     text[0] = g_ascii_toupper(text[0]);
     g_printerr("slog2-view: some rank files are missing: %s\n", line);
     if (self->script) {
         printf("missing ranks: offered a build without them\n");
         fflush(stdout);
     } else {
-        GtkWidget *d = gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                              GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                              "Some ranks of the trace are missing");
+        GtkWidget *d =
+            gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "Some ranks of the trace are missing");
         gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(d), "%s", text);
         gtk_dialog_add_button(GTK_DIALOG(d), "_Cancel", GTK_RESPONSE_CANCEL);
-        GtkWidget *b = gtk_dialog_add_button(GTK_DIALOG(d), "_Build with the Ranks That Are There",
-                                             GTK_RESPONSE_ACCEPT);
+        GtkWidget *b =
+            gtk_dialog_add_button(GTK_DIALOG(d), "_Build with the Ranks That Are There", GTK_RESPONSE_ACCEPT);
         gtk_widget_add_css_class(b, "suggested-action");
         gtk_dialog_set_default_response(GTK_DIALOG(d), GTK_RESPONSE_ACCEPT);
         g_signal_connect(d, "response", G_CALLBACK(missing_response_cb), self);
@@ -153,13 +150,10 @@ static void offer_missing(SvWindow *self, const char *meta, const char *msgs)
 static double last_percent(const GString *s)
 {
     for (gssize i = (gssize)s->len - 1; i > 0 && i > (gssize)s->len - 400; i--) {
-        if (s->str[i] != '%')
-            continue;
+        if (s->str[i] != '%') continue;
         gssize j = i;
-        while (j > 0 && (g_ascii_isdigit(s->str[j - 1]) || s->str[j - 1] == '.'))
-            j--;
-        if (j < i)
-            return g_ascii_strtod(s->str + j, NULL) / 100.0;
+        while (j > 0 && (g_ascii_isdigit(s->str[j - 1]) || s->str[j - 1] == '.')) j--;
+        if (j < i) return g_ascii_strtod(s->str + j, NULL) / 100.0;
     }
     return -1;
 }
@@ -173,8 +167,7 @@ static char *builder_messages(const GString *s)
         const char *t = *l;
         if (g_str_has_prefix(t, "\033[K")) /* the progress bar's line clear */
             t += 3;
-        if (g_str_has_prefix(t, "slog2-build:") || g_str_has_prefix(t, "  "))
-            g_string_append_printf(out, "%s\n", t);
+        if (g_str_has_prefix(t, "slog2-build:") || g_str_has_prefix(t, "  ")) g_string_append_printf(out, "%s\n", t);
     }
     g_strfreev(lines);
     return g_string_free(out, FALSE);
@@ -186,8 +179,7 @@ static void build_waited(GObject *src, GAsyncResult *res, gpointer user)
     SvWindow *self = job->self;
     GError *error = NULL;
     g_subprocess_wait_finish(G_SUBPROCESS(src), res, &error);
-    if (self->pulse_id)
-        g_source_remove(self->pulse_id);
+    if (self->pulse_id) g_source_remove(self->pulse_id);
     self->pulse_id = 0;
     gboolean cancelled = self->build != job->proc;
     int status = g_subprocess_get_if_exited(job->proc) ? g_subprocess_get_exit_status(job->proc) : -1;
@@ -195,18 +187,15 @@ static void build_waited(GObject *src, GAsyncResult *res, gpointer user)
     if (!cancelled && (status == 0 || status == 3)) {
         sv_window_open_slog2(self, self->build_out);
         /* exit 3: built, but some rank was truncated or inconsistent */
-        if (status == 3)
-            sv_window_error_dialog(self, "slog2-build finished with warnings", msgs);
+        if (status == 3) sv_window_error_dialog(self, "slog2-build finished with warnings", msgs);
     } else if (!cancelled && status == 1 && !job->allow_missing && strstr(msgs, "--allow-missing")) {
         gtk_revealer_set_reveal_child(self->progress_revealer, FALSE);
         offer_missing(self, job->meta, msgs);
     } else if (!cancelled) {
         gtk_revealer_set_reveal_child(self->progress_revealer, FALSE);
-        sv_window_error_dialog(self, "slog2-build failed",
-                     error ? error->message : (*msgs ? msgs : "unknown error"));
+        sv_window_error_dialog(self, "slog2-build failed", error ? error->message : (*msgs ? msgs : "unknown error"));
     }
-    if (!cancelled)
-        g_clear_object(&self->build);
+    if (!cancelled) g_clear_object(&self->build);
     g_free(msgs);
     g_clear_error(&error);
     build_job_free(job);
@@ -221,8 +210,7 @@ static void build_read(GObject *src, GAsyncResult *res, gpointer user)
         g_string_append_len(job->err, g_bytes_get_data(b, NULL), (gssize)n);
         double f = last_percent(job->err);
         if (f >= 0 && job->self->build == job->proc) {
-            if (job->self->pulse_id)
-                g_source_remove(job->self->pulse_id);
+            if (job->self->pulse_id) g_source_remove(job->self->pulse_id);
             job->self->pulse_id = 0;
             gtk_progress_bar_set_fraction(job->self->progress_bar, CLAMP(f, 0, 1));
         }
@@ -230,8 +218,7 @@ static void build_read(GObject *src, GAsyncResult *res, gpointer user)
         g_input_stream_read_bytes_async(G_INPUT_STREAM(src), 4096, G_PRIORITY_DEFAULT, NULL, build_read, job);
         return;
     }
-    if (b)
-        g_bytes_unref(b);
+    if (b) g_bytes_unref(b);
     g_subprocess_wait_async(job->proc, NULL, build_waited, job);
 }
 
@@ -254,15 +241,13 @@ static void start_build(SvWindow *self, const char *meta, gboolean allow_missing
     char *builder = find_builder();
     if (!builder) {
         sv_window_error_dialog(self, "Cannot convert the trace",
-                     "slog2-build was not found next to slog2-view nor in PATH.");
+                               "slog2-build was not found next to slog2-view nor in PATH.");
         g_free(out);
         return;
     }
     GError *error = NULL;
-    self->build = g_subprocess_new(G_SUBPROCESS_FLAGS_STDERR_PIPE |
-                                   G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error,
-                                   builder, "--progress", meta, "-o", out,
-                                   allow_missing ? "--allow-missing" : NULL, NULL);
+    self->build = g_subprocess_new(G_SUBPROCESS_FLAGS_STDERR_PIPE | G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error, builder,
+                                   "--progress", meta, "-o", out, allow_missing ? "--allow-missing" : NULL, NULL);
     g_free(builder);
     if (!self->build) {
         sv_window_error_dialog(self, "Cannot start slog2-build", error->message);
@@ -287,8 +272,8 @@ static void start_build(SvWindow *self, const char *meta, gboolean allow_missing
     job->err = g_string_new(NULL);
     job->meta = g_strdup(meta);
     job->allow_missing = allow_missing;
-    g_input_stream_read_bytes_async(g_subprocess_get_stderr_pipe(self->build), 4096, G_PRIORITY_DEFAULT,
-                                    NULL, build_read, job);
+    g_input_stream_read_bytes_async(g_subprocess_get_stderr_pipe(self->build), 4096, G_PRIORITY_DEFAULT, NULL,
+                                    build_read, job);
 }
 
 /* Stop a running conversion. SIGTERM, not force_exit's SIGKILL:

@@ -24,6 +24,5 @@ static void doc_clear(gpointer p)
 
 void sv_doc_ref_release(SvDocRef *d)
 {
-    if (d)
-        g_atomic_rc_box_release_full(d, doc_clear);
+    if (d) g_atomic_rc_box_release_full(d, doc_clear);
 }

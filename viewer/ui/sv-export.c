@@ -32,8 +32,7 @@ static void export_thread(GTask *task, gpointer src, gpointer data, GCancellable
     size_t n = 0;
     FILE *err = open_memstream(&msg, &n);
     int rc = err ? sv_headless_render(&j->o, err) : 1;
-    if (err)
-        fclose(err);
+    if (err) fclose(err);
     if (rc == 0)
         g_task_return_boolean(task, TRUE);
     else
@@ -52,22 +51,19 @@ static void export_done(GObject *src, GAsyncResult *res, gpointer user)
         char *base = g_path_get_basename(j->out);
         char *s = g_strdup_printf("Exported the view to %s", base);
         gtk_label_set_text(self->status_frame, s);
-        if (self->script)
-            printf("exported %s\n", j->out), fflush(stdout);
+        if (self->script) printf("exported %s\n", j->out), fflush(stdout);
         g_free(s);
         g_free(base);
     } else {
         sv_window_error_dialog(self, "Cannot export the view", error->message);
-        if (self->script)
-            sv_script_exit_status = 1;
+        if (self->script) sv_script_exit_status = 1;
     }
     g_clear_error(&error);
 }
 
 void sv_window_export(SvWindow *self, const char *out)
 {
-    if (!self->doc || !self->path || self->export_busy)
-        return;
+    if (!self->doc || !self->path || self->export_busy) return;
     export_job *j = g_new0(export_job, 1);
     j->file = g_strdup(self->path);
     j->out = g_strdup(out);
@@ -122,8 +118,7 @@ static void export_response_cb(GtkNativeDialog *d, int response, SvWindow *self)
     if (response == GTK_RESPONSE_ACCEPT) {
         GFile *f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
         char *path = f ? g_file_get_path(f) : NULL;
-        if (path)
-            sv_window_export(self, path);
+        if (path) sv_window_export(self, path);
         g_free(path);
         g_clear_object(&f);
     }
@@ -132,15 +127,13 @@ static void export_response_cb(GtkNativeDialog *d, int response, SvWindow *self)
 
 void sv_window_export_dialog(SvWindow *self)
 {
-    if (!self->doc)
-        return;
-    GtkFileChooserNative *d = gtk_file_chooser_native_new("Export View", GTK_WINDOW(self),
-                                                          GTK_FILE_CHOOSER_ACTION_SAVE, "_Export", "_Cancel");
+    if (!self->doc) return;
+    GtkFileChooserNative *d = gtk_file_chooser_native_new("Export View", GTK_WINDOW(self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                          "_Export", "_Cancel");
     static const char *const kinds[][2] = {{"PNG image", "*.png"}, {"SVG drawing", "*.svg"}, {"PDF document", "*.pdf"}};
     GtkFileFilter *all = gtk_file_filter_new();
     gtk_file_filter_set_name(all, "Images (the format by the extension: .png, .svg, .pdf)");
-    for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++)
-        gtk_file_filter_add_pattern(all, kinds[i][1]);
+    for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) gtk_file_filter_add_pattern(all, kinds[i][1]);
     gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(d), all);
     g_object_unref(all);
     for (size_t i = 0; i < G_N_ELEMENTS(kinds); i++) {
@@ -153,8 +146,7 @@ void sv_window_export_dialog(SvWindow *self)
     /* next to the trace, named after it and the window's start */
     char *dir = g_path_get_dirname(self->path), *base = g_path_get_basename(self->path);
     char *dot = strrchr(base, '.');
-    if (dot)
-        *dot = 0;
+    if (dot) *dot = 0;
     const sv_viewport *vp = sv_timeline_get_viewport(self->timeline);
     char *name = g_strdup_printf("%s-%.6fs.png", base, vp->t0 / 1e9);
     GFile *folder = g_file_new_for_path(dir);

@@ -92,8 +92,7 @@ GtkWindow *sv_info_window_new(GtkWindow *parent, const SvDocRef *doc, const char
             GtkWidget *h = gtk_label_new(section);
             gtk_label_set_xalign(GTK_LABEL(h), 0);
             gtk_widget_add_css_class(h, "heading");
-            if (row)
-                gtk_widget_set_margin_top(h, 12);
+            if (row) gtk_widget_set_margin_top(h, 12);
             gtk_grid_attach(GTK_GRID(grid), h, 0, row++, 2, 1);
         }
         gtk_grid_attach(GTK_GRID(grid), cell(d->rows[i].key, TRUE), 0, row, 1, 1);
@@ -113,7 +112,6 @@ gboolean sv_info_window_has(GtkWindow *w, const char *key, const char *value_par
 {
     const info_data *d = g_object_get_data(G_OBJECT(w), "sv-info");
     for (size_t i = 0; d && i < d->n; i++)
-        if (g_str_equal(d->rows[i].key, key) && (!value_part || strstr(d->rows[i].value, value_part)))
-            return TRUE;
+        if (g_str_equal(d->rows[i].key, key) && (!value_part || strstr(d->rows[i].value, value_part))) return TRUE;
     return FALSE;
 }

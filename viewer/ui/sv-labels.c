@@ -19,8 +19,7 @@ static void sv_labels_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
     sv_style_follow(w);
     SvLabels *self = SV_LABELS(w);
     double width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
-    if (width <= 0 || height <= 0 || !self->tl)
-        return;
+    if (width <= 0 || height <= 0 || !self->tl) return;
     cairo_t *cr = gtk_snapshot_append_cairo(snapshot, &GRAPHENE_RECT_INIT(0, 0, width, height));
     const sv_theme *th = sv_theme_current();
     sv_theme_source(cr, th->chrome_bg, 1);
@@ -42,16 +41,14 @@ static void sv_labels_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
                                   doc->tl_keys, doc->tl_labels, sv_timeline_get_hover_row(self->tl));
         else
             sv_render_labels(cr, width, height - SV_RULER_H, sv_timeline_get_layout(self->tl),
-                             sv_timeline_get_scroll(self->tl), doc->tl_labels,
-                             sv_timeline_get_hover_row(self->tl));
+                             sv_timeline_get_scroll(self->tl), doc->tl_labels, sv_timeline_get_hover_row(self->tl));
     }
     cairo_destroy(cr);
 }
 
 static gboolean scroll_cb(GtkEventControllerScroll *c, double dx, double dy, SvLabels *self)
 {
-    if (!self->tl)
-        return FALSE;
+    if (!self->tl) return FALSE;
     gboolean wheel = gtk_event_controller_scroll_get_unit(c) == GDK_SCROLL_UNIT_WHEEL;
     if (sv_timeline_rank_mode(self->tl)) {
         /* the labels are the rank axis: the wheel zooms it around the
@@ -62,8 +59,7 @@ static gboolean scroll_cb(GtkEventControllerScroll *c, double dx, double dy, SvL
         if (ev && gdk_event_get_position(ev, &ex, &ey)) {
             graphene_point_t pt = GRAPHENE_POINT_INIT((float)ex, (float)ey), out;
             GtkNative *nat = gtk_widget_get_native(GTK_WIDGET(self));
-            if (nat && gtk_widget_compute_point(GTK_WIDGET(nat), GTK_WIDGET(self), &pt, &out))
-                y = out.y;
+            if (nat && gtk_widget_compute_point(GTK_WIDGET(nat), GTK_WIDGET(self), &pt, &out)) y = out.y;
         }
         sv_timeline_zoom_ranks(self->tl, wheel ? pow(1.25, -dy) : exp(-dy * 0.01), y - SV_RULER_H);
         return TRUE;
@@ -85,8 +81,7 @@ void sv_labels_set_timeline(SvLabels *self, SvTimeline *tl)
     g_signal_connect_object(tl, "frame-ready", G_CALLBACK(redraw), self, 0);
 }
 
-static void sv_labels_measure(GtkWidget *w, GtkOrientation o, int for_size, int *min, int *nat,
-                              int *min_b, int *nat_b)
+static void sv_labels_measure(GtkWidget *w, GtkOrientation o, int for_size, int *min, int *nat, int *min_b, int *nat_b)
 {
     *min = o == GTK_ORIENTATION_HORIZONTAL ? 60 : 50;
     *nat = o == GTK_ORIENTATION_HORIZONTAL ? 140 : 200;

@@ -102,8 +102,7 @@ uint32_t sv_legend_rgba_to_u32(const GdkRGBA *c)
 
 static GdkRGBA u32_to_rgba(uint32_t v)
 {
-    GdkRGBA c = {((v >> 24) & 255) / 255.0f, ((v >> 16) & 255) / 255.0f,
-                 ((v >> 8) & 255) / 255.0f, (v & 255) / 255.0f};
+    GdkRGBA c = {((v >> 24) & 255) / 255.0f, ((v >> 16) & 255) / 255.0f, ((v >> 8) & 255) / 255.0f, (v & 255) / 255.0f};
     return c;
 }
 
@@ -126,8 +125,7 @@ static gboolean filter_func(gpointer item, gpointer user)
 {
     SvLegend *self = user;
     const char *t = gtk_editable_get_text(GTK_EDITABLE(self->entry));
-    if (!t || !*t)
-        return TRUE;
+    if (!t || !*t) return TRUE;
     char *a = g_utf8_casefold(SV_CAT_ITEM(item)->name, -1), *b = g_utf8_casefold(t, -1);
     gboolean ok = strstr(a, b) != NULL;
     g_free(a);
@@ -145,11 +143,9 @@ static void search_changed_cb(GtkSearchEntry *e, SvLegend *self)
 static void visible_toggled_cb(GtkCheckButton *b, SvLegend *self)
 {
     SvCatItem *c = g_object_get_data(G_OBJECT(b), "item");
-    if (!c || !self->doc)
-        return;
+    if (!c || !self->doc) return;
     c->visible = gtk_check_button_get_active(b);
-    if (c->id < self->doc->pal.n)
-        self->doc->pal.visible[c->id] = (uint8_t)c->visible;
+    if (c->id < self->doc->pal.n) self->doc->pal.visible[c->id] = (uint8_t)c->visible;
     g_object_notify_by_pspec(G_OBJECT(c), cat_props[P_VISIBLE]);
     g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
 }
@@ -181,8 +177,7 @@ static void apply_color(SvLegend *self, SvCatItem *c, const GdkRGBA *rgba)
 static void sv_legend_color_set_cb(SvSwatch *b, SvLegend *self)
 {
     SvCatItem *c = g_object_get_data(G_OBJECT(b), "item");
-    if (!c || !self->doc || c->id >= self->doc->pal.n)
-        return;
+    if (!c || !self->doc || c->id >= self->doc->pal.n) return;
     GdkRGBA rgba;
     sv_swatch_get_rgba(b, &rgba);
     apply_color(self, c, &rgba);
@@ -199,8 +194,7 @@ gboolean sv_legend_set_color(SvLegend *self, const char *category, const GdkRGBA
             g_list_model_items_changed(m, i, 1, 1); /* rebinds its swatch */
         }
         g_object_unref(c);
-        if (hit)
-            return TRUE;
+        if (hit) return TRUE;
     }
     return FALSE;
 }
@@ -218,8 +212,7 @@ gboolean sv_legend_set_visible(SvLegend *self, const char *category, gboolean vi
             g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
         }
         g_object_unref(c);
-        if (hit)
-            return TRUE;
+        if (hit) return TRUE;
     }
     return FALSE;
 }
@@ -280,15 +273,13 @@ static void setup_label(GtkSignalListItemFactory *f, GtkListItem *li, gpointer r
 
 static void bind_kind(GtkSignalListItemFactory *f, GtkListItem *li, gpointer u)
 {
-    gtk_label_set_text(GTK_LABEL(gtk_list_item_get_child(li)),
-                       SV_CAT_ITEM(gtk_list_item_get_item(li))->kind);
+    gtk_label_set_text(GTK_LABEL(gtk_list_item_get_child(li)), SV_CAT_ITEM(gtk_list_item_get_item(li))->kind);
 }
 
 static void bind_count(GtkSignalListItemFactory *f, GtkListItem *li, gpointer u)
 {
     char buf[32];
-    g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT,
-               SV_CAT_ITEM(gtk_list_item_get_item(li))->count);
+    g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, SV_CAT_ITEM(gtk_list_item_get_item(li))->count);
     gtk_label_set_text(GTK_LABEL(gtk_list_item_get_child(li)), buf);
 }
 
@@ -303,24 +294,20 @@ static void bind_total(GtkSignalListItemFactory *f, GtkListItem *li, gpointer u)
     gtk_label_set_text(GTK_LABEL(gtk_list_item_get_child(li)), buf);
 }
 
-static GtkColumnViewColumn *add_column(SvLegend *self, const char *title, GCallback setup,
-                                       GCallback bind, gpointer data, GtkSorter *sorter,
-                                       gboolean expand, int fixed)
+static GtkColumnViewColumn *add_column(SvLegend *self, const char *title, GCallback setup, GCallback bind,
+                                       gpointer data, GtkSorter *sorter, gboolean expand, int fixed)
 {
     GtkListItemFactory *f = gtk_signal_list_item_factory_new();
     g_signal_connect(f, "setup", setup, data);
     g_signal_connect(f, "bind", bind, data);
     GtkColumnViewColumn *col = gtk_column_view_column_new(title, f);
-    if (sorter)
-        gtk_column_view_column_set_sorter(col, sorter);
+    if (sorter) gtk_column_view_column_set_sorter(col, sorter);
     gtk_column_view_column_set_expand(col, expand);
     gtk_column_view_column_set_resizable(col, TRUE);
-    if (fixed > 0)
-        gtk_column_view_column_set_fixed_width(col, fixed);
+    if (fixed > 0) gtk_column_view_column_set_fixed_width(col, fixed);
     gtk_column_view_append_column(GTK_COLUMN_VIEW(self->view), col);
     g_object_unref(col);
-    if (sorter)
-        g_object_unref(sorter);
+    if (sorter) g_object_unref(sorter);
     return col;
 }
 
@@ -374,8 +361,7 @@ static void show_arrows(SvLegend *self)
     gtk_widget_set_visible(self->arrows_scale, lo != NULL || tag);
     gtk_label_set_text(GTK_LABEL(self->arrows_low), lo ? lo : tag ? "0" : "");
     gtk_label_set_text(GTK_LABEL(self->arrows_high), hi ? hi : tag ? "9, then again" : "");
-    gtk_widget_set_tooltip_text(self->arrows_scale, tag ? "The tag's colour: tag 0 to 9, then again"
-                                                        : "Log scale");
+    gtk_widget_set_tooltip_text(self->arrows_scale, tag ? "The tag's colour: tag 0 to 9, then again" : "Log scale");
     gtk_widget_queue_draw(self->arrows_scale);
 }
 
@@ -386,8 +372,7 @@ static void arrows_selected_cb(GtkDropDown *dd, GParamSpec *ps, SvLegend *self)
 
 void sv_legend_set_arrow_colour(SvLegend *self, sv_arrow_colour c)
 {
-    if (c >= SV_N_ARROW_COLOURS)
-        return;
+    if (c >= SV_N_ARROW_COLOURS) return;
     self->arrows = c;
     if (gtk_drop_down_get_selected(GTK_DROP_DOWN(self->arrows_dd)) != (guint)c)
         gtk_drop_down_set_selected(GTK_DROP_DOWN(self->arrows_dd), (guint)c);
@@ -437,8 +422,7 @@ gboolean sv_legend_names_whole(SvLegend *self, char **cut)
         GtkWidget *w = stack[--sp];
         for (GtkWidget *c = gtk_widget_get_first_child(w); c && sp < 63; c = gtk_widget_get_next_sibling(c))
             stack[sp++] = c;
-        if (!GTK_IS_LABEL(w) || !gtk_widget_get_mapped(w) || !gtk_widget_get_tooltip_text(w))
-            continue;
+        if (!GTK_IS_LABEL(w) || !gtk_widget_get_mapped(w) || !gtk_widget_get_tooltip_text(w)) continue;
         /* a category name: its tooltip is the name */
         int min = 0;
         gtk_widget_measure(w, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
@@ -461,8 +445,7 @@ void sv_legend_set_doc(SvLegend *self, SvDocRef *doc)
     sv_doc_ref_release(self->doc);
     self->doc = doc ? sv_doc_ref_acquire(doc) : NULL;
     g_list_store_remove_all(self->store);
-    if (!doc)
-        return;
+    if (!doc) return;
     doc->pal.arrows = self->arrows;
     apply_saved_colors(doc);
     static const char *const kinds[] = {"state", "arrow", "event"};
@@ -507,9 +490,8 @@ static void sv_legend_class_init(SvLegendClass *klass)
     G_OBJECT_CLASS(klass)->dispose = sv_legend_dispose;
     gtk_widget_class_set_layout_manager_type(wc, GTK_TYPE_BIN_LAYOUT);
     gtk_widget_class_set_css_name(wc, "legend");
-    legend_signals[SIG_CHANGED] = g_signal_new("changed", G_TYPE_FROM_CLASS(klass),
-                                               G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                               G_TYPE_NONE, 0);
+    legend_signals[SIG_CHANGED] =
+        g_signal_new("changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void sv_legend_init(SvLegend *self)
@@ -527,27 +509,23 @@ static void sv_legend_init(SvLegend *self)
 
     self->store = g_list_store_new(SV_TYPE_CAT_ITEM);
     self->filter = gtk_custom_filter_new(filter_func, self, NULL);
-    self->filtered = gtk_filter_list_model_new(G_LIST_MODEL(self->store),
-                                               GTK_FILTER(self->filter));
+    self->filtered = gtk_filter_list_model_new(G_LIST_MODEL(self->store), GTK_FILTER(self->filter));
     self->view = gtk_column_view_new(NULL);
     gtk_widget_add_css_class(self->view, "data-table");
     gtk_column_view_set_show_column_separators(GTK_COLUMN_VIEW(self->view), FALSE);
-    add_column(self, "", G_CALLBACK(setup_visible), G_CALLBACK(bind_visible), self,
-               prop_sorter("visible", TRUE), FALSE, 36);
-    GtkColumnViewColumn *name_col =
-        add_column(self, "Category", G_CALLBACK(setup_name), G_CALLBACK(bind_name), self,
-                   prop_sorter("name", FALSE), TRUE, -1);
-    add_column(self, "Kind", G_CALLBACK(setup_label), G_CALLBACK(bind_kind), NULL,
-               prop_sorter("kind", FALSE), FALSE, 56);
-    add_column(self, "Count", G_CALLBACK(setup_label), G_CALLBACK(bind_count),
-               GINT_TO_POINTER(1), prop_sorter("count", TRUE), FALSE, 84);
-    GtkColumnViewColumn *total_col =
-        add_column(self, "Total time", G_CALLBACK(setup_label), G_CALLBACK(bind_total),
-                   GINT_TO_POINTER(1), prop_sorter("total", TRUE), FALSE, 104);
+    add_column(self, "", G_CALLBACK(setup_visible), G_CALLBACK(bind_visible), self, prop_sorter("visible", TRUE), FALSE,
+               36);
+    GtkColumnViewColumn *name_col = add_column(self, "Category", G_CALLBACK(setup_name), G_CALLBACK(bind_name), self,
+                                               prop_sorter("name", FALSE), TRUE, -1);
+    add_column(self, "Kind", G_CALLBACK(setup_label), G_CALLBACK(bind_kind), NULL, prop_sorter("kind", FALSE), FALSE,
+               56);
+    add_column(self, "Count", G_CALLBACK(setup_label), G_CALLBACK(bind_count), GINT_TO_POINTER(1),
+               prop_sorter("count", TRUE), FALSE, 84);
+    GtkColumnViewColumn *total_col = add_column(self, "Total time", G_CALLBACK(setup_label), G_CALLBACK(bind_total),
+                                                GINT_TO_POINTER(1), prop_sorter("total", TRUE), FALSE, 104);
     (void)name_col;
     GtkSorter *sorter = gtk_column_view_get_sorter(GTK_COLUMN_VIEW(self->view));
-    GtkSortListModel *sorted =
-        gtk_sort_list_model_new(G_LIST_MODEL(self->filtered), g_object_ref(sorter));
+    GtkSortListModel *sorted = gtk_sort_list_model_new(G_LIST_MODEL(self->filtered), g_object_ref(sorter));
     GtkNoSelection *sel = gtk_no_selection_new(G_LIST_MODEL(sorted));
     gtk_column_view_set_model(GTK_COLUMN_VIEW(self->view), GTK_SELECTION_MODEL(sel));
     g_object_unref(sel);
@@ -557,8 +535,7 @@ static void sv_legend_init(SvLegend *self)
     self->scroller = sw;
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sw), self->view);
     gtk_widget_set_vexpand(sw, TRUE);
-    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(sw), GTK_POLICY_NEVER,
-                                   GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(sw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
     gtk_box_append(GTK_BOX(self->box), sw);
 }
 
@@ -580,8 +557,7 @@ static void sort_arrows(GtkWidget *w, GString *out)
             GtkWidget *col = gtk_widget_get_parent(title);
             g_string_append_printf(out, "%s%s", out->len ? "," : "",
                                    gtk_widget_has_css_class(c, "ascending") ? "ascending" : "descending");
-            if (gtk_widget_get_width(col ? col : title) < min)
-                g_string_append(out, " clipped");
+            if (gtk_widget_get_width(col ? col : title) < min) g_string_append(out, " clipped");
         }
         sort_arrows(c, out);
     }
@@ -593,7 +569,7 @@ char *sv_legend_describe_sort(SvLegend *self)
     sort_arrows(self->view, out);
     GListModel *m = G_LIST_MODEL(gtk_column_view_get_model(GTK_COLUMN_VIEW(self->view)));
     guint n = g_list_model_get_n_items(m);
-    for (guint i = 0; i < n; i += n > 1 ? n - 1 : 1) {
+    for (guint i = 0; i<n; i += n> 1 ? n - 1 : 1) {
         SvCatItem *c = g_list_model_get_item(m, i);
         g_string_append_printf(out, "%s%s", i ? " ... " : ", rows ", c->name);
         g_object_unref(c);

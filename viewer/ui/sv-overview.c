@@ -10,7 +10,7 @@ struct _SvOverviewWidget {
     GtkWidget parent_instance;
     SvTimeline *tl;
     sv_overview *ov;
-    SvDocRef *ov_doc;   /* doc the overview was built for (not a reference) */
+    SvDocRef *ov_doc; /* doc the overview was built for (not a reference) */
     int ov_width;
     GCancellable *cancel;
     double drag_x0;
@@ -53,14 +53,11 @@ static void rebuild(SvOverviewWidget *self)
 {
     SvDocRef *doc = self->tl ? sv_timeline_get_doc(self->tl) : NULL;
     int w = gtk_widget_get_width(GTK_WIDGET(self));
-    if (!doc || w <= 1)
-        return;
-    if (doc == self->ov_doc && w == self->ov_width)
-        return;
+    if (!doc || w <= 1) return;
+    if (doc == self->ov_doc && w == self->ov_width) return;
     self->ov_doc = doc;
     self->ov_width = w;
-    if (self->cancel)
-        g_cancellable_cancel(self->cancel);
+    if (self->cancel) g_cancellable_cancel(self->cancel);
     g_clear_object(&self->cancel);
     self->cancel = g_cancellable_new();
     double lo, hi;
@@ -93,11 +90,9 @@ static void sv_overview_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
     SvOverviewWidget *self = SV_OVERVIEW_WIDGET(w);
     double width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
     SvDocRef *doc = self->tl ? sv_timeline_get_doc(self->tl) : NULL;
-    if (width <= 0 || height <= 0 || !doc)
-        return;
+    if (width <= 0 || height <= 0 || !doc) return;
     cairo_t *cr = gtk_snapshot_append_cairo(snapshot, &GRAPHENE_RECT_INIT(0, 0, width, height));
-    sv_render_overview(cr, width, height, self->ov, sv_timeline_get_viewport(self->tl),
-                       &doc->pal);
+    sv_render_overview(cr, width, height, self->ov, sv_timeline_get_viewport(self->tl), &doc->pal);
     const sv_rank_axis *ax = sv_timeline_get_rank_axis(self->tl);
     if (sv_timeline_rank_mode(self->tl) && (ax->r0 > ax->lo || ax->r1 < ax->hi))
         sv_render_overview_ranks(cr, width, height, ax);
@@ -111,8 +106,7 @@ static void sv_overview_size_allocate(GtkWidget *w, int width, int height, int b
 
 static void move_to_x(SvOverviewWidget *self, double x)
 {
-    if (!self->tl || !sv_timeline_get_doc(self->tl))
-        return;
+    if (!self->tl || !sv_timeline_get_doc(self->tl)) return;
     const sv_viewport *vp = sv_timeline_get_viewport(self->tl);
     double w = gtk_widget_get_width(GTK_WIDGET(self));
     double t = vp->lo + x / w * (vp->hi - vp->lo);
@@ -142,8 +136,8 @@ void sv_overview_widget_set_timeline(SvOverviewWidget *self, SvTimeline *tl)
     g_signal_connect_object(tl, "view-changed", G_CALLBACK(redraw), self, 0);
 }
 
-static void sv_overview_measure(GtkWidget *w, GtkOrientation o, int for_size, int *min,
-                                int *nat, int *min_b, int *nat_b)
+static void sv_overview_measure(GtkWidget *w, GtkOrientation o, int for_size, int *min, int *nat, int *min_b,
+                                int *nat_b)
 {
     *min = o == GTK_ORIENTATION_HORIZONTAL ? 100 : 44;
     *nat = o == GTK_ORIENTATION_HORIZONTAL ? 800 : 44;
@@ -152,8 +146,7 @@ static void sv_overview_measure(GtkWidget *w, GtkOrientation o, int for_size, in
 static void sv_overview_dispose(GObject *o)
 {
     SvOverviewWidget *self = SV_OVERVIEW_WIDGET(o);
-    if (self->cancel)
-        g_cancellable_cancel(self->cancel);
+    if (self->cancel) g_cancellable_cancel(self->cancel);
     g_clear_object(&self->cancel);
     self->tl = NULL;
     G_OBJECT_CLASS(sv_overview_widget_parent_class)->dispose(o);

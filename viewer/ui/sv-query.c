@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-G_DEFINE_QUARK(sv-error-quark, sv_error)
+G_DEFINE_QUARK(sv - error - quark, sv_error)
 
 static int is_cancelled(void *user)
 {
@@ -39,8 +39,7 @@ static void scene_thread(GTask *task, gpointer src, gpointer data, GCancellable 
     scene_job *j = data;
     slog_error err;
     memset(&err, 0, sizeof err);
-    sv_scene *s = sv_scene_query(j->doc->r, j->t0, j->t1, j->width, j->want, 0,
-                                 c ? is_cancelled : NULL, c, &err);
+    sv_scene *s = sv_scene_query(j->doc->r, j->t0, j->t1, j->width, j->want, 0, c ? is_cancelled : NULL, c, &err);
     if (s)
         g_task_return_pointer(task, s, (GDestroyNotify)sv_scene_free);
     else if (err.status == SLOG_OK)
@@ -49,17 +48,15 @@ static void scene_thread(GTask *task, gpointer src, gpointer data, GCancellable 
         return_slog_error(task, &err);
 }
 
-void sv_query_scene_async(SvDocRef *doc, double t0, double t1, int width,
-                          const uint8_t *want, GCancellable *cancellable,
-                          GAsyncReadyCallback cb, gpointer user)
+void sv_query_scene_async(SvDocRef *doc, double t0, double t1, int width, const uint8_t *want,
+                          GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user)
 {
     scene_job *j = g_new0(scene_job, 1);
     j->doc = sv_doc_ref_acquire(doc);
     j->t0 = t0;
     j->t1 = t1;
     j->width = width;
-    if (want)
-        j->want = g_memdup2(want, doc->fi->n_timelines ? doc->fi->n_timelines : 1);
+    if (want) j->want = g_memdup2(want, doc->fi->n_timelines ? doc->fi->n_timelines : 1);
     GTask *task = g_task_new(NULL, cancellable, cb, user);
     g_task_set_task_data(task, j, scene_job_free);
     /* a newer frame makes this one useless: do not report it late */
@@ -149,8 +146,7 @@ static void stats_job_free(gpointer p)
 
 void sv_query_stats_free(sv_range_stats *st)
 {
-    if (!st)
-        return;
+    if (!st) return;
     sv_range_stats_clear(st);
     g_free(st);
 }
@@ -161,8 +157,7 @@ static void stats_thread(GTask *task, gpointer src, gpointer data, GCancellable 
     sv_range_stats *st = g_new0(sv_range_stats, 1);
     slog_error err;
     memset(&err, 0, sizeof err);
-    slog_status s = sv_range_stats_compute(j->doc->r, j->t0, j->t1, NULL,
-                                           c ? is_cancelled : NULL, c, st, &err);
+    slog_status s = sv_range_stats_compute(j->doc->r, j->t0, j->t1, NULL, c ? is_cancelled : NULL, c, st, &err);
     if (s == SLOG_OK) {
         g_task_return_pointer(task, st, (GDestroyNotify)sv_query_stats_free);
         return;
@@ -174,9 +169,8 @@ static void stats_thread(GTask *task, gpointer src, gpointer data, GCancellable 
         return_slog_error(task, &err);
 }
 
-void sv_query_range_stats_async(SvDocRef *doc, int64_t t0, int64_t t1,
-                                GCancellable *cancellable, GAsyncReadyCallback cb,
-                                gpointer user)
+void sv_query_range_stats_async(SvDocRef *doc, int64_t t0, int64_t t1, GCancellable *cancellable,
+                                GAsyncReadyCallback cb, gpointer user)
 {
     stats_job *j = g_new0(stats_job, 1);
     j->doc = sv_doc_ref_acquire(doc);
@@ -215,8 +209,7 @@ static void search_thread(GTask *task, gpointer src, gpointer data, GCancellable
     sv_found *f = g_new0(sv_found, 1);
     slog_error err;
     memset(&err, 0, sizeof err);
-    int rc = sv_search_find(j->doc->r, &j->q, j->from, j->dir, c ? is_cancelled : NULL, c, f,
-                            &err);
+    int rc = sv_search_find(j->doc->r, &j->q, j->from, j->dir, c ? is_cancelled : NULL, c, f, &err);
     if (rc == 1) {
         g_task_return_pointer(task, f, g_free);
         return;
@@ -228,8 +221,8 @@ static void search_thread(GTask *task, gpointer src, gpointer data, GCancellable
         g_task_return_pointer(task, NULL, NULL);
 }
 
-void sv_query_search_async(SvDocRef *doc, const sv_search *q, int64_t from, int dir,
-                           GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user)
+void sv_query_search_async(SvDocRef *doc, const sv_search *q, int64_t from, int dir, GCancellable *cancellable,
+                           GAsyncReadyCallback cb, gpointer user)
 {
     search_job *j = g_new0(search_job, 1);
     j->doc = sv_doc_ref_acquire(doc);
@@ -246,10 +239,8 @@ sv_found *sv_query_search_finish(GAsyncResult *res, gboolean *found, GError **er
 {
     GError *e = NULL;
     sv_found *f = g_task_propagate_pointer(G_TASK(res), &e);
-    if (e)
-        g_propagate_error(error, e);
-    if (found)
-        *found = f != NULL;
+    if (e) g_propagate_error(error, e);
+    if (found) *found = f != NULL;
     return f;
 }
 
@@ -266,8 +257,7 @@ static void open_thread(GTask *task, gpointer src, gpointer data, GCancellable *
         return_slog_error(task, &err);
 }
 
-void sv_query_open_async(const char *path, GCancellable *cancellable, GAsyncReadyCallback cb,
-                         gpointer user)
+void sv_query_open_async(const char *path, GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user)
 {
     GTask *task = g_task_new(NULL, cancellable, cb, user);
     g_task_set_task_data(task, g_strdup(path), g_free);

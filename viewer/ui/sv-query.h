@@ -17,9 +17,8 @@ GQuark sv_error_quark(void);
  * (want: NULL = all; copied). Finish with sv_query_scene_finish, which
  * returns the scene (free with sv_scene_free) or NULL with error set
  * (G_IO_ERROR_CANCELLED when cancelled, SV_ERROR/slog_status otherwise). */
-void sv_query_scene_async(SvDocRef *doc, double t0, double t1, int width,
-                          const uint8_t *want, GCancellable *cancellable,
-                          GAsyncReadyCallback cb, gpointer user);
+void sv_query_scene_async(SvDocRef *doc, double t0, double t1, int width, const uint8_t *want,
+                          GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user);
 sv_scene *sv_query_scene_finish(GAsyncResult *res, GError **error);
 
 /* Fold timelines [first, last] over [t0, t1] into at most max_rows rows of
@@ -32,23 +31,20 @@ struct sv_fold *sv_query_fold_finish(GAsyncResult *res, GError **error);
 
 /* Range statistics (sv_range_stats_compute) on a worker. The result is a
  * newly allocated sv_range_stats; free with sv_query_stats_free. */
-void sv_query_range_stats_async(SvDocRef *doc, int64_t t0, int64_t t1,
-                                GCancellable *cancellable, GAsyncReadyCallback cb,
-                                gpointer user);
+void sv_query_range_stats_async(SvDocRef *doc, int64_t t0, int64_t t1, GCancellable *cancellable,
+                                GAsyncReadyCallback cb, gpointer user);
 sv_range_stats *sv_query_range_stats_finish(GAsyncResult *res, GError **error);
 void sv_query_stats_free(sv_range_stats *st);
 
 /* Search (sv_search_find) on a worker. Result: a newly allocated sv_found
  * (g_free), or NULL without error when nothing matches. */
-void sv_query_search_async(SvDocRef *doc, const sv_search *q, int64_t from, int dir,
-                           GCancellable *cancellable, GAsyncReadyCallback cb,
-                           gpointer user);
+void sv_query_search_async(SvDocRef *doc, const sv_search *q, int64_t from, int dir, GCancellable *cancellable,
+                           GAsyncReadyCallback cb, gpointer user);
 sv_found *sv_query_search_finish(GAsyncResult *res, gboolean *found, GError **error);
 
 /* Open a document on a worker. Result: SvDocRef (release with
  * sv_doc_ref_release) or NULL with error (message = slog_error.message). */
-void sv_query_open_async(const char *path, GCancellable *cancellable,
-                         GAsyncReadyCallback cb, gpointer user);
+void sv_query_open_async(const char *path, GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user);
 SvDocRef *sv_query_open_finish(GAsyncResult *res, GError **error);
 
 #endif

@@ -20,8 +20,7 @@ static int save_screenshot(GtkWidget *w, const char *file)
 {
     GdkTexture *t = sv_style_render_widget(w);
     int ok = t && gdk_texture_save_to_png(t, file);
-    if (t)
-        g_object_unref(t);
+    if (t) g_object_unref(t);
     return ok;
 }
 
@@ -37,8 +36,7 @@ static void count_visible_nodes(SvWindow *self, double t0, double t1, uint64_t *
     *n = *bytes = 0;
     for (uint64_t i = 0; i < self->doc->fi->n_nodes; i++) {
         slog_node_info ni;
-        if (slog_reader_node(self->doc->r, i, &ni) != SLOG_OK)
-            continue;
+        if (slog_reader_node(self->doc->r, i, &ni) != SLOG_OK) continue;
         if (ni.lo <= (int64_t)ceil(t1) && ni.hi > (int64_t)floor(t0)) {
             (*n)++;
             *bytes += ni.size;
@@ -69,8 +67,7 @@ static gboolean verb_drop(SvWindow *self, const char *arg)
     GValue v = G_VALUE_INIT;
     g_value_init(&v, GDK_TYPE_FILE_LIST);
     g_value_take_boxed(&v, gdk_file_list_new_from_list(l));
-    if (!sv_window_drop_cb(NULL, &v, 0, 0, self))
-        script_fail(self, "the drop was refused");
+    if (!sv_window_drop_cb(NULL, &v, 0, 0, self)) script_fail(self, "the drop was refused");
     g_value_unset(&v);
     g_slist_free(l);
     g_object_unref(f);
@@ -79,8 +76,7 @@ static gboolean verb_drop(SvWindow *self, const char *arg)
 
 static gboolean verb_cancel(SvWindow *self, const char *arg)
 {
-    if (!self->build)
-        script_fail(self, "cancel: no conversion running");
+    if (!self->build) script_fail(self, "cancel: no conversion running");
     sv_window_cancel_clicked_cb(NULL, self);
     return TRUE;
 }
@@ -108,8 +104,7 @@ static gboolean verb_select(SvWindow *self, const char *arg)
 static gboolean verb_window(SvWindow *self, const char *arg)
 {
     double a = 0, b = 0;
-    if (sscanf(arg, "%lf %lf", &a, &b) == 2)
-        sv_timeline_set_window(self->timeline, a * 1e9, b * 1e9, TRUE);
+    if (sscanf(arg, "%lf %lf", &a, &b) == 2) sv_timeline_set_window(self->timeline, a * 1e9, b * 1e9, TRUE);
     return TRUE;
 }
 
@@ -122,23 +117,20 @@ static gboolean verb_search(SvWindow *self, const char *arg)
 
 static gboolean verb_popover(SvWindow *self, const char *arg)
 {
-    if (!sv_timeline_popover_any(self->timeline))
-        script_fail(self, "no drawable for a popover");
+    if (!sv_timeline_popover_any(self->timeline)) script_fail(self, "no drawable for a popover");
     return TRUE;
 }
 
 static gboolean verb_legend(SvWindow *self, const char *arg)
 {
-    g_action_group_change_action_state(G_ACTION_GROUP(self), "show-sidebar",
-                                       g_variant_new_boolean(TRUE));
+    g_action_group_change_action_state(G_ACTION_GROUP(self), "show-sidebar", g_variant_new_boolean(TRUE));
     gtk_stack_set_visible_child_name(self->side_stack, "legend");
     return TRUE;
 }
 
 static gboolean verb_screenshot(SvWindow *self, const char *arg)
 {
-    if (!save_screenshot(GTK_WIDGET(self), arg))
-        script_fail(self, "screenshot");
+    if (!save_screenshot(GTK_WIDGET(self), arg)) script_fail(self, "screenshot");
     return TRUE;
 }
 
@@ -164,8 +156,7 @@ static gboolean verb_expect_info(SvWindow *self, const char *arg)
     gboolean ok = self->info && kv[0] && sv_info_window_has(self->info, kv[0], kv[1]);
     printf("info %s%s%s: %s\n", kv[0] ? kv[0] : "", kv[0] && kv[1] ? " ~ " : "", kv[0] && kv[1] ? kv[1] : "",
            ok ? "shown" : "not shown");
-    if (!ok)
-        script_fail(self, "expect-info");
+    if (!ok) script_fail(self, "expect-info");
     g_strfreev(kv);
     return TRUE;
 }
@@ -176,8 +167,7 @@ static gboolean verb_stats(SvWindow *self, const char *arg)
     const slog_query_stats *st = sv_timeline_get_frame_stats(self->timeline, &ms, &ft0, &ft1);
     printf("frame window %.9f:%.9f nodes_read %" G_GUINT64_FORMAT " bytes_read %" G_GUINT64_FORMAT
            " drawables %" G_GUINT64_FORMAT " previews %" G_GUINT64_FORMAT " ms %.2f\n",
-           ft0 / 1e9, ft1 / 1e9, st->nodes_read, st->bytes_read, st->drawables,
-           st->previews, ms);
+           ft0 / 1e9, ft1 / 1e9, st->nodes_read, st->bytes_read, st->drawables, st->previews, ms);
     return TRUE;
 }
 
@@ -195,9 +185,9 @@ static gboolean verb_expect_visible_nodes(SvWindow *self, const char *arg)
     const slog_query_stats *st = sv_timeline_get_frame_stats(self->timeline, &ms, &ft0, &ft1);
     uint64_t n, bytes;
     count_visible_nodes(self, ft0, ft1, &n, &bytes);
-    printf("visible nodes %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " bytes); frame read %"
-           G_GUINT64_FORMAT " nodes, %" G_GUINT64_FORMAT " bytes\n", n, bytes,
-           st->nodes_read, st->bytes_read);
+    printf("visible nodes %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " bytes); frame read %" G_GUINT64_FORMAT
+           " nodes, %" G_GUINT64_FORMAT " bytes\n",
+           n, bytes, st->nodes_read, st->bytes_read);
     if (st->nodes_read > n || st->bytes_read > bytes)
         script_fail(self, "the frame read more than the nodes intersecting the window");
     return TRUE;
@@ -207,10 +197,8 @@ static gboolean verb_expect_fewer_bytes(SvWindow *self, const char *arg)
 {
     double ms, ft0, ft1;
     const slog_query_stats *st = sv_timeline_get_frame_stats(self->timeline, &ms, &ft0, &ft1);
-    printf("bytes: marked %" G_GUINT64_FORMAT ", now %" G_GUINT64_FORMAT "\n",
-           self->mark.bytes_read, st->bytes_read);
-    if (st->bytes_read > self->mark.bytes_read)
-        script_fail(self, "the frame read more bytes than the marked one");
+    printf("bytes: marked %" G_GUINT64_FORMAT ", now %" G_GUINT64_FORMAT "\n", self->mark.bytes_read, st->bytes_read);
+    if (st->bytes_read > self->mark.bytes_read) script_fail(self, "the frame read more bytes than the marked one");
     return TRUE;
 }
 
@@ -219,10 +207,9 @@ static gboolean verb_expect_bytes_below(SvWindow *self, const char *arg)
     double ms, ft0, ft1;
     const slog_query_stats *st = sv_timeline_get_frame_stats(self->timeline, &ms, &ft0, &ft1);
     double frac = g_ascii_strtod(arg, NULL);
-    printf("bytes: frame %" G_GUINT64_FORMAT ", file %" G_GUINT64_FORMAT "\n",
-           st->bytes_read, self->doc->fi->file_size);
-    if (st->bytes_read > frac * self->doc->fi->file_size)
-        script_fail(self, "the frame read too much of the file");
+    printf("bytes: frame %" G_GUINT64_FORMAT ", file %" G_GUINT64_FORMAT "\n", st->bytes_read,
+           self->doc->fi->file_size);
+    if (st->bytes_read > frac * self->doc->fi->file_size) script_fail(self, "the frame read too much of the file");
     return TRUE;
 }
 
@@ -238,8 +225,7 @@ static gboolean verb_expect_rows_drawn(SvWindow *self, const char *arg)
     /* the frame on screen was queried for every row now on screen */
     gboolean drawn = sv_timeline_rows_drawn(self->timeline);
     printf("rows on screen drawn: %s\n", drawn ? "yes" : "no");
-    if (!drawn)
-        script_fail(self, "rows on screen are not in the frame");
+    if (!drawn) script_fail(self, "rows on screen are not in the frame");
     return TRUE;
 }
 
@@ -248,8 +234,7 @@ static gboolean verb_expect_rows_fit(SvWindow *self, const char *arg)
     /* yes|no: every timeline row within the canvas (no vertical scroll) */
     gboolean fit = sv_timeline_rows_fit(self->timeline);
     printf("rows fit: %s\n", fit ? "yes" : "no");
-    if (fit != g_str_equal(arg, "yes"))
-        script_fail(self, fit ? "the rows fit" : "the rows do not fit");
+    if (fit != g_str_equal(arg, "yes")) script_fail(self, fit ? "the rows fit" : "the rows do not fit");
     return TRUE;
 }
 
@@ -281,8 +266,7 @@ static gboolean verb_expect_file(SvWindow *self, const char *arg)
 {
     char *base = self->path ? g_path_get_basename(self->path) : g_strdup("");
     printf("file %s\n", base);
-    if (!g_str_equal(base, arg))
-        script_fail(self, "another file is open");
+    if (!g_str_equal(base, arg)) script_fail(self, "another file is open");
     g_free(base);
     return TRUE;
 }
@@ -292,8 +276,7 @@ static gboolean verb_expect_file(SvWindow *self, const char *arg)
 static char *category_and_colour(SvWindow *self, const char *arg, GdkRGBA *rgba)
 {
     const char *sp = strrchr(arg, ' ');
-    if (sp && gdk_rgba_parse(rgba, sp + 1))
-        return g_strndup(arg, (gsize)(sp - arg));
+    if (sp && gdk_rgba_parse(rgba, sp + 1)) return g_strndup(arg, (gsize)(sp - arg));
     script_fail(self, "set-colour/expect-colour want CATEGORY COLOUR");
     return NULL;
 }
@@ -302,8 +285,7 @@ static gboolean verb_set_colour(SvWindow *self, const char *arg)
 {
     GdkRGBA want;
     char *cat = category_and_colour(self, arg, &want);
-    if (cat && !sv_legend_set_color(self->legend, cat, &want))
-        script_fail(self, "no such category");
+    if (cat && !sv_legend_set_color(self->legend, cat, &want)) script_fail(self, "no such category");
     g_free(cat);
     return TRUE;
 }
@@ -312,8 +294,7 @@ static gboolean verb_expect_colour(SvWindow *self, const char *arg)
 {
     GdkRGBA want;
     char *cat = category_and_colour(self, arg, &want);
-    if (!cat)
-        return TRUE;
+    if (!cat) return TRUE;
     guint32 have = 0, w = sv_legend_rgba_to_u32(&want);
     gboolean found = FALSE;
     for (uint32_t i = 0; i < self->doc->pal.n && !found; i++)
@@ -322,8 +303,7 @@ static gboolean verb_expect_colour(SvWindow *self, const char *arg)
             found = TRUE;
         }
     printf("colour of %s: #%08x\n", cat, have);
-    if (!found || have != w)
-        script_fail(self, found ? "the category has another colour" : "no such category");
+    if (!found || have != w) script_fail(self, found ? "the category has another colour" : "no such category");
     g_free(cat);
     return TRUE;
 }
@@ -363,8 +343,8 @@ static gboolean verb_expect_selection(SvWindow *self, const char *arg)
     double t0, t1;
     gboolean range = sv_timeline_get_range(self->timeline, &t0, &t1);
     GtkWidget *first = gtk_widget_get_first_child(GTK_WIDGET(self->stats_box));
-    gboolean panel = first && GTK_IS_LABEL(first) &&
-                     g_str_equal(gtk_label_get_text(GTK_LABEL(first)), "Selected range");
+    gboolean panel =
+        first && GTK_IS_LABEL(first) && g_str_equal(gtk_label_get_text(GTK_LABEL(first)), "Selected range");
     printf("selection: range %s, panel %s\n", range ? "yes" : "no", panel ? "shows a range" : "empty");
     gboolean want = g_str_equal(arg, "range");
     if (range != want || panel != want)
@@ -387,8 +367,7 @@ static gboolean verb_expect_status(SvWindow *self, const char *arg)
     /* TEXT: part of the status bar's time window */
     const char *have = gtk_label_get_text(self->status_window);
     printf("status window: %s\n", have);
-    if (!strstr(have, arg))
-        script_fail(self, "the status bar shows another window");
+    if (!strstr(have, arg)) script_fail(self, "the status bar shows another window");
     return TRUE;
 }
 
@@ -415,8 +394,7 @@ static gboolean verb_expect_pointer_time(SvWindow *self, const char *arg)
     const sv_viewport *vp = sv_timeline_get_viewport(self->timeline);
     double x = sv_viewport_time_to_x(vp, self->script_pt);
     printf("time under the pointer now at x %.1f, pointer at %.1f\n", x, self->script_px);
-    if (fabs(x - self->script_px) > 1)
-        script_fail(self, "the time under the pointer moved");
+    if (fabs(x - self->script_px) > 1) script_fail(self, "the time under the pointer moved");
     return TRUE;
 }
 
@@ -446,10 +424,8 @@ static gboolean verb_expect_legend_sort(SvWindow *self, const char *arg)
      * and last row) */
     char *d = sv_legend_describe_sort(self->legend);
     printf("legend sort: %s\n", d);
-    if (!strstr(d, arg))
-        script_fail(self, "the legend shows another order");
-    if (strstr(d, "clipped"))
-        script_fail(self, "a sort arrow is clipped");
+    if (!strstr(d, arg)) script_fail(self, "the legend shows another order");
+    if (strstr(d, "clipped")) script_fail(self, "a sort arrow is clipped");
     g_free(d);
     return TRUE;
 }
@@ -457,12 +433,10 @@ static gboolean verb_expect_legend_sort(SvWindow *self, const char *arg)
 /* The first widget of type t at or below w, depth first. */
 static GtkWidget *find_descendant(GtkWidget *w, GType t)
 {
-    if (G_TYPE_CHECK_INSTANCE_TYPE(w, t))
-        return w;
+    if (G_TYPE_CHECK_INSTANCE_TYPE(w, t)) return w;
     for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
         GtkWidget *hit = find_descendant(c, t);
-        if (hit)
-            return hit;
+        if (hit) return hit;
     }
     return NULL;
 }
@@ -514,8 +488,7 @@ static gboolean verb_expect_zoom(SvWindow *self, const char *arg)
     const sv_viewport *vp = sv_timeline_get_viewport(self->timeline);
     double n = (vp->hi - vp->lo) / sv_viewport_span(vp), want = g_ascii_strtod(arg, NULL);
     printf("zoom: 1/%.2f of the trace\n", n);
-    if (fabs(n - want) > 0.02 * want)
-        script_fail(self, "the window shows another share of the trace");
+    if (fabs(n - want) > 0.02 * want) script_fail(self, "the window shows another share of the trace");
     return TRUE;
 }
 
@@ -524,8 +497,7 @@ static gboolean verb_expect_splitter(SvWindow *self, const char *arg)
     /* PX: the label column's width (the label/canvas splitter) */
     int have = gtk_paned_get_position(self->label_paned);
     printf("label column: %d px\n", have);
-    if (have != (int)g_ascii_strtoll(arg, NULL, 10))
-        script_fail(self, "the label/canvas splitter moved");
+    if (have != (int)g_ascii_strtoll(arg, NULL, 10)) script_fail(self, "the label/canvas splitter moved");
     return TRUE;
 }
 
@@ -558,8 +530,7 @@ static gboolean verb_expect_recent(SvWindow *self, const char *arg)
     char *line = g_strconcat("\n", want, "\n", NULL), *all = g_strconcat("\n", d, NULL);
     gboolean has = strstr(all, line) != NULL;
     printf("recent files:\n%s", d);
-    if (has == negate)
-        script_fail(self, negate ? "the recent files show it" : "the recent files do not show it");
+    if (has == negate) script_fail(self, negate ? "the recent files show it" : "the recent files do not show it");
     g_free(line);
     g_free(all);
     g_free(d);
@@ -569,8 +540,7 @@ static gboolean verb_expect_recent(SvWindow *self, const char *arg)
 static gboolean verb_build_missing(SvWindow *self, const char *arg)
 {
     /* the missing-ranks question's "Build with the Ranks That Are There" */
-    if (!self->missing_meta)
-        script_fail(self, "build-missing: no missing ranks were reported");
+    if (!self->missing_meta) script_fail(self, "build-missing: no missing ranks were reported");
     sv_window_build_missing(self);
     return TRUE;
 }
@@ -609,8 +579,7 @@ static gboolean verb_expect_legend_names_whole(SvWindow *self, const char *arg)
     char *cut = NULL;
     gboolean whole = sv_legend_names_whole(self->legend, &cut);
     printf("legend names: %s%s\n", whole ? "whole" : "cut: ", cut);
-    if (!whole)
-        script_fail(self, "a category name in the legend is cut off");
+    if (!whole) script_fail(self, "a category name in the legend is cut off");
     g_free(cut);
     return TRUE;
 }
@@ -673,10 +642,8 @@ static gboolean script_step(gpointer user)
      * for a running conversion (the progress bar's Cancel button). */
     char *next = self->script[self->script_i];
     gboolean cancel_now = next && self->build && g_str_equal(g_strstrip(next), "cancel");
-    if (g_get_monotonic_time() < self->sleep_until || (!script_idle(self) && !cancel_now))
-        return G_SOURCE_CONTINUE;
-    if (self->wait_path && !g_file_test(self->wait_path, G_FILE_TEST_EXISTS))
-        return G_SOURCE_CONTINUE;
+    if (g_get_monotonic_time() < self->sleep_until || (!script_idle(self) && !cancel_now)) return G_SOURCE_CONTINUE;
+    if (self->wait_path && !g_file_test(self->wait_path, G_FILE_TEST_EXISTS)) return G_SOURCE_CONTINUE;
     g_clear_pointer(&self->wait_path, g_free);
     if (!self->script[self->script_i]) {
         self->script_timer = 0;
@@ -690,8 +657,7 @@ static gboolean script_step(gpointer user)
     fflush(stdout);
     const script_verb *sv = NULL;
     for (size_t i = 0; i < G_N_ELEMENTS(VERBS) && !sv; i++)
-        if (g_str_equal(verb, VERBS[i].name))
-            sv = &VERBS[i];
+        if (g_str_equal(verb, VERBS[i].name)) sv = &VERBS[i];
     gboolean go_on = TRUE;
     if (!*verb)
         ;
@@ -711,6 +677,5 @@ void sv_window_run_script(SvWindow *self, const char *script)
     g_strfreev(self->script);
     self->script = g_strsplit(script, ";", -1);
     self->script_i = 0;
-    if (!self->script_timer)
-        self->script_timer = g_timeout_add(100, script_step, self);
+    if (!self->script_timer) self->script_timer = g_timeout_add(100, script_step, self);
 }

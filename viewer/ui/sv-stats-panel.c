@@ -7,8 +7,7 @@
 void sv_window_clear_box(GtkBox *b)
 {
     GtkWidget *c;
-    while ((c = gtk_widget_get_first_child(GTK_WIDGET(b))))
-        gtk_box_remove(b, c);
+    while ((c = gtk_widget_get_first_child(GTK_WIDGET(b)))) gtk_box_remove(b, c);
 }
 
 GtkWidget *sv_window_label(const char *text, const char *cls, float xalign)
@@ -16,8 +15,7 @@ GtkWidget *sv_window_label(const char *text, const char *cls, float xalign)
     GtkWidget *l = gtk_label_new(text);
     gtk_label_set_xalign(GTK_LABEL(l), xalign);
     gtk_label_set_ellipsize(GTK_LABEL(l), PANGO_ELLIPSIZE_END);
-    if (cls)
-        gtk_widget_add_css_class(l, cls);
+    if (cls) gtk_widget_add_css_class(l, cls);
     return l;
 }
 
@@ -55,9 +53,9 @@ static const sv_range_stats *sort_stats;
 static int cmp_cat_time(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (sort_stats->cat_ns[x] != sort_stats->cat_ns[y])
-        return sort_stats->cat_ns[x] > sort_stats->cat_ns[y] ? -1 : 1;
-    return sort_stats->cat_count[x] > sort_stats->cat_count[y] ? -1 : sort_stats->cat_count[x] < sort_stats->cat_count[y];
+    if (sort_stats->cat_ns[x] != sort_stats->cat_ns[y]) return sort_stats->cat_ns[x] > sort_stats->cat_ns[y] ? -1 : 1;
+    return sort_stats->cat_count[x] > sort_stats->cat_count[y] ? -1
+                                                               : sort_stats->cat_count[x] < sort_stats->cat_count[y];
 }
 
 void sv_window_show_stats(SvWindow *self, const sv_range_stats *st)
@@ -93,8 +91,7 @@ void sv_window_show_stats(SvWindow *self, const sv_range_stats *st)
     uint32_t *idx = g_new(uint32_t, st->n_categories + 1);
     uint32_t n = 0;
     for (uint32_t i = 0; i < st->n_categories; i++)
-        if (st->cat_count[i])
-            idx[n++] = i;
+        if (st->cat_count[i]) idx[n++] = i;
     sort_win = self;
     sort_stats = st;
     qsort(idx, n, sizeof *idx, cmp_cat_time);
@@ -105,8 +102,7 @@ void sv_window_show_stats(SvWindow *self, const sv_range_stats *st)
         if (self->doc->pal.kind[c] == SLOG_KIND_STATE) {
             sv_format_duration((double)st->cat_ns[c], d, sizeof d);
             g_snprintf(buf, sizeof buf, "%s", d);
-            gtk_grid_attach(GTK_GRID(grid), bar(st->cat_ns[c] / span, self->doc->pal.rgba[c]),
-                            1, k, 1, 1);
+            gtk_grid_attach(GTK_GRID(grid), bar(st->cat_ns[c] / span, self->doc->pal.rgba[c]), 1, k, 1, 1);
         } else {
             g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT "×", st->cat_count[c]);
             gtk_grid_attach(GTK_GRID(grid), bar(0, self->doc->pal.rgba[c]), 1, k, 1, 1);
@@ -127,26 +123,24 @@ void sv_window_show_stats(SvWindow *self, const sv_range_stats *st)
         double frac = len > 0 ? st->tl_busy_ns[t] / len : 0;
         gtk_grid_attach(GTK_GRID(grid), sv_window_label(self->doc->tl_labels[t], NULL, 0), 0, t, 1, 1);
         gtk_grid_attach(GTK_GRID(grid), bar(frac, 0x3584e4ff), 1, t, 1, 1);
-        g_snprintf(buf, sizeof buf, "%.1f %% · %" G_GUINT64_FORMAT " msgs", frac * 100,
-                   st->tl_messages[t]);
+        g_snprintf(buf, sizeof buf, "%.1f %% · %" G_GUINT64_FORMAT " msgs", frac * 100, st->tl_messages[t]);
         GtkWidget *v = sv_window_label(buf, "numeric", 1);
         gtk_widget_set_hexpand(v, TRUE);
         gtk_grid_attach(GTK_GRID(grid), v, 2, t, 1, 1);
     }
     gtk_box_append(self->stats_box, grid);
     if (self->script)
-        printf("range stats: %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT " bytes\n",
-               st->n_messages, st->msg_bytes), fflush(stdout);
+        printf("range stats: %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT " bytes\n", st->n_messages,
+               st->msg_bytes),
+            fflush(stdout);
 }
 
 void sv_window_show_no_range(SvWindow *self)
 {
-    if (self->stats_cancel)
-        g_cancellable_cancel(self->stats_cancel);
+    if (self->stats_cancel) g_cancellable_cancel(self->stats_cancel);
     g_clear_object(&self->stats_cancel);
     self->stats_busy = FALSE;
     sv_window_clear_box(self->stats_box);
-    gtk_box_append(self->stats_box,
-                   sv_window_label("Shift+drag on the timeline to select a range.", "dim-label", 0));
+    gtk_box_append(self->stats_box, sv_window_label("Shift+drag on the timeline to select a range.", "dim-label", 0));
     gtk_stack_set_visible_child_name(self->side_stack, "legend");
 }

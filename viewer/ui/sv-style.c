@@ -6,13 +6,12 @@
 #include "sv-config.h"
 
 #define FILE_NAME "view.ini"
-#define GROUP "view"
-#define KEY "dark-style"
+#define GROUP     "view"
+#define KEY       "dark-style"
 
 static void add_css(GtkCssProvider *css, guint priority)
 {
-    gtk_style_context_add_provider_for_display(gdk_display_get_default(), GTK_STYLE_PROVIDER(css),
-                                               priority);
+    gtk_style_context_add_provider_for_display(gdk_display_get_default(), GTK_STYLE_PROVIDER(css), priority);
     g_object_unref(css);
 }
 
@@ -92,8 +91,7 @@ GdkTexture *sv_style_render_widget(GtkWidget *w)
 {
     int width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
     GtkNative *native = gtk_widget_get_native(w);
-    if (width <= 0 || height <= 0 || !native)
-        return NULL;
+    if (width <= 0 || height <= 0 || !native) return NULL;
     GdkPaintable *p = gtk_widget_paintable_new(w);
     GtkSnapshot *s = gtk_snapshot_new();
     gdk_paintable_snapshot(p, s, width, height);
@@ -111,8 +109,7 @@ GdkTexture *sv_style_render_widget(GtkWidget *w)
 double sv_style_mean_luminance(GtkWidget *w)
 {
     GdkTexture *t = sv_style_render_widget(w);
-    if (!t)
-        return -1;
+    if (!t) return -1;
     int tw = gdk_texture_get_width(t), th = gdk_texture_get_height(t);
     guint32 *px = g_malloc((gsize)tw * th * 4);
     /* premultiplied ARGB32 in native order, as Cairo's; what the widget

@@ -6,20 +6,19 @@
  * colours the default categories are drawn from, so a changed one still
  * sits among them. */
 static const char *const PALETTE[] = {
-    "#99c1f1", "#8ff0a4", "#f9f06b", "#ffbe6f", "#f66151", "#dc8add", "#cdab8f", "#ffffff",
-    "#62a0ea", "#57e389", "#f8e45c", "#ffa348", "#ed333b", "#c061cb", "#b5835a", "#deddda",
-    "#3584e4", "#33d17a", "#f6d32d", "#ff7800", "#e01b24", "#9141ac", "#986a44", "#9a9996",
-    "#1c71d8", "#2ec27e", "#f5c211", "#e66100", "#c01c28", "#813d9c", "#865e3c", "#5e5c64",
-    "#1a5fb4", "#26a269", "#e5a50a", "#c64600", "#a51d2d", "#613583", "#63452c", "#000000",
+    "#99c1f1", "#8ff0a4", "#f9f06b", "#ffbe6f", "#f66151", "#dc8add", "#cdab8f", "#ffffff", "#62a0ea", "#57e389",
+    "#f8e45c", "#ffa348", "#ed333b", "#c061cb", "#b5835a", "#deddda", "#3584e4", "#33d17a", "#f6d32d", "#ff7800",
+    "#e01b24", "#9141ac", "#986a44", "#9a9996", "#1c71d8", "#2ec27e", "#f5c211", "#e66100", "#c01c28", "#813d9c",
+    "#865e3c", "#5e5c64", "#1a5fb4", "#26a269", "#e5a50a", "#c64600", "#a51d2d", "#613583", "#63452c", "#000000",
 };
 #define PALETTE_COLUMNS 8
 
 struct _SvSwatch {
     GtkWidget parent_instance;
-    GtkWidget *button;   /* GtkMenuButton */
-    GtkWidget *chip;     /* its face: a GtkDrawingArea in the colour */
+    GtkWidget *button; /* GtkMenuButton */
+    GtkWidget *chip;   /* its face: a GtkDrawingArea in the colour */
     GtkWidget *popover;
-    GtkWidget *entry;    /* #rrggbb */
+    GtkWidget *entry; /* #rrggbb */
     GdkRGBA rgba;
 };
 
@@ -62,8 +61,7 @@ static void choose(SvSwatch *self, const GdkRGBA *rgba)
 static void sv_swatch_palette_clicked_cb(GtkButton *b, SvSwatch *self)
 {
     GdkRGBA c;
-    if (gdk_rgba_parse(&c, g_object_get_data(G_OBJECT(b), "colour")))
-        choose(self, &c);
+    if (gdk_rgba_parse(&c, g_object_get_data(G_OBJECT(b), "colour"))) choose(self, &c);
 }
 
 static void sv_swatch_entry_activate_cb(GtkEntry *e, SvSwatch *self)
@@ -79,8 +77,8 @@ static void sv_swatch_entry_activate_cb(GtkEntry *e, SvSwatch *self)
 
 static void sv_swatch_popover_show_cb(GtkWidget *p, SvSwatch *self)
 {
-    char *s = g_strdup_printf("#%02x%02x%02x", (int)(self->rgba.red * 255 + 0.5),
-                              (int)(self->rgba.green * 255 + 0.5), (int)(self->rgba.blue * 255 + 0.5));
+    char *s = g_strdup_printf("#%02x%02x%02x", (int)(self->rgba.red * 255 + 0.5), (int)(self->rgba.green * 255 + 0.5),
+                              (int)(self->rgba.blue * 255 + 0.5));
     gtk_editable_set_text(GTK_EDITABLE(self->entry), s);
     gtk_widget_remove_css_class(self->entry, "error");
     g_free(s);
@@ -88,8 +86,7 @@ static void sv_swatch_popover_show_cb(GtkWidget *p, SvSwatch *self)
 
 void sv_swatch_set_rgba(SvSwatch *self, const GdkRGBA *rgba)
 {
-    if (gdk_rgba_equal(&self->rgba, rgba))
-        return;
+    if (gdk_rgba_equal(&self->rgba, rgba)) return;
     self->rgba = *rgba;
     gtk_widget_queue_draw(self->chip);
     g_object_notify_by_pspec(G_OBJECT(self), props[PROP_RGBA]);
@@ -131,11 +128,11 @@ static void sv_swatch_class_init(SvSwatchClass *klass)
     oc->get_property = sv_swatch_get_property;
     oc->set_property = sv_swatch_set_property;
     oc->dispose = sv_swatch_dispose;
-    props[PROP_RGBA] = g_param_spec_boxed("rgba", NULL, NULL, GDK_TYPE_RGBA,
-                                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY);
+    props[PROP_RGBA] =
+        g_param_spec_boxed("rgba", NULL, NULL, GDK_TYPE_RGBA, G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY);
     g_object_class_install_properties(oc, N_PROPS, props);
-    signals[SIG_COLOR_SET] = g_signal_new("color-set", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST,
-                                          0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+    signals[SIG_COLOR_SET] =
+        g_signal_new("color-set", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
     gtk_widget_class_set_layout_manager_type(GTK_WIDGET_CLASS(klass), GTK_TYPE_BIN_LAYOUT);
     gtk_widget_class_set_css_name(GTK_WIDGET_CLASS(klass), "swatch");
 }

@@ -49,8 +49,8 @@ struct _SvTimeline {
     GArray *back, *fwd; /* of double[2] windows */
     GtkWidget *popover;
     gboolean absolute;
-    gboolean compact;   /* rows down to 1 px, so hundreds of ranks fit */
-    gboolean drawn;     /* a frame of the open file is on screen */
+    gboolean compact; /* rows down to 1 px, so hundreds of ranks fit */
+    gboolean drawn;   /* a frame of the open file is on screen */
 
     /* Too many timelines for a row each even at 1 px (rank mode): the
      * rank axis says which the canvas shows; folded while they do not fit
@@ -62,8 +62,7 @@ struct _SvTimeline {
     gboolean lay_ranks; /* the layout is rank mode's (visible timelines only) */
 };
 
-enum { SIG_VIEW_CHANGED, SIG_FRAME_READY, SIG_RANGE_SELECTED, SIG_HOVER_ROW, SIG_HISTORY,
-       SIG_ERROR, N_SIGNALS };
+enum { SIG_VIEW_CHANGED, SIG_FRAME_READY, SIG_RANGE_SELECTED, SIG_HOVER_ROW, SIG_HISTORY, SIG_ERROR, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE(SvTimeline, sv_timeline, GTK_TYPE_WIDGET)
@@ -121,12 +120,10 @@ static void record(SvTimeline *self)
     win2 w = {self->vp.t0, self->vp.t1, self->ax.r0, self->ax.r1};
     if (self->back->len) {
         win2 *last = &g_array_index(self->back, win2, self->back->len - 1);
-        if (last->t0 == w.t0 && last->t1 == w.t1 && last->r0 == w.r0 && last->r1 == w.r1)
-            return;
+        if (last->t0 == w.t0 && last->t1 == w.t1 && last->r0 == w.r0 && last->r1 == w.r1) return;
     }
     g_array_append_val(self->back, w);
-    if (self->back->len > HISTORY_MAX)
-        g_array_remove_index(self->back, 0);
+    if (self->back->len > HISTORY_MAX) g_array_remove_index(self->back, 0);
     g_array_set_size(self->fwd, 0);
     g_signal_emit(self, signals[SIG_HISTORY], 0);
 }
@@ -136,8 +133,7 @@ static void record(SvTimeline *self)
 static void record_debounced(SvTimeline *self)
 {
     gint64 now = g_get_monotonic_time();
-    if (now - self->last_record_us > 800000)
-        record(self);
+    if (now - self->last_record_us > 800000) record(self);
     self->last_record_us = now;
 }
 
@@ -153,8 +149,7 @@ gboolean sv_timeline_can_forward(SvTimeline *self)
 
 static gboolean history_step(SvTimeline *self, GArray *from, GArray *to)
 {
-    if (!from->len || !self->doc)
-        return FALSE;
+    if (!from->len || !self->doc) return FALSE;
     win2 cur = {self->vp.t0, self->vp.t1, self->ax.r0, self->ax.r1};
     win2 w = g_array_index(from, win2, from->len - 1);
     g_array_set_size(from, from->len - 1);
@@ -186,8 +181,7 @@ static void frame_done(GObject *src, GAsyncResult *res, gpointer user)
     /* each request has its own cancellable: a result from an older request
      * (e.g. for the previous file) is dropped */
     gboolean current = g_task_get_cancellable(G_TASK(res)) == self->cancel;
-    if (current)
-        self->in_flight = FALSE;
+    if (current) self->in_flight = FALSE;
     if (s && current) {
         sv_scene_free(self->scene);
         self->scene = s;
@@ -205,8 +199,7 @@ static void frame_done(GObject *src, GAsyncResult *res, gpointer user)
             g_signal_emit(self, signals[SIG_ERROR], 0, error->message);
     }
     g_clear_error(&error);
-    if (current && self->dirty && self->doc)
-        request_frame(self);
+    if (current && self->dirty && self->doc) request_frame(self);
     g_object_unref(self);
 }
 
@@ -216,8 +209,7 @@ static void fold_done(GObject *src, GAsyncResult *res, gpointer user)
     GError *error = NULL;
     sv_fold *f = sv_query_fold_finish(res, &error);
     gboolean current = g_task_get_cancellable(G_TASK(res)) == self->fold_cancel;
-    if (current)
-        self->fold_in_flight = FALSE;
+    if (current) self->fold_in_flight = FALSE;
     if (f && current) {
         sv_fold_free(self->fold);
         self->fold = f;
@@ -233,8 +225,7 @@ static void fold_done(GObject *src, GAsyncResult *res, gpointer user)
             g_signal_emit(self, signals[SIG_ERROR], 0, error->message);
     }
     g_clear_error(&error);
-    if (current && self->fold_dirty && self->doc)
-        request_frame(self);
+    if (current && self->fold_dirty && self->doc) request_frame(self);
     g_object_unref(self);
 }
 
@@ -244,16 +235,14 @@ static void fold_want(SvTimeline *self, uint32_t *first, uint32_t *last, uint32_
 {
     sv_rank_axis_visible(&self->ax, first, last);
     uint32_t nt = self->doc->fi->n_timelines;
-    if (*last >= nt)
-        *last = nt - 1;
+    if (*last >= nt) *last = nt - 1;
     double h = canvas_h(self);
     *rows = h < 1 ? 1 : (uint32_t)h;
 }
 
 static gboolean fold_matches(SvTimeline *self)
 {
-    if (!self->fold)
-        return FALSE;
+    if (!self->fold) return FALSE;
     uint32_t a, b, rows;
     fold_want(self, &a, &b, &rows);
     return self->fold->t0 == floor(self->vp.t0) && self->fold->t1 == ceil(self->vp.t1) &&
@@ -272,13 +261,11 @@ static void request_fold(SvTimeline *self)
          * soon as it ends (or never starts), and the newest view asked for
          * then. */
         self->fold_dirty = TRUE;
-        if (!fold_matches(self) && self->fold_cancel)
-            g_cancellable_cancel(self->fold_cancel);
+        if (!fold_matches(self) && self->fold_cancel) g_cancellable_cancel(self->fold_cancel);
         return;
     }
     self->fold_dirty = FALSE;
-    if (fold_matches(self))
-        return;
+    if (fold_matches(self)) return;
     uint32_t a, b, rows;
     fold_want(self, &a, &b, &rows);
     self->fold_in_flight = TRUE;
@@ -302,8 +289,7 @@ static uint8_t *visible_timelines(SvTimeline *self)
     double top = self->scroll_y, bottom = top + canvas_h(self);
     for (size_t i = 0; i < self->lay.n_rows; i++) {
         const sv_row *r = &self->lay.rows[i];
-        if (r->timeline >= 0 && r->y + r->h > top && r->y < bottom)
-            want[r->timeline] = 1;
+        if (r->timeline >= 0 && r->y + r->h > top && r->y < bottom) want[r->timeline] = 1;
     }
     return want;
 }
@@ -318,8 +304,7 @@ static gboolean frame_holds(SvTimeline *self, const uint8_t *want)
 
 gboolean sv_timeline_rows_drawn(SvTimeline *self)
 {
-    if (!self->doc)
-        return FALSE;
+    if (!self->doc) return FALSE;
     uint8_t *want = visible_timelines(self);
     gboolean ok = frame_holds(self, want);
     g_free(want);
@@ -328,8 +313,7 @@ gboolean sv_timeline_rows_drawn(SvTimeline *self)
 
 static void request_frame(SvTimeline *self)
 {
-    if (!self->doc || gtk_widget_get_width(GTK_WIDGET(self)) <= 1)
-        return;
+    if (!self->doc || gtk_widget_get_width(GTK_WIDGET(self)) <= 1) return;
     if (sv_timeline_is_folded(self)) {
         request_fold(self);
         return;
@@ -350,8 +334,8 @@ static void request_frame(SvTimeline *self)
     self->in_flight = TRUE;
     g_clear_object(&self->cancel);
     self->cancel = g_cancellable_new();
-    sv_query_scene_async(self->doc, self->vp.t0, self->vp.t1, (int)self->vp.width, want,
-                         self->cancel, frame_done, g_object_ref(self));
+    sv_query_scene_async(self->doc, self->vp.t0, self->vp.t1, (int)self->vp.width, want, self->cancel, frame_done,
+                         g_object_ref(self));
     g_free(want);
 }
 
@@ -365,15 +349,11 @@ gboolean sv_timeline_has_drawn(SvTimeline *self)
     return self->drawn;
 }
 
-const slog_query_stats *sv_timeline_get_frame_stats(SvTimeline *self, double *ms, double *t0,
-                                                    double *t1)
+const slog_query_stats *sv_timeline_get_frame_stats(SvTimeline *self, double *ms, double *t0, double *t1)
 {
-    if (ms)
-        *ms = self->frame_ms;
-    if (t0)
-        *t0 = self->frame_t0;
-    if (t1)
-        *t1 = self->frame_t1;
+    if (ms) *ms = self->frame_ms;
+    if (t0) *t0 = self->frame_t0;
+    if (t1) *t1 = self->frame_t1;
     return &self->frame_stats;
 }
 
@@ -381,8 +361,7 @@ const slog_query_stats *sv_timeline_get_frame_stats(SvTimeline *self, double *ms
 
 static void relayout(SvTimeline *self)
 {
-    if (!self->doc)
-        return;
+    if (!self->doc) return;
     sv_rank_axis_set_height(&self->ax, canvas_h(self));
     if (sv_timeline_rank_mode(self)) {
         /* Rank mode: the layout holds the visible timelines alone, as high
@@ -391,11 +370,9 @@ static void relayout(SvTimeline *self)
          * rows a frame would need. */
         uint32_t a, b;
         sv_rank_axis_visible(&self->ax, &a, &b);
-        if (b >= self->doc->fi->n_timelines)
-            b = self->doc->fi->n_timelines - 1;
+        if (b >= self->doc->fi->n_timelines) b = self->doc->fi->n_timelines - 1;
         double rh = sv_rank_axis_row_h(&self->ax);
-        if (sv_timeline_is_folded(self))
-            b = a; /* the rows are the fold's */
+        if (sv_timeline_is_folded(self)) b = a; /* the rows are the fold's */
         sv_layout_clear(&self->lay);
         sv_layout_build(&self->lay, self->doc->fi->n_timelines, NULL, NULL, a, b, rh, rh);
         self->lay_ranks = TRUE;
@@ -416,8 +393,7 @@ static void relayout(SvTimeline *self)
     /* Compact: rows down to 1 px, host headers shrinking with them to
      * three quarters of a row, as sv_fit_row_height counts them */
     double header_h = self->compact ? 16 : 18;
-    double rh = sv_fit_row_height(canvas_h(self), n_tl, self->lay.n_rows - n_tl, header_h,
-                                  self->compact ? 1 : 18);
+    double rh = sv_fit_row_height(canvas_h(self), n_tl, self->lay.n_rows - n_tl, header_h, self->compact ? 1 : 18);
     self->row_h = rh;
     sv_layout_set_heights(&self->lay, rh, sv_fit_header_height(rh, header_h));
 }
@@ -429,8 +405,7 @@ static void sv_timeline_size_allocate(GtkWidget *w, int width, int height, int b
     relayout(self);
     if (!sv_timeline_rank_mode(self))
         self->scroll_y = sv_clamp_scroll(self->scroll_y, self->lay.total_h, canvas_h(self));
-    if (self->popover)
-        gtk_popover_present(GTK_POPOVER(self->popover));
+    if (self->popover) gtk_popover_present(GTK_POPOVER(self->popover));
     request_frame(self);
 }
 
@@ -441,8 +416,7 @@ static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
     sv_style_follow(w);
     SvTimeline *self = SV_TIMELINE(w);
     double width = gtk_widget_get_width(w), height = gtk_widget_get_height(w);
-    if (width <= 0 || height <= 0)
-        return;
+    if (width <= 0 || height <= 0) return;
     cairo_t *cr = gtk_snapshot_append_cairo(snapshot, &GRAPHENE_RECT_INIT(0, 0, width, height));
     if (!self->doc) {
         sv_theme_source(cr, sv_theme_current()->bg, 1);
@@ -451,13 +425,17 @@ static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
         return;
     }
     double offset = sv_timeline_get_time_offset(self);
-    sv_render_ruler(cr, width, SV_RULER_H, &self->vp, offset, self->have_range, self->r0,
-                    self->r1);
+    sv_render_ruler(cr, width, SV_RULER_H, &self->vp, offset, self->have_range, self->r0, self->r1);
     cairo_translate(cr, 0, SV_RULER_H);
     if (sv_timeline_is_folded(self)) {
-        sv_fold_params fp = {.vp = &self->vp, .ax = &self->ax, .fold = self->fold, .pal = &self->doc->pal,
-                             .hover_row = self->hover_row, .have_range = self->have_range,
-                             .range_t0 = self->r0, .range_t1 = self->r1};
+        sv_fold_params fp = {.vp = &self->vp,
+                             .ax = &self->ax,
+                             .fold = self->fold,
+                             .pal = &self->doc->pal,
+                             .hover_row = self->hover_row,
+                             .have_range = self->have_range,
+                             .range_t0 = self->r0,
+                             .range_t1 = self->r1};
         sv_render_fold(cr, width, height - SV_RULER_H, &fp);
         cairo_destroy(cr);
         if (self->fold) {
@@ -493,8 +471,7 @@ static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
 static char *format_field(SvTimeline *self, uint8_t type, int64_t v)
 {
     char buf[96];
-    if (v == SLOG_INFO_UNKNOWN)
-        return g_strdup("unknown");
+    if (v == SLOG_INFO_UNKNOWN) return g_strdup("unknown");
     switch (type) {
     case SLOG_FIELD_BYTES:
         sv_format_bytes((double)v, buf, sizeof buf);
@@ -503,13 +480,9 @@ static char *format_field(SvTimeline *self, uint8_t type, int64_t v)
         if (v >= 0 && (uint64_t)v < self->doc->fi->n_timelines && self->doc->tl_labels[v][0])
             return g_strdup_printf("%s", self->doc->tl_labels[v]);
         return g_strdup_printf("%" G_GINT64_FORMAT, v);
-    case SLOG_FIELD_HANDLE:
-        return g_strdup_printf("0x%" G_GINT64_MODIFIER "x", v);
-    case SLOG_FIELD_DURATION:
-        sv_format_duration((double)v, buf, sizeof buf);
-        return g_strdup(buf);
-    default:
-        return g_strdup_printf("%" G_GINT64_FORMAT, v);
+    case SLOG_FIELD_HANDLE: return g_strdup_printf("0x%" G_GINT64_MODIFIER "x", v);
+    case SLOG_FIELD_DURATION: sv_format_duration((double)v, buf, sizeof buf); return g_strdup(buf);
+    default: return g_strdup_printf("%" G_GINT64_FORMAT, v);
     }
 }
 
@@ -521,8 +494,7 @@ static void grid_row(GtkGrid *g, int *row, const char *key, const char *val, gbo
     GtkWidget *v = gtk_label_new(val);
     gtk_label_set_xalign(GTK_LABEL(v), 0);
     gtk_widget_add_css_class(v, "numeric");
-    if (dim)
-        gtk_widget_add_css_class(v, "dim-label");
+    if (dim) gtk_widget_add_css_class(v, "dim-label");
     gtk_grid_attach(g, k, 0, *row, 1, 1);
     gtk_grid_attach(g, v, 1, *row, 1, 1);
     (*row)++;
@@ -532,8 +504,7 @@ static void zoom_to_item(SvTimeline *self, const sv_item *it)
 {
     double a = (double)MIN(it->start, it->end), b = (double)MAX(it->start, it->end);
     double d = b - a;
-    if (d < 1000)
-        d = 1000;
+    if (d < 1000) d = 1000;
     record(self);
     sv_viewport_set_window(&self->vp, a - d * 0.25, b + d * 0.25);
     view_changed(self);
@@ -550,8 +521,7 @@ static void show_popover(SvTimeline *self);
 static void other_end_action(GtkWidget *w, const char *name, GVariant *p)
 {
     SvTimeline *self = SV_TIMELINE(w);
-    if (!self->doc || !self->have_sel || self->sel.item.kind != SLOG_KIND_ARROW)
-        return;
+    if (!self->doc || !self->have_sel || self->sel.item.kind != SLOG_KIND_ARROW) return;
     const sv_item *it = &self->sel.item;
     double c = (self->vp.t0 + self->vp.t1) / 2;
     double target = fabs(c - it->start) < fabs(c - it->end) ? it->end : it->start;
@@ -561,8 +531,7 @@ static void other_end_action(GtkWidget *w, const char *name, GVariant *p)
     const sv_row *r = sv_layout_row_of(&self->lay, tl);
     if (r) {
         double ch = canvas_h(self);
-        if (r->y < self->scroll_y || r->y + r->h > self->scroll_y + ch)
-            self->scroll_y = r->y - ch / 2;
+        if (r->y < self->scroll_y || r->y + r->h > self->scroll_y + ch) self->scroll_y = r->y - ch / 2;
     }
     view_changed(self);
     /* shown again it would point at the end just left, and cover the one
@@ -581,22 +550,19 @@ static gboolean item_anchor(SvTimeline *self, const sv_item *it, GdkRectangle *r
     double x = 0, y = 0, w = 1, h = 1;
     if (it->kind == SLOG_KIND_STATE) {
         sv_rect rc;
-        if (!sv_geom_state(&g, it, &rc))
-            return FALSE;
+        if (!sv_geom_state(&g, it, &rc)) return FALSE;
         double x0 = MAX(rc.x, 0), x1 = MIN(rc.x + rc.w, self->vp.width);
         /* point at the pointer when it is on the state, else its middle */
         x = (self->px >= x0 && self->px <= x1) ? self->px : (x0 + x1) / 2;
         y = rc.y;
         h = rc.h;
     } else if (it->kind == SLOG_KIND_EVENT) {
-        if (!sv_geom_event(&g, it, &x, &y))
-            return FALSE;
+        if (!sv_geom_event(&g, it, &x, &y)) return FALSE;
         y -= SV_EVENT_R;
         h = 2 * SV_EVENT_R;
     } else {
         double x0, y0, x1, y1;
-        if (!sv_geom_arrow(&g, it, &x0, &y0, &x1, &y1))
-            return FALSE;
+        if (!sv_geom_arrow(&g, it, &x0, &y0, &x1, &y1)) return FALSE;
         x = (x0 + x1) / 2;
         y = (y0 + y1) / 2;
     }
@@ -611,12 +577,10 @@ static gboolean item_anchor(SvTimeline *self, const sv_item *it, GdkRectangle *r
 
 static void show_popover(SvTimeline *self)
 {
-    if (!self->have_sel || !self->doc)
-        return;
+    if (!self->have_sel || !self->doc) return;
     const sv_item *it = &self->sel.item;
     const slog_category *cat = slog_reader_category(self->doc->r, it->category);
-    if (!cat)
-        return;
+    if (!cat) return;
     if (!self->popover) {
         self->popover = gtk_popover_new();
         gtk_widget_set_parent(self->popover, GTK_WIDGET(self));
@@ -713,8 +677,7 @@ static void set_selected_item(SvTimeline *self, const sv_scene *s, long idx)
     self->sel.item = *it;
     self->sel.item.info_off = 0;
     memset(self->sel.info, 0, sizeof self->sel.info);
-    for (uint16_t i = 0; i < it->n_info && i < SLOG_MAX_FIELDS; i++)
-        self->sel.info[i] = s->info[it->info_off + i];
+    for (uint16_t i = 0; i < it->n_info && i < SLOG_MAX_FIELDS; i++) self->sel.info[i] = s->info[it->info_off + i];
 }
 
 void sv_timeline_select(SvTimeline *self, const sv_found *f, gboolean popover)
@@ -734,25 +697,21 @@ void sv_timeline_select(SvTimeline *self, const sv_found *f, gboolean popover)
     const sv_row *r = sv_layout_row_of(&self->lay, it->timeline);
     if (r) {
         double ch = canvas_h(self);
-        if (r->y < self->scroll_y || r->y + r->h > self->scroll_y + ch)
-            self->scroll_y = r->y - ch / 3;
+        if (r->y < self->scroll_y || r->y + r->h > self->scroll_y + ch) self->scroll_y = r->y - ch / 3;
     }
     view_changed(self);
-    if (popover)
-        show_popover(self);
+    if (popover) show_popover(self);
 }
 
 gboolean sv_timeline_get_selected(SvTimeline *self, sv_found *out)
 {
-    if (self->have_sel && out)
-        *out = self->sel;
+    if (self->have_sel && out) *out = self->sel;
     return self->have_sel;
 }
 
 gboolean sv_timeline_popover_any(SvTimeline *self)
 {
-    if (!self->scene)
-        return FALSE;
+    if (!self->scene) return FALSE;
     if (self->have_sel) { /* e.g. what a search found */
         self->px = sv_viewport_time_to_x(&self->vp, self->sel.item.start);
         show_popover(self);
@@ -762,8 +721,7 @@ gboolean sv_timeline_popover_any(SvTimeline *self)
     for (int pass = 0; pass < 2 && best < 0; pass++) {
         for (size_t i = 0; i < self->scene->n_items; i++) {
             const sv_item *it = &self->scene->items[i];
-            if (pass == 0 && it->kind != SLOG_KIND_ARROW)
-                continue;
+            if (pass == 0 && it->kind != SLOG_KIND_ARROW) continue;
             double x0 = sv_viewport_time_to_x(&self->vp, it->start);
             double x1 = sv_viewport_time_to_x(&self->vp, it->end);
             if (x0 > self->vp.width * 0.3 && x1 < self->vp.width * 0.7 &&
@@ -773,8 +731,7 @@ gboolean sv_timeline_popover_any(SvTimeline *self)
             }
         }
     }
-    if (best < 0)
-        return FALSE;
+    if (best < 0) return FALSE;
     set_selected_item(self, self->scene, best);
     self->px = sv_viewport_time_to_x(&self->vp, self->sel.item.start);
     gtk_widget_queue_draw(GTK_WIDGET(self));
@@ -786,8 +743,7 @@ gboolean sv_timeline_popover_any(SvTimeline *self)
 
 static long hit(SvTimeline *self, double x, double y)
 {
-    if (!self->scene || !self->doc || y < SV_RULER_H || sv_timeline_is_folded(self))
-        return -1;
+    if (!self->scene || !self->doc || y < SV_RULER_H || sv_timeline_is_folded(self)) return -1;
     sv_geom g = {&self->vp, &self->lay, self->scroll_y};
     return sv_scene_hit(self->scene, &g, self->doc->pal.visible, x, y - SV_RULER_H);
 }
@@ -809,8 +765,7 @@ static void update_hover(SvTimeline *self)
     gboolean had = self->have_hover;
     sv_item old = self->hover;
     self->have_hover = i >= 0;
-    if (i >= 0)
-        self->hover = self->scene->items[i];
+    if (i >= 0) self->hover = self->scene->items[i];
     if (had != self->have_hover || (i >= 0 && memcmp(&old, &self->hover, sizeof old) != 0))
         gtk_widget_queue_draw(GTK_WIDGET(self));
 }
@@ -839,15 +794,13 @@ static void leave_cb(GtkEventControllerMotion *c, SvTimeline *self)
 
 static gboolean scroll_cb(GtkEventControllerScroll *c, double dx, double dy, SvTimeline *self)
 {
-    if (!self->doc)
-        return FALSE;
+    if (!self->doc) return FALSE;
     GdkModifierType st = gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(c));
     gboolean wheel = gtk_event_controller_scroll_get_unit(c) == GDK_SCROLL_UNIT_WHEEL;
     if (st & GDK_CONTROL_MASK) {
         double f = wheel ? pow(1.25, -dy) : exp(-dy * 0.01);
         record_debounced(self);
-        if (sv_viewport_zoom_at(&self->vp, f, self->px))
-            view_changed(self);
+        if (sv_viewport_zoom_at(&self->vp, f, self->px)) view_changed(self);
         return TRUE;
     }
     double step = wheel ? 60 : 1;
@@ -863,16 +816,13 @@ static gboolean scroll_cb(GtkEventControllerScroll *c, double dx, double dy, SvT
     }
     if ((st & GDK_SHIFT_MASK) || fabs(dx) > fabs(dy)) {
         double d = fabs(dx) > fabs(dy) ? dx : dy;
-        if (sv_viewport_pan_px(&self->vp, d * step))
-            view_changed(self);
+        if (sv_viewport_pan_px(&self->vp, d * step)) view_changed(self);
         return TRUE;
     }
     if (self->lay.total_h > canvas_h(self)) {
         double old = self->scroll_y;
-        self->scroll_y = sv_clamp_scroll(self->scroll_y + dy * (wheel ? 48 : 1),
-                                         self->lay.total_h, canvas_h(self));
-        if (old != self->scroll_y)
-            view_changed(self);
+        self->scroll_y = sv_clamp_scroll(self->scroll_y + dy * (wheel ? 48 : 1), self->lay.total_h, canvas_h(self));
+        if (old != self->scroll_y) view_changed(self);
     } else if (sv_viewport_pan_px(&self->vp, dy * step)) {
         view_changed(self);
     }
@@ -898,14 +848,12 @@ static void drag_begin_cb(GtkGestureDrag *g, double x, double y, SvTimeline *sel
 
 static void drag_update_cb(GtkGestureDrag *g, double ox, double oy, SvTimeline *self)
 {
-    if (!self->doc)
-        return;
+    if (!self->doc) return;
     if (self->drag_mode == 1) {
         self->vp = self->drag_vp;
         self->vp.width = gtk_widget_get_width(GTK_WIDGET(self));
         sv_viewport_pan_px(&self->vp, -ox);
-        self->scroll_y =
-            sv_clamp_scroll(self->drag_scroll0 - oy, self->lay.total_h, canvas_h(self));
+        self->scroll_y = sv_clamp_scroll(self->drag_scroll0 - oy, self->lay.total_h, canvas_h(self));
         view_changed(self);
     } else if (self->drag_mode == 2 && fabs(ox) >= 3) {
         self->have_range = TRUE;
@@ -937,17 +885,14 @@ static void drag_end_cb(GtkGestureDrag *g, double ox, double oy, SvTimeline *sel
 {
     int mode = self->drag_mode;
     self->drag_mode = 0;
-    if (!self->doc)
-        return;
+    if (!self->doc) return;
     if (fabs(ox) < 3 && fabs(oy) < 3) {
         guint button = gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g));
-        if (button == 1)
-            click_at(self, self->drag_x0, self->drag_y0);
+        if (button == 1) click_at(self, self->drag_x0, self->drag_y0);
         return;
     }
     if (mode == 2 && self->have_range)
-        g_signal_emit(self, signals[SIG_RANGE_SELECTED], 0, MIN(self->r0, self->r1),
-                      MAX(self->r0, self->r1));
+        g_signal_emit(self, signals[SIG_RANGE_SELECTED], 0, MIN(self->r0, self->r1), MAX(self->r0, self->r1));
 }
 
 static void zoom_begin_cb(GtkGesture *g, GdkEventSequence *seq, SvTimeline *self)
@@ -959,10 +904,8 @@ static void zoom_begin_cb(GtkGesture *g, GdkEventSequence *seq, SvTimeline *self
 static void zoom_scale_cb(GtkGestureZoom *g, double scale, SvTimeline *self)
 {
     double cx, cy;
-    if (!gtk_gesture_get_bounding_box_center(GTK_GESTURE(g), &cx, &cy))
-        cx = self->vp.width / 2;
-    if (self->zoom_scale > 0 && sv_viewport_zoom_at(&self->vp, scale / self->zoom_scale, cx))
-        view_changed(self);
+    if (!gtk_gesture_get_bounding_box_center(GTK_GESTURE(g), &cx, &cy)) cx = self->vp.width / 2;
+    if (self->zoom_scale > 0 && sv_viewport_zoom_at(&self->vp, scale / self->zoom_scale, cx)) view_changed(self);
     self->zoom_scale = scale;
 }
 
@@ -983,29 +926,26 @@ static gboolean fold_tooltip(SvTimeline *self, int x, int y, GtkTooltip *tip)
 {
     const sv_fold *f = self->fold;
     long row = f && y >= SV_RULER_H ? sv_fold_row_at(f, &self->ax, y - SV_RULER_H) : -1;
-    if (row < 0)
-        return FALSE;
+    if (row < 0) return FALSE;
     long col = sv_fold_col_of(f, sv_viewport_x_to_time(&self->vp, x + 0.5));
     float *v = g_new0(float, f->n_categories + 1);
     share *sh = g_new0(share, f->n_categories + 1);
     uint32_t n = sv_fold_shares(f, (uint32_t)row, col, v), k = 0;
     char range[96];
-    sv_fold_range_label(f->row_first[row], f->row_first[row + 1] - 1, self->doc->tl_keys, self->doc->tl_labels,
-                        range, sizeof range);
+    sv_fold_range_label(f->row_first[row], f->row_first[row + 1] - 1, self->doc->tl_keys, self->doc->tl_labels, range,
+                        sizeof range);
     GString *s = g_string_new(range);
     for (uint32_t c = 0; c < f->n_categories; c++)
-        if (v[c] > 0 && self->doc->pal.visible[c])
-            sh[k++] = (share){v[c], c};
+        if (v[c] > 0 && self->doc->pal.visible[c]) sh[k++] = (share){v[c], c};
     qsort(sh, k, sizeof *sh, share_cmp);
     for (uint32_t i = 0; i < k && i < 8; i++) {
         if (f->cat_kind[sh[i].cat] == SLOG_KIND_STATE)
-            g_string_append_printf(s, "\n%s: %.0f %% (%.0f of %u)", self->doc->cat_names[sh[i].cat],
-                                   sh[i].v * 100, sh[i].v * n, n);
+            g_string_append_printf(s, "\n%s: %.0f %% (%.0f of %u)", self->doc->cat_names[sh[i].cat], sh[i].v * 100,
+                                   sh[i].v * n, n);
         else
             g_string_append_printf(s, "\n%s: %.0f", self->doc->cat_names[sh[i].cat], sh[i].v);
     }
-    if (!k)
-        g_string_append(s, "\nno calls in this column");
+    if (!k) g_string_append(s, "\nno calls in this column");
     gtk_tooltip_set_text(tip, s->str);
     g_string_free(s, TRUE);
     g_free(v);
@@ -1013,25 +953,20 @@ static gboolean fold_tooltip(SvTimeline *self, int x, int y, GtkTooltip *tip)
     return TRUE;
 }
 
-static gboolean query_tooltip_cb(GtkWidget *w, int x, int y, gboolean kb, GtkTooltip *tip,
-                                 SvTimeline *self)
+static gboolean query_tooltip_cb(GtkWidget *w, int x, int y, gboolean kb, GtkTooltip *tip, SvTimeline *self)
 {
-    if (self->doc && sv_timeline_is_folded(self))
-        return fold_tooltip(self, x, y, tip);
+    if (self->doc && sv_timeline_is_folded(self)) return fold_tooltip(self, x, y, tip);
     long i = hit(self, x, y);
-    if (i < 0)
-        return FALSE;
+    if (i < 0) return FALSE;
     const sv_item *it = &self->scene->items[i];
     char d[64];
     sv_format_duration((double)(it->end - it->start), d, sizeof d);
     char *s;
     if (it->kind == SLOG_KIND_ARROW)
-        s = g_strdup_printf("%s: %s → %s, %s", self->doc->cat_names[it->category],
-                            self->doc->tl_labels[it->timeline],
+        s = g_strdup_printf("%s: %s → %s, %s", self->doc->cat_names[it->category], self->doc->tl_labels[it->timeline],
                             self->doc->tl_labels[it->end_timeline], d);
     else if (it->kind == SLOG_KIND_EVENT)
-        s = g_strdup_printf("%s on %s", self->doc->cat_names[it->category],
-                            self->doc->tl_labels[it->timeline]);
+        s = g_strdup_printf("%s on %s", self->doc->cat_names[it->category], self->doc->tl_labels[it->timeline]);
     else
         s = g_strdup_printf("%s, %s", self->doc->cat_names[it->category], d);
     gtk_tooltip_set_text(tip, s);
@@ -1043,14 +978,12 @@ static gboolean query_tooltip_cb(GtkWidget *w, int x, int y, gboolean kb, GtkToo
 
 void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc)
 {
-    if (self->cancel)
-        g_cancellable_cancel(self->cancel);
+    if (self->cancel) g_cancellable_cancel(self->cancel);
     self->in_flight = FALSE; /* a late result for the old doc is dropped */
     self->dirty = FALSE;
     sv_scene_free(self->scene);
     self->scene = NULL;
-    if (self->fold_cancel)
-        g_cancellable_cancel(self->fold_cancel);
+    if (self->fold_cancel) g_cancellable_cancel(self->fold_cancel);
     self->fold_in_flight = self->fold_dirty = FALSE;
     sv_fold_free(self->fold);
     self->fold = NULL;
@@ -1064,8 +997,7 @@ void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc)
     g_array_set_size(self->fwd, 0);
     self->scroll_y = 0;
     memset(&self->frame_stats, 0, sizeof self->frame_stats);
-    if (self->popover)
-        gtk_popover_popdown(GTK_POPOVER(self->popover));
+    if (self->popover) gtk_popover_popdown(GTK_POPOVER(self->popover));
     if (doc) {
         sv_layout_build(&self->lay, doc->fi->n_timelines, doc->tl_groups, doc->tl_keys, 0,
                         doc->fi->n_timelines ? doc->fi->n_timelines - 1 : 0, 24, 18);
@@ -1115,37 +1047,30 @@ long sv_timeline_get_hover_row(SvTimeline *self)
 
 void sv_timeline_set_window(SvTimeline *self, double t0, double t1, gboolean rec)
 {
-    if (!self->doc)
-        return;
-    if (rec)
-        record(self);
+    if (!self->doc) return;
+    if (rec) record(self);
     sv_viewport_set_window(&self->vp, t0, t1);
     view_changed(self);
 }
 
 void sv_timeline_zoom(SvTimeline *self, double factor)
 {
-    if (!self->doc)
-        return;
+    if (!self->doc) return;
     record_debounced(self);
     /* + and - keep the time under the pointer where it is, as the wheel
      * does; from the toolbar or with the pointer elsewhere, the centre */
-    double x = self->pointer_in && self->px >= 0 && self->px <= self->vp.width ? self->px
-                                                                              : self->vp.width / 2;
-    if (sv_viewport_zoom_at(&self->vp, factor, x))
-        view_changed(self);
+    double x = self->pointer_in && self->px >= 0 && self->px <= self->vp.width ? self->px : self->vp.width / 2;
+    if (sv_viewport_zoom_at(&self->vp, factor, x)) view_changed(self);
 }
 
 void sv_timeline_pan(SvTimeline *self, double frac)
 {
-    if (self->doc && sv_viewport_pan_ns(&self->vp, frac * sv_viewport_span(&self->vp)))
-        view_changed(self);
+    if (self->doc && sv_viewport_pan_ns(&self->vp, frac * sv_viewport_span(&self->vp))) view_changed(self);
 }
 
 void sv_timeline_fit(SvTimeline *self)
 {
-    if (!self->doc)
-        return;
+    if (!self->doc) return;
     record(self);
     sv_viewport_fit(&self->vp);
     sv_rank_axis_fit(&self->ax);
@@ -1154,33 +1079,27 @@ void sv_timeline_fit(SvTimeline *self)
 
 void sv_timeline_zoom_ranks(SvTimeline *self, double factor, double y)
 {
-    if (!self->doc || !sv_timeline_rank_mode(self))
-        return;
+    if (!self->doc || !sv_timeline_rank_mode(self)) return;
     record_debounced(self);
-    if (sv_rank_axis_zoom_at(&self->ax, factor, y))
-        view_changed(self);
+    if (sv_rank_axis_zoom_at(&self->ax, factor, y)) view_changed(self);
 }
 
 void sv_timeline_set_ranks(SvTimeline *self, double r0, double r1, gboolean rec)
 {
-    if (!self->doc)
-        return;
-    if (rec)
-        record(self);
+    if (!self->doc) return;
+    if (rec) record(self);
     sv_rank_axis_set_range(&self->ax, r0, r1);
     view_changed(self);
 }
 
 void sv_timeline_go_start(SvTimeline *self)
 {
-    if (self->doc && sv_viewport_pan_ns(&self->vp, self->vp.lo - self->vp.t0))
-        view_changed(self);
+    if (self->doc && sv_viewport_pan_ns(&self->vp, self->vp.lo - self->vp.t0)) view_changed(self);
 }
 
 void sv_timeline_go_end(SvTimeline *self)
 {
-    if (self->doc && sv_viewport_pan_ns(&self->vp, self->vp.hi - self->vp.t1))
-        view_changed(self);
+    if (self->doc && sv_viewport_pan_ns(&self->vp, self->vp.hi - self->vp.t1)) view_changed(self);
 }
 
 gboolean sv_timeline_get_range(SvTimeline *self, double *t0, double *t1)
@@ -1234,8 +1153,7 @@ void sv_timeline_set_absolute_time(SvTimeline *self, gboolean absolute)
 
 double sv_timeline_get_time_offset(SvTimeline *self)
 {
-    if (!self->absolute || !self->doc)
-        return 0;
+    if (!self->absolute || !self->doc) return 0;
     return (double)(self->doc->fi->time_origin_ns % 86400000000000LL);
 }
 
@@ -1248,8 +1166,7 @@ GtkWidget *sv_timeline_new(void)
 
 void sv_timeline_close_popover(SvTimeline *self)
 {
-    if (self->popover && gtk_widget_get_visible(self->popover))
-        gtk_popover_popdown(GTK_POPOVER(self->popover));
+    if (self->popover && gtk_widget_get_visible(self->popover)) gtk_popover_popdown(GTK_POPOVER(self->popover));
 }
 
 gboolean sv_timeline_popover_shown(SvTimeline *self)
@@ -1260,11 +1177,9 @@ gboolean sv_timeline_popover_shown(SvTimeline *self)
 static void sv_timeline_dispose(GObject *o)
 {
     SvTimeline *self = SV_TIMELINE(o);
-    if (self->cancel)
-        g_cancellable_cancel(self->cancel);
+    if (self->cancel) g_cancellable_cancel(self->cancel);
     g_clear_object(&self->cancel);
-    if (self->fold_cancel)
-        g_cancellable_cancel(self->fold_cancel);
+    if (self->fold_cancel) g_cancellable_cancel(self->fold_cancel);
     g_clear_object(&self->fold_cancel);
     g_clear_pointer(&self->popover, gtk_widget_unparent);
     G_OBJECT_CLASS(sv_timeline_parent_class)->dispose(o);
@@ -1282,8 +1197,8 @@ static void sv_timeline_finalize(GObject *o)
     G_OBJECT_CLASS(sv_timeline_parent_class)->finalize(o);
 }
 
-static void sv_timeline_measure(GtkWidget *w, GtkOrientation o, int for_size, int *min,
-                                int *nat, int *min_b, int *nat_b)
+static void sv_timeline_measure(GtkWidget *w, GtkOrientation o, int for_size, int *min, int *nat, int *min_b,
+                                int *nat_b)
 {
     *min = o == GTK_ORIENTATION_HORIZONTAL ? 200 : 120;
     *nat = o == GTK_ORIENTATION_HORIZONTAL ? 900 : 500;
@@ -1301,23 +1216,18 @@ static void sv_timeline_class_init(SvTimelineClass *klass)
     gtk_widget_class_set_css_name(wc, "timeline");
     gtk_widget_class_install_action(wc, "timeline.other-end", NULL, other_end_action);
 
-    signals[SIG_VIEW_CHANGED] = g_signal_new("view-changed", G_TYPE_FROM_CLASS(klass),
-                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                             G_TYPE_NONE, 0);
-    signals[SIG_FRAME_READY] = g_signal_new("frame-ready", G_TYPE_FROM_CLASS(klass),
-                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                            G_TYPE_NONE, 0);
-    signals[SIG_RANGE_SELECTED] =
-        g_signal_new("range-selected", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
-                     NULL, NULL, G_TYPE_NONE, 2, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
-    signals[SIG_HOVER_ROW] = g_signal_new("hover-row-changed", G_TYPE_FROM_CLASS(klass),
-                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                          G_TYPE_NONE, 0);
-    signals[SIG_HISTORY] = g_signal_new("history-changed", G_TYPE_FROM_CLASS(klass),
-                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
-                                        0);
-    signals[SIG_ERROR] = g_signal_new("error", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
-                                      NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+    signals[SIG_VIEW_CHANGED] =
+        g_signal_new("view-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+    signals[SIG_FRAME_READY] =
+        g_signal_new("frame-ready", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+    signals[SIG_RANGE_SELECTED] = g_signal_new("range-selected", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                               NULL, NULL, G_TYPE_NONE, 2, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+    signals[SIG_HOVER_ROW] = g_signal_new("hover-row-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                          NULL, NULL, G_TYPE_NONE, 0);
+    signals[SIG_HISTORY] = g_signal_new("history-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                        NULL, G_TYPE_NONE, 0);
+    signals[SIG_ERROR] = g_signal_new("error", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                      G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void sv_timeline_init(SvTimeline *self)
@@ -1339,8 +1249,7 @@ static void sv_timeline_init(SvTimeline *self)
     g_signal_connect(motion, "leave", G_CALLBACK(leave_cb), self);
     gtk_widget_add_controller(w, motion);
 
-    GtkEventController *scroll =
-        gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+    GtkEventController *scroll = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
     g_signal_connect(scroll, "scroll", G_CALLBACK(scroll_cb), self);
     gtk_widget_add_controller(w, scroll);
 

@@ -13,7 +13,7 @@
 
 G_BEGIN_DECLS
 
-#define SV_RULER_H 24.0
+#define SV_RULER_H       24.0
 #define SV_TYPE_TIMELINE (sv_timeline_get_type())
 G_DECLARE_FINAL_TYPE(SvTimeline, sv_timeline, SV, TIMELINE, GtkWidget)
 
@@ -30,8 +30,8 @@ long sv_timeline_get_hover_row(SvTimeline *self);
 
 /* Window changes. `record` pushes the current window on the back history. */
 void sv_timeline_set_window(SvTimeline *self, double t0, double t1, gboolean record);
-void sv_timeline_zoom(SvTimeline *self, double factor);     /* around the centre */
-void sv_timeline_pan(SvTimeline *self, double frac);        /* fraction of the span */
+void sv_timeline_zoom(SvTimeline *self, double factor); /* around the centre */
+void sv_timeline_pan(SvTimeline *self, double frac);    /* fraction of the span */
 void sv_timeline_fit(SvTimeline *self);
 void sv_timeline_go_start(SvTimeline *self);
 void sv_timeline_go_end(SvTimeline *self);
@@ -63,8 +63,7 @@ gboolean sv_timeline_is_busy(SvTimeline *self);
  * screen (tests wait for it before they look at it). */
 gboolean sv_timeline_has_drawn(SvTimeline *self);
 /* Stats of the last finished frame and its query time. */
-const slog_query_stats *sv_timeline_get_frame_stats(SvTimeline *self, double *ms,
-                                                    double *t0, double *t1);
+const slog_query_stats *sv_timeline_get_frame_stats(SvTimeline *self, double *ms, double *t0, double *t1);
 /* Colours / visibility changed in the document palette. */
 void sv_timeline_palette_changed(SvTimeline *self);
 void sv_timeline_set_absolute_time(SvTimeline *self, gboolean absolute);

@@ -38,24 +38,24 @@ struct _SvWindow {
 
     SvDocRef *doc;
     char *path;
-    GtkWindow *info;          /* Trace Information, while open (weak) */
+    GtkWindow *info; /* Trace Information, while open (weak) */
     GCancellable *open_cancel, *stats_cancel, *search_cancel;
     gboolean opening, stats_busy, search_busy, export_busy;
-    char *searched;           /* the text of the last search */
-    char *read_error;         /* the last unreadable-node message shown */
+    char *searched;   /* the text of the last search */
+    char *read_error; /* the last unreadable-node message shown */
 
     /* slog2-build for .meta files */
     GSubprocess *build;
     guint pulse_id;
     char *build_out;
-    char *missing_meta;       /* a .meta slog2-build stopped on for missing ranks */
+    char *missing_meta; /* a .meta slog2-build stopped on for missing ranks */
 
     /* script */
     char **script;
     guint script_i, script_timer;
     slog_query_stats mark;
     gint64 sleep_until;
-    char *wait_path;          /* wait-file: until this exists */
+    char *wait_path; /* wait-file: until this exists */
     gboolean script_waiting_frame;
     double script_px, script_pt; /* "pointer": where, and the time there */
 };

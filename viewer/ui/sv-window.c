@@ -24,11 +24,9 @@ G_DEFINE_FINAL_TYPE(SvWindow, sv_window, GTK_TYPE_APPLICATION_WINDOW)
 void sv_window_error_dialog(SvWindow *self, const char *primary, const char *secondary)
 {
     g_printerr("slog2-view: %s: %s\n", primary, secondary);
-    if (self->script)
-        return; /* scripted runs report on stderr and go on */
-    GtkWidget *d = gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL |
-                                          GTK_DIALOG_DESTROY_WITH_PARENT, GTK_MESSAGE_ERROR,
-                                          GTK_BUTTONS_CLOSE, "%s", primary);
+    if (self->script) return; /* scripted runs report on stderr and go on */
+    GtkWidget *d = gtk_message_dialog_new(GTK_WINDOW(self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                          GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", primary);
     gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(d), "%s", secondary);
     g_signal_connect(d, "response", G_CALLBACK(gtk_window_destroy), NULL);
     gtk_window_present(GTK_WINDOW(d));
@@ -38,8 +36,7 @@ void sv_window_error_dialog(SvWindow *self, const char *primary, const char *sec
 
 static void update_status(SvWindow *self)
 {
-    if (!self->doc)
-        return;
+    if (!self->doc) return;
     const sv_viewport *vp = sv_timeline_get_viewport(self->timeline);
     char a[64], b[64], d[64];
     double offset = sv_timeline_get_time_offset(self->timeline); /* as the ruler */
@@ -99,8 +96,7 @@ static void rebuild_recent_menu(SvWindow *self)
     for (GList *l = items; l && uris->len < 10; l = l->next) {
         GtkRecentInfo *ri = l->data;
         const char *uri = gtk_recent_info_get_uri(ri);
-        if (!g_str_has_suffix(uri, ".slog2") && !g_str_has_suffix(uri, ".meta"))
-            continue;
+        if (!g_str_has_suffix(uri, ".slog2") && !g_str_has_suffix(uri, ".meta")) continue;
         char *path = g_filename_from_uri(uri, NULL, NULL);
         if (!path || !g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
             g_free(path);
@@ -128,8 +124,7 @@ static void rebuild_recent_menu(SvWindow *self)
         g_free(folder);
         g_free(base);
     }
-    if (uris->len == 0)
-        g_menu_append(menu, "No recent files", "win.none");
+    if (uris->len == 0) g_menu_append(menu, "No recent files", "win.none");
     gtk_menu_button_set_menu_model(self->recent_button, G_MENU_MODEL(menu));
     g_object_unref(menu);
     g_ptr_array_unref(uris);
@@ -175,8 +170,7 @@ static void recent_changed_cb(GtkRecentManager *rm, SvWindow *self)
 /* The Trace Information window belongs to the file it was opened on. */
 void sv_window_close_info(SvWindow *self)
 {
-    if (self->info)
-        gtk_window_destroy(self->info);
+    if (self->info) gtk_window_destroy(self->info);
 }
 
 static void set_doc(SvWindow *self, SvDocRef *doc, const char *path)
@@ -199,12 +193,11 @@ static void set_doc(SvWindow *self, SvDocRef *doc, const char *path)
     char dur[32], size[32];
     sv_format_duration((double)(fi->t_max - fi->t_min), dur, sizeof dur);
     sv_format_bytes((double)fi->file_size, size, sizeof size);
-    char *sub = g_strdup_printf("%u timelines · %" G_GUINT64_FORMAT " drawables · %s", fi->n_timelines,
-                                fi->n_drawables, dur);
+    char *sub =
+        g_strdup_printf("%u timelines · %" G_GUINT64_FORMAT " drawables · %s", fi->n_timelines, fi->n_drawables, dur);
     gtk_label_set_text(self->subtitle_label, sub);
     g_free(sub);
-    char *f = g_strdup_printf("%s · %s · format %u.%u", path, size, fi->version_major,
-                              fi->version_minor);
+    char *f = g_strdup_printf("%s · %s · format %u.%u", path, size, fi->version_major, fi->version_minor);
     gtk_label_set_text(self->status_file, f);
     g_free(f);
     g_free(base);
@@ -229,8 +222,7 @@ static void open_done(GObject *src, GAsyncResult *res, gpointer user)
     if (doc) {
         set_doc(self, doc, path);
         char *uri = g_filename_to_uri(path, NULL, NULL);
-        if (uri && !self->script)
-            gtk_recent_manager_add_item(gtk_recent_manager_get_default(), uri);
+        if (uri && !self->script) gtk_recent_manager_add_item(gtk_recent_manager_get_default(), uri);
         g_free(uri);
         rebuild_recent_menu(self);
         sv_doc_ref_release(doc);
@@ -239,12 +231,10 @@ static void open_done(GObject *src, GAsyncResult *res, gpointer user)
          * that does not open is no recent file (the file chooser may have
          * put it in the list) */
         char *uri = g_filename_to_uri(path, NULL, NULL);
-        if (uri)
-            gtk_recent_manager_remove_item(gtk_recent_manager_get_default(), uri, NULL);
+        if (uri) gtk_recent_manager_remove_item(gtk_recent_manager_get_default(), uri, NULL);
         g_free(uri);
         sv_window_error_dialog(self, "Cannot open the file", error->message);
-        if (self->script)
-            sv_script_exit_status = 3;
+        if (self->script) sv_script_exit_status = 3;
     }
     g_clear_error(&error);
     g_object_unref(self);
@@ -252,8 +242,7 @@ static void open_done(GObject *src, GAsyncResult *res, gpointer user)
 
 void sv_window_open_slog2(SvWindow *self, const char *path)
 {
-    if (self->open_cancel)
-        g_cancellable_cancel(self->open_cancel);
+    if (self->open_cancel) g_cancellable_cancel(self->open_cancel);
     g_clear_object(&self->open_cancel);
     self->open_cancel = g_cancellable_new();
     self->opening = TRUE;
@@ -269,8 +258,7 @@ void sv_window_open_slog2(SvWindow *self, const char *path)
 void sv_window_cancel_clicked_cb(GtkButton *b, SvWindow *self)
 {
     sv_window_stop_build(self);
-    if (self->open_cancel)
-        g_cancellable_cancel(self->open_cancel);
+    if (self->open_cancel) g_cancellable_cancel(self->open_cancel);
     gtk_revealer_set_reveal_child(self->progress_revealer, FALSE);
 }
 
@@ -303,8 +291,8 @@ static void chooser_response_cb(GtkNativeDialog *d, int response, SvWindow *self
 static void open_action(GSimpleAction *a, GVariant *p, gpointer user)
 {
     SvWindow *self = user;
-    GtkFileChooserNative *d = gtk_file_chooser_native_new(
-        "Open Trace", GTK_WINDOW(self), GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel");
+    GtkFileChooserNative *d =
+        gtk_file_chooser_native_new("Open Trace", GTK_WINDOW(self), GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel");
     GtkFileFilter *f = gtk_file_filter_new();
     gtk_file_filter_set_name(f, "Traces (*.slog2, *.meta)");
     gtk_file_filter_add_pattern(f, "*.slog2");
@@ -345,15 +333,51 @@ gboolean sv_window_drop_cb(GtkDropTarget *t, const GValue *v, double x, double y
 /* ------------------------------------------------------------ view actions */
 
 #define TL self->timeline
-static void zoom_in_action(GSimpleAction *a, GVariant *p, gpointer u) { SvWindow *self = u; sv_timeline_zoom(TL, 2); }
-static void zoom_out_action(GSimpleAction *a, GVariant *p, gpointer u) { SvWindow *self = u; sv_timeline_zoom(TL, 0.5); }
-static void zoom_fit_action(GSimpleAction *a, GVariant *p, gpointer u) { SvWindow *self = u; sv_timeline_fit(TL); }
-static void back_action(GSimpleAction *a, GVariant *p, gpointer u) { SvWindow *self = u; sv_timeline_back(TL); }
-static void forward_action(GSimpleAction *a, GVariant *p, gpointer u) { SvWindow *self = u; sv_timeline_forward(TL); }
-static void pan_left_action(GSimpleAction *a, GVariant *p, gpointer u) { SvWindow *self = u; sv_timeline_pan(TL, -0.2); }
-static void pan_right_action(GSimpleAction *a, GVariant *p, gpointer u) { SvWindow *self = u; sv_timeline_pan(TL, 0.2); }
-static void go_start_action(GSimpleAction *a, GVariant *p, gpointer u) { SvWindow *self = u; sv_timeline_go_start(TL); }
-static void go_end_action(GSimpleAction *a, GVariant *p, gpointer u) { SvWindow *self = u; sv_timeline_go_end(TL); }
+static void zoom_in_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    sv_timeline_zoom(TL, 2);
+}
+static void zoom_out_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    sv_timeline_zoom(TL, 0.5);
+}
+static void zoom_fit_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    sv_timeline_fit(TL);
+}
+static void back_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    sv_timeline_back(TL);
+}
+static void forward_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    sv_timeline_forward(TL);
+}
+static void pan_left_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    sv_timeline_pan(TL, -0.2);
+}
+static void pan_right_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    sv_timeline_pan(TL, 0.2);
+}
+static void go_start_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    sv_timeline_go_start(TL);
+}
+static void go_end_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    sv_timeline_go_end(TL);
+}
 
 static void search_action(GSimpleAction *a, GVariant *p, gpointer u)
 {
@@ -374,16 +398,15 @@ static void search_done(GObject *src, GAsyncResult *res, gpointer user)
         char t[64];
         sv_format_time(f->item.start, t, sizeof t);
         if (self->script)
-            printf("found %s on timeline %u at %s\n", self->doc->cat_names[f->item.category],
-                   f->item.timeline, t), fflush(stdout);
+            printf("found %s on timeline %u at %s\n", self->doc->cat_names[f->item.category], f->item.timeline, t),
+                fflush(stdout);
         g_free(f);
     } else if (error && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
         sv_window_error_dialog(self, "Search failed", error->message);
     } else if (!error) {
         gtk_widget_add_css_class(GTK_WIDGET(self->search_entry), "error");
         gtk_widget_error_bell(GTK_WIDGET(self));
-        if (self->script)
-            printf("not found\n"), fflush(stdout);
+        if (self->script) printf("not found\n"), fflush(stdout);
     }
     g_clear_error(&error);
     g_object_unref(self);
@@ -391,35 +414,36 @@ static void search_done(GObject *src, GAsyncResult *res, gpointer user)
 
 void sv_window_find(SvWindow *self, int dir)
 {
-    if (!self->doc)
-        return;
+    if (!self->doc) return;
     sv_search q;
     const char *text = gtk_editable_get_text(GTK_EDITABLE(self->search_entry));
     g_free(self->searched);
     self->searched = g_strdup(text);
     if (sv_search_parse(text, &q)) {
-        if (*text)
-            gtk_widget_add_css_class(GTK_WIDGET(self->search_entry), "error");
+        if (*text) gtk_widget_add_css_class(GTK_WIDGET(self->search_entry), "error");
         return;
     }
     /* scan from the selected match, else from the view's edge */
     sv_found cur;
     const sv_viewport *vp = sv_timeline_get_viewport(self->timeline);
     int64_t from = dir > 0 ? (int64_t)vp->t0 - 1 : (int64_t)vp->t1 + 1;
-    if (sv_timeline_get_selected(self->timeline, &cur) && cur.item.start >= vp->t0 &&
-        cur.item.start <= vp->t1)
+    if (sv_timeline_get_selected(self->timeline, &cur) && cur.item.start >= vp->t0 && cur.item.start <= vp->t1)
         from = cur.item.start;
-    if (self->search_cancel)
-        g_cancellable_cancel(self->search_cancel);
+    if (self->search_cancel) g_cancellable_cancel(self->search_cancel);
     g_clear_object(&self->search_cancel);
     self->search_cancel = g_cancellable_new();
     self->search_busy = TRUE;
-    sv_query_search_async(self->doc, &q, from, dir, self->search_cancel, search_done,
-                          g_object_ref(self));
+    sv_query_search_async(self->doc, &q, from, dir, self->search_cancel, search_done, g_object_ref(self));
 }
 
-static void find_next_action(GSimpleAction *a, GVariant *p, gpointer u) { sv_window_find(u, 1); }
-static void find_prev_action(GSimpleAction *a, GVariant *p, gpointer u) { sv_window_find(u, -1); }
+static void find_next_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    sv_window_find(u, 1);
+}
+static void find_prev_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    sv_window_find(u, -1);
+}
 
 static void zoom_to_range_action(GSimpleAction *a, GVariant *p, gpointer u)
 {
@@ -439,8 +463,7 @@ static void export_action(GSimpleAction *a, GVariant *p, gpointer u)
 static void info_action(GSimpleAction *a, GVariant *p, gpointer u)
 {
     SvWindow *self = u;
-    if (!self->doc)
-        return;
+    if (!self->doc) return;
     if (!self->info) {
         self->info = sv_info_window_new(GTK_WINDOW(self), self->doc, self->path);
         g_object_add_weak_pointer(G_OBJECT(self->info), (gpointer *)&self->info);
@@ -504,8 +527,7 @@ static void stats_done(GObject *src, GAsyncResult *res, gpointer user)
     SvWindow *self = user;
     GError *error = NULL;
     sv_range_stats *st = sv_query_range_stats_finish(res, &error);
-    if (g_task_get_cancellable(G_TASK(res)) == self->stats_cancel)
-        self->stats_busy = FALSE;
+    if (g_task_get_cancellable(G_TASK(res)) == self->stats_cancel) self->stats_busy = FALSE;
     if (st && g_task_get_cancellable(G_TASK(res)) == self->stats_cancel && self->doc)
         sv_window_show_stats(self, st);
     else if (error && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -517,8 +539,7 @@ static void stats_done(GObject *src, GAsyncResult *res, gpointer user)
 
 static void range_selected_cb(SvTimeline *tl, double t0, double t1, SvWindow *self)
 {
-    if (self->stats_cancel)
-        g_cancellable_cancel(self->stats_cancel);
+    if (self->stats_cancel) g_cancellable_cancel(self->stats_cancel);
     g_clear_object(&self->stats_cancel);
     if (!(t1 > t0) || !self->doc) {
         sv_window_show_no_range(self);
@@ -528,11 +549,10 @@ static void range_selected_cb(SvTimeline *tl, double t0, double t1, SvWindow *se
     self->stats_busy = TRUE;
     sv_window_clear_box(self->stats_box);
     gtk_box_append(self->stats_box, sv_window_label("Computing…", "dim-label", 0));
-    g_action_group_change_action_state(G_ACTION_GROUP(self), "show-sidebar",
-                                       g_variant_new_boolean(TRUE));
+    g_action_group_change_action_state(G_ACTION_GROUP(self), "show-sidebar", g_variant_new_boolean(TRUE));
     gtk_stack_set_visible_child_name(self->side_stack, "selection");
-    sv_query_range_stats_async(self->doc, (int64_t)floor(t0), (int64_t)ceil(t1),
-                               self->stats_cancel, stats_done, g_object_ref(self));
+    sv_query_range_stats_async(self->doc, (int64_t)floor(t0), (int64_t)ceil(t1), self->stats_cancel, stats_done,
+                               g_object_ref(self));
 }
 
 /* ------------------------------------------------------------ signals */
@@ -553,14 +573,11 @@ static void history_cb(SvTimeline *tl, SvWindow *self)
 static void timeline_error_cb(SvTimeline *tl, const char *msg, SvWindow *self)
 {
     update_status(self);
-    if (self->read_error)
-        return;
+    if (self->read_error) return;
     g_free(self->read_error);
     self->read_error = g_strdup(msg);
-    sv_window_error_dialog(self, "Cannot read part of the file",
-                           *msg ? msg : "unknown error");
-    if (self->script)
-        printf("read error: %s\n", msg), fflush(stdout);
+    sv_window_error_dialog(self, "Cannot read part of the file", *msg ? msg : "unknown error");
+    if (self->script) printf("read error: %s\n", msg), fflush(stdout);
 }
 
 static void legend_changed_cb(SvLegend *l, SvWindow *self)
@@ -569,8 +586,7 @@ static void legend_changed_cb(SvLegend *l, SvWindow *self)
     gtk_widget_queue_draw(GTK_WIDGET(self->overview));
 }
 
-static gboolean entry_key_cb(GtkEventControllerKey *k, guint keyval, guint code,
-                             GdkModifierType st, SvWindow *self)
+static gboolean entry_key_cb(GtkEventControllerKey *k, guint keyval, guint code, GdkModifierType st, SvWindow *self)
 {
     if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter) && (st & GDK_SHIFT_MASK)) {
         sv_window_find(self, -1);
@@ -609,25 +625,21 @@ static void entry_previous_cb(GtkSearchEntry *e, SvWindow *self)
  * died after a click on the legend, its tab or its filter. Taken in the
  * capture phase, before a focused button or list uses an arrow to move
  * the focus. */
-static gboolean window_key_cb(GtkEventControllerKey *k, guint keyval, guint code, GdkModifierType st,
-                              SvWindow *self)
+static gboolean window_key_cb(GtkEventControllerKey *k, guint keyval, guint code, GdkModifierType st, SvWindow *self)
 {
     static const struct {
         guint key;
         const char *action;
     } KEYS[] = {
-        {GDK_KEY_plus, "zoom-in"},       {GDK_KEY_equal, "zoom-in"},     {GDK_KEY_KP_Add, "zoom-in"},
-        {GDK_KEY_minus, "zoom-out"},     {GDK_KEY_KP_Subtract, "zoom-out"},
-        {GDK_KEY_0, "zoom-fit"},         {GDK_KEY_KP_0, "zoom-fit"},
-        {GDK_KEY_Left, "pan-left"},      {GDK_KEY_KP_Left, "pan-left"},
-        {GDK_KEY_Right, "pan-right"},    {GDK_KEY_KP_Right, "pan-right"},
-        {GDK_KEY_Home, "go-start"},      {GDK_KEY_End, "go-end"},
+        {GDK_KEY_plus, "zoom-in"},    {GDK_KEY_equal, "zoom-in"},        {GDK_KEY_KP_Add, "zoom-in"},
+        {GDK_KEY_minus, "zoom-out"},  {GDK_KEY_KP_Subtract, "zoom-out"}, {GDK_KEY_0, "zoom-fit"},
+        {GDK_KEY_KP_0, "zoom-fit"},   {GDK_KEY_Left, "pan-left"},        {GDK_KEY_KP_Left, "pan-left"},
+        {GDK_KEY_Right, "pan-right"}, {GDK_KEY_KP_Right, "pan-right"},   {GDK_KEY_Home, "go-start"},
+        {GDK_KEY_End, "go-end"},
     };
-    if (!self->doc || (st & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK)))
-        return FALSE;
+    if (!self->doc || (st & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK))) return FALSE;
     GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(self));
-    if (focus && GTK_IS_EDITABLE(focus))
-        return FALSE;
+    if (focus && GTK_IS_EDITABLE(focus)) return FALSE;
     for (size_t i = 0; i < G_N_ELEMENTS(KEYS); i++)
         if (KEYS[i].key == keyval) {
             g_action_group_activate_action(G_ACTION_GROUP(self), KEYS[i].action, NULL);
@@ -640,8 +652,7 @@ static gboolean window_key_cb(GtkEventControllerKey *k, guint keyval, guint code
  * time has searched already, and its "not found" is about this text. */
 static void entry_changed_cb(GtkSearchEntry *e, SvWindow *self)
 {
-    if (self->searched && g_str_equal(self->searched, gtk_editable_get_text(GTK_EDITABLE(e))))
-        return;
+    if (self->searched && g_str_equal(self->searched, gtk_editable_get_text(GTK_EDITABLE(e)))) return;
     gtk_widget_remove_css_class(GTK_WIDGET(e), "error");
 }
 
@@ -653,8 +664,8 @@ static void entry_changed_cb(GtkSearchEntry *e, SvWindow *self)
 static void label_paned_drag_begin_cb(GtkGestureDrag *g, double x, double y, SvWindow *self)
 {
     graphene_point_t canvas;
-    if (gtk_widget_compute_point(GTK_WIDGET(self->timeline), GTK_WIDGET(self->label_paned),
-                                 &GRAPHENE_POINT_INIT(0, 0), &canvas) &&
+    if (gtk_widget_compute_point(GTK_WIDGET(self->timeline), GTK_WIDGET(self->label_paned), &GRAPHENE_POINT_INIT(0, 0),
+                                 &canvas) &&
         x >= canvas.x + 1)
         gtk_gesture_set_state(GTK_GESTURE(g), GTK_EVENT_SEQUENCE_DENIED);
 }
@@ -664,8 +675,7 @@ static void guard_label_paned(SvWindow *self)
     GListModel *cs = gtk_widget_observe_controllers(GTK_WIDGET(self->label_paned));
     for (guint i = 0; i < g_list_model_get_n_items(cs); i++) {
         GObject *c = g_list_model_get_item(cs, i);
-        if (GTK_IS_GESTURE_DRAG(c))
-            g_signal_connect(c, "drag-begin", G_CALLBACK(label_paned_drag_begin_cb), self);
+        if (GTK_IS_GESTURE_DRAG(c)) g_signal_connect(c, "drag-begin", G_CALLBACK(label_paned_drag_begin_cb), self);
         g_object_unref(c);
     }
     g_object_unref(cs);
@@ -676,18 +686,15 @@ static void guard_label_paned(SvWindow *self)
 static void sv_window_dispose(GObject *o)
 {
     SvWindow *self = SV_WINDOW(o);
-    if (self->script_timer)
-        g_source_remove(self->script_timer);
+    if (self->script_timer) g_source_remove(self->script_timer);
     self->script_timer = 0;
-    if (self->pulse_id)
-        g_source_remove(self->pulse_id);
+    if (self->pulse_id) g_source_remove(self->pulse_id);
     self->pulse_id = 0;
     sv_window_stop_build(self);
     sv_window_close_info(self);
     GCancellable *cs[] = {self->open_cancel, self->stats_cancel, self->search_cancel};
     for (size_t i = 0; i < G_N_ELEMENTS(cs); i++)
-        if (cs[i])
-            g_cancellable_cancel(cs[i]);
+        if (cs[i]) g_cancellable_cancel(cs[i]);
     g_clear_object(&self->open_cancel);
     g_clear_object(&self->stats_cancel);
     g_clear_object(&self->search_cancel);
@@ -757,8 +764,8 @@ static void sv_window_init(SvWindow *self)
     g_signal_connect_object(gtk_settings_get_default(), "notify::gtk-application-prefer-dark-theme",
                             G_CALLBACK(prefer_dark_changed_cb), self, 0);
     if (sv_style_is_forced()) /* GTK_THEME decides */
-        g_simple_action_set_enabled(
-            G_SIMPLE_ACTION(g_action_map_lookup_action(G_ACTION_MAP(self), "dark-style")), FALSE);
+        g_simple_action_set_enabled(G_SIMPLE_ACTION(g_action_map_lookup_action(G_ACTION_MAP(self), "dark-style")),
+                                    FALSE);
     sv_labels_set_timeline(self->labels, self->timeline);
     sv_overview_widget_set_timeline(self->overview, self->timeline);
     g_signal_connect(self->timeline, "view-changed", G_CALLBACK(view_changed_cb), self);

@@ -46,10 +46,10 @@ extern "C" {
 
 typedef enum slog_status {
     SLOG_OK = 0,
-    SLOG_ERR_IO = -30001,     /* open/read/write/rename failed (errno in message) */
-    SLOG_ERR_NOMEM = -30002,  /* allocation failed */
-    SLOG_ERR_NOT_SLOG = -30003, /* wrong magic: not a .slog2 file */
-    SLOG_ERR_VERSION = -30004,  /* a .slog2 file of an unsupported major version */
+    SLOG_ERR_IO = -30001,        /* open/read/write/rename failed (errno in message) */
+    SLOG_ERR_NOMEM = -30002,     /* allocation failed */
+    SLOG_ERR_NOT_SLOG = -30003,  /* wrong magic: not a .slog2 file */
+    SLOG_ERR_VERSION = -30004,   /* a .slog2 file of an unsupported major version */
     SLOG_ERR_TRUNCATED = -30005, /* file shorter than its own structures say */
     SLOG_ERR_CORRUPT = -30006,   /* a structure is inconsistent or out of bounds */
     SLOG_ERR_CHECKSUM = -30007,  /* a CRC32C does not match */
@@ -65,8 +65,8 @@ typedef enum slog_cb_result { SLOG_CONTINUE = 0, SLOG_STOP = 1 } slog_cb_result;
 
 typedef struct slog_error {
     slog_status status;
-    uint64_t offset;      /* byte offset in the file, or SLOG_NO_OFFSET */
-    char message[512];    /* "FILE: offset N: what went wrong" */
+    uint64_t offset;   /* byte offset in the file, or SLOG_NO_OFFSET */
+    char message[512]; /* "FILE: offset N: what went wrong" */
 } slog_error;
 
 /* Static string for a status code; never NULL. */
@@ -74,9 +74,9 @@ SLOG_API
 const char *slog_strerror(slog_status status);
 
 typedef enum slog_kind {
-    SLOG_KIND_STATE = 0,  /* an interval on one timeline */
-    SLOG_KIND_ARROW = 1,  /* from (timeline,start) to (end_timeline,end) */
-    SLOG_KIND_EVENT = 2   /* an instant: start == end */
+    SLOG_KIND_STATE = 0, /* an interval on one timeline */
+    SLOG_KIND_ARROW = 1, /* from (timeline,start) to (end_timeline,end) */
+    SLOG_KIND_EVENT = 2  /* an instant: start == end */
 } slog_kind;
 
 /* How a viewer should format an info field value. */
@@ -91,14 +91,14 @@ typedef enum slog_field_type {
 /* Info value meaning "not known / not applicable" (e.g. bytes of a derived
  * datatype). It costs one bit on disk. */
 #define SLOG_INFO_UNKNOWN INT64_MIN
-#define SLOG_MAX_FIELDS 16
+#define SLOG_MAX_FIELDS   16
 
 typedef struct slog_category {
     slog_kind kind;
-    const char *name;     /* legend label, e.g. "MPI_Send" */
-    const char *group;    /* family for palettes/grouping, e.g. "point-to-point"; may be "" */
-    uint32_t rgba;        /* 0xRRGGBBAA */
-    uint32_t n_fields;    /* <= SLOG_MAX_FIELDS */
+    const char *name;  /* legend label, e.g. "MPI_Send" */
+    const char *group; /* family for palettes/grouping, e.g. "point-to-point"; may be "" */
+    uint32_t rgba;     /* 0xRRGGBBAA */
+    uint32_t n_fields; /* <= SLOG_MAX_FIELDS */
     const char *const *field_names;
     const uint8_t *field_types; /* slog_field_type each */
 } slog_category;
@@ -106,8 +106,8 @@ typedef struct slog_category {
 typedef struct slog_timeline {
     uint32_t rank;
     uint32_t thread;
-    const char *label;    /* e.g. "rank 3" or "rank 3 / thread 1" */
-    const char *group;    /* host name when known, else "" */
+    const char *label; /* e.g. "rank 3" or "rank 3 / thread 1" */
+    const char *group; /* host name when known, else "" */
 } slog_timeline;
 
 typedef struct slog_drawable {
@@ -128,12 +128,12 @@ typedef struct slog_drawable {
 typedef struct slog_writer slog_writer;
 
 typedef struct slog_writer_options {
-    uint32_t preview_bins;    /* bins per node preview: even, 2..4096; 0 = default (64) */
-    uint32_t leaf_drawables;  /* target drawables per leaf; 0 = default: 8192,
+    uint32_t preview_bins;        /* bins per node preview: even, 2..4096; 0 = default (64) */
+    uint32_t leaf_drawables;      /* target drawables per leaf; 0 = default: 8192,
                                  and at least 4 per (timeline, category) pair
                                  seen in the first drawables (docs/FORMAT.md) */
-    int32_t leaf_shift;       /* log2 of the leaf width in ns, 0..62; -1 = choose from data */
-    int64_t time_origin_ns;   /* absolute time of t=0 (informational) */
+    int32_t leaf_shift;           /* log2 of the leaf width in ns, 0..62; -1 = choose from data */
+    int64_t time_origin_ns;       /* absolute time of t=0 (informational) */
     uint64_t preview_min_subtree; /* nodes whose subtree holds fewer drawables
                                      carry no preview (readers descend instead);
                                      0 = default */
@@ -191,8 +191,7 @@ void slog_writer_options_init(slog_writer_options *opt);
  * a file that cannot be created SLOG_ERR_IO. On error *out is NULL and err
  * (may be NULL) is filled. */
 SLOG_API
-slog_status slog_writer_open(slog_writer **out, const char *path,
-                             const slog_writer_options *opt, slog_error *err);
+slog_status slog_writer_open(slog_writer **out, const char *path, const slog_writer_options *opt, slog_error *err);
 
 /* Register a category / timeline; ids are assigned 0,1,2,... in call order.
  * A category whose kind is not a slog_kind, with more than SLOG_MAX_FIELDS
@@ -331,26 +330,26 @@ typedef struct slog_reader slog_reader;
 typedef struct slog_file_info {
     uint16_t version_major, version_minor;
     uint32_t flags;
-    uint32_t children_per_node;  /* 2 */
+    uint32_t children_per_node; /* 2 */
     uint32_t preview_bins;
-    int32_t leaf_shift;          /* leaf width = 2^leaf_shift ns */
-    uint32_t depth;              /* levels: root level = depth-1 */
+    int32_t leaf_shift; /* leaf width = 2^leaf_shift ns */
+    uint32_t depth;     /* levels: root level = depth-1 */
     int64_t time_origin_ns;
-    int64_t t_min, t_max;        /* span of all drawables (ns) */
+    int64_t t_min, t_max; /* span of all drawables (ns) */
     uint64_t n_drawables, n_states, n_arrows, n_events;
     uint64_t n_nodes;
     uint32_t n_categories, n_timelines, n_annotations;
     uint64_t file_size;
-    uint32_t block_timelines;    /* timelines per block */
-    uint32_t n_blocks;           /* ceil(n_timelines / block_timelines) */
-    uint32_t group_timelines;    /* timelines per overview row; 1: no overview */
-    uint32_t overview_depth;     /* levels of the overview tree; 0: none */
-    uint64_t n_mirrors;          /* arrow records stored twice (FORMAT.md) */
+    uint32_t block_timelines; /* timelines per block */
+    uint32_t n_blocks;        /* ceil(n_timelines / block_timelines) */
+    uint32_t group_timelines; /* timelines per overview row; 1: no overview */
+    uint32_t overview_depth;  /* levels of the overview tree; 0: none */
+    uint64_t n_mirrors;       /* arrow records stored twice (FORMAT.md) */
 } slog_file_info;
 
 typedef struct slog_category_stats {
-    uint64_t count;     /* drawables of this category */
-    int64_t total_ns;   /* sum of durations (states) */
+    uint64_t count;   /* drawables of this category */
+    int64_t total_ns; /* sum of durations (states) */
 } slog_category_stats;
 
 /* slog_node_info.tree of the overview tree's nodes. */
@@ -390,8 +389,7 @@ const slog_category_stats *slog_reader_category_stats(const slog_reader *r, uint
 SLOG_API
 const slog_timeline *slog_reader_timeline(const slog_reader *r, uint32_t id);
 SLOG_API
-slog_status slog_reader_annotation(const slog_reader *r, uint32_t i,
-                                   const char **key, const char **value);
+slog_status slog_reader_annotation(const slog_reader *r, uint32_t i, const char **key, const char **value);
 /* Look up an annotation by key; NULL if absent. */
 SLOG_API
 const char *slog_reader_annotation_get(const slog_reader *r, const char *key);
@@ -411,7 +409,7 @@ slog_status slog_reader_node(const slog_reader *r, uint64_t i, slog_node_info *o
 typedef struct slog_preview_row {
     uint32_t timeline;
     uint32_t category;
-    const float *values;  /* n_bins values */
+    const float *values; /* n_bins values */
 } slog_preview_row;
 
 typedef struct slog_preview {
@@ -420,18 +418,18 @@ typedef struct slog_preview {
     uint32_t n_bins;
     uint32_t n_rows;
     const slog_preview_row *rows;
-    uint32_t tree;        /* the block whose node it is (its rows are that
+    uint32_t tree; /* the block whose node it is (its rows are that
                              block's timelines) */
 } slog_preview;
 
 typedef struct slog_query {
-    int64_t t0, t1;              /* window, inclusive; drawables with start<=t1 && end>=t0 */
-    const uint8_t *timelines;    /* NULL = all, else n_timelines flags (non-zero = wanted) */
-    int64_t pixel_ns;            /* duration of one screen pixel; 0 = never use previews */
-    uint32_t flags;              /* SLOG_QUERY_* */
+    int64_t t0, t1;           /* window, inclusive; drawables with start<=t1 && end>=t0 */
+    const uint8_t *timelines; /* NULL = all, else n_timelines flags (non-zero = wanted) */
+    int64_t pixel_ns;         /* duration of one screen pixel; 0 = never use previews */
+    uint32_t flags;           /* SLOG_QUERY_* */
 } slog_query;
 
-#define SLOG_QUERY_NO_PREVIEW 1u /* always descend to drawables */
+#define SLOG_QUERY_NO_PREVIEW     1u /* always descend to drawables */
 /* States and arrows shorter than pixel_ns (|end - start| < pixel_ns) are
  * delivered without their info values: n_info 0, info NULL, the values not
  * decoded (they are still checked). For a caller that folds such drawables
@@ -443,8 +441,8 @@ typedef struct slog_query {
 typedef struct slog_query_stats {
     uint64_t nodes_read;
     uint64_t bytes_read;
-    uint64_t drawables;   /* matching the query (delivered if a callback is set) */
-    uint64_t previews;    /* likewise */
+    uint64_t drawables; /* matching the query (delivered if a callback is set) */
+    uint64_t previews;  /* likewise */
 } slog_query_stats;
 
 typedef slog_cb_result (*slog_drawable_cb)(void *user, const slog_drawable *d);
@@ -482,10 +480,8 @@ typedef slog_cb_result (*slog_preview_cb)(void *user, const slog_preview *p);
  * Either callback may be NULL. A callback that returns SLOG_STOP ends the
  * query, which then returns SLOG_OK. stats (may be NULL) is filled. */
 SLOG_API
-slog_status slog_reader_query(slog_reader *r, const slog_query *q,
-                              slog_drawable_cb on_drawable,
-                              slog_preview_cb on_preview, void *user,
-                              slog_query_stats *stats, slog_error *err);
+slog_status slog_reader_query(slog_reader *r, const slog_query *q, slog_drawable_cb on_drawable,
+                              slog_preview_cb on_preview, void *user, slog_query_stats *stats, slog_error *err);
 
 /* Read every node, verify checksums and the placement invariants (each
  * drawable inside its node's interval and in the smallest such node; counts
@@ -511,12 +507,12 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
 typedef struct slog_grid slog_grid;
 
 typedef struct slog_grid_query {
-    int64_t t0, t1;              /* window, inclusive */
-    uint32_t tl_first, tl_last;  /* timelines, inclusive; tl_last is clamped
+    int64_t t0, t1;             /* window, inclusive */
+    uint32_t tl_first, tl_last; /* timelines, inclusive; tl_last is clamped
                                     to the last timeline */
-    uint32_t n_cols;             /* columns over [t0, t1], 1..65,536 */
-    uint32_t n_rows;             /* at most this many rows, 1..65,536 */
-    uint32_t flags;              /* SLOG_GRID_* */
+    uint32_t n_cols;            /* columns over [t0, t1], 1..65,536 */
+    uint32_t n_rows;            /* at most this many rows, 1..65,536 */
+    uint32_t flags;             /* SLOG_GRID_* */
 } slog_grid_query;
 
 /* Read from the blocks' trees even where the overview would do (tests
@@ -589,11 +585,10 @@ int slog_columns_ok(const slog_columns *c);
  * state row the covered fraction of each column, otherwise counts split by
  * overlap. */
 SLOG_API
-void slog_spread(float *cols, uint32_t n_cols, double t0, double col_ns, double a, double b,
-                 double amount_per_ns);
+void slog_spread(float *cols, uint32_t n_cols, double t0, double col_ns, double a, double b, double amount_per_ns);
 SLOG_API
-void slog_spread_bins(float *cols, uint32_t n_cols, double t0, double col_ns, int64_t lo, int64_t hi,
-                      uint32_t n_bins, const float *values, int is_state);
+void slog_spread_bins(float *cols, uint32_t n_cols, double t0, double col_ns, int64_t lo, int64_t hi, uint32_t n_bins,
+                      const float *values, int is_state);
 
 /* ------------------------------------------------------------ analysis */
 
@@ -618,27 +613,27 @@ void slog_spread_bins(float *cols, uint32_t n_cols, double t0, double col_ns, in
  * window of the whole trace reads a few blocks whatever the file's size;
  * the nodes the window's edges cut are read record by record. */
 typedef struct slog_matrix_cell {
-    uint32_t sender, receiver;  /* timelines */
+    uint32_t sender, receiver; /* timelines */
     uint64_t messages;
-    uint64_t bytes;             /* sum of the known sizes */
-    uint64_t unknown_bytes;     /* messages whose size is not known */
-    int64_t time_ns;            /* sum of receive - send */
+    uint64_t bytes;         /* sum of the known sizes */
+    uint64_t unknown_bytes; /* messages whose size is not known */
+    int64_t time_ns;        /* sum of receive - send */
 } slog_matrix_cell;
 
 typedef struct slog_profile_row {
     uint32_t timeline, category; /* a state category */
     uint64_t calls;
     int64_t inclusive_ns, exclusive_ns;
-    int64_t min_ns, max_ns;      /* shortest and longest (inside parts) */
+    int64_t min_ns, max_ns; /* shortest and longest (inside parts) */
 } slog_profile_row;
 
-#define SLOG_ANALYSIS_MATRIX 1u     /* the matrix (with neither flag: both) */
-#define SLOG_ANALYSIS_PROFILE 2u    /* the profile */
+#define SLOG_ANALYSIS_MATRIX     1u /* the matrix (with neither flag: both) */
+#define SLOG_ANALYSIS_PROFILE    2u /* the profile */
 #define SLOG_ANALYSIS_NO_SUMMARY 4u /* read every record, no summary (tests) */
 
 typedef struct slog_analysis_query {
-    int64_t t0, t1;  /* window, inclusive, t0 <= t1 */
-    uint32_t flags;  /* SLOG_ANALYSIS_* */
+    int64_t t0, t1; /* window, inclusive, t0 <= t1 */
+    uint32_t flags; /* SLOG_ANALYSIS_* */
 } slog_analysis_query;
 
 typedef struct slog_analysis slog_analysis;

@@ -56,8 +56,7 @@ static void test_split_reverse(void)
     CHECK(comm_ref_lookup(c, 3, 4) == NULL);
     CHECK(comm_ref_id(comm_ref_lookup(c, 0, 4)) == comm_ref_id(comm_ref_lookup(c, 2, 6)));
     /* equal keys: ordered by old rank */
-    for (uint32_t r = 0; r < 4; r++)
-        comm_record_split(c, r, COMM_HANDLE_WORLD, (int)(r / 2), 7, 9);
+    for (uint32_t r = 0; r < 4; r++) comm_record_split(c, r, COMM_HANDLE_WORLD, (int)(r / 2), 7, 9);
     CHECK_EQ(comm_world_rank(c, 3, 9, 0), 2);
     CHECK_EQ(comm_world_rank(c, 3, 9, 1), 3);
     CHECK(comm_ref_id(comm_ref_lookup(c, 0, 9)) != comm_ref_id(comm_ref_lookup(c, 3, 9)));
@@ -124,14 +123,14 @@ static void test_groups_create(void)
     CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 3, 6)), 2);
 
     int excl[2] = {0, 2};
-    comm_record_group_excl(c, 0, 3, 2, excl, 5);           /* {1,3} */
+    comm_record_group_excl(c, 0, 3, 2, excl, 5); /* {1,3} */
     int ranges[3] = {3, 0, -2};
-    comm_record_group_range_incl(c, 0, 3, 1, ranges, 6);   /* {3,1} */
+    comm_record_group_range_incl(c, 0, 3, 1, ranges, 6); /* {3,1} */
     int ranges2[3] = {0, 1, 1};
-    comm_record_group_range_excl(c, 0, 3, 1, ranges2, 7);  /* {2,3} */
-    comm_record_group_union(c, 0, 7, 5, 8);                /* {2,3,1} */
-    comm_record_group_intersection(c, 0, 5, 7, 9);         /* {3} */
-    comm_record_group_difference(c, 0, 3, 8, 10);          /* {0} */
+    comm_record_group_range_excl(c, 0, 3, 1, ranges2, 7); /* {2,3} */
+    comm_record_group_union(c, 0, 7, 5, 8);               /* {2,3,1} */
+    comm_record_group_intersection(c, 0, 5, 7, 9);        /* {3} */
+    comm_record_group_difference(c, 0, 3, 8, 10);         /* {0} */
     CHECK_EQ(comm_group_size(c, 0, 5), 2);
     CHECK_EQ(comm_group_world_rank(c, 0, 5, 1), 3);
     CHECK_EQ(comm_group_world_rank(c, 0, 6, 0), 3);
@@ -180,8 +179,7 @@ static void test_group_of_pending(void)
 static void test_handle_reuse(void)
 {
     comm_ctx *c = comm_ctx_new(2);
-    for (uint32_t r = 0; r < 2; r++)
-        comm_record_split(c, r, COMM_HANDLE_WORLD, 0, -(int)r, 4); /* order 1,0 */
+    for (uint32_t r = 0; r < 2; r++) comm_record_split(c, r, COMM_HANDLE_WORLD, 0, -(int)r, 4); /* order 1,0 */
     comm_ref *old = comm_ref_hold(comm_ref_lookup(c, 0, 4));
     uint64_t old_id = comm_ref_id(old);
     CHECK_EQ(comm_world_rank(c, 0, 4, 0), 1);
@@ -221,8 +219,7 @@ static void test_cart(void)
     CHECK_EQ(comm_world_rank(c, 3, 6, 0), 1); /* column of rank 3: {1,3} */
     CHECK_EQ(comm_world_rank(c, 2, 6, 0), 0);
     CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 1, 6)), 2);
-    for (uint32_t r = 0; r < 5; r++)
-        comm_record_graph_create(c, r, COMM_HANDLE_WORLD, 3, r < 3 ? 7 : COMM_HANDLE_NULL);
+    for (uint32_t r = 0; r < 5; r++) comm_record_graph_create(c, r, COMM_HANDLE_WORLD, 3, r < 3 ? 7 : COMM_HANDLE_NULL);
     CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 2, 7)), 3);
     comm_ctx_free(c);
 }
@@ -230,18 +227,15 @@ static void test_cart(void)
 static void test_intercomm(void)
 {
     comm_ctx *c = comm_ctx_new(4);
-    for (uint32_t r = 0; r < 4; r++)
-        comm_record_split(c, r, COMM_HANDLE_WORLD, (int)(r % 2), (int)r, 5);
+    for (uint32_t r = 0; r < 4; r++) comm_record_split(c, r, COMM_HANDLE_WORLD, (int)(r % 2), (int)r, 5);
     /* evens {0,2} and odds {1,3}; leaders world 0 and 1 */
-    for (uint32_t r = 0; r < 4; r++)
-        comm_record_intercomm_create(c, r, 5, 0, COMM_HANDLE_WORLD, r % 2 ? 0 : 1, 7, 6);
+    for (uint32_t r = 0; r < 4; r++) comm_record_intercomm_create(c, r, 5, 0, COMM_HANDLE_WORLD, r % 2 ? 0 : 1, 7, 6);
     CHECK(comm_ref_is_inter(comm_ref_lookup(c, 0, 6)));
     CHECK_EQ(comm_world_rank(c, 0, 6, 1), 3); /* remote group of an even rank */
     CHECK_EQ(comm_world_rank(c, 3, 6, 1), 2);
     CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 3, 6)), 2);
     CHECK(comm_ref_id(comm_ref_lookup(c, 0, 6)) == comm_ref_id(comm_ref_lookup(c, 1, 6)));
-    for (uint32_t r = 0; r < 4; r++)
-        comm_record_intercomm_merge(c, r, 6, r % 2 ? 0 : 1, 7); /* odds first */
+    for (uint32_t r = 0; r < 4; r++) comm_record_intercomm_merge(c, r, 6, r % 2 ? 0 : 1, 7); /* odds first */
     CHECK_EQ(comm_world_rank(c, 0, 7, 0), 1);
     CHECK_EQ(comm_world_rank(c, 0, 7, 1), 3);
     CHECK_EQ(comm_world_rank(c, 0, 7, 2), 0);
@@ -256,10 +250,8 @@ static void test_intercomm(void)
 static comm_ctx *inter_3x4(void)
 {
     comm_ctx *c = comm_ctx_new(7);
-    for (uint32_t r = 7; r-- > 0;)
-        comm_record_split(c, r, COMM_HANDLE_WORLD, r >= 3, (int)r, 4);
-    for (uint32_t r = 7; r-- > 0;)
-        comm_record_intercomm_create(c, r, 4, 0, COMM_HANDLE_WORLD, r >= 3 ? 0 : 3, 12, 5);
+    for (uint32_t r = 7; r-- > 0;) comm_record_split(c, r, COMM_HANDLE_WORLD, r >= 3, (int)r, 4);
+    for (uint32_t r = 7; r-- > 0;) comm_record_intercomm_create(c, r, 4, 0, COMM_HANDLE_WORLD, r >= 3 ? 0 : 3, 12, 5);
     CHECK(comm_ref_is_inter(comm_ref_lookup(c, 0, 5)));
     CHECK_EQ(comm_world_rank(c, 0, 5, 3), 6);
     CHECK_EQ(comm_world_rank(c, 6, 5, 2), 2);
@@ -270,8 +262,7 @@ static comm_ctx *inter_3x4(void)
 static void check_remote(comm_ctx *c, uint32_t rank, int comm, int n, const int *want)
 {
     CHECK_EQ(comm_ref_peer_size(comm_ref_lookup(c, rank, comm)), n);
-    for (int i = 0; i < n; i++)
-        CHECK_EQ(comm_world_rank(c, rank, comm, i), want[i]);
+    for (int i = 0; i < n; i++) CHECK_EQ(comm_world_rank(c, rank, comm, i), want[i]);
     CHECK_EQ(comm_world_rank(c, rank, comm, n), COMM_RANK_INVALID);
 }
 
@@ -298,14 +289,16 @@ static void test_intercomm_split(void)
     /* MPI_UNDEFINED on the leaders; a colour only one side uses (7 on
      * world 2) gives that rank nothing: low {1} x high {4,5,6} */
     for (uint32_t r = 0; r < 7; r++)
-        comm_record_split(c, r, 5, r == 0 || r == 3 ? COMM_UNDEFINED : r == 2 ? 7 : 0, (int)r,
-                          r == 0 || r == 3 ? COMM_HANDLE_NULL : 7);
+        comm_record_split(c, r, 5,
+                          r == 0 || r == 3 ? COMM_UNDEFINED
+                          : r == 2         ? 7
+                                           : 0,
+                          (int)r, r == 0 || r == 3 ? COMM_HANDLE_NULL : 7);
     check_remote(c, 1, 7, 3, (const int[]){4, 5, 6});
     check_remote(c, 6, 7, 1, (const int[]){1});
     CHECK(comm_ref_get_state(comm_ref_lookup(c, 2, 7)) == COMM_REF_FAILED);
     /* dup: the same two groups, each rank on its own side */
-    for (uint32_t r = 0; r < 7; r++)
-        comm_record_dup(c, r, 5, 8);
+    for (uint32_t r = 0; r < 7; r++) comm_record_dup(c, r, 5, 8);
     check_remote(c, 2, 8, 4, (const int[]){3, 4, 5, 6});
     check_remote(c, 4, 8, 3, (const int[]){0, 1, 2});
     comm_ctx_free(c);
@@ -328,16 +321,14 @@ static void test_intercomm_create_groups(void)
     comm_record_comm_remote_group(c, 0, COMM_HANDLE_WORLD, 6);
     CHECK_EQ(comm_group_size(c, 0, 6), COMM_RANK_INVALID);
     /* low {0,2} x high {3,5,6}; world 1 and 4 get MPI_COMM_NULL */
-    for (uint32_t r = 7; r-- > 0;)
-        comm_record_create(c, r, 5, 4, r == 1 || r == 4 ? COMM_HANDLE_NULL : 9);
+    for (uint32_t r = 7; r-- > 0;) comm_record_create(c, r, 5, 4, r == 1 || r == 4 ? COMM_HANDLE_NULL : 9);
     check_remote(c, 0, 9, 3, (const int[]){3, 5, 6});
     check_remote(c, 5, 9, 2, (const int[]){0, 2});
     CHECK_EQ(comm_ref_size(comm_ref_lookup(c, 6, 9)), 3);
     CHECK(comm_ref_lookup(c, 1, 9) == NULL);
     /* one side passing an empty group: MPI_COMM_NULL everywhere, so a
      * handle bound anyway never resolves */
-    for (uint32_t r = 0; r < 7; r++)
-        comm_record_create(c, r, 5, r < 3 ? GROUP_HANDLE_EMPTY : 4, 10);
+    for (uint32_t r = 0; r < 7; r++) comm_record_create(c, r, 5, r < 3 ? GROUP_HANDLE_EMPTY : 4, 10);
     CHECK(comm_ref_get_state(comm_ref_lookup(c, 3, 10)) == COMM_REF_FAILED);
     comm_ctx_free(c);
 }
@@ -348,21 +339,16 @@ static void test_intercomm_create_groups(void)
 static void test_merge_same_high(void)
 {
     comm_ctx *c = inter_3x4();
-    for (uint32_t r = 0; r < 7; r++)
-        comm_record_intercomm_merge(c, r, 5, 0, 6);
-    for (int i = 0; i < 7; i++)
-        CHECK_EQ(comm_world_rank(c, 4, 6, i), i);
-    for (uint32_t r = 0; r < 7; r++)
-        comm_record_intercomm_merge(c, r, 5, 1, 7);
+    for (uint32_t r = 0; r < 7; r++) comm_record_intercomm_merge(c, r, 5, 0, 6);
+    for (int i = 0; i < 7; i++) CHECK_EQ(comm_world_rank(c, 4, 6, i), i);
+    for (uint32_t r = 0; r < 7; r++) comm_record_intercomm_merge(c, r, 5, 1, 7);
     CHECK_EQ(comm_world_rank(c, 4, 7, 0), 0);
     /* high = 1 on the low side: the high side first */
-    for (uint32_t r = 0; r < 7; r++)
-        comm_record_intercomm_merge(c, r, 5, r < 3, 8);
+    for (uint32_t r = 0; r < 7; r++) comm_record_intercomm_merge(c, r, 5, r < 3, 8);
     CHECK_EQ(comm_world_rank(c, 0, 8, 0), 3);
     CHECK_EQ(comm_world_rank(c, 0, 8, 4), 0);
     /* merging an intracommunicator is erroneous */
-    for (uint32_t r = 0; r < 7; r++)
-        comm_record_intercomm_merge(c, r, COMM_HANDLE_WORLD, 0, 9);
+    for (uint32_t r = 0; r < 7; r++) comm_record_intercomm_merge(c, r, COMM_HANDLE_WORLD, 0, 9);
     CHECK(comm_ref_get_state(comm_ref_lookup(c, 0, 9)) == COMM_REF_FAILED);
     comm_ctx_free(c);
 }

@@ -27,8 +27,7 @@ static void check_model(const htab *t, void *const *model)
     }
     CHECK_EQ(htab_size(t), n);
     size_t seen = 0;
-    for (size_t i = 0; i < htab_capacity(t); i++)
-        seen += htab_at(t, i)->val != NULL;
+    for (size_t i = 0; i < htab_capacity(t); i++) seen += htab_at(t, i)->val != NULL;
     CHECK_EQ(seen, n);
 }
 
@@ -54,8 +53,7 @@ static void test_random_model(void)
             CHECK(old == model[i]);
             model[i] = NULL;
         }
-        if (step % 997 == 0)
-            check_model(&t, model);
+        if (step % 997 == 0) check_model(&t, model);
     }
     check_model(&t, model);
     /* Drain completely: every remove must find its key. */
@@ -76,12 +74,10 @@ static void test_null_and_grow(void)
     int x = 1;
     CHECK(htab_put(&t, 5, NULL) == NULL); /* NULL values are refused */
     CHECK_EQ(htab_size(&t), 0);
-    for (uint64_t k = 0; k < 10000; k++)
-        CHECK(htab_put(&t, k * 0x10001, &x) == NULL);
+    for (uint64_t k = 0; k < 10000; k++) CHECK(htab_put(&t, k * 0x10001, &x) == NULL);
     CHECK_EQ(htab_size(&t), 10000);
     CHECK(htab_capacity(&t) >= 20000); /* at most half full */
-    for (uint64_t k = 0; k < 10000; k++)
-        CHECK(htab_get(&t, k * 0x10001) == &x);
+    for (uint64_t k = 0; k < 10000; k++) CHECK(htab_get(&t, k * 0x10001) == &x);
     CHECK(htab_get(&t, 3) == NULL);
     htab_free(&t);
     CHECK_EQ(htab_capacity(&t), 0);

@@ -66,7 +66,7 @@ static match_status S(int source, int tag)
     return (match_status){source, tag, MATCH_BYTES_UNKNOWN, 0};
 }
 
-#define W COMM_HANDLE_WORLD
+#define W     COMM_HANDLE_WORLD
 #define NOREQ MATCH_NO_REQUEST
 
 /* Two messages on one envelope; the receives complete in reverse order
@@ -287,8 +287,7 @@ static void test_deferred_comm(void)
     CHECK(arrow(&w, 0)->comm_id != COMM_ID_WORLD);
     CHECK_EQ(match_low_watermark(w.m), INT64_MAX);
     /* the comm is freed and its id reused; traffic on the new one is apart */
-    for (uint32_t r = 0; r < 3; r++)
-        comm_record_free(w.c, r, r == 0 ? 4 : r == 1 ? 5 : 8);
+    for (uint32_t r = 0; r < 3; r++) comm_record_free(w.c, r, r == 0 ? 4 : r == 1 ? 5 : 8);
     comm_record_dup(w.c, 0, W, 4);
     p = P(0, 4, 2, 3, 30, NOREQ); /* on the dup: local 2 = world 2 */
     match_send(w.m, &p);
@@ -417,10 +416,8 @@ static void test_request_ids(void)
     world w;
     world_init(&w, 2);
     match_post p;
-    for (int i = 0; i < N; i++)
-        p = P(1, W, 0, i, i, ids[i]), match_recv_post(w.m, &p);
-    for (int i = 0; i < N; i++)
-        p = P(0, W, 1, i, 100 + i, ids[N - 1 - i]), match_send(w.m, &p);
+    for (int i = 0; i < N; i++) p = P(1, W, 0, i, i, ids[i]), match_recv_post(w.m, &p);
+    for (int i = 0; i < N; i++) p = P(0, W, 1, i, 100 + i, ids[N - 1 - i]), match_send(w.m, &p);
     /* receives complete last-posted first; each tag's arrow ends at its own time */
     for (int i = N - 1; i >= 0; i--) {
         match_status st = S(0, i);
@@ -431,8 +428,7 @@ static void test_request_ids(void)
         const match_arrow *a = arrow(&w, k);
         CHECK_EQ(a->recv_time - 1000, a->send_time - 100);
     }
-    for (int i = 0; i < N; i++)
-        match_complete(w.m, 0, 0, ids[N - 1 - i], NULL, 2000 + i);
+    for (int i = 0; i < N; i++) match_complete(w.m, 0, 0, ids[N - 1 - i], NULL, 2000 + i);
     CHECK_EQ(finish_unmatched(&w), 0);
     match_stats s = stats_of(&w);
     CHECK_EQ(s.n_in_flight, 0);
@@ -653,7 +649,7 @@ static void test_infer_any_tag(void)
     world w;
     world_init(&w, 3);
     match_post p;
-    p = P(0, W, 2, 3, 5, NOREQ), match_send(w.m, &p);  /* other source */
+    p = P(0, W, 2, 3, 5, NOREQ), match_send(w.m, &p); /* other source */
     p = P(1, W, 2, 4, 30, NOREQ), match_send(w.m, &p);
     p = P(1, W, 2, 3, 20, NOREQ), match_send(w.m, &p);
     p = P(2, W, 1, MATCH_ANY_TAG, 40, NOREQ);

@@ -12,8 +12,7 @@ static int64_t model_winner(uint32_t k, const int64_t *key, const bool *live)
 {
     int64_t best = -1;
     for (uint32_t i = 0; i < k; i++)
-        if (live[i] && (best < 0 || key[i] < key[best]))
-            best = i;
+        if (live[i] && (best < 0 || key[i] < key[best])) best = i;
     return best;
 }
 
@@ -35,14 +34,13 @@ static void run(uint32_t k, int64_t span, uint32_t seed)
         int64_t want = model_winner(k, key, live);
         CHECK_EQ(merge_winner(m), want);
         CHECK_EQ(merge_min_key(m), want < 0 ? INT64_MAX : key[want]);
-        if (want < 0 || merge_winner(m) != want)
-            break;
+        if (want < 0 || merge_winner(m) != want) break;
         if (g_rand_int_range(rng, 0, 20) == 0) {
             live[want] = false;
             merge_finish_winner(m);
         } else {
             key[want] = g_rand_int_range(rng, 0, 3) ? key[want] + g_rand_int_range(rng, 0, (gint32)span)
-                                                   : g_rand_int_range(rng, 0, (gint32)span);
+                                                    : g_rand_int_range(rng, 0, (gint32)span);
             merge_update_winner(m, key[want]);
         }
         steps++;
@@ -61,16 +59,14 @@ static void run(uint32_t k, int64_t span, uint32_t seed)
 static void test_sizes(void)
 {
     /* every k up to 70 (odd, even, powers of two and not), then larger */
-    for (uint32_t k = 1; k <= 70; k++)
-        run(k, 1000, k);
+    for (uint32_t k = 1; k <= 70; k++) run(k, 1000, k);
     run(256, 1 << 20, 1);
     run(1000, 1 << 20, 2);
 }
 
 static void test_ties(void)
 {
-    for (uint32_t k = 1; k <= 40; k++)
-        run(k, 3, 100 + k);
+    for (uint32_t k = 1; k <= 40; k++) run(k, 3, 100 + k);
 }
 
 static void test_all_finished(void)

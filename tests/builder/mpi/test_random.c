@@ -26,23 +26,32 @@
 #include "check.h"
 #include "match.h"
 
-#define N 8
+#define N     8
 #define NCOMM 6
-#define NTAG 3
+#define NTAG  3
 
 typedef enum rkind {
-    R_DUP, R_SPLIT, R_GROUP, R_INCL, R_CREATE, R_GFREE, R_FREE,
-    R_SEND, R_IRECV, R_RECV, R_DONE
+    R_DUP,
+    R_SPLIT,
+    R_GROUP,
+    R_INCL,
+    R_CREATE,
+    R_GFREE,
+    R_FREE,
+    R_SEND,
+    R_IRECV,
+    R_RECV,
+    R_DONE
 } rkind;
 
 typedef struct rec {
     rkind k;
     int comm, peer, tag, req, newh, a, b;
     int st_src, st_tag, cancelled;
-    int ci;       /* send/receive: the simulator's communicator index */
+    int ci;        /* send/receive: the simulator's communicator index */
     bool nostatus; /* receive completion recorded without a status */
     int64_t entry, exit;
-    int64_t msg;  /* send: message id; receive completion: expected id or -1 */
+    int64_t msg; /* send: message id; receive completion: expected id or -1 */
 } rec;
 
 typedef struct scomm {
@@ -54,7 +63,7 @@ typedef struct scomm {
 
 typedef struct posted {
     int req, comm, src, tag; /* src/tag world or -1 = ANY */
-    int64_t msg;            /* matched message or -1 */
+    int64_t msg;             /* matched message or -1 */
 } posted;
 
 typedef struct smsg {
@@ -66,23 +75,22 @@ typedef struct smsg {
 typedef struct sim {
     GRand *rnd;
     scomm comm[NCOMM];
-    GArray *recs[N];     /* rec */
-    GArray *posted[N];   /* posted */
-    GArray *unexp[N];    /* smsg, arrival order */
+    GArray *recs[N];   /* rec */
+    GArray *posted[N]; /* posted */
+    GArray *unexp[N];  /* smsg, arrival order */
     bool req_busy[N][16];
     int64_t t;
     int64_t last_exit[N];
     int64_t next_msg;
     int n_expected_arrows, n_unmatched_sends;
-    int n_sends;         /* PROC_NULL excluded */
-    bool nostatus_mode;  /* some wildcard receives complete without status */
+    int n_sends;        /* PROC_NULL excluded */
+    bool nostatus_mode; /* some wildcard receives complete without status */
 } sim;
 
 static int local_of(const scomm *c, int world)
 {
     for (int i = 0; i < c->n; i++)
-        if (c->members[i] == world)
-            return i;
+        if (c->members[i] == world) return i;
     return -1;
 }
 
@@ -100,16 +108,14 @@ static rec *add(sim *s, int r, rec x)
 
 static bool fits(int pat_src, int pat_tag, const smsg *m, int comm)
 {
-    return m->comm == comm && (pat_src < 0 || pat_src == m->src) &&
-           (pat_tag < 0 || pat_tag == m->tag);
+    return m->comm == comm && (pat_src < 0 || pat_src == m->src) && (pat_tag < 0 || pat_tag == m->tag);
 }
 
 static int pick_comm(sim *s, int r)
 {
     for (;;) {
         int c = g_rand_int_range(s->rnd, 0, NCOMM);
-        if (s->comm[c].live && s->comm[c].handle[r] >= 0 && s->comm[c].n > 1)
-            return c;
+        if (s->comm[c].live && s->comm[c].handle[r] >= 0 && s->comm[c].n > 1) return c;
     }
 }
 
@@ -117,8 +123,7 @@ static int pick_peer(sim *s, int c, int r)
 {
     for (;;) {
         int p = s->comm[c].members[g_rand_int_range(s->rnd, 0, s->comm[c].n)];
-        if (p != r)
-            return p;
+        if (p != r) return p;
     }
 }
 
@@ -138,11 +143,15 @@ static void do_send(sim *s, int r)
     int dst = pick_peer(s, c, r);
     int tag = g_rand_int_range(s->rnd, 0, NTAG);
     bool nb = g_rand_boolean(s->rnd);
-    rec x = {.k = R_SEND, .comm = C->handle[r], .tag = tag, .req = nb ? 100 + g_rand_int_range(s->rnd, 0, 3) : -1,
-             .peer = proc_null ? MATCH_PROC_NULL : local_of(C, dst), .msg = s->next_msg++, .ci = c};
+    rec x = {.k = R_SEND,
+             .comm = C->handle[r],
+             .tag = tag,
+             .req = nb ? 100 + g_rand_int_range(s->rnd, 0, 3) : -1,
+             .peer = proc_null ? MATCH_PROC_NULL : local_of(C, dst),
+             .msg = s->next_msg++,
+             .ci = c};
     int64_t entry = add(s, r, x)->entry;
-    if (proc_null)
-        return;
+    if (proc_null) return;
     s->n_sends++;
     remember(x.msg, c, r, dst, tag, entry);
     smsg m = {x.msg, c, r, dst, tag, entry};
@@ -178,24 +187,24 @@ static void do_irecv(sim *s, int r)
     int req = -1;
     for (int i = 0; i < 16 && req < 0; i++) {
         int q = g_rand_int_range(s->rnd, 0, 16);
-        if (!s->req_busy[r][q])
-            req = q;
+        if (!s->req_busy[r][q]) req = q;
     }
-    if (req < 0)
-        return;
+    if (req < 0) return;
     int c = pick_comm(s, r);
     scomm *C = &s->comm[c];
     int src = g_rand_int_range(s->rnd, 0, 4) == 0 ? -1 : pick_peer(s, c, r);
     int tag = g_rand_int_range(s->rnd, 0, 4) == 0 ? -1 : g_rand_int_range(s->rnd, 0, NTAG);
     s->req_busy[r][req] = true;
-    rec x = {.k = R_IRECV, .comm = C->handle[r], .req = req,
+    rec x = {.k = R_IRECV,
+             .comm = C->handle[r],
+             .req = req,
              .peer = src < 0 ? MATCH_ANY_SOURCE : local_of(C, src),
-             .tag = tag < 0 ? MATCH_ANY_TAG : tag, .ci = c};
+             .tag = tag < 0 ? MATCH_ANY_TAG : tag,
+             .ci = c};
     add(s, r, x);
     posted p = {req, c, src, tag, -1};
     smsg m = {0};
-    if (take_unexpected(s, r, c, src, tag, &m) == 0)
-        p.msg = m.id;
+    if (take_unexpected(s, r, c, src, tag, &m) == 0) p.msg = m.id;
     g_array_append_val(s->posted[r], p);
 }
 
@@ -240,20 +249,23 @@ static void remember(int64_t id, int comm, int src, int dst, int tag, int64_t en
 static void do_blocking_recv(sim *s, int r)
 {
     GArray *u = s->unexp[r];
-    if (u->len == 0)
-        return;
+    if (u->len == 0) return;
     smsg want = g_array_index(u, smsg, g_rand_int_range(s->rnd, 0, (int)u->len));
-    if (!s->comm[want.comm].live)
-        return; /* sent on a communicator freed since: nobody can take it */
+    if (!s->comm[want.comm].live) return; /* sent on a communicator freed since: nobody can take it */
     int src = g_rand_int_range(s->rnd, 0, 3) == 0 ? -1 : want.src;
     int tag = g_rand_int_range(s->rnd, 0, 3) == 0 ? -1 : want.tag;
     smsg m = {0};
     take_unexpected(s, r, want.comm, src, tag, &m);
     scomm *C = &s->comm[want.comm];
-    rec x = {.k = R_RECV, .comm = C->handle[r], .req = -1,
+    rec x = {.k = R_RECV,
+             .comm = C->handle[r],
+             .req = -1,
              .peer = src < 0 ? MATCH_ANY_SOURCE : local_of(C, src),
              .tag = tag < 0 ? MATCH_ANY_TAG : tag,
-             .st_src = local_of(C, m.src), .st_tag = m.tag, .msg = m.id, .ci = want.comm,
+             .st_src = local_of(C, m.src),
+             .st_tag = m.tag,
+             .msg = m.id,
+             .ci = want.comm,
              .nostatus = drop_status(s, src, tag)};
     s->n_expected_arrows++;
     add(s, r, x);
@@ -287,8 +299,7 @@ static void drain(sim *s, int only_comm)
         GArray *pa = s->posted[r];
         for (guint i = pa->len; i-- > 0;) {
             posted *p = &g_array_index(pa, posted, i);
-            if (only_comm >= 0 && p->comm != only_comm)
-                continue;
+            if (only_comm >= 0 && p->comm != only_comm) continue;
             do_done(s, r, i, p->msg < 0);
         }
     }
@@ -308,8 +319,7 @@ static void build(sim *s, uint32_t seed, bool nostatus_mode)
      * 4 the later dup */
     static const int incl[5] = {1, 3, 5, 7, 6};
     for (int c = 0; c < NCOMM; c++)
-        for (int r = 0; r < N; r++)
-            s->comm[c].handle[r] = -1;
+        for (int r = 0; r < N; r++) s->comm[c].handle[r] = -1;
     for (int r = 0; r < N; r++) {
         s->comm[0].members[r] = r;
         s->comm[0].handle[r] = COMM_HANDLE_WORLD;
@@ -333,17 +343,18 @@ static void build(sim *s, uint32_t seed, bool nostatus_mode)
     s->comm[0].live = s->comm[1].live = s->comm[3].live = true;
     for (int r = 0; r < N; r++) {
         add(s, r, (rec){.k = R_DUP, .comm = COMM_HANDLE_WORLD, .newh = s->comm[1].handle[r]});
-        add(s, r, (rec){.k = R_SPLIT, .comm = COMM_HANDLE_WORLD, .a = r % 2, .b = -r,
-                        .newh = 10 + r});
+        add(s, r, (rec){.k = R_SPLIT, .comm = COMM_HANDLE_WORLD, .a = r % 2, .b = -r, .newh = 10 + r});
         add(s, r, (rec){.k = R_GROUP, .comm = COMM_HANDLE_WORLD, .newh = 3});
         add(s, r, (rec){.k = R_INCL, .comm = 3, .newh = 4});
-        add(s, r, (rec){.k = R_CREATE, .comm = COMM_HANDLE_WORLD, .a = 4,
-                        .newh = s->comm[3].handle[r] >= 0 ? 20 : COMM_HANDLE_NULL});
+        add(s, r,
+            (rec){.k = R_CREATE,
+                  .comm = COMM_HANDLE_WORLD,
+                  .a = 4,
+                  .newh = s->comm[3].handle[r] >= 0 ? 20 : COMM_HANDLE_NULL});
         add(s, r, (rec){.k = R_GFREE, .comm = 3});
         add(s, r, (rec){.k = R_GFREE, .comm = 4});
     }
-    for (int steps = 0; steps < 400; steps++)
-        step(s);
+    for (int steps = 0; steps < 400; steps++) step(s);
     drain(s, 1);
     /* free the dup and dup again: the same per-rank handles, a new comm */
     s->comm[1].live = false;
@@ -353,11 +364,9 @@ static void build(sim *s, uint32_t seed, bool nostatus_mode)
         add(s, r, (rec){.k = R_FREE, .comm = s->comm[1].handle[r]});
         add(s, r, (rec){.k = R_DUP, .comm = COMM_HANDLE_WORLD, .newh = s->comm[4].handle[r]});
     }
-    for (int steps = 0; steps < 400; steps++)
-        step(s);
+    for (int steps = 0; steps < 400; steps++) step(s);
     drain(s, -1);
-    for (int r = 0; r < N; r++)
-        s->n_unmatched_sends += (int)s->unexp[r]->len;
+    for (int r = 0; r < N; r++) s->n_unmatched_sends += (int)s->unexp[r]->len;
 }
 
 static void sim_free(sim *s)
@@ -374,13 +383,13 @@ static void sim_free(sim *s)
 
 /* A receive as posted and completed, for the checks of the no-status mode. */
 typedef struct rinfo {
-    int rank, ci;          /* poster, simulator communicator */
-    int src, tag;          /* pattern: world rank / tag, or -1 = ANY */
-    int post_idx;          /* posting order on its rank */
+    int rank, ci; /* poster, simulator communicator */
+    int src, tag; /* pattern: world rank / tag, or -1 = ANY */
+    int post_idx; /* posting order on its rank */
     bool completed, cancelled, nostatus;
-    int64_t exit;          /* of the completing call */
-    int64_t truth;         /* message the simulator gave it */
-    int64_t got;           /* message of its arrow, or -1 */
+    int64_t exit;  /* of the completing call */
+    int64_t truth; /* message the simulator gave it */
+    int64_t got;   /* message of its arrow, or -1 */
 } rinfo;
 
 typedef struct replay {
@@ -389,9 +398,9 @@ typedef struct replay {
     bool in_exit_order; /* check arrows against the watermark */
     int64_t floor;      /* the largest watermark so far */
     int n_order_errors;
-    GPtrArray *recvs[N];   /* rinfo*, posting order */
-    GHashTable *by_exit;   /* (rank, exit) -> rinfo* of completed receives */
-    GHashTable *msg_used;  /* message ids of arrows */
+    GPtrArray *recvs[N];  /* rinfo*, posting order */
+    GHashTable *by_exit;  /* (rank, exit) -> rinfo* of completed receives */
+    GHashTable *msg_used; /* message ids of arrows */
     int n_inferred, n_inferred_true, n_bad_inferred, n_twice, n_flag_wrong;
 } replay;
 
@@ -414,12 +423,19 @@ static void collect_recvs(const sim *s, replay *rp)
             if (x->k == R_IRECV || x->k == R_RECV) {
                 ri = g_new0(rinfo, 1);
                 const scomm *C = &s->comm[x->ci];
-                *ri = (rinfo){r, x->ci, x->peer == MATCH_ANY_SOURCE ? -1 : C->members[x->peer],
-                              x->tag == MATCH_ANY_TAG ? -1 : x->tag, (int)rp->recvs[r]->len,
-                              false, false, false, 0, -1, -1};
+                *ri = (rinfo){r,
+                              x->ci,
+                              x->peer == MATCH_ANY_SOURCE ? -1 : C->members[x->peer],
+                              x->tag == MATCH_ANY_TAG ? -1 : x->tag,
+                              (int)rp->recvs[r]->len,
+                              false,
+                              false,
+                              false,
+                              0,
+                              -1,
+                              -1};
                 g_ptr_array_add(rp->recvs[r], ri);
-                if (x->k == R_IRECV)
-                    active[x->req] = ri;
+                if (x->k == R_IRECV) active[x->req] = ri;
             }
             if (x->k == R_DONE) {
                 ri = active[x->req];
@@ -441,8 +457,7 @@ static void collect_recvs(const sim *s, replay *rp)
 
 static void free_recvs(replay *rp)
 {
-    for (int r = 0; r < N; r++)
-        g_ptr_array_free(rp->recvs[r], TRUE);
+    for (int r = 0; r < N; r++) g_ptr_array_free(rp->recvs[r], TRUE);
     g_hash_table_destroy(rp->by_exit);
     g_hash_table_destroy(rp->msg_used);
 }
@@ -459,20 +474,18 @@ static void note_arrow(replay *rp, const match_arrow *a)
         rp->n_bad_inferred++;
         return;
     }
-    if (ri->got >= 0 || g_hash_table_contains(rp->msg_used, &id))
-        rp->n_twice++;
+    if (ri->got >= 0 || g_hash_table_contains(rp->msg_used, &id)) rp->n_twice++;
     int64_t *k = g_new(int64_t, 1);
     *k = id;
     g_hash_table_add(rp->msg_used, k);
     ri->got = id;
-    if (a->inferred != ri->nostatus)
-        rp->n_flag_wrong++;
+    if (a->inferred != ri->nostatus) rp->n_flag_wrong++;
     if (a->inferred) {
         rp->n_inferred++;
         rp->n_inferred_true += id == ri->truth;
     }
-    if (m->dst != ri->rank || m->comm != ri->ci || !fits(ri->src, ri->tag, m, ri->ci) ||
-        (int)a->send_rank != m->src || a->send_time != m->entry)
+    if (m->dst != ri->rank || m->comm != ri->ci || !fits(ri->src, ri->tag, m, ri->ci) || (int)a->send_rank != m->src ||
+        a->send_time != m->entry)
         rp->n_bad_inferred++;
 }
 
@@ -493,25 +506,21 @@ static void check_inferred(const sim *s, replay *rp, const match_unmatched *u, s
     for (int r = 0; r < N; r++)
         for (guint i = 0; i < rp->recvs[r]->len; i++) {
             const rinfo *ri = rp->recvs[r]->pdata[i];
-            if (ri->completed && !ri->cancelled && ri->nostatus && ri->got != ri->truth)
-                perturbed[ri->ci][r] = true;
+            if (ri->completed && !ri->cancelled && ri->nostatus && ri->got != ri->truth) perturbed[ri->ci][r] = true;
         }
     for (int r = 0; r < N; r++)
         for (guint i = 0; i < rp->recvs[r]->len; i++) {
             const rinfo *x = rp->recvs[r]->pdata[i];
-            if (!x->completed || x->cancelled)
-                continue;
+            if (!x->completed || x->cancelled) continue;
             if (!x->nostatus && !perturbed[x->ci][r]) {
                 n_status++;
                 n_status_wrong += x->got != x->truth;
             }
-            if (x->got < 0)
-                continue;
+            if (x->got < 0) continue;
             const smsg *m = g_hash_table_lookup(msgs, &x->got);
             for (guint j = 0; j < i; j++) {
                 const rinfo *e = rp->recvs[r]->pdata[j];
-                if (!e->completed || e->cancelled || e->ci != x->ci)
-                    continue;
+                if (!e->completed || e->cancelled || e->ci != x->ci) continue;
                 bool could;
                 if (e->nostatus) {
                     could = fits(e->src, e->tag, m, x->ci);
@@ -519,11 +528,9 @@ static void check_inferred(const sim *s, replay *rp, const match_unmatched *u, s
                     const smsg *t = g_hash_table_lookup(msgs, &e->truth);
                     could = t->src == m->src && t->tag == m->tag;
                 }
-                if (!could)
-                    continue;
+                if (!could) continue;
                 const smsg *g = e->got >= 0 ? g_hash_table_lookup(msgs, &e->got) : NULL;
-                if (!g || (g->src == m->src && g->tag == m->tag && g->id > m->id))
-                    n_precedence++;
+                if (!g || (g->src == m->src && g->tag == m->tag && g->id > m->id)) n_precedence++;
             }
         }
     CHECK_EQ(n_precedence, 0);
@@ -553,21 +560,18 @@ static slog_cb_result on_arrow(void *user, const match_arrow *a)
     note_arrow(rp, a);
     int64_t key = rkey(a->recv_rank, a->recv_time);
     gpointer v;
-    if (!g_hash_table_lookup_extended(rp->expect, &key, NULL, &v) ||
-        *(int64_t *)v != a->bytes) {
+    if (!g_hash_table_lookup_extended(rp->expect, &key, NULL, &v) || *(int64_t *)v != a->bytes) {
         rp->n_wrong++;
     } else {
         g_hash_table_remove(rp->expect, &key);
     }
-    if (rp->in_exit_order && MAX(a->send_time, a->recv_time) < rp->floor)
-        rp->n_order_errors++;
+    if (rp->in_exit_order && MAX(a->send_time, a->recv_time) < rp->floor) rp->n_order_errors++;
     return SLOG_CONTINUE;
 }
 
 static void feed(comm_ctx *c, match_ctx *m, uint32_t r, const rec *x)
 {
-    match_post p = {r, 0, x->comm, x->peer, x->tag, x->msg, x->entry,
-                    x->req < 0 ? MATCH_NO_REQUEST : x->req};
+    match_post p = {r, 0, x->comm, x->peer, x->tag, x->msg, x->entry, x->req < 0 ? MATCH_NO_REQUEST : x->req};
     match_status st = {x->st_src, x->st_tag, MATCH_BYTES_UNKNOWN, x->cancelled};
     switch (x->k) {
     case R_DUP: comm_record_dup(c, r, x->comm, x->newh); break;
@@ -593,7 +597,8 @@ static void feed(comm_ctx *c, match_ctx *m, uint32_t r, const rec *x)
 static void run(sim *s, GRand *order, bool by_exit, int *n_inferred, int *n_true)
 {
     replay rp = {.expect = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free),
-                 .in_exit_order = by_exit, .floor = INT64_MIN};
+                 .in_exit_order = by_exit,
+                 .floor = INT64_MIN};
     collect_recvs(s, &rp);
     for (uint32_t r = 0; r < N; r++)
         for (guint i = 0; i < s->recs[r]->len; i++) {
@@ -618,17 +623,13 @@ static void run(sim *s, GRand *order, bool by_exit, int *n_inferred, int *n_true
         } else {
             int live[N], n = 0;
             for (int k = 0; k < N; k++)
-                if (pos[k] < s->recs[k]->len)
-                    live[n++] = k;
-            if (n)
-                r = live[g_rand_int_range(order, 0, n)];
+                if (pos[k] < s->recs[k]->len) live[n++] = k;
+            if (n) r = live[g_rand_int_range(order, 0, n)];
         }
-        if (r < 0)
-            break;
+        if (r < 0) break;
         const rec *x = &g_array_index(s->recs[r], rec, pos[r]++);
         feed(c, m, (uint32_t)r, x);
-        if (by_exit && MIN(x->exit, match_low_watermark(m)) > rp.floor)
-            rp.floor = MIN(x->exit, match_low_watermark(m));
+        if (by_exit && MIN(x->exit, match_low_watermark(m)) > rp.floor) rp.floor = MIN(x->exit, match_low_watermark(m));
     }
     match_finish(m);
     CHECK_EQ(rp.n_order_errors, 0);
@@ -676,8 +677,7 @@ static void run_seeds(bool nostatus_mode, int n_seeds, int n_orders)
         CHECK_CONTEXT("%sseed %d", nostatus_mode ? "no-status " : "", seed);
         run(&s, NULL, true, &n_inferred[0], &n_true[0]);
         GRand *order = g_rand_new_with_seed((uint32_t)seed * 7919u);
-        for (int k = 0; k < n_orders; k++)
-            run(&s, order, false, &n_inferred[1], &n_true[1]);
+        for (int k = 0; k < n_orders; k++) run(&s, order, false, &n_inferred[1], &n_true[1]);
         g_rand_free(order);
         total_arrows += s.n_expected_arrows;
         sim_free(&s);
@@ -686,15 +686,15 @@ static void run_seeds(bool nostatus_mode, int n_seeds, int n_orders)
     check_context[0] = 0;
     if (!nostatus_mode) {
         CHECK_EQ(n_inferred[0] + n_inferred[1], 0);
-        printf("ok   random: %d seeds x %d interleavings, %d messages matched per pass\n", n_seeds, n_orders + 1, total_arrows);
+        printf("ok   random: %d seeds x %d interleavings, %d messages matched per pass\n", n_seeds, n_orders + 1,
+               total_arrows);
         return;
     }
     /* The mode must exercise inference, or it proves nothing. */
     CHECK(n_inferred[0] > 0 && n_inferred[1] > 0);
     printf("ok   random without statuses: %d seeds x %d interleavings, %d messages; inferred "
            "arrows that are the true message: %d of %d in exit order, %d of %d interleaved\n",
-           n_seeds, n_orders + 1, total_arrows,
-           n_true[0], n_inferred[0], n_true[1], n_inferred[1]);
+           n_seeds, n_orders + 1, total_arrows, n_true[0], n_inferred[0], n_true[1], n_inferred[1]);
 }
 
 int main(void)

@@ -22,8 +22,7 @@ int main(int argc, char **argv)
     slog_timeline tl = {.rank = 0, .thread = 0, .label = "rank 0", .group = ""};
     uint32_t c, t;
     slog_drawable d = {.kind = SLOG_KIND_STATE, .start = 10, .end = 20};
-    if (slog_writer_add_category(w, &cat, &c) != SLOG_OK || slog_writer_add_timeline(w, &tl, &t) != SLOG_OK)
-        return 1;
+    if (slog_writer_add_category(w, &cat, &c) != SLOG_OK || slog_writer_add_timeline(w, &tl, &t) != SLOG_OK) return 1;
     d.category = c;
     d.timeline = d.end_timeline = t;
     if (slog_writer_add(w, &d) != SLOG_OK || slog_writer_finish(w, &err) != SLOG_OK) {
