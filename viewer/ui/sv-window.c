@@ -528,13 +528,26 @@ static void stats_done(GObject *src, GAsyncResult *res, gpointer user)
     GError *error = NULL;
     sv_range_stats *st = sv_query_range_stats_finish(res, &error);
     if (g_task_get_cancellable(G_TASK(res)) == self->stats_cancel) self->stats_busy = FALSE;
-    if (st && g_task_get_cancellable(G_TASK(res)) == self->stats_cancel && self->doc)
-        sv_window_show_stats(self, st);
-    else if (error && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    if (st && g_task_get_cancellable(G_TASK(res)) == self->stats_cancel && self->doc) {
+        sv_stats_panel_show_stats(self->stats_panel, self->doc, st);
+        if (self->script)
+            printf("range stats: %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT " bytes\n", st->n_messages,
+                   st->msg_bytes),
+                fflush(stdout);
+    } else if (error && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         sv_window_error_dialog(self, "Statistics failed", error->message);
     sv_query_stats_free(st);
     g_clear_error(&error);
     g_object_unref(self);
+}
+
+void sv_window_show_no_range(SvWindow *self)
+{
+    if (self->stats_cancel) g_cancellable_cancel(self->stats_cancel);
+    g_clear_object(&self->stats_cancel);
+    self->stats_busy = FALSE;
+    sv_stats_panel_show_none(self->stats_panel);
+    gtk_stack_set_visible_child_name(self->side_stack, "legend");
 }
 
 static void range_selected_cb(SvTimeline *tl, double t0, double t1, SvWindow *self)
@@ -547,8 +560,7 @@ static void range_selected_cb(SvTimeline *tl, double t0, double t1, SvWindow *se
     }
     self->stats_cancel = g_cancellable_new();
     self->stats_busy = TRUE;
-    sv_window_clear_box(self->stats_box);
-    gtk_box_append(self->stats_box, sv_window_label("Computing…", "dim-label", 0));
+    sv_stats_panel_show_computing(self->stats_panel);
     g_action_group_change_action_state(G_ACTION_GROUP(self), "show-sidebar", g_variant_new_boolean(TRUE));
     gtk_stack_set_visible_child_name(self->side_stack, "selection");
     sv_query_range_stats_async(self->doc, (int64_t)floor(t0), (int64_t)ceil(t1), self->stats_cancel, stats_done,
@@ -740,7 +752,7 @@ static void sv_window_class_init(SvWindowClass *klass)
     BIND(overview);
     BIND(timeline);
     BIND(legend);
-    BIND(stats_box);
+    BIND(stats_panel);
     BIND(status_window);
     BIND(status_frame);
     BIND(status_file);
