@@ -66,6 +66,11 @@ struct _SvTimeline {
 enum { SIG_VIEW_CHANGED, SIG_FRAME_READY, SIG_RANGE_SELECTED, SIG_HOVER_ROW, SIG_HISTORY, SIG_ERROR, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
+/* What others bind to: whether the history goes back or forward, and the
+ * time window shown (ns from the trace's clock origin). */
+enum { PROP_0, PROP_CAN_BACK, PROP_CAN_FORWARD, PROP_TIME_START, PROP_TIME_END, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
 G_DEFINE_FINAL_TYPE(SvTimeline, sv_timeline, GTK_TYPE_WIDGET)
 
 /* A history entry: the time window and the timelines shown. */
@@ -76,6 +81,7 @@ typedef struct win2 {
 
 static void request_frame(SvTimeline *self);
 static void relayout(SvTimeline *self);
+static void history_changed(SvTimeline *self);
 
 static double canvas_h(SvTimeline *self)
 {
@@ -111,6 +117,8 @@ static void view_changed(SvTimeline *self)
         self->scroll_y = sv_clamp_scroll(self->scroll_y, self->lay.total_h, canvas_h(self));
     gtk_widget_queue_draw(GTK_WIDGET(self));
     request_frame(self);
+    g_object_notify_by_pspec(G_OBJECT(self), props[PROP_TIME_START]);
+    g_object_notify_by_pspec(G_OBJECT(self), props[PROP_TIME_END]);
     g_signal_emit(self, signals[SIG_VIEW_CHANGED], 0);
 }
 
@@ -126,7 +134,7 @@ static void record(SvTimeline *self)
     g_array_append_val(self->back, w);
     if (self->back->len > HISTORY_MAX) g_array_remove_index(self->back, 0);
     g_array_set_size(self->fwd, 0);
-    g_signal_emit(self, signals[SIG_HISTORY], 0);
+    history_changed(self);
 }
 
 /* Continuous zooming (scroll, pinch) records once per gesture: a pause of
@@ -148,6 +156,16 @@ gboolean sv_timeline_can_forward(SvTimeline *self)
     return self->fwd->len > 0;
 }
 
+/* The history's ends moved: its actions, properties and signal follow. */
+static void history_changed(SvTimeline *self)
+{
+    gtk_widget_action_set_enabled(GTK_WIDGET(self), "timeline.back", sv_timeline_can_back(self));
+    gtk_widget_action_set_enabled(GTK_WIDGET(self), "timeline.forward", sv_timeline_can_forward(self));
+    g_object_notify_by_pspec(G_OBJECT(self), props[PROP_CAN_BACK]);
+    g_object_notify_by_pspec(G_OBJECT(self), props[PROP_CAN_FORWARD]);
+    g_signal_emit(self, signals[SIG_HISTORY], 0);
+}
+
 static gboolean history_step(SvTimeline *self, GArray *from, GArray *to)
 {
     if (!from->len || !self->doc) return FALSE;
@@ -158,7 +176,7 @@ static gboolean history_step(SvTimeline *self, GArray *from, GArray *to)
     sv_viewport_set_window(&self->vp, w.t0, w.t1);
     sv_rank_axis_set_range(&self->ax, w.r0, w.r1);
     view_changed(self);
-    g_signal_emit(self, signals[SIG_HISTORY], 0);
+    history_changed(self);
     return TRUE;
 }
 
@@ -893,7 +911,7 @@ void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc)
         sv_rank_axis_init(&self->ax, 0, doc->fi->n_timelines, canvas_h(self));
         relayout(self);
     }
-    g_signal_emit(self, signals[SIG_HISTORY], 0);
+    history_changed(self);
     view_changed(self);
 }
 
@@ -1048,6 +1066,57 @@ GtkWidget *sv_timeline_new(void)
     return g_object_new(SV_TYPE_TIMELINE, NULL);
 }
 
+/* ------------------------------------------------------------ actions */
+
+/* The view's actions, timeline.NAME: zoom, pan, history, the selected
+ * range. The window's win.NAME (header buttons, accelerators, bare keys)
+ * run them. */
+static const char *const VIEW_ACTIONS[] = {
+    "zoom-in",  "zoom-out",  "zoom-fit", "back",   "forward",
+    "pan-left", "pan-right", "go-start", "go-end", "zoom-to-range",
+};
+
+static void view_action(GtkWidget *w, const char *name, GVariant *p)
+{
+    SvTimeline *self = SV_TIMELINE(w);
+    const char *a = name + strlen("timeline.");
+    double t0, t1;
+    if (g_str_equal(a, "zoom-in"))
+        sv_timeline_zoom(self, 2);
+    else if (g_str_equal(a, "zoom-out"))
+        sv_timeline_zoom(self, 0.5);
+    else if (g_str_equal(a, "zoom-fit"))
+        sv_timeline_fit(self);
+    else if (g_str_equal(a, "back"))
+        sv_timeline_back(self);
+    else if (g_str_equal(a, "forward"))
+        sv_timeline_forward(self);
+    else if (g_str_equal(a, "pan-left"))
+        sv_timeline_pan(self, -0.2);
+    else if (g_str_equal(a, "pan-right"))
+        sv_timeline_pan(self, 0.2);
+    else if (g_str_equal(a, "go-start"))
+        sv_timeline_go_start(self);
+    else if (g_str_equal(a, "go-end"))
+        sv_timeline_go_end(self);
+    else if (g_str_equal(a, "zoom-to-range") && sv_timeline_get_range(self, &t0, &t1)) {
+        sv_timeline_set_window(self, t0, t1, TRUE);
+        sv_timeline_clear_range(self);
+    }
+}
+
+static void sv_timeline_get_property(GObject *o, guint id, GValue *v, GParamSpec *ps)
+{
+    SvTimeline *self = SV_TIMELINE(o);
+    switch (id) {
+    case PROP_CAN_BACK: g_value_set_boolean(v, sv_timeline_can_back(self)); break;
+    case PROP_CAN_FORWARD: g_value_set_boolean(v, sv_timeline_can_forward(self)); break;
+    case PROP_TIME_START: g_value_set_double(v, self->vp.t0); break;
+    case PROP_TIME_END: g_value_set_double(v, self->vp.t1); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(o, id, ps);
+    }
+}
+
 /* ------------------------------------------------------------ class */
 
 void sv_timeline_close_popover(SvTimeline *self)
@@ -1101,6 +1170,18 @@ static void sv_timeline_class_init(SvTimelineClass *klass)
     wc->measure = sv_timeline_measure;
     gtk_widget_class_set_css_name(wc, "timeline");
     gtk_widget_class_install_action(wc, "timeline.other-end", NULL, other_end_action);
+    for (size_t i = 0; i < G_N_ELEMENTS(VIEW_ACTIONS); i++) {
+        char *name = g_strconcat("timeline.", VIEW_ACTIONS[i], NULL);
+        gtk_widget_class_install_action(wc, name, NULL, view_action);
+        g_free(name);
+    }
+    oc->get_property = sv_timeline_get_property;
+    props[PROP_CAN_BACK] = g_param_spec_boolean("can-back", NULL, NULL, FALSE, G_PARAM_READABLE);
+    props[PROP_CAN_FORWARD] = g_param_spec_boolean("can-forward", NULL, NULL, FALSE, G_PARAM_READABLE);
+    props[PROP_TIME_START] =
+        g_param_spec_double("time-start", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, G_PARAM_READABLE);
+    props[PROP_TIME_END] = g_param_spec_double("time-end", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, G_PARAM_READABLE);
+    g_object_class_install_properties(oc, N_PROPS, props);
     gtk_widget_class_install_action(wc, "timeline.zoom-to-item", NULL, zoom_to_item_action);
 
     signals[SIG_VIEW_CHANGED] =
@@ -1129,6 +1210,8 @@ static void sv_timeline_init(SvTimeline *self)
     gtk_widget_set_hexpand(w, TRUE);
     gtk_widget_set_vexpand(w, TRUE);
     gtk_widget_set_overflow(w, GTK_OVERFLOW_HIDDEN);
+    gtk_widget_action_set_enabled(w, "timeline.back", FALSE);
+    gtk_widget_action_set_enabled(w, "timeline.forward", FALSE);
 
     GtkEventController *motion = gtk_event_controller_motion_new();
     g_signal_connect(motion, "enter", G_CALLBACK(motion_cb), self);
