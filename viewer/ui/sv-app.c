@@ -7,6 +7,7 @@
 #include "sv-labels.h"
 #include "sv-legend.h"
 #include "sv-overview.h"
+#include "sv-stats-panel.h"
 #include "sv-style.h"
 #include "sv-timeline.h"
 #include "sv-window.h"
@@ -66,6 +67,7 @@ int sv_app_run(int argc, char **argv)
     g_type_ensure(SV_TYPE_LABELS);
     g_type_ensure(SV_TYPE_OVERVIEW);
     g_type_ensure(SV_TYPE_LEGEND);
+    g_type_ensure(SV_TYPE_STATS_PANEL);
     GtkApplication *app = gtk_application_new("org.slog2.View", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
     g_signal_connect(app, "startup", G_CALLBACK(startup_cb), NULL);
     g_signal_connect(app, "activate", G_CALLBACK(activate_cb), NULL);

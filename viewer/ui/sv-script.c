@@ -342,9 +342,7 @@ static gboolean verb_expect_selection(SvWindow *self, const char *arg)
     /* none|range: a selected range, and the Selection tab showing one */
     double t0, t1;
     gboolean range = sv_timeline_get_range(self->timeline, &t0, &t1);
-    GtkWidget *first = gtk_widget_get_first_child(GTK_WIDGET(self->stats_box));
-    gboolean panel =
-        first && GTK_IS_LABEL(first) && g_str_equal(gtk_label_get_text(GTK_LABEL(first)), "Selected range");
+    gboolean panel = sv_stats_panel_get_has_range(self->stats_panel);
     printf("selection: range %s, panel %s\n", range ? "yes" : "no", panel ? "shows a range" : "empty");
     gboolean want = g_str_equal(arg, "range");
     if (range != want || panel != want)

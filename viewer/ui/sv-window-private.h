@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sv-window-private.h - what the window's helper files (sv-build.c,
- * sv-script.c, sv-stats-panel.c) share with sv-window.c. */
+ * sv-script.c, sv-export.c) share with sv-window.c. */
 #ifndef SV_WINDOW_PRIVATE_H
 #define SV_WINDOW_PRIVATE_H
 
@@ -12,6 +12,7 @@
 #include "sv-legend.h"
 #include "sv-overview.h"
 #include "sv-query.h"
+#include "sv-stats-panel.h"
 #include "sv-style.h"
 #include "sv-timeline.h"
 
@@ -33,7 +34,7 @@ struct _SvWindow {
     SvOverviewWidget *overview;
     SvTimeline *timeline;
     SvLegend *legend;
-    GtkBox *stats_box;
+    SvStatsPanel *stats_panel;
     GtkLabel *status_window, *status_frame, *status_file;
 
     SvDocRef *doc;
@@ -87,10 +88,6 @@ void sv_window_build_missing(SvWindow *self);
 void sv_window_export(SvWindow *self, const char *out);
 /* The Export View file chooser (win.export). */
 void sv_window_export_dialog(SvWindow *self);
-/* sv-stats-panel.c */
-void sv_window_clear_box(GtkBox *b);
-GtkWidget *sv_window_label(const char *text, const char *cls, float xalign);
-void sv_window_show_stats(SvWindow *self, const sv_range_stats *st);
 /* The Selection tab without a range (and the legend shown instead). */
 void sv_window_show_no_range(SvWindow *self);
 
