@@ -214,11 +214,7 @@ static void draw_axes(cairo_t *cr, const sv_matrix *m, const sv_matrix_geom *g, 
     }
     sv_theme_source(cr, th->text, 1);
     sv_draw_text(cr, "receiver →", g->x, 2, 0, 1, 8);
-    cairo_save(cr);
-    cairo_translate(cr, 4, g->y + g->side);
-    cairo_rotate(cr, -M_PI / 2);
-    sv_draw_text(cr, "sender →", 0, 0, 0, 1, 8);
-    cairo_restore(cr);
+    sv_draw_text(cr, "sender ↓", 4, 2, 0, 1, 8);
 }
 
 static void draw_legend(cairo_t *cr, const sv_matrix_geom *g, sv_matrix_metric metric, double lo, double hi,
