@@ -140,7 +140,7 @@ uint32_t sv_matrix_colour(double v, double lo, double hi)
 
 /* ------------------------------------------------------------ geometry */
 
-#define LEFT_W   56.0 /* sender labels */
+#define LEFT_W   66.0 /* sender labels */
 #define TOP_H    34.0 /* receiver labels */
 #define LEGEND_H 58.0
 #define MARGIN   10.0
@@ -214,7 +214,7 @@ static void draw_axes(cairo_t *cr, const sv_matrix *m, const sv_matrix_geom *g, 
     }
     sv_theme_source(cr, th->text, 1);
     sv_draw_text(cr, "receiver →", g->x, 2, 0, 1, 8);
-    sv_draw_text(cr, "sender ↓", 4, 2, 0, 1, 8);
+    sv_draw_text(cr, "sender ↓", 4, g->y - 16, 0, 1, 8);
 }
 
 static void draw_legend(cairo_t *cr, const sv_matrix_geom *g, sv_matrix_metric metric, double lo, double hi,
