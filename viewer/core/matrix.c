@@ -68,32 +68,52 @@ void sv_matrix_clear(sv_matrix *m)
     memset(m, 0, sizeof *m);
 }
 
+static int cmp_cell(const void *a, const void *b)
+{
+    const sv_matrix_cell_sum *x = a, *y = b;
+    if (x->sender != y->sender) return x->sender < y->sender ? -1 : 1;
+    return x->receiver < y->receiver ? -1 : x->receiver > y->receiver;
+}
+
+static void add_sum(sv_matrix_sum *to, const sv_matrix_sum *s)
+{
+    to->messages += s->messages;
+    to->bytes += s->bytes;
+    to->unknown_bytes += s->unknown_bytes;
+    to->time_ns += s->time_ns;
+}
+
 int sv_matrix_fold(sv_matrix *m, const slog_matrix_cell *c, size_t n, uint32_t n_timelines, uint32_t max_groups)
 {
     memset(m, 0, sizeof *m);
     if (!n_timelines) return 0;
-    /* dense cells: a group side is capped where its square stays small */
     if (max_groups == 0 || max_groups > n_timelines) max_groups = n_timelines;
-    if (max_groups > 2048) max_groups = 2048;
     uint32_t group = (uint32_t)(((uint64_t)n_timelines + max_groups - 1) / max_groups);
-    uint32_t n_groups = (uint32_t)(((uint64_t)n_timelines + group - 1) / group);
-    m->cells = calloc((size_t)n_groups * n_groups, sizeof *m->cells);
+    m->cells = malloc((n ? n : 1) * sizeof *m->cells);
     if (!m->cells) return -1;
     m->n_timelines = n_timelines;
     m->group = group;
-    m->n_groups = n_groups;
+    m->n_groups = (uint32_t)(((uint64_t)n_timelines + group - 1) / group);
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (c[i].sender >= n_timelines || c[i].receiver >= n_timelines || !c[i].messages) continue;
-        sv_matrix_sum *s = &m->cells[(size_t)(c[i].sender / group) * n_groups + c[i].receiver / group];
-        sv_matrix_sum *ts[2] = {s, &m->total};
-        for (int k = 0; k < 2; k++) {
-            ts[k]->messages += c[i].messages;
-            ts[k]->bytes += c[i].bytes;
-            ts[k]->unknown_bytes += c[i].unknown_bytes;
-            ts[k]->time_ns += c[i].time_ns;
-        }
+        sv_matrix_cell_sum *x = &m->cells[k++];
+        x->sender = c[i].sender / group;
+        x->receiver = c[i].receiver / group;
+        x->sum = (sv_matrix_sum){c[i].messages, c[i].bytes, c[i].unknown_bytes, c[i].time_ns};
+        add_sum(&m->total, &x->sum);
         m->n_pairs++;
     }
+    if (k > 1) qsort(m->cells, k, sizeof *m->cells, cmp_cell);
+    /* the timeline pairs of one group pair make one cell */
+    size_t out = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (out && !cmp_cell(&m->cells[out - 1], &m->cells[i]))
+            add_sum(&m->cells[out - 1].sum, &m->cells[i].sum);
+        else
+            m->cells[out++] = m->cells[i];
+    }
+    m->n_cells = out;
     return 0;
 }
 
@@ -107,18 +127,20 @@ void sv_matrix_group_range(const sv_matrix *m, uint32_t g, uint32_t *first, uint
 
 const sv_matrix_sum *sv_matrix_cell(const sv_matrix *m, uint32_t sender_group, uint32_t receiver_group)
 {
+    static const sv_matrix_sum empty;
     if (sender_group >= m->n_groups || receiver_group >= m->n_groups) return NULL;
-    return &m->cells[(size_t)sender_group * m->n_groups + receiver_group];
+    sv_matrix_cell_sum key = {.sender = sender_group, .receiver = receiver_group};
+    const sv_matrix_cell_sum *hit = m->n_cells ? bsearch(&key, m->cells, m->n_cells, sizeof *m->cells, cmp_cell) : NULL;
+    return hit ? &hit->sum : &empty;
 }
 
 uint64_t sv_matrix_range(const sv_matrix *m, sv_matrix_metric metric, double *lo, double *hi, uint64_t *n_other)
 {
     uint64_t n = 0, other = 0;
     *lo = *hi = 0;
-    size_t cells = (size_t)m->n_groups * m->n_groups;
-    for (size_t i = 0; i < cells; i++) {
+    for (size_t i = 0; i < m->n_cells; i++) {
         double v;
-        if (!sv_matrix_value(&m->cells[i], metric, &v)) continue;
+        if (!sv_matrix_value(&m->cells[i].sum, metric, &v)) continue;
         if (!(v > 0)) {
             other++;
             continue;
@@ -274,18 +296,17 @@ void sv_render_matrix(cairo_t *cr, double w, double h, const sv_matrix *m, sv_ma
         /* cells are opaque rectangles on whole pixels: no anti-aliased
          * seams between neighbours */
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
-        for (uint32_t s = 0; s < m->n_groups; s++)
-            for (uint32_t r = 0; r < m->n_groups; r++) {
-                double v;
-                if (!sv_matrix_value(&m->cells[(size_t)s * m->n_groups + r], metric, &v)) continue;
-                double x, y, cw, ch;
-                sv_matrix_cell_rect(m, &g, s, r, &x, &y, &cw, &ch);
-                if (cw < 1) cw = 1;
-                if (ch < 1) ch = 1;
-                sv_set_rgba(cr, sv_matrix_colour(v, lo, hi), 1, 1);
-                cairo_rectangle(cr, x, y, cw, ch);
-                cairo_fill(cr);
-            }
+        for (size_t i = 0; i < m->n_cells; i++) {
+            double v;
+            if (!sv_matrix_value(&m->cells[i].sum, metric, &v)) continue;
+            double x, y, cw, ch;
+            sv_matrix_cell_rect(m, &g, m->cells[i].sender, m->cells[i].receiver, &x, &y, &cw, &ch);
+            if (cw < 1) cw = 1;
+            if (ch < 1) ch = 1;
+            sv_set_rgba(cr, sv_matrix_colour(v, lo, hi), 1, 1);
+            cairo_rectangle(cr, x, y, cw, ch);
+            cairo_fill(cr);
+        }
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
         if (hover_s >= 0 && hover_r >= 0 && (uint64_t)hover_s < m->n_groups && (uint64_t)hover_r < m->n_groups) {
             double x, y, cw, ch;

@@ -44,13 +44,21 @@ int sv_matrix_value(const sv_matrix_sum *s, sv_matrix_metric m, double *v);
 /* The value as text ("1.2 MiB", "3.4 ms", "120"). */
 void sv_matrix_format_value(sv_matrix_metric m, double v, char *buf, size_t size);
 
+/* A cell with messages: its sender and receiver groups and its sums. */
+typedef struct sv_matrix_cell_sum {
+    uint32_t sender, receiver;
+    sv_matrix_sum sum;
+} sv_matrix_cell_sum;
+
 /* The cells folded: timeline t is in group t / group, rows are senders and
- * columns receivers. */
+ * columns receivers. Only the cells with messages are kept (a side of
+ * thousands of groups would take gigabytes as a square). */
 typedef struct sv_matrix {
     uint32_t n_timelines;
-    uint32_t group;       /* timelines per group (1: not folded) */
-    uint32_t n_groups;    /* per side */
-    sv_matrix_sum *cells; /* n_groups x n_groups, [sender * n_groups + receiver] */
+    uint32_t group;            /* timelines per group (1: not folded) */
+    uint32_t n_groups;         /* per side */
+    sv_matrix_cell_sum *cells; /* by (sender, receiver) */
+    size_t n_cells;
     sv_matrix_sum total;
     uint64_t n_pairs; /* (sender, receiver) timeline pairs with messages */
 } sv_matrix;
@@ -63,6 +71,7 @@ int sv_matrix_fold(sv_matrix *m, const slog_matrix_cell *c, size_t n, uint32_t n
 void sv_matrix_clear(sv_matrix *m);
 /* The timelines of group g: [*first, *last]. */
 void sv_matrix_group_range(const sv_matrix *m, uint32_t g, uint32_t *first, uint32_t *last);
+/* A cell's sums (zero for an empty cell), NULL outside the matrix. */
 const sv_matrix_sum *sv_matrix_cell(const sv_matrix *m, uint32_t sender_group, uint32_t receiver_group);
 /* The smallest and largest positive value of the metric over the cells;
  * returns how many cells have a positive value (0: lo = hi = 0). *n_other:

@@ -40,7 +40,7 @@ struct _SvWindow {
     SvDocRef *doc;
     char *path;
     GtkWindow *info;             /* Trace Information, while open (weak) */
-    GtkWindow *matrix, *profile; /* Communication Matrix, Profile, while open (weak) */
+    GtkWindow *matrix, *profile; /* Communication Matrix, Profile, until destroyed */
     GCancellable *open_cancel, *stats_cancel, *search_cancel;
     gboolean opening, stats_busy, search_busy, export_busy;
     char *searched;   /* the text of the last search */

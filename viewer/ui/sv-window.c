@@ -418,14 +418,22 @@ static void info_action(GSimpleAction *a, GVariant *p, gpointer u)
     gtk_window_present(self->info);
 }
 
-/* The analysis windows follow the view and survive a change of file. */
+/* The analysis windows follow the view and survive a change of file.
+ * Forgotten once destroyed (a worker's reference may keep one alive for
+ * a while), so that the menu makes a new one. */
+static void analysis_destroyed_cb(GtkWidget *w, SvWindow *self)
+{
+    if (self->matrix == GTK_WINDOW(w)) self->matrix = NULL;
+    if (self->profile == GTK_WINDOW(w)) self->profile = NULL;
+}
+
 static void matrix_action(GSimpleAction *a, GVariant *p, gpointer u)
 {
     SvWindow *self = u;
     if (!self->doc) return;
     if (!self->matrix) {
         self->matrix = GTK_WINDOW(sv_matrix_window_new(self));
-        g_object_add_weak_pointer(G_OBJECT(self->matrix), (gpointer *)&self->matrix);
+        g_signal_connect_object(self->matrix, "destroy", G_CALLBACK(analysis_destroyed_cb), self, 0);
     }
     gtk_window_present(self->matrix);
 }
@@ -436,7 +444,7 @@ static void profile_action(GSimpleAction *a, GVariant *p, gpointer u)
     if (!self->doc) return;
     if (!self->profile) {
         self->profile = GTK_WINDOW(sv_profile_window_new(self));
-        g_object_add_weak_pointer(G_OBJECT(self->profile), (gpointer *)&self->profile);
+        g_signal_connect_object(self->profile, "destroy", G_CALLBACK(analysis_destroyed_cb), self, 0);
     }
     gtk_window_present(self->profile);
 }
@@ -671,6 +679,8 @@ static void sv_window_dispose(GObject *o)
     self->pulse_id = 0;
     sv_window_stop_build(self);
     sv_window_close_info(self);
+    if (self->matrix) gtk_window_destroy(self->matrix);
+    if (self->profile) gtk_window_destroy(self->profile);
     GCancellable *cs[] = {self->open_cancel, self->stats_cancel, self->search_cancel};
     for (size_t i = 0; i < G_N_ELEMENTS(cs); i++)
         if (cs[i]) g_cancellable_cancel(cs[i]);
