@@ -60,7 +60,8 @@ static const char usage_text[] = "Usage: slog2-print [OPTION]... FILE.slog2\n"
                                  "                           their sizes (powers of 2) and transfer times\n"
                                  "                           (powers of 10 ns)\n"
                                  "  -k, --check              read every node, verify checksums and placement\n"
-                                 "                           invariants; exit 1 on any violation\n"
+                                 "                           invariants, recompute every summary from the\n"
+                                 "                           records; exit 1 on any violation\n"
                                  "  -s, --stats              print nodes_read=N bytes_read=N of the query on stderr\n"
                                  "  -h, --help               show this help and exit\n"
                                  "      --version            print the version and the .slog2 format it reads\n"
@@ -1178,6 +1179,17 @@ int main(int argc, char **argv)
         } else {
             printf("check: OK (%" PRIu64 " nodes, %" PRIu64 " drawables, %" PRIu64 " previews verified)\n", fi->n_nodes,
                    qs.drawables, qs.previews);
+            /* the summaries against the records they sum */
+            uint64_t n_summ = 0;
+            slog_query_stats ss;
+            if (slog_reader_check_summaries(r, &n_summ, &ss, &err) != SLOG_OK) {
+                fprintf(stderr, "slog2-print: check failed: %s\n", err.message);
+                rc = 1;
+            } else {
+                printf("check: OK (%" PRIu64 " summaries recomputed from the records)\n", n_summ);
+            }
+            qs.nodes_read += ss.nodes_read;
+            qs.bytes_read += ss.bytes_read;
         }
     }
     if (!rc && (o.matrix || o.profile || o.messages)) {
