@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../check.h" /* the tree's, not the viewer tests' own */
+#include "check.h"
 #include "gen.h"
 #include "matrix.h"
 #include "profile.h"
