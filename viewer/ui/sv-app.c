@@ -29,6 +29,8 @@ static void startup_cb(GApplication *app, gpointer u)
         {"win.find-next", {"F3", "<Control>g", NULL}},
         {"win.find-prev", {"<Shift>F3", "<Shift><Control>g", NULL}},
         {"win.show-info", {"<Control>i", NULL}},
+        {"win.show-matrix", {"<Control>m", NULL}},
+        {"win.show-profile", {"<Control>p", NULL}},
         {"win.export", {"<Control>e", NULL}},
         {"win.show-sidebar", {"F9", NULL}},
         {"window.close", {"<Control>w", NULL}},

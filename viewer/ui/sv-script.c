@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sv-script.c - the test-script interpreter (SLOG2_VIEW_SCRIPT). */
+#include "sv-analysis.h"
 #include "sv-window-private.h"
 
 #include <math.h>
@@ -13,7 +14,8 @@ int sv_script_exit_status = 0;
 static gboolean script_idle(SvWindow *self)
 {
     return !self->opening && !self->build && !self->stats_busy && !self->search_busy && !self->export_busy &&
-           !sv_timeline_is_busy(self->timeline) && (!self->doc || sv_timeline_has_drawn(self->timeline));
+           !sv_timeline_is_busy(self->timeline) && (!self->doc || sv_timeline_has_drawn(self->timeline)) &&
+           !sv_analysis_script_busy(self);
 }
 
 static int save_screenshot(GtkWidget *w, const char *file)
@@ -42,6 +44,11 @@ static void count_visible_nodes(SvWindow *self, double t0, double t1, uint64_t *
             *bytes += ni.size;
         }
     }
+}
+
+void sv_window_script_fail(SvWindow *self, const char *what)
+{
+    script_fail(self, what);
 }
 
 /* The commands, one function each: ARG is the rest of the command,
@@ -583,6 +590,14 @@ static gboolean verb_expect_legend_names_whole(SvWindow *self, const char *arg)
 }
 
 static const script_verb VERBS[] = {
+    /* the Communication Matrix and Profile windows (sv-analysis.c) */
+    {"matrix", 1, sv_script_matrix},
+    {"matrix-csv", 1, sv_script_matrix_csv},
+    {"matrix-cell", 1, sv_script_matrix_cell},
+    {"profile", 1, sv_script_profile},
+    {"profile-csv", 1, sv_script_profile_csv},
+    {"profile-do", 1, sv_script_profile_do},
+    {"screenshot-analysis", 1, sv_script_screenshot_analysis},
     {"message-colour", 1, verb_message_colour},
     {"expect-legend-names-whole", 1, verb_expect_legend_names_whole},
     {"set-visible", 1, verb_set_visible},

@@ -39,7 +39,8 @@ struct _SvWindow {
 
     SvDocRef *doc;
     char *path;
-    GtkWindow *info; /* Trace Information, while open (weak) */
+    GtkWindow *info;             /* Trace Information, while open (weak) */
+    GtkWindow *matrix, *profile; /* Communication Matrix, Profile, until destroyed */
     GCancellable *open_cancel, *stats_cancel, *search_cancel;
     gboolean opening, stats_busy, search_busy, export_busy;
     char *searched;   /* the text of the last search */
@@ -72,6 +73,8 @@ void sv_window_open_slog2(SvWindow *self, const char *path);
 gboolean sv_window_drop_cb(GtkDropTarget *t, const GValue *v, double x, double y, SvWindow *self);
 void sv_window_find(SvWindow *self, int dir);
 void sv_window_cancel_clicked_cb(GtkButton *b, SvWindow *self);
+/* sv-script.c: a failed check of the running script */
+void sv_window_script_fail(SvWindow *self, const char *what);
 /* sv-build.c */
 gboolean sv_window_pulse_cb(gpointer user);
 void sv_window_open_meta(SvWindow *self, const char *meta);

@@ -6,7 +6,7 @@
  * win.pan-left, win.pan-right, win.go-start, win.go-end, win.search,
  * win.find-next, win.find-prev, win.zoom-to-range, win.show-sidebar,
  * win.show-statusbar, win.absolute-time, win.compact-rows, win.dark-style,
- * win.show-info, win.export;
+ * win.show-info, win.show-matrix, win.show-profile, win.export;
  * GtkApplication adds win.show-help-overlay (help-overlay.ui, Ctrl+?).
  */
 #include "sv-window.h"
@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "sv-matrix.h"
+#include "sv-profile.h"
 #include "sv-window-private.h"
 
 G_DEFINE_FINAL_TYPE(SvWindow, sv_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -416,6 +418,37 @@ static void info_action(GSimpleAction *a, GVariant *p, gpointer u)
     gtk_window_present(self->info);
 }
 
+/* The analysis windows follow the view and survive a change of file.
+ * Forgotten once destroyed (a worker's reference may keep one alive for
+ * a while), so that the menu makes a new one. */
+static void analysis_destroyed_cb(GtkWidget *w, SvWindow *self)
+{
+    if (self->matrix == GTK_WINDOW(w)) self->matrix = NULL;
+    if (self->profile == GTK_WINDOW(w)) self->profile = NULL;
+}
+
+static void matrix_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    if (!self->doc) return;
+    if (!self->matrix) {
+        self->matrix = GTK_WINDOW(sv_matrix_window_new(self));
+        g_signal_connect_object(self->matrix, "destroy", G_CALLBACK(analysis_destroyed_cb), self, 0);
+    }
+    gtk_window_present(self->matrix);
+}
+
+static void profile_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    if (!self->doc) return;
+    if (!self->profile) {
+        self->profile = GTK_WINDOW(sv_profile_window_new(self));
+        g_signal_connect_object(self->profile, "destroy", G_CALLBACK(analysis_destroyed_cb), self, 0);
+    }
+    gtk_window_present(self->profile);
+}
+
 static void toggle_state(GSimpleAction *a, GVariant *p, gpointer u)
 {
     g_simple_action_set_state(a, p);
@@ -459,6 +492,8 @@ static const GActionEntry ACTIONS[] = {
     {"find-prev", find_prev_action, NULL, NULL, NULL, {0}},
     {"zoom-to-range", timeline_action, NULL, NULL, NULL, {0}},
     {"show-info", info_action, NULL, NULL, NULL, {0}},
+    {"show-matrix", matrix_action, NULL, NULL, NULL, {0}},
+    {"show-profile", profile_action, NULL, NULL, NULL, {0}},
     {"export", export_action, NULL, NULL, NULL, {0}},
     {"show-sidebar", NULL, NULL, "true", toggle_state, {0}},
     {"show-statusbar", NULL, NULL, "true", toggle_state, {0}},
@@ -644,6 +679,8 @@ static void sv_window_dispose(GObject *o)
     self->pulse_id = 0;
     sv_window_stop_build(self);
     sv_window_close_info(self);
+    if (self->matrix) gtk_window_destroy(self->matrix);
+    if (self->profile) gtk_window_destroy(self->profile);
     GCancellable *cs[] = {self->open_cancel, self->stats_cancel, self->search_cancel};
     for (size_t i = 0; i < G_N_ELEMENTS(cs); i++)
         if (cs[i]) g_cancellable_cancel(cs[i]);
