@@ -76,46 +76,123 @@ void o2_unmatched(mapper *m, const char *kind, int32_t src, int32_t dst, int64_t
 
 /* ------------------------------------------------------------ heap */
 
-static bool draw_before(const o2_draw *a, const o2_draw *b)
+static inline bool key_before(const o2_hkey *a, const o2_hkey *b)
 {
-    int64_t ka = MAX(a->start, a->end), kb = MAX(b->start, b->end);
-    if (ka != kb) return ka < kb;
-    if (a->cls != b->cls) return a->cls < b->cls;
-    if (a->tl_order != b->tl_order) return a->tl_order < b->tl_order;
-    if (a->sub != b->sub) return a->sub < b->sub;
+    if (a->key != b->key) return a->key < b->key;
+    if (a->tie != b->tie) return a->tie < b->tie;
     return a->idx < b->idx;
 }
 
-void o2_emit(mapper *m, const o2_draw *d)
+static void heap_push(mapper *m, o2_hkey k)
 {
     if (m->n_heap == m->cap_heap) {
-        m->cap_heap = m->cap_heap ? 2 * m->cap_heap : 4096;
+        m->cap_heap = m->cap_heap ? 2 * m->cap_heap : 256;
         m->heap = g_realloc_n(m->heap, m->cap_heap, sizeof *m->heap);
     }
     size_t i = m->n_heap++;
-    while (i > 0 && draw_before(d, &m->heap[(i - 1) / 2])) {
+    while (i > 0 && key_before(&k, &m->heap[(i - 1) / 2])) {
         m->heap[i] = m->heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    m->heap[i] = *d;
-    m->max_heap = MAX(m->max_heap, m->n_heap);
-    ((o2_cat *)m->cats->pdata[d->category])->count++;
+    m->heap[i] = k;
 }
 
-static o2_draw heap_pop(mapper *m)
+/* Put k in the heap's top entry's place and sift it down. */
+static void heap_replace_top(mapper *m, o2_hkey k)
 {
-    o2_draw top = m->heap[0], last = m->heap[--m->n_heap];
     size_t i = 0, n = m->n_heap;
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= n) break;
-        if (c + 1 < n && draw_before(&m->heap[c + 1], &m->heap[c])) c++;
-        if (!draw_before(&m->heap[c], &last)) break;
+        if (c + 1 < n && key_before(&m->heap[c + 1], &m->heap[c])) c++;
+        if (!key_before(&m->heap[c], &k)) break;
         m->heap[i] = m->heap[c];
         i = c;
     }
-    if (n) m->heap[i] = last;
-    return top;
+    m->heap[i] = k;
+}
+
+static void heap_pop_top(mapper *m)
+{
+    o2_hkey last = m->heap[--m->n_heap];
+    if (m->n_heap) heap_replace_top(m, last);
+}
+
+static o2_hkey key_of(const o2_draw *d)
+{
+    return (o2_hkey){.key = MAX(d->start, d->end),
+                     .tie = (uint64_t)d->cls << 33 | (uint64_t)d->tl_order << 1 | d->sub,
+                     .idx = d->idx};
+}
+
+void o2_emit(mapper *m, const o2_draw *d)
+{
+    o2_hkey k = key_of(d);
+    uint32_t ri = d->tl_order * 2 + d->cls;
+    if (ri >= m->n_runs) {
+        uint32_t n = MAX(ri + 1, 2 * m->n_runs);
+        m->runs = g_realloc_n(m->runs, n, sizeof *m->runs);
+        memset(m->runs + m->n_runs, 0, (n - m->n_runs) * sizeof *m->runs);
+        m->n_runs = n;
+    }
+    o2_run *r = &m->runs[ri];
+    if (r->n == 0 || !key_before(&k, &r->last)) {
+        if (r->n == r->cap) {
+            /* Grow the ring (a power of two), its drawables moved to the front in order. */
+            size_t cap = r->cap ? 2 * r->cap : 64;
+            o2_draw *v = g_new(o2_draw, cap);
+            for (size_t i = 0; i < r->n; i++) v[i] = r->v[(r->head + i) & (r->cap - 1)];
+            g_free(r->v);
+            r->v = v, r->cap = cap, r->head = 0;
+        }
+        r->v[(r->head + r->n) & (r->cap - 1)] = *d;
+        r->last = k;
+        if (r->n++ == 0) {
+            k.at = O2_RUN | ri;
+            heap_push(m, k);
+        }
+    } else {
+        /* Out of end order on its run: a heap entry of its own. */
+        if (m->n_free == 0) {
+            size_t old = m->cap_pool;
+            m->cap_pool = old ? 2 * old : 256;
+            m->pool = g_realloc_n(m->pool, m->cap_pool, sizeof *m->pool);
+            m->free_slots = g_realloc_n(m->free_slots, m->cap_pool, sizeof *m->free_slots);
+            for (size_t i = m->cap_pool; i > old; i--) m->free_slots[m->n_free++] = (uint32_t)(i - 1);
+        }
+        uint32_t slot = m->free_slots[--m->n_free];
+        m->pool[slot] = *d;
+        k.at = slot;
+        heap_push(m, k);
+    }
+    m->n_wait++;
+    m->max_wait = MAX(m->max_wait, m->n_wait);
+    ((o2_cat *)m->cats->pdata[d->category])->count++;
+}
+
+/* The first drawable in end order leaves; a run's next one takes its
+ * place in the heap. */
+static o2_draw heap_pop(mapper *m)
+{
+    o2_hkey top = m->heap[0];
+    o2_draw d;
+    m->n_wait--;
+    if (top.at & O2_RUN) {
+        o2_run *r = &m->runs[top.at & ~O2_RUN];
+        d = r->v[r->head];
+        r->head = (r->head + 1) & (r->cap - 1);
+        if (--r->n) {
+            o2_hkey k = key_of(&r->v[r->head]);
+            k.at = top.at;
+            heap_replace_top(m, k);
+            return d;
+        }
+    } else {
+        d = m->pool[top.at];
+        m->free_slots[m->n_free++] = top.at;
+    }
+    heap_pop_top(m);
+    return d;
 }
 
 /* ------------------------------------------------------------ timelines */
@@ -416,7 +493,7 @@ static slog_status register_category(mapper *m, out_file *f, o2_cat *c)
 /* Write every queued drawable that ends before w. */
 static void flush(mapper *m, out_file *f, int64_t w)
 {
-    while (!f->failed && m->n_heap && MAX(m->heap[0].start, m->heap[0].end) < w) {
+    while (!f->failed && m->n_heap && m->heap[0].key < w) {
         o2_draw d = heap_pop(m);
         o2_cat *c = m->cats->pdata[d.category];
         slog_status st = SLOG_OK;
@@ -503,7 +580,7 @@ static void print_summary(const mapper *m, const slog_file_info *info, const cha
             a->creator ? a->creator : "", a->creator ? ")" : "", a->n_locs, m->n_ranks);
     uint64_t n_read = 0;
     for (size_t i = 0; i < a->n_locs; i++) n_read += a->locs[i].n_read;
-    fprintf(out, "  records: %" PRIu64 " events read; heap peak %zu drawables\n", n_read, m->max_heap);
+    fprintf(out, "  records: %" PRIu64 " events read; heap peak %zu drawables\n", n_read, m->max_wait);
     fprintf(out,
             "  %u timelines, %" PRIu64 " states, %" PRIu64 " arrows (%" PRIu64 " inferred), %" PRIu64
             " events, span %.6f s\n",
@@ -642,7 +719,11 @@ done:
     g_ptr_array_free(m.cats, TRUE);
     g_hash_table_destroy(m.cat_by_name);
     g_hash_table_destroy(m.unmatched);
+    for (uint32_t i = 0; i < m.n_runs; i++) g_free(m.runs[i].v);
+    g_free(m.runs);
     g_free(m.heap);
+    g_free(m.pool);
+    g_free(m.free_slots);
     g_free(order);
     g_free(ctx);
     g_free(user);

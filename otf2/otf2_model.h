@@ -115,6 +115,8 @@ typedef struct o2_recv {
     bool cancelled;
     bool matched; /* the message below is known */
     bool drawn;
+    bool in_fifo;     /* in its rank's queue of receives to match */
+    uint32_t at_done; /* its place in the mapper's done heap, or O2_NONE */
     /* the message, once matched */
     int64_t m_start;
     uint32_t m_timeline;

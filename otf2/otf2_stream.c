@@ -93,10 +93,72 @@ static void release(mapper *m, o2_recv *r)
     g_free(r);
 }
 
+/* ------------------------------------------------------------ done heap */
+
+static void done_heap_place(mapper *m, o2_recv *r, size_t i)
+{
+    m->done_heap[i] = r;
+    r->at_done = (uint32_t)i;
+}
+
+static void done_heap_up(mapper *m, size_t i)
+{
+    o2_recv *r = m->done_heap[i];
+    while (i > 0 && r->done_t < m->done_heap[(i - 1) / 2]->done_t) {
+        done_heap_place(m, m->done_heap[(i - 1) / 2], i);
+        i = (i - 1) / 2;
+    }
+    done_heap_place(m, r, i);
+}
+
+static void done_heap_down(mapper *m, size_t i)
+{
+    o2_recv *r = m->done_heap[i];
+    size_t n = m->n_done_heap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && m->done_heap[c + 1]->done_t < m->done_heap[c]->done_t) c++;
+        if (!(m->done_heap[c]->done_t < r->done_t)) break;
+        done_heap_place(m, m->done_heap[c], i);
+        i = c;
+    }
+    done_heap_place(m, r, i);
+}
+
+/* r's done_t is new: put it in the heap, or move it. */
+static void done_heap_set(mapper *m, o2_recv *r)
+{
+    if (r->at_done == O2_NONE) {
+        if (m->n_done_heap == m->cap_done_heap) {
+            m->cap_done_heap = m->cap_done_heap ? 2 * m->cap_done_heap : 256;
+            m->done_heap = g_realloc_n(m->done_heap, m->cap_done_heap, sizeof *m->done_heap);
+        }
+        m->done_heap[m->n_done_heap++] = r;
+        done_heap_up(m, m->n_done_heap - 1);
+    } else {
+        done_heap_up(m, r->at_done);
+        done_heap_down(m, r->at_done);
+    }
+}
+
+static void done_heap_remove(mapper *m, o2_recv *r)
+{
+    if (r->at_done == O2_NONE) return;
+    size_t i = r->at_done;
+    r->at_done = O2_NONE;
+    o2_recv *last = m->done_heap[--m->n_done_heap];
+    if (i == m->n_done_heap) return;
+    done_heap_place(m, last, i);
+    done_heap_up(m, i);
+    done_heap_down(m, last->at_done);
+}
+
 static void set_done(mapper *m, o2_recv *r, int64_t t, bool inferred)
 {
     r->done = true;
     r->done_t = t;
+    if (r->in_fifo && !r->cancelled) done_heap_set(m, r);
     if (inferred) {
         /* A receive whose completion is inferred records no envelope. */
         r->inferred_done = true;
@@ -160,6 +222,12 @@ static void take(mapper *m, o2_recv *r, chan *c)
     if (r->done) arrow(m, r);
 }
 
+static void fifo_left(mapper *m, o2_recv *r)
+{
+    r->in_fifo = false;
+    done_heap_remove(m, r);
+}
+
 /* MPI's rules (docs/MATCHING.md): messages on one (communicator, source,
  * destination, tag) are received in the order sent, by the receives in
  * the order posted. A receive whose envelope was not recorded takes the
@@ -205,6 +273,7 @@ static void match_rank(mapper *m, uint32_t rank, int64_t send_w)
             break;
         }
         g_queue_pop_head(q);
+        fifo_left(m, r);
         release(m, r);
     }
 }
@@ -254,7 +323,7 @@ static void arrow(mapper *m, o2_recv *r)
 }
 
 /* The earliest end an arrow or state still to come can have. */
-int64_t o2_stream_watermark(const mapper *m)
+int64_t o2_stream_watermark(mapper *m)
 {
     int64_t w = INT64_MAX;
     for (size_t i = 0; i < m->a->n_locs; i++) {
@@ -266,11 +335,7 @@ int64_t o2_stream_watermark(const mapper *m)
         if (l->wa_open) w = MIN(w, l->wa_t1);
     }
     /* Receives completed but waiting for their message. */
-    for (uint32_t r = 0; r < m->n_rank_slots; r++)
-        for (GList *e = m->fifo[r].head; e; e = e->next) {
-            const o2_recv *x = e->data;
-            if (x->done && !x->cancelled) w = MIN(w, x->done_t);
-        }
+    if (m->n_done_heap) w = MIN(w, m->done_heap[0]->done_t);
     return w;
 }
 
@@ -279,6 +344,7 @@ void o2_stream_free(mapper *m)
     if (!m->chans) return;
     for (uint32_t r = 0; r < m->n_rank_slots; r++) {
         for (o2_recv *x; (x = g_queue_pop_head(&m->fifo[r]));) {
+            fifo_left(m, x);
             x->matched = false;
             release(m, x);
         }
@@ -313,6 +379,7 @@ void o2_stream_free(mapper *m)
     }
     g_free(m->by_dst);
     g_free(m->fifo);
+    g_free(m->done_heap);
     g_hash_table_destroy(m->chans);
     m->chans = NULL;
 }
@@ -659,11 +726,15 @@ static o2_recv *new_recv(mapper *m, o2_loc *l, int64_t t)
     o2_frame *f = top(l);
     o2_recv *r = g_new0(o2_recv, 1);
     r->refs = 1;
+    r->at_done = O2_NONE;
     r->post_t = f ? f->t0 : t;
     r->post_idx = f ? f->idx : O2_NO_FRAME;
     r->idx = l->n_recvs++;
     r->l = l;
-    if (l->rank < m->n_rank_slots) g_queue_push_tail(&m->fifo[l->rank], hold(r));
+    if (l->rank < m->n_rank_slots) {
+        g_queue_push_tail(&m->fifo[l->rank], hold(r));
+        r->in_fifo = true;
+    }
     return r;
 }
 
@@ -803,6 +874,7 @@ static OTF2_CallbackCode ev_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp time,
     gpointer s;
     if (r) {
         r->cancelled = true;
+        done_heap_remove(m, r);
         g_hash_table_remove(l->irecv_req, GSIZE_TO_POINTER(request));
         request_gone(m, l, r);
     } else if ((s = g_hash_table_lookup(l->isend_req, GSIZE_TO_POINTER(request)))) {

@@ -40,6 +40,26 @@ typedef struct o2_draw {
     int64_t info[O2_MAX_FIELDS];
 } o2_draw;
 
+/* A drawable's place in end order: key, then tie (cls, tl_order, sub: the
+ * order of o2_draw's fields), then idx; no two drawables share all three. */
+typedef struct o2_hkey {
+    int64_t key; /* max(start, end) */
+    uint64_t tie;
+    uint64_t idx;
+    uint32_t at; /* heap entry: a run (O2_RUN | run index) or a pool slot */
+} o2_hkey;
+
+#define O2_RUN 0x80000000u
+
+/* Drawables of one timeline and class (states and polls, or arrows) in the
+ * order they were made, while that is end order: most are, so the heap
+ * holds a run's first drawable rather than all of them. A ring. */
+typedef struct o2_run {
+    o2_draw *v;
+    size_t head, n, cap;
+    o2_hkey last; /* the key of the last drawable appended */
+} o2_run;
+
 typedef struct mapper {
     o2_archive *a;
     const otf2_build_options *o;
@@ -48,13 +68,25 @@ typedef struct mapper {
     GPtrArray *cats;         /* o2_cat* */
     GHashTable *cat_by_name; /* "kind:name" -> id + 1 */
     uint32_t msg_cat, inferred_cat;
-    /* drawables not written yet: a binary heap in end order */
-    o2_draw *heap;
-    size_t n_heap, cap_heap, max_heap;
+    /* drawables not written yet: in runs (o2_run, two per timeline) while
+     * they come in end order, else in the pool; a binary heap in end
+     * order of every run's first drawable and of the pool's */
+    o2_run *runs;
+    uint32_t n_runs;
+    o2_hkey *heap;
+    size_t n_heap, cap_heap;
+    o2_draw *pool;
+    uint32_t *free_slots; /* pool slots not in use */
+    size_t n_free, cap_pool;
+    size_t n_wait, max_wait; /* drawables waiting, and their peak */
     /* messages in flight */
-    GHashTable *chans;  /* chan_key -> chan* */
-    GPtrArray **by_dst; /* per rank: the channels to it */
-    GQueue *fifo;       /* per rank: its receives to match, in posting order */
+    GHashTable *chans;     /* chan_key -> chan* */
+    GPtrArray **by_dst;    /* per rank: the channels to it */
+    GQueue *fifo;          /* per rank: its receives to match, in posting order */
+    /* receives of the fifos done but not cancelled, in order of done_t: the
+     * watermark waits for the earliest */
+    o2_recv **done_heap;
+    size_t n_done_heap, cap_done_heap;
     uint32_t n_rank_slots;
     bool all_read;
     /* counts for the summary */
@@ -88,7 +120,7 @@ void o2_stream_end_location(mapper *m, o2_loc *l);
 /* Match what can be matched; with m->all_read, everything, listing the rest. */
 void o2_stream_match(mapper *m);
 /* The earliest end of a drawable that can still be made (INT64_MAX: none). */
-int64_t o2_stream_watermark(const mapper *m);
+int64_t o2_stream_watermark(mapper *m);
 void o2_stream_free(mapper *m);
 
 /* The clock pass: the first synchronising collectives of each location
