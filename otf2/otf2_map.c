@@ -4,6 +4,7 @@
  * collectives, then the locations read in turn, a chunk at a time, and the
  * drawables written in end order as soon as no record still to be read
  * can make an earlier one; then the summary. docs/OTF2.md gives the rules. */
+#include "otf2_out.h"
 #include "otf2_stream.h"
 
 #include <inttypes.h>
@@ -418,6 +419,8 @@ typedef struct out_file {
     slog_writer *w;
     int64_t origin;
     bool failed;
+    o2_out *out;     /* the writer's thread, or NULL: written on this one */
+    uint32_t n_cats; /* categories registered (or queued to be) */
 } out_file;
 
 static bool open_file(mapper *m, o2_loc **order, out_file *f)
@@ -475,46 +478,73 @@ static bool open_file(mapper *m, o2_loc **order, out_file *f)
         slog_writer_add_annotation(f->w, "time.clock_offsets_ns", s->str);
         g_string_free(s, TRUE);
     }
-    if (st != SLOG_OK) f->failed = true;
+    if (st != SLOG_OK)
+        f->failed = true;
+    else if (m->o->threads != 1)
+        f->out = o2_out_start(f->w);
     return st == SLOG_OK;
 }
 
-/* Categories are numbered in the order the file first uses them, then the
- * unused ones in the order they were made. */
-static slog_status register_category(mapper *m, out_file *f, o2_cat *c)
+static void write_failed(mapper *m, out_file *f, const char *why)
 {
-    const char *names[O2_MAX_FIELDS];
-    uint8_t types[O2_MAX_FIELDS];
-    call_field_columns(c->fields, c->n_fields, names, types);
-    slog_category sc = {c->kind, c->name, c->group, c->rgba, c->n_fields, names, types};
-    return slog_writer_add_category(f->w, &sc, &c->file_id);
+    fprintf(m->err, "slog2-build: error: %s: %s (from %s)\n", m->o->output, why, m->a->anchor);
+    f->failed = true;
 }
 
-/* Write every queued drawable that ends before w. */
+/* Write every queued drawable that ends before w. Categories are numbered
+ * in the order the file first uses them, then the unused ones in the
+ * order they were made (finish_file). */
 static void flush(mapper *m, out_file *f, int64_t w)
 {
     while (!f->failed && m->n_heap && m->heap[0].key < w) {
         o2_draw d = heap_pop(m);
         o2_cat *c = m->cats->pdata[d.category];
-        slog_status st = SLOG_OK;
-        if (c->file_id == O2_NONE) st = register_category(m, f, c);
+        const o2_cat *reg = NULL;
+        if (c->file_id == O2_NONE) {
+            c->file_id = f->n_cats++;
+            reg = c;
+        }
         slog_drawable sd = {(slog_kind)d.kind,   c->file_id,        d.timeline, d.end_timeline,
                             d.start - f->origin, d.end - f->origin, d.n_info,   d.n_info ? d.info : NULL};
+        if (f->out) {
+            if (!o2_out_add(f->out, reg, &sd)) {
+                char *why = NULL;
+                o2_out_close(f->out, &why);
+                f->out = NULL;
+                write_failed(m, f, why ? why : "write failed");
+                g_free(why);
+            }
+            continue;
+        }
+        uint32_t id = O2_NONE;
+        slog_status st = reg ? o2_out_register(f->w, reg, &id) : SLOG_OK;
+        if (st == SLOG_OK && reg && id != reg->file_id) st = SLOG_ERR_ARG;
         if (st == SLOG_OK) st = slog_writer_add(f->w, &sd);
         if (st != SLOG_OK) {
             const slog_error *e = slog_writer_error(f->w);
-            fprintf(m->err, "slog2-build: error: %s: %s (from %s)\n", m->o->output,
-                    e->status != SLOG_OK ? e->message : slog_strerror(st), m->a->anchor);
-            f->failed = true;
+            write_failed(m, f, e->status != SLOG_OK ? e->message : slog_strerror(st));
         }
     }
 }
 
+/* The writer's thread writes what it was given and ends: the writer is
+ * this thread's again. */
+static void stop_writer_thread(mapper *m, out_file *f)
+{
+    if (!f->out) return;
+    char *why = NULL;
+    bool ok = o2_out_close(f->out, &why);
+    f->out = NULL;
+    if (!ok && !f->failed) write_failed(m, f, why ? why : "write failed");
+    g_free(why);
+}
+
 static bool finish_file(mapper *m, out_file *f, slog_file_info *info, const char *skipped, const char *unm)
 {
+    stop_writer_thread(m, f);
     for (guint i = 0; !f->failed && i < m->cats->len; i++) {
         o2_cat *c = m->cats->pdata[i];
-        if (c->file_id == O2_NONE && register_category(m, f, c) != SLOG_OK) f->failed = true;
+        if (c->file_id == O2_NONE && o2_out_register(f->w, c, &c->file_id) != SLOG_OK) f->failed = true;
     }
     if (f->failed) {
         slog_writer_abort(f->w);
@@ -705,6 +735,7 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
     g_free(skipped);
     g_free(unm);
 done:
+    stop_writer_thread(&m, &f);
     if (f.w) {
         slog_writer_abort(f.w);
         if (o->remove_on_signal) signals_disarm();

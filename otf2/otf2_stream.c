@@ -37,7 +37,7 @@ typedef struct chan_key {
 
 typedef struct chan {
     chan_key k;
-    GQueue sends; /* o2_send*, in send order */
+    o2_ring sends; /* o2_send*, in send order */
 } chan;
 
 static guint chan_hash(gconstpointer p)
@@ -55,7 +55,8 @@ static gboolean chan_equal(gconstpointer x, gconstpointer y)
 static void chan_free(gpointer p)
 {
     chan *c = p;
-    g_queue_clear_full(&c->sends, g_free);
+    for (o2_send *s; (s = o2_ring_pop(&c->sends));) g_free(s);
+    g_free(c->sends.v);
     g_free(c);
 }
 
@@ -66,11 +67,51 @@ void o2_stream_init(mapper *m)
     for (size_t i = 0; i < m->a->n_locs; i++) n = MAX(n, m->a->locs[i].rank + 1);
     m->n_rank_slots = n;
     m->by_dst = g_new0(GPtrArray *, n);
-    m->fifo = g_new0(GQueue, n);
+    m->fifo = g_new0(o2_ring, n);
     for (size_t i = 0; i < m->a->n_locs; i++) {
         o2_loc *l = &m->a->locs[i];
         l->isend_req = g_hash_table_new(g_direct_hash, g_direct_equal);
         l->irecv_req = g_hash_table_new(g_direct_hash, g_direct_equal);
+    }
+}
+
+/* ------------------------------------------------------------ allocation */
+
+/* Sends and receives are made and let go by the million: the ones let go
+ * wait on a list for reuse (at most what was once in flight at a time). */
+static o2_send *send_new(mapper *m)
+{
+    o2_send *s = m->free_sends;
+    if (s)
+        m->free_sends = *(void **)s;
+    else
+        s = g_new(o2_send, 1);
+    return s;
+}
+
+static void send_free(mapper *m, o2_send *s)
+{
+    *(void **)s = m->free_sends;
+    m->free_sends = s;
+}
+
+static o2_recv *recv_new(mapper *m)
+{
+    o2_recv *r = m->free_recvs;
+    if (r)
+        m->free_recvs = *(void **)r;
+    else
+        r = g_new(o2_recv, 1);
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+static void free_list(void *p)
+{
+    while (p) {
+        void *next = *(void **)p;
+        g_free(p);
+        p = next;
     }
 }
 
@@ -90,7 +131,8 @@ static void release(mapper *m, o2_recv *r)
 {
     if (--r->refs) return;
     if (r->matched && !r->drawn) o2_unmatched(m, "incomplete", r->m_src, (int32_t)r->l->rank, r->m_tag, r->m_comm);
-    g_free(r);
+    *(void **)r = m->free_recvs;
+    m->free_recvs = r;
 }
 
 /* ------------------------------------------------------------ done heap */
@@ -180,10 +222,10 @@ static int msg_before(const o2_send *a, const o2_send *b)
 static o2_send *chan_head(mapper *m, chan *c)
 {
     o2_send *s;
-    while ((s = g_queue_peek_head(&c->sends)) && s->cancelled) {
-        g_queue_pop_head(&c->sends);
+    while ((s = o2_ring_peek(&c->sends)) && s->cancelled) {
+        o2_ring_pop(&c->sends);
         m->n_cancelled++;
-        g_free(s);
+        send_free(m, s);
     }
     return s;
 }
@@ -208,7 +250,7 @@ static int64_t send_watermark(const mapper *m)
 
 static void take(mapper *m, o2_recv *r, chan *c)
 {
-    o2_send *s = g_queue_pop_head(&c->sends);
+    o2_send *s = o2_ring_pop(&c->sends);
     r->matched = true;
     r->m_start = s->t;
     r->m_timeline = s->l->timeline;
@@ -218,7 +260,7 @@ static void take(mapper *m, o2_recv *r, chan *c)
     r->m_bytes = s->bytes;
     if (s->request && g_hash_table_lookup(s->l->isend_req, GSIZE_TO_POINTER(s->request)) == s)
         g_hash_table_insert(s->l->isend_req, GSIZE_TO_POINTER(s->request), O2_SENT);
-    g_free(s);
+    send_free(m, s);
     if (r->done) arrow(m, r);
 }
 
@@ -237,9 +279,9 @@ static void fifo_left(mapper *m, o2_recv *r)
  * envelope may still come or its message may still be read. */
 static void match_rank(mapper *m, uint32_t rank, int64_t send_w)
 {
-    GQueue *q = &m->fifo[rank];
+    o2_ring *q = &m->fifo[rank];
     o2_recv *r;
-    while ((r = g_queue_peek_head(q))) {
+    while ((r = o2_ring_peek(q))) {
         if (r->cancelled) {
             m->n_cancelled++;
         } else if (r->exact) {
@@ -272,7 +314,7 @@ static void match_rank(mapper *m, uint32_t rank, int64_t send_w)
         } else {
             break;
         }
-        g_queue_pop_head(q);
+        o2_ring_pop(q);
         fifo_left(m, r);
         release(m, r);
     }
@@ -288,7 +330,7 @@ void o2_stream_match(mapper *m)
     g_hash_table_iter_init(&it, m->chans);
     while (g_hash_table_iter_next(&it, &k, &v)) {
         chan *c = v;
-        for (o2_send *s; (s = g_queue_pop_head(&c->sends)); g_free(s)) {
+        for (o2_send *s; (s = o2_ring_pop(&c->sends)); send_free(m, s)) {
             if (s->cancelled)
                 m->n_cancelled++;
             else
@@ -343,26 +385,27 @@ void o2_stream_free(mapper *m)
 {
     if (!m->chans) return;
     for (uint32_t r = 0; r < m->n_rank_slots; r++) {
-        for (o2_recv *x; (x = g_queue_pop_head(&m->fifo[r]));) {
+        for (o2_recv *x; (x = o2_ring_pop(&m->fifo[r]));) {
             fifo_left(m, x);
             x->matched = false;
             release(m, x);
         }
+        g_free(m->fifo[r].v);
         if (m->by_dst[r]) g_ptr_array_free(m->by_dst[r], TRUE);
     }
     for (size_t i = 0; i < m->a->n_locs; i++) {
         o2_loc *l = &m->a->locs[i];
-        for (size_t k = 0; k < l->stack.n; k++)
-            if (l->stack.v[k].await) {
-                for (guint j = 0; j < l->stack.v[k].await->len; j++) {
-                    o2_recv *x = l->stack.v[k].await->pdata[j];
-                    x->matched = false;
-                    release(m, x);
-                }
-                g_ptr_array_free(l->stack.v[k].await, TRUE);
+        for (size_t k = 0; k < l->stack.n; k++) {
+            o2_frame *f = &l->stack.v[k];
+            for (guint j = 0; f->await1 && j < 1 + (f->await_more ? f->await_more->len : 0); j++) {
+                o2_recv *x = j ? f->await_more->pdata[j - 1] : f->await1;
+                x->matched = false;
+                release(m, x);
             }
+            if (f->await_more) g_ptr_array_free(f->await_more, TRUE);
+        }
         l->stack.n = 0;
-        for (o2_recv *x; (x = g_queue_pop_head(&l->recvq));) {
+        for (o2_recv *x; (x = o2_ring_pop(&l->recvq));) {
             x->matched = false;
             release(m, x);
         }
@@ -380,6 +423,9 @@ void o2_stream_free(mapper *m)
     g_free(m->by_dst);
     g_free(m->fifo);
     g_free(m->done_heap);
+    free_list(m->free_sends);
+    free_list(m->free_recvs);
+    m->free_sends = m->free_recvs = NULL;
     g_hash_table_destroy(m->chans);
     m->chans = NULL;
 }
@@ -402,8 +448,8 @@ static int wait_kind(const char *name)
 static o2_recv *oldest_pending(mapper *m, o2_loc *l, uint64_t idx)
 {
     o2_recv *r;
-    while ((r = g_queue_peek_head(&l->recvq)) && (r->done || r->cancelled)) {
-        g_queue_pop_head(&l->recvq);
+    while ((r = o2_ring_peek(&l->recvq)) && (r->done || r->cancelled)) {
+        o2_ring_pop(&l->recvq);
         release(m, r);
     }
     if (r && r->post_idx != O2_NO_FRAME && r->post_idx >= idx) return NULL;
@@ -414,7 +460,7 @@ static void complete_oldest(mapper *m, o2_loc *l, uint64_t idx, int64_t t1)
 {
     o2_recv *r = oldest_pending(m, l, idx);
     if (!r) return;
-    g_queue_pop_head(&l->recvq);
+    o2_ring_pop(&l->recvq);
     set_done(m, r, t1, true);
     match_rank(m, l->rank, send_watermark(m));
     release(m, r);
@@ -454,8 +500,8 @@ static void infer_at_wait(mapper *m, o2_loc *l, const o2_frame *f)
         waitall_decide(m, l);
         uint32_t q = 0;
         oldest_pending(m, l, f->idx);
-        for (GList *e = l->recvq.head; e; e = e->next) {
-            const o2_recv *x = e->data;
+        for (size_t i = 0; i < l->recvq.n; i++) {
+            const o2_recv *x = o2_ring_at(&l->recvq, i);
             if (x->post_idx != O2_NO_FRAME && x->post_idx >= f->idx) break;
             if (!x->done && !x->cancelled) q++;
         }
@@ -587,14 +633,15 @@ static void close_frame(mapper *m, o2_loc *l, o2_frame *f)
     }
     o2_emit(m, &d);
     m->n_states++;
-    if (f->await) {
-        for (guint i = 0; i < f->await->len; i++) {
-            o2_recv *r = f->await->pdata[i];
+    if (f->await1) {
+        for (guint i = 0; i < 1 + (f->await_more ? f->await_more->len : 0); i++) {
+            o2_recv *r = i ? f->await_more->pdata[i - 1] : f->await1;
             set_done(m, r, f->t1, false);
             release(m, r);
         }
-        g_ptr_array_free(f->await, TRUE);
-        f->await = NULL;
+        if (f->await_more) g_ptr_array_free(f->await_more, TRUE);
+        f->await1 = NULL;
+        f->await_more = NULL;
         match_rank(m, l->rank, send_watermark(m));
     }
     infer_at_wait(m, l, f);
@@ -654,7 +701,7 @@ static void post_send(o2_stream_ctx *c, int64_t t, uint32_t receiver, OTF2_CommR
         if (request) g_hash_table_insert(l->isend_req, GSIZE_TO_POINTER(request), O2_SENT);
         return;
     }
-    o2_send *s = g_new(o2_send, 1);
+    o2_send *s = send_new(m);
     *s = (o2_send){.t = f ? f->t0 : t,
                    .seq = l->n_sends++,
                    .l = l,
@@ -669,14 +716,13 @@ static void post_send(o2_stream_ctx *c, int64_t t, uint32_t receiver, OTF2_CommR
     if (!ch) {
         ch = g_new0(chan, 1);
         ch->k = k;
-        g_queue_init(&ch->sends);
         g_hash_table_insert(m->chans, &ch->k, ch);
         if ((uint32_t)dst < m->n_rank_slots) {
             if (!m->by_dst[dst]) m->by_dst[dst] = g_ptr_array_new();
             g_ptr_array_add(m->by_dst[dst], ch);
         }
     }
-    g_queue_push_tail(&ch->sends, s);
+    o2_ring_push(&ch->sends, s);
     if ((uint32_t)dst < m->n_rank_slots) match_rank(m, (uint32_t)dst, send_watermark(m));
 }
 
@@ -724,7 +770,7 @@ static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp 
 static o2_recv *new_recv(mapper *m, o2_loc *l, int64_t t)
 {
     o2_frame *f = top(l);
-    o2_recv *r = g_new0(o2_recv, 1);
+    o2_recv *r = recv_new(m);
     r->refs = 1;
     r->at_done = O2_NONE;
     r->post_t = f ? f->t0 : t;
@@ -732,7 +778,7 @@ static o2_recv *new_recv(mapper *m, o2_loc *l, int64_t t)
     r->idx = l->n_recvs++;
     r->l = l;
     if (l->rank < m->n_rank_slots) {
-        g_queue_push_tail(&m->fifo[l->rank], hold(r));
+        o2_ring_push(&m->fifo[l->rank], hold(r));
         r->in_fifo = true;
     }
     return r;
@@ -763,7 +809,7 @@ static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp t
         l->n_reused++;
         request_gone(m, l, old);
     }
-    if (!l->saw_completions) g_queue_push_tail(&l->recvq, hold(r));
+    if (!l->saw_completions) o2_ring_push(&l->recvq, hold(r));
     release(m, r);
     l->n_handled++;
     return OTF2_CALLBACK_SUCCESS;
@@ -806,8 +852,12 @@ static void recv_done(o2_stream_ctx *c, int64_t t, uint32_t sender, OTF2_CommRef
         f->comm = comm;
         if (has_request) f->completed++;
         /* The arrow ends at the frame's exit, once known. */
-        if (!f->await) f->await = g_ptr_array_new();
-        g_ptr_array_add(f->await, hold(r));
+        if (!f->await1) {
+            f->await1 = hold(r);
+        } else {
+            if (!f->await_more) f->await_more = g_ptr_array_new();
+            g_ptr_array_add(f->await_more, hold(r));
+        }
     } else {
         starts(l, t);
         set_done(m, r, t, false);
@@ -975,7 +1025,7 @@ void o2_stream_end_location(mapper *m, o2_loc *l)
     }
     waitall_decide(m, l);
     /* No envelope or completion can come any more. */
-    for (o2_recv *r; (r = g_queue_pop_head(&l->recvq));) release(m, r);
+    for (o2_recv *r; (r = o2_ring_pop(&l->recvq));) release(m, r);
     GHashTableIter it;
     gpointer k, v;
     g_hash_table_iter_init(&it, l->irecv_req);

@@ -80,12 +80,13 @@ typedef struct mapper {
     size_t n_free, cap_pool;
     size_t n_wait, max_wait; /* drawables waiting, and their peak */
     /* messages in flight */
-    GHashTable *chans;     /* chan_key -> chan* */
-    GPtrArray **by_dst;    /* per rank: the channels to it */
-    GQueue *fifo;          /* per rank: its receives to match, in posting order */
+    GHashTable *chans;  /* chan_key -> chan* */
+    GPtrArray **by_dst; /* per rank: the channels to it */
+    o2_ring *fifo;      /* per rank: its receives to match, in posting order */
     /* receives of the fifos done but not cancelled, in order of done_t: the
      * watermark waits for the earliest */
     o2_recv **done_heap;
+    void *free_sends, *free_recvs; /* let go, for reuse: lists through their first bytes */
     size_t n_done_heap, cap_done_heap;
     uint32_t n_rank_slots;
     bool all_read;
