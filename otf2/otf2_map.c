@@ -75,125 +75,13 @@ void o2_unmatched(mapper *m, const char *kind, int32_t src, int32_t dst, int64_t
     g_hash_table_replace(m->unmatched, key, GSIZE_TO_POINTER(GPOINTER_TO_SIZE(v) + 1));
 }
 
-/* ------------------------------------------------------------ heap */
-
-static inline bool key_before(const o2_hkey *a, const o2_hkey *b)
-{
-    if (a->key != b->key) return a->key < b->key;
-    if (a->tie != b->tie) return a->tie < b->tie;
-    return a->idx < b->idx;
-}
-
-static void heap_push(mapper *m, o2_hkey k)
-{
-    if (m->n_heap == m->cap_heap) {
-        m->cap_heap = m->cap_heap ? 2 * m->cap_heap : 256;
-        m->heap = g_realloc_n(m->heap, m->cap_heap, sizeof *m->heap);
-    }
-    size_t i = m->n_heap++;
-    while (i > 0 && key_before(&k, &m->heap[(i - 1) / 2])) {
-        m->heap[i] = m->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    m->heap[i] = k;
-}
-
-/* Put k in the heap's top entry's place and sift it down. */
-static void heap_replace_top(mapper *m, o2_hkey k)
-{
-    size_t i = 0, n = m->n_heap;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && key_before(&m->heap[c + 1], &m->heap[c])) c++;
-        if (!key_before(&m->heap[c], &k)) break;
-        m->heap[i] = m->heap[c];
-        i = c;
-    }
-    m->heap[i] = k;
-}
-
-static void heap_pop_top(mapper *m)
-{
-    o2_hkey last = m->heap[--m->n_heap];
-    if (m->n_heap) heap_replace_top(m, last);
-}
-
-static o2_hkey key_of(const o2_draw *d)
-{
-    return (o2_hkey){.key = MAX(d->start, d->end),
-                     .tie = (uint64_t)d->cls << 33 | (uint64_t)d->tl_order << 1 | d->sub,
-                     .idx = d->idx};
-}
-
 void o2_emit(mapper *m, const o2_draw *d)
 {
-    o2_hkey k = key_of(d);
-    uint32_t ri = d->tl_order * 2 + d->cls;
-    if (ri >= m->n_runs) {
-        uint32_t n = MAX(ri + 1, 2 * m->n_runs);
-        m->runs = g_realloc_n(m->runs, n, sizeof *m->runs);
-        memset(m->runs + m->n_runs, 0, (n - m->n_runs) * sizeof *m->runs);
-        m->n_runs = n;
-    }
-    o2_run *r = &m->runs[ri];
-    if (r->n == 0 || !key_before(&k, &r->last)) {
-        if (r->n == r->cap) {
-            /* Grow the ring (a power of two), its drawables moved to the front in order. */
-            size_t cap = r->cap ? 2 * r->cap : 64;
-            o2_draw *v = g_new(o2_draw, cap);
-            for (size_t i = 0; i < r->n; i++) v[i] = r->v[(r->head + i) & (r->cap - 1)];
-            g_free(r->v);
-            r->v = v, r->cap = cap, r->head = 0;
-        }
-        r->v[(r->head + r->n) & (r->cap - 1)] = *d;
-        r->last = k;
-        if (r->n++ == 0) {
-            k.at = O2_RUN | ri;
-            heap_push(m, k);
-        }
-    } else {
-        /* Out of end order on its run: a heap entry of its own. */
-        if (m->n_free == 0) {
-            size_t old = m->cap_pool;
-            m->cap_pool = old ? 2 * old : 256;
-            m->pool = g_realloc_n(m->pool, m->cap_pool, sizeof *m->pool);
-            m->free_slots = g_realloc_n(m->free_slots, m->cap_pool, sizeof *m->free_slots);
-            for (size_t i = m->cap_pool; i > old; i--) m->free_slots[m->n_free++] = (uint32_t)(i - 1);
-        }
-        uint32_t slot = m->free_slots[--m->n_free];
-        m->pool[slot] = *d;
-        k.at = slot;
-        heap_push(m, k);
-    }
-    m->n_wait++;
-    m->max_wait = MAX(m->max_wait, m->n_wait);
-    ((o2_cat *)m->cats->pdata[d->category])->count++;
-}
-
-/* The first drawable in end order leaves; a run's next one takes its
- * place in the heap. */
-static o2_draw heap_pop(mapper *m)
-{
-    o2_hkey top = m->heap[0];
-    o2_draw d;
-    m->n_wait--;
-    if (top.at & O2_RUN) {
-        o2_run *r = &m->runs[top.at & ~O2_RUN];
-        d = r->v[r->head];
-        r->head = (r->head + 1) & (r->cap - 1);
-        if (--r->n) {
-            o2_hkey k = key_of(&r->v[r->head]);
-            k.at = top.at;
-            heap_replace_top(m, k);
-            return d;
-        }
-    } else {
-        d = m->pool[top.at];
-        m->free_slots[m->n_free++] = top.at;
-    }
-    heap_pop_top(m);
-    return d;
+    o2_cat *c = m->cats->pdata[d->category];
+    o2_draw x = *d;
+    x.cat = c;
+    c->count++;
+    o2_out_emit(m->out, &x);
 }
 
 /* ------------------------------------------------------------ timelines */
@@ -417,10 +305,7 @@ static char *unmatched_list(mapper *m, uint64_t *total)
 
 typedef struct out_file {
     slog_writer *w;
-    int64_t origin;
     bool failed;
-    o2_out *out;     /* the writer's thread, or NULL: written on this one */
-    uint32_t n_cats; /* categories registered (or queued to be) */
 } out_file;
 
 static bool open_file(mapper *m, o2_loc **order, out_file *f)
@@ -432,7 +317,6 @@ static bool open_file(mapper *m, o2_loc **order, out_file *f)
     int64_t origin = INT64_MAX;
     for (size_t i = 0; i < a->n_locs; i++) origin = MIN(origin, a->locs[i].first_start);
     if (origin == INT64_MAX) origin = 0;
-    f->origin = origin;
     slog_writer_options wo;
     slog_writer_options_init(&wo);
     wo.preview_bins = m->o->preview_bins;
@@ -480,68 +364,35 @@ static bool open_file(mapper *m, o2_loc **order, out_file *f)
     }
     if (st != SLOG_OK)
         f->failed = true;
-    else if (m->o->threads != 1)
-        f->out = o2_out_start(f->w);
+    else
+        o2_out_file(m->out, f->w, origin);
     return st == SLOG_OK;
 }
 
-static void write_failed(mapper *m, out_file *f, const char *why)
-{
-    fprintf(m->err, "slog2-build: error: %s: %s (from %s)\n", m->o->output, why, m->a->anchor);
-    f->failed = true;
-}
-
-/* Write every queued drawable that ends before w. Categories are numbered
- * in the order the file first uses them, then the unused ones in the
- * order they were made (finish_file). */
+/* Write every queued drawable that ends before w (otf2_out.c). */
 static void flush(mapper *m, out_file *f, int64_t w)
 {
-    while (!f->failed && m->n_heap && m->heap[0].key < w) {
-        o2_draw d = heap_pop(m);
-        o2_cat *c = m->cats->pdata[d.category];
-        const o2_cat *reg = NULL;
-        if (c->file_id == O2_NONE) {
-            c->file_id = f->n_cats++;
-            reg = c;
-        }
-        slog_drawable sd = {(slog_kind)d.kind,   c->file_id,        d.timeline, d.end_timeline,
-                            d.start - f->origin, d.end - f->origin, d.n_info,   d.n_info ? d.info : NULL};
-        if (f->out) {
-            if (!o2_out_add(f->out, reg, &sd)) {
-                char *why = NULL;
-                o2_out_close(f->out, &why);
-                f->out = NULL;
-                write_failed(m, f, why ? why : "write failed");
-                g_free(why);
-            }
-            continue;
-        }
-        uint32_t id = O2_NONE;
-        slog_status st = reg ? o2_out_register(f->w, reg, &id) : SLOG_OK;
-        if (st == SLOG_OK && reg && id != reg->file_id) st = SLOG_ERR_ARG;
-        if (st == SLOG_OK) st = slog_writer_add(f->w, &sd);
-        if (st != SLOG_OK) {
-            const slog_error *e = slog_writer_error(f->w);
-            write_failed(m, f, e->status != SLOG_OK ? e->message : slog_strerror(st));
-        }
-    }
+    if (!f->failed && !o2_out_advance(m->out, w)) f->failed = true;
 }
 
-/* The writer's thread writes what it was given and ends: the writer is
- * this thread's again. */
-static void stop_writer_thread(mapper *m, out_file *f)
+/* The queue is written and closed; the writer is this thread's again. */
+static void close_out(mapper *m, out_file *f)
 {
-    if (!f->out) return;
+    if (!m->out) return;
     char *why = NULL;
-    bool ok = o2_out_close(f->out, &why);
-    f->out = NULL;
-    if (!ok && !f->failed) write_failed(m, f, why ? why : "write failed");
+    bool ok = o2_out_close(m->out, &why, &m->max_wait);
+    m->out = NULL;
+    if (!ok && f->w) {
+        fprintf(m->err, "slog2-build: error: %s: %s (from %s)\n", m->o->output, why ? why : "write failed",
+                m->a->anchor);
+        f->failed = true;
+    }
     g_free(why);
 }
 
 static bool finish_file(mapper *m, out_file *f, slog_file_info *info, const char *skipped, const char *unm)
 {
-    stop_writer_thread(m, f);
+    close_out(m, f);
     for (guint i = 0; !f->failed && i < m->cats->len; i++) {
         o2_cat *c = m->cats->pdata[i];
         if (c->file_id == O2_NONE && o2_out_register(f->w, c, &c->file_id) != SLOG_OK) f->failed = true;
@@ -671,6 +522,7 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
     m.msg_cat =
         o2_category(&m, SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, call_arrow_fields, N_ARROW_FIELDS, 0);
     o2_stream_init(&m);
+    m.out = o2_out_new(o->threads != 1);
     /* Read the location furthest behind, a chunk at a time; write what no
      * record still to come can precede. */
     for (;;) {
@@ -735,7 +587,7 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
     g_free(skipped);
     g_free(unm);
 done:
-    stop_writer_thread(&m, &f);
+    close_out(&m, &f);
     if (f.w) {
         slog_writer_abort(f.w);
         if (o->remove_on_signal) signals_disarm();
@@ -750,11 +602,6 @@ done:
     g_ptr_array_free(m.cats, TRUE);
     g_hash_table_destroy(m.cat_by_name);
     g_hash_table_destroy(m.unmatched);
-    for (uint32_t i = 0; i < m.n_runs; i++) g_free(m.runs[i].v);
-    g_free(m.runs);
-    g_free(m.heap);
-    g_free(m.pool);
-    g_free(m.free_slots);
     g_free(order);
     g_free(ctx);
     g_free(user);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* otf2_out.c - the writer's thread of the OTF2 input: blocks of drawables
- * go from the reading thread to it through a ring of a few blocks; the
- * reader waits when all are full, the writer when all are empty. */
+/* otf2_out.c - the OTF2 input's drawables into end order and into the
+ * file, on a thread of their own or the caller's. The caller's requests
+ * (a drawable, the file, a watermark) are items; with a thread they go to
+ * it in blocks through a ring of a few blocks (the caller waits when all
+ * are full, the thread when all are empty), without one they are done at
+ * once. */
 #include "otf2_out.h"
 
 #include <glib.h>
@@ -10,31 +13,73 @@
 
 #include "call_plan.h"
 
-/* Drawables a block holds, and blocks in the ring: enough that the two
+/* Items a block holds, and blocks in the ring: enough that the two
  * threads meet about once per block, few enough to stay small. */
 #define OUT_BLOCK  4096
 #define OUT_BLOCKS 4
 
+/* A drawable's place in end order: key, then tie (cls, tl_order, sub: the
+ * order of o2_draw's fields), then idx; no two drawables share all three. */
+typedef struct hkey {
+    int64_t key; /* max(start, end) */
+    uint64_t tie;
+    uint64_t idx;
+    uint32_t at; /* a run (RUN | run index) or a pool slot */
+} hkey;
+
+#define RUN 0x80000000u
+
+/* Drawables of one timeline and class (states and polls, or arrows) in the
+ * order they were made, while that is end order: most are, so the heap
+ * holds a run's first drawable rather than all of them. A ring of a power
+ * of two. */
+typedef struct run {
+    o2_draw *v;
+    size_t head, n, cap;
+    hkey last; /* the key of the last drawable appended */
+} run;
+
+enum { ITEM_DRAW, ITEM_FILE, ITEM_ADVANCE };
+
 typedef struct out_item {
-    const o2_cat *reg; /* registered before the drawable, or NULL */
-    slog_drawable d;
-    int64_t info[O2_MAX_FIELDS];
+    uint32_t op;
+    int64_t t; /* ITEM_FILE: origin; ITEM_ADVANCE: watermark */
+    slog_writer *w;
+    o2_draw d;
 } out_item;
 
-struct o2_out {
+/* What sorts and writes: the thread's, or the caller's without one. */
+typedef struct sink {
+    run *runs;
+    uint32_t n_runs;
+    hkey *heap; /* every run's first drawable and the pool's, in end order */
+    size_t n_heap, cap_heap;
+    o2_draw *pool; /* drawables out of their run's order */
+    uint32_t *free_slots;
+    size_t n_free, cap_pool;
+    size_t n_wait, max_wait;
     slog_writer *w;
+    int64_t origin;
+    uint32_t n_cats; /* categories registered */
+    bool failed;
+    char *why;
+} sink;
+
+struct o2_out {
+    sink s;
+    bool threaded;
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t cond;
     out_item *blocks[OUT_BLOCKS];
     size_t fill[OUT_BLOCKS];
-    /* under lock: blocks handed over and blocks written, counted from the
-     * start (block k is blocks[k % OUT_BLOCKS]); no more to come; failed */
+    /* under lock: blocks handed over and blocks done, counted from the
+     * start (block k is blocks[k % OUT_BLOCKS]); no more to come; the
+     * thread's failure */
     uint64_t submitted, consumed;
     bool closing;
     bool failed;
-    char *why;
-    /* the reading thread's own */
+    /* the caller's own */
     out_item *cur;
     size_t n_cur;
     bool failed_seen;
@@ -49,35 +94,178 @@ slog_status o2_out_register(slog_writer *w, const o2_cat *c, uint32_t *id)
     return slog_writer_add_category(w, &sc, id);
 }
 
-/* Write one block; the first error stops the writing and is kept. */
-static void write_block(o2_out *o, out_item *v, size_t n)
+/* ------------------------------------------------------------ end order */
+
+static inline bool key_before(const hkey *a, const hkey *b)
 {
-    for (size_t i = 0; i < n; i++) {
-        out_item *it = &v[i];
+    if (a->key != b->key) return a->key < b->key;
+    if (a->tie != b->tie) return a->tie < b->tie;
+    return a->idx < b->idx;
+}
+
+static void heap_push(sink *s, hkey k)
+{
+    if (s->n_heap == s->cap_heap) {
+        s->cap_heap = s->cap_heap ? 2 * s->cap_heap : 256;
+        s->heap = g_realloc_n(s->heap, s->cap_heap, sizeof *s->heap);
+    }
+    size_t i = s->n_heap++;
+    while (i > 0 && key_before(&k, &s->heap[(i - 1) / 2])) {
+        s->heap[i] = s->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    s->heap[i] = k;
+}
+
+/* Put k in the heap's top entry's place and sift it down. */
+static void heap_replace_top(sink *s, hkey k)
+{
+    size_t i = 0, n = s->n_heap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && key_before(&s->heap[c + 1], &s->heap[c])) c++;
+        if (!key_before(&s->heap[c], &k)) break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    s->heap[i] = k;
+}
+
+static hkey key_of(const o2_draw *d)
+{
+    return (hkey){.key = MAX(d->start, d->end),
+                  .tie = (uint64_t)d->cls << 33 | (uint64_t)d->tl_order << 1 | d->sub,
+                  .idx = d->idx};
+}
+
+static void sink_emit(sink *s, const o2_draw *d)
+{
+    hkey k = key_of(d);
+    uint32_t ri = d->tl_order * 2 + d->cls;
+    if (ri >= s->n_runs) {
+        uint32_t n = MAX(ri + 1, 2 * s->n_runs);
+        s->runs = g_realloc_n(s->runs, n, sizeof *s->runs);
+        memset(s->runs + s->n_runs, 0, (n - s->n_runs) * sizeof *s->runs);
+        s->n_runs = n;
+    }
+    run *r = &s->runs[ri];
+    if (r->n == 0 || !key_before(&k, &r->last)) {
+        if (r->n == r->cap) {
+            /* Grow the ring, its drawables moved to the front in order. */
+            size_t cap = r->cap ? 2 * r->cap : 64;
+            o2_draw *v = g_new(o2_draw, cap);
+            for (size_t i = 0; i < r->n; i++) v[i] = r->v[(r->head + i) & (r->cap - 1)];
+            g_free(r->v);
+            r->v = v, r->cap = cap, r->head = 0;
+        }
+        r->v[(r->head + r->n) & (r->cap - 1)] = *d;
+        r->last = k;
+        if (r->n++ == 0) {
+            k.at = RUN | ri;
+            heap_push(s, k);
+        }
+    } else {
+        /* Out of end order on its run: a heap entry of its own. */
+        if (s->n_free == 0) {
+            size_t old = s->cap_pool;
+            s->cap_pool = old ? 2 * old : 256;
+            s->pool = g_realloc_n(s->pool, s->cap_pool, sizeof *s->pool);
+            s->free_slots = g_realloc_n(s->free_slots, s->cap_pool, sizeof *s->free_slots);
+            for (size_t i = s->cap_pool; i > old; i--) s->free_slots[s->n_free++] = (uint32_t)(i - 1);
+        }
+        uint32_t slot = s->free_slots[--s->n_free];
+        s->pool[slot] = *d;
+        k.at = slot;
+        heap_push(s, k);
+    }
+    s->n_wait++;
+    s->max_wait = MAX(s->max_wait, s->n_wait);
+}
+
+/* The first drawable in end order leaves; a run's next one takes its
+ * place in the heap. */
+static o2_draw heap_pop(sink *s)
+{
+    hkey top = s->heap[0];
+    o2_draw d;
+    s->n_wait--;
+    if (top.at & RUN) {
+        run *r = &s->runs[top.at & ~RUN];
+        d = r->v[r->head];
+        r->head = (r->head + 1) & (r->cap - 1);
+        if (--r->n) {
+            hkey k = key_of(&r->v[r->head]);
+            k.at = top.at;
+            heap_replace_top(s, k);
+            return d;
+        }
+    } else {
+        d = s->pool[top.at];
+        s->free_slots[s->n_free++] = top.at;
+    }
+    hkey last = s->heap[--s->n_heap];
+    if (s->n_heap) heap_replace_top(s, last);
+    return d;
+}
+
+/* ------------------------------------------------------------ writing */
+
+static void sink_fail(sink *s, slog_status st)
+{
+    const slog_error *e = slog_writer_error(s->w);
+    s->why = g_strdup(e->status != SLOG_OK ? e->message : slog_strerror(st));
+    s->failed = true;
+}
+
+static void sink_advance(sink *s, int64_t watermark)
+{
+    while (!s->failed && s->n_heap && s->heap[0].key < watermark) {
+        o2_draw d = heap_pop(s);
+        o2_cat *c = d.cat;
         slog_status st = SLOG_OK;
-        if (it->reg) {
-            uint32_t id = O2_NONE;
-            st = o2_out_register(o->w, it->reg, &id);
-            if (st == SLOG_OK && id != it->reg->file_id) st = SLOG_ERR_ARG;
+        if (c->file_id == O2_NONE) {
+            /* The writer numbers categories in the order registered. */
+            st = o2_out_register(s->w, c, &c->file_id);
+            if (st == SLOG_OK && c->file_id != s->n_cats) st = SLOG_ERR_ARG;
+            s->n_cats++;
         }
-        it->d.info = it->d.n_info ? it->info : NULL;
-        if (st == SLOG_OK) st = slog_writer_add(o->w, &it->d);
-        if (st != SLOG_OK) {
-            const slog_error *e = slog_writer_error(o->w);
-            char *why = g_strdup(e->status != SLOG_OK ? e->message : slog_strerror(st));
-            pthread_mutex_lock(&o->lock);
-            o->failed = true;
-            o->why = why;
-            pthread_mutex_unlock(&o->lock);
-            return;
-        }
+        slog_drawable sd = {(slog_kind)d.kind,   c->file_id,        d.timeline, d.end_timeline,
+                            d.start - s->origin, d.end - s->origin, d.n_info,   d.n_info ? d.info : NULL};
+        if (st == SLOG_OK) st = slog_writer_add(s->w, &sd);
+        if (st != SLOG_OK) sink_fail(s, st);
     }
 }
 
-static void *writer_main(void *arg)
+static void sink_do(sink *s, const out_item *it)
+{
+    switch (it->op) {
+    case ITEM_DRAW: sink_emit(s, &it->d); break;
+    case ITEM_FILE:
+        s->w = it->w;
+        s->origin = it->t;
+        break;
+    case ITEM_ADVANCE:
+        if (s->w) sink_advance(s, it->t);
+        break;
+    default: break;
+    }
+}
+
+static void sink_free(sink *s)
+{
+    for (uint32_t i = 0; i < s->n_runs; i++) g_free(s->runs[i].v);
+    g_free(s->runs);
+    g_free(s->heap);
+    g_free(s->pool);
+    g_free(s->free_slots);
+}
+
+/* ------------------------------------------------------------ the thread */
+
+static void *out_main(void *arg)
 {
     o2_out *o = arg;
-    bool failed = false;
     pthread_mutex_lock(&o->lock);
     for (;;) {
         while (o->consumed == o->submitted && !o->closing) pthread_cond_wait(&o->cond, &o->lock);
@@ -85,15 +273,11 @@ static void *writer_main(void *arg)
         size_t k = o->consumed % OUT_BLOCKS;
         size_t n = o->fill[k];
         pthread_mutex_unlock(&o->lock);
-        /* After a failure the blocks are only taken, so that the reader
+        /* After a failure the blocks are only taken, so that the caller
          * never waits for good. */
-        if (!failed) {
-            write_block(o, o->blocks[k], n);
-            pthread_mutex_lock(&o->lock);
-            failed = o->failed;
-        } else {
-            pthread_mutex_lock(&o->lock);
-        }
+        for (size_t i = 0; i < n && !o->s.failed; i++) sink_do(&o->s, &o->blocks[k][i]);
+        pthread_mutex_lock(&o->lock);
+        o->failed = o->s.failed;
         o->consumed++;
         pthread_cond_broadcast(&o->cond);
     }
@@ -101,24 +285,23 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
-o2_out *o2_out_start(slog_writer *w)
+o2_out *o2_out_new(bool thread)
 {
     o2_out *o = g_new0(o2_out, 1);
-    o->w = w;
+    if (!thread) return o;
     for (size_t i = 0; i < OUT_BLOCKS; i++) o->blocks[i] = g_new(out_item, OUT_BLOCK);
     pthread_mutex_init(&o->lock, NULL);
     pthread_cond_init(&o->cond, NULL);
-    if (pthread_create(&o->thread, NULL, writer_main, o) != 0) {
+    o->threaded = pthread_create(&o->thread, NULL, out_main, o) == 0;
+    if (!o->threaded) {
         pthread_mutex_destroy(&o->lock);
         pthread_cond_destroy(&o->cond);
         for (size_t i = 0; i < OUT_BLOCKS; i++) g_free(o->blocks[i]);
-        g_free(o);
-        return NULL;
     }
     return o;
 }
 
-/* Hand the block being filled to the writer. */
+/* Hand the block being filled to the thread. */
 static void submit(o2_out *o)
 {
     pthread_mutex_lock(&o->lock);
@@ -131,39 +314,84 @@ static void submit(o2_out *o)
     o->n_cur = 0;
 }
 
-bool o2_out_add(o2_out *o, const o2_cat *reg, const slog_drawable *d)
+/* The next item to fill, or NULL once writing has failed. */
+static out_item *next_item(o2_out *o)
 {
-    if (o->failed_seen) return false;
+    if (o->failed_seen) return NULL;
     if (!o->cur) {
         pthread_mutex_lock(&o->lock);
         while (o->submitted - o->consumed >= OUT_BLOCKS) pthread_cond_wait(&o->cond, &o->lock);
         o->failed_seen = o->failed;
         o->cur = o->blocks[o->submitted % OUT_BLOCKS];
         pthread_mutex_unlock(&o->lock);
-        if (o->failed_seen) return false;
+        if (o->failed_seen) return NULL;
     }
-    out_item *it = &o->cur[o->n_cur++];
-    it->reg = reg;
-    it->d = *d;
-    if (d->n_info) memcpy(it->info, d->info, d->n_info * sizeof *d->info);
+    return &o->cur[o->n_cur++];
+}
+
+static void item_done(o2_out *o)
+{
     if (o->n_cur == OUT_BLOCK) submit(o);
+}
+
+void o2_out_emit(o2_out *o, const o2_draw *d)
+{
+    if (!o->threaded) {
+        sink_emit(&o->s, d);
+        return;
+    }
+    out_item *it = next_item(o);
+    if (!it) return;
+    it->op = ITEM_DRAW;
+    it->d = *d;
+    item_done(o);
+}
+
+void o2_out_file(o2_out *o, slog_writer *w, int64_t origin)
+{
+    out_item x = {.op = ITEM_FILE, .t = origin, .w = w};
+    if (!o->threaded) {
+        sink_do(&o->s, &x);
+        return;
+    }
+    out_item *it = next_item(o);
+    if (!it) return;
+    it->op = x.op, it->t = x.t, it->w = x.w;
+    item_done(o);
+}
+
+bool o2_out_advance(o2_out *o, int64_t watermark)
+{
+    if (!o->threaded) {
+        sink_advance(&o->s, watermark);
+        return !o->s.failed;
+    }
+    out_item *it = next_item(o);
+    if (!it) return false;
+    it->op = ITEM_ADVANCE;
+    it->t = watermark;
+    item_done(o);
     return !o->failed_seen;
 }
 
-bool o2_out_close(o2_out *o, char **why)
+bool o2_out_close(o2_out *o, char **why, size_t *max_wait)
 {
-    if (o->cur && o->n_cur) submit(o);
-    pthread_mutex_lock(&o->lock);
-    o->closing = true;
-    pthread_cond_broadcast(&o->cond);
-    pthread_mutex_unlock(&o->lock);
-    pthread_join(o->thread, NULL);
-    bool ok = !o->failed;
-    if (why) *why = g_steal_pointer(&o->why);
-    g_free(o->why);
-    pthread_mutex_destroy(&o->lock);
-    pthread_cond_destroy(&o->cond);
-    for (size_t i = 0; i < OUT_BLOCKS; i++) g_free(o->blocks[i]);
+    if (o->threaded) {
+        if (o->cur && o->n_cur) submit(o);
+        pthread_mutex_lock(&o->lock);
+        o->closing = true;
+        pthread_cond_broadcast(&o->cond);
+        pthread_mutex_unlock(&o->lock);
+        pthread_join(o->thread, NULL);
+        pthread_mutex_destroy(&o->lock);
+        pthread_cond_destroy(&o->cond);
+        for (size_t i = 0; i < OUT_BLOCKS; i++) g_free(o->blocks[i]);
+    }
+    bool ok = !o->s.failed;
+    if (max_wait) *max_wait = o->s.max_wait;
+    if (why) *why = g_steal_pointer(&o->s.why);
+    g_free(o->s.why);
+    sink_free(&o->s);
     g_free(o);
     return ok;
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* otf2_out.h - the writer's thread of slog2-build's OTF2 input (private to
- * otf2/). otf2_map.c hands drawables in end order, with the categories to
- * register on their first use, to a thread that owns the libslog writer
- * meanwhile: encoding, node sorting, previews and checksums run on the
- * other core while this one reads the archive and matches messages. The
- * calls into the writer are the same, in the same order, as on one thread,
- * so the file is too. Memory: a few fixed blocks of drawables in flight. */
+/* otf2_out.h - where the OTF2 input's drawables go once made (private to
+ * otf2/): they wait, sorted into end order, until the reading says how far
+ * nothing earlier can come (o2_out_advance), and are then written with the
+ * libslog writer. With a thread (slog2-build -j 2 and up) the waiting,
+ * sorting and writing run on it, fed in blocks through a ring of a few
+ * blocks, while the calling thread reads the archive and matches messages;
+ * the calls into the writer are the same, in the same order, as without
+ * one, so the file is too. Memory: the drawables waiting, and the blocks. */
 #ifndef SLOG2_OTF2_OUT_H
 #define SLOG2_OTF2_OUT_H
 
@@ -17,21 +18,26 @@
 
 typedef struct o2_out o2_out;
 
-/* Start the thread; it owns w until o2_out_close. NULL when no thread can
- * be made (the caller writes on its own thread then). */
-o2_out *o2_out_start(slog_writer *w);
+/* A new sink, with a thread of its own when thread is true (and one can
+ * be made); no file yet. */
+o2_out *o2_out_new(bool thread);
 
-/* Queue d (its info copied) for slog_writer_add; reg, when not NULL, is
- * registered first with slog_writer_add_category, and must then get the id
- * reg->file_id, which the caller sets: categories are numbered in the
- * order registered. false once the writer has failed (o2_out_close says
- * why); nothing more is written then. */
-bool o2_out_add(o2_out *o, const o2_cat *reg, const slog_drawable *d);
+/* d waits for its turn; d->cat says its category. */
+void o2_out_emit(o2_out *o, const o2_draw *d);
 
-/* Let the thread write what is queued and end it; the writer is the
- * caller's again. false when writing failed: *why (the caller frees it)
- * says how. Frees o. */
-bool o2_out_close(o2_out *o, char **why);
+/* The drawables go to w from now on (the caller opened it and gives it
+ * up until o2_out_close), at times less origin. */
+void o2_out_file(o2_out *o, slog_writer *w, int64_t origin);
+
+/* Write every drawable that ends before watermark, in end order; a
+ * category is registered at its first drawable (numbered in that order).
+ * false once writing has failed (o2_out_close says why). */
+bool o2_out_advance(o2_out *o, int64_t watermark);
+
+/* Finish the queue, end the thread, free o. The writer is the caller's
+ * again. false when writing failed: *why (the caller frees it) says how.
+ * *max_wait: the most drawables that waited at once. */
+bool o2_out_close(o2_out *o, char **why, size_t *max_wait);
 
 /* slog_writer_add_category for c, its id into *id. */
 slog_status o2_out_register(slog_writer *w, const o2_cat *c, uint32_t *id);

@@ -38,27 +38,8 @@ typedef struct o2_draw {
     uint64_t idx;
     uint32_t n_info;
     int64_t info[O2_MAX_FIELDS];
+    o2_cat *cat; /* the category's, set by o2_emit */
 } o2_draw;
-
-/* A drawable's place in end order: key, then tie (cls, tl_order, sub: the
- * order of o2_draw's fields), then idx; no two drawables share all three. */
-typedef struct o2_hkey {
-    int64_t key; /* max(start, end) */
-    uint64_t tie;
-    uint64_t idx;
-    uint32_t at; /* heap entry: a run (O2_RUN | run index) or a pool slot */
-} o2_hkey;
-
-#define O2_RUN 0x80000000u
-
-/* Drawables of one timeline and class (states and polls, or arrows) in the
- * order they were made, while that is end order: most are, so the heap
- * holds a run's first drawable rather than all of them. A ring. */
-typedef struct o2_run {
-    o2_draw *v;
-    size_t head, n, cap;
-    o2_hkey last; /* the key of the last drawable appended */
-} o2_run;
 
 typedef struct mapper {
     o2_archive *a;
@@ -68,17 +49,8 @@ typedef struct mapper {
     GPtrArray *cats;         /* o2_cat* */
     GHashTable *cat_by_name; /* "kind:name" -> id + 1 */
     uint32_t msg_cat, inferred_cat;
-    /* drawables not written yet: in runs (o2_run, two per timeline) while
-     * they come in end order, else in the pool; a binary heap in end
-     * order of every run's first drawable and of the pool's */
-    o2_run *runs;
-    uint32_t n_runs;
-    o2_hkey *heap;
-    size_t n_heap, cap_heap;
-    o2_draw *pool;
-    uint32_t *free_slots; /* pool slots not in use */
-    size_t n_free, cap_pool;
-    size_t n_wait, max_wait; /* drawables waiting, and their peak */
+    struct o2_out *out; /* where drawables go (otf2_out.h) */
+    size_t max_wait;    /* the most drawables that waited to be written */
     /* messages in flight */
     GHashTable *chans;  /* chan_key -> chan* */
     GPtrArray **by_dst; /* per rank: the channels to it */
@@ -104,7 +76,7 @@ typedef struct mapper {
 
 uint32_t o2_category(mapper *m, slog_kind kind, const char *name, const char *group, uint32_t rgba,
                      const uint8_t *fields, uint32_t n_fields, uint8_t family);
-/* Queue a drawable for the writer. */
+/* Queue a drawable for the writer (its cat is set here). */
 void o2_emit(mapper *m, const o2_draw *d);
 void o2_unmatched(mapper *m, const char *kind, int32_t src, int32_t dst, int64_t tag, int64_t comm);
 
