@@ -75,44 +75,54 @@ void o2_stream_init(mapper *m)
     }
 }
 
+/* ------------------------------------------------------------ lookups */
+
+/* Caches in flat tables for the small ids archives use (larger ones go
+ * the slow way): definitions are read and fixed before any event. */
+#define O2_CACHE_IDS 65536
+
+/* o2_world_rank, with each communicator's COMM_GROUP found once. */
+static int32_t world_rank(mapper *m, uint32_t comm, uint32_t local)
+{
+    if (comm >= O2_CACHE_IDS || !m->a->world) return o2_world_rank(m->a, comm, local);
+    if (comm >= m->n_comm_groups) {
+        uint32_t n = MIN(O2_CACHE_IDS, MAX(comm + 1, 2 * m->n_comm_groups));
+        m->comm_groups = g_realloc_n(m->comm_groups, n, sizeof *m->comm_groups);
+        for (uint32_t i = m->n_comm_groups; i < n; i++) m->comm_groups[i] = NULL;
+        m->n_comm_groups = n;
+    }
+    const o2_group *g = m->comm_groups[comm];
+    if (!g) {
+        const o2_comm *c = g_hash_table_lookup(m->a->comms, GUINT_TO_POINTER(comm));
+        g = c ? g_hash_table_lookup(m->a->groups, GUINT_TO_POINTER(c->group)) : NULL;
+        /* Only COMM_GROUPs (ranks) are kept; anything else the slow way. */
+        if (!g || g->type != OTF2_GROUP_TYPE_COMM_GROUP) return o2_world_rank(m->a, comm, local);
+        m->comm_groups[comm] = g;
+    }
+    if (local >= g->n) return -1;
+    uint64_t r = g->members[local];
+    return r < m->a->world->n ? (int32_t)r : -1;
+}
+
 /* ------------------------------------------------------------ allocation */
 
 /* Sends and receives are made and let go by the million: the ones let go
  * wait on a list for reuse (at most what was once in flight at a time). */
 static o2_send *send_new(mapper *m)
 {
-    o2_send *s = m->free_sends;
-    if (s)
-        m->free_sends = *(void **)s;
-    else
-        s = g_new(o2_send, 1);
-    return s;
+    return m->free_sends.n ? m->free_sends.v[--m->free_sends.n] : g_new(o2_send, 1);
 }
 
 static void send_free(mapper *m, o2_send *s)
 {
-    *(void **)s = m->free_sends;
-    m->free_sends = s;
+    O2_PUSH(m->free_sends, s);
 }
 
 static o2_recv *recv_new(mapper *m)
 {
-    o2_recv *r = m->free_recvs;
-    if (r)
-        m->free_recvs = *(void **)r;
-    else
-        r = g_new(o2_recv, 1);
+    o2_recv *r = m->free_recvs.n ? m->free_recvs.v[--m->free_recvs.n] : g_new(o2_recv, 1);
     memset(r, 0, sizeof *r);
     return r;
-}
-
-static void free_list(void *p)
-{
-    while (p) {
-        void *next = *(void **)p;
-        g_free(p);
-        p = next;
-    }
 }
 
 /* ------------------------------------------------------------ receives */
@@ -131,55 +141,57 @@ static void release(mapper *m, o2_recv *r)
 {
     if (--r->refs) return;
     if (r->matched && !r->drawn) o2_unmatched(m, "incomplete", r->m_src, (int32_t)r->l->rank, r->m_tag, r->m_comm);
-    *(void **)r = m->free_recvs;
-    m->free_recvs = r;
+    O2_PUSH(m->free_recvs, r);
 }
 
 /* ------------------------------------------------------------ done heap */
 
-static void done_heap_place(mapper *m, o2_recv *r, size_t i)
+static void done_heap_place(mapper *m, o2_done e, size_t i)
 {
-    m->done_heap[i] = r;
-    r->at_done = (uint32_t)i;
+    m->done_heap[i] = e;
+    e.r->at_done = (uint32_t)i;
 }
 
 static void done_heap_up(mapper *m, size_t i)
 {
-    o2_recv *r = m->done_heap[i];
-    while (i > 0 && r->done_t < m->done_heap[(i - 1) / 2]->done_t) {
+    o2_done e = m->done_heap[i];
+    while (i > 0 && e.t < m->done_heap[(i - 1) / 2].t) {
         done_heap_place(m, m->done_heap[(i - 1) / 2], i);
         i = (i - 1) / 2;
     }
-    done_heap_place(m, r, i);
+    done_heap_place(m, e, i);
 }
 
 static void done_heap_down(mapper *m, size_t i)
 {
-    o2_recv *r = m->done_heap[i];
+    o2_done e = m->done_heap[i];
     size_t n = m->n_done_heap;
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= n) break;
-        if (c + 1 < n && m->done_heap[c + 1]->done_t < m->done_heap[c]->done_t) c++;
-        if (!(m->done_heap[c]->done_t < r->done_t)) break;
+        if (c + 1 < n && m->done_heap[c + 1].t < m->done_heap[c].t) c++;
+        if (!(m->done_heap[c].t < e.t)) break;
         done_heap_place(m, m->done_heap[c], i);
         i = c;
     }
-    done_heap_place(m, r, i);
+    done_heap_place(m, e, i);
 }
 
 /* r's done_t is new: put it in the heap, or move it. */
 static void done_heap_set(mapper *m, o2_recv *r)
 {
+    o2_done e = {r->done_t, r};
     if (r->at_done == O2_NONE) {
         if (m->n_done_heap == m->cap_done_heap) {
             m->cap_done_heap = m->cap_done_heap ? 2 * m->cap_done_heap : 256;
             m->done_heap = g_realloc_n(m->done_heap, m->cap_done_heap, sizeof *m->done_heap);
         }
-        m->done_heap[m->n_done_heap++] = r;
+        m->done_heap[m->n_done_heap++] = e;
         done_heap_up(m, m->n_done_heap - 1);
     } else {
-        done_heap_up(m, r->at_done);
+        size_t i = r->at_done;
+        m->done_heap[i] = e;
+        done_heap_up(m, i);
         done_heap_down(m, r->at_done);
     }
 }
@@ -189,11 +201,11 @@ static void done_heap_remove(mapper *m, o2_recv *r)
     if (r->at_done == O2_NONE) return;
     size_t i = r->at_done;
     r->at_done = O2_NONE;
-    o2_recv *last = m->done_heap[--m->n_done_heap];
+    o2_done last = m->done_heap[--m->n_done_heap];
     if (i == m->n_done_heap) return;
     done_heap_place(m, last, i);
     done_heap_up(m, i);
-    done_heap_down(m, last->at_done);
+    done_heap_down(m, last.r->at_done);
 }
 
 static void set_done(mapper *m, o2_recv *r, int64_t t, bool inferred)
@@ -285,7 +297,7 @@ static void match_rank(mapper *m, uint32_t rank, int64_t send_w)
         if (r->cancelled) {
             m->n_cancelled++;
         } else if (r->exact) {
-            int32_t src = o2_world_rank(m->a, r->comm, r->peer);
+            int32_t src = world_rank(m, r->comm, r->peer);
             if (src < 0) {
                 o2_unmatched(m, "bad-comm", src, (int32_t)rank, r->tag, r->comm);
             } else {
@@ -377,7 +389,7 @@ int64_t o2_stream_watermark(mapper *m)
         if (l->wa_open) w = MIN(w, l->wa_t1);
     }
     /* Receives completed but waiting for their message. */
-    if (m->n_done_heap) w = MIN(w, m->done_heap[0]->done_t);
+    if (m->n_done_heap) w = MIN(w, m->done_heap[0].t);
     return w;
 }
 
@@ -423,9 +435,14 @@ void o2_stream_free(mapper *m)
     g_free(m->by_dst);
     g_free(m->fifo);
     g_free(m->done_heap);
-    free_list(m->free_sends);
-    free_list(m->free_recvs);
-    m->free_sends = m->free_recvs = NULL;
+    g_free(m->comm_groups);
+    g_free(m->region_cats);
+    for (size_t i = 0; i < m->free_sends.n; i++) g_free(m->free_sends.v[i]);
+    for (size_t i = 0; i < m->free_recvs.n; i++) g_free(m->free_recvs.v[i]);
+    g_free(m->free_sends.v);
+    g_free(m->free_recvs.v);
+    memset(&m->free_sends, 0, sizeof m->free_sends);
+    memset(&m->free_recvs, 0, sizeof m->free_recvs);
     g_hash_table_destroy(m->chans);
     m->chans = NULL;
 }
@@ -566,7 +583,26 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static uint32_t region_category_slow(mapper *m, uint32_t ref);
+
+/* A region's state category, made at its first state; cached by id. */
 static uint32_t region_category(mapper *m, uint32_t ref)
+{
+    if (ref < m->n_region_cats && m->region_cats[ref] != O2_NONE) return m->region_cats[ref];
+    uint32_t cat = region_category_slow(m, ref);
+    if (ref < O2_CACHE_IDS) {
+        if (ref >= m->n_region_cats) {
+            uint32_t n = MIN(O2_CACHE_IDS, MAX(ref + 1, 2 * m->n_region_cats));
+            m->region_cats = g_realloc_n(m->region_cats, n, sizeof *m->region_cats);
+            for (uint32_t i = m->n_region_cats; i < n; i++) m->region_cats[i] = O2_NONE;
+            m->n_region_cats = n;
+        }
+        m->region_cats[ref] = cat;
+    }
+    return cat;
+}
+
+static uint32_t region_category_slow(mapper *m, uint32_t ref)
 {
     o2_region *r = g_hash_table_lookup(m->a->regions, GUINT_TO_POINTER(ref));
     if (!r) {
@@ -682,7 +718,7 @@ static void post_send(o2_stream_ctx *c, int64_t t, uint32_t receiver, OTF2_CommR
     o2_loc *l = c->l;
     o2_frame *f = top(l);
     starts(l, f ? f->t0 : t);
-    int32_t dst = o2_world_rank(m->a, comm, receiver);
+    int32_t dst = world_rank(m, comm, receiver);
     if (f) {
         f->dest = dst;
         f->tag = tag;
@@ -846,7 +882,7 @@ static void recv_done(o2_stream_ctx *c, int64_t t, uint32_t sender, OTF2_CommRef
     r->tag = tag;
     r->bytes = len;
     if (f) {
-        f->source = o2_world_rank(m->a, comm, sender);
+        f->source = world_rank(m, comm, sender);
         f->tag = tag;
         f->bytes = (int64_t)len;
         f->comm = comm;
@@ -959,7 +995,7 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, 
         f->sent = (int64_t)sent;
         f->received = (int64_t)received;
         f->comm = comm;
-        if (root != OTF2_UNDEFINED_UINT32) f->root = o2_world_rank(c->m->a, comm, root);
+        if (root != OTF2_UNDEFINED_UINT32) f->root = world_rank(c->m, comm, root);
     }
     c->l->n_handled++;
     return OTF2_CALLBACK_SUCCESS;

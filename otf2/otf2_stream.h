@@ -41,6 +41,8 @@ typedef struct o2_draw {
     o2_cat *cat; /* the category's, set by o2_emit */
 } o2_draw;
 
+typedef struct o2_done o2_done;
+
 typedef struct mapper {
     o2_archive *a;
     const otf2_build_options *o;
@@ -57,8 +59,18 @@ typedef struct mapper {
     o2_ring *fifo;      /* per rank: its receives to match, in posting order */
     /* receives of the fifos done but not cancelled, in order of done_t: the
      * watermark waits for the earliest */
-    o2_recv **done_heap;
-    void *free_sends, *free_recvs; /* let go, for reuse: lists through their first bytes */
+    struct o2_done {
+        int64_t t; /* r->done_t */
+        o2_recv *r;
+    } * done_heap;
+    /* caches by id (otf2_stream.c) */
+    const o2_group **comm_groups; /* a communicator's COMM_GROUP, or NULL */
+    uint32_t n_comm_groups;
+    uint32_t *region_cats; /* a region's category, or O2_NONE */
+    uint32_t n_region_cats;
+    /* sends and receives let go, for reuse */
+    O2_VEC(o2_send *) free_sends;
+    O2_VEC(o2_recv *) free_recvs;
     size_t n_done_heap, cap_done_heap;
     uint32_t n_rank_slots;
     bool all_read;
