@@ -31,12 +31,21 @@ typedef struct hkey {
 
 /* Drawables of one timeline and class (states and polls, or arrows) in the
  * order they were made, while that is end order: most are, so the heap
- * holds a run's first drawable rather than all of them. A ring of a power
- * of two. */
+ * holds a run's first drawable rather than all of them. A list of blocks,
+ * which the runs share through a pool: what waits costs its own size, not
+ * that of the most a run ever held. */
+#define RUN_BLOCK 64
+
+typedef struct rblock {
+    struct rblock *next;
+    uint32_t head, n; /* the first drawable still waiting; drawables put in */
+    o2_draw v[RUN_BLOCK];
+} rblock;
+
 typedef struct run {
-    o2_draw *v;
-    size_t head, n, cap;
-    hkey last; /* the key of the last drawable appended */
+    rblock *first, *last;
+    size_t n;
+    hkey last_key; /* the key of the last drawable appended */
 } run;
 
 enum { ITEM_DRAW, ITEM_FILE, ITEM_ADVANCE };
@@ -52,6 +61,7 @@ typedef struct out_item {
 typedef struct sink {
     run *runs;
     uint32_t n_runs;
+    rblock *free_blocks;
     hkey *heap; /* every run's first drawable and the pool's, in end order */
     size_t n_heap, cap_heap;
     o2_draw *pool; /* drawables out of their run's order */
@@ -150,17 +160,24 @@ static void sink_emit(sink *s, const o2_draw *d)
         s->n_runs = n;
     }
     run *r = &s->runs[ri];
-    if (r->n == 0 || !key_before(&k, &r->last)) {
-        if (r->n == r->cap) {
-            /* Grow the ring, its drawables moved to the front in order. */
-            size_t cap = r->cap ? 2 * r->cap : 64;
-            o2_draw *v = g_new(o2_draw, cap);
-            for (size_t i = 0; i < r->n; i++) v[i] = r->v[(r->head + i) & (r->cap - 1)];
-            g_free(r->v);
-            r->v = v, r->cap = cap, r->head = 0;
+    if (r->n == 0 || !key_before(&k, &r->last_key)) {
+        rblock *b = r->last;
+        if (!b || b->n == RUN_BLOCK) {
+            b = s->free_blocks;
+            if (b)
+                s->free_blocks = b->next;
+            else
+                b = g_new(rblock, 1);
+            b->next = NULL;
+            b->head = b->n = 0;
+            if (r->last)
+                r->last->next = b;
+            else
+                r->first = b;
+            r->last = b;
         }
-        r->v[(r->head + r->n) & (r->cap - 1)] = *d;
-        r->last = k;
+        b->v[b->n++] = *d;
+        r->last_key = k;
         if (r->n++ == 0) {
             k.at = RUN | ri;
             heap_push(s, k);
@@ -192,10 +209,20 @@ static o2_draw heap_pop(sink *s)
     s->n_wait--;
     if (top.at & RUN) {
         run *r = &s->runs[top.at & ~RUN];
-        d = r->v[r->head];
-        r->head = (r->head + 1) & (r->cap - 1);
+        rblock *b = r->first;
+        d = b->v[b->head++];
+        if (b->head == b->n) {
+            if (b->n == RUN_BLOCK && b->next) {
+                /* Used up: back to the pool. */
+                r->first = b->next;
+                b->next = s->free_blocks;
+                s->free_blocks = b;
+            } else {
+                b->head = b->n = 0; /* the run is empty: its last block stays */
+            }
+        }
         if (--r->n) {
-            hkey k = key_of(&r->v[r->head]);
+            hkey k = key_of(&r->first->v[r->first->head]);
             k.at = top.at;
             heap_replace_top(s, k);
             return d;
@@ -254,7 +281,15 @@ static void sink_do(sink *s, const out_item *it)
 
 static void sink_free(sink *s)
 {
-    for (uint32_t i = 0; i < s->n_runs; i++) g_free(s->runs[i].v);
+    for (uint32_t i = 0; i < s->n_runs; i++)
+        for (rblock *b = s->runs[i].first, *next; b; b = next) {
+            next = b->next;
+            g_free(b);
+        }
+    for (rblock *b = s->free_blocks, *next; b; b = next) {
+        next = b->next;
+        g_free(b);
+    }
     g_free(s->runs);
     g_free(s->heap);
     g_free(s->pool);
