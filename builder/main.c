@@ -146,7 +146,7 @@ static void print_help(GOptionContext *ctx)
 
 /* An OTF2 archive (otf2/): one anchor file, detected by its content. */
 static int run_otf2(const char *anchor, const char *output, bool quiet, int bins, clock_align align,
-                    const char *cmdline)
+                    const char *cmdline, int threads)
 {
 #ifdef SLOG2_HAVE_OTF2
     otf2_build_options o = {.output = output,
@@ -156,7 +156,8 @@ static int run_otf2(const char *anchor, const char *output, bool quiet, int bins
                                      : align == CLOCK_ALIGN_ALWAYS ? OTF2_ALIGN_ALWAYS
                                                                    : OTF2_ALIGN_AUTO,
                             .command_line = cmdline,
-                            .remove_on_signal = 1};
+                            .remove_on_signal = 1,
+                            .threads = threads};
     int st = otf2_build_run(anchor, &o, stderr, quiet ? NULL : stdout);
     return st == OTF2_BUILD_WARNINGS ? EXIT_WARNINGS : st;
 #else
@@ -296,7 +297,7 @@ int main(int argc, char **argv)
         if (strcmp(abs_out, inputs[0]) == 0)
             usage = g_strdup_printf("-o %s: that is the input archive's anchor file", output);
         else
-            status = run_otf2(inputs[0], output, quiet, bins, align_mode, cmdline);
+            status = run_otf2(inputs[0], output, quiet, bins, align_mode, cmdline, threads);
         g_free(abs_out);
         goto done;
     }

@@ -32,6 +32,8 @@ typedef struct otf2_build_options {
     otf2_align align;
     const char *command_line; /* recorded as an annotation */
     int remove_on_signal;     /* arm signals.h for the temporary file */
+    int threads;              /* 1: everything on the calling thread; else the
+                                 file is written on a thread of its own */
 } otf2_build_options;
 
 enum { OTF2_BUILD_OK = 0, OTF2_BUILD_FAILED = 1, OTF2_BUILD_WARNINGS = 2 };

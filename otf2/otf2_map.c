@@ -4,6 +4,7 @@
  * collectives, then the locations read in turn, a chunk at a time, and the
  * drawables written in end order as soon as no record still to be read
  * can make an earlier one; then the summary. docs/OTF2.md gives the rules. */
+#include "otf2_out.h"
 #include "otf2_stream.h"
 
 #include <inttypes.h>
@@ -74,48 +75,13 @@ void o2_unmatched(mapper *m, const char *kind, int32_t src, int32_t dst, int64_t
     g_hash_table_replace(m->unmatched, key, GSIZE_TO_POINTER(GPOINTER_TO_SIZE(v) + 1));
 }
 
-/* ------------------------------------------------------------ heap */
-
-static bool draw_before(const o2_draw *a, const o2_draw *b)
-{
-    int64_t ka = MAX(a->start, a->end), kb = MAX(b->start, b->end);
-    if (ka != kb) return ka < kb;
-    if (a->cls != b->cls) return a->cls < b->cls;
-    if (a->tl_order != b->tl_order) return a->tl_order < b->tl_order;
-    if (a->sub != b->sub) return a->sub < b->sub;
-    return a->idx < b->idx;
-}
-
 void o2_emit(mapper *m, const o2_draw *d)
 {
-    if (m->n_heap == m->cap_heap) {
-        m->cap_heap = m->cap_heap ? 2 * m->cap_heap : 4096;
-        m->heap = g_realloc_n(m->heap, m->cap_heap, sizeof *m->heap);
-    }
-    size_t i = m->n_heap++;
-    while (i > 0 && draw_before(d, &m->heap[(i - 1) / 2])) {
-        m->heap[i] = m->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    m->heap[i] = *d;
-    m->max_heap = MAX(m->max_heap, m->n_heap);
-    ((o2_cat *)m->cats->pdata[d->category])->count++;
-}
-
-static o2_draw heap_pop(mapper *m)
-{
-    o2_draw top = m->heap[0], last = m->heap[--m->n_heap];
-    size_t i = 0, n = m->n_heap;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && draw_before(&m->heap[c + 1], &m->heap[c])) c++;
-        if (!draw_before(&m->heap[c], &last)) break;
-        m->heap[i] = m->heap[c];
-        i = c;
-    }
-    if (n) m->heap[i] = last;
-    return top;
+    o2_cat *c = m->cats->pdata[d->category];
+    o2_draw x = *d;
+    x.cat = c;
+    c->count++;
+    o2_out_emit(m->out, &x);
 }
 
 /* ------------------------------------------------------------ timelines */
@@ -339,7 +305,6 @@ static char *unmatched_list(mapper *m, uint64_t *total)
 
 typedef struct out_file {
     slog_writer *w;
-    int64_t origin;
     bool failed;
 } out_file;
 
@@ -352,7 +317,6 @@ static bool open_file(mapper *m, o2_loc **order, out_file *f)
     int64_t origin = INT64_MAX;
     for (size_t i = 0; i < a->n_locs; i++) origin = MIN(origin, a->locs[i].first_start);
     if (origin == INT64_MAX) origin = 0;
-    f->origin = origin;
     slog_writer_options wo;
     slog_writer_options_init(&wo);
     wo.preview_bins = m->o->preview_bins;
@@ -398,46 +362,40 @@ static bool open_file(mapper *m, o2_loc **order, out_file *f)
         slog_writer_add_annotation(f->w, "time.clock_offsets_ns", s->str);
         g_string_free(s, TRUE);
     }
-    if (st != SLOG_OK) f->failed = true;
+    if (st != SLOG_OK)
+        f->failed = true;
+    else
+        o2_out_file(m->out, f->w, origin);
     return st == SLOG_OK;
 }
 
-/* Categories are numbered in the order the file first uses them, then the
- * unused ones in the order they were made. */
-static slog_status register_category(mapper *m, out_file *f, o2_cat *c)
-{
-    const char *names[O2_MAX_FIELDS];
-    uint8_t types[O2_MAX_FIELDS];
-    call_field_columns(c->fields, c->n_fields, names, types);
-    slog_category sc = {c->kind, c->name, c->group, c->rgba, c->n_fields, names, types};
-    return slog_writer_add_category(f->w, &sc, &c->file_id);
-}
-
-/* Write every queued drawable that ends before w. */
+/* Write every queued drawable that ends before w (otf2_out.c). */
 static void flush(mapper *m, out_file *f, int64_t w)
 {
-    while (!f->failed && m->n_heap && MAX(m->heap[0].start, m->heap[0].end) < w) {
-        o2_draw d = heap_pop(m);
-        o2_cat *c = m->cats->pdata[d.category];
-        slog_status st = SLOG_OK;
-        if (c->file_id == O2_NONE) st = register_category(m, f, c);
-        slog_drawable sd = {(slog_kind)d.kind,   c->file_id,        d.timeline, d.end_timeline,
-                            d.start - f->origin, d.end - f->origin, d.n_info,   d.n_info ? d.info : NULL};
-        if (st == SLOG_OK) st = slog_writer_add(f->w, &sd);
-        if (st != SLOG_OK) {
-            const slog_error *e = slog_writer_error(f->w);
-            fprintf(m->err, "slog2-build: error: %s: %s (from %s)\n", m->o->output,
-                    e->status != SLOG_OK ? e->message : slog_strerror(st), m->a->anchor);
-            f->failed = true;
-        }
+    if (!f->failed && !o2_out_advance(m->out, w)) f->failed = true;
+}
+
+/* The queue is written and closed; the writer is this thread's again. */
+static void close_out(mapper *m, out_file *f)
+{
+    if (!m->out) return;
+    char *why = NULL;
+    bool ok = o2_out_close(m->out, &why, &m->max_wait);
+    m->out = NULL;
+    if (!ok && f->w) {
+        fprintf(m->err, "slog2-build: error: %s: %s (from %s)\n", m->o->output, why ? why : "write failed",
+                m->a->anchor);
+        f->failed = true;
     }
+    g_free(why);
 }
 
 static bool finish_file(mapper *m, out_file *f, slog_file_info *info, const char *skipped, const char *unm)
 {
+    close_out(m, f);
     for (guint i = 0; !f->failed && i < m->cats->len; i++) {
         o2_cat *c = m->cats->pdata[i];
-        if (c->file_id == O2_NONE && register_category(m, f, c) != SLOG_OK) f->failed = true;
+        if (c->file_id == O2_NONE && o2_out_register(f->w, c, &c->file_id) != SLOG_OK) f->failed = true;
     }
     if (f->failed) {
         slog_writer_abort(f->w);
@@ -503,7 +461,7 @@ static void print_summary(const mapper *m, const slog_file_info *info, const cha
             a->creator ? a->creator : "", a->creator ? ")" : "", a->n_locs, m->n_ranks);
     uint64_t n_read = 0;
     for (size_t i = 0; i < a->n_locs; i++) n_read += a->locs[i].n_read;
-    fprintf(out, "  records: %" PRIu64 " events read; heap peak %zu drawables\n", n_read, m->max_heap);
+    fprintf(out, "  records: %" PRIu64 " events read; heap peak %zu drawables\n", n_read, m->max_wait);
     fprintf(out,
             "  %u timelines, %" PRIu64 " states, %" PRIu64 " arrows (%" PRIu64 " inferred), %" PRIu64
             " events, span %.6f s\n",
@@ -564,6 +522,7 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
     m.msg_cat =
         o2_category(&m, SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, call_arrow_fields, N_ARROW_FIELDS, 0);
     o2_stream_init(&m);
+    m.out = o2_out_new(o->threads != 1);
     /* Read the location furthest behind, a chunk at a time; write what no
      * record still to come can precede. */
     for (;;) {
@@ -628,6 +587,7 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
     g_free(skipped);
     g_free(unm);
 done:
+    close_out(&m, &f);
     if (f.w) {
         slog_writer_abort(f.w);
         if (o->remove_on_signal) signals_disarm();
@@ -642,7 +602,6 @@ done:
     g_ptr_array_free(m.cats, TRUE);
     g_hash_table_destroy(m.cat_by_name);
     g_hash_table_destroy(m.unmatched);
-    g_free(m.heap);
     g_free(order);
     g_free(ctx);
     g_free(user);

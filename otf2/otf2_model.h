@@ -74,7 +74,10 @@ typedef struct o2_frame {
     int64_t comm;       /* comm ref, O2_UNKNOWN */
     int64_t request;    /* O2_UNKNOWN */
     uint32_t completed; /* requests recorded as completed in it */
-    GPtrArray *await;   /* o2_recv* completed by this frame's exit, or NULL */
+    /* receives (held) completed by this frame's exit: the first, then any
+     * others (most frames complete one at most) */
+    struct o2_recv *await1;
+    GPtrArray *await_more;
 } o2_frame;
 
 struct o2_loc;
@@ -115,6 +118,8 @@ typedef struct o2_recv {
     bool cancelled;
     bool matched; /* the message below is known */
     bool drawn;
+    bool in_fifo;     /* in its rank's queue of receives to match */
+    uint32_t at_done; /* its place in the mapper's done heap, or O2_NONE */
     /* the message, once matched */
     int64_t m_start;
     uint32_t m_timeline;
@@ -129,6 +134,44 @@ typedef struct o2_wait {
     int64_t t1;
     uint64_t idx;
 } o2_wait;
+
+/* A queue of pointers: a ring of a power of two, grown by doubling. */
+typedef struct o2_ring {
+    void **v;
+    size_t head, n, cap;
+} o2_ring;
+
+static inline void *o2_ring_peek(const o2_ring *q)
+{
+    return q->n ? q->v[q->head] : NULL;
+}
+
+static inline void *o2_ring_at(const o2_ring *q, size_t i)
+{
+    return q->v[(q->head + i) & (q->cap - 1)];
+}
+
+static inline void *o2_ring_pop(o2_ring *q)
+{
+    if (!q->n) return NULL;
+    void *p = q->v[q->head];
+    q->head = (q->head + 1) & (q->cap - 1);
+    q->n--;
+    return p;
+}
+
+static inline void o2_ring_push(o2_ring *q, void *p)
+{
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? 2 * q->cap : 16;
+        void **v = g_new(void *, cap);
+        for (size_t i = 0; i < q->n; i++) v[i] = o2_ring_at(q, i);
+        g_free(q->v);
+        q->v = v, q->cap = cap, q->head = 0;
+    }
+    q->v[(q->head + q->n) & (q->cap - 1)] = p;
+    q->n++;
+}
 
 #define O2_VEC(T)      \
     struct {           \
@@ -156,7 +199,7 @@ typedef struct o2_loc {
     uint64_t n_frames, n_sends, n_recvs, n_polls;
     GHashTable *isend_req; /* request id -> o2_send*, or O2_SENT once matched */
     GHashTable *irecv_req; /* request id -> o2_recv* (held) */
-    GQueue recvq;          /* o2_recv* (held) whose completion may be inferred */
+    o2_ring recvq;         /* o2_recv* (held) whose completion may be inferred */
     bool wa_open;          /* an MPI_Waitall whose share is not decided yet */
     int64_t wa_t1;
     uint64_t wa_idx;

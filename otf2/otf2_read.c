@@ -231,6 +231,7 @@ void o2_archive_free(o2_archive *a)
         o2_loc *l = &a->locs[i];
         g_free(l->stack.v);
         g_free(l->wa_ones.v);
+        g_free(l->recvq.v);
         if (l->isend_req) g_hash_table_destroy(l->isend_req);
         if (l->irecv_req) g_hash_table_destroy(l->irecv_req);
         g_free(l->error);

@@ -37,7 +37,7 @@ typedef struct chan_key {
 
 typedef struct chan {
     chan_key k;
-    GQueue sends; /* o2_send*, in send order */
+    o2_ring sends; /* o2_send*, in send order */
 } chan;
 
 static guint chan_hash(gconstpointer p)
@@ -55,7 +55,8 @@ static gboolean chan_equal(gconstpointer x, gconstpointer y)
 static void chan_free(gpointer p)
 {
     chan *c = p;
-    g_queue_clear_full(&c->sends, g_free);
+    for (o2_send *s; (s = o2_ring_pop(&c->sends));) g_free(s);
+    g_free(c->sends.v);
     g_free(c);
 }
 
@@ -66,12 +67,62 @@ void o2_stream_init(mapper *m)
     for (size_t i = 0; i < m->a->n_locs; i++) n = MAX(n, m->a->locs[i].rank + 1);
     m->n_rank_slots = n;
     m->by_dst = g_new0(GPtrArray *, n);
-    m->fifo = g_new0(GQueue, n);
+    m->fifo = g_new0(o2_ring, n);
     for (size_t i = 0; i < m->a->n_locs; i++) {
         o2_loc *l = &m->a->locs[i];
         l->isend_req = g_hash_table_new(g_direct_hash, g_direct_equal);
         l->irecv_req = g_hash_table_new(g_direct_hash, g_direct_equal);
     }
+}
+
+/* ------------------------------------------------------------ lookups */
+
+/* Caches in flat tables for the small ids archives use (larger ones go
+ * the slow way): definitions are read and fixed before any event. */
+#define O2_CACHE_IDS 65536
+
+/* o2_world_rank, with each communicator's COMM_GROUP found once. */
+static int32_t world_rank(mapper *m, uint32_t comm, uint32_t local)
+{
+    if (comm >= O2_CACHE_IDS || !m->a->world) return o2_world_rank(m->a, comm, local);
+    if (comm >= m->n_comm_groups) {
+        uint32_t n = MIN(O2_CACHE_IDS, MAX(comm + 1, 2 * m->n_comm_groups));
+        m->comm_groups = g_realloc_n(m->comm_groups, n, sizeof *m->comm_groups);
+        for (uint32_t i = m->n_comm_groups; i < n; i++) m->comm_groups[i] = NULL;
+        m->n_comm_groups = n;
+    }
+    const o2_group *g = m->comm_groups[comm];
+    if (!g) {
+        const o2_comm *c = g_hash_table_lookup(m->a->comms, GUINT_TO_POINTER(comm));
+        g = c ? g_hash_table_lookup(m->a->groups, GUINT_TO_POINTER(c->group)) : NULL;
+        /* Only COMM_GROUPs (ranks) are kept; anything else the slow way. */
+        if (!g || g->type != OTF2_GROUP_TYPE_COMM_GROUP) return o2_world_rank(m->a, comm, local);
+        m->comm_groups[comm] = g;
+    }
+    if (local >= g->n) return -1;
+    uint64_t r = g->members[local];
+    return r < m->a->world->n ? (int32_t)r : -1;
+}
+
+/* ------------------------------------------------------------ allocation */
+
+/* Sends and receives are made and let go by the million: the ones let go
+ * wait on a list for reuse (at most what was once in flight at a time). */
+static o2_send *send_new(mapper *m)
+{
+    return m->free_sends.n ? m->free_sends.v[--m->free_sends.n] : g_new(o2_send, 1);
+}
+
+static void send_free(mapper *m, o2_send *s)
+{
+    O2_PUSH(m->free_sends, s);
+}
+
+static o2_recv *recv_new(mapper *m)
+{
+    o2_recv *r = m->free_recvs.n ? m->free_recvs.v[--m->free_recvs.n] : g_new(o2_recv, 1);
+    memset(r, 0, sizeof *r);
+    return r;
 }
 
 /* ------------------------------------------------------------ receives */
@@ -90,13 +141,78 @@ static void release(mapper *m, o2_recv *r)
 {
     if (--r->refs) return;
     if (r->matched && !r->drawn) o2_unmatched(m, "incomplete", r->m_src, (int32_t)r->l->rank, r->m_tag, r->m_comm);
-    g_free(r);
+    O2_PUSH(m->free_recvs, r);
+}
+
+/* ------------------------------------------------------------ done heap */
+
+static void done_heap_place(mapper *m, o2_done e, size_t i)
+{
+    m->done_heap[i] = e;
+    e.r->at_done = (uint32_t)i;
+}
+
+static void done_heap_up(mapper *m, size_t i)
+{
+    o2_done e = m->done_heap[i];
+    while (i > 0 && e.t < m->done_heap[(i - 1) / 2].t) {
+        done_heap_place(m, m->done_heap[(i - 1) / 2], i);
+        i = (i - 1) / 2;
+    }
+    done_heap_place(m, e, i);
+}
+
+static void done_heap_down(mapper *m, size_t i)
+{
+    o2_done e = m->done_heap[i];
+    size_t n = m->n_done_heap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && m->done_heap[c + 1].t < m->done_heap[c].t) c++;
+        if (!(m->done_heap[c].t < e.t)) break;
+        done_heap_place(m, m->done_heap[c], i);
+        i = c;
+    }
+    done_heap_place(m, e, i);
+}
+
+/* r's done_t is new: put it in the heap, or move it. */
+static void done_heap_set(mapper *m, o2_recv *r)
+{
+    o2_done e = {r->done_t, r};
+    if (r->at_done == O2_NONE) {
+        if (m->n_done_heap == m->cap_done_heap) {
+            m->cap_done_heap = m->cap_done_heap ? 2 * m->cap_done_heap : 256;
+            m->done_heap = g_realloc_n(m->done_heap, m->cap_done_heap, sizeof *m->done_heap);
+        }
+        m->done_heap[m->n_done_heap++] = e;
+        done_heap_up(m, m->n_done_heap - 1);
+    } else {
+        size_t i = r->at_done;
+        m->done_heap[i] = e;
+        done_heap_up(m, i);
+        done_heap_down(m, r->at_done);
+    }
+}
+
+static void done_heap_remove(mapper *m, o2_recv *r)
+{
+    if (r->at_done == O2_NONE) return;
+    size_t i = r->at_done;
+    r->at_done = O2_NONE;
+    o2_done last = m->done_heap[--m->n_done_heap];
+    if (i == m->n_done_heap) return;
+    done_heap_place(m, last, i);
+    done_heap_up(m, i);
+    done_heap_down(m, last.r->at_done);
 }
 
 static void set_done(mapper *m, o2_recv *r, int64_t t, bool inferred)
 {
     r->done = true;
     r->done_t = t;
+    if (r->in_fifo && !r->cancelled) done_heap_set(m, r);
     if (inferred) {
         /* A receive whose completion is inferred records no envelope. */
         r->inferred_done = true;
@@ -118,10 +234,10 @@ static int msg_before(const o2_send *a, const o2_send *b)
 static o2_send *chan_head(mapper *m, chan *c)
 {
     o2_send *s;
-    while ((s = g_queue_peek_head(&c->sends)) && s->cancelled) {
-        g_queue_pop_head(&c->sends);
+    while ((s = o2_ring_peek(&c->sends)) && s->cancelled) {
+        o2_ring_pop(&c->sends);
         m->n_cancelled++;
-        g_free(s);
+        send_free(m, s);
     }
     return s;
 }
@@ -146,7 +262,7 @@ static int64_t send_watermark(const mapper *m)
 
 static void take(mapper *m, o2_recv *r, chan *c)
 {
-    o2_send *s = g_queue_pop_head(&c->sends);
+    o2_send *s = o2_ring_pop(&c->sends);
     r->matched = true;
     r->m_start = s->t;
     r->m_timeline = s->l->timeline;
@@ -156,8 +272,14 @@ static void take(mapper *m, o2_recv *r, chan *c)
     r->m_bytes = s->bytes;
     if (s->request && g_hash_table_lookup(s->l->isend_req, GSIZE_TO_POINTER(s->request)) == s)
         g_hash_table_insert(s->l->isend_req, GSIZE_TO_POINTER(s->request), O2_SENT);
-    g_free(s);
+    send_free(m, s);
     if (r->done) arrow(m, r);
+}
+
+static void fifo_left(mapper *m, o2_recv *r)
+{
+    r->in_fifo = false;
+    done_heap_remove(m, r);
 }
 
 /* MPI's rules (docs/MATCHING.md): messages on one (communicator, source,
@@ -169,13 +291,13 @@ static void take(mapper *m, o2_recv *r, chan *c)
  * envelope may still come or its message may still be read. */
 static void match_rank(mapper *m, uint32_t rank, int64_t send_w)
 {
-    GQueue *q = &m->fifo[rank];
+    o2_ring *q = &m->fifo[rank];
     o2_recv *r;
-    while ((r = g_queue_peek_head(q))) {
+    while ((r = o2_ring_peek(q))) {
         if (r->cancelled) {
             m->n_cancelled++;
         } else if (r->exact) {
-            int32_t src = o2_world_rank(m->a, r->comm, r->peer);
+            int32_t src = world_rank(m, r->comm, r->peer);
             if (src < 0) {
                 o2_unmatched(m, "bad-comm", src, (int32_t)rank, r->tag, r->comm);
             } else {
@@ -204,7 +326,8 @@ static void match_rank(mapper *m, uint32_t rank, int64_t send_w)
         } else {
             break;
         }
-        g_queue_pop_head(q);
+        o2_ring_pop(q);
+        fifo_left(m, r);
         release(m, r);
     }
 }
@@ -219,7 +342,7 @@ void o2_stream_match(mapper *m)
     g_hash_table_iter_init(&it, m->chans);
     while (g_hash_table_iter_next(&it, &k, &v)) {
         chan *c = v;
-        for (o2_send *s; (s = g_queue_pop_head(&c->sends)); g_free(s)) {
+        for (o2_send *s; (s = o2_ring_pop(&c->sends)); send_free(m, s)) {
             if (s->cancelled)
                 m->n_cancelled++;
             else
@@ -254,7 +377,7 @@ static void arrow(mapper *m, o2_recv *r)
 }
 
 /* The earliest end an arrow or state still to come can have. */
-int64_t o2_stream_watermark(const mapper *m)
+int64_t o2_stream_watermark(mapper *m)
 {
     int64_t w = INT64_MAX;
     for (size_t i = 0; i < m->a->n_locs; i++) {
@@ -266,11 +389,7 @@ int64_t o2_stream_watermark(const mapper *m)
         if (l->wa_open) w = MIN(w, l->wa_t1);
     }
     /* Receives completed but waiting for their message. */
-    for (uint32_t r = 0; r < m->n_rank_slots; r++)
-        for (GList *e = m->fifo[r].head; e; e = e->next) {
-            const o2_recv *x = e->data;
-            if (x->done && !x->cancelled) w = MIN(w, x->done_t);
-        }
+    if (m->n_done_heap) w = MIN(w, m->done_heap[0].t);
     return w;
 }
 
@@ -278,25 +397,27 @@ void o2_stream_free(mapper *m)
 {
     if (!m->chans) return;
     for (uint32_t r = 0; r < m->n_rank_slots; r++) {
-        for (o2_recv *x; (x = g_queue_pop_head(&m->fifo[r]));) {
+        for (o2_recv *x; (x = o2_ring_pop(&m->fifo[r]));) {
+            fifo_left(m, x);
             x->matched = false;
             release(m, x);
         }
+        g_free(m->fifo[r].v);
         if (m->by_dst[r]) g_ptr_array_free(m->by_dst[r], TRUE);
     }
     for (size_t i = 0; i < m->a->n_locs; i++) {
         o2_loc *l = &m->a->locs[i];
-        for (size_t k = 0; k < l->stack.n; k++)
-            if (l->stack.v[k].await) {
-                for (guint j = 0; j < l->stack.v[k].await->len; j++) {
-                    o2_recv *x = l->stack.v[k].await->pdata[j];
-                    x->matched = false;
-                    release(m, x);
-                }
-                g_ptr_array_free(l->stack.v[k].await, TRUE);
+        for (size_t k = 0; k < l->stack.n; k++) {
+            o2_frame *f = &l->stack.v[k];
+            for (guint j = 0; f->await1 && j < 1 + (f->await_more ? f->await_more->len : 0); j++) {
+                o2_recv *x = j ? f->await_more->pdata[j - 1] : f->await1;
+                x->matched = false;
+                release(m, x);
             }
+            if (f->await_more) g_ptr_array_free(f->await_more, TRUE);
+        }
         l->stack.n = 0;
-        for (o2_recv *x; (x = g_queue_pop_head(&l->recvq));) {
+        for (o2_recv *x; (x = o2_ring_pop(&l->recvq));) {
             x->matched = false;
             release(m, x);
         }
@@ -313,6 +434,15 @@ void o2_stream_free(mapper *m)
     }
     g_free(m->by_dst);
     g_free(m->fifo);
+    g_free(m->done_heap);
+    g_free(m->comm_groups);
+    g_free(m->region_cats);
+    for (size_t i = 0; i < m->free_sends.n; i++) g_free(m->free_sends.v[i]);
+    for (size_t i = 0; i < m->free_recvs.n; i++) g_free(m->free_recvs.v[i]);
+    g_free(m->free_sends.v);
+    g_free(m->free_recvs.v);
+    memset(&m->free_sends, 0, sizeof m->free_sends);
+    memset(&m->free_recvs, 0, sizeof m->free_recvs);
     g_hash_table_destroy(m->chans);
     m->chans = NULL;
 }
@@ -335,8 +465,8 @@ static int wait_kind(const char *name)
 static o2_recv *oldest_pending(mapper *m, o2_loc *l, uint64_t idx)
 {
     o2_recv *r;
-    while ((r = g_queue_peek_head(&l->recvq)) && (r->done || r->cancelled)) {
-        g_queue_pop_head(&l->recvq);
+    while ((r = o2_ring_peek(&l->recvq)) && (r->done || r->cancelled)) {
+        o2_ring_pop(&l->recvq);
         release(m, r);
     }
     if (r && r->post_idx != O2_NO_FRAME && r->post_idx >= idx) return NULL;
@@ -347,7 +477,7 @@ static void complete_oldest(mapper *m, o2_loc *l, uint64_t idx, int64_t t1)
 {
     o2_recv *r = oldest_pending(m, l, idx);
     if (!r) return;
-    g_queue_pop_head(&l->recvq);
+    o2_ring_pop(&l->recvq);
     set_done(m, r, t1, true);
     match_rank(m, l->rank, send_watermark(m));
     release(m, r);
@@ -387,8 +517,8 @@ static void infer_at_wait(mapper *m, o2_loc *l, const o2_frame *f)
         waitall_decide(m, l);
         uint32_t q = 0;
         oldest_pending(m, l, f->idx);
-        for (GList *e = l->recvq.head; e; e = e->next) {
-            const o2_recv *x = e->data;
+        for (size_t i = 0; i < l->recvq.n; i++) {
+            const o2_recv *x = o2_ring_at(&l->recvq, i);
             if (x->post_idx != O2_NO_FRAME && x->post_idx >= f->idx) break;
             if (!x->done && !x->cancelled) q++;
         }
@@ -453,7 +583,26 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static uint32_t region_category_slow(mapper *m, uint32_t ref);
+
+/* A region's state category, made at its first state; cached by id. */
 static uint32_t region_category(mapper *m, uint32_t ref)
+{
+    if (ref < m->n_region_cats && m->region_cats[ref] != O2_NONE) return m->region_cats[ref];
+    uint32_t cat = region_category_slow(m, ref);
+    if (ref < O2_CACHE_IDS) {
+        if (ref >= m->n_region_cats) {
+            uint32_t n = MIN(O2_CACHE_IDS, MAX(ref + 1, 2 * m->n_region_cats));
+            m->region_cats = g_realloc_n(m->region_cats, n, sizeof *m->region_cats);
+            for (uint32_t i = m->n_region_cats; i < n; i++) m->region_cats[i] = O2_NONE;
+            m->n_region_cats = n;
+        }
+        m->region_cats[ref] = cat;
+    }
+    return cat;
+}
+
+static uint32_t region_category_slow(mapper *m, uint32_t ref)
 {
     o2_region *r = g_hash_table_lookup(m->a->regions, GUINT_TO_POINTER(ref));
     if (!r) {
@@ -520,14 +669,15 @@ static void close_frame(mapper *m, o2_loc *l, o2_frame *f)
     }
     o2_emit(m, &d);
     m->n_states++;
-    if (f->await) {
-        for (guint i = 0; i < f->await->len; i++) {
-            o2_recv *r = f->await->pdata[i];
+    if (f->await1) {
+        for (guint i = 0; i < 1 + (f->await_more ? f->await_more->len : 0); i++) {
+            o2_recv *r = i ? f->await_more->pdata[i - 1] : f->await1;
             set_done(m, r, f->t1, false);
             release(m, r);
         }
-        g_ptr_array_free(f->await, TRUE);
-        f->await = NULL;
+        if (f->await_more) g_ptr_array_free(f->await_more, TRUE);
+        f->await1 = NULL;
+        f->await_more = NULL;
         match_rank(m, l->rank, send_watermark(m));
     }
     infer_at_wait(m, l, f);
@@ -568,7 +718,7 @@ static void post_send(o2_stream_ctx *c, int64_t t, uint32_t receiver, OTF2_CommR
     o2_loc *l = c->l;
     o2_frame *f = top(l);
     starts(l, f ? f->t0 : t);
-    int32_t dst = o2_world_rank(m->a, comm, receiver);
+    int32_t dst = world_rank(m, comm, receiver);
     if (f) {
         f->dest = dst;
         f->tag = tag;
@@ -587,7 +737,7 @@ static void post_send(o2_stream_ctx *c, int64_t t, uint32_t receiver, OTF2_CommR
         if (request) g_hash_table_insert(l->isend_req, GSIZE_TO_POINTER(request), O2_SENT);
         return;
     }
-    o2_send *s = g_new(o2_send, 1);
+    o2_send *s = send_new(m);
     *s = (o2_send){.t = f ? f->t0 : t,
                    .seq = l->n_sends++,
                    .l = l,
@@ -602,14 +752,13 @@ static void post_send(o2_stream_ctx *c, int64_t t, uint32_t receiver, OTF2_CommR
     if (!ch) {
         ch = g_new0(chan, 1);
         ch->k = k;
-        g_queue_init(&ch->sends);
         g_hash_table_insert(m->chans, &ch->k, ch);
         if ((uint32_t)dst < m->n_rank_slots) {
             if (!m->by_dst[dst]) m->by_dst[dst] = g_ptr_array_new();
             g_ptr_array_add(m->by_dst[dst], ch);
         }
     }
-    g_queue_push_tail(&ch->sends, s);
+    o2_ring_push(&ch->sends, s);
     if ((uint32_t)dst < m->n_rank_slots) match_rank(m, (uint32_t)dst, send_watermark(m));
 }
 
@@ -657,13 +806,17 @@ static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp 
 static o2_recv *new_recv(mapper *m, o2_loc *l, int64_t t)
 {
     o2_frame *f = top(l);
-    o2_recv *r = g_new0(o2_recv, 1);
+    o2_recv *r = recv_new(m);
     r->refs = 1;
+    r->at_done = O2_NONE;
     r->post_t = f ? f->t0 : t;
     r->post_idx = f ? f->idx : O2_NO_FRAME;
     r->idx = l->n_recvs++;
     r->l = l;
-    if (l->rank < m->n_rank_slots) g_queue_push_tail(&m->fifo[l->rank], hold(r));
+    if (l->rank < m->n_rank_slots) {
+        o2_ring_push(&m->fifo[l->rank], hold(r));
+        r->in_fifo = true;
+    }
     return r;
 }
 
@@ -692,7 +845,7 @@ static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp t
         l->n_reused++;
         request_gone(m, l, old);
     }
-    if (!l->saw_completions) g_queue_push_tail(&l->recvq, hold(r));
+    if (!l->saw_completions) o2_ring_push(&l->recvq, hold(r));
     release(m, r);
     l->n_handled++;
     return OTF2_CALLBACK_SUCCESS;
@@ -729,14 +882,18 @@ static void recv_done(o2_stream_ctx *c, int64_t t, uint32_t sender, OTF2_CommRef
     r->tag = tag;
     r->bytes = len;
     if (f) {
-        f->source = o2_world_rank(m->a, comm, sender);
+        f->source = world_rank(m, comm, sender);
         f->tag = tag;
         f->bytes = (int64_t)len;
         f->comm = comm;
         if (has_request) f->completed++;
         /* The arrow ends at the frame's exit, once known. */
-        if (!f->await) f->await = g_ptr_array_new();
-        g_ptr_array_add(f->await, hold(r));
+        if (!f->await1) {
+            f->await1 = hold(r);
+        } else {
+            if (!f->await_more) f->await_more = g_ptr_array_new();
+            g_ptr_array_add(f->await_more, hold(r));
+        }
     } else {
         starts(l, t);
         set_done(m, r, t, false);
@@ -803,6 +960,7 @@ static OTF2_CallbackCode ev_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp time,
     gpointer s;
     if (r) {
         r->cancelled = true;
+        done_heap_remove(m, r);
         g_hash_table_remove(l->irecv_req, GSIZE_TO_POINTER(request));
         request_gone(m, l, r);
     } else if ((s = g_hash_table_lookup(l->isend_req, GSIZE_TO_POINTER(request)))) {
@@ -837,7 +995,7 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, 
         f->sent = (int64_t)sent;
         f->received = (int64_t)received;
         f->comm = comm;
-        if (root != OTF2_UNDEFINED_UINT32) f->root = o2_world_rank(c->m->a, comm, root);
+        if (root != OTF2_UNDEFINED_UINT32) f->root = world_rank(c->m, comm, root);
     }
     c->l->n_handled++;
     return OTF2_CALLBACK_SUCCESS;
@@ -903,7 +1061,7 @@ void o2_stream_end_location(mapper *m, o2_loc *l)
     }
     waitall_decide(m, l);
     /* No envelope or completion can come any more. */
-    for (o2_recv *r; (r = g_queue_pop_head(&l->recvq));) release(m, r);
+    for (o2_recv *r; (r = o2_ring_pop(&l->recvq));) release(m, r);
     GHashTableIter it;
     gpointer k, v;
     g_hash_table_iter_init(&it, l->irecv_req);

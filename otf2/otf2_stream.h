@@ -38,7 +38,10 @@ typedef struct o2_draw {
     uint64_t idx;
     uint32_t n_info;
     int64_t info[O2_MAX_FIELDS];
+    o2_cat *cat; /* the category's, set by o2_emit */
 } o2_draw;
+
+typedef struct o2_done o2_done;
 
 typedef struct mapper {
     o2_archive *a;
@@ -48,13 +51,27 @@ typedef struct mapper {
     GPtrArray *cats;         /* o2_cat* */
     GHashTable *cat_by_name; /* "kind:name" -> id + 1 */
     uint32_t msg_cat, inferred_cat;
-    /* drawables not written yet: a binary heap in end order */
-    o2_draw *heap;
-    size_t n_heap, cap_heap, max_heap;
+    struct o2_out *out; /* where drawables go (otf2_out.h) */
+    size_t max_wait;    /* the most drawables that waited to be written */
     /* messages in flight */
     GHashTable *chans;  /* chan_key -> chan* */
     GPtrArray **by_dst; /* per rank: the channels to it */
-    GQueue *fifo;       /* per rank: its receives to match, in posting order */
+    o2_ring *fifo;      /* per rank: its receives to match, in posting order */
+    /* receives of the fifos done but not cancelled, in order of done_t: the
+     * watermark waits for the earliest */
+    struct o2_done {
+        int64_t t; /* r->done_t */
+        o2_recv *r;
+    } * done_heap;
+    /* caches by id (otf2_stream.c) */
+    const o2_group **comm_groups; /* a communicator's COMM_GROUP, or NULL */
+    uint32_t n_comm_groups;
+    uint32_t *region_cats; /* a region's category, or O2_NONE */
+    uint32_t n_region_cats;
+    /* sends and receives let go, for reuse */
+    O2_VEC(o2_send *) free_sends;
+    O2_VEC(o2_recv *) free_recvs;
+    size_t n_done_heap, cap_done_heap;
     uint32_t n_rank_slots;
     bool all_read;
     /* counts for the summary */
@@ -71,7 +88,7 @@ typedef struct mapper {
 
 uint32_t o2_category(mapper *m, slog_kind kind, const char *name, const char *group, uint32_t rgba,
                      const uint8_t *fields, uint32_t n_fields, uint8_t family);
-/* Queue a drawable for the writer. */
+/* Queue a drawable for the writer (its cat is set here). */
 void o2_emit(mapper *m, const o2_draw *d);
 void o2_unmatched(mapper *m, const char *kind, int32_t src, int32_t dst, int64_t tag, int64_t comm);
 
@@ -88,7 +105,7 @@ void o2_stream_end_location(mapper *m, o2_loc *l);
 /* Match what can be matched; with m->all_read, everything, listing the rest. */
 void o2_stream_match(mapper *m);
 /* The earliest end of a drawable that can still be made (INT64_MAX: none). */
-int64_t o2_stream_watermark(const mapper *m);
+int64_t o2_stream_watermark(mapper *m);
 void o2_stream_free(mapper *m);
 
 /* The clock pass: the first synchronising collectives of each location
