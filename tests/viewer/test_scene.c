@@ -11,6 +11,44 @@
 #include "gen.h"
 #include "scene.h"
 
+/* The range queries of the search test, written out by hand. */
+static int model_match(int i, const slog_drawable *d)
+{
+    int64_t dur = d->end > d->start ? d->end - d->start : d->start - d->end;
+    int msg = d->category == GEN_CAT_MSG && d->n_info == 3;
+    switch (i) {
+    case 0: return msg && d->info[1] > 4096;
+    case 1: return msg && d->info[1] <= 2048;
+    case 2: return msg && dur > 20000;
+    case 3: return d->category == GEN_CAT_SEND && dur < 30000;
+    case 4: return msg && (d->timeline == 3 || d->end_timeline == 3);
+    case 5: return msg && (d->timeline >= 6 || d->end_timeline >= 6) && d->info[0] == 1;
+    default: return d->category == GEN_CAT_CHECKPOINT;
+    }
+}
+
+typedef struct model_count {
+    const sv_search_bound *b;
+    int i;
+    int64_t at;
+    uint64_t total, before, all, disagree;
+} model_count;
+
+static slog_cb_result model_count_cb(void *user, const slog_drawable *d)
+{
+    model_count *m = user;
+    m->all++;
+    int want = model_match(m->i, d);
+    if (want != sv_search_bound_match(m->b, d->kind, d->category, d->timeline, d->end_timeline, d->start, d->end,
+                                      d->info, d->n_info))
+        m->disagree++;
+    if (want) {
+        m->total++;
+        m->before += d->start < m->at;
+    }
+    return SLOG_CONTINUE;
+}
+
 static void test_aggregate(void)
 {
     float cols[10];
@@ -289,6 +327,53 @@ static void test_file(const char *dir)
     CHECK(f.item.category == GEN_CAT_RECV && f.item.timeline == 4 && f.info[0] == 3);
     CHECK(sv_search_parse("nosuchthing", &q) == 0);
     CHECK(sv_search_find(r, &q, -1, 1, NULL, NULL, &f, &err) == 0);
+
+    /* range predicates, and what a malformed query says */
+    sv_search_error se;
+    CHECK(sv_search_parse_ex("bytes>4096 duration<=10us", &q, &se) == 0 && q.n_terms == 2);
+    CHECK(q.terms[0].op == SV_OP_GT && q.terms[0].value == 4096 && q.terms[0].subject == SV_SUBJ_FIELD);
+    CHECK(q.terms[1].op == SV_OP_LE && q.terms[1].value == 10000 && q.terms[1].subject == SV_SUBJ_DURATION);
+    CHECK(sv_search_parse_ex("duration>1.5ms bytes<=4KiB tag!=3", &q, &se) == 0);
+    CHECK(q.terms[0].value == 1500000 && q.terms[1].value == 4096 && q.terms[2].op == SV_OP_NE);
+    CHECK(sv_search_parse_ex("MPI_Send tag=abc", &q, &se) == -1 && se.pos == 13 && strstr(se.message, "abc"));
+    CHECK(sv_search_parse_ex("send >5", &q, &se) == -1 && se.pos == 5 && strstr(se.message, "field name"));
+    CHECK(sv_search_parse_ex("duration>3xs", &q, &se) == -1 && se.pos == 10 && strstr(se.message, "unit"));
+    CHECK(sv_search_parse_ex("tag<", &q, &se) == -1 && se.pos == 4 && strstr(se.message, "no value"));
+    CHECK(sv_search_parse_ex("tag=<3", &q, &se) == -1 && se.pos == 4);
+    CHECK(sv_search_parse_ex("tag!3", &q, &se) == -1 && se.pos == 3);
+    CHECK(sv_search_parse_ex("a b c d e f g h i", &q, &se) == -1 && se.pos == 16);
+    CHECK(sv_search_parse_ex("  ", &q, &se) == -1 && strstr(se.message, "empty"));
+    CHECK(sv_search_parse_ex("bytes>99999999999999999999", &q, &se) == -1 && strstr(se.message, "range"));
+    /* a brute-force model: every drawable of the file against the ranges */
+    {
+        static const char *const QS[] = {"message bytes>4096",     "message bytes<=2048", "message duration>20us",
+                                         "MPI_Send duration<30us", "message peer=3",      "message peer>=6 tag=1",
+                                         "Checkpoint duration=0"};
+        for (size_t i = 0; i < sizeof QS / sizeof QS[0]; i++) {
+            CHECK(sv_search_parse(QS[i], &q) == 0);
+            sv_search_bound *b = sv_search_bind(&q, r);
+            CHECK(b != NULL);
+            model_count mc = {.b = b, .i = (int)i, .at = fi->t_min + (fi->t_max - fi->t_min) / 3};
+            slog_query all = {.t0 = fi->t_min, .t1 = fi->t_max, .flags = SLOG_QUERY_NO_PREVIEW};
+            CHECK(slog_reader_query(r, &all, model_count_cb, NULL, &mc, NULL, &err) == SLOG_OK);
+            CHECK(mc.total > 0 && mc.total < mc.all && mc.disagree == 0);
+            uint64_t total, before;
+            int exact, complete;
+            CHECK(sv_search_count(r, b, mc.at, UINT64_MAX, UINT64_MAX, NULL, NULL, &total, &before, &exact, &complete,
+                                  &err) == 0);
+            CHECK(complete && exact && total == mc.total && before == mc.before);
+            /* bounded: stops once enough are counted past `at`, before exact */
+            CHECK(sv_search_count(r, b, mc.at, 5, UINT64_MAX, NULL, NULL, &total, &before, &exact, &complete, &err) ==
+                  0);
+            CHECK(exact && before == mc.before && total >= 5 && total <= mc.total);
+            CHECK(!complete || total == mc.total);
+            /* out of budget: lower bounds */
+            CHECK(sv_search_count(r, b, fi->t_max, UINT64_MAX, 10, NULL, NULL, &total, &before, &exact, &complete,
+                                  &err) == 0);
+            CHECK(!complete && total < mc.total && before <= mc.before);
+            sv_search_bound_free(b);
+        }
+    }
 
     slog_reader_close(r);
     unlink(path);
