@@ -2,12 +2,14 @@
 /* test_scene.c - preview-to-pixel aggregation, nesting depth, hit testing
  * (pure), then queries, range statistics and search on a generated file
  * compared with a brute-force model of what gen.c wrote. */
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "aggregate.h"
 #include "analysis.h"
 #include "check.h"
+#include "density.h"
 #include "gen.h"
 #include "scene.h"
 
@@ -129,7 +131,7 @@ static void test_scene_pure(void)
     sv_viewport_init(&vp, 0, 1000, 1000);
     sv_layout lay;
     sv_layout_build(&lay, 2, NULL, NULL, 0, 1, 30, 10);
-    sv_geom g = {&vp, &lay, 0};
+    sv_geom g = {&vp, &lay, 0, NULL};
     /* deepest state under the pointer */
     CHECK(sv_scene_hit(s, &g, NULL, 260, 15) == 2);
     CHECK(sv_scene_hit(s, &g, NULL, 220, 15) == 0);
@@ -180,6 +182,133 @@ static void check_item_info(slog_reader *r, const sv_scene *s)
             return;
         }
     }
+}
+
+/* Arrows of the generated file by sender timeline, those with sender or
+ * receiver on timeline `peer` (a ring: only two senders). */
+typedef struct peer_model {
+    uint32_t peer;
+    uint64_t by_sender[8];
+    uint64_t all;
+} peer_model;
+
+static slog_cb_result peer_cb(void *user, const slog_drawable *d)
+{
+    peer_model *m = user;
+    if (d->kind != SLOG_KIND_ARROW) return SLOG_CONTINUE;
+    m->all++;
+    if ((d->timeline == m->peer || d->end_timeline == m->peer) && d->timeline < 8) m->by_sender[d->timeline]++;
+    return SLOG_CONTINUE;
+}
+
+/* The message filter, the density band and the column description. */
+static void test_density(slog_reader *r)
+{
+    const slog_file_info *fi = slog_reader_info(r);
+    slog_error err = {0};
+    sv_search q;
+    CHECK(sv_search_parse("peer=3", &q) == 0);
+    sv_search_bound *f = sv_search_bind(&q, r);
+    CHECK(f != NULL);
+    if (!f) return;
+    peer_model pm = {.peer = 3};
+    slog_query all = {.t0 = fi->t_min, .t1 = fi->t_max, .flags = SLOG_QUERY_NO_PREVIEW};
+    CHECK(slog_reader_query(r, &all, peer_cb, NULL, &pm, NULL, &err) == SLOG_OK);
+    CHECK(pm.by_sender[2] > 0 && pm.by_sender[3] > 0 && pm.by_sender[0] == 0);
+
+    /* counted from every drawable: the model's numbers, by sender */
+    double t0 = (double)fi->t_min, t1 = (double)fi->t_max + 1;
+    sv_density *d = sv_density_scan(r, f, t0, t1, 200, NULL, UINT64_MAX, NULL, NULL, &err);
+    CHECK(d != NULL);
+    if (d) {
+        for (uint32_t tl = 0; tl < 8; tl++) {
+            double sum = 0;
+            for (int i = 0; i < 200; i++) sum += d->drawn[tl * 200 + (uint32_t)i];
+            CHECK(sum == (double)pm.by_sender[tl]);
+        }
+        CHECK(d->max >= 1 && !d->folded_unfiltered);
+    }
+    /* a budget too small gives up rather than undercount */
+    CHECK(sv_density_scan(r, f, t0, t1, 200, NULL, 10, NULL, NULL, &err) == NULL && err.status == SLOG_OK);
+
+    /* zoomed out: the arrows are folded into columns; the scene's density
+     * conserves their count; with a filter the folded part is marked */
+    sv_palette pal;
+    CHECK(sv_palette_init(&pal, r) == 0);
+    sv_scene *s = sv_scene_query(r, t0, t1, 200, NULL, 0, NULL, NULL, &err);
+    CHECK(s != NULL);
+    if (s && d) {
+        sv_density tmp;
+        int show;
+        const sv_density *sd = sv_density_for(s, &pal, &tmp, &show);
+        CHECK(sd == &tmp && show && tmp.n_folded > 0 && !tmp.folded_unfiltered);
+        CHECK(fabs(tmp.n_folded + (double)tmp.n_drawn - (double)pm.all) < 0.5);
+        sv_density_clear(&tmp);
+        pal.msg_filter = f;
+        pal.msg_filter_gen = 7;
+        sd = sv_density_for(s, &pal, &tmp, &show);
+        CHECK(sd == &tmp && tmp.folded_unfiltered); /* no scan for this filter yet */
+        sv_density_clear(&tmp);
+        s->msg_density = d;
+        s->msg_filter_gen = 7;
+        d = NULL;
+        CHECK(sv_density_for(s, &pal, &tmp, &show) == s->msg_density && show);
+        sv_density_clear(&tmp);
+        pal.msg_filter_gen = 8; /* another filter since */
+        CHECK(sv_density_for(s, &pal, &tmp, &show) == &tmp);
+        sv_density_clear(&tmp);
+
+        /* a column of a row: its span, the states' shares, its messages */
+        char buf[1024];
+        int col = -1;
+        for (int i = 0; i < 200 && col < 0; i++)
+            if (s->msg_density->drawn[3 * 200 + (uint32_t)i] > 0) col = i;
+        CHECK(col >= 0);
+        CHECK(sv_column_describe(s, &pal, NULL, s->msg_density, 0, 3, col, buf, sizeof buf) == 0);
+        CHECK(strstr(buf, "% of the time") && strstr(buf, "messages sent") && strstr(buf, " – "));
+        const char *names[GEN_N_CATS] = {"MPI_Send", "MPI_Recv", "MPI_Allreduce", "MPI_Wait", "message", "Checkpoint"};
+        CHECK(sv_column_describe(s, &pal, names, s->msg_density, 0, 3, col, buf, sizeof buf) == 0);
+        CHECK(strstr(buf, "MPI_") != NULL);
+        CHECK(sv_column_describe(s, &pal, names, NULL, 0, 99, col, buf, sizeof buf) == -1 && buf[0] == 0);
+    }
+    sv_scene_free(s);
+    sv_density_free(d);
+
+    /* zoomed in: an arrow drawn as itself is hit, unless the filter
+     * rejects it */
+    s = sv_scene_query(r, 100000000, 101000000, 1000, NULL, 0, NULL, NULL, &err);
+    CHECK(s != NULL);
+    if (s) {
+        sv_viewport vp;
+        sv_viewport_init(&vp, 100000000, 101000000, 1000);
+        sv_layout lay;
+        sv_layout_build(&lay, 8, NULL, NULL, 0, 7, 30, 10);
+        long arrow = -1;
+        for (size_t k = 0; k < s->n_items && arrow < 0; k++)
+            if (s->items[k].kind == SLOG_KIND_ARROW && s->items[k].timeline == 2 && s->items[k].end_timeline == 3)
+                arrow = (long)k;
+        CHECK(arrow >= 0);
+        if (arrow >= 0) {
+            sv_geom g = {&vp, &lay, 0, NULL};
+            double x0, y0, x1, y1;
+            CHECK(sv_geom_arrow(&g, &s->items[arrow], &x0, &y0, &x1, &y1));
+            double mx = (x0 + x1) / 2, my = (y0 + y1) / 2;
+            CHECK(sv_scene_hit(s, &g, NULL, mx, my) == arrow);
+            g.msg_filter = f;
+            CHECK(sv_scene_hit(s, &g, NULL, mx, my) == arrow);
+            sv_search q2;
+            CHECK(sv_search_parse("peer=5", &q2) == 0);
+            sv_search_bound *f2 = sv_search_bind(&q2, r);
+            g.msg_filter = f2;
+            CHECK(sv_scene_hit(s, &g, NULL, mx, my) != arrow);
+            CHECK(!sv_msg_filter_item(f2, s, &s->items[arrow]) && sv_msg_filter_item(f, s, &s->items[arrow]));
+            sv_search_bound_free(f2);
+        }
+        sv_layout_clear(&lay);
+    }
+    sv_scene_free(s);
+    sv_palette_clear(&pal);
+    sv_search_bound_free(f);
 }
 
 static void test_file(const char *dir)
@@ -375,6 +504,7 @@ static void test_file(const char *dir)
         }
     }
 
+    test_density(r);
     slog_reader_close(r);
     unlink(path);
 }

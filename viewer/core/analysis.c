@@ -342,6 +342,11 @@ void sv_search_bound_free(sv_search_bound *b)
     free(b);
 }
 
+const sv_search *sv_search_bound_query(const sv_search_bound *b)
+{
+    return &b->q;
+}
+
 int sv_search_bound_category(const sv_search_bound *b, uint32_t category)
 {
     return category < b->n_categories && b->cat_ok[category];

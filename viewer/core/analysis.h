@@ -74,6 +74,8 @@ int sv_search_parse(const char *text, sv_search *out);
 typedef struct sv_search_bound sv_search_bound;
 sv_search_bound *sv_search_bind(const sv_search *q, const slog_reader *r);
 void sv_search_bound_free(sv_search_bound *b);
+/* The query it was bound from. */
+const sv_search *sv_search_bound_query(const sv_search_bound *b);
 /* Does a drawable match? info may be NULL when n_info is 0. */
 int sv_search_bound_match(const sv_search_bound *b, uint32_t kind, uint32_t category, uint32_t timeline,
                           uint32_t end_timeline, int64_t start, int64_t end, const int64_t *info, uint32_t n_info);

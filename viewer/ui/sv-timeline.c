@@ -299,7 +299,7 @@ static uint8_t *visible_timelines(SvTimeline *self)
 static gboolean frame_holds(SvTimeline *self, const uint8_t *want)
 {
     return scene_matches(self) && self->scene->n_timelines == self->doc->fi->n_timelines &&
-           sv_scene_covers(self->scene, want);
+           sv_scene_covers(self->scene, want) && self->scene->msg_filter_gen == self->doc->pal.msg_filter_gen;
 }
 
 gboolean sv_timeline_rows_drawn(SvTimeline *self)
@@ -546,7 +546,7 @@ static void popover_closed_cb(GtkPopover *p, SvTimeline *self)
 
 static gboolean item_anchor(SvTimeline *self, const sv_item *it, GdkRectangle *r)
 {
-    sv_geom g = {&self->vp, &self->lay, self->scroll_y};
+    sv_geom g = {&self->vp, &self->lay, self->scroll_y, NULL};
     double x = 0, y = 0, w = 1, h = 1;
     if (it->kind == SLOG_KIND_STATE) {
         sv_rect rc;
@@ -744,7 +744,7 @@ gboolean sv_timeline_popover_any(SvTimeline *self)
 static long hit(SvTimeline *self, double x, double y)
 {
     if (!self->scene || !self->doc || y < SV_RULER_H || sv_timeline_is_folded(self)) return -1;
-    sv_geom g = {&self->vp, &self->lay, self->scroll_y};
+    sv_geom g = {&self->vp, &self->lay, self->scroll_y, self->doc->pal.msg_filter};
     return sv_scene_hit(self->scene, &g, self->doc->pal.visible, x, y - SV_RULER_H);
 }
 
@@ -1130,6 +1130,7 @@ void sv_timeline_palette_changed(SvTimeline *self)
 {
     self->have_hover = FALSE;
     gtk_widget_queue_draw(GTK_WIDGET(self));
+    request_frame(self); /* a new message filter counts its density anew */
 }
 
 void sv_timeline_set_compact_rows(SvTimeline *self, gboolean compact)
