@@ -532,7 +532,7 @@ int sv_search_count(slog_reader *r, const sv_search_bound *b, int64_t at, uint64
             *complete = 1;
             return 0;
         }
-        if ((*before_exact && c.total >= limit) || c.seen >= budget) return 0;
+        if ((*before_exact && c.total - c.before >= limit) || c.seen >= budget) return 0;
         edge = c.t1 + 1;
         if (w < span / 16) w *= 2;
     }

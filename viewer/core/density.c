@@ -141,12 +141,15 @@ int sv_density_build(sv_density *d, const sv_scene *s, const sv_palette *pal)
 
 typedef struct share {
     uint32_t cat;
+    int state;
     float v;
 } share;
 
+/* states first, by their share of the time, then the counts */
 static int cmp_share(const void *a, const void *b)
 {
     const share *x = a, *y = b;
+    if (x->state != y->state) return x->state ? -1 : 1;
     if (x->v != y->v) return x->v > y->v ? -1 : 1;
     return x->cat < y->cat ? -1 : x->cat > y->cat;
 }
@@ -165,7 +168,8 @@ int sv_column_describe(const sv_scene *s, const sv_palette *pal, const char *con
         float v = s->cols[k * (size_t)s->width + (size_t)column];
         /* folded messages are told in the messages line */
         if (dens && cat < pal->n && pal->kind[cat] == SLOG_KIND_ARROW) continue;
-        if (cat < pal->n && pal->visible[cat] && v > 0.0005f) sh[n++] = (share){cat, v};
+        if (cat < pal->n && pal->visible[cat] && v > 0.0005f)
+            sh[n++] = (share){cat, pal->kind[cat] == SLOG_KIND_STATE, v};
     }
     float drawn = 0, folded = 0;
     if (dens && dens->drawn && timeline < dens->n_timelines && column < dens->width) {
@@ -181,11 +185,13 @@ int sv_column_describe(const sv_scene *s, const sv_palette *pal, const char *con
     double c0 = s->t0 + column * s->pixel_ns;
     sv_format_time((int64_t)llround(c0 + offset), t0, sizeof t0);
     sv_format_time((int64_t)llround(c0 + s->pixel_ns + offset), t1, sizeof t1);
-    sv_format_time((int64_t)llround(s->pixel_ns), w, sizeof w);
+    sv_format_duration(s->pixel_ns, w, sizeof w);
     size_t len = (size_t)snprintf(buf, size, "%s – %s (%s, one pixel)", t0, t1, w);
     for (size_t i = 0; i < n && len < size; i++) {
         const char *name = names && names[sh[i].cat] ? names[sh[i].cat] : "?";
-        if (pal->kind[sh[i].cat] == SLOG_KIND_STATE)
+        if (sh[i].state && sh[i].v < 0.005f)
+            len += (size_t)snprintf(buf + len, size - len, "\n%s: < 1 %% of the time", name);
+        else if (sh[i].state)
             len += (size_t)snprintf(buf + len, size - len, "\n%s: %.0f %% of the time", name, sh[i].v * 100.0);
         else
             len += (size_t)snprintf(buf + len, size - len, "\n%s: %.0f", name, (double)sh[i].v);

@@ -2,6 +2,8 @@
 /* sv-script.c - the test-script interpreter (SLOG2_VIEW_SCRIPT). */
 #include "sv-window-private.h"
 
+#include "density.h"
+
 #include <math.h>
 #include <stdio.h>
 
@@ -584,7 +586,95 @@ static gboolean verb_expect_legend_names_whole(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+static gboolean verb_message_filter(SvWindow *self, const char *arg)
+{
+    /* the popover's Apply with this query; empty: all messages */
+    sv_window_msgfilter_apply_text(self, arg);
+    return TRUE;
+}
+
+static gboolean verb_expect_message_filter(SvWindow *self, const char *arg)
+{
+    /* none | QUERY | error PART: the header button's label and clear
+     * button, or the popover's error */
+    const char *label = gtk_menu_button_get_label(self->msgfilter_button);
+    gboolean clear = gtk_widget_get_visible(self->msgfilter_clear);
+    const char *err =
+        gtk_widget_get_visible(GTK_WIDGET(self->msgfilter_error)) ? gtk_label_get_text(self->msgfilter_error) : "";
+    printf("message filter button: %s%s%s%s\n", label ? label : "", clear ? " (clear button)" : "", *err ? "; " : "",
+           err);
+    if (g_str_has_prefix(arg, "error ")) {
+        if (!strstr(err, arg + 6)) script_fail(self, "the message filter does not show that error");
+    } else if (g_str_equal(arg, "none")) {
+        if (clear || self->msg_filter || !label || strcmp(label, "All messages") != 0)
+            script_fail(self, "a message filter is shown");
+    } else if (!clear || !self->msg_filter || strcmp(self->msg_filter, arg) != 0 || !label || !strstr(label, arg)) {
+        script_fail(self, "the message filter is not shown as set");
+    }
+    return TRUE;
+}
+
+static gboolean verb_expect_search(SvWindow *self, const char *arg)
+{
+    /* part of the search's status ("3 of 120", "wrapped", "no match") */
+    const char *t =
+        gtk_widget_get_visible(GTK_WIDGET(self->search_status)) ? gtk_label_get_text(self->search_status) : "";
+    printf("search status: %s\n", t);
+    if (!strstr(t, arg)) script_fail(self, "the search status says something else");
+    return TRUE;
+}
+
+static gboolean verb_expect_column(SvWindow *self, const char *arg)
+{
+    /* FX FY PART: the tooltip over the timeline at fractions of its size
+     * (a zoomed-out histogram column) says PART */
+    double fx = 0, fy = 0;
+    int n = 0;
+    if (sscanf(arg, "%lf %lf %n", &fx, &fy, &n) != 2 || !arg[n]) {
+        script_fail(self, "expect-column wants FX FY TEXT");
+        return TRUE;
+    }
+    GtkWidget *tl = GTK_WIDGET(self->timeline);
+    char *t = sv_timeline_column_text(self->timeline, fx * gtk_widget_get_width(tl), fy * gtk_widget_get_height(tl));
+    printf("column: %s\n", t ? t : "(no tooltip)");
+    if (!t || !strstr(t, arg + n)) script_fail(self, "the column's tooltip says something else");
+    g_free(t);
+    return TRUE;
+}
+
+static gboolean verb_expect_density(SvWindow *self, const char *arg)
+{
+    /* filtered | unfiltered | all | none: the frame's density band counted
+     * through the filter from every drawable, drawn with its folded part
+     * unfiltered, drawn without a filter, or not drawn */
+    const sv_scene *s = sv_timeline_get_scene(self->timeline);
+    if (!s) {
+        script_fail(self, "no frame");
+        return TRUE;
+    }
+    sv_density tmp;
+    int show;
+    const sv_density *d = sv_density_for(s, &self->doc->pal, &tmp, &show);
+    const char *what = !d || !show                 ? "none"
+                       : d == s->msg_density       ? "filtered"
+                       : tmp.folded_unfiltered     ? "unfiltered"
+                       : self->doc->pal.msg_filter ? "filtered"
+                                                   : "all";
+    double n = 0;
+    for (size_t i = 0; d && i < (size_t)d->n_timelines * (size_t)d->width; i++)
+        n += d->drawn[i] + (d->folded_unfiltered ? 0 : d->folded[i]);
+    printf("density band: %s, %.0f messages\n", what, n);
+    sv_density_clear(&tmp);
+    if (!g_str_equal(what, arg)) script_fail(self, "the density band is not as expected");
+    return TRUE;
+}
+
 static const script_verb VERBS[] = {
+    {"message-filter", 1, verb_message_filter},
+    {"expect-message-filter", 0, verb_expect_message_filter},
+    {"expect-search", 1, verb_expect_search},
+    {"expect-density", 1, verb_expect_density},
+    {"expect-column", 1, verb_expect_column},
     {"message-colour", 1, verb_message_colour},
     {"expect-legend-names-whole", 1, verb_expect_legend_names_whole},
     {"set-visible", 1, verb_set_visible},
