@@ -3,7 +3,8 @@
 # window (run under xvfb-run) with SLOG2_VIEW_SCRIPT: the message filter in
 # the header (set, refused with its error, cleared), the density band it
 # counts, the tooltip of a zoomed-out column, and what the search says
-# (its count, going round, no match, not a query). Counts are checked
+# (its count, going round, no match, not a query), and two windows with
+# their time windows linked. Counts are checked
 # against the generated file's model: a ring of T timelines, one message
 # per timeline and iteration, tag = iteration % 100 (one 1337), bytes =
 # 1 KiB << (iteration % 8), a Checkpoint on every timeline every fifth
@@ -44,6 +45,21 @@ all=$(sed -n 's/^density band: all, \([0-9]*\) messages$/\1/p' "$WORK/messages.o
 [ -n "$all" ] && [ "$all" -gt 47900 ] && [ "$all" -le 48000 ] || { echo "density: ${all:-no} messages, not ~48000"; exit 1; }
 grep -q "^density band: filtered, 3000 messages" "$WORK/messages.out" || { echo "filtered density: not 3000"; exit 1; }
 [ -s "$WORK/filtered.png" ] || { echo "no export with the filter"; exit 1; }
+
+# two traces side by side: Open in New Window, then Link Time Window in
+# both: zoom and pan in one move the other; unlinked, it stays
+FILE2="$WORK/messages2.slog2"
+"$GEN" "$FILE2" 8 600 4 || exit 1
+SLOG2_VIEW_SCRIPT="new-window $FILE2; expect-other-window 0 0.6; window 0.1 0.15; expect-other-window 0 0.6;
+ link all; window 0.1 0.15; expect-other-window 0.1 0.15; action zoom-in; expect-other-window same;
+ action pan-right; expect-other-window same; window 0.1 0.15; link no; window 0.2 0.25;
+ expect-other-window 0.1 0.15; close-other; quit" \
+  timeout 120 "$VIEW" "$FILE" > "$WORK/link.out" 2> "$WORK/link.err"
+rc=$?
+cat "$WORK/link.out"
+cat "$WORK/link.err" >&2
+[ $rc -eq 0 ] || { echo "link: slog2-view exited with $rc"; exit 1; }
+grep -q "^FAIL" "$WORK/link.out" && exit 1
 
 if [ -z "$TRACES" ] || [ ! -d "$TRACES/lulesh-64r" ]; then
   echo "SKIP the real trace: no shared traces directory (${TRACES:-unset})"

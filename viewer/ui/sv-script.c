@@ -642,6 +642,77 @@ static gboolean verb_expect_column(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+static gboolean verb_new_window(SvWindow *self, const char *arg)
+{
+    /* PATH: what Open in New Window does with the chosen file */
+    GFile *f = g_file_new_for_path(arg);
+    if (!sv_window_open_in_new_window(self, f)) script_fail(self, "no new window");
+    g_object_unref(f);
+    return TRUE;
+}
+
+static SvWindow *other_window(SvWindow *self)
+{
+    GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
+    for (GList *l = app ? gtk_application_get_windows(app) : NULL; l; l = l->next)
+        if (SV_IS_WINDOW(l->data) && l->data != (gpointer)self) return l->data;
+    return NULL;
+}
+
+static gboolean verb_link(SvWindow *self, const char *arg)
+{
+    /* yes|no: this window's Link Time Window; all: every window's */
+    gboolean all = g_str_equal(arg, "all");
+    GVariant *on = g_variant_new_boolean(all || g_str_equal(arg, "yes"));
+    g_variant_ref_sink(on);
+    GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
+    for (GList *l = app ? gtk_application_get_windows(app) : NULL; l; l = l->next)
+        if (SV_IS_WINDOW(l->data) && (all || l->data == (gpointer)self))
+            g_action_group_change_action_state(G_ACTION_GROUP(l->data), "link-windows", on);
+    g_variant_unref(on);
+    return TRUE;
+}
+
+static gboolean verb_close_other(SvWindow *self, const char *arg)
+{
+    /* close the other windows (quit then ends the app) */
+    SvWindow *o;
+    while ((o = other_window(self))) gtk_window_destroy(GTK_WINDOW(o));
+    return TRUE;
+}
+
+static gboolean verb_expect_other_window(SvWindow *self, const char *arg)
+{
+    /* T0 T1 | same: the other window shows this time window (seconds on
+     * its ruler), or this window's (within a pixel); waits for it to have
+     * opened its file */
+    double a = 0, b = 0;
+    const sv_viewport *me = sv_timeline_get_viewport(self->timeline);
+    if (g_str_equal(arg, "same")) {
+        a = me->t0 / 1e9;
+        b = me->t1 / 1e9;
+    } else if (sscanf(arg, "%lf %lf", &a, &b) != 2) {
+        script_fail(self, "expect-other-window wants T0 T1 (seconds) or same");
+        return TRUE;
+    }
+    SvWindow *o = other_window(self);
+    if (o && (!o->doc || o->opening || sv_timeline_is_busy(o->timeline))) {
+        self->script_i--; /* again at the next step */
+        return TRUE;
+    }
+    if (!o) {
+        script_fail(self, "no other window");
+        return TRUE;
+    }
+    const sv_viewport *vp = sv_timeline_get_viewport(o->timeline);
+    double px = (vp->t1 - vp->t0) / (vp->width > 0 ? vp->width : 1);
+    double t0 = vp->t0 / 1e9, t1 = vp->t1 / 1e9;
+    printf("other window: %.9f %.9f s (%s)\n", t0, t1, o->path ? o->path : "no file");
+    if (fabs(t0 * 1e9 - a * 1e9) > px || fabs(t1 * 1e9 - b * 1e9) > px)
+        script_fail(self, "the other window shows another time window");
+    return TRUE;
+}
+
 static gboolean verb_expect_density(SvWindow *self, const char *arg)
 {
     /* filtered | unfiltered | all | none: the frame's density band counted
@@ -675,6 +746,10 @@ static const script_verb VERBS[] = {
     {"expect-search", 1, verb_expect_search},
     {"expect-density", 1, verb_expect_density},
     {"expect-column", 1, verb_expect_column},
+    {"new-window", 0, verb_new_window},
+    {"link", 0, verb_link},
+    {"expect-other-window", 0, verb_expect_other_window},
+    {"close-other", 0, verb_close_other},
     {"message-colour", 1, verb_message_colour},
     {"expect-legend-names-whole", 1, verb_expect_legend_names_whole},
     {"set-visible", 1, verb_set_visible},

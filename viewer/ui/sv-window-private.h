@@ -96,6 +96,12 @@ void sv_window_msgfilter_detach(SvWindow *self);
 void sv_window_msgfilter_attach(SvWindow *self);
 /* What the popover's Apply does with text (the script's message-filter). */
 void sv_window_msgfilter_apply_text(SvWindow *self, const char *text);
+/* sv-link.c */
+void sv_window_link_init(SvWindow *self);
+/* The time window changed: pass it on to the linked windows. */
+void sv_window_link_view_changed(SvWindow *self);
+/* What Open in New Window does with the chosen file. */
+SvWindow *sv_window_open_in_new_window(SvWindow *self, GFile *file);
 /* sv-build.c */
 gboolean sv_window_pulse_cb(gpointer user);
 void sv_window_open_meta(SvWindow *self, const char *meta);

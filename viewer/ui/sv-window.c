@@ -511,6 +511,7 @@ static void range_selected_cb(SvTimeline *tl, double t0, double t1, SvWindow *se
 static void view_changed_cb(SvTimeline *tl, SvWindow *self)
 {
     update_status(self);
+    sv_window_link_view_changed(self);
 }
 
 static void history_cb(SvTimeline *tl, SvWindow *self)
@@ -715,6 +716,7 @@ static void sv_window_init(SvWindow *self)
     self->header = GTK_HEADER_BAR(gtk_window_get_titlebar(GTK_WINDOW(self)));
     sv_window_search_init(self);
     sv_window_msgfilter_init(self);
+    sv_window_link_init(self);
     g_signal_connect(self, "close-request", G_CALLBACK(close_request_cb), NULL);
     g_action_map_add_action_entries(G_ACTION_MAP(self), ACTIONS, G_N_ELEMENTS(ACTIONS), self);
     prefer_dark_changed_cb(NULL, NULL, self);
