@@ -61,6 +61,50 @@ cat "$WORK/link.err" >&2
 [ $rc -eq 0 ] || { echo "link: slog2-view exited with $rc"; exit 1; }
 grep -q "^FAIL" "$WORK/link.out" && exit 1
 
+# real input (xdotool, where installed): Shift+Ctrl+O opens the chooser
+# of Open in New Window; a click on "All messages", a query typed and
+# Enter set the filter
+if command -v xdotool >/dev/null 2>&1; then
+  rm -f "$WORK/input.done"
+  SLOG2_VIEW_SCRIPT="where msgfilter; wait-file $WORK/input.done; sleep 300; expect-message-filter peer=3;
+   expect-density filtered; quit" \
+    timeout 60 "$VIEW" "$FILE" > "$WORK/input.out" 2> "$WORK/input.err" &
+  pid=$!
+  for _ in $(seq 300); do grep -q "^msgfilter at" "$WORK/input.out" 2>/dev/null && break; sleep 0.1; done
+  win=$(xdotool search --name "^messages.slog2$" 2>/dev/null | tail -1)
+  X=0 Y=0
+  [ -n "$win" ] && eval "$(xdotool getwindowgeometry --shell "$win" | grep -E '^[XY]=')"
+  xdotool key ctrl+shift+o
+  chooser=
+  for _ in $(seq 50); do
+    chooser=$(xdotool search --name "^Open Trace in New Window$" 2>/dev/null | tail -1)
+    [ -n "$chooser" ] && break
+    sleep 0.1
+  done
+  # the chooser has the focus: Escape closes it (GTK ignores keys sent to a
+  # window by xdotool --window)
+  for _ in $(seq 50); do
+    xdotool search --name "^Open Trace in New Window$" >/dev/null 2>&1 || break
+    xdotool key Escape
+    sleep 0.2
+  done
+  set -- $(sed -n "s/^msgfilter at //p" "$WORK/input.out")
+  xdotool mousemove $((X + $1)) $((Y + $2)) click 1
+  sleep 0.5
+  xdotool type "peer=3"
+  xdotool key Return
+  sleep 0.3
+  touch "$WORK/input.done"
+  wait $pid
+  rc=$?
+  cat "$WORK/input.out"
+  cat "$WORK/input.err" >&2
+  [ -n "$chooser" ] || { echo "Shift+Ctrl+O: no 'Open Trace in New Window' chooser"; exit 1; }
+  [ $rc -eq 0 ] && ! grep -q "^FAIL" "$WORK/input.out" || { echo "real input: failed"; exit 1; }
+else
+  echo "SKIP part: xdotool not installed, real input not tested"
+fi
+
 if [ -z "$TRACES" ] || [ ! -d "$TRACES/lulesh-64r" ]; then
   echo "SKIP the real trace: no shared traces directory (${TRACES:-unset})"
   exit 0

@@ -218,7 +218,7 @@ static void test_density(slog_reader *r)
 
     /* counted from every drawable: the model's numbers, by sender */
     double t0 = (double)fi->t_min, t1 = (double)fi->t_max + 1;
-    sv_density *d = sv_density_scan(r, f, t0, t1, 200, NULL, UINT64_MAX, NULL, NULL, &err);
+    sv_density *d = sv_density_scan(r, f, t0, t1, 200, NULL, NULL, UINT64_MAX, NULL, NULL, &err);
     CHECK(d != NULL);
     if (d) {
         for (uint32_t tl = 0; tl < 8; tl++) {
@@ -229,7 +229,16 @@ static void test_density(slog_reader *r)
         CHECK(d->max >= 1 && !d->folded_unfiltered);
     }
     /* a budget too small gives up rather than undercount */
-    CHECK(sv_density_scan(r, f, t0, t1, 200, NULL, 10, NULL, NULL, &err) == NULL && err.status == SLOG_OK);
+    CHECK(sv_density_scan(r, f, t0, t1, 200, NULL, NULL, 10, NULL, NULL, &err) == NULL && err.status == SLOG_OK);
+    /* a hidden message category is not counted; the other timelines are
+     * left out when only some are wanted */
+    uint8_t vis[GEN_N_CATS] = {1, 1, 1, 1, 0, 1}, want[8] = {0, 0, 1, 0, 0, 0, 0, 0};
+    sv_density *h = sv_density_scan(r, f, t0, t1, 200, NULL, vis, UINT64_MAX, NULL, NULL, &err);
+    CHECK(h && h->n_drawn == 0 && h->max == 0);
+    sv_density_free(h);
+    h = sv_density_scan(r, f, t0, t1, 200, want, NULL, UINT64_MAX, NULL, NULL, &err);
+    CHECK(h && h->n_drawn == pm.by_sender[2]);
+    sv_density_free(h);
 
     /* zoomed out: the arrows are folded into columns; the scene's density
      * conserves their count; with a filter the folded part is marked */

@@ -46,6 +46,8 @@ static int density_alloc(sv_density *d, uint32_t n_timelines, int width)
 
 typedef struct scan_ctx {
     const sv_search_bound *f;
+    const uint8_t *visible;
+    uint32_t n_categories;
     sv_density *d;
     double t0, pixel_ns;
     uint64_t seen, budget;
@@ -62,6 +64,7 @@ static slog_cb_result scan_cb(void *user, const slog_drawable *dr)
         return SLOG_STOP;
     }
     if (dr->kind != SLOG_KIND_ARROW || dr->timeline >= c->d->n_timelines) return SLOG_CONTINUE;
+    if (c->visible && (dr->category >= c->n_categories || !c->visible[dr->category])) return SLOG_CONTINUE;
     double x = ((double)dr->start - c->t0) / c->pixel_ns;
     if (!(x >= 0 && x < c->d->width)) return SLOG_CONTINUE;
     if (!sv_search_bound_match(c->f, dr->kind, dr->category, dr->timeline, dr->end_timeline, dr->start, dr->end,
@@ -73,8 +76,8 @@ static slog_cb_result scan_cb(void *user, const slog_drawable *dr)
 }
 
 sv_density *sv_density_scan(slog_reader *r, const sv_search_bound *f, double t0, double t1, int width,
-                            const uint8_t *want, uint64_t budget, sv_cancel_fn cancel, void *cancel_user,
-                            slog_error *err)
+                            const uint8_t *want, const uint8_t *visible, uint64_t budget, sv_cancel_fn cancel,
+                            void *cancel_user, slog_error *err)
 {
     if (err) memset(err, 0, sizeof *err);
     const slog_file_info *fi = slog_reader_info(r);
@@ -85,6 +88,8 @@ sv_density *sv_density_scan(slog_reader *r, const sv_search_bound *f, double t0,
         return NULL;
     }
     scan_ctx c = {.f = f,
+                  .visible = visible,
+                  .n_categories = fi->n_categories,
                   .d = d,
                   .t0 = t0,
                   .pixel_ns = (t1 - t0) / width,

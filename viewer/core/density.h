@@ -42,13 +42,14 @@ void sv_density_free(sv_density *d); /* cleared and freed; NULL is fine */
 
 /* The messages matching f over [t0, t1] in width columns, counted from
  * every drawable (no previews) of the flagged timelines (want: NULL =
- * all), by sender timeline into drawn (folded stays 0). Gives up after
+ * all) and categories (visible: NULL = all), by sender timeline into
+ * drawn (folded stays 0). Gives up after
  * `budget` drawables. Returns a new density (sv_density_free), or NULL
  * when over budget, cancelled, out of memory or on a reader error (err
  * filled: status SLOG_OK but for the last). */
 sv_density *sv_density_scan(slog_reader *r, const sv_search_bound *f, double t0, double t1, int width,
-                            const uint8_t *want, uint64_t budget, sv_cancel_fn cancel, void *cancel_user,
-                            slog_error *err);
+                            const uint8_t *want, const uint8_t *visible, uint64_t budget, sv_cancel_fn cancel,
+                            void *cancel_user, slog_error *err);
 /* The budget of a frame's scan: a few hundred milliseconds of decoding
  * on a slow machine. */
 #define SV_DENSITY_SCAN_BUDGET 4000000u

@@ -501,7 +501,7 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     if (mf) {
         /* the folded messages counted through the filter: no hurry here */
         scene->msg_density =
-            sv_density_scan(d.r, mf, scene->t0, scene->t1, scene->width, o->have_timelines ? want : NULL,
+            sv_density_scan(d.r, mf, scene->t0, scene->t1, scene->width, o->have_timelines ? want : NULL, d.pal.visible,
                             16 * (uint64_t)SV_DENSITY_SCAN_BUDGET, NULL, NULL, &err);
         scene->msg_filter_gen = d.pal.msg_filter_gen;
         if (!scene->msg_density && err.status != SLOG_OK) {

@@ -100,6 +100,11 @@ static void clear_clicked_cb(GtkButton *b, SvWindow *self)
     apply(self);
 }
 
+static void popover_show_cb(GtkWidget *pop, SvWindow *self)
+{
+    gtk_widget_grab_focus(GTK_WIDGET(self->msgfilter_entry));
+}
+
 static GtkWidget *dim(const char *text)
 {
     GtkWidget *l = gtk_label_new(text);
@@ -145,6 +150,7 @@ void sv_window_msgfilter_init(SvWindow *self)
                                      "categories whose name holds it. Empty: all messages."));
     GtkWidget *pop = gtk_popover_new();
     gtk_popover_set_child(GTK_POPOVER(pop), box);
+    g_signal_connect(pop, "show", G_CALLBACK(popover_show_cb), self);
 
     self->msgfilter_button = GTK_MENU_BUTTON(gtk_menu_button_new());
     gtk_menu_button_set_popover(self->msgfilter_button, pop);
