@@ -29,7 +29,8 @@ typedef struct sv_density {
     int width;
     uint32_t n_timelines;
     float *drawn, *folded; /* n_timelines * width */
-    float max;             /* the largest drawn + folded of a column */
+    float max;             /* the largest drawn + folded of a column (the
+                              band's scale, the hatch included) */
     size_t n_drawn;        /* arrows counted in drawn */
     double n_folded;       /* total of folded */
     int folded_unfiltered;
@@ -65,8 +66,8 @@ const sv_density *sv_density_for(const sv_scene *s, const sv_palette *pal, sv_de
 #define SV_DENSITY_ARROWS 300
 
 /* The text of a row's column under the pointer: its time span, each
- * category's share of the time (states) or count (arrows, events) in it,
- * the largest first, and its messages. names: the categories'; offset
+ * state's share of the time in it (largest first), then the events'
+ * counts, then its messages (with dens; without, arrows count as events). names: the categories'; offset
  * (ns) is added to the printed times, as the ruler does. 0, or -1 when
  * the timeline has nothing folded there (buf empty). */
 int sv_column_describe(const sv_scene *s, const sv_palette *pal, const char *const *names, const sv_density *dens,
