@@ -482,6 +482,29 @@ static void test_file(const char *dir)
     CHECK(sv_search_parse_ex("a b c d e f g h i", &q, &se) == -1 && se.pos == 16);
     CHECK(sv_search_parse_ex("  ", &q, &se) == -1 && strstr(se.message, "empty"));
     CHECK(sv_search_parse_ex("bytes>99999999999999999999", &q, &se) == -1 && strstr(se.message, "range"));
+    /* any text: a query, or an error inside it with a message */
+    {
+        static const char alphabet[] = "tagbyesdurion=<>!=0123456789.xkKMGiBmsu \t-";
+        uint64_t seed = 12345;
+        for (int n = 0; n < 20000; n++) {
+            char text[64];
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            size_t len = (size_t)(seed >> 58);
+            for (size_t k = 0; k < len; k++) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                text[k] = alphabet[(seed >> 33) % (sizeof alphabet - 1)];
+            }
+            text[len] = 0;
+            if (sv_search_parse_ex(text, &q, &se) == 0) {
+                CHECK(q.n_terms >= 1 && q.n_terms <= SV_SEARCH_MAX_TERMS);
+                for (int k = 0; k < q.n_terms; k++)
+                    CHECK(q.terms[k].text[0] && q.terms[k].op <= SV_OP_GE &&
+                          (q.terms[k].subject == SV_SUBJ_NAME) == !q.terms[k].is_field);
+            } else {
+                CHECK(se.pos >= 0 && (size_t)se.pos <= len && se.message[0]);
+            }
+        }
+    }
     /* a brute-force model: every drawable of the file against the ranges */
     {
         static const char *const QS[] = {"message bytes>4096",     "message bytes<=2048", "message duration>20us",
