@@ -47,13 +47,15 @@ grep -q "^density band: filtered, 3000 messages" "$WORK/messages.out" || { echo 
 [ -s "$WORK/filtered.png" ] || { echo "no export with the filter"; exit 1; }
 
 # two traces side by side: Open in New Window, then Link Time Window in
-# both: zoom and pan in one move the other; unlinked, it stays
+# both: zoom and pan in one move the other; a file dropped on a linked
+# window opens at the others' time window; unlinked, the other stays
 FILE2="$WORK/messages2.slog2"
 "$GEN" "$FILE2" 8 600 4 || exit 1
 SLOG2_VIEW_SCRIPT="new-window $FILE2; expect-other-window 0 0.6; window 0.1 0.15; expect-other-window 0 0.6;
  link all; window 0.1 0.15; expect-other-window 0.1 0.15; action zoom-in; expect-other-window same;
- action pan-right; expect-other-window same; window 0.1 0.15; link no; window 0.2 0.25;
- expect-other-window 0.1 0.15; close-other; quit" \
+ action pan-right; expect-other-window same; window 0.1 0.15;
+ drop $FILE2; expect-file messages2.slog2; expect-status 0.100 s; expect-other-window 0.1 0.15;
+ link no; window 0.2 0.25; expect-other-window 0.1 0.15; close-other; quit" \
   timeout 120 "$VIEW" "$FILE" > "$WORK/link.out" 2> "$WORK/link.err"
 rc=$?
 cat "$WORK/link.out"

@@ -20,11 +20,30 @@ static gboolean is_linked(SvWindow *w)
     return on;
 }
 
+/* A linked window that has not drawn its file yet (it was just opened, or
+ * another file was dropped on it) takes the time window of a linked one
+ * that has, rather than giving them its whole trace. */
+static gboolean adopt(SvWindow *self, GtkApplication *app)
+{
+    for (GList *l = gtk_application_get_windows(app); l; l = l->next) {
+        if (!SV_IS_WINDOW(l->data) || l->data == (gpointer)self) continue;
+        SvWindow *o = l->data;
+        if (!o->doc || !is_linked(o) || !sv_timeline_has_drawn(o->timeline)) continue;
+        const sv_viewport *ov = sv_timeline_get_viewport(o->timeline);
+        propagating = TRUE;
+        sv_timeline_set_window(self->timeline, ov->t0, ov->t1, FALSE);
+        propagating = FALSE;
+        return TRUE;
+    }
+    return FALSE;
+}
+
 void sv_window_link_view_changed(SvWindow *self)
 {
     if (propagating || !self->doc || !is_linked(self)) return;
     GtkApplication *app = gtk_window_get_application(GTK_WINDOW(self));
     if (!app) return;
+    if (!sv_timeline_has_drawn(self->timeline) && adopt(self, app)) return;
     const sv_viewport *vp = sv_timeline_get_viewport(self->timeline);
     double r0 = vp->t0, r1 = vp->t1;
     propagating = TRUE;
