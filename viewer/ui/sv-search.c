@@ -213,6 +213,14 @@ void sv_window_find(SvWindow *self, int dir)
     g_object_unref(task);
 }
 
+void sv_window_search_reset(SvWindow *self)
+{
+    /* a match or a count of the last file is no answer about this one */
+    if (self->search_cancel) g_cancellable_cancel(self->search_cancel);
+    self->search_busy = FALSE;
+    sv_window_search_status(self, NULL, FALSE);
+}
+
 void sv_window_search_init(SvWindow *self)
 {
     self->search_status = GTK_LABEL(gtk_label_new(NULL));

@@ -84,6 +84,8 @@ void sv_window_find(SvWindow *self, int dir);
 void sv_window_cancel_clicked_cb(GtkButton *b, SvWindow *self);
 /* sv-search.c */
 void sv_window_search_init(SvWindow *self);
+/* Another file: stop the running search and clear its status. */
+void sv_window_search_reset(SvWindow *self);
 /* The search's status beside its entry; text NULL hides it. */
 void sv_window_search_status(SvWindow *self, const char *text, gboolean error);
 /* sv-msgfilter.c */

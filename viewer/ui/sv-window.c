@@ -178,6 +178,7 @@ static void set_doc(SvWindow *self, SvDocRef *doc, const char *path)
     sv_window_close_info(self);
     g_clear_pointer(&self->read_error, g_free);
     sv_window_msgfilter_detach(self);
+    sv_window_search_reset(self);
     sv_doc_ref_release(self->doc);
     self->doc = doc ? sv_doc_ref_acquire(doc) : NULL;
     sv_window_msgfilter_attach(self);
