@@ -156,6 +156,9 @@ int main(int argc, char **argv)
         {"--render x.png --size 10x10", "16 to 16384", 2},
         {"--window 0:1", "only with --render", 2},
         {"--size 300x200", "only with --render", 2},
+        {"--render x.png --message-filter tag=abc", "not a valid query: .*(at character 5)", 2},
+        {"--render x.png --message-filter 'duration>1xs'", "unknown unit .*(at character 11)", 2},
+        {"--message-filter tag=1", "only with --render", 2},
     };
     for (size_t i = 0; i < sizeof said / sizeof said[0]; i++) {
         snprintf(cmd, sizeof cmd,
@@ -190,6 +193,10 @@ int main(int argc, char **argv)
     CHECK(run(cmd) == 0);
     /* --version needs no display either */
     snprintf(cmd, sizeof cmd, "env -u DISPLAY -u WAYLAND_DISPLAY '%s' --version | grep -q '^slog2-view [0-9]'", view);
+    CHECK(run(cmd) == 0);
+    /* a message filter that parses draws */
+    snprintf(cmd, sizeof cmd, "'%s' --render '%s/ok.png' --size 300x200 --message-filter 'tag=1 peer=0' '%s'", view,
+             work, good);
     CHECK(run(cmd) == 0);
     /* and the good file renders */
     snprintf(cmd, sizeof cmd, "'%s' --render '%s/ok.png' --size 300x200 '%s'", view, work, good);

@@ -2,14 +2,54 @@
 /* test_scene.c - preview-to-pixel aggregation, nesting depth, hit testing
  * (pure), then queries, range statistics and search on a generated file
  * compared with a brute-force model of what gen.c wrote. */
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "aggregate.h"
 #include "analysis.h"
 #include "check.h"
+#include "density.h"
 #include "gen.h"
 #include "scene.h"
+
+/* The range queries of the search test, written out by hand. */
+static int model_match(int i, const slog_drawable *d)
+{
+    int64_t dur = d->end > d->start ? d->end - d->start : d->start - d->end;
+    int msg = d->category == GEN_CAT_MSG && d->n_info == 3;
+    switch (i) {
+    case 0: return msg && d->info[1] > 4096;
+    case 1: return msg && d->info[1] <= 2048;
+    case 2: return msg && dur > 20000;
+    case 3: return d->category == GEN_CAT_SEND && dur < 30000;
+    case 4: return msg && (d->timeline == 3 || d->end_timeline == 3);
+    case 5: return msg && (d->timeline >= 6 || d->end_timeline >= 6) && d->info[0] == 1;
+    default: return d->category == GEN_CAT_CHECKPOINT;
+    }
+}
+
+typedef struct model_count {
+    const sv_search_bound *b;
+    int i;
+    int64_t at;
+    uint64_t total, before, all, disagree;
+} model_count;
+
+static slog_cb_result model_count_cb(void *user, const slog_drawable *d)
+{
+    model_count *m = user;
+    m->all++;
+    int want = model_match(m->i, d);
+    if (want != sv_search_bound_match(m->b, d->kind, d->category, d->timeline, d->end_timeline, d->start, d->end,
+                                      d->info, d->n_info))
+        m->disagree++;
+    if (want) {
+        m->total++;
+        m->before += d->start < m->at;
+    }
+    return SLOG_CONTINUE;
+}
 
 static void test_aggregate(void)
 {
@@ -91,7 +131,7 @@ static void test_scene_pure(void)
     sv_viewport_init(&vp, 0, 1000, 1000);
     sv_layout lay;
     sv_layout_build(&lay, 2, NULL, NULL, 0, 1, 30, 10);
-    sv_geom g = {&vp, &lay, 0};
+    sv_geom g = {&vp, &lay, 0, NULL};
     /* deepest state under the pointer */
     CHECK(sv_scene_hit(s, &g, NULL, 260, 15) == 2);
     CHECK(sv_scene_hit(s, &g, NULL, 220, 15) == 0);
@@ -142,6 +182,142 @@ static void check_item_info(slog_reader *r, const sv_scene *s)
             return;
         }
     }
+}
+
+/* Arrows of the generated file by sender timeline, those with sender or
+ * receiver on timeline `peer` (a ring: only two senders). */
+typedef struct peer_model {
+    uint32_t peer;
+    uint64_t by_sender[8];
+    uint64_t all;
+} peer_model;
+
+static slog_cb_result peer_cb(void *user, const slog_drawable *d)
+{
+    peer_model *m = user;
+    if (d->kind != SLOG_KIND_ARROW) return SLOG_CONTINUE;
+    m->all++;
+    if ((d->timeline == m->peer || d->end_timeline == m->peer) && d->timeline < 8) m->by_sender[d->timeline]++;
+    return SLOG_CONTINUE;
+}
+
+/* The message filter, the density band and the column description. */
+static void test_density(slog_reader *r)
+{
+    const slog_file_info *fi = slog_reader_info(r);
+    slog_error err = {0};
+    sv_search q;
+    CHECK(sv_search_parse("peer=3", &q) == 0);
+    sv_search_bound *f = sv_search_bind(&q, r);
+    CHECK(f != NULL);
+    if (!f) return;
+    peer_model pm = {.peer = 3};
+    slog_query all = {.t0 = fi->t_min, .t1 = fi->t_max, .flags = SLOG_QUERY_NO_PREVIEW};
+    CHECK(slog_reader_query(r, &all, peer_cb, NULL, &pm, NULL, &err) == SLOG_OK);
+    CHECK(pm.by_sender[2] > 0 && pm.by_sender[3] > 0 && pm.by_sender[0] == 0);
+
+    /* counted from every drawable: the model's numbers, by sender */
+    double t0 = (double)fi->t_min, t1 = (double)fi->t_max + 1;
+    sv_density *d = sv_density_scan(r, f, t0, t1, 200, NULL, NULL, UINT64_MAX, NULL, NULL, &err);
+    CHECK(d != NULL);
+    if (d) {
+        for (uint32_t tl = 0; tl < 8; tl++) {
+            double sum = 0;
+            for (int i = 0; i < 200; i++) sum += d->drawn[tl * 200 + (uint32_t)i];
+            CHECK(sum == (double)pm.by_sender[tl]);
+        }
+        CHECK(d->max >= 1 && !d->folded_unfiltered);
+    }
+    /* a budget too small gives up rather than undercount */
+    CHECK(sv_density_scan(r, f, t0, t1, 200, NULL, NULL, 10, NULL, NULL, &err) == NULL && err.status == SLOG_OK);
+    /* a hidden message category is not counted; the other timelines are
+     * left out when only some are wanted */
+    uint8_t vis[GEN_N_CATS] = {1, 1, 1, 1, 0, 1}, want[8] = {0, 0, 1, 0, 0, 0, 0, 0};
+    sv_density *h = sv_density_scan(r, f, t0, t1, 200, NULL, vis, UINT64_MAX, NULL, NULL, &err);
+    CHECK(h && h->n_drawn == 0 && h->max == 0);
+    sv_density_free(h);
+    h = sv_density_scan(r, f, t0, t1, 200, want, NULL, UINT64_MAX, NULL, NULL, &err);
+    CHECK(h && h->n_drawn == pm.by_sender[2]);
+    sv_density_free(h);
+
+    /* zoomed out: the arrows are folded into columns; the scene's density
+     * conserves their count; with a filter the folded part is marked */
+    sv_palette pal;
+    CHECK(sv_palette_init(&pal, r) == 0);
+    sv_scene *s = sv_scene_query(r, t0, t1, 200, NULL, 0, NULL, NULL, &err);
+    CHECK(s != NULL);
+    if (s && d) {
+        sv_density tmp;
+        int show;
+        const sv_density *sd = sv_density_for(s, &pal, &tmp, &show);
+        CHECK(sd == &tmp && show && tmp.n_folded > 0 && !tmp.folded_unfiltered);
+        CHECK(fabs(tmp.n_folded + (double)tmp.n_drawn - (double)pm.all) < 0.5);
+        sv_density_clear(&tmp);
+        pal.msg_filter = f;
+        pal.msg_filter_gen = 7;
+        sd = sv_density_for(s, &pal, &tmp, &show);
+        CHECK(sd == &tmp && tmp.folded_unfiltered); /* no scan for this filter yet */
+        sv_density_clear(&tmp);
+        s->msg_density = d;
+        s->msg_filter_gen = 7;
+        d = NULL;
+        CHECK(sv_density_for(s, &pal, &tmp, &show) == s->msg_density && show);
+        sv_density_clear(&tmp);
+        pal.msg_filter_gen = 8; /* another filter since */
+        CHECK(sv_density_for(s, &pal, &tmp, &show) == &tmp);
+        sv_density_clear(&tmp);
+
+        /* a column of a row: its span, the states' shares, its messages */
+        char buf[1024];
+        int col = -1;
+        for (int i = 0; i < 200 && col < 0; i++)
+            if (s->msg_density->drawn[3 * 200 + (uint32_t)i] > 0) col = i;
+        CHECK(col >= 0);
+        CHECK(sv_column_describe(s, &pal, NULL, s->msg_density, 0, 3, col, buf, sizeof buf) == 0);
+        CHECK(strstr(buf, "% of the time") && strstr(buf, "messages sent") && strstr(buf, " – "));
+        const char *names[GEN_N_CATS] = {"MPI_Send", "MPI_Recv", "MPI_Allreduce", "MPI_Wait", "message", "Checkpoint"};
+        CHECK(sv_column_describe(s, &pal, names, s->msg_density, 0, 3, col, buf, sizeof buf) == 0);
+        CHECK(strstr(buf, "MPI_") != NULL);
+        CHECK(sv_column_describe(s, &pal, names, NULL, 0, 99, col, buf, sizeof buf) == -1 && buf[0] == 0);
+    }
+    sv_scene_free(s);
+    sv_density_free(d);
+
+    /* zoomed in: an arrow drawn as itself is hit, unless the filter
+     * rejects it */
+    s = sv_scene_query(r, 100000000, 101000000, 1000, NULL, 0, NULL, NULL, &err);
+    CHECK(s != NULL);
+    if (s) {
+        sv_viewport vp;
+        sv_viewport_init(&vp, 100000000, 101000000, 1000);
+        sv_layout lay;
+        sv_layout_build(&lay, 8, NULL, NULL, 0, 7, 30, 10);
+        long arrow = -1;
+        for (size_t k = 0; k < s->n_items && arrow < 0; k++)
+            if (s->items[k].kind == SLOG_KIND_ARROW && s->items[k].timeline == 2 && s->items[k].end_timeline == 3)
+                arrow = (long)k;
+        CHECK(arrow >= 0);
+        if (arrow >= 0) {
+            sv_geom g = {&vp, &lay, 0, NULL};
+            double x0, y0, x1, y1;
+            CHECK(sv_geom_arrow(&g, &s->items[arrow], &x0, &y0, &x1, &y1));
+            double mx = (x0 + x1) / 2, my = (y0 + y1) / 2;
+            CHECK(sv_scene_hit(s, &g, NULL, mx, my) == arrow);
+            g.msg_filter = f;
+            CHECK(sv_scene_hit(s, &g, NULL, mx, my) == arrow);
+            sv_search q2;
+            CHECK(sv_search_parse("peer=5", &q2) == 0);
+            sv_search_bound *f2 = sv_search_bind(&q2, r);
+            g.msg_filter = f2;
+            CHECK(sv_scene_hit(s, &g, NULL, mx, my) != arrow);
+            CHECK(!sv_msg_filter_item(f2, s, &s->items[arrow]) && sv_msg_filter_item(f, s, &s->items[arrow]));
+            sv_search_bound_free(f2);
+        }
+        sv_layout_clear(&lay);
+    }
+    sv_scene_free(s);
+    sv_palette_clear(&pal);
+    sv_search_bound_free(f);
 }
 
 static void test_file(const char *dir)
@@ -288,6 +464,77 @@ static void test_file(const char *dir)
     CHECK(sv_search_parse("nosuchthing", &q) == 0);
     CHECK(sv_search_find(r, &q, -1, 1, NULL, NULL, &f, &err) == 0);
 
+    /* range predicates, and what a malformed query says */
+    sv_search_error se;
+    CHECK(sv_search_parse_ex("bytes>4096 duration<=10us", &q, &se) == 0 && q.n_terms == 2);
+    CHECK(q.terms[0].op == SV_OP_GT && q.terms[0].value == 4096 && q.terms[0].subject == SV_SUBJ_FIELD);
+    CHECK(q.terms[1].op == SV_OP_LE && q.terms[1].value == 10000 && q.terms[1].subject == SV_SUBJ_DURATION);
+    CHECK(sv_search_parse_ex("duration>1.5ms bytes<=4KiB tag!=3", &q, &se) == 0);
+    CHECK(q.terms[0].value == 1500000 && q.terms[1].value == 4096 && q.terms[2].op == SV_OP_NE);
+    CHECK(sv_search_parse_ex("MPI_Send tag=abc", &q, &se) == -1 && se.pos == 13 && strstr(se.message, "abc"));
+    CHECK(sv_search_parse_ex("send >5", &q, &se) == -1 && se.pos == 5 && strstr(se.message, "field name"));
+    CHECK(sv_search_parse_ex("duration>3xs", &q, &se) == -1 && se.pos == 10 && strstr(se.message, "unit"));
+    CHECK(sv_search_parse_ex("tag<", &q, &se) == -1 && se.pos == 4 && strstr(se.message, "no value"));
+    CHECK(sv_search_parse_ex("tag=<3", &q, &se) == -1 && se.pos == 4);
+    CHECK(sv_search_parse_ex("tag!3", &q, &se) == -1 && se.pos == 3);
+    CHECK(sv_search_parse_ex("a b c d e f g h i", &q, &se) == -1 && se.pos == 16);
+    CHECK(sv_search_parse_ex("  ", &q, &se) == -1 && strstr(se.message, "empty"));
+    CHECK(sv_search_parse_ex("bytes>99999999999999999999", &q, &se) == -1 && strstr(se.message, "range"));
+    /* any text: a query, or an error inside it with a message */
+    {
+        static const char alphabet[] = "tagbyesdurion=<>!=0123456789.xkKMGiBmsu \t-";
+        uint64_t seed = 12345;
+        for (int n = 0; n < 20000; n++) {
+            char text[64];
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            size_t len = (size_t)(seed >> 58);
+            for (size_t k = 0; k < len; k++) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                text[k] = alphabet[(seed >> 33) % (sizeof alphabet - 1)];
+            }
+            text[len] = 0;
+            if (sv_search_parse_ex(text, &q, &se) == 0) {
+                CHECK(q.n_terms >= 1 && q.n_terms <= SV_SEARCH_MAX_TERMS);
+                for (int k = 0; k < q.n_terms; k++)
+                    CHECK(q.terms[k].text[0] && q.terms[k].op <= SV_OP_GE &&
+                          (q.terms[k].subject == SV_SUBJ_NAME) == !q.terms[k].is_field);
+            } else {
+                CHECK(se.pos >= 0 && (size_t)se.pos <= len && se.message[0]);
+            }
+        }
+    }
+    /* a brute-force model: every drawable of the file against the ranges */
+    {
+        static const char *const QS[] = {"message bytes>4096",     "message bytes<=2048", "message duration>20us",
+                                         "MPI_Send duration<30us", "message peer=3",      "message peer>=6 tag=1",
+                                         "Checkpoint duration=0"};
+        for (size_t i = 0; i < sizeof QS / sizeof QS[0]; i++) {
+            CHECK(sv_search_parse(QS[i], &q) == 0);
+            sv_search_bound *b = sv_search_bind(&q, r);
+            CHECK(b != NULL);
+            model_count mc = {.b = b, .i = (int)i, .at = fi->t_min + (fi->t_max - fi->t_min) / 3};
+            slog_query all = {.t0 = fi->t_min, .t1 = fi->t_max, .flags = SLOG_QUERY_NO_PREVIEW};
+            CHECK(slog_reader_query(r, &all, model_count_cb, NULL, &mc, NULL, &err) == SLOG_OK);
+            CHECK(mc.total > 0 && mc.total < mc.all && mc.disagree == 0);
+            uint64_t total, before;
+            int exact, complete;
+            CHECK(sv_search_count(r, b, mc.at, UINT64_MAX, UINT64_MAX, NULL, NULL, &total, &before, &exact, &complete,
+                                  &err) == 0);
+            CHECK(complete && exact && total == mc.total && before == mc.before);
+            /* bounded: stops once enough are counted past `at`, before exact */
+            CHECK(sv_search_count(r, b, mc.at, 5, UINT64_MAX, NULL, NULL, &total, &before, &exact, &complete, &err) ==
+                  0);
+            CHECK(exact && before == mc.before && (complete || total - before >= 5) && total <= mc.total);
+            CHECK(!complete || total == mc.total);
+            /* out of budget: lower bounds */
+            CHECK(sv_search_count(r, b, fi->t_max, UINT64_MAX, 10, NULL, NULL, &total, &before, &exact, &complete,
+                                  &err) == 0);
+            CHECK(!complete && total < mc.total && before <= mc.before);
+            sv_search_bound_free(b);
+        }
+    }
+
+    test_density(r);
     slog_reader_close(r);
     unlink(path);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "density.h"
 #include "raster.h"
 
 #define THEME (*sv_theme_current())
@@ -204,11 +205,11 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
             stack_columns(ras, xs, i_lo, i_hi, bottom, H, n_st, st_cols, st_c);
         for (size_t k = a; k < b; k++) {
             uint32_t cat = s->slot_cat[k];
-            if (cat >= p->pal->n || !p->pal->visible[cat] || p->pal->kind[cat] == SLOG_KIND_STATE) continue;
+            /* folded messages: the density band (draw_density) */
+            if (cat >= p->pal->n || !p->pal->visible[cat] || p->pal->kind[cat] != SLOG_KIND_EVENT) continue;
             const float *cols = s->cols + k * (size_t)s->width;
-            int ev = p->pal->kind[cat] == SLOG_KIND_EVENT;
-            uint32_t c = sv_premul(p->pal->rgba[cat], 0.8, ev ? 1 : 0.35);
-            int y0 = (int)round(ev ? top + 1 : top + row->h - 3), y1 = y0 + (ev ? 3 : 2);
+            uint32_t c = sv_premul(p->pal->rgba[cat], 0.8, 1);
+            int y0 = (int)round(top + 1), y1 = y0 + 3;
             if (!one_to_one) {
                 for (int i = i_lo; i < i_hi; i++) {
                     if (cols[i] > 0.01f) {
@@ -233,6 +234,51 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     free(tops);
     sv_raster_cairo(ras);
     (void)cr;
+}
+
+/* Messages per pixel column along the bottom of each row, darker for
+ * more (square root of the count over the frame's largest): where arrows are folded into preview
+ * columns or too many to draw, this is what shows where communication
+ * happens. With a message filter, folded messages (the filter cannot see
+ * their fields) are a faint hatch of their own. */
+static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_params *p, const sv_density *d)
+{
+    const sv_scene *s = p->scene;
+    if (!d->drawn || d->max <= 0 || !ras->surf) return;
+    sv_raster_direct(ras);
+    double cx0 = sv_viewport_time_to_x(p->vp, s->t0);
+    double cdx = s->pixel_ns * p->vp->width / sv_viewport_span(p->vp);
+    const double *ink = THEME.text;
+    uint32_t base = (uint32_t)lround(ink[0] * 255) << 24 | (uint32_t)lround(ink[1] * 255) << 16 |
+                    (uint32_t)lround(ink[2] * 255) << 8 | 255u;
+    int i_lo = (int)floor(-cx0 / cdx) - 1, i_hi = (int)ceil((w - cx0) / cdx) + 1;
+    if (i_lo < 0) i_lo = 0;
+    if (i_hi > d->width) i_hi = d->width;
+    for (uint32_t tl = 0; tl < d->n_timelines; tl++) {
+        const sv_row *row = sv_layout_row_of(p->lay, tl);
+        if (!row) continue;
+        double top = row->y - p->scroll_y;
+        if (top + row->h < 0 || top > h) continue;
+        /* rows too low to hold states and a band keep the states */
+        if (row->h < 4) continue;
+        int bh = (int)(row->h / 4);
+        bh = row->h < 8 ? 1 : bh < 2 ? 2 : bh > 5 ? 5 : bh;
+        int y1 = (int)floor(top + row->h - 1), y0 = y1 - bh;
+        const float *dr = d->drawn + (size_t)tl * (size_t)d->width;
+        const float *fo = d->folded + (size_t)tl * (size_t)d->width;
+        for (int i = i_lo; i < i_hi; i++) {
+            float n = d->folded_unfiltered ? dr[i] : dr[i] + fo[i];
+            int x0 = (int)floor(cx0 + i * cdx), x1 = (int)floor(cx0 + (i + 1) * cdx);
+            if (x1 <= x0) x1 = x0 + 1;
+            if (n > 0) {
+                double t = sqrt(n / d->max);
+                sv_raster_fill(ras, x0, x1, y0, y1, sv_premul(base, 1, 0.25 + 0.75 * t));
+            } else if (d->folded_unfiltered && fo[i] > 0 && (x0 & 2)) {
+                sv_raster_fill(ras, x0, x1, y0, y1, sv_premul(base, 1, 0.18));
+            }
+        }
+    }
+    sv_raster_cairo(ras);
 }
 
 static void draw_arrowhead(cairo_t *cr, double x0, double y0, double x1, double y1, double sz)
@@ -457,7 +503,7 @@ static void draw_event_run(cairo_t *cr, sv_raster *ras, double w, double h, cons
 static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv_canvas_params *p)
 {
     const sv_scene *s = p->scene;
-    sv_geom g = {p->vp, p->lay, p->scroll_y};
+    sv_geom g = {p->vp, p->lay, p->scroll_y, p->pal->msg_filter};
     size_t n_arrows = 0, n_names = 0, i_arrow = 0;
     arrow_seg *segs = NULL;
     size_t n_seg = 0, cap_seg = 0;
@@ -466,8 +512,9 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
     /* Dense events become ticks instead of overlapping diamonds: a
      * timeline with more than one event per 12 pixels gets ticks. */
     uint32_t *n_ev = calloc((size_t)s->n_timelines + 1, sizeof(uint32_t));
+    const sv_search_bound *mf = p->pal->msg_filter;
     for (size_t k = 0; k < s->n_items; k++) {
-        n_arrows += s->items[k].kind == SLOG_KIND_ARROW;
+        n_arrows += s->items[k].kind == SLOG_KIND_ARROW && sv_msg_filter_item(mf, s, &s->items[k]);
         if (n_ev && s->items[k].kind == SLOG_KIND_EVENT) n_ev[s->items[k].timeline]++;
     }
     for (size_t k = 0; k < s->n_items; k++) {
@@ -494,6 +541,7 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
             k = e - 1;
         } else {
             double x0, y0, x1, y1;
+            if (!sv_msg_filter_item(mf, s, it)) continue;
             /* Past a few thousand arrows individual lines carry no more
              * information, only ink: draw an even sample of them. */
             size_t stride = n_arrows / ARROW_BUDGET + 1;
@@ -503,7 +551,7 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
             /* Zoomed out, messages become vertical strokes that fuse into a
              * grey wall hiding the states; the preview already shows where
              * the time goes, so draw such arrows only when they are few. */
-            if (n_arrows > 300 && fabs(x1 - x0) < 2) continue;
+            if (n_arrows > SV_DENSITY_ARROWS && fabs(x1 - x0) < 2) continue;
             /* Thousands of overlapping arrows would paint a solid grey slab
              * over the states: keep the total ink roughly constant instead,
              * so dense exchanges read as a haze and sparse ones stay crisp. */
@@ -529,7 +577,7 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
 
 static void outline_item(cairo_t *cr, const sv_canvas_params *p, const sv_item *it, int strong)
 {
-    sv_geom g = {p->vp, p->lay, p->scroll_y};
+    sv_geom g = {p->vp, p->lay, p->scroll_y, p->pal->msg_filter};
     cairo_set_line_width(cr, strong ? 2.5 : 2);
     if (strong)
         sv_theme_source(cr, THEME.strong, 1);
@@ -620,6 +668,11 @@ void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p
         cairo_t *rc = cairo_create(ras.surf);
         draw_rows_background(rc, w, h, p);
         draw_histograms(rc, &ras, w, h, p);
+        sv_density tmp;
+        int show;
+        const sv_density *dens = sv_density_for(p->scene, p->pal, &tmp, &show);
+        if (dens && show) draw_density(&ras, w, h, p, dens);
+        sv_density_clear(&tmp);
         draw_items(rc, &ras, w, h, p);
         cairo_destroy(rc);
         sv_raster_cairo(&ras);

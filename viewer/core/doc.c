@@ -13,6 +13,8 @@
 
 #include <glib.h>
 
+#include "analysis.h"
+#include "density.h"
 #include "export.h"
 #include "foreign.h"
 
@@ -405,6 +407,7 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     sv_scene *scene = NULL, *ov_scene = NULL;
     sv_overview *ov = NULL;
     uint8_t *want = NULL;
+    sv_search_bound *mf = NULL;
 
     uint32_t nt = d.fi->n_timelines;
     unsigned first = 0, last = nt ? nt - 1 : 0;
@@ -421,6 +424,22 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     if (o->rgba) memcpy(d.pal.rgba, o->rgba, d.pal.n * sizeof *d.pal.rgba);
     if (o->visible) memcpy(d.pal.visible, o->visible, d.pal.n);
     d.pal.arrows = o->arrows;
+    if (o->message_filter) {
+        sv_search q;
+        sv_search_error se;
+        if (sv_search_parse_ex(o->message_filter, &q, &se)) {
+            fprintf(errf, "slog2-view: --message-filter '%s': not a valid query: %s (at character %d)\n",
+                    o->message_filter, se.message, se.pos + 1);
+            rc = 2;
+            goto out;
+        }
+        if (!(mf = sv_search_bind(&q, d.r))) {
+            fprintf(errf, "slog2-view: out of memory\n");
+            goto out;
+        }
+        d.pal.msg_filter = mf;
+        d.pal.msg_filter_gen = 1;
+    }
     double lo, hi;
     sv_doc_extent(&d, &lo, &hi);
     sv_viewport vp;
@@ -434,8 +453,10 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         sv_format_time((int64_t)t1, b, sizeof b);
         sv_format_duration(t1 - t0, dur, sizeof dur);
         const char *base = strrchr(o->file, '/') ? strrchr(o->file, '/') + 1 : o->file;
-        snprintf(caption, sizeof caption, "%s  ·  %s – %s (%s)  ·  timelines %u–%u of %u", base, a, b, dur, first, last,
-                 nt);
+        int n = snprintf(caption, sizeof caption, "%s  ·  %s – %s (%s)  ·  timelines %u–%u of %u", base, a, b, dur,
+                         first, last, nt);
+        if (o->message_filter && n > 0 && (size_t)n < sizeof caption)
+            snprintf(caption + n, sizeof caption - (size_t)n, "  ·  messages %s", o->message_filter);
         legend_h = sv_legend_height(o->width, &d.pal, d.cat_names, caption, NULL);
         if (legend_h > o->height / 2) legend_h = floor(o->height / 2);
     }
@@ -477,6 +498,17 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
         goto out;
     }
     if (scene->n_bad) fprintf(errf, "slog2-view: %s; drawn without that part (hatched)\n", scene->bad_msg);
+    if (mf) {
+        /* the folded messages counted through the filter: no hurry here */
+        scene->msg_density =
+            sv_density_scan(d.r, mf, scene->t0, scene->t1, scene->width, o->have_timelines ? want : NULL, d.pal.visible,
+                            16 * (uint64_t)SV_DENSITY_SCAN_BUDGET, NULL, NULL, &err);
+        scene->msg_filter_gen = d.pal.msg_filter_gen;
+        if (!scene->msg_density && err.status != SLOG_OK) {
+            fprintf(errf, "slog2-view: %s\n", err.message);
+            goto out;
+        }
+    }
     if (g.overview_h > 0) {
         ov_scene = sv_scene_query(d.r, lo, hi, (int)g.canvas_w, NULL, 0, NULL, NULL, &err);
         if (!ov_scene) {
@@ -517,6 +549,7 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
     rc = 0;
 out:
     free(want);
+    sv_search_bound_free(mf);
     sv_overview_free(ov);
     sv_scene_free(ov_scene);
     sv_scene_free(scene);

@@ -65,6 +65,8 @@ typedef struct sv_headless_opts {
                                 only when the timelines do not fit */
     int legend;                 /* --legend: a legend band at the bottom */
     sv_arrow_colour arrows;     /* --messages: what the arrows' colour says */
+    const char *message_filter; /* --message-filter: a search (analysis.h)
+                                   the drawn messages must match; NULL = all */
     /* The window's Export: its colours and hidden categories (n_categories
      * each; NULL: the file's, all shown), and the scroll of its rows. */
     const uint32_t *rgba;

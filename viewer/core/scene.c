@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "aggregate.h"
+#include "density.h"
 
 sv_scene *sv_scene_new(double t0, double t1, int width, uint32_t n_timelines, uint32_t n_categories,
                        const uint8_t *cat_kind)
@@ -52,6 +53,7 @@ void sv_scene_free(sv_scene *s)
     free(s->tl_first_slot);
     free((void *)s->cat_kind);
     free(s->covered);
+    sv_density_free(s->msg_density);
     free(s);
 }
 
@@ -556,6 +558,7 @@ long sv_scene_hit(const sv_scene *s, const sv_geom *g, const uint8_t *visible, d
         } else {
             double x0, y0, x1, y1;
             if (!sv_geom_arrow(g, it, &x0, &y0, &x1, &y1)) continue;
+            if (g->msg_filter && !sv_msg_filter_item(g->msg_filter, s, it)) continue;
             double d = sv_segment_distance(x, y, x0, y0, x1, y1);
             /* a little less slack for arrows than markers, and an arrow
              * only wins over a state when the pointer is really on it */

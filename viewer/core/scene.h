@@ -72,6 +72,11 @@ typedef struct sv_scene {
     sv_bad_range bad[SV_SCENE_MAX_BAD];
     size_t n_bad;
     char bad_msg[512];
+    /* Owned, may be NULL: the messages matching the message filter per
+     * column, counted from every drawable of the window (density.h), and
+     * the palette's msg_filter_gen it was counted for. */
+    struct sv_density *msg_density;
+    unsigned msg_filter_gen;
 } sv_scene;
 
 /* Return non-zero to cancel a running query. */
@@ -109,6 +114,8 @@ typedef struct sv_geom {
     const sv_viewport *vp;
     const sv_layout *lay;
     double scroll_y;
+    /* arrows it rejects are not hit (sv_palette.msg_filter); NULL = all */
+    const struct sv_search_bound *msg_filter;
 } sv_geom;
 
 /* Rectangle of a state; returns 0 if its timeline is not laid out. States

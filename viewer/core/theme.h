@@ -28,6 +28,10 @@ typedef struct sv_palette {
     int16_t *size_field, *tag_field; /* arrows: the index of their BYTES
                                         field and of "tag", or -1 */
     sv_arrow_colour arrows;
+    /* The message filter (analysis.h): arrows it rejects are not drawn,
+     * hit or counted in the density; NULL = all. Not owned. */
+    const struct sv_search_bound *msg_filter;
+    unsigned msg_filter_gen; /* changed with msg_filter */
 } sv_palette;
 
 int sv_palette_init(sv_palette *p, const slog_reader *r);

@@ -17,7 +17,8 @@ static const char USAGE[] = "Usage:\n"
                             "  slog2-view [FILE.slog2 | TRACE.meta | ARCHIVE.otf2]\n"
                             "  slog2-view --render OUT.png|OUT.svg|OUT.pdf [--window T0:T1|all] [--size WxH]\n"
                             "             [--timelines A-B] [--rows R] [--theme light|dark] [--legend]\n"
-                            "             [--messages size|tag|latency|category] [--stats] FILE.slog2\n"
+                            "             [--messages size|tag|latency|category] [--message-filter Q]\n"
+                            "             [--stats] FILE.slog2\n"
                             "  slog2-view --help | --version\n"
                             "\n"
                             "Interactive Gantt viewer for .slog2 timeline files written by slog2-build.\n"
@@ -50,6 +51,8 @@ static const char USAGE[] = "Usage:\n"
                             "  --messages BY        colour message arrows by size (default; log scale,\n"
                             "                       1 B blue to 16 MiB orange), tag, latency (log scale,\n"
                             "                       100 ns to 100 ms) or category (the legend's colour)\n"
+                            "  --message-filter Q   draw only the messages matching the search Q, e.g.\n"
+                            "                       'tag=5 comm=2 peer=3' or 'bytes>=4KiB'\n"
                             "  --stats              print what the frame's query read (nodes, bytes,\n"
                             "                       drawables, previews, time) on standard output (on\n"
                             "                       standard error with --render -)\n"
@@ -60,8 +63,9 @@ static const char USAGE[] = "Usage:\n"
                             "  Left / Right, scroll, drag    pan; Home / End jump to the start / end\n"
                             "  Shift+drag, right drag        select a time range (statistics, zoom to it)\n"
                             "  Alt+Left / Alt+Right          back / forward in the zoom history\n"
-                            "  Ctrl+F                        search: a category name or field=value, e.g.\n"
-                            "                                \"MPI_Send tag=1337\"; Enter / Shift+Enter for\n"
+                            "  Ctrl+F                        search: a category name or a field, e.g.\n"
+                            "                                \"MPI_Send tag=1337\", \"message bytes>4096\",\n"
+                            "                                \"duration>1ms\"; Enter / Shift+Enter for\n"
                             "                                next / previous in time\n"
                             "  Ctrl+I                        trace information: the file, how it was\n"
                             "                                built (command line, source, clocks) and\n"
@@ -70,6 +74,8 @@ static const char USAGE[] = "Usage:\n"
                             "  Ctrl+E                        export the view with its legend: PNG, SVG\n"
                             "                                or PDF by the file name\n"
                             "  Ctrl+O                        open a file\n"
+                            "  Shift+Ctrl+O                  open a file in a new window (the menu's\n"
+                            "                                Link Time Window zooms both together)\n"
                             "  Ctrl+?                        the keyboard shortcuts\n"
                             "\n"
                             "The bare keys (+ - 0, arrows, Home, End) work wherever the focus is but in\n"
@@ -141,7 +147,7 @@ static int run_render(int argc, char **argv)
         const char *val = NULL;
         int needs = strcmp(a, "--render") == 0 || strcmp(a, "--window") == 0 || strcmp(a, "--size") == 0 ||
                     strcmp(a, "--timelines") == 0 || strcmp(a, "--theme") == 0 || strcmp(a, "--rows") == 0 ||
-                    strcmp(a, "--messages") == 0;
+                    strcmp(a, "--messages") == 0 || strcmp(a, "--message-filter") == 0;
         if (needs) {
             if (i + 1 >= argc) return usage_error("option needs an argument", a);
             val = argv[++i];
@@ -165,6 +171,8 @@ static int run_render(int argc, char **argv)
         } else if (strcmp(a, "--messages") == 0) {
             if (sv_parse_messages(val, &o))
                 return usage_error("bad --messages (want size, tag, latency or category)", val);
+        } else if (strcmp(a, "--message-filter") == 0) {
+            o.message_filter = val;
         } else if (strcmp(a, "--stats") == 0)
             o.print_stats = 1;
         else if (strcmp(a, "--legend") == 0)
@@ -216,8 +224,8 @@ int main(int argc, char **argv)
     }
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--render") == 0) return run_render(argc, argv);
-    static const char *const render_only[] = {"--window", "--size",  "--timelines", "--rows",
-                                              "--theme",  "--stats", "--legend",    "--messages"};
+    static const char *const render_only[] = {"--window", "--size",   "--timelines", "--rows",          "--theme",
+                                              "--stats",  "--legend", "--messages",  "--message-filter"};
     for (int i = 1; i < argc; i++) {
         for (size_t k = 0; k < sizeof render_only / sizeof render_only[0]; k++)
             if (strcmp(argv[i], render_only[k]) == 0) {

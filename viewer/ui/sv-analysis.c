@@ -7,6 +7,7 @@
 
 #include "sv-matrix.h"
 #include "sv-profile.h"
+#include "sv-script-verbs.h"
 #include "sv-window-private.h"
 
 static const char *const NAMES[] = {"view", "selection", "trace"};
@@ -87,13 +88,13 @@ void sv_analysis_set_title(GtkWindow *w, const char *what, SvWindow *main)
 
 static SvMatrixWindow *matrix_of(SvWindow *w)
 {
-    if (!w->matrix) sv_window_script_fail(w, "the Communication Matrix window is not open (verb matrix)");
+    if (!w->matrix) sv_script_fail(w, "the Communication Matrix window is not open (verb matrix)");
     return w->matrix ? SV_MATRIX_WINDOW(w->matrix) : NULL;
 }
 
 static SvProfileWindow *profile_of(SvWindow *w)
 {
-    if (!w->profile) sv_window_script_fail(w, "the Profile window is not open (verb profile)");
+    if (!w->profile) sv_script_fail(w, "the Profile window is not open (verb profile)");
     return w->profile ? SV_PROFILE_WINDOW(w->profile) : NULL;
 }
 
@@ -117,7 +118,7 @@ gboolean sv_script_matrix(SvWindow *w, const char *arg)
         else if ((k = sv_scope_parse(*p)) >= 0)
             sv_matrix_window_set_scope(m, (sv_span_scope)k);
         else
-            sv_window_script_fail(w, "matrix takes messages|bytes|mean-bytes|time|mean-time and view|selection|trace");
+            sv_script_fail(w, "matrix takes messages|bytes|mean-bytes|time|mean-time and view|selection|trace");
     }
     g_strfreev(words);
     return TRUE;
@@ -130,7 +131,7 @@ gboolean sv_script_profile(SvWindow *w, const char *arg)
     if (p && *arg) {
         int k = sv_scope_parse(arg);
         if (k < 0)
-            sv_window_script_fail(w, "profile takes view|selection|trace");
+            sv_script_fail(w, "profile takes view|selection|trace");
         else
             sv_profile_window_set_scope(p, (sv_span_scope)k);
     }
@@ -151,7 +152,7 @@ gboolean sv_script_matrix_csv(SvWindow *w, const char *arg)
     int64_t t0, t1;
     GError *e = NULL;
     if (m && !sv_matrix_window_write_csv(m, arg, &t0, &t1, &e)) {
-        sv_window_script_fail(w, e->message);
+        sv_script_fail(w, e->message);
         g_clear_error(&e);
     } else if (m) {
         uint32_t n, g;
@@ -168,7 +169,7 @@ gboolean sv_script_profile_csv(SvWindow *w, const char *arg)
     int64_t t0, t1;
     GError *e = NULL;
     if (p && !sv_profile_window_write_csv(p, arg, &t0, &t1, &e)) {
-        sv_window_script_fail(w, e->message);
+        sv_script_fail(w, e->message);
         g_clear_error(&e);
     } else if (p) {
         print_csv_line("profile", arg, t0, t1);
@@ -183,12 +184,12 @@ gboolean sv_script_matrix_cell(SvWindow *w, const char *arg)
     unsigned s, r;
     if (!m) return TRUE;
     if (sscanf(arg, "%u %u", &s, &r) != 2) {
-        sv_window_script_fail(w, "matrix-cell wants SENDER RECEIVER (timeline ids)");
+        sv_script_fail(w, "matrix-cell wants SENDER RECEIVER (timeline ids)");
         return TRUE;
     }
     char *t = sv_matrix_window_describe(m, s, r);
     if (!t) {
-        sv_window_script_fail(w, "matrix-cell: no such cell");
+        sv_script_fail(w, "matrix-cell: no such cell");
         return TRUE;
     }
     char **lines = g_strsplit(t, "\n", -1);
@@ -206,7 +207,7 @@ gboolean sv_script_screenshot_analysis(SvWindow *w, const char *arg)
     char **kv = g_strsplit(arg, " ", 2);
     GtkWindow *win = g_strcmp0(kv[0], "matrix") == 0 ? w->matrix : g_strcmp0(kv[0], "profile") == 0 ? w->profile : NULL;
     GdkTexture *t = win && kv[1] ? sv_style_render_widget(GTK_WIDGET(win)) : NULL;
-    if (!t || !gdk_texture_save_to_png(t, kv[1])) sv_window_script_fail(w, "screenshot-analysis matrix|profile FILE");
+    if (!t || !gdk_texture_save_to_png(t, kv[1])) sv_script_fail(w, "screenshot-analysis matrix|profile FILE");
     if (t) g_object_unref(t);
     g_strfreev(kv);
     return TRUE;
@@ -223,11 +224,11 @@ gboolean sv_script_profile_do(SvWindow *w, const char *arg)
     if (g_strcmp0(a[0], "filter") == 0) {
         sv_profile_window_set_filter(p, rest);
     } else if (g_strcmp0(a[0], "category") == 0) {
-        if (!sv_profile_window_set_category(p, rest)) sv_window_script_fail(w, "profile category: not in the table");
+        if (!sv_profile_window_set_category(p, rest)) sv_script_fail(w, "profile category: not in the table");
     } else if (g_strcmp0(a[0], "sort") == 0) {
         char **b = g_strsplit(rest, " ", 3);
         if (!b[0] || !b[1] || !b[2] || !sv_profile_window_sort(p, b[0], b[1], g_str_equal(b[2], "desc")))
-            sv_window_script_fail(w, "profile sort TABLE COLUMN asc|desc: no such column");
+            sv_script_fail(w, "profile sort TABLE COLUMN asc|desc: no such column");
         g_strfreev(b);
     } else if (g_strcmp0(a[0], "rows") == 0) {
         char *d = sv_profile_window_describe(p, rest);
@@ -238,9 +239,9 @@ gboolean sv_script_profile_do(SvWindow *w, const char *arg)
         fflush(stdout);
     } else if (g_strcmp0(a[0], "go") == 0) {
         if (!sv_profile_window_activate_timeline_row(p, (guint)g_ascii_strtoull(rest, NULL, 10)))
-            sv_window_script_fail(w, "profile go I: no such row");
+            sv_script_fail(w, "profile go I: no such row");
     } else {
-        sv_window_script_fail(w, "profile-do filter|category|sort|rows|go ...");
+        sv_script_fail(w, "profile-do filter|category|sort|rows|go ...");
     }
     g_strfreev(a);
     return TRUE;

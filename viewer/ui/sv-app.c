@@ -25,6 +25,7 @@ static void startup_cb(GApplication *app, gpointer u)
         {"win.back", {"<Alt>Left", NULL}},
         {"win.forward", {"<Alt>Right", NULL}},
         {"win.open", {"<Control>o", NULL}},
+        {"win.open-new-window", {"<Shift><Control>o", NULL}},
         {"win.search", {"<Control>f", NULL}},
         {"win.find-next", {"F3", "<Control>g", NULL}},
         {"win.find-prev", {"<Shift>F3", "<Shift><Control>g", NULL}},

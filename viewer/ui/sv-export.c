@@ -10,7 +10,7 @@
 #include "export.h"
 
 typedef struct export_job {
-    char *file, *out;
+    char *file, *out, *msg_filter;
     sv_headless_opts o;
     uint32_t *rgba;
     uint8_t *visible;
@@ -20,6 +20,7 @@ static void export_job_free(export_job *j)
 {
     g_free(j->file);
     g_free(j->out);
+    g_free(j->msg_filter);
     g_free(j->rgba);
     g_free(j->visible);
     g_free(j);
@@ -77,6 +78,7 @@ void sv_window_export(SvWindow *self, const char *out)
     o->visible = j->visible;
     o->legend = 1;
     o->arrows = pal->arrows;
+    o->message_filter = j->msg_filter = g_strdup(self->msg_filter);
     o->dark = sv_style_is_dark(GTK_WIDGET(self));
     const sv_viewport *vp = sv_timeline_get_viewport(self->timeline);
     o->t0_s = vp->t0 / 1e9;

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "density.h"
+
 G_DEFINE_QUARK(sv - error - quark, sv_error)
 
 static int is_cancelled(void *user)
@@ -19,11 +21,28 @@ static void return_slog_error(GTask *task, const slog_error *err)
 
 /* ------------------------------------------------------------ scene */
 
+void sv_query_scan_density(sv_scene *s, slog_reader *r, const sv_search *q, unsigned gen, const uint8_t *want,
+                           const uint8_t *visible, GCancellable *c)
+{
+    s->msg_filter_gen = gen;
+    if (!q) return;
+    sv_search_bound *b = sv_search_bind(q, r);
+    slog_error err;
+    if (b)
+        s->msg_density = sv_density_scan(r, b, s->t0, s->t1, s->width, want, visible, SV_DENSITY_SCAN_BUDGET,
+                                         c ? is_cancelled : NULL, c, &err);
+    sv_search_bound_free(b);
+}
+
 typedef struct scene_job {
     SvDocRef *doc;
     double t0, t1;
     int width;
     uint8_t *want;
+    gboolean filtered; /* count the messages matching msg_query (density.h) */
+    sv_search msg_query;
+    unsigned msg_gen;
+    uint8_t *visible; /* the categories shown when the frame was asked for */
 } scene_job;
 
 static void scene_job_free(gpointer p)
@@ -31,6 +50,7 @@ static void scene_job_free(gpointer p)
     scene_job *j = p;
     sv_doc_ref_release(j->doc);
     g_free(j->want);
+    g_free(j->visible);
     g_free(j);
 }
 
@@ -40,6 +60,7 @@ static void scene_thread(GTask *task, gpointer src, gpointer data, GCancellable 
     slog_error err;
     memset(&err, 0, sizeof err);
     sv_scene *s = sv_scene_query(j->doc->r, j->t0, j->t1, j->width, j->want, 0, c ? is_cancelled : NULL, c, &err);
+    if (s) sv_query_scan_density(s, j->doc->r, j->filtered ? &j->msg_query : NULL, j->msg_gen, j->want, j->visible, c);
     if (s)
         g_task_return_pointer(task, s, (GDestroyNotify)sv_scene_free);
     else if (err.status == SLOG_OK)
@@ -57,6 +78,12 @@ void sv_query_scene_async(SvDocRef *doc, double t0, double t1, int width, const 
     j->t1 = t1;
     j->width = width;
     if (want) j->want = g_memdup2(want, doc->fi->n_timelines ? doc->fi->n_timelines : 1);
+    j->msg_gen = doc->pal.msg_filter_gen;
+    if (doc->pal.msg_filter) {
+        j->filtered = TRUE;
+        j->msg_query = *sv_search_bound_query(doc->pal.msg_filter);
+        j->visible = g_memdup2(doc->pal.visible, doc->pal.n + 1);
+    }
     GTask *task = g_task_new(NULL, cancellable, cb, user);
     g_task_set_task_data(task, j, scene_job_free);
     /* a newer frame makes this one useless: do not report it late */

@@ -20,6 +20,10 @@ GQuark sv_error_quark(void);
 void sv_query_scene_async(SvDocRef *doc, double t0, double t1, int width, const uint8_t *want,
                           GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user);
 sv_scene *sv_query_scene_finish(GAsyncResult *res, GError **error);
+/* The scene's msg_density for the message filter q (NULL: none; a scan
+ * over budget leaves it NULL), and the filter generation gen it is for. */
+void sv_query_scan_density(sv_scene *s, slog_reader *r, const sv_search *q, unsigned gen, const uint8_t *want,
+                           const uint8_t *visible, GCancellable *c);
 
 /* Fold timelines [first, last] over [t0, t1] into at most max_rows rows of
  * width columns (sv_fold_query) on a worker. Finish with

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sv-script.c - the test-script interpreter (SLOG2_VIEW_SCRIPT). */
 #include "sv-analysis.h"
-#include "sv-window-private.h"
+#include "sv-script-verbs.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,12 +26,15 @@ static int save_screenshot(GtkWidget *w, const char *file)
     return ok;
 }
 
-static void script_fail(SvWindow *self, const char *what)
+void sv_script_fail(SvWindow *self, const char *what)
 {
     printf("FAIL: %s\n", what);
     fflush(stdout);
     sv_script_exit_status = 1;
 }
+
+/* the name the verbs of this file call it by */
+#define script_fail sv_script_fail
 
 static void count_visible_nodes(SvWindow *self, double t0, double t1, uint64_t *n, uint64_t *bytes)
 {
@@ -46,18 +49,7 @@ static void count_visible_nodes(SvWindow *self, double t0, double t1, uint64_t *
     }
 }
 
-void sv_window_script_fail(SvWindow *self, const char *what)
-{
-    script_fail(self, what);
-}
-
-/* The commands, one function each: ARG is the rest of the command,
- * stripped. FALSE ends the script (quit). */
-typedef struct script_verb {
-    const char *name;
-    int needs_doc; /* fails with "no document open" before a file is shown */
-    gboolean (*run)(SvWindow *self, const char *arg);
-} script_verb;
+typedef sv_script_verb script_verb;
 
 static gboolean verb_action(SvWindow *self, const char *arg)
 {
@@ -463,6 +455,8 @@ static gboolean verb_where(SvWindow *self, const char *arg)
         w = find_descendant(find_descendant(self->sidebar, GTK_TYPE_STACK_SWITCHER), GTK_TYPE_TOGGLE_BUTTON);
     else if (g_str_equal(arg, "search"))
         w = GTK_WIDGET(self->search_entry);
+    else if (g_str_equal(arg, "msgfilter"))
+        w = GTK_WIDGET(self->msgfilter_button);
     graphene_point_t p;
     double sx = 0, sy = 0;
     gtk_native_get_surface_transform(GTK_NATIVE(self), &sx, &sy);
@@ -671,6 +665,8 @@ static gboolean script_step(gpointer user)
     const script_verb *sv = NULL;
     for (size_t i = 0; i < G_N_ELEMENTS(VERBS) && !sv; i++)
         if (g_str_equal(verb, VERBS[i].name)) sv = &VERBS[i];
+    for (size_t i = 0; i < sv_script_n_message_verbs && !sv; i++)
+        if (g_str_equal(verb, sv_script_message_verbs[i].name)) sv = &sv_script_message_verbs[i];
     gboolean go_on = TRUE;
     if (!*verb)
         ;

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "density.h"
 #include "launch.h"
 #include "render.h"
 #include "sv-item-popover.h"
@@ -318,7 +319,7 @@ static uint8_t *visible_timelines(SvTimeline *self)
 static gboolean frame_holds(SvTimeline *self, const uint8_t *want)
 {
     return scene_matches(self) && self->scene->n_timelines == self->doc->fi->n_timelines &&
-           sv_scene_covers(self->scene, want);
+           sv_scene_covers(self->scene, want) && self->scene->msg_filter_gen == self->doc->pal.msg_filter_gen;
 }
 
 gboolean sv_timeline_rows_drawn(SvTimeline *self)
@@ -529,7 +530,7 @@ static void other_end_action(GtkWidget *w, const char *name, GVariant *p)
 
 static gboolean item_anchor(SvTimeline *self, const sv_item *it, GdkRectangle *r)
 {
-    sv_geom g = {&self->vp, &self->lay, self->scroll_y};
+    sv_geom g = {&self->vp, &self->lay, self->scroll_y, NULL};
     double x = 0, y = 0, w = 1, h = 1;
     if (it->kind == SLOG_KIND_STATE) {
         sv_rect rc;
@@ -648,7 +649,7 @@ gboolean sv_timeline_popover_any(SvTimeline *self)
 static long hit(SvTimeline *self, double x, double y)
 {
     if (!self->scene || !self->doc || y < SV_RULER_H || sv_timeline_is_folded(self)) return -1;
-    sv_geom g = {&self->vp, &self->lay, self->scroll_y};
+    sv_geom g = {&self->vp, &self->lay, self->scroll_y, self->doc->pal.msg_filter};
     return sv_scene_hit(self->scene, &g, self->doc->pal.visible, x, y - SV_RULER_H);
 }
 
@@ -857,11 +858,37 @@ static gboolean fold_tooltip(SvTimeline *self, int x, int y, GtkTooltip *tip)
     return TRUE;
 }
 
+/* Over a preview column (nothing drawn as itself there): what it folds. */
+char *sv_timeline_column_text(SvTimeline *self, double x, double y)
+{
+    if (!self->scene || !self->doc || y < SV_RULER_H || self->scene->pixel_ns <= 0) return NULL;
+    long r = sv_layout_row_at(&self->lay, y - SV_RULER_H + self->scroll_y);
+    if (r < 0 || self->lay.rows[r].timeline < 0) return NULL;
+    int col = (int)floor((sv_viewport_x_to_time(&self->vp, x) - self->scene->t0) / self->scene->pixel_ns);
+    char buf[2048];
+    sv_density tmp;
+    int show;
+    const sv_density *d = sv_density_for(self->scene, &self->doc->pal, &tmp, &show);
+    int ok =
+        sv_column_describe(self->scene, &self->doc->pal, self->doc->cat_names, d, sv_timeline_get_time_offset(self),
+                           (uint32_t)self->lay.rows[r].timeline, col, buf, sizeof buf) == 0;
+    sv_density_clear(&tmp);
+    return ok ? g_strdup(buf) : NULL;
+}
+
+static gboolean column_tooltip(SvTimeline *self, int x, int y, GtkTooltip *tip)
+{
+    char *s = sv_timeline_column_text(self, x, y);
+    if (s) gtk_tooltip_set_text(tip, s);
+    g_free(s);
+    return s != NULL;
+}
+
 static gboolean query_tooltip_cb(GtkWidget *w, int x, int y, gboolean kb, GtkTooltip *tip, SvTimeline *self)
 {
     if (self->doc && sv_timeline_is_folded(self)) return fold_tooltip(self, x, y, tip);
     long i = hit(self, x, y);
-    if (i < 0) return FALSE;
+    if (i < 0) return column_tooltip(self, x, y, tip);
     const sv_item *it = &self->scene->items[i];
     char d[64];
     sv_format_duration((double)(it->end - it->start), d, sizeof d);
@@ -1030,10 +1057,16 @@ void sv_timeline_clear_range(SvTimeline *self)
     gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
+const sv_scene *sv_timeline_get_scene(SvTimeline *self)
+{
+    return self->scene;
+}
+
 void sv_timeline_palette_changed(SvTimeline *self)
 {
     self->have_hover = FALSE;
     gtk_widget_queue_draw(GTK_WIDGET(self));
+    request_frame(self); /* a new message filter counts its density anew */
 }
 
 void sv_timeline_set_compact_rows(SvTimeline *self, gboolean compact)

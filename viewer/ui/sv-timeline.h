@@ -66,6 +66,11 @@ gboolean sv_timeline_has_drawn(SvTimeline *self);
 const slog_query_stats *sv_timeline_get_frame_stats(SvTimeline *self, double *ms, double *t0, double *t1);
 /* Colours / visibility changed in the document palette. */
 void sv_timeline_palette_changed(SvTimeline *self);
+/* The frame drawn now (NULL before the first); owned by the timeline. */
+const sv_scene *sv_timeline_get_scene(SvTimeline *self);
+/* The tooltip over a preview column at widget point (x, y): its time
+ * span, what it folds and its messages; NULL where there is none. */
+char *sv_timeline_column_text(SvTimeline *self, double x, double y);
 void sv_timeline_set_absolute_time(SvTimeline *self, gboolean absolute);
 /* What is added to times shown (ns): the time of day of the trace's start
  * with Absolute Time, else 0. */

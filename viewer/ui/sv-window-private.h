@@ -21,6 +21,8 @@ G_BEGIN_DECLS
 struct _SvWindow {
     GtkApplicationWindow parent_instance;
 
+    GtkHeaderBar *header; /* the titlebar (bound as a template child, it
+                             gave a critical warning on close) */
     GtkLabel *title_label, *subtitle_label;
     GtkMenuButton *recent_button;
     GtkSearchEntry *search_entry;
@@ -43,8 +45,17 @@ struct _SvWindow {
     GtkWindow *matrix, *profile; /* Communication Matrix, Profile, until destroyed */
     GCancellable *open_cancel, *stats_cancel, *search_cancel;
     gboolean opening, stats_busy, search_busy, export_busy;
-    char *searched;   /* the text of the last search */
-    char *read_error; /* the last unreadable-node message shown */
+    char *searched;          /* the text of the last search */
+    char *read_error;        /* the last unreadable-node message shown */
+    GtkLabel *search_status; /* "3 of 120", "no match", "not a valid query" */
+
+    /* the message filter (sv-msgfilter.c): its text, bound to doc */
+    char *msg_filter;
+    sv_search_bound *msg_bound;
+    GtkMenuButton *msgfilter_button;
+    GtkWidget *msgfilter_clear;
+    GtkEntry *msgfilter_entry;
+    GtkLabel *msgfilter_error;
 
     /* slog2-build for .meta files */
     GSubprocess *build;
@@ -73,8 +84,28 @@ void sv_window_open_slog2(SvWindow *self, const char *path);
 gboolean sv_window_drop_cb(GtkDropTarget *t, const GValue *v, double x, double y, SvWindow *self);
 void sv_window_find(SvWindow *self, int dir);
 void sv_window_cancel_clicked_cb(GtkButton *b, SvWindow *self);
-/* sv-script.c: a failed check of the running script */
-void sv_window_script_fail(SvWindow *self, const char *what);
+/* sv-search.c */
+void sv_window_search_init(SvWindow *self);
+/* Another file: stop the running search and clear its status. */
+void sv_window_search_reset(SvWindow *self);
+/* The search's status beside its entry; text NULL hides it. */
+void sv_window_search_status(SvWindow *self, const char *text, gboolean error);
+/* sv-msgfilter.c */
+void sv_window_msgfilter_init(SvWindow *self);
+/* Set the message filter (NULL or blank: none). FALSE with *why (g_free)
+ * when the text is not a query; the filter is then unchanged. */
+gboolean sv_window_set_message_filter(SvWindow *self, const char *text, char **why);
+/* Before the window's document changes or goes / after it changed. */
+void sv_window_msgfilter_detach(SvWindow *self);
+void sv_window_msgfilter_attach(SvWindow *self);
+/* What the popover's Apply does with text (the script's message-filter). */
+void sv_window_msgfilter_apply_text(SvWindow *self, const char *text);
+/* sv-link.c */
+void sv_window_link_init(SvWindow *self);
+/* The time window changed: pass it on to the linked windows. */
+void sv_window_link_view_changed(SvWindow *self);
+/* What Open in New Window does with the chosen file. */
+SvWindow *sv_window_open_in_new_window(SvWindow *self, GFile *file);
 /* sv-build.c */
 gboolean sv_window_pulse_cb(gpointer user);
 void sv_window_open_meta(SvWindow *self, const char *meta);

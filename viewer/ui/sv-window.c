@@ -171,8 +171,11 @@ static void set_doc(SvWindow *self, SvDocRef *doc, const char *path)
 {
     sv_window_close_info(self);
     g_clear_pointer(&self->read_error, g_free);
+    sv_window_msgfilter_detach(self);
+    sv_window_search_reset(self);
     sv_doc_ref_release(self->doc);
     self->doc = doc ? sv_doc_ref_acquire(doc) : NULL;
+    sv_window_msgfilter_attach(self);
     g_free(self->path);
     self->path = g_strdup(path);
     sv_legend_set_doc(self->legend, doc);
@@ -342,57 +345,6 @@ static void search_action(GSimpleAction *a, GVariant *p, gpointer u)
     gtk_widget_grab_focus(GTK_WIDGET(self->search_entry));
 }
 
-static void search_done(GObject *src, GAsyncResult *res, gpointer user)
-{
-    SvWindow *self = user;
-    GError *error = NULL;
-    gboolean found = FALSE;
-    sv_found *f = sv_query_search_finish(res, &found, &error);
-    self->search_busy = FALSE;
-    if (f) {
-        sv_timeline_select(self->timeline, f, FALSE);
-        gtk_widget_remove_css_class(GTK_WIDGET(self->search_entry), "error");
-        char t[64];
-        sv_format_time(f->item.start, t, sizeof t);
-        if (self->script)
-            printf("found %s on timeline %u at %s\n", self->doc->cat_names[f->item.category], f->item.timeline, t),
-                fflush(stdout);
-        g_free(f);
-    } else if (error && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
-        sv_window_error_dialog(self, "Search failed", error->message);
-    } else if (!error) {
-        gtk_widget_add_css_class(GTK_WIDGET(self->search_entry), "error");
-        gtk_widget_error_bell(GTK_WIDGET(self));
-        if (self->script) printf("not found\n"), fflush(stdout);
-    }
-    g_clear_error(&error);
-    g_object_unref(self);
-}
-
-void sv_window_find(SvWindow *self, int dir)
-{
-    if (!self->doc) return;
-    sv_search q;
-    const char *text = gtk_editable_get_text(GTK_EDITABLE(self->search_entry));
-    g_free(self->searched);
-    self->searched = g_strdup(text);
-    if (sv_search_parse(text, &q)) {
-        if (*text) gtk_widget_add_css_class(GTK_WIDGET(self->search_entry), "error");
-        return;
-    }
-    /* scan from the selected match, else from the view's edge */
-    sv_found cur;
-    const sv_viewport *vp = sv_timeline_get_viewport(self->timeline);
-    int64_t from = dir > 0 ? (int64_t)vp->t0 - 1 : (int64_t)vp->t1 + 1;
-    if (sv_timeline_get_selected(self->timeline, &cur) && cur.item.start >= vp->t0 && cur.item.start <= vp->t1)
-        from = cur.item.start;
-    if (self->search_cancel) g_cancellable_cancel(self->search_cancel);
-    g_clear_object(&self->search_cancel);
-    self->search_cancel = g_cancellable_new();
-    self->search_busy = TRUE;
-    sv_query_search_async(self->doc, &q, from, dir, self->search_cancel, search_done, g_object_ref(self));
-}
-
 static void find_next_action(GSimpleAction *a, GVariant *p, gpointer u)
 {
     sv_window_find(u, 1);
@@ -552,6 +504,7 @@ static void range_selected_cb(SvTimeline *tl, double t0, double t1, SvWindow *se
 static void view_changed_cb(SvTimeline *tl, SvWindow *self)
 {
     update_status(self);
+    sv_window_link_view_changed(self);
 }
 
 /* Each frame that meets an unreadable node says so; the user is told once
@@ -641,6 +594,7 @@ static void entry_changed_cb(GtkSearchEntry *e, SvWindow *self)
 {
     if (self->searched && g_str_equal(self->searched, gtk_editable_get_text(GTK_EDITABLE(e)))) return;
     gtk_widget_remove_css_class(GTK_WIDGET(e), "error");
+    sv_window_search_status(self, NULL, FALSE);
 }
 
 /* Adwaita's label/canvas splitter takes presses up to 16 px right of its
@@ -694,6 +648,8 @@ static void sv_window_dispose(GObject *o)
 static void sv_window_finalize(GObject *o)
 {
     SvWindow *self = SV_WINDOW(o);
+    sv_window_msgfilter_detach(self);
+    g_free(self->msg_filter);
     sv_doc_ref_release(self->doc);
     g_free(self->path);
     g_free(self->build_out);
@@ -747,6 +703,10 @@ static gboolean close_request_cb(GtkWindow *w, gpointer data)
 static void sv_window_init(SvWindow *self)
 {
     gtk_widget_init_template(GTK_WIDGET(self));
+    self->header = GTK_HEADER_BAR(gtk_window_get_titlebar(GTK_WINDOW(self)));
+    sv_window_search_init(self);
+    sv_window_msgfilter_init(self);
+    sv_window_link_init(self);
     g_signal_connect(self, "close-request", G_CALLBACK(close_request_cb), NULL);
     g_action_map_add_action_entries(G_ACTION_MAP(self), ACTIONS, G_N_ELEMENTS(ACTIONS), self);
     prefer_dark_changed_cb(NULL, NULL, self);
