@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: MIT */
+/* cluster.c - see cluster.h. The protocol: process 0 asks a file's owner
+ * to open it (REQ_OPEN: the owner opens and checks it with the decoder,
+ * and answers with its error or with its size and the bytes outside the
+ * call stream, all that opening reads) and to read the stream (REQ_READ:
+ * a chunk from an offset, read ahead of the decoder's window so a request
+ * serves many windows), and at the end tells every process it is done.
+ * Requests and answers are one message each; process 0's threads take a
+ * lock around each exchange, so MPI_THREAD_SERIALIZED is enough.
+ */
+#include "cluster.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <mpi.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { TAG_REQ = 1, TAG_OPEN = 2, TAG_DATA = 3 };
+enum { REQ_OPEN = 1, REQ_READ = 2, REQ_DONE = 3 };
+
+/* Read-ahead of a remote file: its share of CACHE_BUDGET, within
+ * [CHUNK_MIN, CHUNK_MAX]; process 0 holds one chunk per remote file. */
+#define CACHE_BUDGET (64u << 20)
+#define CHUNK_MIN    (64u << 10)
+#define CHUNK_MAX    (4u << 20)
+
+/* What one process did, for SLOG2_BUILD_MPI_STATS. */
+typedef struct cluster_stats {
+    double cpu_s;
+    uint64_t files, requests, bytes_sent, bytes_received;
+} cluster_stats;
+
+static struct {
+    int rank, size;
+    int provided;
+    bool met;        /* took part in the start of the build (meet) */
+    bool all_met;    /* and every process did */
+    FILE *real_err;  /* stderr as the process got it */
+    char *kept;      /* processes but 0: what they printed, kept */
+    size_t kept_len; /* (open_memstream) */
+    FILE *kept_f;
+    pthread_mutex_t lock; /* process 0: one exchange at a time */
+    cluster_stats st;
+} g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void cluster_begin(int provided)
+{
+    MPI_Comm_rank(MPI_COMM_WORLD, &g.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &g.size);
+    g.provided = provided;
+    g.real_err = stderr;
+    /* The waits below sleep in short steps: without this a step is the
+     * default timer slack, far longer than an answer takes. */
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    if (g.rank != 0) {
+        /* The same command line gives every process the same messages:
+         * process 0 prints them; the others keep theirs (cluster_end). */
+        if (!freopen("/dev/null", "w", stdout)) fclose(stdout);
+        g.kept_f = open_memstream(&g.kept, &g.kept_len);
+        if (g.kept_f) stderr = g.kept_f;
+        return;
+    }
+#ifdef __linux__
+    /* The pipeline runs in process 0 alone while the others mostly wait
+     * for requests: let it use every CPU of its node, as slog2-build
+     * would, whatever CPU mpirun bound it to. */
+    long n_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    for (long c = 0; c < n_cpus && c < CPU_SETSIZE; c++) CPU_SET((int)c, &all);
+    sched_setaffinity(0, sizeof all, &all);
+#endif
+}
+
+/* Wait for rq without holding a CPU: the answer may need the CPU this
+ * process would spin on (ranks oversubscribed, process 0's threads). */
+static void wait_for(MPI_Request *rq, MPI_Status *status)
+{
+    long ns = 2000;
+    for (int spins = 0;; spins++) {
+        int done = 0;
+        MPI_Test(rq, &done, status);
+        if (done) return;
+        if (spins < 32) continue;
+        struct timespec ts = {0, ns};
+        nanosleep(&ts, NULL);
+        if (ns < 1000000) ns *= 2;
+    }
+}
+
+/* Every process, once: whether all came as far as the build. */
+static bool meet(bool here)
+{
+    int mine = here, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    g.met = here;
+    g.all_met = all;
+    return all;
+}
+
+/* The process that reads rank r's file: contiguous blocks. */
+static int owner_of(uint32_t r, uint32_t n_ranks)
+{
+    return (int)((uint64_t)r * (uint64_t)g.size / n_ranks);
+}
+
+/* ------------------------------------------------------- the owners */
+
+typedef struct served {
+    int fd; /* -1: not opened */
+} served;
+
+static int64_t read_at(int fd, uint8_t *buf, uint64_t n, uint64_t off)
+{
+    uint64_t have = 0;
+    while (have < n) {
+        ssize_t k = pread(fd, buf + have, (size_t)(n - have), (off_t)(off + have));
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) return -errno;
+        if (k == 0) break;
+        have += (uint64_t)k;
+    }
+    return (int64_t)have;
+}
+
+/* REQ_OPEN: the answer is a header (status, size, stream begin and end)
+ * followed by the bytes outside the stream, or by the decoder's error. */
+static void serve_open(const dumpi_meta *meta, served *sv, uint32_t r)
+{
+    int64_t head[4] = {0};
+    dumpi_error e;
+    memset(&e, 0, sizeof e);
+    const char *path = dumpi_meta_bin_path(meta, (int)r);
+    dumpi_file *f = NULL;
+    uint8_t *out = NULL;
+    size_t out_len = 0;
+    int rc = DUMPI_ERR_NOT_FOUND;
+    if (!path || !sv)
+        snprintf(e.message, sizeof e.message, "rank %u: its file is not process %d's to read", r, g.rank);
+    else
+        rc = dumpi_file_open(path, &f, &e);
+    if (rc == DUMPI_OK) {
+        uint64_t begin, end, size = dumpi_file_size(f);
+        dumpi_file_stream_range(f, &begin, &end);
+        dumpi_file_close(f);
+        out_len = (size_t)(begin + (size - end));
+        out = malloc(out_len ? out_len : 1);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        int64_t a = -ENOMEM, b = 0;
+        if (out && fd >= 0) {
+            a = read_at(fd, out, begin, 0);
+            b = read_at(fd, out + begin, size - end, end);
+        } else if (fd < 0) {
+            a = -errno;
+        }
+        if (a < 0 || b < 0 || (uint64_t)a != begin || (uint64_t)b != size - end) {
+            int err = a < 0 ? (int)-a : b < 0 ? (int)-b : EIO;
+            snprintf(e.message, sizeof e.message, "%s: read: %s", path, strerror(err));
+            rc = DUMPI_ERR_IO;
+            if (fd >= 0) close(fd);
+        } else {
+            sv->fd = fd;
+            head[1] = (int64_t)size;
+            head[2] = (int64_t)begin;
+            head[3] = (int64_t)end;
+        }
+    }
+    head[0] = rc;
+    MPI_Send(head, 4, MPI_INT64_T, 0, TAG_OPEN, MPI_COMM_WORLD);
+    if (rc != DUMPI_OK) {
+        e.code = rc;
+        MPI_Send(&e, (int)sizeof e, MPI_BYTE, 0, TAG_OPEN, MPI_COMM_WORLD);
+    } else {
+        MPI_Send(out, (int)out_len, MPI_BYTE, 0, TAG_OPEN, MPI_COMM_WORLD);
+        g.st.bytes_sent += out_len;
+    }
+    g.st.bytes_sent += sizeof head;
+    g.st.files++;
+    free(out);
+}
+
+/* Answer process 0's requests for the files of ranks [first, last) until
+ * it is done. */
+static void serve(const dumpi_meta *meta, uint32_t first, uint32_t last)
+{
+    served *sv = calloc(last > first ? last - first : 1, sizeof *sv);
+    for (uint32_t i = first; i < last; i++) sv[i - first].fd = -1;
+    uint8_t *buf = NULL;
+    size_t cap = 0;
+    for (;;) {
+        uint64_t req[4];
+        MPI_Request rq;
+        MPI_Status status;
+        MPI_Irecv(req, 4, MPI_UINT64_T, 0, TAG_REQ, MPI_COMM_WORLD, &rq);
+        wait_for(&rq, &status);
+        g.st.bytes_received += sizeof req;
+        if (req[0] == REQ_DONE) break;
+        uint32_t r = (uint32_t)req[1];
+        bool mine = r >= first && r < last;
+        if (req[0] == REQ_OPEN) {
+            serve_open(meta, mine ? &sv[r - first] : NULL, r);
+            continue;
+        }
+        /* REQ_READ: 8 bytes of count (or -errno), then the bytes. */
+        uint64_t len = req[3] < CHUNK_MAX ? req[3] : CHUNK_MAX;
+        if (len + 8 > cap) {
+            free(buf);
+            cap = (size_t)len + 8;
+            buf = malloc(cap);
+        }
+        int64_t n = !buf                            ? -ENOMEM
+                    : mine && sv[r - first].fd >= 0 ? read_at(sv[r - first].fd, buf + 8, len, req[2])
+                                                    : -EBADF;
+        if (!buf) {
+            cap = 0;
+            MPI_Send(&n, 8, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD);
+            continue;
+        }
+        memcpy(buf, &n, 8);
+        int sent = 8 + (n > 0 ? (int)n : 0);
+        MPI_Send(buf, sent, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD);
+        g.st.bytes_sent += (uint64_t)sent;
+        g.st.requests++;
+    }
+    for (uint32_t i = first; i < last; i++)
+        if (sv[i - first].fd >= 0) close(sv[i - first].fd);
+    free(sv);
+    free(buf);
+}
+
+/* ------------------------------------------- process 0: remote files */
+
+typedef struct remote {
+    uint32_t rank;
+    int owner;
+    uint64_t size, begin, end;
+    uint8_t *outside; /* the bytes outside the stream, until fill */
+    uint8_t *cache;   /* 8 bytes of count, then [cache_off, + cache_len) */
+    uint64_t cache_off, cache_len;
+    size_t cache_cap, chunk;
+} remote;
+
+static int remote_fill(void *ctx, uint8_t *map)
+{
+    remote *rm = ctx;
+    if (rm->begin) memcpy(map, rm->outside, (size_t)rm->begin);
+    if (rm->size > rm->end) memcpy(map + rm->end, rm->outside + rm->begin, (size_t)(rm->size - rm->end));
+    free(rm->outside);
+    rm->outside = NULL;
+    return 0;
+}
+
+static int64_t remote_read(void *ctx, void *buf, size_t n, uint64_t off)
+{
+    remote *rm = ctx;
+    if (off >= rm->size || n == 0) return 0;
+    if (!(rm->cache && off >= rm->cache_off && off < rm->cache_off + rm->cache_len)) {
+        uint64_t len = n > rm->chunk ? n : rm->chunk;
+        if (len > CHUNK_MAX) len = CHUNK_MAX;
+        if (len > rm->size - off) len = rm->size - off;
+        if (len + 8 > rm->cache_cap) { /* the first read, or a record longer than a chunk */
+            size_t cap = (size_t)(len > rm->chunk ? len : rm->chunk) + 8;
+            uint8_t *c = realloc(rm->cache, cap);
+            if (!c) return -ENOMEM;
+            rm->cache = c;
+            rm->cache_cap = cap;
+            rm->cache_len = 0;
+        }
+        uint64_t req[4] = {REQ_READ, rm->rank, off, len};
+        rm->cache_len = 0; /* the answer overwrites it */
+        MPI_Request rq;
+        MPI_Status status;
+        pthread_mutex_lock(&g.lock);
+        MPI_Send(req, 4, MPI_UINT64_T, rm->owner, TAG_REQ, MPI_COMM_WORLD);
+        MPI_Irecv(rm->cache, (int)len + 8, MPI_BYTE, rm->owner, TAG_DATA, MPI_COMM_WORLD, &rq);
+        wait_for(&rq, &status);
+        g.st.requests++;
+        g.st.bytes_sent += sizeof req;
+        int got = 0;
+        MPI_Get_count(&status, MPI_BYTE, &got);
+        g.st.bytes_received += (uint64_t)got;
+        pthread_mutex_unlock(&g.lock);
+        int64_t count;
+        memcpy(&count, rm->cache, 8);
+        if (count < 0) return count;
+        rm->cache_off = off;
+        rm->cache_len = (uint64_t)count;
+        if (count == 0) return 0;
+    }
+    uint64_t have = rm->cache_off + rm->cache_len - off;
+    size_t k = have < n ? (size_t)have : n;
+    memcpy(buf, rm->cache + 8 + (off - rm->cache_off), k);
+    return (int64_t)k;
+}
+
+static void remote_close(void *ctx)
+{
+    remote *rm = ctx;
+    free(rm->outside);
+    free(rm->cache);
+    free(rm);
+}
+
+typedef struct open_ctx {
+    uint32_t n_ranks;
+    size_t chunk;
+} open_ctx;
+
+/* build_options.open_rank: process 0's own files as slog2-build opens
+ * them, the others' through their owners. */
+static int open_rank(void *ctx, uint32_t r, const char *path, dumpi_file **f, dumpi_error *e)
+{
+    const open_ctx *oc = ctx;
+    int q = owner_of(r, oc->n_ranks);
+    if (q == 0) {
+        int rc = dumpi_file_open(path, f, e);
+        g.st.files++;
+        return rc;
+    }
+    *f = NULL;
+    uint64_t req[4] = {REQ_OPEN, r, 0, 0};
+    int64_t head[4];
+    pthread_mutex_lock(&g.lock);
+    MPI_Send(req, 4, MPI_UINT64_T, q, TAG_REQ, MPI_COMM_WORLD);
+    MPI_Request rq;
+    MPI_Status status;
+    MPI_Irecv(head, 4, MPI_INT64_T, q, TAG_OPEN, MPI_COMM_WORLD, &rq);
+    wait_for(&rq, &status);
+    g.st.bytes_sent += sizeof req;
+    g.st.bytes_received += sizeof head;
+    if (head[0] != DUMPI_OK) {
+        MPI_Recv(e, (int)sizeof *e, MPI_BYTE, q, TAG_OPEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        pthread_mutex_unlock(&g.lock);
+        g.st.bytes_received += sizeof *e;
+        return (int)head[0];
+    }
+    remote *rm = calloc(1, sizeof *rm);
+    uint64_t out_len = (uint64_t)head[2] + (uint64_t)(head[1] - head[3]);
+    uint8_t *outside = malloc(out_len ? (size_t)out_len : 1);
+    /* Taken whatever happens, so the owner's answer is not left pending. */
+    MPI_Recv(outside ? outside : (uint8_t *)head, outside ? (int)out_len : 0, MPI_BYTE, q, TAG_OPEN, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    pthread_mutex_unlock(&g.lock);
+    g.st.bytes_received += out_len;
+    if (!rm || !outside) {
+        free(rm);
+        free(outside);
+        snprintf(e->message, sizeof e->message, "%s: out of memory", path);
+        e->code = DUMPI_ERR_NOMEM;
+        e->offset = DUMPI_NO_OFFSET;
+        return DUMPI_ERR_NOMEM;
+    }
+    rm->rank = r;
+    rm->owner = q;
+    rm->size = (uint64_t)head[1];
+    rm->begin = (uint64_t)head[2];
+    rm->end = (uint64_t)head[3];
+    rm->outside = outside;
+    rm->chunk = oc->chunk;
+    dumpi_source src = {rm, rm->size, remote_fill, remote_read, remote_close};
+    return dumpi_file_open_source(path, &src, f, e);
+}
+
+/* ------------------------------------------------------ the build */
+
+int cluster_build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, FILE *err_out)
+{
+    memset(s, 0, sizeof *s);
+    if (!meet(true)) {
+        if (g.rank == 0)
+            fprintf(err_out, "slog2-build-mpi: error: a process stopped before the build (its messages follow)\n");
+        return BUILD_FAILED;
+    }
+    int n = dumpi_meta_n_ranks(meta);
+    uint32_t n_ranks = n > 0 ? (uint32_t)n : 0;
+    if (g.rank != 0) {
+        /* This process's block: the ranks whose owner it is. */
+        uint32_t first = n_ranks, last = n_ranks;
+        for (uint32_t r = 0; r < n_ranks; r++)
+            if (owner_of(r, n_ranks) == g.rank) {
+                if (first == n_ranks) first = r;
+                last = r + 1;
+            }
+        if (first == n_ranks) first = last = 0;
+        serve(meta, first, last);
+        return BUILD_OK;
+    }
+    open_ctx oc = {n_ranks, CHUNK_MIN};
+    uint32_t remote_files = 0;
+    for (uint32_t r = 0; r < n_ranks; r++) remote_files += owner_of(r, n_ranks) != 0;
+    if (remote_files) {
+        size_t c = CACHE_BUDGET / remote_files;
+        oc.chunk = c < CHUNK_MIN ? CHUNK_MIN : c > CHUNK_MAX ? CHUNK_MAX : c;
+    }
+    build_options mine = *o;
+    mine.open_rank = open_rank;
+    mine.open_ctx = &oc;
+    /* Reads of other processes' files may come from any of the pipeline's
+     * threads: with less than MPI_THREAD_SERIALIZED, one thread (the same
+     * bytes, -j does not change them). */
+    if (g.provided < MPI_THREAD_SERIALIZED) mine.threads = 1;
+    int rc = build_run(meta, &mine, s, err_out);
+    for (int q = 1; q < g.size; q++) {
+        uint64_t req[4] = {REQ_DONE, 0, 0, 0};
+        MPI_Send(req, 4, MPI_UINT64_T, q, TAG_REQ, MPI_COMM_WORLD);
+    }
+    return rc;
+}
+
+#ifdef SLOG2_HAVE_OTF2
+int cluster_otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, FILE *out)
+{
+    if (!meet(true)) {
+        if (g.rank == 0)
+            fprintf(err, "slog2-build-mpi: error: a process stopped before the build (its messages follow)\n");
+        return OTF2_BUILD_FAILED;
+    }
+    return g.rank == 0 ? otf2_build_run(anchor, o, err, out) : OTF2_BUILD_OK;
+}
+#endif
+
+int cluster_end(int status)
+{
+    if (!g.met) meet(false);
+    /* Process 0's status, and whether it reached the build. */
+    int root[2] = {status, g.met};
+    MPI_Bcast(root, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    g.st.cpu_s = cpu_s();
+    cluster_stats *all = g.rank == 0 ? calloc((size_t)g.size, sizeof *all) : NULL;
+    MPI_Gather(&g.st, (int)sizeof g.st, MPI_BYTE, all, (int)sizeof g.st, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (g.rank != 0 && g.kept_f) {
+        stderr = g.real_err;
+        fclose(g.kept_f);
+        /* Its own messages matter when it stopped where process 0 went on. */
+        if (!g.met && root[1] && g.kept_len) {
+            fprintf(stderr, "slog2-build-mpi: process %d:\n", g.rank);
+            fwrite(g.kept, 1, g.kept_len, stderr);
+        }
+        free(g.kept);
+    }
+    const char *want = getenv("SLOG2_BUILD_MPI_STATS");
+    if (all && want && *want && strcmp(want, "0") != 0) {
+        fprintf(stderr, "slog2-build-mpi: process  files  requests  sent B  received B  CPU s\n");
+        for (int q = 0; q < g.size; q++)
+            fprintf(stderr, "slog2-build-mpi: %7d %6" PRIu64 " %9" PRIu64 " %7" PRIu64 " %11" PRIu64 " %6.3f\n", q,
+                    all[q].files, all[q].requests, all[q].bytes_sent, all[q].bytes_received, all[q].cpu_s);
+    }
+    free(all);
+    return root[0];
+}
