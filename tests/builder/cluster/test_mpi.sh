@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# builder.cluster.*: slog2-build-mpi under mpirun against slog2-build -j 1.
+#
+# usage: test_mpi.sh BUILD PRINT SYNTH TRACES BUILD_MPI MPIEXEC CASE [ARGS...]
+#   BUILD_MPI and MPIEXEC are "none" when CMake found no MPI (or in a
+#   sanitizer build): the test skips.
+#   identity TRACE...     each real trace, P = 1..4: the same bytes, the
+#                         same summary (but its timings), exit 0
+#   synth RANKS CALLS     a generated trace of RANKS ranks, likewise
+#   errors                a trace with one rank file truncated and one
+#                         missing (also one not DUMPI, and a usage error):
+#                         the same messages on stderr, the same exit
+#                         status and the same bytes (or no file, no
+#                         temporary file) as slog2-build
+. "$(dirname "$0")/../common.sh"
+BUILD_MPI=$1 MPIEXEC=$2 CASE=$3
+shift 3
+
+if [ "$BUILD_MPI" = none ] || [ "$MPIEXEC" = none ]; then
+    echo "SKIP: slog2-build-mpi not built (no MPI found, or a sanitizer build)"
+    exit 77
+fi
+mpi_args=()
+version=$("$MPIEXEC" --version 2>&1 || true)
+if [[ $version == *"Open MPI"* || $version == *OpenRTE* ]]; then
+    # More processes than cores, and CI runs as root.
+    mpi_args+=(--oversubscribe)
+    [ "$(id -u)" -ne 0 ] || mpi_args+=(--allow-run-as-root)
+fi
+
+# run_mpi P BASE ARGS...: slog2-build-mpi ARGS on P processes, stdout to
+# BASE.out, stderr to BASE.err without mpirun's own notices (the blocks
+# between lines of dashes it prints when a process exits non-zero); RC.
+run_mpi() {
+    local p=$1 base=$2
+    shift 2
+    RC=0
+    "$MPIEXEC" "${mpi_args[@]}" -n "$p" "$BUILD_MPI" "$@" >"$base.out" 2>"$base.raw" || RC=$?
+    awk '/^--------------------+$/ { inside = !inside; next } !inside' "$base.raw" >"$base.err"
+}
+
+# same_build NAME META: slog2-build -j 1 and slog2-build-mpi on 1..4
+# processes give the same bytes and summary.
+same_build() {
+    local name=$1 meta=$2 p
+    run_build "$WORK/s" -j 1 "$meta" -o "$WORK/serial.slog2"
+    [ "$RC" -eq 0 ] || { cat "$WORK/s.err" >&2; die "$name: slog2-build exited $RC"; }
+    head -n 5 "$WORK/s.out" | sed "s|$WORK/serial.slog2|OUT|" >"$WORK/s.sum"
+    for p in 1 2 3 4; do
+        run_mpi "$p" "$WORK/m" "$meta" -o "$WORK/mpi.slog2"
+        if [ "$RC" -ne 0 ]; then
+            cat "$WORK/m.raw" >&2
+            fail "$name, $p processes: exit $RC"
+            continue
+        fi
+        cmp "$WORK/serial.slog2" "$WORK/mpi.slog2" || fail "$name, $p processes: other bytes than slog2-build -j 1"
+        head -n 5 "$WORK/m.out" | sed "s|$WORK/mpi.slog2|OUT|" >"$WORK/m.sum"
+        diff "$WORK/s.sum" "$WORK/m.sum" || fail "$name, $p processes: another summary"
+        note "$name, $p processes: $(stat -c %s "$WORK/mpi.slog2") bytes, the same"
+    done
+}
+
+# same_failure WHAT P ARGS...: slog2-build and slog2-build-mpi on P
+# processes give the same stderr and exit status, and when that is 1 or 2
+# neither leaves a file or a temporary one.
+same_failure() {
+    local what=$1 p=$2
+    shift 2
+    local out="$WORK/t/out.slog2"
+    rm -f "$out"
+    run_build "$WORK/s" "$@" -o "$out"
+    local want=$RC
+    [ -e "$out" ] && mv "$out" "$WORK/serial.slog2"
+    run_mpi "$p" "$WORK/m" "$@" -o "$out"
+    note "$what, $p processes: exit $RC (slog2-build: $want); stderr:"
+    sed 's/^/   /' "$WORK/m.err"
+    [ "$RC" -eq "$want" ] || fail "$what, $p processes: exit $RC, slog2-build exits $want"
+    diff "$WORK/s.err" "$WORK/m.err" || fail "$what, $p processes: other messages than slog2-build's"
+    if [ "$want" -eq 1 ] || [ "$want" -eq 2 ]; then
+        [ ! -e "$out" ] || fail "$what, $p processes: an output after exit $RC"
+    else
+        cmp "$WORK/serial.slog2" "$out" || fail "$what, $p processes: other bytes than slog2-build"
+    fi
+    local left
+    left=$(ls -A "$WORK/t" | grep -F '.tmp.' || true)
+    [ -z "$left" ] || fail "$what, $p processes: temporary files left: $left"
+}
+
+case "$CASE" in
+identity)
+    need_traces
+    for t in "$@"; do
+        [ -d "$TRACES/$t" ] || die "no trace $t in $TRACES"
+        same_build "$t" "$(trace_meta "$t")"
+    done
+    ;;
+synth)
+    RANKS=$1 CPR=$2
+    "$SYNTH" -q --ranks "$RANKS" --calls-per-rank "$CPR" --seed 7 -o "$WORK/in/t" >/dev/null ||
+        die "slog2-synth failed"
+    same_build "synth $RANKS ranks" "$WORK/in/t.meta"
+    ;;
+errors)
+    need_traces
+    mkdir -p "$WORK/t"
+    cp "$TRACES"/testmpi-4r/*.meta "$TRACES"/testmpi-4r/*.bin "$WORK/t/"
+    meta=$(ls "$WORK"/t/*.meta)
+    bin() { ls "$WORK"/t/*-000"$1".bin; }
+    # A usage error: every process parses it, one message.
+    same_failure "-j 0" 2 -j 0 "$meta"
+    # Rank 3 (the last process's to read) cut in its call stream, rank 2
+    # gone: without --allow-missing nothing is built, with it a file
+    # with warnings (exit 3).
+    b3=$(bin 3)
+    sz=$(stat -c %s "$b3")
+    head -c $((sz * 6 / 10)) "$b3" >"$WORK/cut" && mv "$WORK/cut" "$b3"
+    rm "$(bin 2)"
+    for p in 2 3; do
+        same_failure "rank 3 truncated, rank 2 missing" "$p" "$meta"
+        same_failure "rank 3 truncated, rank 2 missing, --allow-missing" "$p" --allow-missing "$meta"
+    done
+    grep -q 'rank 3: .*keeping every complete record' "$WORK/m.err" || fail "no warning about the truncated rank 3"
+    # A rank file that is not DUMPI, found by the process that reads it.
+    head -c 4096 /dev/zero >"$(bin 1)"
+    same_failure "rank 1 not DUMPI" 4 --allow-missing "$meta"
+    grep -q 'no DUMPI lead-in magic' "$WORK/m.err" || fail "rank 1 not DUMPI: not said"
+    ;;
+*)
+    die "unknown case $CASE"
+    ;;
+esac
+[ "$N_FAIL" -eq 0 ] || exit 1
+echo "OK"
