@@ -28,9 +28,11 @@ enum { TAG_REQ = 1, TAG_OPEN = 2, TAG_DATA = 3 };
 enum { REQ_OPEN = 1, REQ_READ = 2, REQ_DONE = 3 };
 
 /* Read-ahead of a remote file: its share of CACHE_BUDGET, within
- * [CHUNK_MIN, CHUNK_MAX]; process 0 holds one chunk per remote file. */
+ * [CHUNK_MIN, CHUNK_MAX]; process 0 holds one chunk per remote file, so
+ * with very many ranks the floor is of the order of the decoder's own
+ * read window (build.c). */
 #define CACHE_BUDGET (64u << 20)
-#define CHUNK_MIN    (64u << 10)
+#define CHUNK_MIN    (4u << 10)
 #define CHUNK_MAX    (4u << 20)
 
 /* What one process did, for SLOG2_BUILD_MPI_STATS. */
@@ -122,8 +124,15 @@ static int owner_of(uint32_t r, uint32_t n_ranks)
 
 /* ------------------------------------------------------- the owners */
 
+/* A file of this process's block, opened and checked before process 0
+ * asks (so the owners open their blocks at once, not one file after
+ * another as process 0 asks), and its answer to REQ_OPEN. */
 typedef struct served {
-    int fd; /* -1: not opened */
+    int fd;           /* -1: not opened */
+    int64_t head[4];  /* status, size, stream begin and end */
+    uint8_t *outside; /* the bytes outside the stream, until sent */
+    size_t n_outside;
+    dumpi_error *err; /* or the decoder's error */
 } served;
 
 static int64_t read_at(int fd, uint8_t *buf, uint64_t n, uint64_t off)
@@ -139,60 +148,82 @@ static int64_t read_at(int fd, uint8_t *buf, uint64_t n, uint64_t off)
     return (int64_t)have;
 }
 
-/* REQ_OPEN: the answer is a header (status, size, stream begin and end)
- * followed by the bytes outside the stream, or by the decoder's error. */
-static void serve_open(const dumpi_meta *meta, served *sv, uint32_t r)
+/* Open rank r's file as dumpi_file_open() would (its checks, its
+ * messages), keep a descriptor for the stream and the bytes outside it. */
+static void prepare(const dumpi_meta *meta, served *sv, uint32_t r)
 {
-    int64_t head[4] = {0};
+    sv->fd = -1;
+    const char *path = dumpi_meta_bin_path(meta, (int)r);
+    if (!path) return; /* a missing rank: process 0 does not ask */
     dumpi_error e;
     memset(&e, 0, sizeof e);
-    const char *path = dumpi_meta_bin_path(meta, (int)r);
     dumpi_file *f = NULL;
-    uint8_t *out = NULL;
-    size_t out_len = 0;
-    int rc = DUMPI_ERR_NOT_FOUND;
-    if (!path || !sv)
-        snprintf(e.message, sizeof e.message, "rank %u: its file is not process %d's to read", r, g.rank);
-    else
-        rc = dumpi_file_open(path, &f, &e);
+    int rc = dumpi_file_open(path, &f, &e);
     if (rc == DUMPI_OK) {
         uint64_t begin, end, size = dumpi_file_size(f);
         dumpi_file_stream_range(f, &begin, &end);
         dumpi_file_close(f);
-        out_len = (size_t)(begin + (size - end));
-        out = malloc(out_len ? out_len : 1);
+        size_t n = (size_t)(begin + (size - end));
+        uint8_t *out = malloc(n ? n : 1);
         int fd = open(path, O_RDONLY | O_CLOEXEC);
-        int64_t a = -ENOMEM, b = 0;
+        int64_t a = fd < 0 ? -errno : -ENOMEM, b = 0;
         if (out && fd >= 0) {
             a = read_at(fd, out, begin, 0);
             b = read_at(fd, out + begin, size - end, end);
-        } else if (fd < 0) {
-            a = -errno;
         }
         if (a < 0 || b < 0 || (uint64_t)a != begin || (uint64_t)b != size - end) {
             int err = a < 0 ? (int)-a : b < 0 ? (int)-b : EIO;
             snprintf(e.message, sizeof e.message, "%s: read: %s", path, strerror(err));
+            e.offset = DUMPI_NO_OFFSET;
             rc = DUMPI_ERR_IO;
             if (fd >= 0) close(fd);
+            free(out);
         } else {
             sv->fd = fd;
-            head[1] = (int64_t)size;
-            head[2] = (int64_t)begin;
-            head[3] = (int64_t)end;
+            sv->outside = out;
+            sv->n_outside = n;
+            sv->head[1] = (int64_t)size;
+            sv->head[2] = (int64_t)begin;
+            sv->head[3] = (int64_t)end;
         }
     }
-    head[0] = rc;
-    MPI_Send(head, 4, MPI_INT64_T, 0, TAG_OPEN, MPI_COMM_WORLD);
-    if (rc != DUMPI_OK) {
-        e.code = rc;
-        MPI_Send(&e, (int)sizeof e, MPI_BYTE, 0, TAG_OPEN, MPI_COMM_WORLD);
-    } else {
-        MPI_Send(out, (int)out_len, MPI_BYTE, 0, TAG_OPEN, MPI_COMM_WORLD);
-        g.st.bytes_sent += out_len;
+    sv->head[0] = rc;
+    e.code = rc;
+    if (rc != DUMPI_OK && (sv->err = malloc(sizeof e))) *sv->err = e;
+}
+
+/* REQ_OPEN: the header, then the bytes outside the stream or the error. */
+static void answer_open(served *sv, uint32_t r)
+{
+    dumpi_error e;
+    if (!sv) { /* not this process's: process 0 and it disagree */
+        memset(&e, 0, sizeof e);
+        snprintf(e.message, sizeof e.message, "rank %u: its file is not process %d's to read", r, g.rank);
+        e.code = DUMPI_ERR_INVALID;
+        e.offset = DUMPI_NO_OFFSET;
     }
+    int64_t head[4] = {sv ? sv->head[0] : DUMPI_ERR_INVALID, 0, 0, 0};
+    if (sv && sv->head[0] == DUMPI_OK) memcpy(head, sv->head, sizeof head);
+    if (sv && sv->head[0] != DUMPI_OK) {
+        if (sv->err)
+            e = *sv->err;
+        else { /* out of memory for the error itself */
+            memset(&e, 0, sizeof e);
+            snprintf(e.message, sizeof e.message, "rank %u: out of memory", r);
+            e.code = (int)sv->head[0];
+        }
+    }
+    MPI_Send(head, 4, MPI_INT64_T, 0, TAG_OPEN, MPI_COMM_WORLD);
     g.st.bytes_sent += sizeof head;
-    g.st.files++;
-    free(out);
+    if (head[0] != DUMPI_OK) {
+        MPI_Send(&e, (int)sizeof e, MPI_BYTE, 0, TAG_OPEN, MPI_COMM_WORLD);
+        g.st.bytes_sent += sizeof e;
+    } else {
+        MPI_Send(sv->outside, (int)sv->n_outside, MPI_BYTE, 0, TAG_OPEN, MPI_COMM_WORLD);
+        g.st.bytes_sent += sv->n_outside;
+        free(sv->outside);
+        sv->outside = NULL;
+    }
 }
 
 /* Answer process 0's requests for the files of ranks [first, last) until
@@ -200,7 +231,10 @@ static void serve_open(const dumpi_meta *meta, served *sv, uint32_t r)
 static void serve(const dumpi_meta *meta, uint32_t first, uint32_t last)
 {
     served *sv = calloc(last > first ? last - first : 1, sizeof *sv);
-    for (uint32_t i = first; i < last; i++) sv[i - first].fd = -1;
+    for (uint32_t i = first; i < last; i++) {
+        prepare(meta, &sv[i - first], i);
+        g.st.files++;
+    }
     uint8_t *buf = NULL;
     size_t cap = 0;
     for (;;) {
@@ -214,7 +248,7 @@ static void serve(const dumpi_meta *meta, uint32_t first, uint32_t last)
         uint32_t r = (uint32_t)req[1];
         bool mine = r >= first && r < last;
         if (req[0] == REQ_OPEN) {
-            serve_open(meta, mine ? &sv[r - first] : NULL, r);
+            answer_open(mine ? &sv[r - first] : NULL, r);
             continue;
         }
         /* REQ_READ: 8 bytes of count (or -errno), then the bytes. */
@@ -238,8 +272,11 @@ static void serve(const dumpi_meta *meta, uint32_t first, uint32_t last)
         g.st.bytes_sent += (uint64_t)sent;
         g.st.requests++;
     }
-    for (uint32_t i = first; i < last; i++)
+    for (uint32_t i = first; i < last; i++) {
         if (sv[i - first].fd >= 0) close(sv[i - first].fd);
+        free(sv[i - first].outside);
+        free(sv[i - first].err);
+    }
     free(sv);
     free(buf);
 }
