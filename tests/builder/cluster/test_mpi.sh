@@ -12,6 +12,8 @@
 #                         the same messages on stderr, the same exit
 #                         status and the same bytes (or no file, no
 #                         temporary file) as slog2-build
+#   abort SIZE            process 1 killed while a generated trace of SIZE
+#                         is built: the job fails, leaving no file at all
 . "$(dirname "$0")/../common.sh"
 BUILD_MPI=$1 MPIEXEC=$2 CASE=$3
 shift 3
@@ -124,6 +126,31 @@ errors)
     head -c 4096 /dev/zero >"$(bin 1)"
     same_failure "rank 1 not DUMPI" 4 --allow-missing "$meta"
     grep -q 'no DUMPI lead-in magic' "$WORK/m.err" || fail "rank 1 not DUMPI: not said"
+    ;;
+abort)
+    # Process 1 killed mid-build: the job ends non-zero, process 0 having
+    # removed its temporary file, and no output is left.
+    "$SYNTH" -q --ranks 8 --size "$1" --seed 11 -o "$WORK/t/t" >/dev/null || die "slog2-synth failed"
+    out="$WORK/t/out.slog2"
+    "$MPIEXEC" "${mpi_args[@]}" -n 2 "$BUILD_MPI" -q "$WORK/t/t.meta" -o "$out" >"$WORK/m.out" 2>"$WORK/m.raw" &
+    job=$!
+    for _ in $(seq 600); do # until process 0 has created its temporary file
+        [ -z "$(ls -A "$WORK/t" | grep -F '.tmp.' || true)" ] || break
+        sleep 0.05
+    done
+    victim=
+    for pid in $(pgrep -P "$job" || true); do
+        if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -x 'OMPI_COMM_WORLD_RANK=1' >/dev/null; then victim=$pid; fi
+    done
+    [ -n "$victim" ] || { wait "$job" || true; die "process 1 not found among mpirun's children (not Open MPI?)"; }
+    kill -KILL "$victim"
+    RC=0; wait "$job" || RC=$?
+    note "process 1 killed: exit $RC; stderr:"
+    sed 's/^/   /' "$WORK/m.raw"
+    [ "$RC" -ne 0 ] || fail "process 1 killed: exit 0 (the build finished first? a larger trace is needed)"
+    [ ! -e "$out" ] || fail "process 1 killed: an output was left"
+    left=$(ls -A "$WORK/t" | grep -F '.tmp.' || true)
+    [ -z "$left" ] || fail "process 1 killed: temporary files left: $left"
     ;;
 *)
     die "unknown case $CASE"
