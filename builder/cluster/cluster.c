@@ -38,6 +38,7 @@ enum { REQ_OPEN = 1, REQ_READ = 2, REQ_DONE = 3 };
 /* What one process did, for SLOG2_BUILD_MPI_STATS. */
 typedef struct cluster_stats {
     double cpu_s;
+    double wait_s; /* process 0: seconds in exchanges with the owners */
     uint64_t files, requests, bytes_sent, bytes_received;
 } cluster_stats;
 
@@ -54,10 +55,10 @@ static struct {
     cluster_stats st;
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static double cpu_s(void)
+static double clock_s(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -90,6 +91,11 @@ void cluster_begin(int provided)
 #endif
 }
 
+/* The longest sleep between two tests of a request: an owner idle for a
+ * while answers its next request this late at worst, and costs a wake-up
+ * this often while idle. */
+#define WAIT_MAX_NS 1000000L
+
 /* Wait for rq without holding a CPU: the answer may need the CPU this
  * process would spin on (ranks oversubscribed, process 0's threads). */
 static void wait_for(MPI_Request *rq, MPI_Status *status)
@@ -102,7 +108,7 @@ static void wait_for(MPI_Request *rq, MPI_Status *status)
         if (spins < 32) continue;
         struct timespec ts = {0, ns};
         nanosleep(&ts, NULL);
-        if (ns < 1000000) ns *= 2;
+        if (ns < WAIT_MAX_NS) ns *= 2;
     }
 }
 
@@ -324,6 +330,7 @@ static int64_t remote_read(void *ctx, void *buf, size_t n, uint64_t off)
         MPI_Request rq;
         MPI_Status status;
         pthread_mutex_lock(&g.lock);
+        double t0 = clock_s(CLOCK_MONOTONIC);
         MPI_Send(req, 4, MPI_UINT64_T, rm->owner, TAG_REQ, MPI_COMM_WORLD);
         MPI_Irecv(rm->cache, (int)len + 8, MPI_BYTE, rm->owner, TAG_DATA, MPI_COMM_WORLD, &rq);
         wait_for(&rq, &status);
@@ -332,6 +339,7 @@ static int64_t remote_read(void *ctx, void *buf, size_t n, uint64_t off)
         int got = 0;
         MPI_Get_count(&status, MPI_BYTE, &got);
         g.st.bytes_received += (uint64_t)got;
+        g.st.wait_s += clock_s(CLOCK_MONOTONIC) - t0;
         pthread_mutex_unlock(&g.lock);
         int64_t count;
         memcpy(&count, rm->cache, 8);
@@ -374,6 +382,7 @@ static int open_rank(void *ctx, uint32_t r, const char *path, dumpi_file **f, du
     uint64_t req[4] = {REQ_OPEN, r, 0, 0};
     int64_t head[4];
     pthread_mutex_lock(&g.lock);
+    double t0 = clock_s(CLOCK_MONOTONIC);
     MPI_Send(req, 4, MPI_UINT64_T, q, TAG_REQ, MPI_COMM_WORLD);
     MPI_Request rq;
     MPI_Status status;
@@ -383,6 +392,7 @@ static int open_rank(void *ctx, uint32_t r, const char *path, dumpi_file **f, du
     g.st.bytes_received += sizeof head;
     if (head[0] != DUMPI_OK) {
         MPI_Recv(e, (int)sizeof *e, MPI_BYTE, q, TAG_OPEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        g.st.wait_s += clock_s(CLOCK_MONOTONIC) - t0;
         pthread_mutex_unlock(&g.lock);
         g.st.bytes_received += sizeof *e;
         return (int)head[0];
@@ -393,6 +403,7 @@ static int open_rank(void *ctx, uint32_t r, const char *path, dumpi_file **f, du
     /* Taken whatever happens, so the owner's answer is not left pending. */
     MPI_Recv(outside ? outside : (uint8_t *)head, outside ? (int)out_len : 0, MPI_BYTE, q, TAG_OPEN, MPI_COMM_WORLD,
              MPI_STATUS_IGNORE);
+    g.st.wait_s += clock_s(CLOCK_MONOTONIC) - t0;
     pthread_mutex_unlock(&g.lock);
     g.st.bytes_received += out_len;
     if (!rm || !outside) {
@@ -478,7 +489,7 @@ int cluster_end(int status)
     /* Process 0's status, and whether it reached the build. */
     int root[2] = {status, g.met};
     MPI_Bcast(root, 2, MPI_INT, 0, MPI_COMM_WORLD);
-    g.st.cpu_s = cpu_s();
+    g.st.cpu_s = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     cluster_stats *all = g.rank == 0 ? calloc((size_t)g.size, sizeof *all) : NULL;
     MPI_Gather(&g.st, (int)sizeof g.st, MPI_BYTE, all, (int)sizeof g.st, MPI_BYTE, 0, MPI_COMM_WORLD);
     if (g.rank != 0 && g.kept_f) {
@@ -493,10 +504,11 @@ int cluster_end(int status)
     }
     const char *want = getenv("SLOG2_BUILD_MPI_STATS");
     if (all && want && *want && strcmp(want, "0") != 0) {
-        fprintf(stderr, "slog2-build-mpi: process  files  requests  sent B  received B  CPU s\n");
+        fprintf(stderr, "slog2-build-mpi: process  files  requests  sent B  received B  CPU s  waited s\n");
         for (int q = 0; q < g.size; q++)
-            fprintf(stderr, "slog2-build-mpi: %7d %6" PRIu64 " %9" PRIu64 " %7" PRIu64 " %11" PRIu64 " %6.3f\n", q,
-                    all[q].files, all[q].requests, all[q].bytes_sent, all[q].bytes_received, all[q].cpu_s);
+            fprintf(stderr, "slog2-build-mpi: %7d %6" PRIu64 " %9" PRIu64 " %7" PRIu64 " %11" PRIu64 " %6.3f %9.3f\n",
+                    q, all[q].files, all[q].requests, all[q].bytes_sent, all[q].bytes_received, all[q].cpu_s,
+                    all[q].wait_s);
     }
     free(all);
     return root[0];
