@@ -128,6 +128,33 @@ static int owner_of(uint32_t r, uint32_t n_ranks)
     return (int)((uint64_t)r * (uint64_t)g.size / n_ranks);
 }
 
+/* The bytes outside a file's stream go in pieces of this size (a damaged
+ * index can put most of a file outside its stream, beyond an int count);
+ * a receiver out of memory drains them through a buffer of one piece. */
+#define PIECE (64u << 10)
+
+static void send_pieces(const uint8_t *p, uint64_t n)
+{
+    uint64_t done = 0;
+    do {
+        int k = n - done > PIECE ? (int)PIECE : (int)(n - done);
+        MPI_Send(p + done, k, MPI_BYTE, 0, TAG_OPEN, MPI_COMM_WORLD);
+        done += (uint64_t)k;
+    } while (done < n);
+}
+
+/* Into p, or (p NULL) nowhere. */
+static void recv_pieces(uint8_t *p, uint64_t n, int from)
+{
+    static uint8_t drain[PIECE];
+    uint64_t done = 0;
+    do {
+        int k = n - done > PIECE ? (int)PIECE : (int)(n - done);
+        MPI_Recv(p ? p + done : drain, k, MPI_BYTE, from, TAG_OPEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        done += (uint64_t)k;
+    } while (done < n);
+}
+
 /* ------------------------------------------------------- the owners */
 
 /* A file of this process's block, opened and checked before process 0
@@ -225,7 +252,7 @@ static void answer_open(served *sv, uint32_t r)
         MPI_Send(&e, (int)sizeof e, MPI_BYTE, 0, TAG_OPEN, MPI_COMM_WORLD);
         g.st.bytes_sent += sizeof e;
     } else {
-        MPI_Send(sv->outside, (int)sv->n_outside, MPI_BYTE, 0, TAG_OPEN, MPI_COMM_WORLD);
+        send_pieces(sv->outside, sv->n_outside);
         g.st.bytes_sent += sv->n_outside;
         free(sv->outside);
         sv->outside = NULL;
@@ -401,8 +428,7 @@ static int open_rank(void *ctx, uint32_t r, const char *path, dumpi_file **f, du
     uint64_t out_len = (uint64_t)head[2] + (uint64_t)(head[1] - head[3]);
     uint8_t *outside = malloc(out_len ? (size_t)out_len : 1);
     /* Taken whatever happens, so the owner's answer is not left pending. */
-    MPI_Recv(outside ? outside : (uint8_t *)head, outside ? (int)out_len : 0, MPI_BYTE, q, TAG_OPEN, MPI_COMM_WORLD,
-             MPI_STATUS_IGNORE);
+    recv_pieces(outside, out_len, q);
     g.st.wait_s += clock_s(CLOCK_MONOTONIC) - t0;
     pthread_mutex_unlock(&g.lock);
     g.st.bytes_received += out_len;
