@@ -28,12 +28,14 @@ enum { TAG_REQ = 1, TAG_OPEN = 2, TAG_DATA = 3 };
 enum { REQ_OPEN = 1, REQ_READ = 2, REQ_DONE = 3 };
 
 /* Read-ahead of a remote file: its share of CACHE_BUDGET, within
- * [CHUNK_MIN, CHUNK_MAX]; process 0 holds one chunk per remote file, so
+ * [CHUNK_MIN, CHUNK_MAX]; process 0 holds two chunks per remote file (the
+ * one read and the one on its way), so
  * with very many ranks the floor is of the order of the decoder's own
  * read window (build.c). */
 #define CACHE_BUDGET (64u << 20)
 #define CHUNK_MIN    (4u << 10)
 #define CHUNK_MAX    (4u << 20)
+#define CHUNK_LEAST  64 /* SLOG2_BUILD_MPI_CHUNK's floor */
 
 /* What one process did, for SLOG2_BUILD_MPI_STATS. */
 typedef struct cluster_stats {
@@ -259,6 +261,66 @@ static void answer_open(served *sv, uint32_t r)
     }
 }
 
+/* An owner's answers on their way: process 0 takes a large one only when
+ * it next calls MPI (it may be decoding, the answer being a read ahead),
+ * so the owner goes on serving meanwhile rather than wait for each. */
+typedef struct outgoing {
+    MPI_Request *rq;
+    uint8_t **buf;
+    size_t n, cap;
+} outgoing;
+
+static void reap(outgoing *o)
+{
+    for (size_t i = 0; i < o->n;) {
+        int done = 0;
+        MPI_Test(&o->rq[i], &done, MPI_STATUS_IGNORE);
+        if (!done) {
+            i++;
+            continue;
+        }
+        free(o->buf[i]);
+        o->n--;
+        o->rq[i] = o->rq[o->n];
+        o->buf[i] = o->buf[o->n];
+    }
+}
+
+static void send_answer(outgoing *o, uint8_t *buf, int n)
+{
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 16;
+        MPI_Request *rq = realloc(o->rq, cap * sizeof *rq);
+        if (rq) o->rq = rq;
+        uint8_t **b = realloc(o->buf, cap * sizeof *b);
+        if (b) o->buf = b;
+        if (!rq || !b) { /* no room to keep it: send it and wait */
+            MPI_Send(buf, n, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD);
+            free(buf);
+            return;
+        }
+        o->cap = cap;
+    }
+    MPI_Isend(buf, n, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD, &o->rq[o->n]);
+    o->buf[o->n++] = buf;
+}
+
+/* wait_for the next request, taking the answers sent meanwhile. */
+static void wait_serving(MPI_Request *rq, outgoing *o)
+{
+    long ns = 2000;
+    for (int spins = 0;; spins++) {
+        int done = 0;
+        MPI_Test(rq, &done, MPI_STATUS_IGNORE);
+        if (done) return;
+        if (o->n) reap(o);
+        if (spins < 32) continue;
+        struct timespec ts = {0, ns};
+        nanosleep(&ts, NULL);
+        if (ns < WAIT_MAX_NS) ns *= 2;
+    }
+}
+
 /* Answer process 0's requests for the files of ranks [first, last) until
  * it is done. */
 static void serve(const dumpi_meta *meta, uint32_t first, uint32_t last)
@@ -268,14 +330,12 @@ static void serve(const dumpi_meta *meta, uint32_t first, uint32_t last)
         prepare(meta, &sv[i - first], i);
         g.st.files++;
     }
-    uint8_t *buf = NULL;
-    size_t cap = 0;
+    outgoing out = {0};
     for (;;) {
         uint64_t req[4];
         MPI_Request rq;
-        MPI_Status status;
         MPI_Irecv(req, 4, MPI_UINT64_T, 0, TAG_REQ, MPI_COMM_WORLD, &rq);
-        wait_for(&rq, &status);
+        wait_serving(&rq, &out);
         g.st.bytes_received += sizeof req;
         if (req[0] == REQ_DONE) break;
         uint32_t r = (uint32_t)req[1];
@@ -286,44 +346,60 @@ static void serve(const dumpi_meta *meta, uint32_t first, uint32_t last)
         }
         /* REQ_READ: 8 bytes of count (or -errno), then the bytes. */
         uint64_t len = req[3] < CHUNK_MAX ? req[3] : CHUNK_MAX;
-        if (len + 8 > cap) {
-            free(buf);
-            cap = (size_t)len + 8;
-            buf = malloc(cap);
-        }
+        uint8_t *buf = malloc((size_t)len + 8);
         int64_t n = !buf                            ? -ENOMEM
                     : mine && sv[r - first].fd >= 0 ? read_at(sv[r - first].fd, buf + 8, len, req[2])
                                                     : -EBADF;
         if (!buf) {
-            cap = 0;
             MPI_Send(&n, 8, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD);
             continue;
         }
         memcpy(buf, &n, 8);
         int sent = 8 + (n > 0 ? (int)n : 0);
-        MPI_Send(buf, sent, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD);
+        send_answer(&out, buf, sent);
         g.st.bytes_sent += (uint64_t)sent;
         g.st.requests++;
     }
+    while (out.n) { /* the last answers, taken before process 0 finishes */
+        reap(&out);
+        if (out.n) {
+            struct timespec ts = {0, 100000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    free(out.rq);
+    free(out.buf);
     for (uint32_t i = first; i < last; i++) {
         if (sv[i - first].fd >= 0) close(sv[i - first].fd);
         free(sv[i - first].outside);
         free(sv[i - first].err);
     }
     free(sv);
-    free(buf);
 }
 
 /* ------------------------------------------- process 0: remote files */
 
+/* A chunk of a remote file: 8 bytes of count (or -errno), then the bytes
+ * [off, off + len) once the answer is in. */
+typedef struct chunk {
+    uint8_t *buf;
+    size_t cap;
+    uint64_t off, len;
+} chunk;
+
+/* Process 0's view of a file another process reads. While the decoder
+ * reads from cur, the chunk after it is on its way into next (asked for
+ * when cur arrived): the owner reads it and the answer travels while
+ * process 0 decodes, rather than while it waits. */
 typedef struct remote {
     uint32_t rank;
     int owner;
     uint64_t size, begin, end;
     uint8_t *outside; /* the bytes outside the stream, until fill */
-    uint8_t *cache;   /* 8 bytes of count, then [cache_off, + cache_len) */
-    uint64_t cache_off, cache_len;
-    size_t cache_cap, chunk;
+    chunk cur, next;
+    MPI_Request next_rq; /* next's answer, while pending */
+    bool pending;
+    size_t chunk_size;
 } remote;
 
 static int remote_fill(void *ctx, uint8_t *map)
@@ -336,56 +412,98 @@ static int remote_fill(void *ctx, uint8_t *map)
     return 0;
 }
 
+static bool room(chunk *c, uint64_t len)
+{
+    if (len + 8 <= c->cap) return true;
+    uint8_t *b = realloc(c->buf, (size_t)len + 8);
+    if (!b) return false;
+    c->buf = b;
+    c->cap = (size_t)len + 8;
+    return true;
+}
+
+/* Ask rm's owner for [off, off + len) into c (g.lock held); rq: its answer. */
+static void ask(remote *rm, chunk *c, uint64_t off, uint64_t len, MPI_Request *rq)
+{
+    uint64_t req[4] = {REQ_READ, rm->rank, off, len};
+    c->off = off;
+    c->len = 0;
+    MPI_Send(req, 4, MPI_UINT64_T, rm->owner, TAG_REQ, MPI_COMM_WORLD);
+    MPI_Irecv(c->buf, (int)len + 8, MPI_BYTE, rm->owner, TAG_DATA, MPI_COMM_WORLD, rq);
+    g.st.requests++;
+    g.st.bytes_sent += sizeof req;
+}
+
+/* Wait for c's answer (g.lock held): its count, or -errno. */
+static int64_t take(chunk *c, MPI_Request *rq)
+{
+    MPI_Status status;
+    wait_for(rq, &status);
+    int got = 0;
+    MPI_Get_count(&status, MPI_BYTE, &got);
+    g.st.bytes_received += (uint64_t)got;
+    int64_t count;
+    memcpy(&count, c->buf, 8);
+    c->len = count > 0 ? (uint64_t)count : 0;
+    return count;
+}
+
 static int64_t remote_read(void *ctx, void *buf, size_t n, uint64_t off)
 {
     remote *rm = ctx;
     if (off >= rm->size || n == 0) return 0;
-    if (!(rm->cache && off >= rm->cache_off && off < rm->cache_off + rm->cache_len)) {
-        uint64_t len = n > rm->chunk ? n : rm->chunk;
-        if (len > CHUNK_MAX) len = CHUNK_MAX;
+    if (!(off >= rm->cur.off && off < rm->cur.off + rm->cur.len)) {
+        /* A chunk at a time, whatever the decoder asks for: it reads on
+         * until its window is full. */
+        uint64_t len = rm->chunk_size;
         if (len > rm->size - off) len = rm->size - off;
-        if (len + 8 > rm->cache_cap) { /* the first read, or a record longer than a chunk */
-            size_t cap = (size_t)(len > rm->chunk ? len : rm->chunk) + 8;
-            uint8_t *c = realloc(rm->cache, cap);
-            if (!c) return -ENOMEM;
-            rm->cache = c;
-            rm->cache_cap = cap;
-            rm->cache_len = 0;
-        }
-        uint64_t req[4] = {REQ_READ, rm->rank, off, len};
-        rm->cache_len = 0; /* the answer overwrites it */
-        MPI_Request rq;
-        MPI_Status status;
+        if (!room(&rm->cur, len)) return -ENOMEM;
         pthread_mutex_lock(&g.lock);
         double t0 = clock_s(CLOCK_MONOTONIC);
-        MPI_Send(req, 4, MPI_UINT64_T, rm->owner, TAG_REQ, MPI_COMM_WORLD);
-        MPI_Irecv(rm->cache, (int)len + 8, MPI_BYTE, rm->owner, TAG_DATA, MPI_COMM_WORLD, &rq);
-        wait_for(&rq, &status);
-        g.st.requests++;
-        g.st.bytes_sent += sizeof req;
-        int got = 0;
-        MPI_Get_count(&status, MPI_BYTE, &got);
-        g.st.bytes_received += (uint64_t)got;
+        int64_t count = 0;
+        bool have = false;
+        if (rm->pending) { /* taken whatever it is: its buffer is next's */
+            uint64_t at = rm->next.off;
+            count = take(&rm->next, &rm->next_rq);
+            rm->pending = false;
+            if (at == off) { /* the read the decoder goes on with */
+                chunk t = rm->cur;
+                rm->cur = rm->next;
+                rm->next = t;
+                have = true;
+            }
+        }
+        if (!have) {
+            MPI_Request rq;
+            ask(rm, &rm->cur, off, len, &rq);
+            count = take(&rm->cur, &rq);
+        }
+        if (count > 0 && rm->cur.off + rm->cur.len < rm->size && room(&rm->next, rm->chunk_size)) {
+            uint64_t at = rm->cur.off + rm->cur.len;
+            ask(rm, &rm->next, at, rm->chunk_size < rm->size - at ? rm->chunk_size : rm->size - at, &rm->next_rq);
+            rm->pending = true;
+        }
         g.st.wait_s += clock_s(CLOCK_MONOTONIC) - t0;
         pthread_mutex_unlock(&g.lock);
-        int64_t count;
-        memcpy(&count, rm->cache, 8);
-        if (count < 0) return count;
-        rm->cache_off = off;
-        rm->cache_len = (uint64_t)count;
-        if (count == 0) return 0;
+        if (count <= 0) return count;
     }
-    uint64_t have = rm->cache_off + rm->cache_len - off;
-    size_t k = have < n ? (size_t)have : n;
-    memcpy(buf, rm->cache + 8 + (off - rm->cache_off), k);
+    uint64_t left = rm->cur.off + rm->cur.len - off;
+    size_t k = left < n ? (size_t)left : n;
+    memcpy(buf, rm->cur.buf + 8 + (off - rm->cur.off), k);
     return (int64_t)k;
 }
 
 static void remote_close(void *ctx)
 {
     remote *rm = ctx;
+    if (rm->pending) { /* the owner's answer must be taken before its buffer goes */
+        pthread_mutex_lock(&g.lock);
+        take(&rm->next, &rm->next_rq);
+        pthread_mutex_unlock(&g.lock);
+    }
     free(rm->outside);
-    free(rm->cache);
+    free(rm->cur.buf);
+    free(rm->next.buf);
     free(rm);
 }
 
@@ -446,7 +564,7 @@ static int open_rank(void *ctx, uint32_t r, const char *path, dumpi_file **f, du
     rm->begin = (uint64_t)head[2];
     rm->end = (uint64_t)head[3];
     rm->outside = outside;
-    rm->chunk = oc->chunk;
+    rm->chunk_size = oc->chunk;
     dumpi_source src = {rm, rm->size, remote_fill, remote_read, remote_close};
     return dumpi_file_open_source(path, &src, f, e);
 }
@@ -481,6 +599,14 @@ int cluster_build_run(const dumpi_meta *meta, const build_options *o, build_summ
     if (remote_files) {
         size_t c = CACHE_BUDGET / remote_files;
         oc.chunk = c < CHUNK_MIN ? CHUNK_MIN : c > CHUNK_MAX ? CHUNK_MAX : c;
+    }
+    /* SLOG2_BUILD_MPI_CHUNK: the read-ahead in bytes, for tuning (and for
+     * tests, down to a few records a request). */
+    const char *env = getenv("SLOG2_BUILD_MPI_CHUNK");
+    if (env && *env) {
+        char *end;
+        unsigned long long v = strtoull(env, &end, 10);
+        if (!*end && v >= CHUNK_LEAST && v <= CHUNK_MAX) oc.chunk = (size_t)v;
     }
     build_options mine = *o;
     mine.open_rank = open_rank;

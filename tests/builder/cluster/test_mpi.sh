@@ -6,7 +6,8 @@
 #   sanitizer build): the test skips.
 #   identity TRACE...     each real trace, P = 1..4: the same bytes, the
 #                         same summary (but its timings), exit 0
-#   synth RANKS CALLS     a generated trace of RANKS ranks, likewise
+#   synth RANKS CALLS [CHUNK]  a generated trace of RANKS ranks, likewise
+#                         (CHUNK: the read-ahead, SLOG2_BUILD_MPI_CHUNK)
 #   errors                a trace with one rank file truncated and one
 #                         missing (also one not DUMPI, and a usage error):
 #                         the same messages on stderr, the same exit
@@ -98,6 +99,10 @@ identity)
     ;;
 synth)
     RANKS=$1 CPR=$2
+    # A third argument: SLOG2_BUILD_MPI_CHUNK, the read-ahead (a few
+    # records a request: records straddle chunks, read-aheads are thrown
+    # away at each rewind of the stream).
+    [ $# -lt 3 ] || export SLOG2_BUILD_MPI_CHUNK=$3
     "$SYNTH" -q --ranks "$RANKS" --calls-per-rank "$CPR" --seed 7 -o "$WORK/in/t" >/dev/null ||
         die "slog2-synth failed"
     same_build "synth $RANKS ranks" "$WORK/in/t.meta"
