@@ -5,8 +5,10 @@
  * call stream, all that opening reads) and to read the stream (REQ_READ:
  * a chunk from an offset, read ahead of the decoder's window so a request
  * serves many windows), and at the end tells every process it is done.
- * Requests and answers are one message each; process 0's threads take a
- * lock around each exchange, so MPI_THREAD_SERIALIZED is enough.
+ * An owner answers in the order it is asked, and process 0 posts the
+ * receive for an answer as it sends the request, so answers need no tag
+ * of their own. Process 0's threads take a lock around every MPI call,
+ * so MPI_THREAD_SERIALIZED is enough.
  */
 #include "cluster.h"
 
@@ -20,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,10 +29,9 @@ enum { TAG_REQ = 1, TAG_OPEN = 2, TAG_DATA = 3 };
 enum { REQ_OPEN = 1, REQ_READ = 2, REQ_DONE = 3 };
 
 /* Read-ahead of a remote file: its share of CACHE_BUDGET, within
- * [CHUNK_MIN, CHUNK_MAX]; process 0 holds two chunks per remote file (the
- * one read and the one on its way), so
- * with very many ranks the floor is of the order of the decoder's own
- * read window (build.c). */
+ * [CHUNK_MIN, CHUNK_MAX]. Process 0 holds two chunks per remote file (the
+ * one read and the one on its way), so with very many ranks the floor is
+ * of the order of the decoder's own read window (build.c). */
 #define CACHE_BUDGET (64u << 20)
 #define CHUNK_MIN    (4u << 10)
 #define CHUNK_MAX    (4u << 20)
@@ -48,7 +48,6 @@ static struct {
     int rank, size;
     int provided;
     bool met;        /* took part in the start of the build (meet) */
-    bool all_met;    /* and every process did */
     FILE *real_err;  /* stderr as the process got it */
     char *kept;      /* processes but 0: what they printed, kept */
     size_t kept_len; /* (open_memstream) */
@@ -120,7 +119,6 @@ static bool meet(bool here)
     int mine = here, all = 0;
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     g.met = here;
-    g.all_met = all;
     return all;
 }
 
