@@ -9,7 +9,8 @@
 #   synth RANKS CALLS [CHUNK]  a generated trace of RANKS ranks, likewise
 #                         (CHUNK: the read-ahead, SLOG2_BUILD_MPI_CHUNK)
 #   errors                a trace with one rank file truncated and one
-#                         missing (also one not DUMPI, and a usage error):
+#                         missing (also one not DUMPI, a usage error, and a
+#                         process that cannot see the trace):
 #                         the same messages on stderr, the same exit
 #                         status and the same bytes (or no file, no
 #                         temporary file) as slog2-build
@@ -115,6 +116,19 @@ errors)
     bin() { ls "$WORK"/t/*-000"$1".bin; }
     # A usage error: every process parses it, one message.
     same_failure "-j 0" 2 -j 0 "$meta"
+    # A process that cannot see the trace (MPMD: process 1 given another
+    # path): nothing is built, process 0 says a process stopped before the
+    # build, and that process says why.
+    out="$WORK/t/out.slog2"
+    RC=0
+    "$MPIEXEC" "${mpi_args[@]}" -n 1 "$BUILD_MPI" "$meta" -o "$out" : -n 1 "$BUILD_MPI" "$WORK/t/gone.meta" -o "$out" \
+        >"$WORK/m.out" 2>"$WORK/m.raw" || RC=$?
+    note "process 1 without the trace: exit $RC; stderr:"
+    sed 's/^/   /' "$WORK/m.raw"
+    [ "$RC" -eq 1 ] || fail "process 1 without the trace: exit $RC, expected 1"
+    grep -q 'a process stopped before the build' "$WORK/m.raw" || fail "process 1 without the trace: process 0 did not say so"
+    grep -q "gone.meta: No such file" "$WORK/m.raw" || fail "process 1 without the trace: its message is not shown"
+    [ ! -e "$out" ] || fail "process 1 without the trace: an output was left"
     # Rank 3 (the last process's to read) cut in its call stream, rank 2
     # gone: without --allow-missing nothing is built, with it a file
     # with warnings (exit 3).
