@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +38,8 @@ enum { REQ_OPEN = 1, REQ_READ = 2, REQ_DONE = 3 };
 #define CHUNK_MIN    (4u << 10)
 #define CHUNK_MAX    (4u << 20)
 #define CHUNK_LEAST  64 /* SLOG2_BUILD_MPI_CHUNK's floor */
+/* Descriptors an owner keeps for MPI and the rest, besides its files. */
+#define FD_RESERVE   64
 
 /* What one process did, for SLOG2_BUILD_MPI_STATS. */
 typedef struct cluster_stats {
@@ -161,9 +165,11 @@ static void recv_pieces(uint8_t *p, uint64_t n, int from)
  * asks (so the owners open their blocks at once, not one file after
  * another as process 0 asks), and its answer to REQ_OPEN. */
 typedef struct served {
-    int fd;           /* -1: not opened */
-    int64_t head[4];  /* status, size, stream begin and end */
-    uint8_t *outside; /* the bytes outside the stream, until sent */
+    int fd;            /* -1: not opened, or opened for each read */
+    const char *path;  /* the meta's; set once opened and checked */
+    uint64_t dev, ino; /* what a read opening it again must find */
+    int64_t head[4];   /* status, size, stream begin and end */
+    uint8_t *outside;  /* the bytes outside the stream, until sent */
     size_t n_outside;
     dumpi_error *err; /* or the decoder's error */
 } served;
@@ -182,8 +188,9 @@ static int64_t read_at(int fd, uint8_t *buf, uint64_t n, uint64_t off)
 }
 
 /* Open rank r's file as dumpi_file_open() would (its checks, its
- * messages), keep a descriptor for the stream and the bytes outside it. */
-static void prepare(const dumpi_meta *meta, served *sv, uint32_t r)
+ * messages), keep a descriptor for the stream (transient: none, the file
+ * is opened for each read) and the bytes outside it. */
+static void prepare(const dumpi_meta *meta, served *sv, uint32_t r, bool transient)
 {
     sv->fd = -1;
     const char *path = dumpi_meta_bin_path(meta, (int)r);
@@ -212,7 +219,16 @@ static void prepare(const dumpi_meta *meta, served *sv, uint32_t r)
             if (fd >= 0) close(fd);
             free(out);
         } else {
-            sv->fd = fd;
+            struct stat st;
+            if (fstat(fd, &st) == 0) {
+                sv->dev = (uint64_t)st.st_dev;
+                sv->ino = (uint64_t)st.st_ino;
+            }
+            sv->path = path;
+            if (transient)
+                close(fd);
+            else
+                sv->fd = fd;
             sv->outside = out;
             sv->n_outside = n;
             sv->head[1] = (int64_t)size;
@@ -223,6 +239,21 @@ static void prepare(const dumpi_meta *meta, served *sv, uint32_t r)
     sv->head[0] = rc;
     e.code = rc;
     if (rc != DUMPI_OK && (sv->err = malloc(sizeof e))) *sv->err = e;
+}
+
+/* A read of a served file's stream: count or -errno. */
+static int64_t read_served(const served *sv, uint8_t *buf, uint64_t len, uint64_t off)
+{
+    if (sv->fd >= 0) return read_at(sv->fd, buf, len, off);
+    if (!sv->path) return -EBADF; /* not opened: process 0 was told so */
+    int fd = open(sv->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    struct stat st;
+    int64_t n = fstat(fd, &st) != 0 || (uint64_t)st.st_dev != sv->dev || (uint64_t)st.st_ino != sv->ino
+                    ? -ESTALE /* replaced since it was checked */
+                    : read_at(fd, buf, len, off);
+    close(fd);
+    return n;
 }
 
 /* REQ_OPEN: the header, then the bytes outside the stream or the error. */
@@ -324,8 +355,14 @@ static void wait_serving(MPI_Request *rq, outgoing *o)
 static void serve(const dumpi_meta *meta, uint32_t first, uint32_t last)
 {
     served *sv = calloc(last > first ? last - first : 1, sizeof *sv);
+    /* A block of more files than the process may hold open (the limit was
+     * raised to the hard one at start): each is opened for each read, as
+     * slog2-build does then with its own files (build.c). */
+    struct rlimit rl;
+    bool transient = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+                     (uint64_t)(last - first) + FD_RESERVE > (uint64_t)rl.rlim_cur;
     for (uint32_t i = first; i < last; i++) {
-        prepare(meta, &sv[i - first], i);
+        prepare(meta, &sv[i - first], i, transient);
         g.st.files++;
     }
     outgoing out = {0};
@@ -345,9 +382,7 @@ static void serve(const dumpi_meta *meta, uint32_t first, uint32_t last)
         /* REQ_READ: 8 bytes of count (or -errno), then the bytes. */
         uint64_t len = req[3] < CHUNK_MAX ? req[3] : CHUNK_MAX;
         uint8_t *buf = malloc((size_t)len + 8);
-        int64_t n = !buf                            ? -ENOMEM
-                    : mine && sv[r - first].fd >= 0 ? read_at(sv[r - first].fd, buf + 8, len, req[2])
-                                                    : -EBADF;
+        int64_t n = !buf ? -ENOMEM : mine ? read_served(&sv[r - first], buf + 8, len, req[2]) : -EBADF;
         if (!buf) {
             MPI_Send(&n, 8, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD);
             continue;

@@ -8,6 +8,8 @@
 #                         same summary (but its timings), exit 0
 #   synth RANKS CALLS [CHUNK]  a generated trace of RANKS ranks, likewise
 #                         (CHUNK: the read-ahead, SLOG2_BUILD_MPI_CHUNK)
+#   ulimit LIMIT RANKS CALLS  the same under ulimit -n LIMIT, below the
+#                         files a process reads
 #   errors                a trace with one rank file truncated and one
 #                         missing (also one not DUMPI, a usage error, and a
 #                         process that cannot see the trace):
@@ -107,6 +109,15 @@ synth)
     "$SYNTH" -q --ranks "$RANKS" --calls-per-rank "$CPR" --seed 7 -o "$WORK/in/t" >/dev/null ||
         die "slog2-synth failed"
     same_build "synth $RANKS ranks" "$WORK/in/t.meta"
+    ;;
+ulimit)
+    # More rank files per process than it may hold open: owners open each
+    # file for each read, as slog2-build does with its own.
+    LIMIT=$1 RANKS=$2 CPR=$3
+    "$SYNTH" -q --ranks "$RANKS" --calls-per-rank "$CPR" --seed 9 -o "$WORK/in/t" >/dev/null ||
+        die "slog2-synth failed"
+    ulimit -n "$LIMIT" 2>/dev/null || ulimit -Sn "$LIMIT"
+    same_build "synth $RANKS ranks under ulimit -n $LIMIT" "$WORK/in/t.meta"
     ;;
 errors)
     need_traces
