@@ -743,7 +743,8 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         r->state = path ? RANK_READING : RANK_DONE;
         if (!path) continue;
         dumpi_error e;
-        if (dumpi_file_open(path, &r->f, &e) != DUMPI_OK) {
+        int orc = o->open_rank ? o->open_rank(o->open_ctx, i, path, &r->f, &e) : dumpi_file_open(path, &r->f, &e);
+        if (orc != DUMPI_OK) {
             fprintf(err_out, "slog2-build: error: %s\n", e.message);
             r->state = RANK_DONE;
             fatal = 1;

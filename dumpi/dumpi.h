@@ -176,6 +176,26 @@ typedef struct dumpi_call {
 int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err);
 void dumpi_file_close(dumpi_file *f);
 
+/* A rank file whose bytes the caller supplies (slog2-build-mpi: another
+ * process reads the file and sends them). size is the file's; fill puts
+ * the bytes outside the call stream, [0, begin) and [end, size) of
+ * dumpi_file_stream_range() on the reading side, at their offsets into
+ * map (size bytes, zero elsewhere) and returns 0 or -errno; read gives up
+ * to n bytes at off (the stream, through the read window): the count, 0
+ * past the end, or -errno. close, if set, is called with ctx when the file
+ * closes (or its open fails). The same checks and messages as
+ * dumpi_file_open() follow. */
+typedef struct dumpi_source {
+  void *ctx;
+  uint64_t size;
+  int (*fill)(void *ctx, uint8_t *map);
+  int64_t (*read)(void *ctx, void *buf, size_t n, uint64_t off);
+  void (*close)(void *ctx);
+} dumpi_source;
+int dumpi_file_open_source(const char *path, const dumpi_source *src, dumpi_file **out, dumpi_error *err);
+/* The call stream's bytes, [*begin, *end) of the file. */
+void dumpi_file_stream_range(const dumpi_file *f, uint64_t *begin, uint64_t *end);
+
 /* Decode the next call record into *call.
  * Returns 1 = a record, 0 = clean end of stream (end label, or the end of
  * the stream section), or a negative dumpi_code with *err filled:

@@ -385,14 +385,49 @@ int dumpi_file_reopen(dumpi_file *f, dumpi_error *err) {
 }
 
 void dumpi_file_set_transient(dumpi_file *f, int on) {
-  f->transient = on != 0;
+  f->transient = on != 0 && !f->src.read; /* a source holds no descriptor */
   if (f->transient && f->fd >= 0) {
     close(f->fd);
     f->fd = -1;
   }
 }
 
+/* The mapping of a file whose bytes the caller supplies: anonymous
+ * memory, untouched (so not resident) where the stream lies. */
+static int map_source(dumpi_file *f, const dumpi_source *src, dumpi_error *err) {
+  f->size = src->size;
+  if (f->size < 8)
+    return dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, f->path, 0, "%llu bytes, too short for a DUMPI trace",
+                           (unsigned long long)f->size);
+  void *m = mmap(NULL, (size_t)f->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "mmap: %s", strerror(errno));
+  f->map = m;
+  int e = src->fill(src->ctx, m);
+  if (e < 0) return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "read: %s", strerror(-e));
+  return DUMPI_OK;
+}
+
+static int open_file(const char *path, const dumpi_source *src, dumpi_file **out, dumpi_error *err);
+
 int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {
+  return open_file(path, NULL, out, err);
+}
+
+int dumpi_file_open_source(const char *path, const dumpi_source *src, dumpi_file **out, dumpi_error *err) {
+  if (!src || !src->fill || !src->read) {
+    if (out) *out = NULL;
+    if (src && src->close) src->close(src->ctx);
+    return dumpi_set_error(err, DUMPI_ERR_INVALID, path, DUMPI_NO_OFFSET, "dumpi_file_open_source: NULL argument");
+  }
+  return open_file(path, src, out, err);
+}
+
+void dumpi_file_stream_range(const dumpi_file *f, uint64_t *begin, uint64_t *end) {
+  *begin = f->stream_begin;
+  *end = f->stream_end;
+}
+
+static int open_file(const char *path, const dumpi_source *src, dumpi_file **out, dumpi_error *err) {
   if (!path || !out)
     return dumpi_set_error(err, DUMPI_ERR_INVALID, path, DUMPI_NO_OFFSET, "dumpi_file_open: NULL argument");
   *out = NULL;
@@ -400,12 +435,14 @@ int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {
   dumpi_file *f = calloc(1, sizeof *f);
   if (!f || !(f->path = strdup(path))) {
     free(f);
+    if (src && src->close) src->close(src->ctx);
     return dumpi_set_error(err, DUMPI_ERR_NOMEM, path, DUMPI_NO_OFFSET, "out of memory");
   }
   f->fd = -1;
   /* Without a header, decode by the latest rules (statuses with tags). */
   f->version_num = DUMPI_VERSION(255, 255, 255);
-  int rc = map_file(f, err);
+  if (src) f->src = *src; /* closed with f from here on */
+  int rc = src ? map_source(f, src, err) : map_file(f, err);
   if (!rc && dumpi_get_u64(f->map) != DUMPI_HEAD_MAGIC)
     rc = dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, path, 0, "no DUMPI lead-in magic (ff aa dd 'DUMPI')");
   uint64_t limit = 0; /* sections end where the index starts */
@@ -458,6 +495,7 @@ void dumpi_file_close(dumpi_file *f) {
   if (!f) return;
   if (f->map) munmap((void *)f->map, (size_t)f->size);
   if (f->fd >= 0) close(f->fd);
+  if (f->src.close) f->src.close(f->src.ctx);
   free(f->win);
   free(f->path);
   free(f->hostname);

@@ -137,6 +137,7 @@ struct dumpi_file {
   dumpi_error sticky;  /* the error repeated after a failure */
   dumpi_unwrap wall_wrap, cpu_wrap;
   dumpi_arena arena;
+  dumpi_source src; /* dumpi_file_open_source; src.read NULL otherwise */
 };
 
 /* Work out the per-label argument walk (dumpi_stream.c); called by

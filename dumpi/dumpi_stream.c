@@ -513,6 +513,24 @@ static size_t window_slack(const dumpi_file *f) {
   return want / 4 < WINDOW_SLACK ? want / 4 : WINDOW_SLACK;
 }
 
+/* fill_window's reads for a file whose bytes the caller supplies
+ * (dumpi_file_open_source), with pread's messages. */
+static int fill_from_source(dumpi_file *f, size_t have, size_t want, dumpi_error *err) {
+  while (have < want) {
+    int64_t n = f->src.read(f->src.ctx, f->win + have, want - have, f->pos + have);
+    if (n <= 0) {
+      f->win_len = have;
+      return dumpi_set_error(err, DUMPI_ERR_IO, f->path, f->pos + have, "read: %s",
+                             n < 0 ? strerror((int)-n) : "file shrank while read");
+    }
+    have += (size_t)n;
+  }
+  f->win_len = have;
+  memset(f->win + have, 0, WINDOW_PAD);
+  set_refill(f);
+  return DUMPI_OK;
+}
+
 /* Make the window start at f->pos and hold want bytes (fewer at the end of
  * the stream): keep what it already has from pos on, read the rest. */
 static int fill_window(dumpi_file *f, size_t want, dumpi_error *err) {
@@ -531,6 +549,7 @@ static int fill_window(dumpi_file *f, size_t want, dumpi_error *err) {
     memmove(f->win, f->win + (f->pos - f->win_off), have);
   }
   f->win_off = f->pos;
+  if (f->src.read) return fill_from_source(f, have, want, err);
   int fd = f->fd;
   if (have < want && fd < 0 && (fd = dumpi_file_reopen(f, err)) < 0) {
     f->win_len = have;
