@@ -262,7 +262,9 @@ static void ranks_frame(view *v, const sv_rank_axis *ax, double *q_ms, double *d
     double t0 = now_ms();
     *folded = (ax->r1 - ax->r0) * SV_FOLD_MIN_ROW_H > g.canvas_h;
     if (*folded) {
-        sv_fold *f = sv_fold_query(v->d.r, v->vp.t0, v->vp.t1, (int)g.canvas_w, a, b, (uint32_t)g.canvas_h, &err);
+        uint32_t rows = (uint32_t)g.canvas_h;
+        sv_fold_snap(v->d.fi, &a, &b, &rows);
+        sv_fold *f = sv_fold_query(v->d.r, v->vp.t0, v->vp.t1, (int)g.canvas_w, a, b, rows, &err);
         if (!f) {
             fprintf(stderr, "%s\n", err.message);
             exit(1);

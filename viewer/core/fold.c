@@ -115,6 +115,25 @@ long sv_fold_col_of(const sv_fold *f, double t)
     return c >= 0 && c < f->width ? (long)c : -1;
 }
 
+int sv_fold_snap(const slog_file_info *fi, uint32_t *first, uint32_t *last, uint32_t *rows)
+{
+    uint32_t gt = fi->group_timelines, nt = fi->n_timelines;
+    if (gt <= 1 || !nt || *first > *last || *first >= nt) return 0;
+    uint32_t b = *last < nt ? *last : nt - 1;
+    double per_tl = (double)fi->n_drawables / nt;
+    if (((double)b - *first + 1) * per_tl <= SV_FOLD_DIRECT_DRAWABLES) return 0;
+    uint32_t a = *first - *first % gt;
+    uint64_t e = ((uint64_t)b / gt + 1) * gt; /* end of b's group */
+    b = e >= nt ? nt - 1 : (uint32_t)e - 1;
+    uint32_t units = (uint32_t)(((uint64_t)b - a + gt) / gt);
+    uint32_t r = *rows < units ? *rows : units;
+    int changed = a != *first || b != *last || r != *rows;
+    *first = a;
+    *last = b;
+    *rows = r;
+    return changed;
+}
+
 uint32_t sv_fold_rows_for(uint32_t first, uint32_t last, double height, uint32_t rows_opt)
 {
     double n = (double)last - first + 1;
@@ -175,26 +194,6 @@ typedef struct accum {
     float r, g, b, a;
 } accum;
 
-/* Add colour c over canvas rows [s0, s1) of column x, each pixel row by the
- * part of it covered: a band of one pixel mixes its categories' colours in
- * proportion to their shares, a tall one shows crisp stacks. */
-static inline void add_span(accum *acc, int W, int H, int x, double s0, double s1, rgbf c)
-{
-    if (s0 < 0) s0 = 0;
-    if (s1 > H) s1 = H;
-    if (!(s1 > s0)) return;
-    int y0 = (int)s0, y1 = (int)ceil(s1);
-    for (int y = y0; y < y1; y++) {
-        double lo = y > s0 ? y : s0, hi = y + 1 < s1 ? y + 1 : s1;
-        float ov = (float)(hi - lo);
-        accum *p = acc + (size_t)y * W + x;
-        p->r += ov * c.r;
-        p->g += ov * c.g;
-        p->b += ov * c.b;
-        p->a += ov;
-    }
-}
-
 static uint32_t pack(float r, float g, float b)
 {
     r = r < 0 ? 0 : r > 1 ? 1 : r;
@@ -204,74 +203,114 @@ static uint32_t pack(float r, float g, float b)
            (uint32_t)(b * 255 + 0.5f);
 }
 
+/* A band on the canvas: its rows' shown state categories (indexes into the
+ * frame's value and colour lists) and where its stack stands. */
+typedef struct band {
+    double y1, hh; /* bottom, height of the stack */
+    uint32_t first, n;
+} band;
+
+/* Each band's stack is drawn with exact vertical coverage: a band of one
+ * pixel mixes its categories' colours in proportion to their shares, a
+ * tall one shows crisp stacks. The canvas is accumulated a pixel row at a
+ * time (a line of coverage that stays in cache), visiting the bands that
+ * overlap that row: a whole-canvas buffer of coverage had been tens of
+ * megabytes to clear and fault in on every frame. */
 static void draw_fold_rows(sv_raster *ras, const sv_fold_params *p, int W, int H)
 {
     const sv_fold *f = p->fold;
     const sv_palette *pal = p->pal;
-    accum *acc = calloc((size_t)W * H, sizeof *acc);
-    rgbf *bg_row = malloc(sizeof *bg_row * (size_t)H);
+    size_t n_st_max = (size_t)f->n_rows * (f->n_categories + 1) + 1;
+    accum *acc = malloc(sizeof *acc * (size_t)W);
     long *colmap = malloc(sizeof *colmap * (size_t)W);
-    rgbf *st_c = malloc(sizeof *st_c * (f->n_categories + 1));
-    const float **st_v = malloc(sizeof *st_v * (f->n_categories + 1));
-    if (!acc || !bg_row || !colmap || !st_c || !st_v) goto out;
+    band *bands = malloc(sizeof *bands * ((size_t)f->n_rows + 1));
+    rgbf *st_c = malloc(sizeof *st_c * n_st_max);
+    const float **st_v = malloc(sizeof *st_v * n_st_max);
+    if (!acc || !colmap || !bands || !st_c || !st_v) goto out;
     rgbf bg = rgbf_of_theme(THEME.bg), alt = rgbf_of_theme(THEME.alt_bg);
-    for (int y = 0; y < H; y++) bg_row[y] = bg;
     /* canvas pixel x shows the fold's column under its centre: the frame
      * stays right while the next one is folded for a moved window */
     for (int x = 0; x < W; x++) colmap[x] = sv_fold_col_of(f, sv_viewport_x_to_time(p->vp, x + 0.5));
+    uint32_t n_st = 0;
+    /* bands on the canvas, in order of y: [band_lo, band_hi) */
+    uint32_t band_lo = f->n_rows, band_hi = 0;
     for (uint32_t row = 0; row < f->n_rows; row++) {
         double y0, y1;
         sv_fold_band(f, p->ax, row, &y0, &y1);
+        band *bd = &bands[row];
+        /* a band's stack leaves a pixel of the row free at its top when it
+         * is tall, so stacked bands stay apart */
+        double top = y1 - y0 >= 6 ? y0 + 1 : y0;
+        bd->y1 = y1;
+        bd->hh = y1 - top;
+        bd->first = n_st;
+        bd->n = 0;
         if (y1 <= 0 || y0 >= H) continue;
-        double bh = y1 - y0;
-        /* bands tall enough to tell apart alternate their background, as
-         * timeline rows do */
-        if (bh >= 4 && row % 2)
-            for (int y = (int)fmax(0, ceil(y0)); y < (int)fmin(H, ceil(y1)); y++) bg_row[y] = alt;
-        uint32_t n_st = 0;
+        if (row < band_lo) band_lo = row;
+        band_hi = row + 1;
         for (uint32_t k = 0; k < f->n_categories && k < pal->n; k++) {
             if (f->cat_kind[k] != SLOG_KIND_STATE || !pal->visible[k]) continue;
             const float *v = sv_fold_values(f, row, k);
             if (!v) continue;
             st_v[n_st] = v;
             st_c[n_st++] = rgbf_of_state(pal->rgba[k]);
-        }
-        if (!n_st) continue;
-        /* a band's stack leaves a pixel of the row free at its top when it
-         * is tall, so stacked bands stay apart */
-        double top = bh >= 6 ? y0 + 1 : y0, hh = y1 - top;
-        for (int x = 0; x < W; x++) {
-            long c = colmap[x];
-            if (c < 0) continue;
-            float base = 0;
-            for (uint32_t q = 0; q < n_st; q++) {
-                float v = st_v[q][c];
-                if (v <= 0) continue;
-                float t = base + v > 1 ? 1 : base + v;
-                add_span(acc, W, H, x, y1 - t * hh, y1 - base * hh, st_c[q]);
-                base = t;
-            }
+            bd->n++;
         }
     }
+    uint32_t next = band_lo; /* first band not wholly above the pixel row */
     for (int y = 0; y < H; y++) {
         uint32_t *px = ras->px + (size_t)y * ras->stride;
-        const accum *a = acc + (size_t)y * W;
-        rgbf b = bg_row[y];
+        rgbf b = bg;
+        memset(acc, 0, sizeof *acc * (size_t)W);
+        while (next < band_hi && bands[next].y1 <= y) next++;
+        for (uint32_t row = next; row < band_hi; row++) {
+            double y0, y1;
+            sv_fold_band(f, p->ax, row, &y0, &y1);
+            if (y0 >= y + 1) break;
+            /* bands tall enough to tell apart alternate their background,
+             * as timeline rows do */
+            if (y1 - y0 >= 4 && row % 2 && ceil(y0) <= y) b = alt;
+            const band *bd = &bands[row];
+            if (!bd->n) continue;
+            const float *const *vv = st_v + bd->first;
+            const rgbf *cc = st_c + bd->first;
+            double bot = bd->y1, hh = bd->hh;
+            for (int x = 0; x < W; x++) {
+                long c = colmap[x];
+                if (c < 0) continue;
+                float base = 0;
+                accum *a = &acc[x];
+                for (uint32_t q = 0; q < bd->n; q++) {
+                    float v = vv[q][c];
+                    if (v <= 0) continue;
+                    float t = base + v > 1 ? 1 : base + v;
+                    double s0 = bot - t * hh, s1 = bot - base * hh;
+                    base = t;
+                    double lo = s0 > y ? s0 : y, hi = s1 < y + 1 ? s1 : y + 1;
+                    if (!(hi > lo)) continue;
+                    float ov = (float)(hi - lo);
+                    a->r += ov * cc[q].r;
+                    a->g += ov * cc[q].g;
+                    a->b += ov * cc[q].b;
+                    a->a += ov;
+                }
+            }
+        }
         for (int x = 0; x < W; x++) {
-            float cov = a[x].a;
+            float cov = acc[x].a;
             if (cov <= 0) {
                 px[x] = pack(b.r, b.g, b.b);
             } else if (cov >= 1) {
                 float inv = 1 / cov;
-                px[x] = pack(a[x].r * inv, a[x].g * inv, a[x].b * inv);
+                px[x] = pack(acc[x].r * inv, acc[x].g * inv, acc[x].b * inv);
             } else {
                 float rest = 1 - cov;
-                px[x] = pack(a[x].r + rest * b.r, a[x].g + rest * b.g, a[x].b + rest * b.b);
+                px[x] = pack(acc[x].r + rest * b.r, acc[x].g + rest * b.g, acc[x].b + rest * b.b);
             }
         }
     }
     /* events: a tick along the top of bands tall enough to show one */
-    for (uint32_t row = 0; row < f->n_rows; row++) {
+    for (uint32_t row = band_lo; row < band_hi; row++) {
         double y0, y1;
         sv_fold_band(f, p->ax, row, &y0, &y1);
         if (y1 <= 0 || y0 >= H || y1 - y0 < 8) continue;
@@ -287,8 +326,8 @@ static void draw_fold_rows(sv_raster *ras, const sv_fold_params *p, int W, int H
     }
 out:
     free(acc);
-    free(bg_row);
     free(colmap);
+    free(bands);
     free(st_c);
     free(st_v);
 }

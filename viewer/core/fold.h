@@ -49,6 +49,18 @@ long sv_fold_row_of(const sv_fold *f, uint32_t tl);
 /* Column of time t, or -1 outside the window. */
 long sv_fold_col_of(const sv_fold *f, double t);
 
+/* Above this many drawables (estimated from the file's mean per timeline)
+ * a fold of a range of timelines is snapped to the overview's groups. */
+#define SV_FOLD_DIRECT_DRAWABLES 100000.0
+
+/* Widen timelines [*first, *last] to whole overview groups and make *rows
+ * at most their number, when reading them one by one from the blocks'
+ * trees would decode more than SV_FOLD_DIRECT_DRAWABLES: the grid is then
+ * read from the overview tree, at a cost that follows rows x columns
+ * (rows of a group or more instead of one timeline). Returns 1 when it
+ * changed anything. */
+int sv_fold_snap(const slog_file_info *fi, uint32_t *first, uint32_t *last, uint32_t *rows);
+
 /* How many rows to fold timelines [first, last] into for a canvas
  * height pixels high: 0 when they fit at SV_FOLD_MIN_ROW_H each (no
  * folding), else one row per pixel. rows_opt (--rows) > 0 forces folding

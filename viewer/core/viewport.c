@@ -504,3 +504,23 @@ void sv_rank_axis_visible(const sv_rank_axis *ax, uint32_t *first, uint32_t *las
     *first = (uint32_t)a;
     *last = (uint32_t)b;
 }
+
+int sv_zoom_to_rect(sv_viewport *vp, sv_rank_axis *ax, double x0, double y0, double x1, double y1)
+{
+    int changed = 0;
+    if (fabs(x1 - x0) >= SV_RECT_MIN_PX) {
+        double a = sv_viewport_x_to_time(vp, fmin(x0, x1)), b = sv_viewport_x_to_time(vp, fmax(x0, x1));
+        sv_viewport old = *vp;
+        sv_viewport_set_window(vp, a, b);
+        changed |= !sv_viewport_equal(&old, vp);
+    }
+    if (ax && fabs(y1 - y0) >= SV_RECT_MIN_PX) {
+        /* whole timelines: those the rectangle touches */
+        double a = floor(sv_rank_axis_y_to_rank(ax, fmin(y0, y1)));
+        double b = ceil(sv_rank_axis_y_to_rank(ax, fmax(y0, y1)));
+        sv_rank_axis old = *ax;
+        sv_rank_axis_set_range(ax, a, b);
+        changed |= !sv_rank_axis_equal(&old, ax);
+    }
+    return changed;
+}

@@ -182,4 +182,13 @@ double sv_rank_axis_row_h(const sv_rank_axis *ax);
 /* Whole timelines at least partly visible: [*first, *last]. */
 void sv_rank_axis_visible(const sv_rank_axis *ax, uint32_t *first, uint32_t *last);
 
+/* A rubber band smaller than this (pixels) along an axis leaves that axis. */
+#define SV_RECT_MIN_PX 3.0
+/* Zoom to the rectangle between canvas points (x0, y0) and (x1, y1) (y
+ * from the canvas top, below the ruler): the time window its x extent
+ * covers and, with ax, the whole timelines its y extent touches. An extent
+ * under SV_RECT_MIN_PX leaves its axis as it is. Returns 1 when either
+ * changed. */
+int sv_zoom_to_rect(sv_viewport *vp, sv_rank_axis *ax, double x0, double y0, double x1, double y1);
+
 #endif

@@ -40,8 +40,9 @@ struct _SvTimeline {
     double r0, r1;
 
     /* gestures */
-    int drag_mode; /* 0 none, 1 pan, 2 select */
+    int drag_mode; /* 0 none, 1 pan, 2 select, 3 rubber band (zoom to a rectangle) */
     double drag_x0, drag_y0, drag_scroll0;
+    double drag_x1, drag_y1; /* the rubber band's other corner */
     sv_viewport drag_vp;
     double zoom_scale;
     gint64 last_record_us;
@@ -82,9 +83,12 @@ static double canvas_h(SvTimeline *self)
     return h > 1 ? h : 1;
 }
 
+/* Rank mode: more timelines than pixel rows, or a part of them chosen on
+ * the rank axis (a rubber band, the script's ranks) however few they are. */
 gboolean sv_timeline_rank_mode(SvTimeline *self)
 {
-    return self->doc && self->doc->fi->n_timelines > canvas_h(self);
+    return self->doc &&
+           (self->doc->fi->n_timelines > canvas_h(self) || self->ax.r0 > self->ax.lo || self->ax.r1 < self->ax.hi);
 }
 
 gboolean sv_timeline_is_folded(SvTimeline *self)
@@ -229,7 +233,8 @@ static void fold_done(GObject *src, GAsyncResult *res, gpointer user)
     g_object_unref(self);
 }
 
-/* The fold asked for the visible timelines: whole ones, and a row per
+/* The fold asked for the visible timelines: whole ones (whole overview
+ * groups where reading them one by one would be slow), and a row per
  * pixel. */
 static void fold_want(SvTimeline *self, uint32_t *first, uint32_t *last, uint32_t *rows)
 {
@@ -238,6 +243,7 @@ static void fold_want(SvTimeline *self, uint32_t *first, uint32_t *last, uint32_
     if (*last >= nt) *last = nt - 1;
     double h = canvas_h(self);
     *rows = h < 1 ? 1 : (uint32_t)h;
+    sv_fold_snap(self->doc->fi, first, last, rows);
 }
 
 static gboolean fold_matches(SvTimeline *self)
@@ -411,6 +417,22 @@ static void sv_timeline_size_allocate(GtkWidget *w, int width, int height, int b
 
 /* ------------------------------------------------------------ drawing */
 
+/* The rectangle a Ctrl+drag will zoom to, on the canvas (cr below the
+ * ruler). */
+static void draw_rubber_band(SvTimeline *self, cairo_t *cr)
+{
+    if (self->drag_mode != 3) return;
+    double x = fmin(self->drag_x0, self->drag_x1), y = fmin(self->drag_y0, self->drag_y1) - SV_RULER_H;
+    double w = fabs(self->drag_x1 - self->drag_x0), h = fabs(self->drag_y1 - self->drag_y0);
+    sv_theme_source(cr, sv_theme_current()->accent, 0.15);
+    cairo_rectangle(cr, x, y, w, h);
+    cairo_fill(cr);
+    sv_theme_source(cr, sv_theme_current()->accent, 0.9);
+    cairo_set_line_width(cr, 1);
+    cairo_rectangle(cr, floor(x) + 0.5, floor(y) + 0.5, floor(w), floor(h));
+    cairo_stroke(cr);
+}
+
 static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
 {
     sv_style_follow(w);
@@ -437,6 +459,7 @@ static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
                              .range_t0 = self->r0,
                              .range_t1 = self->r1};
         sv_render_fold(cr, width, height - SV_RULER_H, &fp);
+        draw_rubber_band(self, cr);
         cairo_destroy(cr);
         if (self->fold) {
             self->drawn = TRUE;
@@ -459,6 +482,7 @@ static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
         .hover_row = self->hover_row,
     };
     sv_render_canvas(cr, width, height - SV_RULER_H, &p);
+    draw_rubber_band(self, cr);
     cairo_destroy(cr);
     if (self->scene) {
         self->drawn = TRUE;
@@ -844,6 +868,11 @@ static void drag_begin_cb(GtkGestureDrag *g, double x, double y, SvTimeline *sel
     GdkModifierType st = gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(g));
     guint button = gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g));
     drag_begin(self, x, y, (st & GDK_SHIFT_MASK) || button == 3 || y < SV_RULER_H);
+    if (button == 1 && (st & GDK_CONTROL_MASK) && y >= SV_RULER_H) {
+        self->drag_mode = 3;
+        self->drag_x1 = x;
+        self->drag_y1 = y;
+    }
 }
 
 static void drag_update_cb(GtkGestureDrag *g, double ox, double oy, SvTimeline *self)
@@ -855,6 +884,10 @@ static void drag_update_cb(GtkGestureDrag *g, double ox, double oy, SvTimeline *
         sv_viewport_pan_px(&self->vp, -ox);
         self->scroll_y = sv_clamp_scroll(self->drag_scroll0 - oy, self->lay.total_h, canvas_h(self));
         view_changed(self);
+    } else if (self->drag_mode == 3) {
+        self->drag_x1 = CLAMP(self->drag_x0 + ox, 0, self->vp.width);
+        self->drag_y1 = CLAMP(self->drag_y0 + oy, SV_RULER_H, gtk_widget_get_height(GTK_WIDGET(self)));
+        gtk_widget_queue_draw(GTK_WIDGET(self));
     } else if (self->drag_mode == 2 && fabs(ox) >= 3) {
         self->have_range = TRUE;
         self->r0 = sv_viewport_x_to_time(&self->vp, self->drag_x0);
@@ -886,6 +919,12 @@ static void drag_end_cb(GtkGestureDrag *g, double ox, double oy, SvTimeline *sel
     int mode = self->drag_mode;
     self->drag_mode = 0;
     if (!self->doc) return;
+    if (mode == 3) {
+        gtk_widget_queue_draw(GTK_WIDGET(self));
+        sv_timeline_zoom_to_rect(self, self->drag_x0, self->drag_y0 - SV_RULER_H, self->drag_x1,
+                                 self->drag_y1 - SV_RULER_H);
+        return;
+    }
     if (fabs(ox) < 3 && fabs(oy) < 3) {
         guint button = gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g));
         if (button == 1) click_at(self, self->drag_x0, self->drag_y0);
@@ -1082,6 +1121,40 @@ void sv_timeline_zoom_ranks(SvTimeline *self, double factor, double y)
     if (!self->doc || !sv_timeline_rank_mode(self)) return;
     record_debounced(self);
     if (sv_rank_axis_zoom_at(&self->ax, factor, y)) view_changed(self);
+}
+
+gboolean sv_timeline_zoom_to_rect(SvTimeline *self, double x0, double y0, double x1, double y1)
+{
+    if (!self->doc) return FALSE;
+    sv_viewport vp = self->vp;
+    sv_rank_axis ax = self->ax;
+    if (sv_timeline_rank_mode(self)) {
+        if (!sv_zoom_to_rect(&vp, &ax, x0, y0, x1, y1)) return FALSE;
+    } else {
+        /* Rows laid out by host and scrolled: the timelines of the rows the
+         * rectangle touches (headers left out), from the lowest id to the
+         * highest, become the rank axis's range, which starts rank mode. */
+        gboolean rows = fabs(y1 - y0) >= SV_RECT_MIN_PX;
+        long lo = -1, hi = -1;
+        for (size_t i = 0; rows && i < self->lay.n_rows; i++) {
+            const sv_row *r = &self->lay.rows[i];
+            double top = r->y - self->scroll_y;
+            if (r->timeline < 0 || top + r->h <= fmin(y0, y1) || top >= fmax(y0, y1)) continue;
+            if (lo < 0 || r->timeline < lo) lo = r->timeline;
+            if (r->timeline > hi) hi = r->timeline;
+        }
+        int changed = sv_zoom_to_rect(&vp, NULL, x0, y0, x1, y1);
+        if (lo >= 0 && (lo > ax.lo || hi + 1 < ax.hi)) {
+            sv_rank_axis_set_range(&ax, (double)lo, (double)hi + 1);
+            changed = 1;
+        }
+        if (!changed) return FALSE;
+    }
+    record(self);
+    self->vp = vp;
+    self->ax = ax;
+    view_changed(self);
+    return TRUE;
 }
 
 void sv_timeline_set_ranks(SvTimeline *self, double r0, double r1, gboolean rec)

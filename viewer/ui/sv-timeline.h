@@ -98,6 +98,10 @@ gboolean sv_timeline_fold_drawn(SvTimeline *self);
 /* Zoom the rank axis by factor around canvas y (Shift+wheel, the wheel
  * over the labels); show timelines [r0, r1) (record: a history entry). */
 void sv_timeline_zoom_ranks(SvTimeline *self, double factor, double y);
+/* Zoom to the canvas rectangle (x0, y0)-(x1, y1) (y below the ruler) in
+ * time and timelines, recorded in the history (the Ctrl+drag rubber band).
+ * FALSE when it was too small to change anything. */
+gboolean sv_timeline_zoom_to_rect(SvTimeline *self, double x0, double y0, double x1, double y1);
 void sv_timeline_set_ranks(SvTimeline *self, double r0, double r1, gboolean record);
 
 #endif
