@@ -80,9 +80,192 @@ nomem:
     return NULL;
 }
 
+/* ------------------------------------------------------ folds of a list */
+
+typedef struct list_ctx {
+    sv_fold *f;
+    const int32_t *row_of; /* per timeline: its row, -1 */
+    double col_ns;
+    uint32_t n_pool, cap_pool;
+    int failed;
+} list_ctx;
+
+static float *list_cols(list_ctx *x, uint32_t tl, uint32_t cat)
+{
+    sv_fold *f = x->f;
+    if (cat >= f->n_categories || x->row_of[tl] < 0) return NULL;
+    uint32_t *k = &f->own_slot[(size_t)x->row_of[tl] * f->n_categories + cat];
+    if (!*k) {
+        if (x->n_pool == x->cap_pool) {
+            uint32_t cap = x->cap_pool ? x->cap_pool * 2 : 64;
+            float *p = realloc(f->own, (size_t)cap * f->width * sizeof *p);
+            if (!p) {
+                x->failed = 1;
+                return NULL;
+            }
+            f->own = p;
+            x->cap_pool = cap;
+        }
+        memset(f->own + (size_t)x->n_pool * f->width, 0, (size_t)f->width * sizeof *f->own);
+        *k = ++x->n_pool;
+    }
+    return f->own + (size_t)(*k - 1) * f->width;
+}
+
+static slog_cb_result list_preview(void *user, const slog_preview *p)
+{
+    list_ctx *x = user;
+    for (uint32_t i = 0; i < p->n_rows; i++) {
+        const slog_preview_row *row = &p->rows[i];
+        if (row->timeline >= x->f->n_tl_file) continue;
+        float *v = list_cols(x, row->timeline, row->category);
+        if (v)
+            slog_spread_bins(v, (uint32_t)x->f->width, x->f->t0, x->col_ns, p->lo, p->hi, p->n_bins, row->values,
+                             x->f->cat_kind[row->category] == SLOG_KIND_STATE);
+    }
+    return SLOG_CONTINUE;
+}
+
+static slog_cb_result list_drawable(void *user, const slog_drawable *d)
+{
+    list_ctx *x = user;
+    if (d->timeline >= x->f->n_tl_file) return SLOG_CONTINUE;
+    float *v = list_cols(x, d->timeline, d->category);
+    if (!v) return SLOG_CONTINUE;
+    if (d->kind == SLOG_KIND_STATE) {
+        slog_spread(v, (uint32_t)x->f->width, x->f->t0, x->col_ns, (double)d->start, (double)d->end, 1.0 / x->col_ns);
+    } else {
+        double c = ((double)d->start - x->f->t0) / x->col_ns;
+        if (c >= 0 && c < x->f->width) v[(uint32_t)c] += 1.0f;
+    }
+    return SLOG_CONTINUE;
+}
+
+sv_fold *sv_fold_query_list(slog_reader *r, double t0, double t1, int width, const uint32_t *list, uint32_t n,
+                            uint32_t first, uint32_t last, uint32_t max_rows, slog_error *err)
+{
+    double start = now_ms();
+    const slog_file_info *fi = slog_reader_info(r);
+    uint32_t nt = fi->n_timelines;
+    sv_fold *f = calloc(1, sizeof *f);
+    int32_t *row_of = NULL;
+    uint8_t *mask = NULL;
+    if (!f) goto nomem;
+    if (!n || first > last || first >= n) {
+        if (err) {
+            memset(err, 0, sizeof *err);
+            err->status = SLOG_ERR_ARG;
+            err->offset = SLOG_NO_OFFSET;
+            snprintf(err->message, sizeof err->message, "%s: no timelines to fold", slog_reader_path(r));
+        }
+        free(f);
+        return NULL;
+    }
+    if (last >= n) last = n - 1;
+    if (width < 1) width = 1;
+    if (width > 65536) width = 65536;
+    if (max_rows < 1) max_rows = 1;
+    int64_t a = (int64_t)floor(t0), b = (int64_t)ceil(t1);
+    if (b <= a) b = a + 1;
+    f->t0 = (double)a;
+    f->t1 = (double)b;
+    f->width = width;
+    f->pixel_ns = (f->t1 - f->t0) / width;
+    f->tl_first = first;
+    f->tl_last = last;
+    f->unit = 1;
+    f->n_tl_file = nt;
+    f->n_categories = fi->n_categories;
+    uint32_t count = last - first + 1;
+    uint32_t per_row = (count + max_rows - 1) / max_rows;
+    f->n_rows = (count + per_row - 1) / per_row;
+    f->cat_kind = calloc(fi->n_categories + 1, 1);
+    f->row_first = malloc(sizeof *f->row_first * ((size_t)f->n_rows + 1));
+    f->list_tl = malloc(sizeof *f->list_tl * (size_t)count);
+    f->own_slot = calloc((size_t)f->n_rows * f->n_categories + 1, sizeof *f->own_slot);
+    row_of = malloc(sizeof *row_of * ((size_t)nt + 1));
+    mask = calloc((size_t)nt + 1, 1);
+    if (!f->cat_kind || !f->row_first || !f->list_tl || !f->own_slot || !row_of || !mask) goto nomem;
+    for (uint32_t k = 0; k < fi->n_categories; k++) {
+        const slog_category *c = slog_reader_category(r, k);
+        f->cat_kind[k] = c ? (uint8_t)c->kind : SLOG_KIND_STATE;
+    }
+    for (uint32_t i = 0; i <= f->n_rows; i++) {
+        uint64_t p = first + (uint64_t)i * per_row;
+        f->row_first[i] = (uint32_t)(p > (uint64_t)last + 1 ? (uint64_t)last + 1 : p);
+    }
+    for (uint32_t t = 0; t < nt; t++) row_of[t] = -1;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t tl = list[first + i];
+        f->list_tl[i] = tl;
+        if (tl < nt && row_of[tl] < 0) {
+            row_of[tl] = (int32_t)(i / per_row);
+            mask[tl] = 1;
+        }
+    }
+    list_ctx x = {.f = f, .row_of = row_of, .col_ns = f->pixel_ns};
+    int64_t px = (int64_t)floor(f->pixel_ns);
+    slog_query q = {
+        .t0 = a, .t1 = b, .timelines = mask, .pixel_ns = px > 0 ? px : 1, .flags = SLOG_QUERY_NARROW_NO_INFO};
+    if (slog_reader_query(r, &q, list_drawable, list_preview, &x, &f->stats, err) != SLOG_OK) {
+        free(row_of);
+        free(mask);
+        sv_fold_free(f);
+        return NULL;
+    }
+    if (x.failed) goto nomem;
+    /* sums over a row's timelines become means, as the grid's */
+    for (uint32_t row = 0; row < f->n_rows; row++) {
+        float inv = 1.0f / (float)(f->row_first[row + 1] - f->row_first[row]);
+        for (uint32_t k = 0; k < f->n_categories; k++) {
+            uint32_t sl = f->own_slot[(size_t)row * f->n_categories + k];
+            if (!sl || f->cat_kind[k] != SLOG_KIND_STATE) continue;
+            float *v = f->own + (size_t)(sl - 1) * f->width;
+            for (int j = 0; j < f->width; j++) {
+                float m = v[j] * inv;
+                v[j] = m < 1 ? m : 1;
+            }
+        }
+    }
+    free(row_of);
+    free(mask);
+    f->query_ms = now_ms() - start;
+    return f;
+nomem:
+    free(row_of);
+    free(mask);
+    sv_fold_free(f);
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->status = SLOG_ERR_NOMEM;
+        err->offset = SLOG_NO_OFFSET;
+        snprintf(err->message, sizeof err->message, "%s: out of memory folding rows", slog_reader_path(r));
+    }
+    return NULL;
+}
+
+void sv_fold_rows_label(const sv_fold *f, uint32_t i, uint32_t j, const uint64_t *keys, const char *const *labels,
+                        char *buf, size_t size)
+{
+    uint32_t a = f->row_first[i], b = f->row_first[j + 1] - 1;
+    if (!f->list_tl) {
+        sv_fold_range_label(a, b, keys, labels, buf, size);
+        return;
+    }
+    char one[96];
+    sv_fold_range_label(f->list_tl[a - f->tl_first], f->list_tl[a - f->tl_first], keys, labels, one, sizeof one);
+    if (a == b)
+        snprintf(buf, size, "%s", one);
+    else
+        snprintf(buf, size, "%s +%u", one, b - a);
+}
+
 void sv_fold_free(sv_fold *f)
 {
     if (!f) return;
+    free(f->list_tl);
+    free(f->own);
+    free(f->own_slot);
     slog_grid_free(f->grid);
     free(f->row_first);
     free(f->cat_kind);
@@ -92,6 +275,10 @@ void sv_fold_free(sv_fold *f)
 const float *sv_fold_values(const sv_fold *f, uint32_t row, uint32_t category)
 {
     if (row >= f->n_rows || category >= f->n_categories) return NULL;
+    if (!f->grid) {
+        uint32_t k = f->own_slot ? f->own_slot[(size_t)row * f->n_categories + category] : 0;
+        return k ? f->own + (size_t)(k - 1) * f->width : NULL;
+    }
     return slog_grid_values(f->grid, row, category);
 }
 
@@ -429,7 +616,7 @@ void sv_render_fold_labels(cairo_t *cr, double w, double h, const sv_fold *f, co
         }
         if (e1 > 0 && s0 < h) {
             char buf[96];
-            sv_fold_range_label(f->row_first[i], f->row_first[j + 1] - 1, keys, labels, buf, sizeof buf);
+            sv_fold_rows_label(f, i, j, keys, labels, buf, sizeof buf);
             double size = e1 - s0 >= 18 ? 8 : 7, text_h = size * 1.6;
             double ty = fmax(0, fmin(s0 + (e1 - s0 - text_h) / 2, h - text_h));
             if (ty + text_h > s0 - 2 || s0 < 0) {

@@ -342,6 +342,37 @@ int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *gro
     return 0;
 }
 
+int sv_layout_build_list(sv_layout *lay, uint32_t n_timelines, const uint32_t *list, uint32_t n, double row_h)
+{
+    memset(lay, 0, sizeof *lay);
+    lay->n_timelines = n_timelines;
+    if (n_timelines == 0) return 0;
+    lay->row_of_timeline = malloc(sizeof(int32_t) * n_timelines);
+    lay->rows = malloc(sizeof(sv_row) * ((size_t)n + 1));
+    lay->group_names = calloc(1, sizeof(char *));
+    if (lay->group_names) lay->group_names[0] = strdup(""); /* one unnamed group, as sv_layout_build makes */
+    if (!lay->row_of_timeline || !lay->rows || !lay->group_names || !lay->group_names[0]) {
+        sv_layout_clear(lay);
+        return -1;
+    }
+    lay->n_groups = 1;
+    for (uint32_t i = 0; i < n_timelines; i++) lay->row_of_timeline[i] = -1;
+    double y = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t t = list[k];
+        if (t >= n_timelines || lay->row_of_timeline[t] >= 0) continue; /* one row a timeline */
+        sv_row *r = &lay->rows[lay->n_rows];
+        r->timeline = (int32_t)t;
+        r->group = 0;
+        r->y = y;
+        r->h = row_h;
+        lay->row_of_timeline[t] = (int32_t)lay->n_rows++;
+        y += row_h;
+    }
+    lay->total_h = y;
+    return 0;
+}
+
 void sv_layout_set_heights(sv_layout *lay, double row_h, double header_h)
 {
     double y = 0;

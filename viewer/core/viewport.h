@@ -125,6 +125,9 @@ typedef struct sv_layout {
  * with sv_layout_clear. */
 int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *groups, const uint64_t *keys,
                     uint32_t first, uint32_t last, double row_h, double header_h);
+/* Rows for the timelines of list[0..n), in that order, row_h high, with no
+ * headers (rows chosen by an expression, rowfilter.h). Returns 0 or -1. */
+int sv_layout_build_list(sv_layout *lay, uint32_t n_timelines, const uint32_t *list, uint32_t n, double row_h);
 void sv_layout_clear(sv_layout *lay);
 /* Row at content coordinate y, or -1. */
 long sv_layout_row_at(const sv_layout *lay, double y);

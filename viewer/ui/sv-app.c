@@ -7,6 +7,7 @@
 #include "sv-labels.h"
 #include "sv-legend.h"
 #include "sv-overview.h"
+#include "sv-rowbar.h"
 #include "sv-style.h"
 #include "sv-timeline.h"
 #include "sv-window.h"
@@ -64,6 +65,7 @@ int sv_app_run(int argc, char **argv)
     /* the widget types used in sv-window.ui */
     g_type_ensure(SV_TYPE_TIMELINE);
     g_type_ensure(SV_TYPE_LABELS);
+    g_type_ensure(SV_TYPE_ROWBAR);
     g_type_ensure(SV_TYPE_OVERVIEW);
     g_type_ensure(SV_TYPE_LEGEND);
     GtkApplication *app = gtk_application_new("org.slog2.View", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);

@@ -61,6 +61,9 @@ struct _SvTimeline {
     GCancellable *fold_cancel;
     gboolean fold_in_flight, fold_dirty;
     gboolean lay_ranks; /* the layout is rank mode's (visible timelines only) */
+    /* Rows chosen by an expression (rowfilter.h), NULL: every timeline.
+     * With it the rank axis counts positions in its list. */
+    sv_rowsel *rowsel;
 };
 
 enum { SIG_VIEW_CHANGED, SIG_FRAME_READY, SIG_RANGE_SELECTED, SIG_HOVER_ROW, SIG_HISTORY, SIG_ERROR, N_SIGNALS };
@@ -87,8 +90,8 @@ static double canvas_h(SvTimeline *self)
  * the rank axis (a rubber band, the script's ranks) however few they are. */
 gboolean sv_timeline_rank_mode(SvTimeline *self)
 {
-    return self->doc &&
-           (self->doc->fi->n_timelines > canvas_h(self) || self->ax.r0 > self->ax.lo || self->ax.r1 < self->ax.hi);
+    return self->doc && (self->rowsel || self->doc->fi->n_timelines > canvas_h(self) || self->ax.r0 > self->ax.lo ||
+                         self->ax.r1 < self->ax.hi);
 }
 
 gboolean sv_timeline_is_folded(SvTimeline *self)
@@ -239,11 +242,11 @@ static void fold_done(GObject *src, GAsyncResult *res, gpointer user)
 static void fold_want(SvTimeline *self, uint32_t *first, uint32_t *last, uint32_t *rows)
 {
     sv_rank_axis_visible(&self->ax, first, last);
-    uint32_t nt = self->doc->fi->n_timelines;
-    if (*last >= nt) *last = nt - 1;
+    uint32_t nt = self->rowsel ? self->rowsel->n : self->doc->fi->n_timelines;
+    if (*last >= nt) *last = nt ? nt - 1 : 0;
     double h = canvas_h(self);
     *rows = h < 1 ? 1 : (uint32_t)h;
-    sv_fold_snap(self->doc->fi, first, last, rows);
+    if (!self->rowsel) sv_fold_snap(self->doc->fi, first, last, rows);
 }
 
 static gboolean fold_matches(SvTimeline *self)
@@ -277,8 +280,12 @@ static void request_fold(SvTimeline *self)
     self->fold_in_flight = TRUE;
     g_clear_object(&self->fold_cancel);
     self->fold_cancel = g_cancellable_new();
-    sv_query_fold_async(self->doc, self->vp.t0, self->vp.t1, (int)self->vp.width, a, b, rows, self->fold_cancel,
-                        fold_done, g_object_ref(self));
+    if (self->rowsel)
+        sv_query_fold_list_async(self->doc, self->vp.t0, self->vp.t1, (int)self->vp.width, self->rowsel->list,
+                                 self->rowsel->n, a, b, rows, self->fold_cancel, fold_done, g_object_ref(self));
+    else
+        sv_query_fold_async(self->doc, self->vp.t0, self->vp.t1, (int)self->vp.width, a, b, rows, self->fold_cancel,
+                            fold_done, g_object_ref(self));
 }
 
 static gboolean scene_matches(SvTimeline *self)
@@ -376,11 +383,16 @@ static void relayout(SvTimeline *self)
          * rows a frame would need. */
         uint32_t a, b;
         sv_rank_axis_visible(&self->ax, &a, &b);
-        if (b >= self->doc->fi->n_timelines) b = self->doc->fi->n_timelines - 1;
+        uint32_t n = self->rowsel ? self->rowsel->n : self->doc->fi->n_timelines;
+        if (b >= n) b = n ? n - 1 : 0;
         double rh = sv_rank_axis_row_h(&self->ax);
         if (sv_timeline_is_folded(self)) b = a; /* the rows are the fold's */
         sv_layout_clear(&self->lay);
-        sv_layout_build(&self->lay, self->doc->fi->n_timelines, NULL, NULL, a, b, rh, rh);
+        if (self->rowsel)
+            sv_layout_build_list(&self->lay, self->doc->fi->n_timelines, self->rowsel->list + (n ? a : 0),
+                                 n ? b - a + 1 : 0, rh);
+        else
+            sv_layout_build(&self->lay, self->doc->fi->n_timelines, NULL, NULL, a, b, rh, rh);
         self->lay_ranks = TRUE;
         self->row_h = rh;
         self->scroll_y = (self->ax.r0 - a) * rh;
@@ -971,8 +983,7 @@ static gboolean fold_tooltip(SvTimeline *self, int x, int y, GtkTooltip *tip)
     share *sh = g_new0(share, f->n_categories + 1);
     uint32_t n = sv_fold_shares(f, (uint32_t)row, col, v), k = 0;
     char range[96];
-    sv_fold_range_label(f->row_first[row], f->row_first[row + 1] - 1, self->doc->tl_keys, self->doc->tl_labels, range,
-                        sizeof range);
+    sv_fold_rows_label(f, (uint32_t)row, (uint32_t)row, self->doc->tl_keys, self->doc->tl_labels, range, sizeof range);
     GString *s = g_string_new(range);
     for (uint32_t c = 0; c < f->n_categories; c++)
         if (v[c] > 0 && self->doc->pal.visible[c]) sh[k++] = (share){v[c], c};
@@ -1027,6 +1038,8 @@ void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc)
     sv_fold_free(self->fold);
     self->fold = NULL;
     self->drawn = FALSE;
+    sv_rowsel_free(self->rowsel);
+    self->rowsel = NULL;
     sv_doc_ref_release(self->doc);
     self->doc = doc ? sv_doc_ref_acquire(doc) : NULL;
     sv_layout_clear(&self->lay);
@@ -1157,6 +1170,43 @@ gboolean sv_timeline_zoom_to_rect(SvTimeline *self, double x0, double y0, double
     return TRUE;
 }
 
+void sv_timeline_set_rowsel(SvTimeline *self, sv_rowsel *sel)
+{
+    if (!self->doc) {
+        sv_rowsel_free(sel);
+        return;
+    }
+    /* what is on screen or on its way is of the other rows */
+    if (self->cancel) g_cancellable_cancel(self->cancel);
+    g_clear_object(&self->cancel);
+    self->in_flight = self->dirty = FALSE;
+    sv_scene_free(self->scene);
+    self->scene = NULL;
+    if (self->fold_cancel) g_cancellable_cancel(self->fold_cancel);
+    g_clear_object(&self->fold_cancel);
+    self->fold_in_flight = self->fold_dirty = FALSE;
+    sv_fold_free(self->fold);
+    self->fold = NULL;
+    self->have_hover = self->have_sel = FALSE;
+    self->hover_row = -1;
+    sv_rowsel_free(self->rowsel);
+    self->rowsel = sel;
+    /* positions change meaning: the rank history is of the old rows */
+    g_array_set_size(self->back, 0);
+    g_array_set_size(self->fwd, 0);
+    g_signal_emit(self, signals[SIG_HISTORY], 0);
+    uint32_t n = sel ? sel->n : self->doc->fi->n_timelines;
+    sv_rank_axis_init(&self->ax, 0, n ? n : 1, canvas_h(self));
+    self->lay_ranks = TRUE; /* relayout rebuilds the whole layout when rank mode ends */
+    relayout(self);
+    view_changed(self);
+}
+
+const sv_rowsel *sv_timeline_get_rowsel(SvTimeline *self)
+{
+    return self->rowsel;
+}
+
 void sv_timeline_set_ranks(SvTimeline *self, double r0, double r1, gboolean rec)
 {
     if (!self->doc) return;
@@ -1263,6 +1313,7 @@ static void sv_timeline_finalize(GObject *o)
     SvTimeline *self = SV_TIMELINE(o);
     sv_scene_free(self->scene);
     sv_fold_free(self->fold);
+    sv_rowsel_free(self->rowsel);
     sv_layout_clear(&self->lay);
     sv_doc_ref_release(self->doc);
     g_array_unref(self->back);
