@@ -99,6 +99,36 @@ static void test_snap(void)
     CHECK(sv_fold_snap(&fi, &a, &b, &rows) == 0 && a == 1000 && b == 9000);
 }
 
+/* The fold a zoomed rank axis wants: every timeline a group a row while
+ * the overview answers the window; the visible ones where it does not, or
+ * where the axis shows all of them. */
+static void test_want(void)
+{
+    slog_file_info fi = {0};
+    fi.n_timelines = 16384;
+    fi.group_timelines = 16;
+    fi.n_drawables = 16384 * 150;
+    fi.leaf_shift = 16;
+    fi.depth = 14;
+    fi.overview_depth = 11; /* lowest overview level 3: bins 2^19 / 64 ns */
+    fi.preview_bins = 64;
+    sv_rank_axis ax;
+    sv_rank_axis_init(&ax, 0, 16384, 700);
+    uint32_t a, b, rows;
+    sv_fold_want(&fi, &ax, 700, 0, 4e8, 1600, &a, &b, &rows);
+    CHECK(a == 0 && b == 16383 && rows == 700); /* all: a row a pixel */
+    sv_rank_axis_set_range(&ax, 3000, 5000);
+    sv_fold_want(&fi, &ax, 700, 0, 4e8, 1600, &a, &b, &rows);
+    CHECK(a == 0 && b == 16383 && rows == 1024);
+    /* a window too narrow for the overview's bins: the visible groups */
+    sv_fold_want(&fi, &ax, 700, 0, 1e6, 1600, &a, &b, &rows);
+    CHECK(a == 2992 && b == 5007 && rows == 126);
+    /* few drawables: the visible timelines, read one by one */
+    fi.n_drawables = 16384;
+    sv_fold_want(&fi, &ax, 700, 0, 4e8, 1600, &a, &b, &rows);
+    CHECK(a == 3000 && b == 4999 && rows == 700);
+}
+
 /* A snapped fold of a generated file is read from its overview: rows of
  * whole groups, as the grid of the same range says. */
 static void test_snap_file(slog_reader *r)
@@ -298,6 +328,7 @@ int main(int argc, char **argv)
     test_rank_axis();
     test_zoom_to_rect();
     test_snap();
+    test_want();
     char path[4096];
     snprintf(path, sizeof path, "%s/fold_2048.slog2", dir);
     sv_gen_opts o;

@@ -314,11 +314,35 @@ int sv_fold_snap(const slog_file_info *fi, uint32_t *first, uint32_t *last, uint
     b = e >= nt ? nt - 1 : (uint32_t)e - 1;
     uint32_t units = (uint32_t)(((uint64_t)b - a + gt) / gt);
     uint32_t r = *rows < units ? *rows : units;
-    int changed = a != *first || b != *last || r != *rows;
     *first = a;
     *last = b;
     *rows = r;
-    return changed;
+    return 1;
+}
+
+void sv_fold_want(const slog_file_info *fi, const sv_rank_axis *ax, double height, double t0, double t1, int width,
+                  uint32_t *first, uint32_t *last, uint32_t *rows)
+{
+    uint32_t nt = fi->n_timelines;
+    sv_rank_axis_visible(ax, first, last);
+    if (nt && *last >= nt) *last = nt - 1;
+    *rows = height < 1 ? 1 : (uint32_t)height;
+    if (!sv_fold_snap(fi, first, last, rows)) return;
+    if (ax->r0 <= ax->lo && ax->r1 >= ax->hi) return; /* every timeline already */
+    /* Zoomed on the rank axis: a group a row of every timeline, which the
+     * overview answers (its lowest level's bins at most four columns wide,
+     * as slog_reader_grid asks) at a cost that does not depend on the range,
+     * and whose rows are few enough to keep. */
+    uint32_t gt = fi->group_timelines;
+    uint32_t units = (uint32_t)(((uint64_t)nt + gt - 1) / gt);
+    double col_ns = (t1 - t0) / (width > 0 ? width : 1);
+    double bin = fi->overview_depth && fi->depth >= fi->overview_depth
+                     ? ldexp(1.0, fi->leaf_shift + (int)(fi->depth - fi->overview_depth)) / fi->preview_bins
+                     : HUGE_VAL;
+    if (bin > 4 * col_ns || units > 4 * (double)(height < 1 ? 1 : height) || units > 65536) return;
+    *first = 0;
+    *last = nt - 1;
+    *rows = units;
 }
 
 uint32_t sv_fold_rows_for(uint32_t first, uint32_t last, double height, uint32_t rows_opt)

@@ -69,15 +69,25 @@ long sv_fold_col_of(const sv_fold *f, double t);
 
 /* Above this many drawables (estimated from the file's mean per timeline)
  * a fold of a range of timelines is snapped to the overview's groups. */
-#define SV_FOLD_DIRECT_DRAWABLES 100000.0
+#define SV_FOLD_DIRECT_DRAWABLES 50000.0
 
 /* Widen timelines [*first, *last] to whole overview groups and make *rows
  * at most their number, when reading them one by one from the blocks'
  * trees would decode more than SV_FOLD_DIRECT_DRAWABLES: the grid is then
  * read from the overview tree, at a cost that follows rows x columns
  * (rows of a group or more instead of one timeline). Returns 1 when it
- * changed anything. */
+ * did so (the range may have been whole groups already), 0 when the range
+ * is to be read timeline by timeline. */
 int sv_fold_snap(const slog_file_info *fi, uint32_t *first, uint32_t *last, uint32_t *rows);
+
+/* The fold a canvas height pixels high shows for the rank axis ax and the
+ * window [t0, t1] over width columns: the visible timelines, a row a pixel,
+ * snapped (sv_fold_snap). Where it snaps while the axis is zoomed, and the
+ * overview can answer the window, every timeline a group a row: one fold
+ * then serves every rank zoom and pan of that time window (the canvas
+ * clips the bands it does not show). */
+void sv_fold_want(const slog_file_info *fi, const sv_rank_axis *ax, double height, double t0, double t1, int width,
+                  uint32_t *first, uint32_t *last, uint32_t *rows);
 
 /* How many rows to fold timelines [first, last] into for a canvas
  * height pixels high: 0 when they fit at SV_FOLD_MIN_ROW_H each (no

@@ -236,17 +236,19 @@ static void fold_done(GObject *src, GAsyncResult *res, gpointer user)
     g_object_unref(self);
 }
 
-/* The fold asked for the visible timelines: whole ones (whole overview
- * groups where reading them one by one would be slow), and a row per
- * pixel. */
+/* The fold asked for: sv_fold_want's, or with a choice of rows its visible
+ * positions, a row per pixel. */
 static void fold_want(SvTimeline *self, uint32_t *first, uint32_t *last, uint32_t *rows)
 {
-    sv_rank_axis_visible(&self->ax, first, last);
-    uint32_t nt = self->rowsel ? self->rowsel->n : self->doc->fi->n_timelines;
-    if (*last >= nt) *last = nt ? nt - 1 : 0;
     double h = canvas_h(self);
+    if (!self->rowsel) {
+        sv_fold_want(self->doc->fi, &self->ax, h, self->vp.t0, self->vp.t1, (int)self->vp.width, first, last, rows);
+        return;
+    }
+    sv_rank_axis_visible(&self->ax, first, last);
+    uint32_t n = self->rowsel->n;
+    if (*last >= n) *last = n ? n - 1 : 0;
     *rows = h < 1 ? 1 : (uint32_t)h;
-    if (!self->rowsel) sv_fold_snap(self->doc->fi, first, last, rows);
 }
 
 static gboolean fold_matches(SvTimeline *self)
