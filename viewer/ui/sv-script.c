@@ -514,6 +514,8 @@ static gboolean verb_where(SvWindow *self, const char *arg)
         w = find_descendant(find_descendant(self->sidebar, GTK_TYPE_STACK_SWITCHER), GTK_TYPE_TOGGLE_BUTTON);
     else if (g_str_equal(arg, "search"))
         w = GTK_WIDGET(self->search_entry);
+    else if (g_str_equal(arg, "rows-entry"))
+        w = find_descendant(GTK_WIDGET(self->rowbar), GTK_TYPE_ENTRY);
     graphene_point_t p;
     double sx = 0, sy = 0;
     gtk_native_get_surface_transform(GTK_NATIVE(self), &sx, &sy);
