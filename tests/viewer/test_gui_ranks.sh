@@ -87,6 +87,8 @@ if command -v xdotool >/dev/null 2>&1; then
     timeout 120 "$VIEW" "$BIG" > "$WORK/input.out" 2> "$WORK/input.err" &
   pid=$!
   for _ in $(seq 300); do grep -q "^timeline at" "$WORK/input.out" 2>/dev/null && break; sleep 0.1; done
+  grep -q "^rows-entry at" "$WORK/input.out" && grep -q "^timeline at" "$WORK/input.out" ||
+    { kill $pid 2>/dev/null; cat "$WORK/input.out"; echo "real input: the window did not say where its parts are"; exit 1; }
   win=$(xdotool search --name "^ranks16k.slog2$" 2>/dev/null | tail -1)
   X=0 Y=0
   [ -n "$win" ] && eval "$(xdotool getwindowgeometry --shell "$win" | grep -E '^[XY]=')"
