@@ -79,7 +79,7 @@ static const char description[] = "Convert a DUMPI MPI trace (an ASCII .meta fil
                                   "     --lenient skips, missing ranks with --allow-missing)\n"
                                   "\n"
                                   "Example:\n"
-                                  "  slog2-build run/hpcg-2026.11.21.22.37.02.meta -o hpcg.slog2\n";
+                                  "  slog2-build run/app-2026.11.21.22.37.02.meta -o app.slog2\n";
 
 /* Each rank's .bin stays open while it is read (dumpi_internal.h): allow
  * as many files as the system lets us, so a trace of thousands of ranks

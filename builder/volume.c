@@ -60,7 +60,7 @@ static const struct {
 };
 
 #define UNKNOWN   SLOG_INFO_UNKNOWN
-#define PROC_NULL (-2) /* as Open MPI stores it (traces/README.md) */
+#define PROC_NULL (-2) /* as Open MPI stores it (docs/DUMPI.md) */
 
 int volume_plan_for(uint16_t label, volume_plan *p)
 {

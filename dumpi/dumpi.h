@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-/* ---- special values (sst-dumpi common/constants.h, traces/README.md) --- */
+/* ---- special values (sst-dumpi common/constants.h, docs/DUMPI.md) ----- */
 enum {
   DUMPI_COMM_NULL = 1, /* MPI_COMM_NULL */
   DUMPI_COMM_WORLD = 2,

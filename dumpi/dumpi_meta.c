@@ -9,7 +9,7 @@
  * fileprefix is the path used on the recording machine, absolute or
  * relative to its working directory, so it is only trusted for its
  * basename: the .bin files are looked for next to the .meta
- * (traces/README.md "File layout").
+ * (docs/DUMPI.md, "A run").
  */
 #include "dumpi.h"
 #include "dumpi_internal.h"

@@ -951,22 +951,51 @@ int synth_has_otf2(void)
 #endif
 }
 
-int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errlen)
-{
-  double t_start = now_s();
-  memset(res, 0, sizeof *res);
-  const char *why = synth_dumpi_prepare();
-  if (why) {
-    snprintf(err, errlen, "%s", why);
-    return -1;
-  }
-  if (make_parent_dir(cfg->out_prefix, err, errlen)) return -1;
-  if (!ensure_fds(cfg->ranks + 16)) {
-    snprintf(err, errlen, "need %d open files for %d ranks; raise `ulimit -n`", cfg->ranks + 16, cfg->ranks);
-    return -1;
-  }
+/* ---- the run ---------------------------------------------------------- */
 
-  sim sm = {0}, *s = &sm;
+/* The simulated hosts: ranks in blocks, each host's boot clock ahead of the
+ * simulated one by up to about two days (host 0's is it). Their own random
+ * stream, so --hosts changes the clocks and names and nothing else. */
+typedef struct hosts {
+  int n;
+  int64_t *shift;
+  char (*name)[32];
+  /* --format otf2: each rank's host and the names, kept by the archive */
+  int *rank_host;
+  const char **names;
+} hosts;
+
+static int hosts_make(hosts *h, const synth_config *cfg, char *err, size_t errlen)
+{
+  h->n = cfg->hosts > 1 ? (cfg->hosts < cfg->ranks ? cfg->hosts : cfg->ranks) : 1;
+  h->shift = calloc((size_t)h->n, sizeof *h->shift);
+  h->name = calloc((size_t)h->n, sizeof *h->name);
+  if (!h->shift || !h->name) {
+    snprintf(err, errlen, "out of memory for %d hosts", h->n);
+    return -1;
+  }
+  synth_rng hg;
+  synth_rng_seed(&hg, cfg->seed, 0xfffffffeu);
+  for (int i = 0; i < h->n; i++) {
+    if (i > 0) h->shift[i] = synth_rng_range(&hg, 1, 180000) * 1000000000LL + synth_rng_range(&hg, 0, 999999999);
+    snprintf(h->name[i], sizeof h->name[i], h->n > 1 ? "synth-node-%d" : "synth-node", i);
+  }
+  return 0;
+}
+
+static void hosts_free(hosts *h)
+{
+  free(h->shift);
+  free(h->name);
+  free(h->rank_host);
+  free(h->names);
+}
+
+/* The program's shape from the seed: the process grid, the mean compute
+ * phase, the halo size and the trace header. Returns the simulated clock at
+ * MPI_Init's start ("boot"). */
+static int64_t sim_setup(sim *s, const synth_config *cfg)
+{
   s->cfg = cfg;
   s->P = cfg->ranks;
   for (int d = 1; d * d <= s->P; d++)
@@ -987,26 +1016,11 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
     s->hdr.fn_names = user_fn_name;
   }
   int64_t boot = synth_rng_range(&g, 200, 900) * 1000000000LL + synth_rng_range(&g, 0, 999999999);
-  /* Hosts: ranks in blocks, each host's boot clock ahead of the simulated
-   * one by up to about two days (host 0's is it). Their own random stream,
-   * so --hosts changes the clocks and names and nothing else. */
-  int n_hosts = cfg->hosts > 1 ? (cfg->hosts < cfg->ranks ? cfg->hosts : cfg->ranks) : 1;
-  int64_t *host_shift = calloc((size_t)n_hosts, sizeof *host_shift);
-  char(*host_name)[32] = calloc((size_t)n_hosts, sizeof *host_name);
-  if (!host_shift || !host_name) {
-    free(host_shift);
-    free(host_name);
-    snprintf(err, errlen, "out of memory for %d hosts", n_hosts);
-    return -1;
-  }
-  synth_rng hg;
-  synth_rng_seed(&hg, cfg->seed, 0xfffffffeu);
-  for (int h = 0; h < n_hosts; h++) {
-    if (h > 0) host_shift[h] = synth_rng_range(&hg, 1, 180000) * 1000000000LL + synth_rng_range(&hg, 0, 999999999);
-    snprintf(host_name[h], sizeof host_name[h], n_hosts > 1 ? "synth-node-%d" : "synth-node", h);
-  }
-  s->hdr.hostname = host_name[0];
+  return boot;
+}
 
+static int sim_alloc(sim *s, char *err, size_t errlen)
+{
   size_t P = (size_t)s->P;
   s->r = calloc(P, sizeof *s->r);
   s->ta = calloc(P, sizeof *s->ta);
@@ -1018,179 +1032,15 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
   s->groot = calloc(P, sizeof *s->groot);
   s->gsize = calloc(P, sizeof *s->gsize);
   s->tmpc = calloc(P, sizeof *s->tmpc);
-  int rc = -1, opened = 0;
-  bool armed = false;
-  int *rank_host = NULL; /* OTF2: each rank's host */
-  const char **host_names = NULL;
   if (!s->r || !s->ta || !s->tb || !s->sendt || !s->reqs || !s->grp || !s->gmax || !s->groot || !s->gsize || !s->tmpc) {
     snprintf(err, errlen, "out of memory for %d ranks", s->P);
-    goto out;
+    return -1;
   }
-  size_t buf = cfg->buffer_budget / P;
-  if (buf > (4u << 20)) buf = 4u << 20;
-  if (buf < (64u << 10)) buf = 64u << 10;
-  size_t plen = strlen(cfg->out_prefix) + 32;
-  char *path = malloc(plen);
-  if (!path) {
-    snprintf(err, errlen, "out of memory");
-    goto out;
-  }
-  /* Until armed: a signal between creating a file and arming would leave it. */
-  if (cfg->remove_on_signal) signals_hold();
-  for (int r = 0; r < s->P; r++, opened++) {
-    rank_st *rs = &s->r[r];
-    synth_rng_seed(&rs->rng, cfg->seed, (uint64_t)r);
-    snprintf(path, plen, "%s-%04d.bin", cfg->out_prefix, r);
-    /* OTF2: the DUMPI records are only counted, for --size. */
-    int e = cfg->otf2 ? synth_out_open_counter(&rs->d.out, buf) : synth_out_open(&rs->d.out, path, buf);
-    rs->cap_arena = 2 * P + 64;
-    rs->arena = malloc(rs->cap_arena * sizeof *rs->arena);
-    if (e || !rs->arena) {
-      snprintf(err, errlen, "%s: %s", path, strerror(e ? e : ENOMEM));
-      if (!e) opened++;
-      free(path);
-      goto out;
-    }
-    rs->t = boot + (int64_t)r * 20000 + rnd(rs, 0, 40000000);
-    rs->wall0 = rs->t;
-    rs->host = (int)((int64_t)r * n_hosts / s->P);
-    rs->d.wall_shift = host_shift[rs->host];
-    rs->cpu0 = rnd(rs, 25000000, 60000000);
-    rs->cpu_ratio = 0.90 + 0.09 * synth_rng_unit(&rs->rng);
-    synth_dumpi_begin(&rs->d, (int32_t)(rs->cpu0 / 1000000000), (int32_t)((rs->wall0 + rs->d.wall_shift) / 1000000000),
-                      cfg->cpu_times, cfg->statuses);
-  }
-  free(path);
-#ifdef SLOG2_HAVE_OTF2
-  if (cfg->otf2) {
-    rank_host = malloc(P * sizeof *rank_host);
-    host_names = malloc((size_t)n_hosts * sizeof *host_names);
-    if (!rank_host || !host_names) {
-      snprintf(err, errlen, "out of memory");
-      goto out;
-    }
-    for (size_t r = 0; r < P; r++) rank_host[r] = s->r[r].host;
-    for (int h = 0; h < n_hosts; h++) host_names[h] = host_name[h];
-    s->o2 = synth_otf2_open(cfg->out_prefix, s->P, rank_host, host_names, n_hosts, err, errlen);
-    if (!s->o2) goto out;
-  }
-#else
-  if (cfg->otf2) {
-    snprintf(err, errlen, "this slog2-synth was built without OTF2 (libotf2)");
-    goto out;
-  }
-#endif
-  if (cfg->remove_on_signal && !cfg->otf2) {
-    const char **tmp = malloc(P * sizeof *tmp);
-    for (size_t r = 0; tmp && r < P; r++) tmp[r] = s->r[r].d.out.tmp_path;
-    if (tmp)
-      armed = signals_arm("slog2-synth", tmp, P, cfg->progress); /* ends the hold */
-    else
-      signals_unhold();
-    free(tmp);
-  }
+  return 0;
+}
 
-  phase_init(s);
-  flush_stage(s);
-  /* What is still to come per rank: finalize calls and the trailer. */
-  uint64_t tail = P * (synth_dumpi_trailer_size(&s->hdr) + 64 * (3 + (uint64_t)cfg->threads));
-  uint64_t tail_calls = 2 + (uint64_t)cfg->threads;
-  double last = t_start;
-  for (s->iter = 0;; s->iter++) {
-    if (cfg->size) {
-      if (total_bytes(s) + tail >= cfg->size) break;
-    } else if (s->calls / P + tail_calls >= cfg->calls_per_rank) {
-      break;
-    }
-    uint64_t i = s->iter;
-    user_mark(s, FN_SOLVE, 1);
-    user_mark(s, FN_COMPUTE, 1);
-    phase_compute(s);
-    user_mark(s, FN_COMPUTE, 0);
-    user_mark(s, FN_HALO, 1);
-    phase_halo(s);
-    user_mark(s, FN_HALO, 0);
-    if (i % 5 == 4) phase_allreduce(s, 1);
-    phase_allreduce(s, 0);
-    if (i % 10 == 3) phase_sendrecv(s);
-    if (i % 10 == 7) phase_pingpong(s);
-    if (i % 25 == 11) phase_iprobe(s);
-    if (i % 50 == 23) phase_probe(s);
-    if (i % 20 == 13) phase_bcast(s);
-    if (i % 15 == 6) phase_gatherv(s);
-    if (i % 30 == 17) phase_reduce(s);
-    if (i % 100 == 99) phase_barrier(s);
-    if (i % 250 == 125) phase_temp_split(s);
-    user_mark(s, FN_SOLVE, 0);
-    flush_stage(s);
-    /* DUMPI stores seconds as 16 bits above the bias (iodefs.h put_times). */
-    if (s->r[0].t / 1000000000 - s->r[0].d.wall_bias > 65000) {
-      snprintf(err, errlen,
-               "simulated run passed 65000 s, the limit of DUMPI's 16-bit "
-               "seconds; use more ranks or fewer calls per rank");
-      goto out;
-    }
-    for (int r = 0; r < s->P; r++) {
-      if (s->r[r].oom || s->r[r].d.out.err) {
-        snprintf(err, errlen, "rank %d: %s", r, s->r[r].oom ? "out of memory" : strerror(s->r[r].d.out.err));
-        goto out;
-      }
-    }
-    if (cfg->progress && (i & 15) == 0) {
-      double t = now_s();
-      if (t - last >= 0.25) {
-        last = t;
-        uint64_t done = total_bytes(s);
-        double frac =
-            cfg->size ? (double)done / (double)cfg->size : (double)s->calls / ((double)cfg->calls_per_rank * (double)P);
-        char a[32], b[32];
-        human(a, sizeof a, (double)done);
-        human(b, sizeof b, (double)done / (t - t_start));
-        fprintf(stderr, "\rslog2-synth: %5.1f%%  %s written  %s/s   ", 100.0 * (frac > 1 ? 1 : frac), a, b);
-      }
-    }
-  }
-  phase_finalize(s);
-  flush_stage(s);
-
-  res->iterations = s->iter;
-  res->calls = s->calls;
-  for (int r = 0; r < s->P; r++) {
-    rank_st *rs = &s->r[r];
-    synth_header h = s->hdr;
-    h.hostname = host_name[rs->host];
-    synth_dumpi_finish(&rs->d, &h);
-    res->bytes += synth_out_tell(&rs->d.out);
-  }
-  /* Commit every file; from here on a failure leaves earlier ranks renamed,
-   * so report it and remove what is left. */
-  rc = 0;
-#ifdef SLOG2_HAVE_OTF2
-  if (s->o2) {
-    rc = synth_otf2_finish(s->o2, user_fn_addr, user_fn_name, N_USER_FNS, err, errlen);
-    s->o2 = NULL;
-    goto out; /* the counting sinks are discarded there */
-  }
-#endif
-  for (int r = 0; r < s->P; r++) {
-    int e = synth_out_commit(&s->r[r].d.out);
-    if (e && rc == 0) {
-      snprintf(err, errlen, "rank %d: %s", r, strerror(e));
-      rc = -1;
-    }
-  }
-  opened = 0;
-  if (rc == 0) rc = write_meta(s, cfg->out_prefix, err, errlen);
-  if (cfg->progress) fprintf(stderr, "\r%60s\r", "");
-out:
-  for (int r = 0; r < opened; r++) synth_out_discard(&s->r[r].d.out);
-#ifdef SLOG2_HAVE_OTF2
-  synth_otf2_abort(s->o2);
-#endif
-  free(rank_host);
-  free(host_names);
-  signals_unhold();            /* opening a file failed */
-  if (armed) signals_disarm(); /* every file renamed or removed */
+static void sim_free(sim *s)
+{
   if (s->r) {
     for (int r = 0; r < s->P; r++) {
       free(s->r[r].stage);
@@ -1207,8 +1057,255 @@ out:
   free(s->groot);
   free(s->gsize);
   free(s->tmpc);
-  free(host_shift);
-  free(host_name);
+}
+
+/* Every rank's output (for OTF2 a sink that only counts the DUMPI records,
+ * for --size), its clocks and its DUMPI prologue. *opened counts the
+ * outputs to discard if the run fails. */
+static int open_ranks(sim *s, const hosts *h, int64_t boot, int *opened, char *err, size_t errlen)
+{
+  const synth_config *cfg = s->cfg;
+  size_t P = (size_t)s->P;
+  size_t buf = cfg->buffer_budget / P;
+  if (buf > (4u << 20)) buf = 4u << 20;
+  if (buf < (64u << 10)) buf = 64u << 10;
+  size_t plen = strlen(cfg->out_prefix) + 32;
+  char *path = malloc(plen);
+  if (!path) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  int rc = 0;
+  for (int r = 0; r < s->P; r++, (*opened)++) {
+    rank_st *rs = &s->r[r];
+    synth_rng_seed(&rs->rng, cfg->seed, (uint64_t)r);
+    snprintf(path, plen, "%s-%04d.bin", cfg->out_prefix, r);
+    int e = cfg->otf2 ? synth_out_open_counter(&rs->d.out, buf) : synth_out_open(&rs->d.out, path, buf);
+    rs->cap_arena = 2 * P + 64;
+    rs->arena = malloc(rs->cap_arena * sizeof *rs->arena);
+    if (e || !rs->arena) {
+      snprintf(err, errlen, "%s: %s", path, strerror(e ? e : ENOMEM));
+      if (!e) (*opened)++;
+      rc = -1;
+      break;
+    }
+    rs->t = boot + (int64_t)r * 20000 + rnd(rs, 0, 40000000);
+    rs->wall0 = rs->t;
+    rs->host = (int)((int64_t)r * h->n / s->P);
+    rs->d.wall_shift = h->shift[rs->host];
+    rs->cpu0 = rnd(rs, 25000000, 60000000);
+    rs->cpu_ratio = 0.90 + 0.09 * synth_rng_unit(&rs->rng);
+    synth_dumpi_begin(&rs->d, (int32_t)(rs->cpu0 / 1000000000), (int32_t)((rs->wall0 + rs->d.wall_shift) / 1000000000),
+                      cfg->cpu_times, cfg->statuses);
+  }
+  free(path);
+  return rc;
+}
+
+/* --format otf2: the archive, its locations grouped by host. */
+static int open_otf2(sim *s, hosts *h, char *err, size_t errlen)
+{
+  if (!s->cfg->otf2) return 0;
+#ifdef SLOG2_HAVE_OTF2
+  size_t P = (size_t)s->P;
+  h->rank_host = malloc(P * sizeof *h->rank_host);
+  h->names = malloc((size_t)h->n * sizeof *h->names);
+  if (!h->rank_host || !h->names) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  for (size_t r = 0; r < P; r++) h->rank_host[r] = s->r[r].host;
+  for (int i = 0; i < h->n; i++) h->names[i] = h->name[i];
+  s->o2 = synth_otf2_open(s->cfg->out_prefix, s->P, h->rank_host, h->names, h->n, err, errlen);
+  return s->o2 ? 0 : -1;
+#else
+  snprintf(err, errlen, "this slog2-synth was built without OTF2 (libotf2)");
+  return -1;
+#endif
+}
+
+/* A signal removes the ranks' temporary files (ends the hold). */
+static bool arm_signals(const sim *s)
+{
+  size_t P = (size_t)s->P;
+  bool armed = false;
+  const char **tmp = malloc(P * sizeof *tmp);
+  for (size_t r = 0; tmp && r < P; r++) tmp[r] = s->r[r].d.out.tmp_path;
+  if (tmp)
+    armed = signals_arm("slog2-synth", tmp, P, s->cfg->progress);
+  else
+    signals_unhold();
+  free(tmp);
+  return armed;
+}
+
+/* Whether the trace has the size asked for, counting what is still to
+ * come per rank: the finalize calls and the trailer. */
+static bool big_enough(const sim *s)
+{
+  const synth_config *cfg = s->cfg;
+  uint64_t P = (uint64_t)s->P;
+  if (cfg->size)
+    return total_bytes(s) + P * (synth_dumpi_trailer_size(&s->hdr) + 64 * (3 + (uint64_t)cfg->threads)) >= cfg->size;
+  return s->calls / P + 2 + (uint64_t)cfg->threads >= cfg->calls_per_rank;
+}
+
+/* One iteration of the solver: compute and halo exchange every time, the
+ * other phases each on its own period, so each kind of call turns up at a
+ * rate of its own. */
+static void run_iteration(sim *s)
+{
+  uint64_t i = s->iter;
+  user_mark(s, FN_SOLVE, 1);
+  user_mark(s, FN_COMPUTE, 1);
+  phase_compute(s);
+  user_mark(s, FN_COMPUTE, 0);
+  user_mark(s, FN_HALO, 1);
+  phase_halo(s);
+  user_mark(s, FN_HALO, 0);
+  if (i % 5 == 4) phase_allreduce(s, 1);
+  phase_allreduce(s, 0);
+  if (i % 10 == 3) phase_sendrecv(s);
+  if (i % 10 == 7) phase_pingpong(s);
+  if (i % 25 == 11) phase_iprobe(s);
+  if (i % 50 == 23) phase_probe(s);
+  if (i % 20 == 13) phase_bcast(s);
+  if (i % 15 == 6) phase_gatherv(s);
+  if (i % 30 == 17) phase_reduce(s);
+  if (i % 100 == 99) phase_barrier(s);
+  if (i % 250 == 125) phase_temp_split(s);
+  user_mark(s, FN_SOLVE, 0);
+}
+
+/* What stops the run after an iteration: a simulated clock past what DUMPI
+ * can store, a rank out of memory or failing to write. */
+static int check_ranks(const sim *s, char *err, size_t errlen)
+{
+  /* DUMPI stores seconds as 16 bits above the bias (iodefs.h put_times). */
+  if (s->r[0].t / 1000000000 - s->r[0].d.wall_bias > 65000) {
+    snprintf(err, errlen,
+             "simulated run passed 65000 s, the limit of DUMPI's 16-bit "
+             "seconds; use more ranks or fewer calls per rank");
+    return -1;
+  }
+  for (int r = 0; r < s->P; r++) {
+    if (s->r[r].oom || s->r[r].d.out.err) {
+      snprintf(err, errlen, "rank %d: %s", r, s->r[r].oom ? "out of memory" : strerror(s->r[r].d.out.err));
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* --progress: the share done, bytes and rate, at most four times a second. */
+static void report_progress(const sim *s, double t_start, double *last)
+{
+  const synth_config *cfg = s->cfg;
+  double t = now_s();
+  if (t - *last < 0.25) return;
+  *last = t;
+  uint64_t done = total_bytes(s);
+  double frac =
+      cfg->size ? (double)done / (double)cfg->size : (double)s->calls / ((double)cfg->calls_per_rank * (double)s->P);
+  char a[32], b[32];
+  human(a, sizeof a, (double)done);
+  human(b, sizeof b, (double)done / (t - t_start));
+  fprintf(stderr, "\rslog2-synth: %5.1f%%  %s written  %s/s   ", 100.0 * (frac > 1 ? 1 : frac), a, b);
+}
+
+/* MPI_Finalize, then every rank's trailer with its host's name. */
+static void finish_ranks(sim *s, const hosts *h, synth_result *res)
+{
+  phase_finalize(s);
+  flush_stage(s);
+  res->iterations = s->iter;
+  res->calls = s->calls;
+  for (int r = 0; r < s->P; r++) {
+    rank_st *rs = &s->r[r];
+    synth_header hd = s->hdr;
+    hd.hostname = h->name[rs->host];
+    synth_dumpi_finish(&rs->d, &hd);
+    res->bytes += synth_out_tell(&rs->d.out);
+  }
+}
+
+/* Commit every file; from here on a failure leaves earlier ranks renamed,
+ * so report it and remove what is left. OTF2 writes its archive and leaves
+ * the counting sinks (*opened) to be discarded. */
+static int commit_files(sim *s, int *opened, char *err, size_t errlen)
+{
+  int rc = 0;
+#ifdef SLOG2_HAVE_OTF2
+  if (s->o2) {
+    rc = synth_otf2_finish(s->o2, user_fn_addr, user_fn_name, N_USER_FNS, err, errlen);
+    s->o2 = NULL;
+    return rc;
+  }
+#endif
+  for (int r = 0; r < s->P; r++) {
+    int e = synth_out_commit(&s->r[r].d.out);
+    if (e && rc == 0) {
+      snprintf(err, errlen, "rank %d: %s", r, strerror(e));
+      rc = -1;
+    }
+  }
+  *opened = 0;
+  if (rc == 0) rc = write_meta(s, s->cfg->out_prefix, err, errlen);
+  if (s->cfg->progress) fprintf(stderr, "\r%60s\r", "");
+  return rc;
+}
+
+int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errlen)
+{
+  double t_start = now_s();
+  memset(res, 0, sizeof *res);
+  const char *why = synth_dumpi_prepare();
+  if (why) {
+    snprintf(err, errlen, "%s", why);
+    return -1;
+  }
+  if (make_parent_dir(cfg->out_prefix, err, errlen)) return -1;
+  if (!ensure_fds(cfg->ranks + 16)) {
+    snprintf(err, errlen, "need %d open files for %d ranks; raise `ulimit -n`", cfg->ranks + 16, cfg->ranks);
+    return -1;
+  }
+
+  sim sm = {0}, *s = &sm;
+  int64_t boot = sim_setup(s, cfg);
+  hosts h = {0};
+  if (hosts_make(&h, cfg, err, errlen)) {
+    hosts_free(&h);
+    return -1;
+  }
+  s->hdr.hostname = h.name[0];
+  int rc = -1, opened = 0;
+  bool armed = false;
+  if (sim_alloc(s, err, errlen)) goto out;
+  /* Until armed: a signal between creating a file and arming would leave it. */
+  if (cfg->remove_on_signal) signals_hold();
+  if (open_ranks(s, &h, boot, &opened, err, errlen) || open_otf2(s, &h, err, errlen)) goto out;
+  if (cfg->remove_on_signal && !cfg->otf2) armed = arm_signals(s);
+
+  phase_init(s);
+  flush_stage(s);
+  double last = t_start;
+  for (s->iter = 0; !big_enough(s); s->iter++) {
+    run_iteration(s);
+    flush_stage(s);
+    if (check_ranks(s, err, errlen)) goto out;
+    if (cfg->progress && (s->iter & 15) == 0) report_progress(s, t_start, &last);
+  }
+  finish_ranks(s, &h, res);
+  rc = commit_files(s, &opened, err, errlen);
+out:
+  for (int r = 0; r < opened; r++) synth_out_discard(&s->r[r].d.out);
+#ifdef SLOG2_HAVE_OTF2
+  synth_otf2_abort(s->o2);
+#endif
+  signals_unhold();            /* opening a file failed */
+  if (armed) signals_disarm(); /* every file renamed or removed */
+  sim_free(s);
+  hosts_free(&h);
   res->seconds = now_s() - t_start;
   return rc;
 }

@@ -10,6 +10,8 @@
  *     CHECK(n == 3);
  *     CHECKF(v == want, "value %d, want %d", v, want);
  *     CHECK_EQ(a, b);                          prints both as long long
+ *     CHECK_NEAR(x, want, eps);                |x - want| <= eps, prints both
+ *     CHECK_STR(s, want);                      equal strings, prints both
  *     CHECK_STATUS(st, 0, dumpi_strerror);     prints the status and its text
  *     FAIL("%s: %zu ranks missing", dir, n);   fails unconditionally
  *     SKIP("%s not found", dir);               exit 77: skipped for ctest
@@ -19,7 +21,9 @@
 #ifndef SLOG2_TEST_CHECK_H
 #define SLOG2_TEST_CHECK_H
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* What the test is doing; printed with every failure ("" = nothing). */
 extern char check_context[256];
@@ -42,6 +46,18 @@ void check_skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1,
     do {                                                                                                            \
         long long check_a_ = (long long)(a), check_b_ = (long long)(b);                                             \
         if (check_a_ != check_b_) check_fail(__FILE__, __LINE__, #a " == " #b, "%lld != %lld", check_a_, check_b_); \
+    } while (0)
+#define CHECK_NEAR(a, b, eps)                                                                           \
+    do {                                                                                                \
+        double check_a_ = (a), check_b_ = (b), check_e_ = (eps);                                        \
+        if (!(fabs(check_a_ - check_b_) <= check_e_))                                                   \
+            check_fail(__FILE__, __LINE__, #a, "%.9g, want %.9g (+-%g)", check_a_, check_b_, check_e_); \
+    } while (0)
+#define CHECK_STR(a, b)                                                                    \
+    do {                                                                                   \
+        const char *check_a_ = (a), *check_b_ = (b);                                       \
+        if (strcmp(check_a_, check_b_) != 0)                                               \
+            check_fail(__FILE__, __LINE__, #a, "\"%s\", want \"%s\"", check_a_, check_b_); \
     } while (0)
 /* A status that must equal ok; describe(status) says what it means. */
 #define CHECK_STATUS(st, ok, describe)                                                              \

@@ -2,7 +2,7 @@
 /* comm.h - communicator translation for slog2-build.
  *
  * Every world rank names communicators and groups by small local handles
- * that are reused after a free (docs/MATCHING.md, traces/README.md): rank 0's
+ * that are reused after a free (docs/MATCHING.md, docs/DUMPI.md): rank 0's
  * comm 4 need not be rank 1's comm 4, and comm 4 of rank 0 today need not be
  * comm 4 of rank 0 tomorrow. This module replays each rank's communicator
  * and group calls and answers "which world rank is local rank L of comm C on
@@ -29,7 +29,7 @@
 
 #include <slog2/slog.h>
 
-/* Handle values fixed by libdumpi (traces/README.md). */
+/* Handle values fixed by libdumpi (docs/DUMPI.md). */
 #define COMM_HANDLE_NULL   1
 #define COMM_HANDLE_WORLD  2
 #define COMM_HANDLE_SELF   3

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "reader_internal.h"
 #include "summary.h"
 
@@ -405,4 +406,119 @@ const slog_profile_row *slog_analysis_profile(const slog_analysis *a, size_t *n)
 {
     *n = a->n_rows;
     return a->rows;
+}
+
+/* ------------------------------------------------------------ summary check */
+
+typedef struct schk {
+    slog_reader *r;
+    slog_summ_cats cats;
+    slog_query_stats stats;
+    uint64_t checked;
+    slog_error *err;
+} schk;
+
+/* A node's bound as the writer computes it (writer.c node_bound). */
+static int64_t schk_bound(const slog_reader *r, uint32_t level, uint64_t k)
+{
+    const int64_t limit = (int64_t)1 << 62;
+    uint32_t s = (uint32_t)r->info.leaf_shift + level;
+    if (s >= 63) return k ? limit : 0;
+    return k > (uint64_t)(limit >> s) ? limit : (int64_t)(k << s);
+}
+
+/* Node (tree, level, index)'s summary recomputed into out (zeroed by the
+ * caller) as the writer makes it: its children's first, merged, then its
+ * own records; compared with its summary block where it has one. */
+static slog_status schk_node(schk *x, const rd_node *d, slog_summ *out)
+{
+    slog_reader *r = x->r;
+    slog_status st;
+    for (unsigned side = 0; d->level > 0 && side < 2; side++) {
+        uint64_t ci = d->index * 2 + side;
+        const rd_node *c = rd_find_node(r, d->tree, d->level - 1u, ci);
+        if (!c) continue;
+        slog_summ cs;
+        memset(&cs, 0, sizeof cs);
+        if ((st = schk_node(x, c, &cs))) {
+            slog_summ_free(&cs);
+            return st;
+        }
+        slog_summ_merge_child(out, &cs, side, d->level - 1u, ci, schk_bound(r, d->level - 1u, ci),
+                              schk_bound(r, d->level - 1u, ci + 1));
+    }
+    uint8_t *own;
+    const uint8_t *b;
+    size_t len;
+    uint32_t crc;
+    if ((st = rd_block(r, SLOG_TAG_NODE, d->node_off, d->node_size, &own, &b, &len, &crc, x->err))) return st;
+    x->stats.nodes_read++;
+    x->stats.bytes_read += d->node_size;
+    /* the node's 16 fixed bytes come before its records */
+    if (crc != d->node_crc || len < 16) {
+        free(own);
+        return slog_set_error(x->err, crc != d->node_crc ? SLOG_ERR_CHECKSUM : SLOG_ERR_CORRUPT, r->path, d->node_off,
+                              "node (%u, %u, %llu): bad block", d->tree, d->level, (unsigned long long)d->index);
+    }
+    int64_t lo = schk_bound(r, d->level, d->index), hi = schk_bound(r, d->level, d->index + 1);
+    slog_summ_close(out, d->level, b + 16, len - 16, d->n_drawables, lo, hi, &x->cats);
+    free(own);
+    if (out->failed) return slog_set_error(x->err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "summary check");
+    if (!d->summ_off) return SLOG_OK;
+    const uint8_t *sb;
+    size_t slen;
+    if ((st = rd_block(r, SLOG_TAG_SUMMARY, d->summ_off, d->summ_size, &own, &sb, &slen, NULL, x->err))) return st;
+    x->stats.nodes_read++;
+    x->stats.bytes_read += d->summ_size;
+    uint8_t fixed[16] = {0};
+    fixed[0] = (uint8_t)d->level;
+    put_u32le(fixed + 4, d->n_drawables);
+    put_u64le(fixed + 8, d->index);
+    slog_buf e = {0};
+    slog_summ_encode(out, fixed, lo, &e);
+    bool same = !e.failed && e.len == slen && (slen == 0 || memcmp(e.data, sb, slen) == 0);
+    bool failed = e.failed;
+    buf_free(&e);
+    free(own);
+    if (failed) return slog_set_error(x->err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "summary check");
+    if (!same)
+        return slog_set_error(x->err, SLOG_ERR_CORRUPT, r->path, d->summ_off,
+                              "summary of node (%u, %u, %llu) differs from the one its subtree's records give", d->tree,
+                              d->level, (unsigned long long)d->index);
+    x->checked++;
+    return SLOG_OK;
+}
+
+slog_status slog_reader_check_summaries(slog_reader *r, uint64_t *n_checked, slog_query_stats *stats, slog_error *err)
+{
+    slog_clear_error(err);
+    if (n_checked) *n_checked = 0;
+    if (stats) memset(stats, 0, sizeof *stats);
+    uint32_t nc = r->info.n_categories;
+    int *bytes_field = malloc(((size_t)nc + 1) * sizeof *bytes_field);
+    if (!bytes_field) return slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "summary check");
+    for (uint32_t k = 0; k < nc; k++) {
+        const slog_category *c = slog_reader_category(r, k);
+        bytes_field[k] = -1;
+        for (uint32_t f = 0; c && f < c->n_fields && bytes_field[k] < 0; f++)
+            if (c->field_types[f] == SLOG_FIELD_BYTES) bytes_field[k] = (int)f;
+    }
+    schk x = {.r = r, .cats = {nc, r->cat_is_state, bytes_field}, .err = err};
+    slog_status st = SLOG_OK;
+    for (uint32_t t = 0; !st && t < r->info.n_blocks; t++) {
+        const rd_tree *tr = rd_tree_of(r, t);
+        /* the roots: the nodes of the top level (entries go by level, then index) */
+        for (uint64_t i = 0; !st && i < tr->count; i++) {
+            const rd_node *d = &r->nodes[tr->first + i];
+            if (d->level != tr->top) continue;
+            slog_summ s;
+            memset(&s, 0, sizeof s);
+            st = schk_node(&x, d, &s);
+            slog_summ_free(&s);
+        }
+    }
+    free(bytes_field);
+    if (n_checked) *n_checked = x.checked;
+    if (stats) *stats = x.stats;
+    return st;
 }

@@ -55,8 +55,13 @@ static const char usage_text[] = "Usage: slog2-print [OPTION]... FILE.slog2\n"
                                  "      --comm N             the field named comm (else the first handle field)\n"
                                  "      --bytes MIN:MAX      the size (first bytes field), inclusive; messages\n"
                                  "                           of unknown size never match\n"
+                                 "      --histogram tag|comm with --messages: instead of the list, per tag\n"
+                                 "                           (or communicator) the messages and histograms of\n"
+                                 "                           their sizes (powers of 2) and transfer times\n"
+                                 "                           (powers of 10 ns)\n"
                                  "  -k, --check              read every node, verify checksums and placement\n"
-                                 "                           invariants; exit 1 on any violation\n"
+                                 "                           invariants, recompute every summary from the\n"
+                                 "                           records; exit 1 on any violation\n"
                                  "  -s, --stats              print nodes_read=N bytes_read=N of the query on stderr\n"
                                  "  -h, --help               show this help and exit\n"
                                  "      --version            print the version and the .slog2 format it reads\n"
@@ -81,7 +86,9 @@ static const char usage_text[] = "Usage: slog2-print [OPTION]... FILE.slog2\n"
                                  "CSV headers: sender,receiver,messages,bytes,time_s,mean_bytes,mean_time_s,\n"
                                  "unknown_bytes (matrix); category,calls,inclusive_s,exclusive_s,min_s,\n"
                                  "mean_s,max_s,share[,timeline] (profile); sender,receiver,send_s,recv_s,\n"
-                                 "category,bytes,tag,comm (messages; empty where unknown).\n"
+                                 "category,bytes,tag,comm (messages; empty where unknown); tag|comm,histogram,\n"
+                                 "low,high,messages (--histogram: histogram bytes or time_s, the bin\n"
+                                 "low <= v < high; bytes of unknown size and times <= 0 have low empty).\n"
                                  "The matrix and profile are exact and read the file's node summaries, so\n"
                                  "the whole span of a large file costs a few blocks.\n"
                                  "\n"
@@ -108,6 +115,7 @@ typedef struct opts {
     const char *from, *to, *bytes;
     int64_t tag, comm;
     int has_tag, has_comm;
+    const char *histogram; /* "tag" or "comm" */
 } opts;
 
 static const char *kind_name(slog_kind k)
@@ -628,12 +636,203 @@ static int parse_set(const char *s, uint8_t *mask, uint32_t n)
     return 0;
 }
 
+/* --histogram: per key (a tag or communicator value, SLOG_INFO_UNKNOWN
+ * without one) the messages, by size (bin 0: 0 bytes, bin k + 1: [2^k,
+ * 2^(k+1)), HB_UNKNOWN: unknown) and by transfer time (bin 0: <= 0 ns, bin
+ * k + 1: [10^k, 10^(k+1)) ns). */
+#define HB_BINS    66
+#define HB_UNKNOWN 65
+#define HT_BINS    20
+
+typedef struct hist {
+    int64_t key;
+    uint64_t n;
+    uint64_t bytes[HB_BINS], time[HT_BINS];
+} hist;
+
+typedef struct hists {
+    hist *h; /* open addressing on key, cap a power of 2 */
+    size_t n, cap;
+} hists;
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return x;
+}
+
+static hist *hist_slot(hists *hs, int64_t key)
+{
+    if (2 * (hs->n + 1) > hs->cap) {
+        size_t cap = hs->cap ? 2 * hs->cap : 64;
+        hist *h = calloc(cap, sizeof *h);
+        if (!h) return NULL;
+        for (size_t i = 0; i < hs->cap; i++) {
+            if (!hs->h[i].n) continue;
+            size_t j = mix64((uint64_t)hs->h[i].key) & (cap - 1);
+            while (h[j].n) j = (j + 1) & (cap - 1);
+            h[j] = hs->h[i];
+        }
+        free(hs->h);
+        hs->h = h;
+        hs->cap = cap;
+    }
+    size_t j = mix64((uint64_t)key) & (hs->cap - 1);
+    while (hs->h[j].n && hs->h[j].key != key) j = (j + 1) & (hs->cap - 1);
+    if (!hs->h[j].n) {
+        hs->h[j].key = key;
+        hs->n++;
+    }
+    return &hs->h[j];
+}
+
+static int bytes_bin(int64_t b)
+{
+    if (b == SLOG_INFO_UNKNOWN || b < 0) return HB_UNKNOWN;
+    int k = 0;
+    while (k < 63 && ((uint64_t)b >> k) > 1) k++;
+    return b == 0 ? 0 : k + 1;
+}
+
+static int time_bin(int64_t t)
+{
+    if (t <= 0) return 0;
+    int k = 0;
+    for (int64_t p = 10; k < HT_BINS - 2 && t >= p; k++) p = p > INT64_MAX / 10 ? INT64_MAX : p * 10;
+    return k + 1;
+}
+
+static int cmp_hist(const void *a, const void *b)
+{
+    const hist *x = a, *y = b;
+    /* values first, unknown last */
+    int ux = x->key == SLOG_INFO_UNKNOWN, uy = y->key == SLOG_INFO_UNKNOWN;
+    if (ux != uy) return ux - uy;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static void bin_text(char *buf, size_t size, int is_time, int bin)
+{
+    static const char *const U[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    static const char *const T[] = {"ns", "µs", "ms", "s"};
+    if (!is_time && bin == HB_UNKNOWN) {
+        snprintf(buf, size, "unknown");
+    } else if (!is_time && bin == 0) {
+        snprintf(buf, size, "0 B");
+    } else if (!is_time) {
+        int k = bin - 1, k2 = k + 1;
+        snprintf(buf, size, "[%d %s, %d %s)", 1 << (k % 10), U[k / 10], 1 << (k2 % 10), U[k2 / 10 < 7 ? k2 / 10 : 6]);
+    } else if (bin == 0) {
+        snprintf(buf, size, "<= 0");
+    } else {
+        int k = bin - 1, k2 = k + 1;
+        int u = k / 3 < 3 ? k / 3 : 3, u2 = k2 / 3 < 3 ? k2 / 3 : 3;
+        double a = pow(10, k - 3 * u), b = pow(10, k2 - 3 * u2);
+        snprintf(buf, size, "[%g %s, %g %s)", a, T[u], b, T[u2]);
+    }
+}
+
+/* low / high of a bin as the CSV and JSON give them: bytes, or seconds;
+ * "" where open. */
+static void bin_ends(int is_time, int bin, char *lo, char *hi, size_t size)
+{
+    lo[0] = hi[0] = 0;
+    if (!is_time) {
+        if (bin == HB_UNKNOWN) return;
+        if (bin == 0) {
+            snprintf(lo, size, "0");
+            snprintf(hi, size, "1");
+        } else {
+            snprintf(lo, size, "%" PRIu64, (uint64_t)1 << (bin - 1));
+            if (bin < 64)
+                snprintf(hi, size, "%" PRIu64, (uint64_t)1 << bin);
+            else
+                snprintf(hi, size, "18446744073709551616");
+        }
+    } else if (bin == 0) {
+        snprintf(hi, size, "0.000000000");
+    } else {
+        int64_t a = 1;
+        for (int i = 1; i < bin; i++) a *= 10;
+        snprintf(lo, size, "%" PRId64 ".%09" PRId64, a / 1000000000, a % 1000000000);
+        if (bin < 19) {
+            int64_t b = a * 10;
+            snprintf(hi, size, "%" PRId64 ".%09" PRId64, b / 1000000000, b % 1000000000);
+        } else {
+            snprintf(hi, size, "10000000000.000000000");
+        }
+    }
+}
+
+static void print_histograms(hists *hs, const opts *o, int64_t t0, int64_t t1, uint64_t n_msgs)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < hs->cap; i++)
+        if (hs->h[i].n) hs->h[m++] = hs->h[i];
+    if (m > 1) qsort(hs->h, m, sizeof *hs->h, cmp_hist);
+    const char *key = o->histogram;
+    int csv = strcmp(o->format, "csv") == 0, json = strcmp(o->format, "json") == 0;
+    if (csv)
+        printf("%s,histogram,low,high,messages\n", key);
+    else if (json)
+        printf("[");
+    else
+        printf("# %" PRIu64 " messages sent in %.9f .. %.9f s by %s (%zu values): sizes in powers of 2, transfer "
+               "times in powers of 10\n",
+               n_msgs, secs(t0), secs(t1), key, m);
+    for (size_t i = 0; i < m; i++) {
+        const hist *h = &hs->h[i];
+        int unknown = h->key == SLOG_INFO_UNKNOWN;
+        if (json) {
+            printf("%s\n  {\"%s\":", i ? "," : "", key);
+            if (unknown)
+                printf("null");
+            else
+                printf("%" PRId64, h->key);
+            printf(",\"messages\":%" PRIu64, h->n);
+        } else if (!csv) {
+            if (unknown)
+                printf("%s unknown: %" PRIu64 " messages\n", key, h->n);
+            else
+                printf("%s %" PRId64 ": %" PRIu64 " messages\n", key, h->key, h->n);
+        }
+        for (int is_time = 0; is_time < 2; is_time++) {
+            const uint64_t *v = is_time ? h->time : h->bytes;
+            int nb = is_time ? HT_BINS : HB_BINS, first = 1;
+            if (json) printf(",\"%s\":[", is_time ? "time_s" : "bytes");
+            for (int b = 0; b < nb; b++) {
+                if (!v[b]) continue;
+                char lo[48], hi[48], t[64];
+                bin_ends(is_time, b, lo, hi, sizeof lo);
+                if (csv) {
+                    if (!unknown) printf("%" PRId64, h->key);
+                    printf(",%s,%s,%s,%" PRIu64 "\n", is_time ? "time_s" : "bytes", lo, hi, v[b]);
+                } else if (json) {
+                    printf("%s{\"low\":%s,\"high\":%s,\"messages\":%" PRIu64 "}", first ? "" : ",", *lo ? lo : "null",
+                           *hi ? hi : "null", v[b]);
+                } else {
+                    bin_text(t, sizeof t, is_time, b);
+                    printf("  %-6s %-22s %12" PRIu64 "\n", is_time ? "time" : "bytes", t, v[b]);
+                }
+                first = 0;
+            }
+            if (json) printf("]");
+        }
+        if (json) printf("}");
+    }
+    if (json) printf("\n]\n");
+}
+
 typedef struct msgs {
     slog_reader *r;
     const opts *o;
     int64_t t0, t1, bmin, bmax;
     const uint8_t *from, *to;
     uint64_t n;
+    hists *hist; /* --histogram */
+    int hist_failed;
 } msgs;
 
 static int field_named(const slog_category *c, const char *name, int type)
@@ -667,6 +866,17 @@ static slog_cb_result on_msg(void *user, const slog_drawable *d)
     if (o->has_comm && k != o->comm) return SLOG_CONTINUE;
     if (o->bytes && (b == SLOG_INFO_UNKNOWN || b < m->bmin || b > m->bmax)) return SLOG_CONTINUE;
     m->n++;
+    if (m->hist) {
+        hist *h = hist_slot(m->hist, strcmp(o->histogram, "tag") == 0 ? t : k);
+        if (!h) {
+            m->hist_failed = 1;
+            return SLOG_STOP;
+        }
+        h->n++;
+        h->bytes[bytes_bin(b)]++;
+        h->time[time_bin(d->end - d->start)]++;
+        return SLOG_CONTINUE;
+    }
     int csv = strcmp(o->format, "csv") == 0, json = strcmp(o->format, "json") == 0;
     const int64_t v[3] = {b, t, k};
     static const char *const names[3] = {"bytes", "tag", "comm"};
@@ -728,20 +938,28 @@ static int run_messages(slog_reader *r, const opts *o, int64_t t0, int64_t t1, s
         fprintf(stderr, "slog2-print: --to takes timeline ids A[-B][,...], got '%s'\n", o->to);
         rc = 2;
     }
+    hists hs = {0};
     if (!rc) {
         m.from = from;
         m.to = to;
+        if (o->histogram) m.hist = &hs;
         int csv = strcmp(o->format, "csv") == 0, json = strcmp(o->format, "json") == 0;
-        if (csv) printf("sender,receiver,send_s,recv_s,category,bytes,tag,comm\n");
-        if (json) printf("[");
+        if (!m.hist && csv) printf("sender,receiver,send_s,recv_s,category,bytes,tag,comm\n");
+        if (!m.hist && json) printf("[");
         slog_query q = {.t0 = t0, .t1 = t1, .flags = SLOG_QUERY_NO_PREVIEW};
         slog_error err;
         if (slog_reader_query(r, &q, on_msg, NULL, &m, qs, &err) != SLOG_OK) {
             fprintf(stderr, "slog2-print: %s\n", err.message);
             rc = 1;
+        } else if (m.hist_failed) {
+            fprintf(stderr, "slog2-print: out of memory\n");
+            rc = 1;
+        } else if (m.hist) {
+            print_histograms(&hs, o, t0, t1, m.n);
         }
-        if (json) printf("\n]\n");
+        if (!m.hist && json) printf("\n]\n");
     }
+    free(hs.h);
     free(from);
     free(to);
     return rc;
@@ -771,6 +989,7 @@ static int add_range(opts *o, const char *s)
 
 int main(int argc, char **argv)
 {
+    /* clang-format off */
     static const struct option longopts[] = {{"window", required_argument, 0, 'w'},
                                              {"timeline", required_argument, 0, 't'},
                                              {"category", required_argument, 0, 'c'},
@@ -789,9 +1008,11 @@ int main(int argc, char **argv)
                                              {"tag", required_argument, 0, 4},
                                              {"comm", required_argument, 0, 5},
                                              {"bytes", required_argument, 0, 6},
+                                             {"histogram", required_argument, 0, 7},
                                              {"help", no_argument, 0, 'h'},
                                              {"version", no_argument, 0, 'V'},
                                              {0, 0, 0, 0}};
+    /* clang-format on */
     opts o = {.format = "text", .bins = 80};
     int ch, rc = 0;
     char **cats = calloc((size_t)argc + 1, sizeof *cats);
@@ -811,6 +1032,13 @@ int main(int argc, char **argv)
         case 2: o.from = optarg; break;
         case 3: o.to = optarg; break;
         case 6: o.bytes = optarg; break;
+        case 7:
+            o.histogram = optarg;
+            if (strcmp(optarg, "tag") && strcmp(optarg, "comm")) {
+                fprintf(stderr, "slog2-print: --histogram takes tag or comm, got '%s'\n", optarg);
+                rc = 2;
+            }
+            break;
         case 4:
         case 5: {
             char *end;
@@ -886,8 +1114,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "slog2-print: --by-timeline goes with --profile\n");
         rc = 2;
     }
-    if (!rc && !o.messages && (o.from || o.to || o.has_tag || o.has_comm || o.bytes)) {
-        fprintf(stderr, "slog2-print: --from, --to, --tag, --comm and --bytes go with --messages\n");
+    if (!rc && !o.messages && (o.from || o.to || o.has_tag || o.has_comm || o.bytes || o.histogram)) {
+        fprintf(stderr, "slog2-print: --from, --to, --tag, --comm, --bytes and --histogram go with --messages\n");
         rc = 2;
     }
     if (!rc && o.matrix + o.profile + o.messages > 1) {
@@ -951,6 +1179,17 @@ int main(int argc, char **argv)
         } else {
             printf("check: OK (%" PRIu64 " nodes, %" PRIu64 " drawables, %" PRIu64 " previews verified)\n", fi->n_nodes,
                    qs.drawables, qs.previews);
+            /* the summaries against the records they sum */
+            uint64_t n_summ = 0;
+            slog_query_stats ss;
+            if (slog_reader_check_summaries(r, &n_summ, &ss, &err) != SLOG_OK) {
+                fprintf(stderr, "slog2-print: check failed: %s\n", err.message);
+                rc = 1;
+            } else {
+                printf("check: OK (%" PRIu64 " summaries recomputed from the records)\n", n_summ);
+            }
+            qs.nodes_read += ss.nodes_read;
+            qs.bytes_read += ss.bytes_read;
         }
     }
     if (!rc && (o.matrix || o.profile || o.messages)) {

@@ -5,7 +5,9 @@
  * states, arrows across blocks (mirrors) and backwards, unknown sizes;
  * many windows, whole span and edges that cut states. Written with small
  * leaves and summaries on small subtrees so that answers mix summaries and
- * records; each is also compared with the answer read without summaries. */
+ * records; each is also compared with the answer read without summaries.
+ * Every summary written is what slog_reader_check_summaries recomputes from
+ * the records, and one changed (its checksum made right) is found. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,7 +194,41 @@ static void gen_nested(t_model *m, t_rng *r, uint32_t n_tl, int64_t span)
     t_model_sort_end_order(m);
 }
 
-static uint64_t summaries_used;
+static uint64_t summaries_used, summaries_checked, summaries_damaged;
+
+static uint64_t le64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+/* The file with its first summary block's "nesting incomplete" flag (the
+ * byte after its 16 fixed ones) flipped and its CRC32C made right: a
+ * summary that decodes but is not its records' one. 0 when the file has
+ * no summary. The blocks are found by their tag, length and checksum. */
+static int damage_summary(const char *path)
+{
+    size_t n;
+    unsigned char *b = t_read_file(path, &n);
+    CHECK(b);
+    int done = 0;
+    for (size_t off = 0; !done && off + 16 + 17 <= n; off++) {
+        if (memcmp(b + off, "SUMM", 4) != 0) continue;
+        uint64_t len = le64(b + off + 8);
+        if (len < 17 || len > n - off - 16) continue;
+        uint32_t crc =
+            (uint32_t)b[off + 4] | (uint32_t)b[off + 5] << 8 | (uint32_t)b[off + 6] << 16 | (uint32_t)b[off + 7] << 24;
+        if (t_crc32c(b + off + 16, (size_t)len) != crc) continue;
+        b[off + 16 + 16] ^= 1;
+        crc = t_crc32c(b + off + 16, (size_t)len);
+        for (int i = 0; i < 4; i++) b[off + 4 + i] = (unsigned char)(crc >> (8 * i));
+        done = 1;
+    }
+    if (done) CHECK(t_write_file(path, b, n) == 0);
+    free(b);
+    return done;
+}
 
 static void run_model(const t_model *m, t_rng *r, const slog_writer_options *o, unsigned n_windows)
 {
@@ -203,6 +239,9 @@ static void run_model(const t_model *m, t_rng *r, const slog_writer_options *o, 
     slog_reader *rd;
     CHECKF(slog_reader_open(&rd, path, &err) == SLOG_OK, "%s", err.message);
     CHECKF(slog_reader_check(rd, NULL, &err) == SLOG_OK, "%s", err.message);
+    uint64_t n_checked;
+    CHECKF(slog_reader_check_summaries(rd, &n_checked, NULL, &err) == SLOG_OK, "%s", err.message);
+    summaries_checked += n_checked;
     const slog_file_info *fi = slog_reader_info(rd);
     for (unsigned w = 0; w < n_windows + 2; w++) {
         int64_t t0, t1;
@@ -234,6 +273,14 @@ static void run_model(const t_model *m, t_rng *r, const slog_writer_options *o, 
         }
     }
     slog_reader_close(rd);
+    if (n_checked && damage_summary(path)) {
+        CHECKF(slog_reader_open(&rd, path, &err) == SLOG_OK, "%s", err.message);
+        CHECKF(slog_reader_check(rd, NULL, &err) == SLOG_OK, "%s", err.message); /* blocks are sound */
+        CHECK(slog_reader_check_summaries(rd, NULL, NULL, &err) == SLOG_ERR_CORRUPT);
+        CHECKF(strstr(err.message, "differs from the one its subtree's records give"), "%s", err.message);
+        summaries_damaged++;
+        slog_reader_close(rd);
+    }
     t_rmtree(dir);
     free(dir);
     free(path);
@@ -314,5 +361,7 @@ int main(void)
     /* the summaries must have been read somewhere, or this tested records only */
     CHECKF(summaries_used > 0, "no summary was used");
     printf("summaries used: %" PRIu64 "\n", summaries_used);
+    CHECKF(summaries_checked > 0 && summaries_damaged > 0, "no summary was recomputed, or none damaged");
+    printf("summaries recomputed from the records: %" PRIu64 "\n", summaries_checked);
     return 0;
 }

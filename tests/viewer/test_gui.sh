@@ -268,7 +268,7 @@ if [ -n "$TRACES" ] && [ -d "$TRACES/sst-dumpi-testtrace" ]; then
   grep -q "^FAIL" "$WORK/meta.out" && { cat "$WORK/meta.out"; exit 1; }
   [ -s "$WORK/info.png" ] || { echo "no screenshot of the Trace Information window"; exit 1; }
 else
-  echo "SKIP part: ../shared/traces not found, .meta conversion not tested"
+  echo "SKIP part: the shared traces directory (SLOG2_SHARED_DIR) not found, .meta conversion not tested"
 fi
 # the legend shows long category names whole (they were cut with an
 # ellipsis), and the messages' colour can say size, tag or latency

@@ -157,9 +157,7 @@ static void test_file(const char *dir)
     CHECK(sv_gen_write(path, &o, &err) == SLOG_OK);
     slog_reader *r;
     if (slog_reader_open(&r, path, &err) != SLOG_OK) {
-        fprintf(stderr, "open: %s\n", err.message);
-        n_failed++;
-        return;
+        FAIL("open: %s", err.message);
     }
     const slog_file_info *fi = slog_reader_info(r);
     /* brute force: every drawable of the file via a full query */
@@ -299,5 +297,5 @@ int main(int argc, char **argv)
     test_aggregate();
     test_scene_pure();
     test_file(argc > 1 ? argv[1] : ".");
-    TEST_DONE();
+    return 0;
 }

@@ -232,5 +232,5 @@ int main(void)
     test_format();
     test_layout();
     test_row_fit();
-    TEST_DONE();
+    return 0;
 }

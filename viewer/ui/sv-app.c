@@ -8,6 +8,7 @@
 #include "sv-legend.h"
 #include "sv-overview.h"
 #include "sv-rowbar.h"
+#include "sv-stats-panel.h"
 #include "sv-style.h"
 #include "sv-timeline.h"
 #include "sv-window.h"
@@ -29,6 +30,8 @@ static void startup_cb(GApplication *app, gpointer u)
         {"win.find-next", {"F3", "<Control>g", NULL}},
         {"win.find-prev", {"<Shift>F3", "<Shift><Control>g", NULL}},
         {"win.show-info", {"<Control>i", NULL}},
+        {"win.show-matrix", {"<Control>m", NULL}},
+        {"win.show-profile", {"<Control>p", NULL}},
         {"win.export", {"<Control>e", NULL}},
         {"win.show-sidebar", {"F9", NULL}},
         {"window.close", {"<Control>w", NULL}},
@@ -68,6 +71,7 @@ int sv_app_run(int argc, char **argv)
     g_type_ensure(SV_TYPE_ROWBAR);
     g_type_ensure(SV_TYPE_OVERVIEW);
     g_type_ensure(SV_TYPE_LEGEND);
+    g_type_ensure(SV_TYPE_STATS_PANEL);
     GtkApplication *app = gtk_application_new("org.slog2.View", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
     g_signal_connect(app, "startup", G_CALLBACK(startup_cb), NULL);
     g_signal_connect(app, "activate", G_CALLBACK(activate_cb), NULL);

@@ -6,28 +6,27 @@
 
 #include "info.h"
 
-typedef struct info_data {
+struct _SvInfoWindow {
+    GtkWindow parent_instance;
+    /* template children (sv-info.ui) */
+    GtkWidget *copy_button;
+    GtkGrid *grid;
+
     sv_info_row *rows;
     size_t n;
-} info_data;
+};
 
-static void info_data_free(gpointer p)
-{
-    info_data *d = p;
-    sv_info_rows_free(d->rows, d->n);
-    g_free(d);
-}
+G_DEFINE_FINAL_TYPE(SvInfoWindow, sv_info_window, GTK_TYPE_WINDOW)
 
-static void copy_clicked(GtkButton *b, gpointer user)
+static void sv_info_window_copy_clicked_cb(GtkButton *b, SvInfoWindow *self)
 {
-    const info_data *d = user;
     GString *s = g_string_new(NULL);
     const char *section = NULL;
-    for (size_t i = 0; i < d->n; i++) {
-        if (section != d->rows[i].section)
-            g_string_append_printf(s, "%s[%s]\n", section ? "\n" : "", d->rows[i].section);
-        section = d->rows[i].section;
-        g_string_append_printf(s, "%s = %s\n", d->rows[i].key, d->rows[i].value);
+    for (size_t i = 0; i < self->n; i++) {
+        if (section != self->rows[i].section)
+            g_string_append_printf(s, "%s[%s]\n", section ? "\n" : "", self->rows[i].section);
+        section = self->rows[i].section;
+        g_string_append_printf(s, "%s = %s\n", self->rows[i].key, self->rows[i].value);
     }
     gdk_clipboard_set_text(gtk_widget_get_clipboard(GTK_WIDGET(b)), s->str);
     g_string_free(s, TRUE);
@@ -51,67 +50,74 @@ static GtkWidget *cell(const char *text, gboolean is_key)
     return l;
 }
 
-GtkWindow *sv_info_window_new(GtkWindow *parent, const SvDocRef *doc, const char *path)
+/* A heading per section, then its key and value rows. */
+static void fill_grid(SvInfoWindow *self)
 {
-    info_data *d = g_new0(info_data, 1);
-    d->rows = sv_info_rows(doc, path, &d->n);
-
-    GtkWidget *win = gtk_window_new();
-    char *base = g_path_get_basename(path);
-    char *title = g_strdup_printf("Trace Information – %s", base);
-    gtk_window_set_title(GTK_WINDOW(win), title);
-    g_free(title);
-    g_free(base);
-    gtk_window_set_transient_for(GTK_WINDOW(win), parent);
-    gtk_window_set_destroy_with_parent(GTK_WINDOW(win), TRUE);
-    gtk_window_set_default_size(GTK_WINDOW(win), 820, 720);
-    g_object_set_data_full(G_OBJECT(win), "sv-info", d, info_data_free);
-
-    GtkWidget *header = gtk_header_bar_new();
-    GtkWidget *copy = gtk_button_new_with_mnemonic("_Copy All");
-    gtk_widget_set_tooltip_text(copy, "Copy every row as key = value lines");
-    g_signal_connect(copy, "clicked", G_CALLBACK(copy_clicked), d);
-    gtk_header_bar_pack_start(GTK_HEADER_BAR(header), copy);
-    gtk_window_set_titlebar(GTK_WINDOW(win), header);
-
-    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12);
-    gtk_widget_set_margin_start(box, 18);
-    gtk_widget_set_margin_end(box, 18);
-    gtk_widget_set_margin_top(box, 12);
-    gtk_widget_set_margin_bottom(box, 18);
-    /* one grid, so the sections' values line up */
-    GtkWidget *grid = gtk_grid_new();
-    gtk_grid_set_column_spacing(GTK_GRID(grid), 18);
-    gtk_grid_set_row_spacing(GTK_GRID(grid), 6);
-    gtk_box_append(GTK_BOX(box), grid);
     const char *section = NULL;
     int row = 0;
-    for (size_t i = 0; i < d->n; i++) {
-        if (section != d->rows[i].section) {
-            section = d->rows[i].section;
+    for (size_t i = 0; i < self->n; i++) {
+        if (section != self->rows[i].section) {
+            section = self->rows[i].section;
             GtkWidget *h = gtk_label_new(section);
             gtk_label_set_xalign(GTK_LABEL(h), 0);
             gtk_widget_add_css_class(h, "heading");
             if (row) gtk_widget_set_margin_top(h, 12);
-            gtk_grid_attach(GTK_GRID(grid), h, 0, row++, 2, 1);
+            gtk_grid_attach(self->grid, h, 0, row++, 2, 1);
         }
-        gtk_grid_attach(GTK_GRID(grid), cell(d->rows[i].key, TRUE), 0, row, 1, 1);
-        gtk_grid_attach(GTK_GRID(grid), cell(d->rows[i].value, FALSE), 1, row, 1, 1);
+        gtk_grid_attach(self->grid, cell(self->rows[i].key, TRUE), 0, row, 1, 1);
+        gtk_grid_attach(self->grid, cell(self->rows[i].value, FALSE), 1, row, 1, 1);
         row++;
     }
-    GtkWidget *scroll = gtk_scrolled_window_new();
-    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), box);
-    gtk_window_set_child(GTK_WINDOW(win), scroll);
+}
+
+GtkWindow *sv_info_window_new(GtkWindow *parent, const SvDocRef *doc, const char *path)
+{
+    char *base = g_path_get_basename(path);
+    char *title = g_strdup_printf("Trace Information – %s", base);
+    SvInfoWindow *self = g_object_new(SV_TYPE_INFO_WINDOW, "title", title, "transient-for", parent, NULL);
+    g_free(title);
+    g_free(base);
+    self->rows = sv_info_rows(doc, path, &self->n);
+    fill_grid(self);
     /* not the first selectable value, which would open all selected */
-    gtk_window_set_focus(GTK_WINDOW(win), copy);
-    return GTK_WINDOW(win);
+    gtk_window_set_focus(GTK_WINDOW(self), self->copy_button);
+    return GTK_WINDOW(self);
 }
 
 gboolean sv_info_window_has(GtkWindow *w, const char *key, const char *value_part)
 {
-    const info_data *d = g_object_get_data(G_OBJECT(w), "sv-info");
-    for (size_t i = 0; d && i < d->n; i++)
-        if (g_str_equal(d->rows[i].key, key) && (!value_part || strstr(d->rows[i].value, value_part))) return TRUE;
+    SvInfoWindow *self = SV_INFO_WINDOW(w);
+    for (size_t i = 0; i < self->n; i++)
+        if (g_str_equal(self->rows[i].key, key) && (!value_part || strstr(self->rows[i].value, value_part)))
+            return TRUE;
     return FALSE;
+}
+
+static void sv_info_window_dispose(GObject *o)
+{
+    gtk_widget_dispose_template(GTK_WIDGET(o), SV_TYPE_INFO_WINDOW);
+    G_OBJECT_CLASS(sv_info_window_parent_class)->dispose(o);
+}
+
+static void sv_info_window_finalize(GObject *o)
+{
+    SvInfoWindow *self = SV_INFO_WINDOW(o);
+    sv_info_rows_free(self->rows, self->n);
+    G_OBJECT_CLASS(sv_info_window_parent_class)->finalize(o);
+}
+
+static void sv_info_window_class_init(SvInfoWindowClass *klass)
+{
+    GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
+    G_OBJECT_CLASS(klass)->dispose = sv_info_window_dispose;
+    G_OBJECT_CLASS(klass)->finalize = sv_info_window_finalize;
+    gtk_widget_class_set_template_from_resource(wc, "/org/slog2/View/sv-info.ui");
+    gtk_widget_class_bind_template_child(wc, SvInfoWindow, copy_button);
+    gtk_widget_class_bind_template_child(wc, SvInfoWindow, grid);
+    gtk_widget_class_bind_template_callback(wc, sv_info_window_copy_clicked_cb);
+}
+
+static void sv_info_window_init(SvInfoWindow *self)
+{
+    gtk_widget_init_template(GTK_WIDGET(self));
 }

@@ -11,6 +11,8 @@
 #include "sv-doc-ref.h"
 
 G_BEGIN_DECLS
+#define SV_TYPE_INFO_WINDOW (sv_info_window_get_type())
+G_DECLARE_FINAL_TYPE(SvInfoWindow, sv_info_window, SV, INFO_WINDOW, GtkWindow)
 
 /* A new window for doc, opened from path, over parent (not shown yet). */
 GtkWindow *sv_info_window_new(GtkWindow *parent, const SvDocRef *doc, const char *path);

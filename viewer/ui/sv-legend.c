@@ -68,8 +68,11 @@ static void sv_cat_item_init(SvCatItem *c)
 
 struct _SvLegend {
     GtkWidget parent_instance;
+    /* template children (sv-legend.ui) */
     GtkWidget *box, *entry, *view, *scroller;
     GtkWidget *arrows_dd, *arrows_scale, *arrows_low, *arrows_high;
+    GtkColumnViewColumn *total_col;
+
     sv_arrow_colour arrows;
     GListStore *store;
     GtkFilterListModel *filtered;
@@ -81,6 +84,9 @@ G_DEFINE_FINAL_TYPE(SvLegend, sv_legend, GTK_TYPE_WIDGET)
 
 enum { SIG_CHANGED, N_SIG };
 static guint legend_signals[N_SIG];
+
+enum { PROP_0, PROP_MESSAGES_BY, N_PROPS };
+static GParamSpec *legend_props[N_PROPS];
 
 #define COLORS_FILE "colors.ini"
 
@@ -133,7 +139,7 @@ static gboolean filter_func(gpointer item, gpointer user)
     return ok;
 }
 
-static void search_changed_cb(GtkSearchEntry *e, SvLegend *self)
+static void sv_legend_search_changed_cb(GtkSearchEntry *e, SvLegend *self)
 {
     gtk_filter_changed(GTK_FILTER(self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
@@ -150,7 +156,7 @@ static void visible_toggled_cb(GtkCheckButton *b, SvLegend *self)
     g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
 }
 
-static void setup_visible(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
+static void sv_legend_visible_setup_cb(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
 {
     GtkWidget *b = gtk_check_button_new();
     gtk_widget_set_tooltip_text(b, "Show or hide this category");
@@ -158,7 +164,7 @@ static void setup_visible(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend
     gtk_list_item_set_child(li, b);
 }
 
-static void bind_visible(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
+static void sv_legend_visible_bind_cb(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
 {
     SvCatItem *c = gtk_list_item_get_item(li);
     GtkWidget *b = gtk_list_item_get_child(li);
@@ -217,7 +223,7 @@ gboolean sv_legend_set_visible(SvLegend *self, const char *category, gboolean vi
     return FALSE;
 }
 
-static void setup_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
+static void sv_legend_name_setup_cb(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
     GtkWidget *cb = sv_swatch_new();
@@ -238,7 +244,7 @@ static void setup_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *s
     gtk_list_item_set_child(li, box);
 }
 
-static void bind_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
+static void sv_legend_name_bind_cb(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
 {
     SvCatItem *c = gtk_list_item_get_item(li);
     GtkWidget *box = gtk_list_item_get_child(li);
@@ -260,7 +266,7 @@ static void bind_name(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *se
     g_object_set_data(G_OBJECT(cb), "item", c);
 }
 
-static void setup_label(GtkSignalListItemFactory *f, GtkListItem *li, gpointer right)
+static void setup_label(GtkListItem *li, gboolean right)
 {
     GtkWidget *l = gtk_label_new(NULL);
     gtk_label_set_xalign(GTK_LABEL(l), right ? 1 : 0);
@@ -271,19 +277,29 @@ static void setup_label(GtkSignalListItemFactory *f, GtkListItem *li, gpointer r
     gtk_list_item_set_child(li, l);
 }
 
-static void bind_kind(GtkSignalListItemFactory *f, GtkListItem *li, gpointer u)
+static void sv_legend_text_setup_cb(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
+{
+    setup_label(li, FALSE);
+}
+
+static void sv_legend_number_setup_cb(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
+{
+    setup_label(li, TRUE);
+}
+
+static void sv_legend_kind_bind_cb(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
 {
     gtk_label_set_text(GTK_LABEL(gtk_list_item_get_child(li)), SV_CAT_ITEM(gtk_list_item_get_item(li))->kind);
 }
 
-static void bind_count(GtkSignalListItemFactory *f, GtkListItem *li, gpointer u)
+static void sv_legend_count_bind_cb(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
 {
     char buf[32];
     g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, SV_CAT_ITEM(gtk_list_item_get_item(li))->count);
     gtk_label_set_text(GTK_LABEL(gtk_list_item_get_child(li)), buf);
 }
 
-static void bind_total(GtkSignalListItemFactory *f, GtkListItem *li, gpointer u)
+static void sv_legend_total_bind_cb(GtkSignalListItemFactory *f, GtkListItem *li, SvLegend *self)
 {
     SvCatItem *c = gtk_list_item_get_item(li);
     char buf[32] = "";
@@ -292,38 +308,6 @@ static void bind_total(GtkSignalListItemFactory *f, GtkListItem *li, gpointer u)
     else
         g_strlcpy(buf, "\xe2\x80\x94", sizeof buf);
     gtk_label_set_text(GTK_LABEL(gtk_list_item_get_child(li)), buf);
-}
-
-static GtkColumnViewColumn *add_column(SvLegend *self, const char *title, GCallback setup, GCallback bind,
-                                       gpointer data, GtkSorter *sorter, gboolean expand, int fixed)
-{
-    GtkListItemFactory *f = gtk_signal_list_item_factory_new();
-    g_signal_connect(f, "setup", setup, data);
-    g_signal_connect(f, "bind", bind, data);
-    GtkColumnViewColumn *col = gtk_column_view_column_new(title, f);
-    if (sorter) gtk_column_view_column_set_sorter(col, sorter);
-    gtk_column_view_column_set_expand(col, expand);
-    gtk_column_view_column_set_resizable(col, TRUE);
-    if (fixed > 0) gtk_column_view_column_set_fixed_width(col, fixed);
-    gtk_column_view_append_column(GTK_COLUMN_VIEW(self->view), col);
-    g_object_unref(col);
-    if (sorter) g_object_unref(sorter);
-    return col;
-}
-
-/* Sorters in their natural order: the column view turns them round and
- * its arrow shows which way (a sorter that was already descending made
- * the ▲ of an ascending column sort biggest first). */
-static GtkSorter *prop_sorter(const char *prop, gboolean numeric)
-{
-    GtkExpression *e = gtk_property_expression_new(SV_TYPE_CAT_ITEM, NULL, prop);
-    GtkSorter *s;
-    if (numeric) {
-        s = GTK_SORTER(gtk_numeric_sorter_new(e));
-    } else {
-        s = GTK_SORTER(gtk_string_sorter_new(e));
-    }
-    return s;
 }
 
 /* --------------------------------------------------------- messages */
@@ -365,7 +349,7 @@ static void show_arrows(SvLegend *self)
     gtk_widget_queue_draw(self->arrows_scale);
 }
 
-static void arrows_selected_cb(GtkDropDown *dd, GParamSpec *ps, SvLegend *self)
+static void sv_legend_arrows_selected_cb(GtkDropDown *dd, GParamSpec *ps, SvLegend *self)
 {
     sv_legend_set_arrow_colour(self, (sv_arrow_colour)gtk_drop_down_get_selected(dd));
 }
@@ -373,43 +357,16 @@ static void arrows_selected_cb(GtkDropDown *dd, GParamSpec *ps, SvLegend *self)
 void sv_legend_set_arrow_colour(SvLegend *self, sv_arrow_colour c)
 {
     if (c >= SV_N_ARROW_COLOURS) return;
+    gboolean changed = self->arrows != c;
     self->arrows = c;
     if (gtk_drop_down_get_selected(GTK_DROP_DOWN(self->arrows_dd)) != (guint)c)
         gtk_drop_down_set_selected(GTK_DROP_DOWN(self->arrows_dd), (guint)c);
     show_arrows(self);
+    if (changed) g_object_notify_by_pspec(G_OBJECT(self), legend_props[PROP_MESSAGES_BY]);
     if (self->doc && self->doc->pal.arrows != c) {
         self->doc->pal.arrows = c;
         g_signal_emit(self, legend_signals[SIG_CHANGED], 0);
     }
-}
-
-static void add_arrows_row(SvLegend *self)
-{
-    GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
-    gtk_widget_set_margin_start(row, 8);
-    gtk_widget_set_margin_end(row, 8);
-    GtkWidget *l = gtk_label_new("Messages by");
-    gtk_widget_add_css_class(l, "dim-label");
-    gtk_box_append(GTK_BOX(row), l);
-    static const char *const names[] = {"Size", "Tag", "Latency", "Category", NULL};
-    self->arrows_dd = gtk_drop_down_new_from_strings(names);
-    gtk_widget_set_tooltip_text(self->arrows_dd, "What the message arrows' colour says");
-    g_signal_connect(self->arrows_dd, "notify::selected", G_CALLBACK(arrows_selected_cb), self);
-    gtk_box_append(GTK_BOX(row), self->arrows_dd);
-    self->arrows_low = gtk_label_new(NULL);
-    gtk_widget_add_css_class(self->arrows_low, "caption");
-    gtk_box_append(GTK_BOX(row), self->arrows_low);
-    self->arrows_scale = gtk_drawing_area_new();
-    gtk_widget_set_hexpand(self->arrows_scale, TRUE);
-    gtk_drawing_area_set_content_height(GTK_DRAWING_AREA(self->arrows_scale), 14);
-    gtk_widget_set_valign(self->arrows_scale, GTK_ALIGN_CENTER);
-    gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->arrows_scale), arrows_scale_draw, self, NULL);
-    gtk_box_append(GTK_BOX(row), self->arrows_scale);
-    self->arrows_high = gtk_label_new(NULL);
-    gtk_widget_add_css_class(self->arrows_high, "caption");
-    gtk_box_append(GTK_BOX(row), self->arrows_high);
-    gtk_box_append(GTK_BOX(self->box), row);
-    show_arrows(self);
 }
 
 gboolean sv_legend_names_whole(SvLegend *self, char **cut)
@@ -475,68 +432,92 @@ GtkWidget *sv_legend_new(void)
     return g_object_new(SV_TYPE_LEGEND, NULL);
 }
 
+static void sv_legend_get_property(GObject *o, guint id, GValue *v, GParamSpec *ps)
+{
+    SvLegend *self = SV_LEGEND(o);
+    switch (id) {
+    case PROP_MESSAGES_BY: g_value_set_uint(v, self->arrows); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(o, id, ps);
+    }
+}
+
+static void sv_legend_set_property(GObject *o, guint id, const GValue *v, GParamSpec *ps)
+{
+    switch (id) {
+    case PROP_MESSAGES_BY: sv_legend_set_arrow_colour(SV_LEGEND(o), (sv_arrow_colour)g_value_get_uint(v)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(o, id, ps);
+    }
+}
+
 static void sv_legend_dispose(GObject *o)
 {
     SvLegend *self = SV_LEGEND(o);
-    g_clear_pointer(&self->box, gtk_widget_unparent);
     sv_doc_ref_release(self->doc);
     self->doc = NULL;
+    gtk_widget_dispose_template(GTK_WIDGET(self), SV_TYPE_LEGEND);
     G_OBJECT_CLASS(sv_legend_parent_class)->dispose(o);
 }
 
 static void sv_legend_class_init(SvLegendClass *klass)
 {
+    GObjectClass *oc = G_OBJECT_CLASS(klass);
     GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
-    G_OBJECT_CLASS(klass)->dispose = sv_legend_dispose;
-    gtk_widget_class_set_layout_manager_type(wc, GTK_TYPE_BIN_LAYOUT);
-    gtk_widget_class_set_css_name(wc, "legend");
+    oc->dispose = sv_legend_dispose;
+    oc->get_property = sv_legend_get_property;
+    oc->set_property = sv_legend_set_property;
+    /* what the message arrows' colour says (an sv_arrow_colour) */
+    legend_props[PROP_MESSAGES_BY] = g_param_spec_uint("messages-by", NULL, NULL, 0, SV_N_ARROW_COLOURS - 1,
+                                                       SV_ARROWS_SIZE, G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY);
+    g_object_class_install_properties(oc, N_PROPS, legend_props);
     legend_signals[SIG_CHANGED] =
         g_signal_new("changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+    gtk_widget_class_set_layout_manager_type(wc, GTK_TYPE_BIN_LAYOUT);
+    gtk_widget_class_set_css_name(wc, "legend");
+    g_type_ensure(SV_TYPE_CAT_ITEM); /* the sorters' expressions name it */
+    gtk_widget_class_set_template_from_resource(wc, "/org/slog2/View/sv-legend.ui");
+#define BIND(x) gtk_widget_class_bind_template_child(wc, SvLegend, x)
+    BIND(box);
+    BIND(entry);
+    BIND(view);
+    BIND(scroller);
+    BIND(arrows_dd);
+    BIND(arrows_scale);
+    BIND(arrows_low);
+    BIND(arrows_high);
+    BIND(total_col);
+#undef BIND
+#define CB(x) gtk_widget_class_bind_template_callback(wc, x)
+    CB(sv_legend_search_changed_cb);
+    CB(sv_legend_arrows_selected_cb);
+    CB(sv_legend_visible_setup_cb);
+    CB(sv_legend_visible_bind_cb);
+    CB(sv_legend_name_setup_cb);
+    CB(sv_legend_name_bind_cb);
+    CB(sv_legend_text_setup_cb);
+    CB(sv_legend_number_setup_cb);
+    CB(sv_legend_kind_bind_cb);
+    CB(sv_legend_count_bind_cb);
+    CB(sv_legend_total_bind_cb);
+#undef CB
 }
 
 static void sv_legend_init(SvLegend *self)
 {
-    self->box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
-    gtk_widget_set_parent(self->box, GTK_WIDGET(self));
-    self->entry = gtk_search_entry_new();
-    g_object_set(self->entry, "placeholder-text", "Filter categories", NULL);
-    gtk_widget_set_margin_start(self->entry, 6);
-    gtk_widget_set_margin_end(self->entry, 6);
-    gtk_widget_set_margin_top(self->entry, 6);
-    g_signal_connect(self->entry, "search-changed", G_CALLBACK(search_changed_cb), self);
-    gtk_box_append(GTK_BOX(self->box), self->entry);
-    add_arrows_row(self);
+    gtk_widget_init_template(GTK_WIDGET(self));
+    gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->arrows_scale), arrows_scale_draw, self, NULL);
+    show_arrows(self);
 
     self->store = g_list_store_new(SV_TYPE_CAT_ITEM);
     self->filter = gtk_custom_filter_new(filter_func, self, NULL);
     self->filtered = gtk_filter_list_model_new(G_LIST_MODEL(self->store), GTK_FILTER(self->filter));
-    self->view = gtk_column_view_new(NULL);
-    gtk_widget_add_css_class(self->view, "data-table");
-    gtk_column_view_set_show_column_separators(GTK_COLUMN_VIEW(self->view), FALSE);
-    add_column(self, "", G_CALLBACK(setup_visible), G_CALLBACK(bind_visible), self, prop_sorter("visible", TRUE), FALSE,
-               36);
-    GtkColumnViewColumn *name_col = add_column(self, "Category", G_CALLBACK(setup_name), G_CALLBACK(bind_name), self,
-                                               prop_sorter("name", FALSE), TRUE, -1);
-    add_column(self, "Kind", G_CALLBACK(setup_label), G_CALLBACK(bind_kind), NULL, prop_sorter("kind", FALSE), FALSE,
-               56);
-    add_column(self, "Count", G_CALLBACK(setup_label), G_CALLBACK(bind_count), GINT_TO_POINTER(1),
-               prop_sorter("count", TRUE), FALSE, 84);
-    GtkColumnViewColumn *total_col = add_column(self, "Total time", G_CALLBACK(setup_label), G_CALLBACK(bind_total),
-                                                GINT_TO_POINTER(1), prop_sorter("total", TRUE), FALSE, 104);
-    (void)name_col;
     GtkSorter *sorter = gtk_column_view_get_sorter(GTK_COLUMN_VIEW(self->view));
     GtkSortListModel *sorted = gtk_sort_list_model_new(G_LIST_MODEL(self->filtered), g_object_ref(sorter));
     GtkNoSelection *sel = gtk_no_selection_new(G_LIST_MODEL(sorted));
     gtk_column_view_set_model(GTK_COLUMN_VIEW(self->view), GTK_SELECTION_MODEL(sel));
     g_object_unref(sel);
     /* biggest time consumers first */
-    gtk_column_view_sort_by_column(GTK_COLUMN_VIEW(self->view), total_col, GTK_SORT_DESCENDING);
-    GtkWidget *sw = gtk_scrolled_window_new();
-    self->scroller = sw;
-    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(sw), self->view);
-    gtk_widget_set_vexpand(sw, TRUE);
-    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(sw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-    gtk_box_append(GTK_BOX(self->box), sw);
+    gtk_column_view_sort_by_column(GTK_COLUMN_VIEW(self->view), self->total_col, GTK_SORT_DESCENDING);
 }
 
 GtkSearchEntry *sv_legend_get_filter(SvLegend *self)

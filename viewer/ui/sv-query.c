@@ -259,6 +259,64 @@ sv_found *sv_query_search_finish(GAsyncResult *res, gboolean *found, GError **er
     return f;
 }
 
+/* ------------------------------------------------------------ analyse */
+
+typedef struct analyse_job {
+    SvDocRef *doc;
+    slog_analysis_query q;
+    slog_query_stats stats;
+    double ms;
+} analyse_job;
+
+static void analyse_job_free(gpointer p)
+{
+    analyse_job *j = p;
+    sv_doc_ref_release(j->doc);
+    g_free(j);
+}
+
+static void analyse_thread(GTask *task, gpointer src, gpointer data, GCancellable *c)
+{
+    analyse_job *j = data;
+    if (c && g_cancellable_is_cancelled(c)) {
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+        return;
+    }
+    slog_error err;
+    memset(&err, 0, sizeof err);
+    slog_analysis *a = NULL;
+    gint64 t = g_get_monotonic_time();
+    if (slog_reader_analyse(j->doc->r, &j->q, &a, &j->stats, &err) == SLOG_OK) {
+        j->ms = (double)(g_get_monotonic_time() - t) / 1000.0;
+        g_task_return_pointer(task, a, (GDestroyNotify)slog_analysis_free);
+    } else {
+        return_slog_error(task, &err);
+    }
+}
+
+void sv_query_analyse_async(SvDocRef *doc, int64_t t0, int64_t t1, uint32_t flags, GCancellable *cancellable,
+                            GAsyncReadyCallback cb, gpointer user)
+{
+    analyse_job *j = g_new0(analyse_job, 1);
+    j->doc = sv_doc_ref_acquire(doc);
+    j->q.t0 = t0;
+    j->q.t1 = t1;
+    j->q.flags = flags;
+    GTask *task = g_task_new(NULL, cancellable, cb, user);
+    g_task_set_task_data(task, j, analyse_job_free);
+    g_task_run_in_thread(task, analyse_thread);
+    g_object_unref(task);
+}
+
+slog_analysis *sv_query_analyse_finish(GAsyncResult *res, slog_query_stats *stats, double *ms, GError **error)
+{
+    const analyse_job *j = g_task_get_task_data(G_TASK(res));
+    slog_analysis *a = g_task_propagate_pointer(G_TASK(res), error);
+    if (stats) *stats = a ? j->stats : (slog_query_stats){0};
+    if (ms) *ms = a ? j->ms : 0;
+    return a;
+}
+
 /* ------------------------------------------------------------ open */
 
 static void open_thread(GTask *task, gpointer src, gpointer data, GCancellable *c)

@@ -47,6 +47,13 @@ void sv_query_search_async(SvDocRef *doc, const sv_search *q, int64_t from, int 
                            GAsyncReadyCallback cb, gpointer user);
 sv_found *sv_query_search_finish(GAsyncResult *res, gboolean *found, GError **error);
 
+/* slog_reader_analyse (flags SLOG_ANALYSIS_*) of [t0, t1] on a worker.
+ * Finish: the analysis (slog_analysis_free) or NULL with error set; stats
+ * (may be NULL) gets what it read and ms (may be NULL) its time. */
+void sv_query_analyse_async(SvDocRef *doc, int64_t t0, int64_t t1, uint32_t flags, GCancellable *cancellable,
+                            GAsyncReadyCallback cb, gpointer user);
+slog_analysis *sv_query_analyse_finish(GAsyncResult *res, slog_query_stats *stats, double *ms, GError **error);
+
 /* Open a document on a worker. Result: SvDocRef (release with
  * sv_doc_ref_release) or NULL with error (message = slog_error.message). */
 void sv_query_open_async(const char *path, GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sv-script.c - the test-script interpreter (SLOG2_VIEW_SCRIPT). */
+#include "sv-analysis.h"
 #include "sv-window-private.h"
 
 #include <math.h>
@@ -14,7 +15,7 @@ static gboolean script_idle(SvWindow *self)
 {
     return !self->opening && !self->build && !self->stats_busy && !self->search_busy && !self->export_busy &&
            !sv_timeline_is_busy(self->timeline) && !sv_rowbar_is_busy(self->rowbar) &&
-           (!self->doc || sv_timeline_has_drawn(self->timeline));
+           (!self->doc || sv_timeline_has_drawn(self->timeline)) && !sv_analysis_script_busy(self);
 }
 
 static int save_screenshot(GtkWidget *w, const char *file)
@@ -43,6 +44,11 @@ static void count_visible_nodes(SvWindow *self, double t0, double t1, uint64_t *
             *bytes += ni.size;
         }
     }
+}
+
+void sv_window_script_fail(SvWindow *self, const char *what)
+{
+    script_fail(self, what);
 }
 
 /* The commands, one function each: ARG is the rest of the command,
@@ -398,9 +404,7 @@ static gboolean verb_expect_selection(SvWindow *self, const char *arg)
     /* none|range: a selected range, and the Selection tab showing one */
     double t0, t1;
     gboolean range = sv_timeline_get_range(self->timeline, &t0, &t1);
-    GtkWidget *first = gtk_widget_get_first_child(GTK_WIDGET(self->stats_box));
-    gboolean panel =
-        first && GTK_IS_LABEL(first) && g_str_equal(gtk_label_get_text(GTK_LABEL(first)), "Selected range");
+    gboolean panel = sv_stats_panel_get_has_range(self->stats_panel);
     printf("selection: range %s, panel %s\n", range ? "yes" : "no", panel ? "shows a range" : "empty");
     gboolean want = g_str_equal(arg, "range");
     if (range != want || panel != want)
@@ -643,6 +647,14 @@ static gboolean verb_expect_legend_names_whole(SvWindow *self, const char *arg)
 }
 
 static const script_verb VERBS[] = {
+    /* the Communication Matrix and Profile windows (sv-analysis.c) */
+    {"matrix", 1, sv_script_matrix},
+    {"matrix-csv", 1, sv_script_matrix_csv},
+    {"matrix-cell", 1, sv_script_matrix_cell},
+    {"profile", 1, sv_script_profile},
+    {"profile-csv", 1, sv_script_profile_csv},
+    {"profile-do", 1, sv_script_profile_do},
+    {"screenshot-analysis", 1, sv_script_screenshot_analysis},
     {"message-colour", 1, verb_message_colour},
     {"expect-legend-names-whole", 1, verb_expect_legend_names_whole},
     {"set-visible", 1, verb_set_visible},

@@ -6,6 +6,7 @@
 
 #include "launch.h"
 #include "render.h"
+#include "sv-item-popover.h"
 #include "sv-query.h"
 #include "sv-style.h"
 
@@ -69,6 +70,11 @@ struct _SvTimeline {
 enum { SIG_VIEW_CHANGED, SIG_FRAME_READY, SIG_RANGE_SELECTED, SIG_HOVER_ROW, SIG_HISTORY, SIG_ERROR, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
+/* What others bind to: whether the history goes back or forward, and the
+ * time window shown (ns from the trace's clock origin). */
+enum { PROP_0, PROP_CAN_BACK, PROP_CAN_FORWARD, PROP_TIME_START, PROP_TIME_END, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
 G_DEFINE_FINAL_TYPE(SvTimeline, sv_timeline, GTK_TYPE_WIDGET)
 
 /* A history entry: the time window and the timelines shown. */
@@ -79,6 +85,7 @@ typedef struct win2 {
 
 static void request_frame(SvTimeline *self);
 static void relayout(SvTimeline *self);
+static void history_changed(SvTimeline *self);
 
 static double canvas_h(SvTimeline *self)
 {
@@ -117,6 +124,8 @@ static void view_changed(SvTimeline *self)
         self->scroll_y = sv_clamp_scroll(self->scroll_y, self->lay.total_h, canvas_h(self));
     gtk_widget_queue_draw(GTK_WIDGET(self));
     request_frame(self);
+    g_object_notify_by_pspec(G_OBJECT(self), props[PROP_TIME_START]);
+    g_object_notify_by_pspec(G_OBJECT(self), props[PROP_TIME_END]);
     g_signal_emit(self, signals[SIG_VIEW_CHANGED], 0);
 }
 
@@ -132,7 +141,7 @@ static void record(SvTimeline *self)
     g_array_append_val(self->back, w);
     if (self->back->len > HISTORY_MAX) g_array_remove_index(self->back, 0);
     g_array_set_size(self->fwd, 0);
-    g_signal_emit(self, signals[SIG_HISTORY], 0);
+    history_changed(self);
 }
 
 /* Continuous zooming (scroll, pinch) records once per gesture: a pause of
@@ -154,6 +163,16 @@ gboolean sv_timeline_can_forward(SvTimeline *self)
     return self->fwd->len > 0;
 }
 
+/* The history's ends moved: its actions, properties and signal follow. */
+static void history_changed(SvTimeline *self)
+{
+    gtk_widget_action_set_enabled(GTK_WIDGET(self), "timeline.back", sv_timeline_can_back(self));
+    gtk_widget_action_set_enabled(GTK_WIDGET(self), "timeline.forward", sv_timeline_can_forward(self));
+    g_object_notify_by_pspec(G_OBJECT(self), props[PROP_CAN_BACK]);
+    g_object_notify_by_pspec(G_OBJECT(self), props[PROP_CAN_FORWARD]);
+    g_signal_emit(self, signals[SIG_HISTORY], 0);
+}
+
 static gboolean history_step(SvTimeline *self, GArray *from, GArray *to)
 {
     if (!from->len || !self->doc) return FALSE;
@@ -164,7 +183,7 @@ static gboolean history_step(SvTimeline *self, GArray *from, GArray *to)
     sv_viewport_set_window(&self->vp, w.t0, w.t1);
     sv_rank_axis_set_range(&self->ax, w.r0, w.r1);
     view_changed(self);
-    g_signal_emit(self, signals[SIG_HISTORY], 0);
+    history_changed(self);
     return TRUE;
 }
 
@@ -506,38 +525,6 @@ static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
 
 /* ------------------------------------------------------------ popover */
 
-static char *format_field(SvTimeline *self, uint8_t type, int64_t v)
-{
-    char buf[96];
-    if (v == SLOG_INFO_UNKNOWN) return g_strdup("unknown");
-    switch (type) {
-    case SLOG_FIELD_BYTES:
-        sv_format_bytes((double)v, buf, sizeof buf);
-        return v >= 1024 ? g_strdup_printf("%s (%" G_GINT64_FORMAT " B)", buf, v) : g_strdup(buf);
-    case SLOG_FIELD_TIMELINE:
-        if (v >= 0 && (uint64_t)v < self->doc->fi->n_timelines && self->doc->tl_labels[v][0])
-            return g_strdup_printf("%s", self->doc->tl_labels[v]);
-        return g_strdup_printf("%" G_GINT64_FORMAT, v);
-    case SLOG_FIELD_HANDLE: return g_strdup_printf("0x%" G_GINT64_MODIFIER "x", v);
-    case SLOG_FIELD_DURATION: sv_format_duration((double)v, buf, sizeof buf); return g_strdup(buf);
-    default: return g_strdup_printf("%" G_GINT64_FORMAT, v);
-    }
-}
-
-static void grid_row(GtkGrid *g, int *row, const char *key, const char *val, gboolean dim)
-{
-    GtkWidget *k = gtk_label_new(key);
-    gtk_widget_add_css_class(k, "dim-label");
-    gtk_label_set_xalign(GTK_LABEL(k), 1);
-    GtkWidget *v = gtk_label_new(val);
-    gtk_label_set_xalign(GTK_LABEL(v), 0);
-    gtk_widget_add_css_class(v, "numeric");
-    if (dim) gtk_widget_add_css_class(v, "dim-label");
-    gtk_grid_attach(g, k, 0, *row, 1, 1);
-    gtk_grid_attach(g, v, 1, *row, 1, 1);
-    (*row)++;
-}
-
 static void zoom_to_item(SvTimeline *self, const sv_item *it)
 {
     double a = (double)MIN(it->start, it->end), b = (double)MAX(it->start, it->end);
@@ -548,13 +535,14 @@ static void zoom_to_item(SvTimeline *self, const sv_item *it)
     view_changed(self);
 }
 
-static void popover_zoom_cb(GtkButton *b, SvTimeline *self)
+/* timeline.zoom-to-item: the selected drawable (the popover's Zoom to) */
+static void zoom_to_item_action(GtkWidget *w, const char *name, GVariant *p)
 {
-    gtk_popover_popdown(GTK_POPOVER(self->popover));
+    SvTimeline *self = SV_TIMELINE(w);
+    if (!self->doc || !self->have_sel) return;
+    sv_timeline_close_popover(self);
     zoom_to_item(self, &self->sel.item);
 }
-
-static void show_popover(SvTimeline *self);
 
 static void other_end_action(GtkWidget *w, const char *name, GVariant *p)
 {
@@ -575,11 +563,6 @@ static void other_end_action(GtkWidget *w, const char *name, GVariant *p)
     /* shown again it would point at the end just left, and cover the one
      * the view is now centred on */
     sv_timeline_close_popover(self);
-}
-
-static void popover_closed_cb(GtkPopover *p, SvTimeline *self)
-{
-    /* keep the highlight; the popover widget is reused next time */
 }
 
 static gboolean item_anchor(SvTimeline *self, const sv_item *it, GdkRectangle *r)
@@ -616,93 +599,14 @@ static gboolean item_anchor(SvTimeline *self, const sv_item *it, GdkRectangle *r
 static void show_popover(SvTimeline *self)
 {
     if (!self->have_sel || !self->doc) return;
-    const sv_item *it = &self->sel.item;
-    const slog_category *cat = slog_reader_category(self->doc->r, it->category);
-    if (!cat) return;
+    /* one popover, reused; closing it keeps the highlight */
     if (!self->popover) {
-        self->popover = gtk_popover_new();
+        self->popover = sv_item_popover_new();
         gtk_widget_set_parent(self->popover, GTK_WIDGET(self));
-        gtk_popover_set_position(GTK_POPOVER(self->popover), GTK_POS_TOP);
-        gtk_widget_add_css_class(self->popover, "item-popover");
-        /* the arrow's band is translucent, painted black without a
-         * compositing manager (see sv-app.c) */
-        if (!gdk_display_is_composited(gtk_widget_get_display(GTK_WIDGET(self))))
-            gtk_popover_set_has_arrow(GTK_POPOVER(self->popover), FALSE);
-        g_signal_connect(self->popover, "closed", G_CALLBACK(popover_closed_cb), self);
     }
-    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
-    gtk_widget_set_margin_start(box, 6);
-    gtk_widget_set_margin_end(box, 6);
-    gtk_widget_set_margin_top(box, 6);
-    gtk_widget_set_margin_bottom(box, 6);
-    GtkWidget *head = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
-    GtkWidget *title = gtk_label_new(cat->name);
-    gtk_widget_add_css_class(title, "heading");
-    static const char *const kinds[] = {"state", "message", "event"};
-    GtkWidget *kind = gtk_label_new(kinds[it->kind % 3]);
-    gtk_widget_add_css_class(kind, "dim-label");
-    gtk_widget_add_css_class(kind, "caption");
-    gtk_box_append(GTK_BOX(head), title);
-    gtk_box_append(GTK_BOX(head), kind);
-    gtk_box_append(GTK_BOX(box), head);
-
-    GtkGrid *g = GTK_GRID(gtk_grid_new());
-    gtk_grid_set_column_spacing(g, 12);
-    gtk_grid_set_row_spacing(g, 3);
-    int row = 0;
-    char a[64], b[64];
-    const char *tl = self->doc->tl_labels[it->timeline];
-    if (it->kind == SLOG_KIND_ARROW) {
-        grid_row(g, &row, "From", tl, FALSE);
-        grid_row(g, &row, "To", self->doc->tl_labels[it->end_timeline], FALSE);
-        sv_format_time(it->start, a, sizeof a);
-        grid_row(g, &row, "Sent", a, FALSE);
-        sv_format_time(it->end, a, sizeof a);
-        grid_row(g, &row, "Received", a, FALSE);
-        sv_format_duration((double)(it->end - it->start), a, sizeof a);
-        if (it->end < it->start)
-            g_snprintf(b, sizeof b, "%s (clock skew)", a);
-        else
-            g_snprintf(b, sizeof b, "%s", a);
-        grid_row(g, &row, "Latency", b, FALSE);
-    } else if (it->kind == SLOG_KIND_EVENT) {
-        grid_row(g, &row, "Timeline", tl, FALSE);
-        sv_format_time(it->start, a, sizeof a);
-        grid_row(g, &row, "Time", a, FALSE);
-    } else {
-        grid_row(g, &row, "Timeline", tl, FALSE);
-        sv_format_time(it->start, a, sizeof a);
-        grid_row(g, &row, "Start", a, FALSE);
-        sv_format_time(it->end, a, sizeof a);
-        grid_row(g, &row, "End", a, FALSE);
-        sv_format_duration((double)(it->end - it->start), a, sizeof a);
-        grid_row(g, &row, "Duration", a, FALSE);
-    }
-    if (cat->n_fields) {
-        GtkWidget *sep = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL);
-        gtk_grid_attach(g, sep, 0, row++, 2, 1);
-    }
-    for (uint32_t f = 0; f < cat->n_fields && f < it->n_info; f++) {
-        int64_t v = self->sel.info[f];
-        char *s = format_field(self, cat->field_types[f], v);
-        grid_row(g, &row, cat->field_names[f], s, v == SLOG_INFO_UNKNOWN);
-        g_free(s);
-    }
-    gtk_box_append(GTK_BOX(box), GTK_WIDGET(g));
-    GtkWidget *buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
-    gtk_widget_set_halign(buttons, GTK_ALIGN_END);
-    GtkWidget *zb = gtk_button_new_with_label("Zoom to");
-    g_signal_connect(zb, "clicked", G_CALLBACK(popover_zoom_cb), self);
-    if (it->kind == SLOG_KIND_ARROW) {
-        GtkWidget *ob = gtk_button_new_with_label("Go to other end");
-        gtk_actionable_set_action_name(GTK_ACTIONABLE(ob), "timeline.other-end");
-        gtk_box_append(GTK_BOX(buttons), ob);
-    }
-    gtk_box_append(GTK_BOX(buttons), zb);
-    gtk_box_append(GTK_BOX(box), buttons);
-    gtk_popover_set_child(GTK_POPOVER(self->popover), box);
+    if (!sv_item_popover_set_item(SV_ITEM_POPOVER(self->popover), self->doc, &self->sel)) return;
     GdkRectangle r;
-    if (item_anchor(self, it, &r)) {
+    if (item_anchor(self, &self->sel.item, &r)) {
         gtk_popover_set_pointing_to(GTK_POPOVER(self->popover), &r);
         gtk_popover_popup(GTK_POPOVER(self->popover));
     }
@@ -1061,7 +965,7 @@ void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc)
         sv_rank_axis_init(&self->ax, 0, doc->fi->n_timelines, canvas_h(self));
         relayout(self);
     }
-    g_signal_emit(self, signals[SIG_HISTORY], 0);
+    history_changed(self);
     view_changed(self);
 }
 
@@ -1287,6 +1191,57 @@ GtkWidget *sv_timeline_new(void)
     return g_object_new(SV_TYPE_TIMELINE, NULL);
 }
 
+/* ------------------------------------------------------------ actions */
+
+/* The view's actions, timeline.NAME: zoom, pan, history, the selected
+ * range. The window's win.NAME (header buttons, accelerators, bare keys)
+ * run them. */
+static const char *const VIEW_ACTIONS[] = {
+    "zoom-in",  "zoom-out",  "zoom-fit", "back",   "forward",
+    "pan-left", "pan-right", "go-start", "go-end", "zoom-to-range",
+};
+
+static void view_action(GtkWidget *w, const char *name, GVariant *p)
+{
+    SvTimeline *self = SV_TIMELINE(w);
+    const char *a = name + strlen("timeline.");
+    double t0, t1;
+    if (g_str_equal(a, "zoom-in"))
+        sv_timeline_zoom(self, 2);
+    else if (g_str_equal(a, "zoom-out"))
+        sv_timeline_zoom(self, 0.5);
+    else if (g_str_equal(a, "zoom-fit"))
+        sv_timeline_fit(self);
+    else if (g_str_equal(a, "back"))
+        sv_timeline_back(self);
+    else if (g_str_equal(a, "forward"))
+        sv_timeline_forward(self);
+    else if (g_str_equal(a, "pan-left"))
+        sv_timeline_pan(self, -0.2);
+    else if (g_str_equal(a, "pan-right"))
+        sv_timeline_pan(self, 0.2);
+    else if (g_str_equal(a, "go-start"))
+        sv_timeline_go_start(self);
+    else if (g_str_equal(a, "go-end"))
+        sv_timeline_go_end(self);
+    else if (g_str_equal(a, "zoom-to-range") && sv_timeline_get_range(self, &t0, &t1)) {
+        sv_timeline_set_window(self, t0, t1, TRUE);
+        sv_timeline_clear_range(self);
+    }
+}
+
+static void sv_timeline_get_property(GObject *o, guint id, GValue *v, GParamSpec *ps)
+{
+    SvTimeline *self = SV_TIMELINE(o);
+    switch (id) {
+    case PROP_CAN_BACK: g_value_set_boolean(v, sv_timeline_can_back(self)); break;
+    case PROP_CAN_FORWARD: g_value_set_boolean(v, sv_timeline_can_forward(self)); break;
+    case PROP_TIME_START: g_value_set_double(v, self->vp.t0); break;
+    case PROP_TIME_END: g_value_set_double(v, self->vp.t1); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(o, id, ps);
+    }
+}
+
 /* ------------------------------------------------------------ class */
 
 void sv_timeline_close_popover(SvTimeline *self)
@@ -1341,6 +1296,19 @@ static void sv_timeline_class_init(SvTimelineClass *klass)
     wc->measure = sv_timeline_measure;
     gtk_widget_class_set_css_name(wc, "timeline");
     gtk_widget_class_install_action(wc, "timeline.other-end", NULL, other_end_action);
+    for (size_t i = 0; i < G_N_ELEMENTS(VIEW_ACTIONS); i++) {
+        char *name = g_strconcat("timeline.", VIEW_ACTIONS[i], NULL);
+        gtk_widget_class_install_action(wc, name, NULL, view_action);
+        g_free(name);
+    }
+    oc->get_property = sv_timeline_get_property;
+    props[PROP_CAN_BACK] = g_param_spec_boolean("can-back", NULL, NULL, FALSE, G_PARAM_READABLE);
+    props[PROP_CAN_FORWARD] = g_param_spec_boolean("can-forward", NULL, NULL, FALSE, G_PARAM_READABLE);
+    props[PROP_TIME_START] =
+        g_param_spec_double("time-start", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, G_PARAM_READABLE);
+    props[PROP_TIME_END] = g_param_spec_double("time-end", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, G_PARAM_READABLE);
+    g_object_class_install_properties(oc, N_PROPS, props);
+    gtk_widget_class_install_action(wc, "timeline.zoom-to-item", NULL, zoom_to_item_action);
 
     signals[SIG_VIEW_CHANGED] =
         g_signal_new("view-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -1368,6 +1336,8 @@ static void sv_timeline_init(SvTimeline *self)
     gtk_widget_set_hexpand(w, TRUE);
     gtk_widget_set_vexpand(w, TRUE);
     gtk_widget_set_overflow(w, GTK_OVERFLOW_HIDDEN);
+    gtk_widget_action_set_enabled(w, "timeline.back", FALSE);
+    gtk_widget_action_set_enabled(w, "timeline.forward", FALSE);
 
     GtkEventController *motion = gtk_event_controller_motion_new();
     g_signal_connect(motion, "enter", G_CALLBACK(motion_cb), self);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sv-window-private.h - what the window's helper files (sv-build.c,
- * sv-script.c, sv-stats-panel.c) share with sv-window.c. */
+ * sv-script.c, sv-export.c) share with sv-window.c. */
 #ifndef SV_WINDOW_PRIVATE_H
 #define SV_WINDOW_PRIVATE_H
 
@@ -13,6 +13,7 @@
 #include "sv-overview.h"
 #include "sv-query.h"
 #include "sv-rowbar.h"
+#include "sv-stats-panel.h"
 #include "sv-style.h"
 #include "sv-timeline.h"
 
@@ -35,12 +36,13 @@ struct _SvWindow {
     SvOverviewWidget *overview;
     SvTimeline *timeline;
     SvLegend *legend;
-    GtkBox *stats_box;
+    SvStatsPanel *stats_panel;
     GtkLabel *status_window, *status_frame, *status_file;
 
     SvDocRef *doc;
     char *path;
-    GtkWindow *info; /* Trace Information, while open (weak) */
+    GtkWindow *info;             /* Trace Information, while open (weak) */
+    GtkWindow *matrix, *profile; /* Communication Matrix, Profile, until destroyed */
     GCancellable *open_cancel, *stats_cancel, *search_cancel;
     gboolean opening, stats_busy, search_busy, export_busy;
     char *searched;   /* the text of the last search */
@@ -73,6 +75,8 @@ void sv_window_open_slog2(SvWindow *self, const char *path);
 gboolean sv_window_drop_cb(GtkDropTarget *t, const GValue *v, double x, double y, SvWindow *self);
 void sv_window_find(SvWindow *self, int dir);
 void sv_window_cancel_clicked_cb(GtkButton *b, SvWindow *self);
+/* sv-script.c: a failed check of the running script */
+void sv_window_script_fail(SvWindow *self, const char *what);
 /* sv-build.c */
 gboolean sv_window_pulse_cb(gpointer user);
 void sv_window_open_meta(SvWindow *self, const char *meta);
@@ -89,10 +93,6 @@ void sv_window_build_missing(SvWindow *self);
 void sv_window_export(SvWindow *self, const char *out);
 /* The Export View file chooser (win.export). */
 void sv_window_export_dialog(SvWindow *self);
-/* sv-stats-panel.c */
-void sv_window_clear_box(GtkBox *b);
-GtkWidget *sv_window_label(const char *text, const char *cls, float xalign);
-void sv_window_show_stats(SvWindow *self, const sv_range_stats *st);
 /* The Selection tab without a range (and the legend shown instead). */
 void sv_window_show_no_range(SvWindow *self);
 

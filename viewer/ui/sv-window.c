@@ -6,7 +6,7 @@
  * win.pan-left, win.pan-right, win.go-start, win.go-end, win.search,
  * win.find-next, win.find-prev, win.zoom-to-range, win.show-sidebar,
  * win.show-statusbar, win.absolute-time, win.compact-rows, win.dark-style,
- * win.show-info, win.export;
+ * win.show-info, win.show-matrix, win.show-profile, win.export;
  * GtkApplication adds win.show-help-overlay (help-overlay.ui, Ctrl+?).
  */
 #include "sv-window.h"
@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "sv-matrix.h"
+#include "sv-profile.h"
 #include "sv-window-private.h"
 
 G_DEFINE_FINAL_TYPE(SvWindow, sv_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -56,14 +58,6 @@ static void update_status(SvWindow *self)
                         sv_timeline_is_busy(self->timeline) ? "  · loading…" : "");
     gtk_label_set_text(self->status_frame, s);
     g_free(s);
-}
-
-static void update_history_actions(SvWindow *self)
-{
-    GAction *a = g_action_map_lookup_action(G_ACTION_MAP(self), "back");
-    g_simple_action_set_enabled(G_SIMPLE_ACTION(a), sv_timeline_can_back(self->timeline));
-    a = g_action_map_lookup_action(G_ACTION_MAP(self), "forward");
-    g_simple_action_set_enabled(G_SIMPLE_ACTION(a), sv_timeline_can_forward(self->timeline));
 }
 
 /* ------------------------------------------------------------ recent */
@@ -332,51 +326,14 @@ gboolean sv_window_drop_cb(GtkDropTarget *t, const GValue *v, double x, double y
 
 /* ------------------------------------------------------------ view actions */
 
-#define TL self->timeline
-static void zoom_in_action(GSimpleAction *a, GVariant *p, gpointer u)
+/* win.NAME of the view (header buttons, accelerators, bare keys, the
+ * Selection tab's Zoom to Range, scripts): the timeline's own action. */
+static void timeline_action(GSimpleAction *a, GVariant *p, gpointer u)
 {
     SvWindow *self = u;
-    sv_timeline_zoom(TL, 2);
-}
-static void zoom_out_action(GSimpleAction *a, GVariant *p, gpointer u)
-{
-    SvWindow *self = u;
-    sv_timeline_zoom(TL, 0.5);
-}
-static void zoom_fit_action(GSimpleAction *a, GVariant *p, gpointer u)
-{
-    SvWindow *self = u;
-    sv_timeline_fit(TL);
-}
-static void back_action(GSimpleAction *a, GVariant *p, gpointer u)
-{
-    SvWindow *self = u;
-    sv_timeline_back(TL);
-}
-static void forward_action(GSimpleAction *a, GVariant *p, gpointer u)
-{
-    SvWindow *self = u;
-    sv_timeline_forward(TL);
-}
-static void pan_left_action(GSimpleAction *a, GVariant *p, gpointer u)
-{
-    SvWindow *self = u;
-    sv_timeline_pan(TL, -0.2);
-}
-static void pan_right_action(GSimpleAction *a, GVariant *p, gpointer u)
-{
-    SvWindow *self = u;
-    sv_timeline_pan(TL, 0.2);
-}
-static void go_start_action(GSimpleAction *a, GVariant *p, gpointer u)
-{
-    SvWindow *self = u;
-    sv_timeline_go_start(TL);
-}
-static void go_end_action(GSimpleAction *a, GVariant *p, gpointer u)
-{
-    SvWindow *self = u;
-    sv_timeline_go_end(TL);
+    char *name = g_strconcat("timeline.", g_action_get_name(G_ACTION(a)), NULL);
+    gtk_widget_activate_action(GTK_WIDGET(self->timeline), name, NULL);
+    g_free(name);
 }
 
 static void search_action(GSimpleAction *a, GVariant *p, gpointer u)
@@ -445,16 +402,6 @@ static void find_prev_action(GSimpleAction *a, GVariant *p, gpointer u)
     sv_window_find(u, -1);
 }
 
-static void zoom_to_range_action(GSimpleAction *a, GVariant *p, gpointer u)
-{
-    SvWindow *self = u;
-    double t0, t1;
-    if (sv_timeline_get_range(self->timeline, &t0, &t1)) {
-        sv_timeline_set_window(self->timeline, t0, t1, TRUE);
-        sv_timeline_clear_range(self->timeline);
-    }
-}
-
 static void export_action(GSimpleAction *a, GVariant *p, gpointer u)
 {
     sv_window_export_dialog(u);
@@ -469,6 +416,37 @@ static void info_action(GSimpleAction *a, GVariant *p, gpointer u)
         g_object_add_weak_pointer(G_OBJECT(self->info), (gpointer *)&self->info);
     }
     gtk_window_present(self->info);
+}
+
+/* The analysis windows follow the view and survive a change of file.
+ * Forgotten once destroyed (a worker's reference may keep one alive for
+ * a while), so that the menu makes a new one. */
+static void analysis_destroyed_cb(GtkWidget *w, SvWindow *self)
+{
+    if (self->matrix == GTK_WINDOW(w)) self->matrix = NULL;
+    if (self->profile == GTK_WINDOW(w)) self->profile = NULL;
+}
+
+static void matrix_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    if (!self->doc) return;
+    if (!self->matrix) {
+        self->matrix = GTK_WINDOW(sv_matrix_window_new(self));
+        g_signal_connect_object(self->matrix, "destroy", G_CALLBACK(analysis_destroyed_cb), self, 0);
+    }
+    gtk_window_present(self->matrix);
+}
+
+static void profile_action(GSimpleAction *a, GVariant *p, gpointer u)
+{
+    SvWindow *self = u;
+    if (!self->doc) return;
+    if (!self->profile) {
+        self->profile = GTK_WINDOW(sv_profile_window_new(self));
+        g_signal_connect_object(self->profile, "destroy", G_CALLBACK(analysis_destroyed_cb), self, 0);
+    }
+    gtk_window_present(self->profile);
 }
 
 static void toggle_state(GSimpleAction *a, GVariant *p, gpointer u)
@@ -500,20 +478,22 @@ static void prefer_dark_changed_cb(GtkSettings *s, GParamSpec *ps, SvWindow *sel
 static const GActionEntry ACTIONS[] = {
     {"open", open_action, NULL, NULL, NULL, {0}},
     {"open-recent", open_recent_action, "s", NULL, NULL, {0}},
-    {"zoom-in", zoom_in_action, NULL, NULL, NULL, {0}},
-    {"zoom-out", zoom_out_action, NULL, NULL, NULL, {0}},
-    {"zoom-fit", zoom_fit_action, NULL, NULL, NULL, {0}},
-    {"back", back_action, NULL, NULL, NULL, {0}},
-    {"forward", forward_action, NULL, NULL, NULL, {0}},
-    {"pan-left", pan_left_action, NULL, NULL, NULL, {0}},
-    {"pan-right", pan_right_action, NULL, NULL, NULL, {0}},
-    {"go-start", go_start_action, NULL, NULL, NULL, {0}},
-    {"go-end", go_end_action, NULL, NULL, NULL, {0}},
+    {"zoom-in", timeline_action, NULL, NULL, NULL, {0}},
+    {"zoom-out", timeline_action, NULL, NULL, NULL, {0}},
+    {"zoom-fit", timeline_action, NULL, NULL, NULL, {0}},
+    {"back", timeline_action, NULL, NULL, NULL, {0}},
+    {"forward", timeline_action, NULL, NULL, NULL, {0}},
+    {"pan-left", timeline_action, NULL, NULL, NULL, {0}},
+    {"pan-right", timeline_action, NULL, NULL, NULL, {0}},
+    {"go-start", timeline_action, NULL, NULL, NULL, {0}},
+    {"go-end", timeline_action, NULL, NULL, NULL, {0}},
     {"search", search_action, NULL, NULL, NULL, {0}},
     {"find-next", find_next_action, NULL, NULL, NULL, {0}},
     {"find-prev", find_prev_action, NULL, NULL, NULL, {0}},
-    {"zoom-to-range", zoom_to_range_action, NULL, NULL, NULL, {0}},
+    {"zoom-to-range", timeline_action, NULL, NULL, NULL, {0}},
     {"show-info", info_action, NULL, NULL, NULL, {0}},
+    {"show-matrix", matrix_action, NULL, NULL, NULL, {0}},
+    {"show-profile", profile_action, NULL, NULL, NULL, {0}},
     {"export", export_action, NULL, NULL, NULL, {0}},
     {"show-sidebar", NULL, NULL, "true", toggle_state, {0}},
     {"show-statusbar", NULL, NULL, "true", toggle_state, {0}},
@@ -528,13 +508,26 @@ static void stats_done(GObject *src, GAsyncResult *res, gpointer user)
     GError *error = NULL;
     sv_range_stats *st = sv_query_range_stats_finish(res, &error);
     if (g_task_get_cancellable(G_TASK(res)) == self->stats_cancel) self->stats_busy = FALSE;
-    if (st && g_task_get_cancellable(G_TASK(res)) == self->stats_cancel && self->doc)
-        sv_window_show_stats(self, st);
-    else if (error && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    if (st && g_task_get_cancellable(G_TASK(res)) == self->stats_cancel && self->doc) {
+        sv_stats_panel_show_stats(self->stats_panel, self->doc, st);
+        if (self->script)
+            printf("range stats: %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT " bytes\n", st->n_messages,
+                   st->msg_bytes),
+                fflush(stdout);
+    } else if (error && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         sv_window_error_dialog(self, "Statistics failed", error->message);
     sv_query_stats_free(st);
     g_clear_error(&error);
     g_object_unref(self);
+}
+
+void sv_window_show_no_range(SvWindow *self)
+{
+    if (self->stats_cancel) g_cancellable_cancel(self->stats_cancel);
+    g_clear_object(&self->stats_cancel);
+    self->stats_busy = FALSE;
+    sv_stats_panel_show_none(self->stats_panel);
+    gtk_stack_set_visible_child_name(self->side_stack, "legend");
 }
 
 static void range_selected_cb(SvTimeline *tl, double t0, double t1, SvWindow *self)
@@ -547,8 +540,7 @@ static void range_selected_cb(SvTimeline *tl, double t0, double t1, SvWindow *se
     }
     self->stats_cancel = g_cancellable_new();
     self->stats_busy = TRUE;
-    sv_window_clear_box(self->stats_box);
-    gtk_box_append(self->stats_box, sv_window_label("Computing…", "dim-label", 0));
+    sv_stats_panel_show_computing(self->stats_panel);
     g_action_group_change_action_state(G_ACTION_GROUP(self), "show-sidebar", g_variant_new_boolean(TRUE));
     gtk_stack_set_visible_child_name(self->side_stack, "selection");
     sv_query_range_stats_async(self->doc, (int64_t)floor(t0), (int64_t)ceil(t1), self->stats_cancel, stats_done,
@@ -560,11 +552,6 @@ static void range_selected_cb(SvTimeline *tl, double t0, double t1, SvWindow *se
 static void view_changed_cb(SvTimeline *tl, SvWindow *self)
 {
     update_status(self);
-}
-
-static void history_cb(SvTimeline *tl, SvWindow *self)
-{
-    update_history_actions(self);
 }
 
 /* Each frame that meets an unreadable node says so; the user is told once
@@ -692,6 +679,8 @@ static void sv_window_dispose(GObject *o)
     self->pulse_id = 0;
     sv_window_stop_build(self);
     sv_window_close_info(self);
+    if (self->matrix) gtk_window_destroy(self->matrix);
+    if (self->profile) gtk_window_destroy(self->profile);
     GCancellable *cs[] = {self->open_cancel, self->stats_cancel, self->search_cancel};
     for (size_t i = 0; i < G_N_ELEMENTS(cs); i++)
         if (cs[i]) g_cancellable_cancel(cs[i]);
@@ -741,7 +730,7 @@ static void sv_window_class_init(SvWindowClass *klass)
     BIND(overview);
     BIND(timeline);
     BIND(legend);
-    BIND(stats_box);
+    BIND(stats_panel);
     BIND(status_window);
     BIND(status_frame);
     BIND(status_file);
@@ -772,7 +761,11 @@ static void sv_window_init(SvWindow *self)
     sv_overview_widget_set_timeline(self->overview, self->timeline);
     g_signal_connect(self->timeline, "view-changed", G_CALLBACK(view_changed_cb), self);
     g_signal_connect(self->timeline, "frame-ready", G_CALLBACK(view_changed_cb), self);
-    g_signal_connect(self->timeline, "history-changed", G_CALLBACK(history_cb), self);
+    /* back and forward are there when the timeline's history has them */
+    g_object_bind_property(self->timeline, "can-back", g_action_map_lookup_action(G_ACTION_MAP(self), "back"),
+                           "enabled", G_BINDING_SYNC_CREATE);
+    g_object_bind_property(self->timeline, "can-forward", g_action_map_lookup_action(G_ACTION_MAP(self), "forward"),
+                           "enabled", G_BINDING_SYNC_CREATE);
     g_signal_connect(self->timeline, "range-selected", G_CALLBACK(range_selected_cb), self);
     g_signal_connect(self->timeline, "error", G_CALLBACK(timeline_error_cb), self);
     g_signal_connect(self->legend, "changed", G_CALLBACK(legend_changed_cb), self);
@@ -801,7 +794,6 @@ static void sv_window_init(SvWindow *self)
 
     guard_label_paned(self);
     gtk_paned_set_position(self->outer_paned, 1000);
-    update_history_actions(self);
     rebuild_recent_menu(self);
     gtk_menu_button_set_create_popup_func(self->recent_button, recent_popup_cb, self, NULL);
     g_signal_connect_object(gtk_recent_manager_get_default(), "changed", G_CALLBACK(recent_changed_cb), self, 0);

@@ -655,6 +655,15 @@ const slog_matrix_cell *slog_analysis_matrix(const slog_analysis *a, size_t *n);
 SLOG_API
 const slog_profile_row *slog_analysis_profile(const slog_analysis *a, size_t *n);
 
+/* Recompute every summary block (docs/FORMAT.md, "Summary block") from the
+ * records of its node's subtree, as the writer makes them, and compare it
+ * with the one stored, byte for byte: SLOG_OK, SLOG_ERR_CORRUPT naming the
+ * first node whose summary differs, or a reader error for a bad file.
+ * Reads every block tree's nodes once. n_checked (may be NULL): the
+ * summaries compared; stats (may be NULL): blocks and bytes read. */
+SLOG_API
+slog_status slog_reader_check_summaries(slog_reader *r, uint64_t *n_checked, slog_query_stats *stats, slog_error *err);
+
 /* Cumulative counters over the reader's lifetime (atomic). */
 SLOG_API
 uint64_t slog_reader_bytes_read(const slog_reader *r);

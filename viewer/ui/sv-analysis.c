@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/* sv-analysis.c - see sv-analysis.h. */
+#include "sv-analysis.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "sv-matrix.h"
+#include "sv-profile.h"
+#include "sv-window-private.h"
+
+static const char *const NAMES[] = {"view", "selection", "trace"};
+const char *const sv_scope_labels[SV_N_SCOPES + 1] = {"Time Window", "Selected Range", "Whole Trace", NULL};
+
+const char *sv_scope_name(sv_span_scope s)
+{
+    return s < SV_N_SCOPES ? NAMES[s] : NAMES[0];
+}
+
+int sv_scope_parse(const char *s)
+{
+    for (int i = 0; i < SV_N_SCOPES; i++)
+        if (g_str_equal(s, NAMES[i])) return i;
+    return -1;
+}
+
+gboolean sv_analysis_span(SvWindow *w, sv_span_scope scope, int64_t *t0, int64_t *t1, const char **what)
+{
+    if (!w->doc) return FALSE;
+    const char *said = "the time window";
+    double a, b;
+    if (scope == SV_SCOPE_TRACE) {
+        *t0 = w->doc->fi->t_min;
+        *t1 = w->doc->fi->t_max;
+        said = "the whole trace";
+    } else if (scope == SV_SCOPE_SELECTION && sv_timeline_get_range(w->timeline, &a, &b) && b > a) {
+        *t0 = (int64_t)floor(a);
+        *t1 = (int64_t)ceil(b);
+        said = "the selected range";
+    } else {
+        const sv_viewport *vp = sv_timeline_get_viewport(w->timeline);
+        *t0 = (int64_t)floor(vp->t0);
+        *t1 = (int64_t)ceil(vp->t1);
+        if (scope == SV_SCOPE_SELECTION) said = "the time window (no range selected)";
+    }
+    if (*t1 < *t0) *t1 = *t0;
+    if (what) *what = said;
+    return TRUE;
+}
+
+void sv_analysis_show_timelines(SvWindow *w, uint32_t first, uint32_t last)
+{
+    if (!w->doc || first > last || last >= w->doc->fi->n_timelines) return;
+    if (sv_timeline_rank_mode(w->timeline)) {
+        sv_timeline_set_ranks(w->timeline, first, (double)last + 1, TRUE);
+    } else {
+        const sv_layout *lay = sv_timeline_get_layout(w->timeline);
+        const sv_row *a = sv_layout_row_of(lay, first), *b = sv_layout_row_of(lay, last);
+        if (a && b) {
+            double top = fmin(a->y, b->y), bottom = fmax(a->y + a->h, b->y + b->h);
+            double view = gtk_widget_get_height(GTK_WIDGET(w->timeline)) - SV_RULER_H;
+            sv_timeline_set_scroll(w->timeline, (top + bottom) / 2 - view / 2);
+        }
+    }
+    gtk_window_present(GTK_WINDOW(w));
+}
+
+void sv_analysis_report_timing(const char *name, gint64 asked_us, double analysis_ms, const slog_query_stats *st)
+{
+    if (!g_getenv("SLOG2_VIEW_TIMING")) return;
+    fprintf(stderr,
+            "slog2-view: %s shown %.0f ms after asked (analysis %.1f ms, %" G_GUINT64_FORMAT
+            " blocks, %" G_GUINT64_FORMAT " bytes read)\n",
+            name, (double)(g_get_monotonic_time() - asked_us) / 1000.0, analysis_ms, st->nodes_read, st->bytes_read);
+}
+
+void sv_analysis_set_title(GtkWindow *w, const char *what, SvWindow *main)
+{
+    char *base = main && main->path ? g_path_get_basename(main->path) : NULL;
+    char *title = base ? g_strdup_printf("%s – %s", what, base) : g_strdup(what);
+    gtk_window_set_title(w, title);
+    g_free(title);
+    g_free(base);
+}
+
+/* ------------------------------------------------------------ script verbs */
+
+static SvMatrixWindow *matrix_of(SvWindow *w)
+{
+    if (!w->matrix) sv_window_script_fail(w, "the Communication Matrix window is not open (verb matrix)");
+    return w->matrix ? SV_MATRIX_WINDOW(w->matrix) : NULL;
+}
+
+static SvProfileWindow *profile_of(SvWindow *w)
+{
+    if (!w->profile) sv_window_script_fail(w, "the Profile window is not open (verb profile)");
+    return w->profile ? SV_PROFILE_WINDOW(w->profile) : NULL;
+}
+
+gboolean sv_analysis_script_busy(SvWindow *w)
+{
+    return (w->matrix && sv_matrix_window_busy(SV_MATRIX_WINDOW(w->matrix))) ||
+           (w->profile && sv_profile_window_busy(SV_PROFILE_WINDOW(w->profile)));
+}
+
+gboolean sv_script_matrix(SvWindow *w, const char *arg)
+{
+    g_action_group_activate_action(G_ACTION_GROUP(w), "show-matrix", NULL);
+    SvMatrixWindow *m = matrix_of(w);
+    char **words = g_strsplit(arg, " ", -1);
+    for (char **p = words; m && *p; p++) {
+        int k;
+        if (!**p)
+            continue;
+        else if ((k = sv_matrix_metric_parse(*p)) >= 0)
+            sv_matrix_window_set_metric(m, (sv_matrix_metric)k);
+        else if ((k = sv_scope_parse(*p)) >= 0)
+            sv_matrix_window_set_scope(m, (sv_span_scope)k);
+        else
+            sv_window_script_fail(w, "matrix takes messages|bytes|mean-bytes|time|mean-time and view|selection|trace");
+    }
+    g_strfreev(words);
+    return TRUE;
+}
+
+gboolean sv_script_profile(SvWindow *w, const char *arg)
+{
+    g_action_group_activate_action(G_ACTION_GROUP(w), "show-profile", NULL);
+    SvProfileWindow *p = profile_of(w);
+    if (p && *arg) {
+        int k = sv_scope_parse(arg);
+        if (k < 0)
+            sv_window_script_fail(w, "profile takes view|selection|trace");
+        else
+            sv_profile_window_set_scope(p, (sv_span_scope)k);
+    }
+    return TRUE;
+}
+
+/* "NAME csv FILE window T0:T1" in seconds, as slog2-print --window takes
+ * them back to the nanosecond. */
+static void print_csv_line(const char *name, const char *file, int64_t t0, int64_t t1)
+{
+    printf("%s csv %s window %.9f:%.9f\n", name, file, t0 / 1e9, t1 / 1e9);
+    fflush(stdout);
+}
+
+gboolean sv_script_matrix_csv(SvWindow *w, const char *arg)
+{
+    SvMatrixWindow *m = matrix_of(w);
+    int64_t t0, t1;
+    GError *e = NULL;
+    if (m && !sv_matrix_window_write_csv(m, arg, &t0, &t1, &e)) {
+        sv_window_script_fail(w, e->message);
+        g_clear_error(&e);
+    } else if (m) {
+        uint32_t n, g;
+        sv_matrix_window_folding(m, &n, &g);
+        printf("matrix: %u groups of %u timelines a side\n", n, g);
+        print_csv_line("matrix", arg, t0, t1);
+    }
+    return TRUE;
+}
+
+gboolean sv_script_profile_csv(SvWindow *w, const char *arg)
+{
+    SvProfileWindow *p = profile_of(w);
+    int64_t t0, t1;
+    GError *e = NULL;
+    if (p && !sv_profile_window_write_csv(p, arg, &t0, &t1, &e)) {
+        sv_window_script_fail(w, e->message);
+        g_clear_error(&e);
+    } else if (p) {
+        print_csv_line("profile", arg, t0, t1);
+    }
+    return TRUE;
+}
+
+gboolean sv_script_matrix_cell(SvWindow *w, const char *arg)
+{
+    /* SENDER RECEIVER (timelines): the cell's tooltip, then a click on it */
+    SvMatrixWindow *m = matrix_of(w);
+    unsigned s, r;
+    if (!m) return TRUE;
+    if (sscanf(arg, "%u %u", &s, &r) != 2) {
+        sv_window_script_fail(w, "matrix-cell wants SENDER RECEIVER (timeline ids)");
+        return TRUE;
+    }
+    char *t = sv_matrix_window_describe(m, s, r);
+    if (!t) {
+        sv_window_script_fail(w, "matrix-cell: no such cell");
+        return TRUE;
+    }
+    char **lines = g_strsplit(t, "\n", -1);
+    for (char **l = lines; *l; l++) printf("matrix tooltip: %s\n", *l);
+    g_strfreev(lines);
+    g_free(t);
+    fflush(stdout);
+    sv_matrix_window_click(m, s, r);
+    return TRUE;
+}
+
+gboolean sv_script_screenshot_analysis(SvWindow *w, const char *arg)
+{
+    /* matrix|profile FILE */
+    char **kv = g_strsplit(arg, " ", 2);
+    GtkWindow *win = g_strcmp0(kv[0], "matrix") == 0 ? w->matrix : g_strcmp0(kv[0], "profile") == 0 ? w->profile : NULL;
+    GdkTexture *t = win && kv[1] ? sv_style_render_widget(GTK_WIDGET(win)) : NULL;
+    if (!t || !gdk_texture_save_to_png(t, kv[1])) sv_window_script_fail(w, "screenshot-analysis matrix|profile FILE");
+    if (t) g_object_unref(t);
+    g_strfreev(kv);
+    return TRUE;
+}
+
+gboolean sv_script_profile_do(SvWindow *w, const char *arg)
+{
+    /* filter TEXT | category NAME | sort TABLE COLUMN asc|desc | rows TABLE
+     * | go I (row I of the per-timeline table, as shown) */
+    SvProfileWindow *p = profile_of(w);
+    if (!p) return TRUE;
+    char **a = g_strsplit(arg, " ", 2);
+    const char *rest = a[0] && a[1] ? a[1] : "";
+    if (g_strcmp0(a[0], "filter") == 0) {
+        sv_profile_window_set_filter(p, rest);
+    } else if (g_strcmp0(a[0], "category") == 0) {
+        if (!sv_profile_window_set_category(p, rest)) sv_window_script_fail(w, "profile category: not in the table");
+    } else if (g_strcmp0(a[0], "sort") == 0) {
+        char **b = g_strsplit(rest, " ", 3);
+        if (!b[0] || !b[1] || !b[2] || !sv_profile_window_sort(p, b[0], b[1], g_str_equal(b[2], "desc")))
+            sv_window_script_fail(w, "profile sort TABLE COLUMN asc|desc: no such column");
+        g_strfreev(b);
+    } else if (g_strcmp0(a[0], "rows") == 0) {
+        char *d = sv_profile_window_describe(p, rest);
+        char **lines = g_strsplit(d, "\n", -1);
+        for (char **l = lines; *l && **l; l++) printf("profile %s: %s\n", rest, *l);
+        g_strfreev(lines);
+        g_free(d);
+        fflush(stdout);
+    } else if (g_strcmp0(a[0], "go") == 0) {
+        if (!sv_profile_window_activate_timeline_row(p, (guint)g_ascii_strtoull(rest, NULL, 10)))
+            sv_window_script_fail(w, "profile go I: no such row");
+    } else {
+        sv_window_script_fail(w, "profile-do filter|category|sort|rows|go ...");
+    }
+    g_strfreev(a);
+    return TRUE;
+}

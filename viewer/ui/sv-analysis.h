@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* sv-analysis.h - what the Matrix and Profile windows share: which span of
+ * the trace they analyse (the view, the selected range, the whole trace),
+ * going to timelines' rows in the main window, and the timing line of
+ * SLOG2_VIEW_TIMING. */
+#ifndef SV_ANALYSIS_UI_H
+#define SV_ANALYSIS_UI_H
+
+#include <gtk/gtk.h>
+
+#include <slog2/slog.h>
+
+#include "sv-window.h"
+
+G_BEGIN_DECLS
+
+typedef enum sv_span_scope {
+    SV_SCOPE_VIEW = 0,  /* the time window on screen (follows zoom and pan) */
+    SV_SCOPE_SELECTION, /* the selected range; the view while there is none */
+    SV_SCOPE_TRACE,     /* the whole trace */
+    SV_N_SCOPES
+} sv_span_scope;
+
+/* "view", "selection", "trace"; parse: -1 for another word. Labels for
+ * the drop-down. */
+const char *sv_scope_name(sv_span_scope s);
+int sv_scope_parse(const char *s);
+extern const char *const sv_scope_labels[SV_N_SCOPES + 1];
+
+/* The span scope means in w now: [*t0, *t1] in ns, inclusive; FALSE
+ * without an open file. *what (may be NULL) says what it is ("the
+ * selection"; "the view (no range selected)"). */
+gboolean sv_analysis_span(SvWindow *w, sv_span_scope scope, int64_t *t0, int64_t *t1, const char **what);
+
+/* Bring timelines [first, last] into the main window's view: the rank axis
+ * narrowed to them (a history entry) when it shows ranks, else the rows
+ * scrolled to their middle; the window raised. */
+void sv_analysis_show_timelines(SvWindow *w, uint32_t first, uint32_t last);
+
+/* "WHAT – FILE", FILE the main window's (main may be NULL). */
+void sv_analysis_set_title(GtkWindow *w, const char *what, SvWindow *main);
+
+/* With SLOG2_VIEW_TIMING: "slog2-view: NAME shown N ms after asked
+ * (analysis M ms, B blocks, K bytes read)" on stderr. */
+void sv_analysis_report_timing(const char *name, gint64 asked_us, double analysis_ms, const slog_query_stats *st);
+
+/* The test script's verbs (sv-script.c's table; docs/VIEWER.md). */
+gboolean sv_analysis_script_busy(SvWindow *w);
+gboolean sv_script_matrix(SvWindow *w, const char *arg);
+gboolean sv_script_matrix_csv(SvWindow *w, const char *arg);
+gboolean sv_script_matrix_cell(SvWindow *w, const char *arg);
+gboolean sv_script_profile(SvWindow *w, const char *arg);
+gboolean sv_script_profile_csv(SvWindow *w, const char *arg);
+gboolean sv_script_profile_do(SvWindow *w, const char *arg);
+gboolean sv_script_screenshot_analysis(SvWindow *w, const char *arg);
+
+G_END_DECLS
+
+#endif
