@@ -231,6 +231,15 @@ slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid
         return slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "grid");
     }
     for (uint32_t k = 0; k < g->n_cats; k++) g->is_state[k] = r->cat_is_state[k];
+    /* Room for every (row, category) at once, when that is not absurd: a
+     * large allocation is mapped, and its pages cost only where columns are
+     * written, while growing by doubling copied the columns of a thousand
+     * rows several times per grid. */
+    size_t all = (size_t)g->n_rows * g->n_cats;
+    if (all && all <= ((size_t)1 << 28) / sizeof(float) / g->n_cols) {
+        g->pool = malloc(all * g->n_cols * sizeof *g->pool);
+        if (g->pool) g->cap_pool = (uint32_t)all;
+    }
     slog_status st;
     slog_query_stats qs = {0};
     if (ov) {

@@ -19,6 +19,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <cairo.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,10 +137,14 @@ typedef struct view {
     cairo_surface_t *surf;
     cairo_t *cr;
     double canvas_w;
+    sv_fold *fold; /* --ranks: the last fold, reused while it is still the one wanted */
+    uint32_t fold_rows;
 } view;
 
 static void view_open(view *v, const char *path, first_frame *ff)
 {
+    v->fold = NULL;
+    v->fold_rows = 0;
     double t0 = now_ms();
     slog_error err = {0};
     if (sv_doc_open(&v->d, path, &err) != SLOG_OK) {
@@ -185,6 +190,7 @@ static void view_close(view *v)
 {
     cairo_destroy(v->cr);
     cairo_surface_destroy(v->surf);
+    sv_fold_free(v->fold);
     sv_overview_free(v->ov);
     sv_layout_clear(&v->lay);
     sv_doc_close(&v->d);
@@ -262,7 +268,20 @@ static void ranks_frame(view *v, const sv_rank_axis *ax, double *q_ms, double *d
     double t0 = now_ms();
     *folded = (ax->r1 - ax->r0) * SV_FOLD_MIN_ROW_H > g.canvas_h;
     if (*folded) {
-        sv_fold *f = sv_fold_query(v->d.r, v->vp.t0, v->vp.t1, (int)g.canvas_w, a, b, (uint32_t)g.canvas_h, &err);
+        /* as the window does: the fold it wants, kept while that does not
+         * change (rank zooms and pans inside one time window) */
+        uint32_t rows;
+        sv_fold_want(v->d.fi, ax, g.canvas_h, v->vp.t0, v->vp.t1, (int)g.canvas_w, &a, &b, &rows);
+        sv_fold *f = v->fold;
+        if (!f || f->t0 != floor(v->vp.t0) || f->t1 != ceil(v->vp.t1) || f->tl_first != a || f->tl_last != b ||
+            v->fold_rows != rows) {
+            sv_fold_free(v->fold);
+            f = v->fold = sv_fold_query(v->d.r, v->vp.t0, v->vp.t1, (int)g.canvas_w, a, b, rows, &err);
+            v->fold_rows = rows;
+            *bytes = f ? f->stats.bytes_read : 0;
+        } else {
+            *bytes = 0;
+        }
         if (!f) {
             fprintf(stderr, "%s\n", err.message);
             exit(1);
@@ -272,8 +291,6 @@ static void ranks_frame(view *v, const sv_rank_axis *ax, double *q_ms, double *d
         cairo_surface_flush(v->surf);
         *q_ms = t1 - t0;
         *d_ms = now_ms() - t1;
-        *bytes = f->stats.bytes_read;
-        sv_fold_free(f);
         return;
     }
     sv_layout lay = {0};

@@ -54,6 +54,101 @@ static void test_rank_axis(void)
                    "3");
 }
 
+/* A rectangle dragged on the canvas zooms both axes to what it covers;
+ * a thin one leaves the axis it is thin along. */
+static void test_zoom_to_rect(void)
+{
+    sv_viewport vp;
+    sv_viewport_init(&vp, 0, 1e6, 100);
+    sv_rank_axis ax;
+    sv_rank_axis_init(&ax, 0, 100, 200);
+    CHECK(sv_zoom_to_rect(&vp, &ax, 30, 60, 10, 21) == 1);
+    CHECK_NEAR(vp.t0, 1e5, 1e-6);
+    CHECK_NEAR(vp.t1, 3e5, 1e-6);
+    CHECK(ax.r0 == 10 && ax.r1 == 30); /* rows 10.5 .. 30 touched: 10 .. 29 */
+    sv_viewport before = vp;
+    CHECK(sv_zoom_to_rect(&vp, &ax, 50, 0, 51, 100) == 1); /* thin in x: ranks only */
+    CHECK(sv_viewport_equal(&before, &vp));
+    CHECK(ax.r0 == 10 && ax.r1 == 20);
+    CHECK(sv_zoom_to_rect(&vp, &ax, 50, 50, 51, 51) == 0);
+    CHECK(sv_zoom_to_rect(&vp, NULL, 0, 50, 50, 51) == 1); /* time only */
+    CHECK_NEAR(vp.t0, 1e5, 1e-6);
+    CHECK_NEAR(vp.t1, 2e5, 1e-6);
+}
+
+/* Snapping widens a range to whole overview groups where reading it one
+ * timeline at a time would decode too much, and leaves small ones. */
+static void test_snap(void)
+{
+    slog_file_info fi = {0};
+    fi.n_timelines = 16384;
+    fi.group_timelines = 16;
+    fi.n_drawables = 16384 * 150;
+    uint32_t a = 1000, b = 2000, rows = 1000;
+    CHECK(sv_fold_snap(&fi, &a, &b, &rows) == 1);
+    CHECK(a == 992 && b == 2015 && rows == 64);
+    a = 16380, b = 16383, rows = 1000;
+    fi.n_drawables = (uint64_t)16384 * 100000;
+    CHECK(sv_fold_snap(&fi, &a, &b, &rows) == 1);
+    CHECK(a == 16368 && b == 16383 && rows == 1);
+    fi.n_drawables = 16384 * 150;
+    a = 10, b = 20, rows = 500;
+    CHECK(sv_fold_snap(&fi, &a, &b, &rows) == 0 && a == 10 && b == 20 && rows == 500);
+    fi.group_timelines = 1; /* no overview */
+    a = 1000, b = 9000;
+    CHECK(sv_fold_snap(&fi, &a, &b, &rows) == 0 && a == 1000 && b == 9000);
+}
+
+/* The fold a zoomed rank axis wants: every timeline a group a row while
+ * the overview answers the window; the visible ones where it does not, or
+ * where the axis shows all of them. */
+static void test_want(void)
+{
+    slog_file_info fi = {0};
+    fi.n_timelines = 16384;
+    fi.group_timelines = 16;
+    fi.n_drawables = 16384 * 150;
+    fi.leaf_shift = 16;
+    fi.depth = 14;
+    fi.overview_depth = 11; /* lowest overview level 3: bins 2^19 / 64 ns */
+    fi.preview_bins = 64;
+    sv_rank_axis ax;
+    sv_rank_axis_init(&ax, 0, 16384, 700);
+    uint32_t a, b, rows;
+    sv_fold_want(&fi, &ax, 700, 0, 4e8, 1600, &a, &b, &rows);
+    CHECK(a == 0 && b == 16383 && rows == 700); /* all: a row a pixel */
+    sv_rank_axis_set_range(&ax, 3000, 5000);
+    sv_fold_want(&fi, &ax, 700, 0, 4e8, 1600, &a, &b, &rows);
+    CHECK(a == 0 && b == 16383 && rows == 1024);
+    /* a window too narrow for the overview's bins: the visible groups */
+    sv_fold_want(&fi, &ax, 700, 0, 1e6, 1600, &a, &b, &rows);
+    CHECK(a == 2992 && b == 5007 && rows == 126);
+    /* few drawables: the visible timelines, read one by one */
+    fi.n_drawables = 16384;
+    sv_fold_want(&fi, &ax, 700, 0, 4e8, 1600, &a, &b, &rows);
+    CHECK(a == 3000 && b == 4999 && rows == 700);
+}
+
+/* A snapped fold of a generated file is read from its overview: rows of
+ * whole groups, as the grid of the same range says. */
+static void test_snap_file(slog_reader *r)
+{
+    const slog_file_info *fi = slog_reader_info(r);
+    uint32_t a = 300, b = 1700, rows = 200;
+    if (fi->group_timelines <= 1) return;
+    int snapped = sv_fold_snap(fi, &a, &b, &rows);
+    if (!snapped) { /* a file this small may be read directly */
+        CHECK(1401.0 * fi->n_drawables / fi->n_timelines <= SV_FOLD_DIRECT_DRAWABLES);
+        return;
+    }
+    CHECK(a % fi->group_timelines == 0 && (b + 1) % fi->group_timelines == 0 && a <= 300 && b >= 1700);
+    sv_fold *f = sv_fold_query(r, 0, (double)fi->t_max, 200, a, b, rows, NULL);
+    CHECK(f != NULL);
+    if (!f) return;
+    CHECK(f->unit == fi->group_timelines && f->row_first[0] == a && f->row_first[f->n_rows] == b + 1);
+    sv_fold_free(f);
+}
+
 /* The fold's rows are the grid's rows, its values the grid's values. */
 static void test_fold_vs_grid(slog_reader *r)
 {
@@ -231,6 +326,9 @@ int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : ".";
     test_rank_axis();
+    test_zoom_to_rect();
+    test_snap();
+    test_want();
     char path[4096];
     snprintf(path, sizeof path, "%s/fold_2048.slog2", dir);
     sv_gen_opts o;
@@ -249,6 +347,7 @@ int main(int argc, char **argv)
     if (r) {
         test_fold_vs_grid(r);
         test_fold_pixels(r);
+        test_snap_file(r);
         slog_reader_close(r);
         test_render(path, dir);
     }

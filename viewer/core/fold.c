@@ -80,9 +80,192 @@ nomem:
     return NULL;
 }
 
+/* ------------------------------------------------------ folds of a list */
+
+typedef struct list_ctx {
+    sv_fold *f;
+    const int32_t *row_of; /* per timeline: its row, -1 */
+    double col_ns;
+    uint32_t n_pool, cap_pool;
+    int failed;
+} list_ctx;
+
+static float *list_cols(list_ctx *x, uint32_t tl, uint32_t cat)
+{
+    sv_fold *f = x->f;
+    if (cat >= f->n_categories || x->row_of[tl] < 0) return NULL;
+    uint32_t *k = &f->own_slot[(size_t)x->row_of[tl] * f->n_categories + cat];
+    if (!*k) {
+        if (x->n_pool == x->cap_pool) {
+            uint32_t cap = x->cap_pool ? x->cap_pool * 2 : 64;
+            float *p = realloc(f->own, (size_t)cap * f->width * sizeof *p);
+            if (!p) {
+                x->failed = 1;
+                return NULL;
+            }
+            f->own = p;
+            x->cap_pool = cap;
+        }
+        memset(f->own + (size_t)x->n_pool * f->width, 0, (size_t)f->width * sizeof *f->own);
+        *k = ++x->n_pool;
+    }
+    return f->own + (size_t)(*k - 1) * f->width;
+}
+
+static slog_cb_result list_preview(void *user, const slog_preview *p)
+{
+    list_ctx *x = user;
+    for (uint32_t i = 0; i < p->n_rows; i++) {
+        const slog_preview_row *row = &p->rows[i];
+        if (row->timeline >= x->f->n_tl_file) continue;
+        float *v = list_cols(x, row->timeline, row->category);
+        if (v)
+            slog_spread_bins(v, (uint32_t)x->f->width, x->f->t0, x->col_ns, p->lo, p->hi, p->n_bins, row->values,
+                             x->f->cat_kind[row->category] == SLOG_KIND_STATE);
+    }
+    return SLOG_CONTINUE;
+}
+
+static slog_cb_result list_drawable(void *user, const slog_drawable *d)
+{
+    list_ctx *x = user;
+    if (d->timeline >= x->f->n_tl_file) return SLOG_CONTINUE;
+    float *v = list_cols(x, d->timeline, d->category);
+    if (!v) return SLOG_CONTINUE;
+    if (d->kind == SLOG_KIND_STATE) {
+        slog_spread(v, (uint32_t)x->f->width, x->f->t0, x->col_ns, (double)d->start, (double)d->end, 1.0 / x->col_ns);
+    } else {
+        double c = ((double)d->start - x->f->t0) / x->col_ns;
+        if (c >= 0 && c < x->f->width) v[(uint32_t)c] += 1.0f;
+    }
+    return SLOG_CONTINUE;
+}
+
+sv_fold *sv_fold_query_list(slog_reader *r, double t0, double t1, int width, const uint32_t *list, uint32_t n,
+                            uint32_t first, uint32_t last, uint32_t max_rows, slog_error *err)
+{
+    double start = now_ms();
+    const slog_file_info *fi = slog_reader_info(r);
+    uint32_t nt = fi->n_timelines;
+    sv_fold *f = calloc(1, sizeof *f);
+    int32_t *row_of = NULL;
+    uint8_t *mask = NULL;
+    if (!f) goto nomem;
+    if (!n || first > last || first >= n) {
+        if (err) {
+            memset(err, 0, sizeof *err);
+            err->status = SLOG_ERR_ARG;
+            err->offset = SLOG_NO_OFFSET;
+            snprintf(err->message, sizeof err->message, "%s: no timelines to fold", slog_reader_path(r));
+        }
+        free(f);
+        return NULL;
+    }
+    if (last >= n) last = n - 1;
+    if (width < 1) width = 1;
+    if (width > 65536) width = 65536;
+    if (max_rows < 1) max_rows = 1;
+    int64_t a = (int64_t)floor(t0), b = (int64_t)ceil(t1);
+    if (b <= a) b = a + 1;
+    f->t0 = (double)a;
+    f->t1 = (double)b;
+    f->width = width;
+    f->pixel_ns = (f->t1 - f->t0) / width;
+    f->tl_first = first;
+    f->tl_last = last;
+    f->unit = 1;
+    f->n_tl_file = nt;
+    f->n_categories = fi->n_categories;
+    uint32_t count = last - first + 1;
+    uint32_t per_row = (count + max_rows - 1) / max_rows;
+    f->n_rows = (count + per_row - 1) / per_row;
+    f->cat_kind = calloc(fi->n_categories + 1, 1);
+    f->row_first = malloc(sizeof *f->row_first * ((size_t)f->n_rows + 1));
+    f->list_tl = malloc(sizeof *f->list_tl * (size_t)count);
+    f->own_slot = calloc((size_t)f->n_rows * f->n_categories + 1, sizeof *f->own_slot);
+    row_of = malloc(sizeof *row_of * ((size_t)nt + 1));
+    mask = calloc((size_t)nt + 1, 1);
+    if (!f->cat_kind || !f->row_first || !f->list_tl || !f->own_slot || !row_of || !mask) goto nomem;
+    for (uint32_t k = 0; k < fi->n_categories; k++) {
+        const slog_category *c = slog_reader_category(r, k);
+        f->cat_kind[k] = c ? (uint8_t)c->kind : SLOG_KIND_STATE;
+    }
+    for (uint32_t i = 0; i <= f->n_rows; i++) {
+        uint64_t p = first + (uint64_t)i * per_row;
+        f->row_first[i] = (uint32_t)(p > (uint64_t)last + 1 ? (uint64_t)last + 1 : p);
+    }
+    for (uint32_t t = 0; t < nt; t++) row_of[t] = -1;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t tl = list[first + i];
+        f->list_tl[i] = tl;
+        if (tl < nt && row_of[tl] < 0) {
+            row_of[tl] = (int32_t)(i / per_row);
+            mask[tl] = 1;
+        }
+    }
+    list_ctx x = {.f = f, .row_of = row_of, .col_ns = f->pixel_ns};
+    int64_t px = (int64_t)floor(f->pixel_ns);
+    slog_query q = {
+        .t0 = a, .t1 = b, .timelines = mask, .pixel_ns = px > 0 ? px : 1, .flags = SLOG_QUERY_NARROW_NO_INFO};
+    if (slog_reader_query(r, &q, list_drawable, list_preview, &x, &f->stats, err) != SLOG_OK) {
+        free(row_of);
+        free(mask);
+        sv_fold_free(f);
+        return NULL;
+    }
+    if (x.failed) goto nomem;
+    /* sums over a row's timelines become means, as the grid's */
+    for (uint32_t row = 0; row < f->n_rows; row++) {
+        float inv = 1.0f / (float)(f->row_first[row + 1] - f->row_first[row]);
+        for (uint32_t k = 0; k < f->n_categories; k++) {
+            uint32_t sl = f->own_slot[(size_t)row * f->n_categories + k];
+            if (!sl || f->cat_kind[k] != SLOG_KIND_STATE) continue;
+            float *v = f->own + (size_t)(sl - 1) * f->width;
+            for (int j = 0; j < f->width; j++) {
+                float m = v[j] * inv;
+                v[j] = m < 1 ? m : 1;
+            }
+        }
+    }
+    free(row_of);
+    free(mask);
+    f->query_ms = now_ms() - start;
+    return f;
+nomem:
+    free(row_of);
+    free(mask);
+    sv_fold_free(f);
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->status = SLOG_ERR_NOMEM;
+        err->offset = SLOG_NO_OFFSET;
+        snprintf(err->message, sizeof err->message, "%s: out of memory folding rows", slog_reader_path(r));
+    }
+    return NULL;
+}
+
+void sv_fold_rows_label(const sv_fold *f, uint32_t i, uint32_t j, const uint64_t *keys, const char *const *labels,
+                        char *buf, size_t size)
+{
+    uint32_t a = f->row_first[i], b = f->row_first[j + 1] - 1;
+    if (!f->list_tl) {
+        sv_fold_range_label(a, b, keys, labels, buf, size);
+        return;
+    }
+    char one[96];
+    sv_fold_range_label(f->list_tl[a - f->tl_first], f->list_tl[a - f->tl_first], keys, labels, one, sizeof one);
+    if (a == b)
+        snprintf(buf, size, "%s", one);
+    else
+        snprintf(buf, size, "%s +%u", one, b - a);
+}
+
 void sv_fold_free(sv_fold *f)
 {
     if (!f) return;
+    free(f->list_tl);
+    free(f->own);
+    free(f->own_slot);
     slog_grid_free(f->grid);
     free(f->row_first);
     free(f->cat_kind);
@@ -92,6 +275,10 @@ void sv_fold_free(sv_fold *f)
 const float *sv_fold_values(const sv_fold *f, uint32_t row, uint32_t category)
 {
     if (row >= f->n_rows || category >= f->n_categories) return NULL;
+    if (!f->grid) {
+        uint32_t k = f->own_slot ? f->own_slot[(size_t)row * f->n_categories + category] : 0;
+        return k ? f->own + (size_t)(k - 1) * f->width : NULL;
+    }
     return slog_grid_values(f->grid, row, category);
 }
 
@@ -113,6 +300,49 @@ long sv_fold_col_of(const sv_fold *f, double t)
 {
     double c = floor((t - f->t0) / f->pixel_ns);
     return c >= 0 && c < f->width ? (long)c : -1;
+}
+
+int sv_fold_snap(const slog_file_info *fi, uint32_t *first, uint32_t *last, uint32_t *rows)
+{
+    uint32_t gt = fi->group_timelines, nt = fi->n_timelines;
+    if (gt <= 1 || !nt || *first > *last || *first >= nt) return 0;
+    uint32_t b = *last < nt ? *last : nt - 1;
+    double per_tl = (double)fi->n_drawables / nt;
+    if (((double)b - *first + 1) * per_tl <= SV_FOLD_DIRECT_DRAWABLES) return 0;
+    uint32_t a = *first - *first % gt;
+    uint64_t e = ((uint64_t)b / gt + 1) * gt; /* end of b's group */
+    b = e >= nt ? nt - 1 : (uint32_t)e - 1;
+    uint32_t units = (uint32_t)(((uint64_t)b - a + gt) / gt);
+    uint32_t r = *rows < units ? *rows : units;
+    *first = a;
+    *last = b;
+    *rows = r;
+    return 1;
+}
+
+void sv_fold_want(const slog_file_info *fi, const sv_rank_axis *ax, double height, double t0, double t1, int width,
+                  uint32_t *first, uint32_t *last, uint32_t *rows)
+{
+    uint32_t nt = fi->n_timelines;
+    sv_rank_axis_visible(ax, first, last);
+    if (nt && *last >= nt) *last = nt - 1;
+    *rows = height < 1 ? 1 : (uint32_t)height;
+    if (!sv_fold_snap(fi, first, last, rows)) return;
+    if (ax->r0 <= ax->lo && ax->r1 >= ax->hi) return; /* every timeline already */
+    /* Zoomed on the rank axis: a group a row of every timeline, which the
+     * overview answers (its lowest level's bins at most four columns wide,
+     * as slog_reader_grid asks) at a cost that does not depend on the range,
+     * and whose rows are few enough to keep. */
+    uint32_t gt = fi->group_timelines;
+    uint32_t units = (uint32_t)(((uint64_t)nt + gt - 1) / gt);
+    double col_ns = (t1 - t0) / (width > 0 ? width : 1);
+    double bin = fi->overview_depth && fi->depth >= fi->overview_depth
+                     ? ldexp(1.0, fi->leaf_shift + (int)(fi->depth - fi->overview_depth)) / fi->preview_bins
+                     : HUGE_VAL;
+    if (bin > 4 * col_ns || units > 4 * (double)(height < 1 ? 1 : height) || units > 65536) return;
+    *first = 0;
+    *last = nt - 1;
+    *rows = units;
 }
 
 uint32_t sv_fold_rows_for(uint32_t first, uint32_t last, double height, uint32_t rows_opt)
@@ -175,26 +405,6 @@ typedef struct accum {
     float r, g, b, a;
 } accum;
 
-/* Add colour c over canvas rows [s0, s1) of column x, each pixel row by the
- * part of it covered: a band of one pixel mixes its categories' colours in
- * proportion to their shares, a tall one shows crisp stacks. */
-static inline void add_span(accum *acc, int W, int H, int x, double s0, double s1, rgbf c)
-{
-    if (s0 < 0) s0 = 0;
-    if (s1 > H) s1 = H;
-    if (!(s1 > s0)) return;
-    int y0 = (int)s0, y1 = (int)ceil(s1);
-    for (int y = y0; y < y1; y++) {
-        double lo = y > s0 ? y : s0, hi = y + 1 < s1 ? y + 1 : s1;
-        float ov = (float)(hi - lo);
-        accum *p = acc + (size_t)y * W + x;
-        p->r += ov * c.r;
-        p->g += ov * c.g;
-        p->b += ov * c.b;
-        p->a += ov;
-    }
-}
-
 static uint32_t pack(float r, float g, float b)
 {
     r = r < 0 ? 0 : r > 1 ? 1 : r;
@@ -204,74 +414,114 @@ static uint32_t pack(float r, float g, float b)
            (uint32_t)(b * 255 + 0.5f);
 }
 
+/* A band on the canvas: its rows' shown state categories (indexes into the
+ * frame's value and colour lists) and where its stack stands. */
+typedef struct band {
+    double y1, hh; /* bottom, height of the stack */
+    uint32_t first, n;
+} band;
+
+/* Each band's stack is drawn with exact vertical coverage: a band of one
+ * pixel mixes its categories' colours in proportion to their shares, a
+ * tall one shows crisp stacks. The canvas is accumulated a pixel row at a
+ * time (a line of coverage that stays in cache), visiting the bands that
+ * overlap that row: a whole-canvas buffer of coverage had been tens of
+ * megabytes to clear and fault in on every frame. */
 static void draw_fold_rows(sv_raster *ras, const sv_fold_params *p, int W, int H)
 {
     const sv_fold *f = p->fold;
     const sv_palette *pal = p->pal;
-    accum *acc = calloc((size_t)W * H, sizeof *acc);
-    rgbf *bg_row = malloc(sizeof *bg_row * (size_t)H);
+    size_t n_st_max = (size_t)f->n_rows * (f->n_categories + 1) + 1;
+    accum *acc = malloc(sizeof *acc * (size_t)W);
     long *colmap = malloc(sizeof *colmap * (size_t)W);
-    rgbf *st_c = malloc(sizeof *st_c * (f->n_categories + 1));
-    const float **st_v = malloc(sizeof *st_v * (f->n_categories + 1));
-    if (!acc || !bg_row || !colmap || !st_c || !st_v) goto out;
+    band *bands = malloc(sizeof *bands * ((size_t)f->n_rows + 1));
+    rgbf *st_c = malloc(sizeof *st_c * n_st_max);
+    const float **st_v = malloc(sizeof *st_v * n_st_max);
+    if (!acc || !colmap || !bands || !st_c || !st_v) goto out;
     rgbf bg = rgbf_of_theme(THEME.bg), alt = rgbf_of_theme(THEME.alt_bg);
-    for (int y = 0; y < H; y++) bg_row[y] = bg;
     /* canvas pixel x shows the fold's column under its centre: the frame
      * stays right while the next one is folded for a moved window */
     for (int x = 0; x < W; x++) colmap[x] = sv_fold_col_of(f, sv_viewport_x_to_time(p->vp, x + 0.5));
+    uint32_t n_st = 0;
+    /* bands on the canvas, in order of y: [band_lo, band_hi) */
+    uint32_t band_lo = f->n_rows, band_hi = 0;
     for (uint32_t row = 0; row < f->n_rows; row++) {
         double y0, y1;
         sv_fold_band(f, p->ax, row, &y0, &y1);
+        band *bd = &bands[row];
+        /* a band's stack leaves a pixel of the row free at its top when it
+         * is tall, so stacked bands stay apart */
+        double top = y1 - y0 >= 6 ? y0 + 1 : y0;
+        bd->y1 = y1;
+        bd->hh = y1 - top;
+        bd->first = n_st;
+        bd->n = 0;
         if (y1 <= 0 || y0 >= H) continue;
-        double bh = y1 - y0;
-        /* bands tall enough to tell apart alternate their background, as
-         * timeline rows do */
-        if (bh >= 4 && row % 2)
-            for (int y = (int)fmax(0, ceil(y0)); y < (int)fmin(H, ceil(y1)); y++) bg_row[y] = alt;
-        uint32_t n_st = 0;
+        if (row < band_lo) band_lo = row;
+        band_hi = row + 1;
         for (uint32_t k = 0; k < f->n_categories && k < pal->n; k++) {
             if (f->cat_kind[k] != SLOG_KIND_STATE || !pal->visible[k]) continue;
             const float *v = sv_fold_values(f, row, k);
             if (!v) continue;
             st_v[n_st] = v;
             st_c[n_st++] = rgbf_of_state(pal->rgba[k]);
-        }
-        if (!n_st) continue;
-        /* a band's stack leaves a pixel of the row free at its top when it
-         * is tall, so stacked bands stay apart */
-        double top = bh >= 6 ? y0 + 1 : y0, hh = y1 - top;
-        for (int x = 0; x < W; x++) {
-            long c = colmap[x];
-            if (c < 0) continue;
-            float base = 0;
-            for (uint32_t q = 0; q < n_st; q++) {
-                float v = st_v[q][c];
-                if (v <= 0) continue;
-                float t = base + v > 1 ? 1 : base + v;
-                add_span(acc, W, H, x, y1 - t * hh, y1 - base * hh, st_c[q]);
-                base = t;
-            }
+            bd->n++;
         }
     }
+    uint32_t next = band_lo; /* first band not wholly above the pixel row */
     for (int y = 0; y < H; y++) {
         uint32_t *px = ras->px + (size_t)y * ras->stride;
-        const accum *a = acc + (size_t)y * W;
-        rgbf b = bg_row[y];
+        rgbf b = bg;
+        memset(acc, 0, sizeof *acc * (size_t)W);
+        while (next < band_hi && bands[next].y1 <= y) next++;
+        for (uint32_t row = next; row < band_hi; row++) {
+            double y0, y1;
+            sv_fold_band(f, p->ax, row, &y0, &y1);
+            if (y0 >= y + 1) break;
+            /* bands tall enough to tell apart alternate their background,
+             * as timeline rows do */
+            if (y1 - y0 >= 4 && row % 2 && ceil(y0) <= y) b = alt;
+            const band *bd = &bands[row];
+            if (!bd->n) continue;
+            const float *const *vv = st_v + bd->first;
+            const rgbf *cc = st_c + bd->first;
+            double bot = bd->y1, hh = bd->hh;
+            for (int x = 0; x < W; x++) {
+                long c = colmap[x];
+                if (c < 0) continue;
+                float base = 0;
+                accum *a = &acc[x];
+                for (uint32_t q = 0; q < bd->n; q++) {
+                    float v = vv[q][c];
+                    if (v <= 0) continue;
+                    float t = base + v > 1 ? 1 : base + v;
+                    double s0 = bot - t * hh, s1 = bot - base * hh;
+                    base = t;
+                    double lo = s0 > y ? s0 : y, hi = s1 < y + 1 ? s1 : y + 1;
+                    if (!(hi > lo)) continue;
+                    float ov = (float)(hi - lo);
+                    a->r += ov * cc[q].r;
+                    a->g += ov * cc[q].g;
+                    a->b += ov * cc[q].b;
+                    a->a += ov;
+                }
+            }
+        }
         for (int x = 0; x < W; x++) {
-            float cov = a[x].a;
+            float cov = acc[x].a;
             if (cov <= 0) {
                 px[x] = pack(b.r, b.g, b.b);
             } else if (cov >= 1) {
                 float inv = 1 / cov;
-                px[x] = pack(a[x].r * inv, a[x].g * inv, a[x].b * inv);
+                px[x] = pack(acc[x].r * inv, acc[x].g * inv, acc[x].b * inv);
             } else {
                 float rest = 1 - cov;
-                px[x] = pack(a[x].r + rest * b.r, a[x].g + rest * b.g, a[x].b + rest * b.b);
+                px[x] = pack(acc[x].r + rest * b.r, acc[x].g + rest * b.g, acc[x].b + rest * b.b);
             }
         }
     }
     /* events: a tick along the top of bands tall enough to show one */
-    for (uint32_t row = 0; row < f->n_rows; row++) {
+    for (uint32_t row = band_lo; row < band_hi; row++) {
         double y0, y1;
         sv_fold_band(f, p->ax, row, &y0, &y1);
         if (y1 <= 0 || y0 >= H || y1 - y0 < 8) continue;
@@ -287,8 +537,8 @@ static void draw_fold_rows(sv_raster *ras, const sv_fold_params *p, int W, int H
     }
 out:
     free(acc);
-    free(bg_row);
     free(colmap);
+    free(bands);
     free(st_c);
     free(st_v);
 }
@@ -390,7 +640,7 @@ void sv_render_fold_labels(cairo_t *cr, double w, double h, const sv_fold *f, co
         }
         if (e1 > 0 && s0 < h) {
             char buf[96];
-            sv_fold_range_label(f->row_first[i], f->row_first[j + 1] - 1, keys, labels, buf, sizeof buf);
+            sv_fold_rows_label(f, i, j, keys, labels, buf, sizeof buf);
             double size = e1 - s0 >= 18 ? 8 : 7, text_h = size * 1.6;
             double ty = fmax(0, fmin(s0 + (e1 - s0 - text_h) / 2, h - text_h));
             if (ty + text_h > s0 - 2 || s0 < 0) {

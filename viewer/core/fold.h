@@ -31,8 +31,16 @@ typedef struct sv_fold {
     uint32_t n_rows, n_categories;
     uint32_t unit;       /* timelines per unit the rows are made of */
     uint32_t *row_first; /* n_rows + 1: row i holds [row_first[i], row_first[i + 1]) */
-    slog_grid *grid;
-    uint8_t *cat_kind; /* n_categories slog_kind */
+    slog_grid *grid;     /* NULL for a fold of a list */
+    uint8_t *cat_kind;   /* n_categories slog_kind */
+    /* A fold of a list of timelines (sv_fold_query_list): tl_first..tl_last
+     * and row_first are positions in the list, list_tl[i] the timeline at
+     * position tl_first + i; the values are in own (n_rows x n_categories
+     * slots of width floats, own_slot 1 + index, 0: none). */
+    uint32_t *list_tl;
+    float *own;
+    uint32_t *own_slot;
+    uint32_t n_tl_file; /* timelines in the file */
     slog_query_stats stats;
     double query_ms;
 } sv_fold;
@@ -41,13 +49,45 @@ typedef struct sv_fold {
  * width columns. NULL on error (err filled). Thread-safe with respect to r. */
 sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t first, uint32_t last,
                        uint32_t max_rows, slog_error *err);
+/* Fold positions [first, last] of list (n timeline ids, the order the rows
+ * show, e.g. chosen by rowfilter.h) into at most max_rows rows of
+ * consecutive positions. Read from the blocks' trees of those timelines
+ * alone. NULL on error (err filled). */
+sv_fold *sv_fold_query_list(slog_reader *r, double t0, double t1, int width, const uint32_t *list, uint32_t n,
+                            uint32_t first, uint32_t last, uint32_t max_rows, slog_error *err);
 void sv_fold_free(sv_fold *f);
+/* Label of rows i..j of f into buf (sv_fold_range_label, or for a list
+ * the first timeline's label and how many more). */
+void sv_fold_rows_label(const sv_fold *f, uint32_t i, uint32_t j, const uint64_t *keys, const char *const *labels,
+                        char *buf, size_t size);
 /* The width values of (row, category), or NULL where all are 0. */
 const float *sv_fold_values(const sv_fold *f, uint32_t row, uint32_t category);
 /* Row holding timeline tl, or -1. */
 long sv_fold_row_of(const sv_fold *f, uint32_t tl);
 /* Column of time t, or -1 outside the window. */
 long sv_fold_col_of(const sv_fold *f, double t);
+
+/* Above this many drawables (estimated from the file's mean per timeline)
+ * a fold of a range of timelines is snapped to the overview's groups. */
+#define SV_FOLD_DIRECT_DRAWABLES 50000.0
+
+/* Widen timelines [*first, *last] to whole overview groups and make *rows
+ * at most their number, when reading them one by one from the blocks'
+ * trees would decode more than SV_FOLD_DIRECT_DRAWABLES: the grid is then
+ * read from the overview tree, at a cost that follows rows x columns
+ * (rows of a group or more instead of one timeline). Returns 1 when it
+ * did so (the range may have been whole groups already), 0 when the range
+ * is to be read timeline by timeline. */
+int sv_fold_snap(const slog_file_info *fi, uint32_t *first, uint32_t *last, uint32_t *rows);
+
+/* The fold a canvas height pixels high shows for the rank axis ax and the
+ * window [t0, t1] over width columns: the visible timelines, a row a pixel,
+ * snapped (sv_fold_snap). Where it snaps while the axis is zoomed, and the
+ * overview can answer the window, every timeline a group a row: one fold
+ * then serves every rank zoom and pan of that time window (the canvas
+ * clips the bands it does not show). */
+void sv_fold_want(const slog_file_info *fi, const sv_rank_axis *ax, double height, double t0, double t1, int width,
+                  uint32_t *first, uint32_t *last, uint32_t *rows);
 
 /* How many rows to fold timelines [first, last] into for a canvas
  * height pixels high: 0 when they fit at SV_FOLD_MIN_ROW_H each (no

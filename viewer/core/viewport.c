@@ -342,6 +342,37 @@ int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *gro
     return 0;
 }
 
+int sv_layout_build_list(sv_layout *lay, uint32_t n_timelines, const uint32_t *list, uint32_t n, double row_h)
+{
+    memset(lay, 0, sizeof *lay);
+    lay->n_timelines = n_timelines;
+    if (n_timelines == 0) return 0;
+    lay->row_of_timeline = malloc(sizeof(int32_t) * n_timelines);
+    lay->rows = malloc(sizeof(sv_row) * ((size_t)n + 1));
+    lay->group_names = calloc(1, sizeof(char *));
+    if (lay->group_names) lay->group_names[0] = strdup(""); /* one unnamed group, as sv_layout_build makes */
+    if (!lay->row_of_timeline || !lay->rows || !lay->group_names || !lay->group_names[0]) {
+        sv_layout_clear(lay);
+        return -1;
+    }
+    lay->n_groups = 1;
+    for (uint32_t i = 0; i < n_timelines; i++) lay->row_of_timeline[i] = -1;
+    double y = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t t = list[k];
+        if (t >= n_timelines || lay->row_of_timeline[t] >= 0) continue; /* one row a timeline */
+        sv_row *r = &lay->rows[lay->n_rows];
+        r->timeline = (int32_t)t;
+        r->group = 0;
+        r->y = y;
+        r->h = row_h;
+        lay->row_of_timeline[t] = (int32_t)lay->n_rows++;
+        y += row_h;
+    }
+    lay->total_h = y;
+    return 0;
+}
+
 void sv_layout_set_heights(sv_layout *lay, double row_h, double header_h)
 {
     double y = 0;
@@ -503,4 +534,24 @@ void sv_rank_axis_visible(const sv_rank_axis *ax, uint32_t *first, uint32_t *las
     if (b < a) b = a;
     *first = (uint32_t)a;
     *last = (uint32_t)b;
+}
+
+int sv_zoom_to_rect(sv_viewport *vp, sv_rank_axis *ax, double x0, double y0, double x1, double y1)
+{
+    int changed = 0;
+    if (fabs(x1 - x0) >= SV_RECT_MIN_PX) {
+        double a = sv_viewport_x_to_time(vp, fmin(x0, x1)), b = sv_viewport_x_to_time(vp, fmax(x0, x1));
+        sv_viewport old = *vp;
+        sv_viewport_set_window(vp, a, b);
+        changed |= !sv_viewport_equal(&old, vp);
+    }
+    if (ax && fabs(y1 - y0) >= SV_RECT_MIN_PX) {
+        /* whole timelines: those the rectangle touches */
+        double a = floor(sv_rank_axis_y_to_rank(ax, fmin(y0, y1)));
+        double b = ceil(sv_rank_axis_y_to_rank(ax, fmax(y0, y1)));
+        sv_rank_axis old = *ax;
+        sv_rank_axis_set_range(ax, a, b);
+        changed |= !sv_rank_axis_equal(&old, ax);
+    }
+    return changed;
 }

@@ -125,6 +125,9 @@ typedef struct sv_layout {
  * with sv_layout_clear. */
 int sv_layout_build(sv_layout *lay, uint32_t n_timelines, const char *const *groups, const uint64_t *keys,
                     uint32_t first, uint32_t last, double row_h, double header_h);
+/* Rows for the timelines of list[0..n), in that order, row_h high, with no
+ * headers (rows chosen by an expression, rowfilter.h). Returns 0 or -1. */
+int sv_layout_build_list(sv_layout *lay, uint32_t n_timelines, const uint32_t *list, uint32_t n, double row_h);
 void sv_layout_clear(sv_layout *lay);
 /* Row at content coordinate y, or -1. */
 long sv_layout_row_at(const sv_layout *lay, double y);
@@ -181,5 +184,14 @@ int sv_rank_axis_equal(const sv_rank_axis *a, const sv_rank_axis *b);
 double sv_rank_axis_row_h(const sv_rank_axis *ax);
 /* Whole timelines at least partly visible: [*first, *last]. */
 void sv_rank_axis_visible(const sv_rank_axis *ax, uint32_t *first, uint32_t *last);
+
+/* A rubber band smaller than this (pixels) along an axis leaves that axis. */
+#define SV_RECT_MIN_PX 3.0
+/* Zoom to the rectangle between canvas points (x0, y0) and (x1, y1) (y
+ * from the canvas top, below the ruler): the time window its x extent
+ * covers and, with ax, the whole timelines its y extent touches. An extent
+ * under SV_RECT_MIN_PX leaves its axis as it is. Returns 1 when either
+ * changed. */
+int sv_zoom_to_rect(sv_viewport *vp, sv_rank_axis *ax, double x0, double y0, double x1, double y1);
 
 #endif

@@ -7,6 +7,7 @@
 #include "sv-labels.h"
 #include "sv-legend.h"
 #include "sv-overview.h"
+#include "sv-rowbar.h"
 #include "sv-stats-panel.h"
 #include "sv-style.h"
 #include "sv-timeline.h"
@@ -68,6 +69,7 @@ int sv_app_run(int argc, char **argv)
     /* the widget types used in sv-window.ui */
     g_type_ensure(SV_TYPE_TIMELINE);
     g_type_ensure(SV_TYPE_LABELS);
+    g_type_ensure(SV_TYPE_ROWBAR);
     g_type_ensure(SV_TYPE_OVERVIEW);
     g_type_ensure(SV_TYPE_LEGEND);
     g_type_ensure(SV_TYPE_STATS_PANEL);

@@ -28,8 +28,22 @@ static void sv_labels_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
     if (doc) {
         const sv_fold *fold = sv_timeline_get_fold(self->tl);
         gboolean folded = sv_timeline_is_folded(self->tl);
-        sv_theme_source(cr, th->dim_text, 1);
-        sv_draw_text(cr, folded ? "Timelines (folded)" : "Timeline", 8, 4, 0, 1, 8);
+        const sv_rowsel *sel = sv_timeline_get_rowsel(self->tl);
+        if (sel) {
+            /* the chip: which rows are chosen, and a cross that shows every
+             * timeline again (a click on the chip, or Escape in the entry) */
+            char desc[320];
+            sv_rowsel_describe(sel, desc, sizeof desc);
+            sv_theme_source(cr, th->accent, 0.18);
+            cairo_rectangle(cr, 2, 2, width - 4, SV_RULER_H - 5);
+            cairo_fill(cr);
+            sv_theme_source(cr, th->text, 1);
+            sv_draw_text_clipped(cr, desc, 6, 4, width - 26, 0, 8);
+            sv_draw_text(cr, "\xe2\x9c\x95", width - 16, 4, 0, 1, 8);
+        } else {
+            sv_theme_source(cr, th->dim_text, 1);
+            sv_draw_text(cr, folded ? "Timelines (folded)" : "Timeline", 8, 4, 0, 1, 8);
+        }
         sv_theme_source(cr, th->border, 1);
         cairo_set_line_width(cr, 1);
         cairo_move_to(cr, 0, SV_RULER_H - 0.5);
@@ -68,6 +82,11 @@ static gboolean scroll_cb(GtkEventControllerScroll *c, double dx, double dy, SvL
     return TRUE;
 }
 
+static void pressed_cb(GtkGestureClick *g, int n, double x, double y, SvLabels *self)
+{
+    if (self->tl && y < SV_RULER_H && sv_timeline_get_rowsel(self->tl)) sv_timeline_set_rowsel(self->tl, NULL);
+}
+
 static void redraw(gpointer unused, SvLabels *self)
 {
     gtk_widget_queue_draw(GTK_WIDGET(self));
@@ -100,5 +119,8 @@ static void sv_labels_init(SvLabels *self)
     GtkEventController *scroll = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
     g_signal_connect(scroll, "scroll", G_CALLBACK(scroll_cb), self);
     gtk_widget_add_controller(GTK_WIDGET(self), scroll);
+    GtkGesture *click = gtk_gesture_click_new();
+    g_signal_connect(click, "pressed", G_CALLBACK(pressed_cb), self);
+    gtk_widget_add_controller(GTK_WIDGET(self), GTK_EVENT_CONTROLLER(click));
     gtk_widget_set_vexpand(GTK_WIDGET(self), TRUE);
 }

@@ -104,12 +104,14 @@ typedef struct fold_job {
     double t0, t1;
     int width;
     uint32_t first, last, rows;
+    uint32_t *list, n_list; /* a fold of a list of timelines (rowfilter.h) */
 } fold_job;
 
 static void fold_job_free(gpointer p)
 {
     fold_job *j = p;
     sv_doc_ref_release(j->doc);
+    g_free(j->list);
     g_free(j);
 }
 
@@ -123,7 +125,9 @@ static void fold_thread(GTask *task, gpointer src, gpointer data, GCancellable *
     }
     slog_error err;
     memset(&err, 0, sizeof err);
-    sv_fold *f = sv_fold_query(j->doc->r, j->t0, j->t1, j->width, j->first, j->last, j->rows, &err);
+    sv_fold *f = j->list ? sv_fold_query_list(j->doc->r, j->t0, j->t1, j->width, j->list, j->n_list, j->first, j->last,
+                                              j->rows, &err)
+                         : sv_fold_query(j->doc->r, j->t0, j->t1, j->width, j->first, j->last, j->rows, &err);
     if (f && c && g_cancellable_is_cancelled(c)) {
         sv_fold_free(f);
         g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
@@ -137,7 +141,18 @@ static void fold_thread(GTask *task, gpointer src, gpointer data, GCancellable *
 void sv_query_fold_async(SvDocRef *doc, double t0, double t1, int width, uint32_t first, uint32_t last,
                          uint32_t max_rows, GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user)
 {
+    sv_query_fold_list_async(doc, t0, t1, width, NULL, 0, first, last, max_rows, cancellable, cb, user);
+}
+
+void sv_query_fold_list_async(SvDocRef *doc, double t0, double t1, int width, const uint32_t *list, uint32_t n,
+                              uint32_t first, uint32_t last, uint32_t max_rows, GCancellable *cancellable,
+                              GAsyncReadyCallback cb, gpointer user)
+{
     fold_job *j = g_new0(fold_job, 1);
+    if (list && n) {
+        j->list = g_memdup2(list, sizeof *list * n);
+        j->n_list = n;
+    }
     j->doc = sv_doc_ref_acquire(doc);
     j->t0 = t0;
     j->t1 = t1;

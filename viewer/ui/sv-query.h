@@ -31,6 +31,11 @@ void sv_query_scan_density(sv_scene *s, slog_reader *r, const sv_search *q, unsi
  * G_IO_ERROR_CANCELLED when cancelled before it ran or while it ran. */
 void sv_query_fold_async(SvDocRef *doc, double t0, double t1, int width, uint32_t first, uint32_t last,
                          uint32_t max_rows, GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user);
+/* The same for positions [first, last] of list (n timeline ids, copied):
+ * sv_fold_query_list. */
+void sv_query_fold_list_async(SvDocRef *doc, double t0, double t1, int width, const uint32_t *list, uint32_t n,
+                              uint32_t first, uint32_t last, uint32_t max_rows, GCancellable *cancellable,
+                              GAsyncReadyCallback cb, gpointer user);
 struct sv_fold *sv_query_fold_finish(GAsyncResult *res, GError **error);
 
 /* Range statistics (sv_range_stats_compute) on a worker. The result is a

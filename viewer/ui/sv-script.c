@@ -14,8 +14,8 @@ int sv_script_exit_status = 0;
 static gboolean script_idle(SvWindow *self)
 {
     return !self->opening && !self->build && !self->stats_busy && !self->search_busy && !self->export_busy &&
-           !sv_timeline_is_busy(self->timeline) && (!self->doc || sv_timeline_has_drawn(self->timeline)) &&
-           !sv_analysis_script_busy(self);
+           !sv_timeline_is_busy(self->timeline) && !sv_rowbar_is_busy(self->rowbar) &&
+           (!self->doc || sv_timeline_has_drawn(self->timeline)) && !sv_analysis_script_busy(self);
 }
 
 static int save_screenshot(GtkWidget *w, const char *file)
@@ -261,6 +261,61 @@ static gboolean verb_expect_folded(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+static gboolean verb_rows(SvWindow *self, const char *arg)
+{
+    /* EXPR: choose rows as Enter in the entry above the labels does; an
+     * empty EXPR shows every timeline */
+    if (!sv_rowbar_apply(self->rowbar, arg)) printf("rows: %s\n", sv_rowbar_get_error(self->rowbar));
+    return TRUE;
+}
+
+static gboolean verb_expect_rows(SvWindow *self, const char *arg)
+{
+    /* N [TL] | error: N rows chosen (all: every timeline), the first
+     * being timeline TL; or the entry says the expression is wrong */
+    const sv_rowsel *s = sv_timeline_get_rowsel(self->timeline);
+    const char *err = sv_rowbar_get_error(self->rowbar);
+    char desc[320];
+    sv_rowsel_describe(s, desc, sizeof desc);
+    printf("rows: %s%s%s\n", desc, err ? "; error: " : "", err ? err : "");
+    if (g_str_equal(arg, "error")) {
+        if (!err) script_fail(self, "the expression was taken");
+        return TRUE;
+    }
+    char *end;
+    guint64 n = g_ascii_strtoull(arg, &end, 10);
+    if (g_str_has_prefix(arg, "all") ? s != NULL : (!s || s->n != n))
+        script_fail(self, "another number of rows");
+    else if (s && *end && s->n && s->list[0] != g_ascii_strtoull(end, NULL, 10))
+        script_fail(self, "another first row");
+    return TRUE;
+}
+
+static gboolean verb_rubber_band(SvWindow *self, const char *arg)
+{
+    /* FX0 FY0 FX1 FY1: a Ctrl+drag between these fractions of the canvas
+     * (below the ruler) */
+    double f[4] = {0};
+    char *p = (char *)arg;
+    for (int i = 0; i < 4; i++) f[i] = g_ascii_strtod(p, &p);
+    GtkWidget *w = GTK_WIDGET(self->timeline);
+    double cw = gtk_widget_get_width(w), ch = gtk_widget_get_height(w) - SV_RULER_H;
+    if (!sv_timeline_zoom_to_rect(self->timeline, f[0] * cw, f[1] * ch, f[2] * cw, f[3] * ch))
+        script_fail(self, "the rubber band changed nothing");
+    return TRUE;
+}
+
+static gboolean verb_expect_ranks(SvWindow *self, const char *arg)
+{
+    /* A B: the rank axis shows [A, B) */
+    char *end;
+    double a = g_ascii_strtod(arg, &end), b = g_ascii_strtod(end, NULL);
+    const sv_rank_axis *ax = sv_timeline_get_rank_axis(self->timeline);
+    printf("ranks %.2f-%.2f\n", ax->r0, ax->r1);
+    if (fabs(ax->r0 - a) > 0.01 || fabs(ax->r1 - b) > 0.01) script_fail(self, "another range of ranks");
+    return TRUE;
+}
+
 static gboolean verb_expect_file(SvWindow *self, const char *arg)
 {
     char *base = self->path ? g_path_get_basename(self->path) : g_strdup("");
@@ -457,6 +512,8 @@ static gboolean verb_where(SvWindow *self, const char *arg)
         w = GTK_WIDGET(self->search_entry);
     else if (g_str_equal(arg, "msgfilter"))
         w = GTK_WIDGET(self->msgfilter_button);
+    else if (g_str_equal(arg, "rows-entry"))
+        w = find_descendant(GTK_WIDGET(self->rowbar), GTK_TYPE_ENTRY);
     graphene_point_t p;
     double sx = 0, sy = 0;
     gtk_native_get_surface_transform(GTK_NATIVE(self), &sx, &sy);
@@ -634,6 +691,10 @@ static const script_verb VERBS[] = {
     {"expect-rows-drawn", 1, verb_expect_rows_drawn},
     {"expect-rows-fit", 1, verb_expect_rows_fit},
     {"ranks", 1, verb_ranks},
+    {"rows", 1, verb_rows},
+    {"expect-rows", 1, verb_expect_rows},
+    {"rubber-band", 1, verb_rubber_band},
+    {"expect-ranks", 1, verb_expect_ranks},
     {"expect-folded", 1, verb_expect_folded},
     {"expect-file", 1, verb_expect_file},
     {"set-colour", 1, verb_set_colour},

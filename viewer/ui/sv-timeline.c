@@ -42,8 +42,9 @@ struct _SvTimeline {
     double r0, r1;
 
     /* gestures */
-    int drag_mode; /* 0 none, 1 pan, 2 select */
+    int drag_mode; /* 0 none, 1 pan, 2 select, 3 rubber band (zoom to a rectangle) */
     double drag_x0, drag_y0, drag_scroll0;
+    double drag_x1, drag_y1; /* the rubber band's other corner */
     sv_viewport drag_vp;
     double zoom_scale;
     gint64 last_record_us;
@@ -62,6 +63,9 @@ struct _SvTimeline {
     GCancellable *fold_cancel;
     gboolean fold_in_flight, fold_dirty;
     gboolean lay_ranks; /* the layout is rank mode's (visible timelines only) */
+    /* Rows chosen by an expression (rowfilter.h), NULL: every timeline.
+     * With it the rank axis counts positions in its list. */
+    sv_rowsel *rowsel;
 };
 
 enum { SIG_VIEW_CHANGED, SIG_FRAME_READY, SIG_RANGE_SELECTED, SIG_HOVER_ROW, SIG_HISTORY, SIG_ERROR, N_SIGNALS };
@@ -90,9 +94,12 @@ static double canvas_h(SvTimeline *self)
     return h > 1 ? h : 1;
 }
 
+/* Rank mode: more timelines than pixel rows, or a part of them chosen on
+ * the rank axis (a rubber band, the script's ranks) however few they are. */
 gboolean sv_timeline_rank_mode(SvTimeline *self)
 {
-    return self->doc && self->doc->fi->n_timelines > canvas_h(self);
+    return self->doc && (self->rowsel || self->doc->fi->n_timelines > canvas_h(self) || self->ax.r0 > self->ax.lo ||
+                         self->ax.r1 < self->ax.hi);
 }
 
 gboolean sv_timeline_is_folded(SvTimeline *self)
@@ -249,14 +256,18 @@ static void fold_done(GObject *src, GAsyncResult *res, gpointer user)
     g_object_unref(self);
 }
 
-/* The fold asked for the visible timelines: whole ones, and a row per
- * pixel. */
+/* The fold asked for: sv_fold_want's, or with a choice of rows its visible
+ * positions, a row per pixel. */
 static void fold_want(SvTimeline *self, uint32_t *first, uint32_t *last, uint32_t *rows)
 {
-    sv_rank_axis_visible(&self->ax, first, last);
-    uint32_t nt = self->doc->fi->n_timelines;
-    if (*last >= nt) *last = nt - 1;
     double h = canvas_h(self);
+    if (!self->rowsel) {
+        sv_fold_want(self->doc->fi, &self->ax, h, self->vp.t0, self->vp.t1, (int)self->vp.width, first, last, rows);
+        return;
+    }
+    sv_rank_axis_visible(&self->ax, first, last);
+    uint32_t n = self->rowsel->n;
+    if (*last >= n) *last = n ? n - 1 : 0;
     *rows = h < 1 ? 1 : (uint32_t)h;
 }
 
@@ -291,8 +302,12 @@ static void request_fold(SvTimeline *self)
     self->fold_in_flight = TRUE;
     g_clear_object(&self->fold_cancel);
     self->fold_cancel = g_cancellable_new();
-    sv_query_fold_async(self->doc, self->vp.t0, self->vp.t1, (int)self->vp.width, a, b, rows, self->fold_cancel,
-                        fold_done, g_object_ref(self));
+    if (self->rowsel)
+        sv_query_fold_list_async(self->doc, self->vp.t0, self->vp.t1, (int)self->vp.width, self->rowsel->list,
+                                 self->rowsel->n, a, b, rows, self->fold_cancel, fold_done, g_object_ref(self));
+    else
+        sv_query_fold_async(self->doc, self->vp.t0, self->vp.t1, (int)self->vp.width, a, b, rows, self->fold_cancel,
+                            fold_done, g_object_ref(self));
 }
 
 static gboolean scene_matches(SvTimeline *self)
@@ -390,11 +405,16 @@ static void relayout(SvTimeline *self)
          * rows a frame would need. */
         uint32_t a, b;
         sv_rank_axis_visible(&self->ax, &a, &b);
-        if (b >= self->doc->fi->n_timelines) b = self->doc->fi->n_timelines - 1;
+        uint32_t n = self->rowsel ? self->rowsel->n : self->doc->fi->n_timelines;
+        if (b >= n) b = n ? n - 1 : 0;
         double rh = sv_rank_axis_row_h(&self->ax);
         if (sv_timeline_is_folded(self)) b = a; /* the rows are the fold's */
         sv_layout_clear(&self->lay);
-        sv_layout_build(&self->lay, self->doc->fi->n_timelines, NULL, NULL, a, b, rh, rh);
+        if (self->rowsel)
+            sv_layout_build_list(&self->lay, self->doc->fi->n_timelines, self->rowsel->list + (n ? a : 0),
+                                 n ? b - a + 1 : 0, rh);
+        else
+            sv_layout_build(&self->lay, self->doc->fi->n_timelines, NULL, NULL, a, b, rh, rh);
         self->lay_ranks = TRUE;
         self->row_h = rh;
         self->scroll_y = (self->ax.r0 - a) * rh;
@@ -431,6 +451,22 @@ static void sv_timeline_size_allocate(GtkWidget *w, int width, int height, int b
 
 /* ------------------------------------------------------------ drawing */
 
+/* The rectangle a Ctrl+drag will zoom to, on the canvas (cr below the
+ * ruler). */
+static void draw_rubber_band(SvTimeline *self, cairo_t *cr)
+{
+    if (self->drag_mode != 3) return;
+    double x = fmin(self->drag_x0, self->drag_x1), y = fmin(self->drag_y0, self->drag_y1) - SV_RULER_H;
+    double w = fabs(self->drag_x1 - self->drag_x0), h = fabs(self->drag_y1 - self->drag_y0);
+    sv_theme_source(cr, sv_theme_current()->accent, 0.15);
+    cairo_rectangle(cr, x, y, w, h);
+    cairo_fill(cr);
+    sv_theme_source(cr, sv_theme_current()->accent, 0.9);
+    cairo_set_line_width(cr, 1);
+    cairo_rectangle(cr, floor(x) + 0.5, floor(y) + 0.5, floor(w), floor(h));
+    cairo_stroke(cr);
+}
+
 static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
 {
     sv_style_follow(w);
@@ -457,6 +493,7 @@ static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
                              .range_t0 = self->r0,
                              .range_t1 = self->r1};
         sv_render_fold(cr, width, height - SV_RULER_H, &fp);
+        draw_rubber_band(self, cr);
         cairo_destroy(cr);
         if (self->fold) {
             self->drawn = TRUE;
@@ -479,6 +516,7 @@ static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
         .hover_row = self->hover_row,
     };
     sv_render_canvas(cr, width, height - SV_RULER_H, &p);
+    draw_rubber_band(self, cr);
     cairo_destroy(cr);
     if (self->scene) {
         self->drawn = TRUE;
@@ -749,6 +787,11 @@ static void drag_begin_cb(GtkGestureDrag *g, double x, double y, SvTimeline *sel
     GdkModifierType st = gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(g));
     guint button = gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g));
     drag_begin(self, x, y, (st & GDK_SHIFT_MASK) || button == 3 || y < SV_RULER_H);
+    if (button == 1 && (st & GDK_CONTROL_MASK) && y >= SV_RULER_H) {
+        self->drag_mode = 3;
+        self->drag_x1 = x;
+        self->drag_y1 = y;
+    }
 }
 
 static void drag_update_cb(GtkGestureDrag *g, double ox, double oy, SvTimeline *self)
@@ -760,6 +803,10 @@ static void drag_update_cb(GtkGestureDrag *g, double ox, double oy, SvTimeline *
         sv_viewport_pan_px(&self->vp, -ox);
         self->scroll_y = sv_clamp_scroll(self->drag_scroll0 - oy, self->lay.total_h, canvas_h(self));
         view_changed(self);
+    } else if (self->drag_mode == 3) {
+        self->drag_x1 = CLAMP(self->drag_x0 + ox, 0, self->vp.width);
+        self->drag_y1 = CLAMP(self->drag_y0 + oy, SV_RULER_H, gtk_widget_get_height(GTK_WIDGET(self)));
+        gtk_widget_queue_draw(GTK_WIDGET(self));
     } else if (self->drag_mode == 2 && fabs(ox) >= 3) {
         self->have_range = TRUE;
         self->r0 = sv_viewport_x_to_time(&self->vp, self->drag_x0);
@@ -791,6 +838,12 @@ static void drag_end_cb(GtkGestureDrag *g, double ox, double oy, SvTimeline *sel
     int mode = self->drag_mode;
     self->drag_mode = 0;
     if (!self->doc) return;
+    if (mode == 3) {
+        gtk_widget_queue_draw(GTK_WIDGET(self));
+        sv_timeline_zoom_to_rect(self, self->drag_x0, self->drag_y0 - SV_RULER_H, self->drag_x1,
+                                 self->drag_y1 - SV_RULER_H);
+        return;
+    }
     if (fabs(ox) < 3 && fabs(oy) < 3) {
         guint button = gtk_gesture_single_get_current_button(GTK_GESTURE_SINGLE(g));
         if (button == 1) click_at(self, self->drag_x0, self->drag_y0);
@@ -837,8 +890,7 @@ static gboolean fold_tooltip(SvTimeline *self, int x, int y, GtkTooltip *tip)
     share *sh = g_new0(share, f->n_categories + 1);
     uint32_t n = sv_fold_shares(f, (uint32_t)row, col, v), k = 0;
     char range[96];
-    sv_fold_range_label(f->row_first[row], f->row_first[row + 1] - 1, self->doc->tl_keys, self->doc->tl_labels, range,
-                        sizeof range);
+    sv_fold_rows_label(f, (uint32_t)row, (uint32_t)row, self->doc->tl_keys, self->doc->tl_labels, range, sizeof range);
     GString *s = g_string_new(range);
     for (uint32_t c = 0; c < f->n_categories; c++)
         if (v[c] > 0 && self->doc->pal.visible[c]) sh[k++] = (share){v[c], c};
@@ -919,6 +971,8 @@ void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc)
     sv_fold_free(self->fold);
     self->fold = NULL;
     self->drawn = FALSE;
+    sv_rowsel_free(self->rowsel);
+    self->rowsel = NULL;
     sv_doc_ref_release(self->doc);
     self->doc = doc ? sv_doc_ref_acquire(doc) : NULL;
     sv_layout_clear(&self->lay);
@@ -1013,6 +1067,77 @@ void sv_timeline_zoom_ranks(SvTimeline *self, double factor, double y)
     if (!self->doc || !sv_timeline_rank_mode(self)) return;
     record_debounced(self);
     if (sv_rank_axis_zoom_at(&self->ax, factor, y)) view_changed(self);
+}
+
+gboolean sv_timeline_zoom_to_rect(SvTimeline *self, double x0, double y0, double x1, double y1)
+{
+    if (!self->doc) return FALSE;
+    sv_viewport vp = self->vp;
+    sv_rank_axis ax = self->ax;
+    if (sv_timeline_rank_mode(self)) {
+        if (!sv_zoom_to_rect(&vp, &ax, x0, y0, x1, y1)) return FALSE;
+    } else {
+        /* Rows laid out by host and scrolled: the timelines of the rows the
+         * rectangle touches (headers left out), from the lowest id to the
+         * highest, become the rank axis's range, which starts rank mode. */
+        gboolean rows = fabs(y1 - y0) >= SV_RECT_MIN_PX;
+        long lo = -1, hi = -1;
+        for (size_t i = 0; rows && i < self->lay.n_rows; i++) {
+            const sv_row *r = &self->lay.rows[i];
+            double top = r->y - self->scroll_y;
+            if (r->timeline < 0 || top + r->h <= fmin(y0, y1) || top >= fmax(y0, y1)) continue;
+            if (lo < 0 || r->timeline < lo) lo = r->timeline;
+            if (r->timeline > hi) hi = r->timeline;
+        }
+        int changed = sv_zoom_to_rect(&vp, NULL, x0, y0, x1, y1);
+        if (lo >= 0 && (lo > ax.lo || hi + 1 < ax.hi)) {
+            sv_rank_axis_set_range(&ax, (double)lo, (double)hi + 1);
+            changed = 1;
+        }
+        if (!changed) return FALSE;
+    }
+    record(self);
+    self->vp = vp;
+    self->ax = ax;
+    view_changed(self);
+    return TRUE;
+}
+
+void sv_timeline_set_rowsel(SvTimeline *self, sv_rowsel *sel)
+{
+    if (!self->doc) {
+        sv_rowsel_free(sel);
+        return;
+    }
+    /* what is on screen or on its way is of the other rows */
+    if (self->cancel) g_cancellable_cancel(self->cancel);
+    g_clear_object(&self->cancel);
+    self->in_flight = self->dirty = FALSE;
+    sv_scene_free(self->scene);
+    self->scene = NULL;
+    if (self->fold_cancel) g_cancellable_cancel(self->fold_cancel);
+    g_clear_object(&self->fold_cancel);
+    self->fold_in_flight = self->fold_dirty = FALSE;
+    sv_fold_free(self->fold);
+    self->fold = NULL;
+    self->have_hover = self->have_sel = FALSE;
+    self->hover_row = -1;
+    sv_rowsel_free(self->rowsel);
+    self->rowsel = sel;
+    /* positions change meaning: the rank history is of the old rows */
+    g_array_set_size(self->back, 0);
+    g_array_set_size(self->fwd, 0);
+    g_signal_emit(self, signals[SIG_HISTORY], 0);
+    uint32_t n = sel ? sel->n : self->doc->fi->n_timelines;
+    sv_rank_axis_init(&self->ax, 0, n ? n : 1, canvas_h(self));
+    self->lay_ranks = TRUE; /* relayout rebuilds the whole layout when rank mode ends */
+    relayout(self);
+    view_changed(self);
+}
+
+const sv_rowsel *sv_timeline_get_rowsel(SvTimeline *self)
+{
+    return self->rowsel;
 }
 
 void sv_timeline_set_ranks(SvTimeline *self, double r0, double r1, gboolean rec)
@@ -1178,6 +1303,7 @@ static void sv_timeline_finalize(GObject *o)
     SvTimeline *self = SV_TIMELINE(o);
     sv_scene_free(self->scene);
     sv_fold_free(self->fold);
+    sv_rowsel_free(self->rowsel);
     sv_layout_clear(&self->lay);
     sv_doc_ref_release(self->doc);
     g_array_unref(self->back);

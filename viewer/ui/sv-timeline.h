@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "analysis.h"
+#include "rowfilter.h"
 #include "sv-doc-ref.h"
 
 G_BEGIN_DECLS
@@ -103,6 +104,14 @@ gboolean sv_timeline_fold_drawn(SvTimeline *self);
 /* Zoom the rank axis by factor around canvas y (Shift+wheel, the wheel
  * over the labels); show timelines [r0, r1) (record: a history entry). */
 void sv_timeline_zoom_ranks(SvTimeline *self, double factor, double y);
+/* Zoom to the canvas rectangle (x0, y0)-(x1, y1) (y below the ruler) in
+ * time and timelines, recorded in the history (the Ctrl+drag rubber band).
+ * FALSE when it was too small to change anything. */
+gboolean sv_timeline_zoom_to_rect(SvTimeline *self, double x0, double y0, double x1, double y1);
+/* Show the rows of sel (rowfilter.h; taken over, NULL: every timeline) in
+ * its order, on a rank axis of its positions. */
+void sv_timeline_set_rowsel(SvTimeline *self, sv_rowsel *sel);
+const sv_rowsel *sv_timeline_get_rowsel(SvTimeline *self);
 void sv_timeline_set_ranks(SvTimeline *self, double r0, double r1, gboolean record);
 
 #endif

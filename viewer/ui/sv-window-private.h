@@ -12,6 +12,7 @@
 #include "sv-legend.h"
 #include "sv-overview.h"
 #include "sv-query.h"
+#include "sv-rowbar.h"
 #include "sv-stats-panel.h"
 #include "sv-style.h"
 #include "sv-timeline.h"
@@ -33,6 +34,7 @@ struct _SvWindow {
     GtkPaned *outer_paned, *label_paned;
     GtkWidget *sidebar;
     SvLabels *labels;
+    SvRowbar *rowbar;
     SvOverviewWidget *overview;
     SvTimeline *timeline;
     SvLegend *legend;

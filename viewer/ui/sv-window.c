@@ -682,6 +682,7 @@ static void sv_window_class_init(SvWindowClass *klass)
     BIND(label_paned);
     BIND(sidebar);
     BIND(labels);
+    BIND(rowbar);
     BIND(overview);
     BIND(timeline);
     BIND(legend);
@@ -716,6 +717,7 @@ static void sv_window_init(SvWindow *self)
         g_simple_action_set_enabled(G_SIMPLE_ACTION(g_action_map_lookup_action(G_ACTION_MAP(self), "dark-style")),
                                     FALSE);
     sv_labels_set_timeline(self->labels, self->timeline);
+    sv_rowbar_set_timeline(self->rowbar, self->timeline);
     sv_overview_widget_set_timeline(self->overview, self->timeline);
     g_signal_connect(self->timeline, "view-changed", G_CALLBACK(view_changed_cb), self);
     g_signal_connect(self->timeline, "frame-ready", G_CALLBACK(view_changed_cb), self);
