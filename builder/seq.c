@@ -410,6 +410,39 @@ typedef struct ahead {
     uint32_t rank;
 } ahead;
 
+/* The merge's winner gave its entry at key; at is its next, end its list's
+ * end. */
+static inline void take_next(merge *m, const seq_item *at, const seq_item *end, int64_t key, bool hints)
+{
+    if (at == end) {
+        merge_finish_winner(m);
+        return;
+    }
+    /* The entry after the next: the rank's next turn reads it, a line its
+     * lane wrote on another core. */
+    if (hints && at + 1 < end) __builtin_prefetch(at + 1);
+    /* The rank's next entry exits at the same time (a Waitall's
+     * completions): it wins again, since every other rank's entry is
+     * later, or as late and of a higher rank, and the tree stays. */
+    if (at->key != key) merge_update_winner(m, at->key);
+}
+
+/* Entry it of rank: a deferred record, or a matching operation. */
+static inline void run_entry(builder *b, const slab *s, seq_item *it, uint32_t rank)
+{
+    if (it->op.kind == OP_DEFERRED) {
+        if (!atomic_load(&b->stop))
+            deferred(b, &b->ranks[rank], it->def.call, it->def.snap, s);
+        else
+            comm_snap_unref(it->def.snap);
+        free(it->def.call);
+        it->def.call = NULL;
+        it->def.snap = NULL;
+    } else if (!atomic_load(&b->stop)) {
+        match_op_run(b->match, rank, &it->op, it->key);
+    }
+}
+
 void seq_match(builder *b, const slab *s)
 {
     int slot = SLOT_OF(b, s->k);
@@ -448,47 +481,35 @@ void seq_match(builder *b, const slab *s)
     b->cur_out = out;
     slog_batch_begin(out->batch, s->leaf);
     merge *m = merge_new(n, keys, live);
-    /* The entries in merge order, taken HINT_AHEAD ahead of the one run:
-     * with many ranks each one's matching starts with cache misses on
-     * that rank's tables, which match_prefetch() (match.h) overlaps. The
-     * order of the runs is the merge's, hints or not. */
-    ahead ring[HINT_RING];
-    uint32_t head = 0, tail = 0;
-    bool hints = b->n_ranks >= HINT_MIN_RANKS;
-    for (;;) {
-        int64_t next;
-        while (tail - head <= HINT_AHEAD && (next = merge_winner(m)) >= 0) {
+    int64_t next;
+    if (b->n_ranks < HINT_MIN_RANKS) {
+        while ((next = merge_winner(m)) >= 0) {
             seq_item *it = at[next]++;
-            ring[tail++ % HINT_RING] = (ahead){it, rank_of[next]};
-            /* The rank's next entry exits at the same time (a Waitall's
-             * completions): it wins again, since every other rank's entry is
-             * later, or as late and of a higher rank, and the tree stays. */
-            if (at[next] == end[next]) {
-                merge_finish_winner(m);
-                continue;
+            uint32_t rank = rank_of[next];
+            take_next(m, at[next], end[next], it->key, false);
+            run_entry(b, s, it, rank);
+        }
+    } else {
+        /* The entries in merge order, taken HINT_AHEAD ahead of the one
+         * run: with many ranks each one's matching starts with cache
+         * misses on that rank's tables, which match_prefetch() (match.h)
+         * overlaps. The order of the runs is the merge's all the same. */
+        ahead ring[HINT_RING];
+        uint32_t head = 0, tail = 0;
+        for (;;) {
+            while (tail - head <= HINT_AHEAD && (next = merge_winner(m)) >= 0) {
+                seq_item *it = at[next]++;
+                ring[tail++ % HINT_RING] = (ahead){it, rank_of[next]};
+                take_next(m, at[next], end[next], it->key, true);
             }
-            /* The entry after the next: the rank's next turn reads it, a
-             * line its lane wrote on another core. */
-            if (hints && at[next] + 1 < end[next]) __builtin_prefetch(at[next] + 1);
-            if (at[next]->key != it->key) merge_update_winner(m, at[next]->key);
-        }
-        if (head == tail) break;
-        for (int d = 0; hints && d <= MATCH_HINT_DEPTH; d++) {
-            uint32_t i = head + (uint32_t)(MATCH_HINT_DEPTH + 1 - d) * HINT_STEP;
-            if (i < tail) match_op_prefetch(b->match, ring[i % HINT_RING].rank, &ring[i % HINT_RING].it->op, d);
-        }
-        seq_item *it = ring[head % HINT_RING].it;
-        uint32_t rank = ring[head++ % HINT_RING].rank;
-        if (it->op.kind == OP_DEFERRED) {
-            if (!atomic_load(&b->stop))
-                deferred(b, &b->ranks[rank], it->def.call, it->def.snap, s);
-            else
-                comm_snap_unref(it->def.snap);
-            free(it->def.call);
-            it->def.call = NULL;
-            it->def.snap = NULL;
-        } else if (!atomic_load(&b->stop)) {
-            match_op_run(b->match, rank, &it->op, it->key);
+            if (head == tail) break;
+            for (int d = 0; d <= MATCH_HINT_DEPTH; d++) {
+                uint32_t i = head + (uint32_t)(MATCH_HINT_DEPTH + 1 - d) * HINT_STEP;
+                if (i < tail) match_op_prefetch(b->match, ring[i % HINT_RING].rank, &ring[i % HINT_RING].it->op, d);
+            }
+            seq_item *it = ring[head % HINT_RING].it;
+            uint32_t rank = ring[head++ % HINT_RING].rank;
+            run_entry(b, s, it, rank);
         }
     }
     merge_free(m);
