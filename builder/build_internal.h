@@ -216,6 +216,7 @@ typedef struct builder {
     slab_out outs[SLOTS_MAX + 1]; /* per slab slot, and the end's ([SLOTS_MAX]) */
     slab_out *cur_out;            /* the slab being matched */
     GArray *pending_snaps;        /* snap_wait: creation calls not resolved yet */
+    uint64_t snaps_settled;       /* comm_ctx_settled() when they were last looked at */
     GHashTable *timelines;        /* (rank << 16 | thread) -> id + 1, threads > 0 only */
     GHashTable *user_cats;        /* name -> category id + 1 */
     uint32_t n_categories;        /* numbered so far */

@@ -285,7 +285,13 @@ static void deferred(builder *b, rank_in *r, const dumpi_call *c, comm_snap *sna
     if (b->bindings[c->label].replayed) {
         comm_replay_call(b->comms, r->rank, c);
         if (snap) attach_snap(b, r->rank, c, snap, s->leaf);
-        if (b->pending_snaps->len) publish_resolved(b, s->leaf);
+        /* Only when an instance settled: thousands of ranks' pending
+         * creations scanned at every communicator call were a tenth of
+         * the match step. */
+        if (b->pending_snaps->len && comm_ctx_settled(b->comms) != b->snaps_settled) {
+            b->snaps_settled = comm_ctx_settled(b->comms);
+            publish_resolved(b, s->leaf);
+        }
     }
     fn_plan *p = seq_plan(b, c->label, s->leaf + b->lag);
     /* Before matching: arrows name this timeline. */
@@ -390,6 +396,53 @@ static void write_out(builder *b, slab_out *out, const slab *s, int slot)
         seq_writer_failed(b);
 }
 
+/* The match step's look ahead (seq_match): an entry gets the hint of
+ * depth d HINT_STEP * (MATCH_HINT_DEPTH + 1 - d) entries before it runs. With
+ * few ranks their tables stay in the cache and hints would only cost. */
+#define HINT_STEP      3
+#define HINT_AHEAD     (HINT_STEP * (MATCH_HINT_DEPTH + 1))
+#define HINT_RING      32 /* a power of two above HINT_AHEAD */
+#define HINT_MIN_RANKS 256
+_Static_assert(HINT_RING > HINT_AHEAD && !(HINT_RING & (HINT_RING - 1)), "the ring holds the look ahead");
+
+typedef struct ahead {
+    seq_item *it;
+    uint32_t rank;
+} ahead;
+
+/* The merge's winner gave its entry at key; at is its next, end its list's
+ * end. */
+static inline void take_next(merge *m, const seq_item *at, const seq_item *end, int64_t key, bool hints)
+{
+    if (at == end) {
+        merge_finish_winner(m);
+        return;
+    }
+    /* The entry after the next: the rank's next turn reads it, a line its
+     * lane wrote on another core. */
+    if (hints && at + 1 < end) __builtin_prefetch(at + 1);
+    /* The rank's next entry exits at the same time (a Waitall's
+     * completions): it wins again, since every other rank's entry is
+     * later, or as late and of a higher rank, and the tree stays. */
+    if (at->key != key) merge_update_winner(m, at->key);
+}
+
+/* Entry it of rank: a deferred record, or a matching operation. */
+static inline void run_entry(builder *b, const slab *s, seq_item *it, uint32_t rank)
+{
+    if (it->op.kind == OP_DEFERRED) {
+        if (!atomic_load(&b->stop))
+            deferred(b, &b->ranks[rank], it->def.call, it->def.snap, s);
+        else
+            comm_snap_unref(it->def.snap);
+        free(it->def.call);
+        it->def.call = NULL;
+        it->def.snap = NULL;
+    } else if (!atomic_load(&b->stop)) {
+        match_op_run(b->match, rank, &it->op, it->key);
+    }
+}
+
 void seq_match(builder *b, const slab *s)
 {
     int slot = SLOT_OF(b, s->k);
@@ -429,27 +482,35 @@ void seq_match(builder *b, const slab *s)
     slog_batch_begin(out->batch, s->leaf);
     merge *m = merge_new(n, keys, live);
     int64_t next;
-    while ((next = merge_winner(m)) >= 0) {
-        seq_item *it = at[next]++;
-        uint32_t rank = rank_of[next];
-        if (it->op.kind == OP_DEFERRED) {
-            if (!atomic_load(&b->stop))
-                deferred(b, &b->ranks[rank], it->def.call, it->def.snap, s);
-            else
-                comm_snap_unref(it->def.snap);
-            free(it->def.call);
-            it->def.call = NULL;
-            it->def.snap = NULL;
-        } else if (!atomic_load(&b->stop)) {
-            match_op_run(b->match, rank, &it->op, it->key);
+    if (b->n_ranks < HINT_MIN_RANKS) {
+        while ((next = merge_winner(m)) >= 0) {
+            seq_item *it = at[next]++;
+            uint32_t rank = rank_of[next];
+            take_next(m, at[next], end[next], it->key, false);
+            run_entry(b, s, it, rank);
         }
-        /* The rank's next entry exits at the same time (a Waitall's
-         * completions): it wins again, since every other rank's entry is
-         * later, or as late and of a higher rank, and the tree stays. */
-        if (at[next] == end[next])
-            merge_finish_winner(m);
-        else if (at[next]->key != it->key)
-            merge_update_winner(m, at[next]->key);
+    } else {
+        /* The entries in merge order, taken HINT_AHEAD ahead of the one
+         * run: with many ranks each one's matching starts with cache
+         * misses on that rank's tables, which match_prefetch() (match.h)
+         * overlaps. The order of the runs is the merge's all the same. */
+        ahead ring[HINT_RING];
+        uint32_t head = 0, tail = 0;
+        for (;;) {
+            while (tail - head <= HINT_AHEAD && (next = merge_winner(m)) >= 0) {
+                seq_item *it = at[next]++;
+                ring[tail++ % HINT_RING] = (ahead){it, rank_of[next]};
+                take_next(m, at[next], end[next], it->key, true);
+            }
+            if (head == tail) break;
+            for (int d = 0; d <= MATCH_HINT_DEPTH; d++) {
+                uint32_t i = head + (uint32_t)(MATCH_HINT_DEPTH + 1 - d) * HINT_STEP;
+                if (i < tail) match_op_prefetch(b->match, ring[i % HINT_RING].rank, &ring[i % HINT_RING].it->op, d);
+            }
+            seq_item *it = ring[head % HINT_RING].it;
+            uint32_t rank = ring[head++ % HINT_RING].rank;
+            run_entry(b, s, it, rank);
+        }
     }
     merge_free(m);
     g_free(rank_of);

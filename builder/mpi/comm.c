@@ -132,6 +132,7 @@ struct comm_ctx {
     comm_resolved_cb cb;
     void *cb_user;
     comm_stats stats;
+    uint64_t n_notified; /* notify() calls: every ref leaving COMM_REF_PENDING */
 };
 
 /* ------------------------------------------------------------ objects */
@@ -500,6 +501,7 @@ static void pump(comm_ctx *c);
 
 static void notify(comm_ctx *c, comm_ref *r)
 {
+    c->n_notified++;
     if (c->cb) c->cb(c->cb_user, r);
 }
 
@@ -937,6 +939,26 @@ comm_ref *comm_ref_lookup(comm_ctx *c, uint32_t rank, int comm)
 {
     if (!rank_ok(c, rank)) return NULL;
     return htab_get(&c->ranks[rank].comms, (uint32_t)comm);
+}
+
+uint64_t comm_ctx_settled(const comm_ctx *c)
+{
+    return c->n_notified;
+}
+
+const comm_ref *comm_ref_peek(const comm_ctx *c, uint32_t rank, int comm, int depth)
+{
+    if (rank >= c->n_ranks) return NULL;
+    const htab *t = &c->ranks[rank].comms;
+    if (depth <= 0) {
+        __builtin_prefetch(t);
+        return NULL;
+    }
+    if (depth == 1) {
+        if (t->n) __builtin_prefetch(&t->slots[htab_slot_of(t, (uint32_t)comm)]);
+        return NULL;
+    }
+    return htab_get(t, (uint32_t)comm);
 }
 
 /* Common start of every creation record: the contribution with its parent,

@@ -135,6 +135,14 @@ int comm_group_world_rank(comm_ctx *c, uint32_t rank, int group, int i);
  * Borrowed: valid until the next comm_record_* call unless held. */
 comm_ref *comm_ref_lookup(comm_ctx *c, uint32_t rank, int comm);
 comm_ref *comm_ref_hold(comm_ref *r);
+/* A count that grows whenever an instance leaves COMM_REF_PENDING (its
+ * resolved callback runs then too): while it stays the same, every pending
+ * instance is still pending. */
+uint64_t comm_ctx_settled(const comm_ctx *c);
+/* A look ahead for match_prefetch() (match.h): with depth 0, the prefetch
+ * of rank's handle table; with 1, of the table's slot for comm; from 2 on,
+ * what comm_ref_lookup() returns. NULL below 2. Reads only. */
+const comm_ref *comm_ref_peek(const comm_ctx *c, uint32_t rank, int comm, int depth);
 void comm_ref_release(comm_ref *r); /* NULL is fine */
 
 typedef enum comm_ref_state {

@@ -1222,6 +1222,89 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
     return SLOG_OK;
 }
 
+/* ------------------------------------------------------------ hints */
+
+/* The chain each operation follows: its request (request table, slot,
+ * request, operation, that operation's channel or instance), and its
+ * communicator (handle table, slot, instance ref, instance, the channel
+ * cache slot its envelope maps to, the channel, the ops at the channel's
+ * ends). Each depth reads the steps before it, which the earlier, shallower
+ * hints brought into the cache, and prefetches one more. */
+static void hint_request(const match_ctx *m, uint32_t rank, int request, int depth)
+{
+    const reqtab *t = &m->reqs[rank];
+    if (depth == 0) {
+        __builtin_prefetch(t);
+        return;
+    }
+    if ((uint32_t)request >= t->n_dense) return;
+    if (depth == 1) {
+        __builtin_prefetch(&t->dense[request]);
+        return;
+    }
+    const mreq *q = t->dense[request];
+    if (!q) return;
+    if (depth == 2) {
+        __builtin_prefetch(q);
+        return;
+    }
+    const mop *o = q->cur;
+    if (!o) return;
+    if (depth == 3) {
+        __builtin_prefetch(o);
+        __builtin_prefetch((const char *)o + 64);
+        return;
+    }
+    const chan *ch = o->chan;
+    if (depth == 4) {
+        if (ch) __builtin_prefetch(ch);
+        if (o->inst) __builtin_prefetch(o->inst);
+        return;
+    }
+    if (ch && ch->sends.head) __builtin_prefetch(ch->sends.head);
+}
+
+void match_prefetch(const match_ctx *m, uint32_t rank, int kind, int comm, int peer, int tag, int request, int depth)
+{
+    if (!m || rank >= m->n_ranks) return;
+    if (request != MATCH_NO_REQUEST) hint_request(m, rank, request, depth);
+    if (kind != MATCH_HINT_SEND && kind != MATCH_HINT_RECV) return;
+    const comm_ref *ref = comm_ref_peek(m->comms, rank, comm, depth);
+    if (!ref) return;
+    if (depth == 2) {
+        __builtin_prefetch(ref);
+        return;
+    }
+    const inst *in = comm_ref_user(ref);
+    if (!in) return;
+    if (depth == 3) {
+        __builtin_prefetch(in);
+        return;
+    }
+    if (kind == MATCH_HINT_RECV && depth == 4 && in->recvs.tail) __builtin_prefetch(in->recvs.tail);
+    /* A receive with a wildcard finds its channel at completion. */
+    if (comm_ref_get_state(ref) != COMM_REF_RESOLVED || peer < 0 || (kind == MATCH_HINT_RECV && tag == MATCH_ANY_TAG))
+        return;
+    int other = comm_ref_world_rank(ref, peer);
+    if (other < 0) return;
+    op_kind k = kind == MATCH_HINT_SEND ? OP_SEND : OP_RECV;
+    chan *const *near = &in->near[k][near_slot(other, tag)];
+    if (depth == 4) {
+        __builtin_prefetch(near);
+        return;
+    }
+    const chan *ch = *near;
+    if (!ch) return;
+    if (depth == 5) {
+        __builtin_prefetch(ch);
+        return;
+    }
+    /* Queueing touches the tail of its side, pairing the head of the other. */
+    const oq *own = k == OP_SEND ? &ch->sends : &ch->recvs, *other_side = k == OP_SEND ? &ch->recvs : &ch->sends;
+    if (own->tail) __builtin_prefetch(own->tail);
+    if (other_side->head) __builtin_prefetch(other_side->head);
+}
+
 /* ------------------------------------------------------------ queries */
 
 int64_t match_low_watermark(const match_ctx *m)

@@ -49,6 +49,7 @@ void slog_batch_free(slog_batch *b)
     if (!b) return;
     for (uint32_t i = 0; i < b->cap_segs; i++) buf_free(&b->segs[i].seg);
     free(b->segs);
+    free(b->seg_at);
     free(b->pv);
     free(b->other);
     free(b->other_info);
@@ -78,6 +79,7 @@ void slog_batch_begin(slog_batch *b, uint64_t leaf)
     }
     for (uint32_t i = 0; i < b->n_segs; i++) {
         batch_seg *g = &b->segs[i];
+        if (g->block < b->cap_seg_at) b->seg_at[g->block] = 0;
         g->seg.len = 0;
         g->seg.failed = false;
         g->n_seg = g->n_mirror = 0;
@@ -135,15 +137,37 @@ static batch_cat *cat_entry(slog_batch *b, uint32_t id)
     return c;
 }
 
-/* The segment of block k, made if there is none; NULL when out of memory. */
+/* Blocks up to this are found through seg_at; any beyond (a file of
+ * millions of blocks) by the search below. */
+#define SEG_AT_MAX (1u << 20)
+
+/* The segment of block k, made if there is none; NULL when out of memory.
+ * A batch of the sequential step holds drawables of every block: searching
+ * the segments for each one was a twentieth of a build with thousands of
+ * ranks, hence the index by block. */
 static batch_seg *seg_of(slog_batch *b, uint32_t k)
 {
     if (b->last_seg < b->n_segs && b->segs[b->last_seg].block == k) return &b->segs[b->last_seg];
-    for (uint32_t i = 0; i < b->n_segs; i++)
-        if (b->segs[i].block == k) {
-            b->last_seg = i;
-            return &b->segs[i];
+    if (k < b->cap_seg_at) {
+        if (b->seg_at[k]) {
+            b->last_seg = b->seg_at[k] - 1;
+            return &b->segs[b->last_seg];
         }
+    } else if (k >= SEG_AT_MAX) {
+        for (uint32_t i = 0; i < b->n_segs; i++)
+            if (b->segs[i].block == k) {
+                b->last_seg = i;
+                return &b->segs[i];
+            }
+    } else {
+        uint32_t cap = b->cap_seg_at ? b->cap_seg_at : 64;
+        while (cap <= k) cap *= 2;
+        uint32_t *v = realloc(b->seg_at, (size_t)cap * sizeof *v);
+        if (!v) return NULL;
+        memset(v + b->cap_seg_at, 0, (size_t)(cap - b->cap_seg_at) * sizeof *v);
+        b->seg_at = v;
+        b->cap_seg_at = cap;
+    }
     if (b->n_segs == b->cap_segs) {
         uint32_t cap = b->cap_segs ? 2 * b->cap_segs : 4;
         batch_seg *g = realloc(b->segs, (size_t)cap * sizeof *g);
@@ -158,6 +182,7 @@ static batch_seg *seg_of(slog_batch *b, uint32_t k)
     g->seg.failed = false;
     g->n_seg = g->n_mirror = 0;
     b->last_seg = b->n_segs++;
+    if (k < b->cap_seg_at) b->seg_at[k] = b->n_segs;
     return g;
 }
 

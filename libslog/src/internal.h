@@ -156,6 +156,7 @@ typedef struct slog_prev_acc {
     uint32_t dir_tl0;         /* the first timeline direct covers (a
                                     batch's lane of ranks; 0 in the writer) */
     uint32_t dir_tl, dir_cat; /* dimensions direct was made for */
+    uint32_t dir_cap;         /* cells allocated (at least dir_tl x dir_cat) */
     float *pool;              /* bin storage, n_bins per row, cap_rows rows */
     uint32_t first_rows;      /* rows to make room for at first, 0: as
                                     many as the direct table holds, up to
@@ -314,7 +315,9 @@ struct slog_batch {
     batch_seg *segs;
     uint32_t n_segs, cap_segs;
     uint32_t last_seg; /* the segment used last (lanes go rank by rank) */
-    uint64_t n_seg;    /* drawables among the records (no mirrors) */
+    uint32_t *seg_at;  /* by block: 1 + its segment's index, 0: none */
+    uint32_t cap_seg_at;
+    uint64_t n_seg; /* drawables among the records (no mirrors) */
     /* What their preview over the leaf needs of them, in order: the
      * writer makes the preview when it takes the batch (batch_preview),
      * so that the bins of a row, hundreds of bytes where a rank has a

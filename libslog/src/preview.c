@@ -94,13 +94,23 @@ static void rehash(slog_prev_acc *a)
 
 void prev_resize_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_timelines, uint32_t n_categories)
 {
-    free(a->direct);
-    a->direct = NULL;
+    uint64_t cells = (uint64_t)n_timelines * n_categories;
+    bool fits = cells <= DIRECT_MAX && cells;
     a->dir_tl0 = first_timeline;
     a->dir_tl = n_timelines;
     a->dir_cat = n_categories;
-    if ((uint64_t)n_timelines * n_categories <= DIRECT_MAX && n_timelines && n_categories)
-        a->direct = calloc((size_t)n_timelines * n_categories, sizeof *a->direct);
+    /* With no rows the table is all zeros (prev_reset clears the cells
+     * of its rows): one accumulator serves the batches of every lane in
+     * turn, each with its own timelines, and clearing a new table for
+     * each batch was a twentieth of a build with thousands of ranks. */
+    if (fits && a->direct && !a->n_rows && cells <= a->dir_cap) {
+        if (a->n_hashed) rehash(a); /* none: the hash is all zeros too */
+        return;
+    }
+    free(a->direct);
+    a->direct = NULL;
+    a->dir_cap = 0;
+    if (fits && (a->direct = calloc((size_t)cells, sizeof *a->direct))) a->dir_cap = (uint32_t)cells;
     for (uint32_t i = 0; a->direct && i < a->n_rows; i++) {
         const slog_prev_row *r = &a->rows[i];
         size_t cell;
