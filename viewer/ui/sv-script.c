@@ -325,8 +325,7 @@ static gboolean verb_expect_flows(SvWindow *self, const char *arg)
     const sv_flows *fl = sv_timeline_get_flows(self->timeline, &current);
     gboolean shown = fl && sv_flows_visible(&self->doc->pal);
     gboolean want_none = g_str_equal(arg, "none");
-    if (!want_none && sv_timeline_is_folded(self->timeline) && sv_flows_visible(&self->doc->pal) &&
-        (!current || sv_timeline_flows_busy(self->timeline))) {
+    if (!current || sv_timeline_flows_busy(self->timeline)) {
         self->script_i--; /* again at the next step */
         return TRUE;
     }

@@ -410,8 +410,8 @@ const sv_flows *sv_timeline_get_flows(SvTimeline *self, gboolean *current)
     uint32_t n = flows_wanted(self, &t0, &t1, &gf);
     const sv_flows *fl = self->flows;
     if (current)
-        *current = n && !self->flows_in_flight && fl &&
-                   flows_are(fl->t0, fl->t1, fl->group_first, fl->n_groups, t0, t1, gf, n);
+        *current = !n || (!self->flows_in_flight && fl &&
+                          flows_are(fl->t0, fl->t1, fl->group_first, fl->n_groups, t0, t1, gf, n));
     free(gf);
     return sv_timeline_is_folded(self) ? fl : NULL;
 }
