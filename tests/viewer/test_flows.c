@@ -103,7 +103,7 @@ static void test_counts(slog_reader *r)
     /* uneven groups over every timeline */
     uint32_t all[] = {0, 5, 17, 40, nt};
     uint64_t whole = check_against_model(r, fi->t_min, fi->t_max, SV_FLOWS_SLICES, all, 4);
-    /* one slice sums what eight do */
+    /* a single slice sums what the slices do */
     CHECK(check_against_model(r, fi->t_min, fi->t_max, 1, all, 4) == whole);
     /* a window cutting the tree's nodes, and groups leaving timelines out */
     uint32_t some[] = {3, 10, 30, 31};

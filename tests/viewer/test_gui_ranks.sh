@@ -19,7 +19,7 @@ mkdir -p "$HOME"
 FILE="$WORK/ranks.slog2"
 "$GEN" "$FILE" 2048 20 64 24000000 || exit 1
 # messages between the folded bands (flows.h): every arrow over the whole
-# trace, and those sent in 0.2-0.25 s, counted from slog2-print
+# trace, and those sent in a narrower window, counted from slog2-print
 ARROWS=$("$PRINT" "$FILE" | awk '$2 == "arrow" { n += $4 } END { print n + 0 }')
 ARROWS_W=$("$PRINT" --window 0.2:0.25 --format csv "$FILE" |
   awk -F, '$1 == "arrow" && $4 >= 0.2 && $4 <= 0.25 { n++ } END { print n + 0 }')
