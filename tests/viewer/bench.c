@@ -287,7 +287,7 @@ static void ranks_frame(view *v, const sv_rank_axis *ax, double *q_ms, double *d
             exit(1);
         }
         double t1 = now_ms();
-        sv_compose_fold(v->cr, W, H, &v->d, &v->vp, ax, f, v->ov);
+        sv_compose_fold(v->cr, W, H, &v->d, &v->vp, ax, f, NULL, v->ov);
         cairo_surface_flush(v->surf);
         *q_ms = t1 - t0;
         *d_ms = now_ms() - t1;

@@ -18,12 +18,20 @@ export HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/home/config" XDG_DATA_HOME="$WOR
 mkdir -p "$HOME"
 FILE="$WORK/ranks.slog2"
 "$GEN" "$FILE" 2048 20 64 24000000 || exit 1
-SHOT="$WORK/ranks-folded.png" SHOT1="$WORK/ranks-one.png"
-rm -f "$SHOT" "$SHOT1"
+# messages between the folded bands (flows.h): every arrow over the whole
+# trace, and those sent in a narrower window, counted from slog2-print
+ARROWS=$("$PRINT" "$FILE" | awk '$2 == "arrow" { n += $4 } END { print n + 0 }')
+ARROWS_W=$("$PRINT" --window 0.2:0.25 --format csv "$FILE" |
+  awk -F, '$1 == "arrow" && $4 >= 0.2 && $4 <= 0.25 { n++ } END { print n + 0 }')
+[ "$ARROWS" -gt 0 ] && [ "$ARROWS_W" -gt 0 ] || { echo "slog2-print counts no arrows"; exit 1; }
+SHOT="$WORK/ranks-folded.png" SHOT1="$WORK/ranks-one.png" SHOT5="$WORK/ranks-flows.png"
+rm -f "$SHOT" "$SHOT1" "$SHOT5"
 SLOG2_VIEW_SCRIPT="sleep 300; expect-folded yes; stats; screenshot $SHOT;
  ranks 1000 1001; sleep 300; expect-folded no; expect-rows-drawn; stats; screenshot $SHOT1;
  action back; sleep 300; expect-folded yes;
- ranks 500 1100; sleep 300; expect-folded yes; action zoom-fit; sleep 300; expect-folded yes; quit" \
+ ranks 500 1100; sleep 300; expect-folded yes; action zoom-fit; sleep 300; expect-folded yes;
+ expect-flows $ARROWS; set-visible message no; sleep 100; expect-flows none; set-visible message yes;
+ window 0.2 0.25; sleep 300; expect-flows $ARROWS_W; screenshot $SHOT5; quit" \
   timeout 120 "$VIEW" "$FILE" > "$WORK/ranks.out" 2> "$WORK/ranks.err"
 rc=$?
 cat "$WORK/ranks.out"
@@ -34,7 +42,13 @@ grep -q "^FAIL" "$WORK/ranks.out" && exit 1
 [ "$(grep -c '^folded: yes, timelines 0-2048$' "$WORK/ranks.out")" = 3 ] ||
   { echo "not folded over all 2,048 timelines three times"; exit 1; }
 grep -q '^folded: no, timelines 1000-1001$' "$WORK/ranks.out" || { echo "rank 1000 alone not shown"; exit 1; }
-for s in "$SHOT" "$SHOT1"; do
+# the flows summed every arrow, none with the arrows hidden, then the window's
+[ "$(grep -c "^flows: .* $ARROWS messages, 0 outside" "$WORK/ranks.out")" = 1 ] ||
+  { echo "the flows over the whole trace do not sum its $ARROWS arrows"; exit 1; }
+grep -q '^flows: none$' "$WORK/ranks.out" || { echo "flows drawn with the arrows hidden"; exit 1; }
+grep -q "^flows: .* $ARROWS_W messages, 0 outside" "$WORK/ranks.out" ||
+  { echo "the flows of 0.2-0.25 s do not sum its $ARROWS_W arrows"; exit 1; }
+for s in "$SHOT" "$SHOT1" "$SHOT5"; do
   [ -s "$s" ] || { echo "no screenshot $s"; exit 1; }
 done
 

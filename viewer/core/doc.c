@@ -158,7 +158,7 @@ void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewp
 }
 
 void sv_compose_fold(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp, const sv_rank_axis *ax,
-                     const sv_fold *fold, const sv_overview *ov)
+                     const sv_fold *fold, const sv_flows *flows, const sv_overview *ov)
 {
     sv_compose_geom g;
     sv_compose_geom_for(W, H, &g);
@@ -172,6 +172,7 @@ void sv_compose_fold(cairo_t *cr, double W, double H, const sv_doc *d, const sv_
     cairo_translate(cr, g.canvas_x, g.canvas_y);
     sv_fold_params p = {.vp = vp, .ax = ax, .fold = fold, .pal = &d->pal, .hover_row = -1};
     sv_render_fold(cr, g.canvas_w, g.canvas_h, &p);
+    sv_render_flows(cr, g.canvas_w, g.canvas_h, flows, vp, ax, &d->pal);
     cairo_restore(cr);
     /* the header says the rows are folded, and how far */
     char hdr[64];
@@ -279,6 +280,7 @@ typedef struct picture {
     const sv_scene *scene;
     const sv_rank_axis *ax;
     const sv_fold *fold;
+    const sv_flows *flows;
     const sv_overview *ov;
     double w, h, legend_h;
     const char *caption;
@@ -288,7 +290,7 @@ static void draw_picture(cairo_t *cr, void *user)
 {
     const picture *p = user;
     if (p->fold)
-        sv_compose_fold(cr, p->w, p->h, p->d, p->vp, p->ax, p->fold, p->ov);
+        sv_compose_fold(cr, p->w, p->h, p->d, p->vp, p->ax, p->fold, p->flows, p->ov);
     else
         sv_compose(cr, p->w, p->h, p->d, p->vp, p->lay, p->scene, p->ov);
     if (p->legend_h > 0) {
@@ -309,6 +311,7 @@ static int render_folded(const sv_headless_opts *o, const sv_doc *d, const sv_co
     slog_error err;
     memset(&err, 0, sizeof err);
     sv_fold *fold = NULL, *ov_fold = NULL;
+    sv_flows *flows = NULL;
     sv_overview *ov = NULL;
     sv_rank_axis ax;
     sv_rank_axis_init(&ax, first, (double)last + 1, g->canvas_h);
@@ -327,10 +330,24 @@ static int render_folded(const sv_headless_opts *o, const sv_doc *d, const sv_co
         }
         ov = sv_overview_from_fold(ov_fold);
     }
+    /* the messages between the bands, as flows between groups of them */
+    if (sv_flows_visible(&d->pal)) {
+        uint32_t *gf = NULL;
+        uint32_t ng = sv_flows_groups_for_fold(fold, &ax, SV_FLOWS_MIN_GROUP_PX, &gf);
+        if (ng)
+            flows = sv_flows_compute(d->r, (int64_t)floor(vp->t0), (int64_t)ceil(vp->t1), SV_FLOWS_SLICES, gf, ng, NULL,
+                                     NULL, &err);
+        free(gf);
+        if (ng && !flows) {
+            fprintf(errf, "slog2-view: %s\n", err.message);
+            goto out;
+        }
+    }
     picture pic = {.d = d,
                    .vp = vp,
                    .ax = &ax,
                    .fold = fold,
+                   .flows = flows,
                    .ov = ov,
                    .w = o->width,
                    .h = pic_h,
@@ -352,8 +369,13 @@ static int render_folded(const sv_headless_opts *o, const sv_doc *d, const sv_co
                 (unsigned long long)fold->stats.nodes_read, (unsigned long long)fold->stats.bytes_read,
                 (unsigned long long)fold->stats.drawables, (unsigned long long)fold->stats.previews, fold->query_ms,
                 (unsigned long long)(ov_fold ? ov_fold->stats.bytes_read : 0));
+    if (o->print_stats && flows)
+        fprintf(to_stdout ? errf : stdout, "flows %zu in %u groups x %u slices, messages %llu, outside %llu, %.2f ms\n",
+                flows->n_flows, flows->n_groups, flows->n_slices, (unsigned long long)flows->total,
+                (unsigned long long)flows->outside, flows->query_ms);
     rc = 0;
 out:
+    sv_flows_free(flows);
     sv_overview_free(ov);
     sv_fold_free(ov_fold);
     sv_fold_free(fold);

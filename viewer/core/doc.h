@@ -10,6 +10,7 @@
 #include <cairo.h>
 #include <stdio.h>
 
+#include "flows.h"
 #include "fold.h"
 #include "render.h"
 #include "scene.h"
@@ -46,9 +47,10 @@ void sv_compose(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewp
                 const sv_scene *scene, const sv_overview *ov);
 
 /* The same with the timelines folded into rows (fold.h); ax places them
- * on the canvas. fold and ov may be NULL. */
+ * on the canvas, flows (flows.h) are drawn over them. fold, flows and ov
+ * may be NULL. */
 void sv_compose_fold(cairo_t *cr, double W, double H, const sv_doc *d, const sv_viewport *vp, const sv_rank_axis *ax,
-                     const sv_fold *fold, const sv_overview *ov);
+                     const sv_fold *fold, const sv_flows *flows, const sv_overview *ov);
 
 /* Options of `slog2-view --render`. */
 typedef struct sv_headless_opts {

@@ -172,6 +172,62 @@ sv_fold *sv_query_fold_finish(GAsyncResult *res, GError **error)
     return g_task_propagate_pointer(G_TASK(res), error);
 }
 
+/* ------------------------------------------------------------ flows */
+
+typedef struct flows_job {
+    SvDocRef *doc;
+    int64_t t0, t1;
+    uint32_t n_slices, n_groups;
+    uint32_t *group_first;
+} flows_job;
+
+static void flows_job_free(gpointer p)
+{
+    flows_job *j = p;
+    sv_doc_ref_release(j->doc);
+    g_free(j->group_first);
+    g_free(j);
+}
+
+static void flows_thread(GTask *task, gpointer src, gpointer data, GCancellable *c)
+{
+    flows_job *j = data;
+    slog_error err;
+    memset(&err, 0, sizeof err);
+    sv_flows *fl = sv_flows_compute(j->doc->r, j->t0, j->t1, j->n_slices, j->group_first, j->n_groups,
+                                    c ? is_cancelled : NULL, c, &err);
+    if (c && g_cancellable_is_cancelled(c)) {
+        sv_flows_free(fl);
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+    } else if (fl) {
+        g_task_return_pointer(task, fl, (GDestroyNotify)sv_flows_free);
+    } else {
+        return_slog_error(task, &err);
+    }
+}
+
+void sv_query_flows_async(SvDocRef *doc, int64_t t0, int64_t t1, uint32_t n_slices, const uint32_t *group_first,
+                          uint32_t n_groups, GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user)
+{
+    flows_job *j = g_new0(flows_job, 1);
+    j->doc = sv_doc_ref_acquire(doc);
+    j->t0 = t0;
+    j->t1 = t1;
+    j->n_slices = n_slices;
+    j->n_groups = n_groups;
+    j->group_first = g_memdup2(group_first, sizeof *group_first * ((size_t)n_groups + 1));
+    GTask *task = g_task_new(NULL, cancellable, cb, user);
+    g_task_set_task_data(task, j, flows_job_free);
+    g_task_set_return_on_cancel(task, FALSE);
+    g_task_run_in_thread(task, flows_thread);
+    g_object_unref(task);
+}
+
+sv_flows *sv_query_flows_finish(GAsyncResult *res, GError **error)
+{
+    return g_task_propagate_pointer(G_TASK(res), error);
+}
+
 /* ------------------------------------------------------------ stats */
 
 typedef struct stats_job {

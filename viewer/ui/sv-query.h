@@ -38,6 +38,15 @@ void sv_query_fold_list_async(SvDocRef *doc, double t0, double t1, int width, co
                               GAsyncReadyCallback cb, gpointer user);
 struct sv_fold *sv_query_fold_finish(GAsyncResult *res, GError **error);
 
+/* The flows between row groups (sv_flows_compute) of [t0, t1] in n_slices
+ * slices over the n_groups groups group_first (n_groups + 1, copied) on a
+ * worker, checking cancellable between slices. Finish: the flows
+ * (sv_flows_free) or NULL with error set, G_IO_ERROR_CANCELLED when
+ * cancelled. */
+void sv_query_flows_async(SvDocRef *doc, int64_t t0, int64_t t1, uint32_t n_slices, const uint32_t *group_first,
+                          uint32_t n_groups, GCancellable *cancellable, GAsyncReadyCallback cb, gpointer user);
+struct sv_flows *sv_query_flows_finish(GAsyncResult *res, GError **error);
+
 /* Range statistics (sv_range_stats_compute) on a worker. The result is a
  * newly allocated sv_range_stats; free with sv_query_stats_free. */
 void sv_query_range_stats_async(SvDocRef *doc, int64_t t0, int64_t t1, GCancellable *cancellable,

@@ -316,6 +316,37 @@ static gboolean verb_expect_ranks(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+static gboolean verb_expect_flows(SvWindow *self, const char *arg)
+{
+    /* N | none: the flows drawn over the fold (flows.h) are those of the
+     * view on screen and sum N messages, or none are drawn (not folded,
+     * the arrows hidden); waits for the flows of the view to come in */
+    gboolean current = FALSE;
+    const sv_flows *fl = sv_timeline_get_flows(self->timeline, &current);
+    gboolean shown = fl && sv_flows_visible(&self->doc->pal);
+    gboolean want_none = g_str_equal(arg, "none");
+    if (!current || sv_timeline_flows_busy(self->timeline)) {
+        self->script_i--; /* again at the next step */
+        return TRUE;
+    }
+    if (shown)
+        printf("flows: %u groups, %u slices, %zu lines, %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT
+               " outside, %.1f ms\n",
+               fl->n_groups, fl->n_slices, fl->n_flows, fl->total, fl->outside, fl->query_ms);
+    else
+        printf("flows: none\n");
+    char *end;
+    guint64 n = g_ascii_strtoull(arg, &end, 10);
+    if (want_none) {
+        if (shown) script_fail(self, "flows are drawn");
+    } else if (end == arg || *end) {
+        script_fail(self, "expect-flows wants N or none");
+    } else if (!shown || fl->total != n) {
+        script_fail(self, "the flows sum another number of messages");
+    }
+    return TRUE;
+}
+
 static gboolean verb_expect_file(SvWindow *self, const char *arg)
 {
     char *base = self->path ? g_path_get_basename(self->path) : g_strdup("");
@@ -695,6 +726,7 @@ static const script_verb VERBS[] = {
     {"expect-rows", 1, verb_expect_rows},
     {"rubber-band", 1, verb_rubber_band},
     {"expect-ranks", 1, verb_expect_ranks},
+    {"expect-flows", 1, verb_expect_flows},
     {"expect-folded", 1, verb_expect_folded},
     {"expect-file", 1, verb_expect_file},
     {"set-colour", 1, verb_set_colour},

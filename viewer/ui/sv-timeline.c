@@ -3,6 +3,8 @@
 #include "sv-timeline.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "density.h"
 #include "launch.h"
@@ -62,6 +64,14 @@ struct _SvTimeline {
     sv_fold *fold;
     GCancellable *fold_cancel;
     gboolean fold_in_flight, fold_dirty;
+    /* Messages between the folded bands (flows.h), asked for after a
+     * folded frame is drawn; flows_want is what the running job computes
+     * (its window and groups), to tell a view that moved on. */
+    sv_flows *flows;
+    GCancellable *flows_cancel;
+    gboolean flows_in_flight;
+    int64_t flows_want_t0, flows_want_t1;
+    uint32_t *flows_want, flows_want_n;
     gboolean lay_ranks; /* the layout is rank mode's (visible timelines only) */
     /* Rows chosen by an expression (rowfilter.h), NULL: every timeline.
      * With it the rank axis counts positions in its list. */
@@ -310,6 +320,107 @@ static void request_fold(SvTimeline *self)
                             fold_done, g_object_ref(self));
 }
 
+static void flows_done(GObject *src, GAsyncResult *res, gpointer user)
+{
+    SvTimeline *self = user;
+    GError *error = NULL;
+    sv_flows *fl = sv_query_flows_finish(res, &error);
+    gboolean current = g_task_get_cancellable(G_TASK(res)) == self->flows_cancel;
+    if (current) self->flows_in_flight = FALSE;
+    if (fl && current) {
+        sv_flows_free(self->flows);
+        self->flows = fl;
+        gtk_widget_queue_draw(GTK_WIDGET(self));
+    } else {
+        sv_flows_free(fl);
+        if (error && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            g_signal_emit(self, signals[SIG_ERROR], 0, error->message);
+    }
+    g_clear_error(&error);
+    g_object_unref(self);
+}
+
+/* The flows' window and groups equal t0, t1 and gf (n groups). */
+static gboolean flows_are(int64_t ft0, int64_t ft1, const uint32_t *fgf, uint32_t fn, int64_t t0, int64_t t1,
+                          const uint32_t *gf, uint32_t n)
+{
+    return fgf && ft0 == t0 && ft1 == t1 && fn == n && memcmp(fgf, gf, sizeof *gf * ((size_t)n + 1)) == 0;
+}
+
+/* The flows the folded frame on screen wants: its window, the groups of
+ * its bands as the axis shows them. 0 groups when there are none to show
+ * (no fold yet, a fold of chosen rows, the arrows hidden). */
+static uint32_t flows_wanted(SvTimeline *self, int64_t *t0, int64_t *t1, uint32_t **gf)
+{
+    *gf = NULL;
+    if (!self->doc || !self->fold || !fold_matches(self) || !sv_flows_visible(&self->doc->pal)) return 0;
+    *t0 = (int64_t)self->fold->t0;
+    *t1 = (int64_t)self->fold->t1;
+    return sv_flows_groups_for_fold(self->fold, &self->ax, SV_FLOWS_MIN_GROUP_PX, gf);
+}
+
+/* After a folded frame: compute the flows of what it shows on a worker,
+ * unless they are in hand or on their way; a job for a view left behind is
+ * cancelled. */
+static void request_flows(SvTimeline *self)
+{
+    int64_t t0 = 0, t1 = 0;
+    uint32_t *gf = NULL;
+    uint32_t n = flows_wanted(self, &t0, &t1, &gf);
+    if (!n) {
+        free(gf);
+        return;
+    }
+    const sv_flows *fl = self->flows;
+    if ((fl && flows_are(fl->t0, fl->t1, fl->group_first, fl->n_groups, t0, t1, gf, n)) ||
+        (self->flows_in_flight &&
+         flows_are(self->flows_want_t0, self->flows_want_t1, self->flows_want, self->flows_want_n, t0, t1, gf, n))) {
+        free(gf);
+        return;
+    }
+    if (self->flows_cancel) g_cancellable_cancel(self->flows_cancel);
+    g_clear_object(&self->flows_cancel);
+    self->flows_cancel = g_cancellable_new();
+    self->flows_in_flight = TRUE;
+    self->flows_want_t0 = t0;
+    self->flows_want_t1 = t1;
+    g_free(self->flows_want);
+    self->flows_want = g_memdup2(gf, sizeof *gf * ((size_t)n + 1));
+    self->flows_want_n = n;
+    sv_query_flows_async(self->doc, t0, t1, SV_FLOWS_SLICES, gf, n, self->flows_cancel, flows_done, g_object_ref(self));
+    free(gf);
+}
+
+/* Drop the flows and any job computing them (another file, other rows). */
+static void clear_flows(SvTimeline *self)
+{
+    if (self->flows_cancel) g_cancellable_cancel(self->flows_cancel);
+    g_clear_object(&self->flows_cancel);
+    self->flows_in_flight = FALSE;
+    g_clear_pointer(&self->flows_want, g_free);
+    self->flows_want_n = 0;
+    sv_flows_free(self->flows);
+    self->flows = NULL;
+}
+
+const sv_flows *sv_timeline_get_flows(SvTimeline *self, gboolean *current)
+{
+    int64_t t0 = 0, t1 = 0;
+    uint32_t *gf = NULL;
+    uint32_t n = flows_wanted(self, &t0, &t1, &gf);
+    const sv_flows *fl = self->flows;
+    if (current)
+        *current = !n || (!self->flows_in_flight && fl &&
+                          flows_are(fl->t0, fl->t1, fl->group_first, fl->n_groups, t0, t1, gf, n));
+    free(gf);
+    return sv_timeline_is_folded(self) ? fl : NULL;
+}
+
+gboolean sv_timeline_flows_busy(SvTimeline *self)
+{
+    return self->flows_in_flight;
+}
+
 static gboolean scene_matches(SvTimeline *self)
 {
     return self->scene && self->scene->t0 == self->vp.t0 && self->scene->t1 == self->vp.t1 &&
@@ -493,11 +604,15 @@ static void sv_timeline_snapshot(GtkWidget *w, GtkSnapshot *snapshot)
                              .range_t0 = self->r0,
                              .range_t1 = self->r1};
         sv_render_fold(cr, width, height - SV_RULER_H, &fp);
+        /* flows of another window or other groups still sit where their
+         * times and timelines are, until the current ones are in */
+        sv_render_flows(cr, width, height - SV_RULER_H, self->flows, &self->vp, &self->ax, &self->doc->pal);
         draw_rubber_band(self, cr);
         cairo_destroy(cr);
         if (self->fold) {
             self->drawn = TRUE;
             sv_launch_first_frame();
+            request_flows(self);
         }
         return;
     }
@@ -970,6 +1085,7 @@ void sv_timeline_set_doc(SvTimeline *self, SvDocRef *doc)
     self->fold_in_flight = self->fold_dirty = FALSE;
     sv_fold_free(self->fold);
     self->fold = NULL;
+    clear_flows(self);
     self->drawn = FALSE;
     sv_rowsel_free(self->rowsel);
     self->rowsel = NULL;
@@ -1120,6 +1236,7 @@ void sv_timeline_set_rowsel(SvTimeline *self, sv_rowsel *sel)
     self->fold_in_flight = self->fold_dirty = FALSE;
     sv_fold_free(self->fold);
     self->fold = NULL;
+    clear_flows(self);
     self->have_hover = self->have_sel = FALSE;
     self->hover_row = -1;
     sv_rowsel_free(self->rowsel);
@@ -1294,6 +1411,8 @@ static void sv_timeline_dispose(GObject *o)
     g_clear_object(&self->cancel);
     if (self->fold_cancel) g_cancellable_cancel(self->fold_cancel);
     g_clear_object(&self->fold_cancel);
+    if (self->flows_cancel) g_cancellable_cancel(self->flows_cancel);
+    g_clear_object(&self->flows_cancel);
     g_clear_pointer(&self->popover, gtk_widget_unparent);
     G_OBJECT_CLASS(sv_timeline_parent_class)->dispose(o);
 }
@@ -1303,6 +1422,8 @@ static void sv_timeline_finalize(GObject *o)
     SvTimeline *self = SV_TIMELINE(o);
     sv_scene_free(self->scene);
     sv_fold_free(self->fold);
+    sv_flows_free(self->flows);
+    g_free(self->flows_want);
     sv_rowsel_free(self->rowsel);
     sv_layout_clear(&self->lay);
     sv_doc_ref_release(self->doc);

@@ -99,6 +99,14 @@ gboolean sv_timeline_is_folded(SvTimeline *self);
 /* The fold on screen while folded, else NULL. */
 const sv_fold *sv_timeline_get_fold(SvTimeline *self);
 const sv_rank_axis *sv_timeline_get_rank_axis(SvTimeline *self);
+/* The flows drawn over the fold (flows.h) while folded, else NULL; they
+ * may be of a view left behind while the current one's are computed.
+ * current (may be NULL): they are those of the view on screen, or it
+ * wants none (not folded yet, rows chosen by an expression, the arrows
+ * hidden). */
+const sv_flows *sv_timeline_get_flows(SvTimeline *self, gboolean *current);
+/* The flows of a folded frame are being computed. */
+gboolean sv_timeline_flows_busy(SvTimeline *self);
 /* The fold on screen was made for the current view. */
 gboolean sv_timeline_fold_drawn(SvTimeline *self);
 /* Zoom the rank axis by factor around canvas y (Shift+wheel, the wheel
