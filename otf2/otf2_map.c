@@ -566,6 +566,7 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
         }
         if (!next) break;
         next->started = true;
+        o2_stream_reading(&m, next);
         if (!o2_events_read(ev, ni, chunk))
             o2_stream_end_location(&m, next);
         else
@@ -580,6 +581,7 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
         }
         if (f.failed) break;
     }
+    o2_stream_reading(&m, NULL);
     o2_events_close(ev);
     ev = NULL;
     if (f.failed) goto done;
