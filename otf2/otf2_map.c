@@ -23,7 +23,7 @@
  * budget over all locations, so what waits stays flat in their number,
  * down to a floor below which switching readers would cost more than the
  * memory saved. With one location a rank, what is made does not depend
- * on the chunk: a location's records are taken in its own order, a rank's
+ * on the chunk (cancelled requests aside, docs/OTF2.md): a location's records are taken in its own order, a rank's
  * receives and a channel's sends come from its one location, and the
  * watermark, not the chunk, decides what is written. The threads of a
  * process share a rank, and their receives and sends enter its queues in
