@@ -19,8 +19,34 @@
 
 /* Records read from a location at a time: the reading moves to the
  * location that is furthest behind after each chunk, so what waits in the
- * heap spans about a chunk of every location. */
-#define O2_CHUNK 16384
+ * heap spans about a chunk of every location. The chunk is a share of a
+ * budget over all locations, so what waits stays flat in their number,
+ * down to a floor below which switching readers would cost more than the
+ * memory saved. With one location a rank, what is made does not depend
+ * on the chunk (cancelled requests aside, docs/OTF2.md): a location's records are taken in its own order, a rank's
+ * receives and a channel's sends come from its one location, and the
+ * watermark, not the chunk, decides what is written. The threads of a
+ * process share a rank, and their receives and sends enter its queues in
+ * the order they are read, which the chunk decides: there the chunk stays
+ * the one it always was, so the file does too. SLOG2_OTF2_CHUNK forces a
+ * chunk, for the test that checks this (tests/otf2/test_chunk.sh). */
+#define O2_CHUNK        16384
+#define O2_CHUNK_BUDGET (4 * O2_CHUNK)
+#define O2_CHUNK_MIN    1024
+
+static uint64_t chunk_size(const o2_archive *a)
+{
+    const char *env = getenv("SLOG2_OTF2_CHUNK");
+    if (env && *env) {
+        char *end = NULL;
+        unsigned long long v = strtoull(env, &end, 10);
+        if (end && !*end && v > 0) return v;
+    }
+    for (size_t i = 0; i < a->n_locs; i++)
+        if (a->locs[i].thread > 0) return O2_CHUNK;
+    uint64_t c = O2_CHUNK_BUDGET / MAX(a->n_locs, 1);
+    return CLAMP(c, O2_CHUNK_MIN, O2_CHUNK);
+}
 
 /* ------------------------------------------------------------ categories */
 
@@ -523,6 +549,7 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
         o2_category(&m, SLOG_KIND_ARROW, "message", "message", PALETTE_ARROW, call_arrow_fields, N_ARROW_FIELDS, 0);
     o2_stream_init(&m);
     m.out = o2_out_new(o->threads != 1);
+    const uint64_t chunk = chunk_size(&a);
     /* Read the location furthest behind, a chunk at a time; write what no
      * record still to come can precede. */
     for (;;) {
@@ -539,7 +566,8 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
         }
         if (!next) break;
         next->started = true;
-        if (!o2_events_read(ev, ni, O2_CHUNK))
+        o2_stream_reading(&m, next);
+        if (!o2_events_read(ev, ni, chunk))
             o2_stream_end_location(&m, next);
         else
             o2_stream_match(&m);
@@ -553,6 +581,7 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
         }
         if (f.failed) break;
     }
+    o2_stream_reading(&m, NULL);
     o2_events_close(ev);
     ev = NULL;
     if (f.failed) goto done;

@@ -247,17 +247,41 @@ static o2_send *chan_head(mapper *m, chan *c)
  * earlier one can still be read. A send is taken to be recorded in the
  * innermost open region (the MPI call's), so a location's next one starts
  * no earlier than that region or its next record. */
+static int64_t loc_send_watermark(const o2_loc *l)
+{
+    if (!l->started) return INT64_MIN;
+    int64_t w = l->last_t + l->shift_ns;
+    if (l->stack.n) w = MIN(w, l->stack.v[l->stack.n - 1].t0);
+    return w;
+}
+
+/* While a chunk of one location is read, only that location's part can
+ * move: the others' is taken once per chunk (o2_stream_reading), not on
+ * every record, which would scan every location each time. */
 static int64_t send_watermark(const mapper *m)
 {
+    const o2_loc *r = m->reading;
+    if (r) return r->finished ? m->others_send_w : MIN(m->others_send_w, loc_send_watermark(r));
     int64_t w = INT64_MAX;
     for (size_t i = 0; i < m->a->n_locs; i++) {
         const o2_loc *l = &m->a->locs[i];
         if (l->finished) continue;
-        if (!l->started) return INT64_MIN;
-        w = MIN(w, l->last_t + l->shift_ns);
-        if (l->stack.n) w = MIN(w, l->stack.v[l->stack.n - 1].t0);
+        w = MIN(w, loc_send_watermark(l));
     }
     return w;
+}
+
+void o2_stream_reading(mapper *m, const o2_loc *l)
+{
+    m->reading = NULL;
+    if (!l) return;
+    int64_t w = INT64_MAX;
+    for (size_t i = 0; i < m->a->n_locs; i++) {
+        const o2_loc *x = &m->a->locs[i];
+        if (x != l && !x->finished) w = MIN(w, loc_send_watermark(x));
+    }
+    m->others_send_w = w;
+    m->reading = l;
 }
 
 static void take(mapper *m, o2_recv *r, chan *c)

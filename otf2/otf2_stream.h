@@ -74,6 +74,9 @@ typedef struct mapper {
     size_t n_done_heap, cap_done_heap;
     uint32_t n_rank_slots;
     bool all_read;
+    /* the location being read, and the send watermark of all the others */
+    const o2_loc *reading;
+    int64_t others_send_w;
     /* counts for the summary */
     uint64_t n_states, n_arrows, n_inferred, n_events, n_cancelled;
     uint64_t n_inferred_done; /* receive completions inferred */
@@ -104,6 +107,9 @@ void o2_stream_init(mapper *m);
 void o2_stream_end_location(mapper *m, o2_loc *l);
 /* Match what can be matched; with m->all_read, everything, listing the rest. */
 void o2_stream_match(mapper *m);
+/* A chunk of l is read next (NULL: none): no other location moves till
+ * then. */
+void o2_stream_reading(mapper *m, const o2_loc *l);
 /* The earliest end of a drawable that can still be made (INT64_MAX: none). */
 int64_t o2_stream_watermark(mapper *m);
 void o2_stream_free(mapper *m);
