@@ -246,3 +246,45 @@ gboolean sv_script_profile_do(SvWindow *w, const char *arg)
     g_strfreev(a);
     return TRUE;
 }
+
+typedef struct export_ctx {
+    char *failed;
+    SvWindow *main; /* weak pointer: NULL once the main window is gone */
+    sv_analysis_csv_writer write;
+    gpointer obj;
+} export_ctx;
+
+static void export_response_cb(GtkNativeDialog *d, int response, export_ctx *x)
+{
+    if (response == GTK_RESPONSE_ACCEPT) {
+        GFile *f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
+        char *path = f ? g_file_get_path(f) : NULL;
+        GError *error = NULL;
+        if (path && !x->write(x->obj, path, NULL, NULL, &error) && x->main)
+            sv_window_error_dialog(x->main, x->failed, error->message);
+        g_clear_error(&error);
+        g_free(path);
+        if (f) g_object_unref(f);
+    }
+    if (x->main) g_object_remove_weak_pointer(G_OBJECT(x->main), (gpointer *)&x->main);
+    g_object_unref(x->obj);
+    g_free(x->failed);
+    g_free(x);
+    g_object_unref(d);
+}
+
+void sv_analysis_export_csv(GtkWindow *parent, const char *title, const char *name, const char *failed, SvWindow *main,
+                            sv_analysis_csv_writer write, gpointer obj)
+{
+    GtkFileChooserNative *d =
+        gtk_file_chooser_native_new(title, parent, GTK_FILE_CHOOSER_ACTION_SAVE, "_Export", "_Cancel");
+    gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(d), name);
+    export_ctx *x = g_new0(export_ctx, 1);
+    x->failed = g_strdup(failed);
+    x->main = main;
+    if (main) g_object_add_weak_pointer(G_OBJECT(main), (gpointer *)&x->main);
+    x->write = write;
+    x->obj = g_object_ref(obj);
+    g_signal_connect(d, "response", G_CALLBACK(export_response_cb), x);
+    gtk_native_dialog_show(GTK_NATIVE_DIALOG(d));
+}

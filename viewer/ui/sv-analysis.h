@@ -44,6 +44,14 @@ void sv_analysis_set_title(GtkWindow *w, const char *what, SvWindow *main);
  * (analysis M ms, B blocks, K bytes read)" on stderr. */
 void sv_analysis_report_timing(const char *name, gint64 asked_us, double analysis_ms, const slog_query_stats *st);
 
+/* Export CSV: a save chooser titled TITLE over PARENT proposing NAME; the
+ * chosen path goes to WRITE(OBJ, path, NULL, NULL, &error), whose failure
+ * is shown as FAILED over the main window MAIN (may be NULL: then nothing
+ * is shown). OBJ is kept alive while the chooser is open. */
+typedef gboolean (*sv_analysis_csv_writer)(gpointer obj, const char *path, int64_t *t0, int64_t *t1, GError **error);
+void sv_analysis_export_csv(GtkWindow *parent, const char *title, const char *name, const char *failed, SvWindow *main,
+                            sv_analysis_csv_writer write, gpointer obj);
+
 /* The test script's verbs (sv-script.c's table; docs/VIEWER.md). */
 gboolean sv_analysis_script_busy(SvWindow *w);
 gboolean sv_script_matrix(SvWindow *w, const char *arg);

@@ -392,28 +392,15 @@ gboolean sv_matrix_window_write_csv(SvMatrixWindow *self, const char *path, int6
     return TRUE;
 }
 
-static void export_response_cb(GtkNativeDialog *d, int response, SvMatrixWindow *self)
+static gboolean write_csv(gpointer obj, const char *path, int64_t *t0, int64_t *t1, GError **error)
 {
-    if (response == GTK_RESPONSE_ACCEPT) {
-        GFile *f = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(d));
-        char *path = f ? g_file_get_path(f) : NULL;
-        GError *error = NULL;
-        if (path && !sv_matrix_window_write_csv(self, path, NULL, NULL, &error) && self->main)
-            sv_window_error_dialog(self->main, "The matrix could not be exported", error->message);
-        g_clear_error(&error);
-        g_free(path);
-        if (f) g_object_unref(f);
-    }
-    g_object_unref(d);
+    return sv_matrix_window_write_csv(obj, path, t0, t1, error);
 }
 
 static void export_clicked_cb(GtkButton *b, SvMatrixWindow *self)
 {
-    GtkFileChooserNative *d = gtk_file_chooser_native_new("Export Matrix as CSV", GTK_WINDOW(self),
-                                                          GTK_FILE_CHOOSER_ACTION_SAVE, "_Export", "_Cancel");
-    gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(d), "matrix.csv");
-    g_signal_connect(d, "response", G_CALLBACK(export_response_cb), self);
-    gtk_native_dialog_show(GTK_NATIVE_DIALOG(d));
+    sv_analysis_export_csv(GTK_WINDOW(self), "Export Matrix as CSV", "matrix.csv", "The matrix could not be exported",
+                           self->main, write_csv, self);
 }
 
 /* ------------------------------------------------------------ API */
