@@ -397,16 +397,9 @@ typedef struct find_ctx {
     sv_found *out;
 } find_ctx;
 
-static slog_cb_result find_cb(void *user, const slog_drawable *d)
+void sv_found_set(sv_found *out, const slog_drawable *d)
 {
-    find_ctx *c = user;
-    if (c->dir > 0 ? d->start <= c->from : d->start >= c->from) return SLOG_CONTINUE;
-    if (c->found && (c->dir > 0 ? d->start >= c->out->item.start : d->start <= c->out->item.start))
-        return SLOG_CONTINUE;
-    if (!sv_search_bound_match(c->b, d->kind, d->category, d->timeline, d->end_timeline, d->start, d->end, d->info,
-                               d->n_info))
-        return SLOG_CONTINUE;
-    sv_item *it = &c->out->item;
+    sv_item *it = &out->item;
     it->start = d->start;
     it->end = d->end;
     it->category = d->category;
@@ -416,7 +409,19 @@ static slog_cb_result find_cb(void *user, const slog_drawable *d)
     it->depth = 0;
     it->info_off = 0;
     it->n_info = (uint16_t)(d->n_info < SLOG_MAX_FIELDS ? d->n_info : SLOG_MAX_FIELDS);
-    memcpy(c->out->info, d->info, sizeof(int64_t) * it->n_info);
+    if (d->info && it->n_info) memcpy(out->info, d->info, sizeof(int64_t) * it->n_info);
+}
+
+static slog_cb_result find_cb(void *user, const slog_drawable *d)
+{
+    find_ctx *c = user;
+    if (c->dir > 0 ? d->start <= c->from : d->start >= c->from) return SLOG_CONTINUE;
+    if (c->found && (c->dir > 0 ? d->start >= c->out->item.start : d->start <= c->out->item.start))
+        return SLOG_CONTINUE;
+    if (!sv_search_bound_match(c->b, d->kind, d->category, d->timeline, d->end_timeline, d->start, d->end, d->info,
+                               d->n_info))
+        return SLOG_CONTINUE;
+    sv_found_set(c->out, d);
     c->found = 1;
     return SLOG_CONTINUE;
 }

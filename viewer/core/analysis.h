@@ -90,6 +90,9 @@ typedef struct sv_found {
     int64_t info[SLOG_MAX_FIELDS];
 } sv_found;
 
+/* out = the drawable d, its info fields copied (at most SLOG_MAX_FIELDS). */
+void sv_found_set(sv_found *out, const slog_drawable *d);
+
 /* Find the matching drawable with the smallest start > from (dir > 0) or
  * the largest start < from (dir < 0), scanning outward from `from` in
  * growing windows so a near hit costs little. Returns 1 found, 0 none,

@@ -349,17 +349,7 @@ static slog_cb_result find_cb(void *user, const slog_drawable *d)
     if (d->timeline < c->s0 || d->timeline > c->s1 || d->end_timeline < c->r0 || d->end_timeline > c->r1)
         return SLOG_CONTINUE;
     if (c->found && d->start >= c->out->item.start) return SLOG_CONTINUE;
-    sv_item *it = &c->out->item;
-    it->start = d->start;
-    it->end = d->end;
-    it->category = d->category;
-    it->timeline = d->timeline;
-    it->end_timeline = d->end_timeline;
-    it->kind = (uint8_t)d->kind;
-    it->depth = 0;
-    it->info_off = 0;
-    it->n_info = (uint16_t)(d->n_info < SLOG_MAX_FIELDS ? d->n_info : SLOG_MAX_FIELDS);
-    if (d->info && it->n_info) memcpy(c->out->info, d->info, sizeof(int64_t) * it->n_info);
+    sv_found_set(c->out, d);
     c->found = 1;
     return SLOG_CONTINUE;
 }
