@@ -19,17 +19,12 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t first, uint32_t last,
-                       uint32_t max_rows, slog_error *err)
+/* The window, columns and timelines of a fold. The grid takes whole
+ * nanoseconds; the window is widened to them so its columns cover what the
+ * viewport shows. */
+static void fold_set_window(sv_fold *f, double t0, double t1, int width, uint32_t first, uint32_t last)
 {
-    double start = now_ms();
-    const slog_file_info *fi = slog_reader_info(r);
-    sv_fold *f = calloc(1, sizeof *f);
-    if (!f) goto nomem;
     if (width < 1) width = 1;
-    if (max_rows < 1) max_rows = 1;
-    /* The grid takes whole nanoseconds; the window is widened to them so
-     * its columns cover what the viewport shows. */
     int64_t a = (int64_t)floor(t0), b = (int64_t)ceil(t1);
     if (b <= a) b = a + 1;
     f->t0 = (double)a;
@@ -38,6 +33,17 @@ sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t
     f->pixel_ns = (f->t1 - f->t0) / width;
     f->tl_first = first;
     f->tl_last = last;
+}
+
+sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t first, uint32_t last,
+                       uint32_t max_rows, slog_error *err)
+{
+    double start = now_ms();
+    const slog_file_info *fi = slog_reader_info(r);
+    sv_fold *f = calloc(1, sizeof *f);
+    if (!f) goto nomem;
+    if (max_rows < 1) max_rows = 1;
+    fold_set_window(f, t0, t1, width, first, last);
     f->n_categories = fi->n_categories;
     f->cat_kind = calloc(fi->n_categories + 1, 1);
     if (!f->cat_kind) goto nomem;
@@ -45,11 +51,11 @@ sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t
         const slog_category *c = slog_reader_category(r, k);
         f->cat_kind[k] = c ? (uint8_t)c->kind : SLOG_KIND_STATE;
     }
-    slog_grid_query q = {.t0 = a,
-                         .t1 = b,
+    slog_grid_query q = {.t0 = (int64_t)f->t0,
+                         .t1 = (int64_t)f->t1,
                          .tl_first = first,
                          .tl_last = last,
-                         .n_cols = (uint32_t)(width > 65536 ? 65536 : width),
+                         .n_cols = (uint32_t)(f->width > 65536 ? 65536 : f->width),
                          .n_rows = max_rows > 65536 ? 65536 : max_rows};
     if (slog_reader_grid(r, &q, &f->grid, &f->stats, err) != SLOG_OK) {
         sv_fold_free(f);
@@ -162,17 +168,9 @@ sv_fold *sv_fold_query_list(slog_reader *r, double t0, double t1, int width, con
         return NULL;
     }
     if (last >= n) last = n - 1;
-    if (width < 1) width = 1;
     if (width > 65536) width = 65536;
     if (max_rows < 1) max_rows = 1;
-    int64_t a = (int64_t)floor(t0), b = (int64_t)ceil(t1);
-    if (b <= a) b = a + 1;
-    f->t0 = (double)a;
-    f->t1 = (double)b;
-    f->width = width;
-    f->pixel_ns = (f->t1 - f->t0) / width;
-    f->tl_first = first;
-    f->tl_last = last;
+    fold_set_window(f, t0, t1, width, first, last);
     f->unit = 1;
     f->n_tl_file = nt;
     f->n_categories = fi->n_categories;
@@ -205,8 +203,11 @@ sv_fold *sv_fold_query_list(slog_reader *r, double t0, double t1, int width, con
     }
     list_ctx x = {.f = f, .row_of = row_of, .col_ns = f->pixel_ns};
     int64_t px = (int64_t)floor(f->pixel_ns);
-    slog_query q = {
-        .t0 = a, .t1 = b, .timelines = mask, .pixel_ns = px > 0 ? px : 1, .flags = SLOG_QUERY_NARROW_NO_INFO};
+    slog_query q = {.t0 = (int64_t)f->t0,
+                    .t1 = (int64_t)f->t1,
+                    .timelines = mask,
+                    .pixel_ns = px > 0 ? px : 1,
+                    .flags = SLOG_QUERY_NARROW_NO_INFO};
     if (slog_reader_query(r, &q, list_drawable, list_preview, &x, &f->stats, err) != SLOG_OK) {
         free(row_of);
         free(mask);
