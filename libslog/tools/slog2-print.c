@@ -399,19 +399,25 @@ static slog_cb_result on_pv_drawable(void *user, const slog_drawable *d)
  * fractions in [0, 1], whose texts come from a table. */
 static char frac_text[1001][7];
 
-static void put_value(double v, FILE *out)
+/* Appends v as text to dst (room for 64 bytes); returns its length. A
+ * line of a folded overview has thousands of values: they are put into one
+ * buffer and written once, as a stdio call per value cost most of the
+ * command's time. */
+static size_t put_value(double v, char *dst)
 {
     if (v == 0) {
-        fputs(" 0", out);
-        return;
+        memcpy(dst, " 0", 2);
+        return 2;
     }
     if (!frac_text[0][0])
         for (int i = 0; i <= 1000; i++) snprintf(frac_text[i], sizeof frac_text[i], " %d.%03d", i / 1000, i % 1000);
     if (v > 0 && v < 1.0005) {
-        fputs(frac_text[(int)(v * 1000.0 + 0.5)], out);
-        return;
+        memcpy(dst, frac_text[(int)(v * 1000.0 + 0.5)], 6);
+        return 6;
     }
-    fprintf(out, " %.3f", v);
+    /* a float's largest value takes 44 characters here */
+    int n = snprintf(dst, 64, " %.3f", v);
+    return n > 0 && n < 64 ? (size_t)n : 0;
 }
 
 /* --preview with --rows: the timelines folded into rows (slog_reader_grid). */
@@ -454,6 +460,12 @@ static int print_rows(slog_reader *r, const opts *o, int64_t t0, int64_t t1, slo
                n_rows, b0 - a0 + 1, slog_grid_unit(g) > 1 ? "overview" : "blocks' trees", o->bins,
                secs(t1 - t0 + 1) / o->bins, secs(t0), secs(t1));
     }
+    char *line = malloc((size_t)o->bins * 64 + 1);
+    if (!line) {
+        fprintf(stderr, "slog2-print: out of memory\n");
+        slog_grid_free(g);
+        return 1;
+    }
     for (uint32_t row = 0; row < n_rows; row++) {
         uint32_t a, b;
         slog_grid_row_range(g, row, &a, &b);
@@ -467,11 +479,14 @@ static int print_rows(slog_reader *r, const opts *o, int64_t t0, int64_t t1, slo
                 for (uint32_t j = 0; j < o->bins; j++) printf(",%.4f", v[j]);
             } else {
                 printf("%6u-%-6u %-22s", a, b, c->name);
-                for (uint32_t j = 0; j < o->bins; j++) put_value(v[j], stdout);
+                size_t n = 0;
+                for (uint32_t j = 0; j < o->bins; j++) n += put_value(v[j], line + n);
+                fwrite(line, 1, n, stdout);
             }
             putchar('\n');
         }
     }
+    free(line);
     if (o->stats)
         fprintf(stderr, "timelines=%u-%u rows=%u unit=%u ", gq.tl_first,
                 gq.tl_last < fi->n_timelines ? gq.tl_last : fi->n_timelines - 1, n_rows, slog_grid_unit(g));
