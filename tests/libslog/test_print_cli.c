@@ -426,6 +426,44 @@ int main(int argc, char **argv)
         CHECKF(lines > 0 && covered == (1u << slog_grid_n_rows(g)) - 1, "--rows: %u lines, rows covered %#x of %u:\n%s",
                lines, covered, slog_grid_n_rows(g), r.out);
         free(copy);
+        run_free(&r);
+        /* the text form: the same values with three decimals, a line per
+         * (row, category), the values of a line written at once */
+        r = PRINT(file, "--preview", "all", "--bins", "8", "--rows", "2");
+        CHECKF(r.status == 0, "--rows text: exit %d: %s", r.status, r.err);
+        copy = strdup(r.out);
+        save = NULL;
+        unsigned text_lines = 0;
+        for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+            unsigned a, b;
+            char name[128];
+            int used = 0;
+            if (l[0] == '#' || sscanf(l, "%u-%u %127s%n", &a, &b, name, &used) != 3) continue;
+            text_lines++;
+            uint32_t row = 0, ga = 0, gb = 0;
+            for (; row < slog_grid_n_rows(g); row++) {
+                slog_grid_row_range(g, row, &ga, &gb);
+                if (ga == a) break;
+            }
+            CHECKF(row < slog_grid_n_rows(g) && gb == b, "--rows text line %u-%u is not a row of the grid", a, b);
+            uint32_t cat = UINT32_MAX;
+            for (uint32_t c = 0; c < fi->n_categories; c++)
+                if (!strcmp(slog_reader_category(rd, c)->name, name)) cat = c;
+            const float *v = cat == UINT32_MAX ? NULL : slog_grid_values(g, row, cat);
+            CHECKF(v, "--rows text line %u-%u %s: the grid has no values there", a, b, name);
+            char *p = l + used, *end = NULL;
+            for (uint32_t j = 0; j < 8; j++) {
+                double x = strtod(p, &end);
+                CHECKF(end != p, "--rows text %u-%u %s: column %u missing:\n%s", a, b, name, j, l);
+                CHECKF(fabs(x - v[j]) <= 5e-4 + 1e-6 * fabs(v[j]),
+                       "--rows text %u-%u %s column %u: printed %g, grid %g", a, b, name, j, x, v[j]);
+                p = end;
+            }
+            while (*p == ' ') p++;
+            CHECKF(*p == 0, "--rows text %u-%u %s: more than 8 columns:\n%s", a, b, name, l);
+        }
+        CHECKF(text_lines == lines, "--rows: %u text lines, %u CSV lines", text_lines, lines);
+        free(copy);
         slog_grid_free(g);
         run_free(&r);
         /* usage errors: no rows, --rows without --preview, two ranges */
