@@ -15,10 +15,10 @@ static const char *const PALETTE[] = {
 
 struct _SvSwatch {
     GtkWidget parent_instance;
-    GtkWidget *button; /* GtkMenuButton */
-    GtkWidget *chip;   /* its face: a GtkDrawingArea in the colour */
-    GtkWidget *popover;
-    GtkWidget *entry; /* #rrggbb */
+    GtkWidget *button;  /* GtkMenuButton */
+    GtkWidget *chip;    /* its face: a GtkDrawingArea in the colour */
+    GtkWidget *popover; /* NULL until first opened */
+    GtkWidget *entry;   /* #rrggbb */
     GdkRGBA rgba;
 };
 
@@ -54,7 +54,7 @@ static GtkWidget *chip_new(const GdkRGBA *rgba, int w, int h)
 static void choose(SvSwatch *self, const GdkRGBA *rgba)
 {
     sv_swatch_set_rgba(self, rgba);
-    gtk_popover_popdown(GTK_POPOVER(self->popover));
+    if (self->popover) gtk_popover_popdown(GTK_POPOVER(self->popover));
     g_signal_emit(self, signals[SIG_COLOR_SET], 0);
 }
 
@@ -137,20 +137,14 @@ static void sv_swatch_class_init(SvSwatchClass *klass)
     gtk_widget_class_set_css_name(GTK_WIDGET_CLASS(klass), "swatch");
 }
 
-static void sv_swatch_init(SvSwatch *self)
+/* The palette popover, made the first time the button opens it: a legend
+ * has a swatch per category, and forty palette buttons and a popover
+ * surface for each, made at start, had cost most of the first frame of a
+ * file with many categories. */
+static void sv_swatch_create_popup(GtkMenuButton *button, gpointer user)
 {
-    self->rgba = (GdkRGBA){0.5, 0.5, 0.5, 1};
-    self->button = gtk_menu_button_new();
-    gtk_widget_add_css_class(self->button, "swatch-button");
-    gtk_widget_set_tooltip_text(self->button, "Change the colour");
-    gtk_widget_set_valign(self->button, GTK_ALIGN_CENTER);
-    self->chip = gtk_drawing_area_new();
-    gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->chip), chip_draw, &self->rgba, NULL);
-    gtk_drawing_area_set_content_width(GTK_DRAWING_AREA(self->chip), 14);
-    gtk_drawing_area_set_content_height(GTK_DRAWING_AREA(self->chip), 12);
-    gtk_menu_button_set_child(GTK_MENU_BUTTON(self->button), self->chip);
-    gtk_menu_button_set_always_show_arrow(GTK_MENU_BUTTON(self->button), FALSE);
-
+    SvSwatch *self = user;
+    if (self->popover) return;
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
     GtkWidget *grid = gtk_grid_new();
     gtk_grid_set_row_spacing(GTK_GRID(grid), 2);
@@ -177,6 +171,23 @@ static void sv_swatch_init(SvSwatch *self)
     gtk_popover_set_child(GTK_POPOVER(self->popover), box);
     g_signal_connect(self->popover, "show", G_CALLBACK(sv_swatch_popover_show_cb), self);
     gtk_menu_button_set_popover(GTK_MENU_BUTTON(self->button), self->popover);
+}
+
+static void sv_swatch_init(SvSwatch *self)
+{
+    self->rgba = (GdkRGBA){0.5, 0.5, 0.5, 1};
+    self->button = gtk_menu_button_new();
+    gtk_widget_add_css_class(self->button, "swatch-button");
+    gtk_widget_set_tooltip_text(self->button, "Change the colour");
+    gtk_widget_set_valign(self->button, GTK_ALIGN_CENTER);
+    self->chip = gtk_drawing_area_new();
+    gtk_drawing_area_set_draw_func(GTK_DRAWING_AREA(self->chip), chip_draw, &self->rgba, NULL);
+    gtk_drawing_area_set_content_width(GTK_DRAWING_AREA(self->chip), 14);
+    gtk_drawing_area_set_content_height(GTK_DRAWING_AREA(self->chip), 12);
+    gtk_menu_button_set_child(GTK_MENU_BUTTON(self->button), self->chip);
+    gtk_menu_button_set_always_show_arrow(GTK_MENU_BUTTON(self->button), FALSE);
+
+    gtk_menu_button_set_create_popup_func(GTK_MENU_BUTTON(self->button), sv_swatch_create_popup, self, NULL);
     gtk_widget_set_parent(self->button, GTK_WIDGET(self));
 }
 
