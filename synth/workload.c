@@ -45,7 +45,7 @@ enum {
 
 /* Network model: latency and bandwidth of one message. */
 #define LATENCY_NS 1500
-#define NS_PER_KB  200 /* ~5 GB/s */
+#define NS_PER_KB  200 /* per KiB: the simulated link's bandwidth */
 
 #define MAX_REQ_IDS 256
 
