@@ -548,16 +548,16 @@ static bool report_ranks(builder *b)
     for (uint32_t i = 0; i < b->n_ranks; i++) {
         const rank_in *r = &b->ranks[i];
         if (r->state == RANK_FAILED) {
-            fprintf(b->err, "slog2-build: error: %s\n", r->err.message);
+            fprintf(b->err, "slog2-build: error: %s\n", r->err->message);
             return false;
         }
     }
     for (uint32_t i = 0; i < b->n_ranks; i++) {
         const rank_in *r = &b->ranks[i];
         if (r->state == RANK_TRUNCATED)
-            build_warn(b, "rank %u: %s; keeping every complete record before the cut", r->rank, r->err.message);
+            build_warn(b, "rank %u: %s; keeping every complete record before the cut", r->rank, r->err->message);
         else if (r->state == RANK_SKIPPED)
-            build_warn(b, "rank %u: %s; --lenient: keeping what was decoded before it", r->rank, r->err.message);
+            build_warn(b, "rank %u: %s; --lenient: keeping what was decoded before it", r->rank, r->err->message);
     }
     return true;
 }
@@ -674,6 +674,7 @@ static void free_builder(builder *b)
     for (uint32_t i = 0; i < b->n_ranks; i++) {
         rank_in *r = &b->ranks[i];
         if (r->f) dumpi_file_close(r->f);
+        rank_error_free(r);
         if (r->user_stack) g_array_free(r->user_stack, TRUE);
         comm_table_free(&r->comms);
     }

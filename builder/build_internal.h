@@ -100,7 +100,7 @@ typedef struct rank_in {
     dumpi_call head;
     uint32_t rank;
     rank_state state;
-    dumpi_error err;             /* when TRUNCATED, SKIPPED or FAILED */
+    dumpi_error *err;            /* when TRUNCATED, SKIPPED or FAILED (rank_error) */
     uint64_t n_calls;            /* MPI calls decoded (its lane's) */
     _Atomic uint64_t pos;        /* progress, for another thread, once a slab: */
     _Atomic uint64_t calls_done; /* bytes and n_calls done */
@@ -251,6 +251,11 @@ static inline uint64_t label_tag(uint32_t label)
 /* lane.c */
 /* Decode rank r's next record into its head; on the end or an error the
  * rank's state says which. Any thread, one rank at a time. */
+/* Room for r's error, kept out of line: few ranks ever have one. When
+ * even that is out of memory, r's message says so and what is written to
+ * the room returned is lost. */
+dumpi_error *rank_error(rank_in *r);
+void rank_error_free(rank_in *r);
 void lane_advance_rank(builder *b, rank_in *r);
 /* Lane l's ranks' records that end in slab s: states and events into the
  * lane's batch for s, the rest onto the ranks' lists. */

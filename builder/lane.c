@@ -13,11 +13,32 @@
 
 #include "build_internal.h"
 
+static const dumpi_error no_room = {DUMPI_ERR_NOMEM, DUMPI_NO_OFFSET, "out of memory for an error message"};
+static _Thread_local dumpi_error lost;
+
+dumpi_error *rank_error(rank_in *r)
+{
+    if (!r->err) r->err = malloc(sizeof *r->err);
+    if (!r->err) {
+        r->err = (dumpi_error *)&no_room; /* only read from then on */
+        return &lost;
+    }
+    return r->err == &no_room ? &lost : r->err;
+}
+
+void rank_error_free(rank_in *r)
+{
+    if (r->err != &no_room) free(r->err);
+    r->err = NULL;
+}
+
 void lane_advance_rank(builder *b, rank_in *r)
 {
     if (r->state != RANK_READING) return;
-    int rc = dumpi_file_next(r->f, &r->head, &r->err);
+    dumpi_error e;
+    int rc = dumpi_file_next(r->f, &r->head, &e);
     if (rc == 1) return;
+    if (rc != 0) *rank_error(r) = e;
     if (rc == 0)
         r->state = RANK_DONE;
     else if (rc == DUMPI_ERR_TRUNCATED)
@@ -68,9 +89,10 @@ static match_op *op_slot(void *user)
 static void out_of_memory(builder *b, rank_in *r, const char *what)
 {
     if (r->state != RANK_FAILED) {
-        r->err.code = DUMPI_ERR_NOMEM;
-        r->err.offset = r->head.offset;
-        snprintf(r->err.message, sizeof r->err.message, "%s: offset %llu: out of memory %s", dumpi_file_path(r->f),
+        dumpi_error *e = rank_error(r);
+        e->code = DUMPI_ERR_NOMEM;
+        e->offset = r->head.offset;
+        snprintf(e->message, sizeof e->message, "%s: offset %llu: out of memory %s", dumpi_file_path(r->f),
                  (unsigned long long)r->head.offset, what);
     }
     r->state = RANK_FAILED;

@@ -497,6 +497,7 @@ void dumpi_file_close(dumpi_file *f) {
   if (f->fd >= 0) close(f->fd);
   if (f->src.close) f->src.close(f->src.ctx);
   free(f->win);
+  free(f->sticky);
   free(f->path);
   free(f->hostname);
   free(f->username);

@@ -134,7 +134,8 @@ struct dumpi_file {
   int64_t wall_offset; /* dumpi_file_set_wall_offset */
   int status_has_tag;  /* version >= 0.6.3 */
   int state;           /* 0 reading, 1 ended, <0 sticky error */
-  dumpi_error sticky;  /* the error repeated after a failure */
+  dumpi_error *sticky; /* the error repeated after a failure (out of line: rare);
+                          NULL then when out of memory for it */
   dumpi_unwrap wall_wrap, cpu_wrap;
   dumpi_arena arena;
   dumpi_source src; /* dumpi_file_open_source; src.read NULL otherwise */

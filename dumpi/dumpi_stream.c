@@ -491,11 +491,22 @@ static inline __attribute__((always_inline)) int decode_general(reader *r, uint6
 
 static int fail(dumpi_file *f, dumpi_error *err, int rc) {
   f->state = rc;
-  if (err)
-    f->sticky = *err;
-  else
-    dumpi_set_error(&f->sticky, rc, f->path, f->pos, "%s", dumpi_strerror(rc));
+  if (!f->sticky) f->sticky = malloc(sizeof *f->sticky);
+  if (f->sticky) {
+    if (err)
+      *f->sticky = *err;
+    else
+      dumpi_set_error(f->sticky, rc, f->path, f->pos, "%s", dumpi_strerror(rc));
+  }
   return rc;
+}
+
+/* The error of a file that failed, again. */
+static void repeat_error(const dumpi_file *f, dumpi_error *err) {
+  if (f->sticky)
+    *err = *f->sticky;
+  else
+    dumpi_set_error(err, f->state, f->path, f->pos, "%s", dumpi_strerror(f->state));
 }
 
 /* The read window: refilled when fewer than WINDOW_SLACK bytes are left
@@ -603,7 +614,7 @@ void dumpi_file_set_wall_offset(dumpi_file *f, int64_t ns) {
  * record. */
 static inline __attribute__((always_inline)) int next_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   if (f->state < 0) {
-    if (err) *err = f->sticky;
+    if (err) repeat_error(f, err);
     return f->state;
   }
   if (f->state > 0) return 0;
