@@ -154,9 +154,10 @@ static bool plan_descriptors(builder *b, bool *transient)
     return true;
 }
 
-/* Its footer into r's check, and into the trace's totals (false when a
- * rank has none), then let go of it. */
-static void take_footer(rank_in *r, double *records, double *rows, bool *all)
+/* Its footer into r's check, into the trace's totals (false when a rank
+ * has none) and into the functions the trace calls (`called`), then let go
+ * of it. */
+static void take_footer(rank_in *r, double *records, double *rows, bool *all, bool *called)
 {
     const uint32_t *calls, *ignored;
     int n = dumpi_file_footer_counts(r->f, &calls, &ignored);
@@ -166,6 +167,7 @@ static void take_footer(rank_in *r, double *records, double *rows, bool *all)
         r->footer_sum += calls[l] * label_tag((uint32_t)l);
         *records += calls[l];
         *rows += calls[l] > 0;
+        if (calls[l] && l < N_LABELS) called[l] = true;
     }
     dumpi_file_drop_footer(r->f);
 }
@@ -755,7 +757,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         dumpi_file_skip_cpu_times(r->f); /* the timelines are wall time */
         dumpi_file_set_window(r->f, read_window(b->n_ranks));
         s->input_bytes += dumpi_file_size(r->f);
-        take_footer(r, &b->footer_records, &b->footer_rows, &footers);
+        take_footer(r, &b->footer_records, &b->footer_rows, &footers, b->sampled);
         if (!dumpi_file_has_index(r->f))
             build_warn(b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
     }

@@ -207,7 +207,8 @@ typedef struct builder {
     uint32_t n_lanes;
     int64_t origin;
     fn_plan plans[N_LABELS];
-    bool sampled[N_LABELS]; /* MPI functions in the leaf width's sample */
+    bool sampled[N_LABELS]; /* MPI functions in the leaf width's sample
+                             * or in a rank's footer */
     comm_binding bindings[N_LABELS];
     req_use req_uses[N_LABELS];
     /* The match step's (one thread at a time, in slab order). */

@@ -543,10 +543,12 @@ void seq_begin(builder *b)
     for (int i = 0; i <= SLOTS_MAX; i++) {
         b->outs[i].meta = g_array_new(FALSE, FALSE, sizeof(pending_meta));
     }
-    /* The plans of the functions in the leaf width's sample, in label
-     * order, before the first leaf: lanes use them from the start rather
-     * than leave a trace's first leaves (MPI_Init, setup: dense in calls)
-     * to the sequential step alone. */
+    /* The plans of the functions in the leaf width's sample or in the
+     * ranks' footers, in label order, before the first leaf: lanes use
+     * them from the start rather than leave a trace's first leaves
+     * (MPI_Init, setup: dense in calls), and each function's first calls
+     * (with thousands of ranks, thousands of them at once), to the
+     * sequential step alone. */
     slab_out *out = &b->outs[SLOTS_MAX];
     b->cur_out = out;
     for (int i = 0; i < N_LABELS; i++)
