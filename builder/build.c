@@ -110,7 +110,7 @@ void build_progress(builder *b, int final)
  * and a smaller one costs a read per few dozen records. */
 #define READ_BUDGET     (4u << 20)
 #define READ_WINDOW_MAX (256u << 10)
-#define READ_WINDOW_MIN (2u << 10)
+#define READ_WINDOW_MIN (1u << 10)
 
 static size_t read_window(uint32_t n_ranks)
 {

@@ -358,6 +358,9 @@ static void flush_meta(builder *b, GArray *meta)
     free_meta(meta);
 }
 
+/* Bytes a slab's arrow list keeps between its slabs. */
+#define ARROWS_KEEP (256u << 10)
+
 /* The arrows of a slab into a batch aimed at its leaf. */
 static void encode_arrows(builder *b, slab_out *out, uint64_t leaf)
 {
@@ -379,6 +382,11 @@ static void encode_arrows(builder *b, slab_out *out, uint64_t leaf)
         }
     }
     out->arrows.n = 0;
+    if ((size_t)out->arrows.cap * sizeof *out->arrows.v > ARROWS_KEEP) { /* as release_lists */
+        free(out->arrows.v);
+        out->arrows.v = NULL;
+        out->arrows.cap = 0;
+    }
 }
 
 /* Give the writer what the slab's match step made: its categories and
@@ -440,6 +448,26 @@ static inline void run_entry(builder *b, const slab *s, seq_item *it, uint32_t r
         it->def.snap = NULL;
     } else if (!atomic_load(&b->stop)) {
         match_op_run(b->match, rank, &it->op, it->key);
+    }
+}
+
+/* Entries a lane's list keeps room for between its slabs. */
+#define ITEMS_KEEP 1024
+
+/* The lanes' lists of a matched slab, given back when large: a burst
+ * (thousands of ranks leaving a collective in one leaf) grows them far
+ * past the slabs around it, and every slot kept room for its largest
+ * until the end, so the slabs in flight held room for several bursts at
+ * once. The next slab in the slot grows its own. */
+static void release_lists(builder *b, int slot)
+{
+    for (uint32_t i = 0; i < b->n_lanes; i++) {
+        item_list *l = &b->lanes[i].items[slot];
+        l->n = 0;
+        if (l->cap <= ITEMS_KEEP) continue;
+        free(l->v);
+        l->v = NULL;
+        l->cap = 0;
     }
 }
 
@@ -517,6 +545,7 @@ void seq_match(builder *b, const slab *s)
     g_free(keys);
     g_free(live);
     g_free(at);
+    release_lists(b, slot);
     /* Every record still to come ends at or after the slab's end; the
      * matcher holds back to its own low watermark. */
     int64_t wm = match_low_watermark(b->match);

@@ -38,7 +38,9 @@ static void place(htab *t, uint64_t key, void *val)
 
 static void grow(htab *t)
 {
-    size_t old_cap = htab_capacity(t), cap = old_cap ? 2 * old_cap : 16;
+    /* Small first: thousands of ranks each keep tables (handles, other
+     * requests) of a few entries. */
+    size_t old_cap = htab_capacity(t), cap = old_cap ? 2 * old_cap : 4;
     htab_entry *old = t->slots;
     t->slots = xcalloc(cap, sizeof *t->slots);
     t->mask = cap - 1;
