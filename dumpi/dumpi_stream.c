@@ -28,7 +28,7 @@
 /* Chunks start small and double up to ARENA_CHUNK: most ranks' records
  * carry a few short arrays at most, and a 64 KiB first chunk per file was
  * 64 MiB for a thousand ranks (for MPI_Init's argv). */
-enum { ARENA_FIRST = 1024, ARENA_CHUNK = 64 * 1024 };
+enum { ARENA_FIRST = 256, ARENA_CHUNK = 64 * 1024 };
 
 void *dumpi_arena_grow(dumpi_arena *a, size_t n) {
   dumpi_arena_chunk *c = a->cur;
