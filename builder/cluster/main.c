@@ -10,8 +10,8 @@
 /* A job of Open MPI's whose processes share one node: its point-to-point
  * layer ob1, unless the user chose one. Left to choose, Open MPI also
  * opens cm and with it the libraries of every fabric it was built for
- * (PSM, PSM2, OFI), which costs most of MPI_Init on a node without them;
- * on one node ob1 uses shared memory, as cm would not do faster. Every
+ * (PSM, PSM2, OFI), which costs most of MPI_Init on a node without them,
+ * while on one node ob1 moves the messages through shared memory. Every
  * process sees the same two sizes, so all make the same choice, which
  * Open MPI requires. */
 static void one_node_pml(void)
