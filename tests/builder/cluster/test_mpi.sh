@@ -6,6 +6,8 @@
 #   sanitizer build): the test skips.
 #   identity TRACE...     each real trace, P = 1..4: the same bytes, the
 #                         same summary (but its timings), exit 0
+#   identity-dir DIR      likewise, the trace in folder DIR (test data in
+#                         the source tree)
 #   synth RANKS CALLS [CHUNK]  a generated trace of RANKS ranks, likewise
 #                         (CHUNK: the read-ahead, SLOG2_BUILD_MPI_CHUNK)
 #   ulimit LIMIT RANKS CALLS  the same under ulimit -n LIMIT, below the
@@ -99,6 +101,11 @@ identity)
         [ -d "$TRACES/$t" ] || die "no trace $t in $TRACES"
         same_build "$t" "$(trace_meta "$t")"
     done
+    ;;
+identity-dir)
+    metas=("$1"/*.meta)
+    [ -f "${metas[0]}" ] || die "no .meta in $1"
+    same_build "$(basename "$1")" "${metas[0]}"
     ;;
 synth)
     RANKS=$1 CPR=$2
