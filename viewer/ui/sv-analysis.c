@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sv-matrix.h"
 #include "sv-profile.h"
@@ -12,6 +13,131 @@
 
 static const char *const NAMES[] = {"view", "selection", "trace"};
 const char *const sv_scope_labels[SV_N_SCOPES + 1] = {"Time Window", "Selected Range", "Whole Trace", NULL};
+
+/* ------------------------------------------------------------ requests */
+
+void sv_analysis_req_init(sv_analysis_req *r, GObject *owner, SvWindow *const *main, uint32_t flags, const char *failed,
+                          void (*shown)(GObject *, gboolean), void (*status)(GObject *))
+{
+    memset(r, 0, sizeof *r);
+    r->owner = owner;
+    r->main = main;
+    r->flags = flags;
+    r->failed = failed;
+    r->shown = shown;
+    r->status = status;
+}
+
+static void req_done(GObject *src, GAsyncResult *res, gpointer user)
+{
+    (void)src;
+    sv_analysis_req *r = user; /* its owner is held for the call */
+    GObject *owner = r->owner;
+    GError *error = NULL;
+    slog_query_stats st;
+    double ms;
+    slog_analysis *an = sv_query_analyse_finish(res, &st, &ms, &error);
+    if (g_task_get_cancellable(G_TASK(res)) != r->cancel) { /* superseded */
+        slog_analysis_free(an);
+        g_clear_error(&error);
+        g_object_unref(owner);
+        return;
+    }
+    r->busy = FALSE;
+    if (an) {
+        slog_analysis_free(r->an);
+        r->an = an;
+        gboolean doc_changed = r->doc != r->want_doc;
+        if (doc_changed) {
+            sv_doc_ref_release(r->doc);
+            r->doc = sv_doc_ref_acquire(r->want_doc);
+        }
+        r->t0 = r->want_t0;
+        r->t1 = r->want_t1;
+        r->stats = st;
+        r->analyse_ms = ms;
+        r->shown(owner, doc_changed);
+    } else if (!g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && *r->main) {
+        sv_window_error_dialog(*r->main, r->failed, error->message);
+    }
+    r->status(owner);
+    g_clear_error(&error);
+    g_object_unref(owner);
+}
+
+static void req_ask(sv_analysis_req *r)
+{
+    if (r->cancel) g_cancellable_cancel(r->cancel);
+    g_clear_object(&r->cancel);
+    r->cancel = g_cancellable_new();
+    r->busy = TRUE;
+    g_object_ref(r->owner);
+    sv_query_analyse_async(r->want_doc, r->want_t0, r->want_t1, r->flags, r->cancel, req_done, r);
+    r->status(r->owner);
+}
+
+static gboolean req_pending_cb(gpointer user)
+{
+    sv_analysis_req *r = user;
+    r->pending = 0;
+    req_ask(r);
+    return G_SOURCE_REMOVE;
+}
+
+gboolean sv_analysis_req_refresh(sv_analysis_req *r, SvWindow *main, sv_span_scope scope, gboolean now)
+{
+    int64_t t0, t1;
+    const char *what;
+    if (!main || !sv_analysis_span(main, scope, &t0, &t1, &what)) return FALSE;
+    SvDocRef *doc = main->doc;
+    gboolean what_changed = g_strcmp0(what, r->what) != 0;
+    if (what_changed) {
+        g_free(r->what);
+        r->what = g_strdup(what);
+    }
+    gboolean same_as_asked = (r->busy || r->pending) && doc == r->want_doc && t0 == r->want_t0 && t1 == r->want_t1;
+    gboolean same_as_shown = !r->busy && !r->pending && r->an && doc == r->doc && t0 == r->t0 && t1 == r->t1;
+    if (same_as_asked || same_as_shown) return what_changed;
+    if (doc != r->want_doc) {
+        sv_doc_ref_release(r->want_doc);
+        r->want_doc = sv_doc_ref_acquire(doc);
+    }
+    r->want_t0 = t0;
+    r->want_t1 = t1;
+    if (!r->asked_us) r->asked_us = g_get_monotonic_time();
+    if (r->pending) g_source_remove(r->pending);
+    r->pending = 0;
+    if (now)
+        req_ask(r);
+    else
+        r->pending = g_timeout_add(120, req_pending_cb, r);
+    return what_changed;
+}
+
+gboolean sv_analysis_req_waiting(const sv_analysis_req *r)
+{
+    return r->busy || r->pending;
+}
+
+void sv_analysis_req_stop(sv_analysis_req *r)
+{
+    if (r->pending) g_source_remove(r->pending);
+    r->pending = 0;
+    if (r->cancel) g_cancellable_cancel(r->cancel);
+    g_clear_object(&r->cancel);
+}
+
+void sv_analysis_req_clear(sv_analysis_req *r)
+{
+    sv_analysis_req_stop(r);
+    slog_analysis_free(r->an);
+    r->an = NULL;
+    sv_doc_ref_release(r->doc);
+    sv_doc_ref_release(r->want_doc);
+    r->doc = r->want_doc = NULL;
+    g_free(r->what);
+    r->what = NULL;
+}
 
 const char *sv_scope_name(sv_span_scope s)
 {

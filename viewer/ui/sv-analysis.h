@@ -10,6 +10,7 @@
 
 #include <slog2/slog.h>
 
+#include "sv-doc-ref.h"
 #include "sv-window.h"
 
 G_BEGIN_DECLS
@@ -31,6 +32,50 @@ extern const char *const sv_scope_labels[SV_N_SCOPES + 1];
  * without an open file. *what (may be NULL) says what it is ("the
  * selection"; "the view (no range selected)"). */
 gboolean sv_analysis_span(SvWindow *w, sv_span_scope scope, int64_t *t0, int64_t *t1, const char **what);
+
+/* An analysis window's request: the result on screen (of doc over [t0,
+ * t1]) and the next one asked for, computed off the main thread
+ * (sv_query_analyse_async), asked again when the span changes, at once or
+ * once the view stops moving, and dropped when superseded. The owner gives
+ * what it does with a new result (shown: doc_changed when it is of another
+ * file) and with any change of state (status: busy, a result, a failure). */
+typedef struct sv_analysis_req {
+    /* the result on screen */
+    SvDocRef *doc;
+    slog_analysis *an;
+    int64_t t0, t1;
+    char *what;        /* what the span was (sv_analysis_span) */
+    double analyse_ms; /* the analysis' own time */
+    slog_query_stats stats;
+    /* the next one */
+    SvDocRef *want_doc;
+    int64_t want_t0, want_t1;
+    GCancellable *cancel;
+    gboolean busy;
+    guint pending;   /* a timeout before asking (the view is moving) */
+    gint64 asked_us; /* when the span changed, 0 once the owner reported it */
+    /* the owner's */
+    GObject *owner;        /* the request lives in it */
+    SvWindow *const *main; /* the owner's (weak) main window, for errors */
+    uint32_t flags;        /* SLOG_ANALYSIS_* */
+    const char *failed;
+    void (*shown)(GObject *owner, gboolean doc_changed);
+    void (*status)(GObject *owner);
+} sv_analysis_req;
+
+/* r for owner, whose main window *main shows errors (flags: what to
+ * analyse; failed: the error dialog's title). */
+void sv_analysis_req_init(sv_analysis_req *r, GObject *owner, SvWindow *const *main, uint32_t flags, const char *failed,
+                          void (*shown)(GObject *, gboolean), void (*status)(GObject *));
+/* The span of scope in main now, asked for when it is not what r shows or
+ * asked last. TRUE when what the span is (r->what) changed. */
+gboolean sv_analysis_req_refresh(sv_analysis_req *r, SvWindow *main, sv_span_scope scope, gboolean now);
+/* A request asked and not answered yet, or about to be. */
+gboolean sv_analysis_req_waiting(const sv_analysis_req *r);
+/* No more asking (the owner's dispose), then let go of everything (its
+ * finalize). */
+void sv_analysis_req_stop(sv_analysis_req *r);
+void sv_analysis_req_clear(sv_analysis_req *r);
 
 /* Bring timelines [first, last] into the main window's view: the rank axis
  * narrowed to them (a history entry) when it shows ranks, else the rows

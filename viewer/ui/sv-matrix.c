@@ -18,26 +18,13 @@ struct _SvMatrixWindow {
     sv_span_scope scope;
     sv_matrix_metric metric;
 
-    /* the analysis on screen, of doc over [t0, t1] */
-    SvDocRef *doc;
-    slog_analysis *an;
-    int64_t t0, t1;
-    char *what;
+    sv_analysis_req req; /* the analysis on screen and the next one */
     sv_matrix m;
     uint32_t m_max; /* the max_groups m was folded for */
     gboolean m_valid;
     long hover_s, hover_r;
 
-    /* the next one */
-    SvDocRef *want_doc;
-    int64_t want_t0, want_t1;
-    GCancellable *cancel;
-    gboolean busy;
-    guint pending;     /* a timeout before asking (the view is moving) */
-    gint64 asked_us;   /* when the span changed, 0 after the report */
-    gboolean undrawn;  /* a result not drawn yet */
-    double analyse_ms; /* of the result on screen */
-    slog_query_stats stats;
+    gboolean undrawn; /* a result not drawn yet */
 
     GCancellable *find_cancel;
     gboolean find_busy;
@@ -50,10 +37,10 @@ static void fold_for(SvMatrixWindow *self, uint32_t max_groups)
     if (self->m_valid && self->m_max == max_groups) return;
     sv_matrix_clear(&self->m);
     self->m_valid = FALSE;
-    if (!self->an) return;
+    if (!self->req.an) return;
     size_t n;
-    const slog_matrix_cell *c = slog_analysis_matrix(self->an, &n);
-    if (sv_matrix_fold(&self->m, c, n, self->doc->fi->n_timelines, max_groups) == 0) {
+    const slog_matrix_cell *c = slog_analysis_matrix(self->req.an, &n);
+    if (sv_matrix_fold(&self->m, c, n, self->req.doc->fi->n_timelines, max_groups) == 0) {
         self->m_valid = TRUE;
         self->m_max = max_groups;
     }
@@ -67,14 +54,14 @@ static void geom(SvMatrixWindow *self, sv_matrix_geom *g)
 
 static char *caption(SvMatrixWindow *self)
 {
-    if (!self->an) return g_strdup(self->busy ? "Computing…" : "");
+    if (!self->req.an) return g_strdup(self->req.busy ? "Computing…" : "");
     char a[64], b[64], d[64];
-    sv_format_time(self->t0, a, sizeof a);
-    sv_format_time(self->t1, b, sizeof b);
-    sv_format_duration((double)(self->t1 - self->t0), d, sizeof d);
+    sv_format_time(self->req.t0, a, sizeof a);
+    sv_format_time(self->req.t1, b, sizeof b);
+    sv_format_duration((double)(self->req.t1 - self->req.t0), d, sizeof d);
     return g_strdup_printf("%" G_GUINT64_FORMAT " messages between %" G_GUINT64_FORMAT
                            " timeline pairs, sent in %s: %s – %s (%s)",
-                           self->m.total.messages, self->m.n_pairs, self->what, a, b, d);
+                           self->m.total.messages, self->m.n_pairs, self->req.what, a, b, d);
 }
 
 static void draw_cb(GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer user)
@@ -86,114 +73,49 @@ static void draw_cb(GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer us
     char *cap = caption(self);
     sv_render_matrix(cr, w, h, self->m_valid ? &self->m : NULL, self->metric, self->hover_s, self->hover_r, cap);
     g_free(cap);
-    if (self->undrawn && self->an) {
+    if (self->undrawn && self->req.an) {
         self->undrawn = FALSE;
-        if (self->asked_us) sv_analysis_report_timing("matrix", self->asked_us, self->analyse_ms, &self->stats);
-        self->asked_us = 0;
+        if (self->req.asked_us)
+            sv_analysis_report_timing("matrix", self->req.asked_us, self->req.analyse_ms, &self->req.stats);
+        self->req.asked_us = 0;
     }
 }
 
 static void update_status(SvMatrixWindow *self)
 {
     char bytes[32];
-    sv_format_bytes((double)self->stats.bytes_read, bytes, sizeof bytes);
-    char *s = self->an ? g_strdup_printf("Read %s in %" G_GUINT64_FORMAT " blocks, %.1f ms%s", bytes,
-                                         self->stats.nodes_read, self->analyse_ms, self->busy ? " · computing…" : "")
-                       : g_strdup(self->busy ? "Computing…" : "");
+    sv_format_bytes((double)self->req.stats.bytes_read, bytes, sizeof bytes);
+    char *s = self->req.an ? g_strdup_printf("Read %s in %" G_GUINT64_FORMAT " blocks, %.1f ms%s", bytes,
+                                             self->req.stats.nodes_read, self->req.analyse_ms,
+                                             self->req.busy ? " · computing…" : "")
+                           : g_strdup(self->req.busy ? "Computing…" : "");
     gtk_label_set_text(self->status, s);
     g_free(s);
 }
 
 /* ------------------------------------------------------------ analysis */
 
-static void analyse_done(GObject *src, GAsyncResult *res, gpointer user)
+static void shown(GObject *owner, gboolean doc_changed)
 {
-    SvMatrixWindow *self = user;
-    GError *error = NULL;
-    slog_query_stats st;
-    double ms;
-    slog_analysis *an = sv_query_analyse_finish(res, &st, &ms, &error);
-    if (g_task_get_cancellable(G_TASK(res)) != self->cancel) { /* superseded */
-        slog_analysis_free(an);
-        g_clear_error(&error);
-        g_object_unref(self);
-        return;
-    }
-    self->busy = FALSE;
-    if (an) {
-        slog_analysis_free(self->an);
-        self->an = an;
-        if (self->doc != self->want_doc) {
-            sv_doc_ref_release(self->doc);
-            self->doc = sv_doc_ref_acquire(self->want_doc);
-            sv_analysis_set_title(GTK_WINDOW(self), "Communication Matrix", self->main);
-        }
-        self->t0 = self->want_t0;
-        self->t1 = self->want_t1;
-        self->stats = st;
-        self->analyse_ms = ms;
-        self->m_valid = FALSE;
-        self->hover_s = self->hover_r = -1;
-        self->undrawn = TRUE;
-    } else if (!g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->main) {
-        sv_window_error_dialog(self->main, "The communication matrix could not be computed", error->message);
-    }
+    SvMatrixWindow *self = SV_MATRIX_WINDOW(owner);
+    if (doc_changed) sv_analysis_set_title(GTK_WINDOW(self), "Communication Matrix", self->main);
+    self->m_valid = FALSE;
+    self->hover_s = self->hover_r = -1;
+    self->undrawn = TRUE;
+}
+
+static void status_changed(GObject *owner)
+{
+    SvMatrixWindow *self = SV_MATRIX_WINDOW(owner);
     update_status(self);
     gtk_widget_queue_draw(self->area);
-    g_clear_error(&error);
-    g_object_unref(self);
-}
-
-static void ask(SvMatrixWindow *self)
-{
-    if (self->cancel) g_cancellable_cancel(self->cancel);
-    g_clear_object(&self->cancel);
-    self->cancel = g_cancellable_new();
-    self->busy = TRUE;
-    sv_query_analyse_async(self->want_doc, self->want_t0, self->want_t1, SLOG_ANALYSIS_MATRIX, self->cancel,
-                           analyse_done, g_object_ref(self));
-    update_status(self);
-}
-
-static gboolean pending_cb(gpointer user)
-{
-    SvMatrixWindow *self = user;
-    self->pending = 0;
-    ask(self);
-    return G_SOURCE_REMOVE;
 }
 
 /* The span (or the file) changed: ask again, at once or once the view
  * has stopped moving (a zoom is a stream of changes). */
 static void refresh(SvMatrixWindow *self, gboolean now)
 {
-    int64_t t0, t1;
-    const char *what;
-    if (!self->main || !sv_analysis_span(self->main, self->scope, &t0, &t1, &what)) return;
-    SvDocRef *doc = self->main->doc;
-    if (g_strcmp0(what, self->what) != 0) {
-        g_free(self->what);
-        self->what = g_strdup(what);
-        gtk_widget_queue_draw(self->area);
-    }
-    gboolean same_as_asked =
-        (self->busy || self->pending) && doc == self->want_doc && t0 == self->want_t0 && t1 == self->want_t1;
-    gboolean same_as_shown =
-        !self->busy && !self->pending && self->an && doc == self->doc && t0 == self->t0 && t1 == self->t1;
-    if (same_as_asked || same_as_shown) return;
-    if (doc != self->want_doc) {
-        sv_doc_ref_release(self->want_doc);
-        self->want_doc = sv_doc_ref_acquire(doc);
-    }
-    self->want_t0 = t0;
-    self->want_t1 = t1;
-    if (!self->asked_us) self->asked_us = g_get_monotonic_time();
-    if (self->pending) g_source_remove(self->pending);
-    self->pending = 0;
-    if (now)
-        ask(self);
-    else
-        self->pending = g_timeout_add(120, pending_cb, self);
+    if (sv_analysis_req_refresh(&self->req, self->main, self->scope, now)) gtk_widget_queue_draw(self->area);
 }
 
 static void view_changed_cb(SvTimeline *tl, SvMatrixWindow *self)
@@ -215,7 +137,7 @@ static char *describe_cell(SvMatrixWindow *self, uint32_t gs, uint32_t gr)
     uint32_t s0, s1, r0, r1;
     sv_matrix_group_range(&self->m, gs, &s0, &s1);
     sv_matrix_group_range(&self->m, gr, &r0, &r1);
-    const char *const *names = self->doc->tl_labels;
+    const char *const *names = self->req.doc->tl_labels;
     GString *t = g_string_new(NULL);
     if (s0 == s1)
         g_string_append_printf(t, "From %u (%s)", s0, names[s0]);
@@ -342,11 +264,11 @@ static void find_done(GObject *src, GAsyncResult *res, gpointer user)
 
 static void find_cell(SvMatrixWindow *self, uint32_t gs, uint32_t gr)
 {
-    if (!self->an || !self->m_valid) return;
+    if (!self->req.an || !self->m_valid) return;
     find_job *j = g_new0(find_job, 1);
-    j->doc = sv_doc_ref_acquire(self->doc);
-    j->t0 = self->t0;
-    j->t1 = self->t1;
+    j->doc = sv_doc_ref_acquire(self->req.doc);
+    j->t0 = self->req.t0;
+    j->t1 = self->req.t1;
     sv_matrix_group_range(&self->m, gs, &j->s0, &j->s1);
     sv_matrix_group_range(&self->m, gr, &j->r0, &j->r1);
     if (self->find_cancel) g_cancellable_cancel(self->find_cancel);
@@ -371,7 +293,7 @@ static void click_cb(GtkGestureClick *g, int n, double x, double y, SvMatrixWind
 
 gboolean sv_matrix_window_write_csv(SvMatrixWindow *self, const char *path, int64_t *t0, int64_t *t1, GError **error)
 {
-    if (!self->an) {
+    if (!self->req.an) {
         g_set_error(error, SV_ERROR, 1, "No matrix computed yet");
         return FALSE;
     }
@@ -381,14 +303,14 @@ gboolean sv_matrix_window_write_csv(SvMatrixWindow *self, const char *path, int6
         return FALSE;
     }
     size_t n;
-    const slog_matrix_cell *c = slog_analysis_matrix(self->an, &n);
+    const slog_matrix_cell *c = slog_analysis_matrix(self->req.an, &n);
     int bad = sv_matrix_write_csv(f, c, n);
     if (fclose(f) != 0 || bad) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot be written", path);
         return FALSE;
     }
-    if (t0) *t0 = self->t0;
-    if (t1) *t1 = self->t1;
+    if (t0) *t0 = self->req.t0;
+    if (t1) *t1 = self->req.t1;
     return TRUE;
 }
 
@@ -419,7 +341,8 @@ void sv_matrix_window_set_scope(SvMatrixWindow *self, sv_span_scope s)
 
 gboolean sv_matrix_window_busy(SvMatrixWindow *self)
 {
-    return self->busy || self->pending || self->find_busy || (self->undrawn && gtk_widget_get_mapped(GTK_WIDGET(self)));
+    return sv_analysis_req_waiting(&self->req) || self->find_busy ||
+           (self->undrawn && gtk_widget_get_mapped(GTK_WIDGET(self)));
 }
 
 static gboolean cell_of(SvMatrixWindow *self, uint32_t sender, uint32_t receiver, uint32_t *gs, uint32_t *gr)
@@ -471,12 +394,8 @@ static void metric_changed_cb(GtkDropDown *dd, GParamSpec *ps, SvMatrixWindow *s
 static void sv_matrix_window_dispose(GObject *o)
 {
     SvMatrixWindow *self = SV_MATRIX_WINDOW(o);
-    if (self->pending) g_source_remove(self->pending);
-    self->pending = 0;
-    GCancellable *cs[] = {self->cancel, self->find_cancel};
-    for (size_t i = 0; i < G_N_ELEMENTS(cs); i++)
-        if (cs[i]) g_cancellable_cancel(cs[i]);
-    g_clear_object(&self->cancel);
+    sv_analysis_req_stop(&self->req);
+    if (self->find_cancel) g_cancellable_cancel(self->find_cancel);
     g_clear_object(&self->find_cancel);
     if (self->main) g_object_remove_weak_pointer(G_OBJECT(self->main), (gpointer *)&self->main);
     self->main = NULL;
@@ -486,11 +405,8 @@ static void sv_matrix_window_dispose(GObject *o)
 static void sv_matrix_window_finalize(GObject *o)
 {
     SvMatrixWindow *self = SV_MATRIX_WINDOW(o);
-    slog_analysis_free(self->an);
+    sv_analysis_req_clear(&self->req);
     sv_matrix_clear(&self->m);
-    sv_doc_ref_release(self->doc);
-    sv_doc_ref_release(self->want_doc);
-    g_free(self->what);
     G_OBJECT_CLASS(sv_matrix_window_parent_class)->finalize(o);
 }
 
@@ -502,6 +418,8 @@ static void sv_matrix_window_class_init(SvMatrixWindowClass *klass)
 
 static void sv_matrix_window_init(SvMatrixWindow *self)
 {
+    sv_analysis_req_init(&self->req, G_OBJECT(self), &self->main, SLOG_ANALYSIS_MATRIX,
+                         "The communication matrix could not be computed", shown, status_changed);
     self->hover_s = self->hover_r = -1;
 }
 

@@ -179,20 +179,8 @@ struct _SvProfileWindow {
     int64_t category; /* shown per timeline, -1 = the largest */
     gboolean filling;
 
-    SvDocRef *doc;
-    slog_analysis *an;
-    int64_t t0, t1;
-    char *what;
-
-    SvDocRef *want_doc;
-    int64_t want_t0, want_t1;
-    GCancellable *cancel;
-    gboolean busy;
-    guint pending;
-    gint64 asked_us;
-    gboolean undrawn;
-    double analyse_ms;
-    slog_query_stats stats;
+    sv_analysis_req req; /* the analysis on screen and the next one */
+    gboolean undrawn;    /* a result not drawn yet */
 };
 
 G_DEFINE_FINAL_TYPE(SvProfileWindow, sv_profile_window, GTK_TYPE_WINDOW)
@@ -200,13 +188,13 @@ G_DEFINE_FINAL_TYPE(SvProfileWindow, sv_profile_window, GTK_TYPE_WINDOW)
 static void fill_timelines(SvProfileWindow *self)
 {
     g_list_store_remove_all(self->tl_store);
-    if (!self->an || self->category < 0) {
+    if (!self->req.an || self->category < 0) {
         gtk_label_set_text(self->tl_title, "Per timeline: choose a category above");
         return;
     }
     size_t n;
-    const slog_profile_row *src = slog_analysis_profile(self->an, &n);
-    uint32_t nt = self->doc->fi->n_timelines;
+    const slog_profile_row *src = slog_analysis_profile(self->req.an, &n);
+    uint32_t nt = self->req.doc->fi->n_timelines;
     slog_profile_row *rows = sv_profile_per_timeline(src, n, (uint32_t)self->category, nt);
     if (!rows) return;
     int64_t top = 0;
@@ -215,15 +203,15 @@ static void fill_timelines(SvProfileWindow *self)
     GPtrArray *items = g_ptr_array_new_with_free_func(g_object_unref);
     for (uint32_t t = 0; t < nt; t++) {
         char name[160];
-        snprintf(name, sizeof name, "%u  %s", t, self->doc->tl_labels[t] ? self->doc->tl_labels[t] : "");
-        SvProfileItem *it = item_new(&rows[t], name, sv_profile_share(&rows[t], self->t0, self->t1, 1));
+        snprintf(name, sizeof name, "%u  %s", t, self->req.doc->tl_labels[t] ? self->req.doc->tl_labels[t] : "");
+        SvProfileItem *it = item_new(&rows[t], name, sv_profile_share(&rows[t], self->req.t0, self->req.t1, 1));
         it->bar = top > 0 ? (double)rows[t].inclusive_ns / (double)top : 0;
         g_ptr_array_add(items, it);
     }
     g_list_store_splice(self->tl_store, 0, 0, items->pdata, items->len);
     g_ptr_array_unref(items);
     free(rows);
-    char *t = g_strdup_printf("Per timeline: %s", self->doc->cat_names[self->category]);
+    char *t = g_strdup_printf("Per timeline: %s", self->req.doc->cat_names[self->category]);
     gtk_label_set_text(self->tl_title, t);
     g_free(t);
 }
@@ -250,17 +238,18 @@ static void fill(SvProfileWindow *self)
     self->filling = TRUE;
     g_list_store_remove_all(self->cat_store);
     size_t n = 0;
-    const slog_profile_row *src = self->an ? slog_analysis_profile(self->an, &n) : NULL;
+    const slog_profile_row *src = self->req.an ? slog_analysis_profile(self->req.an, &n) : NULL;
     slog_profile_row *rows = NULL;
-    size_t m = self->an ? sv_profile_by_category(src, n, self->doc->fi->n_categories, &rows) : 0;
+    size_t m = self->req.an ? sv_profile_by_category(src, n, self->req.doc->fi->n_categories, &rows) : 0;
     if (m == (size_t)-1) m = 0;
     GPtrArray *items = g_ptr_array_new_with_free_func(g_object_unref);
     gboolean have = FALSE;
     int64_t largest = -1, top = -1;
     for (size_t i = 0; i < m; i++) {
         rows[i].timeline = 0;
-        g_ptr_array_add(items, item_new(&rows[i], self->doc->cat_names[rows[i].category],
-                                        sv_profile_share(&rows[i], self->t0, self->t1, self->doc->fi->n_timelines)));
+        g_ptr_array_add(
+            items, item_new(&rows[i], self->req.doc->cat_names[rows[i].category],
+                            sv_profile_share(&rows[i], self->req.t0, self->req.t1, self->req.doc->fi->n_timelines)));
         if ((int64_t)rows[i].category == self->category) have = TRUE;
         if (rows[i].inclusive_ns > top) top = rows[i].inclusive_ns, largest = rows[i].category;
     }
@@ -276,15 +265,15 @@ static void fill(SvProfileWindow *self)
 static void update_status(SvProfileWindow *self)
 {
     char bytes[32], a[64], b[64], d[64];
-    sv_format_bytes((double)self->stats.bytes_read, bytes, sizeof bytes);
-    sv_format_time(self->t0, a, sizeof a);
-    sv_format_time(self->t1, b, sizeof b);
-    sv_format_duration((double)(self->t1 - self->t0), d, sizeof d);
-    char *s = self->an
+    sv_format_bytes((double)self->req.stats.bytes_read, bytes, sizeof bytes);
+    sv_format_time(self->req.t0, a, sizeof a);
+    sv_format_time(self->req.t1, b, sizeof b);
+    sv_format_duration((double)(self->req.t1 - self->req.t0), d, sizeof d);
+    char *s = self->req.an
                   ? g_strdup_printf("States in %s: %s – %s (%s) · read %s in %" G_GUINT64_FORMAT " blocks, %.1f ms%s",
-                                    self->what, a, b, d, bytes, self->stats.nodes_read, self->analyse_ms,
-                                    self->busy ? " · computing…" : "")
-                  : g_strdup(self->busy ? "Computing…" : "");
+                                    self->req.what, a, b, d, bytes, self->req.stats.nodes_read, self->req.analyse_ms,
+                                    self->req.busy ? " · computing…" : "")
+                  : g_strdup(self->req.busy ? "Computing…" : "");
     gtk_label_set_text(self->status, s);
     g_free(s);
 }
@@ -293,99 +282,35 @@ static void update_status(SvProfileWindow *self)
 static gboolean shown_tick_cb(GtkWidget *w, GdkFrameClock *fc, gpointer user)
 {
     SvProfileWindow *self = user;
-    if (self->undrawn && self->an) {
+    if (self->undrawn && self->req.an) {
         self->undrawn = FALSE;
-        if (self->asked_us) sv_analysis_report_timing("profile", self->asked_us, self->analyse_ms, &self->stats);
-        self->asked_us = 0;
+        if (self->req.asked_us)
+            sv_analysis_report_timing("profile", self->req.asked_us, self->req.analyse_ms, &self->req.stats);
+        self->req.asked_us = 0;
     }
     return G_SOURCE_REMOVE;
 }
 
-static void analyse_done(GObject *src, GAsyncResult *res, gpointer user)
+static void shown(GObject *owner, gboolean doc_changed)
 {
-    SvProfileWindow *self = user;
-    GError *error = NULL;
-    slog_query_stats st;
-    double ms;
-    slog_analysis *an = sv_query_analyse_finish(res, &st, &ms, &error);
-    if (g_task_get_cancellable(G_TASK(res)) != self->cancel) {
-        slog_analysis_free(an);
-        g_clear_error(&error);
-        g_object_unref(self);
-        return;
+    SvProfileWindow *self = SV_PROFILE_WINDOW(owner);
+    if (doc_changed) {
+        self->category = -1;
+        sv_analysis_set_title(GTK_WINDOW(self), "Profile", self->main);
     }
-    self->busy = FALSE;
-    if (an) {
-        slog_analysis_free(self->an);
-        self->an = an;
-        if (self->doc != self->want_doc) {
-            sv_doc_ref_release(self->doc);
-            self->doc = sv_doc_ref_acquire(self->want_doc);
-            self->category = -1;
-            sv_analysis_set_title(GTK_WINDOW(self), "Profile", self->main);
-        }
-        self->t0 = self->want_t0;
-        self->t1 = self->want_t1;
-        self->stats = st;
-        self->analyse_ms = ms;
-        fill(self);
-        self->undrawn = TRUE;
-        gtk_widget_add_tick_callback(GTK_WIDGET(self->cat_view), shown_tick_cb, self, NULL);
-    } else if (!g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->main) {
-        sv_window_error_dialog(self->main, "The profile could not be computed", error->message);
-    }
-    update_status(self);
-    g_clear_error(&error);
-    g_object_unref(self);
+    fill(self);
+    self->undrawn = TRUE;
+    gtk_widget_add_tick_callback(GTK_WIDGET(self->cat_view), shown_tick_cb, self, NULL);
 }
 
-static void ask(SvProfileWindow *self)
+static void status_changed(GObject *owner)
 {
-    if (self->cancel) g_cancellable_cancel(self->cancel);
-    g_clear_object(&self->cancel);
-    self->cancel = g_cancellable_new();
-    self->busy = TRUE;
-    sv_query_analyse_async(self->want_doc, self->want_t0, self->want_t1, SLOG_ANALYSIS_PROFILE, self->cancel,
-                           analyse_done, g_object_ref(self));
-    update_status(self);
-}
-
-static gboolean pending_cb(gpointer user)
-{
-    SvProfileWindow *self = user;
-    self->pending = 0;
-    ask(self);
-    return G_SOURCE_REMOVE;
+    update_status(SV_PROFILE_WINDOW(owner));
 }
 
 static void refresh(SvProfileWindow *self, gboolean now)
 {
-    int64_t t0, t1;
-    const char *what;
-    if (!self->main || !sv_analysis_span(self->main, self->scope, &t0, &t1, &what)) return;
-    SvDocRef *doc = self->main->doc;
-    if (g_strcmp0(what, self->what) != 0) {
-        g_free(self->what);
-        self->what = g_strdup(what);
-    }
-    gboolean same_as_asked =
-        (self->busy || self->pending) && doc == self->want_doc && t0 == self->want_t0 && t1 == self->want_t1;
-    gboolean same_as_shown =
-        !self->busy && !self->pending && self->an && doc == self->doc && t0 == self->t0 && t1 == self->t1;
-    if (same_as_asked || same_as_shown) return;
-    if (doc != self->want_doc) {
-        sv_doc_ref_release(self->want_doc);
-        self->want_doc = sv_doc_ref_acquire(doc);
-    }
-    self->want_t0 = t0;
-    self->want_t1 = t1;
-    if (!self->asked_us) self->asked_us = g_get_monotonic_time();
-    if (self->pending) g_source_remove(self->pending);
-    self->pending = 0;
-    if (now)
-        ask(self);
-    else
-        self->pending = g_timeout_add(120, pending_cb, self);
+    sv_analysis_req_refresh(&self->req, self->main, self->scope, now);
 }
 
 static void view_changed_cb(SvTimeline *tl, SvProfileWindow *self)
@@ -500,14 +425,14 @@ static GtkColumnViewColumn *column_titled(GtkColumnView *v, const char *title)
 
 gboolean sv_profile_window_write_csv(SvProfileWindow *self, const char *path, int64_t *t0, int64_t *t1, GError **error)
 {
-    if (!self->an) {
+    if (!self->req.an) {
         g_set_error(error, SV_ERROR, 1, "No profile computed yet");
         return FALSE;
     }
     size_t n;
-    const slog_profile_row *src = slog_analysis_profile(self->an, &n);
+    const slog_profile_row *src = slog_analysis_profile(self->req.an, &n);
     slog_profile_row *rows;
-    size_t m = sv_profile_by_category(src, n, self->doc->fi->n_categories, &rows);
+    size_t m = sv_profile_by_category(src, n, self->req.doc->fi->n_categories, &rows);
     if (m == (size_t)-1) {
         g_set_error(error, SV_ERROR, 1, "Out of memory");
         return FALSE;
@@ -518,15 +443,15 @@ gboolean sv_profile_window_write_csv(SvProfileWindow *self, const char *path, in
         free(rows);
         return FALSE;
     }
-    int bad = sv_profile_write_csv(f, rows, m, (const char *const *)self->doc->cat_names, self->t0, self->t1,
-                                   self->doc->fi->n_timelines);
+    int bad = sv_profile_write_csv(f, rows, m, (const char *const *)self->req.doc->cat_names, self->req.t0,
+                                   self->req.t1, self->req.doc->fi->n_timelines);
     free(rows);
     if (fclose(f) != 0 || bad) {
         g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot be written", path);
         return FALSE;
     }
-    if (t0) *t0 = self->t0;
-    if (t1) *t1 = self->t1;
+    if (t0) *t0 = self->req.t0;
+    if (t1) *t1 = self->req.t1;
     return TRUE;
 }
 
@@ -550,7 +475,7 @@ void sv_profile_window_set_scope(SvProfileWindow *self, sv_span_scope s)
 
 gboolean sv_profile_window_busy(SvProfileWindow *self)
 {
-    return self->busy || self->pending || (self->undrawn && gtk_widget_get_mapped(GTK_WIDGET(self)));
+    return sv_analysis_req_waiting(&self->req) || (self->undrawn && gtk_widget_get_mapped(GTK_WIDGET(self)));
 }
 
 void sv_profile_window_set_filter(SvProfileWindow *self, const char *text)
@@ -631,10 +556,7 @@ static void scope_changed_cb(GtkDropDown *dd, GParamSpec *ps, SvProfileWindow *s
 static void sv_profile_window_dispose(GObject *o)
 {
     SvProfileWindow *self = SV_PROFILE_WINDOW(o);
-    if (self->pending) g_source_remove(self->pending);
-    self->pending = 0;
-    if (self->cancel) g_cancellable_cancel(self->cancel);
-    g_clear_object(&self->cancel);
+    sv_analysis_req_stop(&self->req);
     if (self->main) g_object_remove_weak_pointer(G_OBJECT(self->main), (gpointer *)&self->main);
     self->main = NULL;
     G_OBJECT_CLASS(sv_profile_window_parent_class)->dispose(o);
@@ -643,14 +565,11 @@ static void sv_profile_window_dispose(GObject *o)
 static void sv_profile_window_finalize(GObject *o)
 {
     SvProfileWindow *self = SV_PROFILE_WINDOW(o);
-    slog_analysis_free(self->an);
-    sv_doc_ref_release(self->doc);
-    sv_doc_ref_release(self->want_doc);
+    sv_analysis_req_clear(&self->req);
     g_clear_object(&self->cat_store);
     g_clear_object(&self->tl_store);
     g_clear_object(&self->filter);
     g_clear_object(&self->cat_sel);
-    g_free(self->what);
     G_OBJECT_CLASS(sv_profile_window_parent_class)->finalize(o);
 }
 
@@ -662,6 +581,8 @@ static void sv_profile_window_class_init(SvProfileWindowClass *klass)
 
 static void sv_profile_window_init(SvProfileWindow *self)
 {
+    sv_analysis_req_init(&self->req, G_OBJECT(self), &self->main, SLOG_ANALYSIS_PROFILE,
+                         "The profile could not be computed", shown, status_changed);
     self->category = -1;
 }
 
