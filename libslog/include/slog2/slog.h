@@ -41,7 +41,7 @@
 extern "C" {
 #endif
 
-#define SLOG_FORMAT_MAJOR 2
+#define SLOG_FORMAT_MAJOR 3
 #define SLOG_FORMAT_MINOR 0
 
 typedef enum slog_status {
