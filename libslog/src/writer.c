@@ -610,7 +610,15 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
     } else {
         n = calloc(1, sizeof *n);
         if (!n) return NULL;
-        prev_init(&n->prev, w->opt.preview_bins);
+        /* The overview's rows are groups of all the timelines, and above
+         * its base most of them touch a few of a node's bins (the calls
+         * of one kind in a phase): bins in chunks made where touched. A
+         * block's rows are its own timelines', mostly busy over the whole
+         * node, where chunks would cost more than dense rows. */
+        if (t->id == SLOG_TREE_OVERVIEW)
+            prev_init_chunked(&n->prev, w->opt.preview_bins);
+        else
+            prev_init(&n->prev, w->opt.preview_bins);
     }
     n->index = index;
     n->lo = node_lo(w, level, index);
@@ -800,7 +808,15 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         if (!overview)
             slog_summ_merge_child(&p->summ, &n->summ, (unsigned)(n->index & 1), level, n->index, n->lo, n->hi);
     }
-    prev_reset(&n->prev);
+    /* A node of the overview above its base keeps a row for nearly every
+     * (group, category), and its level opens a node once per 2^(level -
+     * base) of the base's: a spare there would hold its rows for a long
+     * time for little reuse (at thousands of timelines, a third of the
+     * overview's memory). */
+    if (overview && level > t->base)
+        prev_free(&n->prev);
+    else
+        prev_reset(&n->prev);
     if (grow_ptrs(&lv->spare, &lv->cap_spare, lv->n_spare))
         lv->spare[lv->n_spare++] = n;
     else
