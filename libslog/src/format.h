@@ -3,7 +3,7 @@
  *
  * Every multi-byte integer is little-endian and written byte by byte through
  * the put/get helpers below (never host structs). docs/FORMAT.md is the prose
- * version of this file; keep them in step. Version 2.0.
+ * version of this file; keep them in step. Version 3.0.
  *
  * File = Header | node and preview blocks ... | Categories | Timelines |
  *        Annotations | Directory | Postamble
@@ -82,8 +82,9 @@
  *    48    4 preview block size
  *    52    4 preview block CRC32C
  *    56    4 tree: block number, or 0xFFFFFFFF for the overview tree (whose
- *            entries have no node block: offset, size and CRC 0, and
- *            n_drawables counts the drawables previewed at the node itself)
+ *            n_drawables counts the drawables previewed at the node itself,
+ *            and whose node fields point to its OWNR block in 3.x, 0
+ *            without one: 2.x, the base level, or no own records)
  *    60    4 summary block size (whole block; 0 without one)
  *
  * Variable-length data inside bodies uses LEB128 varints (u) and zigzag
@@ -100,7 +101,10 @@
 #define SLOG_MAGIC_LEN 8
 static const uint8_t slog_magic[SLOG_MAGIC_LEN] = {0x89, 'S', 'L', 'O', 'G', '2', 0x0D, 0x0A};
 static const uint8_t slog_end_magic[SLOG_MAGIC_LEN] = {'S', 'L', 'O', 'G', '2', 'E', 'N', 'D'};
-#define SLOG_BOM 0x01020304u
+#define SLOG_BOM                 0x01020304u
+/* The oldest major version this reader reads (2.x: an overview node's own
+ * records are in its preview block). */
+#define SLOG_FORMAT_MAJOR_OLDEST 2
 
 #define SLOG_HEADER_SIZE        256
 #define SLOG_POSTAMBLE_SIZE     64
@@ -184,6 +188,7 @@ enum {
 #define SLOG_TAG_ANNOTATIONS "ANNO"
 #define SLOG_TAG_DIRECTORY   "DIRE"
 #define SLOG_TAG_SUMMARY     "SUMM"
+#define SLOG_TAG_OWN         "OWNR" /* 3.x: an overview node's own records */
 
 /* Drawable record head byte (node bodies). */
 #define SLOG_REC_KIND_MASK 0x03u
@@ -192,10 +197,15 @@ enum {
 #define SLOG_REC_MIRROR    0x10u /* an arrow's copy in its receiver's block */
 
 /* An overview preview's tail: what was previewed at the node itself. */
-#define OWN_ALL 1u /* all of its preview (a node on the tree's base level) */
-#define OWN_RECORDS \
-    2u /* u32 count, then records: uvar group, uvar category,
-                           uvar start - node start, uvar duration (states) */
+#define OWN_ALL           1u /* all of its preview (a node on the tree's base level) */
+/* 2.x only: u32 count, then records: uvar group, uvar category, uvar
+ * start - node start, uvar duration (states). */
+#define OWN_RECORDS       2u
+/* 3.x: the records (as above, without the count) are in the node's own
+ * OWNR block, which the directory entry's node fields point to (none when
+ * the entry's count is 0): a reader that only passes through the node
+ * reads them without the preview. */
+#define OWN_BLOCK         3u
 #define SLOG_REC_RESERVED 0xE0u
 
 /* Sanity limits a reader enforces on untrusted counts. */

@@ -13,7 +13,9 @@
  * subtree's preview, and so does a node of the tree's lowest level (the
  * base: nothing lies below it). Any other node gives the drawables that
  * cross its middle, which it holds as records ("own" records, exact at any
- * resolution), and its children are visited.
+ * resolution), and its children are visited. In 3.x files those records
+ * have a block of their own, so passing through a node does not read its
+ * preview's rows.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -148,16 +150,27 @@ static slog_status ov_visit(ovctx *x, uint32_t level, uint64_t index)
     const rd_node *c1 = level ? rd_find_node(r, SLOG_TREE_OVERVIEW, level - 1, index * 2 + 1) : NULL;
     bool fine = (double)(hi - lo) / r->info.preview_bins <= x->g->col_ns;
     bool complete = level && d->n_drawables + (c0 ? c0->n_subtree : 0) + (c1 ? c1->n_subtree : 0) == d->n_subtree;
-    slog_preview p;
-    bool own_all = false;
-    slog_status st = rd_preview(r, d, &x->s, &p, &own_all, x->err);
-    if (st) return st;
-    x->stats.nodes_read++;
-    x->stats.bytes_read += d->prev_size;
-    x->stats.previews++;
-    if (fine || !complete || own_all) {
-        add_rows(x->g, &p, 0, p.n_rows);
-        return SLOG_OK;
+    slog_status st;
+    if (r->info.version_major >= 3 && !fine && complete && (d->node_off || !d->n_drawables)) {
+        /* Passed through: its own records (their block) or none; not its
+         * rows, which would be most of the bytes read. (No block and
+         * some drawables: a base-level node, whose preview is all.) */
+        if ((st = rd_own_records(r, d, &x->s, x->err))) return st;
+        if (d->node_off) {
+            x->stats.nodes_read++;
+            x->stats.bytes_read += d->node_size;
+        }
+    } else {
+        slog_preview p;
+        bool own_all = false;
+        if ((st = rd_preview(r, d, &x->s, &p, &own_all, x->err))) return st;
+        x->stats.nodes_read++;
+        x->stats.bytes_read += d->prev_size;
+        x->stats.previews++;
+        if (fine || !complete || own_all) {
+            add_rows(x->g, &p, 0, p.n_rows);
+            return SLOG_OK;
+        }
     }
     /* What the children do not hold: the drawables across the middle,
      * each at its exact times. */

@@ -157,8 +157,17 @@ typedef struct slog_prev_acc {
                                     batch's lane of ranks; 0 in the writer) */
     uint32_t dir_tl, dir_cat; /* dimensions direct was made for */
     uint32_t dir_cap;         /* cells allocated (at least dir_tl x dir_cat) */
-    float *pool;              /* bin storage, n_bins per row, cap_rows rows */
-    uint32_t first_rows;      /* rows to make room for at first, 0: as
+    float *pool;              /* bin storage, n_bins per row, cap_rows rows
+                                    (not chunked) */
+    /* chunked: a row's bins in chunks of PREV_CHUNK, made where the row
+     * is touched: a tree node's rows (thousands of timelines) each touch
+     * a few of its bins, where a dense row kept them all. */
+    bool chunked;
+    uint32_t *ctab;      /* per row, its chunks' numbers (1 + storage index; 0: none) */
+    float **slabs;       /* storage: slab s holds PREV_CHUNK x (16 << s) floats */
+    uint32_t n_slabs;    /* slabs allocated */
+    uint32_t n_chunks;   /* chunks in use (storage indexes 0 .. n_chunks - 1) */
+    uint32_t first_rows; /* rows to make room for at first, 0: as
                                     many as the direct table holds, up to
                                     4,096 (a tree node sees every pair) */
     bool failed;
@@ -223,6 +232,10 @@ static inline void prev_add_pow2(float *bins, slog_prev_row *r, int bshift, floa
 }
 
 void prev_init(slog_prev_acc *a, uint32_t n_bins);
+/* As prev_init, with the bins in chunks made where touched (tree nodes'
+ * accumulators; batches keep dense rows, which prev_bins_direct hands
+ * out). */
+void prev_init_chunked(slog_prev_acc *a, uint32_t n_bins);
 void prev_reset(slog_prev_acc *a);
 /* Tell the accumulator how many timelines and categories exist, so small
  * (timeline, category) spaces use a plain array instead of the hash. */

@@ -21,15 +21,119 @@ void prev_init(slog_prev_acc *a, uint32_t n_bins)
     a->n_bins = n_bins;
 }
 
+void prev_init_chunked(slog_prev_acc *a, uint32_t n_bins)
+{
+    prev_init(a, n_bins);
+    a->chunked = true;
+}
+
 void prev_free(slog_prev_acc *a)
 {
     free(a->rows);
     free(a->slots);
     free(a->direct);
     free(a->pool);
+    free(a->ctab);
+    for (uint32_t i = 0; i < a->n_slabs; i++) free(a->slabs[i]);
+    free(a->slabs);
     uint32_t n = a->n_bins;
+    bool chunked = a->chunked;
     memset(a, 0, sizeof *a);
     a->n_bins = n;
+    a->chunked = chunked;
+}
+
+/* ---------------------------------------------------------- chunked bins
+ *
+ * A row's bins in chunks of PREV_CHUNK floats, made (zero) when first
+ * touched. A tree node above the leaves sees every (timeline, category)
+ * of its subtree, and at thousands of timelines most rows touch a few of
+ * its bins (a rank's calls of one kind in a short phase): dense rows were
+ * most of the writer's memory. Chunks live in slabs that double in size
+ * (no copy when more are needed) and are all given back at once when the
+ * node is reset. The arithmetic on a bin is the dense rows', so the bytes
+ * written do not depend on the storage. */
+#define PREV_CHUNK      16u
+/* Slabs 0 .. PREV_SLAB_GROW - 1 double from PREV_SLAB_FIRST chunks (a
+ * small node stays small); the later ones all hold PREV_SLAB_MAX, so that
+ * no more than one slab's worth lies unused. */
+#define PREV_SLAB_FIRST 16u
+#define PREV_SLAB_GROW  4u
+#define PREV_SLAB_MAX   (PREV_SLAB_FIRST << PREV_SLAB_GROW)
+#define PREV_SLAB_FLAT  (PREV_SLAB_FIRST * ((1u << PREV_SLAB_GROW) - 1)) /* chunks before the first large slab */
+
+static inline uint32_t row_chunks(const slog_prev_acc *a)
+{
+    return (a->n_bins + PREV_CHUNK - 1) / PREV_CHUNK;
+}
+
+/* Slab and place in it of storage index k. */
+static inline uint32_t slab_of(uint32_t k, uint32_t *off)
+{
+    if (k >= PREV_SLAB_FLAT) {
+        *off = (k - PREV_SLAB_FLAT) % PREV_SLAB_MAX;
+        return PREV_SLAB_GROW + (k - PREV_SLAB_FLAT) / PREV_SLAB_MAX;
+    }
+    uint32_t s = 31u - (uint32_t)__builtin_clz(k / PREV_SLAB_FIRST + 1);
+    *off = k - PREV_SLAB_FIRST * ((1u << s) - 1);
+    return s;
+}
+
+static inline float *chunk_at(const slog_prev_acc *a, uint32_t number)
+{
+    uint32_t off, s = slab_of(number - 1, &off);
+    return a->slabs[s] + (size_t)off * PREV_CHUNK;
+}
+
+/* Bin j of row ri, its chunk made if there is none; NULL (and a->failed)
+ * when out of memory. */
+static float *cbin(slog_prev_acc *a, uint32_t ri, uint32_t j)
+{
+    uint32_t *slot = &a->ctab[(size_t)ri * row_chunks(a) + j / PREV_CHUNK];
+    if (!*slot) {
+        uint32_t k = a->n_chunks, off;
+        uint32_t sl = slab_of(k, &off);
+        if (sl >= a->n_slabs) {
+            if (k >= UINT32_MAX - 1) { /* no chunk number left */
+                a->failed = true;
+                return NULL;
+            }
+            float **v = realloc(a->slabs, (size_t)(sl + 1) * sizeof *v);
+            if (!v) {
+                a->failed = true;
+                return NULL;
+            }
+            a->slabs = v;
+            v[sl] = malloc((size_t)(sl < PREV_SLAB_GROW ? PREV_SLAB_FIRST << sl : PREV_SLAB_MAX) * PREV_CHUNK *
+                           sizeof(float));
+            if (!v[sl]) {
+                a->failed = true;
+                return NULL;
+            }
+            a->n_slabs = sl + 1;
+        }
+        a->n_chunks++;
+        *slot = k + 1;
+        memset(chunk_at(a, *slot), 0, PREV_CHUNK * sizeof(float));
+    }
+    return chunk_at(a, *slot) + j % PREV_CHUNK;
+}
+
+/* Bin j of row ri, 0 where it has no chunk. */
+static inline float cget(const slog_prev_acc *a, uint32_t ri, uint32_t j)
+{
+    uint32_t c = a->ctab[(size_t)ri * row_chunks(a) + j / PREV_CHUNK];
+    return c ? chunk_at(a, c)[j % PREV_CHUNK] : 0.0f;
+}
+
+/* Row ri's bins into out (n_bins floats, zeros where untouched). */
+static void row_values(const slog_prev_acc *a, uint32_t ri, float *out)
+{
+    if (!a->chunked) {
+        memcpy(out, a->pool + (size_t)ri * a->n_bins, a->n_bins * sizeof *out);
+        return;
+    }
+    for (uint32_t j = 0; j < a->n_bins; j++) out[j] = cget(a, ri, j);
 }
 
 static inline bool in_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t category)
@@ -40,7 +144,16 @@ static inline bool in_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t
 
 void prev_reset(slog_prev_acc *a)
 {
-    if (a->n_rows) {
+    if (a->n_rows && a->chunked) {
+        memset(a->ctab, 0, (size_t)a->n_rows * row_chunks(a) * sizeof *a->ctab);
+        for (uint32_t i = 0; i < a->n_rows; i++) {
+            const slog_prev_row *r = &a->rows[i];
+            size_t cell;
+            if (prev_direct_cell(a, r->timeline, r->category, &cell)) a->direct[cell] = 0;
+        }
+        if (a->n_hashed) memset(a->slots, 0, (size_t)a->n_slots * sizeof(uint32_t));
+        a->n_chunks = 0;
+    } else if (a->n_rows) {
         /* Only bins in [lo_bin, hi_bin) of a row were ever written, and a
          * merge into the parent zeroed those already (bins_zero): only the
          * root and a node whose merge ran out of memory come here with
@@ -92,6 +205,23 @@ static void rehash(slog_prev_acc *a)
     }
 }
 
+/* Slots for every row the accumulator has room for, at most half full.
+ * Made only when a row lies outside the direct table: a tree node's rows
+ * all lie inside it, and the slots were a fifth of its memory. */
+static bool ensure_slots(slog_prev_acc *a)
+{
+    uint32_t n_slots = 32; /* a power of two */
+    while (n_slots < a->cap_rows * 2) n_slots *= 2;
+    if (a->n_slots >= n_slots) return true;
+    uint32_t *slots = calloc(n_slots, sizeof *slots);
+    if (!slots) return false;
+    free(a->slots);
+    a->slots = slots;
+    a->n_slots = n_slots;
+    rehash(a);
+    return true;
+}
+
 void prev_resize_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_timelines, uint32_t n_categories)
 {
     uint64_t cells = (uint64_t)n_timelines * n_categories;
@@ -116,7 +246,14 @@ void prev_resize_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_time
         size_t cell;
         if (prev_direct_cell(a, r->timeline, r->category, &cell)) a->direct[cell] = i + 1;
     }
-    rehash(a); /* without the table (none, or out of memory) every row */
+    /* without the table (none, or out of memory) every row is hashed */
+    bool outside = false;
+    for (uint32_t i = 0; i < a->n_rows && !outside; i++)
+        outside = !in_direct(a, a->rows[i].timeline, a->rows[i].category);
+    if (outside && !ensure_slots(a))
+        a->failed = true;
+    else
+        rehash(a);
 }
 
 static bool grow(slog_prev_acc *a)
@@ -138,20 +275,20 @@ static bool grow(slog_prev_acc *a)
     slog_prev_row *rows = realloc(a->rows, (size_t)cap * sizeof *rows);
     if (!rows) return false;
     a->rows = rows;
-    float *pool = realloc(a->pool, (size_t)cap * a->n_bins * sizeof(float));
-    if (!pool) return false;
-    memset(pool + (size_t)a->cap_rows * a->n_bins, 0, (size_t)(cap - a->cap_rows) * a->n_bins * sizeof(float));
-    a->pool = pool;
+    if (a->chunked) {
+        uint32_t nc = row_chunks(a);
+        uint32_t *ctab = realloc(a->ctab, (size_t)cap * nc * sizeof *ctab);
+        if (!ctab) return false;
+        memset(ctab + (size_t)a->cap_rows * nc, 0, (size_t)(cap - a->cap_rows) * nc * sizeof *ctab);
+        a->ctab = ctab;
+    } else {
+        float *pool = realloc(a->pool, (size_t)cap * a->n_bins * sizeof(float));
+        if (!pool) return false;
+        memset(pool + (size_t)a->cap_rows * a->n_bins, 0, (size_t)(cap - a->cap_rows) * a->n_bins * sizeof(float));
+        a->pool = pool;
+    }
     a->cap_rows = cap;
-    uint32_t n_slots = 32; /* a power of two, at most half full */
-    while (n_slots < cap * 2) n_slots *= 2;
-    uint32_t *slots = calloc(n_slots, sizeof *slots);
-    if (!slots) return false;
-    free(a->slots);
-    a->slots = slots;
-    a->n_slots = n_slots;
-    rehash(a);
-    return true;
+    return a->n_slots || !a->direct ? ensure_slots(a) : true;
 }
 
 /* Find or create the row; NULL (and a->failed) when out of memory. A row
@@ -179,6 +316,10 @@ static slog_prev_row *row_get(slog_prev_acc *a, uint32_t timeline, uint32_t cate
     if (dslot) {
         *dslot = a->n_rows + 1;
     } else {
+        if (!ensure_slots(a)) {
+            a->failed = true;
+            return NULL;
+        }
         uint32_t h = hash_key(timeline, category) & (a->n_slots - 1);
         while (a->slots[h]) h = (h + 1) & (a->n_slots - 1);
         a->slots[h] = a->n_rows + 1;
@@ -222,12 +363,81 @@ static uint32_t bin_of(double rel, double w, uint32_t n_bins)
     return (uint32_t)j;
 }
 
+/* prev_add()'s arithmetic, bin by bin, on a chunked row. */
+static void add_chunked(slog_prev_acc *a, slog_prev_row *r, int64_t lo, int64_t width, bool is_state, int64_t start,
+                        int64_t end)
+{
+    uint32_t ri = (uint32_t)(r - a->rows), n = a->n_bins;
+    float *p;
+    if (!(n & (n - 1)) && width >= (int64_t)n && !(width & (width - 1))) {
+        if (width != a->pow2_width) {
+            int bshift = 0;
+            while (((int64_t)n << bshift) < width) bshift++;
+            a->pow2_width = width;
+            a->pow2_shift = bshift;
+            a->pow2_inv = 1.0f / (float)((int64_t)1 << bshift);
+        }
+        int bshift = a->pow2_shift;
+        float inv = a->pow2_inv;
+        int64_t s = start - lo, e = end - lo;
+        uint64_t j0 = (uint64_t)s >> bshift;
+        if (!is_state) {
+            if (j0 >= n) j0 = n - 1;
+            if (!(p = cbin(a, ri, (uint32_t)j0))) return;
+            *p += 1.0f;
+            prev_touch(r, (uint32_t)j0, (uint32_t)j0 + 1);
+            return;
+        }
+        uint64_t j1 = (uint64_t)(e - 1) >> bshift;
+        if (j1 >= n) j1 = n - 1;
+        if (j0 > j1) j0 = j1;
+        if (j0 == j1) {
+            if (!(p = cbin(a, ri, (uint32_t)j0))) return;
+            *p += (float)(e - s) * inv;
+        } else {
+            if (!(p = cbin(a, ri, (uint32_t)j0))) return;
+            *p += (float)((int64_t)((j0 + 1) << bshift) - s) * inv;
+            for (uint64_t j = j0 + 1; j < j1; j++) {
+                if (!(p = cbin(a, ri, (uint32_t)j))) return;
+                *p += 1.0f;
+            }
+            if (!(p = cbin(a, ri, (uint32_t)j1))) return;
+            *p += (float)(e - (int64_t)(j1 << bshift)) * inv;
+        }
+        prev_touch(r, (uint32_t)j0, (uint32_t)j1 + 1);
+        return;
+    }
+    double w = (double)width / n;
+    if (!is_state) {
+        uint32_t j = bin_of((double)(start - lo), w, n);
+        if (!(p = cbin(a, ri, j))) return;
+        *p += 1.0;
+        touch(r, j, j + 1);
+        return;
+    }
+    double s = (double)(start - lo), e = (double)(end - lo);
+    uint32_t j0 = bin_of(s, w, n), j1 = bin_of(e, w, n);
+    for (uint32_t j = j0; j <= j1; j++) {
+        double b0 = j * w, b1 = (j + 1) * w;
+        double ov = fmin(e, b1) - fmax(s, b0);
+        if (ov > 0) {
+            if (!(p = cbin(a, ri, j))) return;
+            *p += ov / w;
+        }
+    }
+    touch(r, j0, j1 + 1);
+}
+
 void prev_add(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t timeline, uint32_t category, bool is_state,
               int64_t start, int64_t end)
 {
     if (is_state && end <= start) return; /* zero-length states cover nothing */
     slog_prev_row *r = row_find(a, timeline, category);
     if (!r) return;
+    if (a->chunked) {
+        add_chunked(a, r, lo, width, is_state, start, end);
+        return;
+    }
     float *bins = row_bins(a, r);
     /* start and end lie in [lo, lo + width] (the writer's placement rule) */
     if (width != a->pow2_width && !(a->n_bins & (a->n_bins - 1)) && width >= (int64_t)a->n_bins &&
@@ -267,6 +477,24 @@ void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned chil
         if (cr->hi_bin <= cr->lo_bin) continue;
         slog_prev_row *pr = row_find(parent, cr->timeline, cr->category);
         if (!pr) return;
+        uint32_t m0 = cr->lo_bin / 2, m1 = (cr->hi_bin + 1) / 2;
+        if (parent->chunked || child->chunked) {
+            float scale = cat_is_state[cr->category] ? 0.5f : 1.0f;
+            uint32_t pri = (uint32_t)(pr - parent->rows);
+            for (uint32_t m = m0; m < m1; m++) {
+                float x = child->chunked ? cget(child, i, 2 * m) + cget(child, i, 2 * m + 1)
+                                         : child->pool[(size_t)i * n + 2 * m] + child->pool[(size_t)i * n + 2 * m + 1];
+                if (x == 0.0f) continue; /* adds nothing; no chunk made for it */
+                float *pb = parent->chunked ? cbin(parent, pri, child_half * half + m)
+                                            : row_bins(parent, pr) + child_half * half + m;
+                if (!pb) return;
+                *pb += x * scale;
+            }
+            touch(pr, child_half * half + m0, child_half * half + m1);
+            if (!child->chunked)
+                for (uint32_t j = 2 * m0; j < 2 * m1 && j < n; j++) child->pool[(size_t)i * n + j] = 0;
+            continue;
+        }
         float *restrict cb = child->pool + (size_t)i * n;
         /* Child bins 2m and 2m+1 make parent bin half*child_half + m; walk
          * whole pairs so the loop has no division and vectorises. */
@@ -274,7 +502,6 @@ void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned chil
         /* In float, so it vectorises: halving is exact, and a float sum
          * rounds as the double sum rounded to float did. */
         float scale = cat_is_state[cr->category] ? 0.5f : 1.0f;
-        uint32_t m0 = cr->lo_bin / 2, m1 = (cr->hi_bin + 1) / 2;
         /* The child's bins are zeroed as they are read: the merge is their
          * last use, and prev_reset() then need not come back to them. */
         for (uint32_t m = m0; m < m1; m++) {
@@ -296,6 +523,17 @@ bool prev_absorb(slog_prev_acc *dst, slog_prev_acc *src)
         slog_prev_row *dr = row_find(dst, sr->timeline, sr->category);
         if (!dr) return false;
         float *restrict sb = src->pool + (size_t)i * n;
+        if (dst->chunked) {
+            uint32_t di = (uint32_t)(dr - dst->rows);
+            for (uint32_t j = sr->lo_bin; j < sr->hi_bin; j++) {
+                float *p = sb[j] != 0.0f ? cbin(dst, di, j) : NULL;
+                if (sb[j] != 0.0f && !p) return false;
+                if (p) *p += sb[j];
+                sb[j] = 0;
+            }
+            touch(dr, sr->lo_bin, sr->hi_bin);
+            continue;
+        }
         float *restrict db = row_bins(dst, dr);
         for (uint32_t j = sr->lo_bin; j < sr->hi_bin; j++) {
             db[j] += sb[j];
@@ -313,10 +551,24 @@ bool prev_add_bins(slog_prev_acc *dst, uint32_t timeline, uint32_t category, con
     if (hi <= lo) return true;
     slog_prev_row *dr = row_find(dst, timeline, category);
     if (!dr) return false;
-    float *db = row_bins(dst, dr);
     /* A state bin of the source covers 1/2^up of a destination bin. */
     float scale = is_state ? ldexpf(1.0f, -(int)up) : 1.0f;
     uint64_t first = (pos + lo) >> up, last = (pos + hi - 1) >> up;
+    if (dst->chunked) {
+        uint32_t di = (uint32_t)(dr - dst->rows);
+        for (uint32_t j = lo; j < hi; j++) {
+            if (src[j] == 0.0f) continue; /* adds nothing; no chunk made for it */
+            float *p = cbin(dst, di, (uint32_t)((pos + j) >> up));
+            if (!p) return false;
+            if (!up)
+                *p += src[j];
+            else
+                *p += src[j] * scale;
+        }
+        touch(dr, (uint32_t)first, (uint32_t)last + 1);
+        return true;
+    }
+    float *db = row_bins(dst, dr);
     if (!up) {
         for (uint32_t j = lo; j < hi; j++) db[pos + j] += src[j];
     } else {
@@ -407,8 +659,10 @@ static uint64_t quantise_sum(double v)
 uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, bool state_sums, slog_buf *out)
 {
     uint32_t *order = malloc((size_t)(a->n_rows ? a->n_rows : 1) * sizeof *order);
-    if (!order || !rows_in_order(a, order)) {
+    float *tmp = a->chunked ? malloc((size_t)a->n_bins * sizeof *tmp) : NULL;
+    if (!order || (a->chunked && !tmp) || !rows_in_order(a, order)) {
         free(order);
+        free(tmp);
         out->failed = true;
         return 0;
     }
@@ -420,6 +674,10 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, bool stat
         uint32_t ri = order[k];
         const slog_prev_row *r = &a->rows[ri];
         const float *bins = a->pool + (size_t)ri * a->n_bins;
+        if (a->chunked) {
+            row_values(a, ri, tmp);
+            bins = tmp;
+        }
         bool st = cat_is_state[r->category];
         bool sum = st && state_sums;
         uint32_t lo = r->lo_bin, hi = r->hi_bin;
@@ -445,5 +703,6 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, bool stat
     }
     if (!out->failed) put_u32le(out->data + count_at, written);
     free(order);
+    free(tmp);
     return written;
 }

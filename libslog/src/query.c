@@ -58,7 +58,9 @@ const rd_node *rd_find_node(const slog_reader *r, uint32_t tree, uint32_t level,
     return a < t->count && base[a].level == level && base[a].index == index ? &base[a] : NULL;
 }
 
-/* Read and verify a node's block; fixed header must agree with the entry. */
+/* Read and verify a node's block (its preview block when preview, else
+ * the one the node fields point to: records, or an overview node's own
+ * records); fixed header must agree with the entry. */
 static slog_status load_block(slog_reader *r, const rd_node *d, bool preview, uint8_t **own, slog_cur *body,
                               slog_error *err)
 {
@@ -66,8 +68,8 @@ static slog_status load_block(slog_reader *r, const rd_node *d, bool preview, ui
     size_t len;
     uint32_t crc;
     uint64_t off = preview ? d->prev_off : d->node_off;
-    slog_status st = rd_block(r, preview ? SLOG_TAG_PREVIEW : SLOG_TAG_NODE, off, preview ? d->prev_size : d->node_size,
-                              own, &b, &len, &crc, err);
+    const char *tag = preview ? SLOG_TAG_PREVIEW : d->tree == SLOG_TREE_OVERVIEW ? SLOG_TAG_OWN : SLOG_TAG_NODE;
+    slog_status st = rd_block(r, tag, off, preview ? d->prev_size : d->node_size, own, &b, &len, &crc, err);
     if (st) return st;
     atomic_fetch_add(&r->nodes_read, 1);
     if (crc != (preview ? d->prev_crc : d->node_crc)) {
@@ -355,9 +357,25 @@ static bool decode_own(const slog_reader *r, slog_cur *c, const rd_node *d, uint
     return true;
 }
 
+slog_status rd_own_records(slog_reader *r, const rd_node *d, rd_scratch *s, slog_error *err)
+{
+    s->n_own = 0;
+    if (d->tree != SLOG_TREE_OVERVIEW || !d->node_off) return SLOG_OK;
+    uint8_t *own;
+    slog_cur c;
+    slog_status st = load_block(r, d, false, &own, &c, err);
+    if (st) return st;
+    bool ok = decode_own(r, &c, d, d->n_drawables, s) && !cur_left(&c);
+    free(own);
+    if (!ok)
+        return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off, "malformed own records of node (%u, %llu)",
+                              d->level, (unsigned long long)d->index);
+    return SLOG_OK;
+}
+
 /* Decode a preview block into x->rows / x->values. An overview's block
- * also says what was previewed at the node itself (own_all, s->own), when
- * s is given. */
+ * also says what was previewed at the node itself (own_all, and in 2.x
+ * files s->own, when s is given; in 3.x rd_own_records reads them). */
 static slog_status decode_preview_own(qctx *x, const rd_node *d, const uint8_t *mask, slog_preview *p, rd_scratch *s,
                                       bool *own_all)
 {
@@ -370,7 +388,11 @@ static slog_status decode_preview_own(qctx *x, const rd_node *d, const uint8_t *
     bool ok = decode_rows(x, &c, d, mask, &kept);
     if (ok && d->tree == SLOG_TREE_OVERVIEW) {
         uint8_t mode = cur_u8(&c);
-        ok = cur_ok(&c) && (mode == OWN_ALL || mode == OWN_RECORDS);
+        bool v3 = r->info.version_major >= 3;
+        ok = cur_ok(&c) && (mode == OWN_ALL || mode == (v3 ? OWN_BLOCK : OWN_RECORDS));
+        /* 3.x: own records have a block exactly when there are some, and
+         * a base-level node (all of it its own) has none. */
+        if (ok && v3) ok = mode == OWN_ALL ? !d->node_off : (d->node_off != 0) == (d->n_drawables != 0);
         if (own_all) *own_all = mode == OWN_ALL;
         if (ok && mode == OWN_RECORDS) {
             uint32_t n = cur_u32(&c);
@@ -540,6 +562,14 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
         }
         if (d->tree == SLOG_TREE_OVERVIEW) {
             if ((st = check_overview_node(r, d, err))) break;
+            if (d->node_off) {
+                rd_scratch tmp = {0};
+                st = rd_own_records(r, d, &tmp, err);
+                free(tmp.own);
+                if (st) break;
+                x.stats.nodes_read++;
+                x.stats.bytes_read += d->node_size;
+            }
             continue;
         }
         uint8_t *own;

@@ -84,9 +84,10 @@ static slog_status check_header(slog_reader *r, const uint8_t *h, uint64_t size,
         return slog_set_error(err, SLOG_ERR_VERSION, p, HDR_MAJOR,
                               "format %u.%u: this reader reads %u.x; rebuild the file with slog2-build",
                               r->info.version_major, r->info.version_minor, SLOG_FORMAT_MAJOR);
-    if (r->info.version_major != SLOG_FORMAT_MAJOR)
-        return slog_set_error(err, SLOG_ERR_VERSION, p, HDR_MAJOR, "format version %u.%u, this reader reads %u.x",
-                              r->info.version_major, r->info.version_minor, SLOG_FORMAT_MAJOR);
+    if (r->info.version_major < SLOG_FORMAT_MAJOR_OLDEST || r->info.version_major > SLOG_FORMAT_MAJOR)
+        return slog_set_error(err, SLOG_ERR_VERSION, p, HDR_MAJOR,
+                              "format version %u.%u, this reader reads %u.x to %u.x", r->info.version_major,
+                              r->info.version_minor, SLOG_FORMAT_MAJOR_OLDEST, SLOG_FORMAT_MAJOR);
     uint32_t crc = slog_crc32c(0, h, HDR_CRC);
     if (crc != get_u32le(h + HDR_CRC))
         return slog_set_error(err, SLOG_ERR_CHECKSUM, p, HDR_CRC, "header CRC32C %08x, stored %08x", crc,
@@ -333,9 +334,12 @@ static slog_status parse_directory(slog_reader *r, slog_error *err)
             why = "tree number out of range";
         else if (d->index >= (1ull << (62 - ((uint32_t)r->info.leaf_shift + d->level))))
             why = "node index out of range";
-        else if (overview ? (d->node_off || d->node_size || d->node_crc || !has_prev)
-                          : (d->node_off < SLOG_HEADER_SIZE || d->node_size < SLOG_BLOCK_HEADER_SIZE + 16 ||
-                             d->node_off > data_end || d->node_size > data_end - d->node_off))
+        else if (overview && (!has_prev || (!d->node_off && (d->node_size || d->node_crc)) ||
+                              (d->node_off && (r->info.version_major < 3 || !d->n_drawables))))
+            why = "node block out of bounds";
+        else if ((!overview || d->node_off) &&
+                 (d->node_off < SLOG_HEADER_SIZE || d->node_size < SLOG_BLOCK_HEADER_SIZE + 16 ||
+                  d->node_off > data_end || d->node_size > data_end - d->node_off))
             why = "node block out of bounds";
         else if (has_prev != (d->prev_off != 0) ||
                  (has_prev && (d->prev_off < SLOG_HEADER_SIZE || d->prev_size < SLOG_BLOCK_HEADER_SIZE + 24 ||

@@ -74,9 +74,13 @@ typedef struct rd_scratch {
 
 /* Node d's preview block into p (its subtree's rows) and, for the
  * overview's, what was previewed at the node itself: *own_all (all of p),
- * or s->own[0 .. s->n_own). query.c. */
+ * or in a 2.x file s->own[0 .. s->n_own) (3.x: rd_own_records). query.c. */
 slog_status rd_preview(slog_reader *r, const rd_node *d, rd_scratch *s, slog_preview *p, bool *own_all,
                        slog_error *err);
+
+/* An overview node's own records (3.x: its OWNR block; none without
+ * one) into s->own[0 .. s->n_own). query.c. */
+slog_status rd_own_records(slog_reader *r, const rd_node *d, rd_scratch *s, slog_error *err);
 
 /* Node d's records (a block tree's) decoded one by one, mirrors
  * included (*mirror set), with their info values: for analysis.c. cb

@@ -610,7 +610,15 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
     } else {
         n = calloc(1, sizeof *n);
         if (!n) return NULL;
-        prev_init(&n->prev, w->opt.preview_bins);
+        /* The overview's rows are groups of all the timelines, and above
+         * its base most of them touch a few of a node's bins (the calls
+         * of one kind in a phase): bins in chunks made where touched. A
+         * block's rows are its own timelines', mostly busy over the whole
+         * node, where chunks would cost more than dense rows. */
+        if (t->id == SLOG_TREE_OVERVIEW)
+            prev_init_chunked(&n->prev, w->opt.preview_bins);
+        else
+            prev_init(&n->prev, w->opt.preview_bins);
     }
     n->index = index;
     n->lo = node_lo(w, level, index);
@@ -683,13 +691,8 @@ static slog_status put_preview(slog_writer *w, const tree *t, uint32_t level, co
         /* What was previewed at the node itself, for a reader that goes on
          * to its children: on the base level everything (no node lies
          * below it); above, the drawables that cross the middle, as
-         * records, exact whatever the bins (few: they cross it). */
-        buf_put_u8(&pb, level == t->base ? OWN_ALL : OWN_RECORDS);
-        if (level != t->base) {
-            buf_put_u32(&pb, n->n_drawables);
-            buf_put(&pb, n->body.data, n->body.len);
-            if (n->body.failed) pb.failed = true;
-        }
+         * records in a block of their own (close_node). */
+        buf_put_u8(&pb, level == t->base ? OWN_ALL : OWN_BLOCK);
     }
     if (pb.failed) {
         buf_free(&pb);
@@ -770,6 +773,18 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         if (n->body.len + 16 > SLOG_MAX_BLOCK) return fail(w, SLOG_ERR_LIMIT, "%s", "node block over 2 GiB");
         if ((st = put_block(w, SLOG_TAG_NODE, fixed, 16, n->body.data, n->body.len, &node_crc))) return st;
         node_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + 16 + n->body.len);
+    } else if (level != t->base && n->n_drawables) {
+        /* The drawables that cross the middle, exact whatever the bins
+         * (few: they cross it), apart from the preview: a reader that
+         * goes on to the children reads these and not the rows. */
+        uint8_t own_fixed[16];
+        memcpy(own_fixed, fixed, sizeof own_fixed);
+        put_u32le(own_fixed + 4, n->n_drawables);
+        node_off = out_offset(w);
+        if (n->body.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "own records");
+        if (n->body.len + 16 > SLOG_MAX_BLOCK) return fail(w, SLOG_ERR_LIMIT, "%s", "own records over 2 GiB");
+        if ((st = put_block(w, SLOG_TAG_OWN, own_fixed, 16, n->body.data, n->body.len, &node_crc))) return st;
+        node_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + 16 + n->body.len);
     }
     uint64_t prev_off;
     uint32_t prev_size, prev_crc;
@@ -793,7 +808,15 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         if (!overview)
             slog_summ_merge_child(&p->summ, &n->summ, (unsigned)(n->index & 1), level, n->index, n->lo, n->hi);
     }
-    prev_reset(&n->prev);
+    /* A node of the overview above its base keeps a row for nearly every
+     * (group, category), and its level opens a node once per 2^(level -
+     * base) of the base's: a spare there would hold its rows for a long
+     * time for little reuse (at thousands of timelines, a third of the
+     * overview's memory). */
+    if (overview && level > t->base)
+        prev_free(&n->prev);
+    else
+        prev_reset(&n->prev);
     if (grow_ptrs(&lv->spare, &lv->cap_spare, lv->n_spare))
         lv->spare[lv->n_spare++] = n;
     else

@@ -139,6 +139,18 @@ static void run_one(const uint8_t *data, size_t size)
         };
         for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++)
             if (qs[i].timelines || i != 2) slog_reader_query(rd, &qs[i], on_draw, on_prev, &acc, NULL, &err);
+        for (uint32_t k = 0; k < 2 && fi->n_timelines; k++) {
+            /* folded: the overview's previews, or its own records */
+            slog_grid_query gq = {.t0 = tmin,
+                                  .t1 = tmax,
+                                  .tl_first = 0,
+                                  .tl_last = fi->n_timelines - 1,
+                                  .n_cols = k ? 2048 : 16,
+                                  .n_rows = k ? 64 : 4};
+            slog_grid *g = NULL;
+            if (slog_reader_grid(rd, &gq, &g, NULL, &err) == SLOG_OK) acc += slog_grid_n_rows(g);
+            slog_grid_free(g);
+        }
         slog_reader_check(rd, NULL, &err);
         free(mask);
         slog_reader_close(rd);

@@ -141,6 +141,46 @@ static uint32_t *rows_of(const t_model *m, const slog_grid *g, uint32_t first, u
     return row_of;
 }
 
+/* The overview's nodes a grid reads, from the directory: a node whose
+ * bins are wider than a column and whose children hold the rest of its
+ * subtree is passed through (its own records' block, if any), any other
+ * gives its preview. */
+typedef struct ov_walk {
+    slog_reader *rd;
+    double col_ns;
+    uint64_t previews, own_blocks;
+} ov_walk;
+
+static uint64_t g_own_blocks_read;
+
+static const slog_node_info *ov_node(ov_walk *w, uint32_t level, uint64_t index, slog_node_info *ni)
+{
+    const slog_file_info *fi = slog_reader_info(w->rd);
+    for (uint64_t i = 0; i < fi->n_nodes; i++) {
+        CHECK(slog_reader_node(w->rd, i, ni) == SLOG_OK);
+        if (ni->tree == SLOG_TREE_OVERVIEW && ni->level == level && ni->index == index) return ni;
+    }
+    return NULL;
+}
+
+static void ov_expect(ov_walk *w, uint32_t level, uint64_t index)
+{
+    slog_node_info n, c;
+    if (!ov_node(w, level, index, &n)) return;
+    bool fine = (double)(n.hi - n.lo) / slog_reader_info(w->rd)->preview_bins <= w->col_ns;
+    uint64_t below = 0;
+    for (uint64_t k = 0; level && k < 2; k++)
+        if (ov_node(w, level - 1, 2 * index + k, &c)) below += c.n_subtree;
+    bool complete = level && n.n_drawables + below == n.n_subtree;
+    if (fine || !complete || (!n.size && n.n_drawables)) {
+        w->previews++;
+        return;
+    }
+    w->own_blocks += n.size != 0;
+    ov_expect(w, level - 1, 2 * index);
+    ov_expect(w, level - 1, 2 * index + 1);
+}
+
 static slog_grid *grid(slog_reader *rd, int64_t t0, int64_t t1, uint32_t first, uint32_t last, uint32_t cols,
                        uint32_t rows, uint32_t flags, slog_query_stats *qs)
 {
@@ -335,6 +375,23 @@ static void run_case(const gcase *c)
         slog_grid_free(g);
     }
 
+    /* a grid four times finer than the overview's root passes through
+     * the nodes whose bins are wider than a column: of those it reads the
+     * own records' block alone, not the preview (what the reader should
+     * read, walked here from the directory) */
+    if (fi->overview_depth && gt > 1) {
+        slog_grid *g = grid(rd, 0, root_hi - 1, 0, c->n_tls - 1, 4 * bins, n_groups, 0, &qs);
+        bool from_overview = slog_grid_unit(g) == gt; /* else its lowest bins are too wide */
+        slog_grid_free(g);
+        ov_walk wk = {.rd = rd, .col_ns = (double)(root_hi - 1) / (4 * bins)}; /* as the grid tiles it */
+        if (from_overview) ov_expect(&wk, fi->overview_depth - 1, 0);
+        CHECKF(!from_overview || (qs.previews == wk.previews && qs.nodes_read == wk.previews + wk.own_blocks),
+               "fine grid read %" PRIu64 " previews of %" PRIu64 " nodes, expected %" PRIu64 " previews and %" PRIu64
+               " own-record blocks",
+               qs.previews, qs.nodes_read, wk.previews, wk.own_blocks);
+        g_own_blocks_read += wk.own_blocks;
+    }
+
     /* grids over random windows, timeline ranges, columns and rows:
      * totals per row, and the overview and the blocks agree */
     for (unsigned i = 0; i < (t_under_valgrind() ? 2u : 8u); i++) {
@@ -394,6 +451,7 @@ int main(int argc, char **argv)
             if (vg && cases[i].n_tls * cases[i].per_tl > 20000) continue;
             run_case(&cases[i]);
         }
+        CHECKF(g_own_blocks_read > 0, "no case passed through an overview node with own records");
     }
     t_rmtree(g_dir);
     free(g_dir);

@@ -68,6 +68,19 @@ static slog_status read_all(const char *path, int full_ok_check, int *stage, slo
             t_pvec_free(&pv);
         }
     }
+    for (uint32_t k = 0; st == SLOG_OK && fi->n_timelines && k < 2; k++) {
+        /* folded grids: few columns take the overview's previews, many
+         * pass through its nodes and read their own records */
+        slog_grid_query gq = {.t0 = fi->t_min,
+                              .t1 = fi->t_max,
+                              .tl_first = 0,
+                              .tl_last = fi->n_timelines - 1,
+                              .n_cols = k ? 4096 : 8,
+                              .n_rows = fi->n_timelines < 1024 ? fi->n_timelines : 1024};
+        slog_grid *g = NULL;
+        st = slog_reader_grid(rd, &gq, &g, NULL, err);
+        slog_grid_free(g);
+    }
     if (st == SLOG_OK) {
         *stage = 3;
         st = slog_reader_check(rd, NULL, err);
@@ -324,7 +337,7 @@ static void fix_crcs(uint8_t *b, size_t n)
             for (uint64_t i = 0; i < cnt && 8 + (i + 1) * SLOG_DIRENT_SIZE <= len; i++) {
                 uint8_t *e = body + 8 + i * SLOG_DIRENT_SIZE;
                 uint64_t no = get_u64le(e + DIRENT_NODE_OFF), po = get_u64le(e + DIRENT_PREV_OFF);
-                /* the overview's entries have no node block (offset 0) */
+                /* an overview entry without own records has no node block (offset 0) */
                 if (no && no <= end - SLOG_BLOCK_HEADER_SIZE) put_u32le(e + DIRENT_NODE_CRC, get_u32le(b + no + 4));
                 if (po && po <= end - SLOG_BLOCK_HEADER_SIZE) put_u32le(e + DIRENT_PREV_CRC, get_u32le(b + po + 4));
             }

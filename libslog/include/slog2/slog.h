@@ -41,7 +41,7 @@
 extern "C" {
 #endif
 
-#define SLOG_FORMAT_MAJOR 2
+#define SLOG_FORMAT_MAJOR 3
 #define SLOG_FORMAT_MINOR 0
 
 typedef enum slog_status {
@@ -360,7 +360,8 @@ typedef struct slog_node_info {
     uint32_t level;       /* 0 = leaf level */
     uint64_t index;       /* node covers [index<<s, (index+1)<<s), s = leaf_shift+level */
     int64_t lo, hi;       /* that interval */
-    uint64_t offset;      /* byte offset of the node block */
+    uint64_t offset;      /* byte offset of the node block (the overview's: its own
+                             records' block, format 3.x; 0 without one) */
     uint32_t size;        /* bytes */
     uint32_t n_drawables; /* drawables stored in this node itself */
     uint64_t n_subtree;   /* drawables in this node and its descendants */

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* test_preview.c - a tree node's preview accumulator with its bins in
+ * chunks made where touched (the overview's nodes, preview.c) encodes to
+ * the same bytes as one with dense rows, through every way bins are
+ * added: drawables over power-of-two and other node widths, a batch's
+ * leaf rows folded up some levels, children merged into their parent;
+ * with rows in the direct table and in the hash; and again after a reset,
+ * when the chunks are reused, and after a free. */
+#include "internal.h"
+#include "testutil.h"
+
+#include <inttypes.h>
+
+#define MAX_CATS 8
+
+static void add_both(slog_prev_acc *a, int64_t lo, int64_t width, uint32_t tl, uint32_t cat, bool st, int64_t s,
+                     int64_t e)
+{
+    for (int k = 0; k < 2; k++) prev_add(&a[k], lo, width, tl, cat, st, s, e);
+}
+
+static void run(uint64_t seed)
+{
+    t_rng r = {seed};
+    uint32_t n_bins = t_chance(&r, 50) ? 64 : 2 * (1 + (uint32_t)t_below(&r, 40));
+    uint32_t n_tl = 1 + (uint32_t)t_below(&r, 300), n_cat = 1 + (uint32_t)t_below(&r, MAX_CATS);
+    bool is_state[MAX_CATS];
+    for (uint32_t k = 0; k < n_cat; k++) is_state[k] = t_chance(&r, 60);
+    CHECK_CONTEXT("seed %" PRIu64 ": %u bins, %u timelines, %u categories", seed, n_bins, n_tl, n_cat);
+    /* [0]: dense rows, [1]: chunks; a parent and its two children */
+    slog_prev_acc par[2], ch[2][2];
+    prev_init(&par[0], n_bins);
+    prev_init_chunked(&par[1], n_bins);
+    for (int h = 0; h < 2; h++) {
+        prev_init(&ch[h][0], n_bins);
+        prev_init_chunked(&ch[h][1], n_bins);
+    }
+    float *src = calloc(n_bins, sizeof *src);
+    CHECK(src);
+    for (int round = 0; round < 4; round++) {
+        /* half the timelines in the direct table, the others hashed */
+        uint32_t dir_tl = t_chance(&r, 50) ? n_tl : n_tl / 2;
+        for (int k = 0; k < 2; k++) {
+            prev_set_dims(&par[k], 0, dir_tl, n_cat);
+            for (int h = 0; h < 2; h++) prev_set_dims(&ch[h][k], 0, dir_tl, n_cat);
+        }
+        int64_t width = t_chance(&r, 60) ? (int64_t)n_bins << t_below(&r, 12)
+                                         : (int64_t)n_bins * (1 + (int64_t)t_below(&r, 1000)) + 1;
+        /* children [0, width) and [width, 2 width), the parent over both */
+        unsigned n = 1 + (unsigned)t_below(&r, 3000);
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t tl = (uint32_t)t_below(&r, n_tl), cat = (uint32_t)t_below(&r, n_cat);
+            int h = (int)t_below(&r, 3); /* 2: the parent itself */
+            int64_t lo = h == 1 ? width : 0, w = h == 2 ? 2 * width : width;
+            int64_t s = lo + t_range(&r, 0, w - 1);
+            int64_t e = t_chance(&r, 70) ? s + t_range(&r, 0, (lo + w - s) / (t_chance(&r, 80) ? 50 : 1)) : s;
+            if (e > lo + w) e = lo + w;
+            add_both(h == 2 ? par : ch[h], lo, w, tl, cat, is_state[cat], s, e);
+        }
+        /* a batch's leaf rows, some levels below the parent */
+        for (unsigned i = 0; i < 20; i++) {
+            uint32_t up = (uint32_t)t_below(&r, 4);
+            uint64_t pos = t_below(&r, ((uint64_t)n_bins << up) - n_bins + 1);
+            uint32_t a = (uint32_t)t_below(&r, n_bins), b = a + 1 + (uint32_t)t_below(&r, n_bins - a);
+            for (uint32_t j = 0; j < n_bins; j++) src[j] = t_chance(&r, 30) ? 0.0f : (float)t_below(&r, 1000) / 997.0f;
+            uint32_t tl = (uint32_t)t_below(&r, n_tl), cat = (uint32_t)t_below(&r, n_cat);
+            for (int k = 0; k < 2; k++) CHECK(prev_add_bins(&par[k], tl, cat, src, a, b, up, pos, is_state[cat]));
+        }
+        for (int h = 0; h < 2; h++)
+            for (int k = 0; k < 2; k++)
+                if (ch[h][k].n_rows) prev_merge_child(&par[k], &ch[h][k], (unsigned)h, is_state);
+        CHECK(!par[0].failed && !par[1].failed);
+        CHECK_EQ(prev_estimate(&par[0]), prev_estimate(&par[1]));
+        for (int sums = 0; sums < 2; sums++) {
+            slog_buf b[2] = {{0}, {0}};
+            uint32_t rows[2];
+            for (int k = 0; k < 2; k++) {
+                rows[k] = prev_encode(&par[k], is_state, sums, &b[k]);
+                CHECK(!b[k].failed);
+            }
+            CHECK_EQ(rows[0], rows[1]);
+            CHECKF(b[0].len == b[1].len && (!b[0].len || memcmp(b[0].data, b[1].data, b[0].len) == 0),
+                   "round %d: chunked bins encode differently (%zu bytes, dense %zu)", round, b[1].len, b[0].len);
+            buf_free(&b[0]);
+            buf_free(&b[1]);
+        }
+        for (int k = 0; k < 2; k++) {
+            if (round == 2)
+                prev_free(&par[k]); /* as the writer's overview nodes above the base */
+            else
+                prev_reset(&par[k]);
+            for (int h = 0; h < 2; h++) prev_reset(&ch[h][k]);
+        }
+    }
+    free(src);
+    for (int k = 0; k < 2; k++) {
+        prev_free(&par[k]);
+        for (int h = 0; h < 2; h++) prev_free(&ch[h][k]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) {
+        run(strtoull(argv[1], NULL, 10));
+    } else {
+        unsigned n = t_under_valgrind() ? 10 : 200;
+        for (unsigned i = 1; i <= n; i++) run(i);
+    }
+    printf("PASS\n");
+    return 0;
+}
