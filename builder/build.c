@@ -21,6 +21,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "build_internal.h"
 #include "palette.h"
@@ -116,6 +119,27 @@ static size_t read_window(uint32_t n_ranks)
 {
     size_t w = n_ranks ? READ_BUDGET / n_ranks : READ_WINDOW_MAX;
     return w > READ_WINDOW_MAX ? READ_WINDOW_MAX : w < READ_WINDOW_MIN ? READ_WINDOW_MIN : w;
+}
+
+/* With thousands of ranks in step, a burst (all of them leaving a
+ * collective in one leaf) makes lists and batches of hundreds of KiB a
+ * lane, given back once their slab is done (seq.c). glibc's mmap threshold
+ * follows the largest block freed, so those came to live in the heap, where
+ * what they left between bursts could not go back to the system: peak RSS
+ * a sixth above the heap's peak. A fixed threshold keeps them mapped, given
+ * back whole; the pages they take again are zeroed by the kernel, which
+ * with fewer ranks (smaller bursts, more of them) costs more system time
+ * than it saves memory (docs/PERFORMANCE.md). */
+#define BURST_RANKS    8192
+#define BURST_MMAP_MIN (128u << 10)
+
+static void heap_for_bursts(uint32_t n_ranks)
+{
+#ifdef __GLIBC__
+    if (n_ranks >= BURST_RANKS) mallopt(M_MMAP_THRESHOLD, BURST_MMAP_MIN);
+#else
+    (void)n_ranks;
+#endif
 }
 
 /* Descriptors the build holds besides the ranks' files: the standard
@@ -731,6 +755,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     atomic_init(&b->stop, 0);
     b->n_ranks = (uint32_t)n;
     b->lag = b->n_ranks <= FEW_RANKS ? LAG_FEW_RANKS : LAG_MANY_RANKS;
+    heap_for_bursts(b->n_ranks);
     s->n_ranks = b->n_ranks;
     b->ranks = g_new0(rank_in, b->n_ranks);
     b->timelines = g_hash_table_new(g_direct_hash, g_direct_equal);
