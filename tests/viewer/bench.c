@@ -138,13 +138,11 @@ typedef struct view {
     cairo_t *cr;
     double canvas_w;
     sv_fold *fold; /* --ranks: the last fold, reused while it is still the one wanted */
-    uint32_t fold_rows;
 } view;
 
 static void view_open(view *v, const char *path, first_frame *ff)
 {
     v->fold = NULL;
-    v->fold_rows = 0;
     double t0 = now_ms();
     slog_error err = {0};
     if (sv_doc_open(&v->d, path, &err) != SLOG_OK) {
@@ -273,11 +271,9 @@ static void ranks_frame(view *v, const sv_rank_axis *ax, double *q_ms, double *d
         uint32_t rows;
         sv_fold_want(v->d.fi, ax, g.canvas_h, v->vp.t0, v->vp.t1, (int)g.canvas_w, &a, &b, &rows);
         sv_fold *f = v->fold;
-        if (!f || f->t0 != floor(v->vp.t0) || f->t1 != ceil(v->vp.t1) || f->tl_first != a || f->tl_last != b ||
-            v->fold_rows != rows) {
+        if (!sv_fold_serves(f, v->d.fi, v->vp.t0, v->vp.t1, (int)g.canvas_w, a, b, rows)) {
             sv_fold_free(v->fold);
             f = v->fold = sv_fold_query(v->d.r, v->vp.t0, v->vp.t1, (int)g.canvas_w, a, b, rows, &err);
-            v->fold_rows = rows;
             *bytes = f ? f->stats.bytes_read : 0;
         } else {
             *bytes = 0;
