@@ -254,7 +254,8 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
     int i_lo = (int)floor(-cx0 / cdx) - 1, i_hi = (int)ceil((w - cx0) / cdx) + 1;
     if (i_lo < 0) i_lo = 0;
     if (i_hi > d->width) i_hi = d->width;
-    for (uint32_t tl = 0; tl < d->n_timelines; tl++) {
+    for (uint32_t i_tl = 0; i_tl < d->n_timelines; i_tl++) {
+        uint32_t tl = d->tl_first + i_tl;
         const sv_row *row = sv_layout_row_of(p->lay, tl);
         if (!row) continue;
         double top = row->y - p->scroll_y;
@@ -264,8 +265,8 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
         int bh = (int)(row->h / 4);
         bh = row->h < 8 ? 1 : bh < 2 ? 2 : bh > 5 ? 5 : bh;
         int y1 = (int)floor(top + row->h - 1), y0 = y1 - bh;
-        const float *dr = d->drawn + (size_t)tl * (size_t)d->width;
-        const float *fo = d->folded + (size_t)tl * (size_t)d->width;
+        const float *dr = d->drawn + (size_t)i_tl * (size_t)d->width;
+        const float *fo = d->folded + (size_t)i_tl * (size_t)d->width;
         for (int i = i_lo; i < i_hi; i++) {
             float n = d->folded_unfiltered ? dr[i] : dr[i] + fo[i];
             int x0 = (int)floor(cx0 + i * cdx), x1 = (int)floor(cx0 + (i + 1) * cdx);
