@@ -28,8 +28,9 @@ int sv_msg_filter_item(const sv_search_bound *f, const sv_scene *s, const sv_ite
 typedef struct sv_density {
     int width;
     /* The counts cover timelines [tl_first, tl_first + n_timelines): those
-     * the scene or scan holds, not every timeline of the file (a few
-     * hundred rows of 16,384 had been 200 MB to clear and scan). */
+     * the scene or scan holds, not every timeline of the file (for a few
+     * rows of many thousands, clearing and scanning counts for all of them
+     * was most of the frame). */
     uint32_t tl_first, n_timelines;
     float *drawn, *folded; /* n_timelines * width, from tl_first */
     float max;             /* the largest drawn + folded of a column (the

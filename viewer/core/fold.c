@@ -38,9 +38,8 @@ static void fold_set_window(sv_fold *f, double t0, double t1, int width, uint32_
 const float *sv_fold_values(const sv_fold *f, uint32_t row, uint32_t category);
 
 /* The runs of every row (fold.h). Whether two columns differ is asked of a
- * category at a time over the whole row, which the compiler vectorises:
- * most of a row's values are 0, and a column at a time spent its time on
- * the branches. */
+ * category at a time over the whole row: a loop without branches, which
+ * the compiler vectorises, over every value of the fold. */
 static int fold_index(sv_fold *f)
 {
     uint32_t w = (uint32_t)f->width, nk = f->n_categories;
