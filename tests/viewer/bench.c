@@ -3,7 +3,9 @@
  * figures for docs/VIEWER.md. Nothing here passes or fails.
  * slog2-view-bench --ranks FILE.slog2... [--frames N] [--verbose]: frames of
  * the given files (thousands of ranks) in both axes, folded (fold.h) where
- * the visible timelines do not fit 3 px high, as the window draws them. 
+ * the visible timelines do not fit 3 px high, as the window draws them,
+ * keeping the fold and the scene of rows while they serve the view as the
+ * window keeps them (sv_fold_serves, sv_scene_covers).
  *
  * Generated files with 64 timelines (gen.h): small (200 iterations,
  * 1.4 MiB), large (20,000, 140 MiB) and with --huge a ~10 GB one
@@ -137,14 +139,14 @@ typedef struct view {
     cairo_surface_t *surf;
     cairo_t *cr;
     double canvas_w;
-    sv_fold *fold; /* --ranks: the last fold, reused while it is still the one wanted */
-    uint32_t fold_rows;
+    sv_fold *fold;  /* --ranks: the last fold, reused while it is still the one wanted */
+    sv_scene *rows; /* --ranks: the last scene of rows, kept while it holds them */
 } view;
 
 static void view_open(view *v, const char *path, first_frame *ff)
 {
     v->fold = NULL;
-    v->fold_rows = 0;
+    v->rows = NULL;
     double t0 = now_ms();
     slog_error err = {0};
     if (sv_doc_open(&v->d, path, &err) != SLOG_OK) {
@@ -191,6 +193,7 @@ static void view_close(view *v)
     cairo_destroy(v->cr);
     cairo_surface_destroy(v->surf);
     sv_fold_free(v->fold);
+    sv_scene_free(v->rows);
     sv_overview_free(v->ov);
     sv_layout_clear(&v->lay);
     sv_doc_close(&v->d);
@@ -273,11 +276,9 @@ static void ranks_frame(view *v, const sv_rank_axis *ax, double *q_ms, double *d
         uint32_t rows;
         sv_fold_want(v->d.fi, ax, g.canvas_h, v->vp.t0, v->vp.t1, (int)g.canvas_w, &a, &b, &rows);
         sv_fold *f = v->fold;
-        if (!f || f->t0 != floor(v->vp.t0) || f->t1 != ceil(v->vp.t1) || f->tl_first != a || f->tl_last != b ||
-            v->fold_rows != rows) {
+        if (!sv_fold_serves(f, v->d.fi, v->vp.t0, v->vp.t1, (int)g.canvas_w, a, b, rows)) {
             sv_fold_free(v->fold);
             f = v->fold = sv_fold_query(v->d.r, v->vp.t0, v->vp.t1, (int)g.canvas_w, a, b, rows, &err);
-            v->fold_rows = rows;
             *bytes = f ? f->stats.bytes_read : 0;
         } else {
             *bytes = 0;
@@ -299,7 +300,16 @@ static void ranks_frame(view *v, const sv_rank_axis *ax, double *q_ms, double *d
     uint8_t *want = calloc(nt, 1);
     if (!want) abort();
     memset(want + a, 1, b - a + 1);
-    sv_scene *s = sv_scene_query(v->d.r, v->vp.t0, v->vp.t1, (int)g.canvas_w, want, 0, NULL, NULL, &err);
+    /* as the window does (frame_holds): the scene in hand while it is of
+     * this time window and holds the rows on screen (rank zooms and pans
+     * inside the timelines it was read for) */
+    sv_scene *s = v->rows;
+    *bytes = 0;
+    if (!s || s->t0 != v->vp.t0 || s->t1 != v->vp.t1 || s->width != (int)g.canvas_w || !sv_scene_covers(s, want)) {
+        sv_scene_free(v->rows);
+        s = v->rows = sv_scene_query(v->d.r, v->vp.t0, v->vp.t1, (int)g.canvas_w, want, 0, NULL, NULL, &err);
+        *bytes = s ? s->stats.bytes_read : 0;
+    }
     free(want);
     if (!s) {
         fprintf(stderr, "%s\n", err.message);
@@ -313,8 +323,6 @@ static void ranks_frame(view *v, const sv_rank_axis *ax, double *q_ms, double *d
     cairo_surface_flush(v->surf);
     *q_ms = t1 - t0;
     *d_ms = now_ms() - t1;
-    *bytes = s->stats.bytes_read;
-    sv_scene_free(s);
     sv_layout_clear(&lay);
 }
 

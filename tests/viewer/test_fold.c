@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* test_fold.c - timelines folded into rows (fold.h): the rank axis, a
- * fold's rows and values against slog_reader_grid's, the shares a drawn
- * folded frame shows against those values, and `--render` of a generated
- * file of many timelines. */
+ * fold's rows and values against slog_reader_grid's, its runs against its
+ * values, when a kept fold serves a view, the shares a drawn folded frame
+ * shows against those values, the bands drawn from runs against the bands
+ * drawn pixel by pixel (fold_ref.h), and `--render` of a generated file of
+ * many timelines. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "check.h"
 #include "doc.h"
 #include "fold.h"
+#include "fold_ref.h"
 #include "gen.h"
 
 static void test_rank_axis(void)
@@ -99,9 +102,9 @@ static void test_snap(void)
     CHECK(sv_fold_snap(&fi, &a, &b, &rows) == 0 && a == 1000 && b == 9000);
 }
 
-/* The fold a zoomed rank axis wants: every timeline a group a row while
- * the overview answers the window; the visible ones where it does not, or
- * where the axis shows all of them. */
+/* The fold a rank axis wants: every timeline a group a row while the
+ * overview answers the window and the groups are at most four rows a
+ * pixel, zoomed or not; the visible ones where it does not. */
 static void test_want(void)
 {
     slog_file_info fi = {0};
@@ -116,7 +119,7 @@ static void test_want(void)
     sv_rank_axis_init(&ax, 0, 16384, 700);
     uint32_t a, b, rows;
     sv_fold_want(&fi, &ax, 700, 0, 4e8, 1600, &a, &b, &rows);
-    CHECK(a == 0 && b == 16383 && rows == 700); /* all: a row a pixel */
+    CHECK(a == 0 && b == 16383 && rows == 1024); /* all: the same fold as zoomed */
     sv_rank_axis_set_range(&ax, 3000, 5000);
     sv_fold_want(&fi, &ax, 700, 0, 4e8, 1600, &a, &b, &rows);
     CHECK(a == 0 && b == 16383 && rows == 1024);
@@ -127,6 +130,11 @@ static void test_want(void)
     fi.n_drawables = 16384;
     sv_fold_want(&fi, &ax, 700, 0, 4e8, 1600, &a, &b, &rows);
     CHECK(a == 3000 && b == 4999 && rows == 700);
+    /* groups more than four rows a pixel: the visible ones, a row a pixel */
+    fi.n_drawables = 16384 * 150;
+    sv_rank_axis_fit(&ax);
+    sv_fold_want(&fi, &ax, 200, 0, 4e8, 1600, &a, &b, &rows);
+    CHECK(a == 0 && b == 16383 && rows == 200);
 }
 
 /* A snapped fold of a generated file is read from its overview: rows of
@@ -185,6 +193,170 @@ static void test_fold_vs_grid(slog_reader *r)
     free(sh);
     slog_grid_free(g);
     sv_fold_free(f);
+}
+
+/* The runs say what the values say: every state category's value at every
+ * column, 0 outside the runs, runs in order of columns and apart. */
+static void test_runs(slog_reader *r, uint32_t first, uint32_t last, uint32_t rows, int width)
+{
+    const slog_file_info *fi = slog_reader_info(r);
+    sv_fold *f = sv_fold_query(r, 0, (double)fi->t_max, width, first, last, rows, NULL);
+    CHECK(f != NULL);
+    if (!f) return;
+    float *want = calloc((size_t)f->n_categories * f->width + 1, sizeof *want);
+    float *got = calloc((size_t)f->n_categories * f->width + 1, sizeof *got);
+    CHECK(want && got);
+    size_t bad = 0, n_runs = 0;
+    for (uint32_t row = 0; want && got && row < f->n_rows; row++) {
+        memset(want, 0, sizeof *want * f->n_categories * f->width);
+        memset(got, 0, sizeof *got * f->n_categories * f->width);
+        for (uint32_t k = 0; k < f->n_categories; k++) {
+            const float *v = sv_fold_values(f, row, k);
+            if (v && f->cat_kind[k] == SLOG_KIND_STATE)
+                for (int c = 0; c < f->width; c++) want[(size_t)k * f->width + c] = v[c] > 0 ? v[c] : 0;
+        }
+        uint32_t end = 0;
+        for (uint32_t i = f->run_first[row]; i < f->run_first[row + 1]; i++) {
+            const sv_fold_run *run = &f->runs[i];
+            CHECK(run->c0 >= end && run->c1 > run->c0 && run->c1 <= (uint32_t)f->width && run->n > 0);
+            end = run->c1;
+            n_runs++;
+            for (uint32_t e = run->first; e < run->first + run->n; e++) {
+                const sv_fold_share *sh = &f->shares[e];
+                CHECK(sh->category < f->n_categories && sh->value > 0);
+                CHECK(e == run->first || sh->category > f->shares[e - 1].category);
+                if (sh->category >= f->n_categories) continue;
+                for (uint32_t c = run->c0; c < run->c1 && c < (uint32_t)f->width; c++)
+                    got[(size_t)sh->category * f->width + c] = sh->value;
+            }
+        }
+        for (size_t i = 0; i < (size_t)f->n_categories * f->width; i++) bad += want[i] != got[i];
+    }
+    CHECK_EQ(bad, 0);
+    CHECK(n_runs > 0);
+    free(want);
+    free(got);
+    sv_fold_free(f);
+}
+
+static int same_fold(const sv_fold *a, const sv_fold *b)
+{
+    if (a->n_rows != b->n_rows || a->width != b->width || a->unit != b->unit) return 0;
+    for (uint32_t i = 0; i <= a->n_rows; i++)
+        if (a->row_first[i] != b->row_first[i]) return 0;
+    for (uint32_t row = 0; row < a->n_rows; row++)
+        for (uint32_t k = 0; k < a->n_categories; k++) {
+            const float *u = sv_fold_values(a, row, k), *v = sv_fold_values(b, row, k);
+            if (!u != !v || (u && memcmp(u, v, sizeof *u * (size_t)a->width) != 0)) return 0;
+        }
+    return 1;
+}
+
+/* A kept fold serves a view when a fold queried for it would be the same,
+ * value for value; not for another window, width or range of timelines. */
+static void test_serves(slog_reader *r)
+{
+    const slog_file_info *fi = slog_reader_info(r);
+    uint32_t nt = fi->n_timelines, gt = fi->group_timelines;
+    double t1 = (double)fi->t_max;
+    /* columns no narrower than the overview's bins: read from it */
+    const int W = 200;
+    sv_fold *f = sv_fold_query(r, 0, t1, W, 0, nt - 1, nt / gt, NULL);
+    CHECK(f != NULL);
+    if (!f) return;
+    CHECK(gt <= 1 || f->unit == gt);
+    CHECK(sv_fold_serves(f, fi, 0, t1, W, 0, nt - 1, nt / gt));
+    CHECK(!sv_fold_serves(f, fi, 0, t1 / 2, W, 0, nt - 1, nt / gt));
+    CHECK(!sv_fold_serves(f, fi, 0, t1, W + 1, 0, nt - 1, nt / gt));
+    CHECK(!sv_fold_serves(f, fi, 0, t1, W, gt, nt - 1, nt / gt));
+    CHECK(!sv_fold_serves(NULL, fi, 0, t1, W, 0, nt - 1, nt / gt));
+    if (f->unit > 1) {
+        /* more rows asked for than groups, less than twice: the same grid */
+        uint32_t more = nt / gt + nt / gt / 2;
+        CHECK(sv_fold_serves(f, fi, 0, t1, W, 0, nt - 1, more));
+        sv_fold *g = sv_fold_query(r, 0, t1, W, 0, nt - 1, more, NULL);
+        CHECK(g != NULL && same_fold(f, g));
+        sv_fold_free(g);
+        /* half the rows: two groups a row, another grid */
+        CHECK(!sv_fold_serves(f, fi, 0, t1, W, 0, nt - 1, nt / gt / 2));
+        g = sv_fold_query(r, 0, t1, W, 0, nt - 1, nt / gt / 2, NULL);
+        CHECK(g != NULL && !same_fold(f, g));
+        sv_fold_free(g);
+        /* over twice as many rows as groups: read timeline by timeline */
+        CHECK(!sv_fold_serves(f, fi, 0, t1, W, 0, nt - 1, 2 * (nt / gt) + 1));
+    } else {
+        CHECK(!sv_fold_serves(f, fi, 0, t1, W, 0, nt - 1, nt / gt + 1));
+    }
+    sv_fold_free(f);
+}
+
+/* The bands drawn from runs are the bands drawn pixel by pixel from the
+ * values (fold_ref.h), pixel for pixel: bands of a pixel and less, tall
+ * ones on alternating backgrounds with event ticks, a hidden category, and
+ * a fold drawn for a window it was not made for (as the window does while
+ * the next one is read). */
+static void test_draw_runs(slog_reader *r)
+{
+    const slog_file_info *fi = slog_reader_info(r);
+    const int W = 320, H = 300;
+    uint32_t nt = fi->n_timelines;
+    sv_palette pal;
+    CHECK(sv_palette_init(&pal, r) == 0);
+    uint32_t *a = malloc(sizeof *a * W * H), *b = malloc(sizeof *b * W * H);
+    CHECK(a && b);
+    struct {
+        double r0, r1;              /* rank axis */
+        uint32_t first, last, rows; /* fold */
+        double v0, v1;              /* viewport, fractions of the fold's window */
+        int hide;                   /* a category hidden */
+    } cases[] = {
+        {0, nt, 0, nt - 1, H, 0, 1, 0},            /* a row a pixel */
+        {0, nt, 0, nt - 1, 2 * H, 0, 1, 0},        /* two rows a pixel */
+        {0, nt, 0, nt - 1, 97, 0, 1, 0},           /* bands of about 3 px */
+        {100, 140, 96, 160, 64, 0, 1, 0},          /* tall bands, ticks */
+        {100, 166.6, 96, 180, 85, 0, 1, 0},        /* bands of 4.5 px */
+        {100.5, 123.7, 96, 160, 64, 0, 1, 1},      /* cut bands, hidden */
+        {0, nt, 0, nt - 1, H, 0.2, 1.2, 0},        /* panned past the end */
+        {0, nt, 0, nt - 1, H, -0.3, 0.5, 0},       /* zoomed out, panned */
+        {200, 260, 0, nt - 1, 100, 0.31, 0.37, 0}, /* zoomed into both */
+    };
+    int n_cases = (int)(sizeof cases / sizeof cases[0]);
+    for (int i = 0; a && b && i < n_cases; i++) {
+        sv_fold *f = sv_fold_query(r, 0, (double)fi->t_max, W, cases[i].first, cases[i].last, cases[i].rows, NULL);
+        CHECK(f != NULL);
+        if (!f) continue;
+        sv_viewport vp;
+        sv_viewport_init(&vp, f->t0, f->t1, W);
+        double span = f->t1 - f->t0;
+        vp.t0 = f->t0 + cases[i].v0 * span;
+        vp.t1 = f->t0 + cases[i].v1 * span;
+        sv_rank_axis ax;
+        sv_rank_axis_init(&ax, 0, nt, H);
+        sv_rank_axis_set_range(&ax, cases[i].r0, cases[i].r1);
+        for (uint32_t k = 0; k < pal.n; k++) pal.visible[k] = 1;
+        if (cases[i].hide)
+            for (uint32_t k = 0; k < pal.n; k++)
+                if (pal.kind[k] == SLOG_KIND_STATE) {
+                    pal.visible[k] = 0;
+                    break;
+                }
+        sv_fold_params p = {.vp = &vp, .ax = &ax, .fold = f, .pal = &pal, .hover_row = -1};
+        memset(a, 0, sizeof *a * W * H);
+        memset(b, 0, sizeof *b * W * H);
+        sv_fold_draw_bands(a, W, W, H, &p);
+        CHECK(ref_fold_bands(b, W, W, H, &p) == 0);
+        size_t diff = 0, distinct = 0;
+        for (size_t j = 0; j < (size_t)W * H; j++) {
+            diff += a[j] != b[j];
+            distinct += j && b[j] != b[j - 1];
+        }
+        CHECKF(diff == 0, "case %d: %zu pixels differ", i, diff);
+        CHECKF(distinct > 100, "case %d: %zu changes along the pixels", i, distinct); /* a picture */
+        sv_fold_free(f);
+    }
+    free(a);
+    free(b);
+    sv_palette_clear(&pal);
 }
 
 /* Drawn with one category visible at a time, each band's column shows that
@@ -347,6 +519,10 @@ int main(int argc, char **argv)
     if (r) {
         test_fold_vs_grid(r);
         test_fold_pixels(r);
+        test_runs(r, 0, 2047, 300, 500);
+        test_runs(r, 100, 1500, 50, 300);
+        test_serves(r);
+        test_draw_runs(r);
         test_snap_file(r);
         slog_reader_close(r);
         test_render(path, dir);

@@ -238,6 +238,9 @@ static void test_density(slog_reader *r)
     sv_density_free(h);
     h = sv_density_scan(r, f, t0, t1, 200, want, NULL, UINT64_MAX, NULL, NULL, &err);
     CHECK(h && h->n_drawn == pm.by_sender[2]);
+    /* counts kept for the wanted timelines only, as the whole file's */
+    CHECK(h && h->tl_first == 2 && h->n_timelines == 1);
+    if (h && d && h->n_timelines == 1) CHECK(memcmp(h->drawn, d->drawn + 2 * 200, 200 * sizeof(float)) == 0);
     sv_density_free(h);
 
     /* zoomed out: the arrows are folded into columns; the scene's density
@@ -252,6 +255,26 @@ static void test_density(slog_reader *r)
         const sv_density *sd = sv_density_for(s, &pal, &tmp, &show);
         CHECK(sd == &tmp && show && tmp.n_folded > 0 && !tmp.folded_unfiltered);
         CHECK(fabs(tmp.n_folded + (double)tmp.n_drawn - (double)pm.all) < 0.5);
+        /* a scene of some timelines: counts over the span of its
+         * messages' senders only, the wanted ones' as the whole scene's */
+        uint8_t some[8] = {0, 0, 1, 1, 0, 1, 0, 0};
+        sv_scene *s2 = sv_scene_query(r, t0, t1, 200, some, 0, NULL, NULL, &err);
+        sv_density part;
+        CHECK(s2 != NULL && sv_density_build(&part, s2, &pal) == 0);
+        /* the span holds every sender of the scene's messages (some sent
+         * to the wanted timelines from others) */
+        for (size_t k = 0; s2 && k < s2->n_items; k++)
+            if (s2->items[k].kind == SLOG_KIND_ARROW) CHECK(s2->items[k].timeline - part.tl_first < part.n_timelines);
+        CHECKF(part.tl_first <= 2 && part.tl_first + part.n_timelines >= 6 && part.n_timelines < fi->n_timelines,
+               "%u + %u", part.tl_first, part.n_timelines);
+        for (uint32_t tl = 2; s2 && part.tl_first <= 2 && tl < 6; tl++) {
+            if (!some[tl] || tl - part.tl_first >= part.n_timelines) continue;
+            size_t a = (size_t)(tl - part.tl_first) * 200, b = (size_t)tl * 200;
+            CHECK(memcmp(part.drawn + a, tmp.drawn + b, 200 * sizeof(float)) == 0);
+            CHECK(memcmp(part.folded + a, tmp.folded + b, 200 * sizeof(float)) == 0);
+        }
+        sv_density_clear(&part);
+        sv_scene_free(s2);
         sv_density_clear(&tmp);
         pal.msg_filter = f;
         pal.msg_filter_gen = 7;

@@ -115,11 +115,13 @@ static void stack_columns(sv_raster *ras, const int *xs, int i_lo, int i_hi, dou
  * or stays as it is when that is n_st. Column by column, the short
  * vertical runs of varying length mispredicted a branch at nearly every
  * step; this way halves the histograms' share of a zoomed-out frame.
- * tops: n * n_st ints, column k's at k * n_st. */
+ * Neighbouring columns often stack alike (a state longer than a column):
+ * a run of columns with the same tops is worked out once per pixel row and
+ * filled. tops: n * n_st ints, column k's at k * n_st; starts: n + 1 ints. */
 static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double bottom, double H, uint32_t n_st,
-                       const float *const *st_cols, const uint32_t *st_c, int *tops)
+                       const float *const *st_cols, const uint32_t *st_c, int *tops, int *starts)
 {
-    int y_base = stack_y(bottom, H, 0), y_min = y_base;
+    int y_base = stack_y(bottom, H, 0), y_min = y_base, n_runs = 0;
     for (int k = 0; k < n; k++) {
         int *t = tops + (size_t)k * n_st;
         float bse = 0;
@@ -129,16 +131,20 @@ static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double b
             t[q] = stack_y(bottom, H, bse);
         }
         if (t[n_st - 1] < y_min) y_min = t[n_st - 1];
+        if (!k || memcmp(t, t - n_st, sizeof *t * n_st) != 0) starts[n_runs++] = k;
     }
+    starts[n_runs] = n;
     if (y_min < 0) y_min = 0;
     int y_end = y_base < ras->h ? y_base : ras->h;
     for (int y = y_min; y < y_end; y++) {
         uint32_t *px = ras->px + (size_t)y * ras->stride + x_first;
-        for (int k = 0; k < n; k++) {
-            const int *t = tops + (size_t)k * n_st;
+        for (int r = 0; r < n_runs; r++) {
+            const int *t = tops + (size_t)starts[r] * n_st;
             uint32_t q = 0;
             for (uint32_t j = 0; j < n_st; j++) q += t[j] > y;
-            px[k] = q < n_st ? st_c[q] : px[k];
+            if (q == n_st) continue;
+            uint32_t c = st_c[q];
+            for (int k = starts[r]; k < starts[r + 1]; k++) px[k] = c;
         }
     }
 }
@@ -155,7 +161,7 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     int *xs = malloc(sizeof(int) * ((size_t)s->width + 1));
     const float **st_cols = malloc(sizeof *st_cols * (p->pal->n + 1));
     uint32_t *st_c = malloc(sizeof *st_c * (p->pal->n + 1));
-    int *tops = malloc(sizeof(int) * ((size_t)s->width * p->pal->n + 1));
+    int *tops = malloc(sizeof(int) * ((size_t)s->width * (p->pal->n + 1) + 2));
     if (!xs || !st_cols || !st_c || !tops) {
         free(xs);
         free(st_cols);
@@ -200,7 +206,8 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
             }
         }
         if (n_st && one_to_one)
-            stack_rows(ras, x_first, i_first, n, bottom, H, n_st, st_cols, st_c, tops);
+            stack_rows(ras, x_first, i_first, n, bottom, H, n_st, st_cols, st_c, tops,
+                       tops + (size_t)s->width * p->pal->n);
         else if (n_st)
             stack_columns(ras, xs, i_lo, i_hi, bottom, H, n_st, st_cols, st_c);
         for (size_t k = a; k < b; k++) {
@@ -254,7 +261,8 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
     int i_lo = (int)floor(-cx0 / cdx) - 1, i_hi = (int)ceil((w - cx0) / cdx) + 1;
     if (i_lo < 0) i_lo = 0;
     if (i_hi > d->width) i_hi = d->width;
-    for (uint32_t tl = 0; tl < d->n_timelines; tl++) {
+    for (uint32_t i_tl = 0; i_tl < d->n_timelines; i_tl++) {
+        uint32_t tl = d->tl_first + i_tl;
         const sv_row *row = sv_layout_row_of(p->lay, tl);
         if (!row) continue;
         double top = row->y - p->scroll_y;
@@ -264,8 +272,8 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
         int bh = (int)(row->h / 4);
         bh = row->h < 8 ? 1 : bh < 2 ? 2 : bh > 5 ? 5 : bh;
         int y1 = (int)floor(top + row->h - 1), y0 = y1 - bh;
-        const float *dr = d->drawn + (size_t)tl * (size_t)d->width;
-        const float *fo = d->folded + (size_t)tl * (size_t)d->width;
+        const float *dr = d->drawn + (size_t)i_tl * (size_t)d->width;
+        const float *fo = d->folded + (size_t)i_tl * (size_t)d->width;
         for (int i = i_lo; i < i_hi; i++) {
             float n = d->folded_unfiltered ? dr[i] : dr[i] + fo[i];
             int x0 = (int)floor(cx0 + i * cdx), x1 = (int)floor(cx0 + (i + 1) * cdx);

@@ -30,7 +30,7 @@ void sv_density_free(sv_density *d)
     free(d);
 }
 
-static int density_alloc(sv_density *d, uint32_t n_timelines, int width)
+static int density_alloc(sv_density *d, uint32_t tl_first, uint32_t n_timelines, int width)
 {
     size_t n = (size_t)n_timelines * (size_t)width;
     d->drawn = calloc(n + 1, sizeof(float));
@@ -40,6 +40,7 @@ static int density_alloc(sv_density *d, uint32_t n_timelines, int width)
         return -1;
     }
     d->width = width;
+    d->tl_first = tl_first;
     d->n_timelines = n_timelines;
     return 0;
 }
@@ -63,14 +64,14 @@ static slog_cb_result scan_cb(void *user, const slog_drawable *dr)
         c->stopped = 1;
         return SLOG_STOP;
     }
-    if (dr->kind != SLOG_KIND_ARROW || dr->timeline >= c->d->n_timelines) return SLOG_CONTINUE;
+    if (dr->kind != SLOG_KIND_ARROW || dr->timeline - c->d->tl_first >= c->d->n_timelines) return SLOG_CONTINUE;
     if (c->visible && (dr->category >= c->n_categories || !c->visible[dr->category])) return SLOG_CONTINUE;
     double x = ((double)dr->start - c->t0) / c->pixel_ns;
     if (!(x >= 0 && x < c->d->width)) return SLOG_CONTINUE;
     if (!sv_search_bound_match(c->f, dr->kind, dr->category, dr->timeline, dr->end_timeline, dr->start, dr->end,
                                dr->info, dr->n_info))
         return SLOG_CONTINUE;
-    c->d->drawn[(size_t)dr->timeline * (size_t)c->d->width + (size_t)x] += 1;
+    c->d->drawn[(size_t)(dr->timeline - c->d->tl_first) * (size_t)c->d->width + (size_t)x] += 1;
     c->d->n_drawn++;
     return SLOG_CONTINUE;
 }
@@ -82,8 +83,14 @@ sv_density *sv_density_scan(slog_reader *r, const sv_search_bound *f, double t0,
     if (err) memset(err, 0, sizeof *err);
     const slog_file_info *fi = slog_reader_info(r);
     if (width <= 0 || !(t1 > t0) || !fi->n_timelines) return NULL;
+    /* the wanted timelines' span */
+    uint32_t a = 0, b = fi->n_timelines;
+    if (want) {
+        while (a < b && !want[a]) a++;
+        while (b > a && !want[b - 1]) b--;
+    }
     sv_density *d = calloc(1, sizeof *d);
-    if (!d || density_alloc(d, fi->n_timelines, width)) {
+    if (!d || density_alloc(d, a, b - a, width)) {
         free(d);
         return NULL;
     }
@@ -113,8 +120,23 @@ int sv_density_build(sv_density *d, const sv_scene *s, const sv_palette *pal)
 {
     memset(d, 0, sizeof *d);
     if (!s || s->width <= 0 || !s->n_timelines || s->pixel_ns <= 0) return 0;
-    size_t n = (size_t)s->n_timelines * (size_t)s->width;
-    if (density_alloc(d, s->n_timelines, s->width)) return -1;
+    /* the span of the timelines that hold messages */
+    uint32_t a = s->n_timelines, b = 0;
+    for (size_t k = 0; k < s->n_items; k++) {
+        const sv_item *it = &s->items[k];
+        if (it->kind != SLOG_KIND_ARROW || it->timeline >= s->n_timelines) continue;
+        if (it->timeline < a) a = it->timeline;
+        if (it->timeline >= b) b = it->timeline + 1;
+    }
+    for (size_t k = 0; k < s->n_slots; k++) {
+        uint32_t cat = s->slot_cat[k], tl = s->slot_tl[k];
+        if (cat >= pal->n || pal->kind[cat] != SLOG_KIND_ARROW || tl >= s->n_timelines) continue;
+        if (tl < a) a = tl;
+        if (tl >= b) b = tl + 1;
+    }
+    if (b <= a) a = b = 0;
+    size_t n = (size_t)(b - a) * (size_t)s->width;
+    if (density_alloc(d, a, b - a, s->width)) return -1;
     for (size_t k = 0; k < s->n_items; k++) {
         const sv_item *it = &s->items[k];
         if (it->kind != SLOG_KIND_ARROW || it->timeline >= s->n_timelines) continue;
@@ -122,7 +144,7 @@ int sv_density_build(sv_density *d, const sv_scene *s, const sv_palette *pal)
         if (!sv_msg_filter_item(pal->msg_filter, s, it)) continue;
         double x = ((double)it->start - s->t0) / s->pixel_ns;
         if (!(x >= 0 && x < s->width)) continue;
-        d->drawn[(size_t)it->timeline * (size_t)s->width + (size_t)x] += 1;
+        d->drawn[(size_t)(it->timeline - a) * (size_t)s->width + (size_t)x] += 1;
         d->n_drawn++;
     }
     for (size_t k = 0; k < s->n_slots; k++) {
@@ -132,7 +154,7 @@ int sv_density_build(sv_density *d, const sv_scene *s, const sv_palette *pal)
          * nothing, folded or not */
         if (pal->msg_filter && !sv_search_bound_category(pal->msg_filter, cat)) continue;
         const float *c = s->cols + k * (size_t)s->width;
-        float *o = d->folded + (size_t)tl * (size_t)s->width;
+        float *o = d->folded + (size_t)(tl - a) * (size_t)s->width;
         for (int i = 0; i < s->width; i++) {
             o[i] += c[i];
             d->n_folded += c[i];
@@ -177,9 +199,10 @@ int sv_column_describe(const sv_scene *s, const sv_palette *pal, const char *con
             sh[n++] = (share){cat, pal->kind[cat] == SLOG_KIND_STATE, v};
     }
     float drawn = 0, folded = 0;
-    if (dens && dens->drawn && timeline < dens->n_timelines && column < dens->width) {
-        drawn = dens->drawn[(size_t)timeline * (size_t)dens->width + (size_t)column];
-        folded = dens->folded[(size_t)timeline * (size_t)dens->width + (size_t)column];
+    if (dens && dens->drawn && timeline - dens->tl_first < dens->n_timelines && column < dens->width) {
+        size_t at = (size_t)(timeline - dens->tl_first) * (size_t)dens->width + (size_t)column;
+        drawn = dens->drawn[at];
+        folded = dens->folded[at];
     }
     if (!n && folded <= 0) {
         free(sh);
@@ -214,7 +237,8 @@ const sv_density *sv_density_for(const sv_scene *s, const sv_palette *pal, sv_de
     if (sv_density_build(tmp, s, pal)) return NULL;
     *show = tmp->n_folded > 0 || tmp->n_drawn > SV_DENSITY_ARROWS;
     if (pal->msg_filter && s->msg_density && s->msg_filter_gen == pal->msg_filter_gen &&
-        s->msg_density->width == s->width && s->msg_density->n_timelines == s->n_timelines)
+        s->msg_density->width == s->width &&
+        (uint64_t)s->msg_density->tl_first + s->msg_density->n_timelines <= s->n_timelines)
         return s->msg_density;
     return tmp;
 }

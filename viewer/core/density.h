@@ -27,8 +27,12 @@ int sv_msg_filter_item(const sv_search_bound *f, const sv_scene *s, const sv_ite
  * filter set folded counts are kept apart and `folded_unfiltered` is set. */
 typedef struct sv_density {
     int width;
-    uint32_t n_timelines;
-    float *drawn, *folded; /* n_timelines * width */
+    /* The counts cover timelines [tl_first, tl_first + n_timelines): those
+     * the scene or scan holds, not every timeline of the file (for a few
+     * rows of many thousands, clearing and scanning counts for all of them
+     * was most of the frame). */
+    uint32_t tl_first, n_timelines;
+    float *drawn, *folded; /* n_timelines * width, from tl_first */
     float max;             /* the largest drawn + folded of a column (the
                               band's scale, the hatch included) */
     size_t n_drawn;        /* arrows counted in drawn */

@@ -35,6 +35,95 @@ static void fold_set_window(sv_fold *f, double t0, double t1, int width, uint32_
     f->tl_last = last;
 }
 
+const float *sv_fold_values(const sv_fold *f, uint32_t row, uint32_t category);
+
+/* The runs of every row (fold.h). Whether two columns differ is asked of a
+ * category at a time over the whole row: a loop without branches, which
+ * the compiler vectorises, over every value of the fold. */
+static int fold_index(sv_fold *f)
+{
+    uint32_t w = (uint32_t)f->width, nk = f->n_categories;
+    size_t cap_r = 256, cap_s = 256, n_r = 0, n_s = 0;
+    const float **vv = malloc(sizeof *vv * ((size_t)nk + 1));
+    uint32_t *cat = malloc(sizeof *cat * ((size_t)nk + 1));
+    uint8_t *chg = malloc((size_t)w + 1);
+    f->run_first = malloc(sizeof *f->run_first * ((size_t)f->n_rows + 1));
+    f->runs = malloc(sizeof *f->runs * cap_r);
+    f->shares = malloc(sizeof *f->shares * cap_s);
+    int rc = -1;
+    if (!vv || !cat || !chg || !f->run_first || !f->runs || !f->shares) goto out;
+    for (uint32_t row = 0; row < f->n_rows; row++) {
+        f->run_first[row] = (uint32_t)n_r;
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < nk; k++) {
+            if (f->cat_kind[k] != SLOG_KIND_STATE) continue;
+            const float *v = sv_fold_values(f, row, k);
+            if (!v) continue;
+            vv[n] = v;
+            cat[n++] = k;
+        }
+        if (!n) continue;
+        memset(chg, 0, w);
+        chg[0] = 1;
+        for (uint32_t q = 0; q < n; q++) {
+            const float *v = vv[q];
+            for (uint32_t c = 1; c < w; c++) chg[c] |= v[c] != v[c - 1];
+        }
+        for (uint32_t c = 0; c < w;) {
+            uint32_t c1 = c + 1;
+            while (c1 < w && !chg[c1]) c1++;
+            uint32_t m = 0;
+            for (uint32_t q = 0; q < n; q++) m += vv[q][c] > 0;
+            if (m) {
+                if (n_r == cap_r || n_s + m > cap_s) {
+                    size_t nr = n_r == cap_r ? cap_r * 2 : cap_r, ns = cap_s;
+                    while (n_s + m > ns) ns *= 2;
+                    sv_fold_run *pr = realloc(f->runs, sizeof *pr * nr);
+                    if (pr) f->runs = pr;
+                    sv_fold_share *ps = pr ? realloc(f->shares, sizeof *ps * ns) : NULL;
+                    if (ps) f->shares = ps;
+                    if (!pr || !ps || nr > UINT32_MAX || ns > UINT32_MAX) goto out;
+                    cap_r = nr;
+                    cap_s = ns;
+                }
+                f->runs[n_r++] = (sv_fold_run){c, c1, (uint32_t)n_s, m};
+                for (uint32_t q = 0; q < n; q++)
+                    if (vv[q][c] > 0) f->shares[n_s++] = (sv_fold_share){cat[q], vv[q][c]};
+            }
+            c = c1;
+        }
+    }
+    f->run_first[f->n_rows] = (uint32_t)n_r;
+    rc = 0;
+out:
+    free(vv);
+    free(cat);
+    free(chg);
+    return rc;
+}
+
+int sv_fold_serves(const sv_fold *f, const slog_file_info *fi, double t0, double t1, int width, uint32_t first,
+                   uint32_t last, uint32_t max_rows)
+{
+    if (!f) return 0;
+    if (width < 1) width = 1;
+    if (width > 65536) width = 65536;
+    if (max_rows < 1) max_rows = 1;
+    if (max_rows > 65536) max_rows = 65536;
+    double a = floor(t0), b = ceil(t1);
+    if (b <= a) b = a + 1;
+    if (f->t0 != a || f->t1 != b || f->width != width || f->tl_first != first || f->tl_last != last) return 0;
+    if (f->max_rows == max_rows) return 1;
+    /* Rows of whole overview groups: the grid is the same while the rows
+     * asked for still let the overview answer (at least half as many
+     * groups as rows) and give as many groups per row. */
+    if (!f->grid || f->unit <= 1 || !fi->n_timelines || first >= fi->n_timelines) return 0;
+    uint64_t end = (uint64_t)(last < fi->n_timelines ? last : fi->n_timelines - 1) + 1;
+    uint64_t units = (end - first + f->unit - 1) / f->unit;
+    if (2 * units < max_rows) return 0;
+    return (units + f->max_rows - 1) / f->max_rows == (units + max_rows - 1) / max_rows;
+}
+
 sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t first, uint32_t last,
                        uint32_t max_rows, slog_error *err)
 {
@@ -43,7 +132,9 @@ sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t
     sv_fold *f = calloc(1, sizeof *f);
     if (!f) goto nomem;
     if (max_rows < 1) max_rows = 1;
+    if (max_rows > 65536) max_rows = 65536;
     fold_set_window(f, t0, t1, width, first, last);
+    f->max_rows = max_rows;
     f->n_categories = fi->n_categories;
     f->cat_kind = calloc(fi->n_categories + 1, 1);
     if (!f->cat_kind) goto nomem;
@@ -56,7 +147,7 @@ sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t
                          .tl_first = first,
                          .tl_last = last,
                          .n_cols = (uint32_t)(f->width > 65536 ? 65536 : f->width),
-                         .n_rows = max_rows > 65536 ? 65536 : max_rows};
+                         .n_rows = max_rows};
     if (slog_reader_grid(r, &q, &f->grid, &f->stats, err) != SLOG_OK) {
         sv_fold_free(f);
         return NULL;
@@ -73,6 +164,7 @@ sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t
         f->row_first[i + 1] = hi + 1;
     }
     if (f->n_rows == 0) f->row_first[0] = first;
+    if (fold_index(f) != 0) goto nomem;
     f->query_ms = now_ms() - start;
     return f;
 nomem:
@@ -170,7 +262,9 @@ sv_fold *sv_fold_query_list(slog_reader *r, double t0, double t1, int width, con
     if (last >= n) last = n - 1;
     if (width > 65536) width = 65536;
     if (max_rows < 1) max_rows = 1;
+    if (max_rows > 65536) max_rows = 65536;
     fold_set_window(f, t0, t1, width, first, last);
+    f->max_rows = max_rows;
     f->unit = 1;
     f->n_tl_file = nt;
     f->n_categories = fi->n_categories;
@@ -229,7 +323,10 @@ sv_fold *sv_fold_query_list(slog_reader *r, double t0, double t1, int width, con
         }
     }
     free(row_of);
+    row_of = NULL;
     free(mask);
+    mask = NULL;
+    if (fold_index(f) != 0) goto nomem;
     f->query_ms = now_ms() - start;
     return f;
 nomem:
@@ -268,6 +365,9 @@ void sv_fold_free(sv_fold *f)
     free(f->own);
     free(f->own_slot);
     slog_grid_free(f->grid);
+    free(f->run_first);
+    free(f->runs);
+    free(f->shares);
     free(f->row_first);
     free(f->cat_kind);
     free(f);
@@ -329,11 +429,12 @@ void sv_fold_want(const slog_file_info *fi, const sv_rank_axis *ax, double heigh
     if (nt && *last >= nt) *last = nt - 1;
     *rows = height < 1 ? 1 : (uint32_t)height;
     if (!sv_fold_snap(fi, first, last, rows)) return;
-    if (ax->r0 <= ax->lo && ax->r1 >= ax->hi) return; /* every timeline already */
-    /* Zoomed on the rank axis: a group a row of every timeline, which the
-     * overview answers (its lowest level's bins at most four columns wide,
-     * as slog_reader_grid asks) at a cost that does not depend on the range,
-     * and whose rows are few enough to keep. */
+    /* A group a row of every timeline, which the overview answers (its
+     * lowest level's bins at most four columns wide, as slog_reader_grid
+     * asks) at a cost that does not depend on the range, and whose rows
+     * are few enough to keep: whether the rank axis is zoomed or shows
+     * every timeline, so going back to all of them keeps the fold too
+     * (bands of less than a pixel mix their colours). */
     uint32_t gt = fi->group_timelines;
     uint32_t units = (uint32_t)(((uint64_t)nt + gt - 1) / gt);
     double col_ns = (t1 - t0) / (width > 0 ? width : 1);
@@ -415,35 +516,59 @@ static uint32_t pack(float r, float g, float b)
            (uint32_t)(b * 255 + 0.5f);
 }
 
-/* A band on the canvas: its rows' shown state categories (indexes into the
- * frame's value and colour lists) and where its stack stands. */
+/* A band on the canvas: where it and its stack stand. */
 typedef struct band {
-    double y1, hh; /* bottom, height of the stack */
-    uint32_t first, n;
+    double y0, y1, hh; /* top, bottom, height of the stack */
 } band;
+
+static void fill_px(uint32_t *px, int x0, int x1, uint32_t c)
+{
+    for (int x = x0; x < x1; x++) px[x] = c;
+}
 
 /* Each band's stack is drawn with exact vertical coverage: a band of one
  * pixel mixes its categories' colours in proportion to their shares, a
- * tall one shows crisp stacks. The canvas is accumulated a pixel row at a
- * time (a line of coverage that stays in cache), visiting the bands that
- * overlap that row: a whole-canvas buffer of coverage had been tens of
- * megabytes to clear and fault in on every frame. */
-static void draw_fold_rows(sv_raster *ras, const sv_fold_params *p, int W, int H)
+ * tall one shows crisp stacks. A pixel row is made of the runs (fold.h) of
+ * the bands that overlap it, split where any of them starts or ends: each
+ * piece is one colour, worked out once and filled. Working it out per
+ * pixel (a column's categories, then the pixel's colour) was most of a
+ * folded frame. The colour of a piece is computed as it was per pixel,
+ * band after band and category after category, so the picture is the
+ * same. */
+void sv_fold_draw_bands(uint32_t *pxs, int stride, int W, int H, const sv_fold_params *p)
 {
     const sv_fold *f = p->fold;
     const sv_palette *pal = p->pal;
-    size_t n_st_max = (size_t)f->n_rows * (f->n_categories + 1) + 1;
-    accum *acc = malloc(sizeof *acc * (size_t)W);
+    if (!f || W < 1 || H < 1) return;
     long *colmap = malloc(sizeof *colmap * (size_t)W);
+    int *xfirst = malloc(sizeof *xfirst * ((size_t)f->width + 1));
     band *bands = malloc(sizeof *bands * ((size_t)f->n_rows + 1));
-    rgbf *st_c = malloc(sizeof *st_c * n_st_max);
-    const float **st_v = malloc(sizeof *st_v * n_st_max);
-    if (!acc || !colmap || !bands || !st_c || !st_v) goto out;
+    uint32_t *act = malloc(sizeof *act * ((size_t)f->n_rows + 1));
+    uint32_t *cur = malloc(sizeof *cur * ((size_t)f->n_rows + 1));
+    uint8_t *on = malloc((size_t)f->n_rows + 1);
+    rgbf *cc = malloc(sizeof *cc * ((size_t)f->n_categories + 1));
+    uint8_t *shown = calloc((size_t)f->n_categories + 1, 1);
+    if (!colmap || !xfirst || !bands || !act || !cur || !on || !cc || !shown) goto out;
     rgbf bg = rgbf_of_theme(THEME.bg), alt = rgbf_of_theme(THEME.alt_bg);
+    uint32_t bg_px = pack(bg.r, bg.g, bg.b), alt_px = pack(alt.r, alt.g, alt.b);
+    for (uint32_t k = 0; k < f->n_categories && k < pal->n; k++) {
+        shown[k] = f->cat_kind[k] == SLOG_KIND_STATE && pal->visible[k];
+        if (shown[k]) cc[k] = rgbf_of_state(pal->rgba[k]);
+    }
     /* canvas pixel x shows the fold's column under its centre: the frame
-     * stays right while the next one is folded for a moved window */
+     * stays right while the next one is folded for a moved window. The
+     * columns grow with x, so column c is shown on [xfirst[c],
+     * xfirst[c + 1]). */
     for (int x = 0; x < W; x++) colmap[x] = sv_fold_col_of(f, sv_viewport_x_to_time(p->vp, x + 0.5));
-    uint32_t n_st = 0;
+    {
+        int xa = 0, xb = W;
+        while (xa < W && colmap[xa] < 0) xa++;
+        while (xb > xa && colmap[xb - 1] < 0) xb--;
+        long c = 0;
+        for (int x = xa; x < xb; x++)
+            while (c <= colmap[x]) xfirst[c++] = x;
+        while (c <= f->width) xfirst[c++] = xb;
+    }
     /* bands on the canvas, in order of y: [band_lo, band_hi) */
     uint32_t band_lo = f->n_rows, band_hi = 0;
     for (uint32_t row = 0; row < f->n_rows; row++) {
@@ -453,78 +578,101 @@ static void draw_fold_rows(sv_raster *ras, const sv_fold_params *p, int W, int H
         /* a band's stack leaves a pixel of the row free at its top when it
          * is tall, so stacked bands stay apart */
         double top = y1 - y0 >= 6 ? y0 + 1 : y0;
+        bd->y0 = y0;
         bd->y1 = y1;
         bd->hh = y1 - top;
-        bd->first = n_st;
-        bd->n = 0;
         if (y1 <= 0 || y0 >= H) continue;
         if (row < band_lo) band_lo = row;
         band_hi = row + 1;
-        for (uint32_t k = 0; k < f->n_categories && k < pal->n; k++) {
-            if (f->cat_kind[k] != SLOG_KIND_STATE || !pal->visible[k]) continue;
-            const float *v = sv_fold_values(f, row, k);
-            if (!v) continue;
-            st_v[n_st] = v;
-            st_c[n_st++] = rgbf_of_state(pal->rgba[k]);
-            bd->n++;
-        }
     }
+    const sv_fold_run *runs = f->runs;
+    const sv_fold_share *shares = f->shares;
     uint32_t next = band_lo; /* first band not wholly above the pixel row */
     for (int y = 0; y < H; y++) {
-        uint32_t *px = ras->px + (size_t)y * ras->stride;
+        uint32_t *px = pxs + (size_t)y * stride;
         rgbf b = bg;
-        memset(acc, 0, sizeof *acc * (size_t)W);
+        uint32_t b_px = bg_px, n_act = 0;
         while (next < band_hi && bands[next].y1 <= y) next++;
         for (uint32_t row = next; row < band_hi; row++) {
-            double y0, y1;
-            sv_fold_band(f, p->ax, row, &y0, &y1);
-            if (y0 >= y + 1) break;
+            const band *bd = &bands[row];
+            if (bd->y0 >= y + 1) break;
             /* bands tall enough to tell apart alternate their background,
              * as timeline rows do */
-            if (y1 - y0 >= 4 && row % 2 && ceil(y0) <= y) b = alt;
-            const band *bd = &bands[row];
-            if (!bd->n) continue;
-            const float *const *vv = st_v + bd->first;
-            const rgbf *cc = st_c + bd->first;
-            double bot = bd->y1, hh = bd->hh;
-            for (int x = 0; x < W; x++) {
-                long c = colmap[x];
-                if (c < 0) continue;
+            if (bd->y1 - bd->y0 >= 4 && row % 2 && ceil(bd->y0) <= y) {
+                b = alt;
+                b_px = alt_px;
+            }
+            if (f->run_first[row] == f->run_first[row + 1]) continue;
+            act[n_act] = row;
+            cur[n_act++] = f->run_first[row];
+        }
+        if (!n_act) {
+            fill_px(px, 0, W, b_px);
+            continue;
+        }
+        for (int x = 0; x < W;) {
+            /* the piece [x, nx): runs of the bands marked on */
+            int nx = W, any = 0;
+            for (uint32_t i = 0; i < n_act; i++) {
+                uint32_t end = f->run_first[act[i] + 1];
+                while (cur[i] < end && xfirst[runs[cur[i]].c1] <= x) cur[i]++;
+                on[i] = 0;
+                if (cur[i] == end) continue;
+                int s = xfirst[runs[cur[i]].c0], t = xfirst[runs[cur[i]].c1];
+                if (s <= x) {
+                    on[i] = 1;
+                    any = 1;
+                    if (t < nx) nx = t;
+                } else if (s < nx) {
+                    nx = s;
+                }
+            }
+            if (!any) {
+                fill_px(px, x, nx, b_px);
+                x = nx;
+                continue;
+            }
+            accum a = {0, 0, 0, 0};
+            for (uint32_t i = 0; i < n_act; i++) {
+                if (!on[i]) continue;
+                const band *bd = &bands[act[i]];
+                const sv_fold_run *run = &runs[cur[i]];
+                double bot = bd->y1, hh = bd->hh;
                 float base = 0;
-                accum *a = &acc[x];
-                for (uint32_t q = 0; q < bd->n; q++) {
-                    float v = vv[q][c];
-                    if (v <= 0) continue;
+                for (uint32_t e = run->first; e < run->first + run->n; e++) {
+                    uint32_t k = shares[e].category;
+                    float v = shares[e].value;
+                    if (!shown[k]) continue;
                     float t = base + v > 1 ? 1 : base + v;
                     double s0 = bot - t * hh, s1 = bot - base * hh;
                     base = t;
                     double lo = s0 > y ? s0 : y, hi = s1 < y + 1 ? s1 : y + 1;
                     if (!(hi > lo)) continue;
                     float ov = (float)(hi - lo);
-                    a->r += ov * cc[q].r;
-                    a->g += ov * cc[q].g;
-                    a->b += ov * cc[q].b;
-                    a->a += ov;
+                    a.r += ov * cc[k].r;
+                    a.g += ov * cc[k].g;
+                    a.b += ov * cc[k].b;
+                    a.a += ov;
                 }
             }
-        }
-        for (int x = 0; x < W; x++) {
-            float cov = acc[x].a;
-            if (cov <= 0) {
-                px[x] = pack(b.r, b.g, b.b);
-            } else if (cov >= 1) {
-                float inv = 1 / cov;
-                px[x] = pack(acc[x].r * inv, acc[x].g * inv, acc[x].b * inv);
+            uint32_t c;
+            if (a.a <= 0) {
+                c = b_px;
+            } else if (a.a >= 1) {
+                float inv = 1 / a.a;
+                c = pack(a.r * inv, a.g * inv, a.b * inv);
             } else {
-                float rest = 1 - cov;
-                px[x] = pack(acc[x].r + rest * b.r, acc[x].g + rest * b.g, acc[x].b + rest * b.b);
+                float rest = 1 - a.a;
+                c = pack(a.r + rest * b.r, a.g + rest * b.g, a.b + rest * b.b);
             }
+            fill_px(px, x, nx, c);
+            x = nx;
         }
     }
     /* events: a tick along the top of bands tall enough to show one */
+    sv_raster ras = {.px = pxs, .w = W, .h = H, .stride = stride};
     for (uint32_t row = band_lo; row < band_hi; row++) {
-        double y0, y1;
-        sv_fold_band(f, p->ax, row, &y0, &y1);
+        double y0 = bands[row].y0, y1 = bands[row].y1;
         if (y1 <= 0 || y0 >= H || y1 - y0 < 8) continue;
         for (uint32_t k = 0; k < f->n_categories && k < pal->n; k++) {
             if (f->cat_kind[k] != SLOG_KIND_EVENT || !pal->visible[k]) continue;
@@ -533,15 +681,18 @@ static void draw_fold_rows(sv_raster *ras, const sv_fold_params *p, int W, int H
             uint32_t col = sv_premul(pal->rgba[k], 0.8, 1);
             int ty = (int)round(y0) + 1;
             for (int x = 0; x < W; x++)
-                if (colmap[x] >= 0 && v[colmap[x]] > 0.01f) sv_raster_fill(ras, x, x + 1, ty, ty + 2, col);
+                if (colmap[x] >= 0 && v[colmap[x]] > 0.01f) sv_raster_fill(&ras, x, x + 1, ty, ty + 2, col);
         }
     }
 out:
-    free(acc);
     free(colmap);
+    free(xfirst);
     free(bands);
-    free(st_c);
-    free(st_v);
+    free(act);
+    free(cur);
+    free(on);
+    free(cc);
+    free(shown);
 }
 
 void sv_render_fold(cairo_t *cr, double w, double h, const sv_fold_params *p)
@@ -554,7 +705,7 @@ void sv_render_fold(cairo_t *cr, double w, double h, const sv_fold_params *p)
     sv_raster ras;
     if (p->fold && sv_raster_init(&ras, w, h)) {
         sv_raster_direct(&ras);
-        draw_fold_rows(&ras, p, ras.w, ras.h);
+        sv_fold_draw_bands(ras.px, ras.stride, ras.w, ras.h, p);
         cairo_surface_mark_dirty(ras.surf);
         cairo_set_source_surface(cr, ras.surf, 0, 0);
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);

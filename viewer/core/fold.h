@@ -23,6 +23,18 @@
  * below it the view folds. */
 #define SV_FOLD_MIN_ROW_H 3.0
 
+/* Columns [c0, c1) of a row over which every state category's value is the
+ * same and some are above 0: its shares are fold->shares[first, first + n),
+ * in the order of the categories. */
+typedef struct sv_fold_run {
+    uint32_t c0, c1, first, n;
+} sv_fold_run;
+
+typedef struct sv_fold_share {
+    uint32_t category;
+    float value;
+} sv_fold_share;
+
 typedef struct sv_fold {
     double t0, t1; /* window the columns cover */
     int width;     /* pixel columns */
@@ -41,6 +53,14 @@ typedef struct sv_fold {
     float *own;
     uint32_t *own_slot;
     uint32_t n_tl_file; /* timelines in the file */
+    uint32_t max_rows;  /* the rows asked for */
+    /* What the canvas draws, built with the fold (on the worker): row i's
+     * runs are runs[run_first[i], run_first[i + 1]), in order of columns;
+     * columns in none hold no state. A band's pixel row is then a few
+     * runs to colour instead of every column's categories. */
+    uint32_t *run_first;
+    sv_fold_run *runs;
+    sv_fold_share *shares;
     slog_query_stats stats;
     double query_ms;
 } sv_fold;
@@ -56,6 +76,13 @@ sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t
 sv_fold *sv_fold_query_list(slog_reader *r, double t0, double t1, int width, const uint32_t *list, uint32_t n,
                             uint32_t first, uint32_t last, uint32_t max_rows, slog_error *err);
 void sv_fold_free(sv_fold *f);
+/* Whether f is what a fold of [first, last] over [t0, t1] in width columns
+ * into at most max_rows rows would give: the same window, columns and
+ * timelines, and rows asked for or, read from the overview a group a row,
+ * as many rows that the overview still answers. The window and the bench
+ * keep a fold while this holds. */
+int sv_fold_serves(const sv_fold *f, const slog_file_info *fi, double t0, double t1, int width, uint32_t first,
+                   uint32_t last, uint32_t max_rows);
 /* Label of rows i..j of f into buf (sv_fold_range_label, or for a list
  * the first timeline's label and how many more). */
 void sv_fold_rows_label(const sv_fold *f, uint32_t i, uint32_t j, const uint64_t *keys, const char *const *labels,
@@ -82,10 +109,10 @@ int sv_fold_snap(const slog_file_info *fi, uint32_t *first, uint32_t *last, uint
 
 /* The fold a canvas height pixels high shows for the rank axis ax and the
  * window [t0, t1] over width columns: the visible timelines, a row a pixel,
- * snapped (sv_fold_snap). Where it snaps while the axis is zoomed, and the
- * overview can answer the window, every timeline a group a row: one fold
- * then serves every rank zoom and pan of that time window (the canvas
- * clips the bands it does not show). */
+ * snapped (sv_fold_snap). Where it snaps and the overview can answer the
+ * window, every timeline a group a row (at most four rows a pixel): one
+ * fold then serves every rank zoom and pan of that time window, and its
+ * fit (the canvas clips the bands it does not show). */
 void sv_fold_want(const slog_file_info *fi, const sv_rank_axis *ax, double height, double t0, double t1, int width,
                   uint32_t *first, uint32_t *last, uint32_t *rows);
 
@@ -114,6 +141,9 @@ typedef struct sv_fold_params {
  * with exact vertical coverage, so a band of a pixel mixes the colours in
  * proportion), event counts as ticks where bands are tall enough. */
 void sv_render_fold(cairo_t *cr, double w, double h, const sv_fold_params *p);
+/* The bands and event ticks of sv_render_fold (no grid, hover or range)
+ * into w x h pixels (premultiplied ARGB32, stride in pixels). */
+void sv_fold_draw_bands(uint32_t *px, int stride, int w, int h, const sv_fold_params *p);
 
 /* Label text of timelines [a, b] into buf: "ranks 0–127" where the
  * timelines are ranks' only threads (keys: rank << 32 | thread; may be

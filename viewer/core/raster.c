@@ -68,6 +68,20 @@ void sv_raster_free(sv_raster *ras)
     memset(ras, 0, sizeof *ras);
 }
 
+/* sv_raster_plot at a pixel known to be on the raster, cov > 0. */
+static inline void line_blend(uint32_t *px, uint32_t c, double cov)
+{
+    uint32_t k = (uint32_t)(cov * 256);
+    if (k > 256) k = 256;
+    uint32_t srb = (((c & 0x00ff00ffu) * k) >> 8) & 0x00ff00ffu;
+    uint32_t sag = ((((c >> 8) & 0x00ff00ffu) * k)) & 0xff00ff00u;
+    uint32_t src = srb | sag, a = src >> 24, keep = 255 - a;
+    uint32_t d = *px;
+    uint32_t rb = (((d & 0x00ff00ffu) * keep) >> 8) & 0x00ff00ffu;
+    uint32_t ag = (((d >> 8) & 0x00ff00ffu) * keep) & 0xff00ff00u;
+    *px = src + (rb | ag);
+}
+
 /* An anti-aliased 1 px line (Xiaolin Wu): each step along the major axis
  * splits its ink between the two pixels nearest the exact line. Clipped to
  * the raster first, so a line far outside costs nothing. */
@@ -111,16 +125,19 @@ void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, 
     double grad = bx - ax > 1e-9 ? (by - ay) / (bx - ax) : 0;
     int xs = (int)floor(ax + 0.5), xe = (int)floor(bx + 0.5);
     double y = ay + grad * (xs - ax);
+    /* What sv_raster_plot does at each of the two pixels, with the raster's
+     * bounds and the pixel's address worked out per step of the major axis
+     * (x here) rather than per pixel: the lines of a frame's messages are
+     * millions of pixels. */
+    int n_maj = steep ? ras->h : ras->w, n_min = steep ? ras->w : ras->h;
+    size_t maj_step = steep ? (size_t)ras->stride : 1, min_step = steep ? 1 : (size_t)ras->stride;
     for (int x = xs; x <= xe; x++, y += grad) {
+        if (x < 0 || x >= n_maj) continue;
         int yi = (int)floor(y);
         double f = y - yi;
-        if (steep) {
-            sv_raster_plot(ras, yi, x, c, 1 - f);
-            sv_raster_plot(ras, yi + 1, x, c, f);
-        } else {
-            sv_raster_plot(ras, x, yi, c, 1 - f);
-            sv_raster_plot(ras, x, yi + 1, c, f);
-        }
+        uint32_t *px = ras->px + (size_t)x * maj_step;
+        if (yi >= 0 && yi < n_min && 1 - f > 0) line_blend(px + (size_t)yi * min_step, c, 1 - f);
+        if (yi + 1 >= 0 && yi + 1 < n_min && f > 0) line_blend(px + (size_t)(yi + 1) * min_step, c, f);
     }
 }
 

@@ -286,8 +286,7 @@ static gboolean fold_matches(SvTimeline *self)
     if (!self->fold) return FALSE;
     uint32_t a, b, rows;
     fold_want(self, &a, &b, &rows);
-    return self->fold->t0 == floor(self->vp.t0) && self->fold->t1 == ceil(self->vp.t1) &&
-           self->fold->width == (int)self->vp.width && self->fold->tl_first == a && self->fold->tl_last == b;
+    return sv_fold_serves(self->fold, self->doc->fi, self->vp.t0, self->vp.t1, (int)self->vp.width, a, b, rows);
 }
 
 gboolean sv_timeline_fold_drawn(SvTimeline *self)
