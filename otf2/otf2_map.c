@@ -31,8 +31,8 @@
  * the one it always was, so the file does too. SLOG2_OTF2_CHUNK forces a
  * chunk, for the test that checks this (tests/otf2/test_chunk.sh). */
 #define O2_CHUNK        16384
-#define O2_CHUNK_BUDGET (4 * O2_CHUNK)
-#define O2_CHUNK_MIN    1024
+#define O2_CHUNK_BUDGET O2_CHUNK
+#define O2_CHUNK_MIN    256
 
 static uint64_t chunk_size(const o2_archive *a)
 {
@@ -104,10 +104,8 @@ void o2_unmatched(mapper *m, const char *kind, int32_t src, int32_t dst, int64_t
 void o2_emit(mapper *m, const o2_draw *d)
 {
     o2_cat *c = m->cats->pdata[d->category];
-    o2_draw x = *d;
-    x.cat = c;
     c->count++;
-    o2_out_emit(m->out, &x);
+    o2_out_emit(m->out, d, c);
 }
 
 /* ------------------------------------------------------------ timelines */

@@ -120,6 +120,11 @@ typedef struct o2_recv {
     bool drawn;
     bool in_fifo;     /* in its rank's queue of receives to match */
     uint32_t at_done; /* its place in the mapper's done heap, or O2_NONE */
+    /* an exact receive's channel once found (it lives till the end), and
+     * its source's world rank: a receive that waits is matched again
+     * after every chunk */
+    void *chan;
+    int32_t src;
     /* the message, once matched */
     int64_t m_start;
     uint32_t m_timeline;

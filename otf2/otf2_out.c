@@ -369,16 +369,19 @@ static void item_done(o2_out *o)
     if (o->n_cur == OUT_BLOCK) submit(o);
 }
 
-void o2_out_emit(o2_out *o, const o2_draw *d)
+void o2_out_emit(o2_out *o, const o2_draw *d, o2_cat *cat)
 {
     if (!o->threaded) {
-        sink_emit(&o->s, d);
+        o2_draw x = *d;
+        x.cat = cat;
+        sink_emit(&o->s, &x);
         return;
     }
     out_item *it = next_item(o);
     if (!it) return;
     it->op = ITEM_DRAW;
     it->d = *d;
+    it->d.cat = cat;
     item_done(o);
 }
 

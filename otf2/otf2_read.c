@@ -45,8 +45,11 @@ o2_loc *o2_loc_by_id(const o2_archive *a, uint64_t id)
 int64_t o2_ns(const o2_archive *a, uint64_t ticks)
 {
     /* Signed: a location's corrected clock may start before the global
-     * offset. 128 bits: ticks near 2^64 times 10^9. */
+     * offset. 128 bits: ticks near 2^64 times 10^9. A clock in
+     * nanoseconds (the common case) needs no division, which on 128 bits
+     * is a library call on every record; the result is the same. */
     __int128 d = (__int128)ticks - (__int128)a->global_offset;
+    if (a->tps == 1000000000) return (int64_t)d;
     return (int64_t)(d * 1000000000 / (__int128)a->tps);
 }
 

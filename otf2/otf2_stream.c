@@ -321,12 +321,16 @@ static void match_rank(mapper *m, uint32_t rank, int64_t send_w)
         if (r->cancelled) {
             m->n_cancelled++;
         } else if (r->exact) {
-            int32_t src = world_rank(m, r->comm, r->peer);
+            int32_t src = r->chan ? r->src : world_rank(m, r->comm, r->peer);
             if (src < 0) {
                 o2_unmatched(m, "bad-comm", src, (int32_t)rank, r->tag, r->comm);
             } else {
-                chan_key k = {r->comm, src, (int32_t)rank, r->tag};
-                chan *c = g_hash_table_lookup(m->chans, &k);
+                chan *c = r->chan;
+                if (!c) {
+                    chan_key k = {r->comm, src, (int32_t)rank, r->tag};
+                    c = g_hash_table_lookup(m->chans, &k);
+                    r->chan = c, r->src = src;
+                }
                 if (c && chan_head(m, c))
                     take(m, r, c);
                 else if (m->all_read)
