@@ -22,7 +22,7 @@ typedef struct o2_out o2_out;
  * be made); no file yet. */
 o2_out *o2_out_new(bool thread);
 
-/* d waits for its turn, of category cat (d->cat is set to it). */
+/* A copy of d waits for its turn, its cat set to cat. */
 void o2_out_emit(o2_out *o, const o2_draw *d, o2_cat *cat);
 
 /* The drawables go to w from now on (the caller opened it and gives it
