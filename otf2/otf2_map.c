@@ -31,8 +31,8 @@
  * the one it always was, so the file does too. SLOG2_OTF2_CHUNK forces a
  * chunk, for the test that checks this (tests/otf2/test_chunk.sh). */
 #define O2_CHUNK        16384
-#define O2_CHUNK_BUDGET (4 * O2_CHUNK)
-#define O2_CHUNK_MIN    1024
+#define O2_CHUNK_BUDGET O2_CHUNK
+#define O2_CHUNK_MIN    256
 
 static uint64_t chunk_size(const o2_archive *a)
 {
@@ -104,10 +104,8 @@ void o2_unmatched(mapper *m, const char *kind, int32_t src, int32_t dst, int64_t
 void o2_emit(mapper *m, const o2_draw *d)
 {
     o2_cat *c = m->cats->pdata[d->category];
-    o2_draw x = *d;
-    x.cat = c;
     c->count++;
-    o2_out_emit(m->out, &x);
+    o2_out_emit(m->out, d, c);
 }
 
 /* ------------------------------------------------------------ timelines */
@@ -192,15 +190,21 @@ static o2_loc **assign_ranks(mapper *m)
  * every rank entered it (the DUMPI path's rule, builder/clocks.h). The
  * collectives come from a pass of their own over the first
  * O2_SYNC_MAX of each location, before any drawable is made. */
+/* Whether the clocks are to be aligned (the local definitions read: the
+ * clock offsets counted). */
+static bool wants_alignment(const mapper *m)
+{
+    const o2_archive *a = m->a;
+    uint64_t n_offsets = 0;
+    for (size_t i = 0; i < a->n_locs; i++) n_offsets += a->locs[i].n_clock_offsets;
+    if (m->o->align == OTF2_ALIGN_NEVER || !a->world || a->world->n < 2) return false;
+    if (m->o->align == OTF2_ALIGN_AUTO && n_offsets > 0) return false;
+    return o2_loc_by_id(a, a->world->members[0]) != NULL;
+}
+
 static bool align_clocks(mapper *m, o2_loc **order, char *err, size_t err_len)
 {
     o2_archive *a = m->a;
-    uint64_t n_offsets = 0;
-    for (size_t i = 0; i < a->n_locs; i++) n_offsets += a->locs[i].n_clock_offsets;
-    if (m->o->align == OTF2_ALIGN_NEVER || !a->world || a->world->n < 2) return true;
-    if (m->o->align == OTF2_ALIGN_AUTO && n_offsets > 0) return true;
-    o2_loc *ref = o2_loc_by_id(a, a->world->members[0]);
-    if (!ref) return true;
     uint32_t n_world = a->world->n;
     o2_sync_ctx *ctx = g_new0(o2_sync_ctx, n_world);
     void **user = g_new0(void *, a->n_locs);
@@ -540,8 +544,17 @@ int otf2_build_run(const char *anchor, const otf2_build_options *o, FILE *err, F
     for (size_t i = 0; i < a.n_locs; i++) ctx[i] = (o2_stream_ctx){&m, &a.locs[i]}, user[i] = &ctx[i];
     OTF2_EvtReaderCallbacks *cb = o2_stream_callbacks();
     o2_events *ev = o2_events_open(&a, cb, user, msg, sizeof msg);
+    bool ok = ev != NULL;
+    if (ok && wants_alignment(&m)) {
+        /* The clock pass's readers, then the drawables' again: libotf2
+         * holds an event chunk a reader, so two sets at once would double
+         * the memory. */
+        o2_events_close(ev);
+        ev = NULL;
+        ok = align_clocks(&m, order, msg, sizeof msg) && (ev = o2_events_open(&a, cb, user, msg, sizeof msg));
+    }
     OTF2_EvtReaderCallbacks_Delete(cb);
-    if (!ev || !align_clocks(&m, order, msg, sizeof msg)) {
+    if (!ok) {
         fprintf(err, "slog2-build: error: %s\n", msg);
         goto done;
     }

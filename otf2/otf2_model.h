@@ -120,6 +120,11 @@ typedef struct o2_recv {
     bool drawn;
     bool in_fifo;     /* in its rank's queue of receives to match */
     uint32_t at_done; /* its place in the mapper's done heap, or O2_NONE */
+    /* an exact receive's channel once found (it lives till the end), and
+     * its source's world rank: a receive that waits is matched again
+     * after every chunk */
+    void *chan;
+    int32_t src;
     /* the message, once matched */
     int64_t m_start;
     uint32_t m_timeline;
@@ -173,6 +178,40 @@ static inline void o2_ring_push(o2_ring *q, void *p)
     q->n++;
 }
 
+/* Request id -> pointer (never NULL): open addressing with linear probing
+ * in a power of two of slots, at most half full; a slot is free when its
+ * value is NULL, so any id, 0 too, is a key. A location's requests in
+ * flight come and go by the million: a GHashTable's calls and nodes cost
+ * several times the probe. */
+typedef struct o2_reqmap {
+    uint64_t *keys;
+    void **vals;
+    uint32_t cap, n;
+    uint32_t shift; /* 64 - log2(cap) */
+} o2_reqmap;
+
+/* Fibonacci hashing: the top bits of the product, which every bit of the
+ * id moves (ids that are addresses differ in their middle bits). */
+static inline uint32_t o2_reqmap_home(const o2_reqmap *h, uint64_t k)
+{
+    return (uint32_t)((k * UINT64_C(0x9E3779B97F4A7C15)) >> h->shift);
+}
+
+static inline void *o2_reqmap_get(const o2_reqmap *h, uint64_t k)
+{
+    if (!h->n) return NULL;
+    for (uint32_t i = o2_reqmap_home(h, k);; i = (i + 1) & (h->cap - 1)) {
+        if (!h->vals[i]) return NULL;
+        if (h->keys[i] == k) return h->vals[i];
+    }
+}
+
+/* Set k's value to v (v not NULL), replacing any. */
+void o2_reqmap_put(o2_reqmap *h, uint64_t k, void *v);
+/* Remove k; its value, or NULL when absent. */
+void *o2_reqmap_take(o2_reqmap *h, uint64_t k);
+void o2_reqmap_free(o2_reqmap *h);
+
 #define O2_VEC(T)      \
     struct {           \
         T *v;          \
@@ -197,10 +236,10 @@ typedef struct o2_loc {
     int64_t first_start;  /* time of the first record that starts a drawable, INT64_MAX */
     O2_VEC(o2_frame) stack;
     uint64_t n_frames, n_sends, n_recvs, n_polls;
-    GHashTable *isend_req; /* request id -> o2_send*, or O2_SENT once matched */
-    GHashTable *irecv_req; /* request id -> o2_recv* (held) */
-    o2_ring recvq;         /* o2_recv* (held) whose completion may be inferred */
-    bool wa_open;          /* an MPI_Waitall whose share is not decided yet */
+    o2_reqmap isend_req; /* request id -> o2_send*, or O2_SENT once matched */
+    o2_reqmap irecv_req; /* request id -> o2_recv* (held) */
+    o2_ring recvq;       /* o2_recv* (held) whose completion may be inferred */
+    bool wa_open;        /* an MPI_Waitall whose share is not decided yet */
     int64_t wa_t1;
     uint64_t wa_idx;
     uint32_t wa_q;           /* receives pending at it */

@@ -34,7 +34,7 @@ typedef struct hkey {
  * holds a run's first drawable rather than all of them. A list of blocks,
  * which the runs share through a pool: what waits costs its own size, not
  * that of the most a run ever held. */
-#define RUN_BLOCK 64
+#define RUN_BLOCK 16
 
 typedef struct rblock {
     struct rblock *next;
@@ -201,16 +201,17 @@ static void sink_emit(sink *s, const o2_draw *d)
 }
 
 /* The first drawable in end order leaves; a run's next one takes its
- * place in the heap. */
-static o2_draw heap_pop(sink *s)
+ * place in the heap. The drawable stays where it was, its block or slot
+ * free for reuse, until the next sink_emit: valid till then. */
+static const o2_draw *heap_pop(sink *s)
 {
     hkey top = s->heap[0];
-    o2_draw d;
+    const o2_draw *d;
     s->n_wait--;
     if (top.at & RUN) {
         run *r = &s->runs[top.at & ~RUN];
         rblock *b = r->first;
-        d = b->v[b->head++];
+        d = &b->v[b->head++];
         if (b->head == b->n) {
             if (b->n == RUN_BLOCK && b->next) {
                 /* Used up: back to the pool. */
@@ -228,7 +229,7 @@ static o2_draw heap_pop(sink *s)
             return d;
         }
     } else {
-        d = s->pool[top.at];
+        d = &s->pool[top.at];
         s->free_slots[s->n_free++] = top.at;
     }
     hkey last = s->heap[--s->n_heap];
@@ -248,8 +249,8 @@ static void sink_fail(sink *s, slog_status st)
 static void sink_advance(sink *s, int64_t watermark)
 {
     while (!s->failed && s->n_heap && s->heap[0].key < watermark) {
-        o2_draw d = heap_pop(s);
-        o2_cat *c = d.cat;
+        const o2_draw *d = heap_pop(s);
+        o2_cat *c = d->cat;
         slog_status st = SLOG_OK;
         if (c->file_id == O2_NONE) {
             /* The writer numbers categories in the order registered. */
@@ -257,8 +258,8 @@ static void sink_advance(sink *s, int64_t watermark)
             if (st == SLOG_OK && c->file_id != s->n_cats) st = SLOG_ERR_ARG;
             s->n_cats++;
         }
-        slog_drawable sd = {(slog_kind)d.kind,   c->file_id,        d.timeline, d.end_timeline,
-                            d.start - s->origin, d.end - s->origin, d.n_info,   d.n_info ? d.info : NULL};
+        slog_drawable sd = {(slog_kind)d->kind,   c->file_id,         d->timeline, d->end_timeline,
+                            d->start - s->origin, d->end - s->origin, d->n_info,   d->n_info ? d->info : NULL};
         if (st == SLOG_OK) st = slog_writer_add(s->w, &sd);
         if (st != SLOG_OK) sink_fail(s, st);
     }
@@ -369,16 +370,19 @@ static void item_done(o2_out *o)
     if (o->n_cur == OUT_BLOCK) submit(o);
 }
 
-void o2_out_emit(o2_out *o, const o2_draw *d)
+void o2_out_emit(o2_out *o, const o2_draw *d, o2_cat *cat)
 {
     if (!o->threaded) {
-        sink_emit(&o->s, d);
+        o2_draw x = *d;
+        x.cat = cat;
+        sink_emit(&o->s, &x);
         return;
     }
     out_item *it = next_item(o);
     if (!it) return;
     it->op = ITEM_DRAW;
     it->d = *d;
+    it->d.cat = cat;
     item_done(o);
 }
 

@@ -22,8 +22,8 @@ typedef struct o2_out o2_out;
  * be made); no file yet. */
 o2_out *o2_out_new(bool thread);
 
-/* d waits for its turn; d->cat says its category. */
-void o2_out_emit(o2_out *o, const o2_draw *d);
+/* A copy of d waits for its turn, its cat set to cat. */
+void o2_out_emit(o2_out *o, const o2_draw *d, o2_cat *cat);
 
 /* The drawables go to w from now on (the caller opened it and gives it
  * up until o2_out_close), at times less origin. */

@@ -45,8 +45,11 @@ o2_loc *o2_loc_by_id(const o2_archive *a, uint64_t id)
 int64_t o2_ns(const o2_archive *a, uint64_t ticks)
 {
     /* Signed: a location's corrected clock may start before the global
-     * offset. 128 bits: ticks near 2^64 times 10^9. */
+     * offset. 128 bits: ticks near 2^64 times 10^9. A clock in
+     * nanoseconds (the common case) needs no division, which on 128 bits
+     * is a library call on every record; the result is the same. */
     __int128 d = (__int128)ticks - (__int128)a->global_offset;
+    if (a->tps == 1000000000) return (int64_t)d;
     return (int64_t)(d * 1000000000 / (__int128)a->tps);
 }
 
@@ -65,6 +68,70 @@ int32_t o2_world_rank(const o2_archive *a, uint32_t comm, uint32_t local)
         return -1;
     }
     return m < a->world->n ? (int32_t)m : -1;
+}
+
+/* ------------------------------------------------------------ requests */
+
+static void reqmap_place(o2_reqmap *h, uint64_t k, void *v)
+{
+    uint32_t i = o2_reqmap_home(h, k);
+    while (h->vals[i]) i = (i + 1) & (h->cap - 1);
+    h->keys[i] = k;
+    h->vals[i] = v;
+    h->n++;
+}
+
+void o2_reqmap_put(o2_reqmap *h, uint64_t k, void *v)
+{
+    if (h->n) {
+        for (uint32_t i = o2_reqmap_home(h, k); h->vals[i]; i = (i + 1) & (h->cap - 1))
+            if (h->keys[i] == k) {
+                h->vals[i] = v;
+                return;
+            }
+    }
+    if (2 * (h->n + 1) > h->cap) {
+        o2_reqmap old = *h;
+        h->cap = old.cap ? 2 * old.cap : 16;
+        h->shift = old.cap ? old.shift - 1 : 60;
+        h->keys = g_new(uint64_t, h->cap);
+        h->vals = g_new0(void *, h->cap);
+        h->n = 0;
+        for (uint32_t i = 0; i < old.cap; i++)
+            if (old.vals[i]) reqmap_place(h, old.keys[i], old.vals[i]);
+        g_free(old.keys);
+        g_free(old.vals);
+    }
+    reqmap_place(h, k, v);
+}
+
+void *o2_reqmap_take(o2_reqmap *h, uint64_t k)
+{
+    if (!h->n) return NULL;
+    uint32_t mask = h->cap - 1, i = o2_reqmap_home(h, k);
+    while (h->vals[i] && h->keys[i] != k) i = (i + 1) & mask;
+    void *v = h->vals[i];
+    if (!v) return NULL;
+    /* Close the gap: move back each later entry of the run that may sit
+     * no earlier than its home. */
+    for (uint32_t j = (i + 1) & mask; h->vals[j]; j = (j + 1) & mask) {
+        uint32_t home = o2_reqmap_home(h, h->keys[j]);
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            h->keys[i] = h->keys[j];
+            h->vals[i] = h->vals[j];
+            i = j;
+        }
+    }
+    h->vals[i] = NULL;
+    h->n--;
+    return v;
+}
+
+void o2_reqmap_free(o2_reqmap *h)
+{
+    g_free(h->keys);
+    g_free(h->vals);
+    memset(h, 0, sizeof *h);
 }
 
 /* ------------------------------------------------------------ definitions */
@@ -232,8 +299,8 @@ void o2_archive_free(o2_archive *a)
         g_free(l->stack.v);
         g_free(l->wa_ones.v);
         g_free(l->recvq.v);
-        if (l->isend_req) g_hash_table_destroy(l->isend_req);
-        if (l->irecv_req) g_hash_table_destroy(l->irecv_req);
+        o2_reqmap_free(&l->isend_req);
+        o2_reqmap_free(&l->irecv_req);
         g_free(l->error);
     }
     g_free(a->locs);

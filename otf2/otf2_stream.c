@@ -68,11 +68,6 @@ void o2_stream_init(mapper *m)
     m->n_rank_slots = n;
     m->by_dst = g_new0(GPtrArray *, n);
     m->fifo = g_new0(o2_ring, n);
-    for (size_t i = 0; i < m->a->n_locs; i++) {
-        o2_loc *l = &m->a->locs[i];
-        l->isend_req = g_hash_table_new(g_direct_hash, g_direct_equal);
-        l->irecv_req = g_hash_table_new(g_direct_hash, g_direct_equal);
-    }
 }
 
 /* ------------------------------------------------------------ lookups */
@@ -294,8 +289,8 @@ static void take(mapper *m, o2_recv *r, chan *c)
     r->m_tag = s->tag;
     r->m_comm = s->comm;
     r->m_bytes = s->bytes;
-    if (s->request && g_hash_table_lookup(s->l->isend_req, GSIZE_TO_POINTER(s->request)) == s)
-        g_hash_table_insert(s->l->isend_req, GSIZE_TO_POINTER(s->request), O2_SENT);
+    if (s->request && o2_reqmap_get(&s->l->isend_req, s->request) == s)
+        o2_reqmap_put(&s->l->isend_req, s->request, O2_SENT);
     send_free(m, s);
     if (r->done) arrow(m, r);
 }
@@ -321,12 +316,16 @@ static void match_rank(mapper *m, uint32_t rank, int64_t send_w)
         if (r->cancelled) {
             m->n_cancelled++;
         } else if (r->exact) {
-            int32_t src = world_rank(m, r->comm, r->peer);
+            int32_t src = r->chan ? r->src : world_rank(m, r->comm, r->peer);
             if (src < 0) {
                 o2_unmatched(m, "bad-comm", src, (int32_t)rank, r->tag, r->comm);
             } else {
-                chan_key k = {r->comm, src, (int32_t)rank, r->tag};
-                chan *c = g_hash_table_lookup(m->chans, &k);
+                chan *c = r->chan;
+                if (!c) {
+                    chan_key k = {r->comm, src, (int32_t)rank, r->tag};
+                    c = g_hash_table_lookup(m->chans, &k);
+                    r->chan = c, r->src = src;
+                }
                 if (c && chan_head(m, c))
                     take(m, r, c);
                 else if (m->all_read)
@@ -445,16 +444,13 @@ void o2_stream_free(mapper *m)
             x->matched = false;
             release(m, x);
         }
-        if (l->irecv_req) {
-            GHashTableIter it;
-            gpointer k, v;
-            g_hash_table_iter_init(&it, l->irecv_req);
-            while (g_hash_table_iter_next(&it, &k, &v)) {
-                ((o2_recv *)v)->matched = false;
-                release(m, v);
-            }
-            g_hash_table_remove_all(l->irecv_req);
+        for (uint32_t i = 0; i < l->irecv_req.cap; i++) {
+            o2_recv *x = l->irecv_req.vals[i];
+            if (!x) continue;
+            x->matched = false;
+            release(m, x);
         }
+        o2_reqmap_free(&l->irecv_req);
     }
     g_free(m->by_dst);
     g_free(m->fifo);
@@ -754,11 +750,11 @@ static void post_send(o2_stream_ctx *c, int64_t t, uint32_t receiver, OTF2_CommR
     if (request) {
         /* Request ids are often addresses, reused once completed: a new
          * post replaces the old one, which must have completed unrecorded. */
-        if (g_hash_table_contains(l->isend_req, GSIZE_TO_POINTER(request))) l->n_reused++;
+        if (o2_reqmap_get(&l->isend_req, request)) l->n_reused++;
     }
     if (dst < 0) {
         o2_unmatched(m, "bad-comm", (int32_t)l->rank, -1, tag, comm);
-        if (request) g_hash_table_insert(l->isend_req, GSIZE_TO_POINTER(request), O2_SENT);
+        if (request) o2_reqmap_put(&l->isend_req, request, O2_SENT);
         return;
     }
     o2_send *s = send_new(m);
@@ -770,7 +766,7 @@ static void post_send(o2_stream_ctx *c, int64_t t, uint32_t receiver, OTF2_CommR
                    .tag = tag,
                    .bytes = len,
                    .request = request};
-    if (request) g_hash_table_insert(l->isend_req, GSIZE_TO_POINTER(request), s);
+    if (request) o2_reqmap_put(&l->isend_req, request, s);
     chan_key k = {comm, (int32_t)l->rank, dst, tag};
     chan *ch = g_hash_table_lookup(m->chans, &k);
     if (!ch) {
@@ -817,7 +813,7 @@ static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp 
     o2_loc *l = c->l;
     seen(c, time);
     l->saw_completions = true;
-    if (g_hash_table_remove(l->isend_req, GSIZE_TO_POINTER(request)))
+    if (o2_reqmap_take(&l->isend_req, request))
         completed_in_top(l);
     else
         l->n_stray++;
@@ -863,8 +859,8 @@ static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp t
     o2_recv *r = new_recv(m, l, t);
     r->request = request;
     if (f) f->request = (int64_t)request;
-    o2_recv *old = g_hash_table_lookup(l->irecv_req, GSIZE_TO_POINTER(request));
-    g_hash_table_insert(l->irecv_req, GSIZE_TO_POINTER(request), hold(r));
+    o2_recv *old = o2_reqmap_get(&l->irecv_req, request);
+    o2_reqmap_put(&l->irecv_req, request, hold(r));
     if (old) {
         l->n_reused++;
         request_gone(m, l, old);
@@ -887,11 +883,8 @@ static void recv_done(o2_stream_ctx *c, int64_t t, uint32_t sender, OTF2_CommRef
     bool held = false;
     if (has_request) {
         l->saw_completions = true;
-        r = g_hash_table_lookup(l->irecv_req, GSIZE_TO_POINTER(request));
-        if (r) {
-            g_hash_table_remove(l->irecv_req, GSIZE_TO_POINTER(request));
-            held = true; /* the request's ref passes to this function */
-        }
+        r = o2_reqmap_take(&l->irecv_req, request);
+        if (r) held = true; /* the request's ref passes to this function */
     }
     if (!r) {
         starts(l, f ? f->t0 : t);
@@ -980,17 +973,15 @@ static OTF2_CallbackCode ev_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp time,
     mapper *m = c->m;
     o2_loc *l = c->l;
     seen(c, time);
-    o2_recv *r = g_hash_table_lookup(l->irecv_req, GSIZE_TO_POINTER(request));
+    o2_recv *r = o2_reqmap_take(&l->irecv_req, request);
     gpointer s;
     if (r) {
         r->cancelled = true;
         done_heap_remove(m, r);
-        g_hash_table_remove(l->irecv_req, GSIZE_TO_POINTER(request));
         request_gone(m, l, r);
-    } else if ((s = g_hash_table_lookup(l->isend_req, GSIZE_TO_POINTER(request)))) {
+    } else if ((s = o2_reqmap_take(&l->isend_req, request))) {
         /* A send a receive already took stays taken. */
         if (s != O2_SENT) ((o2_send *)s)->cancelled = true;
-        g_hash_table_remove(l->isend_req, GSIZE_TO_POINTER(request));
     } else {
         l->n_stray++;
     }
@@ -1086,14 +1077,15 @@ void o2_stream_end_location(mapper *m, o2_loc *l)
     waitall_decide(m, l);
     /* No envelope or completion can come any more. */
     for (o2_recv *r; (r = o2_ring_pop(&l->recvq));) release(m, r);
-    GHashTableIter it;
-    gpointer k, v;
-    g_hash_table_iter_init(&it, l->irecv_req);
-    while (g_hash_table_iter_next(&it, &k, &v)) {
-        ((o2_recv *)v)->final = true;
-        g_hash_table_iter_remove(&it);
-        release(m, v);
+    o2_reqmap q = l->irecv_req;
+    memset(&l->irecv_req, 0, sizeof l->irecv_req);
+    for (uint32_t i = 0; i < q.cap; i++) {
+        o2_recv *r = q.vals[i];
+        if (!r) continue;
+        r->final = true;
+        release(m, r);
     }
+    o2_reqmap_free(&q);
     o2_stream_match(m);
 }
 
