@@ -673,11 +673,11 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, bool stat
     for (uint32_t k = 0; k < a->n_rows; k++) {
         uint32_t ri = order[k];
         const slog_prev_row *r = &a->rows[ri];
-        const float *bins = a->pool + (size_t)ri * a->n_bins;
-        if (a->chunked) {
+        const float *bins = tmp; /* a chunked accumulator has no pool */
+        if (a->chunked)
             row_values(a, ri, tmp);
-            bins = tmp;
-        }
+        else
+            bins = a->pool + (size_t)ri * a->n_bins;
         bool st = cat_is_state[r->category];
         bool sum = st && state_sums;
         uint32_t lo = r->lo_bin, hi = r->hi_bin;
