@@ -119,7 +119,7 @@ static void stack_columns(sv_raster *ras, const int *xs, int i_lo, int i_hi, dou
  * a run of columns with the same tops is worked out once per pixel row and
  * filled. tops: n * n_st ints, column k's at k * n_st; starts: n + 1 ints. */
 static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double bottom, double H, uint32_t n_st,
-                       const float *const *st_cols, const uint32_t *st_c, int *tops, int *starts)
+                       const float *const *st_cols, const uint32_t *st_c, int *tops, int *starts, uint32_t *cur)
 {
     int y_base = stack_y(bottom, H, 0), y_min = y_base, n_runs = 0;
     for (int k = 0; k < n; k++) {
@@ -136,12 +136,23 @@ static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double b
     starts[n_runs] = n;
     if (y_min < 0) y_min = 0;
     int y_end = y_base < ras->h ? y_base : ras->h;
+    /* A run's q at pixel row y, #{j : t[j] > y}, is the length of the
+     * prefix of its tops below y (tops do not rise with j), which only
+     * shortens as y grows: each run's is moved on from the row above, not
+     * counted again over every category at every row. */
+    for (int r = 0; r < n_runs; r++) {
+        const int *t = tops + (size_t)starts[r] * n_st;
+        uint32_t q = 0;
+        while (q < n_st && t[q] > y_min) q++;
+        cur[r] = q;
+    }
     for (int y = y_min; y < y_end; y++) {
         uint32_t *px = ras->px + (size_t)y * ras->stride + x_first;
         for (int r = 0; r < n_runs; r++) {
             const int *t = tops + (size_t)starts[r] * n_st;
-            uint32_t q = 0;
-            for (uint32_t j = 0; j < n_st; j++) q += t[j] > y;
+            uint32_t q = cur[r];
+            while (q > 0 && t[q - 1] <= y) q--;
+            cur[r] = q;
             if (q == n_st) continue;
             uint32_t c = st_c[q];
             for (int k = starts[r]; k < starts[r + 1]; k++) px[k] = c;
@@ -162,7 +173,9 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     const float **st_cols = malloc(sizeof *st_cols * (p->pal->n + 1));
     uint32_t *st_c = malloc(sizeof *st_c * (p->pal->n + 1));
     int *tops = malloc(sizeof(int) * ((size_t)s->width * (p->pal->n + 1) + 2));
-    if (!xs || !st_cols || !st_c || !tops) {
+    uint32_t *cur = malloc(sizeof *cur * ((size_t)s->width + 1));
+    if (!xs || !st_cols || !st_c || !tops || !cur) {
+        free(cur);
         free(xs);
         free(st_cols);
         free(st_c);
@@ -207,7 +220,7 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
         }
         if (n_st && one_to_one)
             stack_rows(ras, x_first, i_first, n, bottom, H, n_st, st_cols, st_c, tops,
-                       tops + (size_t)s->width * p->pal->n);
+                       tops + (size_t)s->width * p->pal->n, cur);
         else if (n_st)
             stack_columns(ras, xs, i_lo, i_hi, bottom, H, n_st, st_cols, st_c);
         for (size_t k = a; k < b; k++) {
@@ -239,6 +252,7 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     free(st_cols);
     free(st_c);
     free(tops);
+    free(cur);
     sv_raster_cairo(ras);
     (void)cr;
 }
