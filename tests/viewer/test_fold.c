@@ -113,7 +113,7 @@ static void test_want(void)
     fi.n_drawables = 16384 * 150;
     fi.leaf_shift = 16;
     fi.depth = 14;
-    fi.overview_depth = 11; /* lowest overview level 3: bins 2^19 / 64 ns */
+    fi.overview_depth = 11; /* the overview's lowest level a few above the leaves: bins finer than a column */
     fi.preview_bins = 64;
     sv_rank_axis ax;
     sv_rank_axis_init(&ax, 0, 16384, 700);

@@ -45,7 +45,7 @@ static void test_parse(const sv_doc *d)
     CHECK(sv_rowsel_check(d, "MPI_Wait>", err, sizeof err) == -1);
     CHECK(sv_rowsel_check(d, "MPI_Wait>3x", err, sizeof err) == -1);
     CHECK(sv_rowsel_check(d, "MPI>3%", err, sizeof err) == -1 && strstr(err, "more than one"));
-    CHECK(sv_rowsel_check(d, "message>5%", err, sizeof err) == -1); /* arrows are counted */
+    CHECK(sv_rowsel_check(d, "message>5%", err, sizeof err) == -1); /* an arrow category has a count, not a share */
     CHECK(sv_rowsel_check(d, "message>5", err, sizeof err) == 0);
     CHECK(sv_rowsel_check(d, "sort=nothing", err, sizeof err) == -1);
     CHECK(sv_rowsel_check(d, "mpi_wait<=0.5", err, sizeof err) == 0); /* case, seconds */

@@ -124,6 +124,18 @@ int sv_fold_serves(const sv_fold *f, const slog_file_info *fi, double t0, double
     return (units + f->max_rows - 1) / f->max_rows == (units + max_rows - 1) / max_rows;
 }
 
+/* A fold that ran out of memory: NULL, with err saying so (may be NULL). */
+static sv_fold *fold_nomem(slog_reader *r, slog_error *err)
+{
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->status = SLOG_ERR_NOMEM;
+        err->offset = SLOG_NO_OFFSET;
+        snprintf(err->message, sizeof err->message, "%s: out of memory folding rows", slog_reader_path(r));
+    }
+    return NULL;
+}
+
 sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t first, uint32_t last,
                        uint32_t max_rows, slog_error *err)
 {
@@ -169,13 +181,7 @@ sv_fold *sv_fold_query(slog_reader *r, double t0, double t1, int width, uint32_t
     return f;
 nomem:
     sv_fold_free(f);
-    if (err) {
-        memset(err, 0, sizeof *err);
-        err->status = SLOG_ERR_NOMEM;
-        err->offset = SLOG_NO_OFFSET;
-        snprintf(err->message, sizeof err->message, "%s: out of memory folding rows", slog_reader_path(r));
-    }
-    return NULL;
+    return fold_nomem(r, err);
 }
 
 /* ------------------------------------------------------ folds of a list */
@@ -333,13 +339,7 @@ nomem:
     free(row_of);
     free(mask);
     sv_fold_free(f);
-    if (err) {
-        memset(err, 0, sizeof *err);
-        err->status = SLOG_ERR_NOMEM;
-        err->offset = SLOG_NO_OFFSET;
-        snprintf(err->message, sizeof err->message, "%s: out of memory folding rows", slog_reader_path(r));
-    }
-    return NULL;
+    return fold_nomem(r, err);
 }
 
 void sv_fold_rows_label(const sv_fold *f, uint32_t i, uint32_t j, const uint64_t *keys, const char *const *labels,

@@ -7,9 +7,9 @@
  *                         the word "ranks" may be left out
  *   host=nid0012          the timeline's host (group); '*' and '?' match
  *                         as in a shell pattern
- *   MPI_Wait>30%          a state category's share of the time window
+ *   MPI_Wait>N%           a state category's share of the time window
  *                         (also <, >=, <=); an arrow or event category
- *                         compares its count in the window: message>100
+ *                         compares its count in the window: message>N
  *   sort=MPI_Wait         order by that figure for the window, largest
  *                         first (outliers at the top); sort=rank (default)
  *
