@@ -335,19 +335,6 @@ static uint32_t arrow_colour(uint32_t rgba)
     return out;
 }
 
-/* A value's colour (size, tag, latency) on dark rows: a third of the way
- * to white, as the darker end of the scale sank into them. */
-static uint32_t value_colour(uint32_t rgba)
-{
-    if (THEME.arrow_lift <= 0) return rgba;
-    uint32_t out = rgba & 255;
-    for (int sh = 8; sh <= 24; sh += 8) {
-        double v = (rgba >> sh) & 255;
-        out |= (uint32_t)lround(v + (255 - v) * 0.35) << sh;
-    }
-    return out;
-}
-
 /* Arrow lines go through the raster (thousands of Cairo strokes were a
  * fifth of a frame); heads and sender dots stay Cairo paths, filled once
  * per run of equal colour. Thousands of overlapping arrows would paint a
@@ -385,7 +372,7 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
         }
         for (size_t i = 0; i < n; i++)
             sv_raster_line(ras, segs[i].x0, segs[i].y0, segs[i].x1, segs[i].y1,
-                           sv_premul(own ? arrow_colour(segs[i].rgba) : value_colour(segs[i].rgba), shade, ink));
+                           sv_premul(own ? arrow_colour(segs[i].rgba) : sv_value_rgba(segs[i].rgba), shade, ink));
         sv_raster_cairo(ras);
     }
     for (size_t a = 0; heads && a < n;) {
@@ -405,7 +392,7 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
             sv_theme_source(cr, THEME.halo, ink);
             cairo_set_line_width(cr, 1.5);
             cairo_stroke_preserve(cr);
-            sv_set_rgba(cr, own ? arrow_colour(segs[a].rgba) : value_colour(segs[a].rgba), shade, ink);
+            sv_set_rgba(cr, own ? arrow_colour(segs[a].rgba) : sv_value_rgba(segs[a].rgba), shade, ink);
             cairo_fill(cr);
         }
         a = b;

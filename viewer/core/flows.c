@@ -226,14 +226,7 @@ int sv_flows_visible(const sv_palette *pal)
  * dark rows as the arrows' values are. */
 static uint32_t flow_colour(double t)
 {
-    uint32_t rgba = sv_ramp_rgba(t);
-    if (THEME.arrow_lift <= 0) return rgba;
-    uint32_t out = rgba & 255;
-    for (int sh = 8; sh <= 24; sh += 8) {
-        double v = (rgba >> sh) & 255;
-        out |= (uint32_t)lround(v + (255 - v) * 0.35) << sh;
-    }
-    return out;
+    return sv_value_rgba(sv_ramp_rgba(t));
 }
 
 /* Thin and faint flows first, so the heavy ones lie on top. */

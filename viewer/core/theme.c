@@ -132,6 +132,17 @@ uint32_t sv_ramp_rgba(double t)
     return out;
 }
 
+uint32_t sv_value_rgba(uint32_t rgba)
+{
+    if (sv_theme_current()->arrow_lift <= 0) return rgba;
+    uint32_t out = rgba & 255;
+    for (int sh = 8; sh <= 24; sh += 8) {
+        double v = (rgba >> sh) & 255;
+        out |= (uint32_t)lround(v + (255 - v) * 0.35) << sh;
+    }
+    return out;
+}
+
 /* Tags: few in a program, told apart by a colour each (Tableau's ten). */
 static const uint32_t TAGS[] = {0x4e79a7ffu, 0xf28e2bffu, 0xe15759ffu, 0x76b7b2ffu, 0x59a14fffu,
                                 0xedc948ffu, 0xb07aa1ffu, 0xff9da7ffu, 0x9c755fffu, 0x79706effu};

@@ -42,6 +42,10 @@ void sv_palette_clear(sv_palette *p);
 uint32_t sv_arrow_rgba(const sv_palette *p, uint32_t cat, int64_t dur, const int64_t *info, uint16_t n_info);
 /* The size and latency scale at t (0..1), low blue to high orange. */
 uint32_t sv_ramp_rgba(double t);
+/* A value's colour (size, tag, latency: arrows, flows) as the current
+ * theme draws it: on dark rows a third of the way to white, as the darker
+ * end of the scale sank into them. */
+uint32_t sv_value_rgba(uint32_t rgba);
 /* "size", "tag", "latency", "category"; parse: -1 for another word. */
 const char *sv_arrow_colour_name(sv_arrow_colour c);
 int sv_arrow_colour_parse(const char *s);
