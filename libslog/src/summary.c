@@ -97,49 +97,55 @@ static inline bool own_less(const own_state *x, const own_state *y)
     return slog_summ_key_cmp(x->start, x->end, x->category, y->start, y->end, y->category) < 0;
 }
 
-/* Sort the own states as cmp_own orders them: a bottom-up merge sort with
- * the comparison inline, as qsort through cmp_own was a fifth of a small
- * trace's build. States that compare equal are equal in every field, so
- * the result is qsort's. */
-static void sort_own(own_state *v, uint32_t n)
-{
-    if (n < 2) return; /* v may be NULL when empty */
-    own_state *tmp = malloc((size_t)n * sizeof *tmp);
-    if (!tmp) {
-        qsort(v, n, sizeof *v, cmp_own);
-        return;
+/* A bottom-up merge sort of n elements of type T ordered by less (inline),
+ * defined as NAME: qsort through a comparison function was a fifth of a
+ * small trace's build for the own states, and a tenth of a trace of a
+ * hundred ranks (whose leaves join thousands of pairs) for the message
+ * rows. Runs of 8 by insertion first (a leaf holds a few states a
+ * timeline); runs already in order are copied. Elements that compare
+ * equal are equal in every field, so the result is qsort's (cmp, used if
+ * there is no memory for the merge). */
+#define DEFINE_MERGE_SORT(NAME, T, less, cmp)                                                      \
+    static void NAME(T *v, uint32_t n)                                                             \
+    {                                                                                              \
+        if (n < 2) return; /* v may be NULL when empty */                                          \
+        for (uint32_t lo = 0; lo < n; lo += 8) {                                                   \
+            uint32_t hi = lo + 8 < n ? lo + 8 : n;                                                 \
+            for (uint32_t i = lo + 1; i < hi; i++) {                                               \
+                T x = v[i];                                                                        \
+                uint32_t j = i;                                                                    \
+                for (; j > lo && less(&x, &v[j - 1]); j--) v[j] = v[j - 1];                        \
+                v[j] = x;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+        if (n <= 8) return;                                                                        \
+        T *tmp = malloc((size_t)n * sizeof *tmp);                                                  \
+        if (!tmp) {                                                                                \
+            qsort(v, n, sizeof *v, cmp);                                                           \
+            return;                                                                                \
+        }                                                                                          \
+        T *src = v, *dst = tmp;                                                                    \
+        for (uint32_t w = 8; w < n; w *= 2) {                                                      \
+            for (uint32_t lo = 0; lo < n; lo += 2 * w) {                                           \
+                uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;      \
+                uint32_t i = lo, j = mid, o = lo;                                                  \
+                if (mid < hi && !less(&src[mid], &src[mid - 1])) {                                 \
+                    memcpy(dst + lo, src + lo, (size_t)(hi - lo) * sizeof *dst); /* in order */    \
+                    continue;                                                                      \
+                }                                                                                  \
+                while (i < mid && j < hi) dst[o++] = less(&src[j], &src[i]) ? src[j++] : src[i++]; \
+                while (i < mid) dst[o++] = src[i++];                                               \
+                while (j < hi) dst[o++] = src[j++];                                                \
+            }                                                                                      \
+            T *t = src;                                                                            \
+            src = dst;                                                                             \
+            dst = t;                                                                               \
+        }                                                                                          \
+        if (src != v) memcpy(v, src, (size_t)n * sizeof *v);                                       \
+        free(tmp);                                                                                 \
     }
-    /* Runs of 8 by insertion first: most leaves hold a few states a
-     * timeline. */
-    for (uint32_t lo = 0; lo < n; lo += 8) {
-        uint32_t hi = lo + 8 < n ? lo + 8 : n;
-        for (uint32_t i = lo + 1; i < hi; i++) {
-            own_state x = v[i];
-            uint32_t j = i;
-            for (; j > lo && own_less(&x, &v[j - 1]); j--) v[j] = v[j - 1];
-            v[j] = x;
-        }
-    }
-    own_state *src = v, *dst = tmp;
-    for (uint32_t w = 8; w < n; w *= 2) {
-        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
-            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            uint32_t i = lo, j = mid, o = lo;
-            if (mid < hi && !own_less(&src[mid], &src[mid - 1])) {
-                memcpy(dst + lo, src + lo, (size_t)(hi - lo) * sizeof *dst); /* in order already */
-                continue;
-            }
-            while (i < mid && j < hi) dst[o++] = own_less(&src[j], &src[i]) ? src[j++] : src[i++];
-            while (i < mid) dst[o++] = src[i++];
-            while (j < hi) dst[o++] = src[j++];
-        }
-        own_state *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != v) memcpy(v, src, (size_t)n * sizeof *v);
-    free(tmp);
-}
+
+DEFINE_MERGE_SORT(sort_own, own_state, own_less, cmp_own)
 
 /* Decode the node's records (the writer's own encoding, so trusted) into
  * its states, and its arrows straight into message rows. Mirrors are
@@ -265,45 +271,7 @@ static inline bool msg_less(const slog_summ_msg *x, const slog_summ_msg *y)
     return x->sender != y->sender ? x->sender < y->sender : x->receiver < y->receiver;
 }
 
-/* Message rows by (sender, receiver), with the comparison inline (qsort
- * through cmp_msg was a tenth of the build of a trace of a hundred ranks,
- * whose leaves join thousands of pairs): runs of 8 by insertion, then
- * merged bottom-up. Keys are distinct, so any stable or unstable order is
- * the same. */
-static void sort_msgs(slog_summ_msg *v, uint32_t n)
-{
-    if (n < 2) return;
-    for (uint32_t lo = 0; lo < n; lo += 8) {
-        uint32_t hi = lo + 8 < n ? lo + 8 : n;
-        for (uint32_t i = lo + 1; i < hi; i++) {
-            slog_summ_msg x = v[i];
-            uint32_t j = i;
-            for (; j > lo && msg_less(&x, &v[j - 1]); j--) v[j] = v[j - 1];
-            v[j] = x;
-        }
-    }
-    if (n <= 8) return;
-    slog_summ_msg *tmp = malloc((size_t)n * sizeof *tmp);
-    if (!tmp) {
-        qsort(v, n, sizeof *v, cmp_msg);
-        return;
-    }
-    slog_summ_msg *src = v, *dst = tmp;
-    for (uint32_t w = 8; w < n; w *= 2) {
-        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
-            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            uint32_t i = lo, j = mid, o = lo;
-            while (i < mid && j < hi) dst[o++] = msg_less(&src[j], &src[i]) ? src[j++] : src[i++];
-            while (i < mid) dst[o++] = src[i++];
-            while (j < hi) dst[o++] = src[j++];
-        }
-        slog_summ_msg *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != v) memcpy(v, src, (size_t)n * sizeof *v);
-    free(tmp);
-}
+DEFINE_MERGE_SORT(sort_msgs, slog_summ_msg, msg_less, cmp_msg)
 
 static void msg_sum(slog_summ_msg *b, const slog_summ_msg *a)
 {
