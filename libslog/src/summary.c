@@ -97,49 +97,55 @@ static inline bool own_less(const own_state *x, const own_state *y)
     return slog_summ_key_cmp(x->start, x->end, x->category, y->start, y->end, y->category) < 0;
 }
 
-/* Sort the own states as cmp_own orders them: a bottom-up merge sort with
- * the comparison inline, as qsort through cmp_own was a fifth of a small
- * trace's build. States that compare equal are equal in every field, so
- * the result is qsort's. */
-static void sort_own(own_state *v, uint32_t n)
-{
-    if (n < 2) return; /* v may be NULL when empty */
-    own_state *tmp = malloc((size_t)n * sizeof *tmp);
-    if (!tmp) {
-        qsort(v, n, sizeof *v, cmp_own);
-        return;
+/* A bottom-up merge sort of n elements of type T ordered by less (inline),
+ * defined as NAME: qsort through a comparison function was a fifth of a
+ * small trace's build for the own states, and a tenth of a trace of a
+ * hundred ranks (whose leaves join thousands of pairs) for the message
+ * rows. Runs of 8 by insertion first (a leaf holds a few states a
+ * timeline); runs already in order are copied. Elements that compare
+ * equal are equal in every field, so the result is qsort's (cmp, used if
+ * there is no memory for the merge). */
+#define DEFINE_MERGE_SORT(NAME, T, less, cmp)                                                      \
+    static void NAME(T *v, uint32_t n)                                                             \
+    {                                                                                              \
+        if (n < 2) return; /* v may be NULL when empty */                                          \
+        for (uint32_t lo = 0; lo < n; lo += 8) {                                                   \
+            uint32_t hi = lo + 8 < n ? lo + 8 : n;                                                 \
+            for (uint32_t i = lo + 1; i < hi; i++) {                                               \
+                T x = v[i];                                                                        \
+                uint32_t j = i;                                                                    \
+                for (; j > lo && less(&x, &v[j - 1]); j--) v[j] = v[j - 1];                        \
+                v[j] = x;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+        if (n <= 8) return;                                                                        \
+        T *tmp = malloc((size_t)n * sizeof *tmp);                                                  \
+        if (!tmp) {                                                                                \
+            qsort(v, n, sizeof *v, cmp);                                                           \
+            return;                                                                                \
+        }                                                                                          \
+        T *src = v, *dst = tmp;                                                                    \
+        for (uint32_t w = 8; w < n; w *= 2) {                                                      \
+            for (uint32_t lo = 0; lo < n; lo += 2 * w) {                                           \
+                uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;      \
+                uint32_t i = lo, j = mid, o = lo;                                                  \
+                if (mid < hi && !less(&src[mid], &src[mid - 1])) {                                 \
+                    memcpy(dst + lo, src + lo, (size_t)(hi - lo) * sizeof *dst); /* in order */    \
+                    continue;                                                                      \
+                }                                                                                  \
+                while (i < mid && j < hi) dst[o++] = less(&src[j], &src[i]) ? src[j++] : src[i++]; \
+                while (i < mid) dst[o++] = src[i++];                                               \
+                while (j < hi) dst[o++] = src[j++];                                                \
+            }                                                                                      \
+            T *t = src;                                                                            \
+            src = dst;                                                                             \
+            dst = t;                                                                               \
+        }                                                                                          \
+        if (src != v) memcpy(v, src, (size_t)n * sizeof *v);                                       \
+        free(tmp);                                                                                 \
     }
-    /* Runs of 8 by insertion first: most leaves hold a few states a
-     * timeline. */
-    for (uint32_t lo = 0; lo < n; lo += 8) {
-        uint32_t hi = lo + 8 < n ? lo + 8 : n;
-        for (uint32_t i = lo + 1; i < hi; i++) {
-            own_state x = v[i];
-            uint32_t j = i;
-            for (; j > lo && own_less(&x, &v[j - 1]); j--) v[j] = v[j - 1];
-            v[j] = x;
-        }
-    }
-    own_state *src = v, *dst = tmp;
-    for (uint32_t w = 8; w < n; w *= 2) {
-        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
-            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            uint32_t i = lo, j = mid, o = lo;
-            if (mid < hi && !own_less(&src[mid], &src[mid - 1])) {
-                memcpy(dst + lo, src + lo, (size_t)(hi - lo) * sizeof *dst); /* in order already */
-                continue;
-            }
-            while (i < mid && j < hi) dst[o++] = own_less(&src[j], &src[i]) ? src[j++] : src[i++];
-            while (i < mid) dst[o++] = src[i++];
-            while (j < hi) dst[o++] = src[j++];
-        }
-        own_state *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != v) memcpy(v, src, (size_t)n * sizeof *v);
-    free(tmp);
-}
+
+DEFINE_MERGE_SORT(sort_own, own_state, own_less, cmp_own)
 
 /* Decode the node's records (the writer's own encoding, so trusted) into
  * its states, and its arrows straight into message rows. Mirrors are
@@ -185,6 +191,130 @@ static own_state *own_records(slog_summ *s, const uint8_t *body, size_t len, uin
     return own;
 }
 
+/* The sums of one timeline's own states, by category: a timeline's
+ * states are contiguous in the sorted own states, so its rows gather
+ * here and come out once each, in the rows' order. A row for every state,
+ * all of them sorted, was most of a leaf's summary. */
+typedef struct row_acc {
+    slog_summ_state *by_cat; /* timeline: 1 while touched */
+    uint32_t *touched;
+    uint32_t n_cat, n_touched;
+} row_acc;
+
+static bool acc_init(row_acc *a, const own_state *own, uint32_t n_own)
+{
+    uint32_t max_cat = 0;
+    for (uint32_t i = 0; i < n_own; i++)
+        if (own[i].category > max_cat) max_cat = own[i].category;
+    if (!n_own) return true;
+    a->n_cat = max_cat + 1;
+    a->by_cat = malloc((size_t)a->n_cat * sizeof *a->by_cat);
+    a->touched = malloc((size_t)a->n_cat * sizeof *a->touched);
+    if (!a->by_cat || !a->touched) {
+        free(a->by_cat);
+        free(a->touched);
+        return false;
+    }
+    for (uint32_t c = 0; c < a->n_cat; c++) a->by_cat[c] = (slog_summ_state){0, c, 0, 0, 0, UINT64_MAX, 0};
+    return true;
+}
+
+static void acc_free(row_acc *a)
+{
+    free(a->by_cat);
+    free(a->touched);
+}
+
+/* As combine() sums two rows of one key. */
+static void acc_add(row_acc *a, uint32_t cat, uint64_t calls, uint64_t incl, uint64_t child, uint64_t mn, uint64_t mx)
+{
+    slog_summ_state *r = &a->by_cat[cat];
+    if (!r->timeline) {
+        r->timeline = 1;
+        a->touched[a->n_touched++] = cat;
+    }
+    r->calls += calls;
+    r->incl_ns = sat_add(r->incl_ns, incl);
+    r->child_ns = sat_add(r->child_ns, child);
+    if (mn < r->min_ns) r->min_ns = mn;
+    if (mx > r->max_ns) r->max_ns = mx;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void acc_flush(row_acc *a, slog_summ *s, uint32_t timeline)
+{
+    uint32_t *t = a->touched, n = a->n_touched;
+    if (n > 16) {
+        qsort(t, n, sizeof *t, cmp_u32);
+    } else {
+        for (uint32_t i = 1; i < n; i++) {
+            uint32_t x = t[i], j = i;
+            for (; j && t[j - 1] > x; j--) t[j] = t[j - 1];
+            t[j] = x;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        slog_summ_state *r = &a->by_cat[t[i]];
+        add_state_row(s, timeline, t[i], r->calls, r->incl_ns, r->child_ns, r->min_ns, r->max_ns);
+        *r = (slog_summ_state){0, t[i], 0, 0, 0, UINT64_MAX, 0};
+    }
+    a->n_touched = 0;
+}
+
+static inline bool msg_less(const slog_summ_msg *x, const slog_summ_msg *y)
+{
+    return x->sender != y->sender ? x->sender < y->sender : x->receiver < y->receiver;
+}
+
+DEFINE_MERGE_SORT(sort_msgs, slog_summ_msg, msg_less, cmp_msg)
+
+static void msg_sum(slog_summ_msg *b, const slog_summ_msg *a)
+{
+    b->count += a->count;
+    b->bytes = sat_add(b->bytes, a->bytes);
+    b->unknown += a->unknown;
+    b->time_ns += a->time_ns;
+}
+
+/* The node's own message rows (from index from on, one per arrow) made
+ * one per (sender, receiver), summed as combine() sums them, and sorted:
+ * a node's arrows join few pairs, so a hash of the pairs leaves combine()
+ * few rows to sort, where sorting a row per arrow was most of a leaf's
+ * summary. */
+static void fold_msgs(slog_summ *s, uint32_t from)
+{
+    uint32_t n = s->n_msg - from;
+    slog_summ_msg *v = s->msg + from;
+    if (n < 2) return; /* s->msg may be NULL when empty */
+    uint32_t cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    uint32_t *slot = malloc((size_t)cap * sizeof *slot); /* index + 1 into v; 0 free */
+    if (!slot) return;                                   /* combine() sorts them all the same */
+    memset(slot, 0, (size_t)cap * sizeof *slot);
+    uint32_t o = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        slog_summ_msg a = v[i];
+        uint64_t key = (uint64_t)a.sender << 32 | a.receiver;
+        uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+        while (slot[h] && (v[slot[h] - 1].sender != a.sender || v[slot[h] - 1].receiver != a.receiver))
+            h = (h + 1) & (cap - 1);
+        if (slot[h]) {
+            msg_sum(&v[slot[h] - 1], &a);
+        } else {
+            v[o] = a; /* o <= i: row i was read already */
+            slot[h] = ++o;
+        }
+    }
+    free(slot);
+    sort_msgs(v, o);
+    s->n_msg = from + o;
+}
+
 /* Rows [0, cut[0]) and [cut[0], cut[1]) of v (n of them, size bytes
  * each) are the children's, each sorted with every key once, unless cmp
  * finds them not; the rest is this node's own. Sort v: the own rows
@@ -206,7 +336,10 @@ static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], i
         qsort(v, n, size, cmp);
         return;
     }
-    if (n - c1 > 1) qsort(a + (size_t)c1 * size, n - c1, size, cmp);
+    bool own_sorted = true; /* the own rows come sorted but for a few */
+    for (uint32_t i = c1 + 1; own_sorted && i < n; i++)
+        if (cmp(a + (size_t)(i - 1) * size, a + (size_t)i * size) > 0) own_sorted = false;
+    if (!own_sorted) qsort(a + (size_t)c1 * size, n - c1, size, cmp);
     uint32_t i = 0, j = c0, k = c1;
     for (uint32_t o = 0; o < n; o++) {
         const char *best = NULL;
@@ -312,9 +445,10 @@ void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t l
         c.ext = NULL;
         slog_summ_free(&c);
     }
-    uint32_t n_own = 0;
+    uint32_t n_own = 0, msg_own = s->n_msg;
     own_state *own = own_records(s, body, len, n, lo, cats, &n_own);
     if (!own) return;
+    if (runs) fold_msgs(s, msg_own);
     sort_own(own, n_own);
     /* The parent of each own state among the own states: on a stack of
      * the states met so far (in parent order), the last one that still
@@ -325,15 +459,27 @@ void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t l
         s->failed = true;
         return;
     }
+    row_acc acc = {0};
+    if (!acc_init(&acc, own, n_own)) {
+        free(stack);
+        free(own);
+        s->failed = true;
+        return;
+    }
     for (uint32_t i = 0, top = 0; i < n_own; i++) {
         own_state *o = &own[i];
-        if (i && own[i - 1].timeline != o->timeline) top = 0;
+        if (i && own[i - 1].timeline != o->timeline) {
+            acc_flush(&acc, s, own[i - 1].timeline);
+            top = 0;
+        }
         while (top && own[stack[top - 1]].end < o->end) top--;
         uint64_t d = (uint64_t)(o->end - o->start);
-        add_state_row(s, o->timeline, o->category, 1, d, 0, d, d);
-        if (top) add_state_row(s, o->timeline, own[stack[top - 1]].category, 0, 0, d, UINT64_MAX, 0);
+        acc_add(&acc, o->category, 1, d, 0, d, d);
+        if (top) acc_add(&acc, own[stack[top - 1]].category, 0, 0, d, UINT64_MAX, 0);
         stack[top++] = i;
     }
+    if (n_own) acc_flush(&acc, s, own[n_own - 1].timeline);
+    acc_free(&acc);
     free(stack);
     /* The children's states with no parent in their subtree: their parent
      * here, if any, is the last own state that nests them all; an own
