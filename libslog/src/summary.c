@@ -289,8 +289,8 @@ static void msg_sum(slog_summ_msg *b, const slog_summ_msg *a)
 static void fold_msgs(slog_summ *s, uint32_t from)
 {
     uint32_t n = s->n_msg - from;
+    if (n < 2) return; /* s->msg may be NULL when empty: no offset from it */
     slog_summ_msg *v = s->msg + from;
-    if (n < 2) return; /* s->msg may be NULL when empty */
     uint32_t cap = 16;
     while (cap < 2 * n) cap *= 2;
     uint32_t *slot = malloc((size_t)cap * sizeof *slot); /* index + 1 into v; 0 free */
