@@ -8,18 +8,39 @@
  * temporary name and renamed into place by synth_out_commit(), so a reader
  * never sees a half-written trace.
  *
+ * Sinks may share a descriptor pool (synth_fdpool) that keeps at most a
+ * given number of them open: a run with more ranks than the process may
+ * open files closes the least recently written sink's file and opens it
+ * again (O_APPEND) at its next flush. The bytes are the same either way;
+ * only the system calls differ.
+ *
  * A sink opened with synth_out_open_counter() writes nothing and only counts
  * bytes (used to calibrate --size).
  */
 #ifndef SLOG2_SYNTH_OUT_H
 #define SLOG2_SYNTH_OUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-typedef struct synth_out {
-  int fd; /* -1 for a counting sink */
+typedef struct synth_out synth_out;
+
+typedef struct synth_fdpool {
+  size_t cap;       /* at most this many sinks hold a descriptor */
+  size_t open;      /* how many do */
+  synth_out *older; /* least recently flushed open sink */
+  synth_out *newer; /* most recently flushed open sink */
+} synth_fdpool;
+
+/* A pool of at most cap descriptors (>= 1). */
+void synth_fdpool_init(synth_fdpool *p, size_t cap);
+
+struct synth_out {
+  int fd;    /* -1 for a counting sink, or a file whose descriptor the pool
+                closed */
+  bool file; /* writes to tmp_path (else counts only) */
   uint8_t *buf;
   size_t cap;
   size_t len;
@@ -27,18 +48,25 @@ typedef struct synth_out {
   int err;          /* first errno seen, 0 if none */
   char *tmp_path;
   char *final_path;
-} synth_out;
+  synth_fdpool *pool;       /* NULL: the descriptor stays open */
+  synth_out *older, *newer; /* the pool's list of open sinks */
+};
 
-/* Opens "<path>.tmp.<pid>" for writing; buffer of buf_size bytes.
- * Returns 0 or an errno value. */
-int synth_out_open(synth_out *o, const char *path, size_t buf_size);
+/* Creates "<path>.tmp.<pid>" for writing; buffer of buf_size bytes. With a
+ * pool, its descriptor counts against the pool's cap. Returns 0 or an errno
+ * value. */
+int synth_out_open(synth_out *o, const char *path, size_t buf_size, synth_fdpool *pool);
 /* A sink that discards bytes but keeps synth_out_tell() exact. */
 int synth_out_open_counter(synth_out *o, size_t buf_size);
 /* Writes the buffer out (no-op for a counting sink). */
 void synth_out_flush(synth_out *o);
-/* Flushes, fsyncs nothing (a generator need not), closes and renames the
- * temporary file to its final name. Returns 0 or an errno value; on error the
- * temporary file is removed. Always frees the sink's memory. */
+/* Flushes and closes the temporary file (fsyncs nothing: a generator need
+ * not), which stays under its temporary name. Returns 0 or the first errno
+ * value the sink met. */
+int synth_out_close(synth_out *o);
+/* synth_out_close(), then renames the temporary file to its final name.
+ * Returns 0 or an errno value; on error the temporary file is removed.
+ * Always frees the sink's memory. */
 int synth_out_commit(synth_out *o);
 /* Closes and removes the temporary file; frees memory. */
 void synth_out_discard(synth_out *o);

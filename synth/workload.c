@@ -87,6 +87,7 @@ typedef struct sim {
   uint64_t calls;
   synth_header hdr;
   struct synth_otf2 *o2; /* --format otf2: the archive being written */
+  synth_fdpool fds;      /* the rank files' descriptors */
 } sim;
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -874,16 +875,23 @@ static void human(char *buf, size_t n, double bytes)
   snprintf(buf, n, "%.1f %s", bytes, u[i]);
 }
 
-static int ensure_fds(int need)
+/* How many rank files may be open at once: the soft RLIMIT_NOFILE, raised
+ * towards what the ranks need (the hard limit bounds it), less a few for the
+ * standard streams, the .meta and the library's own. Ranks beyond it share
+ * descriptors (synth_fdpool), which changes the system calls, not the bytes. */
+static size_t rank_fd_cap(int ranks)
 {
+  enum { RESERVED = 16 };
+  rlim_t need = (rlim_t)ranks + RESERVED;
   struct rlimit rl;
-  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return 0;
-  if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t)need) {
-    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= (rlim_t)need ? (rlim_t)need : rl.rlim_max;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return 1;
+  if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need ? need : rl.rlim_max;
     setrlimit(RLIMIT_NOFILE, &rl);
     getrlimit(RLIMIT_NOFILE, &rl);
   }
-  return rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= (rlim_t)need;
+  if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need) return (size_t)ranks;
+  return rl.rlim_cur > 2 * RESERVED ? (size_t)(rl.rlim_cur - RESERVED) : RESERVED;
 }
 
 static int write_meta(const sim *s, const char *prefix, char *err, size_t errlen)
@@ -1066,9 +1074,16 @@ static int open_ranks(sim *s, const hosts *h, int64_t boot, int *opened, char *e
 {
   const synth_config *cfg = s->cfg;
   size_t P = (size_t)s->P;
+  /* The budget shared out, each rank at least a page; a row's root also
+   * holds its Gatherv record (two ints a column) whole. */
   size_t buf = cfg->buffer_budget / P;
   if (buf > (4u << 20)) buf = 4u << 20;
-  if (buf < (64u << 10)) buf = 64u << 10;
+  if (buf < (4u << 10)) buf = 4u << 10;
+  size_t root_buf = 8 * (size_t)s->px + (4u << 10);
+  if (root_buf < buf) root_buf = buf;
+  size_t fd_cap = rank_fd_cap(s->P);
+  if (cfg->max_open_files && cfg->max_open_files < fd_cap) fd_cap = cfg->max_open_files;
+  synth_fdpool_init(&s->fds, fd_cap);
   size_t plen = strlen(cfg->out_prefix) + 32;
   char *path = malloc(plen);
   if (!path) {
@@ -1078,12 +1093,15 @@ static int open_ranks(sim *s, const hosts *h, int64_t boot, int *opened, char *e
   int rc = 0;
   for (int r = 0; r < s->P; r++, (*opened)++) {
     rank_st *rs = &s->r[r];
+    bool root = r % s->px == 0;
     synth_rng_seed(&rs->rng, cfg->seed, (uint64_t)r);
     snprintf(path, plen, "%s-%04d.bin", cfg->out_prefix, r);
-    int e = cfg->otf2 ? synth_out_open_counter(&rs->d.out, buf) : synth_out_open(&rs->d.out, path, buf);
-    rs->cap_arena = 2 * P + 64;
-    rs->arena = malloc(rs->cap_arena * sizeof *rs->arena);
-    if (e || !rs->arena) {
+    size_t b = root ? root_buf : buf;
+    int e = cfg->otf2 ? synth_out_open_counter(&rs->d.out, b) : synth_out_open(&rs->d.out, path, b, &s->fds);
+    /* Only a row's root stages arrays (Gatherv's counts and displacements). */
+    rs->cap_arena = root ? 2 * (size_t)s->px + 64 : 0;
+    rs->arena = root ? malloc(rs->cap_arena * sizeof *rs->arena) : NULL;
+    if (e || (root && !rs->arena)) {
       snprintf(err, errlen, "%s: %s", path, strerror(e ? e : ENOMEM));
       if (!e) (*opened)++;
       rc = -1;
@@ -1190,7 +1208,10 @@ static int check_ranks(const sim *s, char *err, size_t errlen)
   }
   for (int r = 0; r < s->P; r++) {
     if (s->r[r].oom || s->r[r].d.out.err) {
-      snprintf(err, errlen, "rank %d: %s", r, s->r[r].oom ? "out of memory" : strerror(s->r[r].d.out.err));
+      if (s->r[r].oom || !s->r[r].d.out.final_path)
+        snprintf(err, errlen, "rank %d: %s", r, s->r[r].oom ? "out of memory" : strerror(s->r[r].d.out.err));
+      else
+        snprintf(err, errlen, "%s: %s", s->r[r].d.out.final_path, strerror(s->r[r].d.out.err));
       return -1;
     }
   }
@@ -1229,28 +1250,56 @@ static void finish_ranks(sim *s, const hosts *h, synth_result *res)
   }
 }
 
-/* Commit every file; from here on a failure leaves earlier ranks renamed,
- * so report it and remove what is left. OTF2 writes its archive and leaves
- * the counting sinks (*opened) to be discarded. */
+/* Every rank's final name, made again from the prefix (a committed sink
+ * has freed its own). */
+static void remove_ranks(const sim *s, int n)
+{
+  size_t plen = strlen(s->cfg->out_prefix) + 32;
+  char *path = malloc(plen);
+  for (int r = 0; path && r < n; r++) {
+    snprintf(path, plen, "%s-%04d.bin", s->cfg->out_prefix, r);
+    unlink(path);
+  }
+  free(path);
+}
+
+/* Commit every file: first every rank's last bytes written and its file
+ * closed (where a full disk shows), then the renames, then the .meta. A
+ * failure at any step removes the rank files, renamed or not (the caller
+ * discards the *opened sinks left). OTF2 writes its archive and leaves the
+ * counting sinks (*opened) to be discarded. */
 static int commit_files(sim *s, int *opened, char *err, size_t errlen)
 {
-  int rc = 0;
 #ifdef SLOG2_HAVE_OTF2
   if (s->o2) {
-    rc = synth_otf2_finish(s->o2, user_fn_addr, user_fn_name, N_USER_FNS, err, errlen);
+    int rc = synth_otf2_finish(s->o2, user_fn_addr, user_fn_name, N_USER_FNS, err, errlen);
     s->o2 = NULL;
     return rc;
   }
 #endif
-  for (int r = 0; r < s->P; r++) {
-    int e = synth_out_commit(&s->r[r].d.out);
-    if (e && rc == 0) {
-      snprintf(err, errlen, "rank %d: %s", r, strerror(e));
+  int rc = 0;
+  for (int r = 0; r < s->P && rc == 0; r++) {
+    int e = synth_out_close(&s->r[r].d.out);
+    if (e) {
+      snprintf(err, errlen, "%s: %s", s->r[r].d.out.final_path, strerror(e));
       rc = -1;
     }
   }
-  *opened = 0;
-  if (rc == 0) rc = write_meta(s, s->cfg->out_prefix, err, errlen);
+  for (int r = 0; r < s->P && rc == 0; r++) {
+    char *name = strdup(s->r[r].d.out.final_path);
+    int e = synth_out_commit(&s->r[r].d.out);
+    if (e) {
+      snprintf(err, errlen, "%s: %s", name ? name : "rank file", strerror(e));
+      remove_ranks(s, r);
+      rc = -1;
+    }
+    free(name);
+  }
+  if (rc == 0) {
+    *opened = 0;
+    rc = write_meta(s, s->cfg->out_prefix, err, errlen);
+    if (rc) remove_ranks(s, s->P);
+  }
   if (s->cfg->progress) fprintf(stderr, "\r%60s\r", "");
   return rc;
 }
@@ -1265,10 +1314,6 @@ int synth_run(const synth_config *cfg, synth_result *res, char *err, size_t errl
     return -1;
   }
   if (make_parent_dir(cfg->out_prefix, err, errlen)) return -1;
-  if (!ensure_fds(cfg->ranks + 16)) {
-    snprintf(err, errlen, "need %d open files for %d ranks; raise `ulimit -n`", cfg->ranks + 16, cfg->ranks);
-    return -1;
-  }
 
   sim sm = {0}, *s = &sm;
   int64_t boot = sim_setup(s, cfg);

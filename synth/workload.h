@@ -39,6 +39,9 @@ typedef struct synth_config {
   int remove_on_signal;   /* a fatal signal removes the temporary files
                               * (signals.h); for the program, not tests */
   size_t buffer_budget;   /* total bytes of output buffers */
+  size_t max_open_files;  /* rank files open at once: 0 for as many as
+                              RLIMIT_NOFILE allows; fewer are reopened
+                              (O_APPEND) when written, the same bytes */
   int otf2;               /* write an OTF2 archive instead (otf2_write.h;
                                 --size then counts the DUMPI bytes the same
                                 run would take) */

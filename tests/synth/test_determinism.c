@@ -49,8 +49,34 @@ static void run_case(int ranks, int threads, int cpu)
   for (int i = 0; i < 3; i++) rm_tree(d[i]);
 }
 
+/* Rank files written through two descriptors in all and small buffers (each
+ * flush reopens a file) are the same bytes as with every file open. */
+static void run_few_files(int ranks, int threads)
+{
+  char *d[2];
+  const char *tag[2] = {"open", "few"};
+  for (int i = 0; i < 2; i++) {
+    d[i] = scratch_dir(tag[i]);
+    char prefix[4200];
+    snprintf(prefix, sizeof prefix, "%s/t", d[i]);
+    synth_config c = small_config(prefix);
+    c.ranks = ranks;
+    c.threads = threads;
+    c.user_functions = 1;
+    if (i == 1) {
+      c.max_open_files = 2;
+      c.buffer_budget = 1; /* the smallest buffers */
+    }
+    CHECK(generate(&c) == 0);
+  }
+  CHECKF(same_run(d[0], d[1], ranks), "ranks %d threads %d: two open files give other bytes", ranks, threads);
+  for (int i = 0; i < 2; i++) rm_tree(d[i]);
+}
+
 int main(void)
 {
+  run_few_files(9, 0);
+  run_few_files(5, 2);
   run_case(4, 0, 1);
   run_case(6, 3, 0);
   run_case(1, 0, 1);
