@@ -45,8 +45,8 @@ struct slog_grid {
     bool failed;
 };
 
-/* The pool of the grid freed last, kept for the next grid (whichever
- * reader or thread makes it). A pool of a large grid is mapped afresh by
+/* The pool of the large grid freed last, kept for the next large grid
+ * (whichever reader or thread makes it). A large pool is mapped afresh by
  * each malloc: every page written is a page fault, and the free unmaps
  * them all again; a zoomed frame's grid spent as long on that as on its
  * columns. A kept pool holds the pages its grids wrote, no more. */
@@ -72,13 +72,17 @@ void slog_grid_free(slog_grid *g)
     free(g);
 }
 
-/* Room for n floats: the kept pool when it has as many, else a new one. */
-static float *pool_alloc(size_t n)
+/* Room for n floats, *have of them: for a large grid the kept pool when it
+ * has as many, else a new one (a small grid leaves the kept pool alone). */
+static float *pool_alloc(size_t n, size_t *have)
 {
+    *have = n;
+    if (n * sizeof(float) < SPARE_MIN_BYTES) return malloc(n * sizeof(float));
     slog_grid *s = atomic_exchange(&spare, NULL);
     float *p;
     if (s && (size_t)s->cap_pool * s->n_cols >= n) {
         p = s->pool;
+        *have = (size_t)s->cap_pool * s->n_cols;
     } else {
         if (s) free(s->pool);
         p = malloc(n * sizeof *p);
@@ -420,8 +424,10 @@ slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid
      * times per grid. */
     size_t all = (size_t)g->n_rows * g->n_cats;
     if (all && all <= ((size_t)1 << 28) / sizeof(float) / g->n_cols) {
-        g->pool = pool_alloc(all * g->n_cols);
-        if (g->pool) g->cap_pool = (uint32_t)all;
+        size_t have;
+        g->pool = pool_alloc(all * g->n_cols, &have);
+        /* its room as slots, all of them (kept for a later grid) */
+        if (g->pool) g->cap_pool = have / g->n_cols < UINT32_MAX ? (uint32_t)(have / g->n_cols) : UINT32_MAX;
     }
     slog_status st;
     slog_query_stats qs = {0};

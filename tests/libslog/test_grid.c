@@ -13,8 +13,9 @@
  * (counted apart from its two partly covered ones when they are many) and
  * its partial ends, states cut by the window's edges, ends on column edges,
  * nested states of one category on one timeline (a mean of at most 1).
- * The first grid of a case is large: the room of its values is kept when
- * it is freed and given to the next grid, which must not see them. */
+ * The first two grids of a case are large: the room of the first one's
+ * values is kept when it is freed and given to the second, which must not
+ * see them. */
 #include "testutil.h"
 
 #include <inttypes.h>
@@ -151,11 +152,13 @@ static void run_case(uint64_t seed)
      * columns that puts no edge on a whole nanosecond. */
     slog_grid_query qs[2] = {{0, 2 * C_NS, 0, n_tls - 1, 256, groups, 0},
                              {C_NS / 4 - 77, C_NS + C_NS / 2, 0, n_tls - 1, 97, groups / 2, 0}};
-    /* First a grid of many columns, whose values' room (over a MiB) is
-     * kept when it is freed and given to the next grid: its columns were
-     * written, and the next grids must not see what they held. */
-    slog_grid_query big = {0, 2 * C_NS, 0, n_tls - 1, 16384, n_tls, SLOG_GRID_NO_OVERVIEW};
-    check_grid(&m, rd, &big, 1, "whole window, 16,384 columns");
+    /* First two grids of many columns: the room of the first one's values
+     * (over a MiB) is kept when it is freed and given to the second, which
+     * must not see what it held. */
+    slog_grid_query big[2] = {{0, 2 * C_NS, 0, n_tls - 1, 16384, n_tls, SLOG_GRID_NO_OVERVIEW},
+                              {C_NS / 4 - 77, C_NS + C_NS / 2, 0, n_tls - 1, 16001, n_tls, SLOG_GRID_NO_OVERVIEW}};
+    check_grid(&m, rd, &big[0], 1, "whole window, 16,384 columns");
+    check_grid(&m, rd, &big[1], 1, "window around C, 16,001 columns");
     for (int i = 0; i < 2; i++) {
         check_grid(&m, rd, &qs[i], gt, i ? "window around C, overview" : "whole window, overview");
         slog_grid_query q = qs[i];
