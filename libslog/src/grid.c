@@ -18,10 +18,18 @@
  * preview's rows.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "reader_internal.h"
+
+/* The whole columns [a, b) that a state covers in pool slot `slot` (1 +
+ * index), each worth one: counted over all spans of the slot instead of
+ * added column by column (finish). `next`: the slot's next span + 1. */
+typedef struct grid_span {
+    uint32_t slot, a, b, next;
+} grid_span;
 
 struct slog_grid {
     uint32_t n_rows, n_cols, n_cats, unit, per_row;
@@ -32,16 +40,55 @@ struct slog_grid {
     uint32_t *slot; /* n_rows x n_cats: 1 + index into pool, 0: none */
     float *pool;
     uint32_t n_pool, cap_pool;
+    grid_span *spans;
+    size_t n_spans, cap_spans;
     bool failed;
 };
+
+/* The pool of the large grid freed last, kept for the next large grid
+ * (whichever reader or thread makes it). A large pool is mapped afresh by
+ * each malloc: every page written is a page fault, and the free unmaps
+ * them all again; a zoomed frame's grid spent as long on that as on its
+ * columns. A kept pool holds the pages its grids wrote, no more. */
+static _Atomic(slog_grid *) spare;
+
+/* Pools smaller than this come from the heap: not kept. */
+#define SPARE_MIN_BYTES ((size_t)1 << 20)
 
 void slog_grid_free(slog_grid *g)
 {
     if (!g) return;
     free(g->is_state);
     free(g->slot);
+    free(g->spans);
+    if (g->pool && (size_t)g->cap_pool * g->n_cols * sizeof *g->pool >= SPARE_MIN_BYTES) {
+        g->is_state = NULL;
+        g->slot = NULL;
+        g->spans = NULL;
+        g = atomic_exchange(&spare, g);
+        if (!g) return;
+    }
     free(g->pool);
     free(g);
+}
+
+/* Room for n floats, *have of them: for a large grid the kept pool when it
+ * has as many, else a new one (a small grid leaves the kept pool alone). */
+static float *pool_alloc(size_t n, size_t *have)
+{
+    *have = n;
+    if (n * sizeof(float) < SPARE_MIN_BYTES) return malloc(n * sizeof(float));
+    slog_grid *s = atomic_exchange(&spare, NULL);
+    float *p;
+    if (s && (size_t)s->cap_pool * s->n_cols >= n) {
+        p = s->pool;
+        *have = (size_t)s->cap_pool * s->n_cols;
+    } else {
+        if (s) free(s->pool);
+        p = malloc(n * sizeof *p);
+    }
+    free(s);
+    return p;
 }
 
 uint32_t slog_grid_n_rows(const slog_grid *g)
@@ -73,12 +120,13 @@ const float *slog_grid_values(const slog_grid *g, uint32_t row, uint32_t categor
     return k ? g->pool + (size_t)(k - 1) * g->n_cols : NULL;
 }
 
-/* The columns of (row of timeline or group `who`, category), made zero on
- * first use; NULL outside the grid's timelines or when out of memory. */
-static float *cols_for(slog_grid *g, uint32_t who, uint32_t category)
+/* The slot (1 + index into the pool) of (row of timeline or group `who`,
+ * category), its columns made zero on first use; 0 outside the grid's
+ * timelines or when out of memory. */
+static uint32_t slot_for(slog_grid *g, uint32_t who, uint32_t category)
 {
     uint64_t tl = (uint64_t)who * g->unit;
-    if (tl < g->tl_first || tl >= g->tl_end || category >= g->n_cats) return NULL;
+    if (tl < g->tl_first || tl >= g->tl_end || category >= g->n_cats) return 0;
     uint32_t row = (uint32_t)((tl - g->tl_first) / g->unit / g->per_row);
     uint32_t *k = &g->slot[(size_t)row * g->n_cats + category];
     if (!*k) {
@@ -87,7 +135,7 @@ static float *cols_for(slog_grid *g, uint32_t who, uint32_t category)
             float *p = realloc(g->pool, (size_t)cap * g->n_cols * sizeof *p);
             if (!p) {
                 g->failed = true;
-                return NULL;
+                return 0;
             }
             g->pool = p;
             g->cap_pool = cap;
@@ -95,7 +143,133 @@ static float *cols_for(slog_grid *g, uint32_t who, uint32_t category)
         memset(g->pool + (size_t)g->n_pool * g->n_cols, 0, (size_t)g->n_cols * sizeof *g->pool);
         *k = ++g->n_pool;
     }
-    return g->pool + (size_t)(*k - 1) * g->n_cols;
+    return *k;
+}
+
+static float *cols_for(slog_grid *g, uint32_t who, uint32_t category)
+{
+    uint32_t k = slot_for(g, who, category);
+    return k ? g->pool + (size_t)(k - 1) * g->n_cols : NULL;
+}
+
+/* Whole columns of one state below this many are added one by one: a
+ * span costs about as much as that many adds when it is counted. */
+#define SPAN_MIN_COLS 8
+
+/* A state [a, b) into slot k's columns, as slog_spread with one per ns
+ * adds it: the partly covered columns at either end at once, the whole
+ * ones between as a span when they are many. A whole column is worth
+ * (float)(1 / col_ns * col_ns), which is 1, so a column's count of spans
+ * is exact; adding it at the end instead of one by one differs only in
+ * the float rounding of sums that also hold fractions (a last bit). */
+static void add_state(slog_grid *g, uint32_t k, double a, double b)
+{
+    if (!k || !(b > a)) return;
+    float *v = g->pool + (size_t)(k - 1) * g->n_cols;
+    double x0 = (a - (double)g->t0) / g->col_ns, x1 = (b - (double)g->t0) / g->col_ns; /* in columns */
+    if (x1 <= 0 || x0 >= g->n_cols) return;
+    if (x0 < 0) x0 = 0;
+    if (x1 > g->n_cols) x1 = g->n_cols;
+    double per_col = 1.0 / g->col_ns * g->col_ns;
+    uint32_t i0 = (uint32_t)x0; /* x0 >= 0: the cast is floor */
+    if (x1 <= (double)i0 + 1) {
+        v[i0] += (float)(per_col * (x1 - x0));
+        return;
+    }
+    uint32_t i1 = (uint32_t)ceil(x1);
+    if (i1 > g->n_cols) i1 = g->n_cols;
+    v[i0] += (float)(per_col * ((double)i0 + 1 - x0));
+    uint32_t wa = i0 + 1, wb = i1 - 1; /* the whole columns [wa, wb) */
+    if (wb >= wa + SPAN_MIN_COLS && (float)per_col == 1.0f) {
+        if (g->n_spans == g->cap_spans) {
+            size_t cap = g->cap_spans ? g->cap_spans * 2 : 1024;
+            grid_span *p = realloc(g->spans, cap * sizeof *p);
+            if (!p) {
+                g->failed = true;
+                return;
+            }
+            g->spans = p;
+            g->cap_spans = cap;
+        }
+        g->spans[g->n_spans++] = (grid_span){k, wa, wb, 0};
+    } else {
+        for (uint32_t i = wa; i < wb; i++) v[i] += (float)per_col;
+    }
+    v[i1 - 1] += (float)(per_col * (x1 - (double)(i1 - 1)));
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The grid's last pass, per slot: its spans' counts added (between two
+ * consecutive ends of its spans the count is the same) and, for states,
+ * sums over the row's timelines made means. Non-zero when out of memory. */
+static int finish(slog_grid *g)
+{
+    uint32_t *head = NULL; /* per slot: its first span + 1 */
+    uint32_t *ends = NULL; /* a slot's spans' ends: column << 1 | 1 (start) or 0 (end) */
+    if (g->n_spans) {
+        head = calloc((size_t)g->n_pool + 1, sizeof *head);
+        ends = malloc(g->n_spans * 2 * sizeof *ends);
+        if (!head || !ends) {
+            free(head);
+            free(ends);
+            return -1;
+        }
+        for (size_t i = 0; i < g->n_spans; i++) {
+            grid_span *sp = &g->spans[i];
+            sp->next = head[sp->slot];
+            head[sp->slot] = (uint32_t)i + 1;
+        }
+    }
+    for (uint32_t row = 0; row < g->n_rows; row++) {
+        uint32_t a, b;
+        slog_grid_row_range(g, row, &a, &b);
+        float inv = 1.0f / (float)(b - a + 1);
+        for (uint32_t k = 0; k < g->n_cats; k++) {
+            uint32_t s = g->slot[(size_t)row * g->n_cats + k];
+            if (!s) continue;
+            size_t n = 0;
+            for (uint32_t i = head ? head[s] : 0; i; i = g->spans[i - 1].next) {
+                ends[n++] = g->spans[i - 1].a << 1 | 1;
+                ends[n++] = g->spans[i - 1].b << 1;
+            }
+            if (!n && !g->is_state[k]) continue;
+            if (n > 64) {
+                qsort(ends, n, sizeof *ends, cmp_u32);
+            } else { /* a few: insertion */
+                for (size_t i = 1; i < n; i++) {
+                    uint32_t e = ends[i];
+                    size_t j = i;
+                    for (; j && ends[j - 1] > e; j--) ends[j] = ends[j - 1];
+                    ends[j] = e;
+                }
+            }
+            float *v = g->pool + (size_t)(s - 1) * g->n_cols;
+            int32_t c = 0;
+            for (uint32_t j = 0, e = 0; j < g->n_cols;) {
+                for (; e < n && ends[e] >> 1 <= j; e++) c += ends[e] & 1 ? 1 : -1;
+                uint32_t next = e < n ? ends[e] >> 1 : g->n_cols;
+                float add = (float)c;
+                if (!g->is_state[k]) {
+                    for (; j < next; j++) v[j] += add;
+                    continue;
+                }
+                /* a timeline's nested states of one category may
+                 * overlap: a mean is at most 1 */
+                for (; j < next; j++) {
+                    float m = (v[j] + add) * inv;
+                    v[j] = m > 1 ? 1 : m;
+                }
+            }
+        }
+    }
+    free(head);
+    free(ends);
+    return 0;
 }
 
 static void add_rows(slog_grid *g, const slog_preview *p, uint32_t first, uint32_t n)
@@ -118,14 +292,14 @@ static slog_cb_result on_preview(void *user, const slog_preview *p)
 static slog_cb_result on_drawable(void *user, const slog_drawable *d)
 {
     slog_grid *g = user;
+    if (d->kind == SLOG_KIND_STATE) {
+        add_state(g, slot_for(g, d->timeline, d->category), (double)d->start, (double)d->end);
+        return SLOG_CONTINUE;
+    }
     float *v = cols_for(g, d->timeline, d->category);
     if (!v) return SLOG_CONTINUE; /* an arrow from outside the rows */
-    if (d->kind == SLOG_KIND_STATE) {
-        slog_spread(v, g->n_cols, (double)g->t0, g->col_ns, (double)d->start, (double)d->end, 1.0 / g->col_ns);
-    } else {
-        double x = ((double)d->start - (double)g->t0) / g->col_ns;
-        if (x >= 0 && x < g->n_cols) v[(uint32_t)x] += 1.0f;
-    }
+    double x = ((double)d->start - (double)g->t0) / g->col_ns;
+    if (x >= 0 && x < g->n_cols) v[(uint32_t)x] += 1.0f;
     return SLOG_CONTINUE;
 }
 
@@ -174,17 +348,17 @@ static slog_status ov_visit(ovctx *x, uint32_t level, uint64_t index)
     }
     /* What the children do not hold: the drawables across the middle,
      * each at its exact times. */
+    slog_grid *g = x->g;
     for (size_t i = 0; i < x->s.n_own; i++) {
         const rd_own *o = &x->s.own[i];
-        float *v = cols_for(x->g, o->group, o->category);
-        if (!v) continue;
-        if (x->g->is_state[o->category]) {
-            slog_spread(v, x->g->n_cols, (double)x->g->t0, x->g->col_ns, (double)o->start, (double)o->end,
-                        1.0 / x->g->col_ns);
-        } else {
-            double col = ((double)o->start - (double)x->g->t0) / x->g->col_ns;
-            if (col >= 0 && col < x->g->n_cols) v[(uint32_t)col] += 1.0f;
+        if (o->category < g->n_cats && g->is_state[o->category]) {
+            add_state(g, slot_for(g, o->group, o->category), (double)o->start, (double)o->end);
+            continue;
         }
+        float *v = cols_for(g, o->group, o->category);
+        if (!v) continue;
+        double col = ((double)o->start - (double)g->t0) / g->col_ns;
+        if (col >= 0 && col < g->n_cols) v[(uint32_t)col] += 1.0f;
     }
     if ((st = ov_visit(x, level - 1, index * 2))) return st;
     return ov_visit(x, level - 1, index * 2 + 1);
@@ -245,13 +419,15 @@ slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid
     }
     for (uint32_t k = 0; k < g->n_cats; k++) g->is_state[k] = r->cat_is_state[k];
     /* Room for every (row, category) at once, when that is not absurd: a
-     * large allocation is mapped, and its pages cost only where columns are
-     * written, while growing by doubling copied the columns of a thousand
-     * rows several times per grid. */
+     * large allocation's pages cost only where columns are written, while
+     * growing by doubling copied the columns of a thousand rows several
+     * times per grid. */
     size_t all = (size_t)g->n_rows * g->n_cats;
     if (all && all <= ((size_t)1 << 28) / sizeof(float) / g->n_cols) {
-        g->pool = malloc(all * g->n_cols * sizeof *g->pool);
-        if (g->pool) g->cap_pool = (uint32_t)all;
+        size_t have;
+        g->pool = pool_alloc(all * g->n_cols, &have);
+        /* its room as slots, all of them (kept for a later grid) */
+        if (g->pool) g->cap_pool = have / g->n_cols < UINT32_MAX ? (uint32_t)(have / g->n_cols) : UINT32_MAX;
     }
     slog_status st;
     slog_query_stats qs = {0};
@@ -284,18 +460,9 @@ slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid
         slog_grid_free(g);
         return st;
     }
-    /* Sums over the row's timelines become means; a timeline's nested
-     * states of one category may overlap, so a mean is at most 1. */
-    for (uint32_t row = 0; row < g->n_rows; row++) {
-        uint32_t a, b;
-        slog_grid_row_range(g, row, &a, &b);
-        float inv = 1.0f / (float)(b - a + 1);
-        for (uint32_t k = 0; k < g->n_cats; k++) {
-            uint32_t s = g->slot[(size_t)row * g->n_cats + k];
-            if (!s || !g->is_state[k]) continue;
-            float *v = g->pool + (size_t)(s - 1) * g->n_cols;
-            for (uint32_t j = 0; j < g->n_cols; j++) v[j] = v[j] * inv > 1 ? 1 : v[j] * inv;
-        }
+    if (finish(g)) {
+        slog_grid_free(g);
+        return slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "grid columns");
     }
     if (stats) *stats = qs;
     *out = g;

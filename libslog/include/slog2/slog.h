@@ -528,8 +528,11 @@ typedef struct slog_grid_query {
 SLOG_API
 slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid **out, slog_query_stats *stats,
                              slog_error *err);
+/* NULL is fine. The room of a large grid's values (from 1 MiB) is kept
+ * for the next grid that fits in it instead of given back: the room of the
+ * large grid freed last, one in the process. */
 SLOG_API
-void slog_grid_free(slog_grid *g); /* NULL is fine */
+void slog_grid_free(slog_grid *g);
 SLOG_API
 uint32_t slog_grid_n_rows(const slog_grid *g);
 SLOG_API
