@@ -109,19 +109,18 @@ static void stack_columns(sv_raster *ras, const int *xs, int i_lo, int i_hi, dou
 }
 
 /* The same stack when scene column i_first + k is exactly pixel x_first + k
- * (the scene was queried for this viewport: the usual case), a pixel row
- * at a time. Category q of column k spans rows [tops[q], tops[q-1]) with
- * tops[-1] = y_base, so pixel (k, y) shows category #{q : tops[q] > y},
- * or stays as it is when that is n_st. Column by column, the short
- * vertical runs of varying length mispredicted a branch at nearly every
- * step; this way halves the histograms' share of a zoomed-out frame.
+ * (the scene was queried for this viewport: the usual case). Category q of
+ * column k spans rows [tops[q], tops[q-1]) with tops[-1] = y_base.
  * Neighbouring columns often stack alike (a state longer than a column):
- * a run of columns with the same tops is worked out once per pixel row and
- * filled. tops: n * n_st ints, column k's at k * n_st; starts: n + 1 ints. */
+ * a run of columns with the same tops is worked out once and each of its
+ * non-empty spans filled as a box. Pixel row by pixel row (each run's
+ * category moved on from the row above) mispredicted a branch at nearly
+ * every run and row, and visited the empty rows above short stacks too.
+ * tops: n * n_st ints, column k's at k * n_st; starts: n + 1 ints. */
 static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double bottom, double H, uint32_t n_st,
-                       const float *const *st_cols, const uint32_t *st_c, int *tops, int *starts, uint32_t *cur)
+                       const float *const *st_cols, const uint32_t *st_c, int *tops, int *starts)
 {
-    int y_base = stack_y(bottom, H, 0), y_min = y_base, n_runs = 0;
+    int y_base = stack_y(bottom, H, 0), n_runs = 0;
     for (int k = 0; k < n; k++) {
         int *t = tops + (size_t)k * n_st;
         float bse = 0;
@@ -130,32 +129,24 @@ static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double b
             if (v > 0) bse = bse + v > 1 ? 1 : bse + v;
             t[q] = stack_y(bottom, H, bse);
         }
-        if (t[n_st - 1] < y_min) y_min = t[n_st - 1];
         if (!k || memcmp(t, t - n_st, sizeof *t * n_st) != 0) starts[n_runs++] = k;
     }
     starts[n_runs] = n;
-    if (y_min < 0) y_min = 0;
     int y_end = y_base < ras->h ? y_base : ras->h;
-    /* A run's q at pixel row y, #{j : t[j] > y}, is the length of the
-     * prefix of its tops below y (tops do not rise with j), which only
-     * shortens as y grows: each run's is moved on from the row above, not
-     * counted again over every category at every row. */
     for (int r = 0; r < n_runs; r++) {
         const int *t = tops + (size_t)starts[r] * n_st;
-        uint32_t q = 0;
-        while (q < n_st && t[q] > y_min) q++;
-        cur[r] = q;
-    }
-    for (int y = y_min; y < y_end; y++) {
-        uint32_t *px = ras->px + (size_t)y * ras->stride + x_first;
-        for (int r = 0; r < n_runs; r++) {
-            const int *t = tops + (size_t)starts[r] * n_st;
-            uint32_t q = cur[r];
-            while (q > 0 && t[q - 1] <= y) q--;
-            cur[r] = q;
-            if (q == n_st) continue;
+        int xa = x_first + starts[r], xb = x_first + starts[r + 1];
+        /* tops do not rise with q: the spans go up the column */
+        int below = y_end;
+        for (uint32_t q = 0; q < n_st && below > 0; q++) {
+            int above = t[q] > 0 ? t[q] : 0;
+            if (above >= below) continue;
             uint32_t c = st_c[q];
-            for (int k = starts[r]; k < starts[r + 1]; k++) px[k] = c;
+            for (int y = above; y < below; y++) {
+                uint32_t *px = ras->px + (size_t)y * ras->stride;
+                for (int x = xa; x < xb; x++) px[x] = c;
+            }
+            below = above;
         }
     }
 }
@@ -173,9 +164,7 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     const float **st_cols = malloc(sizeof *st_cols * (p->pal->n + 1));
     uint32_t *st_c = malloc(sizeof *st_c * (p->pal->n + 1));
     int *tops = malloc(sizeof(int) * ((size_t)s->width * (p->pal->n + 1) + 2));
-    uint32_t *cur = malloc(sizeof *cur * ((size_t)s->width + 1));
-    if (!xs || !st_cols || !st_c || !tops || !cur) {
-        free(cur);
+    if (!xs || !st_cols || !st_c || !tops) {
         free(xs);
         free(st_cols);
         free(st_c);
@@ -220,7 +209,7 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
         }
         if (n_st && one_to_one)
             stack_rows(ras, x_first, i_first, n, bottom, H, n_st, st_cols, st_c, tops,
-                       tops + (size_t)s->width * p->pal->n, cur);
+                       tops + (size_t)s->width * p->pal->n);
         else if (n_st)
             stack_columns(ras, xs, i_lo, i_hi, bottom, H, n_st, st_cols, st_c);
         for (size_t k = a; k < b; k++) {
@@ -252,7 +241,6 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     free(st_cols);
     free(st_c);
     free(tops);
-    free(cur);
     sv_raster_cairo(ras);
     (void)cr;
 }
