@@ -263,6 +263,8 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
     int i_lo = (int)floor(-cx0 / cdx) - 1, i_hi = (int)ceil((w - cx0) / cdx) + 1;
     if (i_lo < 0) i_lo = 0;
     if (i_hi > d->width) i_hi = d->width;
+    float last_n = 0;
+    uint32_t last_c = 0;
     for (uint32_t i_tl = 0; i_tl < d->n_timelines; i_tl++) {
         uint32_t tl = d->tl_first + i_tl;
         const sv_row *row = sv_layout_row_of(p->lay, tl);
@@ -281,8 +283,13 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
             int x0 = (int)floor(cx0 + i * cdx), x1 = (int)floor(cx0 + (i + 1) * cdx);
             if (x1 <= x0) x1 = x0 + 1;
             if (n > 0) {
-                double t = sqrt(n / d->max);
-                sv_raster_fill(ras, x0, x1, y0, y1, sv_premul(base, 1, 0.25 + 0.75 * t));
+                /* counts repeat (a message or two per column): the last
+                 * one's colour is reused */
+                if (n != last_n) {
+                    last_n = n;
+                    last_c = sv_premul(base, 1, 0.25 + 0.75 * sqrt(n / d->max));
+                }
+                sv_raster_fill(ras, x0, x1, y0, y1, last_c);
             } else if (d->folded_unfiltered && fo[i] > 0 && (x0 & 2)) {
                 sv_raster_fill(ras, x0, x1, y0, y1, sv_premul(base, 1, 0.18));
             }
