@@ -362,8 +362,11 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
             /* one pixel either side, across the line */
             int steep = fabs(g->y1 - g->y0) > fabs(g->x1 - g->x0);
             double ox = steep ? 1 : 0, oy = steep ? 0 : 1;
-            sv_raster_line(ras, g->x0 - ox, g->y0 - oy, g->x1 - ox, g->y1 - oy, halo);
-            sv_raster_line(ras, g->x0 + ox, g->y0 + oy, g->x1 + ox, g->y1 + oy, halo);
+            const double below[4] = {g->x0 - ox, g->y0 - oy, g->x1 - ox, g->y1 - oy},
+                         above[4] = {g->x0 + ox, g->y0 + oy, g->x1 + ox, g->y1 + oy};
+            /* one walk for both (each pixel of the one's written once,
+             * the line's rows read once rather than twice) */
+            sv_raster_line_pair(ras, below, above, halo);
         }
         for (size_t i = 0; i < n; i++)
             sv_raster_line(ras, segs[i].x0, segs[i].y0, segs[i].x1, segs[i].y1,

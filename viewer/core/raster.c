@@ -84,22 +84,28 @@ static inline void line_blend(uint32_t *px, uint32_t c, double cov)
 
 /* An anti-aliased 1 px line (Xiaolin Wu): each step along the major axis
  * splits its ink between the two pixels nearest the exact line. Clipped to
- * the raster first, so a line far outside costs nothing. */
-void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, uint32_t c)
+ * the raster first, so a line far outside costs nothing. wu_setup works
+ * out the steps (0: nothing to draw), wu_step draws one. */
+typedef struct wu_line {
+    int steep, xs, xe;
+    double y, grad;
+} wu_line;
+
+static int wu_setup(const sv_raster *ras, double x0, double y0, double x1, double y1, wu_line *l)
 {
     /* Liang-Barsky clip to [-1, w] x [-1, h] */
     double t0 = 0, t1 = 1, dx = x1 - x0, dy = y1 - y0;
     double p[4] = {-dx, dx, -dy, dy}, q[4] = {x0 + 1, ras->w - x0, y0 + 1, ras->h - y0};
     for (int i = 0; i < 4; i++) {
         if (p[i] == 0) {
-            if (q[i] < 0) return;
+            if (q[i] < 0) return 0;
         } else {
             double r = q[i] / p[i];
             if (p[i] < 0) {
-                if (r > t1) return;
+                if (r > t1) return 0;
                 if (r > t0) t0 = r;
             } else {
-                if (r < t0) return;
+                if (r < t0) return 0;
                 if (r < t1) t1 = r;
             }
         }
@@ -122,22 +128,58 @@ void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, 
         ay = by;
         by = t;
     }
-    double grad = bx - ax > 1e-9 ? (by - ay) / (bx - ax) : 0;
-    int xs = (int)floor(ax + 0.5), xe = (int)floor(bx + 0.5);
-    double y = ay + grad * (xs - ax);
-    /* What sv_raster_plot does at each of the two pixels, with the raster's
-     * bounds and the pixel's address worked out per step of the major axis
-     * (x here) rather than per pixel: the lines of a frame's messages are
-     * millions of pixels. */
+    l->steep = steep;
+    l->grad = bx - ax > 1e-9 ? (by - ay) / (bx - ax) : 0;
+    l->xs = (int)floor(ax + 0.5);
+    l->xe = (int)floor(bx + 0.5);
+    l->y = ay + l->grad * (l->xs - ax);
+    return 1;
+}
+
+/* What sv_raster_plot does at each of the two pixels of major step x, with
+ * the raster's bounds and the pixel's address worked out per step rather
+ * than per pixel: the lines of a frame's messages are millions of pixels. */
+static inline void wu_step(const sv_raster *ras, int steep, int x, double y, uint32_t c)
+{
     int n_maj = steep ? ras->h : ras->w, n_min = steep ? ras->w : ras->h;
+    if (x < 0 || x >= n_maj) return;
     size_t maj_step = steep ? (size_t)ras->stride : 1, min_step = steep ? 1 : (size_t)ras->stride;
-    for (int x = xs; x <= xe; x++, y += grad) {
-        if (x < 0 || x >= n_maj) continue;
-        int yi = (int)floor(y);
-        double f = y - yi;
-        uint32_t *px = ras->px + (size_t)x * maj_step;
-        if (yi >= 0 && yi < n_min && 1 - f > 0) line_blend(px + (size_t)yi * min_step, c, 1 - f);
-        if (yi + 1 >= 0 && yi + 1 < n_min && f > 0) line_blend(px + (size_t)(yi + 1) * min_step, c, f);
+    int yi = (int)floor(y);
+    double f = y - yi;
+    uint32_t *px = ras->px + (size_t)x * maj_step;
+    if (yi >= 0 && yi < n_min && 1 - f > 0) line_blend(px + (size_t)yi * min_step, c, 1 - f);
+    if (yi + 1 >= 0 && yi + 1 < n_min && f > 0) line_blend(px + (size_t)(yi + 1) * min_step, c, f);
+}
+
+void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, uint32_t c)
+{
+    wu_line l;
+    if (!wu_setup(ras, x0, y0, x1, y1, &l)) return;
+    double y = l.y;
+    for (int x = l.xs; x <= l.xe; x++, y += l.grad) wu_step(ras, l.steep, x, y, c);
+}
+
+void sv_raster_line_pair(sv_raster *ras, const double a[4], const double b[4], uint32_t c)
+{
+    wu_line la, lb;
+    int oa = wu_setup(ras, a[0], a[1], a[2], a[3], &la), ob = wu_setup(ras, b[0], b[1], b[2], b[3], &lb);
+    if (!oa || !ob || la.steep != lb.steep) {
+        if (oa) sv_raster_line(ras, a[0], a[1], a[2], a[3], c);
+        if (ob) sv_raster_line(ras, b[0], b[1], b[2], b[3], c);
+        return;
+    }
+    /* each line's y advances over its own steps exactly as alone */
+    int lo = la.xs < lb.xs ? la.xs : lb.xs, hi = la.xe > lb.xe ? la.xe : lb.xe;
+    double ya = la.y, yb = lb.y;
+    for (int x = lo; x <= hi; x++) {
+        if (x >= la.xs && x <= la.xe) {
+            wu_step(ras, la.steep, x, ya, c);
+            ya += la.grad;
+        }
+        if (x >= lb.xs && x <= lb.xe) {
+            wu_step(ras, lb.steep, x, yb, c);
+            yb += lb.grad;
+        }
     }
 }
 

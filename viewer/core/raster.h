@@ -71,6 +71,12 @@ void sv_raster_direct(sv_raster *ras);
 void sv_raster_cairo(sv_raster *ras);
 /* An anti-aliased 1 px line of premultiplied colour c. */
 void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, uint32_t c);
+/* Lines a then b ({x0, y0, x1, y1} each) in one walk along their major
+ * axis, the pixels as sv_raster_line(a) then sv_raster_line(b) leave them:
+ * a pixel lies at one step of the walk, where a is blended before b (two
+ * calls when the lines' major axes differ). For the two copies of a line
+ * that make its halo, whose pixels share rows or cache lines. */
+void sv_raster_line_pair(sv_raster *ras, const double a[4], const double b[4], uint32_t c);
 
 /* Event diamonds (|x - cx| + |y - cy| <= SV_EVENT_R, filled, with a 1 px
  * outline) written into the raster. A Cairo fill and stroke per diamond

@@ -312,6 +312,7 @@ typedef struct query_ctx {
      * and was delivered with it. */
     int skip;
     int64_t skip_upto;
+    double per_ns; /* 1 / s->pixel_ns: a state's weight per ns */
 } query_ctx;
 
 static int should_stop(query_ctx *c)
@@ -342,7 +343,8 @@ static slog_cb_result on_drawable(void *user, const slog_drawable *d)
             return SLOG_STOP;
         }
         if (d->kind == SLOG_KIND_STATE) {
-            sv_aggregate_interval(cols, s->width, s->t0, s->pixel_ns, (double)d->start, (double)d->end, 1);
+            /* sv_aggregate_interval(..., 1) without its division per call */
+            slog_spread(cols, (uint32_t)s->width, s->t0, s->pixel_ns, (double)d->start, (double)d->end, c->per_ns);
         } else {
             double x = ((double)d->start - s->t0) / s->pixel_ns;
             if (x >= 0 && x < s->width) cols[(int)x] += 1;
@@ -442,7 +444,7 @@ sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width, const 
             if (!s->covered) goto nomem_scene;
             memcpy(s->covered, timelines, fi->n_timelines);
         }
-        c = (query_ctx){.s = s, .cancel = cancel, .cancel_user = cancel_user};
+        c = (query_ctx){.s = s, .cancel = cancel, .cancel_user = cancel_user, .per_ns = 1 / s->pixel_ns};
         slog_query q = {0};
         q.t0 = (int64_t)floor(s->t0);
         q.t1 = (int64_t)ceil(s->t1);
