@@ -472,7 +472,7 @@ static double row_height(const sv_layout *lay, uint32_t tl)
  * than a diamond, as one Cairo path, and outlined diamonds elsewhere, into
  * the raster. */
 static void draw_event_run(cairo_t *cr, sv_raster *ras, double w, double h, const sv_canvas_params *p, const sv_geom *g,
-                           size_t k0, size_t k1, const uint32_t *n_ev, sv_diamond_stamps *stamps)
+                           size_t k0, size_t k1, const uint32_t *n_ev)
 {
     const sv_scene *s = p->scene;
     uint32_t cat = s->items[s->order[k0]].category;
@@ -494,7 +494,6 @@ static void draw_event_run(cairo_t *cr, sv_raster *ras, double w, double h, cons
         sv_set_rgba(cr, rgba, 0.8, 1);
         cairo_fill(cr);
     }
-    if (!stamps) return;
     uint32_t fill = sv_premul(rgba, 1, 1), line = sv_premul(rgba, 0.45, 1);
     sv_raster_direct(ras);
     for (size_t k = k0; k < k1; k++) {
@@ -502,7 +501,7 @@ static void draw_event_run(cairo_t *cr, sv_raster *ras, double w, double h, cons
         double x, y;
         if (!(n_ev && n_ev[it->timeline] * 12.0 > w) && row_height(p->lay, it->timeline) >= SV_EVENT_ROW_MIN &&
             sv_geom_event(g, it, &x, &y) && x >= -8 && x <= w + 8 && y >= -8 && y <= h + 8)
-            sv_raster_diamond(ras, stamps, x, y, fill, line);
+            sv_raster_diamond(ras, x, y, fill, line);
     }
     sv_raster_cairo(ras);
 }
@@ -515,7 +514,6 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
     arrow_seg *segs = NULL;
     size_t n_seg = 0, cap_seg = 0;
     PangoLayout *name_layout[2] = {NULL, NULL};
-    sv_diamond_stamps *stamps = calloc(1, sizeof *stamps);
     /* Dense events become ticks instead of overlapping diamonds: a
      * timeline with more than one event per 12 pixels gets ticks. */
     uint32_t *n_ev = calloc((size_t)s->n_timelines + 1, sizeof(uint32_t));
@@ -544,7 +542,7 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
             while (e < s->n_items && s->items[s->order[e]].kind == SLOG_KIND_EVENT &&
                    s->items[s->order[e]].category == it->category)
                 e++;
-            draw_event_run(cr, ras, w, h, p, &g, k, e, n_ev, stamps);
+            draw_event_run(cr, ras, w, h, p, &g, k, e, n_ev);
             k = e - 1;
         } else {
             double x0, y0, x1, y1;
@@ -577,7 +575,6 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
     draw_arrow_segs(cr, ras, segs, n_seg, n_arrows, w, h, p->pal->arrows == SV_ARROWS_CATEGORY);
     free(segs);
     free(n_ev);
-    free(stamps);
     for (int i = 0; i < 2; i++)
         if (name_layout[i]) g_object_unref(name_layout[i]);
 }

@@ -3,6 +3,8 @@
 #include "raster.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "scene.h"
@@ -196,26 +198,45 @@ static double diamond_cover(double px, double py, double cx, double cy, double r
     return sum / 16;
 }
 
-void sv_raster_diamond(sv_raster *ras, sv_diamond_stamps *st, double cx, double cy, uint32_t fill, uint32_t line)
+/* The stamps, made one phase at a time under the lock and published by
+ * their flag (release), read after it (acquire). */
+static struct {
+    float fill[SV_STAMP_PHASES * SV_STAMP_PHASES][SV_STAMP_N * SV_STAMP_N];
+    float line[SV_STAMP_PHASES * SV_STAMP_PHASES][SV_STAMP_N * SV_STAMP_N];
+} stamps;
+static _Atomic uint8_t stamp_made[SV_STAMP_PHASES * SV_STAMP_PHASES];
+static pthread_mutex_t stamp_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void make_stamp(int ph, int qx, int qy)
+{
+    double fx = (qx + 0.5) / SV_STAMP_PHASES, fy = (qy + 0.5) / SV_STAMP_PHASES, h = M_SQRT1_2;
+    for (int j = 0; j < SV_STAMP_N; j++)
+        for (int i = 0; i < SV_STAMP_N; i++) {
+            double px = i - SV_STAMP_N / 2, py = j - SV_STAMP_N / 2;
+            double in = diamond_cover(px, py, fx, fy, SV_EVENT_R - h);
+            stamps.fill[ph][j * SV_STAMP_N + i] = (float)diamond_cover(px, py, fx, fy, SV_EVENT_R);
+            stamps.line[ph][j * SV_STAMP_N + i] = (float)(diamond_cover(px, py, fx, fy, SV_EVENT_R + h) - in);
+        }
+}
+
+void sv_raster_diamond(sv_raster *ras, double cx, double cy, uint32_t fill, uint32_t line)
 {
     int ix = (int)floor(cx), iy = (int)floor(cy);
     int qx = (int)((cx - ix) * SV_STAMP_PHASES), qy = (int)((cy - iy) * SV_STAMP_PHASES);
     int ph = qy * SV_STAMP_PHASES + qx;
-    if (!st->made[ph]) {
-        double fx = (qx + 0.5) / SV_STAMP_PHASES, fy = (qy + 0.5) / SV_STAMP_PHASES, h = M_SQRT1_2;
-        for (int j = 0; j < SV_STAMP_N; j++)
-            for (int i = 0; i < SV_STAMP_N; i++) {
-                double px = i - SV_STAMP_N / 2, py = j - SV_STAMP_N / 2;
-                double in = diamond_cover(px, py, fx, fy, SV_EVENT_R - h);
-                st->fill[ph][j * SV_STAMP_N + i] = (float)diamond_cover(px, py, fx, fy, SV_EVENT_R);
-                st->line[ph][j * SV_STAMP_N + i] = (float)(diamond_cover(px, py, fx, fy, SV_EVENT_R + h) - in);
-            }
-        st->made[ph] = 1;
+    if (!atomic_load_explicit(&stamp_made[ph], memory_order_acquire)) {
+        pthread_mutex_lock(&stamp_lock);
+        if (!atomic_load_explicit(&stamp_made[ph], memory_order_relaxed)) {
+            make_stamp(ph, qx, qy);
+            atomic_store_explicit(&stamp_made[ph], 1, memory_order_release);
+        }
+        pthread_mutex_unlock(&stamp_lock);
     }
+    const float *sf = stamps.fill[ph], *sl = stamps.line[ph];
     for (int j = 0; j < SV_STAMP_N; j++)
         for (int i = 0; i < SV_STAMP_N; i++) {
             int x = ix + i - SV_STAMP_N / 2, y = iy + j - SV_STAMP_N / 2;
-            sv_raster_plot(ras, x, y, fill, st->fill[ph][j * SV_STAMP_N + i]);
-            sv_raster_plot(ras, x, y, line, st->line[ph][j * SV_STAMP_N + i]);
+            sv_raster_plot(ras, x, y, fill, sf[j * SV_STAMP_N + i]);
+            sv_raster_plot(ras, x, y, line, sl[j * SV_STAMP_N + i]);
         }
 }
