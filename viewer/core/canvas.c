@@ -110,36 +110,57 @@ static void stack_columns(sv_raster *ras, const int *xs, int i_lo, int i_hi, dou
 
 /* The same stack when scene column i_first + k is exactly pixel x_first + k
  * (the scene was queried for this viewport: the usual case). Category q of
- * column k spans rows [tops[q], tops[q-1]) with tops[-1] = y_base.
- * Neighbouring columns often stack alike (a state longer than a column):
- * a run of columns with the same tops is worked out once and each of its
- * non-empty spans filled as a box. Pixel row by pixel row (each run's
- * category moved on from the row above) mispredicted a branch at nearly
- * every run and row, and visited the empty rows above short stacks too.
- * tops: n * n_st ints, column k's at k * n_st; starts: n + 1 ints. */
+ * column k spans rows [top(q, k), top(q-1, k)) with top(-1, k) = y_base.
+ * The tops are worked out a category at a time over all columns (tops[q *
+ * n + k], the running sums in bse), a loop without branches the compiler
+ * vectorises: column by column, a branch on each category's value (most
+ * are absent from a given column) mispredicted and floor() took its
+ * steps. Neighbouring columns often stack alike (a state longer than a
+ * column): a run of columns with the same tops (starts) is filled once, a
+ * box per non-empty span. tops: n * n_st; bse: n; same: n; starts: n + 1. */
 static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double bottom, double H, uint32_t n_st,
-                       const float *const *st_cols, const uint32_t *st_c, int *tops, int *starts)
+                       const float *const *st_cols, const uint32_t *st_c, int *tops, float *bse, uint8_t *same,
+                       int *starts)
 {
     int y_base = stack_y(bottom, H, 0), n_runs = 0;
-    for (int k = 0; k < n; k++) {
-        int *t = tops + (size_t)k * n_st;
-        float bse = 0;
-        for (uint32_t q = 0; q < n_st; q++) {
-            float v = st_cols[q][i_first + k];
-            if (v > 0) bse = bse + v > 1 ? 1 : bse + v;
-            t[q] = stack_y(bottom, H, bse);
+    /* Where every top is at least a pixel below y = 0 (the stack is at
+     * most H high; only a row partly above the canvas is not) the cast
+     * truncates as stack_y's floor() rounds. */
+    int trunc = bottom + 0.5 - (H > 0 ? H : 0) >= 1;
+    for (int k = 0; k < n; k++) bse[k] = 0, same[k] = k > 0;
+    for (uint32_t q = 0; q < n_st; q++) {
+        const float *col = st_cols[q] + i_first;
+        int *t = tops + (size_t)q * n;
+        if (trunc) {
+            for (int k = 0; k < n; k++) {
+                /* as `if (v > 0) bse = min(1, bse + v)`, as selects */
+                float v = col[k], nb = bse[k] + v;
+                nb = nb > 1 ? 1.0f : nb;
+                float b = v > 0 ? nb : bse[k];
+                bse[k] = b;
+                t[k] = (int)(bottom - b * H + 0.5);
+            }
+        } else {
+            for (int k = 0; k < n; k++) {
+                float v = col[k], nb = bse[k] + v;
+                nb = nb > 1 ? 1.0f : nb;
+                float b = v > 0 ? nb : bse[k];
+                bse[k] = b;
+                t[k] = stack_y(bottom, H, b);
+            }
         }
-        if (!k || memcmp(t, t - n_st, sizeof *t * n_st) != 0) starts[n_runs++] = k;
+        for (int k = 1; k < n; k++) same[k] &= t[k] == t[k - 1];
     }
+    for (int k = 0; k < n; k++)
+        if (!same[k]) starts[n_runs++] = k;
     starts[n_runs] = n;
     int y_end = y_base < ras->h ? y_base : ras->h;
     for (int r = 0; r < n_runs; r++) {
-        const int *t = tops + (size_t)starts[r] * n_st;
-        int xa = x_first + starts[r], xb = x_first + starts[r + 1];
+        int k0 = starts[r], xa = x_first + k0, xb = x_first + starts[r + 1];
         /* tops do not rise with q: the spans go up the column */
         int below = y_end;
         for (uint32_t q = 0; q < n_st && below > 0; q++) {
-            int above = t[q] > 0 ? t[q] : 0;
+            int top = tops[(size_t)q * n + k0], above = top > 0 ? top : 0;
             if (above >= below) continue;
             uint32_t c = st_c[q];
             for (int y = above; y < below; y++) {
@@ -164,7 +185,11 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     const float **st_cols = malloc(sizeof *st_cols * (p->pal->n + 1));
     uint32_t *st_c = malloc(sizeof *st_c * (p->pal->n + 1));
     int *tops = malloc(sizeof(int) * ((size_t)s->width * (p->pal->n + 1) + 2));
-    if (!xs || !st_cols || !st_c || !tops) {
+    float *bse = malloc(sizeof(float) * ((size_t)s->width + 1));
+    uint8_t *same = malloc((size_t)s->width + 1);
+    if (!xs || !st_cols || !st_c || !tops || !bse || !same) {
+        free(bse);
+        free(same);
         free(xs);
         free(st_cols);
         free(st_c);
@@ -208,7 +233,7 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
             }
         }
         if (n_st && one_to_one)
-            stack_rows(ras, x_first, i_first, n, bottom, H, n_st, st_cols, st_c, tops,
+            stack_rows(ras, x_first, i_first, n, bottom, H, n_st, st_cols, st_c, tops, bse, same,
                        tops + (size_t)s->width * p->pal->n);
         else if (n_st)
             stack_columns(ras, xs, i_lo, i_hi, bottom, H, n_st, st_cols, st_c);
@@ -241,6 +266,8 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     free(st_cols);
     free(st_c);
     free(tops);
+    free(bse);
+    free(same);
     sv_raster_cairo(ras);
     (void)cr;
 }
