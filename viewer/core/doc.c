@@ -426,6 +426,8 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
             fprintf(errf, "slog2-view: %s\n", err.message[0] ? err.message : slog_strerror(err.status));
         return 1;
     }
+    /* one picture: no later query would use the decoded nodes */
+    (void)slog_reader_set_cache(d.r, 0);
     sv_theme_set_dark(o->dark);
     int rc = 1;
     sv_layout lay = {0};
