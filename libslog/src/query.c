@@ -249,14 +249,12 @@ static slog_status deliver_cached(qctx *x, const rd_node *d, int64_t lo, int64_t
         /* A mirror stands for its arrow only where the sender's block is
          * not read by this query. */
         if (k->mirror && (!x->visited || x->visited[k->timeline >> x->shift])) continue;
-        /* field by field: both branches below set n_info and info */
-        slog_drawable dr;
-        dr.start = k->start;
-        dr.end = k->end;
-        dr.timeline = k->timeline;
-        dr.end_timeline = k->end_timeline;
-        dr.category = k->category;
-        dr.kind = (slog_kind)k->kind;
+        slog_drawable dr = {.start = k->start,
+                            .end = k->end,
+                            .timeline = k->timeline,
+                            .end_timeline = k->end_timeline,
+                            .category = k->category,
+                            .kind = (slog_kind)k->kind};
         if (!wanted(x->q, &dr)) continue;
         uint64_t dur = (uint64_t)(k->end > k->start ? k->end - k->start : k->start - k->end);
         if (k->kind != SLOG_KIND_EVENT && dur < (uint64_t)narrow_ns) {
