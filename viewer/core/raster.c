@@ -233,10 +233,22 @@ void sv_raster_diamond(sv_raster *ras, double cx, double cy, uint32_t fill, uint
         pthread_mutex_unlock(&stamp_lock);
     }
     const float *sf = stamps.fill[ph], *sl = stamps.line[ph];
-    for (int j = 0; j < SV_STAMP_N; j++)
+    int x0 = ix - SV_STAMP_N / 2, y0 = iy - SV_STAMP_N / 2;
+    if (x0 < 0 || y0 < 0 || x0 + SV_STAMP_N > ras->w || y0 + SV_STAMP_N > ras->h) {
+        for (int j = 0; j < SV_STAMP_N; j++)
+            for (int i = 0; i < SV_STAMP_N; i++) {
+                sv_raster_plot(ras, x0 + i, y0 + j, fill, sf[j * SV_STAMP_N + i]);
+                sv_raster_plot(ras, x0 + i, y0 + j, line, sl[j * SV_STAMP_N + i]);
+            }
+        return;
+    }
+    /* the whole stamp on the raster: sv_raster_plot without its bounds */
+    for (int j = 0; j < SV_STAMP_N; j++) {
+        uint32_t *row = ras->px + (size_t)(y0 + j) * ras->stride + x0;
         for (int i = 0; i < SV_STAMP_N; i++) {
-            int x = ix + i - SV_STAMP_N / 2, y = iy + j - SV_STAMP_N / 2;
-            sv_raster_plot(ras, x, y, fill, sf[j * SV_STAMP_N + i]);
-            sv_raster_plot(ras, x, y, line, sl[j * SV_STAMP_N + i]);
+            float f = sf[j * SV_STAMP_N + i], l = sl[j * SV_STAMP_N + i];
+            if (f > 0) line_blend(row + i, fill, f);
+            if (l > 0) line_blend(row + i, line, l);
         }
+    }
 }
