@@ -19,6 +19,7 @@ typedef struct qctx {
     const slog_query *q;
     const uint8_t *visited; /* blocks this query reads, NULL: all */
     uint32_t tree;          /* the block being read */
+    uint32_t shift;         /* block_shift */
     slog_drawable_cb on_drawable;
     slog_preview_cb on_preview;
     void *user;
@@ -165,18 +166,120 @@ static void node_bounds(const slog_reader *r, const rd_node *d, int64_t *lo, int
     *hi = *lo + (int64_t)(1ull << s);
 }
 
-/* A decoded record belongs in block tree `tree`: its own timeline's block,
- * or for a mirror its receiver's (and not its sender's). */
-static bool in_block(const slog_reader *r, uint32_t tree, const slog_drawable *d, bool mirror)
+/* log2 of the timelines per block (a power of two): a record's block is
+ * its timeline shifted right by this. */
+static uint32_t block_shift(const slog_reader *r)
 {
     uint32_t shift = 0;
     while ((1u << shift) < r->info.block_timelines) shift++;
+    return shift;
+}
+
+/* A decoded record belongs in block tree `tree`: its own timeline's block,
+ * or for a mirror its receiver's (and not its sender's). */
+static bool in_block(uint32_t shift, uint32_t tree, const slog_drawable *d, bool mirror)
+{
     if (!mirror) return (d->timeline >> shift) == tree;
     return (d->end_timeline >> shift) == tree && (d->timeline >> shift) != tree;
 }
 
+/* Node d read and decoded into a cache entry (its records' fields, not
+ * their info values, which are checked and stepped over); the same checks
+ * and errors as deliver_node, made over the whole node before anything of
+ * it is delivered. */
+static slog_status cache_fill(qctx *x, const rd_node *d, int64_t lo, int64_t hi, rd_centry **out)
+{
+    *out = NULL;
+    slog_reader *r = x->r;
+    rd_centry *e = rd_centry_new((uint64_t)(d - r->nodes), d->n_drawables);
+    if (!e) return slog_set_error(x->err, SLOG_ERR_NOMEM, r->path, d->node_off, "node cache");
+    slog_cur c;
+    slog_status st = load_block(r, d, false, &e->own, &c, x->err);
+    if (st) {
+        rd_cache_release(r, e);
+        return st;
+    }
+    uint64_t body_start = d->node_off + SLOG_BLOCK_HEADER_SIZE;
+    const uint8_t *base = c.p - 16;
+    e->recs_at = c.p;
+    int64_t prev = lo;
+    for (uint32_t i = 0; i < d->n_drawables; i++) {
+        slog_drawable dr;
+        bool mirror;
+        const uint8_t *at = c.p;
+        if (!decode_drawable(r, &c, lo, hi, INT64_MAX, &prev, &dr, x->info, &mirror) ||
+            !in_block(x->shift, d->tree, &dr, mirror)) {
+            rd_cache_release(r, e);
+            return slog_set_error(x->err, SLOG_ERR_CORRUPT, r->path, body_start + (uint64_t)(c.p - base),
+                                  "malformed drawable %u of node (%u, %u, %llu)", i, d->tree, d->level,
+                                  (unsigned long long)d->index);
+        }
+        e->recs[i] =
+            (rd_rec){dr.start,         dr.end, dr.timeline, dr.end_timeline, dr.category, (uint32_t)(at - e->recs_at),
+                     (uint8_t)dr.kind, mirror};
+    }
+    if (cur_left(&c)) {
+        rd_cache_release(r, e);
+        return slog_set_error(x->err, SLOG_ERR_CORRUPT, r->path, body_start, "trailing bytes in node (%u, %u, %llu)",
+                              d->tree, d->level, (unsigned long long)d->index);
+    }
+    e->recs_len = (size_t)(c.end - e->recs_at);
+    *out = e;
+    return SLOG_OK;
+}
+
+/* deliver_node through the reader's cache: the node's entry, made first on
+ * a miss. A record's info values, when it is delivered with them, are
+ * decoded again from the block (the previous record's start is the base of
+ * its delta), so what is delivered is what deliver_node delivers. */
+static slog_status deliver_cached(qctx *x, const rd_node *d, int64_t lo, int64_t hi)
+{
+    slog_reader *r = x->r;
+    rd_centry *e = rd_cache_get(r, (uint64_t)(d - r->nodes));
+    if (!e) {
+        slog_status st = cache_fill(x, d, lo, hi, &e);
+        if (st) return st;
+        rd_cache_put(r, e);
+        x->stats.nodes_read++;
+        x->stats.bytes_read += d->node_size;
+    }
+    int64_t narrow_ns = x->q->flags & SLOG_QUERY_NARROW_NO_INFO ? x->q->pixel_ns : 0;
+    for (uint32_t i = 0; i < e->n; i++) {
+        const rd_rec *k = &e->recs[i];
+        /* A mirror stands for its arrow only where the sender's block is
+         * not read by this query. */
+        if (k->mirror && (!x->visited || x->visited[k->timeline >> x->shift])) continue;
+        slog_drawable dr = {.start = k->start,
+                            .end = k->end,
+                            .timeline = k->timeline,
+                            .end_timeline = k->end_timeline,
+                            .category = k->category,
+                            .kind = (slog_kind)k->kind};
+        if (!wanted(x->q, &dr)) continue;
+        uint64_t dur = (uint64_t)(k->end > k->start ? k->end - k->start : k->start - k->end);
+        if (k->kind != SLOG_KIND_EVENT && dur < (uint64_t)narrow_ns) {
+            dr.n_info = 0;
+            dr.info = NULL;
+        } else {
+            slog_cur c = cur_make(e->recs_at + k->pos, e->recs_len - k->pos);
+            int64_t prev = i ? e->recs[i - 1].start : lo;
+            bool mirror;
+            /* checked when the entry was made */
+            (void)decode_drawable(r, &c, lo, hi, 0, &prev, &dr, x->info, &mirror);
+        }
+        x->stats.drawables++;
+        if (x->on_drawable && x->on_drawable(x->user, &dr) == SLOG_STOP) {
+            x->stopped = true;
+            break;
+        }
+    }
+    rd_cache_release(r, e);
+    return SLOG_OK;
+}
+
 static slog_status deliver_node(qctx *x, const rd_node *d, int64_t lo, int64_t hi)
 {
+    if (x->r->cache) return deliver_cached(x, d, lo, hi);
     uint8_t *own;
     slog_cur c;
     slog_status st = load_block(x->r, d, false, &own, &c, x->err);
@@ -187,13 +290,12 @@ static slog_status deliver_node(qctx *x, const rd_node *d, int64_t lo, int64_t h
     int64_t narrow_ns = x->q->flags & SLOG_QUERY_NARROW_NO_INFO ? x->q->pixel_ns : 0;
     uint64_t body_start = d->node_off + SLOG_BLOCK_HEADER_SIZE;
     const uint8_t *base = c.p - 16;
-    uint32_t shift = 0;
-    while ((1u << shift) < x->r->info.block_timelines) shift++;
+    uint32_t shift = x->shift;
     for (uint32_t i = 0; i < d->n_drawables; i++) {
         slog_drawable dr;
         bool mirror;
         if (!decode_drawable(x->r, &c, lo, hi, narrow_ns, &prev, &dr, x->info, &mirror) ||
-            !in_block(x->r, d->tree, &dr, mirror)) {
+            !in_block(shift, d->tree, &dr, mirror)) {
             uint64_t at = body_start + (uint64_t)(c.p - base);
             free(own);
             return slog_set_error(x->err, SLOG_ERR_CORRUPT, x->r->path, at,
@@ -233,10 +335,11 @@ slog_status rd_node_records(slog_reader *r, const rd_node *d, rd_record_cb cb, v
     const uint8_t *base = c.p - 16;
     int64_t info[SLOG_MAX_FIELDS];
     bool stopped = false;
+    uint32_t shift = block_shift(r);
     for (uint32_t i = 0; i < d->n_drawables && !stopped; i++) {
         slog_drawable dr;
         bool mirror;
-        if (!decode_drawable(r, &c, lo, hi, 0, &prev, &dr, info, &mirror) || !in_block(r, d->tree, &dr, mirror)) {
+        if (!decode_drawable(r, &c, lo, hi, 0, &prev, &dr, info, &mirror) || !in_block(shift, d->tree, &dr, mirror)) {
             uint64_t at = body_start + (uint64_t)(c.p - base);
             free(own);
             return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, at, "malformed drawable %u of node (%u, %u, %llu)", i,
@@ -496,7 +599,13 @@ slog_status slog_reader_query(slog_reader *r, const slog_query *q, slog_drawable
     if (!r || !q) return slog_set_error(err, SLOG_ERR_ARG, r ? r->path : NULL, SLOG_NO_OFFSET, "NULL argument");
     if (q->t1 < q->t0 || q->pixel_ns < 0)
         return slog_set_error(err, SLOG_ERR_ARG, r->path, SLOG_NO_OFFSET, "empty window or negative pixel_ns");
-    qctx x = {.r = r, .q = q, .on_drawable = on_drawable, .on_preview = on_preview, .user = user, .err = err};
+    qctx x = {.r = r,
+              .q = q,
+              .shift = block_shift(r),
+              .on_drawable = on_drawable,
+              .on_preview = on_preview,
+              .user = user,
+              .err = err};
     slog_status st = SLOG_OK;
     uint8_t *visited = blocks_of(r, q->timelines);
     if (!visited) return slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "query");
@@ -541,7 +650,7 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
     slog_clear_error(err);
     if (stats) memset(stats, 0, sizeof *stats);
     slog_query all = {.t0 = INT64_MIN, .t1 = INT64_MAX};
-    qctx x = {.r = r, .q = &all, .err = err};
+    qctx x = {.r = r, .q = &all, .shift = block_shift(r), .err = err};
     uint64_t kinds[3] = {0};
     uint64_t *per_cat = calloc(r->info.n_categories + 1u, sizeof *per_cat);
     int64_t *cat_ns = calloc(r->info.n_categories + 1u, sizeof *cat_ns);
@@ -581,7 +690,8 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
         for (uint32_t k = 0; k < d->n_drawables && !st; k++) {
             slog_drawable dr;
             bool mirror;
-            if (!decode_drawable(r, &c, lo, hi, 0, &prev, &dr, x.info, &mirror) || !in_block(r, d->tree, &dr, mirror)) {
+            if (!decode_drawable(r, &c, lo, hi, 0, &prev, &dr, x.info, &mirror) ||
+                !in_block(x.shift, d->tree, &dr, mirror)) {
                 st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->node_off,
                                     "malformed drawable %u of node (%u, %u, %llu)", k, d->tree, d->level,
                                     (unsigned long long)d->index);

@@ -449,6 +449,7 @@ slog_status slog_reader_open(slog_reader **out, const char *path, slog_error *er
 void slog_reader_close(slog_reader *r)
 {
     if (!r) return;
+    rd_cache_free(r);
     if (r->fd >= 0) close(r->fd);
     for (uint32_t i = 0; i < r->n_cats_alloc; i++) {
         slog_category *k = &r->cats[i];

@@ -45,6 +45,7 @@ struct slog_reader {
     rd_node *nodes; /* by tree (blocks, then the overview), level descending, index */
     rd_tree *trees; /* n_blocks + 1: the blocks', then the overview's */
     _Atomic uint64_t bytes_read, nodes_read;
+    struct rd_cache *cache; /* decoded nodes kept across queries; NULL: none */
 };
 
 /* The tree's entry for a block number or SLOG_TREE_OVERVIEW. */
@@ -87,6 +88,45 @@ slog_status rd_own_records(slog_reader *r, const rd_node *d, rd_scratch *s, slog
  * returns false to stop. query.c. */
 typedef bool (*rd_record_cb)(void *user, const slog_drawable *d, bool mirror);
 slog_status rd_node_records(slog_reader *r, const rd_node *d, rd_record_cb cb, void *user, slog_error *err);
+
+/* A node's record as the cache keeps it: its fields without info values,
+ * and where it starts in the block (decoded again when its values are
+ * wanted). */
+typedef struct rd_rec {
+    int64_t start, end;
+    uint32_t timeline, end_timeline, category;
+    uint32_t pos; /* bytes from the node's first record (blocks < 2^31) */
+    uint8_t kind, mirror;
+} rd_rec;
+
+/* A decoded node: the verified block and its records. Shared by the
+ * queries holding it (refs), immutable once made. cache.c. */
+typedef struct rd_centry {
+    uint64_t node;          /* index into r->nodes */
+    uint8_t *own;           /* the block as read */
+    const uint8_t *recs_at; /* its first record */
+    size_t recs_len;        /* bytes from there to the end of the block */
+    uint32_t n;
+    rd_rec *recs;
+    size_t bytes; /* what it counts against the cache's bound */
+    unsigned refs;
+    bool in_table;
+    struct rd_centry *newer, *older; /* recency list */
+} rd_centry;
+
+/* An entry of n records for node (its block and records still to be
+ * filled in), or NULL when out of memory. */
+rd_centry *rd_centry_new(uint64_t node, uint32_t n);
+/* The cached entry of node, held for the caller, or NULL (a miss). */
+rd_centry *rd_cache_get(slog_reader *r, uint64_t node);
+/* Offer a filled entry, held by the caller, to the cache: kept unless it
+ * alone exceeds the bound or the node was cached meanwhile; older entries
+ * are let go until the cache is within its bound. */
+void rd_cache_put(slog_reader *r, rd_centry *e);
+/* Let go of an entry from rd_cache_get, rd_cache_put or rd_centry_new:
+ * freed once neither the cache nor any query holds it. */
+void rd_cache_release(slog_reader *r, rd_centry *e);
+void rd_cache_free(slog_reader *r);
 
 slog_status rd_pread(slog_reader *r, void *dst, size_t n, uint64_t off, slog_error *err);
 slog_status rd_block(slog_reader *r, const char *tag, uint64_t off, uint64_t size, uint8_t **owner,

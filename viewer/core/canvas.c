@@ -109,53 +109,65 @@ static void stack_columns(sv_raster *ras, const int *xs, int i_lo, int i_hi, dou
 }
 
 /* The same stack when scene column i_first + k is exactly pixel x_first + k
- * (the scene was queried for this viewport: the usual case), a pixel row
- * at a time. Category q of column k spans rows [tops[q], tops[q-1]) with
- * tops[-1] = y_base, so pixel (k, y) shows category #{q : tops[q] > y},
- * or stays as it is when that is n_st. Column by column, the short
- * vertical runs of varying length mispredicted a branch at nearly every
- * step; this way halves the histograms' share of a zoomed-out frame.
- * Neighbouring columns often stack alike (a state longer than a column):
- * a run of columns with the same tops is worked out once per pixel row and
- * filled. tops: n * n_st ints, column k's at k * n_st; starts: n + 1 ints. */
+ * (the scene was queried for this viewport: the usual case). Category q of
+ * column k spans rows [top(q, k), top(q-1, k)) with top(-1, k) = y_base.
+ * The tops are worked out a category at a time over all columns (tops[q *
+ * n + k], the running sums in bse), a loop without branches the compiler
+ * vectorises: column by column, a branch on each category's value (most
+ * are absent from a given column) mispredicted and floor() took its
+ * steps. Neighbouring columns often stack alike (a state longer than a
+ * column): a run of columns with the same tops (starts) is filled once, a
+ * box per non-empty span. tops: n * n_st; bse: n; same: n; starts: n + 1. */
 static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double bottom, double H, uint32_t n_st,
-                       const float *const *st_cols, const uint32_t *st_c, int *tops, int *starts, uint32_t *cur)
+                       const float *const *st_cols, const uint32_t *st_c, int *tops, float *bse, uint8_t *same,
+                       int *starts)
 {
-    int y_base = stack_y(bottom, H, 0), y_min = y_base, n_runs = 0;
-    for (int k = 0; k < n; k++) {
-        int *t = tops + (size_t)k * n_st;
-        float bse = 0;
-        for (uint32_t q = 0; q < n_st; q++) {
-            float v = st_cols[q][i_first + k];
-            if (v > 0) bse = bse + v > 1 ? 1 : bse + v;
-            t[q] = stack_y(bottom, H, bse);
+    int y_base = stack_y(bottom, H, 0), n_runs = 0;
+    /* Where every top is at least a pixel below y = 0 (the stack is at
+     * most H high; only a row partly above the canvas is not) the cast
+     * truncates as stack_y's floor() rounds. */
+    int trunc = bottom + 0.5 - (H > 0 ? H : 0) >= 1;
+    for (int k = 0; k < n; k++) bse[k] = 0, same[k] = k > 0;
+    for (uint32_t q = 0; q < n_st; q++) {
+        const float *col = st_cols[q] + i_first;
+        int *t = tops + (size_t)q * n;
+        if (trunc) {
+            for (int k = 0; k < n; k++) {
+                /* as `if (v > 0) bse = min(1, bse + v)`, as selects */
+                float v = col[k], nb = bse[k] + v;
+                nb = nb > 1 ? 1.0f : nb;
+                float b = v > 0 ? nb : bse[k];
+                bse[k] = b;
+                t[k] = (int)(bottom - b * H + 0.5);
+            }
+        } else {
+            for (int k = 0; k < n; k++) {
+                float v = col[k], nb = bse[k] + v;
+                nb = nb > 1 ? 1.0f : nb;
+                float b = v > 0 ? nb : bse[k];
+                bse[k] = b;
+                t[k] = stack_y(bottom, H, b);
+            }
         }
-        if (t[n_st - 1] < y_min) y_min = t[n_st - 1];
-        if (!k || memcmp(t, t - n_st, sizeof *t * n_st) != 0) starts[n_runs++] = k;
+        for (int k = 1; k < n; k++) same[k] &= t[k] == t[k - 1];
     }
+    for (int k = 0; k < n; k++)
+        if (!same[k]) starts[n_runs++] = k;
     starts[n_runs] = n;
-    if (y_min < 0) y_min = 0;
     int y_end = y_base < ras->h ? y_base : ras->h;
-    /* A run's q at pixel row y, #{j : t[j] > y}, is the length of the
-     * prefix of its tops below y (tops do not rise with j), which only
-     * shortens as y grows: each run's is moved on from the row above, not
-     * counted again over every category at every row. */
     for (int r = 0; r < n_runs; r++) {
-        const int *t = tops + (size_t)starts[r] * n_st;
-        uint32_t q = 0;
-        while (q < n_st && t[q] > y_min) q++;
-        cur[r] = q;
-    }
-    for (int y = y_min; y < y_end; y++) {
-        uint32_t *px = ras->px + (size_t)y * ras->stride + x_first;
-        for (int r = 0; r < n_runs; r++) {
-            const int *t = tops + (size_t)starts[r] * n_st;
-            uint32_t q = cur[r];
-            while (q > 0 && t[q - 1] <= y) q--;
-            cur[r] = q;
-            if (q == n_st) continue;
+        int k0 = starts[r], xa = x_first + k0, xb = x_first + starts[r + 1];
+        /* tops do not rise with q: the spans go up the column */
+        int below = y_end;
+        for (uint32_t q = 0; q < n_st && below > 0; q++) {
+            int top = tops[(size_t)q * n + k0], above = top > 0 ? top : 0;
+            if (above >= below) continue;
             uint32_t c = st_c[q];
-            for (int k = starts[r]; k < starts[r + 1]; k++) px[k] = c;
+            for (int y = above; y < below; y++) {
+                uint32_t *px = ras->px + (size_t)y * ras->stride;
+                for (int x = xa; x < xb; x++) px[x] = c;
+            }
+            below = above;
         }
     }
 }
@@ -173,9 +185,11 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     const float **st_cols = malloc(sizeof *st_cols * (p->pal->n + 1));
     uint32_t *st_c = malloc(sizeof *st_c * (p->pal->n + 1));
     int *tops = malloc(sizeof(int) * ((size_t)s->width * (p->pal->n + 1) + 2));
-    uint32_t *cur = malloc(sizeof *cur * ((size_t)s->width + 1));
-    if (!xs || !st_cols || !st_c || !tops || !cur) {
-        free(cur);
+    float *bse = malloc(sizeof(float) * ((size_t)s->width + 1));
+    uint8_t *same = malloc((size_t)s->width + 1);
+    if (!xs || !st_cols || !st_c || !tops || !bse || !same) {
+        free(bse);
+        free(same);
         free(xs);
         free(st_cols);
         free(st_c);
@@ -219,8 +233,8 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
             }
         }
         if (n_st && one_to_one)
-            stack_rows(ras, x_first, i_first, n, bottom, H, n_st, st_cols, st_c, tops,
-                       tops + (size_t)s->width * p->pal->n, cur);
+            stack_rows(ras, x_first, i_first, n, bottom, H, n_st, st_cols, st_c, tops, bse, same,
+                       tops + (size_t)s->width * p->pal->n);
         else if (n_st)
             stack_columns(ras, xs, i_lo, i_hi, bottom, H, n_st, st_cols, st_c);
         for (size_t k = a; k < b; k++) {
@@ -252,7 +266,8 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     free(st_cols);
     free(st_c);
     free(tops);
-    free(cur);
+    free(bse);
+    free(same);
     sv_raster_cairo(ras);
     (void)cr;
 }
@@ -275,6 +290,8 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
     int i_lo = (int)floor(-cx0 / cdx) - 1, i_hi = (int)ceil((w - cx0) / cdx) + 1;
     if (i_lo < 0) i_lo = 0;
     if (i_hi > d->width) i_hi = d->width;
+    float last_n = 0;
+    uint32_t last_c = 0;
     for (uint32_t i_tl = 0; i_tl < d->n_timelines; i_tl++) {
         uint32_t tl = d->tl_first + i_tl;
         const sv_row *row = sv_layout_row_of(p->lay, tl);
@@ -293,8 +310,13 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
             int x0 = (int)floor(cx0 + i * cdx), x1 = (int)floor(cx0 + (i + 1) * cdx);
             if (x1 <= x0) x1 = x0 + 1;
             if (n > 0) {
-                double t = sqrt(n / d->max);
-                sv_raster_fill(ras, x0, x1, y0, y1, sv_premul(base, 1, 0.25 + 0.75 * t));
+                /* counts repeat (a message or two per column): the last
+                 * one's colour is reused */
+                if (n != last_n) {
+                    last_n = n;
+                    last_c = sv_premul(base, 1, 0.25 + 0.75 * sqrt(n / d->max));
+                }
+                sv_raster_fill(ras, x0, x1, y0, y1, last_c);
             } else if (d->folded_unfiltered && fo[i] > 0 && (x0 & 2)) {
                 sv_raster_fill(ras, x0, x1, y0, y1, sv_premul(base, 1, 0.18));
             }
@@ -367,8 +389,11 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
             /* one pixel either side, across the line */
             int steep = fabs(g->y1 - g->y0) > fabs(g->x1 - g->x0);
             double ox = steep ? 1 : 0, oy = steep ? 0 : 1;
-            sv_raster_line(ras, g->x0 - ox, g->y0 - oy, g->x1 - ox, g->y1 - oy, halo);
-            sv_raster_line(ras, g->x0 + ox, g->y0 + oy, g->x1 + ox, g->y1 + oy, halo);
+            const double below[4] = {g->x0 - ox, g->y0 - oy, g->x1 - ox, g->y1 - oy},
+                         above[4] = {g->x0 + ox, g->y0 + oy, g->x1 + ox, g->y1 + oy};
+            /* one walk for both (each pixel of the one's written once,
+             * the line's rows read once rather than twice) */
+            sv_raster_line_pair(ras, below, above, halo);
         }
         for (size_t i = 0; i < n; i++)
             sv_raster_line(ras, segs[i].x0, segs[i].y0, segs[i].x1, segs[i].y1,
@@ -474,7 +499,7 @@ static double row_height(const sv_layout *lay, uint32_t tl)
  * than a diamond, as one Cairo path, and outlined diamonds elsewhere, into
  * the raster. */
 static void draw_event_run(cairo_t *cr, sv_raster *ras, double w, double h, const sv_canvas_params *p, const sv_geom *g,
-                           size_t k0, size_t k1, const uint32_t *n_ev, sv_diamond_stamps *stamps)
+                           size_t k0, size_t k1, const uint32_t *n_ev)
 {
     const sv_scene *s = p->scene;
     uint32_t cat = s->items[s->order[k0]].category;
@@ -496,7 +521,6 @@ static void draw_event_run(cairo_t *cr, sv_raster *ras, double w, double h, cons
         sv_set_rgba(cr, rgba, 0.8, 1);
         cairo_fill(cr);
     }
-    if (!stamps) return;
     uint32_t fill = sv_premul(rgba, 1, 1), line = sv_premul(rgba, 0.45, 1);
     sv_raster_direct(ras);
     for (size_t k = k0; k < k1; k++) {
@@ -504,7 +528,7 @@ static void draw_event_run(cairo_t *cr, sv_raster *ras, double w, double h, cons
         double x, y;
         if (!(n_ev && n_ev[it->timeline] * 12.0 > w) && row_height(p->lay, it->timeline) >= SV_EVENT_ROW_MIN &&
             sv_geom_event(g, it, &x, &y) && x >= -8 && x <= w + 8 && y >= -8 && y <= h + 8)
-            sv_raster_diamond(ras, stamps, x, y, fill, line);
+            sv_raster_diamond(ras, x, y, fill, line);
     }
     sv_raster_cairo(ras);
 }
@@ -517,7 +541,6 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
     arrow_seg *segs = NULL;
     size_t n_seg = 0, cap_seg = 0;
     PangoLayout *name_layout[2] = {NULL, NULL};
-    sv_diamond_stamps *stamps = calloc(1, sizeof *stamps);
     /* Dense events become ticks instead of overlapping diamonds: a
      * timeline with more than one event per 12 pixels gets ticks. */
     uint32_t *n_ev = calloc((size_t)s->n_timelines + 1, sizeof(uint32_t));
@@ -546,7 +569,7 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
             while (e < s->n_items && s->items[s->order[e]].kind == SLOG_KIND_EVENT &&
                    s->items[s->order[e]].category == it->category)
                 e++;
-            draw_event_run(cr, ras, w, h, p, &g, k, e, n_ev, stamps);
+            draw_event_run(cr, ras, w, h, p, &g, k, e, n_ev);
             k = e - 1;
         } else {
             double x0, y0, x1, y1;
@@ -579,7 +602,6 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
     draw_arrow_segs(cr, ras, segs, n_seg, n_arrows, w, h, p->pal->arrows == SV_ARROWS_CATEGORY);
     free(segs);
     free(n_ev);
-    free(stamps);
     for (int i = 0; i < 2; i++)
         if (name_layout[i]) g_object_unref(name_layout[i]);
 }

@@ -27,6 +27,9 @@ slog_status sv_doc_open(sv_doc *d, const char *path, slog_error *err)
         return s;
     }
     d->fi = slog_reader_info(d->r);
+    /* zooms and pans ask again for most of the nodes the frame before
+     * decoded; without memory for it the viewer works uncached */
+    (void)slog_reader_set_cache(d->r, SV_NODE_CACHE_BYTES);
     uint32_t nt = d->fi->n_timelines, nc = d->fi->n_categories;
     d->tl_labels = calloc(nt + 1, sizeof(char *));
     d->tl_groups = calloc(nt + 1, sizeof(char *));
@@ -423,6 +426,8 @@ int sv_headless_render(const sv_headless_opts *o, FILE *errf)
             fprintf(errf, "slog2-view: %s\n", err.message[0] ? err.message : slog_strerror(err.status));
         return 1;
     }
+    /* one picture: no later query would use the decoded nodes */
+    (void)slog_reader_set_cache(d.r, 0);
     sv_theme_set_dark(o->dark);
     int rc = 1;
     sv_layout lay = {0};

@@ -3,6 +3,8 @@
 #include "raster.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "scene.h"
@@ -84,22 +86,28 @@ static inline void line_blend(uint32_t *px, uint32_t c, double cov)
 
 /* An anti-aliased 1 px line (Xiaolin Wu): each step along the major axis
  * splits its ink between the two pixels nearest the exact line. Clipped to
- * the raster first, so a line far outside costs nothing. */
-void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, uint32_t c)
+ * the raster first, so a line far outside costs nothing. wu_setup works
+ * out the steps (0: nothing to draw), wu_step draws one. */
+typedef struct wu_line {
+    int steep, xs, xe;
+    double y, grad;
+} wu_line;
+
+static int wu_setup(const sv_raster *ras, double x0, double y0, double x1, double y1, wu_line *l)
 {
     /* Liang-Barsky clip to [-1, w] x [-1, h] */
     double t0 = 0, t1 = 1, dx = x1 - x0, dy = y1 - y0;
     double p[4] = {-dx, dx, -dy, dy}, q[4] = {x0 + 1, ras->w - x0, y0 + 1, ras->h - y0};
     for (int i = 0; i < 4; i++) {
         if (p[i] == 0) {
-            if (q[i] < 0) return;
+            if (q[i] < 0) return 0;
         } else {
             double r = q[i] / p[i];
             if (p[i] < 0) {
-                if (r > t1) return;
+                if (r > t1) return 0;
                 if (r > t0) t0 = r;
             } else {
-                if (r < t0) return;
+                if (r < t0) return 0;
                 if (r < t1) t1 = r;
             }
         }
@@ -122,22 +130,58 @@ void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, 
         ay = by;
         by = t;
     }
-    double grad = bx - ax > 1e-9 ? (by - ay) / (bx - ax) : 0;
-    int xs = (int)floor(ax + 0.5), xe = (int)floor(bx + 0.5);
-    double y = ay + grad * (xs - ax);
-    /* What sv_raster_plot does at each of the two pixels, with the raster's
-     * bounds and the pixel's address worked out per step of the major axis
-     * (x here) rather than per pixel: the lines of a frame's messages are
-     * millions of pixels. */
+    l->steep = steep;
+    l->grad = bx - ax > 1e-9 ? (by - ay) / (bx - ax) : 0;
+    l->xs = (int)floor(ax + 0.5);
+    l->xe = (int)floor(bx + 0.5);
+    l->y = ay + l->grad * (l->xs - ax);
+    return 1;
+}
+
+/* What sv_raster_plot does at each of the two pixels of major step x, with
+ * the raster's bounds and the pixel's address worked out per step rather
+ * than per pixel: the lines of a frame's messages are millions of pixels. */
+static inline void wu_step(const sv_raster *ras, int steep, int x, double y, uint32_t c)
+{
     int n_maj = steep ? ras->h : ras->w, n_min = steep ? ras->w : ras->h;
+    if (x < 0 || x >= n_maj) return;
     size_t maj_step = steep ? (size_t)ras->stride : 1, min_step = steep ? 1 : (size_t)ras->stride;
-    for (int x = xs; x <= xe; x++, y += grad) {
-        if (x < 0 || x >= n_maj) continue;
-        int yi = (int)floor(y);
-        double f = y - yi;
-        uint32_t *px = ras->px + (size_t)x * maj_step;
-        if (yi >= 0 && yi < n_min && 1 - f > 0) line_blend(px + (size_t)yi * min_step, c, 1 - f);
-        if (yi + 1 >= 0 && yi + 1 < n_min && f > 0) line_blend(px + (size_t)(yi + 1) * min_step, c, f);
+    int yi = (int)floor(y);
+    double f = y - yi;
+    uint32_t *px = ras->px + (size_t)x * maj_step;
+    if (yi >= 0 && yi < n_min && 1 - f > 0) line_blend(px + (size_t)yi * min_step, c, 1 - f);
+    if (yi + 1 >= 0 && yi + 1 < n_min && f > 0) line_blend(px + (size_t)(yi + 1) * min_step, c, f);
+}
+
+void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, uint32_t c)
+{
+    wu_line l;
+    if (!wu_setup(ras, x0, y0, x1, y1, &l)) return;
+    double y = l.y;
+    for (int x = l.xs; x <= l.xe; x++, y += l.grad) wu_step(ras, l.steep, x, y, c);
+}
+
+void sv_raster_line_pair(sv_raster *ras, const double a[4], const double b[4], uint32_t c)
+{
+    wu_line la, lb;
+    int oa = wu_setup(ras, a[0], a[1], a[2], a[3], &la), ob = wu_setup(ras, b[0], b[1], b[2], b[3], &lb);
+    if (!oa || !ob || la.steep != lb.steep) {
+        if (oa) sv_raster_line(ras, a[0], a[1], a[2], a[3], c);
+        if (ob) sv_raster_line(ras, b[0], b[1], b[2], b[3], c);
+        return;
+    }
+    /* each line's y advances over its own steps exactly as alone */
+    int lo = la.xs < lb.xs ? la.xs : lb.xs, hi = la.xe > lb.xe ? la.xe : lb.xe;
+    double ya = la.y, yb = lb.y;
+    for (int x = lo; x <= hi; x++) {
+        if (x >= la.xs && x <= la.xe) {
+            wu_step(ras, la.steep, x, ya, c);
+            ya += la.grad;
+        }
+        if (x >= lb.xs && x <= lb.xe) {
+            wu_step(ras, lb.steep, x, yb, c);
+            yb += lb.grad;
+        }
     }
 }
 
@@ -154,26 +198,57 @@ static double diamond_cover(double px, double py, double cx, double cy, double r
     return sum / 16;
 }
 
-void sv_raster_diamond(sv_raster *ras, sv_diamond_stamps *st, double cx, double cy, uint32_t fill, uint32_t line)
+/* The stamps, made one phase at a time under the lock and published by
+ * their flag (release), read after it (acquire). */
+static struct {
+    float fill[SV_STAMP_PHASES * SV_STAMP_PHASES][SV_STAMP_N * SV_STAMP_N];
+    float line[SV_STAMP_PHASES * SV_STAMP_PHASES][SV_STAMP_N * SV_STAMP_N];
+} stamps;
+static _Atomic uint8_t stamp_made[SV_STAMP_PHASES * SV_STAMP_PHASES];
+static pthread_mutex_t stamp_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void make_stamp(int ph, int qx, int qy)
+{
+    double fx = (qx + 0.5) / SV_STAMP_PHASES, fy = (qy + 0.5) / SV_STAMP_PHASES, h = M_SQRT1_2;
+    for (int j = 0; j < SV_STAMP_N; j++)
+        for (int i = 0; i < SV_STAMP_N; i++) {
+            double px = i - SV_STAMP_N / 2, py = j - SV_STAMP_N / 2;
+            double in = diamond_cover(px, py, fx, fy, SV_EVENT_R - h);
+            stamps.fill[ph][j * SV_STAMP_N + i] = (float)diamond_cover(px, py, fx, fy, SV_EVENT_R);
+            stamps.line[ph][j * SV_STAMP_N + i] = (float)(diamond_cover(px, py, fx, fy, SV_EVENT_R + h) - in);
+        }
+}
+
+void sv_raster_diamond(sv_raster *ras, double cx, double cy, uint32_t fill, uint32_t line)
 {
     int ix = (int)floor(cx), iy = (int)floor(cy);
     int qx = (int)((cx - ix) * SV_STAMP_PHASES), qy = (int)((cy - iy) * SV_STAMP_PHASES);
     int ph = qy * SV_STAMP_PHASES + qx;
-    if (!st->made[ph]) {
-        double fx = (qx + 0.5) / SV_STAMP_PHASES, fy = (qy + 0.5) / SV_STAMP_PHASES, h = M_SQRT1_2;
+    if (!atomic_load_explicit(&stamp_made[ph], memory_order_acquire)) {
+        pthread_mutex_lock(&stamp_lock);
+        if (!atomic_load_explicit(&stamp_made[ph], memory_order_relaxed)) {
+            make_stamp(ph, qx, qy);
+            atomic_store_explicit(&stamp_made[ph], 1, memory_order_release);
+        }
+        pthread_mutex_unlock(&stamp_lock);
+    }
+    const float *sf = stamps.fill[ph], *sl = stamps.line[ph];
+    int x0 = ix - SV_STAMP_N / 2, y0 = iy - SV_STAMP_N / 2;
+    if (x0 < 0 || y0 < 0 || x0 + SV_STAMP_N > ras->w || y0 + SV_STAMP_N > ras->h) {
         for (int j = 0; j < SV_STAMP_N; j++)
             for (int i = 0; i < SV_STAMP_N; i++) {
-                double px = i - SV_STAMP_N / 2, py = j - SV_STAMP_N / 2;
-                double in = diamond_cover(px, py, fx, fy, SV_EVENT_R - h);
-                st->fill[ph][j * SV_STAMP_N + i] = (float)diamond_cover(px, py, fx, fy, SV_EVENT_R);
-                st->line[ph][j * SV_STAMP_N + i] = (float)(diamond_cover(px, py, fx, fy, SV_EVENT_R + h) - in);
+                sv_raster_plot(ras, x0 + i, y0 + j, fill, sf[j * SV_STAMP_N + i]);
+                sv_raster_plot(ras, x0 + i, y0 + j, line, sl[j * SV_STAMP_N + i]);
             }
-        st->made[ph] = 1;
+        return;
     }
-    for (int j = 0; j < SV_STAMP_N; j++)
+    /* the whole stamp on the raster: sv_raster_plot without its bounds */
+    for (int j = 0; j < SV_STAMP_N; j++) {
+        uint32_t *row = ras->px + (size_t)(y0 + j) * ras->stride + x0;
         for (int i = 0; i < SV_STAMP_N; i++) {
-            int x = ix + i - SV_STAMP_N / 2, y = iy + j - SV_STAMP_N / 2;
-            sv_raster_plot(ras, x, y, fill, st->fill[ph][j * SV_STAMP_N + i]);
-            sv_raster_plot(ras, x, y, line, st->line[ph][j * SV_STAMP_N + i]);
+            float f = sf[j * SV_STAMP_N + i], l = sl[j * SV_STAMP_N + i];
+            if (f > 0) line_blend(row + i, fill, f);
+            if (l > 0) line_blend(row + i, line, l);
         }
+    }
 }

@@ -71,6 +71,12 @@ void sv_raster_direct(sv_raster *ras);
 void sv_raster_cairo(sv_raster *ras);
 /* An anti-aliased 1 px line of premultiplied colour c. */
 void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, uint32_t c);
+/* Lines a then b ({x0, y0, x1, y1} each) in one walk along their major
+ * axis, the pixels as sv_raster_line(a) then sv_raster_line(b) leave them:
+ * a pixel lies at one step of the walk, where a is blended before b (two
+ * calls when the lines' major axes differ). For the two copies of a line
+ * that make its halo, whose pixels share rows or cache lines. */
+void sv_raster_line_pair(sv_raster *ras, const double a[4], const double b[4], uint32_t c);
 
 /* Event diamonds (|x - cx| + |y - cy| <= SV_EVENT_R, filled, with a 1 px
  * outline) written into the raster. A Cairo fill and stroke per diamond
@@ -81,18 +87,13 @@ void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, 
  * covered area of three nested diamonds. Those depend on where the centre
  * lies within its pixel, quantised to 1/16 pixel (a quarter moved edges by
  * up to 65 of 255 levels against Cairo's, a sixteenth by at most 20): one
- * stamp of 11 x 11 pixels per phase, made when first used in a frame. */
+ * stamp of 11 x 11 pixels per phase, made when first used and kept for
+ * the life of the process (they depend on nothing else; made again for
+ * every frame, they had been half of the diamonds' cost). */
 #define SV_STAMP_N      11 /* pixels -5..5 around the centre's pixel: r + 0.71 < 5 */
 #define SV_STAMP_PHASES 16
 
-typedef struct sv_diamond_stamps {
-    uint8_t made[SV_STAMP_PHASES * SV_STAMP_PHASES];
-    float fill[SV_STAMP_PHASES * SV_STAMP_PHASES][SV_STAMP_N * SV_STAMP_N];
-    float line[SV_STAMP_PHASES * SV_STAMP_PHASES][SV_STAMP_N * SV_STAMP_N];
-} sv_diamond_stamps;
-
-/* An event diamond of radius SV_EVENT_R centred at (cx, cy); st caches the
- * stamps (zeroed before the frame's first diamond). */
-void sv_raster_diamond(sv_raster *ras, sv_diamond_stamps *st, double cx, double cy, uint32_t fill, uint32_t line);
+/* An event diamond of radius SV_EVENT_R centred at (cx, cy). Thread-safe. */
+void sv_raster_diamond(sv_raster *ras, double cx, double cy, uint32_t fill, uint32_t line);
 
 #endif

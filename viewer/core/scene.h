@@ -17,6 +17,11 @@
 #include "viewport.h"
 #include <slog2/slog.h>
 
+/* The reader's cache of decoded nodes (slog_reader_set_cache) for a
+ * document: about what a zoomed window decodes when its leaves carry no
+ * previews, so zooms and pans in it read nothing again. */
+#define SV_NODE_CACHE_BYTES ((uint64_t)256 << 20)
+
 /* More real drawables than this in one frame stop the query; the frame is
  * drawn from what arrived and marked incomplete. */
 #define SV_SCENE_MAX_ITEMS 4000000

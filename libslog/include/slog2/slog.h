@@ -674,6 +674,32 @@ uint64_t slog_reader_bytes_read(const slog_reader *r);
 SLOG_API
 uint64_t slog_reader_nodes_read(const slog_reader *r);
 
+/* A cache of decoded tree nodes, off when a reader is opened. With it on,
+ * a query keeps the nodes whose drawables it decodes (the verified block
+ * and its records), and later queries deliver those nodes from memory
+ * without reading or decoding them again: a viewer's zooms and pans ask
+ * for overlapping windows. The nodes used least recently are let go to
+ * keep the memory at most max_bytes (a node larger than that is not
+ * kept). What a query delivers is the same with or without the cache;
+ * only its stats differ (a node from the cache adds nothing to nodes_read
+ * and bytes_read). Queries from several threads share the cache.
+ * max_bytes 0 turns it off and frees it. Call it while no query of r
+ * runs. */
+typedef struct slog_cache_stats {
+    uint64_t hits;      /* nodes delivered from the cache */
+    uint64_t misses;    /* nodes read and decoded while it was on */
+    uint64_t evictions; /* nodes let go to stay within max_bytes */
+    uint64_t entries;   /* nodes held now */
+    uint64_t bytes;     /* what they take, counted against max_bytes */
+    uint64_t max_bytes;
+} slog_cache_stats;
+
+SLOG_API
+slog_status slog_reader_set_cache(slog_reader *r, uint64_t max_bytes);
+/* The counters since the cache was turned on (all 0 when it is off). */
+SLOG_API
+void slog_reader_cache_stats(const slog_reader *r, slog_cache_stats *out);
+
 #ifdef __cplusplus
 }
 #endif
