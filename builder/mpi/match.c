@@ -25,12 +25,12 @@
 #include <string.h>
 
 #include "htab.h"
+#include "reqtab.h"
 
 typedef enum op_kind { OP_SEND, OP_RECV } op_kind;
 
 struct inst;
 struct chan;
-struct mreq;
 
 /* An intrusive FIFO of ops: every op is in at most one queue, so the links
  * live in the op and queueing allocates nothing (GQueue made a GList node
@@ -62,7 +62,8 @@ typedef struct mop {
                             * the chosen channel directly */
     uint64_t seq;              /* heap tie-break */
     struct inst *inst;         /* held while in inst->recvs / inst->deferred */
-    struct mreq *req;          /* request it belongs to, while active */
+    int32_t req_id;            /* its request's id on its rank while it has
+                                * one (req_cur), else MATCH_NO_REQUEST */
     struct oq *where;          /* queue holding it */
     struct mop *qprev, *qnext; /* links in that queue */
     struct chan *chan;         /* when in a channel */
@@ -120,60 +121,6 @@ typedef struct dgroup {
     struct dgroup *next_same; /* next group with the same key hash */
 } dgroup;
 
-typedef struct mreq {
-    op_kind kind;
-    bool persistent;
-    match_post init;        /* persistent: the envelope each Start posts */
-    mop *cur;               /* the active operation, if any */
-    struct mreq *next_free; /* on match_ctx.free_reqs */
-} mreq;
-
-/* A rank's requests. libdumpi numbers them from 0 and reuses freed ids, so
- * a rank's live ids stay small: those index an array (a hash probe here
- * was a twentieth of the writer thread's time); larger or negative ones,
- * from other tracers or a corrupt file, go to the hash. */
-
-typedef struct reqtab {
-    mreq **dense; /* [id] for 0 <= id < n_dense */
-    uint32_t n_dense;
-    htab other;
-} reqtab;
-
-static inline mreq *reqtab_get(const reqtab *t, int id)
-{
-    if ((uint32_t)id < t->n_dense) return t->dense[id];
-    return htab_get(&t->other, (uint32_t)id);
-}
-
-/* Insert or replace; returns the request replaced (NULL if none). */
-static mreq *reqtab_put(reqtab *t, int id, mreq *q)
-{
-    if ((uint32_t)id >= t->n_dense && (uint32_t)id < MATCH_REQ_DENSE) {
-        uint32_t n = t->n_dense ? t->n_dense : 16;
-        while (n <= (uint32_t)id) n *= 2;
-        t->dense = g_renew(mreq *, t->dense, n);
-        memset(t->dense + t->n_dense, 0, (n - t->n_dense) * sizeof *t->dense);
-        t->n_dense = n;
-    }
-    if ((uint32_t)id < t->n_dense) {
-        mreq *old = t->dense[id];
-        t->dense[id] = q;
-        return old;
-    }
-    return htab_put(&t->other, (uint32_t)id, q);
-}
-
-/* Remove; returns the request removed (NULL if absent). */
-static mreq *reqtab_remove(reqtab *t, int id)
-{
-    if ((uint32_t)id < t->n_dense) {
-        mreq *old = t->dense[id];
-        t->dense[id] = NULL;
-        return old;
-    }
-    return htab_remove(&t->other, (uint32_t)id);
-}
-
 struct match_ctx {
     comm_ctx *comms;
     uint32_t n_ranks; /* comm_ctx_n_ranks(comms), fixed */
@@ -184,8 +131,9 @@ struct match_ctx {
     size_t n_chans;        /* channels in chans (a hash may hold several) */
     htab dgroups;          /* dgroup_hash -> dgroup* chained by next_same */
     size_t n_waiting;      /* inferred receives waiting for a send */
-    reqtab *reqs;          /* per rank: request id -> mreq* */
-    mreq *free_reqs;       /* recycled requests: one per Isend/Irecv */
+    reqtab *reqs;          /* per rank: request id -> slot (reqtab.h) */
+    GArray *inits;         /* match_post: persistent requests' envelopes */
+    GArray *free_inits;    /* uint32_t: indexes of inits free again */
     GPtrArray *heap;       /* mop* min-heap on (time, seq) */
     GHashTable *unmatched; /* match_unmatched* (count = value) */
     GArray *list;          /* built by match_finish */
@@ -291,7 +239,7 @@ static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
     o->st_source = o->st_tag = 0;
     o->seq = m->next_seq++;
     o->inst = NULL;
-    o->req = NULL;
+    o->req_id = MATCH_NO_REQUEST;
     o->where = NULL;
     o->qprev = o->qnext = NULL;
     o->chan = NULL;
@@ -361,7 +309,6 @@ static void op_free(match_ctx *m, mop *o)
 {
     op_unlink(m, o);
     heap_remove(m, o);
-    if (o->req && o->req->cur == o) o->req->cur = NULL;
     m->stats.n_in_flight--;
     o->live = false;
     o->next_free = m->free_mops;
@@ -889,13 +836,50 @@ static void on_resolved(void *user, comm_ref *ref)
 
 /* ------------------------------------------------------------ requests */
 
-/* A request left the table: detach its operation and recycle it. */
-static void req_release(match_ctx *m, mreq *q)
+/* The operation rank's request id has, from its slot s. A slot's cur is
+ * not cleared when its operation is freed, paired or leaves the request:
+ * doing so cost a cache miss on the sender's slot at every pairing. It
+ * counts while the operation is live and still names the request, which
+ * only the operation last bound to the slot can (req_bind; ops are
+ * recycled, never freed, before match_ctx_free, so cur can be read). */
+static inline mop *req_cur(const rslot *s, uint32_t rank, int id)
 {
-    if (!q) return;
-    if (q->cur) q->cur->req = NULL;
-    q->next_free = m->free_reqs;
-    m->free_reqs = q;
+    mop *o = s->cur;
+    return o && o->live && o->req_id == id && o->rank == rank ? o : NULL;
+}
+
+/* A persistent request's envelope, kept until the request goes. */
+static uint32_t init_keep(match_ctx *m, const match_post *p)
+{
+    uint32_t i;
+    if (m->free_inits->len) {
+        i = g_array_index(m->free_inits, uint32_t, m->free_inits->len - 1);
+        g_array_set_size(m->free_inits, m->free_inits->len - 1);
+        g_array_index(m->inits, match_post, i) = *p;
+    } else {
+        i = m->inits->len;
+        g_array_append_val(m->inits, *p);
+    }
+    return i + 1;
+}
+
+static void init_drop(match_ctx *m, uint32_t init)
+{
+    uint32_t i = init - 1;
+    g_array_append_val(m->free_inits, i);
+}
+
+/* Take rank's request id out of its table: its operation, if any, loses
+ * it. */
+static void req_drop(match_ctx *m, uint32_t rank, int id)
+{
+    reqtab *t = &m->reqs[rank];
+    rslot *s = reqtab_get(t, id);
+    if (!s) return;
+    mop *o = req_cur(s, rank, id);
+    if (o) o->req_id = MATCH_NO_REQUEST;
+    if (s->init) init_drop(m, s->init);
+    reqtab_remove(t, id);
 }
 
 /* The request lost its operation before we saw a completion (freed, or the
@@ -904,7 +888,7 @@ static void req_release(match_ctx *m, mreq *q)
  * placed and is reported. */
 static void orphan(match_ctx *m, mop *o)
 {
-    o->req = NULL;
+    o->req_id = MATCH_NO_REQUEST;
     if (o->kind == OP_SEND || o->completed) return;
     if (!op_is_wild(o)) {
         o->phantom = true;
@@ -917,30 +901,24 @@ static void orphan(match_ctx *m, mop *o)
     if (in) inst_release(m, in, false); /* a blocker went away */
 }
 
-static mreq *req_lookup(match_ctx *m, uint32_t rank, int id)
+/* A new request id on rank: the operation the id had, if still active, is
+ * orphaned. The slot returned is valid until the table changes. */
+static rslot *req_bind(match_ctx *m, uint32_t rank, int id, op_kind kind, bool persistent)
 {
-    return reqtab_get(&m->reqs[rank], id);
-}
-
-static mreq *req_bind(match_ctx *m, uint32_t rank, int id, op_kind kind, bool persistent)
-{
-    mreq *old = req_lookup(m, rank, id);
-    if (old && old->cur) {
+    reqtab *t = &m->reqs[rank];
+    rslot *old = reqtab_get(t, id);
+    mop *o = old ? req_cur(old, rank, id) : NULL;
+    if (o) {
         m->stats.n_request_reused++;
-        mop *o = old->cur;
-        old->cur = NULL;
         orphan(m, o);
     }
-    mreq *q = m->free_reqs;
-    if (q) {
-        m->free_reqs = q->next_free;
-        memset(q, 0, sizeof *q);
-    } else {
-        q = g_new0(mreq, 1);
-    }
-    q->kind = kind;
+    rslot *q = reqtab_slot(t, id);
+    if (q->init) init_drop(m, q->init);
+    q->cur = NULL;
+    q->init = 0;
+    q->kind = (uint8_t)kind;
     q->persistent = persistent;
-    req_release(m, reqtab_put(&m->reqs[rank], id, q));
+    q->used = true;
     return q;
 }
 
@@ -978,7 +956,7 @@ static inline bool ok(match_ctx *m, uint32_t rank)
     return true;
 }
 
-static void post_send(match_ctx *m, const match_post *p, mreq *q)
+static void post_send(match_ctx *m, const match_post *p, rslot *q)
 {
     if (p->peer == MATCH_PROC_NULL) {
         m->stats.n_proc_null++;
@@ -987,7 +965,7 @@ static void post_send(match_ctx *m, const match_post *p, mreq *q)
     mop *o = op_new(m, OP_SEND, p);
     if (q) {
         q->cur = o;
-        o->req = q;
+        o->req_id = p->request;
     }
     comm_ref *ref = comm_ref_lookup(m->comms, p->rank, p->comm);
     if (!ref) {
@@ -1003,7 +981,7 @@ static void post_send(match_ctx *m, const match_post *p, mreq *q)
     route(m, in, o); /* a tail call: the per-send path pays one test */
 }
 
-static mop *post_recv(match_ctx *m, const match_post *p, mreq *q)
+static mop *post_recv(match_ctx *m, const match_post *p, rslot *q)
 {
     if (p->peer == MATCH_PROC_NULL) {
         m->stats.n_proc_null++;
@@ -1012,7 +990,7 @@ static mop *post_recv(match_ctx *m, const match_post *p, mreq *q)
     mop *o = op_new(m, OP_RECV, p);
     if (q) {
         q->cur = o;
-        o->req = q;
+        o->req_id = p->request;
     }
     comm_ref *ref = comm_ref_lookup(m->comms, p->rank, p->comm);
     if (!ref) {
@@ -1104,7 +1082,7 @@ static void complete_recv(match_ctx *m, mop *o, const match_status *st, int64_t 
 slog_status match_send(match_ctx *m, const match_post *p)
 {
     if (!p || !ok(m, p->rank)) return SLOG_ERR_ARG;
-    mreq *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_SEND, false) : NULL;
+    rslot *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_SEND, false) : NULL;
     post_send(m, p, q);
     return SLOG_OK;
 }
@@ -1112,7 +1090,7 @@ slog_status match_send(match_ctx *m, const match_post *p)
 slog_status match_recv_post(match_ctx *m, const match_post *p)
 {
     if (!p || !ok(m, p->rank)) return SLOG_ERR_ARG;
-    mreq *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_RECV, false) : NULL;
+    rslot *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_RECV, false) : NULL;
     mop *o = post_recv(m, p, q);
     if (o) inst_release(m, o->inst, false);
     return SLOG_OK;
@@ -1130,8 +1108,8 @@ slog_status match_recv(match_ctx *m, const match_post *p, const match_status *st
 static slog_status init_common(match_ctx *m, const match_post *p, op_kind kind)
 {
     if (!p || !ok(m, p->rank) || p->request == MATCH_NO_REQUEST) return SLOG_ERR_ARG;
-    mreq *q = req_bind(m, p->rank, p->request, kind, true);
-    q->init = *p;
+    rslot *q = req_bind(m, p->rank, p->request, kind, true);
+    q->init = init_keep(m, p);
     return SLOG_OK;
 }
 
@@ -1148,19 +1126,18 @@ slog_status match_recv_init(match_ctx *m, const match_post *p)
 slog_status match_start(match_ctx *m, uint32_t rank, uint32_t thread, int request, int64_t time)
 {
     if (!ok(m, rank)) return SLOG_ERR_ARG;
-    mreq *q = req_lookup(m, rank, request);
+    rslot *q = reqtab_get(&m->reqs[rank], request);
     if (!q || !q->persistent) {
         m->stats.n_unknown_request++;
         return SLOG_OK;
     }
-    if (q->cur) {
+    mop *cur = req_cur(q, rank, request);
+    if (cur) {
         /* Start on an active request is erroneous; keep what we have. */
         m->stats.n_request_reused++;
-        mop *o = q->cur;
-        q->cur = NULL;
-        orphan(m, o);
+        orphan(m, cur);
     }
-    match_post p = q->init;
+    match_post p = g_array_index(m->inits, match_post, q->init - 1);
     p.rank = rank;
     p.thread = thread;
     p.time = time;
@@ -1177,15 +1154,15 @@ slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int req
                            int64_t time)
 {
     if (!ok(m, rank)) return SLOG_ERR_ARG;
-    mreq *q = req_lookup(m, rank, request);
+    rslot *q = reqtab_get(&m->reqs[rank], request);
     if (!q) {
         m->stats.n_unknown_request++;
         return SLOG_OK;
     }
-    mop *o = q->cur;
-    q->cur = NULL;
+    mop *o = req_cur(q, rank, request);
+    bool persistent = q->persistent;
     if (o) {
-        o->req = NULL;
+        o->req_id = MATCH_NO_REQUEST;
         if (o->kind == OP_RECV) {
             complete_recv(m, o, st, time, thread);
         } else if (st && st->cancelled) {
@@ -1195,7 +1172,7 @@ slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int req
             op_free(m, o);
         }
     }
-    if (!q->persistent) req_release(m, reqtab_remove(&m->reqs[rank], request));
+    if (!persistent) req_drop(m, rank, request);
     return SLOG_OK;
 }
 
@@ -1205,19 +1182,19 @@ slog_status match_cancel(match_ctx *m, uint32_t rank, int request)
      * completion that must follow (status.cancelled); remember that it was
      * asked, for a completion without a status. */
     if (!ok(m, rank)) return SLOG_ERR_ARG;
-    mreq *q = req_lookup(m, rank, request);
-    if (q && q->cur && q->cur->kind == OP_RECV) q->cur->cancel_asked = true;
+    rslot *q = reqtab_get(&m->reqs[rank], request);
+    mop *o = q ? req_cur(q, rank, request) : NULL;
+    if (o && o->kind == OP_RECV) o->cancel_asked = true;
     return SLOG_OK;
 }
 
 slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
 {
     if (!ok(m, rank)) return SLOG_ERR_ARG;
-    mreq *q = req_lookup(m, rank, request);
+    rslot *q = reqtab_get(&m->reqs[rank], request);
     if (!q) return SLOG_OK;
-    mop *o = q->cur;
-    q->cur = NULL;
-    req_release(m, reqtab_remove(&m->reqs[rank], request));
+    mop *o = req_cur(q, rank, request);
+    req_drop(m, rank, request);
     if (o) orphan(m, o);
     return SLOG_OK;
 }
@@ -1233,35 +1210,33 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
 static void hint_request(const match_ctx *m, uint32_t rank, int request, int depth)
 {
     const reqtab *t = &m->reqs[rank];
-    if (depth == 0) {
+    /* A slot of the table's own lies where the rank says: no header read. */
+    int step = (uint32_t)request < REQTAB_INLINE ? depth + 1 : depth;
+    if (step == 0) {
         __builtin_prefetch(t);
         return;
     }
-    if ((uint32_t)request >= t->n_dense) return;
-    if (depth == 1) {
-        __builtin_prefetch(&t->dense[request]);
-        return;
-    }
-    const mreq *q = t->dense[request];
+    const rslot *q = reqtab_where(t, request);
     if (!q) return;
-    if (depth == 2) {
+    if (step == 1) {
         __builtin_prefetch(q);
         return;
     }
-    const mop *o = q->cur;
+    /* cur may be stale (req_cur): still an op, so still readable. */
+    const mop *o = q->used ? q->cur : NULL;
     if (!o) return;
-    if (depth == 3) {
+    if (step == 2) {
         __builtin_prefetch(o);
         __builtin_prefetch((const char *)o + 64);
         return;
     }
     const chan *ch = o->chan;
-    if (depth == 4) {
+    if (step == 3) {
         if (ch) __builtin_prefetch(ch);
         if (o->inst) __builtin_prefetch(o->inst);
         return;
     }
-    if (ch && ch->sends.head) __builtin_prefetch(ch->sends.head);
+    if (step == 4 && ch && ch->sends.head) __builtin_prefetch(ch->sends.head);
 }
 
 void match_prefetch(const match_ctx *m, uint32_t rank, int kind, int comm, int peer, int tag, int request, int depth)
@@ -1427,8 +1402,11 @@ match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
     m->inst_limit = SWEEP_MIN_INSTS;
     uint32_t n = comm_ctx_n_ranks(comms);
     m->n_ranks = n;
-    m->reqs = g_new0(reqtab, n);
-    for (uint32_t i = 0; i < n; i++) htab_init(&m->reqs[i].other);
+    m->reqs = aligned_alloc(_Alignof(reqtab), (size_t)n * sizeof *m->reqs);
+    if (!m->reqs) g_error("slog2-build: out of memory (request tables of %u ranks)", n);
+    for (uint32_t i = 0; i < n; i++) reqtab_init(&m->reqs[i]);
+    m->inits = g_array_new(FALSE, FALSE, sizeof(match_post));
+    m->free_inits = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     m->heap = g_ptr_array_new();
     m->unmatched = g_hash_table_new_full(unmatched_hash, unmatched_equal, g_free, NULL);
     comm_ctx_set_resolved_cb(comms, on_resolved, m);
@@ -1464,19 +1442,10 @@ void match_ctx_free(match_ctx *m)
     g_free(insts);
     htab_free(&m->insts);
     dgroup_free_all(m); /* after the ops: nothing counts waiting any more */
-    for (uint32_t i = 0; i < m->n_ranks; i++) {
-        reqtab *t = &m->reqs[i];
-        for (uint32_t k = 0; k < t->n_dense; k++) req_release(m, t->dense[k]);
-        g_free(t->dense);
-        for (size_t k = 0; k < htab_capacity(&t->other); k++) req_release(m, htab_at(&t->other, k)->val);
-        htab_free(&t->other);
-    }
-    g_free(m->reqs);
-    while (m->free_reqs) {
-        mreq *next = m->free_reqs->next_free;
-        g_free(m->free_reqs);
-        m->free_reqs = next;
-    }
+    for (uint32_t i = 0; i < m->n_ranks; i++) reqtab_free(&m->reqs[i]);
+    free(m->reqs);
+    g_array_free(m->inits, TRUE);
+    g_array_free(m->free_inits, TRUE);
     g_ptr_array_free(m->heap, TRUE);
     while (m->free_mops) {
         mop *next = m->free_mops->next_free;
