@@ -71,28 +71,52 @@ typedef struct mop {
 } mop;
 
 /* Channels an instance used last, per op kind, in a small direct-mapped
- * cache on (peer world rank, tag): a rank posts to a few peers on a few
- * tags over and over, and finding the channel in the table (hashing its
- * four-part key) was a thirtieth of the writer thread's time. The slot
- * mixes peer and tag: indexed by peer modulo 8, a rank's north and south
- * neighbours on a grid (rank -/+ a multiple of 8) evicted each other on
- * every message, and each miss was a cache miss or two in the table. */
+ * cache on (peer, tag): a rank posts to a few peers on a few tags over and
+ * over, and finding the channel in the table (hashing its four-part key)
+ * was a thirtieth of the writer thread's time. The slot mixes peer and
+ * tag: indexed by peer modulo 8, a rank's north and south neighbours on a
+ * grid (rank -/+ a multiple of 8) evicted each other on every message, and
+ * each miss was a cache miss or two in the table. The peer is the
+ * comm-local one, as posted: the slot is then known before the peer's
+ * world rank is looked up, so a look ahead fetches both at once. */
 #define INST_CHANS 16
 
-static inline uint32_t near_slot(int other, int tag)
+static inline uint32_t near_slot(int local, int tag)
 {
-    uint32_t h = (uint32_t)other * 0x9e3779b1u ^ (uint32_t)tag * 0x85ebca6bu;
+    uint32_t h = (uint32_t)local * 0x9e3779b1u ^ (uint32_t)tag * 0x85ebca6bu;
     return (h ^ (h >> 16)) & (INST_CHANS - 1);
 }
 
+/* A rank's instance of a communicator. Its first cache line holds what
+ * every operation on it reads: the ref's state, id and peer group copied
+ * (inst_sync) so the ref itself is not read, and the receive lists. */
 typedef struct inst {
     comm_ref *ref;
-    uint64_t seq; /* creation order: finish drains in it */
-    bool used;    /* posted on since the last sweep */
+    uint64_t id;      /* comm_ref_id(ref) */
+    const int *peers; /* resolved: world ranks by peer rank (the remote
+                         * group of an intercommunicator) */
+    int n_peers;      /* their number; 0 unless resolved */
+    uint8_t state;    /* comm_ref_get_state(ref) */
+    bool used;        /* posted on since the last sweep */
     oq recvs;
     oq deferred;
+    uint64_t seq;                     /* creation order: finish drains in it */
     struct chan *near[2][INST_CHANS]; /* [op_kind][near_slot()]; cleared by chan_sweep */
 } inst;
+_Static_assert(offsetof(inst, seq) == 64, "an instance's operations read one cache line");
+
+/* The matcher's record of a rank: its requests, and the instances of the
+ * two handles it used last (hashing the handle in the rank's table, then
+ * reading the ref, were two or three cache misses an operation). They
+ * stand while epoch equals inst_epoch(): no handle of any rank was bound
+ * or freed and no instance swept since they were noted. */
+typedef struct mrank {
+    _Alignas(64) reqtab reqs;
+    uint64_t epoch;
+    struct inst *inst[2];
+    int handle[2];
+} mrank;
+_Static_assert(sizeof(mrank) == 256 && offsetof(mrank, epoch) >= 192, "a rank's record is four cache lines");
 
 typedef struct chan_key {
     uint64_t comm_id;
@@ -131,7 +155,7 @@ struct match_ctx {
     size_t n_chans;        /* channels in chans (a hash may hold several) */
     htab dgroups;          /* dgroup_hash -> dgroup* chained by next_same */
     size_t n_waiting;      /* inferred receives waiting for a send */
-    reqtab *reqs;          /* per rank: request id -> slot (reqtab.h) */
+    mrank *ranks;          /* per rank: requests, last instances */
     GArray *inits;         /* match_post: persistent requests' envelopes */
     GArray *free_inits;    /* uint32_t: indexes of inits free again */
     GPtrArray *heap;       /* mop* min-heap on (time, seq) */
@@ -140,6 +164,7 @@ struct match_ctx {
     uint64_t next_seq, next_inst_seq;
     bool stopped, finished;
     size_t chan_limit, inst_limit; /* sweep empties when a table grows past these */
+    uint64_t n_inst_sweeps;        /* sweeps that freed instances (inst_epoch) */
     mop *free_mops;                /* recycled ops: one is made per MPI message side */
     match_stats stats;
 };
@@ -594,18 +619,19 @@ static void dgroup_wake(match_ctx *m, const dgroup *g)
 /* Put an op of a resolved instance into its channel. */
 static void to_channel(match_ctx *m, inst *in, mop *o)
 {
-    const comm_ref *ref = in->ref;
     int local = o->kind == OP_RECV && o->completed ? o->st_source : o->peer;
     int tag = o->kind == OP_RECV && o->completed ? o->st_tag : o->tag;
-    int other = comm_ref_world_rank(ref, local);
+    /* comm_ref_world_rank() on the copy: PROC_NULL and ranks outside the
+     * group are no rank. */
+    int other = (uint32_t)local < (uint32_t)in->n_peers ? in->peers[local] : -1;
     op_unlink(m, o);
     if (other < 0) {
-        op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, ref);
+        op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, in->ref);
         return;
     }
-    uint64_t id = comm_ref_id(ref);
+    uint64_t id = in->id;
     int src = o->kind == OP_SEND ? (int)o->rank : other, dst = o->kind == OP_SEND ? other : (int)o->rank;
-    chan **near = &in->near[o->kind][near_slot(other, tag)];
+    chan **near = &in->near[o->kind][near_slot(local, tag)];
     chan *ch = *near;
     if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
         ch = *near = chan_get(m, id, src, dst, tag);
@@ -642,6 +668,17 @@ static void inst_free(inst *in)
     g_free(in);
 }
 
+/* The ref's state, as the instance keeps it: when made, and whenever the
+ * ref leaves PENDING (on_resolved), the only change a ref sees. */
+static void inst_sync(inst *in)
+{
+    in->state = (uint8_t)comm_ref_get_state(in->ref);
+    in->id = comm_ref_id(in->ref);
+    bool resolved = in->state == COMM_REF_RESOLVED;
+    in->peers = resolved ? comm_ref_peers(in->ref) : NULL;
+    in->n_peers = resolved ? comm_ref_peer_size(in->ref) : 0;
+}
+
 static inst *inst_get(match_ctx *m, comm_ref *ref)
 {
     inst *in = comm_ref_user(ref);
@@ -649,10 +686,45 @@ static inst *inst_get(match_ctx *m, comm_ref *ref)
         in = g_new0(inst, 1);
         in->ref = comm_ref_hold(ref);
         in->seq = m->next_inst_seq++;
+        inst_sync(in);
         htab_put(&m->insts, (uintptr_t)ref, in);
         comm_ref_set_user(ref, in);
     }
     in->used = true;
+    return in;
+}
+
+/* While this stays the same, a rank's handles name the refs they named
+ * and every instance noted in an mrank is alive. */
+static inline uint64_t inst_epoch(const match_ctx *m)
+{
+    return comm_ctx_bindings(m->comms) + m->n_inst_sweeps;
+}
+
+/* rank's instance of its handle comm (made when new), or NULL when the
+ * handle names nothing. */
+static inline inst *inst_of(match_ctx *m, uint32_t rank, int comm)
+{
+    mrank *r = &m->ranks[rank];
+    uint64_t epoch = inst_epoch(m);
+    if (r->epoch == epoch) {
+        for (int i = 0; i < 2; i++) {
+            if (r->inst[i] && r->handle[i] == comm) {
+                r->inst[i]->used = true;
+                return r->inst[i];
+            }
+        }
+    } else {
+        r->epoch = epoch;
+        r->inst[0] = r->inst[1] = NULL;
+    }
+    comm_ref *ref = comm_ref_lookup(m->comms, rank, comm);
+    if (!ref) return NULL;
+    inst *in = inst_get(m, ref);
+    r->inst[1] = r->inst[0];
+    r->handle[1] = r->handle[0];
+    r->inst[0] = in;
+    r->handle[0] = comm;
     return in;
 }
 
@@ -684,7 +756,7 @@ static inst **inst_list(const match_ctx *m, size_t *n)
  * posting order until the communicator resolves. */
 static void route(match_ctx *m, inst *in, mop *o)
 {
-    switch (comm_ref_get_state(in->ref)) {
+    switch ((comm_ref_state)in->state) {
     case COMM_REF_RESOLVED: to_channel(m, in, o); break;
     case COMM_REF_PENDING:
         op_unlink(m, o);
@@ -822,7 +894,9 @@ static void on_resolved(void *user, comm_ref *ref)
 {
     match_ctx *m = user;
     inst *in = comm_ref_user(ref);
-    if (!in || comm_ref_get_state(ref) == COMM_REF_PENDING) return;
+    if (!in) return;
+    inst_sync(in);
+    if (in->state == COMM_REF_PENDING) return;
     while (!oq_empty(&in->deferred)) {
         mop *o = oq_head(&in->deferred);
         route(m, in, o);
@@ -873,7 +947,7 @@ static void init_drop(match_ctx *m, uint32_t init)
  * it. */
 static void req_drop(match_ctx *m, uint32_t rank, int id)
 {
-    reqtab *t = &m->reqs[rank];
+    reqtab *t = &m->ranks[rank].reqs;
     rslot *s = reqtab_get(t, id);
     if (!s) return;
     mop *o = req_cur(s, rank, id);
@@ -905,7 +979,7 @@ static void orphan(match_ctx *m, mop *o)
  * orphaned. The slot returned is valid until the table changes. */
 static rslot *req_bind(match_ctx *m, uint32_t rank, int id, op_kind kind, bool persistent)
 {
-    reqtab *t = &m->reqs[rank];
+    reqtab *t = &m->ranks[rank].reqs;
     rslot *old = reqtab_get(t, id);
     mop *o = old ? req_cur(old, rank, id) : NULL;
     if (o) {
@@ -942,6 +1016,7 @@ static void sweep(match_ctx *m)
             }
         }
         g_free(v);
+        m->n_inst_sweeps++; /* what the ranks noted may be gone */
         m->inst_limit = MAX(SWEEP_MIN_INSTS, 2 * htab_size(&m->insts));
     }
 }
@@ -967,12 +1042,11 @@ static void post_send(match_ctx *m, const match_post *p, rslot *q)
         q->cur = o;
         o->req_id = p->request;
     }
-    comm_ref *ref = comm_ref_lookup(m->comms, p->rank, p->comm);
-    if (!ref) {
+    inst *in = inst_of(m, p->rank, p->comm);
+    if (!in) {
         op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, NULL);
         return;
     }
-    inst *in = inst_get(m, ref);
     if (G_UNLIKELY(m->n_waiting)) {
         route(m, in, o);
         wake_for_send(m, o);
@@ -992,12 +1066,11 @@ static mop *post_recv(match_ctx *m, const match_post *p, rslot *q)
         q->cur = o;
         o->req_id = p->request;
     }
-    comm_ref *ref = comm_ref_lookup(m->comms, p->rank, p->comm);
-    if (!ref) {
+    inst *in = inst_of(m, p->rank, p->comm);
+    if (!in) {
         op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, NULL);
         return NULL;
     }
-    inst *in = inst_get(m, ref);
     op_enqueue(o, &in->recvs);
     o->inst = in;
     return o;
@@ -1126,7 +1199,7 @@ slog_status match_recv_init(match_ctx *m, const match_post *p)
 slog_status match_start(match_ctx *m, uint32_t rank, uint32_t thread, int request, int64_t time)
 {
     if (!ok(m, rank)) return SLOG_ERR_ARG;
-    rslot *q = reqtab_get(&m->reqs[rank], request);
+    rslot *q = reqtab_get(&m->ranks[rank].reqs, request);
     if (!q || !q->persistent) {
         m->stats.n_unknown_request++;
         return SLOG_OK;
@@ -1154,7 +1227,7 @@ slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int req
                            int64_t time)
 {
     if (!ok(m, rank)) return SLOG_ERR_ARG;
-    rslot *q = reqtab_get(&m->reqs[rank], request);
+    rslot *q = reqtab_get(&m->ranks[rank].reqs, request);
     if (!q) {
         m->stats.n_unknown_request++;
         return SLOG_OK;
@@ -1182,7 +1255,7 @@ slog_status match_cancel(match_ctx *m, uint32_t rank, int request)
      * completion that must follow (status.cancelled); remember that it was
      * asked, for a completion without a status. */
     if (!ok(m, rank)) return SLOG_ERR_ARG;
-    rslot *q = reqtab_get(&m->reqs[rank], request);
+    rslot *q = reqtab_get(&m->ranks[rank].reqs, request);
     mop *o = q ? req_cur(q, rank, request) : NULL;
     if (o && o->kind == OP_RECV) o->cancel_asked = true;
     return SLOG_OK;
@@ -1191,7 +1264,7 @@ slog_status match_cancel(match_ctx *m, uint32_t rank, int request)
 slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
 {
     if (!ok(m, rank)) return SLOG_ERR_ARG;
-    rslot *q = reqtab_get(&m->reqs[rank], request);
+    rslot *q = reqtab_get(&m->ranks[rank].reqs, request);
     if (!q) return SLOG_OK;
     mop *o = req_cur(q, rank, request);
     req_drop(m, rank, request);
@@ -1201,19 +1274,20 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
 
 /* ------------------------------------------------------------ hints */
 
-/* The chain each operation follows: its request (request table, slot,
- * request, operation, that operation's channel or instance), and its
- * communicator (handle table, slot, instance ref, instance, the channel
- * cache slot its envelope maps to, the channel, the ops at the channel's
- * ends). Each depth reads the steps before it, which the earlier, shallower
- * hints brought into the cache, and prefetches one more. */
+/* The chain each operation follows: its request (the slot, its
+ * operation, that operation's channel or instance, the channel's head
+ * send), and its communicator (the rank's record, the instance it noted
+ * for the handle with the channel cache slot of the envelope, the peer's
+ * world rank and the channel, the ops at the channel's ends). Each depth
+ * reads the steps before it, which the earlier, shallower hints brought
+ * into the cache, and prefetches one more. */
 static void hint_request(const match_ctx *m, uint32_t rank, int request, int depth)
 {
-    const reqtab *t = &m->reqs[rank];
+    const reqtab *t = &m->ranks[rank].reqs;
     /* A slot of the table's own lies where the rank says: no header read. */
     int step = (uint32_t)request < REQTAB_INLINE ? depth + 1 : depth;
     if (step == 0) {
-        __builtin_prefetch(t);
+        __builtin_prefetch(&t->grown);
         return;
     }
     const rslot *q = reqtab_where(t, request);
@@ -1244,36 +1318,33 @@ void match_prefetch(const match_ctx *m, uint32_t rank, int kind, int comm, int p
     if (!m || rank >= m->n_ranks) return;
     if (request != MATCH_NO_REQUEST) hint_request(m, rank, request, depth);
     if (kind != MATCH_HINT_SEND && kind != MATCH_HINT_RECV) return;
-    const comm_ref *ref = comm_ref_peek(m->comms, rank, comm, depth);
-    if (!ref) return;
-    if (depth == 2) {
-        __builtin_prefetch(ref);
+    const mrank *r = &m->ranks[rank];
+    if (depth == 0) {
+        __builtin_prefetch(&r->epoch);
         return;
     }
-    const inst *in = comm_ref_user(ref);
-    if (!in) return;
-    if (depth == 3) {
-        __builtin_prefetch(in);
-        return;
-    }
-    if (kind == MATCH_HINT_RECV && depth == 4 && in->recvs.tail) __builtin_prefetch(in->recvs.tail);
-    /* A receive with a wildcard finds its channel at completion. */
-    if (comm_ref_get_state(ref) != COMM_REF_RESOLVED || peer < 0 || (kind == MATCH_HINT_RECV && tag == MATCH_ANY_TAG))
-        return;
-    int other = comm_ref_world_rank(ref, peer);
-    if (other < 0) return;
+    /* Only what the rank noted: a handle it has not used of late is looked
+     * up when its operation runs. */
+    const inst *in = r->inst[0] && r->handle[0] == comm ? r->inst[0] : r->handle[1] == comm ? r->inst[1] : NULL;
+    if (!in || r->epoch != inst_epoch(m)) return;
     op_kind k = kind == MATCH_HINT_SEND ? OP_SEND : OP_RECV;
-    chan *const *near = &in->near[k][near_slot(other, tag)];
-    if (depth == 4) {
-        __builtin_prefetch(near);
+    /* A receive with a wildcard finds its channel at completion. */
+    bool exact = peer >= 0 && !(kind == MATCH_HINT_RECV && tag == MATCH_ANY_TAG);
+    chan *const *near = exact ? &in->near[k][near_slot(peer, tag)] : NULL;
+    if (depth == 1) {
+        __builtin_prefetch(in);
+        if (near) __builtin_prefetch(near);
         return;
     }
+    if (kind == MATCH_HINT_RECV && depth == 2 && in->recvs.tail) __builtin_prefetch(in->recvs.tail);
+    if (!near || in->state != COMM_REF_RESOLVED) return;
     const chan *ch = *near;
-    if (!ch) return;
-    if (depth == 5) {
-        __builtin_prefetch(ch);
+    if (depth == 2) {
+        if ((uint32_t)peer < (uint32_t)in->n_peers) __builtin_prefetch(&in->peers[peer]);
+        if (ch) __builtin_prefetch(ch);
         return;
     }
+    if (!ch || depth != 3) return;
     /* Queueing touches the tail of its side, pairing the head of the other. */
     const oq *own = k == OP_SEND ? &ch->sends : &ch->recvs, *other_side = k == OP_SEND ? &ch->recvs : &ch->sends;
     if (own->tail) __builtin_prefetch(own->tail);
@@ -1402,9 +1473,10 @@ match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
     m->inst_limit = SWEEP_MIN_INSTS;
     uint32_t n = comm_ctx_n_ranks(comms);
     m->n_ranks = n;
-    m->reqs = aligned_alloc(_Alignof(reqtab), (size_t)n * sizeof *m->reqs);
-    if (!m->reqs) g_error("slog2-build: out of memory (request tables of %u ranks)", n);
-    for (uint32_t i = 0; i < n; i++) reqtab_init(&m->reqs[i]);
+    m->ranks = aligned_alloc(_Alignof(mrank), (size_t)n * sizeof *m->ranks);
+    if (!m->ranks) g_error("slog2-build: out of memory (request tables of %u ranks)", n);
+    memset(m->ranks, 0, (size_t)n * sizeof *m->ranks);
+    for (uint32_t i = 0; i < n; i++) reqtab_init(&m->ranks[i].reqs);
     m->inits = g_array_new(FALSE, FALSE, sizeof(match_post));
     m->free_inits = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     m->heap = g_ptr_array_new();
@@ -1442,8 +1514,8 @@ void match_ctx_free(match_ctx *m)
     g_free(insts);
     htab_free(&m->insts);
     dgroup_free_all(m); /* after the ops: nothing counts waiting any more */
-    for (uint32_t i = 0; i < m->n_ranks; i++) reqtab_free(&m->reqs[i]);
-    free(m->reqs);
+    for (uint32_t i = 0; i < m->n_ranks; i++) reqtab_free(&m->ranks[i].reqs);
+    free(m->ranks);
     g_array_free(m->inits, TRUE);
     g_array_free(m->free_inits, TRUE);
     g_ptr_array_free(m->heap, TRUE);

@@ -183,7 +183,7 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request);
  * changes nothing: the matching is the same with or without it.
  * comm < 0 or request == MATCH_NO_REQUEST: not looked for; kind: MATCH_HINT_*. */
 enum { MATCH_HINT_SEND, MATCH_HINT_RECV, MATCH_HINT_OTHER };
-#define MATCH_HINT_DEPTH 6 /* the deepest step */
+#define MATCH_HINT_DEPTH 4 /* the deepest step */
 void match_prefetch(const match_ctx *m, uint32_t rank, int kind, int comm, int peer, int tag, int request, int depth);
 
 /* Smallest completion time among completed receives still waiting for their

@@ -21,14 +21,16 @@ static void *xalloc(void *p, size_t n)
 void reqtab_init(reqtab *t)
 {
     memset(t, 0, sizeof *t);
-    htab_init(&t->other);
 }
 
 void reqtab_free(reqtab *t)
 {
     free(t->grown);
-    for (size_t i = 0; i < htab_capacity(&t->other); i++) free(htab_at(&t->other, i)->val);
-    htab_free(&t->other);
+    if (t->other) {
+        for (size_t i = 0; i < htab_capacity(t->other); i++) free(htab_at(t->other, i)->val);
+        htab_free(t->other);
+        free(t->other);
+    }
     reqtab_init(t);
 }
 
@@ -48,11 +50,15 @@ rslot *reqtab_slot(reqtab *t, int id)
         }
         return &t->grown[i];
     }
-    rslot *s = htab_get(&t->other, u);
+    if (!t->other) {
+        t->other = xalloc(NULL, sizeof *t->other);
+        htab_init(t->other);
+    }
+    rslot *s = htab_get(t->other, u);
     if (!s) {
         s = xalloc(NULL, sizeof *s);
         memset(s, 0, sizeof *s);
-        htab_put(&t->other, u, s);
+        htab_put(t->other, u, s);
     }
     return s;
 }
@@ -64,7 +70,7 @@ void reqtab_remove(reqtab *t, int id)
         memset(&t->slot[u], 0, sizeof t->slot[u]);
     } else if (u - REQTAB_INLINE < t->n_grown) {
         memset(&t->grown[u - REQTAB_INLINE], 0, sizeof t->grown[0]);
-    } else {
-        free(htab_remove(&t->other, u));
+    } else if (t->other) {
+        free(htab_remove(t->other, u));
     }
 }

@@ -35,17 +35,17 @@ typedef struct rslot {
 } rslot;
 _Static_assert(sizeof(rslot) == 16, "four slots a cache line");
 
-/* Slots in the table itself: ids 0 .. REQTAB_INLINE - 1. With the header
- * that makes the table four cache lines. */
+/* Slots in the table itself: ids 0 .. REQTAB_INLINE - 1, three cache
+ * lines when the table starts on one (the matcher's per-rank record keeps
+ * its own fields on the fourth, after the header). */
 #define REQTAB_INLINE 12
 
 typedef struct reqtab {
+    rslot slot[REQTAB_INLINE];
     rslot *grown;     /* ids REQTAB_INLINE .. REQTAB_INLINE + n_grown - 1 */
+    htab *other;      /* any other id -> rslot* (owned); NULL until needed */
     uint32_t n_grown; /* at most MATCH_REQ_DENSE - REQTAB_INLINE */
-    htab other;       /* any other id -> rslot* (owned) */
-    _Alignas(64) rslot slot[REQTAB_INLINE];
 } reqtab;
-_Static_assert(sizeof(reqtab) == 256, "a table is four cache lines");
 
 void reqtab_init(reqtab *t);
 void reqtab_free(reqtab *t);
@@ -60,7 +60,7 @@ static inline rslot *reqtab_get(reqtab *t, int id)
     else if (u - REQTAB_INLINE < t->n_grown)
         s = &t->grown[u - REQTAB_INLINE];
     else
-        s = htab_get(&t->other, u);
+        s = t->other ? htab_get(t->other, u) : NULL;
     return s && s->used ? s : NULL;
 }
 
