@@ -242,10 +242,18 @@ static void heap_remove(match_ctx *m, mop *o)
 static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
 {
     mop *o = m->free_mops;
-    if (o)
+    if (o) {
         m->free_mops = o->next_free;
-    else
+        /* The next one to be taken: after a run of posts with no pairing
+         * it was freed long ago, and taking it reads it and writes it
+         * whole. */
+        if (o->next_free) {
+            __builtin_prefetch(o->next_free, 1);
+            __builtin_prefetch((const char *)o->next_free + 64, 1);
+        }
+    } else {
         o = g_new(mop, 1);
+    }
     /* Every field set one by one: a compound literal was compiled to a
      * `rep stos` zeroing the two cache lines first, whose start-up cost
      * callgrind counts as one instruction but a wall-clock profile does
