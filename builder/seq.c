@@ -404,15 +404,13 @@ static void write_out(builder *b, slab_out *out, const slab *s, int slot)
         seq_writer_failed(b);
 }
 
-/* The match step's look ahead (seq_match): an entry gets the hint of
- * depth d HINT_STEP * (MATCH_HINT_DEPTH + 1 - d) entries before it runs,
- * and its list entry, a line its lane wrote on another core, is fetched
- * HINT_STEP entries before the first hint reads it. With few ranks their
- * tables stay in the cache and hints would only cost, and the tree merge
- * of a few lists is cheaper than sorting. */
-#define HINT_STEP      3
-#define HINT_AHEAD     (HINT_STEP * (MATCH_HINT_DEPTH + 1))
-#define HINT_MIN_RANKS 256
+/* With this many ranks or more the match step sorts its entries
+ * (seq_match); with fewer, the tree merge of a few lists is cheaper than
+ * sorting them. */
+#define SORT_MIN_RANKS 256
+/* Entries between the one run and the one whose list entry, a line its
+ * lane wrote on another core, is fetched. */
+#define ITEM_AHEAD     16
 
 /* The merge's winner gave its entry at key; at is its next, end its list's
  * end. */
@@ -502,14 +500,14 @@ void seq_match(builder *b, const slab *s)
     b->cur_out = out;
     slog_batch_begin(out->batch, s->leaf);
     /* With many ranks, the entries laid out stream by stream and sorted
-     * (merge_sort_ents: the tree's order when no list's keys decrease),
-     * so the order is known ahead and each entry's matching can be
-     * prefetched (match_prefetch, match.h): each one starts with cache
-     * misses on its rank's tables. */
+     * (merge_sort_ents: the tree's order when no list's keys decrease):
+     * the tree's path and each rank's next list entry were cache misses
+     * at every entry, and the order is known ahead, so each entry's line
+     * is fetched before it runs. */
     size_t n_ents = 0;
     for (uint32_t j = 0; j < n; j++) n_ents += (size_t)(end[j] - at[j]);
     merge_ent *ents = NULL;
-    if (b->n_ranks >= HINT_MIN_RANKS && n_ents && n_ents <= UINT32_MAX) {
+    if (b->n_ranks >= SORT_MIN_RANKS && n_ents && n_ents <= UINT32_MAX) {
         int64_t base = INT64_MAX;
         for (uint32_t j = 0; j < n; j++)
             if (keys[j] < base) base = keys[j];
@@ -534,11 +532,7 @@ void seq_match(builder *b, const slab *s)
     }
     if (ents) {
         for (size_t i = 0; i < n_ents; i++) {
-            if (i + HINT_AHEAD + HINT_STEP < n_ents) __builtin_prefetch(ents[i + HINT_AHEAD + HINT_STEP].p);
-            for (int d = 0; d <= MATCH_HINT_DEPTH; d++) {
-                size_t k = i + (size_t)(MATCH_HINT_DEPTH + 1 - d) * HINT_STEP;
-                if (k < n_ents) match_op_prefetch(b->match, ents[k].tag, &((seq_item *)ents[k].p)->op, d);
-            }
+            if (i + ITEM_AHEAD < n_ents) __builtin_prefetch(ents[i + ITEM_AHEAD].p);
             run_entry(b, s, ents[i].p, ents[i].tag);
         }
         g_free(ents);

@@ -78,7 +78,7 @@ typedef struct mop {
  * grid (rank -/+ a multiple of 8) evicted each other on every message, and
  * each miss was a cache miss or two in the table. The peer is the
  * comm-local one, as posted: the slot is then known before the peer's
- * world rank is looked up, so a look ahead fetches both at once. */
+ * world rank is read. */
 #define INST_CHANS 16
 
 static inline uint32_t near_slot(int local, int tag)
@@ -1278,85 +1278,6 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
     req_drop(m, rank, request);
     if (o) orphan(m, o);
     return SLOG_OK;
-}
-
-/* ------------------------------------------------------------ hints */
-
-/* The chain each operation follows: its request (the slot, its
- * operation, that operation's channel or instance, the channel's head
- * send), and its communicator (the rank's record, the instance it noted
- * for the handle with the channel cache slot of the envelope, the peer's
- * world rank and the channel, the ops at the channel's ends). Each depth
- * reads the steps before it, which the earlier, shallower hints brought
- * into the cache, and prefetches one more. */
-static void hint_request(const match_ctx *m, uint32_t rank, int request, int depth)
-{
-    const reqtab *t = &m->ranks[rank].reqs;
-    /* A slot of the table's own lies where the rank says: no header read. */
-    int step = (uint32_t)request < REQTAB_INLINE ? depth + 1 : depth;
-    if (step == 0) {
-        __builtin_prefetch(&t->grown);
-        return;
-    }
-    const rslot *q = reqtab_where(t, request);
-    if (!q) return;
-    if (step == 1) {
-        __builtin_prefetch(q);
-        return;
-    }
-    /* cur may be stale (req_cur): still an op, so still readable. */
-    const mop *o = q->used ? q->cur : NULL;
-    if (!o) return;
-    if (step == 2) {
-        __builtin_prefetch(o);
-        __builtin_prefetch((const char *)o + 64);
-        return;
-    }
-    const chan *ch = o->chan;
-    if (step == 3) {
-        if (ch) __builtin_prefetch(ch);
-        if (o->inst) __builtin_prefetch(o->inst);
-        return;
-    }
-    if (step == 4 && ch && ch->sends.head) __builtin_prefetch(ch->sends.head);
-}
-
-void match_prefetch(const match_ctx *m, uint32_t rank, int kind, int comm, int peer, int tag, int request, int depth)
-{
-    if (!m || rank >= m->n_ranks) return;
-    if (request != MATCH_NO_REQUEST) hint_request(m, rank, request, depth);
-    if (kind != MATCH_HINT_SEND && kind != MATCH_HINT_RECV) return;
-    const mrank *r = &m->ranks[rank];
-    if (depth == 0) {
-        __builtin_prefetch(&r->epoch);
-        return;
-    }
-    /* Only what the rank noted: a handle it has not used of late is looked
-     * up when its operation runs. */
-    const inst *in = r->inst[0] && r->handle[0] == comm ? r->inst[0] : r->handle[1] == comm ? r->inst[1] : NULL;
-    if (!in || r->epoch != inst_epoch(m)) return;
-    op_kind k = kind == MATCH_HINT_SEND ? OP_SEND : OP_RECV;
-    /* A receive with a wildcard finds its channel at completion. */
-    bool exact = peer >= 0 && !(kind == MATCH_HINT_RECV && tag == MATCH_ANY_TAG);
-    chan *const *near = exact ? &in->near[k][near_slot(peer, tag)] : NULL;
-    if (depth == 1) {
-        __builtin_prefetch(in);
-        if (near) __builtin_prefetch(near);
-        return;
-    }
-    if (kind == MATCH_HINT_RECV && depth == 2 && in->recvs.tail) __builtin_prefetch(in->recvs.tail);
-    if (!near || in->state != COMM_REF_RESOLVED) return;
-    const chan *ch = *near;
-    if (depth == 2) {
-        if ((uint32_t)peer < (uint32_t)in->n_peers) __builtin_prefetch(&in->peers[peer]);
-        if (ch) __builtin_prefetch(ch);
-        return;
-    }
-    if (!ch || depth != 3) return;
-    /* Queueing touches the tail of its side, pairing the head of the other. */
-    const oq *own = k == OP_SEND ? &ch->sends : &ch->recvs, *other_side = k == OP_SEND ? &ch->recvs : &ch->sends;
-    if (own->tail) __builtin_prefetch(own->tail);
-    if (other_side->head) __builtin_prefetch(other_side->head);
 }
 
 /* ------------------------------------------------------------ queries */

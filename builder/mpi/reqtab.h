@@ -6,8 +6,9 @@
  * the rank to its request was a cache miss (the table, its array, the
  * request). libdumpi numbers a rank's requests from 0 and reuses freed
  * ids, so the live ids stay small: the first REQTAB_INLINE slots lie in
- * the table itself, whose place follows from the rank alone, so a look
- * ahead can fetch a slot before anything else is read. Ids up to
+ * the table itself, whose place follows from the rank alone, so reaching
+ * one reads nothing before it (the matcher's array of tables is indexed
+ * by rank). Ids up to
  * MATCH_REQ_DENSE go to an array grown on demand, any other id (larger,
  * negative: other tracers, a corrupt file) to a hash of slots.
  *
@@ -62,16 +63,6 @@ static inline rslot *reqtab_get(reqtab *t, int id)
     else
         s = t->other ? htab_get(t->other, u) : NULL;
     return s && s->used ? s : NULL;
-}
-
-/* Where the slot of id lies or would lie, for a prefetch: NULL when it is
- * not in the table's own lines or its array. Reads only the header. */
-static inline const void *reqtab_where(const reqtab *t, int id)
-{
-    uint32_t u = (uint32_t)id;
-    if (u < REQTAB_INLINE) return &t->slot[u];
-    if (u - REQTAB_INLINE < t->n_grown) return &t->grown[u - REQTAB_INLINE];
-    return NULL;
 }
 
 /* The slot of id, made (zeroed, not used) when absent. Aborts when out of
