@@ -87,8 +87,8 @@ static inline uint32_t near_slot(int local, int tag)
     return (h ^ (h >> 16)) & (INST_CHANS - 1);
 }
 
-/* A rank's instance of a communicator. Its first cache line holds what
- * every operation on it reads: the ref's state, id and peer group copied
+/* A rank's instance of a communicator. Its first 64 bytes hold what every
+ * operation on it reads: the ref's state, id and peer group copied
  * (inst_sync) so the ref itself is not read, and the receive lists. */
 typedef struct inst {
     comm_ref *ref;
@@ -103,7 +103,7 @@ typedef struct inst {
     uint64_t seq;                     /* creation order: finish drains in it */
     struct chan *near[2][INST_CHANS]; /* [op_kind][near_slot()]; cleared by chan_sweep */
 } inst;
-_Static_assert(offsetof(inst, seq) == 64, "an instance's operations read one cache line");
+_Static_assert(offsetof(inst, seq) == 64, "what an operation reads of an instance comes first");
 
 /* The matcher's record of a rank: its requests, and the instances of the
  * two handles it used last (hashing the handle in the rank's table, then
