@@ -164,18 +164,6 @@ void match_op_run(match_ctx *m, uint32_t rank, const match_op *op, int64_t done_
     }
 }
 
-void match_op_prefetch(const match_ctx *m, uint32_t rank, const match_op *op, int depth)
-{
-    int kind = MATCH_HINT_OTHER;
-    if (op->kind == OP_SEND)
-        kind = MATCH_HINT_SEND;
-    else if (op->kind == OP_RECV || op->kind == OP_RECV_POST)
-        kind = MATCH_HINT_RECV;
-    else if (op->kind == OP_DEFERRED)
-        return;
-    match_prefetch(m, rank, kind, op->comm, op->peer, op->tag, op->request, depth);
-}
-
 int64_t call_bytes(const dumpi_file *f, const dumpi_call *c, int i_count, int i_type)
 {
     if (i_count < 0 || i_type < 0 || !c->args[i_count].present || !c->args[i_type].present) return SLOG_INFO_UNKNOWN;

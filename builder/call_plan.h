@@ -140,8 +140,6 @@ typedef struct match_op {
 /* Run op (of world rank `rank`, made by a record exiting at done_time) on
  * m. */
 void match_op_run(match_ctx *m, uint32_t rank, const match_op *op, int64_t done_time);
-/* match_prefetch() for op, to run later with match_op_run(). */
-void match_op_prefetch(const match_ctx *m, uint32_t rank, const match_op *op, int depth);
 
 /* count x datatype size of the record's count/datatype pair, or
  * SLOG_INFO_UNKNOWN. */

@@ -404,31 +404,22 @@ static void write_out(builder *b, slab_out *out, const slab *s, int slot)
         seq_writer_failed(b);
 }
 
-/* The match step's look ahead (seq_match): an entry gets the hint of
- * depth d HINT_STEP * (MATCH_HINT_DEPTH + 1 - d) entries before it runs. With
- * few ranks their tables stay in the cache and hints would only cost. */
-#define HINT_STEP      3
-#define HINT_AHEAD     (HINT_STEP * (MATCH_HINT_DEPTH + 1))
-#define HINT_RING      32 /* a power of two above HINT_AHEAD */
-#define HINT_MIN_RANKS 256
-_Static_assert(HINT_RING > HINT_AHEAD && !(HINT_RING & (HINT_RING - 1)), "the ring holds the look ahead");
-
-typedef struct ahead {
-    seq_item *it;
-    uint32_t rank;
-} ahead;
+/* With this many ranks or more the match step sorts its entries
+ * (seq_match); with fewer, the tree merge of a few lists is cheaper than
+ * sorting them. */
+#define SORT_MIN_RANKS 256
+/* Entries between the one run and the one whose list entry, a line its
+ * lane wrote on another core, is fetched. */
+#define ITEM_AHEAD     16
 
 /* The merge's winner gave its entry at key; at is its next, end its list's
  * end. */
-static inline void take_next(merge *m, const seq_item *at, const seq_item *end, int64_t key, bool hints)
+static inline void take_next(merge *m, const seq_item *at, const seq_item *end, int64_t key)
 {
     if (at == end) {
         merge_finish_winner(m);
         return;
     }
-    /* The entry after the next: the rank's next turn reads it, a line its
-     * lane wrote on another core. */
-    if (hints && at + 1 < end) __builtin_prefetch(at + 1);
     /* The rank's next entry exits at the same time (a Waitall's
      * completions): it wins again, since every other rank's entry is
      * later, or as late and of a higher rank, and the tree stays. */
@@ -508,39 +499,54 @@ void seq_match(builder *b, const slab *s)
     out->leaf = s->leaf;
     b->cur_out = out;
     slog_batch_begin(out->batch, s->leaf);
-    merge *m = merge_new(n, keys, live);
-    int64_t next;
-    if (b->n_ranks < HINT_MIN_RANKS) {
+    /* With many ranks, the entries laid out stream by stream and sorted
+     * (merge_sort_ents: the tree's order when no list's keys decrease):
+     * the tree's path and each rank's next list entry were cache misses
+     * at every entry, and the order is known ahead, so each entry's line
+     * is fetched before it runs. */
+    size_t n_ents = 0;
+    for (uint32_t j = 0; j < n; j++) n_ents += (size_t)(end[j] - at[j]);
+    merge_ent *ents = NULL;
+    if (b->n_ranks >= SORT_MIN_RANKS && n_ents && n_ents <= UINT32_MAX) {
+        int64_t base = INT64_MAX;
+        for (uint32_t j = 0; j < n; j++)
+            if (keys[j] < base) base = keys[j];
+        ents = g_new(merge_ent, 2 * n_ents);
+        uint64_t max_off = 0;
+        size_t i = 0;
+        for (uint32_t j = 0; j < n && ents; j++) {
+            int64_t prev = INT64_MIN;
+            for (seq_item *e = at[j]; e < end[j]; e++) {
+                uint64_t off = (uint64_t)e->key - (uint64_t)base;
+                if (e->key < prev || off > UINT32_MAX) { /* the tree, then */
+                    g_free(ents);
+                    ents = NULL;
+                    break;
+                }
+                prev = e->key;
+                if (off > max_off) max_off = off;
+                ents[i++] = (merge_ent){(uint32_t)off, rank_of[j], e};
+            }
+        }
+        if (ents) merge_sort_ents(ents, ents + n_ents, n_ents, (uint32_t)max_off);
+    }
+    if (ents) {
+        for (size_t i = 0; i < n_ents; i++) {
+            if (i + ITEM_AHEAD < n_ents) __builtin_prefetch(ents[i + ITEM_AHEAD].p);
+            run_entry(b, s, ents[i].p, ents[i].tag);
+        }
+        g_free(ents);
+    } else {
+        merge *m = merge_new(n, keys, live);
+        int64_t next;
         while ((next = merge_winner(m)) >= 0) {
             seq_item *it = at[next]++;
             uint32_t rank = rank_of[next];
-            take_next(m, at[next], end[next], it->key, false);
+            take_next(m, at[next], end[next], it->key);
             run_entry(b, s, it, rank);
         }
-    } else {
-        /* The entries in merge order, taken HINT_AHEAD ahead of the one
-         * run: with many ranks each one's matching starts with cache
-         * misses on that rank's tables, which match_prefetch() (match.h)
-         * overlaps. The order of the runs is the merge's all the same. */
-        ahead ring[HINT_RING];
-        uint32_t head = 0, tail = 0;
-        for (;;) {
-            while (tail - head <= HINT_AHEAD && (next = merge_winner(m)) >= 0) {
-                seq_item *it = at[next]++;
-                ring[tail++ % HINT_RING] = (ahead){it, rank_of[next]};
-                take_next(m, at[next], end[next], it->key, true);
-            }
-            if (head == tail) break;
-            for (int d = 0; d <= MATCH_HINT_DEPTH; d++) {
-                uint32_t i = head + (uint32_t)(MATCH_HINT_DEPTH + 1 - d) * HINT_STEP;
-                if (i < tail) match_op_prefetch(b->match, ring[i % HINT_RING].rank, &ring[i % HINT_RING].it->op, d);
-            }
-            seq_item *it = ring[head % HINT_RING].it;
-            uint32_t rank = ring[head++ % HINT_RING].rank;
-            run_entry(b, s, it, rank);
-        }
+        merge_free(m);
     }
-    merge_free(m);
     g_free(rank_of);
     g_free(keys);
     g_free(live);

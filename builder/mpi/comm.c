@@ -133,6 +133,7 @@ struct comm_ctx {
     void *cb_user;
     comm_stats stats;
     uint64_t n_notified; /* notify() calls: every ref leaving COMM_REF_PENDING */
+    uint64_t n_bindings; /* handles bound or freed (comm_ctx_bindings) */
 };
 
 /* ------------------------------------------------------------ objects */
@@ -419,6 +420,7 @@ static void bind_comm(comm_ctx *c, uint32_t rank, int handle, comm_ref *r)
 {
     /* Open MPI hands out a freed id again; a rebind without a free is also
      * seen (same object returned twice), so replace rather than insist. */
+    c->n_bindings++;
     comm_ref_release(htab_put(&c->ranks[rank].comms, (uint32_t)handle, r));
 }
 
@@ -946,19 +948,9 @@ uint64_t comm_ctx_settled(const comm_ctx *c)
     return c->n_notified;
 }
 
-const comm_ref *comm_ref_peek(const comm_ctx *c, uint32_t rank, int comm, int depth)
+uint64_t comm_ctx_bindings(const comm_ctx *c)
 {
-    if (rank >= c->n_ranks) return NULL;
-    const htab *t = &c->ranks[rank].comms;
-    if (depth <= 0) {
-        __builtin_prefetch(t);
-        return NULL;
-    }
-    if (depth == 1) {
-        if (t->n) __builtin_prefetch(&t->slots[htab_slot_of(t, (uint32_t)comm)]);
-        return NULL;
-    }
-    return htab_get(t, (uint32_t)comm);
+    return c->n_bindings;
 }
 
 /* Common start of every creation record: the contribution with its parent,
@@ -1099,6 +1091,7 @@ slog_status comm_record_free(comm_ctx *c, uint32_t rank, int comm)
     if (!rank_ok(c, rank)) return SLOG_ERR_ARG;
     /* Predefined communicators cannot be freed (MPI-3.1 6.4.3). */
     if (comm == COMM_HANDLE_WORLD || comm == COMM_HANDLE_SELF) return SLOG_OK;
+    c->n_bindings++;
     comm_ref *old = htab_remove(&c->ranks[rank].comms, (uint32_t)comm);
     if (old)
         comm_ref_release(old);
@@ -1291,6 +1284,12 @@ int comm_ref_peer_size(const comm_ref *r)
 {
     if (r->state != COMM_REF_RESOLVED) return -1;
     return r->obj->size[r->obj->n_groups == 2 ? 1 - r->side : 0];
+}
+
+const int *comm_ref_peers(const comm_ref *r)
+{
+    if (r->state != COMM_REF_RESOLVED) return NULL;
+    return r->obj->group[r->obj->n_groups == 2 ? 1 - r->side : 0];
 }
 
 int comm_ref_size(const comm_ref *r)

@@ -139,10 +139,10 @@ comm_ref *comm_ref_hold(comm_ref *r);
  * resolved callback runs then too): while it stays the same, every pending
  * instance is still pending. */
 uint64_t comm_ctx_settled(const comm_ctx *c);
-/* A look ahead for match_prefetch() (match.h): with depth 0, the prefetch
- * of rank's handle table; with 1, of the table's slot for comm; from 2 on,
- * what comm_ref_lookup() returns. NULL below 2. Reads only. */
-const comm_ref *comm_ref_peek(const comm_ctx *c, uint32_t rank, int comm, int depth);
+/* A count that grows whenever any rank's handle is bound or freed: while
+ * it stays the same, comm_ref_lookup() gives what it gave (the matcher
+ * keeps the instances of each rank's last handles on that word). */
+uint64_t comm_ctx_bindings(const comm_ctx *c);
 void comm_ref_release(comm_ref *r); /* NULL is fine */
 
 typedef enum comm_ref_state {
@@ -163,6 +163,9 @@ int comm_ref_size(const comm_ref *r);
 /* Size of the group comm_ref_world_rank() takes ranks in (the remote one
  * of an intercommunicator), or -1 while unresolved. */
 int comm_ref_peer_size(const comm_ref *r);
+/* That group's world ranks, comm_ref_peer_size() of them, or NULL while
+ * unresolved; they stay as they are while r is held. */
+const int *comm_ref_peers(const comm_ref *r);
 bool comm_ref_is_inter(const comm_ref *r);
 /* One pointer per instance for the context's one user of it, the matcher
  * (which also holds its resolved callback): its state for the instance,

@@ -25,12 +25,12 @@
 #include <string.h>
 
 #include "htab.h"
+#include "reqtab.h"
 
 typedef enum op_kind { OP_SEND, OP_RECV } op_kind;
 
 struct inst;
 struct chan;
-struct mreq;
 
 /* An intrusive FIFO of ops: every op is in at most one queue, so the links
  * live in the op and queueing allocates nothing (GQueue made a GList node
@@ -62,7 +62,8 @@ typedef struct mop {
                             * the chosen channel directly */
     uint64_t seq;              /* heap tie-break */
     struct inst *inst;         /* held while in inst->recvs / inst->deferred */
-    struct mreq *req;          /* request it belongs to, while active */
+    int32_t req_id;            /* its request's id on its rank while it has
+                                * one (req_cur), else MATCH_NO_REQUEST */
     struct oq *where;          /* queue holding it */
     struct mop *qprev, *qnext; /* links in that queue */
     struct chan *chan;         /* when in a channel */
@@ -70,28 +71,52 @@ typedef struct mop {
 } mop;
 
 /* Channels an instance used last, per op kind, in a small direct-mapped
- * cache on (peer world rank, tag): a rank posts to a few peers on a few
- * tags over and over, and finding the channel in the table (hashing its
- * four-part key) was a thirtieth of the writer thread's time. The slot
- * mixes peer and tag: indexed by peer modulo 8, a rank's north and south
- * neighbours on a grid (rank -/+ a multiple of 8) evicted each other on
- * every message, and each miss was a cache miss or two in the table. */
+ * cache on (peer, tag): a rank posts to a few peers on a few tags over and
+ * over, and finding the channel in the table (hashing its four-part key)
+ * was a thirtieth of the writer thread's time. The slot mixes peer and
+ * tag: indexed by peer modulo 8, a rank's north and south neighbours on a
+ * grid (rank -/+ a multiple of 8) evicted each other on every message, and
+ * each miss was a cache miss or two in the table. The peer is the
+ * comm-local one, as posted: the slot is then known before the peer's
+ * world rank is read. */
 #define INST_CHANS 16
 
-static inline uint32_t near_slot(int other, int tag)
+static inline uint32_t near_slot(int local, int tag)
 {
-    uint32_t h = (uint32_t)other * 0x9e3779b1u ^ (uint32_t)tag * 0x85ebca6bu;
+    uint32_t h = (uint32_t)local * 0x9e3779b1u ^ (uint32_t)tag * 0x85ebca6bu;
     return (h ^ (h >> 16)) & (INST_CHANS - 1);
 }
 
+/* A rank's instance of a communicator. Its first 64 bytes hold what every
+ * operation on it reads: the ref's state, id and peer group copied
+ * (inst_sync) so the ref itself is not read, and the receive lists. */
 typedef struct inst {
     comm_ref *ref;
-    uint64_t seq; /* creation order: finish drains in it */
-    bool used;    /* posted on since the last sweep */
+    uint64_t id;      /* comm_ref_id(ref) */
+    const int *peers; /* resolved: world ranks by peer rank (the remote
+                         * group of an intercommunicator) */
+    int n_peers;      /* their number; 0 unless resolved */
+    uint8_t state;    /* comm_ref_get_state(ref) */
+    bool used;        /* posted on since the last sweep */
     oq recvs;
     oq deferred;
+    uint64_t seq;                     /* creation order: finish drains in it */
     struct chan *near[2][INST_CHANS]; /* [op_kind][near_slot()]; cleared by chan_sweep */
 } inst;
+_Static_assert(offsetof(inst, seq) == 64, "what an operation reads of an instance comes first");
+
+/* The matcher's record of a rank: its requests, and the instances of the
+ * two handles it used last (hashing the handle in the rank's table, then
+ * reading the ref, were two or three cache misses an operation). They
+ * stand while epoch equals inst_epoch(): no handle of any rank was bound
+ * or freed and no instance swept since they were noted. */
+typedef struct mrank {
+    _Alignas(64) reqtab reqs;
+    uint64_t epoch;
+    struct inst *inst[2];
+    int handle[2];
+} mrank;
+_Static_assert(sizeof(mrank) == 256 && offsetof(mrank, epoch) >= 192, "a rank's record is four cache lines");
 
 typedef struct chan_key {
     uint64_t comm_id;
@@ -120,60 +145,6 @@ typedef struct dgroup {
     struct dgroup *next_same; /* next group with the same key hash */
 } dgroup;
 
-typedef struct mreq {
-    op_kind kind;
-    bool persistent;
-    match_post init;        /* persistent: the envelope each Start posts */
-    mop *cur;               /* the active operation, if any */
-    struct mreq *next_free; /* on match_ctx.free_reqs */
-} mreq;
-
-/* A rank's requests. libdumpi numbers them from 0 and reuses freed ids, so
- * a rank's live ids stay small: those index an array (a hash probe here
- * was a twentieth of the writer thread's time); larger or negative ones,
- * from other tracers or a corrupt file, go to the hash. */
-
-typedef struct reqtab {
-    mreq **dense; /* [id] for 0 <= id < n_dense */
-    uint32_t n_dense;
-    htab other;
-} reqtab;
-
-static inline mreq *reqtab_get(const reqtab *t, int id)
-{
-    if ((uint32_t)id < t->n_dense) return t->dense[id];
-    return htab_get(&t->other, (uint32_t)id);
-}
-
-/* Insert or replace; returns the request replaced (NULL if none). */
-static mreq *reqtab_put(reqtab *t, int id, mreq *q)
-{
-    if ((uint32_t)id >= t->n_dense && (uint32_t)id < MATCH_REQ_DENSE) {
-        uint32_t n = t->n_dense ? t->n_dense : 16;
-        while (n <= (uint32_t)id) n *= 2;
-        t->dense = g_renew(mreq *, t->dense, n);
-        memset(t->dense + t->n_dense, 0, (n - t->n_dense) * sizeof *t->dense);
-        t->n_dense = n;
-    }
-    if ((uint32_t)id < t->n_dense) {
-        mreq *old = t->dense[id];
-        t->dense[id] = q;
-        return old;
-    }
-    return htab_put(&t->other, (uint32_t)id, q);
-}
-
-/* Remove; returns the request removed (NULL if absent). */
-static mreq *reqtab_remove(reqtab *t, int id)
-{
-    if ((uint32_t)id < t->n_dense) {
-        mreq *old = t->dense[id];
-        t->dense[id] = NULL;
-        return old;
-    }
-    return htab_remove(&t->other, (uint32_t)id);
-}
-
 struct match_ctx {
     comm_ctx *comms;
     uint32_t n_ranks; /* comm_ctx_n_ranks(comms), fixed */
@@ -184,14 +155,16 @@ struct match_ctx {
     size_t n_chans;        /* channels in chans (a hash may hold several) */
     htab dgroups;          /* dgroup_hash -> dgroup* chained by next_same */
     size_t n_waiting;      /* inferred receives waiting for a send */
-    reqtab *reqs;          /* per rank: request id -> mreq* */
-    mreq *free_reqs;       /* recycled requests: one per Isend/Irecv */
+    mrank *ranks;          /* per rank: requests, last instances */
+    GArray *inits;         /* match_post: persistent requests' envelopes */
+    GArray *free_inits;    /* uint32_t: indexes of inits free again */
     GPtrArray *heap;       /* mop* min-heap on (time, seq) */
     GHashTable *unmatched; /* match_unmatched* (count = value) */
     GArray *list;          /* built by match_finish */
     uint64_t next_seq, next_inst_seq;
     bool stopped, finished;
     size_t chan_limit, inst_limit; /* sweep empties when a table grows past these */
+    uint64_t n_inst_sweeps;        /* sweeps that freed instances (inst_epoch) */
     mop *free_mops;                /* recycled ops: one is made per MPI message side */
     match_stats stats;
 };
@@ -269,10 +242,18 @@ static void heap_remove(match_ctx *m, mop *o)
 static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
 {
     mop *o = m->free_mops;
-    if (o)
+    if (o) {
         m->free_mops = o->next_free;
-    else
+        /* The next one to be taken: after a run of posts with no pairing
+         * it was freed long ago, and taking it reads it and writes it
+         * whole. */
+        if (o->next_free) {
+            __builtin_prefetch(o->next_free, 1);
+            __builtin_prefetch((const char *)o->next_free + 64, 1);
+        }
+    } else {
         o = g_new(mop, 1);
+    }
     /* Every field set one by one: a compound literal was compiled to a
      * `rep stos` zeroing the two cache lines first, whose start-up cost
      * callgrind counts as one instruction but a wall-clock profile does
@@ -291,7 +272,7 @@ static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
     o->st_source = o->st_tag = 0;
     o->seq = m->next_seq++;
     o->inst = NULL;
-    o->req = NULL;
+    o->req_id = MATCH_NO_REQUEST;
     o->where = NULL;
     o->qprev = o->qnext = NULL;
     o->chan = NULL;
@@ -361,7 +342,6 @@ static void op_free(match_ctx *m, mop *o)
 {
     op_unlink(m, o);
     heap_remove(m, o);
-    if (o->req && o->req->cur == o) o->req->cur = NULL;
     m->stats.n_in_flight--;
     o->live = false;
     o->next_free = m->free_mops;
@@ -647,18 +627,19 @@ static void dgroup_wake(match_ctx *m, const dgroup *g)
 /* Put an op of a resolved instance into its channel. */
 static void to_channel(match_ctx *m, inst *in, mop *o)
 {
-    const comm_ref *ref = in->ref;
     int local = o->kind == OP_RECV && o->completed ? o->st_source : o->peer;
     int tag = o->kind == OP_RECV && o->completed ? o->st_tag : o->tag;
-    int other = comm_ref_world_rank(ref, local);
+    /* comm_ref_world_rank() on the copy: PROC_NULL and ranks outside the
+     * group are no rank. */
+    int other = (uint32_t)local < (uint32_t)in->n_peers ? in->peers[local] : -1;
     op_unlink(m, o);
     if (other < 0) {
-        op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, ref);
+        op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, in->ref);
         return;
     }
-    uint64_t id = comm_ref_id(ref);
+    uint64_t id = in->id;
     int src = o->kind == OP_SEND ? (int)o->rank : other, dst = o->kind == OP_SEND ? other : (int)o->rank;
-    chan **near = &in->near[o->kind][near_slot(other, tag)];
+    chan **near = &in->near[o->kind][near_slot(local, tag)];
     chan *ch = *near;
     if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
         ch = *near = chan_get(m, id, src, dst, tag);
@@ -695,6 +676,17 @@ static void inst_free(inst *in)
     g_free(in);
 }
 
+/* The ref's state, as the instance keeps it: when made, and whenever the
+ * ref leaves PENDING (on_resolved), the only change a ref sees. */
+static void inst_sync(inst *in)
+{
+    in->state = (uint8_t)comm_ref_get_state(in->ref);
+    in->id = comm_ref_id(in->ref);
+    bool resolved = in->state == COMM_REF_RESOLVED;
+    in->peers = resolved ? comm_ref_peers(in->ref) : NULL;
+    in->n_peers = resolved ? comm_ref_peer_size(in->ref) : 0;
+}
+
 static inst *inst_get(match_ctx *m, comm_ref *ref)
 {
     inst *in = comm_ref_user(ref);
@@ -702,10 +694,45 @@ static inst *inst_get(match_ctx *m, comm_ref *ref)
         in = g_new0(inst, 1);
         in->ref = comm_ref_hold(ref);
         in->seq = m->next_inst_seq++;
+        inst_sync(in);
         htab_put(&m->insts, (uintptr_t)ref, in);
         comm_ref_set_user(ref, in);
     }
     in->used = true;
+    return in;
+}
+
+/* While this stays the same, a rank's handles name the refs they named
+ * and every instance noted in an mrank is alive. */
+static inline uint64_t inst_epoch(const match_ctx *m)
+{
+    return comm_ctx_bindings(m->comms) + m->n_inst_sweeps;
+}
+
+/* rank's instance of its handle comm (made when new), or NULL when the
+ * handle names nothing. */
+static inline inst *inst_of(match_ctx *m, uint32_t rank, int comm)
+{
+    mrank *r = &m->ranks[rank];
+    uint64_t epoch = inst_epoch(m);
+    if (r->epoch == epoch) {
+        for (int i = 0; i < 2; i++) {
+            if (r->inst[i] && r->handle[i] == comm) {
+                r->inst[i]->used = true;
+                return r->inst[i];
+            }
+        }
+    } else {
+        r->epoch = epoch;
+        r->inst[0] = r->inst[1] = NULL;
+    }
+    comm_ref *ref = comm_ref_lookup(m->comms, rank, comm);
+    if (!ref) return NULL;
+    inst *in = inst_get(m, ref);
+    r->inst[1] = r->inst[0];
+    r->handle[1] = r->handle[0];
+    r->inst[0] = in;
+    r->handle[0] = comm;
     return in;
 }
 
@@ -737,7 +764,7 @@ static inst **inst_list(const match_ctx *m, size_t *n)
  * posting order until the communicator resolves. */
 static void route(match_ctx *m, inst *in, mop *o)
 {
-    switch (comm_ref_get_state(in->ref)) {
+    switch ((comm_ref_state)in->state) {
     case COMM_REF_RESOLVED: to_channel(m, in, o); break;
     case COMM_REF_PENDING:
         op_unlink(m, o);
@@ -875,7 +902,9 @@ static void on_resolved(void *user, comm_ref *ref)
 {
     match_ctx *m = user;
     inst *in = comm_ref_user(ref);
-    if (!in || comm_ref_get_state(ref) == COMM_REF_PENDING) return;
+    if (!in) return;
+    inst_sync(in);
+    if (in->state == COMM_REF_PENDING) return;
     while (!oq_empty(&in->deferred)) {
         mop *o = oq_head(&in->deferred);
         route(m, in, o);
@@ -889,13 +918,50 @@ static void on_resolved(void *user, comm_ref *ref)
 
 /* ------------------------------------------------------------ requests */
 
-/* A request left the table: detach its operation and recycle it. */
-static void req_release(match_ctx *m, mreq *q)
+/* The operation rank's request id has, from its slot s. A slot's cur is
+ * not cleared when its operation is freed, paired or leaves the request:
+ * doing so cost a cache miss on the sender's slot at every pairing. It
+ * counts while the operation is live and still names the request, which
+ * only the operation last bound to the slot can (req_bind; ops are
+ * recycled, never freed, before match_ctx_free, so cur can be read). */
+static inline mop *req_cur(const rslot *s, uint32_t rank, int id)
 {
-    if (!q) return;
-    if (q->cur) q->cur->req = NULL;
-    q->next_free = m->free_reqs;
-    m->free_reqs = q;
+    mop *o = s->cur;
+    return o && o->live && o->req_id == id && o->rank == rank ? o : NULL;
+}
+
+/* A persistent request's envelope, kept until the request goes. */
+static uint32_t init_keep(match_ctx *m, const match_post *p)
+{
+    uint32_t i;
+    if (m->free_inits->len) {
+        i = g_array_index(m->free_inits, uint32_t, m->free_inits->len - 1);
+        g_array_set_size(m->free_inits, m->free_inits->len - 1);
+        g_array_index(m->inits, match_post, i) = *p;
+    } else {
+        i = m->inits->len;
+        g_array_append_val(m->inits, *p);
+    }
+    return i + 1;
+}
+
+static void init_drop(match_ctx *m, uint32_t init)
+{
+    uint32_t i = init - 1;
+    g_array_append_val(m->free_inits, i);
+}
+
+/* Take rank's request id out of its table: its operation, if any, loses
+ * it. */
+static void req_drop(match_ctx *m, uint32_t rank, int id)
+{
+    reqtab *t = &m->ranks[rank].reqs;
+    rslot *s = reqtab_get(t, id);
+    if (!s) return;
+    mop *o = req_cur(s, rank, id);
+    if (o) o->req_id = MATCH_NO_REQUEST;
+    if (s->init) init_drop(m, s->init);
+    reqtab_remove(t, id);
 }
 
 /* The request lost its operation before we saw a completion (freed, or the
@@ -904,7 +970,7 @@ static void req_release(match_ctx *m, mreq *q)
  * placed and is reported. */
 static void orphan(match_ctx *m, mop *o)
 {
-    o->req = NULL;
+    o->req_id = MATCH_NO_REQUEST;
     if (o->kind == OP_SEND || o->completed) return;
     if (!op_is_wild(o)) {
         o->phantom = true;
@@ -917,30 +983,24 @@ static void orphan(match_ctx *m, mop *o)
     if (in) inst_release(m, in, false); /* a blocker went away */
 }
 
-static mreq *req_lookup(match_ctx *m, uint32_t rank, int id)
+/* A new request id on rank: the operation the id had, if still active, is
+ * orphaned. The slot returned is valid until the table changes. */
+static rslot *req_bind(match_ctx *m, uint32_t rank, int id, op_kind kind, bool persistent)
 {
-    return reqtab_get(&m->reqs[rank], id);
-}
-
-static mreq *req_bind(match_ctx *m, uint32_t rank, int id, op_kind kind, bool persistent)
-{
-    mreq *old = req_lookup(m, rank, id);
-    if (old && old->cur) {
+    reqtab *t = &m->ranks[rank].reqs;
+    rslot *old = reqtab_get(t, id);
+    mop *o = old ? req_cur(old, rank, id) : NULL;
+    if (o) {
         m->stats.n_request_reused++;
-        mop *o = old->cur;
-        old->cur = NULL;
         orphan(m, o);
     }
-    mreq *q = m->free_reqs;
-    if (q) {
-        m->free_reqs = q->next_free;
-        memset(q, 0, sizeof *q);
-    } else {
-        q = g_new0(mreq, 1);
-    }
-    q->kind = kind;
+    rslot *q = reqtab_slot(t, id);
+    if (q->init) init_drop(m, q->init);
+    q->cur = NULL;
+    q->init = 0;
+    q->kind = (uint8_t)kind;
     q->persistent = persistent;
-    req_release(m, reqtab_put(&m->reqs[rank], id, q));
+    q->used = true;
     return q;
 }
 
@@ -964,6 +1024,7 @@ static void sweep(match_ctx *m)
             }
         }
         g_free(v);
+        m->n_inst_sweeps++; /* what the ranks noted may be gone */
         m->inst_limit = MAX(SWEEP_MIN_INSTS, 2 * htab_size(&m->insts));
     }
 }
@@ -978,7 +1039,7 @@ static inline bool ok(match_ctx *m, uint32_t rank)
     return true;
 }
 
-static void post_send(match_ctx *m, const match_post *p, mreq *q)
+static void post_send(match_ctx *m, const match_post *p, rslot *q)
 {
     if (p->peer == MATCH_PROC_NULL) {
         m->stats.n_proc_null++;
@@ -987,14 +1048,13 @@ static void post_send(match_ctx *m, const match_post *p, mreq *q)
     mop *o = op_new(m, OP_SEND, p);
     if (q) {
         q->cur = o;
-        o->req = q;
+        o->req_id = p->request;
     }
-    comm_ref *ref = comm_ref_lookup(m->comms, p->rank, p->comm);
-    if (!ref) {
+    inst *in = inst_of(m, p->rank, p->comm);
+    if (!in) {
         op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, NULL);
         return;
     }
-    inst *in = inst_get(m, ref);
     if (G_UNLIKELY(m->n_waiting)) {
         route(m, in, o);
         wake_for_send(m, o);
@@ -1003,7 +1063,7 @@ static void post_send(match_ctx *m, const match_post *p, mreq *q)
     route(m, in, o); /* a tail call: the per-send path pays one test */
 }
 
-static mop *post_recv(match_ctx *m, const match_post *p, mreq *q)
+static mop *post_recv(match_ctx *m, const match_post *p, rslot *q)
 {
     if (p->peer == MATCH_PROC_NULL) {
         m->stats.n_proc_null++;
@@ -1012,14 +1072,13 @@ static mop *post_recv(match_ctx *m, const match_post *p, mreq *q)
     mop *o = op_new(m, OP_RECV, p);
     if (q) {
         q->cur = o;
-        o->req = q;
+        o->req_id = p->request;
     }
-    comm_ref *ref = comm_ref_lookup(m->comms, p->rank, p->comm);
-    if (!ref) {
+    inst *in = inst_of(m, p->rank, p->comm);
+    if (!in) {
         op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, NULL);
         return NULL;
     }
-    inst *in = inst_get(m, ref);
     op_enqueue(o, &in->recvs);
     o->inst = in;
     return o;
@@ -1104,7 +1163,7 @@ static void complete_recv(match_ctx *m, mop *o, const match_status *st, int64_t 
 slog_status match_send(match_ctx *m, const match_post *p)
 {
     if (!p || !ok(m, p->rank)) return SLOG_ERR_ARG;
-    mreq *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_SEND, false) : NULL;
+    rslot *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_SEND, false) : NULL;
     post_send(m, p, q);
     return SLOG_OK;
 }
@@ -1112,7 +1171,7 @@ slog_status match_send(match_ctx *m, const match_post *p)
 slog_status match_recv_post(match_ctx *m, const match_post *p)
 {
     if (!p || !ok(m, p->rank)) return SLOG_ERR_ARG;
-    mreq *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_RECV, false) : NULL;
+    rslot *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_RECV, false) : NULL;
     mop *o = post_recv(m, p, q);
     if (o) inst_release(m, o->inst, false);
     return SLOG_OK;
@@ -1130,8 +1189,8 @@ slog_status match_recv(match_ctx *m, const match_post *p, const match_status *st
 static slog_status init_common(match_ctx *m, const match_post *p, op_kind kind)
 {
     if (!p || !ok(m, p->rank) || p->request == MATCH_NO_REQUEST) return SLOG_ERR_ARG;
-    mreq *q = req_bind(m, p->rank, p->request, kind, true);
-    q->init = *p;
+    rslot *q = req_bind(m, p->rank, p->request, kind, true);
+    q->init = init_keep(m, p);
     return SLOG_OK;
 }
 
@@ -1148,19 +1207,18 @@ slog_status match_recv_init(match_ctx *m, const match_post *p)
 slog_status match_start(match_ctx *m, uint32_t rank, uint32_t thread, int request, int64_t time)
 {
     if (!ok(m, rank)) return SLOG_ERR_ARG;
-    mreq *q = req_lookup(m, rank, request);
+    rslot *q = reqtab_get(&m->ranks[rank].reqs, request);
     if (!q || !q->persistent) {
         m->stats.n_unknown_request++;
         return SLOG_OK;
     }
-    if (q->cur) {
+    mop *cur = req_cur(q, rank, request);
+    if (cur) {
         /* Start on an active request is erroneous; keep what we have. */
         m->stats.n_request_reused++;
-        mop *o = q->cur;
-        q->cur = NULL;
-        orphan(m, o);
+        orphan(m, cur);
     }
-    match_post p = q->init;
+    match_post p = g_array_index(m->inits, match_post, q->init - 1);
     p.rank = rank;
     p.thread = thread;
     p.time = time;
@@ -1177,15 +1235,15 @@ slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int req
                            int64_t time)
 {
     if (!ok(m, rank)) return SLOG_ERR_ARG;
-    mreq *q = req_lookup(m, rank, request);
+    rslot *q = reqtab_get(&m->ranks[rank].reqs, request);
     if (!q) {
         m->stats.n_unknown_request++;
         return SLOG_OK;
     }
-    mop *o = q->cur;
-    q->cur = NULL;
+    mop *o = req_cur(q, rank, request);
+    bool persistent = q->persistent;
     if (o) {
-        o->req = NULL;
+        o->req_id = MATCH_NO_REQUEST;
         if (o->kind == OP_RECV) {
             complete_recv(m, o, st, time, thread);
         } else if (st && st->cancelled) {
@@ -1195,7 +1253,7 @@ slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int req
             op_free(m, o);
         }
     }
-    if (!q->persistent) req_release(m, reqtab_remove(&m->reqs[rank], request));
+    if (!persistent) req_drop(m, rank, request);
     return SLOG_OK;
 }
 
@@ -1205,104 +1263,21 @@ slog_status match_cancel(match_ctx *m, uint32_t rank, int request)
      * completion that must follow (status.cancelled); remember that it was
      * asked, for a completion without a status. */
     if (!ok(m, rank)) return SLOG_ERR_ARG;
-    mreq *q = req_lookup(m, rank, request);
-    if (q && q->cur && q->cur->kind == OP_RECV) q->cur->cancel_asked = true;
+    rslot *q = reqtab_get(&m->ranks[rank].reqs, request);
+    mop *o = q ? req_cur(q, rank, request) : NULL;
+    if (o && o->kind == OP_RECV) o->cancel_asked = true;
     return SLOG_OK;
 }
 
 slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
 {
     if (!ok(m, rank)) return SLOG_ERR_ARG;
-    mreq *q = req_lookup(m, rank, request);
+    rslot *q = reqtab_get(&m->ranks[rank].reqs, request);
     if (!q) return SLOG_OK;
-    mop *o = q->cur;
-    q->cur = NULL;
-    req_release(m, reqtab_remove(&m->reqs[rank], request));
+    mop *o = req_cur(q, rank, request);
+    req_drop(m, rank, request);
     if (o) orphan(m, o);
     return SLOG_OK;
-}
-
-/* ------------------------------------------------------------ hints */
-
-/* The chain each operation follows: its request (request table, slot,
- * request, operation, that operation's channel or instance), and its
- * communicator (handle table, slot, instance ref, instance, the channel
- * cache slot its envelope maps to, the channel, the ops at the channel's
- * ends). Each depth reads the steps before it, which the earlier, shallower
- * hints brought into the cache, and prefetches one more. */
-static void hint_request(const match_ctx *m, uint32_t rank, int request, int depth)
-{
-    const reqtab *t = &m->reqs[rank];
-    if (depth == 0) {
-        __builtin_prefetch(t);
-        return;
-    }
-    if ((uint32_t)request >= t->n_dense) return;
-    if (depth == 1) {
-        __builtin_prefetch(&t->dense[request]);
-        return;
-    }
-    const mreq *q = t->dense[request];
-    if (!q) return;
-    if (depth == 2) {
-        __builtin_prefetch(q);
-        return;
-    }
-    const mop *o = q->cur;
-    if (!o) return;
-    if (depth == 3) {
-        __builtin_prefetch(o);
-        __builtin_prefetch((const char *)o + 64);
-        return;
-    }
-    const chan *ch = o->chan;
-    if (depth == 4) {
-        if (ch) __builtin_prefetch(ch);
-        if (o->inst) __builtin_prefetch(o->inst);
-        return;
-    }
-    if (ch && ch->sends.head) __builtin_prefetch(ch->sends.head);
-}
-
-void match_prefetch(const match_ctx *m, uint32_t rank, int kind, int comm, int peer, int tag, int request, int depth)
-{
-    if (!m || rank >= m->n_ranks) return;
-    if (request != MATCH_NO_REQUEST) hint_request(m, rank, request, depth);
-    if (kind != MATCH_HINT_SEND && kind != MATCH_HINT_RECV) return;
-    const comm_ref *ref = comm_ref_peek(m->comms, rank, comm, depth);
-    if (!ref) return;
-    if (depth == 2) {
-        __builtin_prefetch(ref);
-        return;
-    }
-    const inst *in = comm_ref_user(ref);
-    if (!in) return;
-    if (depth == 3) {
-        __builtin_prefetch(in);
-        return;
-    }
-    if (kind == MATCH_HINT_RECV && depth == 4 && in->recvs.tail) __builtin_prefetch(in->recvs.tail);
-    /* A receive with a wildcard finds its channel at completion. */
-    if (comm_ref_get_state(ref) != COMM_REF_RESOLVED || peer < 0 || (kind == MATCH_HINT_RECV && tag == MATCH_ANY_TAG))
-        return;
-    int other = comm_ref_world_rank(ref, peer);
-    if (other < 0) return;
-    op_kind k = kind == MATCH_HINT_SEND ? OP_SEND : OP_RECV;
-    chan *const *near = &in->near[k][near_slot(other, tag)];
-    if (depth == 4) {
-        __builtin_prefetch(near);
-        return;
-    }
-    const chan *ch = *near;
-    if (!ch) return;
-    if (depth == 5) {
-        __builtin_prefetch(ch);
-        return;
-    }
-    /* Queueing touches the tail of its side, pairing the head of the other. */
-    const oq *own = k == OP_SEND ? &ch->sends : &ch->recvs, *other_side = k == OP_SEND ? &ch->recvs : &ch->sends;
-    if (own->tail) __builtin_prefetch(own->tail);
-    if (other_side->head) __builtin_prefetch(other_side->head);
 }
 
 /* ------------------------------------------------------------ queries */
@@ -1427,8 +1402,12 @@ match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
     m->inst_limit = SWEEP_MIN_INSTS;
     uint32_t n = comm_ctx_n_ranks(comms);
     m->n_ranks = n;
-    m->reqs = g_new0(reqtab, n);
-    for (uint32_t i = 0; i < n; i++) htab_init(&m->reqs[i].other);
+    m->ranks = aligned_alloc(_Alignof(mrank), (size_t)n * sizeof *m->ranks);
+    if (!m->ranks) g_error("slog2-build: out of memory (request tables of %u ranks)", n);
+    memset(m->ranks, 0, (size_t)n * sizeof *m->ranks);
+    for (uint32_t i = 0; i < n; i++) reqtab_init(&m->ranks[i].reqs);
+    m->inits = g_array_new(FALSE, FALSE, sizeof(match_post));
+    m->free_inits = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     m->heap = g_ptr_array_new();
     m->unmatched = g_hash_table_new_full(unmatched_hash, unmatched_equal, g_free, NULL);
     comm_ctx_set_resolved_cb(comms, on_resolved, m);
@@ -1464,19 +1443,10 @@ void match_ctx_free(match_ctx *m)
     g_free(insts);
     htab_free(&m->insts);
     dgroup_free_all(m); /* after the ops: nothing counts waiting any more */
-    for (uint32_t i = 0; i < m->n_ranks; i++) {
-        reqtab *t = &m->reqs[i];
-        for (uint32_t k = 0; k < t->n_dense; k++) req_release(m, t->dense[k]);
-        g_free(t->dense);
-        for (size_t k = 0; k < htab_capacity(&t->other); k++) req_release(m, htab_at(&t->other, k)->val);
-        htab_free(&t->other);
-    }
-    g_free(m->reqs);
-    while (m->free_reqs) {
-        mreq *next = m->free_reqs->next_free;
-        g_free(m->free_reqs);
-        m->free_reqs = next;
-    }
+    for (uint32_t i = 0; i < m->n_ranks; i++) reqtab_free(&m->ranks[i].reqs);
+    free(m->ranks);
+    g_array_free(m->inits, TRUE);
+    g_array_free(m->free_inits, TRUE);
     g_ptr_array_free(m->heap, TRUE);
     while (m->free_mops) {
         mop *next = m->free_mops->next_free;

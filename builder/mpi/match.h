@@ -174,18 +174,6 @@ slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int req
 slog_status match_cancel(match_ctx *m, uint32_t rank, int request);
 slog_status match_request_free(match_ctx *m, uint32_t rank, int request);
 
-/* A hint, for an operation to come: the memory its call will touch, as
- * far as depth steps of pointers from the rank's tables, prefetched. With
- * thousands of ranks every operation is another rank's and each step a
- * cache miss; a caller that knows the operations ahead asks for each one
- * at growing depths as it comes closer (seq.c), so that each step's line
- * has arrived when the next step reads it. Reads only what is live now and
- * changes nothing: the matching is the same with or without it.
- * comm < 0 or request == MATCH_NO_REQUEST: not looked for; kind: MATCH_HINT_*. */
-enum { MATCH_HINT_SEND, MATCH_HINT_RECV, MATCH_HINT_OTHER };
-#define MATCH_HINT_DEPTH 6 /* the deepest step */
-void match_prefetch(const match_ctx *m, uint32_t rank, int kind, int comm, int peer, int tag, int request, int depth);
-
 /* Smallest completion time among completed receives still waiting for their
  * send, or INT64_MAX. No arrow delivered later ends before it, so nodes
  * ending at or before min(merge time, this) can be written (seq.c gives it

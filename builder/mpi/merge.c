@@ -11,6 +11,7 @@
 #include "merge.h"
 
 #include <glib.h>
+#include <string.h>
 
 struct merge {
     uint32_t k;
@@ -103,4 +104,25 @@ void merge_finish_winner(merge *m)
     m->key[m->loser[0]] = INT64_MAX;
     m->n_live--;
     replay_winner(m);
+}
+
+void merge_sort_ents(merge_ent *v, merge_ent *tmp, size_t n, uint32_t max_off)
+{
+    int bits = max_off ? 32 - __builtin_clz(max_off) : 0;
+    merge_ent *src = v, *dst = tmp;
+    for (int shift = 0; shift < bits; shift += 11) {
+        size_t at[2048] = {0};
+        for (size_t i = 0; i < n; i++) at[src[i].off >> shift & 2047]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < 2048; d++) {
+            size_t c = at[d];
+            at[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) dst[at[src[i].off >> shift & 2047]++] = src[i];
+        merge_ent *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v && n) memcpy(v, src, n * sizeof *v);
 }

@@ -13,6 +13,7 @@
 #define SLOG2_MERGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct merge merge;
@@ -31,5 +32,21 @@ int64_t merge_min_key(const merge *m);
 /* The winner's next key; or the winner has no more records. */
 void merge_update_winner(merge *m, int64_t key);
 void merge_finish_winner(merge *m);
+
+/* The same order by sorting, when every stream's keys never decrease:
+ * the streams' entries laid one after the other, stream by stream, each
+ * with its key's offset from a base, then sorted stably by that offset
+ * (an LSD radix sort of 11-bit digits), come in the order the tree gives
+ * (key, then stream, then place in the stream). With thousands of streams
+ * the tree's path and each stream's next key are cache misses at every
+ * entry, where the sort streams through them. tag and p are the caller's. */
+typedef struct merge_ent {
+    uint32_t off; /* key - base */
+    uint32_t tag;
+    void *p;
+} merge_ent;
+
+/* Sort v[0..n) by off, stably; tmp holds n more; max_off: the largest off. */
+void merge_sort_ents(merge_ent *v, merge_ent *tmp, size_t n, uint32_t max_off);
 
 #endif

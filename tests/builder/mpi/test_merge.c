@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* test_merge.c - the k-way merge's tournament tree against a brute-force
  * model: at every step the winner must be the live stream with the
- * smallest (key, index). */
+ * smallest (key, index). And the sort that stands in for it
+ * (merge_sort_ents) against the tree: streams of non-decreasing keys,
+ * laid one after the other and sorted, must come in the tree's order. */
 #include <glib.h>
 
 #include "check.h"
@@ -80,9 +82,83 @@ static void test_all_finished(void)
     merge_free(NULL);
 }
 
+/* k streams of random lengths (some empty), keys non-decreasing with steps
+ * drawn from [0, step): small steps make ties within and across streams.
+ * The tree takes a stream's next entry as seq.c does: its key changes
+ * only when the next key differs. */
+static void run_sorted(uint32_t k, int64_t base, int64_t step, uint32_t seed)
+{
+    GRand *rng = g_rand_new_with_seed(seed);
+    uint32_t *start = g_new(uint32_t, k + 1);
+    GArray *keys = g_array_new(FALSE, FALSE, sizeof(int64_t));
+    for (uint32_t i = 0; i < k; i++) {
+        start[i] = keys->len;
+        int64_t key = base + g_rand_int_range(rng, 0, (gint32)step * 4);
+        for (int n = g_rand_int_range(rng, 0, 12); n > 0; n--) {
+            g_array_append_val(keys, key);
+            key += g_rand_int_range(rng, 0, (gint32)step);
+        }
+    }
+    start[k] = keys->len;
+    const int64_t *key = (const int64_t *)(void *)keys->data;
+    size_t n = keys->len;
+    /* The sort: each entry tagged with its stream, p its place. */
+    merge_ent *v = g_new(merge_ent, 2 * n + 1);
+    uint32_t max_off = 0;
+    for (uint32_t i = 0; i < k; i++)
+        for (uint32_t j = start[i]; j < start[i + 1]; j++) {
+            uint32_t off = (uint32_t)(key[j] - base);
+            if (off > max_off) max_off = off;
+            v[j] = (merge_ent){off, i, GSIZE_TO_POINTER((gsize)j)};
+        }
+    merge_sort_ents(v, v + n, n, max_off);
+    /* The tree over the streams with entries. */
+    int64_t *first = g_new(int64_t, k);
+    bool *live = g_new(bool, k);
+    uint32_t *at = g_new(uint32_t, k);
+    for (uint32_t i = 0; i < k; i++) {
+        at[i] = start[i];
+        live[i] = start[i] < start[i + 1];
+        first[i] = live[i] ? key[start[i]] : 0;
+    }
+    merge *m = merge_new(k, first, live);
+    size_t taken = 0;
+    int64_t w;
+    while ((w = merge_winner(m)) >= 0) {
+        uint32_t j = at[w]++;
+        CHECK(taken < n);
+        CHECK_EQ(v[taken].tag, (uint32_t)w);
+        CHECK_EQ(GPOINTER_TO_SIZE(v[taken].p), (gsize)j);
+        taken++;
+        if (at[w] == start[w + 1])
+            merge_finish_winner(m);
+        else if (key[at[w]] != key[j])
+            merge_update_winner(m, key[at[w]]);
+    }
+    CHECK_EQ(taken, n);
+    merge_free(m);
+    g_free(first);
+    g_free(live);
+    g_free(at);
+    g_free(v);
+    g_free(start);
+    g_array_free(keys, TRUE);
+    g_rand_free(rng);
+}
+
+static void test_sorted(void)
+{
+    for (uint32_t k = 1; k <= 40; k++) run_sorted(k, 1000, 3, 200 + k);
+    run_sorted(300, 1 << 30, 50, 1);   /* offsets of one radix digit */
+    run_sorted(3000, 5, 1000, 2);      /* two digits */
+    run_sorted(2000, -7, 1 << 20, 3);  /* three: the top digit's bits */
+    merge_sort_ents(NULL, NULL, 0, 0); /* nothing to sort */
+}
+
 int main(void)
 {
     RUN(test_sizes);
+    RUN(test_sorted);
     RUN(test_ties);
     RUN(test_all_finished);
     return 0;
