@@ -366,6 +366,8 @@ G_GNUC_NO_INLINE static const char *input_named_by(const dumpi_meta *meta, const
  * widths as SAMPLE_PER_RANK, on real and generated traces alike. */
 #define SAMPLE_RECORDS  65536
 #define SAMPLE_PER_RANK 4096
+#define SAMPLE_MIN      16 /* records of every rank at least */
+#define DEEP_SPAN_BINS  8192
 
 /* The k-th smallest of v[0..n) (k < n), reordering v: selection with a
  * three-way partition; no sort is needed for one order statistic. */
@@ -449,6 +451,58 @@ static gpointer sample_ranks(gpointer data)
     return NULL;
 }
 
+/* With so many ranks that each gives SAMPLE_MIN records, the sample is the
+ * trace's start alone (MPI_Init, communicator setup, the first collectives),
+ * which the ranks go through together: far denser than the trace. The
+ * overview's preview levels chosen from it were low, and its previews and
+ * own records were a large part of the file (docs/PERFORMANCE.md, "Where
+ * the file's bytes go"). Then a few ranks spread over the ids stand for
+ * the density: SAMPLE_PER_RANK records of each (the later half by exit
+ * time when a rank goes on past them), times the ranks. *count and *span
+ * as sample_start's; false if none of them has a record. Runs after the
+ * samplers, on this thread; the files are rewound. */
+static bool sample_deep(builder *b, double *count, double *span)
+{
+    uint32_t n_deep = SAMPLE_RECORDS / SAMPLE_PER_RANK, used = 0;
+    if (n_deep > b->n_ranks) n_deep = b->n_ranks;
+    int64_t *keys = g_new(int64_t, (gsize)n_deep * SAMPLE_PER_RANK);
+    uint8_t every[N_LABELS];
+    memset(every, 1, sizeof every);
+    size_t n = 0;
+    bool more = false;
+    int64_t lo = INT64_MAX, hi = 0;
+    for (uint32_t j = 0; j < n_deep; j++) {
+        rank_in *r = &b->ranks[(uint64_t)b->n_ranks * j / n_deep];
+        if (!r->f) continue;
+        int budget = SAMPLE_PER_RANK;
+        uint32_t k = 0;
+        dumpi_call c;
+        dumpi_error e;
+        while (k < SAMPLE_PER_RANK && dumpi_file_find(r->f, every, &budget, &c, &e) == 1) {
+            int64_t t0 = c.wall_start - b->origin < 0 ? 0 : c.wall_start - b->origin;
+            int64_t key = c.wall_stop - b->origin < t0 ? t0 : c.wall_stop - b->origin;
+            keys[n++] = key;
+            if (t0 < lo) lo = t0;
+            if (key > hi) hi = key;
+            k++;
+        }
+        used += k > 0;
+        more |= k == SAMPLE_PER_RANK;
+        dumpi_file_rewind(r->f);
+    }
+    if (n) {
+        *span = (double)(hi - lo) + 1.0;
+        *count = (double)n;
+        if (more) {
+            *span = (double)(hi - select_kth(keys, n, n / 2)) + 1.0;
+            *count = (double)(n - n / 2);
+        }
+        *count *= (double)b->n_ranks / used;
+    }
+    g_free(keys);
+    return n > 0;
+}
+
 /* Read the first records of every rank, on every thread: the time origin
  * (the earliest entry) and the leaf width (slog_leaf_shift_for_trace over them,
  * the later half by exit time when the trace goes on past them, as the
@@ -460,7 +514,7 @@ G_GNUC_NO_INLINE static void sample_start(builder *b)
 {
     uint32_t per_rank = SAMPLE_RECORDS / b->n_ranks;
     if (per_rank > SAMPLE_PER_RANK) per_rank = SAMPLE_PER_RANK;
-    if (per_rank < 16) per_rank = 16;
+    if (per_rank < SAMPLE_MIN) per_rank = SAMPLE_MIN;
     int64_t *starts = g_new(int64_t, (gsize)per_rank * b->n_ranks);
     int64_t *keys = g_new(int64_t, (gsize)per_rank * b->n_ranks);
     uint32_t *counts = g_new0(uint32_t, b->n_ranks);
@@ -525,9 +579,27 @@ G_GNUC_NO_INLINE static void sample_start(builder *b)
          * (its memory at many timelines). Records stand for drawables:
          * the arrows are not known yet. */
         b->shift = slog_leaf_shift_for_trace(count, span, (double)rows, b->n_ranks);
+        double per_leaf = count * ldexp(1.0, b->shift) / span;
+        /* With a deep sample its density sets the preview levels, not the
+         * leaf width: the build's slabs are leaves, and wider ones held
+         * more of the trace at once. */
+        double deep_count, deep_span;
+        bool deep = SAMPLE_RECORDS / b->n_ranks < SAMPLE_MIN && sample_deep(b, &deep_count, &deep_span);
+        if (deep) per_leaf = deep_count * ldexp(1.0, b->shift) / deep_span;
         double all_rows = b->footer_rows < (double)rows ? (double)rows : b->footer_rows;
-        slog_preview_levels_for(count * ldexp(1.0, b->shift) / span, b->footer_records, all_rows, b->n_ranks,
-                                &b->preview_level, &b->overview_level);
+        slog_preview_levels_for(per_leaf, b->footer_records, all_rows, b->n_ranks, &b->preview_level,
+                                &b->overview_level);
+        if (deep) {
+            /* Not so high that a picture of part of the trace cannot use
+             * the overview (grid.c takes it while its lowest bins are at
+             * most a few columns wide): the lowest level keeps at least
+             * DEEP_SPAN_BINS bins over the deep sample's span. */
+            double bins = b->o->preview_bins ? b->o->preview_bins : 64;
+            uint32_t cap = 0;
+            while (cap < 40 && ldexp(1.0, b->shift + (int)cap + 1) / bins * DEEP_SPAN_BINS <= deep_span) cap++;
+            if (b->overview_level > cap) b->overview_level = cap;
+            if (b->preview_level != SLOG_PREVIEW_NONE && b->preview_level > cap) b->preview_level = cap;
+        }
     }
     g_free(starts);
     g_free(keys);
