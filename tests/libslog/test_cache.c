@@ -245,20 +245,30 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* A random model written to dir/name with leaves of `leaf` drawables; the
+ * file's path (the caller frees it and m). */
+static char *write_random(t_model *m, t_rng *r, const t_gen_params *gp, unsigned leaf, const char *dir,
+                          const char *name)
+{
+    t_model_init(m);
+    t_model_random(m, r, gp);
+    slog_writer_options o;
+    slog_writer_options_init(&o);
+    o.leaf_drawables = leaf;
+    char *path = t_path(dir, name);
+    slog_error err;
+    CHECK_OK(t_model_write(m, path, &o, &err), &err);
+    return path;
+}
+
 static void run_threads(uint64_t seed, const char *dir)
 {
     t_rng r = {seed};
     t_model m;
-    t_model_init(&m);
     t_gen_params gp = {3000, 8, 6};
-    t_model_random(&m, &r, &gp);
-    slog_writer_options o;
-    slog_writer_options_init(&o);
-    o.leaf_drawables = 16;
     CHECK_CONTEXT("threads, seed %" PRIu64, seed);
-    char *path = t_path(dir, "threads.slog2");
+    char *path = write_random(&m, &r, &gp, 16, dir, "threads.slog2");
     slog_error err;
-    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
     slog_reader *plain, *cached;
     CHECK_OK(slog_reader_open(&plain, path, &err), &err);
     CHECK_OK(slog_reader_open(&cached, path, &err), &err);
@@ -305,16 +315,10 @@ static void run_damaged(uint64_t seed, const char *dir)
 {
     t_rng r = {seed};
     t_model m;
-    t_model_init(&m);
     t_gen_params gp = {2000, 4, 4};
-    t_model_random(&m, &r, &gp);
-    slog_writer_options o;
-    slog_writer_options_init(&o);
-    o.leaf_drawables = 8;
     CHECK_CONTEXT("damaged node, seed %" PRIu64, seed);
-    char *path = t_path(dir, "damaged.slog2");
+    char *path = write_random(&m, &r, &gp, 8, dir, "damaged.slog2");
     slog_error err;
-    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
     slog_reader *rd;
     CHECK_OK(slog_reader_open(&rd, path, &err), &err);
     /* the middle of the largest node's records */
@@ -354,24 +358,14 @@ static void run_damaged(uint64_t seed, const char *dir)
     t_model_free(&m);
 }
 
+static void run_more(uint64_t base, const char *dir)
+{
+    run_threads(base, dir);
+    run_damaged(base, dir);
+}
+
 int main(int argc, char **argv)
 {
-    int vg = t_under_valgrind();
-    char *dir = t_mkdtemp("cache");
-    uint64_t seed = 0;
-    size_t n = 2000;
-    unsigned nq = 60;
-    if (t_seed_args(argc, argv, &seed, &n, &nq)) {
-        run_seed(seed, n, nq, dir);
-    } else {
-        uint64_t base = (uint64_t)t_env_ll("SLOG2_SEED", 20261127);
-        unsigned n_seeds = vg ? 2 : 8;
-        for (unsigned s = 0; s < n_seeds; s++) run_seed(base + s, vg ? 300 : 2000, vg ? 20 : 60, dir);
-        run_threads(base, dir);
-        run_damaged(base, dir);
-    }
-    t_rmtree(dir);
-    free(dir);
-    printf("PASS\n");
-    return 0;
+    t_seed_plan p = {"cache", 20261127, 8, 2, 2000, 300, 60, 20};
+    return t_seed_main(argc, argv, &p, run_seed, run_more);
 }

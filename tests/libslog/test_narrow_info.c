@@ -168,20 +168,6 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
 
 int main(int argc, char **argv)
 {
-    int vg = t_under_valgrind();
-    char *dir = t_mkdtemp("narrow");
-    uint64_t seed = 0;
-    size_t n = 2000;
-    unsigned nq = 100;
-    if (t_seed_args(argc, argv, &seed, &n, &nq)) {
-        run_seed(seed, n, nq, dir);
-    } else {
-        uint64_t base = (uint64_t)t_env_ll("SLOG2_SEED", 20261124);
-        unsigned n_seeds = vg ? 3 : 12;
-        for (unsigned s = 0; s < n_seeds; s++) run_seed(base + s, vg ? 300 : 2000, vg ? 30 : 100, dir);
-    }
-    t_rmtree(dir);
-    free(dir);
-    printf("PASS\n");
-    return 0;
+    t_seed_plan p = {"narrow", 20261124, 12, 3, 2000, 300, 100, 30};
+    return t_seed_main(argc, argv, &p, run_seed, NULL);
 }

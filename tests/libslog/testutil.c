@@ -33,6 +33,28 @@ long long t_env_ll(const char *name, long long def)
     return strtoll(v, NULL, 0);
 }
 
+int t_seed_main(int argc, char **argv, const t_seed_plan *p, void (*run)(uint64_t, size_t, unsigned, const char *),
+                void (*more)(uint64_t, const char *))
+{
+    int vg = t_under_valgrind();
+    char *dir = t_mkdtemp(p->name);
+    uint64_t seed = 0;
+    size_t n = p->n;
+    unsigned nq = p->nq;
+    if (t_seed_args(argc, argv, &seed, &n, &nq)) {
+        run(seed, n, nq, dir);
+    } else {
+        uint64_t base = (uint64_t)t_env_ll("SLOG2_SEED", (long long)p->base);
+        unsigned n_seeds = vg ? p->vg_seeds : p->seeds;
+        for (unsigned s = 0; s < n_seeds; s++) run(base + s, vg ? p->vg_n : p->n, vg ? p->vg_nq : p->nq, dir);
+        if (more) more(base, dir);
+    }
+    t_rmtree(dir);
+    free(dir);
+    printf("PASS\n");
+    return 0;
+}
+
 double t_now(void)
 {
     struct timespec ts;

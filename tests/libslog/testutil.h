@@ -50,6 +50,20 @@ long long t_env_ll(const char *name, long long def);
  * (the rest keeps the caller's defaults), or 0 without arguments. */
 int t_seed_args(int argc, char **argv, uint64_t *seed, size_t *n, unsigned *n_queries);
 double t_now(void);
+/* A seeded model test's main: "SEED [N [N_QUERIES]]" on the command line
+ * runs that one case (n and nq its defaults); otherwise `seeds` cases
+ * from SLOG2_SEED (default `base`), fewer and smaller under Valgrind, then
+ * more(base, dir) when given. Runs in a temporary directory named after
+ * the test; prints PASS and returns main's status. */
+typedef struct t_seed_plan {
+    const char *name;
+    uint64_t base;
+    unsigned seeds, vg_seeds;
+    size_t n, vg_n;
+    unsigned nq, vg_nq;
+} t_seed_plan;
+int t_seed_main(int argc, char **argv, const t_seed_plan *p, void (*run)(uint64_t, size_t, unsigned, const char *),
+                void (*more)(uint64_t, const char *));
 
 /* ------------------------------------------------------------ rng */
 
