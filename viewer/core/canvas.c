@@ -307,6 +307,8 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
         const float *fo = d->folded + (size_t)i_tl * (size_t)d->width;
         for (int i = i_lo; i < i_hi; i++) {
             float n = d->folded_unfiltered ? dr[i] : dr[i] + fo[i];
+            /* most columns carry no message: their edges are not needed */
+            if (!(n > 0) && !(d->folded_unfiltered && fo[i] > 0)) continue;
             int x0 = (int)floor(cx0 + i * cdx), x1 = (int)floor(cx0 + (i + 1) * cdx);
             if (x1 <= x0) x1 = x0 + 1;
             if (n > 0) {
@@ -317,7 +319,7 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
                     last_c = sv_premul(base, 1, 0.25 + 0.75 * sqrt(n / d->max));
                 }
                 sv_raster_fill(ras, x0, x1, y0, y1, last_c);
-            } else if (d->folded_unfiltered && fo[i] > 0 && (x0 & 2)) {
+            } else if (x0 & 2) {
                 sv_raster_fill(ras, x0, x1, y0, y1, sv_premul(base, 1, 0.18));
             }
         }
@@ -467,20 +469,28 @@ static void draw_state_group(cairo_t *cr, sv_raster *ras, double w, double h, co
 {
     const sv_scene *s = p->scene;
     sv_raster_direct(ras);
+    /* neighbours in draw order mostly share a colour: its two shades are
+     * worked out when it changes, not per state */
+    uint32_t last_rgba = 0, edge_c = sv_premul(0, 0.6, 1), body_c = sv_premul(0, 1, 1);
     for (size_t k = k0; k < k1; k++) {
         const sv_item *it = &s->items[s->order[k]];
         if (it->category >= p->pal->n || !p->pal->visible[it->category]) continue;
         sv_rect r;
         if (!sv_geom_state(g, it, &r) || r.x > w || r.x + r.w < 0 || r.y > h || r.y + r.h < 0) continue;
         uint32_t rgba = p->pal->rgba[it->category];
+        if (rgba != last_rgba) {
+            last_rgba = rgba;
+            edge_c = sv_premul(rgba, 0.6, 1);
+            body_c = sv_premul(rgba, 1, 1);
+        }
         int bx0 = (int)round(fmax(r.x, -2)), bx1 = (int)round(fmin(r.x + r.w, w + 2));
         int by0 = (int)round(r.y), by1 = (int)round(r.y + r.h);
         if (bx1 <= bx0) bx1 = bx0 + 1;
         if (bx1 - bx0 >= 4 && by1 - by0 >= 4) {
-            sv_raster_fill(ras, bx0, bx1, by0, by1, sv_premul(rgba, 0.6, 1));
-            sv_raster_fill(ras, bx0 + 1, bx1 - 1, by0 + 1, by1 - 1, sv_premul(rgba, 1, 1));
+            sv_raster_fill(ras, bx0, bx1, by0, by1, edge_c);
+            sv_raster_fill(ras, bx0 + 1, bx1 - 1, by0 + 1, by1 - 1, body_c);
         } else {
-            sv_raster_fill(ras, bx0, bx1, by0, by1, sv_premul(rgba, 1, 1));
+            sv_raster_fill(ras, bx0, bx1, by0, by1, body_c);
         }
     }
     sv_raster_cairo(ras);
