@@ -290,8 +290,11 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
     int i_lo = (int)floor(-cx0 / cdx) - 1, i_hi = (int)ceil((w - cx0) / cdx) + 1;
     if (i_lo < 0) i_lo = 0;
     if (i_hi > d->width) i_hi = d->width;
-    float last_n = 0;
-    uint32_t last_c = 0;
+    /* counts repeat (a message or two per column, the same few counts
+     * across rows): a colour once worked out is kept by its count's bits */
+    enum { N_MEMO = 256 };
+    uint32_t memo_bits[N_MEMO], memo_c[N_MEMO];
+    uint8_t memo_set[N_MEMO] = {0};
     for (uint32_t i_tl = 0; i_tl < d->n_timelines; i_tl++) {
         uint32_t tl = d->tl_first + i_tl;
         const sv_row *row = sv_layout_row_of(p->lay, tl);
@@ -312,13 +315,22 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
             int x0 = (int)floor(cx0 + i * cdx), x1 = (int)floor(cx0 + (i + 1) * cdx);
             if (x1 <= x0) x1 = x0 + 1;
             if (n > 0) {
-                /* counts repeat (a message or two per column): the last
-                 * one's colour is reused */
-                if (n != last_n) {
-                    last_n = n;
-                    last_c = sv_premul(base, 1, 0.25 + 0.75 * sqrt(n / d->max));
+                uint32_t bits;
+                memcpy(&bits, &n, sizeof bits);
+                uint32_t slot = (bits ^ bits >> 8 ^ bits >> 16) & (N_MEMO - 1);
+                if (!memo_set[slot] || memo_bits[slot] != bits) {
+                    memo_set[slot] = 1;
+                    memo_bits[slot] = bits;
+                    memo_c[slot] = sv_premul(base, 1, 0.25 + 0.75 * sqrt(n / d->max));
                 }
-                sv_raster_fill(ras, x0, x1, y0, y1, last_c);
+                uint32_t c = memo_c[slot];
+                if (x0 >= 0 && x1 == x0 + 1 && x1 <= ras->w && y0 >= 0 && y1 <= ras->h) {
+                    /* sv_raster_fill of a one-pixel column, without its call */
+                    uint32_t keep = sv_keep_of(c), *px = ras->px + (size_t)y0 * ras->stride + x0;
+                    for (int y = y0; y < y1; y++, px += ras->stride) *px = keep == 0 ? c : sv_over_keep(*px, c, keep);
+                } else {
+                    sv_raster_fill(ras, x0, x1, y0, y1, c);
+                }
             } else if (x0 & 2) {
                 sv_raster_fill(ras, x0, x1, y0, y1, sv_premul(base, 1, 0.18));
             }
