@@ -176,7 +176,30 @@ void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, 
     wu_line l;
     if (!wu_setup(ras, x0, y0, x1, y1, &l)) return;
     double y = l.y;
-    for (int x = l.xs; x <= l.xe; x++, y += l.grad) wu_step(ras, l.steep, x, y, c);
+    /* steep a constant in each loop: the step's strides and bounds are
+     * then fixed, not chosen per step */
+    if (l.steep)
+        for (int x = l.xs; x <= l.xe; x++, y += l.grad) wu_step(ras, 1, x, y, c);
+    else
+        for (int x = l.xs; x <= l.xe; x++, y += l.grad) wu_step(ras, 0, x, y, c);
+}
+
+/* The pair's walk (sv_raster_line_pair) for one value of steep. */
+static inline void wu_pair(sv_raster *ras, const wu_line *la, const wu_line *lb, int steep, uint32_t c)
+{
+    /* each line's y advances over its own steps exactly as alone */
+    int lo = la->xs < lb->xs ? la->xs : lb->xs, hi = la->xe > lb->xe ? la->xe : lb->xe;
+    double ya = la->y, yb = lb->y;
+    for (int x = lo; x <= hi; x++) {
+        if (x >= la->xs && x <= la->xe) {
+            wu_step(ras, steep, x, ya, c);
+            ya += la->grad;
+        }
+        if (x >= lb->xs && x <= lb->xe) {
+            wu_step(ras, steep, x, yb, c);
+            yb += lb->grad;
+        }
+    }
 }
 
 void sv_raster_line_pair(sv_raster *ras, const double a[4], const double b[4], uint32_t c)
@@ -188,19 +211,10 @@ void sv_raster_line_pair(sv_raster *ras, const double a[4], const double b[4], u
         if (ob) sv_raster_line(ras, b[0], b[1], b[2], b[3], c);
         return;
     }
-    /* each line's y advances over its own steps exactly as alone */
-    int lo = la.xs < lb.xs ? la.xs : lb.xs, hi = la.xe > lb.xe ? la.xe : lb.xe;
-    double ya = la.y, yb = lb.y;
-    for (int x = lo; x <= hi; x++) {
-        if (x >= la.xs && x <= la.xe) {
-            wu_step(ras, la.steep, x, ya, c);
-            ya += la.grad;
-        }
-        if (x >= lb.xs && x <= lb.xe) {
-            wu_step(ras, lb.steep, x, yb, c);
-            yb += lb.grad;
-        }
-    }
+    if (la.steep)
+        wu_pair(ras, &la, &lb, 1, c);
+    else
+        wu_pair(ras, &la, &lb, 0, c);
 }
 
 /* Area of the pixel [px, px+1) x [py, py+1) inside the diamond of radius
