@@ -117,11 +117,13 @@ static void stack_columns(sv_raster *ras, const int *xs, int i_lo, int i_hi, dou
  * are absent from a given column) mispredicted and floor() took its
  * steps. Neighbouring columns often stack alike (a state longer than a
  * column): a run of columns with the same tops (starts) is filled once, a
- * box per non-empty span. tops: n * n_st; bse: n; same: n; starts: n + 1. */
+ * box per non-empty span. tops: n * n_st; bse: n; same: n; starts: n + 1; mask_buf
+ * (a bit per category, used up to 32 categories): n. */
 static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double bottom, double H, uint32_t n_st,
                        const float *const *st_cols, const uint32_t *st_c, int *tops, float *bse, uint8_t *same,
-                       int *starts)
+                       int *starts, uint32_t *mask_buf)
 {
+    uint32_t *mask = n_st <= 32 ? mask_buf : NULL;
     int y_base = stack_y(bottom, H, 0), n_runs = 0;
     /* Where every top is at least a pixel below y = 0 (the stack is at
      * most H high; only a row partly above the canvas is not) the cast
@@ -150,6 +152,12 @@ static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double b
             }
         }
         for (int k = 1; k < n; k++) same[k] &= t[k] == t[k - 1];
+        /* categories whose top moves in the column: the only spans that
+         * can be non-empty (a top equal to the one below gives none) */
+        if (mask && q == 0)
+            for (int k = 0; k < n; k++) mask[k] = t[k] != y_base;
+        else if (mask)
+            for (int k = 0; k < n; k++) mask[k] |= (uint32_t)(t[k] != t[k - (ptrdiff_t)n]) << q;
     }
     for (int k = 0; k < n; k++)
         if (!same[k]) starts[n_runs++] = k;
@@ -159,6 +167,23 @@ static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double b
         int k0 = starts[r], xa = x_first + k0, xb = x_first + starts[r + 1];
         /* tops do not rise with q: the spans go up the column */
         int below = y_end;
+        if (mask) {
+            /* the categories of mask only: a skipped one's span is empty,
+             * its top being the one below it, so the spans are as those
+             * of the loop over all */
+            for (uint32_t m = mask[k0]; m && below > 0; m &= m - 1) {
+                uint32_t q = (uint32_t)__builtin_ctz(m);
+                int top = tops[(size_t)q * n + k0], above = top > 0 ? top : 0;
+                if (above >= below) continue;
+                uint32_t c = st_c[q];
+                for (int y = above; y < below; y++) {
+                    uint32_t *px = ras->px + (size_t)y * ras->stride;
+                    for (int x = xa; x < xb; x++) px[x] = c;
+                }
+                below = above;
+            }
+            continue;
+        }
         for (uint32_t q = 0; q < n_st && below > 0; q++) {
             int top = tops[(size_t)q * n + k0], above = top > 0 ? top : 0;
             if (above >= below) continue;
@@ -187,7 +212,9 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     int *tops = malloc(sizeof(int) * ((size_t)s->width * (p->pal->n + 1) + 2));
     float *bse = malloc(sizeof(float) * ((size_t)s->width + 1));
     uint8_t *same = malloc((size_t)s->width + 1);
-    if (!xs || !st_cols || !st_c || !tops || !bse || !same) {
+    uint32_t *mask = malloc(sizeof(uint32_t) * ((size_t)s->width + 1));
+    if (!xs || !st_cols || !st_c || !tops || !bse || !same || !mask) {
+        free(mask);
         free(bse);
         free(same);
         free(xs);
@@ -234,7 +261,7 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
         }
         if (n_st && one_to_one)
             stack_rows(ras, x_first, i_first, n, bottom, H, n_st, st_cols, st_c, tops, bse, same,
-                       tops + (size_t)s->width * p->pal->n);
+                       tops + (size_t)s->width * p->pal->n, mask);
         else if (n_st)
             stack_columns(ras, xs, i_lo, i_hi, bottom, H, n_st, st_cols, st_c);
         for (size_t k = a; k < b; k++) {
@@ -268,6 +295,7 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     free(tops);
     free(bse);
     free(same);
+    free(mask);
     sv_raster_cairo(ras);
     (void)cr;
 }
