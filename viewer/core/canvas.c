@@ -117,11 +117,13 @@ static void stack_columns(sv_raster *ras, const int *xs, int i_lo, int i_hi, dou
  * are absent from a given column) mispredicted and floor() took its
  * steps. Neighbouring columns often stack alike (a state longer than a
  * column): a run of columns with the same tops (starts) is filled once, a
- * box per non-empty span. tops: n * n_st; bse: n; same: n; starts: n + 1. */
+ * box per non-empty span. tops: n * n_st; bse: n; same: n; starts: n + 1; mask_buf
+ * (a bit per category, used up to 32 categories): n. */
 static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double bottom, double H, uint32_t n_st,
                        const float *const *st_cols, const uint32_t *st_c, int *tops, float *bse, uint8_t *same,
-                       int *starts)
+                       int *starts, uint32_t *mask_buf)
 {
+    uint32_t *mask = n_st <= 32 ? mask_buf : NULL;
     int y_base = stack_y(bottom, H, 0), n_runs = 0;
     /* Where every top is at least a pixel below y = 0 (the stack is at
      * most H high; only a row partly above the canvas is not) the cast
@@ -150,6 +152,12 @@ static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double b
             }
         }
         for (int k = 1; k < n; k++) same[k] &= t[k] == t[k - 1];
+        /* categories whose top moves in the column: the only spans that
+         * can be non-empty (a top equal to the one below gives none) */
+        if (mask && q == 0)
+            for (int k = 0; k < n; k++) mask[k] = t[k] != y_base;
+        else if (mask)
+            for (int k = 0; k < n; k++) mask[k] |= (uint32_t)(t[k] != t[k - (ptrdiff_t)n]) << q;
     }
     for (int k = 0; k < n; k++)
         if (!same[k]) starts[n_runs++] = k;
@@ -159,6 +167,23 @@ static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double b
         int k0 = starts[r], xa = x_first + k0, xb = x_first + starts[r + 1];
         /* tops do not rise with q: the spans go up the column */
         int below = y_end;
+        if (mask) {
+            /* the categories of mask only: a skipped one's span is empty,
+             * its top being the one below it, so the spans are as those
+             * of the loop over all */
+            for (uint32_t m = mask[k0]; m && below > 0; m &= m - 1) {
+                uint32_t q = (uint32_t)__builtin_ctz(m);
+                int top = tops[(size_t)q * n + k0], above = top > 0 ? top : 0;
+                if (above >= below) continue;
+                uint32_t c = st_c[q];
+                for (int y = above; y < below; y++) {
+                    uint32_t *px = ras->px + (size_t)y * ras->stride;
+                    for (int x = xa; x < xb; x++) px[x] = c;
+                }
+                below = above;
+            }
+            continue;
+        }
         for (uint32_t q = 0; q < n_st && below > 0; q++) {
             int top = tops[(size_t)q * n + k0], above = top > 0 ? top : 0;
             if (above >= below) continue;
@@ -187,7 +212,9 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     int *tops = malloc(sizeof(int) * ((size_t)s->width * (p->pal->n + 1) + 2));
     float *bse = malloc(sizeof(float) * ((size_t)s->width + 1));
     uint8_t *same = malloc((size_t)s->width + 1);
-    if (!xs || !st_cols || !st_c || !tops || !bse || !same) {
+    uint32_t *mask = malloc(sizeof(uint32_t) * ((size_t)s->width + 1));
+    if (!xs || !st_cols || !st_c || !tops || !bse || !same || !mask) {
+        free(mask);
         free(bse);
         free(same);
         free(xs);
@@ -234,7 +261,7 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
         }
         if (n_st && one_to_one)
             stack_rows(ras, x_first, i_first, n, bottom, H, n_st, st_cols, st_c, tops, bse, same,
-                       tops + (size_t)s->width * p->pal->n);
+                       tops + (size_t)s->width * p->pal->n, mask);
         else if (n_st)
             stack_columns(ras, xs, i_lo, i_hi, bottom, H, n_st, st_cols, st_c);
         for (size_t k = a; k < b; k++) {
@@ -268,6 +295,7 @@ static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, co
     free(tops);
     free(bse);
     free(same);
+    free(mask);
     sv_raster_cairo(ras);
     (void)cr;
 }
@@ -290,8 +318,11 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
     int i_lo = (int)floor(-cx0 / cdx) - 1, i_hi = (int)ceil((w - cx0) / cdx) + 1;
     if (i_lo < 0) i_lo = 0;
     if (i_hi > d->width) i_hi = d->width;
-    float last_n = 0;
-    uint32_t last_c = 0;
+    /* counts repeat (a message or two per column, the same few counts
+     * across rows): a colour once worked out is kept by its count's bits */
+    enum { N_MEMO = 256 };
+    uint32_t memo_bits[N_MEMO], memo_c[N_MEMO];
+    uint8_t memo_set[N_MEMO] = {0};
     for (uint32_t i_tl = 0; i_tl < d->n_timelines; i_tl++) {
         uint32_t tl = d->tl_first + i_tl;
         const sv_row *row = sv_layout_row_of(p->lay, tl);
@@ -307,17 +338,28 @@ static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_par
         const float *fo = d->folded + (size_t)i_tl * (size_t)d->width;
         for (int i = i_lo; i < i_hi; i++) {
             float n = d->folded_unfiltered ? dr[i] : dr[i] + fo[i];
+            /* most columns carry no message: their edges are not needed */
+            if (!(n > 0) && !(d->folded_unfiltered && fo[i] > 0)) continue;
             int x0 = (int)floor(cx0 + i * cdx), x1 = (int)floor(cx0 + (i + 1) * cdx);
             if (x1 <= x0) x1 = x0 + 1;
             if (n > 0) {
-                /* counts repeat (a message or two per column): the last
-                 * one's colour is reused */
-                if (n != last_n) {
-                    last_n = n;
-                    last_c = sv_premul(base, 1, 0.25 + 0.75 * sqrt(n / d->max));
+                uint32_t bits;
+                memcpy(&bits, &n, sizeof bits);
+                uint32_t slot = (bits ^ bits >> 8 ^ bits >> 16) & (N_MEMO - 1);
+                if (!memo_set[slot] || memo_bits[slot] != bits) {
+                    memo_set[slot] = 1;
+                    memo_bits[slot] = bits;
+                    memo_c[slot] = sv_premul(base, 1, 0.25 + 0.75 * sqrt(n / d->max));
                 }
-                sv_raster_fill(ras, x0, x1, y0, y1, last_c);
-            } else if (d->folded_unfiltered && fo[i] > 0 && (x0 & 2)) {
+                uint32_t c = memo_c[slot];
+                if (x0 >= 0 && x1 == x0 + 1 && x1 <= ras->w && y0 >= 0 && y1 <= ras->h) {
+                    /* sv_raster_fill of a one-pixel column, without its call */
+                    uint32_t keep = sv_keep_of(c), *px = ras->px + (size_t)y0 * ras->stride + x0;
+                    for (int y = y0; y < y1; y++, px += ras->stride) *px = keep == 0 ? c : sv_over_keep(*px, c, keep);
+                } else {
+                    sv_raster_fill(ras, x0, x1, y0, y1, c);
+                }
+            } else if (x0 & 2) {
                 sv_raster_fill(ras, x0, x1, y0, y1, sv_premul(base, 1, 0.18));
             }
         }
@@ -467,20 +509,28 @@ static void draw_state_group(cairo_t *cr, sv_raster *ras, double w, double h, co
 {
     const sv_scene *s = p->scene;
     sv_raster_direct(ras);
+    /* neighbours in draw order mostly share a colour: its two shades are
+     * worked out when it changes, not per state */
+    uint32_t last_rgba = 0, edge_c = sv_premul(0, 0.6, 1), body_c = sv_premul(0, 1, 1);
     for (size_t k = k0; k < k1; k++) {
         const sv_item *it = &s->items[s->order[k]];
         if (it->category >= p->pal->n || !p->pal->visible[it->category]) continue;
         sv_rect r;
         if (!sv_geom_state(g, it, &r) || r.x > w || r.x + r.w < 0 || r.y > h || r.y + r.h < 0) continue;
         uint32_t rgba = p->pal->rgba[it->category];
+        if (rgba != last_rgba) {
+            last_rgba = rgba;
+            edge_c = sv_premul(rgba, 0.6, 1);
+            body_c = sv_premul(rgba, 1, 1);
+        }
         int bx0 = (int)round(fmax(r.x, -2)), bx1 = (int)round(fmin(r.x + r.w, w + 2));
         int by0 = (int)round(r.y), by1 = (int)round(r.y + r.h);
         if (bx1 <= bx0) bx1 = bx0 + 1;
         if (bx1 - bx0 >= 4 && by1 - by0 >= 4) {
-            sv_raster_fill(ras, bx0, bx1, by0, by1, sv_premul(rgba, 0.6, 1));
-            sv_raster_fill(ras, bx0 + 1, bx1 - 1, by0 + 1, by1 - 1, sv_premul(rgba, 1, 1));
+            sv_raster_fill(ras, bx0, bx1, by0, by1, edge_c);
+            sv_raster_fill(ras, bx0 + 1, bx1 - 1, by0 + 1, by1 - 1, body_c);
         } else {
-            sv_raster_fill(ras, bx0, bx1, by0, by1, sv_premul(rgba, 1, 1));
+            sv_raster_fill(ras, bx0, bx1, by0, by1, body_c);
         }
     }
     sv_raster_cairo(ras);

@@ -9,13 +9,31 @@
 
 #include "scene.h"
 
+/* lround() of v in [0, 2^31) without the library call (which showed in
+ * profiles: a state's colours are worked out per state). The cast
+ * truncates to i <= v < i + 1, and v - i is exact there (v < 1: i = 0;
+ * v >= 1: i >= v / 2, Sterbenz), so the halfway case rounds up as
+ * lround() does. */
+static inline uint32_t round_nonneg(double v)
+{
+    uint32_t i = (uint32_t)v;
+    return i + (v - (double)i >= 0.5);
+}
+
 uint32_t sv_premul(uint32_t rgba, double shade, double alpha)
 {
     double a = (rgba & 255) / 255.0 * alpha;
-    uint32_t r = (uint32_t)lround(((rgba >> 24) & 255) * shade * a);
-    uint32_t g = (uint32_t)lround(((rgba >> 16) & 255) * shade * a);
-    uint32_t b = (uint32_t)lround(((rgba >> 8) & 255) * shade * a);
-    return ((uint32_t)lround(a * 255) << 24) | (r << 16) | (g << 8) | b;
+    /* callers pass shade and alpha in [0, 1]: every value is in [0, 255] */
+    if (!(shade >= 0 && shade <= 1 && a >= 0 && a <= 1)) {
+        uint32_t r = (uint32_t)lround(((rgba >> 24) & 255) * shade * a);
+        uint32_t g = (uint32_t)lround(((rgba >> 16) & 255) * shade * a);
+        uint32_t b = (uint32_t)lround(((rgba >> 8) & 255) * shade * a);
+        return ((uint32_t)lround(a * 255) << 24) | (r << 16) | (g << 8) | b;
+    }
+    uint32_t r = round_nonneg(((rgba >> 24) & 255) * shade * a);
+    uint32_t g = round_nonneg(((rgba >> 16) & 255) * shade * a);
+    uint32_t b = round_nonneg(((rgba >> 8) & 255) * shade * a);
+    return (round_nonneg(a * 255) << 24) | (r << 16) | (g << 8) | b;
 }
 
 void sv_raster_fill(sv_raster *ras, int x0, int x1, int y0, int y1, uint32_t c)
@@ -158,7 +176,30 @@ void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, 
     wu_line l;
     if (!wu_setup(ras, x0, y0, x1, y1, &l)) return;
     double y = l.y;
-    for (int x = l.xs; x <= l.xe; x++, y += l.grad) wu_step(ras, l.steep, x, y, c);
+    /* steep a constant in each loop: the step's strides and bounds are
+     * then fixed, not chosen per step */
+    if (l.steep)
+        for (int x = l.xs; x <= l.xe; x++, y += l.grad) wu_step(ras, 1, x, y, c);
+    else
+        for (int x = l.xs; x <= l.xe; x++, y += l.grad) wu_step(ras, 0, x, y, c);
+}
+
+/* The pair's walk (sv_raster_line_pair) for one value of steep. */
+static inline void wu_pair(sv_raster *ras, const wu_line *la, const wu_line *lb, int steep, uint32_t c)
+{
+    /* each line's y advances over its own steps exactly as alone */
+    int lo = la->xs < lb->xs ? la->xs : lb->xs, hi = la->xe > lb->xe ? la->xe : lb->xe;
+    double ya = la->y, yb = lb->y;
+    for (int x = lo; x <= hi; x++) {
+        if (x >= la->xs && x <= la->xe) {
+            wu_step(ras, steep, x, ya, c);
+            ya += la->grad;
+        }
+        if (x >= lb->xs && x <= lb->xe) {
+            wu_step(ras, steep, x, yb, c);
+            yb += lb->grad;
+        }
+    }
 }
 
 void sv_raster_line_pair(sv_raster *ras, const double a[4], const double b[4], uint32_t c)
@@ -170,19 +211,10 @@ void sv_raster_line_pair(sv_raster *ras, const double a[4], const double b[4], u
         if (ob) sv_raster_line(ras, b[0], b[1], b[2], b[3], c);
         return;
     }
-    /* each line's y advances over its own steps exactly as alone */
-    int lo = la.xs < lb.xs ? la.xs : lb.xs, hi = la.xe > lb.xe ? la.xe : lb.xe;
-    double ya = la.y, yb = lb.y;
-    for (int x = lo; x <= hi; x++) {
-        if (x >= la.xs && x <= la.xe) {
-            wu_step(ras, la.steep, x, ya, c);
-            ya += la.grad;
-        }
-        if (x >= lb.xs && x <= lb.xe) {
-            wu_step(ras, lb.steep, x, yb, c);
-            yb += lb.grad;
-        }
-    }
+    if (la.steep)
+        wu_pair(ras, &la, &lb, 1, c);
+    else
+        wu_pair(ras, &la, &lb, 0, c);
 }
 
 /* Area of the pixel [px, px+1) x [py, py+1) inside the diamond of radius
