@@ -29,17 +29,25 @@ static int same_run(const char *da, const char *db, int ranks)
   return same;
 }
 
+/* A small run's configuration in a new scratch directory (*dir), its files
+ * named from prefix (the caller's buffer, which the configuration keeps). */
+static synth_config case_config(char **dir, const char *tag, char *prefix, size_t size, int ranks, int threads)
+{
+  *dir = scratch_dir(tag);
+  snprintf(prefix, size, "%s/t", *dir);
+  synth_config c = small_config(prefix);
+  c.ranks = ranks;
+  c.threads = threads;
+  return c;
+}
+
 static void run_case(int ranks, int threads, int cpu)
 {
   char *d[3];
   const char *tag[3] = {"a", "b", "c"};
   for (int i = 0; i < 3; i++) {
-    d[i] = scratch_dir(tag[i]);
     char prefix[4200];
-    snprintf(prefix, sizeof prefix, "%s/t", d[i]);
-    synth_config c = small_config(prefix);
-    c.ranks = ranks;
-    c.threads = threads;
+    synth_config c = case_config(&d[i], tag[i], prefix, sizeof prefix, ranks, threads);
     c.cpu_times = cpu;
     c.seed = i == 2 ? 2 : 1;
     CHECK(generate(&c) == 0);
@@ -56,12 +64,8 @@ static void run_few_files(int ranks, int threads)
   char *d[2];
   const char *tag[2] = {"open", "few"};
   for (int i = 0; i < 2; i++) {
-    d[i] = scratch_dir(tag[i]);
     char prefix[4200];
-    snprintf(prefix, sizeof prefix, "%s/t", d[i]);
-    synth_config c = small_config(prefix);
-    c.ranks = ranks;
-    c.threads = threads;
+    synth_config c = case_config(&d[i], tag[i], prefix, sizeof prefix, ranks, threads);
     c.user_functions = 1;
     if (i == 1) {
       c.max_open_files = 2;

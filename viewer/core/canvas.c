@@ -108,6 +108,19 @@ static void stack_columns(sv_raster *ras, const int *xs, int i_lo, int i_hi, dou
     }
 }
 
+/* One category's span of a run of columns, from its top (clamped to the
+ * raster) up to below: where the next category's span ends. */
+static inline int fill_span(sv_raster *ras, int xa, int xb, int top, int below, uint32_t c)
+{
+    int above = top > 0 ? top : 0;
+    if (above >= below) return below;
+    for (int y = above; y < below; y++) {
+        uint32_t *px = ras->px + (size_t)y * ras->stride;
+        for (int x = xa; x < xb; x++) px[x] = c;
+    }
+    return above;
+}
+
 /* The same stack when scene column i_first + k is exactly pixel x_first + k
  * (the scene was queried for this viewport: the usual case). Category q of
  * column k spans rows [top(q, k), top(q-1, k)) with top(-1, k) = y_base.
@@ -173,27 +186,12 @@ static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double b
              * of the loop over all */
             for (uint32_t m = mask[k0]; m && below > 0; m &= m - 1) {
                 uint32_t q = (uint32_t)__builtin_ctz(m);
-                int top = tops[(size_t)q * n + k0], above = top > 0 ? top : 0;
-                if (above >= below) continue;
-                uint32_t c = st_c[q];
-                for (int y = above; y < below; y++) {
-                    uint32_t *px = ras->px + (size_t)y * ras->stride;
-                    for (int x = xa; x < xb; x++) px[x] = c;
-                }
-                below = above;
+                below = fill_span(ras, xa, xb, tops[(size_t)q * n + k0], below, st_c[q]);
             }
             continue;
         }
-        for (uint32_t q = 0; q < n_st && below > 0; q++) {
-            int top = tops[(size_t)q * n + k0], above = top > 0 ? top : 0;
-            if (above >= below) continue;
-            uint32_t c = st_c[q];
-            for (int y = above; y < below; y++) {
-                uint32_t *px = ras->px + (size_t)y * ras->stride;
-                for (int x = xa; x < xb; x++) px[x] = c;
-            }
-            below = above;
-        }
+        for (uint32_t q = 0; q < n_st && below > 0; q++)
+            below = fill_span(ras, xa, xb, tops[(size_t)q * n + k0], below, st_c[q]);
     }
 }
 
