@@ -18,34 +18,6 @@
 #include <pthread.h>
 #include <unistd.h>
 
-typedef struct got {
-    slog_drawable d;
-    int info_null;
-    int64_t info[SLOG_MAX_FIELDS];
-} got;
-
-typedef struct got_vec {
-    size_t n, cap, previews;
-    got *g;
-} got_vec;
-
-static slog_cb_result collect(void *user, const slog_drawable *d)
-{
-    got_vec *v = user;
-    if (v->n == v->cap) {
-        v->cap = v->cap ? 2 * v->cap : 64;
-        v->g = realloc(v->g, v->cap * sizeof *v->g);
-        CHECK(v->g);
-    }
-    got *g = &v->g[v->n++];
-    CHECKF(d->n_info <= SLOG_MAX_FIELDS, "n_info %u", d->n_info);
-    g->d = *d;
-    g->d.info = NULL;
-    g->info_null = d->info == NULL;
-    if (d->n_info) memcpy(g->info, d->info, d->n_info * sizeof *d->info);
-    return SLOG_CONTINUE;
-}
-
 static slog_cb_result count_preview(void *user, const slog_preview *p)
 {
     (void)p;
@@ -76,7 +48,7 @@ static void query_into(slog_reader *rd, const slog_query *q, got_vec *v)
 {
     slog_error err;
     memset(v, 0, sizeof *v);
-    CHECK_OK(slog_reader_query(rd, q, collect, count_preview, v, NULL, &err), &err);
+    CHECK_OK(slog_reader_query(rd, q, t_collect, count_preview, v, NULL, &err), &err);
 }
 
 /* The next window of a viewer-like walk: zoom in or out around a point,
@@ -111,17 +83,10 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
 {
     t_rng r = {seed};
     t_model m;
-    t_model_init(&m);
     t_gen_params gp = {n_draw, 8, 6};
-    t_model_random(&m, &r, &gp);
-    slog_writer_options o;
-    slog_writer_options_init(&o);
-    o.leaf_drawables = (uint32_t)(2 + t_below(&r, 40));
-    o.preview_bins = 16;
     CHECK_CONTEXT("seed %" PRIu64 " (rerun: test_cache %" PRIu64 " %zu %u)", seed, seed, n_draw, n_queries);
-    char *path = t_path(dir, "cache.slog2");
+    char *path = t_write_random(&m, &r, &gp, 0, 16, dir, "cache.slog2");
     slog_error err;
-    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
     slog_reader *plain, *big, *small;
     CHECK_OK(slog_reader_open(&plain, path, &err), &err);
     CHECK_OK(slog_reader_open(&big, path, &err), &err);
@@ -198,7 +163,7 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     uint64_t hits_before;
     slog_reader_cache_stats(big, &cs);
     hits_before = cs.hits;
-    CHECK_OK(slog_reader_query(big, &all, collect, count_preview, &g, &st, &err), &err);
+    CHECK_OK(slog_reader_query(big, &all, t_collect, count_preview, &g, &st, &err), &err);
     free(g.g);
     slog_reader_cache_stats(big, &cs);
     CHECKF(st.bytes_read == 0 && st.nodes_read == 0 && cs.hits > hits_before,
@@ -237,28 +202,12 @@ static void *worker(void *arg)
         unsigned i = (j->first + k) % j->n;
         got_vec v = {0};
         slog_error err;
-        if (slog_reader_query(j->rd, &j->qs[i], collect, count_preview, &v, NULL, &err) != SLOG_OK) j->bad = 1;
+        if (slog_reader_query(j->rd, &j->qs[i], t_collect, count_preview, &v, NULL, &err) != SLOG_OK) j->bad = 1;
         size_t at;
         if (same(&j->want[i], &v, &at)) j->bad = 1;
         free(v.g);
     }
     return NULL;
-}
-
-/* A random model written to dir/name with leaves of `leaf` drawables; the
- * file's path (the caller frees it and m). */
-static char *write_random(t_model *m, t_rng *r, const t_gen_params *gp, unsigned leaf, const char *dir,
-                          const char *name)
-{
-    t_model_init(m);
-    t_model_random(m, r, gp);
-    slog_writer_options o;
-    slog_writer_options_init(&o);
-    o.leaf_drawables = leaf;
-    char *path = t_path(dir, name);
-    slog_error err;
-    CHECK_OK(t_model_write(m, path, &o, &err), &err);
-    return path;
 }
 
 static void run_threads(uint64_t seed, const char *dir)
@@ -267,7 +216,7 @@ static void run_threads(uint64_t seed, const char *dir)
     t_model m;
     t_gen_params gp = {3000, 8, 6};
     CHECK_CONTEXT("threads, seed %" PRIu64, seed);
-    char *path = write_random(&m, &r, &gp, 16, dir, "threads.slog2");
+    char *path = t_write_random(&m, &r, &gp, 16, 0, dir, "threads.slog2");
     slog_error err;
     slog_reader *plain, *cached;
     CHECK_OK(slog_reader_open(&plain, path, &err), &err);
@@ -317,7 +266,7 @@ static void run_damaged(uint64_t seed, const char *dir)
     t_model m;
     t_gen_params gp = {2000, 4, 4};
     CHECK_CONTEXT("damaged node, seed %" PRIu64, seed);
-    char *path = write_random(&m, &r, &gp, 8, dir, "damaged.slog2");
+    char *path = t_write_random(&m, &r, &gp, 8, 0, dir, "damaged.slog2");
     slog_error err;
     slog_reader *rd;
     CHECK_OK(slog_reader_open(&rd, path, &err), &err);
@@ -340,11 +289,11 @@ static void run_damaged(uint64_t seed, const char *dir)
     slog_query q = {.t0 = best.lo, .t1 = best.hi - 1, .flags = SLOG_QUERY_NO_PREVIEW};
     slog_error e1, e2;
     got_vec a = {0}, b = {0};
-    slog_status s1 = slog_reader_query(plain, &q, collect, NULL, &a, NULL, &e1);
+    slog_status s1 = slog_reader_query(plain, &q, t_collect, NULL, &a, NULL, &e1);
     for (int rep = 0; rep < 2; rep++) {
         free(b.g);
         b = (got_vec){0};
-        slog_status s2 = slog_reader_query(cached, &q, collect, NULL, &b, NULL, &e2);
+        slog_status s2 = slog_reader_query(cached, &q, t_collect, NULL, &b, NULL, &e2);
         CHECKF(s1 != SLOG_OK && s2 == s1 && e2.offset == e1.offset,
                "round %d: uncached %s at %" PRIu64 ", cached %s at %" PRIu64, rep, slog_strerror(s1), e1.offset,
                slog_strerror(s2), e2.offset);

@@ -23,39 +23,6 @@ static int is_narrow(const slog_drawable *d, int64_t pixel_ns)
     return d->kind != SLOG_KIND_EVENT && dur < (uint64_t)pixel_ns;
 }
 
-/* One delivered drawable with a copy of its info, or info_null when the
- * query handed out a NULL pointer. */
-typedef struct got {
-    slog_drawable d;
-    int info_null;
-    int64_t info[SLOG_MAX_FIELDS];
-} got;
-
-typedef struct got_vec {
-    size_t n, cap;
-    got *g;
-} got_vec;
-
-static slog_cb_result collect(void *user, const slog_drawable *d)
-{
-    got_vec *v = user;
-    if (v->n == v->cap) {
-        v->cap = v->cap ? 2 * v->cap : 64;
-        v->g = realloc(v->g, v->cap * sizeof *v->g);
-        CHECK(v->g);
-    }
-    got *g = &v->g[v->n++];
-    CHECKF(d->n_info <= SLOG_MAX_FIELDS, "n_info %u", d->n_info);
-    g->d = *d;
-    g->d.info = NULL;
-    g->info_null = d->info == NULL;
-    if (d->n_info) {
-        CHECKF(d->info != NULL, "n_info %u with a NULL info pointer", d->n_info);
-        memcpy(g->info, d->info, d->n_info * sizeof *d->info);
-    }
-    return SLOG_CONTINUE;
-}
-
 static void random_query(t_rng *r, const t_model *m, int64_t tmin, int64_t tmax, slog_query *q, uint8_t *mask)
 {
     memset(q, 0, sizeof *q);
@@ -88,17 +55,10 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
 {
     t_rng r = {seed};
     t_model m;
-    t_model_init(&m);
     t_gen_params gp = {n_draw, 8, 6};
-    t_model_random(&m, &r, &gp);
-    slog_writer_options o;
-    slog_writer_options_init(&o);
-    o.leaf_drawables = (uint32_t)(2 + t_below(&r, 40));
-    o.preview_bins = 16;
     CHECK_CONTEXT("seed %" PRIu64 " (rerun: test_narrow_info %" PRIu64 " %zu %u)", seed, seed, n_draw, n_queries);
-    char *path = t_path(dir, "narrow.slog2");
+    char *path = t_write_random(&m, &r, &gp, 0, 16, dir, "narrow.slog2");
     slog_error err;
-    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
     slog_reader *rd;
     CHECK_OK(slog_reader_open(&rd, path, &err), &err);
     const slog_file_info *fi = slog_reader_info(rd);
@@ -115,10 +75,10 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
         CHECK_OK(slog_reader_query(rd, &q, t_res_drawable, t_res_preview, &res, &st, &err), &err);
         t_verify_query(&m, &ix, fi, &q, &res, &st);
         got_vec plain = {0}, flag = {0};
-        CHECK_OK(slog_reader_query(rd, &q, collect, NULL, &plain, NULL, &err), &err);
+        CHECK_OK(slog_reader_query(rd, &q, t_collect, NULL, &plain, NULL, &err), &err);
         slog_query qf = q;
         qf.flags |= SLOG_QUERY_NARROW_NO_INFO;
-        CHECK_OK(slog_reader_query(rd, &qf, collect, NULL, &flag, &st_flag, &err), &err);
+        CHECK_OK(slog_reader_query(rd, &qf, t_collect, NULL, &flag, &st_flag, &err), &err);
         CHECKF(plain.n == res.dv.n, "query %u: %zu drawables, then %zu", qi, res.dv.n, plain.n);
         CHECKF(flag.n == plain.n, "query %u (pixel_ns %" PRId64 "): %zu drawables with the flag, %zu without", qi,
                q.pixel_ns, flag.n, plain.n);

@@ -930,3 +930,38 @@ void t_random_query(t_rng *r, const t_model *m, int64_t tmin, int64_t tmax, slog
     }
     if (q->pixel_ns && t_chance(r, 15)) q->flags = SLOG_QUERY_NO_PREVIEW;
 }
+
+slog_cb_result t_collect(void *user, const slog_drawable *d)
+{
+    got_vec *v = user;
+    if (v->n == v->cap) {
+        v->cap = v->cap ? 2 * v->cap : 64;
+        v->g = realloc(v->g, v->cap * sizeof *v->g);
+        CHECK(v->g);
+    }
+    got *g = &v->g[v->n++];
+    CHECKF(d->n_info <= SLOG_MAX_FIELDS, "n_info %u", d->n_info);
+    g->d = *d;
+    g->d.info = NULL;
+    g->info_null = d->info == NULL;
+    if (d->n_info) {
+        CHECKF(d->info != NULL, "n_info %u with a NULL info pointer", d->n_info);
+        memcpy(g->info, d->info, d->n_info * sizeof *d->info);
+    }
+    return SLOG_CONTINUE;
+}
+
+char *t_write_random(t_model *m, t_rng *r, const t_gen_params *gp, uint32_t leaf, uint32_t bins, const char *dir,
+                     const char *name)
+{
+    t_model_init(m);
+    t_model_random(m, r, gp);
+    slog_writer_options o;
+    slog_writer_options_init(&o);
+    o.leaf_drawables = leaf ? leaf : (uint32_t)(2 + t_below(r, 40));
+    if (bins) o.preview_bins = bins;
+    char *path = t_path(dir, name);
+    slog_error err;
+    CHECK_OK(t_model_write(m, path, &o, &err), &err);
+    return path;
+}

@@ -65,6 +65,24 @@ typedef struct t_seed_plan {
 int t_seed_main(int argc, char **argv, const t_seed_plan *p, void (*run)(uint64_t, size_t, unsigned, const char *),
                 void (*more)(uint64_t, const char *));
 
+/* ------------------------------------------------------------ collecting */
+
+/* One delivered drawable with a copy of its info, or info_null when the
+ * query handed out a NULL pointer. */
+typedef struct got {
+    slog_drawable d;
+    int info_null;
+    int64_t info[SLOG_MAX_FIELDS];
+} got;
+
+typedef struct got_vec {
+    size_t n, cap, previews;
+    got *g;
+} got_vec;
+
+/* A query's drawable callback appending to the got_vec at user. */
+slog_cb_result t_collect(void *user, const slog_drawable *d);
+
 /* ------------------------------------------------------------ rng */
 
 typedef struct t_rng {
@@ -179,6 +197,12 @@ slog_status t_model_open_writer(const t_model *m, const char *path, const slog_w
 /* Write the model with the writer (opt may be NULL). Returns the status of
  * the first failing call; err filled. */
 slog_status t_model_write(const t_model *m, const char *path, const slog_writer_options *opt, slog_error *err);
+/* A random model of gp (m initialised here) written to dir/name, leaves of
+ * `leaf` drawables (0: 2 to 41, drawn from r after the model) and `bins`
+ * preview bins (0: the writer's default); the file's path, which the
+ * caller frees. */
+char *t_write_random(t_model *m, t_rng *r, const t_gen_params *gp, uint32_t leaf, uint32_t bins, const char *dir,
+                     const char *name);
 
 /* Total order on drawables (all fields) for multiset comparison. */
 int t_draw_cmp(const void *a, const void *b);
