@@ -451,6 +451,28 @@ static gpointer sample_ranks(gpointer data)
     return NULL;
 }
 
+/* A record's exit on the build's axis, its entry at *t0: times before the
+ * origin are 0, an exit before its entry is the entry. */
+static inline int64_t axis_exit(const builder *b, int64_t start, int64_t stop, int64_t *t0)
+{
+    *t0 = start - b->origin < 0 ? 0 : start - b->origin;
+    return stop - b->origin < *t0 ? *t0 : stop - b->origin;
+}
+
+/* The density of a sample of n exits keys[] (reordered) whose entries and
+ * exits lie in [lo, hi]: *count records over *span ns, of the later half
+ * by exit time when `more` (a rank went on past its sample: the trace's
+ * slow start, MPI_Init and setup, left out). */
+static void sample_density(int64_t *keys, size_t n, int64_t lo, int64_t hi, bool more, double *count, double *span)
+{
+    *span = (double)(hi - lo) + 1.0;
+    *count = (double)n;
+    if (more) {
+        *span = (double)(hi - select_kth(keys, n, n / 2)) + 1.0;
+        *count = (double)(n - n / 2);
+    }
+}
+
 /* With so many ranks that each gives SAMPLE_MIN records, the sample is the
  * trace's start alone (MPI_Init, communicator setup, the first collectives),
  * which the ranks go through together: far denser than the trace. The
@@ -479,8 +501,7 @@ static bool sample_deep(builder *b, double *count, double *span)
         dumpi_call c;
         dumpi_error e;
         while (k < SAMPLE_PER_RANK && dumpi_file_find(r->f, every, &budget, &c, &e) == 1) {
-            int64_t t0 = c.wall_start - b->origin < 0 ? 0 : c.wall_start - b->origin;
-            int64_t key = c.wall_stop - b->origin < t0 ? t0 : c.wall_stop - b->origin;
+            int64_t t0, key = axis_exit(b, c.wall_start, c.wall_stop, &t0);
             keys[n++] = key;
             if (t0 < lo) lo = t0;
             if (key > hi) hi = key;
@@ -491,12 +512,7 @@ static bool sample_deep(builder *b, double *count, double *span)
         dumpi_file_rewind(r->f);
     }
     if (n) {
-        *span = (double)(hi - lo) + 1.0;
-        *count = (double)n;
-        if (more) {
-            *span = (double)(hi - select_kth(keys, n, n / 2)) + 1.0;
-            *count = (double)(n - n / 2);
-        }
+        sample_density(keys, n, lo, hi, more, count, span);
         *count *= (double)b->n_ranks / used;
     }
     g_free(keys);
@@ -563,16 +579,13 @@ G_GNUC_NO_INLINE static void sample_start(builder *b)
     if (n) {
         int64_t lo = INT64_MAX, hi = 0;
         for (size_t i = 0; i < n; i++) {
-            int64_t t0 = starts[i] - b->origin < 0 ? 0 : starts[i] - b->origin;
-            keys[i] = keys[i] - b->origin < t0 ? t0 : keys[i] - b->origin;
+            int64_t t0;
+            keys[i] = axis_exit(b, starts[i], keys[i], &t0);
             if (t0 < lo) lo = t0;
             if (keys[i] > hi) hi = keys[i];
         }
-        double span = (double)(hi - lo) + 1.0, count = (double)n;
-        if (more) { /* the trace's slow start (MPI_Init, setup) left out */
-            span = (double)(hi - select_kth(keys, n, n / 2)) + 1.0;
-            count = (double)(n - n / 2);
-        }
+        double span, count;
+        sample_density(keys, n, lo, hi, more, &count, &span);
         /* The output's blocks share the leaves (slog.h): the trace's rule,
          * and the preview levels for the sample's density and rows, so that
          * the writer keeps no preview rows below the levels where they pay
@@ -594,7 +607,7 @@ G_GNUC_NO_INLINE static void sample_start(builder *b)
              * the overview (grid.c takes it while its lowest bins are at
              * most a few columns wide): the lowest level keeps at least
              * DEEP_SPAN_BINS bins over the deep sample's span. */
-            double bins = b->o->preview_bins ? b->o->preview_bins : 64;
+            double bins = b->o->preview_bins ? b->o->preview_bins : SLOG_DEFAULT_PREVIEW_BINS;
             uint32_t cap = 0;
             while (cap < 40 && ldexp(1.0, b->shift + (int)cap + 1) / bins * DEEP_SPAN_BINS <= deep_span) cap++;
             if (b->overview_level > cap) b->overview_level = cap;

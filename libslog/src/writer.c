@@ -32,7 +32,7 @@
 #include "internal.h"
 #include "summary.h"
 
-#define DEFAULT_BINS               64
+#define DEFAULT_BINS               SLOG_DEFAULT_PREVIEW_BINS
 #define DEFAULT_LEAF_DRAWABLES     8192
 #define DEFAULT_PREVIEW_MIN        1024
 #define PREVIEW_BUDGET             4

@@ -19,13 +19,8 @@ const char *const sv_scope_labels[SV_N_SCOPES + 1] = {"Time Window", "Selected R
 void sv_analysis_req_init(sv_analysis_req *r, GObject *owner, SvWindow *const *main, uint32_t flags, const char *failed,
                           void (*shown)(GObject *, gboolean), void (*status)(GObject *))
 {
-    memset(r, 0, sizeof *r);
-    r->owner = owner;
-    r->main = main;
-    r->flags = flags;
-    r->failed = failed;
-    r->shown = shown;
-    r->status = status;
+    *r = (sv_analysis_req){
+        .owner = owner, .main = main, .flags = flags, .failed = failed, .shown = shown, .status = status};
 }
 
 static void req_done(GObject *src, GAsyncResult *res, gpointer user)

@@ -127,8 +127,11 @@ typedef struct slog_drawable {
 
 typedef struct slog_writer slog_writer;
 
+/* Bins per node preview when a writer is not given a number. */
+#define SLOG_DEFAULT_PREVIEW_BINS 64
+
 typedef struct slog_writer_options {
-    uint32_t preview_bins;        /* bins per node preview: even, 2..4096; 0 = default (64) */
+    uint32_t preview_bins;        /* bins per node preview: even, 2..4096; 0 = SLOG_DEFAULT_PREVIEW_BINS */
     uint32_t leaf_drawables;      /* target drawables per leaf; 0 = default: 8192,
                                  and at least 4 per (timeline, category) pair
                                  seen in the first drawables (docs/FORMAT.md) */
