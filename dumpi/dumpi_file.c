@@ -63,19 +63,22 @@ int dumpi_set_error(dumpi_error *err, int code, const char *path, uint64_t offse
 
 /* ---- reading what open needs ------------------------------------------ */
 
-/* What open reads of a file: one of at most OPEN_WHOLE bytes whole, in one
- * read (its stream's first bytes become the read window's first fill),
- * else its lead-in and its tail, where libdumpi writes the index and
- * the sections after the stream (a few KiB); a section elsewhere is read
- * when it is reached, LOAD_MORE bytes at a time at least. Reads, not a
- * mapping: with thousands of small rank files, mapping each one, its page
- * faults and its unmapping (a TLB shootdown once other threads run) cost
- * more than the reads. */
-#define OPEN_WHOLE  (16u << 10)
-#define OPEN_TAIL   (8u << 10)
-#define LOAD_MORE   (4u << 10)
-#define LEAD_BYTES  16u          /* the lead-in magic and the time biases */
-#define FADVISE_MIN (256u << 10) /* below, the kernel's readahead covers it */
+/* What open reads of a file: its head (the lead-in magic, the time biases
+ * and, given a window of at most OPEN_HEAD_MAX, the stream's first window)
+ * and its tail (OPEN_TAIL), where libdumpi writes the index and the
+ * sections after the stream (a few KiB); a file little longer than both,
+ * or of at most OPEN_WHOLE bytes, whole in one read. What the head holds
+ * of the stream becomes the read window's first fill. A section elsewhere
+ * is read when it is reached, LOAD_MORE bytes at a time at least. Reads,
+ * not a mapping: with thousands of small rank files, mapping each one,
+ * its page faults and its unmapping (a TLB shootdown once other threads
+ * run) cost more than the reads. */
+#define OPEN_WHOLE    (16u << 10)
+#define OPEN_TAIL     (8u << 10)
+#define OPEN_HEAD_MAX (64u << 10)
+#define LOAD_MORE     (4u << 10)
+#define LEAD_BYTES    16u          /* the lead-in magic and the time biases */
+#define FADVISE_MIN   (256u << 10) /* below, the kernel's readahead covers it */
 
 /* n bytes at off into buf, or an I/O error naming the first byte missing. */
 static int read_at(const dumpi_file *f, uint8_t *buf, size_t n, uint64_t off, dumpi_error *err) {
@@ -377,10 +380,20 @@ static int read_index(dumpi_file *f, uint64_t *sections_end, dumpi_error *err) {
 
 /* ---- open / close ------------------------------------------------------ */
 
-/* Open the file and read what open needs of it (see OPEN_WHOLE): lead[]
- * gets its first LEAD_BYTES (fewer when it is shorter), f->map the whole
- * file or its tail. */
-static int read_file(dumpi_file *f, uint8_t lead[LEAD_BYTES], dumpi_error *err) {
+/* The file's first bytes as open read them: *own (allocated) or, when
+ * NULL, f->map from offset 0 (a file read whole, a source). */
+typedef struct head {
+  uint8_t *own;
+  size_t len;
+} head;
+
+static const uint8_t *head_bytes(const dumpi_file *f, const head *h) {
+  return h->own ? h->own : f->map;
+}
+
+/* Open the file and read what open needs of it (see OPEN_WHOLE): *h its
+ * head, f->map the whole file or its tail. */
+static int read_file(dumpi_file *f, head *h, dumpi_error *err) {
   /* O_NONBLOCK: a FIFO would block open() until a writer came; it fails
    * the regular-file test instead. No effect on regular files. */
   int fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -406,12 +419,15 @@ static int read_file(dumpi_file *f, uint8_t lead[LEAD_BYTES], dumpi_error *err) 
   if (f->size < 8)
     return dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, f->path, 0, "%llu bytes, too short for a DUMPI trace",
                            (unsigned long long)f->size);
-  if (f->size <= OPEN_WHOLE) {
+  size_t n = LEAD_BYTES + (f->win_bytes <= OPEN_HEAD_MAX ? f->win_bytes : 0);
+  if (f->size <= OPEN_WHOLE || f->size <= n + 2 * OPEN_TAIL) {
     int rc = load(f, 0, f->size, err);
-    if (!rc) memcpy(lead, f->map, f->size < LEAD_BYTES ? (size_t)f->size : LEAD_BYTES);
+    if (!rc) h->len = f->map_len;
     return rc;
   }
-  int rc = read_at(f, lead, LEAD_BYTES, 0, err);
+  if (!(h->own = malloc(n))) return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, DUMPI_NO_OFFSET, "out of memory");
+  int rc = read_at(f, h->own, n, 0, err);
+  if (!rc) h->len = n;
   if (!rc) rc = load(f, f->size - OPEN_TAIL, OPEN_TAIL, err);
   if (!rc && f->size >= FADVISE_MIN) posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   return rc;
@@ -447,7 +463,7 @@ void dumpi_file_set_transient(dumpi_file *f, int on) {
 
 /* The bytes of a file the caller supplies: anonymous memory, untouched
  * (so not resident) where the stream lies. */
-static int map_source(dumpi_file *f, const dumpi_source *src, uint8_t lead[LEAD_BYTES], dumpi_error *err) {
+static int map_source(dumpi_file *f, const dumpi_source *src, head *h, dumpi_error *err) {
   f->size = src->size;
   if (f->size < 8)
     return dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, f->path, 0, "%llu bytes, too short for a DUMPI trace",
@@ -460,7 +476,7 @@ static int map_source(dumpi_file *f, const dumpi_source *src, uint8_t lead[LEAD_
   f->map_len = (size_t)f->size;
   int e = src->fill(src->ctx, m);
   if (e < 0) return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "read: %s", strerror(-e));
-  memcpy(lead, m, f->size < LEAD_BYTES ? (size_t)f->size : LEAD_BYTES);
+  h->len = f->map_len;
   return DUMPI_OK;
 }
 
@@ -515,9 +531,9 @@ static int open_file(const char *path, const dumpi_source *src, size_t window, d
   /* Without a header, decode by the latest rules (statuses with tags). */
   f->version_num = DUMPI_VERSION(255, 255, 255);
   if (src) f->src = *src; /* closed with f from here on */
-  uint8_t lead[LEAD_BYTES] = {0};
-  int rc = src ? map_source(f, src, lead, err) : read_file(f, lead, err);
-  if (!rc && dumpi_get_u64(lead) != DUMPI_HEAD_MAGIC)
+  head h = {NULL, 0};
+  int rc = src ? map_source(f, src, &h, err) : read_file(f, &h, err);
+  if (!rc && dumpi_get_u64(head_bytes(f, &h)) != DUMPI_HEAD_MAGIC)
     rc = dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, path, 0, "no DUMPI lead-in magic (ff aa dd 'DUMPI')");
   uint64_t limit = 0; /* sections end where the index starts */
   if (!rc) rc = read_index(f, &limit, err);
@@ -535,12 +551,14 @@ static int open_file(const char *path, const dumpi_source *src, size_t window, d
       rc = dumpi_set_error(err, f->has_index ? DUMPI_ERR_CORRUPT : DUMPI_ERR_TRUNCATED, path, f->off_body,
                            "stream section too short for its time biases");
   }
-  if (!rc && f->off_body + 8 > LEAD_BYTES) rc = load(f, f->off_body, 8, err);
+  int in_head = f->off_body + 8 <= h.len;
+  if (!rc && !in_head) rc = load(f, f->off_body, 8, err);
   if (rc) {
+    free(h.own);
     dumpi_file_close(f);
     return rc;
   }
-  const uint8_t *biases = f->off_body + 8 <= LEAD_BYTES ? lead + f->off_body : f->map + (f->off_body - f->map_off);
+  const uint8_t *biases = in_head ? head_bytes(f, &h) + f->off_body : f->map + (f->off_body - f->map_off);
   f->cpu_bias = (int32_t)dumpi_get_u32(biases);
   f->wall_bias = (int32_t)dumpi_get_u32(biases + 4);
   f->stream_begin = f->off_body + 8;
@@ -550,12 +568,15 @@ static int open_file(const char *path, const dumpi_source *src, size_t window, d
   f->arg_special = DUMPI_ARGF_ROOT_ONLY;
   if (f->version_num < DUMPI_VERSION(0, 6, 9)) f->arg_special |= DUMPI_ARGF_SCALAR_BEFORE_0_6_9;
   if (f->version_num < DUMPI_VERSION(0, 6, 8)) f->arg_special |= DUMPI_ARGF_SCALAR_BEFORE_0_6_8;
-  /* A file read whole: its stream's first bytes are the window's first
-   * fill (a source's map holds no stream bytes). */
-  if (!src && f->map_off == 0 && f->map_len >= f->stream_end)
-    dumpi_file_seed_window(f, f->map + f->stream_begin, (size_t)(f->stream_end - f->stream_begin));
+  /* The stream's first bytes the head holds are the window's first fill
+   * (a source's map holds no stream bytes). */
+  if (!src && f->stream_begin < h.len) {
+    uint64_t end = f->stream_end < h.len ? f->stream_end : h.len;
+    dumpi_file_seed_window(f, head_bytes(f, &h) + f->stream_begin, (size_t)(end - f->stream_begin));
+  }
   /* Everything the sections hold has been copied out, and the stream is
    * read through f->fd (or the source). */
+  free(h.own);
   drop_map(f);
   dumpi_file_rewind(f);
   *out = f;
