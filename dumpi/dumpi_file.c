@@ -97,8 +97,13 @@ static int read_at(const dumpi_file *f, uint8_t *buf, size_t n, uint64_t off, du
 /* Make file bytes [pos, pos + n) readable at f->map + (pos - f->map_off).
  * Callers have checked that they lie in the file (need(), the index and
  * stream checks); a source's map holds all of it, so only a file reads. */
-static int load(dumpi_file *f, uint64_t pos, uint64_t n, dumpi_error *err) {
+static __attribute__((noinline)) int load_more(dumpi_file *f, uint64_t pos, uint64_t n, dumpi_error *err);
+static inline int load(dumpi_file *f, uint64_t pos, uint64_t n, dumpi_error *err) {
   if (pos >= f->map_off && pos - f->map_off <= f->map_len && n <= f->map_len - (pos - f->map_off)) return DUMPI_OK;
+  return load_more(f, pos, n, err);
+}
+
+static int load_more(dumpi_file *f, uint64_t pos, uint64_t n, dumpi_error *err) {
   uint64_t len = n > LOAD_MORE ? n : LOAD_MORE;
   if (len > f->size - pos) len = f->size - pos;
   if (len > SIZE_MAX / 2) return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, pos, "out of memory");

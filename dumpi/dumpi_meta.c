@@ -211,17 +211,15 @@ static int rank_path(const char *dir, const char *stem, int rank, int listed, ch
  * was the larger part of opening a run of thousands. */
 #define LIST_MIN_RANKS 64
 
-/* The rank r of a name "<stem>-NNNN.bin" ("%04d" of r, r < n_ranks), or -1. */
-static long rank_of_name(const char *name, const char *stem, int n_ranks) {
-  size_t k = strlen(stem);
-  if (strncmp(name, stem, k) != 0 || name[k] != '-') return -1;
-  const char *digits = name + k + 1, *end = digits;
-  while (*end >= '0' && *end <= '9' && end - digits < 9) end++;
-  if (end == digits || strcmp(end, ".bin") != 0) return -1;
-  long r = strtol(digits, NULL, 10);
-  char again[16];
-  int n = snprintf(again, sizeof again, "%04ld", r);
-  if (r >= n_ranks || n != (int)(end - digits) || memcmp(again, digits, (size_t)n) != 0) return -1;
+/* The rank r of a name "<stem>-NNNN.bin" ("%04d" of r, r < n_ranks), or
+ * -1. "%04d" writes four digits, or more without a leading zero. */
+static long rank_of_name(const char *name, const char *stem, size_t stem_len, int n_ranks) {
+  if (strncmp(name, stem, stem_len) != 0 || name[stem_len] != '-') return -1;
+  const char *digits = name + stem_len + 1, *end = digits;
+  long r = 0;
+  while (*end >= '0' && *end <= '9' && end - digits < 9) r = r * 10 + (*end++ - '0');
+  size_t n = (size_t)(end - digits);
+  if (n < 4 || (n > 4 && digits[0] == '0') || strcmp(end, ".bin") != 0 || r >= n_ranks) return -1;
   return r;
 }
 
@@ -233,11 +231,12 @@ static uint8_t *list_ranks(const char *dir, const char *first, const char *secon
   if (!d) return NULL;
   uint8_t *found = calloc((size_t)n_ranks, 1);
   size_t dl = strlen(dir);
+  size_t stem_len[2] = {first ? strlen(first) : 0, strlen(second)};
   struct dirent *e;
   while (found && (e = readdir(d)) != NULL) {
     for (int which = 0; which < 2; which++) {
       const char *stem = which ? second : first;
-      long r = stem ? rank_of_name(e->d_name, stem, n_ranks) : -1;
+      long r = stem ? rank_of_name(e->d_name, stem, stem_len[which], n_ranks) : -1;
       if (r < 0) continue;
       int regular = e->d_type == DT_REG;
       if (e->d_type == DT_LNK || e->d_type == DT_UNKNOWN) {
