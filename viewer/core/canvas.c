@@ -3,12 +3,13 @@
 #include "render.h"
 
 #include <math.h>
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "aggregate.h"
 #include "density.h"
+#include "helper.h"
 #include "raster.h"
 
 #define THEME (*sv_theme_current())
@@ -213,10 +214,9 @@ typedef struct rows_frame {
     uint32_t d_base;
 } rows_frame;
 
-/* Scratch of one band (a thread's): the stack's tops and runs. */
+/* Scratch of one thread drawing rows: the stack's tops and runs. */
 typedef struct rows_band {
     const rows_frame *f;
-    uint32_t tl_lo, tl_hi; /* timelines [tl_lo, tl_hi) */
     const float **st_cols;
     uint32_t *st_c;
     int *tops;
@@ -235,11 +235,11 @@ static void band_free(rows_band *b)
     free(b->mask);
 }
 
-static int band_alloc(rows_band *b, const rows_frame *f, uint32_t tl_lo, uint32_t tl_hi)
+static int band_alloc(rows_band *b, const rows_frame *f)
 {
     const sv_scene *s = f->p->scene;
     size_t n_pal = f->p->pal->n;
-    *b = (rows_band){.f = f, .tl_lo = tl_lo, .tl_hi = tl_hi};
+    *b = (rows_band){.f = f};
     if (!f->hist) return 0;
     b->st_cols = malloc(sizeof *b->st_cols * (n_pal + 1));
     b->st_c = malloc(sizeof *b->st_c * (n_pal + 1));
@@ -368,31 +368,55 @@ static void density_row(const rows_frame *f, uint32_t tl, density_memo *memo)
     }
 }
 
-/* A band of timelines: their histograms, then their density bands (each
+/* The rows of a frame as units of unit_tl timelines, claimed by the
+ * threads drawing them. */
+typedef struct rows_job {
+    const rows_frame *f;
+    uint32_t unit_tl, n_units;
+    atomic_uint next;
+} rows_job;
+
+/* A unit of timelines: their histograms, then their density bands (each
  * row's over its histogram, as when drawn one layer at a time). */
-static void *draw_band(void *arg)
+static void draw_unit(const rows_band *bd, uint32_t tl_lo, uint32_t tl_hi, density_memo *memo)
 {
-    const rows_band *bd = arg;
     const rows_frame *f = bd->f;
     if (f->hist)
-        for (uint32_t tl = bd->tl_lo; tl < bd->tl_hi; tl++) draw_histogram_row(bd, tl);
+        for (uint32_t tl = tl_lo; tl < tl_hi; tl++) draw_histogram_row(bd, tl);
     if (f->dens) {
-        density_memo memo;
-        memset(memo.set, 0, sizeof memo.set);
-        uint32_t lo = bd->tl_lo > f->dens->tl_first ? bd->tl_lo : f->dens->tl_first;
+        uint32_t lo = tl_lo > f->dens->tl_first ? tl_lo : f->dens->tl_first;
         uint32_t hi = f->dens->tl_first + f->dens->n_timelines;
-        if (hi > bd->tl_hi) hi = bd->tl_hi;
-        for (uint32_t tl = lo; tl < hi; tl++) density_row(f, tl, &memo);
+        if (hi > tl_hi) hi = tl_hi;
+        for (uint32_t tl = lo; tl < hi; tl++) density_row(f, tl, memo);
     }
-    return NULL;
+}
+
+static void draw_units(void *arg)
+{
+    rows_job *job = arg;
+    const rows_frame *f = job->f;
+    uint32_t n_tl = f->p->scene->n_timelines;
+    rows_band bd;
+    if (band_alloc(&bd, f)) {
+        /* no scratch: the other thread, or the caller again, draws them */
+        return;
+    }
+    density_memo memo;
+    memset(memo.set, 0, sizeof memo.set);
+    for (uint32_t u; (u = atomic_fetch_add(&job->next, 1)) < job->n_units;) {
+        uint32_t lo = u * job->unit_tl, hi = lo + job->unit_tl < n_tl ? lo + job->unit_tl : n_tl;
+        draw_unit(&bd, lo, hi, &memo);
+    }
+    band_free(&bd);
 }
 
 /* Rows' histograms and message density (dens: NULL = no band), written
  * into the raster over the background. A row's pixels are its own when
  * every row drawn is at least 4 px high (the event ticks reach 3 px below
- * its top, the stack and the band stay inside it), and then the rows go in
- * two bands of timelines on two threads: the second core is otherwise idle
- * during a frame, and the pixels are those of one thread. */
+ * its top, the stack and the band stay inside it); then units of a few
+ * timelines are drawn by the frame's thread and the helper (helper.h), the
+ * second core being otherwise idle during a frame, and the pixels are
+ * those of one thread. */
 static void draw_rows(sv_raster *ras, double w, double h, const sv_canvas_params *p, const sv_density *dens)
 {
     const sv_scene *s = p->scene;
@@ -435,41 +459,31 @@ static void draw_rows(sv_raster *ras, double w, double h, const sv_canvas_params
         if (f.d_lo < 0) f.d_lo = 0;
         if (f.d_hi > dens->width) f.d_hi = dens->width;
     }
-    /* the rows on the canvas: split where half of them lie on each side */
-    uint32_t n_vis = 0, tl_mid = 0;
+    /* rows all at least 4 px high: units of a few timelines on two threads */
     int apart = 1;
-    for (uint32_t tl = 0; tl < s->n_timelines; tl++) {
+    for (uint32_t tl = 0; tl < s->n_timelines && apart; tl++) {
         const sv_row *row = sv_layout_row_of(p->lay, tl);
-        if (!row || row->y - p->scroll_y + row->h < 0 || row->y - p->scroll_y > h) continue;
-        n_vis++;
-        apart &= row->h >= 4;
-    }
-    for (uint32_t tl = 0, k = 0; tl < s->n_timelines && k < n_vis / 2; tl++) {
-        const sv_row *row = sv_layout_row_of(p->lay, tl);
-        if (row && row->y - p->scroll_y + row->h >= 0 && row->y - p->scroll_y <= h) k++;
-        tl_mid = tl + 1;
+        if (row && row->y - p->scroll_y + row->h >= 0 && row->y - p->scroll_y <= h) apart = row->h >= 4;
     }
     sv_raster_direct(ras);
-    rows_band lo, hi;
-    if (band_alloc(&lo, &f, 0, s->n_timelines)) goto out;
-    pthread_t th;
-    int threaded = apart && n_vis >= 8 && band_alloc(&hi, &f, tl_mid, s->n_timelines) == 0;
-    if (threaded) {
-        lo.tl_hi = tl_mid;
-        if (pthread_create(&th, NULL, draw_band, &hi)) {
-            /* no thread: the second band after the first */
-            draw_band(&lo);
-            draw_band(&hi);
-        } else {
-            draw_band(&lo);
-            pthread_join(th, NULL);
+    rows_job job = {.f = &f};
+    job.unit_tl = apart ? 4 : (s->n_timelines ? s->n_timelines : 1);
+    job.n_units = (s->n_timelines + job.unit_tl - 1) / job.unit_tl;
+    atomic_init(&job.next, 0);
+    if (job.n_units > 1)
+        sv_helper_run(draw_units, &job);
+    else
+        draw_units(&job);
+    if (atomic_load(&job.next) < job.n_units) {
+        /* neither thread could have its scratch: one unit, serially */
+        rows_band bd;
+        if (band_alloc(&bd, &f) == 0) {
+            density_memo memo;
+            memset(memo.set, 0, sizeof memo.set);
+            draw_unit(&bd, 0, s->n_timelines, &memo);
+            band_free(&bd);
         }
-        band_free(&hi);
-    } else {
-        draw_band(&lo);
     }
-    band_free(&lo);
-out:
     free(f.xs);
     sv_raster_cairo(ras);
 }
