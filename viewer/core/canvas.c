@@ -197,6 +197,23 @@ static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double b
     }
 }
 
+/* Timelines per unit of work on the rows (helper.h). */
+#define ROWS_UNIT 4
+
+/* Every row on the canvas at least 4 px high: then a row's pixels are its
+ * own (the stack, the event ticks reaching 3 px below its top, the density
+ * band and the state boxes stay inside it), and rows may be drawn in any
+ * order. */
+static int rows_apart(const sv_canvas_params *p, double h)
+{
+    const sv_scene *s = p->scene;
+    for (uint32_t tl = 0; tl < s->n_timelines; tl++) {
+        const sv_row *row = sv_layout_row_of(p->lay, tl);
+        if (row && row->y - p->scroll_y + row->h >= 0 && row->y - p->scroll_y <= h && row->h < 4) return 0;
+    }
+    return 1;
+}
+
 /* What the rows' histograms and density band share in a frame, read-only
  * while the bands are drawn: the scene columns' pixel edges and the part of
  * them on the raster (hist: 0 when there are no preview columns), the
@@ -459,15 +476,9 @@ static void draw_rows(sv_raster *ras, double w, double h, const sv_canvas_params
         if (f.d_lo < 0) f.d_lo = 0;
         if (f.d_hi > dens->width) f.d_hi = dens->width;
     }
-    /* rows all at least 4 px high: units of a few timelines on two threads */
-    int apart = 1;
-    for (uint32_t tl = 0; tl < s->n_timelines && apart; tl++) {
-        const sv_row *row = sv_layout_row_of(p->lay, tl);
-        if (row && row->y - p->scroll_y + row->h >= 0 && row->y - p->scroll_y <= h) apart = row->h >= 4;
-    }
     sv_raster_direct(ras);
     rows_job job = {.f = &f};
-    job.unit_tl = apart ? 4 : (s->n_timelines ? s->n_timelines : 1);
+    job.unit_tl = rows_apart(p, h) ? ROWS_UNIT : (s->n_timelines ? s->n_timelines : 1);
     job.n_units = (s->n_timelines + job.unit_tl - 1) / job.unit_tl;
     atomic_init(&job.next, 0);
     if (job.n_units > 1)
@@ -506,6 +517,46 @@ typedef struct arrow_seg {
     double x0, y0, x1, y1;
     uint32_t rgba;
 } arrow_seg;
+
+/* The arrows' lines of a frame in bands of pixel rows (units, helper.h):
+ * in each band all halos, then all lines, in draw order, so every pixel
+ * sees the blends it sees when the lines are drawn whole. */
+typedef struct lines_job {
+    sv_raster *ras;
+    const struct arrow_seg *segs;
+    size_t n;
+    uint32_t halo;
+    int own;
+    double shade, ink;
+    int band_h, n_bands;
+    atomic_int next;
+} lines_job;
+
+static uint32_t arrow_colour(uint32_t rgba);
+
+static void line_bands(void *arg)
+{
+    lines_job *job = arg;
+    for (int u; (u = atomic_fetch_add(&job->next, 1)) < job->n_bands;) {
+        int r0 = u * job->band_h, r1 = u + 1 == job->n_bands ? job->ras->h : r0 + job->band_h;
+        for (size_t i = 0; i < job->n; i++) {
+            const struct arrow_seg *g = &job->segs[i];
+            /* one pixel either side, across the line */
+            int steep = fabs(g->y1 - g->y0) > fabs(g->x1 - g->x0);
+            double ox = steep ? 1 : 0, oy = steep ? 0 : 1;
+            const double below[4] = {g->x0 - ox, g->y0 - oy, g->x1 - ox, g->y1 - oy},
+                         above[4] = {g->x0 + ox, g->y0 + oy, g->x1 + ox, g->y1 + oy};
+            /* one walk for both (each pixel of the one's written once,
+             * the line's rows read once rather than twice) */
+            sv_raster_line_pair_band(job->ras, below, above, job->halo, r0, r1);
+        }
+        for (size_t i = 0; i < job->n; i++) {
+            const struct arrow_seg *g = &job->segs[i];
+            uint32_t c = job->own ? arrow_colour(g->rgba) : sv_value_rgba(g->rgba);
+            sv_raster_line_band(job->ras, g->x0, g->y0, g->x1, g->y1, sv_premul(c, job->shade, job->ink), r0, r1);
+        }
+    }
+}
 
 /* With a lift (dark theme) each channel c becomes c x 0.55 + lift; without
  * one rgba is returned as it is and drawn shaded by 0.55. */
@@ -547,20 +598,21 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
             sv_premul(((uint32_t)lround(THEME.halo[0] * 255) << 24) | ((uint32_t)lround(THEME.halo[1] * 255) << 16) |
                           ((uint32_t)lround(THEME.halo[2] * 255) << 8) | 255u,
                       1, THEME.halo[3] * ink);
-        for (size_t i = 0; i < n; i++) {
-            const arrow_seg *g = &segs[i];
-            /* one pixel either side, across the line */
-            int steep = fabs(g->y1 - g->y0) > fabs(g->x1 - g->x0);
-            double ox = steep ? 1 : 0, oy = steep ? 0 : 1;
-            const double below[4] = {g->x0 - ox, g->y0 - oy, g->x1 - ox, g->y1 - oy},
-                         above[4] = {g->x0 + ox, g->y0 + oy, g->x1 + ox, g->y1 + oy};
-            /* one walk for both (each pixel of the one's written once,
-             * the line's rows read once rather than twice) */
-            sv_raster_line_pair(ras, below, above, halo);
-        }
-        for (size_t i = 0; i < n; i++)
-            sv_raster_line(ras, segs[i].x0, segs[i].y0, segs[i].x1, segs[i].y1,
-                           sv_premul(own ? arrow_colour(segs[i].rgba) : sv_value_rgba(segs[i].rgba), shade, ink));
+        /* many lines: two bands, drawn by the frame's thread and the helper */
+        lines_job job = {.ras = ras,
+                         .segs = segs,
+                         .n = n,
+                         .halo = halo,
+                         .own = own,
+                         .shade = shade,
+                         .ink = ink,
+                         .n_bands = n >= 64 && ras->h >= 64 ? 2 : 1};
+        job.band_h = (ras->h + job.n_bands - 1) / job.n_bands;
+        atomic_init(&job.next, 0);
+        if (job.n_bands > 1)
+            sv_helper_run(line_bands, &job);
+        else
+            line_bands(&job);
         sv_raster_cairo(ras);
     }
     for (size_t a = 0; heads && a < n;) {
@@ -622,38 +674,81 @@ static void draw_state_names(cairo_t *cr, double w, const sv_canvas_params *p, c
     }
 }
 
-/* States of one nesting level, written into the raster (a darker border box
- * under a 1 px smaller one when there is room), painted at once, then their
- * names; the next level is drawn over both, so nesting shows. */
+/* A state's boxes (a darker border box under a 1 px smaller one when there
+ * is room); col: the last colour and its two shades, kept across calls. */
+static void fill_state(sv_raster *ras, double w, double h, const sv_canvas_params *p, const sv_geom *g,
+                       const sv_item *it, uint32_t col[3])
+{
+    if (it->category >= p->pal->n || !p->pal->visible[it->category]) return;
+    sv_rect r;
+    if (!sv_geom_state(g, it, &r) || r.x > w || r.x + r.w < 0 || r.y > h || r.y + r.h < 0) return;
+    uint32_t rgba = p->pal->rgba[it->category];
+    if (rgba != col[0]) {
+        col[0] = rgba;
+        col[1] = sv_premul(rgba, 0.6, 1);
+        col[2] = sv_premul(rgba, 1, 1);
+    }
+    int bx0 = (int)round(fmax(r.x, -2)), bx1 = (int)round(fmin(r.x + r.w, w + 2));
+    int by0 = (int)round(r.y), by1 = (int)round(r.y + r.h);
+    if (bx1 <= bx0) bx1 = bx0 + 1;
+    if (bx1 - bx0 >= 4 && by1 - by0 >= 4) {
+        sv_raster_fill(ras, bx0, bx1, by0, by1, col[1]);
+        sv_raster_fill(ras, bx0 + 1, bx1 - 1, by0 + 1, by1 - 1, col[2]);
+    } else {
+        sv_raster_fill(ras, bx0, bx1, by0, by1, col[2]);
+    }
+}
+
+/* A nesting level's states as units of ROWS_UNIT timelines (rows apart):
+ * unit u's states are idx[first[u] .. first[u + 1]), in draw order. */
+typedef struct states_job {
+    sv_raster *ras;
+    double w, h;
+    const sv_canvas_params *p;
+    const sv_geom *g;
+    const uint32_t *idx;
+    const size_t *first;
+    uint32_t n_units;
+    atomic_uint next;
+} states_job;
+
+static void state_units(void *arg)
+{
+    states_job *job = arg;
+    /* neighbours in draw order mostly share a colour: its two shades are
+     * worked out when it changes, not per state */
+    uint32_t col[3] = {0, sv_premul(0, 0.6, 1), sv_premul(0, 1, 1)};
+    for (uint32_t u; (u = atomic_fetch_add(&job->next, 1)) < job->n_units;)
+        for (size_t k = job->first[u]; k < job->first[u + 1]; k++)
+            fill_state(job->ras, job->w, job->h, job->p, job->g, &job->p->scene->items[job->idx[k]], col);
+}
+
+/* States of one nesting level, written into the raster, then their names;
+ * the next level is drawn over both, so nesting shows. With rows apart and
+ * many states, rows' states are written by units (helper.h): a state's
+ * boxes lie in its row, and each row's go in draw order. */
 static void draw_state_group(cairo_t *cr, sv_raster *ras, double w, double h, const sv_canvas_params *p,
-                             const sv_geom *g, size_t k0, size_t k1, PangoLayout **name_layout, size_t *n_names)
+                             const sv_geom *g, size_t k0, size_t k1, int apart, PangoLayout **name_layout,
+                             size_t *n_names)
 {
     const sv_scene *s = p->scene;
     sv_raster_direct(ras);
-    /* neighbours in draw order mostly share a colour: its two shades are
-     * worked out when it changes, not per state */
-    uint32_t last_rgba = 0, edge_c = sv_premul(0, 0.6, 1), body_c = sv_premul(0, 1, 1);
-    for (size_t k = k0; k < k1; k++) {
-        const sv_item *it = &s->items[s->order[k]];
-        if (it->category >= p->pal->n || !p->pal->visible[it->category]) continue;
-        sv_rect r;
-        if (!sv_geom_state(g, it, &r) || r.x > w || r.x + r.w < 0 || r.y > h || r.y + r.h < 0) continue;
-        uint32_t rgba = p->pal->rgba[it->category];
-        if (rgba != last_rgba) {
-            last_rgba = rgba;
-            edge_c = sv_premul(rgba, 0.6, 1);
-            body_c = sv_premul(rgba, 1, 1);
-        }
-        int bx0 = (int)round(fmax(r.x, -2)), bx1 = (int)round(fmin(r.x + r.w, w + 2));
-        int by0 = (int)round(r.y), by1 = (int)round(r.y + r.h);
-        if (bx1 <= bx0) bx1 = bx0 + 1;
-        if (bx1 - bx0 >= 4 && by1 - by0 >= 4) {
-            sv_raster_fill(ras, bx0, bx1, by0, by1, edge_c);
-            sv_raster_fill(ras, bx0 + 1, bx1 - 1, by0 + 1, by1 - 1, body_c);
-        } else {
-            sv_raster_fill(ras, bx0, bx1, by0, by1, body_c);
-        }
+    uint32_t n_units = (s->n_timelines + ROWS_UNIT - 1) / ROWS_UNIT;
+    uint32_t *idx = apart && k1 - k0 >= 256 && n_units > 1 ? malloc(sizeof(uint32_t) * (k1 - k0)) : NULL;
+    size_t *first = idx ? calloc((size_t)n_units + 2, sizeof(size_t)) : NULL;
+    if (first) {
+        for (size_t k = k0; k < k1; k++) first[s->items[s->order[k]].timeline / ROWS_UNIT + 2]++;
+        for (uint32_t u = 0; u < n_units; u++) first[u + 2] += first[u + 1];
+        for (size_t k = k0; k < k1; k++) idx[first[s->items[s->order[k]].timeline / ROWS_UNIT + 1]++] = s->order[k];
+        states_job job = {.ras = ras, .w = w, .h = h, .p = p, .g = g, .idx = idx, .first = first, .n_units = n_units};
+        atomic_init(&job.next, 0);
+        sv_helper_run(state_units, &job);
+    } else {
+        uint32_t col[3] = {0, sv_premul(0, 0.6, 1), sv_premul(0, 1, 1)};
+        for (size_t k = k0; k < k1; k++) fill_state(ras, w, h, p, g, &s->items[s->order[k]], col);
     }
+    free(first);
+    free(idx);
     sv_raster_cairo(ras);
     draw_state_names(cr, w, p, g, k0, k1, name_layout, n_names);
 }
@@ -716,6 +811,7 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
      * timeline with more than one event per 12 pixels gets ticks. */
     uint32_t *n_ev = calloc((size_t)s->n_timelines + 1, sizeof(uint32_t));
     const sv_search_bound *mf = p->pal->msg_filter;
+    int apart = rows_apart(p, h);
     for (size_t k = 0; k < s->n_items; k++) {
         n_arrows += s->items[k].kind == SLOG_KIND_ARROW && sv_msg_filter_item(mf, s, &s->items[k]);
         if (n_ev && s->items[k].kind == SLOG_KIND_EVENT) n_ev[s->items[k].timeline]++;
@@ -728,7 +824,7 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
             while (e < s->n_items && s->items[s->order[e]].kind == SLOG_KIND_STATE &&
                    s->items[s->order[e]].depth == it->depth)
                 e++;
-            draw_state_group(cr, ras, w, h, p, &g, k, e, name_layout, &n_names);
+            draw_state_group(cr, ras, w, h, p, &g, k, e, apart, name_layout, &n_names);
             k = e - 1;
             continue;
         }

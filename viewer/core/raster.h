@@ -77,6 +77,11 @@ void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, 
  * calls when the lines' major axes differ). For the two copies of a line
  * that make its halo, whose pixels share rows or cache lines. */
 void sv_raster_line_pair(sv_raster *ras, const double a[4], const double b[4], uint32_t c);
+/* The same, writing only the pixel rows [r0, r1): a line drawn in bands,
+ * band by band, leaves every pixel as drawn whole (the walk is the whole
+ * line's, the pixels outside the band skipped). */
+void sv_raster_line_band(sv_raster *ras, double x0, double y0, double x1, double y1, uint32_t c, int r0, int r1);
+void sv_raster_line_pair_band(sv_raster *ras, const double a[4], const double b[4], uint32_t c, int r0, int r1);
 
 /* Event diamonds (|x - cx| + |y - cy| <= SV_EVENT_R, filled, with a 1 px
  * outline) written into the raster. A Cairo fill and stroke per diamond
