@@ -181,10 +181,14 @@ void sv_raster_line_band(sv_raster *ras, double x0, double y0, double x1, double
     if (r0 < 0) r0 = 0;
     if (r1 > ras->h) r1 = ras->h;
     /* steep a constant in each loop: the step's strides and bounds are
-     * then fixed, not chosen per step */
-    if (l.steep)
-        for (int x = l.xs; x <= l.xe; x++, y += l.grad) wu_step(ras, 1, x, y, c, r0, r1);
-    else
+     * then fixed, not chosen per step. A steep line's steps are rows: the
+     * ones above the band only advance y (as many adds as drawing them, so
+     * the same y after them), the ones below it are not walked. */
+    if (l.steep) {
+        int x = l.xs, x_end = l.xe < r1 - 1 ? l.xe : r1 - 1;
+        for (; x < r0 && x <= x_end; x++) y += l.grad;
+        for (; x <= x_end; x++, y += l.grad) wu_step(ras, 1, x, y, c, r0, r1);
+    } else
         for (int x = l.xs; x <= l.xe; x++, y += l.grad) wu_step(ras, 0, x, y, c, r0, r1);
 }
 
@@ -196,9 +200,17 @@ void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, 
 /* The pair's walk (sv_raster_line_pair) for one value of steep. */
 static inline void wu_pair(sv_raster *ras, const wu_line *la, const wu_line *lb, int steep, uint32_t c, int r0, int r1)
 {
-    /* each line's y advances over its own steps exactly as alone */
+    /* each line's y advances over its own steps exactly as alone; steep
+     * lines skip the rows above the band (advancing y) and below it */
     int lo = la->xs < lb->xs ? la->xs : lb->xs, hi = la->xe > lb->xe ? la->xe : lb->xe;
     double ya = la->y, yb = lb->y;
+    if (steep) {
+        if (hi > r1 - 1) hi = r1 - 1;
+        for (; lo < r0 && lo <= hi; lo++) {
+            if (lo >= la->xs && lo <= la->xe) ya += la->grad;
+            if (lo >= lb->xs && lo <= lb->xe) yb += lb->grad;
+        }
+    }
     for (int x = lo; x <= hi; x++) {
         if (x >= la->xs && x <= la->xe) {
             wu_step(ras, steep, x, ya, c, r0, r1);
