@@ -598,7 +598,8 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
             sv_premul(((uint32_t)lround(THEME.halo[0] * 255) << 24) | ((uint32_t)lround(THEME.halo[1] * 255) << 16) |
                           ((uint32_t)lround(THEME.halo[2] * 255) << 8) | 255u,
                       1, THEME.halo[3] * ink);
-        /* many lines: two bands, drawn by the frame's thread and the helper */
+        /* many lines: four bands, drawn by the frame's thread and the
+         * helper (a helper slowed by other work holds up at most one) */
         lines_job job = {.ras = ras,
                          .segs = segs,
                          .n = n,
@@ -606,7 +607,7 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
                          .own = own,
                          .shade = shade,
                          .ink = ink,
-                         .n_bands = n >= 64 && ras->h >= 64 ? 2 : 1};
+                         .n_bands = n >= 64 && ras->h >= 64 && sv_helper_ready() ? 4 : 1};
         job.band_h = (ras->h + job.n_bands - 1) / job.n_bands;
         atomic_init(&job.next, 0);
         if (job.n_bands > 1)
@@ -734,7 +735,8 @@ static void draw_state_group(cairo_t *cr, sv_raster *ras, double w, double h, co
     const sv_scene *s = p->scene;
     sv_raster_direct(ras);
     uint32_t n_units = (s->n_timelines + ROWS_UNIT - 1) / ROWS_UNIT;
-    uint32_t *idx = apart && k1 - k0 >= 256 && n_units > 1 ? malloc(sizeof(uint32_t) * (k1 - k0)) : NULL;
+    uint32_t *idx =
+        apart && k1 - k0 >= 256 && n_units > 1 && sv_helper_ready() ? malloc(sizeof(uint32_t) * (k1 - k0)) : NULL;
     size_t *first = idx ? calloc((size_t)n_units + 2, sizeof(size_t)) : NULL;
     if (first) {
         for (size_t k = k0; k < k1; k++) first[s->items[s->order[k]].timeline / ROWS_UNIT + 2]++;

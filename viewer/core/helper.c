@@ -3,7 +3,12 @@
  * the first job and waiting for the next one between frames. */
 #include "helper.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -14,6 +19,8 @@ static int posted;      /* the job waits for the helper */
 static int running;     /* the helper runs the job */
 static void (*job_fn)(void *);
 static void *job_arg;
+static pthread_t helper;
+static int kept_off = -1; /* the CPU the helper was last kept off */
 
 static void *helper_main(void *unused)
 {
@@ -40,9 +47,77 @@ static void start_helper(void)
     pthread_attr_t attr;
     if (pthread_attr_init(&attr)) return;
     if (pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
-        pthread_create(&th, &attr, helper_main, NULL) == 0)
+        pthread_create(&th, &attr, helper_main, NULL) == 0) {
         have_thread = 1;
+        helper = th;
+    }
     pthread_attr_destroy(&attr);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Whether a CPU the caller may run on is idle: fewer tasks runnable now
+ * (the fourth field of /proc/loadavg, the caller among them) than CPUs.
+ * When every core is busy, the helper would take its turns on a core with
+ * other work while the caller waits for its unit: the frame is then
+ * faster on one thread. Looked at again at most every few milliseconds;
+ * when it cannot be read, taken as idle. Called with mu held. */
+static int cpu_idle(void)
+{
+    static double seen_at = -1e9;
+    static int idle = 1;
+    double now = now_ms();
+    if (now - seen_at < SV_HELPER_LOOK_MS) return idle;
+    seen_at = now;
+    cpu_set_t set;
+    int n_cpu = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+    int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return idle = 1;
+    char buf[128];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return idle = 1;
+    buf[n] = 0;
+    /* "0.50 0.40 0.30 2/345 6789": the runnable count after the third space */
+    const char *q = buf;
+    for (int sp = 0; sp < 3 && q; sp++) {
+        while (*q && *q != ' ') q++;
+        q = *q ? q + 1 : NULL;
+    }
+    if (!q || n_cpu <= 0) return idle = 1;
+    long running = strtol(q, NULL, 10);
+    return idle = running < n_cpu;
+}
+
+/* Keep the helper off the caller's CPU (cpu): woken there, it would take
+ * turns with the caller on one core, and on a host whose other core is
+ * busy the frame would be slower than on one thread. 0 when there is no
+ * other CPU to run it on. Called with mu held. */
+static int keep_off(int cpu)
+{
+    if (cpu < 0) return 1; /* unknown: as the scheduler places it */
+    if (cpu == kept_off) return 1;
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set)) return 1;
+    if (cpu < CPU_SETSIZE) CPU_CLR(cpu, &set);
+    if (CPU_COUNT(&set) == 0) return 0;
+    if (pthread_setaffinity_np(helper, sizeof set, &set)) return 1;
+    kept_off = cpu;
+    return 1;
+}
+
+int sv_helper_ready(void)
+{
+    pthread_once(&once, start_helper);
+    pthread_mutex_lock(&mu);
+    int ready = have_thread && !in_hand && cpu_idle();
+    pthread_mutex_unlock(&mu);
+    return ready;
 }
 
 void sv_helper_run(void (*fn)(void *), void *arg)
@@ -50,7 +125,7 @@ void sv_helper_run(void (*fn)(void *), void *arg)
     pthread_once(&once, start_helper);
     int mine = 0;
     pthread_mutex_lock(&mu);
-    if (have_thread && !in_hand) {
+    if (have_thread && !in_hand && cpu_idle() && keep_off(sched_getcpu())) {
         in_hand = mine = posted = 1;
         job_fn = fn;
         job_arg = arg;

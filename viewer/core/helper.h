@@ -9,8 +9,16 @@
 #ifndef SV_HELPER_H
 #define SV_HELPER_H
 
-/* Run fn(arg) on the calling thread and, when the helper is free, on the
- * helper at the same time; return once neither runs it. fn must be safe to
+/* How long (ms) a look at whether a CPU is idle is taken as current. */
+#define SV_HELPER_LOOK_MS 5.0
+
+/* Whether a job run now would likely be shared: the helper free and a CPU
+ * idle (a hint: another caller may take the helper first). For work that
+ * costs a little more when split, to be split only then. */
+int sv_helper_ready(void);
+
+/* Run fn(arg) on the calling thread and, when the helper is free and a
+ * CPU idle, on the helper at the same time; return once neither runs it. fn must be safe to
  * run twice at once and to run once alone (it claims units of work until
  * none is left, each unit done by exactly one of the two). A caller while
  * another's job is in hand, or with no helper thread to be had, runs fn

@@ -188,8 +188,15 @@ void sv_raster_line_band(sv_raster *ras, double x0, double y0, double x1, double
         int x = l.xs, x_end = l.xe < r1 - 1 ? l.xe : r1 - 1;
         for (; x < r0 && x <= x_end; x++) y += l.grad;
         for (; x <= x_end; x++, y += l.grad) wu_step(ras, 1, x, y, c, r0, r1);
-    } else
-        for (int x = l.xs; x <= l.xe; x++, y += l.grad) wu_step(ras, 0, x, y, c, r0, r1);
+    } else {
+        /* y moves one way (adding grad never turns back): past the band,
+         * no later step reaches it */
+        for (int x = l.xs; x <= l.xe; x++, y += l.grad) {
+            int yi = (int)floor(y);
+            if (l.grad >= 0 ? yi >= r1 : yi + 1 < r0) break;
+            wu_step(ras, 0, x, y, c, r0, r1);
+        }
+    }
 }
 
 void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, uint32_t c)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* raster.h - a pixel buffer the canvas writes boxes, lines and event
  * diamonds into directly, Cairo drawing text and small shapes on the same
- * surface. Internal to the drawing files (canvas.c); not thread-safe (one
- * raster per frame). */
+ * surface. Internal to the drawing files (canvas.c); one raster per frame,
+ * written by two threads only where their pixels do not meet (rows or
+ * bands of rows) and only between sv_raster_direct() and sv_raster_cairo()
+ * on the thread that owns the frame. */
 #ifndef SV_RASTER_H
 #define SV_RASTER_H
 
