@@ -3,12 +3,15 @@
  * the first job and waiting for the next one between frames. */
 #include "helper.h"
 
-#include <fcntl.h>
 #include <pthread.h>
+
+#ifdef __linux__
+#include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#endif
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -19,8 +22,10 @@ static int posted;      /* the job waits for the helper */
 static int running;     /* the helper runs the job */
 static void (*job_fn)(void *);
 static void *job_arg;
+#ifdef __linux__
 static pthread_t helper;
 static int kept_off = -1; /* the CPU the helper was last kept off */
+#endif
 
 static void *helper_main(void *unused)
 {
@@ -49,11 +54,14 @@ static void start_helper(void)
     if (pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
         pthread_create(&th, &attr, helper_main, NULL) == 0) {
         have_thread = 1;
+#ifdef __linux__
         helper = th;
+#endif
     }
     pthread_attr_destroy(&attr);
 }
 
+#ifdef __linux__
 static double now_ms(void)
 {
     struct timespec ts;
@@ -111,6 +119,29 @@ static int keep_off(int cpu)
     return 1;
 }
 
+static int current_cpu(void)
+{
+    return sched_getcpu();
+}
+#else
+/* Elsewhere the scheduler places the helper, and it is used when free. */
+static int cpu_idle(void)
+{
+    return 1;
+}
+
+static int keep_off(int cpu)
+{
+    (void)cpu;
+    return 1;
+}
+
+static int current_cpu(void)
+{
+    return -1;
+}
+#endif
+
 int sv_helper_ready(void)
 {
     pthread_once(&once, start_helper);
@@ -125,7 +156,7 @@ void sv_helper_run(void (*fn)(void *), void *arg)
     pthread_once(&once, start_helper);
     int mine = 0;
     pthread_mutex_lock(&mu);
-    if (have_thread && !in_hand && cpu_idle() && keep_off(sched_getcpu())) {
+    if (have_thread && !in_hand && cpu_idle() && keep_off(current_cpu())) {
         in_hand = mine = posted = 1;
         job_fn = fn;
         job_arg = arg;
