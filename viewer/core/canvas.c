@@ -3,11 +3,13 @@
 #include "render.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "aggregate.h"
 #include "density.h"
+#include "helper.h"
 #include "raster.h"
 
 #define THEME (*sv_theme_current())
@@ -195,173 +197,305 @@ static void stack_rows(sv_raster *ras, int x_first, int i_first, int n, double b
     }
 }
 
+/* Timelines per unit of work on the rows (helper.h). */
+#define ROWS_UNIT 4
+
+/* Every row on the canvas at least 4 px high: then a row's pixels are its
+ * own (the stack, the event ticks reaching 3 px below its top, the density
+ * band and the state boxes stay inside it), and rows may be drawn in any
+ * order. */
+static int rows_apart(const sv_canvas_params *p, double h)
+{
+    const sv_scene *s = p->scene;
+    for (uint32_t tl = 0; tl < s->n_timelines; tl++) {
+        const sv_row *row = sv_layout_row_of(p->lay, tl);
+        if (row && row->y - p->scroll_y + row->h >= 0 && row->y - p->scroll_y <= h && row->h < 4) return 0;
+    }
+    return 1;
+}
+
+/* What the rows' histograms and density band share in a frame, read-only
+ * while the bands are drawn: the scene columns' pixel edges and the part of
+ * them on the raster (hist: 0 when there are no preview columns), the
+ * density's columns and colour (dens: NULL when it is not shown). */
+typedef struct rows_frame {
+    sv_raster *ras;
+    double h;
+    const sv_canvas_params *p;
+    int hist;
+    int *xs;
+    int i_lo, i_hi, one_to_one, x_first, i_first, n;
+    const sv_density *dens;
+    double d_cx0, d_cdx;
+    int d_lo, d_hi;
+    uint32_t d_base;
+} rows_frame;
+
+/* Scratch of one thread drawing rows: the stack's tops and runs. */
+typedef struct rows_band {
+    const rows_frame *f;
+    const float **st_cols;
+    uint32_t *st_c;
+    int *tops;
+    float *bse;
+    uint8_t *same;
+    uint32_t *mask;
+} rows_band;
+
+static void band_free(rows_band *b)
+{
+    free(b->st_cols);
+    free(b->st_c);
+    free(b->tops);
+    free(b->bse);
+    free(b->same);
+    free(b->mask);
+}
+
+static int band_alloc(rows_band *b, const rows_frame *f)
+{
+    const sv_scene *s = f->p->scene;
+    size_t n_pal = f->p->pal->n;
+    *b = (rows_band){.f = f};
+    if (!f->hist) return 0;
+    b->st_cols = malloc(sizeof *b->st_cols * (n_pal + 1));
+    b->st_c = malloc(sizeof *b->st_c * (n_pal + 1));
+    b->tops = malloc(sizeof(int) * ((size_t)s->width * (n_pal + 1) + 2));
+    b->bse = malloc(sizeof(float) * ((size_t)s->width + 1));
+    b->same = malloc((size_t)s->width + 1);
+    b->mask = malloc(sizeof(uint32_t) * ((size_t)s->width + 1));
+    if (b->st_cols && b->st_c && b->tops && b->bse && b->same && b->mask) return 0;
+    band_free(b);
+    return -1;
+}
+
 /* Preview columns of one timeline as a stacked histogram: category
  * fractions (states) stacked from the row bottom, legend order; counts
  * (events, arrows) as a tick along the row top (events) or bottom
  * (arrows), over the stack. */
-static void draw_histograms(cairo_t *cr, sv_raster *rasp, double w, double h, const sv_canvas_params *p)
+static void draw_histogram_row(const rows_band *bd, uint32_t tl)
 {
+    const rows_frame *f = bd->f;
+    const sv_canvas_params *p = f->p;
     const sv_scene *s = p->scene;
-    if (!s->n_slots || !rasp->surf) return;
-    sv_raster *ras = rasp;
-    int *xs = malloc(sizeof(int) * ((size_t)s->width + 1));
-    const float **st_cols = malloc(sizeof *st_cols * (p->pal->n + 1));
-    uint32_t *st_c = malloc(sizeof *st_c * (p->pal->n + 1));
-    int *tops = malloc(sizeof(int) * ((size_t)s->width * (p->pal->n + 1) + 2));
-    float *bse = malloc(sizeof(float) * ((size_t)s->width + 1));
-    uint8_t *same = malloc((size_t)s->width + 1);
-    uint32_t *mask = malloc(sizeof(uint32_t) * ((size_t)s->width + 1));
-    if (!xs || !st_cols || !st_c || !tops || !bse || !same || !mask) {
-        free(mask);
-        free(bse);
-        free(same);
-        free(xs);
-        free(st_cols);
-        free(st_c);
-        free(tops);
-        return;
-    }
-    sv_raster_direct(ras);
-    /* canvas x of scene column i */
-    double cx0 = sv_viewport_time_to_x(p->vp, s->t0);
-    double cdx = s->pixel_ns * p->vp->width / sv_viewport_span(p->vp);
-    int i_lo = (int)floor((0 - cx0) / cdx) - 1, i_hi = (int)ceil((w - cx0) / cdx) + 1;
-    if (i_lo < 0) i_lo = 0;
-    if (i_hi > s->width) i_hi = s->width;
-    /* pixel edges of the columns, once per frame rather than per slot */
-    int one_to_one = 1;
-    for (int i = i_lo; i <= i_hi; i++) {
-        xs[i] = (int)floor(cx0 + i * cdx);
-        one_to_one &= i == i_lo || xs[i] == xs[i - 1] + 1;
-    }
-    /* with one_to_one: the columns on the raster, x_first + k = xs[i_first + k] */
-    int x_first = 0, i_first = i_lo, n = 0;
-    if (one_to_one && i_hi > i_lo) {
-        x_first = xs[i_lo] > 0 ? xs[i_lo] : 0;
-        i_first = i_lo + (x_first - xs[i_lo]);
-        int i_end = i_first + (ras->w - x_first) < i_hi ? i_first + (ras->w - x_first) : i_hi;
-        n = i_end > i_first ? i_end - i_first : 0;
-    }
-    for (uint32_t tl = 0; tl < s->n_timelines; tl++) {
-        size_t a = s->tl_first_slot[tl], b = s->tl_first_slot[tl + 1];
-        const sv_row *row = sv_layout_row_of(p->lay, tl);
-        if (a == b || !row) continue;
-        double top = row->y - p->scroll_y;
-        if (top + row->h < 0 || top > h) continue;
-        double bottom = top + row->h - 1, H = row->h - 2;
-        uint32_t n_st = 0;
-        for (size_t k = a; k < b && n_st < p->pal->n; k++) {
-            uint32_t cat = s->slot_cat[k];
-            if (cat < p->pal->n && p->pal->visible[cat] && p->pal->kind[cat] == SLOG_KIND_STATE) {
-                st_cols[n_st] = s->cols + k * (size_t)s->width;
-                st_c[n_st++] = histogram_colour(p->pal->rgba[cat]);
-            }
+    sv_raster *ras = f->ras;
+    const int *xs = f->xs;
+    int i_lo = f->i_lo, i_hi = f->i_hi, x_first = f->x_first, i_first = f->i_first, n = f->n;
+    size_t a = s->tl_first_slot[tl], b = s->tl_first_slot[tl + 1];
+    const sv_row *row = sv_layout_row_of(p->lay, tl);
+    if (a == b || !row) return;
+    double top = row->y - p->scroll_y;
+    if (top + row->h < 0 || top > f->h) return;
+    double bottom = top + row->h - 1, H = row->h - 2;
+    uint32_t n_st = 0;
+    for (size_t k = a; k < b && n_st < p->pal->n; k++) {
+        uint32_t cat = s->slot_cat[k];
+        if (cat < p->pal->n && p->pal->visible[cat] && p->pal->kind[cat] == SLOG_KIND_STATE) {
+            bd->st_cols[n_st] = s->cols + k * (size_t)s->width;
+            bd->st_c[n_st++] = histogram_colour(p->pal->rgba[cat]);
         }
-        if (n_st && one_to_one)
-            stack_rows(ras, x_first, i_first, n, bottom, H, n_st, st_cols, st_c, tops, bse, same,
-                       tops + (size_t)s->width * p->pal->n, mask);
-        else if (n_st)
-            stack_columns(ras, xs, i_lo, i_hi, bottom, H, n_st, st_cols, st_c);
-        for (size_t k = a; k < b; k++) {
-            uint32_t cat = s->slot_cat[k];
-            /* folded messages: the density band (draw_density) */
-            if (cat >= p->pal->n || !p->pal->visible[cat] || p->pal->kind[cat] != SLOG_KIND_EVENT) continue;
-            const float *cols = s->cols + k * (size_t)s->width;
-            uint32_t c = sv_premul(p->pal->rgba[cat], 0.8, 1);
-            int y0 = (int)round(top + 1), y1 = y0 + 3;
-            if (!one_to_one) {
-                for (int i = i_lo; i < i_hi; i++) {
-                    if (cols[i] > 0.01f) {
-                        int x0 = xs[i], x1 = xs[i + 1];
-                        sv_raster_fill(ras, x0, x1 > x0 ? x1 : x0 + 1, y0, y1, c);
-                    }
+    }
+    if (n_st && f->one_to_one)
+        stack_rows(ras, x_first, i_first, n, bottom, H, n_st, bd->st_cols, bd->st_c, bd->tops, bd->bse, bd->same,
+                   bd->tops + (size_t)s->width * p->pal->n, bd->mask);
+    else if (n_st)
+        stack_columns(ras, xs, i_lo, i_hi, bottom, H, n_st, bd->st_cols, bd->st_c);
+    for (size_t k = a; k < b; k++) {
+        uint32_t cat = s->slot_cat[k];
+        /* folded messages: the density band (density_row) */
+        if (cat >= p->pal->n || !p->pal->visible[cat] || p->pal->kind[cat] != SLOG_KIND_EVENT) continue;
+        const float *cols = s->cols + k * (size_t)s->width;
+        uint32_t c = sv_premul(p->pal->rgba[cat], 0.8, 1);
+        int y0 = (int)round(top + 1), y1 = y0 + 3;
+        if (!f->one_to_one) {
+            for (int i = i_lo; i < i_hi; i++) {
+                if (cols[i] > 0.01f) {
+                    int x0 = xs[i], x1 = xs[i + 1];
+                    sv_raster_fill(ras, x0, x1 > x0 ? x1 : x0 + 1, y0, y1, c);
                 }
-                continue;
             }
-            /* raster_fill of each column's pixel, without a call per pixel */
-            uint32_t keep = sv_keep_of(c);
-            for (int y = y0 < 0 ? 0 : y0; y < y1 && y < ras->h; y++) {
-                uint32_t *px = ras->px + (size_t)y * ras->stride + x_first;
-                for (int k = 0; k < n; k++)
-                    if (cols[i_first + k] > 0.01f) px[k] = keep == 0 ? c : sv_over_keep(px[k], c, keep);
-            }
+            continue;
+        }
+        /* raster_fill of each column's pixel, without a call per pixel */
+        uint32_t keep = sv_keep_of(c);
+        for (int y = y0 < 0 ? 0 : y0; y < y1 && y < ras->h; y++) {
+            uint32_t *px = ras->px + (size_t)y * ras->stride + x_first;
+            for (int k2 = 0; k2 < n; k2++)
+                if (cols[i_first + k2] > 0.01f) px[k2] = keep == 0 ? c : sv_over_keep(px[k2], c, keep);
         }
     }
-    free(xs);
-    free(st_cols);
-    free(st_c);
-    free(tops);
-    free(bse);
-    free(same);
-    free(mask);
-    sv_raster_cairo(ras);
-    (void)cr;
 }
 
-/* Messages per pixel column along the bottom of each row, darker for
- * more (square root of the count over the frame's largest): where arrows are folded into preview
- * columns or too many to draw, this is what shows where communication
- * happens. With a message filter, folded messages (the filter cannot see
- * their fields) are a faint hatch of their own. */
-static void draw_density(sv_raster *ras, double w, double h, const sv_canvas_params *p, const sv_density *d)
+/* Messages per pixel column along the bottom of timeline tl's row, darker
+ * for more (square root of the count over the frame's largest): where
+ * arrows are folded into preview columns or too many to draw, this is what
+ * shows where communication happens. With a message filter, folded
+ * messages (the filter cannot see their fields) are a faint hatch of their
+ * own. memo: the band's colours kept by count. */
+enum { N_MEMO = 256 };
+typedef struct density_memo {
+    uint32_t bits[N_MEMO], c[N_MEMO];
+    uint8_t set[N_MEMO];
+} density_memo;
+
+static void density_row(const rows_frame *f, uint32_t tl, density_memo *memo)
 {
-    const sv_scene *s = p->scene;
-    if (!d->drawn || d->max <= 0 || !ras->surf) return;
-    sv_raster_direct(ras);
-    double cx0 = sv_viewport_time_to_x(p->vp, s->t0);
-    double cdx = s->pixel_ns * p->vp->width / sv_viewport_span(p->vp);
-    const double *ink = THEME.text;
-    uint32_t base = (uint32_t)lround(ink[0] * 255) << 24 | (uint32_t)lround(ink[1] * 255) << 16 |
-                    (uint32_t)lround(ink[2] * 255) << 8 | 255u;
-    int i_lo = (int)floor(-cx0 / cdx) - 1, i_hi = (int)ceil((w - cx0) / cdx) + 1;
-    if (i_lo < 0) i_lo = 0;
-    if (i_hi > d->width) i_hi = d->width;
-    /* counts repeat (a message or two per column, the same few counts
-     * across rows): a colour once worked out is kept by its count's bits */
-    enum { N_MEMO = 256 };
-    uint32_t memo_bits[N_MEMO], memo_c[N_MEMO];
-    uint8_t memo_set[N_MEMO] = {0};
-    for (uint32_t i_tl = 0; i_tl < d->n_timelines; i_tl++) {
-        uint32_t tl = d->tl_first + i_tl;
-        const sv_row *row = sv_layout_row_of(p->lay, tl);
-        if (!row) continue;
-        double top = row->y - p->scroll_y;
-        if (top + row->h < 0 || top > h) continue;
-        /* rows too low to hold states and a band keep the states */
-        if (row->h < 4) continue;
-        int bh = (int)(row->h / 4);
-        bh = row->h < 8 ? 1 : bh < 2 ? 2 : bh > 5 ? 5 : bh;
-        int y1 = (int)floor(top + row->h - 1), y0 = y1 - bh;
-        const float *dr = d->drawn + (size_t)i_tl * (size_t)d->width;
-        const float *fo = d->folded + (size_t)i_tl * (size_t)d->width;
-        for (int i = i_lo; i < i_hi; i++) {
-            float n = d->folded_unfiltered ? dr[i] : dr[i] + fo[i];
-            /* most columns carry no message: their edges are not needed */
-            if (!(n > 0) && !(d->folded_unfiltered && fo[i] > 0)) continue;
-            int x0 = (int)floor(cx0 + i * cdx), x1 = (int)floor(cx0 + (i + 1) * cdx);
-            if (x1 <= x0) x1 = x0 + 1;
-            if (n > 0) {
-                uint32_t bits;
-                memcpy(&bits, &n, sizeof bits);
-                uint32_t slot = (bits ^ bits >> 8 ^ bits >> 16) & (N_MEMO - 1);
-                if (!memo_set[slot] || memo_bits[slot] != bits) {
-                    memo_set[slot] = 1;
-                    memo_bits[slot] = bits;
-                    memo_c[slot] = sv_premul(base, 1, 0.25 + 0.75 * sqrt(n / d->max));
-                }
-                uint32_t c = memo_c[slot];
-                if (x0 >= 0 && x1 == x0 + 1 && x1 <= ras->w && y0 >= 0 && y1 <= ras->h) {
-                    /* sv_raster_fill of a one-pixel column, without its call */
-                    uint32_t keep = sv_keep_of(c), *px = ras->px + (size_t)y0 * ras->stride + x0;
-                    for (int y = y0; y < y1; y++, px += ras->stride) *px = keep == 0 ? c : sv_over_keep(*px, c, keep);
-                } else {
-                    sv_raster_fill(ras, x0, x1, y0, y1, c);
-                }
-            } else if (x0 & 2) {
-                sv_raster_fill(ras, x0, x1, y0, y1, sv_premul(base, 1, 0.18));
+    const sv_canvas_params *p = f->p;
+    const sv_density *d = f->dens;
+    sv_raster *ras = f->ras;
+    uint32_t i_tl = tl - d->tl_first;
+    const sv_row *row = sv_layout_row_of(p->lay, tl);
+    if (!row) return;
+    double top = row->y - p->scroll_y;
+    if (top + row->h < 0 || top > f->h) return;
+    /* rows too low to hold states and a band keep the states */
+    if (row->h < 4) return;
+    int bh = (int)(row->h / 4);
+    bh = row->h < 8 ? 1 : bh < 2 ? 2 : bh > 5 ? 5 : bh;
+    int y1 = (int)floor(top + row->h - 1), y0 = y1 - bh;
+    const float *dr = d->drawn + (size_t)i_tl * (size_t)d->width;
+    const float *fo = d->folded + (size_t)i_tl * (size_t)d->width;
+    double cx0 = f->d_cx0, cdx = f->d_cdx;
+    for (int i = f->d_lo; i < f->d_hi; i++) {
+        float n = d->folded_unfiltered ? dr[i] : dr[i] + fo[i];
+        /* most columns carry no message: their edges are not needed */
+        if (!(n > 0) && !(d->folded_unfiltered && fo[i] > 0)) continue;
+        int x0 = (int)floor(cx0 + i * cdx), x1 = (int)floor(cx0 + (i + 1) * cdx);
+        if (x1 <= x0) x1 = x0 + 1;
+        if (n > 0) {
+            uint32_t bits;
+            memcpy(&bits, &n, sizeof bits);
+            uint32_t slot = (bits ^ bits >> 8 ^ bits >> 16) & (N_MEMO - 1);
+            if (!memo->set[slot] || memo->bits[slot] != bits) {
+                memo->set[slot] = 1;
+                memo->bits[slot] = bits;
+                memo->c[slot] = sv_premul(f->d_base, 1, 0.25 + 0.75 * sqrt(n / d->max));
             }
+            uint32_t c = memo->c[slot];
+            if (x0 >= 0 && x1 == x0 + 1 && x1 <= ras->w && y0 >= 0 && y1 <= ras->h) {
+                /* sv_raster_fill of a one-pixel column, without its call */
+                uint32_t keep = sv_keep_of(c), *px = ras->px + (size_t)y0 * ras->stride + x0;
+                for (int y = y0; y < y1; y++, px += ras->stride) *px = keep == 0 ? c : sv_over_keep(*px, c, keep);
+            } else {
+                sv_raster_fill(ras, x0, x1, y0, y1, c);
+            }
+        } else if (x0 & 2) {
+            sv_raster_fill(ras, x0, x1, y0, y1, sv_premul(f->d_base, 1, 0.18));
         }
     }
+}
+
+/* The rows of a frame as units of unit_tl timelines, claimed by the
+ * threads drawing them. */
+typedef struct rows_job {
+    const rows_frame *f;
+    uint32_t unit_tl, n_units;
+    atomic_uint next;
+} rows_job;
+
+/* A unit of timelines: their histograms, then their density bands (each
+ * row's over its histogram, as when drawn one layer at a time). */
+static void draw_unit(const rows_band *bd, uint32_t tl_lo, uint32_t tl_hi, density_memo *memo)
+{
+    const rows_frame *f = bd->f;
+    if (f->hist)
+        for (uint32_t tl = tl_lo; tl < tl_hi; tl++) draw_histogram_row(bd, tl);
+    if (f->dens) {
+        uint32_t lo = tl_lo > f->dens->tl_first ? tl_lo : f->dens->tl_first;
+        uint32_t hi = f->dens->tl_first + f->dens->n_timelines;
+        if (hi > tl_hi) hi = tl_hi;
+        for (uint32_t tl = lo; tl < hi; tl++) density_row(f, tl, memo);
+    }
+}
+
+static void draw_units(void *arg)
+{
+    rows_job *job = arg;
+    const rows_frame *f = job->f;
+    uint32_t n_tl = f->p->scene->n_timelines;
+    rows_band bd;
+    if (band_alloc(&bd, f)) {
+        /* no scratch: the other thread, or the caller again, draws them */
+        return;
+    }
+    density_memo memo;
+    memset(memo.set, 0, sizeof memo.set);
+    for (uint32_t u; (u = atomic_fetch_add(&job->next, 1)) < job->n_units;) {
+        uint32_t lo = u * job->unit_tl, hi = lo + job->unit_tl < n_tl ? lo + job->unit_tl : n_tl;
+        draw_unit(&bd, lo, hi, &memo);
+    }
+    band_free(&bd);
+}
+
+/* Rows' histograms and message density (dens: NULL = no band), written
+ * into the raster over the background. A row's pixels are its own when
+ * every row drawn is at least 4 px high (the event ticks reach 3 px below
+ * its top, the stack and the band stay inside it); then units of a few
+ * timelines are drawn by the frame's thread and the helper (helper.h), the
+ * second core being otherwise idle during a frame, and the pixels are
+ * those of one thread. */
+static void draw_rows(sv_raster *ras, double w, double h, const sv_canvas_params *p, const sv_density *dens)
+{
+    const sv_scene *s = p->scene;
+    rows_frame f = {.ras = ras, .h = h, .p = p, .dens = dens};
+    f.hist = s->n_slots > 0;
+    if (!ras->surf || (!f.hist && !dens)) return;
+    if (f.hist) {
+        f.xs = malloc(sizeof(int) * ((size_t)s->width + 1));
+        if (!f.xs) f.hist = 0;
+    }
+    if (f.hist) {
+        /* canvas x of scene column i */
+        double cx0 = sv_viewport_time_to_x(p->vp, s->t0);
+        double cdx = s->pixel_ns * p->vp->width / sv_viewport_span(p->vp);
+        f.i_lo = (int)floor((0 - cx0) / cdx) - 1, f.i_hi = (int)ceil((w - cx0) / cdx) + 1;
+        if (f.i_lo < 0) f.i_lo = 0;
+        if (f.i_hi > s->width) f.i_hi = s->width;
+        /* pixel edges of the columns, once per frame rather than per slot */
+        f.one_to_one = 1;
+        for (int i = f.i_lo; i <= f.i_hi; i++) {
+            f.xs[i] = (int)floor(cx0 + i * cdx);
+            f.one_to_one &= i == f.i_lo || f.xs[i] == f.xs[i - 1] + 1;
+        }
+        /* with one_to_one: the columns on the raster, x_first + k = xs[i_first + k] */
+        f.i_first = f.i_lo;
+        if (f.one_to_one && f.i_hi > f.i_lo) {
+            f.x_first = f.xs[f.i_lo] > 0 ? f.xs[f.i_lo] : 0;
+            f.i_first = f.i_lo + (f.x_first - f.xs[f.i_lo]);
+            int i_end = f.i_first + (ras->w - f.x_first) < f.i_hi ? f.i_first + (ras->w - f.x_first) : f.i_hi;
+            f.n = i_end > f.i_first ? i_end - f.i_first : 0;
+        }
+    }
+    if (dens) {
+        f.d_cx0 = sv_viewport_time_to_x(p->vp, s->t0);
+        f.d_cdx = s->pixel_ns * p->vp->width / sv_viewport_span(p->vp);
+        const double *ink = THEME.text;
+        f.d_base = (uint32_t)lround(ink[0] * 255) << 24 | (uint32_t)lround(ink[1] * 255) << 16 |
+                   (uint32_t)lround(ink[2] * 255) << 8 | 255u;
+        f.d_lo = (int)floor(-f.d_cx0 / f.d_cdx) - 1, f.d_hi = (int)ceil((w - f.d_cx0) / f.d_cdx) + 1;
+        if (f.d_lo < 0) f.d_lo = 0;
+        if (f.d_hi > dens->width) f.d_hi = dens->width;
+    }
+    sv_raster_direct(ras);
+    rows_job job = {.f = &f};
+    job.unit_tl = rows_apart(p, h) ? ROWS_UNIT : (s->n_timelines ? s->n_timelines : 1);
+    job.n_units = (s->n_timelines + job.unit_tl - 1) / job.unit_tl;
+    atomic_init(&job.next, 0);
+    if (job.n_units > 1)
+        sv_helper_run(draw_units, &job);
+    else
+        draw_units(&job);
+    if (atomic_load(&job.next) < job.n_units) {
+        /* neither thread could have its scratch: one unit, serially */
+        rows_band bd;
+        if (band_alloc(&bd, &f) == 0) {
+            density_memo memo;
+            memset(memo.set, 0, sizeof memo.set);
+            draw_unit(&bd, 0, s->n_timelines, &memo);
+            band_free(&bd);
+        }
+    }
+    free(f.xs);
     sv_raster_cairo(ras);
 }
 
@@ -383,6 +517,46 @@ typedef struct arrow_seg {
     double x0, y0, x1, y1;
     uint32_t rgba;
 } arrow_seg;
+
+/* The arrows' lines of a frame in bands of pixel rows (units, helper.h):
+ * in each band all halos, then all lines, in draw order, so every pixel
+ * sees the blends it sees when the lines are drawn whole. */
+typedef struct lines_job {
+    sv_raster *ras;
+    const struct arrow_seg *segs;
+    size_t n;
+    uint32_t halo;
+    int own;
+    double shade, ink;
+    int band_h, n_bands;
+    atomic_int next;
+} lines_job;
+
+static uint32_t arrow_colour(uint32_t rgba);
+
+static void line_bands(void *arg)
+{
+    lines_job *job = arg;
+    for (int u; (u = atomic_fetch_add(&job->next, 1)) < job->n_bands;) {
+        int r0 = u * job->band_h, r1 = u + 1 == job->n_bands ? job->ras->h : r0 + job->band_h;
+        for (size_t i = 0; i < job->n; i++) {
+            const struct arrow_seg *g = &job->segs[i];
+            /* one pixel either side, across the line */
+            int steep = fabs(g->y1 - g->y0) > fabs(g->x1 - g->x0);
+            double ox = steep ? 1 : 0, oy = steep ? 0 : 1;
+            const double below[4] = {g->x0 - ox, g->y0 - oy, g->x1 - ox, g->y1 - oy},
+                         above[4] = {g->x0 + ox, g->y0 + oy, g->x1 + ox, g->y1 + oy};
+            /* one walk for both (each pixel of the one's written once,
+             * the line's rows read once rather than twice) */
+            sv_raster_line_pair_band(job->ras, below, above, job->halo, r0, r1);
+        }
+        for (size_t i = 0; i < job->n; i++) {
+            const struct arrow_seg *g = &job->segs[i];
+            uint32_t c = job->own ? arrow_colour(g->rgba) : sv_value_rgba(g->rgba);
+            sv_raster_line_band(job->ras, g->x0, g->y0, g->x1, g->y1, sv_premul(c, job->shade, job->ink), r0, r1);
+        }
+    }
+}
 
 /* With a lift (dark theme) each channel c becomes c x 0.55 + lift; without
  * one rgba is returned as it is and drawn shaded by 0.55. */
@@ -424,20 +598,22 @@ static void draw_arrow_segs(cairo_t *cr, sv_raster *ras, const arrow_seg *segs, 
             sv_premul(((uint32_t)lround(THEME.halo[0] * 255) << 24) | ((uint32_t)lround(THEME.halo[1] * 255) << 16) |
                           ((uint32_t)lround(THEME.halo[2] * 255) << 8) | 255u,
                       1, THEME.halo[3] * ink);
-        for (size_t i = 0; i < n; i++) {
-            const arrow_seg *g = &segs[i];
-            /* one pixel either side, across the line */
-            int steep = fabs(g->y1 - g->y0) > fabs(g->x1 - g->x0);
-            double ox = steep ? 1 : 0, oy = steep ? 0 : 1;
-            const double below[4] = {g->x0 - ox, g->y0 - oy, g->x1 - ox, g->y1 - oy},
-                         above[4] = {g->x0 + ox, g->y0 + oy, g->x1 + ox, g->y1 + oy};
-            /* one walk for both (each pixel of the one's written once,
-             * the line's rows read once rather than twice) */
-            sv_raster_line_pair(ras, below, above, halo);
-        }
-        for (size_t i = 0; i < n; i++)
-            sv_raster_line(ras, segs[i].x0, segs[i].y0, segs[i].x1, segs[i].y1,
-                           sv_premul(own ? arrow_colour(segs[i].rgba) : sv_value_rgba(segs[i].rgba), shade, ink));
+        /* many lines: four bands, drawn by the frame's thread and the
+         * helper (a helper slowed by other work holds up at most one) */
+        lines_job job = {.ras = ras,
+                         .segs = segs,
+                         .n = n,
+                         .halo = halo,
+                         .own = own,
+                         .shade = shade,
+                         .ink = ink,
+                         .n_bands = n >= 64 && ras->h >= 64 && sv_helper_ready() ? 4 : 1};
+        job.band_h = (ras->h + job.n_bands - 1) / job.n_bands;
+        atomic_init(&job.next, 0);
+        if (job.n_bands > 1)
+            sv_helper_run(line_bands, &job);
+        else
+            line_bands(&job);
         sv_raster_cairo(ras);
     }
     for (size_t a = 0; heads && a < n;) {
@@ -499,38 +675,82 @@ static void draw_state_names(cairo_t *cr, double w, const sv_canvas_params *p, c
     }
 }
 
-/* States of one nesting level, written into the raster (a darker border box
- * under a 1 px smaller one when there is room), painted at once, then their
- * names; the next level is drawn over both, so nesting shows. */
+/* A state's boxes (a darker border box under a 1 px smaller one when there
+ * is room); col: the last colour and its two shades, kept across calls. */
+static void fill_state(sv_raster *ras, double w, double h, const sv_canvas_params *p, const sv_geom *g,
+                       const sv_item *it, uint32_t col[3])
+{
+    if (it->category >= p->pal->n || !p->pal->visible[it->category]) return;
+    sv_rect r;
+    if (!sv_geom_state(g, it, &r) || r.x > w || r.x + r.w < 0 || r.y > h || r.y + r.h < 0) return;
+    uint32_t rgba = p->pal->rgba[it->category];
+    if (rgba != col[0]) {
+        col[0] = rgba;
+        col[1] = sv_premul(rgba, 0.6, 1);
+        col[2] = sv_premul(rgba, 1, 1);
+    }
+    int bx0 = (int)round(fmax(r.x, -2)), bx1 = (int)round(fmin(r.x + r.w, w + 2));
+    int by0 = (int)round(r.y), by1 = (int)round(r.y + r.h);
+    if (bx1 <= bx0) bx1 = bx0 + 1;
+    if (bx1 - bx0 >= 4 && by1 - by0 >= 4) {
+        sv_raster_fill(ras, bx0, bx1, by0, by1, col[1]);
+        sv_raster_fill(ras, bx0 + 1, bx1 - 1, by0 + 1, by1 - 1, col[2]);
+    } else {
+        sv_raster_fill(ras, bx0, bx1, by0, by1, col[2]);
+    }
+}
+
+/* A nesting level's states as units of ROWS_UNIT timelines (rows apart):
+ * unit u's states are idx[first[u] .. first[u + 1]), in draw order. */
+typedef struct states_job {
+    sv_raster *ras;
+    double w, h;
+    const sv_canvas_params *p;
+    const sv_geom *g;
+    const uint32_t *idx;
+    const size_t *first;
+    uint32_t n_units;
+    atomic_uint next;
+} states_job;
+
+static void state_units(void *arg)
+{
+    states_job *job = arg;
+    /* neighbours in draw order mostly share a colour: its two shades are
+     * worked out when it changes, not per state */
+    uint32_t col[3] = {0, sv_premul(0, 0.6, 1), sv_premul(0, 1, 1)};
+    for (uint32_t u; (u = atomic_fetch_add(&job->next, 1)) < job->n_units;)
+        for (size_t k = job->first[u]; k < job->first[u + 1]; k++)
+            fill_state(job->ras, job->w, job->h, job->p, job->g, &job->p->scene->items[job->idx[k]], col);
+}
+
+/* States of one nesting level, written into the raster, then their names;
+ * the next level is drawn over both, so nesting shows. With rows apart and
+ * many states, rows' states are written by units (helper.h): a state's
+ * boxes lie in its row, and each row's go in draw order. */
 static void draw_state_group(cairo_t *cr, sv_raster *ras, double w, double h, const sv_canvas_params *p,
-                             const sv_geom *g, size_t k0, size_t k1, PangoLayout **name_layout, size_t *n_names)
+                             const sv_geom *g, size_t k0, size_t k1, int apart, PangoLayout **name_layout,
+                             size_t *n_names)
 {
     const sv_scene *s = p->scene;
     sv_raster_direct(ras);
-    /* neighbours in draw order mostly share a colour: its two shades are
-     * worked out when it changes, not per state */
-    uint32_t last_rgba = 0, edge_c = sv_premul(0, 0.6, 1), body_c = sv_premul(0, 1, 1);
-    for (size_t k = k0; k < k1; k++) {
-        const sv_item *it = &s->items[s->order[k]];
-        if (it->category >= p->pal->n || !p->pal->visible[it->category]) continue;
-        sv_rect r;
-        if (!sv_geom_state(g, it, &r) || r.x > w || r.x + r.w < 0 || r.y > h || r.y + r.h < 0) continue;
-        uint32_t rgba = p->pal->rgba[it->category];
-        if (rgba != last_rgba) {
-            last_rgba = rgba;
-            edge_c = sv_premul(rgba, 0.6, 1);
-            body_c = sv_premul(rgba, 1, 1);
-        }
-        int bx0 = (int)round(fmax(r.x, -2)), bx1 = (int)round(fmin(r.x + r.w, w + 2));
-        int by0 = (int)round(r.y), by1 = (int)round(r.y + r.h);
-        if (bx1 <= bx0) bx1 = bx0 + 1;
-        if (bx1 - bx0 >= 4 && by1 - by0 >= 4) {
-            sv_raster_fill(ras, bx0, bx1, by0, by1, edge_c);
-            sv_raster_fill(ras, bx0 + 1, bx1 - 1, by0 + 1, by1 - 1, body_c);
-        } else {
-            sv_raster_fill(ras, bx0, bx1, by0, by1, body_c);
-        }
+    uint32_t n_units = (s->n_timelines + ROWS_UNIT - 1) / ROWS_UNIT;
+    uint32_t *idx =
+        apart && k1 - k0 >= 256 && n_units > 1 && sv_helper_ready() ? malloc(sizeof(uint32_t) * (k1 - k0)) : NULL;
+    size_t *first = idx ? calloc((size_t)n_units + 2, sizeof(size_t)) : NULL;
+    if (first) {
+        for (size_t k = k0; k < k1; k++) first[s->items[s->order[k]].timeline / ROWS_UNIT + 2]++;
+        for (uint32_t u = 0; u < n_units; u++) first[u + 2] += first[u + 1];
+        for (size_t k = k0; k < k1; k++) idx[first[s->items[s->order[k]].timeline / ROWS_UNIT + 1]++] = s->order[k];
+        states_job job = {.ras = ras, .w = w, .h = h, .p = p, .g = g, .idx = idx, .first = first, .n_units = n_units};
+        atomic_init(&job.next, 0);
+        sv_helper_run(state_units, &job);
+    } else {
+        uint32_t col[3] = {0, sv_premul(0, 0.6, 1), sv_premul(0, 1, 1)};
+        for (size_t k = k0; k < k1; k++) fill_state(ras, w, h, p, g, &s->items[s->order[k]], col);
     }
+    free(first);
+    free(idx);
     sv_raster_cairo(ras);
     draw_state_names(cr, w, p, g, k0, k1, name_layout, n_names);
 }
@@ -593,6 +813,7 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
      * timeline with more than one event per 12 pixels gets ticks. */
     uint32_t *n_ev = calloc((size_t)s->n_timelines + 1, sizeof(uint32_t));
     const sv_search_bound *mf = p->pal->msg_filter;
+    int apart = rows_apart(p, h);
     for (size_t k = 0; k < s->n_items; k++) {
         n_arrows += s->items[k].kind == SLOG_KIND_ARROW && sv_msg_filter_item(mf, s, &s->items[k]);
         if (n_ev && s->items[k].kind == SLOG_KIND_EVENT) n_ev[s->items[k].timeline]++;
@@ -605,7 +826,7 @@ static void draw_items(cairo_t *cr, sv_raster *ras, double w, double h, const sv
             while (e < s->n_items && s->items[s->order[e]].kind == SLOG_KIND_STATE &&
                    s->items[s->order[e]].depth == it->depth)
                 e++;
-            draw_state_group(cr, ras, w, h, p, &g, k, e, name_layout, &n_names);
+            draw_state_group(cr, ras, w, h, p, &g, k, e, apart, name_layout, &n_names);
             k = e - 1;
             continue;
         }
@@ -746,11 +967,10 @@ void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p
          * mostly transparent pixels over a background painted beneath. */
         cairo_t *rc = cairo_create(ras.surf);
         draw_rows_background(rc, w, h, p);
-        draw_histograms(rc, &ras, w, h, p);
         sv_density tmp;
         int show;
         const sv_density *dens = sv_density_for(p->scene, p->pal, &tmp, &show);
-        if (dens && show) draw_density(&ras, w, h, p, dens);
+        draw_rows(&ras, w, h, p, dens && show && dens->drawn && dens->max > 0 ? dens : NULL);
         sv_density_clear(&tmp);
         draw_items(rc, &ras, w, h, p);
         cairo_destroy(rc);

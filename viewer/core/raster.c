@@ -158,63 +158,98 @@ static int wu_setup(const sv_raster *ras, double x0, double y0, double x1, doubl
 
 /* What sv_raster_plot does at each of the two pixels of major step x, with
  * the raster's bounds and the pixel's address worked out per step rather
- * than per pixel: the lines of a frame's messages are millions of pixels. */
-static inline void wu_step(const sv_raster *ras, int steep, int x, double y, uint32_t c)
+ * than per pixel: the lines of a frame's messages are millions of pixels.
+ * Only rows [r0, r1) are written (a band of the raster). */
+static inline void wu_step(const sv_raster *ras, int steep, int x, double y, uint32_t c, int r0, int r1)
 {
-    int n_maj = steep ? ras->h : ras->w, n_min = steep ? ras->w : ras->h;
-    if (x < 0 || x >= n_maj) return;
+    int lo_maj = steep ? r0 : 0, hi_maj = steep ? r1 : ras->w;
+    int lo_min = steep ? 0 : r0, hi_min = steep ? ras->w : r1;
+    if (x < lo_maj || x >= hi_maj) return;
     size_t maj_step = steep ? (size_t)ras->stride : 1, min_step = steep ? 1 : (size_t)ras->stride;
     int yi = (int)floor(y);
     double f = y - yi;
     uint32_t *px = ras->px + (size_t)x * maj_step;
-    if (yi >= 0 && yi < n_min && 1 - f > 0) line_blend(px + (size_t)yi * min_step, c, 1 - f);
-    if (yi + 1 >= 0 && yi + 1 < n_min && f > 0) line_blend(px + (size_t)(yi + 1) * min_step, c, f);
+    if (yi >= lo_min && yi < hi_min && 1 - f > 0) line_blend(px + (size_t)yi * min_step, c, 1 - f);
+    if (yi + 1 >= lo_min && yi + 1 < hi_min && f > 0) line_blend(px + (size_t)(yi + 1) * min_step, c, f);
 }
 
-void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, uint32_t c)
+void sv_raster_line_band(sv_raster *ras, double x0, double y0, double x1, double y1, uint32_t c, int r0, int r1)
 {
     wu_line l;
     if (!wu_setup(ras, x0, y0, x1, y1, &l)) return;
     double y = l.y;
+    if (r0 < 0) r0 = 0;
+    if (r1 > ras->h) r1 = ras->h;
     /* steep a constant in each loop: the step's strides and bounds are
-     * then fixed, not chosen per step */
-    if (l.steep)
-        for (int x = l.xs; x <= l.xe; x++, y += l.grad) wu_step(ras, 1, x, y, c);
-    else
-        for (int x = l.xs; x <= l.xe; x++, y += l.grad) wu_step(ras, 0, x, y, c);
+     * then fixed, not chosen per step. A steep line's steps are rows: the
+     * ones above the band only advance y (as many adds as drawing them, so
+     * the same y after them), the ones below it are not walked. */
+    if (l.steep) {
+        int x = l.xs, x_end = l.xe < r1 - 1 ? l.xe : r1 - 1;
+        for (; x < r0 && x <= x_end; x++) y += l.grad;
+        for (; x <= x_end; x++, y += l.grad) wu_step(ras, 1, x, y, c, r0, r1);
+    } else {
+        /* y moves one way (adding grad never turns back): past the band,
+         * no later step reaches it */
+        for (int x = l.xs; x <= l.xe; x++, y += l.grad) {
+            int yi = (int)floor(y);
+            if (l.grad >= 0 ? yi >= r1 : yi + 1 < r0) break;
+            wu_step(ras, 0, x, y, c, r0, r1);
+        }
+    }
+}
+
+void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, uint32_t c)
+{
+    sv_raster_line_band(ras, x0, y0, x1, y1, c, 0, ras->h);
 }
 
 /* The pair's walk (sv_raster_line_pair) for one value of steep. */
-static inline void wu_pair(sv_raster *ras, const wu_line *la, const wu_line *lb, int steep, uint32_t c)
+static inline void wu_pair(sv_raster *ras, const wu_line *la, const wu_line *lb, int steep, uint32_t c, int r0, int r1)
 {
-    /* each line's y advances over its own steps exactly as alone */
+    /* each line's y advances over its own steps exactly as alone; steep
+     * lines skip the rows above the band (advancing y) and below it */
     int lo = la->xs < lb->xs ? la->xs : lb->xs, hi = la->xe > lb->xe ? la->xe : lb->xe;
     double ya = la->y, yb = lb->y;
+    if (steep) {
+        if (hi > r1 - 1) hi = r1 - 1;
+        for (; lo < r0 && lo <= hi; lo++) {
+            if (lo >= la->xs && lo <= la->xe) ya += la->grad;
+            if (lo >= lb->xs && lo <= lb->xe) yb += lb->grad;
+        }
+    }
     for (int x = lo; x <= hi; x++) {
         if (x >= la->xs && x <= la->xe) {
-            wu_step(ras, steep, x, ya, c);
+            wu_step(ras, steep, x, ya, c, r0, r1);
             ya += la->grad;
         }
         if (x >= lb->xs && x <= lb->xe) {
-            wu_step(ras, steep, x, yb, c);
+            wu_step(ras, steep, x, yb, c, r0, r1);
             yb += lb->grad;
         }
     }
 }
 
-void sv_raster_line_pair(sv_raster *ras, const double a[4], const double b[4], uint32_t c)
+void sv_raster_line_pair_band(sv_raster *ras, const double a[4], const double b[4], uint32_t c, int r0, int r1)
 {
     wu_line la, lb;
     int oa = wu_setup(ras, a[0], a[1], a[2], a[3], &la), ob = wu_setup(ras, b[0], b[1], b[2], b[3], &lb);
     if (!oa || !ob || la.steep != lb.steep) {
-        if (oa) sv_raster_line(ras, a[0], a[1], a[2], a[3], c);
-        if (ob) sv_raster_line(ras, b[0], b[1], b[2], b[3], c);
+        if (oa) sv_raster_line_band(ras, a[0], a[1], a[2], a[3], c, r0, r1);
+        if (ob) sv_raster_line_band(ras, b[0], b[1], b[2], b[3], c, r0, r1);
         return;
     }
+    if (r0 < 0) r0 = 0;
+    if (r1 > ras->h) r1 = ras->h;
     if (la.steep)
-        wu_pair(ras, &la, &lb, 1, c);
+        wu_pair(ras, &la, &lb, 1, c, r0, r1);
     else
-        wu_pair(ras, &la, &lb, 0, c);
+        wu_pair(ras, &la, &lb, 0, c, r0, r1);
+}
+
+void sv_raster_line_pair(sv_raster *ras, const double a[4], const double b[4], uint32_t c)
+{
+    sv_raster_line_pair_band(ras, a, b, c, 0, ras->h);
 }
 
 /* Area of the pixel [px, px+1) x [py, py+1) inside the diamond of radius

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* raster.h - a pixel buffer the canvas writes boxes, lines and event
  * diamonds into directly, Cairo drawing text and small shapes on the same
- * surface. Internal to the drawing files (canvas.c); not thread-safe (one
- * raster per frame). */
+ * surface. Internal to the drawing files (canvas.c); one raster per frame,
+ * written by two threads only where their pixels do not meet (rows or
+ * bands of rows) and only between sv_raster_direct() and sv_raster_cairo()
+ * on the thread that owns the frame. */
 #ifndef SV_RASTER_H
 #define SV_RASTER_H
 
@@ -77,6 +79,11 @@ void sv_raster_line(sv_raster *ras, double x0, double y0, double x1, double y1, 
  * calls when the lines' major axes differ). For the two copies of a line
  * that make its halo, whose pixels share rows or cache lines. */
 void sv_raster_line_pair(sv_raster *ras, const double a[4], const double b[4], uint32_t c);
+/* The same, writing only the pixel rows [r0, r1): a line drawn in bands,
+ * band by band, leaves every pixel as drawn whole (the walk is the whole
+ * line's, the pixels outside the band skipped). */
+void sv_raster_line_band(sv_raster *ras, double x0, double y0, double x1, double y1, uint32_t c, int r0, int r1);
+void sv_raster_line_pair_band(sv_raster *ras, const double a[4], const double b[4], uint32_t c, int r0, int r1);
 
 /* Event diamonds (|x - cx| + |y - cy| <= SV_EVENT_R, filled, with a 1 px
  * outline) written into the raster. A Cairo fill and stroke per diamond
