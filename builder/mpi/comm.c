@@ -209,12 +209,19 @@ void comm_ref_release(comm_ref *r)
     g_free(r);
 }
 
-/* Bind a resolved object to ref; finds the ref's own local rank. */
-static void ref_assign(comm_ref *r, comm_obj *o, int side)
+/* Bind a resolved object to ref, the ref's own local rank known. */
+static void ref_assign_at(comm_ref *r, comm_obj *o, int side, int local_rank)
 {
     r->obj = obj_hold(o);
     r->side = side;
     r->state = COMM_REF_RESOLVED;
+    r->local_rank = local_rank;
+}
+
+/* Bind a resolved object to ref; finds the ref's own local rank. */
+static void ref_assign(comm_ref *r, comm_obj *o, int side)
+{
+    ref_assign_at(r, o, side, r->local_rank);
     for (int i = 0; i < o->size[side]; i++)
         if (o->group[side][i] == (int)r->rank) r->local_rank = i;
     if (r->local_rank < 0) r->state = COMM_REF_FAILED; /* the rank is not in its own comm */
@@ -444,7 +451,9 @@ comm_ctx *comm_ctx_new(uint32_t n_ranks)
         htab_init(&rs->comms);
         rs->groups = g_hash_table_new_full(NULL, NULL, NULL, group_unref_cb);
         comm_ref *w = ref_new(i, COMM_HANDLE_WORLD);
-        ref_assign(w, c->world, 0);
+        /* WORLD's group is the identity: finding each rank in it was
+         * quadratic in the ranks. */
+        ref_assign_at(w, c->world, 0, (int)i);
         bind_comm(c, i, COMM_HANDLE_WORLD, w);
         int me = (int)i;
         comm_obj *self = obj_new(NULL, COMM_ID_SELF(i), 1, &me);

@@ -69,6 +69,59 @@ typedef struct mop {
     struct chan *chan;         /* when in a channel */
     struct mop *next_free;     /* on match_ctx.free_mops */
 } mop;
+_Static_assert(sizeof(mop) == 128, "an op is two cache lines");
+
+/* Ops, channels and instances are blocks of a pool, cache-line aligned:
+ * from malloc, 16-byte aligned, the first 64 bytes of an instance or a
+ * channel (all that most operations read of it) straddled two lines as
+ * often as not, and an op took three. With thousands of ranks each is a
+ * cache miss. Blocks given back stay in the pool until the context goes. */
+#define POOL_CHUNK 16384u
+
+typedef struct pool {
+    size_t size; /* of a block: a multiple of 64 */
+    void *free;  /* blocks given back, linked through their first word */
+    char *cur, *end;
+    GPtrArray *chunks;
+} pool;
+
+static void pool_init(pool *p, size_t size)
+{
+    p->size = (size + 63) & ~(size_t)63;
+    p->free = NULL;
+    p->cur = p->end = NULL;
+    p->chunks = g_ptr_array_new_with_free_func(free);
+}
+
+static void pool_free(pool *p)
+{
+    g_ptr_array_free(p->chunks, TRUE);
+}
+
+/* A block, zeroed. */
+static void *pool_get(pool *p)
+{
+    void *b = p->free;
+    if (b) {
+        p->free = *(void **)b;
+    } else {
+        if (p->cur == p->end) {
+            p->cur = aligned_alloc(64, POOL_CHUNK);
+            if (!p->cur) g_error("slog2-build: out of memory (matching)");
+            g_ptr_array_add(p->chunks, p->cur);
+            p->end = p->cur + POOL_CHUNK / p->size * p->size;
+        }
+        b = p->cur;
+        p->cur += p->size;
+    }
+    return memset(b, 0, p->size);
+}
+
+static void pool_put(pool *p, void *b)
+{
+    *(void **)b = p->free;
+    p->free = b;
+}
 
 /* Channels an instance used last, per op kind, in a small direct-mapped
  * cache on (peer, tag): a rank posts to a few peers on a few tags over and
@@ -132,6 +185,7 @@ typedef struct chan {
     struct dgroup *dg;          /* its (comm id, dst) group */
     struct chan *dprev, *dnext; /* links in dg->chans */
 } chan;
+_Static_assert(offsetof(chan, next_same) == 64, "what pairing reads of a channel is its first cache line");
 
 /* The channels to one destination on one communicator, and the inferred
  * receives there that wait for a send (all on the one instance a rank has
@@ -154,6 +208,7 @@ struct match_ctx {
     htab chans;            /* chan_hash(key) -> chan* chained by next_same */
     size_t n_chans;        /* channels in chans (a hash may hold several) */
     htab dgroups;          /* dgroup_hash -> dgroup* chained by next_same */
+    bool dg_on;            /* channels are linked into dgroups (dgroup_index) */
     size_t n_waiting;      /* inferred receives waiting for a send */
     mrank *ranks;          /* per rank: requests, last instances */
     GArray *inits;         /* match_post: persistent requests' envelopes */
@@ -166,6 +221,7 @@ struct match_ctx {
     size_t chan_limit, inst_limit; /* sweep empties when a table grows past these */
     uint64_t n_inst_sweeps;        /* sweeps that freed instances (inst_epoch) */
     mop *free_mops;                /* recycled ops: one is made per MPI message side */
+    pool mops, chan_pool, inst_pool;
     match_stats stats;
 };
 
@@ -252,7 +308,7 @@ static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
             __builtin_prefetch((const char *)o->next_free + 64, 1);
         }
     } else {
-        o = g_new(mop, 1);
+        o = pool_get(&m->mops);
     }
     /* Every field set one by one: a compound literal was compiled to a
      * `rep stos` zeroing the two cache lines first, whose start-up cost
@@ -494,6 +550,31 @@ static void dgroup_free_all(match_ctx *m)
     htab_free(&m->dgroups);
 }
 
+static void chan_link_dgroup(match_ctx *m, chan *ch)
+{
+    ch->dg = dgroup_get(m, ch->key.comm_id, (uint32_t)ch->key.dst);
+    ch->dnext = ch->dg->chans;
+    if (ch->dnext) ch->dnext->dprev = ch;
+    ch->dg->chans = ch;
+}
+
+static chan **chan_list(const match_ctx *m, size_t *n);
+
+/* The destination index is needed only by inferred receives: it is built
+ * when the first one looks for a send, and kept from then on. Before, a
+ * channel's creation paid for a lookup in the groups' table, a group and
+ * a write to another channel of its destination: with thousands of ranks,
+ * three cache misses for a channel that carries a handful of messages. */
+static void dgroup_index(match_ctx *m)
+{
+    if (m->dg_on) return;
+    m->dg_on = true;
+    size_t n;
+    chan **v = chan_list(m, &n);
+    for (size_t i = 0; i < n; i++) chan_link_dgroup(m, v[i]);
+    g_free(v);
+}
+
 static chan *chan_get(match_ctx *m, uint64_t comm_id, int src, int dst, int tag)
 {
     chan_key k = {comm_id, src, dst, tag};
@@ -501,22 +582,18 @@ static chan *chan_get(match_ctx *m, uint64_t comm_id, int src, int dst, int tag)
     chan *head = htab_get(&m->chans, h);
     for (chan *ch = head; ch; ch = ch->next_same)
         if (chan_key_equal(&ch->key, &k)) return ch;
-    chan *ch = g_new0(chan, 1);
+    chan *ch = pool_get(&m->chan_pool);
     ch->key = k;
     ch->next_same = head;
     htab_put(&m->chans, h, ch);
     m->n_chans++;
-    /* Channels are made rarely (empty ones are kept until a sweep), so
-     * keeping the destination index here costs the per-message path nothing. */
-    ch->dg = dgroup_get(m, comm_id, (uint32_t)dst);
-    ch->dnext = ch->dg->chans;
-    if (ch->dnext) ch->dnext->dprev = ch;
-    ch->dg->chans = ch;
+    if (m->dg_on) chan_link_dgroup(m, ch);
     return ch;
 }
 
 static void chan_unlink_dgroup(chan *ch)
 {
+    if (!ch->dg) return;
     if (ch->dprev)
         ch->dprev->dnext = ch->dnext;
     else
@@ -530,7 +607,7 @@ static bool chan_empty(const chan *ch)
     return oq_empty(&ch->sends) && oq_empty(&ch->recvs);
 }
 
-static void chan_free(chan *ch);
+static void chan_free(match_ctx *m, chan *ch);
 
 /* Every channel, for draining and sweeping (the caller frees the array). */
 static chan **chan_list(const match_ctx *m, size_t *n)
@@ -546,18 +623,29 @@ static chan **chan_list(const match_ctx *m, size_t *n)
 /* Free the empty channels; rebuild the table from the rest. */
 static void chan_sweep(match_ctx *m)
 {
+    size_t n, n_doomed = 0;
+    chan **v = chan_list(m, &n);
+    for (size_t i = 0; i < n; i++) n_doomed += chan_empty(v[i]) && !v[i]->used;
+    if (!n_doomed) {
+        /* Every channel stays where it is: the table and the instances'
+         * caches stand. With thousands of ranks every channel is in use
+         * at each sweep, and clearing the caches made the next message on
+         * every channel look it up in the table again. */
+        for (size_t i = 0; i < n; i++) v[i]->used = false;
+        g_free(v);
+        if (m->dg_on) dgroup_sweep(m);
+        return;
+    }
     for (size_t i = 0; i < htab_capacity(&m->insts); i++) {
         inst *in = htab_at(&m->insts, i)->val;
         if (in) memset(in->near, 0, sizeof in->near);
     }
-    size_t n;
-    chan **v = chan_list(m, &n);
     htab_free(&m->chans);
     m->n_chans = 0;
     for (size_t i = 0; i < n; i++) {
         if (chan_empty(v[i]) && !v[i]->used) {
             chan_unlink_dgroup(v[i]);
-            chan_free(v[i]);
+            chan_free(m, v[i]);
             continue;
         }
         v[i]->used = false;
@@ -567,7 +655,7 @@ static void chan_sweep(match_ctx *m)
         m->n_chans++;
     }
     g_free(v);
-    dgroup_sweep(m);
+    if (m->dg_on) dgroup_sweep(m);
 }
 
 static void emit(match_ctx *m, const chan *ch, const mop *s, const mop *r)
@@ -669,11 +757,11 @@ static void inst_unindex(match_ctx *m, inst *in)
     comm_ref_set_user(in->ref, NULL);
 }
 
-static void inst_free(inst *in)
+static void inst_free(match_ctx *m, inst *in)
 {
     if (comm_ref_user(in->ref) == in) comm_ref_set_user(in->ref, NULL);
     comm_ref_release(in->ref);
-    g_free(in);
+    pool_put(&m->inst_pool, in);
 }
 
 /* The ref's state, as the instance keeps it: when made, and whenever the
@@ -691,7 +779,7 @@ static inst *inst_get(match_ctx *m, comm_ref *ref)
 {
     inst *in = comm_ref_user(ref);
     if (!in) {
-        in = g_new0(inst, 1);
+        in = pool_get(&m->inst_pool);
         in->ref = comm_ref_hold(ref);
         in->seq = m->next_inst_seq++;
         inst_sync(in);
@@ -845,6 +933,7 @@ G_GNUC_NO_INLINE static bool infer(match_ctx *m, inst *in, mop *w, const GPtrArr
         }
     }
     uint64_t id = comm_ref_id(in->ref);
+    dgroup_index(m);
     dgroup *g = dgroup_find(m, id, w->rank);
     chan *ch = g ? infer_pick(g, src, w->tag) : NULL;
     if (!ch) {
@@ -1015,16 +1104,18 @@ static void sweep(match_ctx *m)
     if (htab_size(&m->insts) > m->inst_limit) {
         size_t n;
         inst **v = inst_list(m, &n);
+        bool freed = false;
         for (size_t i = 0; i < n; i++) {
             if (inst_empty(v[i]) && !v[i]->used) {
                 inst_unindex(m, v[i]);
-                inst_free(v[i]);
+                inst_free(m, v[i]);
+                freed = true;
             } else {
                 v[i]->used = false;
             }
         }
         g_free(v);
-        m->n_inst_sweeps++; /* what the ranks noted may be gone */
+        if (freed) m->n_inst_sweeps++; /* what the ranks noted may be gone */
         m->inst_limit = MAX(SWEEP_MIN_INSTS, 2 * htab_size(&m->insts));
     }
 }
@@ -1320,7 +1411,7 @@ slog_status match_finish(match_ctx *m)
                 op_drop_local(m, o, MATCH_UNMATCHED_NO_STATUS, in->ref);
         }
         while (!oq_empty(&in->deferred)) op_drop_local(m, oq_head(&in->deferred), MATCH_UNMATCHED_BAD_COMM, in->ref);
-        inst_free(in);
+        inst_free(m, in);
     }
     g_free(insts);
     /* 3. Receives never completed are taken to have got their message (the
@@ -1340,7 +1431,7 @@ slog_status match_finish(match_ctx *m)
             op_drop(m, o, o->completed ? MATCH_UNMATCHED_RECV : MATCH_UNMATCHED_INCOMPLETE, key.src, key.dst,
                     key.comm_id);
         }
-        chan_free(ch);
+        chan_free(m, ch);
     }
     g_free(chans);
     htab_free(&m->chans);
@@ -1374,7 +1465,7 @@ int match_stopped(const match_ctx *m)
 
 /* ------------------------------------------------------------ lifetime */
 
-static void chan_free(chan *ch)
+static void chan_free(match_ctx *m, chan *ch)
 {
     mop *o;
     while ((o = oq_head(&ch->sends))) {
@@ -1385,7 +1476,7 @@ static void chan_free(chan *ch)
         oq_remove(&ch->recvs, o);
         o->where = NULL, o->chan = NULL;
     }
-    g_free(ch);
+    pool_put(&m->chan_pool, ch);
 }
 
 match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
@@ -1398,6 +1489,9 @@ match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
     htab_init(&m->insts);
     htab_init(&m->chans);
     htab_init(&m->dgroups);
+    pool_init(&m->mops, sizeof(mop));
+    pool_init(&m->chan_pool, sizeof(chan));
+    pool_init(&m->inst_pool, sizeof(inst));
     m->chan_limit = SWEEP_MIN_CHANS;
     m->inst_limit = SWEEP_MIN_INSTS;
     uint32_t n = comm_ctx_n_ranks(comms);
@@ -1430,7 +1524,7 @@ void match_ctx_free(match_ctx *m)
     for (size_t i = 0; i < n; i++) {
         free_queue_ops(m, &chans[i]->sends);
         free_queue_ops(m, &chans[i]->recvs);
-        chan_free(chans[i]);
+        chan_free(m, chans[i]);
     }
     g_free(chans);
     htab_free(&m->chans);
@@ -1438,7 +1532,7 @@ void match_ctx_free(match_ctx *m)
     for (size_t i = 0; i < n; i++) {
         free_queue_ops(m, &insts[i]->recvs);
         free_queue_ops(m, &insts[i]->deferred);
-        inst_free(insts[i]);
+        inst_free(m, insts[i]);
     }
     g_free(insts);
     htab_free(&m->insts);
@@ -1448,11 +1542,9 @@ void match_ctx_free(match_ctx *m)
     g_array_free(m->inits, TRUE);
     g_array_free(m->free_inits, TRUE);
     g_ptr_array_free(m->heap, TRUE);
-    while (m->free_mops) {
-        mop *next = m->free_mops->next_free;
-        g_free(m->free_mops);
-        m->free_mops = next;
-    }
+    pool_free(&m->mops);
+    pool_free(&m->chan_pool);
+    pool_free(&m->inst_pool);
     g_hash_table_destroy(m->unmatched);
     if (m->list) g_array_free(m->list, TRUE);
     g_free(m);
