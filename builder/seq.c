@@ -411,6 +411,19 @@ static void write_out(builder *b, slab_out *out, const slab *s, int slot)
 /* Entries between the one run and the one whose list entry, a line its
  * lane wrote on another core, is fetched. */
 #define ITEM_AHEAD     16
+/* Entries between the one run and the one whose rank's record is fetched,
+ * then those whose deeper state is, by depth (match.h, match_prefetch). */
+#define RANK_AHEAD     8
+static const uint8_t op_ahead[3] = {4, 2, 1};
+
+static inline void prefetch_op(builder *b, uint32_t rank, const match_op *op, int depth)
+{
+    match_hint h = op->kind == OP_SEND       ? MATCH_HINT_SEND
+                   : op->kind == OP_COMPLETE ? MATCH_HINT_COMPLETE
+                                             : MATCH_HINT_RECV;
+    if (op->kind == OP_SEND || op->kind == OP_RECV || op->kind == OP_RECV_POST || op->kind == OP_COMPLETE)
+        match_prefetch(b->match, rank, h, op->comm, op->peer, op->tag, op->request, depth);
+}
 
 /* The merge's winner gave its entry at key; at is its next, end its list's
  * end. */
@@ -533,6 +546,13 @@ void seq_match(builder *b, const slab *s)
     if (ents) {
         for (size_t i = 0; i < n_ents; i++) {
             if (i + ITEM_AHEAD < n_ents) __builtin_prefetch(ents[i + ITEM_AHEAD].p);
+            if (i + RANK_AHEAD < n_ents) {
+                const seq_item *ah = ents[i + RANK_AHEAD].p;
+                if (ah->op.kind != OP_DEFERRED) match_prefetch_rank(b->match, ents[i + RANK_AHEAD].tag, ah->op.request);
+            }
+            for (int d = 0; d < 3; d++)
+                if (i + op_ahead[d] < n_ents)
+                    prefetch_op(b, ents[i + op_ahead[d]].tag, &((const seq_item *)ents[i + op_ahead[d]].p)->op, d);
             run_entry(b, s, ents[i].p, ents[i].tag);
         }
         g_free(ents);

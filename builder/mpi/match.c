@@ -1373,6 +1373,59 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
 
 /* ------------------------------------------------------------ queries */
 
+void match_prefetch_rank(const match_ctx *m, uint32_t rank, int request)
+{
+    if (rank >= m->n_ranks) return;
+    const mrank *r = &m->ranks[rank];
+    __builtin_prefetch(&r->epoch);
+    if ((uint32_t)request < REQTAB_INLINE) __builtin_prefetch(&r->reqs.slot[request]);
+}
+
+/* Each depth reads only what the one before fetched, some operations
+ * earlier (seq.c). Pointers read here may be stale (a slot's op of long
+ * ago, a channel freed by a sweep): they still point into the pools, and
+ * are only fetched, never followed further than another fetch. */
+void match_prefetch(const match_ctx *m, uint32_t rank, match_hint h, int comm, int peer, int tag, int request,
+                    int depth)
+{
+    if (rank >= m->n_ranks) return;
+    const mrank *r = &m->ranks[rank];
+    if (h == MATCH_HINT_COMPLETE) {
+        if ((uint32_t)request >= REQTAB_INLINE) return;
+        const mop *o = r->reqs.slot[request].cur;
+        if (!o) return;
+        if (depth == 0) {
+            __builtin_prefetch(o);
+            __builtin_prefetch((const char *)o + 64);
+        } else if (depth == 1) {
+            if (o->chan) __builtin_prefetch(o->chan);
+        } else if (o->chan && o->chan->sends.head) {
+            __builtin_prefetch(o->chan->sends.head);
+            __builtin_prefetch((const char *)o->chan->sends.head + 64);
+        }
+        return;
+    }
+    if (r->epoch != inst_epoch(m)) return;
+    for (int i = 0; i < 2; i++) {
+        const inst *in = r->inst[i];
+        if (in && r->handle[i] == comm) {
+            chan *const *near = &in->near[h == MATCH_HINT_SEND ? OP_SEND : OP_RECV][near_slot(peer, tag)];
+            if (depth == 0) {
+                __builtin_prefetch(in);
+                __builtin_prefetch(near);
+                /* req_bind reads the op the id had last */
+                if ((uint32_t)request < REQTAB_INLINE) __builtin_prefetch(r->reqs.slot[request].cur);
+            } else if (depth == 1) {
+                if (*near) __builtin_prefetch(*near);
+                if ((uint32_t)peer < (uint32_t)in->n_peers) __builtin_prefetch(&in->peers[peer]);
+            } else if (h == MATCH_HINT_SEND && *near && (*near)->recvs.head) {
+                __builtin_prefetch((*near)->recvs.head);
+            }
+            return;
+        }
+    }
+}
+
 int64_t match_low_watermark(const match_ctx *m)
 {
     return m && m->heap->len ? ((const mop *)m->heap->pdata[0])->time : INT64_MAX;
