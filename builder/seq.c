@@ -413,8 +413,8 @@ static void write_out(builder *b, slab_out *out, const slab *s, int slot)
 #define ITEM_AHEAD     16
 /* Entries between the one run and the one whose rank's record is fetched,
  * then those whose deeper state is, by depth (match.h, match_prefetch). */
-#define RANK_AHEAD     8
-static const uint8_t op_ahead[3] = {4, 2, 1};
+#define RANK_AHEAD     12
+static const uint8_t op_ahead[3] = {8, 4, 2};
 
 static inline void prefetch_op(builder *b, uint32_t rank, const match_op *op, int depth)
 {
@@ -545,7 +545,10 @@ void seq_match(builder *b, const slab *s)
     }
     if (ents) {
         for (size_t i = 0; i < n_ents; i++) {
-            if (i + ITEM_AHEAD < n_ents) __builtin_prefetch(ents[i + ITEM_AHEAD].p);
+            if (i + ITEM_AHEAD < n_ents) { /* an entry from realloc straddles two lines */
+                __builtin_prefetch(ents[i + ITEM_AHEAD].p);
+                __builtin_prefetch((const char *)ents[i + ITEM_AHEAD].p + sizeof(seq_item) - 1);
+            }
             if (i + RANK_AHEAD < n_ents) {
                 const seq_item *ah = ents[i + RANK_AHEAD].p;
                 if (ah->op.kind != OP_DEFERRED) match_prefetch_rank(b->match, ents[i + RANK_AHEAD].tag, ah->op.request);
