@@ -60,16 +60,18 @@ typedef struct mop {
     int st_source, st_tag;     /* recv envelope once completed (comm-local); an
                             * inferred recv keeps its pattern here, as it joins
                             * the chosen channel directly */
+    int32_t req_id;            /* its request's id on its rank while it has
+                                * one (req_cur), else MATCH_NO_REQUEST; with
+                                * live and rank in the first cache line, all
+                                * that req_cur reads */
     uint64_t seq;              /* heap tie-break */
     struct inst *inst;         /* held while in inst->recvs / inst->deferred */
-    int32_t req_id;            /* its request's id on its rank while it has
-                                * one (req_cur), else MATCH_NO_REQUEST */
     struct oq *where;          /* queue holding it */
     struct mop *qprev, *qnext; /* links in that queue */
     struct chan *chan;         /* when in a channel */
-    struct mop *next_free;     /* on match_ctx.free_mops */
 } mop;
-_Static_assert(sizeof(mop) == 128, "an op is two cache lines");
+_Static_assert(sizeof(mop) <= 128 && offsetof(mop, req_id) + sizeof(int32_t) <= 64,
+               "an op is two cache lines, what req_cur reads in the first");
 
 /* Ops, channels and instances are blocks of a pool, cache-line aligned:
  * from malloc, 16-byte aligned, the first 64 bytes of an instance or a
@@ -220,7 +222,8 @@ struct match_ctx {
     bool stopped, finished;
     size_t chan_limit, inst_limit; /* sweep empties when a table grows past these */
     uint64_t n_inst_sweeps;        /* sweeps that freed instances (inst_epoch) */
-    mop *free_mops;                /* recycled ops: one is made per MPI message side */
+    mop **free_mops;               /* recycled ops, a stack: one is made per MPI message side */
+    size_t n_free_mops, cap_free_mops;
     pool mops, chan_pool, inst_pool;
     match_stats stats;
 };
@@ -297,15 +300,18 @@ static void heap_remove(match_ctx *m, mop *o)
 
 static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
 {
-    mop *o = m->free_mops;
-    if (o) {
-        m->free_mops = o->next_free;
-        /* The next one to be taken: after a run of posts with no pairing
-         * it was freed long ago, and taking it reads it and writes it
-         * whole. */
-        if (o->next_free) {
-            __builtin_prefetch(o->next_free, 1);
-            __builtin_prefetch((const char *)o->next_free + 64, 1);
+    mop *o;
+    if (m->n_free_mops) {
+        o = m->free_mops[--m->n_free_mops];
+        /* The one after the next to be taken (the next was fetched at the
+         * last call): after a run of posts with no pairing it was freed
+         * long ago, and taking it reads it and writes it whole. A stack of
+         * pointers, not a list through the ops, so that it is known
+         * without reading the op before it. */
+        if (m->n_free_mops >= 2) {
+            const mop *n = m->free_mops[m->n_free_mops - 2];
+            __builtin_prefetch(n, 1);
+            __builtin_prefetch((const char *)n + 64, 1);
         }
     } else {
         o = pool_get(&m->mops);
@@ -332,7 +338,6 @@ static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
     o->where = NULL;
     o->qprev = o->qnext = NULL;
     o->chan = NULL;
-    o->next_free = NULL;
     if (kind == OP_SEND)
         m->stats.n_sends++;
     else
@@ -400,8 +405,11 @@ static void op_free(match_ctx *m, mop *o)
     heap_remove(m, o);
     m->stats.n_in_flight--;
     o->live = false;
-    o->next_free = m->free_mops;
-    m->free_mops = o;
+    if (m->n_free_mops == m->cap_free_mops) {
+        m->cap_free_mops = m->cap_free_mops ? 2 * m->cap_free_mops : 256;
+        m->free_mops = g_renew(mop *, m->free_mops, m->cap_free_mops);
+    }
+    m->free_mops[m->n_free_mops++] = o;
 }
 
 static void op_enqueue(mop *o, oq *q)
@@ -1595,6 +1603,7 @@ void match_ctx_free(match_ctx *m)
     g_array_free(m->inits, TRUE);
     g_array_free(m->free_inits, TRUE);
     g_ptr_array_free(m->heap, TRUE);
+    g_free(m->free_mops);
     pool_free(&m->mops);
     pool_free(&m->chan_pool);
     pool_free(&m->inst_pool);
