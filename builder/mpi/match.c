@@ -164,7 +164,7 @@ _Static_assert(offsetof(inst, seq) == 64, "what an operation reads of an instanc
  * two handles it used last (hashing the handle in the rank's table, then
  * reading the ref, were two or three cache misses an operation). They
  * stand while epoch equals inst_epoch(): no handle of any rank was bound
- * or freed and no instance swept since they were noted. */
+ * or freed and no sweep freed an instance since they were noted. */
 typedef struct mrank {
     _Alignas(64) reqtab reqs;
     uint64_t epoch;
