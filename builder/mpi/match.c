@@ -1389,48 +1389,69 @@ void match_prefetch_rank(const match_ctx *m, uint32_t rank, int request)
     if ((uint32_t)request < REQTAB_INLINE) __builtin_prefetch(&r->reqs.slot[request]);
 }
 
-/* Each depth reads only what the one before fetched, some operations
- * earlier (seq.c). Pointers read here may be stale (a slot's op of long
- * ago, a channel freed by a sweep): they still point into the pools, and
- * are only fetched, never followed further than another fetch. */
-void match_prefetch(const match_ctx *m, uint32_t rank, match_hint h, int comm, int peer, int tag, int request,
-                    int depth)
+/* What a chase fetches at its next step (match_chase_step). */
+enum {
+    CHASE_NONE,
+    CHASE_SEND_CHAN,     /* a send's channel, then the receive it would pair with */
+    CHASE_RECV_CHAN,     /* a receive's channel */
+    CHASE_COMPLETE_CHAN, /* a completed receive's channel, then the send */
+    CHASE_OP,            /* an op's first line */
+    CHASE_OP2            /* an op, both lines */
+};
+
+/* Pointers read here may be stale (a slot's op of long ago, a channel freed
+ * by a sweep): they still point into the pools, and are only fetched,
+ * never followed further than another fetch. */
+void match_chase_start(const match_ctx *m, uint32_t rank, match_hint h, int comm, int peer, int tag, int request,
+                       match_chase *c)
 {
+    c->at = NULL;
+    c->state = CHASE_NONE;
     if (rank >= m->n_ranks) return;
     const mrank *r = &m->ranks[rank];
+    const mop *cur = (uint32_t)request < REQTAB_INLINE ? r->reqs.slot[request].cur : NULL;
     if (h == MATCH_HINT_COMPLETE) {
-        if ((uint32_t)request >= REQTAB_INLINE) return;
-        const mop *o = r->reqs.slot[request].cur;
-        if (!o) return;
-        if (depth == 0) {
-            __builtin_prefetch(o);
-            __builtin_prefetch((const char *)o + 64);
-        } else if (depth == 1) {
-            if (o->chan) __builtin_prefetch(o->chan);
-        } else if (o->chan && o->chan->sends.head) {
-            __builtin_prefetch(o->chan->sends.head);
-            __builtin_prefetch((const char *)o->chan->sends.head + 64);
-        }
+        if (!cur) return;
+        __builtin_prefetch(cur);
+        __builtin_prefetch((const char *)cur + 64);
+        c->at = (const void *const *)&cur->chan;
+        c->state = CHASE_COMPLETE_CHAN;
         return;
     }
+    if (cur) __builtin_prefetch(cur); /* req_bind reads the op the id had last */
     if (r->epoch != inst_epoch(m)) return;
     for (int i = 0; i < 2; i++) {
         const inst *in = r->inst[i];
         if (in && r->handle[i] == comm) {
             chan *const *near = &in->near[h == MATCH_HINT_SEND ? OP_SEND : OP_RECV][near_slot(peer, tag)];
-            if (depth == 0) {
-                __builtin_prefetch(in);
-                __builtin_prefetch(near);
-                /* req_bind reads the op the id had last */
-                if ((uint32_t)request < REQTAB_INLINE) __builtin_prefetch(r->reqs.slot[request].cur);
-            } else if (depth == 1) {
-                if (*near) __builtin_prefetch(*near);
-                if ((uint32_t)peer < (uint32_t)in->n_peers) __builtin_prefetch(&in->peers[peer]);
-            } else if (h == MATCH_HINT_SEND && *near && (*near)->recvs.head) {
-                __builtin_prefetch((*near)->recvs.head);
-            }
+            __builtin_prefetch(in);
+            __builtin_prefetch(near);
+            c->at = (const void *const *)near;
+            c->state = h == MATCH_HINT_SEND ? CHASE_SEND_CHAN : CHASE_RECV_CHAN;
             return;
         }
+    }
+}
+
+void match_chase_step(match_chase *c)
+{
+    const void *x = c->at ? *c->at : NULL;
+    uint8_t state = c->state;
+    c->at = NULL;
+    c->state = CHASE_NONE;
+    if (!x) return;
+    __builtin_prefetch(x);
+    switch (state) {
+    case CHASE_SEND_CHAN:
+        c->at = (const void *const *)&((const chan *)x)->recvs.head;
+        c->state = CHASE_OP;
+        break;
+    case CHASE_COMPLETE_CHAN:
+        c->at = (const void *const *)&((const chan *)x)->sends.head;
+        c->state = CHASE_OP2;
+        break;
+    case CHASE_OP2: __builtin_prefetch((const char *)x + 64); break;
+    default: break;
     }
 }
 

@@ -175,18 +175,23 @@ slog_status match_cancel(match_ctx *m, uint32_t rank, int request);
 slog_status match_request_free(match_ctx *m, uint32_t rank, int request);
 
 /* Hints, for a caller that knows its next operations: fetch what an
- * operation of rank will read. First its record and its request's slot
- * (request may be MATCH_NO_REQUEST); a few operations later, when those
- * have come, match_prefetch() at depth 0, 1 and 2 in turn, a few
- * operations apart, each a step deeper: for a send or receive posted on
- * comm to peer with tag, its communicator instance and channel cache slot,
- * then the channel, then (a send) the receive it would pair with; for a
- * completion, the request's operation, its channel, the send it would pair
+ * operation of rank will read, a step at a time, each step a few
+ * operations after the one before, reading only what that one fetched.
+ * First match_prefetch_rank(): its record and its request's slot (request
+ * may be MATCH_NO_REQUEST); then match_chase_start(): for a send or
+ * receive posted on comm to peer with tag, its communicator instance and
+ * channel cache slot; for a completion, the request's operation; then
+ * match_chase_step() twice: the channel, then the operation it would pair
  * with. Nothing changes. */
 typedef enum match_hint { MATCH_HINT_SEND, MATCH_HINT_RECV, MATCH_HINT_COMPLETE } match_hint;
+typedef struct match_chase {
+    const void *const *at; /* where the pointer to fetch next is, or NULL */
+    uint8_t state;         /* what it points to (match.c) */
+} match_chase;
 void match_prefetch_rank(const match_ctx *m, uint32_t rank, int request);
-void match_prefetch(const match_ctx *m, uint32_t rank, match_hint h, int comm, int peer, int tag, int request,
-                    int depth);
+void match_chase_start(const match_ctx *m, uint32_t rank, match_hint h, int comm, int peer, int tag, int request,
+                       match_chase *c);
+void match_chase_step(match_chase *c);
 
 /* Smallest completion time among completed receives still waiting for their
  * send, or INT64_MAX. No arrow delivered later ends before it, so nodes
