@@ -344,14 +344,23 @@ static bool reaches(const char *path, const struct stat *file)
  * is renamed over the output path: `-o RANK.bin` or `-o TRACE.meta` would
  * replace part of the trace it was built from. lstat: a symlink given as
  * the output is replaced itself, its target is safe; inputs are compared
- * by the file they reach. */
-G_GNUC_NO_INLINE static const char *input_named_by(const dumpi_meta *meta, const char *output)
+ * by the file they reach. The ranks' files, open by now, by the file
+ * their open found: a stat of each was a system call per rank whenever
+ * the output was there already (a rebuild); a file whose bytes the
+ * caller supplies (open_rank) is looked up. */
+G_GNUC_NO_INLINE static const char *input_named_by(const builder *b, const dumpi_meta *meta, const char *output)
 {
     struct stat out;
     if (lstat(output, &out) != 0) return NULL; /* nothing there to replace */
     if (reaches(dumpi_meta_path(meta), &out)) return dumpi_meta_path(meta);
-    for (int r = 0; r < dumpi_meta_n_ranks(meta); r++)
-        if (reaches(dumpi_meta_bin_path(meta, r), &out)) return dumpi_meta_bin_path(meta, r);
+    for (uint32_t r = 0; r < b->n_ranks; r++) {
+        const dumpi_file *f = b->ranks[r].f;
+        uint64_t dev, ino;
+        if (!f) continue;
+        if (dumpi_file_identity(f, &dev, &ino) ? dev == (uint64_t)out.st_dev && ino == (uint64_t)out.st_ino
+                                               : reaches(dumpi_file_path(f), &out))
+            return dumpi_file_path(f);
+    }
     return NULL;
 }
 
@@ -812,13 +821,6 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         g_free(bp);
         return BUILD_FAILED;
     }
-    const char *input = input_named_by(meta, o->output);
-    if (input) {
-        fprintf(err_out, "slog2-build: error: %s: the output would replace the input %s; choose another -o\n",
-                o->output, input);
-        g_free(bp);
-        return BUILD_FAILED;
-    }
     if (n_missing) {
         GString *l = rank_list(missing, n_missing, n);
         if (!o->allow_missing) {
@@ -846,6 +848,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     b->timelines = g_hash_table_new(g_direct_hash, g_direct_equal);
     b->user_cats = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     bool transient = false, footers = true;
+    size_t window = read_window(b->n_ranks);
     if (!plan_descriptors(b, &transient)) fatal = 1;
     for (uint32_t i = 0; i < b->n_ranks && !fatal; i++) {
         rank_in *r = &b->ranks[i];
@@ -856,7 +859,8 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         r->state = path ? RANK_READING : RANK_DONE;
         if (!path) continue;
         dumpi_error e;
-        int orc = o->open_rank ? o->open_rank(o->open_ctx, i, path, &r->f, &e) : dumpi_file_open(path, &r->f, &e);
+        int orc = o->open_rank ? o->open_rank(o->open_ctx, i, path, &r->f, &e)
+                               : dumpi_file_open_window(path, window, &r->f, &e);
         if (orc != DUMPI_OK) {
             fprintf(err_out, "slog2-build: error: %s\n", e.message);
             r->state = RANK_DONE;
@@ -865,13 +869,19 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         }
         if (transient) dumpi_file_set_transient(r->f, 1);
         dumpi_file_skip_cpu_times(r->f); /* the timelines are wall time */
-        dumpi_file_set_window(r->f, read_window(b->n_ranks));
+        dumpi_file_set_window(r->f, window);
         s->input_bytes += dumpi_file_size(r->f);
         take_footer(r, &b->footer_records, &b->footer_rows, &footers, b->sampled);
         if (!dumpi_file_has_index(r->f))
             build_warn(b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
     }
     if (!footers) b->footer_records = 0; /* not known */
+    const char *input = fatal ? NULL : input_named_by(b, meta, o->output);
+    if (input) {
+        fprintf(err_out, "slog2-build: error: %s: the output would replace the input %s; choose another -o\n",
+                o->output, input);
+        fatal = 1;
+    }
     if (!fatal) {
         plan_clocks(b);
         sample_start(b);

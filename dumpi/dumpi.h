@@ -166,7 +166,7 @@ typedef struct dumpi_call {
   dumpi_value args[DUMPI_MAX_ARGS]; /* fn->n_args used, table order */
 } dumpi_call;
 
-/* Open and map one rank's .bin and read its index, header, footer,
+/* Open one rank's .bin and read its index, header, footer,
  * keyvals, perf labels, function names and datatype sizes.
  * A file with a good lead-in magic but no usable index (rank killed
  * mid-run) still opens: dumpi_file_has_index() is then 0, the header
@@ -174,6 +174,11 @@ typedef struct dumpi_call {
  * ends; a sane-looking index pointing outside the file is an error.
  * Errors: DUMPI_ERR_IO, _NOT_DUMPI, _CORRUPT, _NOMEM. */
 int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err);
+/* dumpi_file_open() and dumpi_file_set_window(window) in one: the first
+ * bytes of the stream that opening a small file reads become the window's
+ * first fill instead of being read again (up to window bytes; all of a
+ * stream under twice that). */
+int dumpi_file_open_window(const char *path, size_t window, dumpi_file **out, dumpi_error *err);
 void dumpi_file_close(dumpi_file *f);
 
 /* A rank file whose bytes the caller supplies (slog2-build-mpi: another
@@ -235,6 +240,10 @@ const char *dumpi_file_path(const dumpi_file *f);
 uint64_t dumpi_file_size(const dumpi_file *f);
 /* Bytes of the call stream section (for progress / speed figures). */
 uint64_t dumpi_file_stream_bytes(const dumpi_file *f);
+/* The device and inode of the file open found (so a caller can tell
+ * whether another path names it without a stat): 1, or 0 for a file whose
+ * bytes a source supplies. */
+int dumpi_file_identity(const dumpi_file *f, uint64_t *dev, uint64_t *ino);
 /* 1 if the trailing index record was found (file finished cleanly). */
 int dumpi_file_has_index(const dumpi_file *f);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* dumpi_file.c - open a DUMPI .bin: mapping, index record and the small
+/* dumpi_file.c - open a DUMPI .bin: reading, index record and the small
  * sections around the call stream (header, footer, keyvals, perf labels,
  * function names, datatype sizes). The call stream itself is decoded in
  * dumpi_stream.c.
@@ -61,34 +61,101 @@ int dumpi_set_error(dumpi_error *err, int code, const char *path, uint64_t offse
   return code;
 }
 
+/* ---- reading what open needs ------------------------------------------ */
+
+/* What open reads of a file: its head (the lead-in magic, the time biases
+ * and, given a window of at most OPEN_HEAD_MAX, the stream's first window)
+ * and its tail (OPEN_TAIL), where libdumpi writes the index and the
+ * sections after the stream (a few KiB); a file little longer than both,
+ * or of at most OPEN_WHOLE bytes, whole in one read. What the head holds
+ * of the stream becomes the read window's first fill. A section elsewhere
+ * is read when it is reached, LOAD_MORE bytes at a time at least. Reads,
+ * not a mapping: with thousands of small rank files, mapping each one,
+ * its page faults and its unmapping (a TLB shootdown once other threads
+ * run) cost more than the reads. */
+#define OPEN_WHOLE    (16u << 10)
+#define OPEN_TAIL     (8u << 10)
+#define OPEN_HEAD_MAX (64u << 10)
+#define LOAD_MORE     (4u << 10)
+#define LEAD_BYTES    16u          /* the lead-in magic and the time biases */
+#define FADVISE_MIN   (256u << 10) /* below, the kernel's readahead covers it */
+
+/* n bytes at off into buf, or an I/O error naming the first byte missing. */
+static int read_at(const dumpi_file *f, uint8_t *buf, size_t n, uint64_t off, dumpi_error *err) {
+  size_t have = 0;
+  while (have < n) {
+    ssize_t k = pread(f->fd, buf + have, n - have, (off_t)(off + have));
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0)
+      return dumpi_set_error(err, DUMPI_ERR_IO, f->path, off + have, "read: %s",
+                             k < 0 ? strerror(errno) : "file shrank while read");
+    have += (size_t)k;
+  }
+  return DUMPI_OK;
+}
+
+/* Make file bytes [pos, pos + n) readable at f->map + (pos - f->map_off).
+ * Callers have checked that they lie in the file (need(), the index and
+ * stream checks); a source's map holds all of it, so only a file reads. */
+static __attribute__((noinline)) int load_more(dumpi_file *f, uint64_t pos, uint64_t n, dumpi_error *err);
+static inline int load(dumpi_file *f, uint64_t pos, uint64_t n, dumpi_error *err) {
+  if (pos >= f->map_off && pos - f->map_off <= f->map_len && n <= f->map_len - (pos - f->map_off)) return DUMPI_OK;
+  return load_more(f, pos, n, err);
+}
+
+static int load_more(dumpi_file *f, uint64_t pos, uint64_t n, dumpi_error *err) {
+  uint64_t len = n > LOAD_MORE ? n : LOAD_MORE;
+  if (len > f->size - pos) len = f->size - pos;
+  if (len > SIZE_MAX / 2) return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, pos, "out of memory");
+  uint8_t *m = realloc(f->map, (size_t)len);
+  if (!m) return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, pos, "out of memory");
+  f->map = m;
+  f->map_off = pos;
+  f->map_len = 0; /* until the read succeeds */
+  int rc = read_at(f, m, (size_t)len, pos, err);
+  if (!rc) f->map_len = (size_t)len;
+  return rc;
+}
+
 /* ---- bounded reading of the metadata sections ------------------------- */
 
 typedef struct section {
-  const dumpi_file *f;
+  dumpi_file *f;
   const char *name;  /* "header", "footer", ... for messages */
   uint64_t pos, end; /* file offsets; end = where the index starts */
+  const uint8_t *p;  /* the bytes at pos, once need() has made them readable */
 } section;
 
 /* The one bounds check of every read in this file: n more bytes must lie
  * before s->end. Callers pass the full size of what they read next
- * (count × element size computed in 64 bits, counts are ≤ 2^32). */
+ * (count × element size computed in 64 bits, counts are ≤ 2^32); those
+ * bytes are then at s->p. */
 static int need(section *s, uint64_t n, dumpi_error *err) {
   if (s->pos > s->end || s->end - s->pos < n)
     return dumpi_set_error(err, DUMPI_ERR_CORRUPT, s->f->path, s->pos, "%s section needs %llu bytes, %llu left",
                            s->name, (unsigned long long)n,
                            (unsigned long long)(s->pos <= s->end ? s->end - s->pos : 0));
+  if (!n) return DUMPI_OK;
+  int rc = load(s->f, s->pos, n, err);
+  if (rc) return rc;
+  s->p = s->f->map + (s->pos - s->f->map_off);
   return DUMPI_OK;
 }
 
+static void skip(section *s, uint64_t n) {
+  s->p += n;
+  s->pos += n;
+}
+
 static uint32_t take_u32(section *s) {
-  uint32_t v = dumpi_get_u32(s->f->map + s->pos);
-  s->pos += 4;
+  uint32_t v = dumpi_get_u32(s->p);
+  skip(s, 4);
   return v;
 }
 
 static uint64_t take_u64(section *s) {
-  uint64_t v = dumpi_get_u64(s->f->map + s->pos);
-  s->pos += 8;
+  uint64_t v = dumpi_get_u64(s->p);
+  skip(s, 8);
   return v;
 }
 
@@ -96,14 +163,14 @@ static uint64_t take_u64(section *s) {
 static int read_string(section *s, char **out, dumpi_error *err) {
   int rc = need(s, 2, err);
   if (rc) return rc;
-  uint16_t len = dumpi_get_u16(s->f->map + s->pos);
-  s->pos += 2;
+  uint16_t len = dumpi_get_u16(s->p);
+  skip(s, 2);
   if ((rc = need(s, len, err))) return rc;
   char *str = malloc((size_t)len + 1);
   if (!str) return dumpi_set_error(err, DUMPI_ERR_NOMEM, s->f->path, s->pos, "out of memory");
-  memcpy(str, s->f->map + s->pos, len);
+  if (len) memcpy(str, s->p, len);
   str[len] = '\0';
-  s->pos += len;
+  skip(s, len);
   *out = str;
   return DUMPI_OK;
 }
@@ -123,8 +190,8 @@ static int read_i32_array(section *s, int32_t *n, int32_t **out, dumpi_error *er
   return DUMPI_OK;
 }
 
-static section section_at(const dumpi_file *f, const char *name, uint64_t off, uint64_t end) {
-  section s = {f, name, off, end};
+static section section_at(dumpi_file *f, const char *name, uint64_t off, uint64_t end) {
+  section s = {f, name, off, end, NULL};
   return s;
 }
 
@@ -134,8 +201,8 @@ static int read_header(dumpi_file *f, uint64_t end, dumpi_error *err) {
   section s = section_at(f, "header", f->off_header, end);
   int rc = need(&s, 3 + 8, err);
   if (rc) return rc;
-  memcpy(f->version, f->map + s.pos, 3);
-  s.pos += 3;
+  memcpy(f->version, s.p, 3);
+  skip(&s, 3);
   f->version_num = DUMPI_VERSION(f->version[0], f->version[1], f->version[2]);
   f->start_time = take_u64(&s);
   free(f->hostname);
@@ -261,7 +328,7 @@ static uint64_t find_index(const dumpi_file *f, uint64_t entries[8]) {
   for (int n = 8; n >= 5; n--) {
     uint64_t len = 8 * (uint64_t)n;
     if (f->size < 8 + len) continue;
-    const uint8_t *p = f->map + f->size - len;
+    const uint8_t *p = f->map + (f->size - len - f->map_off);
     if (dumpi_get_u64(p) != DUMPI_HEAD_MAGIC) continue;
     memset(entries, 0, 8 * sizeof entries[0]);
     /* right-align: entries[8-n+1 .. 7] */
@@ -270,14 +337,16 @@ static uint64_t find_index(const dumpi_file *f, uint64_t entries[8]) {
     if (n == 8) full = len;
   }
   if (full) {
-    const uint8_t *p = f->map + f->size - full;
+    const uint8_t *p = f->map + (f->size - full - f->map_off);
     for (int i = 1; i < 8; i++) entries[i] = dumpi_get_u64(p + 8 * i);
   }
   return full;
 }
 
 static int read_index(dumpi_file *f, uint64_t *sections_end, dumpi_error *err) {
-  uint64_t e[8];
+  uint64_t e[8], last = f->size < 64 ? f->size : 64;
+  int rc = load(f, f->size - last, last, err); /* what open read holds them */
+  if (rc) return rc;
   uint64_t index_len = find_index(f, e);
   uint64_t limit = f->size - index_len;
   *sections_end = limit;
@@ -316,7 +385,20 @@ static int read_index(dumpi_file *f, uint64_t *sections_end, dumpi_error *err) {
 
 /* ---- open / close ------------------------------------------------------ */
 
-static int map_file(dumpi_file *f, dumpi_error *err) {
+/* The file's first bytes as open read them: *own (allocated) or, when
+ * NULL, f->map from offset 0 (a file read whole, a source). */
+typedef struct head {
+  uint8_t *own;
+  size_t len;
+} head;
+
+static const uint8_t *head_bytes(const dumpi_file *f, const head *h) {
+  return h->own ? h->own : f->map;
+}
+
+/* Open the file and read what open needs of it (see OPEN_WHOLE): *h its
+ * head, f->map the whole file or its tail. */
+static int read_file(dumpi_file *f, head *h, dumpi_error *err) {
   /* O_NONBLOCK: a FIFO would block open() until a writer came; it fails
    * the regular-file test instead. No effect on regular files. */
   int fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -331,37 +413,29 @@ static int map_file(dumpi_file *f, dumpi_error *err) {
                              strerror(e), (unsigned long long)rl.rlim_cur);
     return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "open: %s", strerror(e));
   }
+  f->fd = fd; /* closed with f from here on */
   struct stat st;
-  if (fstat(fd, &st) != 0) {
-    int e = errno;
-    close(fd);
-    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "stat: %s", strerror(e));
-  }
-  if (!S_ISREG(st.st_mode)) {
-    close(fd);
-    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "not a regular file");
-  }
-  f->size = (uint64_t)st.st_size;
-  if (f->size < 8) {
-    close(fd);
-    return dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, f->path, 0, "%llu bytes, too short for a DUMPI trace",
-                           (unsigned long long)f->size);
-  }
-  /* The mapping serves the sections read at open (index, header, footer,
-   * names) and is gone once they are copied out; the stream is read
-   * through f->fd (see dumpi_internal.h). */
-  void *m = mmap(NULL, (size_t)f->size, PROT_READ, MAP_PRIVATE, fd, 0);
-  int e = errno;
-  if (m == MAP_FAILED) {
-    close(fd);
-    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "mmap: %s", strerror(e));
-  }
-  posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-  f->fd = fd;
+  if (fstat(fd, &st) != 0)
+    return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "stat: %s", strerror(errno));
+  if (!S_ISREG(st.st_mode)) return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "not a regular file");
   f->dev = (uint64_t)st.st_dev;
   f->ino = (uint64_t)st.st_ino;
-  f->map = m;
-  return DUMPI_OK;
+  f->size = (uint64_t)st.st_size;
+  if (f->size < 8)
+    return dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, f->path, 0, "%llu bytes, too short for a DUMPI trace",
+                           (unsigned long long)f->size);
+  size_t n = LEAD_BYTES + (f->win_bytes <= OPEN_HEAD_MAX ? f->win_bytes : 0);
+  if (f->size <= OPEN_WHOLE || f->size <= n + 2 * OPEN_TAIL) {
+    int rc = load(f, 0, f->size, err);
+    if (!rc) h->len = f->map_len;
+    return rc;
+  }
+  if (!(h->own = malloc(n))) return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, DUMPI_NO_OFFSET, "out of memory");
+  int rc = read_at(f, h->own, n, 0, err);
+  if (!rc) h->len = n;
+  if (!rc) rc = load(f, f->size - OPEN_TAIL, OPEN_TAIL, err);
+  if (!rc && f->size >= FADVISE_MIN) posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  return rc;
 }
 
 int dumpi_file_reopen(dumpi_file *f, dumpi_error *err) {
@@ -392,25 +466,44 @@ void dumpi_file_set_transient(dumpi_file *f, int on) {
   }
 }
 
-/* The mapping of a file whose bytes the caller supplies: anonymous
- * memory, untouched (so not resident) where the stream lies. */
-static int map_source(dumpi_file *f, const dumpi_source *src, dumpi_error *err) {
+/* The bytes of a file the caller supplies: anonymous memory, untouched
+ * (so not resident) where the stream lies. */
+static int map_source(dumpi_file *f, const dumpi_source *src, head *h, dumpi_error *err) {
   f->size = src->size;
   if (f->size < 8)
     return dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, f->path, 0, "%llu bytes, too short for a DUMPI trace",
                            (unsigned long long)f->size);
+  if (f->size > SIZE_MAX / 2) return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, DUMPI_NO_OFFSET, "out of memory");
   void *m = mmap(NULL, (size_t)f->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "mmap: %s", strerror(errno));
   f->map = m;
+  f->map_off = 0;
+  f->map_len = (size_t)f->size;
   int e = src->fill(src->ctx, m);
   if (e < 0) return dumpi_set_error(err, DUMPI_ERR_IO, f->path, DUMPI_NO_OFFSET, "read: %s", strerror(-e));
+  h->len = f->map_len;
   return DUMPI_OK;
 }
 
-static int open_file(const char *path, const dumpi_source *src, dumpi_file **out, dumpi_error *err);
+/* Let go of what open read: a file's bytes, a source's mapping. */
+static void drop_map(dumpi_file *f) {
+  if (f->map && f->src.read)
+    munmap(f->map, f->map_len);
+  else
+    free(f->map);
+  f->map = NULL;
+  f->map_off = 0;
+  f->map_len = 0;
+}
+
+static int open_file(const char *path, const dumpi_source *src, size_t window, dumpi_file **out, dumpi_error *err);
 
 int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err) {
-  return open_file(path, NULL, out, err);
+  return open_file(path, NULL, 0, out, err);
+}
+
+int dumpi_file_open_window(const char *path, size_t window, dumpi_file **out, dumpi_error *err) {
+  return open_file(path, NULL, window ? window : 1, out, err);
 }
 
 int dumpi_file_open_source(const char *path, const dumpi_source *src, dumpi_file **out, dumpi_error *err) {
@@ -419,7 +512,7 @@ int dumpi_file_open_source(const char *path, const dumpi_source *src, dumpi_file
     if (src && src->close) src->close(src->ctx);
     return dumpi_set_error(err, DUMPI_ERR_INVALID, path, DUMPI_NO_OFFSET, "dumpi_file_open_source: NULL argument");
   }
-  return open_file(path, src, out, err);
+  return open_file(path, src, 0, out, err);
 }
 
 void dumpi_file_stream_range(const dumpi_file *f, uint64_t *begin, uint64_t *end) {
@@ -427,7 +520,7 @@ void dumpi_file_stream_range(const dumpi_file *f, uint64_t *begin, uint64_t *end
   *end = f->stream_end;
 }
 
-static int open_file(const char *path, const dumpi_source *src, dumpi_file **out, dumpi_error *err) {
+static int open_file(const char *path, const dumpi_source *src, size_t window, dumpi_file **out, dumpi_error *err) {
   if (!path || !out)
     return dumpi_set_error(err, DUMPI_ERR_INVALID, path, DUMPI_NO_OFFSET, "dumpi_file_open: NULL argument");
   *out = NULL;
@@ -439,11 +532,13 @@ static int open_file(const char *path, const dumpi_source *src, dumpi_file **out
     return dumpi_set_error(err, DUMPI_ERR_NOMEM, path, DUMPI_NO_OFFSET, "out of memory");
   }
   f->fd = -1;
+  f->win_bytes = window;
   /* Without a header, decode by the latest rules (statuses with tags). */
   f->version_num = DUMPI_VERSION(255, 255, 255);
   if (src) f->src = *src; /* closed with f from here on */
-  int rc = src ? map_source(f, src, err) : map_file(f, err);
-  if (!rc && dumpi_get_u64(f->map) != DUMPI_HEAD_MAGIC)
+  head h = {NULL, 0};
+  int rc = src ? map_source(f, src, &h, err) : read_file(f, &h, err);
+  if (!rc && dumpi_get_u64(head_bytes(f, &h)) != DUMPI_HEAD_MAGIC)
     rc = dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, path, 0, "no DUMPI lead-in magic (ff aa dd 'DUMPI')");
   uint64_t limit = 0; /* sections end where the index starts */
   if (!rc) rc = read_index(f, &limit, err);
@@ -461,12 +556,16 @@ static int open_file(const char *path, const dumpi_source *src, dumpi_file **out
       rc = dumpi_set_error(err, f->has_index ? DUMPI_ERR_CORRUPT : DUMPI_ERR_TRUNCATED, path, f->off_body,
                            "stream section too short for its time biases");
   }
+  int in_head = f->off_body + 8 <= h.len;
+  if (!rc && !in_head) rc = load(f, f->off_body, 8, err);
   if (rc) {
+    free(h.own);
     dumpi_file_close(f);
     return rc;
   }
-  f->cpu_bias = (int32_t)dumpi_get_u32(f->map + f->off_body);
-  f->wall_bias = (int32_t)dumpi_get_u32(f->map + f->off_body + 4);
+  const uint8_t *biases = in_head ? head_bytes(f, &h) + f->off_body : f->map + (f->off_body - f->map_off);
+  f->cpu_bias = (int32_t)dumpi_get_u32(biases);
+  f->wall_bias = (int32_t)dumpi_get_u32(biases + 4);
   f->stream_begin = f->off_body + 8;
   /* The status tag was added in 0.6.3 (iodefs.h get_statuses). */
   f->status_has_tag = f->version_num >= DUMPI_VERSION(0, 6, 3);
@@ -474,12 +573,16 @@ static int open_file(const char *path, const dumpi_source *src, dumpi_file **out
   f->arg_special = DUMPI_ARGF_ROOT_ONLY;
   if (f->version_num < DUMPI_VERSION(0, 6, 9)) f->arg_special |= DUMPI_ARGF_SCALAR_BEFORE_0_6_9;
   if (f->version_num < DUMPI_VERSION(0, 6, 8)) f->arg_special |= DUMPI_ARGF_SCALAR_BEFORE_0_6_8;
+  /* The stream's first bytes the head holds are the window's first fill
+   * (a source's map holds no stream bytes). */
+  if (!src && f->stream_begin < h.len) {
+    uint64_t end = f->stream_end < h.len ? f->stream_end : h.len;
+    dumpi_file_seed_window(f, head_bytes(f, &h) + f->stream_begin, (size_t)(end - f->stream_begin));
+  }
   /* Everything the sections hold has been copied out, and the stream is
-   * read through f->fd: unmap now. The pages touched here (the index and
-   * sections at the end, the lead-in) may sit in 2 MiB page-cache folios
-   * that a fault maps whole, 2 MiB of RSS per rank for a few KiB read. */
-  munmap((void *)f->map, (size_t)f->size);
-  f->map = NULL;
+   * read through f->fd (or the source). */
+  free(h.own);
+  drop_map(f);
   dumpi_file_rewind(f);
   *out = f;
   return DUMPI_OK;
@@ -493,7 +596,7 @@ static void free_strings(char **v, size_t n) {
 
 void dumpi_file_close(dumpi_file *f) {
   if (!f) return;
-  if (f->map) munmap((void *)f->map, (size_t)f->size);
+  drop_map(f);
   if (f->fd >= 0) close(f->fd);
   if (f->src.close) f->src.close(f->src.ctx);
   free(f->win);
@@ -524,6 +627,11 @@ uint64_t dumpi_file_size(const dumpi_file *f) {
 }
 uint64_t dumpi_file_stream_bytes(const dumpi_file *f) {
   return f->stream_end - f->off_body;
+}
+int dumpi_file_identity(const dumpi_file *f, uint64_t *dev, uint64_t *ino) {
+  *dev = f->dev;
+  *ino = f->ino;
+  return !f->src.read;
 }
 int dumpi_file_has_index(const dumpi_file *f) {
   return f->has_index;

@@ -76,7 +76,12 @@ typedef struct dumpi_unwrap {
 
 struct dumpi_file {
   char *path;
-  const uint8_t *map; /* whole file, read-only mapping; open only */
+  /* Open only: file bytes [map_off, map_off + map_len) the sections are
+   * read from (dumpi_file.c load()): a small file whole, else its tail,
+   * and a source's whole file as an anonymous mapping (map_source()). */
+  uint8_t *map;
+  uint64_t map_off;
+  size_t map_len;
   uint64_t size;
   int has_index;
 
@@ -144,6 +149,11 @@ struct dumpi_file {
 /* Work out the per-label argument walk (dumpi_stream.c); called by
  * dumpi_file_open before any record is decoded, idempotent. */
 void dumpi_stream_init(void);
+
+/* The window's first fill from bytes open read: n bytes of the stream
+ * from its first record on (a window's worth when they are more than two
+ * windows). */
+void dumpi_file_seed_window(dumpi_file *f, const uint8_t *bytes, size_t n);
 
 /* A descriptor for a transient file's next read (dumpi_file.c): the
  * file at f->path again, checked to be the one opened first; a negative

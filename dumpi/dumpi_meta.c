@@ -189,18 +189,73 @@ static int find_meta(const char *dir, char **out, dumpi_error *err) {
   return nomem(err, dir);
 }
 
-/* <dir>/<stem>-NNNN.bin if it exists, else NULL (missing) or -1 (nomem). */
-static int rank_path(const char *dir, const char *stem, int rank, char **out) {
+/* <dir>/<stem>-NNNN.bin if it exists, else NULL (missing) or -1 (nomem).
+ * listed: 1 or 0 when the directory's listing told, -1 to look. */
+static int rank_path(const char *dir, const char *stem, int rank, int listed, char **out) {
+  *out = NULL;
+  if (!listed) return 0;
   size_t len = strlen(dir) + strlen(stem) + 32;
   char *p = malloc(len);
   if (!p) return -1;
   snprintf(p, len, "%s/%s-%04d.bin", dir, stem, rank);
-  if (!is_file(p)) {
+  if (listed < 0 && !is_file(p)) {
     free(p);
     p = NULL;
   }
   *out = p;
   return 0;
+}
+
+/* From this many ranks on, which rank files exist is read from the
+ * directory's listing, not from a stat of each: a system call per rank
+ * was the larger part of opening a run of thousands. */
+#define LIST_MIN_RANKS 64
+
+/* The rank r of a name "<stem>-NNNN.bin" ("%04d" of r, r < n_ranks), or
+ * -1. "%04d" writes four digits, or more without a leading zero. */
+static long rank_of_name(const char *name, const char *stem, size_t stem_len, int n_ranks) {
+  if (strncmp(name, stem, stem_len) != 0 || name[stem_len] != '-') return -1;
+  const char *digits = name + stem_len + 1, *end = digits;
+  long r = 0;
+  while (*end >= '0' && *end <= '9' && end - digits < 9) r = r * 10 + (*end++ - '0');
+  size_t n = (size_t)(end - digits);
+  if (n < 4 || (n > 4 && digits[0] == '0') || strcmp(end, ".bin") != 0 || r >= n_ranks) return -1;
+  return r;
+}
+
+/* found[r] bit 0: <dir>/<first>-NNNN.bin is a regular file (or a link to
+ * one), bit 1: <dir>/<second>-NNNN.bin (first may be NULL). NULL when the
+ * directory cannot be listed or memory is short: then each is looked at. */
+static uint8_t *list_ranks(const char *dir, const char *first, const char *second, int n_ranks) {
+  DIR *d = opendir(dir);
+  if (!d) return NULL;
+  uint8_t *found = calloc((size_t)n_ranks, 1);
+  size_t dl = strlen(dir);
+  size_t stem_len[2] = {first ? strlen(first) : 0, strlen(second)};
+  struct dirent *e;
+  while (found && (e = readdir(d)) != NULL) {
+    for (int which = 0; which < 2; which++) {
+      const char *stem = which ? second : first;
+      long r = stem ? rank_of_name(e->d_name, stem, stem_len[which], n_ranks) : -1;
+      if (r < 0) continue;
+      int regular = e->d_type == DT_REG;
+      if (e->d_type == DT_LNK || e->d_type == DT_UNKNOWN) {
+        size_t len = dl + strlen(e->d_name) + 2;
+        char *p = malloc(len);
+        if (!p) {
+          free(found);
+          found = NULL;
+          break;
+        }
+        snprintf(p, len, "%s/%s", dir, e->d_name);
+        regular = is_file(p);
+        free(p);
+      }
+      if (regular) found[r] |= (uint8_t)(1u << which);
+    }
+  }
+  closedir(d);
+  return found;
 }
 
 int dumpi_meta_open(const char *path, dumpi_meta **out, dumpi_error *err) {
@@ -257,11 +312,13 @@ int dumpi_meta_open(const char *path, dumpi_meta **out, dumpi_error *err) {
     pbase = s ? s + 1 : prefix;
     if (!*pbase) pbase = NULL;
   }
+  uint8_t *found = !rc && m->n_ranks >= LIST_MIN_RANKS ? list_ranks(dir, pbase, stem, m->n_ranks) : NULL;
   for (int r = 0; !rc && r < m->n_ranks; r++) {
-    if ((pbase && rank_path(dir, pbase, r, &m->bins[r]) != 0) ||
-        (!m->bins[r] && rank_path(dir, stem, r, &m->bins[r]) != 0))
+    if ((pbase && rank_path(dir, pbase, r, found ? found[r] & 1 : -1, &m->bins[r]) != 0) ||
+        (!m->bins[r] && rank_path(dir, stem, r, found ? found[r] >> 1 : -1, &m->bins[r]) != 0))
       rc = nomem(err, m->path);
   }
+  free(found);
   free(dir);
   free(stem);
   if (rc) {

@@ -595,6 +595,25 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
 
 void dumpi_file_set_window(dumpi_file *f, size_t bytes) {
   f->win_bytes = bytes ? bytes : 1;
+  if (f->win_len) set_refill(f); /* its slack follows the window */
+}
+
+void dumpi_file_seed_window(dumpi_file *f, const uint8_t *bytes, size_t n) {
+  /* A stream under two windows is kept whole: reading its rest again
+   * would cost a read (and the look at its first records, which runs
+   * past a window and is rewound, two) to save less than a window. */
+  size_t want = window_bytes(f);
+  if (n / 2 > want) n = want;
+  if (!n || f->win) return;
+  uint8_t *w = malloc(n + WINDOW_PAD);
+  if (!w) return; /* the first read fills the window instead */
+  memcpy(w, bytes, n);
+  memset(w + n, 0, WINDOW_PAD);
+  f->win = w;
+  f->win_cap = n;
+  f->win_off = f->stream_begin;
+  f->win_len = n;
+  set_refill(f);
 }
 
 void dumpi_file_skip_cpu_times(dumpi_file *f) {

@@ -11,7 +11,10 @@
  *  - bit-flipped copies (fixed seed): open + iterate ends with a result,
  *    errors carry the path and an offset inside the file;
  *  - crafted damage: foreign file, empty file, index offset outside the
- *    file, bad footer magic, unknown label, absurd array length.
+ *    file, bad footer magic, unknown label, absurd array length;
+ *  - a copy padded after its footer, larger than open reads whole and with
+ *    its header and footer outside the tail it reads: the same records and
+ *    sections, then the truncations (sampled), flips and damage above.
  * Exit 0 pass, 1 fail, 77 when TRACES_DIR is missing.
  */
 #include "check.h"
@@ -271,6 +274,80 @@ static void check_crafted(const char *bin, const unsigned char *b, size_t n, con
   free(c);
 }
 
+static uint64_t get_u64(const unsigned char *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++) v = v << 8 | p[i];
+  return v;
+}
+
+/* A copy of b with PAD bytes of junk after its footer (index entries
+ * moved to match): past the size open reads whole, with its header and
+ * footer outside the tail that open reads, so that they are read where
+ * they lie. NULL when b has no full index or no footer. */
+enum { PAD = 24 << 10 };
+static unsigned char *pad_after_footer(const unsigned char *b, size_t n, size_t *big_n) {
+  if (n < 64 || get_u64(b + n - 64) != UINT64_C(0xffaadd44554d5049)) return NULL;
+  uint64_t footer = get_u64(b + n - 16);
+  uint64_t cut = footer + 8 + 2 * 4 * (DUMPI_LABEL_ALL_FUNCTIONS + 1);
+  if (!footer || cut > n - 64) return NULL;
+  unsigned char *big = malloc(n + PAD);
+  memcpy(big, b, cut);
+  memset(big + cut, 0xa5, PAD);
+  memcpy(big + cut + PAD, b + cut, n - cut);
+  for (int i = 1; i < 8; i++) {
+    unsigned char *e = big + n + PAD - 64 + 8 * i;
+    uint64_t v = get_u64(e);
+    if (v >= cut) {
+      put_u32(e, (uint32_t)((v + PAD) >> 32));
+      put_u32(e + 4, (uint32_t)(v + PAD));
+    }
+  }
+  *big_n = n + PAD;
+  return big;
+}
+
+/* The padded copy reads as the file did: records, header and footer. */
+static void check_padded(const char *bin, const unsigned char *b, size_t n, const rec *full, size_t n_full,
+                         int valgrind) {
+  size_t big_n;
+  unsigned char *big = pad_after_footer(b, n, &big_n);
+  if (!big) {
+    printf("  (no full index and footer: the padded copy is skipped)\n");
+    return;
+  }
+  const char *p = spill("big.bin", big, big_n);
+  rec *got = malloc((n_full + 1) * sizeof *got);
+  dumpi_error err;
+  int open_rc;
+  size_t k;
+  int rc = decode(p, got, n_full + 1, &k, &err, &open_rc);
+  CHECKF(rc == 0 && k == n_full, "%s padded: rc %d, %zu records of %zu: %s", bin, rc, k, n_full, err.message);
+  for (size_t i = 0; i < k; i++)
+    CHECKF(got[i].label == full[i].label && got[i].offset == full[i].offset &&
+               got[i].wall_start == full[i].wall_start && got[i].wall_stop == full[i].wall_stop,
+           "%s padded: record %zu differs", bin, i);
+  free(got);
+  dumpi_file *a, *z;
+  CHECKF(dumpi_file_open(bin, &a, &err) == DUMPI_OK, "%s", err.message);
+  CHECKF(dumpi_file_open(p, &z, &err) == DUMPI_OK, "%s", err.message);
+  const uint32_t *ca, *ia, *cz, *iz;
+  int na = dumpi_file_footer_counts(a, &ca, &ia), nz = dumpi_file_footer_counts(z, &cz, &iz);
+  CHECKF(na > 0 && na == nz && memcmp(ca, cz, (size_t)na * 4) == 0 && memcmp(ia, iz, (size_t)na * 4) == 0,
+         "%s padded: footer differs", bin);
+  CHECK_STR(dumpi_file_hostname(z), dumpi_file_hostname(a));
+  CHECK_EQ(dumpi_file_start_time(z), dumpi_file_start_time(a));
+  CHECK_EQ(dumpi_file_n_datatypes(z), dumpi_file_n_datatypes(a));
+  CHECK_EQ(dumpi_file_wall_bias(z), dumpi_file_wall_bias(a));
+  dumpi_file_close(a);
+  dumpi_file_close(z);
+  int stride = window || valgrind ? 97 : 13;
+  check_truncations(bin, big, big_n, full, n_full, stride);
+  check_flips(bin, big, big_n, valgrind ? 60 : 600);
+  check_crafted(bin, big, big_n, full, n_full);
+  printf("  padded to %zu bytes: same records and sections; cut every %d. length\n", big_n, stride);
+  free(big);
+}
+
 static void check_bin(const char *bin) {
   size_t n;
   unsigned char *b = slurp(bin, &n);
@@ -292,6 +369,7 @@ static void check_bin(const char *bin) {
   printf("  truncated copies: every %d. length checked\n", stride);
   check_flips(bin, b, n, valgrind ? 300 : 3000);
   check_crafted(bin, b, n, full, n_full);
+  check_padded(bin, b, n, full, n_full, valgrind);
   free(full);
   free(b);
 }
@@ -323,8 +401,8 @@ int main(int argc, char **argv) {
   int rc = for_each_rank(argc, argv, check_first_rank);
   if (rc == 2) return rc;
   CHECKF(rc == 0, "a folder's .meta could not be opened");
-  static const char *const names[] = {"trunc.bin",  "flip.bin",  "foreign.bin",  "empty.bin", "index.bin",
-                                      "footer.bin", "label.bin", "pcontrol.bin", "length.bin"};
+  static const char *const names[] = {"trunc.bin",  "flip.bin",  "foreign.bin",  "empty.bin",  "index.bin",
+                                      "footer.bin", "label.bin", "pcontrol.bin", "length.bin", "big.bin"};
   for (size_t i = 0; tmpdir[0] && i < sizeof names / sizeof names[0]; i++) {
     char p[512];
     snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);

@@ -4,11 +4,14 @@
  * usage: test_dumpi_meta TRACES_DIR
  * Uses testmpi-4r (relative fileprefix) and hpcg-4r (absolute fileprefix
  * of the recording machine), then a temp copy with a dead fileprefix and a
- * missing rank, and the explicit .bin list form.
+ * missing rank, and the explicit .bin list form; first, a run of many
+ * ranks whose files are found in the directory's listing (links, a
+ * directory and names that only look like rank files among them).
  */
 #include "check.h"
 #include "dumpi.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +60,93 @@ static void check_folder(const char *traces, const char *name) {
   dumpi_meta_free(m);
 }
 
+static void touch(const char *dir, const char *name) {
+  char p[4096];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  FILE *fp = fopen(p, "w");
+  CHECKF(fp != NULL, "cannot create %s", p);
+  fclose(fp);
+}
+
+/* The ranks found for a run of n_ranks in dir (its .meta "many.meta",
+ * fileprefix ".../run") as a string of '+' (found, under "run"), 's'
+ * (found under the .meta's own stem "many") and '-' (missing). */
+static void found_ranks(const char *dir, int n_ranks, char *out) {
+  char p[4096];
+  snprintf(p, sizeof p, "%s/many.meta", dir);
+  FILE *fp = fopen(p, "w");
+  CHECK(fp != NULL);
+  fprintf(fp, "hostname=h\nnumprocs=%d\nfileprefix=/recorded/on/run\n", n_ranks);
+  fclose(fp);
+  dumpi_meta *m;
+  dumpi_error err;
+  CHECKF(dumpi_meta_open(p, &m, &err) == DUMPI_OK, "%s", err.message);
+  size_t n_missing;
+  const int *missing = dumpi_meta_missing(m, &n_missing);
+  size_t k = 0;
+  for (int r = 0; r < n_ranks; r++) {
+    const char *bin = dumpi_meta_bin_path(m, r);
+    out[r] = !bin ? '-' : strstr(bin, "/many-") ? 's' : '+';
+    if (!bin) CHECK(k < n_missing && missing[k++] == r);
+  }
+  out[n_ranks] = 0;
+  CHECK_EQ(k, n_missing);
+  dumpi_meta_free(m);
+}
+
+/* From some number of ranks on, the rank files are found in the
+ * directory's listing, below it by a stat of each: both must find the
+ * same files, taking links to regular files and nothing else. */
+static void check_many_ranks(void) {
+  char tmp[] = "/tmp/dumpi-many-XXXXXX";
+  CHECK(mkdtemp(tmp) != NULL);
+  enum { N = 200 };
+  char name[64], p[4096];
+  for (int r = 0; r < N; r++) {
+    if (r == 5 || r == 6 || r == 8 || r == 9 || r == 10 || r == 11) continue;
+    snprintf(name, sizeof name, "run-%04d.bin", r);
+    touch(tmp, name);
+  }
+  snprintf(p, sizeof p, "%s/run-0006.bin", tmp); /* a directory */
+  CHECK(mkdir(p, 0700) == 0);
+  snprintf(p, sizeof p, "%s/run-0007.bin", tmp); /* a link to a file */
+  unlink(p);
+  CHECK(symlink("run-0000.bin", p) == 0);
+  snprintf(p, sizeof p, "%s/run-0008.bin", tmp); /* a dangling link */
+  CHECK(symlink("nowhere.bin", p) == 0);
+  touch(tmp, "run-9.bin");        /* not "%04d" */
+  touch(tmp, "run-00011.bin");    /* not "%04d" either */
+  touch(tmp, "many-0010.bin");    /* only under the .meta's own name */
+  touch(tmp, "many-0012.bin");    /* under both: the prefix's wins */
+  touch(tmp, "run-0012.bin.txt"); /* not a .bin */
+  touch(tmp, "run-0150.bin~");
+  snprintf(name, sizeof name, "run-%04d.bin", N); /* past numprocs */
+  touch(tmp, name);
+  char few[N + 1], many[N + 1], want[N + 1];
+  memset(want, '+', N);
+  want[N] = 0;
+  want[5] = want[6] = want[8] = want[9] = want[11] = '-';
+  want[10] = 's';
+  for (int n = 16; n <= N; n *= 2) { /* under and over the listing's threshold */
+    found_ranks(tmp, n, few);
+    CHECKF(strncmp(few, want, (size_t)n) == 0, "%d ranks: found %s\n want %.*s", n, few, n, want);
+  }
+  found_ranks(tmp, N, many);
+  CHECKF(strcmp(many, want) == 0, "found %s\n want %s", many, want);
+  DIR *d = opendir(tmp);
+  CHECK(d != NULL);
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    snprintf(p, sizeof p, "%s/%s", tmp, e->d_name);
+    CHECKF(unlink(p) == 0 || rmdir(p) == 0, "cannot remove %s", p);
+  }
+  closedir(d);
+  CHECK(rmdir(tmp) == 0);
+}
+
 int main(int argc, char **argv) {
+  RUN(check_many_ranks);
   struct stat st;
   if (argc < 2 || stat(argv[1], &st) != 0 || !S_ISDIR(st.st_mode)) {
     SKIP("%s not found", argv[1]);
