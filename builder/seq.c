@@ -411,6 +411,22 @@ static void write_out(builder *b, slab_out *out, const slab *s, int slot)
 /* Entries between the one run and the one whose list entry, a line its
  * lane wrote on another core, is fetched. */
 #define ITEM_AHEAD     16
+/* Entries between the one run and the one whose rank's record is fetched,
+ * then those whose deeper state is, a step at a time (match.h,
+ * match_chase_start). */
+#define RANK_AHEAD     12
+#define CHASE_AHEAD    8
+#define CHASE_RING     16 /* > CHASE_AHEAD, a power of two */
+
+static inline void chase_start(builder *b, uint32_t rank, const match_op *op, match_chase *c)
+{
+    match_hint h = op->kind == OP_SEND       ? MATCH_HINT_SEND
+                   : op->kind == OP_COMPLETE ? MATCH_HINT_COMPLETE
+                                             : MATCH_HINT_RECV;
+    c->at = NULL;
+    if (op->kind == OP_SEND || op->kind == OP_RECV || op->kind == OP_RECV_POST || op->kind == OP_COMPLETE)
+        match_chase_start(b->match, rank, h, op->comm, op->peer, op->tag, op->request, c);
+}
 
 /* The merge's winner gave its entry at key; at is its next, end its list's
  * end. */
@@ -531,8 +547,21 @@ void seq_match(builder *b, const slab *s)
         if (ents) merge_sort_ents(ents, ents + n_ents, n_ents, (uint32_t)max_off);
     }
     if (ents) {
+        match_chase chase[CHASE_RING] = {{0}};
         for (size_t i = 0; i < n_ents; i++) {
-            if (i + ITEM_AHEAD < n_ents) __builtin_prefetch(ents[i + ITEM_AHEAD].p);
+            if (i + ITEM_AHEAD < n_ents) { /* an entry from realloc straddles two lines */
+                __builtin_prefetch(ents[i + ITEM_AHEAD].p);
+                __builtin_prefetch((const char *)ents[i + ITEM_AHEAD].p + sizeof(seq_item) - 1);
+            }
+            if (i + RANK_AHEAD < n_ents) {
+                const seq_item *ah = ents[i + RANK_AHEAD].p;
+                if (ah->op.kind != OP_DEFERRED) match_prefetch_rank(b->match, ents[i + RANK_AHEAD].tag, ah->op.request);
+            }
+            if (i + CHASE_AHEAD < n_ents)
+                chase_start(b, ents[i + CHASE_AHEAD].tag, &((const seq_item *)ents[i + CHASE_AHEAD].p)->op,
+                            &chase[(i + CHASE_AHEAD) & (CHASE_RING - 1)]);
+            match_chase_step(&chase[(i + CHASE_AHEAD / 2) & (CHASE_RING - 1)]);
+            match_chase_step(&chase[(i + CHASE_AHEAD / 4) & (CHASE_RING - 1)]);
             run_entry(b, s, ents[i].p, ents[i].tag);
         }
         g_free(ents);

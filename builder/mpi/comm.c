@@ -27,6 +27,9 @@ typedef struct comm_obj {
     int *group[2]; /* world ranks by local rank */
     int ndims;     /* cartesian topology (cart_sub needs it), else 0 */
     int *dims;
+    int *place[2]; /* while its members are being bound (obj_place): local
+                    * rank by world rank, or NULL */
+    int n_place[2], n_placed[2];
 } comm_obj;
 
 struct comm_ref {
@@ -172,6 +175,8 @@ static void obj_release(comm_obj *o)
     g_free(o->group[0]);
     g_free(o->group[1]);
     g_free(o->dims);
+    g_free(o->place[0]);
+    g_free(o->place[1]);
     g_free(o);
 }
 
@@ -209,14 +214,60 @@ void comm_ref_release(comm_ref *r)
     g_free(r);
 }
 
-/* Bind a resolved object to ref; finds the ref's own local rank. */
-static void ref_assign(comm_ref *r, comm_obj *o, int side)
+/* Bind a resolved object to ref, the ref's own local rank known. */
+static void ref_assign_at(comm_ref *r, comm_obj *o, int side, int local_rank)
 {
     r->obj = obj_hold(o);
     r->side = side;
     r->state = COMM_REF_RESOLVED;
-    for (int i = 0; i < o->size[side]; i++)
-        if (o->group[side][i] == (int)r->rank) r->local_rank = i;
+    r->local_rank = local_rank;
+}
+
+/* Groups from this size on find their members through an index. */
+#define PLACE_MIN 64
+
+/* The last local rank of world rank `rank` in o's group `side`, or -1.
+ * Every member of a new communicator looks itself up once: a scan each
+ * was quadratic in the members (a dup of WORLD at 16,384 ranks, 268 M
+ * compares), so a large group gets an index while its members are bound,
+ * let go once as many have been. */
+static int obj_place(comm_obj *o, int side, uint32_t rank)
+{
+    int n = o->size[side];
+    const int *g = o->group[side];
+    int max = -1;
+    if (n >= PLACE_MIN && !o->place[side])
+        for (int i = 0; i < n; i++) max = MAX(max, g[i]);
+    /* An index no larger than a few times the group (its members are
+     * world ranks; anything else is scanned). */
+    if (n < PLACE_MIN || (!o->place[side] && max / 16 > n)) {
+        int at = -1;
+        for (int i = 0; i < n; i++)
+            if (g[i] == (int)rank) at = i;
+        return at;
+    }
+    if (!o->place[side]) {
+        o->n_place[side] = max + 1;
+        o->place[side] = g_new(int, (size_t)max + 1);
+        for (int i = 0; i <= max; i++) o->place[side][i] = -1;
+        for (int i = 0; i < n; i++)
+            if (g[i] >= 0) o->place[side][g[i]] = i;
+    }
+    int at = rank < (uint32_t)o->n_place[side] ? o->place[side][rank] : -1;
+    if (++o->n_placed[side] >= n) {
+        g_free(o->place[side]);
+        o->place[side] = NULL;
+        o->n_placed[side] = 0;
+    }
+    return at;
+}
+
+/* Bind a resolved object to ref; finds the ref's own local rank. */
+static void ref_assign(comm_ref *r, comm_obj *o, int side)
+{
+    ref_assign_at(r, o, side, r->local_rank);
+    int at = obj_place(o, side, r->rank);
+    if (at >= 0) r->local_rank = at;
     if (r->local_rank < 0) r->state = COMM_REF_FAILED; /* the rank is not in its own comm */
 }
 
@@ -444,7 +495,9 @@ comm_ctx *comm_ctx_new(uint32_t n_ranks)
         htab_init(&rs->comms);
         rs->groups = g_hash_table_new_full(NULL, NULL, NULL, group_unref_cb);
         comm_ref *w = ref_new(i, COMM_HANDLE_WORLD);
-        ref_assign(w, c->world, 0);
+        /* WORLD's group is the identity: finding each rank in it was
+         * quadratic in the ranks. */
+        ref_assign_at(w, c->world, 0, (int)i);
         bind_comm(c, i, COMM_HANDLE_WORLD, w);
         int me = (int)i;
         comm_obj *self = obj_new(NULL, COMM_ID_SELF(i), 1, &me);

@@ -60,15 +60,70 @@ typedef struct mop {
     int st_source, st_tag;     /* recv envelope once completed (comm-local); an
                             * inferred recv keeps its pattern here, as it joins
                             * the chosen channel directly */
+    int32_t req_id;            /* its request's id on its rank while it has
+                                * one (req_cur), else MATCH_NO_REQUEST; with
+                                * live and rank in the first cache line, all
+                                * that req_cur reads */
     uint64_t seq;              /* heap tie-break */
     struct inst *inst;         /* held while in inst->recvs / inst->deferred */
-    int32_t req_id;            /* its request's id on its rank while it has
-                                * one (req_cur), else MATCH_NO_REQUEST */
     struct oq *where;          /* queue holding it */
     struct mop *qprev, *qnext; /* links in that queue */
     struct chan *chan;         /* when in a channel */
-    struct mop *next_free;     /* on match_ctx.free_mops */
 } mop;
+_Static_assert(sizeof(mop) <= 128 && offsetof(mop, req_id) + sizeof(int32_t) <= 64,
+               "an op is two cache lines, what req_cur reads in the first");
+
+/* Ops, channels and instances are blocks of a pool, cache-line aligned:
+ * from malloc, 16-byte aligned, the first 64 bytes of an instance or a
+ * channel (all that most operations read of it) straddled two lines as
+ * often as not, and an op took three. With thousands of ranks each is a
+ * cache miss. Blocks given back stay in the pool until the context goes. */
+#define POOL_CHUNK 16384u
+
+typedef struct pool {
+    size_t size; /* of a block: a multiple of 64 */
+    void *free;  /* blocks given back, linked through their first word */
+    char *cur, *end;
+    GPtrArray *chunks;
+} pool;
+
+static void pool_init(pool *p, size_t size)
+{
+    p->size = (size + 63) & ~(size_t)63;
+    p->free = NULL;
+    p->cur = p->end = NULL;
+    p->chunks = g_ptr_array_new_with_free_func(free);
+}
+
+static void pool_free(pool *p)
+{
+    g_ptr_array_free(p->chunks, TRUE);
+}
+
+/* A block, zeroed. */
+static void *pool_get(pool *p)
+{
+    void *b = p->free;
+    if (b) {
+        p->free = *(void **)b;
+    } else {
+        if (p->cur == p->end) {
+            p->cur = aligned_alloc(64, POOL_CHUNK);
+            if (!p->cur) g_error("slog2-build: out of memory (matching)");
+            g_ptr_array_add(p->chunks, p->cur);
+            p->end = p->cur + POOL_CHUNK / p->size * p->size;
+        }
+        b = p->cur;
+        p->cur += p->size;
+    }
+    return memset(b, 0, p->size);
+}
+
+static void pool_put(pool *p, void *b)
+{
+    *(void **)b = p->free;
+    p->free = b;
+}
 
 /* Channels an instance used last, per op kind, in a small direct-mapped
  * cache on (peer, tag): a rank posts to a few peers on a few tags over and
@@ -109,7 +164,7 @@ _Static_assert(offsetof(inst, seq) == 64, "what an operation reads of an instanc
  * two handles it used last (hashing the handle in the rank's table, then
  * reading the ref, were two or three cache misses an operation). They
  * stand while epoch equals inst_epoch(): no handle of any rank was bound
- * or freed and no instance swept since they were noted. */
+ * or freed and no sweep freed an instance since they were noted. */
 typedef struct mrank {
     _Alignas(64) reqtab reqs;
     uint64_t epoch;
@@ -132,6 +187,7 @@ typedef struct chan {
     struct dgroup *dg;          /* its (comm id, dst) group */
     struct chan *dprev, *dnext; /* links in dg->chans */
 } chan;
+_Static_assert(offsetof(chan, next_same) == 64, "what pairing reads of a channel is its first cache line");
 
 /* The channels to one destination on one communicator, and the inferred
  * receives there that wait for a send (all on the one instance a rank has
@@ -154,6 +210,7 @@ struct match_ctx {
     htab chans;            /* chan_hash(key) -> chan* chained by next_same */
     size_t n_chans;        /* channels in chans (a hash may hold several) */
     htab dgroups;          /* dgroup_hash -> dgroup* chained by next_same */
+    bool dg_on;            /* channels are linked into dgroups (dgroup_index) */
     size_t n_waiting;      /* inferred receives waiting for a send */
     mrank *ranks;          /* per rank: requests, last instances */
     GArray *inits;         /* match_post: persistent requests' envelopes */
@@ -165,7 +222,9 @@ struct match_ctx {
     bool stopped, finished;
     size_t chan_limit, inst_limit; /* sweep empties when a table grows past these */
     uint64_t n_inst_sweeps;        /* sweeps that freed instances (inst_epoch) */
-    mop *free_mops;                /* recycled ops: one is made per MPI message side */
+    mop **free_mops;               /* recycled ops, a stack: one is made per MPI message side */
+    size_t n_free_mops, cap_free_mops;
+    pool mops, chan_pool, inst_pool;
     match_stats stats;
 };
 
@@ -241,18 +300,21 @@ static void heap_remove(match_ctx *m, mop *o)
 
 static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
 {
-    mop *o = m->free_mops;
-    if (o) {
-        m->free_mops = o->next_free;
-        /* The next one to be taken: after a run of posts with no pairing
-         * it was freed long ago, and taking it reads it and writes it
-         * whole. */
-        if (o->next_free) {
-            __builtin_prefetch(o->next_free, 1);
-            __builtin_prefetch((const char *)o->next_free + 64, 1);
+    mop *o;
+    if (m->n_free_mops) {
+        o = m->free_mops[--m->n_free_mops];
+        /* The one after the next to be taken (the next was fetched at the
+         * last call): after a run of posts with no pairing it was freed
+         * long ago, and taking it reads it and writes it whole. A stack of
+         * pointers, not a list through the ops, so that it is known
+         * without reading the op before it. */
+        if (m->n_free_mops >= 2) {
+            const mop *n = m->free_mops[m->n_free_mops - 2];
+            __builtin_prefetch(n, 1);
+            __builtin_prefetch((const char *)n + 64, 1);
         }
     } else {
-        o = g_new(mop, 1);
+        o = pool_get(&m->mops);
     }
     /* Every field set one by one: a compound literal was compiled to a
      * `rep stos` zeroing the two cache lines first, whose start-up cost
@@ -276,7 +338,6 @@ static mop *op_new(match_ctx *m, op_kind kind, const match_post *p)
     o->where = NULL;
     o->qprev = o->qnext = NULL;
     o->chan = NULL;
-    o->next_free = NULL;
     if (kind == OP_SEND)
         m->stats.n_sends++;
     else
@@ -344,8 +405,11 @@ static void op_free(match_ctx *m, mop *o)
     heap_remove(m, o);
     m->stats.n_in_flight--;
     o->live = false;
-    o->next_free = m->free_mops;
-    m->free_mops = o;
+    if (m->n_free_mops == m->cap_free_mops) {
+        m->cap_free_mops = m->cap_free_mops ? 2 * m->cap_free_mops : 256;
+        m->free_mops = g_renew(mop *, m->free_mops, m->cap_free_mops);
+    }
+    m->free_mops[m->n_free_mops++] = o;
 }
 
 static void op_enqueue(mop *o, oq *q)
@@ -494,6 +558,31 @@ static void dgroup_free_all(match_ctx *m)
     htab_free(&m->dgroups);
 }
 
+static void chan_link_dgroup(match_ctx *m, chan *ch)
+{
+    ch->dg = dgroup_get(m, ch->key.comm_id, (uint32_t)ch->key.dst);
+    ch->dnext = ch->dg->chans;
+    if (ch->dnext) ch->dnext->dprev = ch;
+    ch->dg->chans = ch;
+}
+
+static chan **chan_list(const match_ctx *m, size_t *n);
+
+/* The destination index is needed only by inferred receives: it is built
+ * when the first one looks for a send, and kept from then on. Before, a
+ * channel's creation paid for a lookup in the groups' table, a group and
+ * a write to another channel of its destination: with thousands of ranks,
+ * three cache misses for a channel that carries a handful of messages. */
+static void dgroup_index(match_ctx *m)
+{
+    if (m->dg_on) return;
+    m->dg_on = true;
+    size_t n;
+    chan **v = chan_list(m, &n);
+    for (size_t i = 0; i < n; i++) chan_link_dgroup(m, v[i]);
+    g_free(v);
+}
+
 static chan *chan_get(match_ctx *m, uint64_t comm_id, int src, int dst, int tag)
 {
     chan_key k = {comm_id, src, dst, tag};
@@ -501,22 +590,18 @@ static chan *chan_get(match_ctx *m, uint64_t comm_id, int src, int dst, int tag)
     chan *head = htab_get(&m->chans, h);
     for (chan *ch = head; ch; ch = ch->next_same)
         if (chan_key_equal(&ch->key, &k)) return ch;
-    chan *ch = g_new0(chan, 1);
+    chan *ch = pool_get(&m->chan_pool);
     ch->key = k;
     ch->next_same = head;
     htab_put(&m->chans, h, ch);
     m->n_chans++;
-    /* Channels are made rarely (empty ones are kept until a sweep), so
-     * keeping the destination index here costs the per-message path nothing. */
-    ch->dg = dgroup_get(m, comm_id, (uint32_t)dst);
-    ch->dnext = ch->dg->chans;
-    if (ch->dnext) ch->dnext->dprev = ch;
-    ch->dg->chans = ch;
+    if (m->dg_on) chan_link_dgroup(m, ch);
     return ch;
 }
 
 static void chan_unlink_dgroup(chan *ch)
 {
+    if (!ch->dg) return;
     if (ch->dprev)
         ch->dprev->dnext = ch->dnext;
     else
@@ -530,7 +615,7 @@ static bool chan_empty(const chan *ch)
     return oq_empty(&ch->sends) && oq_empty(&ch->recvs);
 }
 
-static void chan_free(chan *ch);
+static void chan_free(match_ctx *m, chan *ch);
 
 /* Every channel, for draining and sweeping (the caller frees the array). */
 static chan **chan_list(const match_ctx *m, size_t *n)
@@ -546,18 +631,29 @@ static chan **chan_list(const match_ctx *m, size_t *n)
 /* Free the empty channels; rebuild the table from the rest. */
 static void chan_sweep(match_ctx *m)
 {
+    size_t n, n_doomed = 0;
+    chan **v = chan_list(m, &n);
+    for (size_t i = 0; i < n; i++) n_doomed += chan_empty(v[i]) && !v[i]->used;
+    if (!n_doomed) {
+        /* Every channel stays where it is: the table and the instances'
+         * caches stand. With thousands of ranks every channel is in use
+         * at each sweep, and clearing the caches made the next message on
+         * every channel look it up in the table again. */
+        for (size_t i = 0; i < n; i++) v[i]->used = false;
+        g_free(v);
+        if (m->dg_on) dgroup_sweep(m);
+        return;
+    }
     for (size_t i = 0; i < htab_capacity(&m->insts); i++) {
         inst *in = htab_at(&m->insts, i)->val;
         if (in) memset(in->near, 0, sizeof in->near);
     }
-    size_t n;
-    chan **v = chan_list(m, &n);
     htab_free(&m->chans);
     m->n_chans = 0;
     for (size_t i = 0; i < n; i++) {
         if (chan_empty(v[i]) && !v[i]->used) {
             chan_unlink_dgroup(v[i]);
-            chan_free(v[i]);
+            chan_free(m, v[i]);
             continue;
         }
         v[i]->used = false;
@@ -567,7 +663,7 @@ static void chan_sweep(match_ctx *m)
         m->n_chans++;
     }
     g_free(v);
-    dgroup_sweep(m);
+    if (m->dg_on) dgroup_sweep(m);
 }
 
 static void emit(match_ctx *m, const chan *ch, const mop *s, const mop *r)
@@ -669,11 +765,11 @@ static void inst_unindex(match_ctx *m, inst *in)
     comm_ref_set_user(in->ref, NULL);
 }
 
-static void inst_free(inst *in)
+static void inst_free(match_ctx *m, inst *in)
 {
     if (comm_ref_user(in->ref) == in) comm_ref_set_user(in->ref, NULL);
     comm_ref_release(in->ref);
-    g_free(in);
+    pool_put(&m->inst_pool, in);
 }
 
 /* The ref's state, as the instance keeps it: when made, and whenever the
@@ -691,7 +787,7 @@ static inst *inst_get(match_ctx *m, comm_ref *ref)
 {
     inst *in = comm_ref_user(ref);
     if (!in) {
-        in = g_new0(inst, 1);
+        in = pool_get(&m->inst_pool);
         in->ref = comm_ref_hold(ref);
         in->seq = m->next_inst_seq++;
         inst_sync(in);
@@ -845,6 +941,7 @@ G_GNUC_NO_INLINE static bool infer(match_ctx *m, inst *in, mop *w, const GPtrArr
         }
     }
     uint64_t id = comm_ref_id(in->ref);
+    dgroup_index(m);
     dgroup *g = dgroup_find(m, id, w->rank);
     chan *ch = g ? infer_pick(g, src, w->tag) : NULL;
     if (!ch) {
@@ -1015,16 +1112,18 @@ static void sweep(match_ctx *m)
     if (htab_size(&m->insts) > m->inst_limit) {
         size_t n;
         inst **v = inst_list(m, &n);
+        bool freed = false;
         for (size_t i = 0; i < n; i++) {
             if (inst_empty(v[i]) && !v[i]->used) {
                 inst_unindex(m, v[i]);
-                inst_free(v[i]);
+                inst_free(m, v[i]);
+                freed = true;
             } else {
                 v[i]->used = false;
             }
         }
         g_free(v);
-        m->n_inst_sweeps++; /* what the ranks noted may be gone */
+        if (freed) m->n_inst_sweeps++; /* what the ranks noted may be gone */
         m->inst_limit = MAX(SWEEP_MIN_INSTS, 2 * htab_size(&m->insts));
     }
 }
@@ -1282,6 +1381,80 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
 
 /* ------------------------------------------------------------ queries */
 
+void match_prefetch_rank(const match_ctx *m, uint32_t rank, int request)
+{
+    if (rank >= m->n_ranks) return;
+    const mrank *r = &m->ranks[rank];
+    __builtin_prefetch(&r->epoch);
+    if ((uint32_t)request < REQTAB_INLINE) __builtin_prefetch(&r->reqs.slot[request]);
+}
+
+/* What a chase fetches at its next step (match_chase_step). */
+enum {
+    CHASE_NONE,
+    CHASE_SEND_CHAN,     /* a send's channel, then the receive it would pair with */
+    CHASE_RECV_CHAN,     /* a receive's channel */
+    CHASE_COMPLETE_CHAN, /* a completed receive's channel, then the send */
+    CHASE_OP,            /* an op's first line */
+    CHASE_OP2            /* an op, both lines */
+};
+
+/* Pointers read here may be stale (a slot's op of long ago, a channel freed
+ * by a sweep): they still point into the pools, and are only fetched,
+ * never followed further than another fetch. */
+void match_chase_start(const match_ctx *m, uint32_t rank, match_hint h, int comm, int peer, int tag, int request,
+                       match_chase *c)
+{
+    c->at = NULL;
+    c->state = CHASE_NONE;
+    if (rank >= m->n_ranks) return;
+    const mrank *r = &m->ranks[rank];
+    const mop *cur = (uint32_t)request < REQTAB_INLINE ? r->reqs.slot[request].cur : NULL;
+    if (h == MATCH_HINT_COMPLETE) {
+        if (!cur) return;
+        __builtin_prefetch(cur);
+        __builtin_prefetch((const char *)cur + 64);
+        c->at = (const void *const *)&cur->chan;
+        c->state = CHASE_COMPLETE_CHAN;
+        return;
+    }
+    if (cur) __builtin_prefetch(cur); /* req_bind reads the op the id had last */
+    if (r->epoch != inst_epoch(m)) return;
+    for (int i = 0; i < 2; i++) {
+        const inst *in = r->inst[i];
+        if (in && r->handle[i] == comm) {
+            chan *const *near = &in->near[h == MATCH_HINT_SEND ? OP_SEND : OP_RECV][near_slot(peer, tag)];
+            __builtin_prefetch(in);
+            __builtin_prefetch(near);
+            c->at = (const void *const *)near;
+            c->state = h == MATCH_HINT_SEND ? CHASE_SEND_CHAN : CHASE_RECV_CHAN;
+            return;
+        }
+    }
+}
+
+void match_chase_step(match_chase *c)
+{
+    const void *x = c->at ? *c->at : NULL;
+    uint8_t state = c->state;
+    c->at = NULL;
+    c->state = CHASE_NONE;
+    if (!x) return;
+    __builtin_prefetch(x);
+    switch (state) {
+    case CHASE_SEND_CHAN:
+        c->at = (const void *const *)&((const chan *)x)->recvs.head;
+        c->state = CHASE_OP;
+        break;
+    case CHASE_COMPLETE_CHAN:
+        c->at = (const void *const *)&((const chan *)x)->sends.head;
+        c->state = CHASE_OP2;
+        break;
+    case CHASE_OP2: __builtin_prefetch((const char *)x + 64); break;
+    default: break;
+    }
+}
+
 int64_t match_low_watermark(const match_ctx *m)
 {
     return m && m->heap->len ? ((const mop *)m->heap->pdata[0])->time : INT64_MAX;
@@ -1320,7 +1493,7 @@ slog_status match_finish(match_ctx *m)
                 op_drop_local(m, o, MATCH_UNMATCHED_NO_STATUS, in->ref);
         }
         while (!oq_empty(&in->deferred)) op_drop_local(m, oq_head(&in->deferred), MATCH_UNMATCHED_BAD_COMM, in->ref);
-        inst_free(in);
+        inst_free(m, in);
     }
     g_free(insts);
     /* 3. Receives never completed are taken to have got their message (the
@@ -1340,7 +1513,7 @@ slog_status match_finish(match_ctx *m)
             op_drop(m, o, o->completed ? MATCH_UNMATCHED_RECV : MATCH_UNMATCHED_INCOMPLETE, key.src, key.dst,
                     key.comm_id);
         }
-        chan_free(ch);
+        chan_free(m, ch);
     }
     g_free(chans);
     htab_free(&m->chans);
@@ -1374,7 +1547,7 @@ int match_stopped(const match_ctx *m)
 
 /* ------------------------------------------------------------ lifetime */
 
-static void chan_free(chan *ch)
+static void chan_free(match_ctx *m, chan *ch)
 {
     mop *o;
     while ((o = oq_head(&ch->sends))) {
@@ -1385,7 +1558,7 @@ static void chan_free(chan *ch)
         oq_remove(&ch->recvs, o);
         o->where = NULL, o->chan = NULL;
     }
-    g_free(ch);
+    pool_put(&m->chan_pool, ch);
 }
 
 match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
@@ -1398,6 +1571,9 @@ match_ctx *match_ctx_new(comm_ctx *comms, match_arrow_cb cb, void *user)
     htab_init(&m->insts);
     htab_init(&m->chans);
     htab_init(&m->dgroups);
+    pool_init(&m->mops, sizeof(mop));
+    pool_init(&m->chan_pool, sizeof(chan));
+    pool_init(&m->inst_pool, sizeof(inst));
     m->chan_limit = SWEEP_MIN_CHANS;
     m->inst_limit = SWEEP_MIN_INSTS;
     uint32_t n = comm_ctx_n_ranks(comms);
@@ -1430,7 +1606,7 @@ void match_ctx_free(match_ctx *m)
     for (size_t i = 0; i < n; i++) {
         free_queue_ops(m, &chans[i]->sends);
         free_queue_ops(m, &chans[i]->recvs);
-        chan_free(chans[i]);
+        chan_free(m, chans[i]);
     }
     g_free(chans);
     htab_free(&m->chans);
@@ -1438,7 +1614,7 @@ void match_ctx_free(match_ctx *m)
     for (size_t i = 0; i < n; i++) {
         free_queue_ops(m, &insts[i]->recvs);
         free_queue_ops(m, &insts[i]->deferred);
-        inst_free(insts[i]);
+        inst_free(m, insts[i]);
     }
     g_free(insts);
     htab_free(&m->insts);
@@ -1448,11 +1624,10 @@ void match_ctx_free(match_ctx *m)
     g_array_free(m->inits, TRUE);
     g_array_free(m->free_inits, TRUE);
     g_ptr_array_free(m->heap, TRUE);
-    while (m->free_mops) {
-        mop *next = m->free_mops->next_free;
-        g_free(m->free_mops);
-        m->free_mops = next;
-    }
+    g_free(m->free_mops);
+    pool_free(&m->mops);
+    pool_free(&m->chan_pool);
+    pool_free(&m->inst_pool);
     g_hash_table_destroy(m->unmatched);
     if (m->list) g_array_free(m->list, TRUE);
     g_free(m);

@@ -174,6 +174,25 @@ slog_status match_complete(match_ctx *m, uint32_t rank, uint32_t thread, int req
 slog_status match_cancel(match_ctx *m, uint32_t rank, int request);
 slog_status match_request_free(match_ctx *m, uint32_t rank, int request);
 
+/* Hints, for a caller that knows its next operations: fetch what an
+ * operation of rank will read, a step at a time, each step a few
+ * operations after the one before, reading only what that one fetched.
+ * First match_prefetch_rank(): its record and its request's slot (request
+ * may be MATCH_NO_REQUEST); then match_chase_start(): for a send or
+ * receive posted on comm to peer with tag, its communicator instance and
+ * channel cache slot; for a completion, the request's operation; then
+ * match_chase_step() twice: the channel, then the operation it would pair
+ * with. Nothing changes. */
+typedef enum match_hint { MATCH_HINT_SEND, MATCH_HINT_RECV, MATCH_HINT_COMPLETE } match_hint;
+typedef struct match_chase {
+    const void *const *at; /* where the pointer to fetch next is, or NULL */
+    uint8_t state;         /* what it points to (match.c) */
+} match_chase;
+void match_prefetch_rank(const match_ctx *m, uint32_t rank, int request);
+void match_chase_start(const match_ctx *m, uint32_t rank, match_hint h, int comm, int peer, int tag, int request,
+                       match_chase *c);
+void match_chase_step(match_chase *c);
+
 /* Smallest completion time among completed receives still waiting for their
  * send, or INT64_MAX. No arrow delivered later ends before it, so nodes
  * ending at or before min(merge time, this) can be written (seq.c gives it

@@ -364,6 +364,31 @@ static void test_disagree(void)
     comm_ctx_free(c);
 }
 
+/* Groups of many members find each member's place in them through an
+ * index (comm.c, obj_place): a dup of 300 ranks, split by parity, then
+ * each half split again with equal keys, which orders it by the places
+ * the first split gave. */
+static void test_large_groups(void)
+{
+    enum { N = 300 };
+    comm_ctx *c = comm_ctx_new(N);
+    for (uint32_t r = 0; r < N; r++) comm_record_dup(c, r, COMM_HANDLE_WORLD, 4);
+    for (uint32_t r = 0; r < N; r++) comm_record_split(c, r, 4, (int)(r % 2), -(int)r, 5);
+    for (uint32_t r = 0; r < N; r++) comm_record_split(c, r, 5, 0, 0, 6);
+    for (uint32_t r = 0; r < N; r++) {
+        CHECK_EQ(comm_ref_get_state(comm_ref_lookup(c, r, 4)), COMM_REF_RESOLVED);
+        CHECK_EQ(comm_ref_get_state(comm_ref_lookup(c, r, 6)), COMM_REF_RESOLVED);
+        CHECK_EQ(comm_ref_size(comm_ref_lookup(c, r, 6)), N / 2);
+        /* keys -rank: the highest rank of each parity first */
+        CHECK_EQ(comm_world_rank(c, r, 5, 0), (int)(N - 2 + r % 2));
+        for (int i = 0; i < N / 2; i++) CHECK_EQ(comm_world_rank(c, r, 6, i), comm_world_rank(c, r, 5, i));
+    }
+    comm_stats st;
+    comm_ctx_stats(c, &st);
+    CHECK_EQ(st.n_failed, 0);
+    comm_ctx_free(c);
+}
+
 int main(void)
 {
     RUN(test_predefined);
@@ -378,5 +403,6 @@ int main(void)
     RUN(test_intercomm_create_groups);
     RUN(test_merge_same_high);
     RUN(test_disagree);
+    RUN(test_large_groups);
     return 0;
 }
