@@ -244,20 +244,28 @@ static slog_status deliver_cached(qctx *x, const rd_node *d, int64_t lo, int64_t
         x->stats.bytes_read += d->node_size;
     }
     int64_t narrow_ns = x->q->flags & SLOG_QUERY_NARROW_NO_INFO ? x->q->pixel_ns : 0;
+    /* wanted() with the query's fields read once per node, and each
+     * record's interval found once for the window and its width */
+    const int64_t t0 = x->q->t0, t1 = x->q->t1;
+    const uint8_t *tls = x->q->timelines, *visited = x->visited;
+    const uint32_t shift = x->shift;
+    slog_drawable_cb cb = x->on_drawable;
+    uint64_t delivered = 0;
     for (uint32_t i = 0; i < e->n; i++) {
         const rd_rec *k = &e->recs[i];
         /* A mirror stands for its arrow only where the sender's block is
          * not read by this query. */
-        if (k->mirror && (!x->visited || x->visited[k->timeline >> x->shift])) continue;
+        if (k->mirror && (!visited || visited[k->timeline >> shift])) continue;
+        int64_t a = k->start < k->end ? k->start : k->end, b = k->start < k->end ? k->end : k->start;
+        if (a > t1 || b < t0) continue;
+        if (tls && !tls[k->timeline] && !(k->kind == SLOG_KIND_ARROW && tls[k->end_timeline])) continue;
         slog_drawable dr = {.start = k->start,
                             .end = k->end,
                             .timeline = k->timeline,
                             .end_timeline = k->end_timeline,
                             .category = k->category,
                             .kind = (slog_kind)k->kind};
-        if (!wanted(x->q, &dr)) continue;
-        uint64_t dur = (uint64_t)(k->end > k->start ? k->end - k->start : k->start - k->end);
-        if (k->kind != SLOG_KIND_EVENT && dur < (uint64_t)narrow_ns) {
+        if (k->kind != SLOG_KIND_EVENT && (uint64_t)(b - a) < (uint64_t)narrow_ns) {
             dr.n_info = 0;
             dr.info = NULL;
         } else {
@@ -267,12 +275,13 @@ static slog_status deliver_cached(qctx *x, const rd_node *d, int64_t lo, int64_t
             /* checked when the entry was made */
             (void)decode_drawable(r, &c, lo, hi, 0, &prev, &dr, x->info, &mirror);
         }
-        x->stats.drawables++;
-        if (x->on_drawable && x->on_drawable(x->user, &dr) == SLOG_STOP) {
+        delivered++;
+        if (cb && cb(x->user, &dr) == SLOG_STOP) {
             x->stopped = true;
             break;
         }
     }
+    x->stats.drawables += delivered;
     rd_cache_release(r, e);
     return SLOG_OK;
 }

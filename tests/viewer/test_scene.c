@@ -3,6 +3,7 @@
  * (pure), then queries, range statistics and search on a generated file
  * compared with a brute-force model of what gen.c wrote. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -562,10 +563,72 @@ static void test_file(const char *dir)
     unlink(path);
 }
 
+/* The draw order and the slot rows of a scene of many items and previews
+ * (runs of rising starts broken up, as a query delivers them, and slots
+ * made in no particular order), against the orders checked pairwise. */
+static void test_scene_orders(void)
+{
+    uint8_t kinds[3] = {SLOG_KIND_STATE, SLOG_KIND_ARROW, SLOG_KIND_EVENT};
+    enum { N_TL = 9, W = 50 };
+    sv_scene *s = sv_scene_new(0, 100000, W, N_TL, 3, kinds);
+    uint32_t rng = 12345;
+    for (int i = 0; i < 5000; i++) {
+        rng = rng * 1103515245u + 12345u;
+        uint32_t r = rng >> 8;
+        /* a new run every 40 items or so: starts rise inside a run */
+        int64_t a = (int64_t)(r % 97) * 1000 + (i % 40) * 20 + (int64_t)(r % 7);
+        uint32_t tl = r % N_TL, k = (r >> 4) % 3;
+        if (k == 0) add(s, SLOG_KIND_STATE, 0, tl, tl, a, a + 1 + (int64_t)(r % 3000));
+        if (k == 1) add(s, SLOG_KIND_ARROW, 1, tl, (tl + 1) % N_TL, a, a + 500);
+        if (k == 2) add(s, SLOG_KIND_EVENT, 2, tl, tl, a, a);
+    }
+    float ones[4] = {1, 1, 1, 1};
+    for (uint32_t t = N_TL; t-- > 0;)
+        for (uint32_t c = 0; c < 3; c++) {
+            if ((t + c) % 2) continue;
+            slog_preview_row row = {t, c, ones};
+            slog_preview p = {0, 40000 + 1000 * (int64_t)t, 0, 4, 1, &row, 0};
+            CHECK(sv_scene_add_preview(s, &p) == 0);
+        }
+    CHECK(sv_scene_finish(s) == 0);
+    uint8_t *seen = calloc(s->n_items, 1);
+    CHECK(seen != NULL);
+    for (size_t i = 0; i < s->n_items; i++) {
+        CHECK(s->order[i] < s->n_items && !seen[s->order[i]]);
+        seen[s->order[i]] = 1;
+        if (i == 0) continue;
+        const sv_item *x = &s->items[s->order[i - 1]], *y = &s->items[s->order[i]];
+        int rx = x->kind == SLOG_KIND_STATE ? 0 : x->kind == SLOG_KIND_EVENT ? 1 : 2;
+        int ry = y->kind == SLOG_KIND_STATE ? 0 : y->kind == SLOG_KIND_EVENT ? 1 : 2;
+        int before = rx != ry               ? rx < ry
+                     : x->depth != y->depth ? x->depth < y->depth
+                     : x->start != y->start ? x->start < y->start
+                                            : s->order[i - 1] < s->order[i];
+        CHECK(before);
+    }
+    free(seen);
+    /* slots in (timeline, category) order, each row where sv_scene_cols
+     * finds it, with its preview's columns */
+    CHECK(s->n_slots == 14);
+    for (size_t k = 1; k < s->n_slots; k++)
+        CHECK(s->slot_tl[k - 1] < s->slot_tl[k] ||
+              (s->slot_tl[k - 1] == s->slot_tl[k] && s->slot_cat[k - 1] < s->slot_cat[k]));
+    for (size_t k = 0; k < s->n_slots; k++) {
+        const float *cols = sv_scene_cols(s, s->slot_tl[k], s->slot_cat[k]);
+        CHECK(cols == s->cols + k * W);
+        /* the preview covers [0, 40000 + 1000 t): columns of 2000 ns */
+        int full = (40000 + 1000 * (int)s->slot_tl[k]) / 2000;
+        if (s->slot_cat[k] == 0) CHECK_NEAR(cols[full - 1], 1, 1e-6);
+        CHECK(cols[0] > 0 && cols[full - 1] > 0 && cols[full + 1] == 0);
+    }
+    sv_scene_free(s);
+}
+
 int main(int argc, char **argv)
 {
     test_aggregate();
     test_scene_pure();
+    test_scene_orders();
     test_file(argc > 1 ? argv[1] : ".");
     return 0;
 }

@@ -99,7 +99,9 @@ int sv_scene_add_item(sv_scene *s, const slog_drawable *d)
     return 0;
 }
 
-static float *slot_for(sv_scene *s, uint32_t tl, uint32_t cat)
+/* Out of line: fold_narrow finds an existing slot itself, and only a new
+ * one comes here. */
+__attribute__((noinline)) static float *slot_for(sv_scene *s, uint32_t tl, uint32_t cat)
 {
     if (tl >= s->n_timelines || cat >= s->n_categories) return NULL;
     int32_t *so = &s->slot_of[(size_t)tl * s->n_categories + cat];
@@ -263,13 +265,19 @@ int sv_scene_finish(sv_scene *s)
     s->tl_first_slot = calloc((size_t)s->n_timelines + 1, sizeof(size_t));
     if (!s->tl_first_slot) return -1;
     if (s->n_slots) {
+        /* The rows are put in order where they are, a cycle of the
+         * permutation at a time through one spare row: a second array of
+         * every row would be new pages to fault in and clear each frame. */
+        size_t w = (size_t)s->width;
         uint32_t *perm = malloc(sizeof(uint32_t) * s->n_slots);
-        float *cols = malloc(sizeof(float) * s->n_slots * (size_t)s->width);
+        uint8_t *placed = calloc(s->n_slots, 1);
+        float *spare = malloc(sizeof(float) * w);
         uint32_t *tl = malloc(sizeof(uint32_t) * s->n_slots);
         uint32_t *cat = malloc(sizeof(uint32_t) * s->n_slots);
-        if (!perm || !cols || !tl || !cat) {
+        if (!perm || !placed || !spare || !tl || !cat) {
             free(perm);
-            free(cols);
+            free(placed);
+            free(spare);
             free(tl);
             free(cat);
             return -1;
@@ -278,18 +286,34 @@ int sv_scene_finish(sv_scene *s)
         qsort(perm, s->n_slots, sizeof(uint32_t), cmp_slot);
         for (size_t i = 0; i < s->n_slots; i++) {
             uint32_t o = perm[i];
-            memcpy(cols + i * s->width, s->cols + (size_t)o * s->width, sizeof(float) * (size_t)s->width);
             tl[i] = s->slot_tl[o];
             cat[i] = s->slot_cat[o];
             s->slot_of[(size_t)tl[i] * s->n_categories + cat[i]] = (int32_t)i;
         }
+        /* row i takes row perm[i]: follow each cycle from its first row */
+        for (size_t i = 0; i < s->n_slots; i++) {
+            if (placed[i] || perm[i] == i) continue;
+            memcpy(spare, s->cols + i * w, sizeof(float) * w);
+            size_t j = i;
+            while (perm[j] != i) {
+                memcpy(s->cols + j * w, s->cols + (size_t)perm[j] * w, sizeof(float) * w);
+                placed[j] = 1;
+                j = perm[j];
+            }
+            memcpy(s->cols + j * w, spare, sizeof(float) * w);
+            placed[j] = 1;
+        }
         free(perm);
-        free(s->cols);
+        free(placed);
+        free(spare);
         free(s->slot_tl);
         free(s->slot_cat);
-        s->cols = cols;
         s->slot_tl = tl;
         s->slot_cat = cat;
+        if (s->cap_slots > s->n_slots) {
+            float *c = realloc(s->cols, sizeof(float) * s->n_slots * w);
+            if (c) s->cols = c;
+        }
         s->cap_slots = s->n_slots;
     }
     /* counting pass for the per-timeline slot ranges */
@@ -313,6 +337,11 @@ typedef struct query_ctx {
     int skip;
     int64_t skip_upto;
     double per_ns; /* 1 / s->pixel_ns: a state's weight per ns */
+    /* The scene's window as on_drawable's narrow path reads it: t0 and
+     * pixel_ns, the width as a double, per_ns * pixel_ns (what slog_spread
+     * adds per column), and whether narrow drawables are folded at all. */
+    double t0, pixel_ns, width, per_col;
+    int fold;
 } query_ctx;
 
 static int should_stop(query_ctx *c)
@@ -326,31 +355,45 @@ static int should_stop(query_ctx *c)
     return 0;
 }
 
-static slog_cb_result on_drawable(void *user, const slog_drawable *d)
+/* A drawable narrower than a pixel into its slot's columns: the arithmetic
+ * of slog_spread (states) and of a count at the start's column (arrows),
+ * with the window's values read once per query rather than per call. */
+static slog_cb_result fold_narrow(query_ctx *c, const slog_drawable *d)
 {
-    query_ctx *c = user;
     sv_scene *s = c->s;
-    if (c->skip && (d->start < d->end ? d->start : d->end) <= c->skip_upto) return SLOG_CONTINUE;
-    /* A drawable narrower than a pixel (stored high in the tree because it
-     * straddles a node boundary) is folded into the pixel columns like the
-     * previews around it; it is drawn as itself once it is wide enough. */
-    double dur = (double)(d->end > d->start ? d->end - d->start : d->start - d->end);
-    if (s->pixel_ns >= 1 && dur < s->pixel_ns && d->kind != SLOG_KIND_EVENT) {
-        float *cols = slot_for(s, d->timeline, d->category);
-        if (!cols) {
-            if (d->timeline >= s->n_timelines || d->category >= s->n_categories) return SLOG_CONTINUE;
-            c->failed = 1;
-            return SLOG_STOP;
-        }
-        if (d->kind == SLOG_KIND_STATE) {
-            /* sv_aggregate_interval(..., 1) without its division per call */
-            slog_spread(cols, (uint32_t)s->width, s->t0, s->pixel_ns, (double)d->start, (double)d->end, c->per_ns);
-        } else {
-            double x = ((double)d->start - s->t0) / s->pixel_ns;
-            if (x >= 0 && x < s->width) cols[(int)x] += 1;
-        }
-        return should_stop(c) ? SLOG_STOP : SLOG_CONTINUE;
+    if (d->timeline >= s->n_timelines || d->category >= s->n_categories) return SLOG_CONTINUE;
+    int32_t so = s->slot_of[(size_t)d->timeline * s->n_categories + d->category];
+    float *cols = so >= 0 ? s->cols + (size_t)so * s->width : slot_for(s, d->timeline, d->category);
+    if (!cols) {
+        c->failed = 1;
+        return SLOG_STOP;
     }
+    double a = (double)d->start;
+    if (d->kind == SLOG_KIND_STATE) {
+        double b = (double)d->end;
+        if (b > a) {
+            double x0 = (a - c->t0) / c->pixel_ns, x1 = (b - c->t0) / c->pixel_ns;
+            if (x1 > 0 && x0 < c->width) {
+                if (x0 < 0) x0 = 0;
+                if (x1 > c->width) x1 = c->width;
+                uint32_t i0 = (uint32_t)x0;
+                if (x1 <= (double)i0 + 1)
+                    cols[i0] += (float)(c->per_col * (x1 - x0));
+                else /* across a column boundary: the general case */
+                    slog_spread(cols, (uint32_t)s->width, c->t0, c->pixel_ns, a, b, c->per_ns);
+            }
+        }
+    } else {
+        double x = (a - c->t0) / c->pixel_ns;
+        if (x >= 0 && x < c->width) cols[(int)x] += 1;
+    }
+    return should_stop(c) ? SLOG_STOP : SLOG_CONTINUE;
+}
+
+/* A drawable kept as an item. Out of line: the narrow path, taken by most
+ * drawables of a wide window, then saves no registers for it. */
+__attribute__((noinline)) static slog_cb_result add_wide(query_ctx *c, const slog_drawable *d)
+{
     if (sv_scene_add_item(c->s, d)) {
         c->failed = 1;
         return SLOG_STOP;
@@ -360,6 +403,18 @@ static slog_cb_result on_drawable(void *user, const slog_drawable *d)
         return SLOG_STOP;
     }
     return should_stop(c) ? SLOG_STOP : SLOG_CONTINUE;
+}
+
+static slog_cb_result on_drawable(void *user, const slog_drawable *d)
+{
+    query_ctx *c = user;
+    if (c->skip && (d->start < d->end ? d->start : d->end) <= c->skip_upto) return SLOG_CONTINUE;
+    /* A drawable narrower than a pixel (stored high in the tree because it
+     * straddles a node boundary) is folded into the pixel columns like the
+     * previews around it; it is drawn as itself once it is wide enough. */
+    double dur = (double)(d->end > d->start ? d->end - d->start : d->start - d->end);
+    if (c->fold && dur < c->pixel_ns && d->kind != SLOG_KIND_EVENT) return fold_narrow(c, d);
+    return add_wide(c, d);
 }
 
 static slog_cb_result on_preview(void *user, const slog_preview *p)
@@ -444,7 +499,15 @@ sv_scene *sv_scene_query(slog_reader *r, double t0, double t1, int width, const 
             if (!s->covered) goto nomem_scene;
             memcpy(s->covered, timelines, fi->n_timelines);
         }
-        c = (query_ctx){.s = s, .cancel = cancel, .cancel_user = cancel_user, .per_ns = 1 / s->pixel_ns};
+        c = (query_ctx){.s = s,
+                        .cancel = cancel,
+                        .cancel_user = cancel_user,
+                        .per_ns = 1 / s->pixel_ns,
+                        .t0 = s->t0,
+                        .pixel_ns = s->pixel_ns,
+                        .width = (double)(uint32_t)s->width,
+                        .per_col = 1 / s->pixel_ns * s->pixel_ns,
+                        .fold = s->pixel_ns >= 1};
         slog_query q = {0};
         q.t0 = (int64_t)floor(s->t0);
         q.t1 = (int64_t)ceil(s->t1);
