@@ -192,9 +192,9 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
         dumpi_call_completions(c, &dc);
     else
         dc.n = 0;
-    int64_t bytes = p->bytes_shared ? call_bytes(r->f, c, p->a.i_count, p->a.i_datatype) : SLOG_INFO_UNKNOWN;
+    int64_t bytes = p->bytes_shared ? call_bytes(r->types, c, p->a.i_count, p->a.i_datatype) : SLOG_INFO_UNKNOWN;
     op_target t = {.list = l, .key = key};
-    call_ops(p, r->f, c, &dc, t0, bytes, &r->sends, op_slot, &t);
+    call_ops(p, r->types, c, &dc, t0, bytes, &r->sends, op_slot, &t);
     if (t.nomem) {
         out_of_memory(b, r, "listing matching operations");
         return;
@@ -208,7 +208,7 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
                        .end = key,
                        .n_info = p->n_fields,
                        .info = info};
-    call_state_info(p, r->f, &cv, c, &dc, bytes, info);
+    call_state_info(p, r->types, &cv, c, &dc, bytes, info);
     r->n_states++;
     if (slog_batch_add(batch, &d) != SLOG_OK) out_of_memory(b, r, "for a batch");
 }
