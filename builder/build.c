@@ -104,6 +104,24 @@ void build_progress(builder *b, int final)
     fflush(b->err);
 }
 
+/* f's datatype sizes, as a table shared with every rank file that has
+ * the same (volume.h). The last tables made are compared, newest first
+ * (files of one run nearly always agree), and only a few: files that all
+ * differ get tables of their own, not a quadratic search. */
+static const type_sizes *types_of(builder *b, const dumpi_file *f)
+{
+    type_sizes t;
+    type_sizes_of(f, &t);
+    if (!b->type_tables) b->type_tables = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = b->type_tables->len, k = 0; i-- > 0 && k++ < 8;) {
+        const type_sizes *o = g_ptr_array_index(b->type_tables, i);
+        if (!memcmp(o, &t, sizeof t)) return o;
+    }
+    type_sizes *n = g_memdup2(&t, sizeof t);
+    g_ptr_array_add(b->type_tables, n);
+    return n;
+}
+
 /* Every rank's file is read through a window of its own, so their sum
  * is the builder's largest allocation: a thousand ranks at the decoder's
  * default 256 KiB would take 256 MiB. Windows shrink to keep the sum near
@@ -799,6 +817,7 @@ static void free_builder(builder *b)
         comm_table_free(&r->comms);
     }
     g_free(b->ranks);
+    if (b->type_tables) g_ptr_array_free(b->type_tables, TRUE);
     if (b->timelines) g_hash_table_destroy(b->timelines);
     if (b->user_cats) g_hash_table_destroy(b->user_cats);
 }
@@ -870,6 +889,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         if (transient) dumpi_file_set_transient(r->f, 1);
         dumpi_file_skip_cpu_times(r->f); /* the timelines are wall time */
         dumpi_file_set_window(r->f, window);
+        r->types = types_of(b, r->f);
         s->input_bytes += dumpi_file_size(r->f);
         take_footer(r, &b->footer_records, &b->footer_rows, &footers, b->sampled);
         if (!dumpi_file_has_index(r->f))

@@ -97,6 +97,7 @@ typedef enum rank_state {
 
 typedef struct rank_in {
     dumpi_file *f;
+    const type_sizes *types; /* f's, shared (builder's type_tables) */
     dumpi_call head;
     uint32_t rank;
     rank_state state;
@@ -191,6 +192,7 @@ typedef struct user_frame {
 } user_frame;
 
 typedef struct builder {
+    GPtrArray *type_tables; /* the ranks' distinct type_sizes (owned) */
     const build_options *o;
     build_summary *s;
     FILE *err;

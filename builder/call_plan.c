@@ -164,14 +164,14 @@ void match_op_run(match_ctx *m, uint32_t rank, const match_op *op, int64_t done_
     }
 }
 
-int64_t call_bytes(const dumpi_file *f, const dumpi_call *c, int i_count, int i_type)
+int64_t call_bytes(const type_sizes *ts, const dumpi_call *c, int i_count, int i_type)
 {
     if (i_count < 0 || i_type < 0 || !c->args[i_count].present || !c->args[i_type].present) return SLOG_INFO_UNKNOWN;
     int64_t count = c->args[i_count].i;
     int32_t type = (int32_t)c->args[i_type].i;
-    /* Only predefined datatypes (ids below 28) have a size that means the
-     * payload; derived types would need the type map replayed. */
-    int32_t size = type >= 0 && type < 28 ? dumpi_file_datatype_size(f, type) : -1;
+    /* Only predefined datatypes have a size that means the payload;
+     * derived types would need the type map replayed. */
+    int32_t size = type_size(ts, type);
     if (size <= 0 || count < 0) return SLOG_INFO_UNKNOWN;
     return count * size;
 }
@@ -210,7 +210,7 @@ static inline void set_status(match_op *op, const dumpi_status *ds)
     op->st_cancelled = ds->cancelled != 0;
 }
 
-void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const dumpi_completions *dc, int64_t t0,
+void call_ops(const fn_plan *p, const type_sizes *ts, const dumpi_call *c, const dumpi_completions *dc, int64_t t0,
               int64_t bytes, send_reqs *sends, op_slot_fn slot, void *user)
 {
     /* programs poll with MPI_Testany in loops, nearly always completing
@@ -251,7 +251,7 @@ void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const 
         op = new_op(slot, user, OP_SEND, c, comm, t0);
         op->peer = (int)arg_or(c, p->a.i_dest, MATCH_PROC_NULL);
         op->tag = (int)arg_or(c, p->a.i_sendtag, 0);
-        op->bytes = p->a.i_sendcount >= 0 ? call_bytes(f, c, p->a.i_sendcount, p->a.i_sendtype) : bytes;
+        op->bytes = p->a.i_sendcount >= 0 ? call_bytes(ts, c, p->a.i_sendcount, p->a.i_sendtype) : bytes;
         int64_t recv_bytes = op->bytes;
         op = new_op(slot, user, OP_RECV, c, comm, t0);
         op->peer = (int)arg_or(c, p->a.i_source, MATCH_ANY_SOURCE);
@@ -322,7 +322,7 @@ bool call_poll_failed(const dumpi_call *c, const fn_plan *p)
     return false;
 }
 
-void call_state_info(const fn_plan *p, const dumpi_file *f, const comm_view *cv, const dumpi_call *c,
+void call_state_info(const fn_plan *p, const type_sizes *ts, const comm_view *cv, const dumpi_call *c,
                      const dumpi_completions *dc, int64_t bytes, int64_t *info)
 {
     for (uint32_t i = 0; i < p->n_plain; i++) {
@@ -331,7 +331,7 @@ void call_state_info(const fn_plan *p, const dumpi_file *f, const comm_view *cv,
     }
     if (!p->n_computed) return;
     int64_t sent = SLOG_INFO_UNKNOWN, received = SLOG_INFO_UNKNOWN;
-    if (p->volume.sent) volume_of(&p->volume, &p->a, f, cv, c, &sent, &received);
+    if (p->volume.sent) volume_of(&p->volume, &p->a, ts, cv, c, &sent, &received);
     for (uint32_t i = 0; i < p->n_computed; i++) {
         uint32_t k = p->computed_slot[i];
         int64_t v = SLOG_INFO_UNKNOWN;
@@ -339,7 +339,7 @@ void call_state_info(const fn_plan *p, const dumpi_file *f, const comm_view *cv,
         case F_BYTES:
             v = p->bytes_shared
                     ? bytes
-                    : call_bytes(f, c, p->a.i_count >= 0 ? p->a.i_count : p->a.i_sendcount, p->i_bytes_type);
+                    : call_bytes(ts, c, p->a.i_count >= 0 ? p->a.i_count : p->a.i_sendcount, p->i_bytes_type);
             break;
         case F_SENT: v = sent; break;
         case F_RECEIVED: v = received; break;

@@ -141,9 +141,9 @@ typedef struct match_op {
  * m. */
 void match_op_run(match_ctx *m, uint32_t rank, const match_op *op, int64_t done_time);
 
-/* count x datatype size of the record's count/datatype pair, or
- * SLOG_INFO_UNKNOWN. */
-int64_t call_bytes(const dumpi_file *f, const dumpi_call *c, int i_count, int i_type);
+/* count x datatype size (ts: the rank file's, volume.h) of the record's
+ * count/datatype pair, or SLOG_INFO_UNKNOWN. */
+int64_t call_bytes(const type_sizes *ts, const dumpi_call *c, int i_count, int i_type);
 
 /* Where call_ops() puts each operation: a slot to fill, valid until the
  * next call. */
@@ -155,7 +155,7 @@ typedef struct send_reqs send_reqs;
  * build's time axis; dc: its completions; bytes: the plan's shared count x
  * size). With sends (a lane's, send_reqs.h), it keeps that set and leaves
  * out the completions of the sends in it; NULL: every operation. */
-void call_ops(const fn_plan *p, const dumpi_file *f, const dumpi_call *c, const dumpi_completions *dc, int64_t t0,
+void call_ops(const fn_plan *p, const type_sizes *ts, const dumpi_call *c, const dumpi_completions *dc, int64_t t0,
               int64_t bytes, send_reqs *sends, op_slot_fn slot, void *user);
 
 /* A poll that found nothing: Test/Testany/Testall/Iprobe flag 0, Testsome
@@ -164,7 +164,7 @@ bool call_poll_failed(const dumpi_call *c, const fn_plan *p);
 
 /* The info values (p->n_fields of them) of record c's state; cv is the
  * communicator the record names (comm_view.h). */
-void call_state_info(const fn_plan *p, const dumpi_file *f, const comm_view *cv, const dumpi_call *c,
+void call_state_info(const fn_plan *p, const type_sizes *ts, const comm_view *cv, const dumpi_call *c,
                      const dumpi_completions *dc, int64_t bytes, int64_t *info);
 
 /* The communicator handle record c names (COMM_WORLD when none). */

@@ -31,10 +31,21 @@ void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_
         s->is_inter = comm_ref_is_inter(ref);
         s->size = s->is_inter ? -1 : comm_ref_size(ref);
         s->n_peers = comm_ref_peer_size(ref);
-        s->peers = g_new(int32_t, s->n_peers > 0 ? s->n_peers : 1);
+        /* Peers that step evenly (a dup of WORLD, a row of a grid) need no
+         * array: thousands of ranks' copies of one would each miss the
+         * cache where one sum does not. */
+        s->first = s->n_peers > 0 ? comm_ref_world_rank(ref, 0) : 0;
+        int64_t step = s->n_peers > 1 ? (int64_t)comm_ref_world_rank(ref, 1) - s->first : 0;
+        bool even = step >= INT32_MIN && step <= INT32_MAX;
+        s->step = even ? (int32_t)step : 0;
         for (int i = 0; i < s->n_peers; i++) {
-            s->peers[i] = comm_ref_world_rank(ref, i);
-            if (!s->is_inter && s->peers[i] == (int32_t)rank && s->own_rank < 0) s->own_rank = i;
+            int32_t w = comm_ref_world_rank(ref, i);
+            if (even && w != (int64_t)s->first + (int64_t)i * s->step) even = false;
+            if (!s->is_inter && w == (int32_t)rank && s->own_rank < 0) s->own_rank = i;
+        }
+        if (!even) {
+            s->peers = g_new(int32_t, s->n_peers);
+            for (int i = 0; i < s->n_peers; i++) s->peers[i] = comm_ref_world_rank(ref, i);
         }
     }
     atomic_store_explicit(&s->usable_from, from, memory_order_release);
@@ -44,6 +55,8 @@ void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_
 void comm_table_init(comm_table *t)
 {
     htab_init(&t->handles);
+    t->predef_bound = false;
+    t->last_snap = NULL;
 }
 
 void comm_table_free(comm_table *t)
@@ -57,6 +70,8 @@ void comm_table_free(comm_table *t)
 
 void comm_table_bind(comm_table *t, int handle, comm_snap *s)
 {
+    if (t->last_snap && t->last_handle == handle) t->last_snap = NULL;
+    if (handle == COMM_HANDLE_WORLD || handle == COMM_HANDLE_SELF) t->predef_bound = true;
     comm_snap_unref(htab_put(&t->handles, (uint32_t)handle, s));
 }
 
@@ -64,6 +79,7 @@ void comm_table_unbind(comm_table *t, int handle)
 {
     /* as comm_record_free(): the predefined ones stay */
     if (handle == COMM_HANDLE_WORLD || handle == COMM_HANDLE_SELF) return;
+    if (t->last_snap && t->last_handle == handle) t->last_snap = NULL;
     comm_snap_unref(htab_remove(&t->handles, (uint32_t)handle));
 }
 
@@ -72,9 +88,29 @@ comm_view comm_view_replay(comm_ctx *ctx, uint32_t rank, int comm)
     return (comm_view){.kind = VIEW_REPLAY, .rank = rank, .ctx = ctx, .comm = comm};
 }
 
-bool comm_view_lane(const comm_table *t, uint32_t rank, uint32_t n_ranks, int comm, uint64_t leaf, comm_view *out)
+static void view_snap(comm_view *out, const comm_table *t)
+{
+    out->kind = VIEW_SNAP;
+    out->state = t->last_state;
+    out->size = t->last_size;
+    out->own_rank = t->last_own_rank;
+    out->n_peers = t->last_n_peers;
+    out->peers = t->last_peers;
+    out->first = t->last_first;
+    out->step = t->last_step;
+}
+
+bool comm_view_lane(comm_table *t, uint32_t rank, uint32_t n_ranks, int comm, uint64_t leaf, comm_view *out)
 {
     *out = (comm_view){.kind = VIEW_NONE, .rank = rank, .n_ranks = n_ranks, .comm = comm};
+    if (!t->predef_bound && (comm == COMM_HANDLE_WORLD || comm == COMM_HANDLE_SELF)) {
+        out->kind = comm == COMM_HANDLE_WORLD ? VIEW_WORLD : VIEW_SELF; /* as unbound below */
+        return true;
+    }
+    if (t->last_snap && t->last_handle == comm && t->last_from <= leaf) {
+        view_snap(out, t);
+        return true;
+    }
     const comm_snap *s = htab_get(&t->handles, (uint32_t)comm);
     if (!s) {
         /* unbound: the predefined ones, or a handle the replay does not
@@ -85,8 +121,17 @@ bool comm_view_lane(const comm_table *t, uint32_t rank, uint32_t n_ranks, int co
     }
     uint64_t ready = atomic_load_explicit(&((comm_snap *)s)->usable_from, memory_order_acquire);
     if (ready == NOT_PUBLISHED || ready > leaf) return false;
-    out->kind = VIEW_SNAP;
-    out->snap = s;
+    t->last_handle = comm;
+    t->last_snap = s;
+    t->last_from = ready;
+    t->last_state = s->state;
+    t->last_size = s->size;
+    t->last_own_rank = s->own_rank;
+    t->last_n_peers = s->n_peers;
+    t->last_peers = s->peers;
+    t->last_first = s->first;
+    t->last_step = s->step;
+    view_snap(out, t);
     return true;
 }
 
@@ -98,8 +143,8 @@ int comm_view_world_rank(const comm_view *v, int local)
     case VIEW_WORLD: return local >= 0 && (uint32_t)local < v->n_ranks ? local : COMM_RANK_INVALID;
     case VIEW_SELF: return local == 0 ? (int)v->rank : COMM_RANK_INVALID;
     case VIEW_SNAP:
-        if (v->snap->state != COMM_REF_RESOLVED) return COMM_RANK_INVALID; /* failed */
-        return local >= 0 && local < v->snap->n_peers ? v->snap->peers[local] : COMM_RANK_INVALID;
+        if (v->state != COMM_REF_RESOLVED || local < 0 || local >= v->n_peers) return COMM_RANK_INVALID; /* failed */
+        return v->peers ? v->peers[local] : (int)((int64_t)v->first + (int64_t)local * v->step);
     case VIEW_NONE: break;
     }
     return COMM_RANK_INVALID;
@@ -114,7 +159,7 @@ int comm_view_size(const comm_view *v)
     }
     case VIEW_WORLD: return (int)v->n_ranks;
     case VIEW_SELF: return 1;
-    case VIEW_SNAP: return v->snap->size;
+    case VIEW_SNAP: return v->size;
     case VIEW_NONE: break;
     }
     return -1;
@@ -132,7 +177,7 @@ int comm_view_own_rank(const comm_view *v)
     }
     case VIEW_WORLD: return (int)v->rank;
     case VIEW_SELF: return 0;
-    case VIEW_SNAP: return v->snap->own_rank;
+    case VIEW_SNAP: return v->own_rank;
     case VIEW_NONE: break;
     }
     return -1;

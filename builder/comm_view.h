@@ -35,11 +35,12 @@ typedef struct comm_snap {
     atomic_int refs;
     int state; /* comm_ref_state once published */
     bool is_inter;
-    int size;       /* the local group's, -1 unless resolved */
-    int own_rank;   /* the rank's place in it, -1 unknown */
-    int n_peers;    /* the group p2p peers are in (the remote
+    int size;            /* the local group's, -1 unless resolved */
+    int own_rank;        /* the rank's place in it, -1 unknown */
+    int n_peers;         /* the group p2p peers are in (the remote
                                   * one of an intercommunicator) */
-    int32_t *peers; /* their world ranks */
+    int32_t *peers;      /* their world ranks; NULL when they step evenly: */
+    int32_t first, step; /* peer i is first + i * step */
 } comm_snap;
 
 comm_snap *comm_snap_new(void);
@@ -53,7 +54,19 @@ void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_
 /* A rank's handles as its lane sees them. WORLD and SELF are implicit
  * until a creation call rebinds them (comm.c replaces bindings too). */
 typedef struct comm_table {
-    htab handles; /* handle -> comm_snap* (references) */
+    htab handles;      /* handle -> comm_snap* (references) */
+    bool predef_bound; /* WORLD or SELF rebound: look them up too */
+    /* The handle last found published, so that the common case reads
+     * neither the table's slots nor the snapshot (a lane visits thousands
+     * of ranks a slab, each for a few records): a published snapshot no
+     * longer changes, and a published snapshot stays usable in later
+     * leaves. last_snap NULL: none. */
+    int last_handle;
+    const comm_snap *last_snap;
+    uint64_t last_from;
+    int last_state, last_size, last_own_rank, last_n_peers;
+    const int32_t *last_peers;
+    int32_t last_first, last_step;
 } comm_table;
 
 void comm_table_init(comm_table *t);
@@ -73,14 +86,18 @@ typedef struct comm_view {
     uint32_t n_ranks; /* VIEW_WORLD */
     comm_ctx *ctx;    /* VIEW_REPLAY: asked for (rank, comm) */
     int comm;
-    const comm_snap *snap; /* VIEW_SNAP */
+    /* VIEW_SNAP: the snapshot's fields, copied (comm_table's last
+     * handle holds them without reading the snapshot) */
+    int state, size, own_rank, n_peers;
+    const int32_t *peers;
+    int32_t first, step;
 } comm_view;
 
 /* The sequential step's view of handle comm on rank. */
 comm_view comm_view_replay(comm_ctx *ctx, uint32_t rank, int comm);
 /* A lane's: false when the record must go to the sequential step (the
  * handle's communicator is not published for leaf yet). */
-bool comm_view_lane(const comm_table *t, uint32_t rank, uint32_t n_ranks, int comm, uint64_t leaf, comm_view *out);
+bool comm_view_lane(comm_table *t, uint32_t rank, uint32_t n_ranks, int comm, uint64_t leaf, comm_view *out);
 
 /* comm_world_rank() of comm.h for the viewed communicator. */
 int comm_view_world_rank(const comm_view *v, int local_rank);

@@ -301,9 +301,9 @@ static void deferred(builder *b, rank_in *r, const dumpi_call *c, comm_snap *sna
         dumpi_call_completions(c, &dc);
     else
         dc.n = 0;
-    int64_t bytes = p->bytes_shared ? call_bytes(r->f, c, p->a.i_count, p->a.i_datatype) : SLOG_INFO_UNKNOWN;
+    int64_t bytes = p->bytes_shared ? call_bytes(r->types, c, p->a.i_count, p->a.i_datatype) : SLOG_INFO_UNKNOWN;
     op_runner run = {.b = b, .rank = r->rank, .done_time = t1};
-    call_ops(p, r->f, c, &dc, t0, bytes, NULL, run_slot, &run);
+    call_ops(p, r->types, c, &dc, t0, bytes, NULL, run_slot, &run);
     if (run.pending) match_op_run(b->match, r->rank, &run.op, t1);
     int64_t info[SLOG_MAX_FIELDS];
     slog_drawable d = {.timeline = tl, .end_timeline = tl, .info = info};
@@ -319,7 +319,7 @@ static void deferred(builder *b, rank_in *r, const dumpi_call *c, comm_snap *sna
         d.end = t1;
         d.n_info = p->n_fields;
         comm_view cv = comm_view_replay(b->comms, r->rank, call_comm(p, c));
-        call_state_info(p, r->f, &cv, c, &dc, bytes, info);
+        call_state_info(p, r->types, &cv, c, &dc, bytes, info);
         b->s->n_states++;
     }
     emit(b, &d);

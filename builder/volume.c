@@ -75,10 +75,15 @@ int volume_plan_for(uint16_t label, volume_plan *p)
     return p->sent != V_NONE;
 }
 
+void type_sizes_of(const dumpi_file *f, type_sizes *out)
+{
+    for (int32_t i = 0; i < N_PREDEF_TYPES; i++) out->size[i] = dumpi_file_datatype_size(f, i);
+}
+
 /* What the rules need to know about the call, worked out once. */
 typedef struct call_env {
     const fn_args *a;
-    const dumpi_file *f;
+    const type_sizes *ts;
     const comm_view *cv;
     const dumpi_call *c;
 } call_env;
@@ -98,7 +103,7 @@ static int64_t scalar(const call_env *e, int i)
 static int64_t times_size(const call_env *e, int64_t count, int64_t type)
 {
     if (count == 0) return 0;
-    int32_t size = type >= 0 && type < 28 ? dumpi_file_datatype_size(e->f, (int32_t)type) : -1;
+    int32_t size = type_size(e->ts, type);
     if (size <= 0 || count < 0 || count > INT32_MAX) return UNKNOWN;
     return count * size;
 }
@@ -212,10 +217,10 @@ static int64_t apply(const call_env *e, volume_rule rule)
     return UNKNOWN;
 }
 
-void volume_of(const volume_plan *p, const fn_args *a, const dumpi_file *f, const comm_view *cv, const dumpi_call *c,
+void volume_of(const volume_plan *p, const fn_args *a, const type_sizes *ts, const comm_view *cv, const dumpi_call *c,
                int64_t *sent, int64_t *received)
 {
-    call_env e = {a, f, cv, c};
+    call_env e = {a, ts, cv, c};
     *sent = apply(&e, (volume_rule)p->sent);
     *received = apply(&e, (volume_rule)p->received);
 }

@@ -21,6 +21,25 @@
 #include "dumpi.h"
 #include "fn_args.h"
 
+/* A rank file's sizes of the predefined datatypes (ids below
+ * N_PREDEF_TYPES, the only ones whose size is the payload's), -1 where the
+ * file gives none. The builder keeps one table for all the ranks whose
+ * files agree (nearly always all): one table stays in the cache where
+ * thousands of ranks' own tables each missed it. */
+#define N_PREDEF_TYPES 28
+typedef struct type_sizes {
+    int32_t size[N_PREDEF_TYPES];
+} type_sizes;
+
+/* f's table (dumpi_file_datatype_size()). */
+void type_sizes_of(const dumpi_file *f, type_sizes *out);
+/* type's size, or -1 when type is not predefined or has no size (ts
+ * NULL: none has). */
+static inline int32_t type_size(const type_sizes *ts, int64_t type)
+{
+    return ts && type >= 0 && type < N_PREDEF_TYPES ? ts->size[type] : -1;
+}
+
 typedef struct volume_plan {
     uint8_t sent, received; /* volume_rule, see volume.c */
 } volume_plan;
@@ -31,10 +50,9 @@ typedef struct volume_plan {
 int volume_plan_for(uint16_t label, volume_plan *p);
 
 /* The calling rank's sent and received bytes for record c (whose
- * function's arguments a locates; of file f, whose datatype sizes are
- * used); cv answers the size of the record's communicator and the caller's
+ * function's arguments a locates; ts: its rank file's datatype sizes); cv answers the size of the record's communicator and the caller's
  * rank in it. */
-void volume_of(const volume_plan *p, const fn_args *a, const dumpi_file *f, const comm_view *cv, const dumpi_call *c,
+void volume_of(const volume_plan *p, const fn_args *a, const type_sizes *ts, const comm_view *cv, const dumpi_call *c,
                int64_t *sent, int64_t *received);
 
 #endif

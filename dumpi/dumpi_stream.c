@@ -660,6 +660,15 @@ int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
   return next_record(f, c, err);
 }
 
+void dumpi_file_prefetch_state(const dumpi_file *f) {
+  for (const char *p = (const char *)&f->cpu_bias; p < (const char *)&f->arena; p += 64) __builtin_prefetch(p);
+  __builtin_prefetch((const char *)&f->arena - 1);
+}
+
+void dumpi_file_prefetch_next(const dumpi_file *f) {
+  if (f->pos >= f->win_off && f->pos < f->win_off + f->win_len) __builtin_prefetch(f->win + (f->pos - f->win_off));
+}
+
 int dumpi_file_find(dumpi_file *f, const uint8_t *labels, int *budget, dumpi_call *c, dumpi_error *err) {
   while (*budget > 0) {
     int rc = next_record(f, c, err);

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* test_comm_view.c - a lane's view of a communicator (builder/comm_view.h)
+ * answers what the replay (comm.h) answers for the same rank and handle:
+ * for members that step evenly (kept as a first rank and a step), for
+ * members in any other order (kept as an array), through the table's
+ * last-handle copy, and after the handle is freed or WORLD rebound. */
+#include "check.h"
+#include "comm_view.h"
+
+#define N 8
+
+/* Every answer of v for world rank `rank` against the replay's for
+ * handle comm. */
+static void same_as_replay(comm_ctx *ctx, uint32_t rank, int comm, const comm_view *v)
+{
+    comm_view r = comm_view_replay(ctx, rank, comm);
+    for (int i = -2; i < N + 2; i++) CHECK_EQ(comm_view_world_rank(v, i), comm_view_world_rank(&r, i));
+    CHECK_EQ(comm_view_world_rank(v, COMM_PROC_NULL), comm_view_world_rank(&r, COMM_PROC_NULL));
+    CHECK_EQ(comm_view_size(v), comm_view_size(&r));
+    CHECK_EQ(comm_view_own_rank(v), comm_view_own_rank(&r));
+}
+
+/* Publish rank's instance of handle h in a fresh snapshot bound in t,
+ * usable from leaf 5 on. */
+static void bind_published(comm_ctx *ctx, comm_table *t, uint32_t rank, int h)
+{
+    comm_snap *s = comm_snap_new();
+    comm_table_bind(t, h, s);
+    comm_view v;
+    CHECK(!comm_view_lane(t, rank, N, h, 9, &v)); /* not published yet */
+    comm_snap_publish(s, comm_ref_lookup(ctx, rank, h), rank, 5);
+}
+
+int main(void)
+{
+    comm_ctx *ctx = comm_ctx_new(N);
+    enum { EVEN = 100, SHUFFLED = 101, DUP = 102 };
+    for (uint32_t r = 0; r < N; r++) {
+        /* even ranks and odd ranks, in world order: a step of 2 */
+        CHECK_EQ(comm_record_split(ctx, r, COMM_HANDLE_WORLD, (int)(r % 2), (int)r, EVEN), SLOG_OK);
+        /* halves, keys reversing and interleaving their order */
+        CHECK_EQ(comm_record_split(ctx, r, COMM_HANDLE_WORLD, r < N / 2, (int)((r * 3) % 4), SHUFFLED), SLOG_OK);
+        CHECK_EQ(comm_record_dup(ctx, r, COMM_HANDLE_WORLD, DUP), SLOG_OK);
+    }
+    for (uint32_t r = 0; r < N; r++) {
+        comm_table t;
+        comm_table_init(&t);
+        comm_view v;
+        /* WORLD and SELF before anything is bound */
+        CHECK(comm_view_lane(&t, r, N, COMM_HANDLE_WORLD, 0, &v));
+        CHECK_EQ(v.kind, VIEW_WORLD);
+        same_as_replay(ctx, r, COMM_HANDLE_WORLD, &v);
+        CHECK(comm_view_lane(&t, r, N, COMM_HANDLE_SELF, 0, &v));
+        CHECK_EQ(v.kind, VIEW_SELF);
+        same_as_replay(ctx, r, COMM_HANDLE_SELF, &v);
+
+        int handles[] = {EVEN, SHUFFLED, DUP};
+        for (int k = 0; k < 3; k++) bind_published(ctx, &t, r, handles[k]);
+        for (int round = 0; round < 2; round++) /* the second: alternating handles */
+            for (int k = 0; k < 3; k++) {
+                CHECK(!comm_view_lane(&t, r, N, handles[k], 4, &v)); /* before its leaf */
+                for (int again = 0; again < 2; again++) {            /* again: the last handle's copy */
+                    CHECK(comm_view_lane(&t, r, N, handles[k], 5 + (uint64_t)again, &v));
+                    CHECK_EQ(v.kind, VIEW_SNAP);
+                    same_as_replay(ctx, r, handles[k], &v);
+                }
+            }
+        CHECK(!comm_view_lane(&t, r, N, DUP, 4, &v)); /* the copy is not used before its leaf either */
+
+        /* freed: unknown to the lane, as to the replay after its free */
+        comm_table_unbind(&t, DUP);
+        CHECK(comm_view_lane(&t, r, N, DUP, 9, &v));
+        CHECK_EQ(v.kind, VIEW_NONE);
+        CHECK_EQ(comm_view_world_rank(&v, 0), COMM_RANK_INVALID);
+        CHECK_EQ(comm_view_size(&v), -1);
+
+        /* WORLD rebound to the shuffled halves: the lane sees those */
+        comm_snap *s = comm_snap_new();
+        comm_table_bind(&t, COMM_HANDLE_WORLD, s);
+        comm_snap_publish(s, comm_ref_lookup(ctx, r, SHUFFLED), r, 5);
+        CHECK(comm_view_lane(&t, r, N, COMM_HANDLE_WORLD, 5, &v));
+        CHECK_EQ(v.kind, VIEW_SNAP);
+        same_as_replay(ctx, r, SHUFFLED, &v);
+        comm_table_free(&t);
+    }
+    comm_ctx_free(ctx);
+    return 0;
+}
