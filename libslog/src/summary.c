@@ -44,6 +44,9 @@ void slog_summ_scratch_free(slog_summ_scratch *x)
     free(x->by_cat);
     free(x->touched);
     free(x->slot);
+    free(x->tl_gen);
+    free(x->tl_pos);
+    free(x->tls);
     slog_summ_free(&x->child);
     memset(x, 0, sizeof *x);
 }
@@ -176,11 +179,98 @@ static inline bool own_less(const own_state *x, const own_state *y)
 
 DEFINE_MERGE_SORT(sort_own, own_state, own_less, cmp_own)
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void sort_u32(uint32_t *t, uint32_t n)
+{
+    if (n > 16) {
+        qsort(t, n, sizeof *t, cmp_u32);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = t[i], j = i;
+        for (; j && t[j - 1] > v; j--) t[j] = t[j - 1];
+        t[j] = v;
+    }
+}
+
+/* The own states (x->own, n of them, timelines up to max_tl) sorted as
+ * sort_own sorts them: the records come in time order, so they are
+ * placed by timeline (the distinct timelines sorted, each one's states
+ * kept in their order) and each timeline's run is sorted only where it is
+ * not in order already. Merge sorting them all copied every state once
+ * per pass, most of them in order. Returns where they are (x->own). */
+static own_state *sort_own_states(own_state *own, uint32_t n, uint32_t max_tl, slog_summ_scratch *x)
+{
+    if (n < 2) return own;
+    uint32_t *tls = max_tl < (1u << 24) ? room(&x->tls, &x->cap_tls, (size_t)n * sizeof *tls) : NULL;
+    own_state *out = tls ? room(&x->tmp, &x->cap_tmp, ((size_t)n + 1) * sizeof *out) : NULL;
+    if (out && max_tl >= x->n_tl) {
+        uint32_t nt = max_tl + 1;
+        uint32_t *g = realloc(x->tl_gen, (size_t)nt * sizeof *g);
+        if (g) x->tl_gen = g;
+        uint32_t *q = g ? realloc(x->tl_pos, (size_t)nt * sizeof *q) : NULL;
+        if (q) {
+            x->tl_pos = q;
+            memset(g + x->n_tl, 0, (size_t)(nt - x->n_tl) * sizeof *g);
+            x->n_tl = nt;
+        } else {
+            out = NULL;
+        }
+    }
+    if (!out) {
+        sort_own(own, n, x);
+        return own;
+    }
+    if (++x->tl_stamp == 0) {
+        memset(x->tl_gen, 0, (size_t)x->n_tl * sizeof *x->tl_gen);
+        x->tl_stamp = 1;
+    }
+    uint32_t stamp = x->tl_stamp, *gen = x->tl_gen, *pos = x->tl_pos, k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t t = own[i].timeline;
+        if (gen[t] != stamp) {
+            gen[t] = stamp;
+            pos[t] = 0;
+            tls[k++] = t;
+        }
+        pos[t]++;
+    }
+    sort_u32(tls, k);
+    for (uint32_t j = 0, at = 0; j < k; j++) {
+        uint32_t c = pos[tls[j]];
+        pos[tls[j]] = at;
+        at += c;
+    }
+    for (uint32_t i = 0; i < n; i++) out[pos[own[i].timeline]++] = own[i];
+    /* the placed states become x->own; own's room is the sorts' now */
+    void *p = x->own;
+    size_t cap = x->cap_own;
+    x->own = x->tmp;
+    x->cap_own = x->cap_tmp;
+    x->tmp = p;
+    x->cap_tmp = cap;
+    for (uint32_t j = 0, at = 0; j < k; j++) {
+        uint32_t end = pos[tls[j]];
+        for (uint32_t i = at + 1; i < end; i++)
+            if (own_less(&out[i], &out[i - 1])) {
+                sort_own(out + at, end - at, x);
+                break;
+            }
+        at = end;
+    }
+    return out;
+}
+
 /* Decode the node's records (the writer's own encoding, so trusted) into
  * its states, and its arrows straight into message rows. Mirrors are
  * counted in their sender's block only. */
 static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t *body, size_t len, uint32_t n,
-                              int64_t lo, const slog_summ_cats *cats, uint32_t *n_own)
+                              int64_t lo, const slog_summ_cats *cats, uint32_t *n_own, uint32_t *max_tl)
 {
     own_state *own = room(&x->own, &x->cap_own, ((size_t)n + 1) * sizeof *own);
     *n_own = 0;
@@ -212,6 +302,7 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t 
         if (head & SLOG_REC_MIRROR) continue;
         if (kind == SLOG_KIND_STATE) {
             own[(*n_own)++] = (own_state){tl, cat, start, end};
+            if (tl > *max_tl) *max_tl = tl;
         } else if (kind == SLOG_KIND_ARROW) {
             slog_summ_msg m = {tl, etl, 1, bytes >= 0 ? (uint64_t)bytes : 0, bytes >= 0 ? 0 : 1, end - start};
             add_msg_row(s, &m);
@@ -269,24 +360,10 @@ static void acc_add(row_acc *a, uint32_t cat, uint64_t calls, uint64_t incl, uin
     if (mx > r->max_ns) r->max_ns = mx;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void acc_flush(row_acc *a, slog_summ *s, uint32_t timeline)
 {
     uint32_t *t = a->touched, n = a->n_touched;
-    if (n > 16) {
-        qsort(t, n, sizeof *t, cmp_u32);
-    } else {
-        for (uint32_t i = 1; i < n; i++) {
-            uint32_t x = t[i], j = i;
-            for (; j && t[j - 1] > x; j--) t[j] = t[j - 1];
-            t[j] = x;
-        }
-    }
+    sort_u32(t, n);
     for (uint32_t i = 0; i < n; i++) {
         slog_summ_state *r = &a->by_cat[t[i]];
         add_state_row(s, timeline, t[i], r->calls, r->incl_ns, r->child_ns, r->min_ns, r->max_ns);
@@ -488,11 +565,11 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         c->cap_ext = cap_e;
         c->n_ext = 0;
     }
-    uint32_t n_own = 0, msg_own = s->n_msg;
-    own_state *own = own_records(s, sc, body, len, n, lo, cats, &n_own);
+    uint32_t n_own = 0, msg_own = s->n_msg, max_tl = 0;
+    own_state *own = own_records(s, sc, body, len, n, lo, cats, &n_own, &max_tl);
     if (!own) return;
     if (runs) fold_msgs(s, sc, msg_own);
-    sort_own(own, n_own, sc);
+    own = sort_own_states(own, n_own, max_tl, sc);
     /* The parent of each own state among the own states: on a stack of
      * the states met so far (in parent order), the last one that still
      * reaches its end (summary.h, slog_summ_key_cmp). */

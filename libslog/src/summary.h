@@ -78,6 +78,11 @@ typedef struct slog_summ_scratch {
     uint32_t n_by_cat;
     slog_summ_slot *slot; /* the arrows' hash, stamped by generation */
     uint32_t cap_slot, gen;
+    uint32_t *tl_gen, *tl_pos; /* per timeline id: its own states' place, valid
+                                  where tl_gen is tl_stamp */
+    uint32_t n_tl, tl_stamp;
+    void *tls;
+    size_t cap_tls;
     slog_summ child; /* a child's summary, decoded */
 } slog_summ_scratch;
 
