@@ -292,11 +292,15 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t 
         int64_t bytes = SLOG_INFO_UNKNOWN;
         if (head & SLOG_REC_HAS_INFO) {
             uint64_t mask = cur_uvar(&c);
-            int bf = cat < cats->n ? cats->bytes_field[cat] : -1;
+            /* only a sent arrow's size counts: the rest are stepped over */
+            int bf =
+                kind == SLOG_KIND_ARROW && !(head & SLOG_REC_MIRROR) && cat < cats->n ? cats->bytes_field[cat] : -1;
             for (uint32_t f = 0; mask; f++, mask >>= 1)
                 if (mask & 1) {
-                    int64_t v = cur_zvar(&c);
-                    if ((int)f == bf) bytes = v;
+                    if ((int)f == bf)
+                        bytes = cur_zvar(&c);
+                    else
+                        cur_skip_uvar(&c);
                 }
         }
         if (head & SLOG_REC_MIRROR) continue;
@@ -635,8 +639,16 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
                 x = a[i++];
             else if (j < nb && tb <= to)
                 x = b[j++];
-            else
-                x = (slog_summ_ext){own[k].timeline, own[k].start, own[k].start, own[k].end, own[k].end, 0}, k++;
+            else {
+                /* the timeline's own states at once: sorted by start */
+                uint32_t k0 = k;
+                int64_t e0 = own[k].end, e1 = own[k].end;
+                for (k++; k < n_own && own[k].timeline == to; k++) {
+                    if (own[k].end < e0) e0 = own[k].end;
+                    if (own[k].end > e1) e1 = own[k].end;
+                }
+                x = (slog_summ_ext){to, own[k0].start, own[k - 1].start, e0, e1, 0};
+            }
             if (s->n_ext && s->ext[s->n_ext - 1].timeline == x.timeline) {
                 ext_widen(&s->ext[s->n_ext - 1], x.min_start, x.max_start, x.min_end, x.max_end);
             } else {
