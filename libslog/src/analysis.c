@@ -461,7 +461,7 @@ static slog_status schk_node(schk *x, const rd_node *d, slog_summ *out)
                               "node (%u, %u, %llu): bad block", d->tree, d->level, (unsigned long long)d->index);
     }
     int64_t lo = schk_bound(r, d->level, d->index), hi = schk_bound(r, d->level, d->index + 1);
-    slog_summ_close(out, d->level, b + 16, len - 16, d->n_drawables, lo, hi, &x->cats);
+    slog_summ_close(out, NULL, d->level, b + 16, len - 16, d->n_drawables, lo, hi, &x->cats);
     free(own);
     if (out->failed) return slog_set_error(x->err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "summary check");
     if (!d->summ_off) return SLOG_OK;

@@ -30,6 +30,39 @@ void slog_summ_reset(slog_summ *s)
     s->unresolved = s->failed = false;
 }
 
+struct slog_summ_slot {
+    uint64_t key; /* sender << 32 | receiver */
+    uint32_t gen; /* the slot is taken if it is the table's generation */
+    uint32_t row;
+};
+
+void slog_summ_scratch_free(slog_summ_scratch *x)
+{
+    free(x->own);
+    free(x->stack);
+    free(x->tmp);
+    free(x->by_cat);
+    free(x->touched);
+    free(x->slot);
+    free(x->tl_gen);
+    free(x->tl_pos);
+    free(x->tls);
+    slog_summ_free(&x->child);
+    memset(x, 0, sizeof *x);
+}
+
+/* At least bytes of room in *p (its contents not kept), or NULL. */
+static void *room(void **p, size_t *cap, size_t bytes)
+{
+    if (bytes <= *cap) return *p;
+    size_t nc = *cap ? *cap : 256;
+    while (nc < bytes) nc *= 2;
+    free(*p);
+    *p = malloc(nc);
+    *cap = *p ? nc : 0;
+    return *p;
+}
+
 void slog_summ_free(slog_summ *s)
 {
     free(s->st);
@@ -104,9 +137,9 @@ static inline bool own_less(const own_state *x, const own_state *y)
  * rows. Runs of 8 by insertion first (a leaf holds a few states a
  * timeline); runs already in order are copied. Elements that compare
  * equal are equal in every field, so the result is qsort's (cmp, used if
- * there is no memory for the merge). */
+ * there is no memory for the merge). The room is x's. */
 #define DEFINE_MERGE_SORT(NAME, T, less, cmp)                                                      \
-    static void NAME(T *v, uint32_t n)                                                             \
+    static void NAME(T *v, uint32_t n, slog_summ_scratch *x)                                       \
     {                                                                                              \
         if (n < 2) return; /* v may be NULL when empty */                                          \
         for (uint32_t lo = 0; lo < n; lo += 8) {                                                   \
@@ -119,7 +152,7 @@ static inline bool own_less(const own_state *x, const own_state *y)
             }                                                                                      \
         }                                                                                          \
         if (n <= 8) return;                                                                        \
-        T *tmp = malloc((size_t)n * sizeof *tmp);                                                  \
+        T *tmp = room(&x->tmp, &x->cap_tmp, (size_t)n * sizeof *tmp);                              \
         if (!tmp) {                                                                                \
             qsort(v, n, sizeof *v, cmp);                                                           \
             return;                                                                                \
@@ -142,18 +175,104 @@ static inline bool own_less(const own_state *x, const own_state *y)
             dst = t;                                                                               \
         }                                                                                          \
         if (src != v) memcpy(v, src, (size_t)n * sizeof *v);                                       \
-        free(tmp);                                                                                 \
     }
 
 DEFINE_MERGE_SORT(sort_own, own_state, own_less, cmp_own)
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void sort_u32(uint32_t *t, uint32_t n)
+{
+    if (n > 16) {
+        qsort(t, n, sizeof *t, cmp_u32);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = t[i], j = i;
+        for (; j && t[j - 1] > v; j--) t[j] = t[j - 1];
+        t[j] = v;
+    }
+}
+
+/* The own states (x->own, n of them, timelines up to max_tl) sorted as
+ * sort_own sorts them: the records come in time order, so they are
+ * placed by timeline (the distinct timelines sorted, each one's states
+ * kept in their order) and each timeline's run is sorted only where it is
+ * not in order already. Merge sorting them all copied every state once
+ * per pass, most of them in order. Returns where they are (x->own). */
+static own_state *sort_own_states(own_state *own, uint32_t n, uint32_t max_tl, slog_summ_scratch *x)
+{
+    if (n < 2) return own;
+    uint32_t *tls = max_tl < (1u << 24) ? room(&x->tls, &x->cap_tls, (size_t)n * sizeof *tls) : NULL;
+    own_state *out = tls ? room(&x->tmp, &x->cap_tmp, ((size_t)n + 1) * sizeof *out) : NULL;
+    if (out && max_tl >= x->n_tl) {
+        uint32_t nt = max_tl + 1;
+        uint32_t *g = realloc(x->tl_gen, (size_t)nt * sizeof *g);
+        if (g) x->tl_gen = g;
+        uint32_t *q = g ? realloc(x->tl_pos, (size_t)nt * sizeof *q) : NULL;
+        if (q) {
+            x->tl_pos = q;
+            memset(g + x->n_tl, 0, (size_t)(nt - x->n_tl) * sizeof *g);
+            x->n_tl = nt;
+        } else {
+            out = NULL;
+        }
+    }
+    if (!out) {
+        sort_own(own, n, x);
+        return own;
+    }
+    if (++x->tl_stamp == 0) {
+        memset(x->tl_gen, 0, (size_t)x->n_tl * sizeof *x->tl_gen);
+        x->tl_stamp = 1;
+    }
+    uint32_t stamp = x->tl_stamp, *gen = x->tl_gen, *pos = x->tl_pos, k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t t = own[i].timeline;
+        if (gen[t] != stamp) {
+            gen[t] = stamp;
+            pos[t] = 0;
+            tls[k++] = t;
+        }
+        pos[t]++;
+    }
+    sort_u32(tls, k);
+    for (uint32_t j = 0, at = 0; j < k; j++) {
+        uint32_t c = pos[tls[j]];
+        pos[tls[j]] = at;
+        at += c;
+    }
+    for (uint32_t i = 0; i < n; i++) out[pos[own[i].timeline]++] = own[i];
+    /* the placed states become x->own; own's room is the sorts' now */
+    void *p = x->own;
+    size_t cap = x->cap_own;
+    x->own = x->tmp;
+    x->cap_own = x->cap_tmp;
+    x->tmp = p;
+    x->cap_tmp = cap;
+    for (uint32_t j = 0, at = 0; j < k; j++) {
+        uint32_t end = pos[tls[j]];
+        for (uint32_t i = at + 1; i < end; i++)
+            if (own_less(&out[i], &out[i - 1])) {
+                sort_own(out + at, end - at, x);
+                break;
+            }
+        at = end;
+    }
+    return out;
+}
+
 /* Decode the node's records (the writer's own encoding, so trusted) into
  * its states, and its arrows straight into message rows. Mirrors are
  * counted in their sender's block only. */
-static own_state *own_records(slog_summ *s, const uint8_t *body, size_t len, uint32_t n, int64_t lo,
-                              const slog_summ_cats *cats, uint32_t *n_own)
+static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t *body, size_t len, uint32_t n,
+                              int64_t lo, const slog_summ_cats *cats, uint32_t *n_own, uint32_t *max_tl)
 {
-    own_state *own = malloc(((size_t)n + 1) * sizeof *own);
+    own_state *own = room(&x->own, &x->cap_own, ((size_t)n + 1) * sizeof *own);
     *n_own = 0;
     if (!own) {
         s->failed = true;
@@ -173,16 +292,21 @@ static own_state *own_records(slog_summ *s, const uint8_t *body, size_t len, uin
         int64_t bytes = SLOG_INFO_UNKNOWN;
         if (head & SLOG_REC_HAS_INFO) {
             uint64_t mask = cur_uvar(&c);
-            int bf = cat < cats->n ? cats->bytes_field[cat] : -1;
+            /* only a sent arrow's size counts: the rest are stepped over */
+            int bf =
+                kind == SLOG_KIND_ARROW && !(head & SLOG_REC_MIRROR) && cat < cats->n ? cats->bytes_field[cat] : -1;
             for (uint32_t f = 0; mask; f++, mask >>= 1)
                 if (mask & 1) {
-                    int64_t v = cur_zvar(&c);
-                    if ((int)f == bf) bytes = v;
+                    if ((int)f == bf)
+                        bytes = cur_zvar(&c);
+                    else
+                        cur_skip_uvar(&c);
                 }
         }
         if (head & SLOG_REC_MIRROR) continue;
         if (kind == SLOG_KIND_STATE) {
             own[(*n_own)++] = (own_state){tl, cat, start, end};
+            if (tl > *max_tl) *max_tl = tl;
         } else if (kind == SLOG_KIND_ARROW) {
             slog_summ_msg m = {tl, etl, 1, bytes >= 0 ? (uint64_t)bytes : 0, bytes >= 0 ? 0 : 1, end - start};
             add_msg_row(s, &m);
@@ -201,28 +325,28 @@ typedef struct row_acc {
     uint32_t n_cat, n_touched;
 } row_acc;
 
-static bool acc_init(row_acc *a, const own_state *own, uint32_t n_own)
+/* The rows by category are x's, kept cleared between nodes (acc_flush
+ * clears those it used). */
+static bool acc_init(row_acc *a, slog_summ_scratch *x, const own_state *own, uint32_t n_own)
 {
     uint32_t max_cat = 0;
     for (uint32_t i = 0; i < n_own; i++)
         if (own[i].category > max_cat) max_cat = own[i].category;
     if (!n_own) return true;
     a->n_cat = max_cat + 1;
-    a->by_cat = malloc((size_t)a->n_cat * sizeof *a->by_cat);
-    a->touched = malloc((size_t)a->n_cat * sizeof *a->touched);
-    if (!a->by_cat || !a->touched) {
-        free(a->by_cat);
-        free(a->touched);
-        return false;
+    if (a->n_cat > x->n_by_cat) {
+        slog_summ_state *b = realloc(x->by_cat, (size_t)a->n_cat * sizeof *b);
+        if (!b) return false;
+        x->by_cat = b;
+        uint32_t *t = realloc(x->touched, (size_t)a->n_cat * sizeof *t);
+        if (!t) return false;
+        x->touched = t;
+        for (uint32_t c = x->n_by_cat; c < a->n_cat; c++) b[c] = (slog_summ_state){0, c, 0, 0, 0, UINT64_MAX, 0};
+        x->n_by_cat = a->n_cat;
     }
-    for (uint32_t c = 0; c < a->n_cat; c++) a->by_cat[c] = (slog_summ_state){0, c, 0, 0, 0, UINT64_MAX, 0};
+    a->by_cat = x->by_cat;
+    a->touched = x->touched;
     return true;
-}
-
-static void acc_free(row_acc *a)
-{
-    free(a->by_cat);
-    free(a->touched);
 }
 
 /* As combine() sums two rows of one key. */
@@ -240,24 +364,10 @@ static void acc_add(row_acc *a, uint32_t cat, uint64_t calls, uint64_t incl, uin
     if (mx > r->max_ns) r->max_ns = mx;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void acc_flush(row_acc *a, slog_summ *s, uint32_t timeline)
 {
     uint32_t *t = a->touched, n = a->n_touched;
-    if (n > 16) {
-        qsort(t, n, sizeof *t, cmp_u32);
-    } else {
-        for (uint32_t i = 1; i < n; i++) {
-            uint32_t x = t[i], j = i;
-            for (; j && t[j - 1] > x; j--) t[j] = t[j - 1];
-            t[j] = x;
-        }
-    }
+    sort_u32(t, n);
     for (uint32_t i = 0; i < n; i++) {
         slog_summ_state *r = &a->by_cat[t[i]];
         add_state_row(s, timeline, t[i], r->calls, r->incl_ns, r->child_ns, r->min_ns, r->max_ns);
@@ -286,32 +396,44 @@ static void msg_sum(slog_summ_msg *b, const slog_summ_msg *a)
  * a node's arrows join few pairs, so a hash of the pairs leaves combine()
  * few rows to sort, where sorting a row per arrow was most of a leaf's
  * summary. */
-static void fold_msgs(slog_summ *s, uint32_t from)
+static void fold_msgs(slog_summ *s, slog_summ_scratch *x, uint32_t from)
 {
     uint32_t n = s->n_msg - from;
     if (n < 2) return; /* s->msg may be NULL when empty: no offset from it */
     slog_summ_msg *v = s->msg + from;
-    uint32_t cap = 16;
-    while (cap < 2 * n) cap *= 2;
-    uint32_t *slot = malloc((size_t)cap * sizeof *slot); /* index + 1 into v; 0 free */
-    if (!slot) return;                                   /* combine() sorts them all the same */
-    memset(slot, 0, (size_t)cap * sizeof *slot);
-    uint32_t o = 0;
+    uint32_t cap = 16, bits = 4;
+    while (cap < 2 * n) cap *= 2, bits++;
+    if (cap > x->cap_slot) {
+        /* combine() sorts the rows all the same without it */
+        slog_summ_slot *t = calloc(cap, sizeof *t);
+        if (!t) return;
+        free(x->slot);
+        x->slot = t;
+        x->cap_slot = cap;
+        x->gen = 0;
+    }
+    /* A new generation frees every slot at once: clearing the table for
+     * each node cost more than the few arrows a node folds. */
+    if (++x->gen == 0) {
+        memset(x->slot, 0, (size_t)x->cap_slot * sizeof *x->slot);
+        x->gen = 1;
+    }
+    slog_summ_slot *slot = x->slot;
+    uint32_t gen = x->gen, o = 0;
     for (uint32_t i = 0; i < n; i++) {
         slog_summ_msg a = v[i];
         uint64_t key = (uint64_t)a.sender << 32 | a.receiver;
-        uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
-        while (slot[h] && (v[slot[h] - 1].sender != a.sender || v[slot[h] - 1].receiver != a.receiver))
-            h = (h + 1) & (cap - 1);
-        if (slot[h]) {
-            msg_sum(&v[slot[h] - 1], &a);
+        /* the product's top bits: every bit of the pair reaches them */
+        uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+        while (slot[h].gen == gen && slot[h].key != key) h = (h + 1) & (cap - 1);
+        if (slot[h].gen == gen) {
+            msg_sum(&v[slot[h].row], &a);
         } else {
             v[o] = a; /* o <= i: row i was read already */
-            slot[h] = ++o;
+            slot[h] = (slog_summ_slot){key, gen, o++};
         }
     }
-    free(slot);
-    sort_msgs(v, o);
+    sort_msgs(v, o, x);
     s->n_msg = from + o;
 }
 
@@ -323,7 +445,8 @@ static void fold_msgs(slog_summ *s, uint32_t from)
  * instructions of a build with thousands of ranks. Equal keys may end up
  * in any order: the caller sums them up, and the sums do not depend on
  * it. */
-static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], int (*cmp)(const void *, const void *))
+static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], int (*cmp)(const void *, const void *),
+                      slog_summ_scratch *x)
 {
     if (n < 2) return; /* v may be NULL when empty */
     char *a = v;
@@ -331,7 +454,7 @@ static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], i
     bool ok = c0 <= c1 && c1 <= n;
     for (uint32_t i = 1; ok && i < c1; i++)
         if (i != c0 && cmp(a + (size_t)(i - 1) * size, a + (size_t)i * size) >= 0) ok = false;
-    char *tmp = ok && c1 ? malloc((size_t)n * size) : NULL;
+    char *tmp = ok && c1 ? room(&x->tmp, &x->cap_tmp, (size_t)n * size) : NULL;
     if (!tmp) {
         qsort(v, n, size, cmp);
         return;
@@ -351,13 +474,12 @@ static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], i
         (*from)++;
     }
     memcpy(v, tmp, (size_t)n * size);
-    free(tmp);
 }
 
 /* The rows in s sorted and each key once (st_cut, msg_cut: sort_runs). */
-static void combine(slog_summ *s, const uint32_t st_cut[2], const uint32_t msg_cut[2])
+static void combine(slog_summ *s, slog_summ_scratch *x, const uint32_t st_cut[2], const uint32_t msg_cut[2])
 {
-    sort_runs(s->st, s->n_st, sizeof *s->st, st_cut, cmp_state);
+    sort_runs(s->st, s->n_st, sizeof *s->st, st_cut, cmp_state, x);
     uint32_t o = 0;
     for (uint32_t i = 0; i < s->n_st; i++) {
         slog_summ_state *a = &s->st[i];
@@ -373,7 +495,7 @@ static void combine(slog_summ *s, const uint32_t st_cut[2], const uint32_t msg_c
         }
     }
     s->n_st = o;
-    sort_runs(s->msg, s->n_msg, sizeof *s->msg, msg_cut, cmp_msg);
+    sort_runs(s->msg, s->n_msg, sizeof *s->msg, msg_cut, cmp_msg, x);
     o = 0;
     for (uint32_t i = 0; i < s->n_msg; i++) {
         slog_summ_msg *a = &s->msg[i];
@@ -412,8 +534,8 @@ static void ext_widen(slog_summ_ext *x, int64_t s0, int64_t s1, int64_t e0, int6
     if (e1 > x->max_end) x->max_end = e1;
 }
 
-void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t len, uint32_t n, int64_t lo, int64_t hi,
-                     const slog_summ_cats *cats)
+static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, const uint8_t *body, size_t len, uint32_t n,
+                       int64_t lo, int64_t hi, const slog_summ_cats *cats)
 {
     /* The children's rows, each side's sorted (the encoding's order):
      * combine() merges them rather than sorting them again. */
@@ -423,46 +545,41 @@ void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t l
         st_cut[side] = runs ? s->n_st : 0;
         msg_cut[side] = runs ? s->n_msg : 0;
         if (!s->child_blob[side].len || !level) continue;
-        slog_summ c = {0};
-        if (!slog_summ_decode(&c, s->child_blob[side].data, s->child_blob[side].len, level - 1, s->child_index[side],
+        slog_summ *c = &sc->child;
+        if (!slog_summ_decode(c, s->child_blob[side].data, s->child_blob[side].len, level - 1, s->child_index[side],
                               s->child_lo[side], s->child_hi[side], UINT32_MAX, UINT32_MAX, NULL)) {
-            slog_summ_free(&c);
             s->failed = true;
             return;
         }
-        if (c.unresolved) s->unresolved = true;
-        for (uint32_t i = 0; i < c.n_st; i++) {
-            const slog_summ_state *a = &c.st[i];
+        if (c->unresolved) s->unresolved = true;
+        for (uint32_t i = 0; i < c->n_st; i++) {
+            const slog_summ_state *a = &c->st[i];
             add_state_row(s, a->timeline, a->category, a->calls, a->incl_ns, a->child_ns, a->min_ns, a->max_ns);
         }
-        for (uint32_t i = 0; i < c.n_msg; i++) add_msg_row(s, &c.msg[i]);
+        for (uint32_t i = 0; i < c->n_msg; i++) add_msg_row(s, &c->msg[i]);
         st_cut[side] = runs ? s->n_st : 0;
         msg_cut[side] = runs ? s->n_msg : 0;
-        free(s->child_ext[side]);
-        s->child_ext[side] = c.ext;
-        s->n_child_ext[side] = c.n_ext;
-        s->cap_child_ext[side] = c.cap_ext;
-        c.ext = NULL;
-        slog_summ_free(&c);
+        /* the extents change places: each keeps its room */
+        slog_summ_ext *e = s->child_ext[side];
+        uint32_t cap_e = s->cap_child_ext[side];
+        s->child_ext[side] = c->ext;
+        s->n_child_ext[side] = c->n_ext;
+        s->cap_child_ext[side] = c->cap_ext;
+        c->ext = e;
+        c->cap_ext = cap_e;
+        c->n_ext = 0;
     }
-    uint32_t n_own = 0, msg_own = s->n_msg;
-    own_state *own = own_records(s, body, len, n, lo, cats, &n_own);
+    uint32_t n_own = 0, msg_own = s->n_msg, max_tl = 0;
+    own_state *own = own_records(s, sc, body, len, n, lo, cats, &n_own, &max_tl);
     if (!own) return;
-    if (runs) fold_msgs(s, msg_own);
-    sort_own(own, n_own);
+    if (runs) fold_msgs(s, sc, msg_own);
+    own = sort_own_states(own, n_own, max_tl, sc);
     /* The parent of each own state among the own states: on a stack of
      * the states met so far (in parent order), the last one that still
      * reaches its end (summary.h, slog_summ_key_cmp). */
-    uint32_t *stack = malloc(((size_t)n_own + 1) * sizeof *stack);
-    if (!stack) {
-        free(own);
-        s->failed = true;
-        return;
-    }
+    uint32_t *stack = room(&sc->stack, &sc->cap_stack, ((size_t)n_own + 1) * sizeof *stack);
     row_acc acc = {0};
-    if (!acc_init(&acc, own, n_own)) {
-        free(stack);
-        free(own);
+    if (!stack || !acc_init(&acc, sc, own, n_own)) {
         s->failed = true;
         return;
     }
@@ -479,8 +596,6 @@ void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t l
         stack[top++] = i;
     }
     if (n_own) acc_flush(&acc, s, own[n_own - 1].timeline);
-    acc_free(&acc);
-    free(stack);
     /* The children's states with no parent in their subtree: their parent
      * here, if any, is the last own state that nests them all; an own
      * state that nests only some of them leaves the sums incomplete. */
@@ -505,7 +620,7 @@ void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t l
                 add_state_row(s, x->timeline, own[parent].category, 0, 0, x->top_ns, UINT64_MAX, 0);
         }
     }
-    combine(s, st_cut, msg_cut);
+    combine(s, sc, st_cut, msg_cut);
     /* This node's extents: the children's widened by the own states; its
      * states with no parent inside are all minus the nested ones. */
     s->n_ext = 0;
@@ -524,14 +639,22 @@ void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t l
                 x = a[i++];
             else if (j < nb && tb <= to)
                 x = b[j++];
-            else
-                x = (slog_summ_ext){own[k].timeline, own[k].start, own[k].start, own[k].end, own[k].end, 0}, k++;
+            else {
+                /* the timeline's own states at once: sorted by start */
+                uint32_t k0 = k;
+                int64_t e0 = own[k].end, e1 = own[k].end;
+                for (k++; k < n_own && own[k].timeline == to; k++) {
+                    if (own[k].end < e0) e0 = own[k].end;
+                    if (own[k].end > e1) e1 = own[k].end;
+                }
+                x = (slog_summ_ext){to, own[k0].start, own[k - 1].start, e0, e1, 0};
+            }
             if (s->n_ext && s->ext[s->n_ext - 1].timeline == x.timeline) {
                 ext_widen(&s->ext[s->n_ext - 1], x.min_start, x.max_start, x.min_end, x.max_end);
             } else {
                 uint32_t before = s->n_ext;
                 GROW(s->ext, s->n_ext, s->cap_ext, s);
-                if (s->n_ext == before) goto out;
+                if (s->n_ext == before) return;
                 s->ext[before] = x;
             }
         }
@@ -544,7 +667,7 @@ void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t l
                 if (k == s->n_ext) {
                     uint32_t before = s->n_ext;
                     GROW(s->ext, s->n_ext, s->cap_ext, s);
-                    if (s->n_ext == before) goto out;
+                    if (s->n_ext == before) return;
                     s->ext[k] = *x;
                 } else {
                     ext_widen(&s->ext[k], x->min_start, x->max_start, x->min_end, x->max_end);
@@ -557,7 +680,7 @@ void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t l
             if (k == s->n_ext) {
                 uint32_t before = s->n_ext;
                 GROW(s->ext, s->n_ext, s->cap_ext, s);
-                if (s->n_ext == before) goto out;
+                if (s->n_ext == before) return;
                 s->ext[k] = (slog_summ_ext){own[i].timeline, own[i].start, own[i].start, own[i].end, own[i].end, 0};
             } else {
                 ext_widen(&s->ext[k], own[i].start, own[i].start, own[i].end, own[i].end);
@@ -573,8 +696,14 @@ void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t l
         if (k < s->n_ext && s->ext[k].timeline == s->st[i].timeline)
             s->ext[k].top_ns += s->st[i].incl_ns - s->st[i].child_ns;
     }
-out:
-    free(own);
+}
+
+void slog_summ_close(slog_summ *s, slog_summ_scratch *x, uint32_t level, const uint8_t *body, size_t len, uint32_t n,
+                     int64_t lo, int64_t hi, const slog_summ_cats *cats)
+{
+    slog_summ_scratch own = {0};
+    close_summ(s, x ? x : &own, level, body, len, n, lo, hi, cats);
+    slog_summ_scratch_free(&own);
 }
 
 void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index, int64_t lo,

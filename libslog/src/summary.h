@@ -65,13 +65,36 @@ typedef struct slog_summ_cats {
     const int *bytes_field;
 } slog_summ_cats;
 
+/* Working room slog_summ_close keeps from one node to the next: a writer
+ * closes a node for every few hundred drawables, and allocating (and
+ * clearing) each one's arrays anew was a sizeable part of its summary.
+ * Zeroed to start; slog_summ_scratch_free gives it back. */
+typedef struct slog_summ_slot slog_summ_slot;
+typedef struct slog_summ_scratch {
+    void *own, *stack, *tmp;
+    size_t cap_own, cap_stack, cap_tmp; /* bytes */
+    slog_summ_state *by_cat;            /* every entry cleared between uses */
+    uint32_t *touched;
+    uint32_t n_by_cat;
+    slog_summ_slot *slot; /* the arrows' hash, stamped by generation */
+    uint32_t cap_slot, gen;
+    uint32_t *tl_gen, *tl_pos; /* per timeline id: its own states' place, valid
+                                  where tl_gen is tl_stamp */
+    uint32_t n_tl, tl_stamp;
+    void *tls;
+    size_t cap_tls;
+    slog_summ child; /* a child's summary, decoded */
+} slog_summ_scratch;
+
+void slog_summ_scratch_free(slog_summ_scratch *x);
 void slog_summ_reset(slog_summ *s);
 void slog_summ_free(slog_summ *s);
 /* Complete s (holding its children's rows) with the node's own records
  * (body: n records of a block tree's node over [lo, hi)), then sort and
- * combine its rows and make its own extents. */
-void slog_summ_close(slog_summ *s, uint32_t level, const uint8_t *body, size_t len, uint32_t n, int64_t lo, int64_t hi,
-                     const slog_summ_cats *cats);
+ * combine its rows and make its own extents. x may be NULL (room of its
+ * own, given back before it returns). */
+void slog_summ_close(slog_summ *s, slog_summ_scratch *x, uint32_t level, const uint8_t *body, size_t len, uint32_t n,
+                     int64_t lo, int64_t hi, const slog_summ_cats *cats);
 /* Hand closed child (0 left, 1 right; at level, index, over [lo, hi)) to
  * its parent's accumulator, and free the child's rows. */
 void slog_summ_merge_child(slog_summ *parent, slog_summ *child, unsigned side, uint32_t level, uint64_t index,

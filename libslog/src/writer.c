@@ -148,6 +148,7 @@ struct slog_writer {
     bool broken;
     int *summ_bytes_field; /* per category: its first BYTES field, or -1 */
     uint32_t n_summ_cats;
+    slog_summ_scratch summ_scratch; /* reused by every node's summary */
 };
 
 static tree *tree_new(const slog_writer *w, uint32_t id);
@@ -732,7 +733,7 @@ static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, con
         w->n_summ_cats = w->n_cats;
     }
     slog_summ_cats cats = {w->n_cats, w->cat_is_state, w->summ_bytes_field};
-    slog_summ_close(&n->summ, level, n->body.data, n->body.len, n->n_drawables, n->lo, n->hi, &cats);
+    slog_summ_close(&n->summ, &w->summ_scratch, level, n->body.data, n->body.len, n->n_drawables, n->lo, n->hi, &cats);
     if (n->summ.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
     if (!summary_pays(w, slog_summ_estimate(&n->summ), n->n_subtree)) return SLOG_OK;
     slog_buf b = {0};
@@ -1550,6 +1551,7 @@ void slog_writer_abort(slog_writer *w)
     free(w->cats);
     free(w->cat_is_state);
     free(w->summ_bytes_field);
+    slog_summ_scratch_free(&w->summ_scratch);
     for (uint32_t i = 0; i < w->n_tls; i++) {
         free((char *)w->tls[i].t.label);
         free((char *)w->tls[i].t.group);
