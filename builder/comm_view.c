@@ -91,13 +91,7 @@ comm_view comm_view_replay(comm_ctx *ctx, uint32_t rank, int comm)
 static void view_snap(comm_view *out, const comm_table *t)
 {
     out->kind = VIEW_SNAP;
-    out->state = t->last_state;
-    out->size = t->last_size;
-    out->own_rank = t->last_own_rank;
-    out->n_peers = t->last_n_peers;
-    out->peers = t->last_peers;
-    out->first = t->last_first;
-    out->step = t->last_step;
+    out->sh = t->last;
 }
 
 bool comm_view_lane(comm_table *t, uint32_t rank, uint32_t n_ranks, int comm, uint64_t leaf, comm_view *out)
@@ -124,13 +118,7 @@ bool comm_view_lane(comm_table *t, uint32_t rank, uint32_t n_ranks, int comm, ui
     t->last_handle = comm;
     t->last_snap = s;
     t->last_from = ready;
-    t->last_state = s->state;
-    t->last_size = s->size;
-    t->last_own_rank = s->own_rank;
-    t->last_n_peers = s->n_peers;
-    t->last_peers = s->peers;
-    t->last_first = s->first;
-    t->last_step = s->step;
+    t->last = (comm_shape){s->state, s->size, s->own_rank, s->n_peers, s->peers, s->first, s->step};
     view_snap(out, t);
     return true;
 }
@@ -143,8 +131,9 @@ int comm_view_world_rank(const comm_view *v, int local)
     case VIEW_WORLD: return local >= 0 && (uint32_t)local < v->n_ranks ? local : COMM_RANK_INVALID;
     case VIEW_SELF: return local == 0 ? (int)v->rank : COMM_RANK_INVALID;
     case VIEW_SNAP:
-        if (v->state != COMM_REF_RESOLVED || local < 0 || local >= v->n_peers) return COMM_RANK_INVALID; /* failed */
-        return v->peers ? v->peers[local] : (int)((int64_t)v->first + (int64_t)local * v->step);
+        if (v->sh.state != COMM_REF_RESOLVED || local < 0 || local >= v->sh.n_peers)
+            return COMM_RANK_INVALID; /* failed */
+        return v->sh.peers ? v->sh.peers[local] : (int)((int64_t)v->sh.first + (int64_t)local * v->sh.step);
     case VIEW_NONE: break;
     }
     return COMM_RANK_INVALID;
@@ -159,7 +148,7 @@ int comm_view_size(const comm_view *v)
     }
     case VIEW_WORLD: return (int)v->n_ranks;
     case VIEW_SELF: return 1;
-    case VIEW_SNAP: return v->size;
+    case VIEW_SNAP: return v->sh.size;
     case VIEW_NONE: break;
     }
     return -1;
@@ -177,7 +166,7 @@ int comm_view_own_rank(const comm_view *v)
     }
     case VIEW_WORLD: return (int)v->rank;
     case VIEW_SELF: return 0;
-    case VIEW_SNAP: return v->own_rank;
+    case VIEW_SNAP: return v->sh.own_rank;
     case VIEW_NONE: break;
     }
     return -1;

@@ -53,6 +53,14 @@ void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_
 
 /* A rank's handles as its lane sees them. WORLD and SELF are implicit
  * until a creation call rebinds them (comm.c replaces bindings too). */
+/* What a lane reads of a published snapshot, copied out of it: the
+ * rank's last one lives in its table and travels in its views. */
+typedef struct comm_shape {
+    int state, size, own_rank, n_peers;
+    const int32_t *peers;
+    int32_t first, step;
+} comm_shape;
+
 typedef struct comm_table {
     htab handles;      /* handle -> comm_snap* (references) */
     bool predef_bound; /* WORLD or SELF rebound: look them up too */
@@ -64,9 +72,7 @@ typedef struct comm_table {
     int last_handle;
     const comm_snap *last_snap;
     uint64_t last_from;
-    int last_state, last_size, last_own_rank, last_n_peers;
-    const int32_t *last_peers;
-    int32_t last_first, last_step;
+    comm_shape last;
 } comm_table;
 
 void comm_table_init(comm_table *t);
@@ -88,9 +94,7 @@ typedef struct comm_view {
     int comm;
     /* VIEW_SNAP: the snapshot's fields, copied (comm_table's last
      * handle holds them without reading the snapshot) */
-    int state, size, own_rank, n_peers;
-    const int32_t *peers;
-    int32_t first, step;
+    comm_shape sh;
 } comm_view;
 
 /* The sequential step's view of handle comm on rank. */
