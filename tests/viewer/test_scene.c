@@ -569,8 +569,9 @@ static void test_file(const char *dir)
 static void test_scene_orders(void)
 {
     uint8_t kinds[3] = {SLOG_KIND_STATE, SLOG_KIND_ARROW, SLOG_KIND_EVENT};
-    enum { N_TL = 9, W = 50 };
-    sv_scene *s = sv_scene_new(0, 100000, W, N_TL, 3, kinds);
+    /* timeline t's preview spans [0, PREV_END + PREV_STEP * t) */
+    enum { N_TL = 9, W = 50, SPAN = 100000, PREV_END = 40000, PREV_STEP = 1000 };
+    sv_scene *s = sv_scene_new(0, SPAN, W, N_TL, 3, kinds);
     uint32_t rng = 12345;
     for (int i = 0; i < 5000; i++) {
         rng = rng * 1103515245u + 12345u;
@@ -587,7 +588,7 @@ static void test_scene_orders(void)
         for (uint32_t c = 0; c < 3; c++) {
             if ((t + c) % 2) continue;
             slog_preview_row row = {t, c, ones};
-            slog_preview p = {0, 40000 + 1000 * (int64_t)t, 0, 4, 1, &row, 0};
+            slog_preview p = {0, PREV_END + PREV_STEP * (int64_t)t, 0, 4, 1, &row, 0};
             CHECK(sv_scene_add_preview(s, &p) == 0);
         }
     CHECK(sv_scene_finish(s) == 0);
@@ -616,8 +617,8 @@ static void test_scene_orders(void)
     for (size_t k = 0; k < s->n_slots; k++) {
         const float *cols = sv_scene_cols(s, s->slot_tl[k], s->slot_cat[k]);
         CHECK(cols == s->cols + k * W);
-        /* the preview covers [0, 40000 + 1000 t): columns of 2000 ns */
-        int full = (40000 + 1000 * (int)s->slot_tl[k]) / 2000;
+        /* the columns the row's preview covers whole */
+        int full = (PREV_END + PREV_STEP * (int)s->slot_tl[k]) / (SPAN / W);
         if (s->slot_cat[k] == 0) CHECK_NEAR(cols[full - 1], 1, 1e-6);
         CHECK(cols[0] > 0 && cols[full - 1] > 0 && cols[full + 1] == 0);
     }
