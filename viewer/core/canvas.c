@@ -961,7 +961,7 @@ void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p
     cairo_rectangle(cr, 0, 0, w, h);
     cairo_clip(cr);
     sv_raster ras;
-    if (p->scene && sv_raster_init(&ras, w, h)) {
+    if (p->scene && sv_raster_init_on(&ras, cr, w, h)) {
         /* Everything goes into the raster, the row background first: it is
          * opaque then, and a copy (SOURCE) replaces blending 8 MiB of
          * mostly transparent pixels over a background painted beneath. */
@@ -975,10 +975,7 @@ void sv_render_canvas(cairo_t *cr, double w, double h, const sv_canvas_params *p
         draw_items(rc, &ras, w, h, p);
         cairo_destroy(rc);
         sv_raster_cairo(&ras);
-        cairo_set_source_surface(cr, ras.surf, 0, 0);
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
-        cairo_paint(cr);
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+        sv_raster_paint(&ras, cr);
         sv_raster_free(&ras);
     } else {
         draw_rows_background(cr, w, h, p);

@@ -101,8 +101,11 @@ static void compose_chrome(cairo_t *cr, const sv_compose_geom *g, const sv_doc *
                            const sv_overview *ov, const sv_rank_axis *ax)
 {
     const sv_theme *th = sv_theme_current();
+    /* the band above the rows: the labels, the ruler and the canvas paint
+     * their own backgrounds over the rest */
     sv_theme_source(cr, th->chrome_bg, 1);
-    cairo_paint(cr);
+    cairo_rectangle(cr, 0, 0, g->canvas_x + g->canvas_w, g->canvas_y);
+    cairo_fill(cr);
     if (g->overview_h > 0) {
         /* the overview spans the canvas columns, so it lines up with the
          * ruler below it */

@@ -535,11 +535,12 @@ static void fill_px(uint32_t *px, int x0, int x1, uint32_t c)
  * folded frame. The colour of a piece is computed as it was per pixel,
  * band after band and category after category, so the picture is the
  * same. */
-void sv_fold_draw_bands(uint32_t *pxs, int stride, int W, int H, const sv_fold_params *p)
+int sv_fold_draw_bands(uint32_t *pxs, int stride, int W, int H, const sv_fold_params *p)
 {
     const sv_fold *f = p->fold;
     const sv_palette *pal = p->pal;
-    if (!f || W < 1 || H < 1) return;
+    if (!f || W < 1 || H < 1) return -1;
+    int rc = -1;
     long *colmap = malloc(sizeof *colmap * (size_t)W);
     int *xfirst = malloc(sizeof *xfirst * ((size_t)f->width + 1));
     band *bands = malloc(sizeof *bands * ((size_t)f->n_rows + 1));
@@ -549,6 +550,7 @@ void sv_fold_draw_bands(uint32_t *pxs, int stride, int W, int H, const sv_fold_p
     rgbf *cc = malloc(sizeof *cc * ((size_t)f->n_categories + 1));
     uint8_t *shown = calloc((size_t)f->n_categories + 1, 1);
     if (!colmap || !xfirst || !bands || !act || !cur || !on || !cc || !shown) goto out;
+    rc = 0;
     rgbf bg = rgbf_of_theme(THEME.bg), alt = rgbf_of_theme(THEME.alt_bg);
     uint32_t bg_px = pack(bg.r, bg.g, bg.b), alt_px = pack(alt.r, alt.g, alt.b);
     for (uint32_t k = 0; k < f->n_categories && k < pal->n; k++) {
@@ -693,6 +695,7 @@ out:
     free(on);
     free(cc);
     free(shown);
+    return rc;
 }
 
 void sv_render_fold(cairo_t *cr, double w, double h, const sv_fold_params *p)
@@ -700,18 +703,19 @@ void sv_render_fold(cairo_t *cr, double w, double h, const sv_fold_params *p)
     cairo_save(cr);
     cairo_rectangle(cr, 0, 0, w, h);
     cairo_clip(cr);
-    sv_theme_source(cr, THEME.bg, 1);
-    cairo_paint(cr);
+    /* the bands write every pixel: the background only where they cannot */
     sv_raster ras;
-    if (p->fold && sv_raster_init(&ras, w, h)) {
+    int drawn = 0;
+    if (p->fold && sv_raster_init_on(&ras, cr, w, h)) {
         sv_raster_direct(&ras);
-        sv_fold_draw_bands(ras.px, ras.stride, ras.w, ras.h, p);
-        cairo_surface_mark_dirty(ras.surf);
-        cairo_set_source_surface(cr, ras.surf, 0, 0);
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
-        cairo_paint(cr);
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+        drawn = sv_fold_draw_bands(ras.px, ras.stride, ras.w, ras.h, p) == 0;
+        sv_raster_cairo(&ras);
+        if (drawn) sv_raster_paint(&ras, cr);
         sv_raster_free(&ras);
+    }
+    if (!drawn) {
+        sv_theme_source(cr, THEME.bg, 1);
+        cairo_paint(cr);
     }
     /* vertical grid at the ruler's major ticks, light enough to read the
      * shares through */

@@ -142,8 +142,9 @@ typedef struct sv_fold_params {
  * proportion), event counts as ticks where bands are tall enough. */
 void sv_render_fold(cairo_t *cr, double w, double h, const sv_fold_params *p);
 /* The bands and event ticks of sv_render_fold (no grid, hover or range)
- * into w x h pixels (premultiplied ARGB32, stride in pixels). */
-void sv_fold_draw_bands(uint32_t *px, int stride, int w, int h, const sv_fold_params *p);
+ * into w x h pixels (premultiplied ARGB32, stride in pixels), every pixel
+ * written. -1 (nothing written) without a fold or memory. */
+int sv_fold_draw_bands(uint32_t *px, int stride, int w, int h, const sv_fold_params *p);
 
 /* Label text of timelines [a, b] into buf: "ranks 0–127" where the
  * timelines are ranks' only threads (keys: rank << 32 | thread; may be

@@ -72,6 +72,61 @@ int sv_raster_init(sv_raster *ras, double w, double h)
     return 1;
 }
 
+int sv_raster_init_on(sv_raster *ras, cairo_t *cr, double w, double h)
+{
+    cairo_surface_t *t = cairo_get_target(cr);
+    double x = 0, y = 0, sx = 1, sy = 1;
+    cairo_user_to_device(cr, &x, &y);
+    cairo_user_to_device_distance(cr, &sx, &sy);
+    double dox, doy, dsx, dsy;
+    cairo_surface_get_device_offset(t, &dox, &doy);
+    cairo_surface_get_device_scale(t, &dsx, &dsy);
+    int whole = w >= 1 && h >= 1 && w == floor(w) && h == floor(h) && x == floor(x) && y == floor(y) && x >= 0 &&
+                y >= 0 && sx == 1 && sy == 1 && dox == 0 && doy == 0 && dsx == 1 && dsy == 1;
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    double c0, c1, c2, c3;
+    cairo_clip_extents(cr, &c0, &c1, &c2, &c3);
+    whole = whole && m.xy == 0 && m.yx == 0 && c0 <= 0 && c1 <= 0 && c2 >= w && c3 >= h;
+    if (!whole || cairo_get_group_target(cr) != t || cairo_surface_get_type(t) != CAIRO_SURFACE_TYPE_IMAGE ||
+        (cairo_image_surface_get_format(t) != CAIRO_FORMAT_ARGB32 &&
+         cairo_image_surface_get_format(t) != CAIRO_FORMAT_RGB24) ||
+        x + w > cairo_image_surface_get_width(t) || y + h > cairo_image_surface_get_height(t))
+        return sv_raster_init(ras, w, h);
+    memset(ras, 0, sizeof *ras);
+    cairo_surface_flush(t);
+    int stride = cairo_image_surface_get_stride(t);
+    unsigned char *data = cairo_image_surface_get_data(t);
+    if (!data) return sv_raster_init(ras, w, h);
+    ras->w = (int)w;
+    ras->h = (int)h;
+    ras->surf = cairo_image_surface_create_for_data(data + (size_t)y * (size_t)stride + (size_t)x * 4,
+                                                    CAIRO_FORMAT_ARGB32, ras->w, ras->h, stride);
+    if (cairo_surface_status(ras->surf) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(ras->surf);
+        return sv_raster_init(ras, w, h);
+    }
+    ras->px = (uint32_t *)(void *)cairo_image_surface_get_data(ras->surf);
+    ras->stride = stride / 4;
+    ras->on = t;
+    ras->on_x = (int)x;
+    ras->on_y = (int)y;
+    return 1;
+}
+
+void sv_raster_paint(sv_raster *ras, cairo_t *cr)
+{
+    if (ras->on) {
+        cairo_surface_flush(ras->surf);
+        cairo_surface_mark_dirty_rectangle(ras->on, ras->on_x, ras->on_y, ras->w, ras->h);
+        return;
+    }
+    cairo_set_source_surface(cr, ras->surf, 0, 0);
+    cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+    cairo_paint(cr);
+    cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+}
+
 void sv_raster_direct(sv_raster *ras)
 {
     cairo_surface_flush(ras->surf);

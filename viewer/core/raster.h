@@ -18,8 +18,10 @@
  * half of every frame, written directly they cost about a millisecond. */
 typedef struct sv_raster {
     cairo_surface_t *surf;
-    uint32_t *px;     /* premultiplied ARGB32 */
-    int w, h, stride; /* stride in pixels */
+    uint32_t *px;        /* premultiplied ARGB32 */
+    int w, h, stride;    /* stride in pixels */
+    cairo_surface_t *on; /* the target image drawn in place, or NULL */
+    int on_x, on_y;      /* where on it */
 } sv_raster;
 
 /* 0xRRGGBBAA scaled by shade, its alpha by alpha: premultiplied ARGB32. */
@@ -60,6 +62,14 @@ static inline void sv_raster_plot(sv_raster *ras, int x, int y, uint32_t c, doub
 /* A raster of w x h pixels (rounded up): 0 when it cannot be had (nothing
  * to draw into; the caller draws without it). */
 int sv_raster_init(sv_raster *ras, double w, double h);
+/* The same raster as the part of cr's target at user (0, 0), when that
+ * target is an ARGB32 image the w x h canvas lies on whole pixels of (no
+ * scale, no group, inside the image): the canvas is then drawn in place
+ * and painting it (sv_raster_paint) only marks the image dirty. Else as
+ * sv_raster_init. */
+int sv_raster_init_on(sv_raster *ras, cairo_t *cr, double w, double h);
+/* The raster as the pixels of cr's clip at user (0, 0), replacing them. */
+void sv_raster_paint(sv_raster *ras, cairo_t *cr);
 void sv_raster_free(sv_raster *ras);
 /* Fill [x0,x1) x [y0,y1) with a premultiplied colour, "over" when it is
  * translucent. */
