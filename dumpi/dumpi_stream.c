@@ -591,7 +591,8 @@ static void set_refill(dumpi_file *f) {
   f->refill_at = win_end >= f->stream_end ? UINT64_MAX : win_end >= slack ? win_end - slack + 1 : 0;
 }
 
-static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err);
+static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err,
+                                                               bool skim);
 
 void dumpi_file_set_window(dumpi_file *f, size_t bytes) {
   f->win_bytes = bytes ? bytes : 1;
@@ -631,7 +632,8 @@ void dumpi_file_set_wall_offset(dumpi_file *f, int64_t ns) {
  * second caller of one shared copy (clocks.c's look at the first records)
  * left it out of line, and the build's loop paid for the call on every
  * record. */
-static inline __attribute__((always_inline)) int next_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
+static inline __attribute__((always_inline)) int next_record(dumpi_file *f, dumpi_call *c, dumpi_error *err,
+                                                             bool skim) {
   if (f->state < 0) {
     if (err) repeat_error(f, err);
     return f->state;
@@ -647,7 +649,7 @@ static inline __attribute__((always_inline)) int next_record(dumpi_file *f, dump
   for (;;) {
     /* A retry decodes the record again: undo what its times did. */
     dumpi_unwrap wall = f->wall_wrap, cpu = f->cpu_wrap;
-    int rc = decode_record(f, c, err);
+    int rc = decode_record(f, c, err, skim);
     if (rc != WINDOW_SHORT) return rc;
     f->wall_wrap = wall;
     f->cpu_wrap = cpu;
@@ -657,7 +659,11 @@ static inline __attribute__((always_inline)) int next_record(dumpi_file *f, dump
 }
 
 int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
-  return next_record(f, c, err);
+  return next_record(f, c, err, false);
+}
+
+int dumpi_file_next_times(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
+  return next_record(f, c, err, true);
 }
 
 void dumpi_file_prefetch_state(const dumpi_file *f) {
@@ -671,7 +677,7 @@ void dumpi_file_prefetch_next(const dumpi_file *f) {
 
 int dumpi_file_find(dumpi_file *f, const uint8_t *labels, int *budget, dumpi_call *c, dumpi_error *err) {
   while (*budget > 0) {
-    int rc = next_record(f, c, err);
+    int rc = next_record(f, c, err, false);
     if (rc != 1) return rc;
     --*budget;
     if (c->label < DUMPI_N_LABELS && labels[c->label]) return 1;
@@ -692,9 +698,27 @@ static inline const uint8_t *read_scalar_run(const scalar_run *run, const uint8_
   return p;
 }
 
+/* u32 count + count elements of `width` bytes, stepped over: v holds the
+ * count and no values. The same bounds checks as read_int_array(). */
+static inline __attribute__((always_inline)) int skip_array(reader *r, uint64_t record, uint64_t width,
+                                                            dumpi_value *v) {
+  NEED(r, 4);
+  uint32_t count = rd32(r);
+  NEED(r, (uint64_t)count * width);
+  r->p += (uint64_t)count * width;
+  v->i = count;
+  v->p = NULL;
+  return DUMPI_OK;
+}
+
 /* Decode the record at f->pos from the window. WINDOW_SHORT when it runs
- * past the window but not past the stream. */
-static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
+ * past the window but not past the stream. With skim (a look at labels,
+ * threads and times) the plain scalars of most records, the perf counters,
+ * the arrays and the statuses are stepped over, not decoded: the same
+ * bounds are checked, so the same records are found and the same errors
+ * met. */
+static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err,
+                                                               bool skim) {
   uint64_t record = f->pos;
   reader r = {f, f->win + (f->pos - f->win_off), f->win + f->win_len, err};
   if (r.p == r.end) {
@@ -757,8 +781,12 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     c->wall_stop += f->wall_offset;
     c->n_perf = 0;
     c->perf_in = c->perf_out = NULL;
-    dumpi_arena_reset(&f->arena);
-    p = read_scalar_run(run, r.p, c->args);
+    if (skim) {
+      p = r.p + run->bytes;
+    } else {
+      dumpi_arena_reset(&f->arena);
+      p = read_scalar_run(run, r.p, c->args);
+    }
     f->pos = f->win_off + (uint64_t)(p - f->win);
     c->size = (uint32_t)(f->pos - record);
     return 1;
@@ -795,6 +823,10 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     NEED_OR_FAIL(1);
     uint8_t n = *r.p++;
     NEED_OR_FAIL(16 * (uint64_t)n);
+    if (skim) {
+      r.p += 16 * (size_t)n;
+      n = 0;
+    }
     int64_t *pv = dumpi_arena_alloc(&f->arena, 2 * (size_t)n * sizeof *pv);
     if (n && !pv) return fail(f, err, NOMEM(&r));
     for (unsigned i = 0; i < n; i++) {
@@ -830,15 +862,15 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     /* arrays and statuses with no flag to test: their readers at once */
     case OP_A32:
       v->present = 1;
-      rc = read_int_array(&r, record, 4, 1, v);
+      rc = skim ? skip_array(&r, record, 4, v) : read_int_array(&r, record, 4, 1, v);
       goto scalar_read;
     case OP_A16:
       v->present = 1;
-      rc = read_int_array(&r, record, 2, 1, v);
+      rc = skim ? skip_array(&r, record, 2, v) : read_int_array(&r, record, 2, 1, v);
       goto scalar_read;
     case OP_A8:
       v->present = 1;
-      rc = read_int_array(&r, record, 1, 0, v);
+      rc = skim ? skip_array(&r, record, 1, v) : read_int_array(&r, record, 1, 0, v);
       goto scalar_read;
     case OP_STATUS:
       v->p = NULL;
@@ -848,7 +880,7 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
         continue;
       }
       v->present = 1;
-      rc = read_statuses(&r, record, v);
+      rc = skim ? skip_array(&r, record, f->status_has_tag ? 14 : 10, v) : read_statuses(&r, record, v);
       goto scalar_read;
     default: break; /* OP_GENERAL */
     }

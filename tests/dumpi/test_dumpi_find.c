@@ -10,7 +10,10 @@
  * finds nothing and is used up, a label the stream lacks ends in 0 at the
  * end of the stream with the budget left over, a wall offset moves the
  * times found by exactly that much, and after each rewind the stream
- * reads from its first record again.
+ * reads from its first record again. dumpi_file_next_times() (the build's
+ * look at labels and times) gives every record's label, mask, thread,
+ * offset, size and times as dumpi_file_next() does, and the same end,
+ * through windows of every size and with CPU times skipped or not.
  */
 #include "check.h"
 #include "dumpi.h"
@@ -27,8 +30,45 @@ static int is_init(const dumpi_call *c) {
 
 static uint8_t init_set[DUMPI_N_LABELS], none_set[DUMPI_N_LABELS];
 
+/* dumpi_file_next_times() against dumpi_file_next() on two handles of
+ * path, through a window of `window` bytes (0: the default). */
+static void check_times(const char *path, size_t window, int skip_cpu) {
+  CHECK_CONTEXT("%s, window %zu, skip_cpu %d", path, window, skip_cpu);
+  dumpi_file *f, *g;
+  dumpi_error err, err_g;
+  if (dumpi_file_open(path, &f, &err) != DUMPI_OK) FAIL("%s", err.message);
+  if (dumpi_file_open(path, &g, &err) != DUMPI_OK) FAIL("%s", err.message);
+  if (window) {
+    dumpi_file_set_window(f, window);
+    dumpi_file_set_window(g, window);
+  }
+  if (skip_cpu) {
+    dumpi_file_skip_cpu_times(f);
+    dumpi_file_skip_cpu_times(g);
+  }
+  dumpi_call c, d;
+  int rc, rc_g;
+  long n = 0;
+  for (;;) {
+    rc = dumpi_file_next(f, &c, &err);
+    rc_g = dumpi_file_next_times(g, &d, &err_g);
+    CHECK_EQ(rc_g, rc);
+    if (rc != 1 || rc_g != 1) break;
+    CHECK(d.label == c.label && d.fn == c.fn && d.mask == c.mask && d.thread == c.thread);
+    CHECK(d.offset == c.offset && d.size == c.size);
+    CHECK(d.wall_start == c.wall_start && d.wall_stop == c.wall_stop);
+    n++;
+  }
+  CHECK(n > 0);
+  dumpi_file_close(f);
+  dumpi_file_close(g);
+}
+
 static void check_rank(const char *path, int rank) {
   (void)rank;
+  check_times(path, 0, 1);
+  check_times(path, 0, 0);
+  check_times(path, 48, 1);
   CHECK_CONTEXT("%s", path);
   dumpi_file *f;
   dumpi_error err;
