@@ -855,6 +855,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         atomic_init(&b->plans[i].usable_from, PLAN_NOT_READY);
         call_comm_binding((uint16_t)i, &b->bindings[i]);
         req_use_of((uint16_t)i, &b->req_uses[i]);
+        b->label_tags[i] = label_tag((uint32_t)i);
     }
     atomic_init(&b->stop, 0);
     b->n_ranks = (uint32_t)n;

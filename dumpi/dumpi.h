@@ -358,6 +358,9 @@ typedef struct dumpi_completions {
 } dumpi_completions;
 int32_t dumpi_call_completions(const dumpi_call *c, dumpi_completions *d);
 int dumpi_completion_at(const dumpi_completions *d, int32_t i, int32_t *request, const dumpi_status **status);
+/* How many of d's completions dumpi_completion_at() gives with a request
+ * other than MPI_REQUEST_NULL, in one pass. */
+int32_t dumpi_completions_live(const dumpi_completions *d);
 
 #ifdef __cplusplus
 }

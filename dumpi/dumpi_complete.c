@@ -151,6 +151,25 @@ int dumpi_completion_at(const dumpi_completions *d, int32_t i, int32_t *request,
   return 0;
 }
 
+int32_t dumpi_completions_live(const dumpi_completions *d) {
+  int32_t live = 0;
+  switch (d->kind) {
+  case K_SOME:
+    for (int32_t i = 0; i < d->n; i++) {
+      int32_t x = d->indices[i];
+      live += x >= 0 && x < d->n_requests && d->requests[x] != DUMPI_REQUEST_NULL;
+    }
+    break;
+  case K_ALL:
+    for (int32_t i = 0; i < d->n; i++) live += d->requests[i] != DUMPI_REQUEST_NULL;
+    break;
+  case K_ANY: live = d->n > 0 && d->requests[d->single] != DUMPI_REQUEST_NULL; break;
+  case K_ONE: live = d->n > 0 && d->single != DUMPI_REQUEST_NULL; break;
+  default: break;
+  }
+  return live;
+}
+
 int32_t dumpi_call_n_completed(const dumpi_call *c) {
   dumpi_completions d;
   return dumpi_call_completions(c, &d);

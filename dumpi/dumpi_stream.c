@@ -639,23 +639,22 @@ static inline __attribute__((always_inline)) int next_record(dumpi_file *f, dump
     return f->state;
   }
   if (f->state > 0) return 0;
-  size_t want = window_bytes(f);
   /* refill when the window is missing (refill_at 0) or near its end while
    * the stream goes on (fill_window) */
   if (f->pos >= f->refill_at) {
-    int rc = fill_window(f, want, err);
+    int rc = fill_window(f, window_bytes(f), err);
     if (rc) return fail(f, err, rc);
   }
-  for (;;) {
-    /* A retry decodes the record again: undo what its times did. */
-    dumpi_unwrap wall = f->wall_wrap, cpu = f->cpu_wrap;
-    int rc = decode_record(f, c, err, skim);
-    if (rc != WINDOW_SHORT) return rc;
-    f->wall_wrap = wall;
-    f->cpu_wrap = cpu;
+  /* A record the window cuts short changed nothing (its times are kept
+   * only once it is decoded): it is decoded again through a wider one. */
+  int rc = decode_record(f, c, err, skim);
+  if (rc != WINDOW_SHORT) return rc;
+  size_t want = window_bytes(f);
+  do {
     while (want < f->win_need) want *= 2;
     if ((rc = fill_window(f, want, err))) return fail(f, err, rc);
-  }
+  } while ((rc = decode_record(f, c, err, skim)) == WINDOW_SHORT);
+  return rc;
 }
 
 int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
@@ -801,16 +800,19 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     r.p += 2;
   }
   c->cpu_start = c->cpu_stop = c->wall_start = c->wall_stop = 0;
+  /* Kept once the record is decoded: a record cut short by the window
+   * returns WINDOW_SHORT below, and its times are read again. */
+  dumpi_unwrap wall_wrap = f->wall_wrap, cpu_wrap = f->cpu_wrap;
   if (mask & DUMPI_MASK_CPUTIME) {
     NEED_OR_FAIL(12);
     if (f->skip_cpu)
       r.p += 12;
     else
-      read_times(&r, &f->cpu_wrap, f->cpu_bias, &c->cpu_start, &c->cpu_stop);
+      read_times(&r, &cpu_wrap, f->cpu_bias, &c->cpu_start, &c->cpu_stop);
   }
   if (mask & DUMPI_MASK_WALLTIME) {
     NEED_OR_FAIL(12);
-    read_times(&r, &f->wall_wrap, f->wall_bias, &c->wall_start, &c->wall_stop);
+    read_times(&r, &wall_wrap, f->wall_bias, &c->wall_start, &c->wall_stop);
     c->wall_start += f->wall_offset;
     c->wall_stop += f->wall_offset;
   }
@@ -914,6 +916,8 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
   }
 args_done:
 #undef NEED_OR_FAIL
+  f->wall_wrap = wall_wrap;
+  f->cpu_wrap = cpu_wrap;
   f->pos = f->win_off + (uint64_t)(r.p - f->win);
   c->size = (uint32_t)(f->pos - record);
   return 1;

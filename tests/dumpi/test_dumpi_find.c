@@ -13,7 +13,9 @@
  * reads from its first record again. dumpi_file_next_times() (the build's
  * look at labels and times) gives every record's label, mask, thread,
  * offset, size and times as dumpi_file_next() does, and the same end,
- * through windows of every size and with CPU times skipped or not.
+ * through windows of every size and with CPU times skipped or not; and
+ * dumpi_completions_live() counts the completions dumpi_completion_at()
+ * gives with a request other than MPI_REQUEST_NULL.
  */
 #include "check.h"
 #include "dumpi.h"
@@ -23,7 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-static long n_ranks, n_after_first;
+static long n_ranks, n_after_first, n_live;
 static int is_init(const dumpi_call *c) {
   return c->label == DUMPI_LABEL_INIT || c->label == DUMPI_LABEL_INIT_THREAD;
 }
@@ -57,6 +59,12 @@ static void check_times(const char *path, size_t window, int skip_cpu) {
     CHECK(d.label == c.label && d.fn == c.fn && d.mask == c.mask && d.thread == c.thread);
     CHECK(d.offset == c.offset && d.size == c.size);
     CHECK(d.wall_start == c.wall_start && d.wall_stop == c.wall_stop);
+    dumpi_completions dc;
+    dumpi_call_completions(&c, &dc);
+    int32_t live = 0, req;
+    for (int32_t i = 0; i < dc.n; i++) live += !dumpi_completion_at(&dc, i, &req, NULL) && req != DUMPI_REQUEST_NULL;
+    CHECK_EQ(dumpi_completions_live(&dc), live);
+    n_live += live;
     n++;
   }
   CHECK(n > 0);
@@ -139,7 +147,8 @@ int main(int argc, char **argv) {
   int rc = for_each_rank(argc, argv, check_rank);
   if (rc == 2) return rc;
   CHECKF(rc == 0, "a folder's .meta could not be opened");
-  printf("%ld ranks, %ld with records before MPI_Init\n", n_ranks, n_after_first);
+  printf("%ld ranks, %ld with records before MPI_Init, %ld live completions\n", n_ranks, n_after_first, n_live);
+  CHECK(n_live > 0);
   /* hpcg calls MPI_Initialized first: the search must have had to skip */
   CHECK(n_ranks > 0 && n_after_first > 0);
   return 0;
