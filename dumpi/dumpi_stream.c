@@ -640,8 +640,11 @@ static inline __attribute__((always_inline)) int next_record(dumpi_file *f, dump
   }
   if (f->state > 0) return 0;
   /* refill when the window is missing (refill_at 0) or near its end while
-   * the stream goes on (fill_window) */
-  if (f->pos >= f->refill_at) {
+   * the stream goes on (fill_window). A skim (the look at a stream's first
+   * records, rewound after) reads on to the window's very end instead, a
+   * record it cuts short widening it: refilled early, the window no longer
+   * held the stream's start, and the rewind read it all again. */
+  if (f->pos >= f->refill_at && (!skim || f->refill_at == 0 || f->pos >= f->win_off + f->win_len)) {
     int rc = fill_window(f, window_bytes(f), err);
     if (rc) return fail(f, err, rc);
   }
