@@ -446,19 +446,17 @@ static gpointer sample_ranks(gpointer data)
     GHashTable *threads = g_hash_table_new(g_direct_hash, g_direct_equal); /* other threads' */
     dumpi_call c;
     dumpi_error e;
-    /* dumpi_file_find() with every label: the build's dumpi_file_next()
-     * keeps one caller, the lanes', and is inlined there. */
-    uint8_t every[N_LABELS];
-    memset(every, 1, sizeof every);
     for (uint32_t i = sp->first; i < b->n_ranks; i += sp->step) {
         rank_in *r = &b->ranks[i];
         if (!r->f) continue;
         memset(seen, 0, sizeof seen);
         g_hash_table_remove_all(threads);
         uint32_t k = 0;
-        int budget = (int)sp->per_rank;
         size_t at = (size_t)i * sp->per_rank;
-        while (k < sp->per_rank && dumpi_file_find(r->f, every, &budget, &c, &e) == 1) {
+        /* Times and labels only: the arguments are the lanes' to decode
+         * (and the build's dumpi_file_next() keeps one caller, the lanes',
+         * inlined there). */
+        while (k < sp->per_rank && dumpi_file_next_times(r->f, &c, &e) == 1) {
             sp->starts[at + k] = c.wall_start;
             sp->keys[at + k] = c.wall_stop;
             k++;
@@ -857,6 +855,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         atomic_init(&b->plans[i].usable_from, PLAN_NOT_READY);
         call_comm_binding((uint16_t)i, &b->bindings[i]);
         req_use_of((uint16_t)i, &b->req_uses[i]);
+        b->label_tags[i] = label_tag((uint32_t)i);
     }
     atomic_init(&b->stop, 0);
     b->n_ranks = (uint32_t)n;

@@ -213,6 +213,7 @@ typedef struct builder {
                              * or in a rank's footer */
     comm_binding bindings[N_LABELS];
     req_use req_uses[N_LABELS];
+    uint64_t label_tags[N_LABELS]; /* label_tag() of each, looked up per record */
     /* The match step's (one thread at a time, in slab order). */
     comm_ctx *comms; /* every communicator call, in merge order */
     match_ctx *match;

@@ -355,15 +355,7 @@ void call_state_info(const fn_plan *p, const type_sizes *ts, const comm_view *cv
             }
             break;
         }
-        case F_COMPLETED: {
-            int32_t n = 0;
-            for (int32_t j = 0; j < dc->n; j++) {
-                int32_t req;
-                if (!dumpi_completion_at(dc, j, &req, NULL) && req != DUMPI_REQUEST_NULL) n++;
-            }
-            v = n;
-            break;
-        }
+        case F_COMPLETED: v = dumpi_completions_live(dc); break;
         }
         info[k] = v;
     }

@@ -145,7 +145,7 @@ static void defer_call(builder *b, rank_in *r, item_list *l, int64_t key)
 static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch, item_list *l, int64_t key)
 {
     const dumpi_call *c = &r->head;
-    if (c->label < N_LABELS) r->label_sum += label_tag(c->label);
+    if (c->label < N_LABELS) r->label_sum += b->label_tags[c->label];
     if (c->fn->family == DUMPI_FAMILY_USER) {
         defer(b, r, l, key, NULL);
         return;

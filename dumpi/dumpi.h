@@ -209,6 +209,11 @@ void dumpi_file_stream_range(const dumpi_file *f, uint64_t *begin, uint64_t *end
  * DUMPI_ERR_UNKNOWN_LABEL, DUMPI_ERR_CORRUPT. After an error further calls
  * return the same error. Does not allocate once the arena is warm. */
 int dumpi_file_next(dumpi_file *f, dumpi_call *call, dumpi_error *err);
+/* dumpi_file_next() for a look at records' functions, threads and times
+ * only: label, fn, mask, thread, offset, size and the times are set; the
+ * arguments and perf counters are stepped over, and what call->args holds
+ * is undefined. The same records and the same errors as dumpi_file_next(). */
+int dumpi_file_next_times(dumpi_file *f, dumpi_call *call, dumpi_error *err);
 /* Hints for a caller that decodes a few records from each of many files
  * in turn: fetch into the cache what dumpi_file_next() reads of f itself,
  * and (once that is in) the bytes of f's next record. Neither changes f. */
@@ -353,6 +358,9 @@ typedef struct dumpi_completions {
 } dumpi_completions;
 int32_t dumpi_call_completions(const dumpi_call *c, dumpi_completions *d);
 int dumpi_completion_at(const dumpi_completions *d, int32_t i, int32_t *request, const dumpi_status **status);
+/* How many of d's completions dumpi_completion_at() gives with a request
+ * other than MPI_REQUEST_NULL, in one pass. */
+int32_t dumpi_completions_live(const dumpi_completions *d);
 
 #ifdef __cplusplus
 }

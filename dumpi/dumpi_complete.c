@@ -14,6 +14,8 @@
 #include "dumpi_internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 
 typedef struct completion {
@@ -55,14 +57,18 @@ static int layout_of(const dumpi_fn_info *fn, completion *k) {
 static completion layouts[DUMPI_N_LABELS];
 static int has_layout[DUMPI_N_LABELS];
 static pthread_once_t layouts_once = PTHREAD_ONCE_INIT;
+/* Set once the layouts are made: the test every Wait and Test record
+ * makes, where pthread_once() was a call into libc for each. */
+static atomic_bool layouts_ready;
 
 static void build_layouts(void) {
   for (int l = 0; l < DUMPI_N_LABELS; l++) has_layout[l] = layout_of(dumpi_fn_lookup((uint16_t)l), &layouts[l]);
+  atomic_store_explicit(&layouts_ready, true, memory_order_release);
 }
 
 static const completion *layout(const dumpi_call *c) {
   if (!c || !c->fn || c->label >= DUMPI_N_LABELS) return NULL;
-  pthread_once(&layouts_once, build_layouts);
+  if (!atomic_load_explicit(&layouts_ready, memory_order_acquire)) pthread_once(&layouts_once, build_layouts);
   return has_layout[c->label] ? &layouts[c->label] : NULL;
 }
 
@@ -149,6 +155,25 @@ int dumpi_completion_at(const dumpi_completions *d, int32_t i, int32_t *request,
   if (request) *request = req;
   if (status) *status = d->statuses && si < d->n_statuses ? &d->statuses[si] : NULL;
   return 0;
+}
+
+int32_t dumpi_completions_live(const dumpi_completions *d) {
+  int32_t live = 0;
+  switch (d->kind) {
+  case K_SOME:
+    for (int32_t i = 0; i < d->n; i++) {
+      int32_t x = d->indices[i];
+      live += x >= 0 && x < d->n_requests && d->requests[x] != DUMPI_REQUEST_NULL;
+    }
+    break;
+  case K_ALL:
+    for (int32_t i = 0; i < d->n; i++) live += d->requests[i] != DUMPI_REQUEST_NULL;
+    break;
+  case K_ANY: live = d->n > 0 && d->requests[d->single] != DUMPI_REQUEST_NULL; break;
+  case K_ONE: live = d->n > 0 && d->single != DUMPI_REQUEST_NULL; break;
+  default: break;
+  }
+  return live;
 }
 
 int32_t dumpi_call_n_completed(const dumpi_call *c) {

@@ -591,7 +591,8 @@ static void set_refill(dumpi_file *f) {
   f->refill_at = win_end >= f->stream_end ? UINT64_MAX : win_end >= slack ? win_end - slack + 1 : 0;
 }
 
-static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err);
+static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err,
+                                                               bool skim);
 
 void dumpi_file_set_window(dumpi_file *f, size_t bytes) {
   f->win_bytes = bytes ? bytes : 1;
@@ -631,33 +632,40 @@ void dumpi_file_set_wall_offset(dumpi_file *f, int64_t ns) {
  * second caller of one shared copy (clocks.c's look at the first records)
  * left it out of line, and the build's loop paid for the call on every
  * record. */
-static inline __attribute__((always_inline)) int next_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
+static inline __attribute__((always_inline)) int next_record(dumpi_file *f, dumpi_call *c, dumpi_error *err,
+                                                             bool skim) {
   if (f->state < 0) {
     if (err) repeat_error(f, err);
     return f->state;
   }
   if (f->state > 0) return 0;
-  size_t want = window_bytes(f);
   /* refill when the window is missing (refill_at 0) or near its end while
-   * the stream goes on (fill_window) */
-  if (f->pos >= f->refill_at) {
-    int rc = fill_window(f, want, err);
+   * the stream goes on (fill_window). A skim (the look at a stream's first
+   * records, rewound after) reads on to the window's very end instead, a
+   * record it cuts short widening it: refilled early, the window no longer
+   * held the stream's start, and the rewind read it all again. */
+  if (f->pos >= f->refill_at && (!skim || f->refill_at == 0 || f->pos >= f->win_off + f->win_len)) {
+    int rc = fill_window(f, window_bytes(f), err);
     if (rc) return fail(f, err, rc);
   }
-  for (;;) {
-    /* A retry decodes the record again: undo what its times did. */
-    dumpi_unwrap wall = f->wall_wrap, cpu = f->cpu_wrap;
-    int rc = decode_record(f, c, err);
-    if (rc != WINDOW_SHORT) return rc;
-    f->wall_wrap = wall;
-    f->cpu_wrap = cpu;
+  /* A record the window cuts short changed nothing (its times are kept
+   * only once it is decoded): it is decoded again through a wider one. */
+  int rc = decode_record(f, c, err, skim);
+  if (rc != WINDOW_SHORT) return rc;
+  size_t want = window_bytes(f);
+  do {
     while (want < f->win_need) want *= 2;
     if ((rc = fill_window(f, want, err))) return fail(f, err, rc);
-  }
+  } while ((rc = decode_record(f, c, err, skim)) == WINDOW_SHORT);
+  return rc;
 }
 
 int dumpi_file_next(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
-  return next_record(f, c, err);
+  return next_record(f, c, err, false);
+}
+
+int dumpi_file_next_times(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
+  return next_record(f, c, err, true);
 }
 
 void dumpi_file_prefetch_state(const dumpi_file *f) {
@@ -671,7 +679,7 @@ void dumpi_file_prefetch_next(const dumpi_file *f) {
 
 int dumpi_file_find(dumpi_file *f, const uint8_t *labels, int *budget, dumpi_call *c, dumpi_error *err) {
   while (*budget > 0) {
-    int rc = next_record(f, c, err);
+    int rc = next_record(f, c, err, false);
     if (rc != 1) return rc;
     --*budget;
     if (c->label < DUMPI_N_LABELS && labels[c->label]) return 1;
@@ -692,9 +700,27 @@ static inline const uint8_t *read_scalar_run(const scalar_run *run, const uint8_
   return p;
 }
 
+/* u32 count + count elements of `width` bytes, stepped over: v holds the
+ * count and no values. The same bounds checks as read_int_array(). */
+static inline __attribute__((always_inline)) int skip_array(reader *r, uint64_t record, uint64_t width,
+                                                            dumpi_value *v) {
+  NEED(r, 4);
+  uint32_t count = rd32(r);
+  NEED(r, (uint64_t)count * width);
+  r->p += (uint64_t)count * width;
+  v->i = count;
+  v->p = NULL;
+  return DUMPI_OK;
+}
+
 /* Decode the record at f->pos from the window. WINDOW_SHORT when it runs
- * past the window but not past the stream. */
-static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
+ * past the window but not past the stream. With skim (a look at labels,
+ * threads and times) the plain scalars of most records, the perf counters,
+ * the arrays and the statuses are stepped over, not decoded: the same
+ * bounds are checked, so the same records are found and the same errors
+ * met. */
+static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, dumpi_call *c, dumpi_error *err,
+                                                               bool skim) {
   uint64_t record = f->pos;
   reader r = {f, f->win + (f->pos - f->win_off), f->win + f->win_len, err};
   if (r.p == r.end) {
@@ -757,8 +783,12 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     c->wall_stop += f->wall_offset;
     c->n_perf = 0;
     c->perf_in = c->perf_out = NULL;
-    dumpi_arena_reset(&f->arena);
-    p = read_scalar_run(run, r.p, c->args);
+    if (skim) {
+      p = r.p + run->bytes;
+    } else {
+      dumpi_arena_reset(&f->arena);
+      p = read_scalar_run(run, r.p, c->args);
+    }
     f->pos = f->win_off + (uint64_t)(p - f->win);
     c->size = (uint32_t)(f->pos - record);
     return 1;
@@ -773,16 +803,19 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     r.p += 2;
   }
   c->cpu_start = c->cpu_stop = c->wall_start = c->wall_stop = 0;
+  /* Kept once the record is decoded: a record cut short by the window
+   * returns WINDOW_SHORT below, and its times are read again. */
+  dumpi_unwrap wall_wrap = f->wall_wrap, cpu_wrap = f->cpu_wrap;
   if (mask & DUMPI_MASK_CPUTIME) {
     NEED_OR_FAIL(12);
     if (f->skip_cpu)
       r.p += 12;
     else
-      read_times(&r, &f->cpu_wrap, f->cpu_bias, &c->cpu_start, &c->cpu_stop);
+      read_times(&r, &cpu_wrap, f->cpu_bias, &c->cpu_start, &c->cpu_stop);
   }
   if (mask & DUMPI_MASK_WALLTIME) {
     NEED_OR_FAIL(12);
-    read_times(&r, &f->wall_wrap, f->wall_bias, &c->wall_start, &c->wall_stop);
+    read_times(&r, &wall_wrap, f->wall_bias, &c->wall_start, &c->wall_stop);
     c->wall_start += f->wall_offset;
     c->wall_stop += f->wall_offset;
   }
@@ -795,6 +828,10 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     NEED_OR_FAIL(1);
     uint8_t n = *r.p++;
     NEED_OR_FAIL(16 * (uint64_t)n);
+    if (skim) {
+      r.p += 16 * (size_t)n;
+      n = 0;
+    }
     int64_t *pv = dumpi_arena_alloc(&f->arena, 2 * (size_t)n * sizeof *pv);
     if (n && !pv) return fail(f, err, NOMEM(&r));
     for (unsigned i = 0; i < n; i++) {
@@ -830,15 +867,15 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     /* arrays and statuses with no flag to test: their readers at once */
     case OP_A32:
       v->present = 1;
-      rc = read_int_array(&r, record, 4, 1, v);
+      rc = skim ? skip_array(&r, record, 4, v) : read_int_array(&r, record, 4, 1, v);
       goto scalar_read;
     case OP_A16:
       v->present = 1;
-      rc = read_int_array(&r, record, 2, 1, v);
+      rc = skim ? skip_array(&r, record, 2, v) : read_int_array(&r, record, 2, 1, v);
       goto scalar_read;
     case OP_A8:
       v->present = 1;
-      rc = read_int_array(&r, record, 1, 0, v);
+      rc = skim ? skip_array(&r, record, 1, v) : read_int_array(&r, record, 1, 0, v);
       goto scalar_read;
     case OP_STATUS:
       v->p = NULL;
@@ -848,7 +885,7 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
         continue;
       }
       v->present = 1;
-      rc = read_statuses(&r, record, v);
+      rc = skim ? skip_array(&r, record, f->status_has_tag ? 14 : 10, v) : read_statuses(&r, record, v);
       goto scalar_read;
     default: break; /* OP_GENERAL */
     }
@@ -882,6 +919,8 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
   }
 args_done:
 #undef NEED_OR_FAIL
+  f->wall_wrap = wall_wrap;
+  f->cpu_wrap = cpu_wrap;
   f->pos = f->win_off + (uint64_t)(r.p - f->win);
   c->size = (uint32_t)(f->pos - record);
   return 1;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* fuzz_dumpi.c - libFuzzer target: open + iterate + every accessor.
+/* fuzz_dumpi.c - libFuzzer target: open + iterate + every accessor, and
+ * the same records met by dumpi_file_next_times().
  *
  * Build with -DSLOG2_FUZZ=ON and clang; run e.g.
  *   ./fuzz_dumpi -max_len=8192 "$SLOG2_SHARED_DIR/traces/sst-dumpi-testtrace/"
@@ -55,6 +56,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   if (n > size) abort(); /* a record is at least 3 bytes: the stream must end */
+  /* The look at labels and times (slog2-build's sample) meets the same
+   * records and the same end, through the general walk, then the
+   * straight-line one (CPU times skipped) through a window a record
+   * often runs past. */
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass) {
+      dumpi_file_skip_cpu_times(f);
+      dumpi_file_set_window(f, 24);
+    }
+    dumpi_file_rewind(f);
+    unsigned long m = 0;
+    int rc_t;
+    while ((rc_t = dumpi_file_next_times(f, &c, &err)) == 1 && m++ < size) {
+    }
+    if (m != n || rc_t != rc) abort();
+  }
   dumpi_file_close(f);
   return 0;
 }
