@@ -156,6 +156,9 @@ typedef struct inst {
     oq recvs;
     oq deferred;
     uint64_t seq;                     /* creation order: finish drains in it */
+    htab own;                         /* own_key() -> chan*: every channel it met, once
+                                       * near missed often (inst_chan); cleared by chan_sweep */
+    uint32_t n_missed;                /* near misses before own was started */
     struct chan *near[2][INST_CHANS]; /* [op_kind][near_slot()]; cleared by chan_sweep */
 } inst;
 _Static_assert(offsetof(inst, seq) == 64, "what an operation reads of an instance comes first");
@@ -646,7 +649,9 @@ static void chan_sweep(match_ctx *m)
     }
     for (size_t i = 0; i < htab_capacity(&m->insts); i++) {
         inst *in = htab_at(&m->insts, i)->val;
-        if (in) memset(in->near, 0, sizeof in->near);
+        if (!in) continue;
+        memset(in->near, 0, sizeof in->near);
+        htab_free(&in->own);
     }
     htab_free(&m->chans);
     m->n_chans = 0;
@@ -720,6 +725,37 @@ static void dgroup_wake(match_ctx *m, const dgroup *g)
     if (g->n_waiting) inst_release(m, g->waiting_in, false);
 }
 
+/* Near misses an instance takes before it keeps every channel it meets
+ * (inst_chan). */
+#define OWN_AFTER 32u
+
+/* The key of a channel in its instance's own table: the op's kind, the
+ * comm-local peer (a rank of the group: below 2^31) and the tag, which
+ * with the instance fix the channel. */
+static inline uint64_t own_key(op_kind kind, int local, int tag)
+{
+    return (uint64_t)(uint32_t)tag << 32 | (uint64_t)(uint32_t)local << 1 | (uint64_t)kind;
+}
+
+/* The channel (id, src, dst, tag) of an op of kind on in to local, when
+ * the near cache missed. A rank that exchanges with more peers and tags
+ * than the cache has slots (a 3-D stencil: 26 neighbours, a tag per
+ * exchange) missed on most messages, and each miss read a channel that
+ * was not the one, the table's slot, then the channel: an instance that
+ * keeps missing keeps its own table of the channels it met, which finds
+ * the one from its slot alone. Not inlined: the near cache's hits, with
+ * thousands of ranks nearly all lookups, pay nothing for it. */
+G_GNUC_NO_INLINE static chan *inst_chan(match_ctx *m, inst *in, op_kind kind, int local, int tag, uint64_t id, int src,
+                                        int dst)
+{
+    uint64_t k = own_key(kind, local, tag);
+    chan *ch = htab_get(&in->own, k);
+    if (ch && ch->key.src == src && ch->key.dst == dst && ch->key.tag == tag && ch->key.comm_id == id) return ch;
+    ch = chan_get(m, id, src, dst, tag);
+    if (in->own.slots || ++in->n_missed > OWN_AFTER) htab_put(&in->own, k, ch);
+    return ch;
+}
+
 /* Put an op of a resolved instance into its channel. */
 static void to_channel(match_ctx *m, inst *in, mop *o)
 {
@@ -735,10 +771,18 @@ static void to_channel(match_ctx *m, inst *in, mop *o)
     }
     uint64_t id = in->id;
     int src = o->kind == OP_SEND ? (int)o->rank : other, dst = o->kind == OP_SEND ? other : (int)o->rank;
-    chan **near = &in->near[o->kind][near_slot(local, tag)];
-    chan *ch = *near;
-    if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
-        ch = *near = chan_get(m, id, src, dst, tag);
+    chan *ch;
+    if (in->own.slots) {
+        /* The near cache misses on this instance: its own table. */
+        ch = htab_get(&in->own, own_key(o->kind, local, tag));
+        if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
+            ch = inst_chan(m, in, o->kind, local, tag, id, src, dst);
+    } else {
+        chan **near = &in->near[o->kind][near_slot(local, tag)];
+        ch = *near;
+        if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
+            ch = *near = inst_chan(m, in, o->kind, local, tag, id, src, dst);
+    }
     ch->used = true;
     op_enqueue(o, o->kind == OP_SEND ? &ch->sends : &ch->recvs);
     o->chan = ch;
@@ -767,6 +811,7 @@ static void inst_unindex(match_ctx *m, inst *in)
 
 static void inst_free(match_ctx *m, inst *in)
 {
+    htab_free(&in->own);
     if (comm_ref_user(in->ref) == in) comm_ref_set_user(in->ref, NULL);
     comm_ref_release(in->ref);
     pool_put(&m->inst_pool, in);
