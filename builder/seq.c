@@ -603,6 +603,7 @@ void seq_begin(builder *b)
     b->pending_snaps = g_array_new(FALSE, FALSE, sizeof(snap_wait));
     b->comms = comm_ctx_new(b->n_ranks);
     b->match = match_ctx_new(b->comms, on_arrow, b);
+    match_set_chasing(b->match, b->n_ranks >= SORT_MIN_RANKS);
     b->floor = INT64_MIN;
     for (int i = 0; i <= SLOTS_MAX; i++) {
         b->outs[i].meta = g_array_new(FALSE, FALSE, sizeof(pending_meta));

@@ -153,12 +153,15 @@ typedef struct inst {
     int n_peers;      /* their number; 0 unless resolved */
     uint8_t state;    /* comm_ref_get_state(ref) */
     bool used;        /* posted on since the last sweep */
+    bool owning;      /* own has been started: to_channel looks there */
     oq recvs;
     oq deferred;
     uint64_t seq;                     /* creation order: finish drains in it */
     htab own;                         /* own_key() -> chan*: every channel it met, once
                                        * near missed often (inst_chan); cleared by chan_sweep */
     uint32_t n_missed;                /* near misses before own was started */
+    struct chan *last[2];             /* with own: the channel of its last op of each
+                                       * kind (to_channel); cleared by chan_sweep */
     struct chan *near[2][INST_CHANS]; /* [op_kind][near_slot()]; cleared by chan_sweep */
 } inst;
 _Static_assert(offsetof(inst, seq) == 64, "what an operation reads of an instance comes first");
@@ -189,6 +192,9 @@ typedef struct chan {
     struct chan *next_same;     /* next channel with the same key hash */
     struct dgroup *dg;          /* its (comm id, dst) group */
     struct chan *dprev, *dnext; /* links in dg->chans */
+    struct chan *succ[2];       /* [op_kind]: the channel of the op that came after
+                                 * one in this channel, on the instance that posts
+                                 * that kind here (to_channel); cleared by chan_sweep */
 } chan;
 _Static_assert(offsetof(chan, next_same) == 64, "what pairing reads of a channel is its first cache line");
 
@@ -223,6 +229,7 @@ struct match_ctx {
     GArray *list;          /* built by match_finish */
     uint64_t next_seq, next_inst_seq;
     bool stopped, finished;
+    bool chasing;                  /* the caller fetches ahead (match_set_chasing) */
     size_t chan_limit, inst_limit; /* sweep empties when a table grows past these */
     uint64_t n_inst_sweeps;        /* sweeps that freed instances (inst_epoch) */
     mop **free_mops;               /* recycled ops, a stack: one is made per MPI message side */
@@ -652,6 +659,8 @@ static void chan_sweep(match_ctx *m)
         if (!in) continue;
         memset(in->near, 0, sizeof in->near);
         htab_free(&in->own);
+        in->owning = false;
+        in->last[0] = in->last[1] = NULL;
     }
     htab_free(&m->chans);
     m->n_chans = 0;
@@ -662,6 +671,7 @@ static void chan_sweep(match_ctx *m)
             continue;
         }
         v[i]->used = false;
+        v[i]->succ[0] = v[i]->succ[1] = NULL; /* it may have been freed */
         uint64_t h = chan_hash(&v[i]->key);
         v[i]->next_same = htab_get(&m->chans, h);
         htab_put(&m->chans, h, v[i]);
@@ -752,7 +762,10 @@ G_GNUC_NO_INLINE static chan *inst_chan(match_ctx *m, inst *in, op_kind kind, in
     chan *ch = htab_get(&in->own, k);
     if (ch && ch->key.src == src && ch->key.dst == dst && ch->key.tag == tag && ch->key.comm_id == id) return ch;
     ch = chan_get(m, id, src, dst, tag);
-    if (in->own.slots || ++in->n_missed > OWN_AFTER) htab_put(&in->own, k, ch);
+    if (in->owning || (++in->n_missed > OWN_AFTER && !m->chasing)) {
+        htab_put(&in->own, k, ch);
+        in->owning = true;
+    }
     return ch;
 }
 
@@ -772,11 +785,26 @@ static void to_channel(match_ctx *m, inst *in, mop *o)
     uint64_t id = in->id;
     int src = o->kind == OP_SEND ? (int)o->rank : other, dst = o->kind == OP_SEND ? other : (int)o->rank;
     chan *ch;
-    if (in->own.slots) {
-        /* The near cache misses on this instance: its own table. */
-        ch = htab_get(&in->own, own_key(o->kind, local, tag));
-        if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
-            ch = inst_chan(m, in, o->kind, local, tag, id, src, dst);
+    if (in->owning) {
+        /* The near cache misses on this instance: its ops of a kind go
+         * to many channels, most often in the order they went last time
+         * (a stencil's exchanges, iteration after iteration). So first
+         * the channel that followed the last one last time, which was
+         * fetched then, then its own table. */
+        chan *prev = in->last[o->kind];
+        ch = prev ? prev->succ[o->kind] : NULL;
+        if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id) {
+            ch = htab_get(&in->own, own_key(o->kind, local, tag));
+            if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
+                ch = inst_chan(m, in, o->kind, local, tag, id, src, dst);
+            if (prev) prev->succ[o->kind] = ch;
+        }
+        in->last[o->kind] = ch;
+        const chan *next = ch->succ[o->kind];
+        if (next) {
+            __builtin_prefetch(next);
+            __builtin_prefetch((const char *)next + 64);
+        }
     } else {
         chan **near = &in->near[o->kind][near_slot(local, tag)];
         ch = *near;
@@ -1498,6 +1526,11 @@ void match_chase_step(match_chase *c)
     case CHASE_OP2: __builtin_prefetch((const char *)x + 64); break;
     default: break;
     }
+}
+
+void match_set_chasing(match_ctx *m, bool on)
+{
+    m->chasing = on;
 }
 
 int64_t match_low_watermark(const match_ctx *m)
