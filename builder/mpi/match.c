@@ -1528,6 +1528,32 @@ void match_chase_step(match_chase *c)
     }
 }
 
+void match_fetch_completion(const match_ctx *m, uint32_t rank, int request, int step)
+{
+    if (rank >= m->n_ranks) return;
+    /* As in the chases, the pointers may be stale but point into the
+     * pools. */
+    const rslot *s = reqtab_get(&m->ranks[rank].reqs, request);
+    const mop *o = s ? s->cur : NULL;
+    if (!o) return;
+    if (step == 0) {
+        __builtin_prefetch(o);
+        __builtin_prefetch((const char *)o + 64);
+        return;
+    }
+    const chan *ch = o->chan;
+    if (!ch) return;
+    if (step == 1) {
+        __builtin_prefetch(ch);
+        return;
+    }
+    const mop *snd = ch->sends.head;
+    if (snd) {
+        __builtin_prefetch(snd);
+        __builtin_prefetch((const char *)snd + 64);
+    }
+}
+
 void match_set_chasing(match_ctx *m, bool on)
 {
     m->chasing = on;
