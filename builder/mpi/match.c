@@ -144,7 +144,8 @@ static inline uint32_t near_slot(int local, int tag)
 
 /* A rank's instance of a communicator. Its first 64 bytes hold what every
  * operation on it reads: the ref's state, id and peer group copied
- * (inst_sync) so the ref itself is not read, and the receive lists. */
+ * (inst_sync) so the ref itself is not read, the posted receives and how
+ * it finds its channels. */
 typedef struct inst {
     comm_ref *ref;
     uint64_t id;      /* comm_ref_id(ref) */
@@ -154,17 +155,19 @@ typedef struct inst {
     uint8_t state;    /* comm_ref_get_state(ref) */
     bool used;        /* posted on since the last sweep */
     bool owning;      /* own has been started: to_channel looks there */
+    uint32_t n_near;  /* lookups in near (to_channel) */
     oq recvs;
+    uint64_t seq; /* creation order: finish drains in it */
     oq deferred;
-    uint64_t seq;                     /* creation order: finish drains in it */
     htab own;                         /* own_key() -> chan*: every channel it met, once
                                        * near missed often (inst_chan); cleared by chan_sweep */
-    uint32_t n_missed;                /* near misses before own was started */
+    uint32_t n_missed;                /* lookups that near missed */
     struct chan *last[2];             /* with own: the channel of its last op of each
                                        * kind (to_channel); cleared by chan_sweep */
     struct chan *near[2][INST_CHANS]; /* [op_kind][near_slot()]; cleared by chan_sweep */
 } inst;
-_Static_assert(offsetof(inst, seq) == 64, "what an operation reads of an instance comes first");
+_Static_assert(offsetof(inst, recvs) + sizeof(oq) <= 64 && offsetof(inst, deferred) == 64,
+               "what an operation reads of an instance comes first");
 
 /* The matcher's record of a rank: its requests, and the instances of the
  * two handles it used last (hashing the handle in the rank's table, then
@@ -735,9 +738,11 @@ static void dgroup_wake(match_ctx *m, const dgroup *g)
     if (g->n_waiting) inst_release(m, g->waiting_in, false);
 }
 
-/* Near misses an instance takes before it keeps every channel it meets
- * (inst_chan). */
+/* Near misses an instance takes, and the share of its lookups they must
+ * be (1 / OWN_SHARE), before it keeps every channel it meets (inst_chan):
+ * a near cache that hits most of the time is cheaper than the table. */
 #define OWN_AFTER 32u
+#define OWN_SHARE 4u
 
 /* The key of a channel in its instance's own table: the op's kind, the
  * comm-local peer (a rank of the group: below 2^31) and the tag, which
@@ -759,10 +764,12 @@ G_GNUC_NO_INLINE static chan *inst_chan(match_ctx *m, inst *in, op_kind kind, in
                                         int dst)
 {
     uint64_t k = own_key(kind, local, tag);
-    chan *ch = htab_get(&in->own, k);
+    chan *ch = in->owning ? htab_get(&in->own, k) : NULL;
     if (ch && ch->key.src == src && ch->key.dst == dst && ch->key.tag == tag && ch->key.comm_id == id) return ch;
     ch = chan_get(m, id, src, dst, tag);
-    if (in->owning || (++in->n_missed > OWN_AFTER && !m->chasing)) {
+    /* The count is not kept for a chasing caller: another line of the
+     * instance, written at every miss. */
+    if (in->owning || (!m->chasing && ++in->n_missed > OWN_AFTER && (uint64_t)in->n_missed * OWN_SHARE > in->n_near)) {
         htab_put(&in->own, k, ch);
         in->owning = true;
     }
@@ -807,6 +814,7 @@ static void to_channel(match_ctx *m, inst *in, mop *o)
         }
     } else {
         chan **near = &in->near[o->kind][near_slot(local, tag)];
+        in->n_near++;
         ch = *near;
         if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
             ch = *near = inst_chan(m, in, o->kind, local, tag, id, src, dst);
