@@ -442,6 +442,21 @@ static inline void take_next(merge *m, const seq_item *at, const seq_item *end, 
     if (at->key != key) merge_update_winner(m, at->key);
 }
 
+/* Completions after it of the same call (a Waitall's: its entries run one
+ * after the other, as they exit together) are chains of misses, each
+ * pointer read from the line before (the request's operation, its
+ * channel, the send there): fetch a step of each of the next few, the
+ * farther the earlier in the chain. */
+#define COMPLETIONS_AHEAD 3
+
+static inline void fetch_completions(builder *b, const seq_item *it, const seq_item *end, uint32_t rank)
+{
+    for (int k = 1; k <= COMPLETIONS_AHEAD && it + k < end; k++) {
+        const seq_item *n = it + k;
+        if (n->op.kind == OP_COMPLETE) match_fetch_completion(b->match, rank, n->op.request, COMPLETIONS_AHEAD - k);
+    }
+}
+
 /* Entry it of rank: a deferred record, or a matching operation. */
 static inline void run_entry(builder *b, const slab *s, seq_item *it, uint32_t rank)
 {
@@ -567,11 +582,15 @@ void seq_match(builder *b, const slab *s)
         g_free(ents);
     } else {
         merge *m = merge_new(n, keys, live);
+        /* With a few ranks the matcher's state stays in the caches: the
+         * fetches would only cost. */
+        bool fetch = b->n_ranks > FEW_RANKS;
         int64_t next;
         while ((next = merge_winner(m)) >= 0) {
             seq_item *it = at[next]++;
             uint32_t rank = rank_of[next];
             take_next(m, at[next], end[next], it->key);
+            if (fetch && it->op.kind == OP_COMPLETE) fetch_completions(b, it, end[next], rank);
             run_entry(b, s, it, rank);
         }
         merge_free(m);
@@ -603,6 +622,7 @@ void seq_begin(builder *b)
     b->pending_snaps = g_array_new(FALSE, FALSE, sizeof(snap_wait));
     b->comms = comm_ctx_new(b->n_ranks);
     b->match = match_ctx_new(b->comms, on_arrow, b);
+    match_set_chasing(b->match, b->n_ranks >= SORT_MIN_RANKS);
     b->floor = INT64_MIN;
     for (int i = 0; i <= SLOTS_MAX; i++) {
         b->outs[i].meta = g_array_new(FALSE, FALSE, sizeof(pending_meta));

@@ -144,7 +144,8 @@ static inline uint32_t near_slot(int local, int tag)
 
 /* A rank's instance of a communicator. Its first 64 bytes hold what every
  * operation on it reads: the ref's state, id and peer group copied
- * (inst_sync) so the ref itself is not read, and the receive lists. */
+ * (inst_sync) so the ref itself is not read, the posted receives and how
+ * it finds its channels. */
 typedef struct inst {
     comm_ref *ref;
     uint64_t id;      /* comm_ref_id(ref) */
@@ -153,12 +154,20 @@ typedef struct inst {
     int n_peers;      /* their number; 0 unless resolved */
     uint8_t state;    /* comm_ref_get_state(ref) */
     bool used;        /* posted on since the last sweep */
+    bool owning;      /* own has been started: to_channel looks there */
+    uint32_t n_near;  /* lookups in near (to_channel) */
     oq recvs;
+    uint64_t seq; /* creation order: finish drains in it */
     oq deferred;
-    uint64_t seq;                     /* creation order: finish drains in it */
+    htab own;                         /* own_key() -> chan*: every channel it met, once
+                                       * near missed often (inst_chan); cleared by chan_sweep */
+    uint32_t n_missed;                /* lookups that near missed */
+    struct chan *last[2];             /* with own: the channel of its last op of each
+                                       * kind (to_channel); cleared by chan_sweep */
     struct chan *near[2][INST_CHANS]; /* [op_kind][near_slot()]; cleared by chan_sweep */
 } inst;
-_Static_assert(offsetof(inst, seq) == 64, "what an operation reads of an instance comes first");
+_Static_assert(offsetof(inst, recvs) + sizeof(oq) <= 64 && offsetof(inst, deferred) == 64,
+               "what an operation reads of an instance comes first");
 
 /* The matcher's record of a rank: its requests, and the instances of the
  * two handles it used last (hashing the handle in the rank's table, then
@@ -186,6 +195,9 @@ typedef struct chan {
     struct chan *next_same;     /* next channel with the same key hash */
     struct dgroup *dg;          /* its (comm id, dst) group */
     struct chan *dprev, *dnext; /* links in dg->chans */
+    struct chan *succ[2];       /* [op_kind]: the channel of the op that came after
+                                 * one in this channel, on the instance that posts
+                                 * that kind here (to_channel); cleared by chan_sweep */
 } chan;
 _Static_assert(offsetof(chan, next_same) == 64, "what pairing reads of a channel is its first cache line");
 
@@ -220,6 +232,7 @@ struct match_ctx {
     GArray *list;          /* built by match_finish */
     uint64_t next_seq, next_inst_seq;
     bool stopped, finished;
+    bool chasing;                  /* the caller fetches ahead (match_set_chasing) */
     size_t chan_limit, inst_limit; /* sweep empties when a table grows past these */
     uint64_t n_inst_sweeps;        /* sweeps that freed instances (inst_epoch) */
     mop **free_mops;               /* recycled ops, a stack: one is made per MPI message side */
@@ -646,7 +659,11 @@ static void chan_sweep(match_ctx *m)
     }
     for (size_t i = 0; i < htab_capacity(&m->insts); i++) {
         inst *in = htab_at(&m->insts, i)->val;
-        if (in) memset(in->near, 0, sizeof in->near);
+        if (!in) continue;
+        memset(in->near, 0, sizeof in->near);
+        htab_free(&in->own);
+        in->owning = false;
+        in->last[0] = in->last[1] = NULL;
     }
     htab_free(&m->chans);
     m->n_chans = 0;
@@ -657,6 +674,7 @@ static void chan_sweep(match_ctx *m)
             continue;
         }
         v[i]->used = false;
+        v[i]->succ[0] = v[i]->succ[1] = NULL; /* it may have been freed */
         uint64_t h = chan_hash(&v[i]->key);
         v[i]->next_same = htab_get(&m->chans, h);
         htab_put(&m->chans, h, v[i]);
@@ -720,6 +738,44 @@ static void dgroup_wake(match_ctx *m, const dgroup *g)
     if (g->n_waiting) inst_release(m, g->waiting_in, false);
 }
 
+/* Near misses an instance takes, and the share of its lookups they must
+ * be (1 / OWN_SHARE), before it keeps every channel it meets (inst_chan):
+ * a near cache that hits most of the time is cheaper than the table. */
+#define OWN_AFTER 32u
+#define OWN_SHARE 4u
+
+/* The key of a channel in its instance's own table: the op's kind, the
+ * comm-local peer (a rank of the group: below 2^31) and the tag, which
+ * with the instance fix the channel. */
+static inline uint64_t own_key(op_kind kind, int local, int tag)
+{
+    return (uint64_t)(uint32_t)tag << 32 | (uint64_t)(uint32_t)local << 1 | (uint64_t)kind;
+}
+
+/* The channel (id, src, dst, tag) of an op of kind on in to local, when
+ * the near cache missed. A rank that exchanges with more peers and tags
+ * than the cache has slots (a 3-D stencil: 26 neighbours, a tag per
+ * exchange) missed on most messages, and each miss read a channel that
+ * was not the one, the table's slot, then the channel: an instance that
+ * keeps missing keeps its own table of the channels it met, which finds
+ * the one from its slot alone. Not inlined: the near cache's hits, with
+ * thousands of ranks nearly all lookups, pay nothing for it. */
+G_GNUC_NO_INLINE static chan *inst_chan(match_ctx *m, inst *in, op_kind kind, int local, int tag, uint64_t id, int src,
+                                        int dst)
+{
+    uint64_t k = own_key(kind, local, tag);
+    chan *ch = in->owning ? htab_get(&in->own, k) : NULL;
+    if (ch && ch->key.src == src && ch->key.dst == dst && ch->key.tag == tag && ch->key.comm_id == id) return ch;
+    ch = chan_get(m, id, src, dst, tag);
+    /* The count is not kept for a chasing caller: another line of the
+     * instance, written at every miss. */
+    if (in->owning || (!m->chasing && ++in->n_missed > OWN_AFTER && (uint64_t)in->n_missed * OWN_SHARE > in->n_near)) {
+        htab_put(&in->own, k, ch);
+        in->owning = true;
+    }
+    return ch;
+}
+
 /* Put an op of a resolved instance into its channel. */
 static void to_channel(match_ctx *m, inst *in, mop *o)
 {
@@ -735,10 +791,34 @@ static void to_channel(match_ctx *m, inst *in, mop *o)
     }
     uint64_t id = in->id;
     int src = o->kind == OP_SEND ? (int)o->rank : other, dst = o->kind == OP_SEND ? other : (int)o->rank;
-    chan **near = &in->near[o->kind][near_slot(local, tag)];
-    chan *ch = *near;
-    if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
-        ch = *near = chan_get(m, id, src, dst, tag);
+    chan *ch;
+    if (in->owning) {
+        /* The near cache misses on this instance: its ops of a kind go
+         * to many channels, most often in the order they went last time
+         * (a stencil's exchanges, iteration after iteration). So first
+         * the channel that followed the last one last time, which was
+         * fetched then, then its own table. */
+        chan *prev = in->last[o->kind];
+        ch = prev ? prev->succ[o->kind] : NULL;
+        if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id) {
+            ch = htab_get(&in->own, own_key(o->kind, local, tag));
+            if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
+                ch = inst_chan(m, in, o->kind, local, tag, id, src, dst);
+            if (prev) prev->succ[o->kind] = ch;
+        }
+        in->last[o->kind] = ch;
+        const chan *next = ch->succ[o->kind];
+        if (next) {
+            __builtin_prefetch(next);
+            __builtin_prefetch((const char *)next + 64);
+        }
+    } else {
+        chan **near = &in->near[o->kind][near_slot(local, tag)];
+        in->n_near++;
+        ch = *near;
+        if (!ch || ch->key.src != src || ch->key.dst != dst || ch->key.tag != tag || ch->key.comm_id != id)
+            ch = *near = inst_chan(m, in, o->kind, local, tag, id, src, dst);
+    }
     ch->used = true;
     op_enqueue(o, o->kind == OP_SEND ? &ch->sends : &ch->recvs);
     o->chan = ch;
@@ -767,6 +847,7 @@ static void inst_unindex(match_ctx *m, inst *in)
 
 static void inst_free(match_ctx *m, inst *in)
 {
+    htab_free(&in->own);
     if (comm_ref_user(in->ref) == in) comm_ref_set_user(in->ref, NULL);
     comm_ref_release(in->ref);
     pool_put(&m->inst_pool, in);
@@ -1453,6 +1534,37 @@ void match_chase_step(match_chase *c)
     case CHASE_OP2: __builtin_prefetch((const char *)x + 64); break;
     default: break;
     }
+}
+
+void match_fetch_completion(const match_ctx *m, uint32_t rank, int request, int step)
+{
+    if (rank >= m->n_ranks) return;
+    /* As in the chases, the pointers may be stale but point into the
+     * pools. */
+    const rslot *s = reqtab_get(&m->ranks[rank].reqs, request);
+    const mop *o = s ? s->cur : NULL;
+    if (!o) return;
+    if (step == 0) {
+        __builtin_prefetch(o);
+        __builtin_prefetch((const char *)o + 64);
+        return;
+    }
+    const chan *ch = o->chan;
+    if (!ch) return;
+    if (step == 1) {
+        __builtin_prefetch(ch);
+        return;
+    }
+    const mop *snd = ch->sends.head;
+    if (snd) {
+        __builtin_prefetch(snd);
+        __builtin_prefetch((const char *)snd + 64);
+    }
+}
+
+void match_set_chasing(match_ctx *m, bool on)
+{
+    m->chasing = on;
 }
 
 int64_t match_low_watermark(const match_ctx *m)

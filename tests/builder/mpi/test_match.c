@@ -814,6 +814,111 @@ static void test_infer_deferred_comm(void)
     world_done(&w);
 }
 
+/* One rank exchanges with more peers and tags than an instance's small
+ * cache of channels holds (as a 3-D stencil does), in an order that
+ * changes every third iteration, while channels between two other ranks
+ * come and go by the thousand (sweeps): every message still pairs with
+ * its own receive. With chasing, the matcher keeps to the small cache. */
+#define MC_PEERS 40
+#define MC_TAGS  3
+#define MC_N     (MC_PEERS * MC_TAGS)
+#define MC_ITERS 12
+#define MC_CHURN 1500
+#define MC_STEP  INT64_C(10000000) /* an iteration's times */
+#define MC_PHASE INT64_C(1000000)  /* a phase's, within an iteration */
+
+static void many_channels(bool chasing)
+{
+    world w;
+    world_init(&w, MC_PEERS + 3);
+    match_set_chasing(w.m, chasing);
+    GRand *rnd = g_rand_new_with_seed(27);
+    int order[MC_N];
+    for (int i = 0; i < MC_N; i++) order[i] = i;
+    for (int it = 0; it < MC_ITERS; it++) {
+        int64_t t = it * MC_STEP;
+        if (it % 3 == 0)
+            for (int i = MC_N - 1; i > 0; i--) {
+                int j = g_rand_int_range(rnd, 0, i + 1), x = order[i];
+                order[i] = order[j];
+                order[j] = x;
+            }
+        /* Phase 1: rank 0 receives from every peer on every tag
+         * (request k); phase 2 completes them, in reverse. */
+        for (int i = 0; i < MC_N; i++) {
+            int k = order[i], peer = 1 + k % MC_PEERS, tag = 1 + k / MC_PEERS;
+            match_post p = P(0, W, peer, tag, t + i, k);
+            match_recv_post(w.m, &p);
+        }
+        for (int i = 0; i < MC_N; i++) {
+            int k = order[i], peer = 1 + k % MC_PEERS, tag = 1 + k / MC_PEERS;
+            match_post p = P((uint32_t)peer, W, 0, tag, t + MC_PHASE + k, NOREQ);
+            match_send(w.m, &p);
+        }
+        for (int i = MC_N; i-- > 0;) {
+            int k = order[i], peer = 1 + k % MC_PEERS, tag = 1 + k / MC_PEERS;
+            match_status st = S(peer, tag);
+            match_complete(w.m, 0, 0, k, &st, t + 2 * MC_PHASE + k);
+        }
+        /* Phase 3: rank 0 sends to every peer, which receives at once
+         * (phase 4). */
+        for (int i = 0; i < MC_N; i++) {
+            int k = order[i], peer = 1 + k % MC_PEERS, tag = 1 + k / MC_PEERS;
+            match_post p = P(0, W, peer, tag, t + 3 * MC_PHASE + k, NOREQ);
+            match_send(w.m, &p);
+            p = P((uint32_t)peer, W, 0, tag, t + 3 * MC_PHASE + k, NOREQ);
+            match_status st = S(0, tag);
+            match_recv(w.m, &p, &st, t + 4 * MC_PHASE + k, 0);
+        }
+        /* Channels used once, then swept, every fourth iteration (a
+         * sweep forgets which channel followed which). */
+        for (int i = 0; it % 4 == 3 && i < MC_CHURN; i++) {
+            int tag = 1000 + it * MC_CHURN + i;
+            match_post p = P(MC_PEERS + 1, W, MC_PEERS + 2, tag, t + 5 * MC_PHASE + i, NOREQ);
+            match_send(w.m, &p);
+            p = P(MC_PEERS + 2, W, MC_PEERS + 1, tag, t + 5 * MC_PHASE + i, NOREQ);
+            match_status st = S(MC_PEERS + 1, tag);
+            match_recv(w.m, &p, &st, t + 5 * MC_PHASE + i, 0);
+        }
+    }
+    CHECK_EQ(w.arrows->len, MC_ITERS * 2 * MC_N + MC_ITERS / 4 * MC_CHURN);
+    for (guint i = 0; i < w.arrows->len; i++) {
+        const match_arrow *a = arrow(&w, i);
+        if (a->tag >= 1000) {
+            CHECK_EQ(a->send_rank, MC_PEERS + 1);
+            CHECK_EQ(a->send_time, a->recv_time);
+            continue;
+        }
+        int64_t t = a->recv_time / MC_STEP * MC_STEP, phase = a->recv_time % MC_STEP / MC_PHASE;
+        int k = (int)(a->recv_time % MC_PHASE), peer = 1 + k % MC_PEERS, tag = 1 + k / MC_PEERS;
+        CHECK_EQ(a->tag, tag);
+        if (phase == 2) {
+            CHECK_EQ(a->recv_rank, 0);
+            CHECK_EQ(a->send_rank, peer);
+            CHECK_EQ(a->send_time, t + MC_PHASE + k);
+        } else {
+            CHECK_EQ(phase, 4);
+            CHECK_EQ(a->send_rank, 0);
+            CHECK_EQ(a->recv_rank, peer);
+            CHECK_EQ(a->send_time, t + 3 * MC_PHASE + k);
+        }
+    }
+    CHECK_EQ(finish_unmatched(&w), 0);
+    CHECK_EQ(stats_of(&w).n_in_flight, 0);
+    g_rand_free(rnd);
+    world_done(&w);
+}
+
+static void test_many_channels(void)
+{
+    many_channels(false);
+}
+
+static void test_many_channels_chasing(void)
+{
+    many_channels(true);
+}
+
 int main(void)
 {
     RUN(test_non_overtaking);
@@ -837,5 +942,7 @@ int main(void)
     RUN(test_infer_unpaired);
     RUN(test_infer_wake_on_cancel);
     RUN(test_infer_deferred_comm);
+    RUN(test_many_channels);
+    RUN(test_many_channels_chasing);
     return 0;
 }
