@@ -25,8 +25,10 @@
 void slog_summ_reset(slog_summ *s)
 {
     s->n_st = s->n_msg = s->n_ext = 0;
-    s->n_child_ext[0] = s->n_child_ext[1] = 0;
-    s->child_blob[0].len = s->child_blob[1].len = 0;
+    for (int side = 0; side < 2; side++) {
+        s->n_child_st[side] = s->n_child_msg[side] = s->n_child_ext[side] = 0;
+        s->child_bytes[side] = s->child_blob[side].len = 0;
+    }
     s->unresolved = s->failed = false;
 }
 
@@ -68,11 +70,65 @@ void slog_summ_free(slog_summ *s)
     free(s->st);
     free(s->msg);
     free(s->ext);
-    free(s->child_ext[0]);
-    free(s->child_ext[1]);
-    buf_free(&s->child_blob[0]);
-    buf_free(&s->child_blob[1]);
+    for (int side = 0; side < 2; side++) {
+        free(s->child_st[side]);
+        free(s->child_msg[side]);
+        free(s->child_ext[side]);
+        buf_free(&s->child_blob[side]);
+    }
     memset(s, 0, sizeof *s);
+}
+
+/* A closed node's rows are moved to its parent as they are, not encoded
+ * for the parent to decode again. A right child's parent closes right
+ * after it (they end together); a left child's waits for its sibling, so
+ * every block's tree holds one on about every level: they stay decoded
+ * while those of their level take at most DECODED_BUDGET >> (level + 1)
+ * bytes, and are encoded beyond (a fifth of the memory). The shares
+ * halve with the level as the nodes do, so that the levels that close
+ * the most nodes keep them decoded. */
+#define DECODED_BUDGET ((size_t)4 << 20)
+
+/* Arrays a and b (with their capacities) change places. */
+#define SWAP_ROWS(a, cap_a, b, cap_b) \
+    do {                              \
+        void *p_ = (a);               \
+        uint32_t c_ = (cap_a);        \
+        (a) = (b);                    \
+        (cap_a) = (cap_b);            \
+        (b) = p_;                     \
+        (cap_b) = c_;                 \
+    } while (0)
+
+/* n rows of size bytes from src appended to *v (*n_v of them, room for
+ * *cap). false when out of memory. */
+static bool append_rows(void **v, uint32_t *n_v, uint32_t *cap, const void *src, uint32_t n, size_t size)
+{
+    if (!n) return true; /* src may be NULL when empty */
+    if (n > UINT32_MAX - *n_v) return false;
+    uint32_t need = *n_v + n;
+    if (need > *cap) {
+        uint32_t nc = *cap ? *cap : 16;
+        while (nc < need) nc = nc > UINT32_MAX / 2 ? need : nc * 2;
+        void *p = realloc(*v, (size_t)nc * size);
+        if (!p) return false;
+        *v = p;
+        *cap = nc;
+    }
+    memcpy((char *)*v + (size_t)*n_v * size, src, (size_t)n * size);
+    *n_v = need;
+    return true;
+}
+
+/* The room of *v (n rows of size bytes, room for *cap) cut to n where it
+ * is much larger. */
+static void fit_rows(void **v, uint32_t n, uint32_t *cap, size_t size)
+{
+    if (!n || *cap - n <= n / 8) return;
+    void *p = realloc(*v, (size_t)n * size);
+    if (!p) return; /* the larger room stays */
+    *v = p;
+    *cap = n;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -544,30 +600,46 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
     for (unsigned side = 0; side < 2; side++) {
         st_cut[side] = runs ? s->n_st : 0;
         msg_cut[side] = runs ? s->n_msg : 0;
-        if (!s->child_blob[side].len || !level) continue;
-        slog_summ *c = &sc->child;
-        if (!slog_summ_decode(c, s->child_blob[side].data, s->child_blob[side].len, level - 1, s->child_index[side],
-                              s->child_lo[side], s->child_hi[side], UINT32_MAX, UINT32_MAX, NULL)) {
+        if (!level) continue;
+        if (s->child_blob[side].len) {
+            slog_summ *c = &sc->child;
+            if (!slog_summ_decode(c, s->child_blob[side].data, s->child_blob[side].len, level - 1, s->child_index[side],
+                                  s->child_lo[side], s->child_hi[side], UINT32_MAX, UINT32_MAX, NULL)) {
+                s->failed = true;
+                return;
+            }
+            s->child_blob[side].len = 0;
+            SWAP_ROWS(s->child_st[side], s->cap_child_st[side], c->st, c->cap_st);
+            s->n_child_st[side] = c->n_st;
+            SWAP_ROWS(s->child_msg[side], s->cap_child_msg[side], c->msg, c->cap_msg);
+            s->n_child_msg[side] = c->n_msg;
+            SWAP_ROWS(s->child_ext[side], s->cap_child_ext[side], c->ext, c->cap_ext);
+            s->n_child_ext[side] = c->n_ext;
+            c->n_st = c->n_msg = c->n_ext = 0;
+        }
+        size_t *held = &sc->decoded[level - 1];
+        *held -= s->child_bytes[side] < *held ? s->child_bytes[side] : *held;
+        s->child_bytes[side] = 0;
+        /* the left child's rows become the node's where it has none yet */
+        if (!s->n_st) {
+            SWAP_ROWS(s->st, s->cap_st, s->child_st[side], s->cap_child_st[side]);
+            s->n_st = s->n_child_st[side];
+        } else if (!append_rows((void **)&s->st, &s->n_st, &s->cap_st, s->child_st[side], s->n_child_st[side],
+                                sizeof *s->st)) {
             s->failed = true;
             return;
         }
-        if (c->unresolved) s->unresolved = true;
-        for (uint32_t i = 0; i < c->n_st; i++) {
-            const slog_summ_state *a = &c->st[i];
-            add_state_row(s, a->timeline, a->category, a->calls, a->incl_ns, a->child_ns, a->min_ns, a->max_ns);
+        if (!s->n_msg) {
+            SWAP_ROWS(s->msg, s->cap_msg, s->child_msg[side], s->cap_child_msg[side]);
+            s->n_msg = s->n_child_msg[side];
+        } else if (!append_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, s->child_msg[side], s->n_child_msg[side],
+                                sizeof *s->msg)) {
+            s->failed = true;
+            return;
         }
-        for (uint32_t i = 0; i < c->n_msg; i++) add_msg_row(s, &c->msg[i]);
+        s->n_child_st[side] = s->n_child_msg[side] = 0;
         st_cut[side] = runs ? s->n_st : 0;
         msg_cut[side] = runs ? s->n_msg : 0;
-        /* the extents change places: each keeps its room */
-        slog_summ_ext *e = s->child_ext[side];
-        uint32_t cap_e = s->cap_child_ext[side];
-        s->child_ext[side] = c->ext;
-        s->n_child_ext[side] = c->n_ext;
-        s->cap_child_ext[side] = c->cap_ext;
-        c->ext = e;
-        c->cap_ext = cap_e;
-        c->n_ext = 0;
     }
     uint32_t n_own = 0, msg_own = s->n_msg, max_tl = 0;
     own_state *own = own_records(s, sc, body, len, n, lo, cats, &n_own, &max_tl);
@@ -707,21 +779,42 @@ void slog_summ_close(slog_summ *s, slog_summ_scratch *x, uint32_t level, const u
 }
 
 void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index, int64_t lo,
-                           int64_t hi)
+                           int64_t hi, slog_summ_scratch *x)
 {
     if (c->failed) p->failed = true;
     if (c->unresolved) p->unresolved = true;
-    uint8_t fixed[16] = {0};
-    fixed[0] = (uint8_t)level;
-    put_u64le(fixed + 8, index);
-    p->child_blob[side].len = 0;
-    slog_summ_encode(c, fixed, lo, &p->child_blob[side]);
-    if (p->child_blob[side].failed) p->failed = true;
-    p->child_index[side] = index;
-    p->child_lo[side] = lo;
-    p->child_hi[side] = hi;
-    /* The rows' room goes back: a node is reused for a later one of its
-     * level, which may need far fewer. */
+    size_t bytes =
+        (size_t)c->n_st * sizeof *c->st + (size_t)c->n_msg * sizeof *c->msg + (size_t)c->n_ext * sizeof *c->ext;
+    p->child_bytes[side] = 0;
+    p->n_child_st[side] = p->n_child_msg[side] = p->n_child_ext[side] = 0;
+    size_t share = level < SLOG_MAX_LEVELS - 1 ? DECODED_BUDGET >> (level + 1) : 0;
+    if (x && side == 0 && (level >= SLOG_MAX_LEVELS || bytes > share || x->decoded[level] > share - bytes)) {
+        uint8_t fixed[16] = {0};
+        fixed[0] = (uint8_t)level;
+        put_u64le(fixed + 8, index);
+        p->child_blob[side].len = 0;
+        slog_summ_encode(c, fixed, lo, &p->child_blob[side]);
+        if (p->child_blob[side].failed) p->failed = true;
+        p->child_index[side] = index;
+        p->child_lo[side] = lo;
+        p->child_hi[side] = hi;
+    } else {
+        /* The parent's old room goes with the child's: a node is reused
+         * for a later one of its level, which may need far fewer. */
+        fit_rows((void **)&c->st, c->n_st, &c->cap_st, sizeof *c->st);
+        fit_rows((void **)&c->msg, c->n_msg, &c->cap_msg, sizeof *c->msg);
+        fit_rows((void **)&c->ext, c->n_ext, &c->cap_ext, sizeof *c->ext);
+        SWAP_ROWS(p->child_st[side], p->cap_child_st[side], c->st, c->cap_st);
+        p->n_child_st[side] = c->n_st;
+        SWAP_ROWS(p->child_msg[side], p->cap_child_msg[side], c->msg, c->cap_msg);
+        p->n_child_msg[side] = c->n_msg;
+        SWAP_ROWS(p->child_ext[side], p->cap_child_ext[side], c->ext, c->cap_ext);
+        p->n_child_ext[side] = c->n_ext;
+        if (x && side == 0) {
+            p->child_bytes[side] = bytes;
+            x->decoded[level] += bytes;
+        }
+    }
     slog_summ_free(c);
 }
 
