@@ -510,14 +510,15 @@ static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], i
     bool ok = c0 <= c1 && c1 <= n;
     for (uint32_t i = 1; ok && i < c1; i++)
         if (i != c0 && cmp(a + (size_t)(i - 1) * size, a + (size_t)i * size) >= 0) ok = false;
+    bool own_sorted = ok; /* the own rows come sorted but for a few */
+    for (uint32_t i = c1 + 1; own_sorted && i < n; i++)
+        if (cmp(a + (size_t)(i - 1) * size, a + (size_t)i * size) > 0) own_sorted = false;
+    if (own_sorted && !c1) return; /* a leaf's */
     char *tmp = ok && c1 ? room(&x->tmp, &x->cap_tmp, (size_t)n * size) : NULL;
     if (!tmp) {
         qsort(v, n, size, cmp);
         return;
     }
-    bool own_sorted = true; /* the own rows come sorted but for a few */
-    for (uint32_t i = c1 + 1; own_sorted && i < n; i++)
-        if (cmp(a + (size_t)(i - 1) * size, a + (size_t)i * size) > 0) own_sorted = false;
     if (!own_sorted) qsort(a + (size_t)c1 * size, n - c1, size, cmp);
     uint32_t i = 0, j = c0, k = c1;
     for (uint32_t o = 0; o < n; o++) {
@@ -590,6 +591,31 @@ static void ext_widen(slog_summ_ext *x, int64_t s0, int64_t s1, int64_t e0, int6
     if (e1 > x->max_end) x->max_end = e1;
 }
 
+/* The children's states of one timeline (own[from, to): its own states;
+ * next: where each side's extents are at) with no parent in their
+ * subtree: their parent here, if any, is the last own state that nests
+ * them all; an own state that nests only some of them leaves the sums
+ * incomplete. Their time goes to that state's row in acc. */
+static void child_tops(slog_summ *s, row_acc *acc, const own_state *own, uint32_t from, uint32_t to, uint32_t next[2])
+{
+    uint32_t t = own[from].timeline;
+    for (int side = 0; side < 2; side++) {
+        const slog_summ_ext *e = s->child_ext[side];
+        uint32_t n = s->n_child_ext[side], j = next[side];
+        while (j < n && e[j].timeline < t) j++;
+        for (; j < n && e[j].timeline == t; j++) {
+            uint32_t parent = to;
+            for (uint32_t i = from; i < to; i++) {
+                int k = slog_summ_nests(own[i].start, own[i].end, &e[j]);
+                if (k < 0) s->unresolved = true;
+                if (k > 0) parent = i;
+            }
+            if (parent < to && e[j].top_ns) acc_add(acc, own[parent].category, 0, 0, e[j].top_ns, UINT64_MAX, 0);
+        }
+        next[side] = j;
+    }
+}
+
 static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, const uint8_t *body, size_t len, uint32_t n,
                        int64_t lo, int64_t hi, const slog_summ_cats *cats)
 {
@@ -655,23 +681,27 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         s->failed = true;
         return;
     }
-    for (uint32_t i = 0, top = 0; i < n_own; i++) {
-        own_state *o = &own[i];
-        if (i && own[i - 1].timeline != o->timeline) {
-            acc_flush(&acc, s, own[i - 1].timeline);
-            top = 0;
+    /* The children's extents come sorted by timeline, each once (as
+     * close_summ and slog_summ_decode make them): each timeline's go with
+     * its own states' rows, which then come out sorted. */
+    bool ext_in_order =
+        ext_sorted(s->child_ext[0], s->n_child_ext[0]) && ext_sorted(s->child_ext[1], s->n_child_ext[1]);
+    uint32_t next_ext[2] = {0, 0};
+    for (uint32_t first = 0, i = 0; first < n_own; first = i) {
+        uint32_t t = own[first].timeline, top = 0;
+        for (; i < n_own && own[i].timeline == t; i++) {
+            const own_state *o = &own[i];
+            while (top && own[stack[top - 1]].end < o->end) top--;
+            uint64_t d = (uint64_t)(o->end - o->start);
+            acc_add(&acc, o->category, 1, d, 0, d, d);
+            if (top) acc_add(&acc, own[stack[top - 1]].category, 0, 0, d, UINT64_MAX, 0);
+            stack[top++] = i;
         }
-        while (top && own[stack[top - 1]].end < o->end) top--;
-        uint64_t d = (uint64_t)(o->end - o->start);
-        acc_add(&acc, o->category, 1, d, 0, d, d);
-        if (top) acc_add(&acc, own[stack[top - 1]].category, 0, 0, d, UINT64_MAX, 0);
-        stack[top++] = i;
+        if (ext_in_order) child_tops(s, &acc, own, first, i, next_ext);
+        acc_flush(&acc, s, t);
     }
-    if (n_own) acc_flush(&acc, s, own[n_own - 1].timeline);
-    /* The children's states with no parent in their subtree: their parent
-     * here, if any, is the last own state that nests them all; an own
-     * state that nests only some of them leaves the sums incomplete. */
-    for (int side = 0; side < 2; side++) {
+    /* (the same for extents out of order, as rows of their own) */
+    for (int side = 0; !ext_in_order && side < 2; side++) {
         for (uint32_t j = 0; j < s->n_child_ext[side]; j++) {
             const slog_summ_ext *x = &s->child_ext[side][j];
             uint32_t a = 0, b = n_own; /* first own state of x's timeline */
@@ -696,7 +726,7 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
     /* This node's extents: the children's widened by the own states; its
      * states with no parent inside are all minus the nested ones. */
     s->n_ext = 0;
-    if (ext_sorted(s->child_ext[0], s->n_child_ext[0]) && ext_sorted(s->child_ext[1], s->n_child_ext[1])) {
+    if (ext_in_order) {
         /* The children's extents (sorted, each timeline once) and the own
          * states (sorted by timeline) merged: each timeline is met in
          * order, so it is the last entry or a new one (searching the
