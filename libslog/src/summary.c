@@ -27,7 +27,7 @@ void slog_summ_reset(slog_summ *s)
     s->n_st = s->n_msg = s->n_ext = 0;
     for (int side = 0; side < 2; side++) {
         s->n_child_st[side] = s->n_child_msg[side] = s->n_child_ext[side] = 0;
-        s->child_bytes[side] = s->child_blob[side].len = 0;
+        s->child_blob[side].len = 0;
     }
     s->unresolved = s->failed = false;
 }
@@ -79,16 +79,6 @@ void slog_summ_free(slog_summ *s)
     memset(s, 0, sizeof *s);
 }
 
-/* A closed node's rows are moved to its parent as they are, not encoded
- * for the parent to decode again. A right child's parent closes right
- * after it (they end together); a left child's waits for its sibling, so
- * every block's tree holds one on about every level: they stay decoded
- * while those of their level take at most DECODED_BUDGET >> (level + 1)
- * bytes, and are encoded beyond (a fifth of the memory). The shares
- * halve with the level as the nodes do, so that the levels that close
- * the most nodes keep them decoded. */
-#define DECODED_BUDGET ((size_t)4 << 20)
-
 /* Arrays a and b (with their capacities) change places. */
 #define SWAP_ROWS(a, cap_a, b, cap_b) \
     do {                              \
@@ -118,17 +108,6 @@ static bool append_rows(void **v, uint32_t *n_v, uint32_t *cap, const void *src,
     memcpy((char *)*v + (size_t)*n_v * size, src, (size_t)n * size);
     *n_v = need;
     return true;
-}
-
-/* The room of *v (n rows of size bytes, room for *cap) cut to n where it
- * is much larger. */
-static void fit_rows(void **v, uint32_t n, uint32_t *cap, size_t size)
-{
-    if (!n || *cap - n <= n / 8) return;
-    void *p = realloc(*v, (size_t)n * size);
-    if (!p) return; /* the larger room stays */
-    *v = p;
-    *cap = n;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -235,6 +214,13 @@ static inline bool own_less(const own_state *x, const own_state *y)
 
 DEFINE_MERGE_SORT(sort_own, own_state, own_less, cmp_own)
 
+static inline bool msg_less(const slog_summ_msg *x, const slog_summ_msg *y)
+{
+    return x->sender != y->sender ? x->sender < y->sender : x->receiver < y->receiver;
+}
+
+DEFINE_MERGE_SORT(sort_msgs, slog_summ_msg, msg_less, cmp_msg)
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -322,9 +308,141 @@ static own_state *sort_own_states(own_state *own, uint32_t n, uint32_t max_tl, s
     return out;
 }
 
-/* Decode the node's records (the writer's own encoding, so trusted) into
- * its states, and its arrows straight into message rows. Mirrors are
+/* A varint of a node's records, read without a cursor: at most 10 bytes
+ * (own_records makes sure they can be read). */
+static inline uint64_t rec_uvar(const uint8_t **pp)
+{
+    const uint8_t *p = *pp;
+    uint64_t v = 0;
+    for (unsigned shift = 0; shift <= 63; shift += 7) {
+        uint8_t b = *p++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) break;
+    }
+    *pp = p;
+    return v;
+}
+
+/* Step over a varint: one that ends within 8 bytes is found with one
+ * load (its length is the position of the first byte without the
+ * continuation bit). Reads at most 10 bytes. */
+static inline const uint8_t *rec_skip(const uint8_t *p)
+{
+    uint64_t stops = ~get_u64le(p) & 0x8080808080808080u;
+    if (stops) return p + __builtin_ctzll(stops) / 8 + 1;
+    (void)rec_uvar(&p);
+    return p;
+}
+
+/* The node's arrows summed by (sender, receiver) as they are read: a
+ * node's arrows join few pairs, so a hash of the pairs (stamped by
+ * generation: clearing it for each node cost more than the few arrows a
+ * node has) leaves a row per pair, where a row per arrow, sorted, was
+ * most of a leaf's summary. */
+typedef struct msg_fold {
+    slog_summ_slot *slot; /* NULL: a row per arrow, summed by combine() */
+    uint32_t cap, bits, gen, from;
+} msg_fold;
+
+static void fold_init(msg_fold *f, slog_summ *s, slog_summ_scratch *x, uint32_t n)
+{
+    f->slot = NULL;
+    f->from = s->n_msg;
+    uint32_t cap = 16, bits = 4;
+    while (cap < 2 * n && cap < (1u << 30)) cap *= 2, bits++;
+    if (cap > x->cap_slot) {
+        slog_summ_slot *t = calloc(cap, sizeof *t);
+        if (!t) return;
+        free(x->slot);
+        x->slot = t;
+        x->cap_slot = cap;
+        x->gen = 0;
+    }
+    if (++x->gen == 0) {
+        memset(x->slot, 0, (size_t)x->cap_slot * sizeof *x->slot);
+        x->gen = 1;
+    }
+    f->slot = x->slot;
+    f->cap = cap;
+    f->bits = bits;
+    f->gen = x->gen;
+}
+
+static void msg_sum(slog_summ_msg *b, const slog_summ_msg *a)
+{
+    b->count += a->count;
+    b->bytes = sat_add(b->bytes, a->bytes);
+    b->unknown += a->unknown;
+    b->time_ns += a->time_ns;
+}
+
+static inline void fold_arrow(msg_fold *f, slog_summ *s, const slog_summ_msg *m)
+{
+    if (!f->slot) {
+        add_msg_row(s, m);
+        return;
+    }
+    uint64_t key = (uint64_t)m->sender << 32 | m->receiver;
+    /* the product's top bits: every bit of the pair reaches them */
+    uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - f->bits));
+    slog_summ_slot *slot = f->slot;
+    while (slot[h].gen == f->gen && slot[h].key != key) h = (h + 1) & (f->cap - 1);
+    if (slot[h].gen == f->gen) {
+        msg_sum(&s->msg[slot[h].row], m);
+        return;
+    }
+    uint32_t row = s->n_msg;
+    add_msg_row(s, m);
+    if (s->n_msg != row) slot[h] = (slog_summ_slot){key, f->gen, row};
+}
+
+/* One record from p (the writer's encoding; prev: the previous record's
+ * start) into own (states, *n_own of them) or the folded message rows.
+ * Reads at most SLOG_RECORD_MAX + 7 bytes; returns where the next one
+ * starts, or NULL where the record cannot be the writer's. Mirrors are
  * counted in their sender's block only. */
+static inline const uint8_t *own_record(const uint8_t *p, int64_t *prev, own_state *own, uint32_t *n_own,
+                                        uint32_t *max_tl, slog_summ *s, msg_fold *f, const slog_summ_cats *cats)
+{
+    uint8_t head = *p++;
+    uint32_t cat = (uint32_t)rec_uvar(&p), tl = (uint32_t)rec_uvar(&p);
+    unsigned kind = head & SLOG_REC_KIND_MASK;
+    uint32_t etl = kind == SLOG_KIND_ARROW ? (uint32_t)rec_uvar(&p) : tl;
+    int64_t start = *prev + zigzag_decode(rec_uvar(&p));
+    *prev = start;
+    uint64_t dur = rec_uvar(&p);
+    int64_t end = head & SLOG_REC_BACKWARDS ? start - (int64_t)dur : start + (int64_t)dur;
+    int64_t bytes = SLOG_INFO_UNKNOWN;
+    if (head & SLOG_REC_HAS_INFO) {
+        uint64_t mask = rec_uvar(&p);
+        /* only a sent arrow's size counts: the rest are stepped over */
+        int bf = kind == SLOG_KIND_ARROW && !(head & SLOG_REC_MIRROR) && cat < cats->n ? cats->bytes_field[cat] : -1;
+        unsigned k = 0;
+        for (uint64_t m = mask; m; m &= m - 1) {
+            if (++k > SLOG_MAX_FIELDS) return NULL;
+            if ((int)__builtin_ctzll(m) == bf)
+                bytes = zigzag_decode(rec_uvar(&p));
+            else
+                p = rec_skip(p);
+        }
+    }
+    if (head & SLOG_REC_MIRROR) return p;
+    if (kind == SLOG_KIND_STATE) {
+        own[(*n_own)++] = (own_state){tl, cat, start, end};
+        if (tl > *max_tl) *max_tl = tl;
+    } else if (kind == SLOG_KIND_ARROW) {
+        slog_summ_msg m = {tl, etl, 1, bytes >= 0 ? (uint64_t)bytes : 0, bytes >= 0 ? 0 : 1, end - start};
+        fold_arrow(f, s, &m);
+    }
+    return p;
+}
+
+/* Decode the node's records (body: n records, len bytes) into its states,
+ * and its arrows into message rows, one per (sender, receiver), sorted
+ * (from f->from on). The records are read without a cursor where
+ * SLOG_RECORD_MAX + 8 bytes are left, the last ones from a copy padded
+ * with zeros; a reader's summary check decodes records of a file here,
+ * which stop where they run past the body. */
 static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t *body, size_t len, uint32_t n,
                               int64_t lo, const slog_summ_cats *cats, uint32_t *n_own, uint32_t *max_tl)
 {
@@ -334,40 +452,27 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t 
         s->failed = true;
         return NULL;
     }
-    slog_cur c = cur_make(body, len);
+    msg_fold f;
+    fold_init(&f, s, x, n);
     int64_t prev = lo;
-    for (uint32_t i = 0; i < n && cur_ok(&c); i++) {
-        uint8_t head = cur_u8(&c);
-        uint32_t cat = (uint32_t)cur_uvar(&c), tl = (uint32_t)cur_uvar(&c);
-        unsigned kind = head & SLOG_REC_KIND_MASK;
-        uint32_t etl = kind == SLOG_KIND_ARROW ? (uint32_t)cur_uvar(&c) : tl;
-        int64_t start = prev + cur_zvar(&c);
-        prev = start;
-        uint64_t dur = cur_uvar(&c);
-        int64_t end = head & SLOG_REC_BACKWARDS ? start - (int64_t)dur : start + (int64_t)dur;
-        int64_t bytes = SLOG_INFO_UNKNOWN;
-        if (head & SLOG_REC_HAS_INFO) {
-            uint64_t mask = cur_uvar(&c);
-            /* only a sent arrow's size counts: the rest are stepped over */
-            int bf =
-                kind == SLOG_KIND_ARROW && !(head & SLOG_REC_MIRROR) && cat < cats->n ? cats->bytes_field[cat] : -1;
-            for (uint32_t f = 0; mask; f++, mask >>= 1)
-                if (mask & 1) {
-                    if ((int)f == bf)
-                        bytes = cur_zvar(&c);
-                    else
-                        cur_skip_uvar(&c);
-                }
+    enum { SAFE = SLOG_RECORD_MAX + 8 };
+    uint8_t tail[2 * SAFE];
+    const uint8_t *p = body, *end = len ? body + len : body;
+    bool in_tail = false;
+    for (uint32_t i = 0; len && i < n && p; i++) {
+        if (!in_tail && !(len >= SAFE && p <= body + (len - SAFE))) {
+            /* the rest to the padded copy */
+            size_t t = (size_t)(end - p);
+            memset(tail, 0, sizeof tail);
+            if (t) memcpy(tail, p, t);
+            p = tail;
+            end = tail + t;
+            in_tail = true;
         }
-        if (head & SLOG_REC_MIRROR) continue;
-        if (kind == SLOG_KIND_STATE) {
-            own[(*n_own)++] = (own_state){tl, cat, start, end};
-            if (tl > *max_tl) *max_tl = tl;
-        } else if (kind == SLOG_KIND_ARROW) {
-            slog_summ_msg m = {tl, etl, 1, bytes >= 0 ? (uint64_t)bytes : 0, bytes >= 0 ? 0 : 1, end - start};
-            add_msg_row(s, &m);
-        }
+        if (in_tail && p >= end) break;
+        p = own_record(p, &prev, own, n_own, max_tl, s, &f, cats);
     }
+    if (f.slot) sort_msgs(s->msg + f.from, s->n_msg - f.from, x);
     return own;
 }
 
@@ -430,67 +535,6 @@ static void acc_flush(row_acc *a, slog_summ *s, uint32_t timeline)
         *r = (slog_summ_state){0, t[i], 0, 0, 0, UINT64_MAX, 0};
     }
     a->n_touched = 0;
-}
-
-static inline bool msg_less(const slog_summ_msg *x, const slog_summ_msg *y)
-{
-    return x->sender != y->sender ? x->sender < y->sender : x->receiver < y->receiver;
-}
-
-DEFINE_MERGE_SORT(sort_msgs, slog_summ_msg, msg_less, cmp_msg)
-
-static void msg_sum(slog_summ_msg *b, const slog_summ_msg *a)
-{
-    b->count += a->count;
-    b->bytes = sat_add(b->bytes, a->bytes);
-    b->unknown += a->unknown;
-    b->time_ns += a->time_ns;
-}
-
-/* The node's own message rows (from index from on, one per arrow) made
- * one per (sender, receiver), summed as combine() sums them, and sorted:
- * a node's arrows join few pairs, so a hash of the pairs leaves combine()
- * few rows to sort, where sorting a row per arrow was most of a leaf's
- * summary. */
-static void fold_msgs(slog_summ *s, slog_summ_scratch *x, uint32_t from)
-{
-    uint32_t n = s->n_msg - from;
-    if (n < 2) return; /* s->msg may be NULL when empty: no offset from it */
-    slog_summ_msg *v = s->msg + from;
-    uint32_t cap = 16, bits = 4;
-    while (cap < 2 * n) cap *= 2, bits++;
-    if (cap > x->cap_slot) {
-        /* combine() sorts the rows all the same without it */
-        slog_summ_slot *t = calloc(cap, sizeof *t);
-        if (!t) return;
-        free(x->slot);
-        x->slot = t;
-        x->cap_slot = cap;
-        x->gen = 0;
-    }
-    /* A new generation frees every slot at once: clearing the table for
-     * each node cost more than the few arrows a node folds. */
-    if (++x->gen == 0) {
-        memset(x->slot, 0, (size_t)x->cap_slot * sizeof *x->slot);
-        x->gen = 1;
-    }
-    slog_summ_slot *slot = x->slot;
-    uint32_t gen = x->gen, o = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        slog_summ_msg a = v[i];
-        uint64_t key = (uint64_t)a.sender << 32 | a.receiver;
-        /* the product's top bits: every bit of the pair reaches them */
-        uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - bits));
-        while (slot[h].gen == gen && slot[h].key != key) h = (h + 1) & (cap - 1);
-        if (slot[h].gen == gen) {
-            msg_sum(&v[slot[h].row], &a);
-        } else {
-            v[o] = a; /* o <= i: row i was read already */
-            slot[h] = (slog_summ_slot){key, gen, o++};
-        }
-    }
-    sort_msgs(v, o, x);
-    s->n_msg = from + o;
 }
 
 /* Rows [0, cut[0]) and [cut[0], cut[1]) of v (n of them, size bytes
@@ -643,9 +687,6 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
             s->n_child_ext[side] = c->n_ext;
             c->n_st = c->n_msg = c->n_ext = 0;
         }
-        size_t *held = &sc->decoded[level - 1];
-        *held -= s->child_bytes[side] < *held ? s->child_bytes[side] : *held;
-        s->child_bytes[side] = 0;
         /* the left child's rows become the node's where it has none yet */
         if (!s->n_st) {
             SWAP_ROWS(s->st, s->cap_st, s->child_st[side], s->cap_child_st[side]);
@@ -667,10 +708,9 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         st_cut[side] = runs ? s->n_st : 0;
         msg_cut[side] = runs ? s->n_msg : 0;
     }
-    uint32_t n_own = 0, msg_own = s->n_msg, max_tl = 0;
+    uint32_t n_own = 0, max_tl = 0;
     own_state *own = own_records(s, sc, body, len, n, lo, cats, &n_own, &max_tl);
     if (!own) return;
-    if (runs) fold_msgs(s, sc, msg_own);
     own = sort_own_states(own, n_own, max_tl, sc);
     /* The parent of each own state among the own states: on a stack of
      * the states met so far (in parent order), the last one that still
@@ -809,16 +849,16 @@ void slog_summ_close(slog_summ *s, slog_summ_scratch *x, uint32_t level, const u
 }
 
 void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index, int64_t lo,
-                           int64_t hi, slog_summ_scratch *x)
+                           int64_t hi, bool encode_left)
 {
     if (c->failed) p->failed = true;
     if (c->unresolved) p->unresolved = true;
-    size_t bytes =
-        (size_t)c->n_st * sizeof *c->st + (size_t)c->n_msg * sizeof *c->msg + (size_t)c->n_ext * sizeof *c->ext;
-    p->child_bytes[side] = 0;
     p->n_child_st[side] = p->n_child_msg[side] = p->n_child_ext[side] = 0;
-    size_t share = level < SLOG_MAX_LEVELS - 1 ? DECODED_BUDGET >> (level + 1) : 0;
-    if (x && side == 0 && (level >= SLOG_MAX_LEVELS || bytes > share || x->decoded[level] > share - bytes)) {
+    if (encode_left && side == 0) {
+        /* A left child's parent waits for its sibling, so that an open
+         * node on every level of every block's tree holds a left child's
+         * rows: encoded, a fifth of their memory (held decoded, the
+         * writer's memory grew with the trace's length). */
         uint8_t fixed[16] = {0};
         fixed[0] = (uint8_t)level;
         put_u64le(fixed + 8, index);
@@ -829,21 +869,17 @@ void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t l
         p->child_lo[side] = lo;
         p->child_hi[side] = hi;
     } else {
-        /* The parent's old room goes with the child's: a node is reused
-         * for a later one of its level, which may need far fewer. */
-        fit_rows((void **)&c->st, c->n_st, &c->cap_st, sizeof *c->st);
-        fit_rows((void **)&c->msg, c->n_msg, &c->cap_msg, sizeof *c->msg);
-        fit_rows((void **)&c->ext, c->n_ext, &c->cap_ext, sizeof *c->ext);
+        /* A right child's parent closes right after it (they end
+         * together): its rows move there as they are, not encoded for the
+         * parent to decode again. The parent's old room goes with the
+         * child's: a node is reused for a later one of its level, which
+         * may need far fewer. */
         SWAP_ROWS(p->child_st[side], p->cap_child_st[side], c->st, c->cap_st);
         p->n_child_st[side] = c->n_st;
         SWAP_ROWS(p->child_msg[side], p->cap_child_msg[side], c->msg, c->cap_msg);
         p->n_child_msg[side] = c->n_msg;
         SWAP_ROWS(p->child_ext[side], p->cap_child_ext[side], c->ext, c->cap_ext);
         p->n_child_ext[side] = c->n_ext;
-        if (x && side == 0) {
-            p->child_bytes[side] = bytes;
-            x->decoded[level] += bytes;
-        }
     }
     slog_summ_free(c);
 }

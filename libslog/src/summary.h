@@ -54,7 +54,6 @@ typedef struct slog_summ {
     uint32_t n_child_msg[2], cap_child_msg[2];
     slog_summ_ext *child_ext[2];
     uint32_t n_child_ext[2], cap_child_ext[2];
-    size_t child_bytes[2]; /* the decoded rows' share of the budget */
     slog_buf child_blob[2];
     uint64_t child_index[2];
     int64_t child_lo[2], child_hi[2];
@@ -89,10 +88,7 @@ typedef struct slog_summ_scratch {
     uint32_t n_tl, tl_stamp;
     void *tls;
     size_t cap_tls;
-    slog_summ child;                 /* a child's summary, decoded */
-    size_t decoded[SLOG_MAX_LEVELS]; /* by level: bytes of the left children's rows
-                                        open nodes hold decoded (SIZE_MAX:
-                                        none may be) */
+    slog_summ child; /* a child's summary, decoded */
 } slog_summ_scratch;
 
 void slog_summ_scratch_free(slog_summ_scratch *x);
@@ -105,12 +101,11 @@ void slog_summ_free(slog_summ *s);
 void slog_summ_close(slog_summ *s, slog_summ_scratch *x, uint32_t level, const uint8_t *body, size_t len, uint32_t n,
                      int64_t lo, int64_t hi, const slog_summ_cats *cats);
 /* Hand closed child (0 left, 1 right; at level, index, over [lo, hi)) to
- * its parent: its rows and extents move to the parent, or are encoded
- * there when x's left children's rows held decoded would pass its budget
- * (x NULL: no budget); the rest of the child is freed. A parent closes
- * with the scratch its children were handed with. */
+ * its parent: its rows and extents move to the parent, or a left child's
+ * are encoded there if encode_left (the writer's open nodes hold them
+ * long); the rest of the child is freed. */
 void slog_summ_merge_child(slog_summ *parent, slog_summ *child, unsigned side, uint32_t level, uint64_t index,
-                           int64_t lo, int64_t hi, slog_summ_scratch *x);
+                           int64_t lo, int64_t hi, bool encode_left);
 /* The encoded body of a closed summary (16 fixed bytes given), appended
  * to out. */
 void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, slog_buf *out);
