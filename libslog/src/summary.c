@@ -49,7 +49,6 @@ void slog_summ_scratch_free(slog_summ_scratch *x)
     free(x->tl_gen);
     free(x->tl_pos);
     free(x->tls);
-    slog_summ_free(&x->child);
     memset(x, 0, sizeof *x);
 }
 
@@ -660,6 +659,67 @@ static void child_tops(slog_summ *s, row_acc *acc, const own_state *own, uint32_
     }
 }
 
+/* Room for n rows of size bytes in *v (room for *cap). */
+static bool reserve_rows(void **v, uint32_t *cap, uint64_t n, size_t size)
+{
+    if (n <= *cap) return true;
+    if (n > UINT32_MAX) return false;
+    void *p = realloc(*v, (size_t)n * size);
+    if (!p) return false;
+    *v = p;
+    *cap = (uint32_t)n;
+    return true;
+}
+
+/* A left child's rows as slog_summ_merge_child encoded them into
+ * s->child_*[side]: the writer's own bytes in memory, read without the
+ * checks slog_summ_decode makes of a file's summary. false when out of
+ * memory. */
+static bool child_decode(slog_summ *s, unsigned side)
+{
+    const uint8_t *p = s->child_blob[side].data + 17; /* fixed bytes, flags */
+    int64_t lo = s->child_lo[side];
+    uint64_t n = rec_uvar(&p);
+    if (!reserve_rows((void **)&s->child_st[side], &s->cap_child_st[side], n, sizeof **s->child_st)) return false;
+    for (uint64_t i = 0; i < n; i++) {
+        slog_summ_state *a = &s->child_st[side][i];
+        a->timeline = (uint32_t)rec_uvar(&p);
+        a->category = (uint32_t)rec_uvar(&p);
+        a->calls = rec_uvar(&p);
+        a->incl_ns = rec_uvar(&p);
+        a->child_ns = rec_uvar(&p);
+        a->min_ns = rec_uvar(&p);
+        a->max_ns = rec_uvar(&p);
+    }
+    s->n_child_st[side] = (uint32_t)n;
+    n = rec_uvar(&p);
+    if (!reserve_rows((void **)&s->child_ext[side], &s->cap_child_ext[side], n, sizeof **s->child_ext)) return false;
+    for (uint64_t i = 0; i < n; i++) {
+        slog_summ_ext *x = &s->child_ext[side][i];
+        x->timeline = (uint32_t)rec_uvar(&p);
+        uint64_t s0 = rec_uvar(&p), ds = rec_uvar(&p), e0 = rec_uvar(&p), de = rec_uvar(&p);
+        x->min_start = lo + (int64_t)s0;
+        x->max_start = lo + (int64_t)(s0 + ds);
+        x->min_end = lo + (int64_t)e0;
+        x->max_end = lo + (int64_t)(e0 + de);
+        x->top_ns = rec_uvar(&p);
+    }
+    s->n_child_ext[side] = (uint32_t)n;
+    n = rec_uvar(&p);
+    if (!reserve_rows((void **)&s->child_msg[side], &s->cap_child_msg[side], n, sizeof **s->child_msg)) return false;
+    for (uint64_t i = 0; i < n; i++) {
+        slog_summ_msg *m = &s->child_msg[side][i];
+        m->sender = (uint32_t)rec_uvar(&p);
+        m->receiver = (uint32_t)rec_uvar(&p);
+        m->count = rec_uvar(&p);
+        m->bytes = rec_uvar(&p);
+        m->unknown = rec_uvar(&p);
+        m->time_ns = zigzag_decode(rec_uvar(&p));
+    }
+    s->n_child_msg[side] = (uint32_t)n;
+    return true;
+}
+
 static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, const uint8_t *body, size_t len, uint32_t n,
                        int64_t lo, int64_t hi, const slog_summ_cats *cats)
 {
@@ -672,20 +732,11 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         msg_cut[side] = runs ? s->n_msg : 0;
         if (!level) continue;
         if (s->child_blob[side].len) {
-            slog_summ *c = &sc->child;
-            if (!slog_summ_decode(c, s->child_blob[side].data, s->child_blob[side].len, level - 1, s->child_index[side],
-                                  s->child_lo[side], s->child_hi[side], UINT32_MAX, UINT32_MAX, NULL)) {
+            if (!child_decode(s, side)) {
                 s->failed = true;
                 return;
             }
             s->child_blob[side].len = 0;
-            SWAP_ROWS(s->child_st[side], s->cap_child_st[side], c->st, c->cap_st);
-            s->n_child_st[side] = c->n_st;
-            SWAP_ROWS(s->child_msg[side], s->cap_child_msg[side], c->msg, c->cap_msg);
-            s->n_child_msg[side] = c->n_msg;
-            SWAP_ROWS(s->child_ext[side], s->cap_child_ext[side], c->ext, c->cap_ext);
-            s->n_child_ext[side] = c->n_ext;
-            c->n_st = c->n_msg = c->n_ext = 0;
         }
         /* the left child's rows become the node's where it has none yet */
         if (!s->n_st) {
@@ -890,41 +941,60 @@ uint64_t slog_summ_estimate(const slog_summ *s)
     return 20 + 7ull * s->n_st + 6ull * s->n_ext + 6ull * s->n_msg;
 }
 
+/* Room for a row's varints at their longest, checked once a row rather
+ * than once a varint (room for all rows at once grew the writer's memory
+ * with the large summaries' buffers). */
+#define ROW_ROOM(out, p, n)                              \
+    do {                                                 \
+        (out)->len = (size_t)((p) - (out)->data);        \
+        if (!buf_reserve((out), (size_t)(n)*10)) return; \
+        (p) = (out)->data + (out)->len;                  \
+    } while (0)
+
 void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, slog_buf *out)
 {
-    buf_put(out, fixed, 16);
-    buf_put_u8(out, s->unresolved ? 1 : 0);
-    buf_put_uvar(out, s->n_st);
+    if (!buf_reserve(out, 16 + 1 + 10)) return;
+    uint8_t *p = out->data + out->len;
+    memcpy(p, fixed, 16);
+    p += 16;
+    *p++ = s->unresolved ? 1 : 0;
+    p = put_uvar(p, s->n_st);
     for (uint32_t i = 0; i < s->n_st; i++) {
         const slog_summ_state *a = &s->st[i];
-        buf_put_uvar(out, a->timeline);
-        buf_put_uvar(out, a->category);
-        buf_put_uvar(out, a->calls);
-        buf_put_uvar(out, a->incl_ns);
-        buf_put_uvar(out, a->child_ns);
-        buf_put_uvar(out, a->min_ns);
-        buf_put_uvar(out, a->max_ns);
+        ROW_ROOM(out, p, 7 + 1);
+        p = put_uvar(p, a->timeline);
+        p = put_uvar(p, a->category);
+        p = put_uvar(p, a->calls);
+        p = put_uvar(p, a->incl_ns);
+        p = put_uvar(p, a->child_ns);
+        p = put_uvar(p, a->min_ns);
+        p = put_uvar(p, a->max_ns);
     }
-    buf_put_uvar(out, s->n_ext);
+    ROW_ROOM(out, p, 1);
+    p = put_uvar(p, s->n_ext);
     for (uint32_t i = 0; i < s->n_ext; i++) {
         const slog_summ_ext *x = &s->ext[i];
-        buf_put_uvar(out, x->timeline);
-        buf_put_uvar(out, (uint64_t)(x->min_start - lo));
-        buf_put_uvar(out, (uint64_t)(x->max_start - x->min_start));
-        buf_put_uvar(out, (uint64_t)(x->min_end - lo));
-        buf_put_uvar(out, (uint64_t)(x->max_end - x->min_end));
-        buf_put_uvar(out, x->top_ns);
+        ROW_ROOM(out, p, 6 + 1);
+        p = put_uvar(p, x->timeline);
+        p = put_uvar(p, (uint64_t)(x->min_start - lo));
+        p = put_uvar(p, (uint64_t)(x->max_start - x->min_start));
+        p = put_uvar(p, (uint64_t)(x->min_end - lo));
+        p = put_uvar(p, (uint64_t)(x->max_end - x->min_end));
+        p = put_uvar(p, x->top_ns);
     }
-    buf_put_uvar(out, s->n_msg);
+    ROW_ROOM(out, p, 1);
+    p = put_uvar(p, s->n_msg);
     for (uint32_t i = 0; i < s->n_msg; i++) {
         const slog_summ_msg *m = &s->msg[i];
-        buf_put_uvar(out, m->sender);
-        buf_put_uvar(out, m->receiver);
-        buf_put_uvar(out, m->count);
-        buf_put_uvar(out, m->bytes);
-        buf_put_uvar(out, m->unknown);
-        buf_put_zvar(out, m->time_ns);
+        ROW_ROOM(out, p, 6);
+        p = put_uvar(p, m->sender);
+        p = put_uvar(p, m->receiver);
+        p = put_uvar(p, m->count);
+        p = put_uvar(p, m->bytes);
+        p = put_uvar(p, m->unknown);
+        p = put_uvar(p, zigzag_encode(m->time_ns));
     }
+    out->len = (size_t)(p - out->data);
 }
 
 bool slog_summ_decode(slog_summ *s, const uint8_t *body, size_t len, uint32_t level, uint64_t index, int64_t lo,

@@ -88,7 +88,6 @@ typedef struct slog_summ_scratch {
     uint32_t n_tl, tl_stamp;
     void *tls;
     size_t cap_tls;
-    slog_summ child; /* a child's summary, decoded */
 } slog_summ_scratch;
 
 void slog_summ_scratch_free(slog_summ_scratch *x);
