@@ -312,6 +312,15 @@ static own_state *sort_own_states(own_state *own, uint32_t n, uint32_t max_tl, s
 static inline uint64_t rec_uvar(const uint8_t **pp)
 {
     const uint8_t *p = *pp;
+    /* most are one or two bytes */
+    if (p[0] < 0x80) {
+        *pp = p + 1;
+        return p[0];
+    }
+    if (p[1] < 0x80) {
+        *pp = p + 2;
+        return (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+    }
     uint64_t v = 0;
     for (unsigned shift = 0; shift <= 63; shift += 7) {
         uint8_t b = *p++;
