@@ -352,12 +352,14 @@ typedef struct msg_fold {
     uint32_t cap, bits, gen, from;
 } msg_fold;
 
-static void fold_init(msg_fold *f, slog_summ *s, slog_summ_scratch *x, uint32_t n)
+/* For the arrows of n records in len bytes (a record takes at least 5). */
+static void fold_init(msg_fold *f, slog_summ *s, slog_summ_scratch *x, uint32_t n, size_t len)
 {
     f->slot = NULL;
     f->from = s->n_msg;
+    uint64_t most = n < len / 5 + 1 ? n : len / 5 + 1;
     uint32_t cap = 16, bits = 4;
-    while (cap < 2 * n && cap < (1u << 30)) cap *= 2, bits++;
+    while (cap < 2 * most && cap < (1u << 30)) cap *= 2, bits++;
     if (cap > x->cap_slot) {
         slog_summ_slot *t = calloc(cap, sizeof *t);
         if (!t) return;
@@ -461,7 +463,7 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t 
         return NULL;
     }
     msg_fold f;
-    fold_init(&f, s, x, n);
+    fold_init(&f, s, x, n, len);
     int64_t prev = lo;
     enum { SAFE = SLOG_RECORD_MAX + 8 };
     uint8_t tail[2 * SAFE];
