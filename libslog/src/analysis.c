@@ -445,7 +445,7 @@ static slog_status schk_node(schk *x, const rd_node *d, slog_summ *out)
             return st;
         }
         slog_summ_merge_child(out, &cs, side, d->level - 1u, ci, schk_bound(r, d->level - 1u, ci),
-                              schk_bound(r, d->level - 1u, ci + 1));
+                              schk_bound(r, d->level - 1u, ci + 1), false);
     }
     uint8_t *own;
     const uint8_t *b;

@@ -25,8 +25,10 @@
 void slog_summ_reset(slog_summ *s)
 {
     s->n_st = s->n_msg = s->n_ext = 0;
-    s->n_child_ext[0] = s->n_child_ext[1] = 0;
-    s->child_blob[0].len = s->child_blob[1].len = 0;
+    for (int side = 0; side < 2; side++) {
+        s->n_child_st[side] = s->n_child_msg[side] = s->n_child_ext[side] = 0;
+        s->child_blob[side].len = 0;
+    }
     s->unresolved = s->failed = false;
 }
 
@@ -47,7 +49,6 @@ void slog_summ_scratch_free(slog_summ_scratch *x)
     free(x->tl_gen);
     free(x->tl_pos);
     free(x->tls);
-    slog_summ_free(&x->child);
     memset(x, 0, sizeof *x);
 }
 
@@ -68,11 +69,44 @@ void slog_summ_free(slog_summ *s)
     free(s->st);
     free(s->msg);
     free(s->ext);
-    free(s->child_ext[0]);
-    free(s->child_ext[1]);
-    buf_free(&s->child_blob[0]);
-    buf_free(&s->child_blob[1]);
+    for (int side = 0; side < 2; side++) {
+        free(s->child_st[side]);
+        free(s->child_msg[side]);
+        free(s->child_ext[side]);
+        buf_free(&s->child_blob[side]);
+    }
     memset(s, 0, sizeof *s);
+}
+
+/* Arrays a and b (with their capacities) change places. */
+#define SWAP_ROWS(a, cap_a, b, cap_b) \
+    do {                              \
+        void *p_ = (a);               \
+        uint32_t c_ = (cap_a);        \
+        (a) = (b);                    \
+        (cap_a) = (cap_b);            \
+        (b) = p_;                     \
+        (cap_b) = c_;                 \
+    } while (0)
+
+/* n rows of size bytes from src appended to *v (*n_v of them, room for
+ * *cap). false when out of memory. */
+static bool append_rows(void **v, uint32_t *n_v, uint32_t *cap, const void *src, uint32_t n, size_t size)
+{
+    if (!n) return true; /* src may be NULL when empty */
+    if (n > UINT32_MAX - *n_v) return false;
+    uint32_t need = *n_v + n;
+    if (need > *cap) {
+        uint32_t nc = *cap ? *cap : 16;
+        while (nc < need) nc = nc > UINT32_MAX / 2 ? need : nc * 2;
+        void *p = realloc(*v, (size_t)nc * size);
+        if (!p) return false;
+        *v = p;
+        *cap = nc;
+    }
+    memcpy((char *)*v + (size_t)*n_v * size, src, (size_t)n * size);
+    *n_v = need;
+    return true;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -179,6 +213,13 @@ static inline bool own_less(const own_state *x, const own_state *y)
 
 DEFINE_MERGE_SORT(sort_own, own_state, own_less, cmp_own)
 
+static inline bool msg_less(const slog_summ_msg *x, const slog_summ_msg *y)
+{
+    return x->sender != y->sender ? x->sender < y->sender : x->receiver < y->receiver;
+}
+
+DEFINE_MERGE_SORT(sort_msgs, slog_summ_msg, msg_less, cmp_msg)
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -266,9 +307,152 @@ static own_state *sort_own_states(own_state *own, uint32_t n, uint32_t max_tl, s
     return out;
 }
 
-/* Decode the node's records (the writer's own encoding, so trusted) into
- * its states, and its arrows straight into message rows. Mirrors are
+/* A varint of a node's records, read without a cursor: at most 10 bytes
+ * (own_records makes sure they can be read). */
+static inline uint64_t rec_uvar(const uint8_t **pp)
+{
+    const uint8_t *p = *pp;
+    /* most are one or two bytes */
+    if (p[0] < 0x80) {
+        *pp = p + 1;
+        return p[0];
+    }
+    if (p[1] < 0x80) {
+        *pp = p + 2;
+        return (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+    }
+    uint64_t v = 0;
+    for (unsigned shift = 0; shift <= 63; shift += 7) {
+        uint8_t b = *p++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) break;
+    }
+    *pp = p;
+    return v;
+}
+
+/* Step over a varint: one that ends within 8 bytes is found with one
+ * load (its length is the position of the first byte without the
+ * continuation bit). Reads at most 10 bytes. */
+static inline const uint8_t *rec_skip(const uint8_t *p)
+{
+    uint64_t stops = ~get_u64le(p) & 0x8080808080808080u;
+    if (stops) return p + __builtin_ctzll(stops) / 8 + 1;
+    (void)rec_uvar(&p);
+    return p;
+}
+
+/* The node's arrows summed by (sender, receiver) as they are read: a
+ * node's arrows join few pairs, so a hash of the pairs (stamped by
+ * generation: clearing it for each node cost more than the few arrows a
+ * node has) leaves a row per pair, where a row per arrow, sorted, was
+ * most of a leaf's summary. */
+typedef struct msg_fold {
+    slog_summ_slot *slot; /* NULL: a row per arrow, summed by combine() */
+    uint32_t cap, bits, gen, from;
+} msg_fold;
+
+/* For the arrows of n records in len bytes (a record takes at least 5). */
+static void fold_init(msg_fold *f, slog_summ *s, slog_summ_scratch *x, uint32_t n, size_t len)
+{
+    f->slot = NULL;
+    f->from = s->n_msg;
+    uint64_t most = n < len / 5 + 1 ? n : len / 5 + 1;
+    uint32_t cap = 16, bits = 4;
+    while (cap < 2 * most && cap < (1u << 30)) cap *= 2, bits++;
+    if (cap > x->cap_slot) {
+        slog_summ_slot *t = calloc(cap, sizeof *t);
+        if (!t) return;
+        free(x->slot);
+        x->slot = t;
+        x->cap_slot = cap;
+        x->gen = 0;
+    }
+    if (++x->gen == 0) {
+        memset(x->slot, 0, (size_t)x->cap_slot * sizeof *x->slot);
+        x->gen = 1;
+    }
+    f->slot = x->slot;
+    f->cap = cap;
+    f->bits = bits;
+    f->gen = x->gen;
+}
+
+static void msg_sum(slog_summ_msg *b, const slog_summ_msg *a)
+{
+    b->count += a->count;
+    b->bytes = sat_add(b->bytes, a->bytes);
+    b->unknown += a->unknown;
+    b->time_ns += a->time_ns;
+}
+
+static inline void fold_arrow(msg_fold *f, slog_summ *s, const slog_summ_msg *m)
+{
+    if (!f->slot) {
+        add_msg_row(s, m);
+        return;
+    }
+    uint64_t key = (uint64_t)m->sender << 32 | m->receiver;
+    /* the product's top bits: every bit of the pair reaches them */
+    uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - f->bits));
+    slog_summ_slot *slot = f->slot;
+    while (slot[h].gen == f->gen && slot[h].key != key) h = (h + 1) & (f->cap - 1);
+    if (slot[h].gen == f->gen) {
+        msg_sum(&s->msg[slot[h].row], m);
+        return;
+    }
+    uint32_t row = s->n_msg;
+    add_msg_row(s, m);
+    if (s->n_msg != row) slot[h] = (slog_summ_slot){key, f->gen, row};
+}
+
+/* One record from p (the writer's encoding; prev: the previous record's
+ * start) into own (states, *n_own of them) or the folded message rows.
+ * Reads at most SLOG_RECORD_MAX + 7 bytes; returns where the next one
+ * starts, or NULL where the record cannot be the writer's. Mirrors are
  * counted in their sender's block only. */
+static inline const uint8_t *own_record(const uint8_t *p, int64_t *prev, own_state *own, uint32_t *n_own,
+                                        uint32_t *max_tl, slog_summ *s, msg_fold *f, const slog_summ_cats *cats)
+{
+    uint8_t head = *p++;
+    uint32_t cat = (uint32_t)rec_uvar(&p), tl = (uint32_t)rec_uvar(&p);
+    unsigned kind = head & SLOG_REC_KIND_MASK;
+    uint32_t etl = kind == SLOG_KIND_ARROW ? (uint32_t)rec_uvar(&p) : tl;
+    int64_t start = *prev + zigzag_decode(rec_uvar(&p));
+    *prev = start;
+    uint64_t dur = rec_uvar(&p);
+    int64_t end = head & SLOG_REC_BACKWARDS ? start - (int64_t)dur : start + (int64_t)dur;
+    int64_t bytes = SLOG_INFO_UNKNOWN;
+    if (head & SLOG_REC_HAS_INFO) {
+        uint64_t mask = rec_uvar(&p);
+        /* only a sent arrow's size counts: the rest are stepped over */
+        int bf = kind == SLOG_KIND_ARROW && !(head & SLOG_REC_MIRROR) && cat < cats->n ? cats->bytes_field[cat] : -1;
+        unsigned k = 0;
+        for (uint64_t m = mask; m; m &= m - 1) {
+            if (++k > SLOG_MAX_FIELDS) return NULL;
+            if ((int)__builtin_ctzll(m) == bf)
+                bytes = zigzag_decode(rec_uvar(&p));
+            else
+                p = rec_skip(p);
+        }
+    }
+    if (head & SLOG_REC_MIRROR) return p;
+    if (kind == SLOG_KIND_STATE) {
+        own[(*n_own)++] = (own_state){tl, cat, start, end};
+        if (tl > *max_tl) *max_tl = tl;
+    } else if (kind == SLOG_KIND_ARROW) {
+        slog_summ_msg m = {tl, etl, 1, bytes >= 0 ? (uint64_t)bytes : 0, bytes >= 0 ? 0 : 1, end - start};
+        fold_arrow(f, s, &m);
+    }
+    return p;
+}
+
+/* Decode the node's records (body: n records, len bytes) into its states,
+ * and its arrows into message rows, one per (sender, receiver), sorted
+ * (from f->from on). The records are read without a cursor where
+ * SLOG_RECORD_MAX + 8 bytes are left, the last ones from a copy padded
+ * with zeros; a reader's summary check decodes records of a file here,
+ * which stop where they run past the body. */
 static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t *body, size_t len, uint32_t n,
                               int64_t lo, const slog_summ_cats *cats, uint32_t *n_own, uint32_t *max_tl)
 {
@@ -278,40 +462,27 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t 
         s->failed = true;
         return NULL;
     }
-    slog_cur c = cur_make(body, len);
+    msg_fold f;
+    fold_init(&f, s, x, n, len);
     int64_t prev = lo;
-    for (uint32_t i = 0; i < n && cur_ok(&c); i++) {
-        uint8_t head = cur_u8(&c);
-        uint32_t cat = (uint32_t)cur_uvar(&c), tl = (uint32_t)cur_uvar(&c);
-        unsigned kind = head & SLOG_REC_KIND_MASK;
-        uint32_t etl = kind == SLOG_KIND_ARROW ? (uint32_t)cur_uvar(&c) : tl;
-        int64_t start = prev + cur_zvar(&c);
-        prev = start;
-        uint64_t dur = cur_uvar(&c);
-        int64_t end = head & SLOG_REC_BACKWARDS ? start - (int64_t)dur : start + (int64_t)dur;
-        int64_t bytes = SLOG_INFO_UNKNOWN;
-        if (head & SLOG_REC_HAS_INFO) {
-            uint64_t mask = cur_uvar(&c);
-            /* only a sent arrow's size counts: the rest are stepped over */
-            int bf =
-                kind == SLOG_KIND_ARROW && !(head & SLOG_REC_MIRROR) && cat < cats->n ? cats->bytes_field[cat] : -1;
-            for (uint32_t f = 0; mask; f++, mask >>= 1)
-                if (mask & 1) {
-                    if ((int)f == bf)
-                        bytes = cur_zvar(&c);
-                    else
-                        cur_skip_uvar(&c);
-                }
+    enum { SAFE = SLOG_RECORD_MAX + 8 };
+    uint8_t tail[2 * SAFE];
+    const uint8_t *p = body, *end = len ? body + len : body;
+    bool in_tail = false;
+    for (uint32_t i = 0; len && i < n && p; i++) {
+        if (!in_tail && !(len >= SAFE && p <= body + (len - SAFE))) {
+            /* the rest to the padded copy */
+            size_t t = (size_t)(end - p);
+            memset(tail, 0, sizeof tail);
+            if (t) memcpy(tail, p, t);
+            p = tail;
+            end = tail + t;
+            in_tail = true;
         }
-        if (head & SLOG_REC_MIRROR) continue;
-        if (kind == SLOG_KIND_STATE) {
-            own[(*n_own)++] = (own_state){tl, cat, start, end};
-            if (tl > *max_tl) *max_tl = tl;
-        } else if (kind == SLOG_KIND_ARROW) {
-            slog_summ_msg m = {tl, etl, 1, bytes >= 0 ? (uint64_t)bytes : 0, bytes >= 0 ? 0 : 1, end - start};
-            add_msg_row(s, &m);
-        }
+        if (in_tail && p >= end) break;
+        p = own_record(p, &prev, own, n_own, max_tl, s, &f, cats);
     }
+    if (f.slot) sort_msgs(s->msg + f.from, s->n_msg - f.from, x);
     return own;
 }
 
@@ -376,67 +547,6 @@ static void acc_flush(row_acc *a, slog_summ *s, uint32_t timeline)
     a->n_touched = 0;
 }
 
-static inline bool msg_less(const slog_summ_msg *x, const slog_summ_msg *y)
-{
-    return x->sender != y->sender ? x->sender < y->sender : x->receiver < y->receiver;
-}
-
-DEFINE_MERGE_SORT(sort_msgs, slog_summ_msg, msg_less, cmp_msg)
-
-static void msg_sum(slog_summ_msg *b, const slog_summ_msg *a)
-{
-    b->count += a->count;
-    b->bytes = sat_add(b->bytes, a->bytes);
-    b->unknown += a->unknown;
-    b->time_ns += a->time_ns;
-}
-
-/* The node's own message rows (from index from on, one per arrow) made
- * one per (sender, receiver), summed as combine() sums them, and sorted:
- * a node's arrows join few pairs, so a hash of the pairs leaves combine()
- * few rows to sort, where sorting a row per arrow was most of a leaf's
- * summary. */
-static void fold_msgs(slog_summ *s, slog_summ_scratch *x, uint32_t from)
-{
-    uint32_t n = s->n_msg - from;
-    if (n < 2) return; /* s->msg may be NULL when empty: no offset from it */
-    slog_summ_msg *v = s->msg + from;
-    uint32_t cap = 16, bits = 4;
-    while (cap < 2 * n) cap *= 2, bits++;
-    if (cap > x->cap_slot) {
-        /* combine() sorts the rows all the same without it */
-        slog_summ_slot *t = calloc(cap, sizeof *t);
-        if (!t) return;
-        free(x->slot);
-        x->slot = t;
-        x->cap_slot = cap;
-        x->gen = 0;
-    }
-    /* A new generation frees every slot at once: clearing the table for
-     * each node cost more than the few arrows a node folds. */
-    if (++x->gen == 0) {
-        memset(x->slot, 0, (size_t)x->cap_slot * sizeof *x->slot);
-        x->gen = 1;
-    }
-    slog_summ_slot *slot = x->slot;
-    uint32_t gen = x->gen, o = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        slog_summ_msg a = v[i];
-        uint64_t key = (uint64_t)a.sender << 32 | a.receiver;
-        /* the product's top bits: every bit of the pair reaches them */
-        uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - bits));
-        while (slot[h].gen == gen && slot[h].key != key) h = (h + 1) & (cap - 1);
-        if (slot[h].gen == gen) {
-            msg_sum(&v[slot[h].row], &a);
-        } else {
-            v[o] = a; /* o <= i: row i was read already */
-            slot[h] = (slog_summ_slot){key, gen, o++};
-        }
-    }
-    sort_msgs(v, o, x);
-    s->n_msg = from + o;
-}
-
 /* Rows [0, cut[0]) and [cut[0], cut[1]) of v (n of them, size bytes
  * each) are the children's, each sorted with every key once, unless cmp
  * finds them not; the rest is this node's own. Sort v: the own rows
@@ -454,14 +564,15 @@ static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], i
     bool ok = c0 <= c1 && c1 <= n;
     for (uint32_t i = 1; ok && i < c1; i++)
         if (i != c0 && cmp(a + (size_t)(i - 1) * size, a + (size_t)i * size) >= 0) ok = false;
+    bool own_sorted = ok; /* the own rows come sorted but for a few */
+    for (uint32_t i = c1 + 1; own_sorted && i < n; i++)
+        if (cmp(a + (size_t)(i - 1) * size, a + (size_t)i * size) > 0) own_sorted = false;
+    if (own_sorted && !c1) return; /* a leaf's */
     char *tmp = ok && c1 ? room(&x->tmp, &x->cap_tmp, (size_t)n * size) : NULL;
     if (!tmp) {
         qsort(v, n, size, cmp);
         return;
     }
-    bool own_sorted = true; /* the own rows come sorted but for a few */
-    for (uint32_t i = c1 + 1; own_sorted && i < n; i++)
-        if (cmp(a + (size_t)(i - 1) * size, a + (size_t)i * size) > 0) own_sorted = false;
     if (!own_sorted) qsort(a + (size_t)c1 * size, n - c1, size, cmp);
     uint32_t i = 0, j = c0, k = c1;
     for (uint32_t o = 0; o < n; o++) {
@@ -534,6 +645,92 @@ static void ext_widen(slog_summ_ext *x, int64_t s0, int64_t s1, int64_t e0, int6
     if (e1 > x->max_end) x->max_end = e1;
 }
 
+/* The children's states of one timeline (own[from, to): its own states;
+ * next: where each side's extents are at) with no parent in their
+ * subtree: their parent here, if any, is the last own state that nests
+ * them all; an own state that nests only some of them leaves the sums
+ * incomplete. Their time goes to that state's row in acc. */
+static void child_tops(slog_summ *s, row_acc *acc, const own_state *own, uint32_t from, uint32_t to, uint32_t next[2])
+{
+    uint32_t t = own[from].timeline;
+    for (int side = 0; side < 2; side++) {
+        const slog_summ_ext *e = s->child_ext[side];
+        uint32_t n = s->n_child_ext[side], j = next[side];
+        while (j < n && e[j].timeline < t) j++;
+        for (; j < n && e[j].timeline == t; j++) {
+            uint32_t parent = to;
+            for (uint32_t i = from; i < to; i++) {
+                int k = slog_summ_nests(own[i].start, own[i].end, &e[j]);
+                if (k < 0) s->unresolved = true;
+                if (k > 0) parent = i;
+            }
+            if (parent < to && e[j].top_ns) acc_add(acc, own[parent].category, 0, 0, e[j].top_ns, UINT64_MAX, 0);
+        }
+        next[side] = j;
+    }
+}
+
+/* Room for n rows of size bytes in *v (room for *cap). */
+static bool reserve_rows(void **v, uint32_t *cap, uint64_t n, size_t size)
+{
+    if (n <= *cap) return true;
+    if (n > UINT32_MAX) return false;
+    void *p = realloc(*v, (size_t)n * size);
+    if (!p) return false;
+    *v = p;
+    *cap = (uint32_t)n;
+    return true;
+}
+
+/* A left child's rows as slog_summ_merge_child encoded them into
+ * s->child_*[side]: the writer's own bytes in memory, read without the
+ * checks slog_summ_decode makes of a file's summary. false when out of
+ * memory. */
+static bool child_decode(slog_summ *s, unsigned side)
+{
+    const uint8_t *p = s->child_blob[side].data + 17; /* fixed bytes, flags */
+    int64_t lo = s->child_lo[side];
+    uint64_t n = rec_uvar(&p);
+    if (!reserve_rows((void **)&s->child_st[side], &s->cap_child_st[side], n, sizeof **s->child_st)) return false;
+    for (uint64_t i = 0; i < n; i++) {
+        slog_summ_state *a = &s->child_st[side][i];
+        a->timeline = (uint32_t)rec_uvar(&p);
+        a->category = (uint32_t)rec_uvar(&p);
+        a->calls = rec_uvar(&p);
+        a->incl_ns = rec_uvar(&p);
+        a->child_ns = rec_uvar(&p);
+        a->min_ns = rec_uvar(&p);
+        a->max_ns = rec_uvar(&p);
+    }
+    s->n_child_st[side] = (uint32_t)n;
+    n = rec_uvar(&p);
+    if (!reserve_rows((void **)&s->child_ext[side], &s->cap_child_ext[side], n, sizeof **s->child_ext)) return false;
+    for (uint64_t i = 0; i < n; i++) {
+        slog_summ_ext *x = &s->child_ext[side][i];
+        x->timeline = (uint32_t)rec_uvar(&p);
+        uint64_t s0 = rec_uvar(&p), ds = rec_uvar(&p), e0 = rec_uvar(&p), de = rec_uvar(&p);
+        x->min_start = lo + (int64_t)s0;
+        x->max_start = lo + (int64_t)(s0 + ds);
+        x->min_end = lo + (int64_t)e0;
+        x->max_end = lo + (int64_t)(e0 + de);
+        x->top_ns = rec_uvar(&p);
+    }
+    s->n_child_ext[side] = (uint32_t)n;
+    n = rec_uvar(&p);
+    if (!reserve_rows((void **)&s->child_msg[side], &s->cap_child_msg[side], n, sizeof **s->child_msg)) return false;
+    for (uint64_t i = 0; i < n; i++) {
+        slog_summ_msg *m = &s->child_msg[side][i];
+        m->sender = (uint32_t)rec_uvar(&p);
+        m->receiver = (uint32_t)rec_uvar(&p);
+        m->count = rec_uvar(&p);
+        m->bytes = rec_uvar(&p);
+        m->unknown = rec_uvar(&p);
+        m->time_ns = zigzag_decode(rec_uvar(&p));
+    }
+    s->n_child_msg[side] = (uint32_t)n;
+    return true;
+}
+
 static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, const uint8_t *body, size_t len, uint32_t n,
                        int64_t lo, int64_t hi, const slog_summ_cats *cats)
 {
@@ -544,35 +741,38 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
     for (unsigned side = 0; side < 2; side++) {
         st_cut[side] = runs ? s->n_st : 0;
         msg_cut[side] = runs ? s->n_msg : 0;
-        if (!s->child_blob[side].len || !level) continue;
-        slog_summ *c = &sc->child;
-        if (!slog_summ_decode(c, s->child_blob[side].data, s->child_blob[side].len, level - 1, s->child_index[side],
-                              s->child_lo[side], s->child_hi[side], UINT32_MAX, UINT32_MAX, NULL)) {
+        if (!level) continue;
+        if (s->child_blob[side].len) {
+            if (!child_decode(s, side)) {
+                s->failed = true;
+                return;
+            }
+            s->child_blob[side].len = 0;
+        }
+        /* the left child's rows become the node's where it has none yet */
+        if (!s->n_st) {
+            SWAP_ROWS(s->st, s->cap_st, s->child_st[side], s->cap_child_st[side]);
+            s->n_st = s->n_child_st[side];
+        } else if (!append_rows((void **)&s->st, &s->n_st, &s->cap_st, s->child_st[side], s->n_child_st[side],
+                                sizeof *s->st)) {
             s->failed = true;
             return;
         }
-        if (c->unresolved) s->unresolved = true;
-        for (uint32_t i = 0; i < c->n_st; i++) {
-            const slog_summ_state *a = &c->st[i];
-            add_state_row(s, a->timeline, a->category, a->calls, a->incl_ns, a->child_ns, a->min_ns, a->max_ns);
+        if (!s->n_msg) {
+            SWAP_ROWS(s->msg, s->cap_msg, s->child_msg[side], s->cap_child_msg[side]);
+            s->n_msg = s->n_child_msg[side];
+        } else if (!append_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, s->child_msg[side], s->n_child_msg[side],
+                                sizeof *s->msg)) {
+            s->failed = true;
+            return;
         }
-        for (uint32_t i = 0; i < c->n_msg; i++) add_msg_row(s, &c->msg[i]);
+        s->n_child_st[side] = s->n_child_msg[side] = 0;
         st_cut[side] = runs ? s->n_st : 0;
         msg_cut[side] = runs ? s->n_msg : 0;
-        /* the extents change places: each keeps its room */
-        slog_summ_ext *e = s->child_ext[side];
-        uint32_t cap_e = s->cap_child_ext[side];
-        s->child_ext[side] = c->ext;
-        s->n_child_ext[side] = c->n_ext;
-        s->cap_child_ext[side] = c->cap_ext;
-        c->ext = e;
-        c->cap_ext = cap_e;
-        c->n_ext = 0;
     }
-    uint32_t n_own = 0, msg_own = s->n_msg, max_tl = 0;
+    uint32_t n_own = 0, max_tl = 0;
     own_state *own = own_records(s, sc, body, len, n, lo, cats, &n_own, &max_tl);
     if (!own) return;
-    if (runs) fold_msgs(s, sc, msg_own);
     own = sort_own_states(own, n_own, max_tl, sc);
     /* The parent of each own state among the own states: on a stack of
      * the states met so far (in parent order), the last one that still
@@ -583,23 +783,27 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         s->failed = true;
         return;
     }
-    for (uint32_t i = 0, top = 0; i < n_own; i++) {
-        own_state *o = &own[i];
-        if (i && own[i - 1].timeline != o->timeline) {
-            acc_flush(&acc, s, own[i - 1].timeline);
-            top = 0;
+    /* The children's extents come sorted by timeline, each once (as
+     * close_summ and slog_summ_decode make them): each timeline's go with
+     * its own states' rows, which then come out sorted. */
+    bool ext_in_order =
+        ext_sorted(s->child_ext[0], s->n_child_ext[0]) && ext_sorted(s->child_ext[1], s->n_child_ext[1]);
+    uint32_t next_ext[2] = {0, 0};
+    for (uint32_t first = 0, i = 0; first < n_own; first = i) {
+        uint32_t t = own[first].timeline, top = 0;
+        for (; i < n_own && own[i].timeline == t; i++) {
+            const own_state *o = &own[i];
+            while (top && own[stack[top - 1]].end < o->end) top--;
+            uint64_t d = (uint64_t)(o->end - o->start);
+            acc_add(&acc, o->category, 1, d, 0, d, d);
+            if (top) acc_add(&acc, own[stack[top - 1]].category, 0, 0, d, UINT64_MAX, 0);
+            stack[top++] = i;
         }
-        while (top && own[stack[top - 1]].end < o->end) top--;
-        uint64_t d = (uint64_t)(o->end - o->start);
-        acc_add(&acc, o->category, 1, d, 0, d, d);
-        if (top) acc_add(&acc, own[stack[top - 1]].category, 0, 0, d, UINT64_MAX, 0);
-        stack[top++] = i;
+        if (ext_in_order) child_tops(s, &acc, own, first, i, next_ext);
+        acc_flush(&acc, s, t);
     }
-    if (n_own) acc_flush(&acc, s, own[n_own - 1].timeline);
-    /* The children's states with no parent in their subtree: their parent
-     * here, if any, is the last own state that nests them all; an own
-     * state that nests only some of them leaves the sums incomplete. */
-    for (int side = 0; side < 2; side++) {
+    /* (the same for extents out of order, as rows of their own) */
+    for (int side = 0; !ext_in_order && side < 2; side++) {
         for (uint32_t j = 0; j < s->n_child_ext[side]; j++) {
             const slog_summ_ext *x = &s->child_ext[side][j];
             uint32_t a = 0, b = n_own; /* first own state of x's timeline */
@@ -624,7 +828,7 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
     /* This node's extents: the children's widened by the own states; its
      * states with no parent inside are all minus the nested ones. */
     s->n_ext = 0;
-    if (ext_sorted(s->child_ext[0], s->n_child_ext[0]) && ext_sorted(s->child_ext[1], s->n_child_ext[1])) {
+    if (ext_in_order) {
         /* The children's extents (sorted, each timeline once) and the own
          * states (sorted by timeline) merged: each timeline is met in
          * order, so it is the last entry or a new one (searching the
@@ -707,21 +911,38 @@ void slog_summ_close(slog_summ *s, slog_summ_scratch *x, uint32_t level, const u
 }
 
 void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index, int64_t lo,
-                           int64_t hi)
+                           int64_t hi, bool encode_left)
 {
     if (c->failed) p->failed = true;
     if (c->unresolved) p->unresolved = true;
-    uint8_t fixed[16] = {0};
-    fixed[0] = (uint8_t)level;
-    put_u64le(fixed + 8, index);
-    p->child_blob[side].len = 0;
-    slog_summ_encode(c, fixed, lo, &p->child_blob[side]);
-    if (p->child_blob[side].failed) p->failed = true;
-    p->child_index[side] = index;
-    p->child_lo[side] = lo;
-    p->child_hi[side] = hi;
-    /* The rows' room goes back: a node is reused for a later one of its
-     * level, which may need far fewer. */
+    p->n_child_st[side] = p->n_child_msg[side] = p->n_child_ext[side] = 0;
+    if (encode_left && side == 0) {
+        /* A left child's parent waits for its sibling, so that an open
+         * node on every level of every block's tree holds a left child's
+         * rows: encoded, a fifth of their memory (held decoded, the
+         * writer's memory grew with the trace's length). */
+        uint8_t fixed[16] = {0};
+        fixed[0] = (uint8_t)level;
+        put_u64le(fixed + 8, index);
+        p->child_blob[side].len = 0;
+        slog_summ_encode(c, fixed, lo, &p->child_blob[side]);
+        if (p->child_blob[side].failed) p->failed = true;
+        p->child_index[side] = index;
+        p->child_lo[side] = lo;
+        p->child_hi[side] = hi;
+    } else {
+        /* A right child's parent closes right after it (they end
+         * together): its rows move there as they are, not encoded for the
+         * parent to decode again. The parent's old room goes with the
+         * child's: a node is reused for a later one of its level, which
+         * may need far fewer. */
+        SWAP_ROWS(p->child_st[side], p->cap_child_st[side], c->st, c->cap_st);
+        p->n_child_st[side] = c->n_st;
+        SWAP_ROWS(p->child_msg[side], p->cap_child_msg[side], c->msg, c->cap_msg);
+        p->n_child_msg[side] = c->n_msg;
+        SWAP_ROWS(p->child_ext[side], p->cap_child_ext[side], c->ext, c->cap_ext);
+        p->n_child_ext[side] = c->n_ext;
+    }
     slog_summ_free(c);
 }
 
@@ -731,41 +952,60 @@ uint64_t slog_summ_estimate(const slog_summ *s)
     return 20 + 7ull * s->n_st + 6ull * s->n_ext + 6ull * s->n_msg;
 }
 
+/* Room for a row's varints at their longest, checked once a row rather
+ * than once a varint (room for all rows at once grew the writer's memory
+ * with the large summaries' buffers). */
+#define ROW_ROOM(out, p, n)                              \
+    do {                                                 \
+        (out)->len = (size_t)((p) - (out)->data);        \
+        if (!buf_reserve((out), (size_t)(n)*10)) return; \
+        (p) = (out)->data + (out)->len;                  \
+    } while (0)
+
 void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, slog_buf *out)
 {
-    buf_put(out, fixed, 16);
-    buf_put_u8(out, s->unresolved ? 1 : 0);
-    buf_put_uvar(out, s->n_st);
+    if (!buf_reserve(out, 16 + 1 + 10)) return;
+    uint8_t *p = out->data + out->len;
+    memcpy(p, fixed, 16);
+    p += 16;
+    *p++ = s->unresolved ? 1 : 0;
+    p = put_uvar(p, s->n_st);
     for (uint32_t i = 0; i < s->n_st; i++) {
         const slog_summ_state *a = &s->st[i];
-        buf_put_uvar(out, a->timeline);
-        buf_put_uvar(out, a->category);
-        buf_put_uvar(out, a->calls);
-        buf_put_uvar(out, a->incl_ns);
-        buf_put_uvar(out, a->child_ns);
-        buf_put_uvar(out, a->min_ns);
-        buf_put_uvar(out, a->max_ns);
+        ROW_ROOM(out, p, 7 + 1);
+        p = put_uvar(p, a->timeline);
+        p = put_uvar(p, a->category);
+        p = put_uvar(p, a->calls);
+        p = put_uvar(p, a->incl_ns);
+        p = put_uvar(p, a->child_ns);
+        p = put_uvar(p, a->min_ns);
+        p = put_uvar(p, a->max_ns);
     }
-    buf_put_uvar(out, s->n_ext);
+    ROW_ROOM(out, p, 1);
+    p = put_uvar(p, s->n_ext);
     for (uint32_t i = 0; i < s->n_ext; i++) {
         const slog_summ_ext *x = &s->ext[i];
-        buf_put_uvar(out, x->timeline);
-        buf_put_uvar(out, (uint64_t)(x->min_start - lo));
-        buf_put_uvar(out, (uint64_t)(x->max_start - x->min_start));
-        buf_put_uvar(out, (uint64_t)(x->min_end - lo));
-        buf_put_uvar(out, (uint64_t)(x->max_end - x->min_end));
-        buf_put_uvar(out, x->top_ns);
+        ROW_ROOM(out, p, 6 + 1);
+        p = put_uvar(p, x->timeline);
+        p = put_uvar(p, (uint64_t)(x->min_start - lo));
+        p = put_uvar(p, (uint64_t)(x->max_start - x->min_start));
+        p = put_uvar(p, (uint64_t)(x->min_end - lo));
+        p = put_uvar(p, (uint64_t)(x->max_end - x->min_end));
+        p = put_uvar(p, x->top_ns);
     }
-    buf_put_uvar(out, s->n_msg);
+    ROW_ROOM(out, p, 1);
+    p = put_uvar(p, s->n_msg);
     for (uint32_t i = 0; i < s->n_msg; i++) {
         const slog_summ_msg *m = &s->msg[i];
-        buf_put_uvar(out, m->sender);
-        buf_put_uvar(out, m->receiver);
-        buf_put_uvar(out, m->count);
-        buf_put_uvar(out, m->bytes);
-        buf_put_uvar(out, m->unknown);
-        buf_put_zvar(out, m->time_ns);
+        ROW_ROOM(out, p, 6);
+        p = put_uvar(p, m->sender);
+        p = put_uvar(p, m->receiver);
+        p = put_uvar(p, m->count);
+        p = put_uvar(p, m->bytes);
+        p = put_uvar(p, m->unknown);
+        p = put_uvar(p, zigzag_encode(m->time_ns));
     }
+    out->len = (size_t)(p - out->data);
 }
 
 bool slog_summ_decode(slog_summ *s, const uint8_t *body, size_t len, uint32_t level, uint64_t index, int64_t lo,

@@ -45,11 +45,16 @@ typedef struct slog_summ {
     uint32_t n_msg, cap_msg;
     slog_summ_ext *ext; /* after slog_summ_close: this node's */
     uint32_t n_ext, cap_ext;
-    slog_summ_ext *child_ext[2]; /* the children's, while closing */
+    /* The closed children's rows and extents, as they closed (moved here,
+     * not copied), or encoded (child_blob: summary.c, merge_child): the
+     * parent sums them with its own records. */
+    slog_summ_state *child_st[2];
+    uint32_t n_child_st[2], cap_child_st[2];
+    slog_summ_msg *child_msg[2];
+    uint32_t n_child_msg[2], cap_child_msg[2];
+    slog_summ_ext *child_ext[2];
     uint32_t n_child_ext[2], cap_child_ext[2];
-    slog_buf child_blob[2]; /* the closed children's summaries, encoded
-                                      (a fifth of the rows' memory: an open
-                                      node on every level holds them) */
+    slog_buf child_blob[2];
     uint64_t child_index[2];
     int64_t child_lo[2], child_hi[2];
     bool unresolved; /* a state of the subtree nests part of a child's
@@ -83,7 +88,6 @@ typedef struct slog_summ_scratch {
     uint32_t n_tl, tl_stamp;
     void *tls;
     size_t cap_tls;
-    slog_summ child; /* a child's summary, decoded */
 } slog_summ_scratch;
 
 void slog_summ_scratch_free(slog_summ_scratch *x);
@@ -96,9 +100,11 @@ void slog_summ_free(slog_summ *s);
 void slog_summ_close(slog_summ *s, slog_summ_scratch *x, uint32_t level, const uint8_t *body, size_t len, uint32_t n,
                      int64_t lo, int64_t hi, const slog_summ_cats *cats);
 /* Hand closed child (0 left, 1 right; at level, index, over [lo, hi)) to
- * its parent's accumulator, and free the child's rows. */
+ * its parent: its rows and extents move to the parent, or a left child's
+ * are encoded there if encode_left (the writer's open nodes hold them
+ * long); the rest of the child is freed. */
 void slog_summ_merge_child(slog_summ *parent, slog_summ *child, unsigned side, uint32_t level, uint64_t index,
-                           int64_t lo, int64_t hi);
+                           int64_t lo, int64_t hi, bool encode_left);
 /* The encoded body of a closed summary (16 fixed bytes given), appended
  * to out. */
 void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, slog_buf *out);

@@ -807,7 +807,7 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         p->n_subtree += n->n_subtree;
         if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
         if (!overview)
-            slog_summ_merge_child(&p->summ, &n->summ, (unsigned)(n->index & 1), level, n->index, n->lo, n->hi);
+            slog_summ_merge_child(&p->summ, &n->summ, (unsigned)(n->index & 1), level, n->index, n->lo, n->hi, true);
     }
     /* A node of the overview above its base keeps a row for nearly every
      * (group, category), and its level opens a node once per 2^(level -
