@@ -346,23 +346,25 @@ static inline const uint8_t *rec_skip(const uint8_t *p)
  * node's arrows join few pairs, so a hash of the pairs (stamped by
  * generation: clearing it for each node cost more than the few arrows a
  * node has) leaves a row per pair, where a row per arrow, sorted, was
- * most of a leaf's summary. */
+ * most of a leaf's summary. The table starts small and doubles with the
+ * pairs, up to twice the node's records: sized by the records at once,
+ * a trace of large nodes paid for megabytes of fresh pages it never
+ * filled. */
 typedef struct msg_fold {
     slog_summ_slot *slot; /* NULL: a row per arrow, summed by combine() */
-    uint32_t cap, bits, gen, from;
+    slog_summ_scratch *x;
+    uint32_t cap, bits, gen, from, most_cap;
 } msg_fold;
 
-/* For the arrows of n records in len bytes (a record takes at least 5). */
-static void fold_init(msg_fold *f, slog_summ *s, slog_summ_scratch *x, uint32_t n, size_t len)
+enum { FOLD_FIRST_CAP = 1024 };
+
+/* A table of cap slots (a power of two) in x, of a generation of its own. */
+static bool fold_table(msg_fold *f, uint32_t cap, uint32_t bits)
 {
-    f->slot = NULL;
-    f->from = s->n_msg;
-    uint64_t most = n < len / 5 + 1 ? n : len / 5 + 1;
-    uint32_t cap = 16, bits = 4;
-    while (cap < 2 * most && cap < (1u << 30)) cap *= 2, bits++;
+    slog_summ_scratch *x = f->x;
     if (cap > x->cap_slot) {
         slog_summ_slot *t = calloc(cap, sizeof *t);
-        if (!t) return;
+        if (!t) return false;
         free(x->slot);
         x->slot = t;
         x->cap_slot = cap;
@@ -376,6 +378,44 @@ static void fold_init(msg_fold *f, slog_summ *s, slog_summ_scratch *x, uint32_t 
     f->cap = cap;
     f->bits = bits;
     f->gen = x->gen;
+    return true;
+}
+
+static inline uint32_t fold_hash(const msg_fold *f, uint64_t key)
+{
+    /* the product's top bits: every bit of the pair reaches them */
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - f->bits));
+}
+
+/* For the arrows of n records in len bytes (a record takes at least 5). */
+static void fold_init(msg_fold *f, slog_summ *s, slog_summ_scratch *x, uint32_t n, size_t len)
+{
+    f->slot = NULL;
+    f->x = x;
+    f->from = s->n_msg;
+    uint64_t most = n < len / 5 + 1 ? n : len / 5 + 1;
+    uint32_t cap = 16, bits = 4;
+    while (cap < 2 * most && cap < (1u << 30)) cap *= 2;
+    f->most_cap = cap;
+    cap = 16;
+    while (cap < 2 * most && cap < FOLD_FIRST_CAP) cap *= 2, bits++;
+    fold_table(f, cap, bits);
+}
+
+/* Twice the slots, the pairs so far (rows from f->from) placed again; on
+ * no memory the rows that follow are per arrow (combine() sums them). */
+static void fold_grow(msg_fold *f, slog_summ *s)
+{
+    if (!fold_table(f, f->cap * 2, f->bits + 1)) {
+        f->slot = NULL;
+        return;
+    }
+    for (uint32_t row = f->from; row < s->n_msg; row++) {
+        uint64_t key = (uint64_t)s->msg[row].sender << 32 | s->msg[row].receiver;
+        uint32_t h = fold_hash(f, key);
+        while (f->slot[h].gen == f->gen) h = (h + 1) & (f->cap - 1);
+        f->slot[h] = (slog_summ_slot){key, f->gen, row};
+    }
 }
 
 static void msg_sum(slog_summ_msg *b, const slog_summ_msg *a)
@@ -393,8 +433,7 @@ static inline void fold_arrow(msg_fold *f, slog_summ *s, const slog_summ_msg *m)
         return;
     }
     uint64_t key = (uint64_t)m->sender << 32 | m->receiver;
-    /* the product's top bits: every bit of the pair reaches them */
-    uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - f->bits));
+    uint32_t h = fold_hash(f, key);
     slog_summ_slot *slot = f->slot;
     while (slot[h].gen == f->gen && slot[h].key != key) h = (h + 1) & (f->cap - 1);
     if (slot[h].gen == f->gen) {
@@ -403,7 +442,10 @@ static inline void fold_arrow(msg_fold *f, slog_summ *s, const slog_summ_msg *m)
     }
     uint32_t row = s->n_msg;
     add_msg_row(s, m);
-    if (s->n_msg != row) slot[h] = (slog_summ_slot){key, f->gen, row};
+    if (s->n_msg == row) return;
+    slot[h] = (slog_summ_slot){key, f->gen, row};
+    /* at most half full, as when sized for every record */
+    if (2 * (uint64_t)(s->n_msg - f->from) > f->cap && f->cap < f->most_cap) fold_grow(f, s);
 }
 
 /* One record from p (the writer's encoding; prev: the previous record's

@@ -7,8 +7,11 @@
  * would place there (states nested, overlapping and of zero length,
  * arrows both ways with and without a size, events), each node's summary
  * encoded and compared byte for byte. What the summaries must hold is the
- * analysis test's (test_analysis.c). And a node of random bytes (a file's,
- * for the reader's check) gives rows in order, read within its body. */
+ * analysis test's (test_analysis.c). A leaf of arrows between many pairs
+ * of timelines (more than the arrows' table first holds, so it grows while
+ * the node is read) gives a row per pair with a brute-force sum's figures.
+ * And a node of random bytes (a file's, for the reader's check) gives rows
+ * in order, read within its body. */
 #include "summary.h"
 #include "testutil.h"
 
@@ -129,6 +132,77 @@ static void run(uint64_t seed)
     free(o);
 }
 
+static void pairs(uint64_t seed)
+{
+    enum { N_TL = 90 };
+    t_rng r = {seed};
+    CHECK_CONTEXT("pairs, seed %" PRIu64, seed);
+    bool is_state[1] = {false};
+    int bytes_field[1] = {0};
+    slog_summ_cats cats = {1, is_state, bytes_field};
+    uint64_t *count = calloc(N_TL * N_TL, sizeof *count), *bytes = calloc(N_TL * N_TL, sizeof *bytes),
+             *unknown = calloc(N_TL * N_TL, sizeof *unknown);
+    int64_t *time = calloc(N_TL * N_TL, sizeof *time);
+    CHECK(count && bytes && unknown && time);
+    slog_buf body = {0};
+    int64_t prev = 0;
+    uint32_t n = 2000 + (uint32_t)t_below(&r, 6000);
+    for (uint32_t i = 0; i < n; i++) {
+        slog_drawable d = {.kind = SLOG_KIND_ARROW, .category = 0};
+        d.timeline = (uint32_t)t_below(&r, N_TL);
+        d.end_timeline = (uint32_t)t_below(&r, N_TL);
+        d.start = t_range(&r, 0, 200);
+        d.end = d.start + t_range(&r, 0, 55);
+        if (t_chance(&r, 20)) {
+            int64_t t = d.start;
+            d.start = d.end;
+            d.end = t;
+        }
+        int64_t info = t_chance(&r, 20) ? SLOG_INFO_UNKNOWN : t_range(&r, 0, 1 << 20);
+        d.n_info = 1;
+        d.info = &info;
+        slog_encode_drawable(&body, &d, &prev);
+        CHECK(!body.failed);
+        size_t k = (size_t)d.timeline * N_TL + d.end_timeline;
+        count[k]++;
+        if (info == SLOG_INFO_UNKNOWN)
+            unknown[k]++;
+        else
+            bytes[k] += (uint64_t)info;
+        time[k] += d.end - d.start;
+    }
+    for (int with_scratch = 0; with_scratch < 2; with_scratch++) {
+        slog_summ_scratch x;
+        memset(&x, 0, sizeof x);
+        slog_summ s;
+        memset(&s, 0, sizeof s);
+        slog_summ_close(&s, with_scratch ? &x : NULL, 0, body.data, body.len, n, 0, 256, &cats);
+        CHECK(!s.failed);
+        uint32_t rows = 0;
+        for (size_t k = 0; k < N_TL * N_TL; k++) rows += count[k] > 0;
+        CHECK_EQ(s.n_msg, rows);
+        for (uint32_t i = 0; i < s.n_msg; i++) {
+            const slog_summ_msg *m = &s.msg[i];
+            CHECK(m->sender < N_TL && m->receiver < N_TL);
+            if (i)
+                CHECK(s.msg[i - 1].sender < m->sender ||
+                      (s.msg[i - 1].sender == m->sender && s.msg[i - 1].receiver < m->receiver));
+            size_t k = (size_t)m->sender * N_TL + m->receiver;
+            CHECK_EQ(m->count, count[k]);
+            CHECK_EQ(m->bytes, bytes[k]);
+            CHECK_EQ(m->unknown, unknown[k]);
+            CHECK_EQ(m->time_ns, time[k]);
+        }
+        slog_summ_free(&s);
+        slog_summ_scratch_free(&x);
+    }
+    buf_free(&body);
+    free(count);
+    free(bytes);
+    free(unknown);
+    free(time);
+}
+
 /* Random bytes as a node's records (short varints): whatever they decode
  * to, the rows come out sorted with each key once, and nothing is read
  * outside the body (the memory checkers see it: a copy of exactly len
@@ -170,6 +244,7 @@ int main(int argc, char **argv)
     } else {
         unsigned n = t_under_valgrind() ? 10 : 300;
         for (unsigned i = 1; i <= n; i++) run(i);
+        for (unsigned i = 1; i <= n / 10; i++) pairs(i);
         for (unsigned i = 1; i <= 10 * n; i++) garbage(i);
     }
     printf("PASS\n");
