@@ -524,7 +524,7 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t 
         if (in_tail && p >= end) break;
         p = own_record(p, &prev, own, n_own, max_tl, s, &f, cats);
     }
-    if (f.slot) sort_msgs(s->msg + f.from, s->n_msg - f.from, x);
+    if (f.slot && s->n_msg > f.from) sort_msgs(s->msg + f.from, s->n_msg - f.from, x);
     return own;
 }
 
