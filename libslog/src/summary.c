@@ -89,8 +89,20 @@ void slog_summ_free(slog_summ *s)
         (cap_b) = c_;                 \
     } while (0)
 
+/* Room for n rows of size bytes in *v (room for *cap). */
+static bool reserve_rows(void **v, uint32_t *cap, uint64_t n, size_t size)
+{
+    if (n <= *cap) return true;
+    if (n > UINT32_MAX) return false;
+    void *p = realloc(*v, (size_t)n * size);
+    if (!p) return false;
+    *v = p;
+    *cap = (uint32_t)n;
+    return true;
+}
+
 /* n rows of size bytes from src appended to *v (*n_v of them, room for
- * *cap). false when out of memory. */
+ * *cap, doubled as they come). false when out of memory. */
 static bool append_rows(void **v, uint32_t *n_v, uint32_t *cap, const void *src, uint32_t n, size_t size)
 {
     if (!n) return true; /* src may be NULL when empty */
@@ -99,10 +111,7 @@ static bool append_rows(void **v, uint32_t *n_v, uint32_t *cap, const void *src,
     if (need > *cap) {
         uint32_t nc = *cap ? *cap : 16;
         while (nc < need) nc = nc > UINT32_MAX / 2 ? need : nc * 2;
-        void *p = realloc(*v, (size_t)nc * size);
-        if (!p) return false;
-        *v = p;
-        *cap = nc;
+        if (!reserve_rows(v, cap, nc, size)) return false;
     }
     memcpy((char *)*v + (size_t)*n_v * size, src, (size_t)n * size);
     *n_v = need;
@@ -394,11 +403,11 @@ static void fold_init(msg_fold *f, slog_summ *s, slog_summ_scratch *x, uint32_t 
     f->x = x;
     f->from = s->n_msg;
     uint64_t most = n < len / 5 + 1 ? n : len / 5 + 1;
-    uint32_t cap = 16, bits = 4;
+    uint32_t cap = 16;
     while (cap < 2 * most && cap < (1u << 30)) cap *= 2;
     f->most_cap = cap;
-    cap = 16;
-    while (cap < 2 * most && cap < FOLD_FIRST_CAP) cap *= 2, bits++;
+    if (cap > FOLD_FIRST_CAP) cap = FOLD_FIRST_CAP;
+    uint32_t bits = (uint32_t)__builtin_ctz(cap);
     fold_table(f, cap, bits);
 }
 
@@ -710,18 +719,6 @@ static void child_tops(slog_summ *s, row_acc *acc, const own_state *own, uint32_
         }
         next[side] = j;
     }
-}
-
-/* Room for n rows of size bytes in *v (room for *cap). */
-static bool reserve_rows(void **v, uint32_t *cap, uint64_t n, size_t size)
-{
-    if (n <= *cap) return true;
-    if (n > UINT32_MAX) return false;
-    void *p = realloc(*v, (size_t)n * size);
-    if (!p) return false;
-    *v = p;
-    *cap = (uint32_t)n;
-    return true;
 }
 
 /* A left child's rows as slog_summ_merge_child encoded them into

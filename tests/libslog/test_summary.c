@@ -18,7 +18,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 
-#define SHIFT    8 /* leaf width 256 ns */
+#define SHIFT    8 /* leaves 2^SHIFT ns wide */
 #define LEVELS   6
 #define MAX_CATS 6
 #define N_MODES  3
