@@ -659,6 +659,8 @@ static void make_lanes(builder *b)
             b->lanes[i].listed[k] = g_new(uint32_t, b->lanes[i].n);
             b->lanes[i].listed_at[k] = g_new(uint32_t, b->lanes[i].n);
         }
+        b->lanes[i].keys = g_new(int64_t, b->lanes[i].n);
+        b->lanes[i].due = g_new(uint32_t, b->lanes[i].n);
     }
 }
 
@@ -671,8 +673,8 @@ static void prime(builder *b)
         for (uint32_t k = 0; k < l->n; k++) {
             rank_in *r = &b->ranks[l->first + k];
             lane_advance_rank(b, r);
-            if (r->state == RANK_READING && r->head.wall_stop - b->origin < l->next_key)
-                l->next_key = r->head.wall_stop - b->origin;
+            l->keys[k] = r->state == RANK_READING ? r->head.wall_stop - b->origin : INT64_MAX;
+            if (l->keys[k] < l->next_key) l->next_key = l->keys[k];
         }
     }
 }
@@ -806,6 +808,10 @@ static void free_builder(builder *b)
             }
             free(l->v);
         }
+    for (uint32_t i = 0; i < b->n_lanes; i++) {
+        g_free(b->lanes[i].keys);
+        g_free(b->lanes[i].due);
+    }
     g_free(b->lanes);
     for (uint32_t i = 0; i < b->n_ranks; i++) {
         rank_in *r = &b->ranks[i];

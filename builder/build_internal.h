@@ -131,6 +131,10 @@ typedef struct lane {
     uint32_t n_listed[SLOTS_MAX];
     int64_t done_slab; /* the last slab it finished, -1 before */
     int64_t next_key;  /* its ranks' earliest next exit, INT64_MAX: none */
+    int64_t *keys;     /* each of its ranks' next exit (INT64_MAX: none), so
+                        * that a slab visits only the ranks it holds records
+                        * of (lane_run) */
+    uint32_t *due;     /* room for n: the ranks a slab visits */
 } lane;
 
 typedef struct slab {

@@ -213,24 +213,24 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
     if (slog_batch_add(batch, &d) != SLOG_OK) out_of_memory(b, r, "for a batch");
 }
 
-/* With thousands of ranks a lane visits each for a record or two a slab,
- * and every rank's state, decoder and window missed the cache, each miss
- * waiting for the one before it. So they are fetched in steps, each
- * reading only what the step before fetched a rank earlier: three ranks
- * ahead the rank's own state, two ahead its decoder's, one ahead its next
- * record's bytes. */
-static inline void prefetch_ahead(const builder *b, const lane *ln, uint32_t i)
+/* With thousands of ranks a slab holds a record or two of each rank it
+ * holds any of, and every rank's state, decoder and window missed the
+ * cache, each miss waiting for the one before it. So they are fetched in
+ * steps, each reading only what the step before fetched a rank earlier:
+ * three ranks ahead the rank's own state, two ahead its decoder's, one
+ * ahead its next record's bytes. */
+static inline void prefetch_ahead(const builder *b, const lane *ln, uint32_t j, uint32_t n_due)
 {
-    if (i + 3 < ln->n) {
-        const char *p = (const char *)&b->ranks[ln->first + i + 3];
+    if (j + 3 < n_due) {
+        const char *p = (const char *)&b->ranks[ln->first + ln->due[j + 3]];
         for (size_t o = 0; o < sizeof(rank_in); o += 64) __builtin_prefetch(p + o);
     }
-    if (i + 2 < ln->n) {
-        const rank_in *r = &b->ranks[ln->first + i + 2];
+    if (j + 2 < n_due) {
+        const rank_in *r = &b->ranks[ln->first + ln->due[j + 2]];
         if (r->f) dumpi_file_prefetch_state(r->f);
     }
-    if (i + 1 < ln->n) {
-        const rank_in *r = &b->ranks[ln->first + i + 1];
+    if (j + 1 < n_due) {
+        const rank_in *r = &b->ranks[ln->first + ln->due[j + 1]];
         if (r->f && r->state == RANK_READING) dumpi_file_prefetch_next(r->f);
     }
 }
@@ -249,9 +249,21 @@ __attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s)
     ln->n_listed[slot] = 0;
     item_list *l = &ln->items[slot];
     l->n = 0;
+    /* The ranks the slab holds records of, from the lane's keys alone:
+     * with thousands of ranks most slabs hold none of most ranks, and
+     * looking at each of them cost its cache misses all the same. */
+    uint32_t n_due = 0;
     for (uint32_t i = 0; i < ln->n; i++) {
+        int64_t key = ln->keys[i];
+        if (key < s->hi)
+            ln->due[n_due++] = i;
+        else if (key < next)
+            next = key;
+    }
+    for (uint32_t j = 0; j < n_due; j++) {
+        uint32_t i = ln->due[j];
         rank_in *r = &b->ranks[ln->first + i];
-        prefetch_ahead(b, ln, i);
+        prefetch_ahead(b, ln, j, n_due);
         uint32_t first = l->n;
         while (r->state == RANK_READING && !atomic_load_explicit(&b->stop, memory_order_relaxed)) {
             int64_t key = r->head.wall_stop - b->origin;
@@ -262,6 +274,7 @@ __attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s)
             lane_record(b, r, s, batch, l, key);
             lane_advance_rank(b, r);
         }
+        ln->keys[i] = r->state == RANK_READING ? r->head.wall_stop - b->origin : INT64_MAX;
         if (l->n > first) {
             ln->listed[slot][ln->n_listed[slot]] = ln->first + i;
             ln->listed_at[slot][ln->n_listed[slot]++] = first;
