@@ -340,15 +340,23 @@ static inline uint64_t rec_uvar(const uint8_t **pp)
     return v;
 }
 
-/* Step over a varint: one that ends within 8 bytes is found with one
- * load (its length is the position of the first byte without the
- * continuation bit). Reads at most 10 bytes. */
-static inline const uint8_t *rec_skip(const uint8_t *p)
+/* Step over the varints of m's bits (m not 0) at once, 8 bytes a load:
+ * the bytes without the continuation bit end them, so the one of m's
+ * last bit ends the last (the lower ones cleared one by one with m's: a
+ * record's values are few). Reads below lim + 7 and returns a place up
+ * to lim, or NULL (not the writer's). */
+static inline const uint8_t *rec_skip_n(const uint8_t *p, uint64_t m, const uint8_t *lim)
 {
-    uint64_t stops = ~get_u64le(p) & 0x8080808080808080u;
-    if (stops) return p + __builtin_ctzll(stops) / 8 + 1;
-    (void)rec_uvar(&p);
-    return p;
+    for (;;) {
+        uint64_t stops = ~get_u64le(p) & 0x8080808080808080u;
+        for (; (m & (m - 1)) && stops; m &= m - 1) stops &= stops - 1;
+        if (stops) {
+            p += __builtin_ctzll(stops) / 8 + 1;
+            return p <= lim ? p : NULL;
+        }
+        p += 8;
+        if (p >= lim) return NULL;
+    }
 }
 
 /* The node's arrows summed by (sender, receiver) as they are read: a
@@ -476,16 +484,19 @@ static inline const uint8_t *own_record(const uint8_t *p, int64_t *prev, own_sta
     int64_t bytes = SLOG_INFO_UNKNOWN;
     if (head & SLOG_REC_HAS_INFO) {
         uint64_t mask = rec_uvar(&p);
-        /* only a sent arrow's size counts: the rest are stepped over */
+        if (mask >> SLOG_MAX_FIELDS) return NULL; /* as a reader finds it */
+        const uint8_t *lim = p + 10 * SLOG_MAX_FIELDS;
+        /* only a sent arrow's size counts: the values before it and those
+         * after it are stepped over, each at once */
         int bf = kind == SLOG_KIND_ARROW && !(head & SLOG_REC_MIRROR) && cat < cats->n ? cats->bytes_field[cat] : -1;
-        unsigned k = 0;
-        for (uint64_t m = mask; m; m &= m - 1) {
-            if (++k > SLOG_MAX_FIELDS) return NULL;
-            if ((int)__builtin_ctzll(m) == bf)
-                bytes = zigzag_decode(rec_uvar(&p));
-            else
-                p = rec_skip(p);
+        if (bf >= 0 && bf < SLOG_MAX_FIELDS && (mask >> bf & 1)) {
+            uint64_t below = mask & ((1ull << bf) - 1);
+            if (below && !(p = rec_skip_n(p, below, lim))) return NULL;
+            if (p > lim - 10) return NULL;
+            bytes = zigzag_decode(rec_uvar(&p));
+            mask &= ~0ull << bf << 1;
         }
+        if (mask && !(p = rec_skip_n(p, mask, lim))) return NULL;
     }
     if (head & SLOG_REC_MIRROR) return p;
     if (kind == SLOG_KIND_STATE) {
