@@ -49,6 +49,8 @@ void slog_summ_scratch_free(slog_summ_scratch *x)
     free(x->tl_gen);
     free(x->tl_pos);
     free(x->tls);
+    free(x->keys);
+    free(x->rows);
     memset(x, 0, sizeof *x);
 }
 
@@ -228,6 +230,79 @@ static inline bool msg_less(const slog_summ_msg *x, const slog_summ_msg *y)
 }
 
 DEFINE_MERGE_SORT(sort_msgs, slog_summ_msg, msg_less, cmp_msg)
+
+/* A message row's key (sender, receiver) as one number, and its place. */
+typedef struct msg_key {
+    uint64_t key;
+    uint32_t row;
+} msg_key;
+
+static inline bool key_less(const msg_key *x, const msg_key *y)
+{
+    return x->key < y->key;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    const msg_key *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+DEFINE_MERGE_SORT(sort_keys, msg_key, key_less, cmp_key)
+
+/* Message rows of distinct keys (a node's folded arrows) sorted by their
+ * keys alone, then gathered: merging the rows themselves moved all of
+ * each one's bytes at every pass, and compared two fields. Many rows
+ * whose sender and receiver fit in 32 bits together are sorted by radix
+ * (least significant digit first, up to 11 bits a pass, each key with
+ * its row in one number); fewer, by merging. */
+static void sort_msg_rows(slog_summ_msg *v, uint32_t n, slog_summ_scratch *x)
+{
+    if (n < 2) return; /* v may be NULL when empty */
+    msg_key *k = room(&x->keys, &x->cap_keys, (size_t)n * sizeof *k);
+    slog_summ_msg *out = k ? room(&x->rows, &x->cap_rows, (size_t)n * sizeof *out) : NULL;
+    if (!out) {
+        sort_msgs(v, n, x);
+        return;
+    }
+    bool in_order = true;
+    uint32_t max_s = v[0].sender, max_r = v[0].receiver;
+    for (uint32_t i = 1; i < n; i++) {
+        if (msg_less(&v[i], &v[i - 1])) in_order = false;
+        if (v[i].sender > max_s) max_s = v[i].sender;
+        if (v[i].receiver > max_r) max_r = v[i].receiver;
+    }
+    if (in_order) return;
+    unsigned bits_r = max_r ? 32 - (unsigned)__builtin_clz(max_r) : 0;
+    unsigned bits = bits_r + (max_s ? 32 - (unsigned)__builtin_clz(max_s) : 0);
+    if (n >= 256 && bits && bits <= 32) {
+        /* k's room holds twice n numbers */
+        uint64_t *a = (uint64_t *)k, *b = a + n;
+        for (uint32_t i = 0; i < n; i++) a[i] = (uint64_t)((uint64_t)v[i].sender << bits_r | v[i].receiver) << 32 | i;
+        unsigned passes = (bits + 10) / 11, d = (bits + passes - 1) / passes;
+        uint32_t count[1u << 11];
+        for (unsigned pass = 0, shift = 32; pass < passes; pass++, shift += d) {
+            uint32_t nb = 1u << d;
+            memset(count, 0, nb * sizeof *count);
+            for (uint32_t i = 0; i < n; i++) count[(a[i] >> shift) & (nb - 1)]++;
+            for (uint32_t c = 0, at = 0; c < nb; c++) {
+                uint32_t m = count[c];
+                count[c] = at;
+                at += m;
+            }
+            for (uint32_t i = 0; i < n; i++) b[count[(a[i] >> shift) & (nb - 1)]++] = a[i];
+            uint64_t *t = a;
+            a = b;
+            b = t;
+        }
+        for (uint32_t i = 0; i < n; i++) out[i] = v[(uint32_t)a[i]];
+    } else {
+        for (uint32_t i = 0; i < n; i++) k[i] = (msg_key){(uint64_t)v[i].sender << 32 | v[i].receiver, i};
+        sort_keys(k, n, x);
+        for (uint32_t i = 0; i < n; i++) out[i] = v[k[i].row];
+    }
+    memcpy(v, out, (size_t)n * sizeof *v);
+}
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -544,7 +619,7 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t 
         if (in_tail && p >= end) break;
         p = own_record(p, &prev, own, n_own, max_tl, s, &f, cats);
     }
-    if (f.slot && s->n_msg > f.from) sort_msgs(s->msg + f.from, s->n_msg - f.from, x);
+    if (f.slot && s->n_msg > f.from) sort_msg_rows(s->msg + f.from, s->n_msg - f.from, x);
     return own;
 }
 

@@ -88,6 +88,8 @@ typedef struct slog_summ_scratch {
     uint32_t n_tl, tl_stamp;
     void *tls;
     size_t cap_tls;
+    void *keys, *rows; /* the message rows' sort */
+    size_t cap_keys, cap_rows;
 } slog_summ_scratch;
 
 void slog_summ_scratch_free(slog_summ_scratch *x);
