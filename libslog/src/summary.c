@@ -50,7 +50,8 @@ void slog_summ_scratch_free(slog_summ_scratch *x)
     free(x->tl_pos);
     free(x->tls);
     free(x->keys);
-    free(x->rows);
+    free(x->own_st);
+    free(x->own_msg);
     memset(x, 0, sizeof *x);
 }
 
@@ -103,20 +104,31 @@ static bool reserve_rows(void **v, uint32_t *cap, uint64_t n, size_t size)
     return true;
 }
 
-/* n rows of size bytes from src appended to *v (*n_v of them, room for
- * *cap, doubled as they come). false when out of memory. */
-static bool append_rows(void **v, uint32_t *n_v, uint32_t *cap, const void *src, uint32_t n, size_t size)
+/* n rows (n > 0) of size bytes added to *v (*n_v of them, room for
+ * *cap, doubled as they come): where they go, or NULL when out of
+ * memory. */
+static void *extend_rows(void **v, uint32_t *n_v, uint32_t *cap, uint32_t n, size_t size)
 {
-    if (!n) return true; /* src may be NULL when empty */
-    if (n > UINT32_MAX - *n_v) return false;
+    if (n > UINT32_MAX - *n_v) return NULL;
     uint32_t need = *n_v + n;
     if (need > *cap) {
         uint32_t nc = *cap ? *cap : 16;
         while (nc < need) nc = nc > UINT32_MAX / 2 ? need : nc * 2;
-        if (!reserve_rows(v, cap, nc, size)) return false;
+        if (!reserve_rows(v, cap, nc, size)) return NULL;
     }
-    memcpy((char *)*v + (size_t)*n_v * size, src, (size_t)n * size);
+    void *at = (char *)*v + (size_t)*n_v * size;
     *n_v = need;
+    return at;
+}
+
+/* n rows of size bytes from src appended to *v (extend_rows). false when
+ * out of memory. */
+static bool append_rows(void **v, uint32_t *n_v, uint32_t *cap, const void *src, uint32_t n, size_t size)
+{
+    if (!n) return true; /* src may be NULL when empty */
+    void *at = extend_rows(v, n_v, cap, n, size);
+    if (!at) return false;
+    memcpy(at, src, (size_t)n * size);
     return true;
 }
 
@@ -250,19 +262,18 @@ static int cmp_key(const void *a, const void *b)
 
 DEFINE_MERGE_SORT(sort_keys, msg_key, key_less, cmp_key)
 
-/* Message rows of distinct keys (a node's folded arrows) sorted by their
- * keys alone, then gathered: merging the rows themselves moved all of
- * each one's bytes at every pass, and compared two fields. Many rows
- * whose sender and receiver fit in 32 bits together are sorted by radix
- * (least significant digit first, up to 11 bits a pass, each key with
- * its row in one number); fewer, by merging. */
-static void sort_msg_rows(slog_summ_msg *v, uint32_t n, slog_summ_scratch *x)
+/* Message rows of distinct keys (v, n > 0: a node's folded arrows) sorted
+ * into out by their keys alone, then gathered: merging the rows
+ * themselves moved all of each one's bytes at every pass, and compared
+ * two fields. Many rows whose sender and receiver fit in 32 bits together
+ * are sorted by radix (least significant digit first, up to 11 bits a
+ * pass, each key with its row in one number); fewer, by merging. */
+static void sort_msg_rows(slog_summ_msg *v, uint32_t n, slog_summ_msg *out, slog_summ_scratch *x)
 {
-    if (n < 2) return; /* v may be NULL when empty */
-    msg_key *k = room(&x->keys, &x->cap_keys, (size_t)n * sizeof *k);
-    slog_summ_msg *out = k ? room(&x->rows, &x->cap_rows, (size_t)n * sizeof *out) : NULL;
-    if (!out) {
+    msg_key *k = n > 1 ? room(&x->keys, &x->cap_keys, (size_t)n * sizeof *k) : NULL;
+    if (!k) {
         sort_msgs(v, n, x);
+        memcpy(out, v, (size_t)n * sizeof *v);
         return;
     }
     bool in_order = true;
@@ -272,7 +283,10 @@ static void sort_msg_rows(slog_summ_msg *v, uint32_t n, slog_summ_scratch *x)
         if (v[i].sender > max_s) max_s = v[i].sender;
         if (v[i].receiver > max_r) max_r = v[i].receiver;
     }
-    if (in_order) return;
+    if (in_order) {
+        memcpy(out, v, (size_t)n * sizeof *v);
+        return;
+    }
     unsigned bits_r = max_r ? 32 - (unsigned)__builtin_clz(max_r) : 0;
     unsigned bits = bits_r + (max_s ? 32 - (unsigned)__builtin_clz(max_s) : 0);
     if (n >= 256 && bits && bits <= 32) {
@@ -301,7 +315,6 @@ static void sort_msg_rows(slog_summ_msg *v, uint32_t n, slog_summ_scratch *x)
         sort_keys(k, n, x);
         for (uint32_t i = 0; i < n; i++) out[i] = v[k[i].row];
     }
-    memcpy(v, out, (size_t)n * sizeof *v);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -444,8 +457,10 @@ static inline const uint8_t *rec_skip_n(const uint8_t *p, uint64_t m, const uint
  * filled. */
 typedef struct msg_fold {
     slog_summ_slot *slot; /* NULL: a row per arrow, summed by combine() */
-    slog_summ_scratch *x;
-    uint32_t cap, bits, gen, from, most_cap;
+    slog_summ_scratch *x; /* its rows (x->own_msg, n_row of them) go to
+                             the node's at the end: grown in the node's
+                             own array, they were copied at each doubling */
+    uint32_t cap, bits, gen, n_row, most_cap;
 } msg_fold;
 
 enum { FOLD_FIRST_CAP = 1024 };
@@ -482,9 +497,10 @@ static inline uint32_t fold_hash(const msg_fold *f, uint64_t key)
 /* For the arrows of n records in len bytes (a record takes at least 5). */
 static void fold_init(msg_fold *f, slog_summ *s, slog_summ_scratch *x, uint32_t n, size_t len)
 {
+    (void)s;
     f->slot = NULL;
     f->x = x;
-    f->from = s->n_msg;
+    f->n_row = 0;
     uint64_t most = n < len / 5 + 1 ? n : len / 5 + 1;
     uint32_t cap = 16;
     while (cap < 2 * most && cap < (1u << 30)) cap *= 2;
@@ -494,16 +510,17 @@ static void fold_init(msg_fold *f, slog_summ *s, slog_summ_scratch *x, uint32_t 
     fold_table(f, cap, bits);
 }
 
-/* Twice the slots, the pairs so far (rows from f->from) placed again; on
- * no memory the rows that follow are per arrow (combine() sums them). */
-static void fold_grow(msg_fold *f, slog_summ *s)
+/* Twice the slots, the pairs so far placed again; on no memory the rows
+ * that follow are per arrow (combine() sums them). */
+static void fold_grow(msg_fold *f)
 {
     if (!fold_table(f, f->cap * 2, f->bits + 1)) {
         f->slot = NULL;
         return;
     }
-    for (uint32_t row = f->from; row < s->n_msg; row++) {
-        uint64_t key = (uint64_t)s->msg[row].sender << 32 | s->msg[row].receiver;
+    const slog_summ_msg *m = f->x->own_msg;
+    for (uint32_t row = 0; row < f->n_row; row++) {
+        uint64_t key = (uint64_t)m[row].sender << 32 | m[row].receiver;
         uint32_t h = fold_hash(f, key);
         while (f->slot[h].gen == f->gen) h = (h + 1) & (f->cap - 1);
         f->slot[h] = (slog_summ_slot){key, f->gen, row};
@@ -518,10 +535,24 @@ static void msg_sum(slog_summ_msg *b, const slog_summ_msg *a)
     b->time_ns += a->time_ns;
 }
 
+/* A row appended to f's; false when out of memory. */
+static bool fold_push(msg_fold *f, slog_summ *s, const slog_summ_msg *m)
+{
+    slog_summ_scratch *x = f->x;
+    if (f->n_row == x->cap_own_msg &&
+        !reserve_rows((void **)&x->own_msg, &x->cap_own_msg, x->cap_own_msg ? 2 * (uint64_t)x->cap_own_msg : 64,
+                      sizeof *x->own_msg)) {
+        s->failed = true;
+        return false;
+    }
+    x->own_msg[f->n_row++] = *m;
+    return true;
+}
+
 static inline void fold_arrow(msg_fold *f, slog_summ *s, const slog_summ_msg *m)
 {
     if (!f->slot) {
-        add_msg_row(s, m);
+        fold_push(f, s, m);
         return;
     }
     uint64_t key = (uint64_t)m->sender << 32 | m->receiver;
@@ -529,15 +560,14 @@ static inline void fold_arrow(msg_fold *f, slog_summ *s, const slog_summ_msg *m)
     slog_summ_slot *slot = f->slot;
     while (slot[h].gen == f->gen && slot[h].key != key) h = (h + 1) & (f->cap - 1);
     if (slot[h].gen == f->gen) {
-        msg_sum(&s->msg[slot[h].row], m);
+        msg_sum(&f->x->own_msg[slot[h].row], m);
         return;
     }
-    uint32_t row = s->n_msg;
-    add_msg_row(s, m);
-    if (s->n_msg == row) return;
+    uint32_t row = f->n_row;
+    if (!fold_push(f, s, m)) return;
     slot[h] = (slog_summ_slot){key, f->gen, row};
     /* at most half full, as when sized for every record */
-    if (2 * (uint64_t)(s->n_msg - f->from) > f->cap && f->cap < f->most_cap) fold_grow(f, s);
+    if (2 * (uint64_t)f->n_row > f->cap && f->cap < f->most_cap) fold_grow(f);
 }
 
 /* One record from p (the writer's encoding; prev: the previous record's
@@ -586,7 +616,7 @@ static inline const uint8_t *own_record(const uint8_t *p, int64_t *prev, own_sta
 
 /* Decode the node's records (body: n records, len bytes) into its states,
  * and its arrows into message rows, one per (sender, receiver), sorted
- * (from f->from on). The records are read without a cursor where
+ * (after the rows s has). The records are read without a cursor where
  * SLOG_RECORD_MAX + 8 bytes are left, the last ones from a copy padded
  * with zeros; a reader's summary check decodes records of a file here,
  * which stop where they run past the body. */
@@ -619,7 +649,15 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t 
         if (in_tail && p >= end) break;
         p = own_record(p, &prev, own, n_own, max_tl, s, &f, cats);
     }
-    if (f.slot && s->n_msg > f.from) sort_msg_rows(s->msg + f.from, s->n_msg - f.from, x);
+    if (f.n_row) {
+        slog_summ_msg *at = extend_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, f.n_row, sizeof *s->msg);
+        if (!at)
+            s->failed = true;
+        else if (f.slot)
+            sort_msg_rows(x->own_msg, f.n_row, at, x);
+        else
+            memcpy(at, x->own_msg, (size_t)f.n_row * sizeof *at);
+    }
     return own;
 }
 
@@ -631,6 +669,10 @@ typedef struct row_acc {
     slog_summ_state *by_cat; /* timeline: 1 while touched */
     uint32_t *touched;
     uint32_t n_cat, n_touched;
+    slog_summ_scratch *x; /* the rows made (x->own_st, n_row of them), for
+                             the node's at the end (as msg_fold's) */
+    uint32_t n_row;
+    bool failed;
 } row_acc;
 
 /* The rows by category are x's, kept cleared between nodes (acc_flush
@@ -640,6 +682,7 @@ static bool acc_init(row_acc *a, slog_summ_scratch *x, const own_state *own, uin
     uint32_t max_cat = 0;
     for (uint32_t i = 0; i < n_own; i++)
         if (own[i].category > max_cat) max_cat = own[i].category;
+    a->x = x;
     if (!n_own) return true;
     a->n_cat = max_cat + 1;
     if (a->n_cat > x->n_by_cat) {
@@ -672,13 +715,19 @@ static void acc_add(row_acc *a, uint32_t cat, uint64_t calls, uint64_t incl, uin
     if (mx > r->max_ns) r->max_ns = mx;
 }
 
-static void acc_flush(row_acc *a, slog_summ *s, uint32_t timeline)
+static void acc_flush(row_acc *a, uint32_t timeline)
 {
     uint32_t *t = a->touched, n = a->n_touched;
+    slog_summ_scratch *x = a->x;
     sort_u32(t, n);
+    uint64_t need = (uint64_t)a->n_row + n, nc = x->cap_own_st ? x->cap_own_st : 64;
+    while (nc < need) nc *= 2;
+    if (!reserve_rows((void **)&x->own_st, &x->cap_own_st, nc, sizeof *x->own_st)) a->failed = true;
     for (uint32_t i = 0; i < n; i++) {
         slog_summ_state *r = &a->by_cat[t[i]];
-        add_state_row(s, timeline, t[i], r->calls, r->incl_ns, r->child_ns, r->min_ns, r->max_ns);
+        if (!a->failed)
+            x->own_st[a->n_row++] =
+                (slog_summ_state){timeline, t[i], r->calls, r->incl_ns, r->child_ns, r->min_ns, r->max_ns};
         *r = (slog_summ_state){0, t[i], 0, 0, 0, UINT64_MAX, 0};
     }
     a->n_touched = 0;
@@ -925,7 +974,11 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
             stack[top++] = i;
         }
         if (ext_in_order) child_tops(s, &acc, own, first, i, next_ext);
-        acc_flush(&acc, s, t);
+        acc_flush(&acc, t);
+    }
+    if (acc.failed || !append_rows((void **)&s->st, &s->n_st, &s->cap_st, sc->own_st, acc.n_row, sizeof *s->st)) {
+        s->failed = true;
+        return;
     }
     /* (the same for extents out of order, as rows of their own) */
     for (int side = 0; !ext_in_order && side < 2; side++) {
