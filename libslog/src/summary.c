@@ -243,6 +243,11 @@ static inline bool msg_less(const slog_summ_msg *x, const slog_summ_msg *y)
 
 DEFINE_MERGE_SORT(sort_msgs, slog_summ_msg, msg_less, cmp_msg)
 
+static inline bool state_less(const slog_summ_state *x, const slog_summ_state *y)
+{
+    return x->timeline != y->timeline ? x->timeline < y->timeline : x->category < y->category;
+}
+
 /* A message row's key (sender, receiver) as one number, and its place. */
 typedef struct msg_key {
     uint64_t key;
@@ -774,39 +779,92 @@ static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], i
 }
 
 /* The rows in s sorted and each key once (st_cut, msg_cut: sort_runs). */
+static void state_sum(slog_summ_state *b, const slog_summ_state *a)
+{
+    b->calls += a->calls;
+    b->incl_ns = sat_add(b->incl_ns, a->incl_ns);
+    b->child_ns = sat_add(b->child_ns, a->child_ns);
+    if (a->min_ns < b->min_ns) b->min_ns = a->min_ns;
+    if (a->max_ns > b->max_ns) b->max_ns = a->max_ns;
+}
+
+/* The three runs of rows of *v (cut: sort_runs) merged, equal keys summed, into
+ * *spare (the node's room of the children's rows, free by now), which
+ * then changes places with *v: merging into the scratch, copying back and
+ * summing in a pass of its own moved every row three times. false (and v
+ * untouched) where a run is out of order (equal keys in one are summed as
+ * they meet) or there is no room: sort_runs then. Defined for each row
+ * type (NAME). */
+#define DEFINE_MERGE_RUNS(NAME, T, less, sum)                                                                     \
+    static bool NAME(T **pv, uint32_t *pn, uint32_t *pcap, T **spare, uint32_t *spare_cap, const uint32_t cut[2]) \
+    {                                                                                                             \
+        T *v = *pv;                                                                                               \
+        uint32_t n = *pn, c0 = cut[0], c1 = cut[1];                                                               \
+        if (n < 2 || !c1 || c0 > c1 || c1 > n) return false;                                                      \
+        for (uint32_t i = 1; i < n; i++)                                                                          \
+            if (i != c0 && i != c1 && less(&v[i], &v[i - 1])) return false;                                       \
+        if (*spare_cap < n) {                                                                                     \
+            uint32_t nc = 16;                                                                                     \
+            while (nc < n) nc = nc > UINT32_MAX / 2 ? n : nc * 2;                                                 \
+            T *p = malloc((size_t)nc * sizeof *p);                                                                \
+            if (!p) return false;                                                                                 \
+            free(*spare);                                                                                         \
+            *spare = p;                                                                                           \
+            *spare_cap = nc;                                                                                      \
+        }                                                                                                         \
+        T *out = *spare;                                                                                          \
+        uint32_t i = 0, j = c0, k = c1, o = 0;                                                                    \
+        while (i < c0 || j < c1 || k < n) {                                                                       \
+            const T *best = NULL;                                                                                 \
+            uint32_t *from = NULL;                                                                                \
+            if (i < c0) best = &v[i], from = &i;                                                                  \
+            if (j < c1 && (!best || less(&v[j], best))) best = &v[j], from = &j;                                  \
+            if (k < n && (!best || less(&v[k], best))) best = &v[k], from = &k;                                   \
+            (*from)++;                                                                                            \
+            if (o && !less(&out[o - 1], best))                                                                    \
+                sum(&out[o - 1], best);                                                                           \
+            else                                                                                                  \
+                out[o++] = *best;                                                                                 \
+        }                                                                                                         \
+        uint32_t out_cap = *spare_cap;                                                                            \
+        *spare = v;                                                                                               \
+        *spare_cap = *pcap;                                                                                       \
+        *pv = out;                                                                                                \
+        *pcap = out_cap;                                                                                          \
+        *pn = o;                                                                                                  \
+        return true;                                                                                              \
+    }
+
+DEFINE_MERGE_RUNS(merge_state_runs, slog_summ_state, state_less, state_sum)
+DEFINE_MERGE_RUNS(merge_msg_runs, slog_summ_msg, msg_less, msg_sum)
+
+/* The rows in s sorted and each key once (st_cut, msg_cut: sort_runs). */
 static void combine(slog_summ *s, slog_summ_scratch *x, const uint32_t st_cut[2], const uint32_t msg_cut[2])
 {
-    sort_runs(s->st, s->n_st, sizeof *s->st, st_cut, cmp_state, x);
-    uint32_t o = 0;
-    for (uint32_t i = 0; i < s->n_st; i++) {
-        slog_summ_state *a = &s->st[i];
-        if (o && s->st[o - 1].timeline == a->timeline && s->st[o - 1].category == a->category) {
-            slog_summ_state *b = &s->st[o - 1];
-            b->calls += a->calls;
-            b->incl_ns = sat_add(b->incl_ns, a->incl_ns);
-            b->child_ns = sat_add(b->child_ns, a->child_ns);
-            if (a->min_ns < b->min_ns) b->min_ns = a->min_ns;
-            if (a->max_ns > b->max_ns) b->max_ns = a->max_ns;
-        } else {
-            s->st[o++] = *a;
+    if (!merge_state_runs(&s->st, &s->n_st, &s->cap_st, &s->child_st[0], &s->cap_child_st[0], st_cut)) {
+        sort_runs(s->st, s->n_st, sizeof *s->st, st_cut, cmp_state, x);
+        uint32_t o = 0;
+        for (uint32_t i = 0; i < s->n_st; i++) {
+            slog_summ_state *a = &s->st[i];
+            if (o && s->st[o - 1].timeline == a->timeline && s->st[o - 1].category == a->category)
+                state_sum(&s->st[o - 1], a);
+            else
+                s->st[o++] = *a;
         }
+        s->n_st = o;
     }
-    s->n_st = o;
-    sort_runs(s->msg, s->n_msg, sizeof *s->msg, msg_cut, cmp_msg, x);
-    o = 0;
-    for (uint32_t i = 0; i < s->n_msg; i++) {
-        slog_summ_msg *a = &s->msg[i];
-        if (o && s->msg[o - 1].sender == a->sender && s->msg[o - 1].receiver == a->receiver) {
-            slog_summ_msg *b = &s->msg[o - 1];
-            b->count += a->count;
-            b->bytes = sat_add(b->bytes, a->bytes);
-            b->unknown += a->unknown;
-            b->time_ns += a->time_ns;
-        } else {
-            s->msg[o++] = *a;
+    if (!merge_msg_runs(&s->msg, &s->n_msg, &s->cap_msg, &s->child_msg[0], &s->cap_child_msg[0], msg_cut)) {
+        sort_runs(s->msg, s->n_msg, sizeof *s->msg, msg_cut, cmp_msg, x);
+        uint32_t o = 0;
+        for (uint32_t i = 0; i < s->n_msg; i++) {
+            slog_summ_msg *a = &s->msg[i];
+            if (o && s->msg[o - 1].sender == a->sender && s->msg[o - 1].receiver == a->receiver)
+                msg_sum(&s->msg[o - 1], a);
+            else
+                s->msg[o++] = *a;
         }
+        s->n_msg = o;
     }
-    s->n_msg = o;
 }
 
 /* Extents sorted by timeline (the encoding's order). */
