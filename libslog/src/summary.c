@@ -52,6 +52,7 @@ void slog_summ_scratch_free(slog_summ_scratch *x)
     free(x->keys);
     free(x->own_st);
     free(x->own_msg);
+    free(x->own_ext);
     memset(x, 0, sizeof *x);
 }
 
@@ -581,7 +582,8 @@ static inline void fold_arrow(msg_fold *f, slog_summ *s, const slog_summ_msg *m)
  * starts, or NULL where the record cannot be the writer's. Mirrors are
  * counted in their sender's block only. */
 static inline const uint8_t *own_record(const uint8_t *p, int64_t *prev, own_state *own, uint32_t *n_own,
-                                        uint32_t *max_tl, slog_summ *s, msg_fold *f, const slog_summ_cats *cats)
+                                        uint32_t *max_tl, uint32_t *max_cat, slog_summ *s, msg_fold *f,
+                                        const slog_summ_cats *cats)
 {
     uint8_t head = *p++;
     uint32_t cat = (uint32_t)rec_uvar(&p), tl = (uint32_t)rec_uvar(&p);
@@ -612,6 +614,7 @@ static inline const uint8_t *own_record(const uint8_t *p, int64_t *prev, own_sta
     if (kind == SLOG_KIND_STATE) {
         own[(*n_own)++] = (own_state){tl, cat, start, end};
         if (tl > *max_tl) *max_tl = tl;
+        if (cat > *max_cat) *max_cat = cat;
     } else if (kind == SLOG_KIND_ARROW) {
         slog_summ_msg m = {tl, etl, 1, bytes >= 0 ? (uint64_t)bytes : 0, bytes >= 0 ? 0 : 1, end - start};
         fold_arrow(f, s, &m);
@@ -626,7 +629,8 @@ static inline const uint8_t *own_record(const uint8_t *p, int64_t *prev, own_sta
  * with zeros; a reader's summary check decodes records of a file here,
  * which stop where they run past the body. */
 static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t *body, size_t len, uint32_t n,
-                              int64_t lo, const slog_summ_cats *cats, uint32_t *n_own, uint32_t *max_tl)
+                              int64_t lo, const slog_summ_cats *cats, uint32_t *n_own, uint32_t *max_tl,
+                              uint32_t *max_cat)
 {
     own_state *own = room(&x->own, &x->cap_own, ((size_t)n + 1) * sizeof *own);
     *n_own = 0;
@@ -652,7 +656,7 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t 
             in_tail = true;
         }
         if (in_tail && p >= end) break;
-        p = own_record(p, &prev, own, n_own, max_tl, s, &f, cats);
+        p = own_record(p, &prev, own, n_own, max_tl, max_cat, s, &f, cats);
     }
     if (f.n_row) {
         slog_summ_msg *at = extend_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, f.n_row, sizeof *s->msg);
@@ -682,11 +686,8 @@ typedef struct row_acc {
 
 /* The rows by category are x's, kept cleared between nodes (acc_flush
  * clears those it used). */
-static bool acc_init(row_acc *a, slog_summ_scratch *x, const own_state *own, uint32_t n_own)
+static bool acc_init(row_acc *a, slog_summ_scratch *x, uint32_t max_cat, uint32_t n_own)
 {
-    uint32_t max_cat = 0;
-    for (uint32_t i = 0; i < n_own; i++)
-        if (own[i].category > max_cat) max_cat = own[i].category;
     a->x = x;
     if (!n_own) return true;
     a->n_cat = max_cat + 1;
@@ -1002,8 +1003,8 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         st_cut[side] = runs ? s->n_st : 0;
         msg_cut[side] = runs ? s->n_msg : 0;
     }
-    uint32_t n_own = 0, max_tl = 0;
-    own_state *own = own_records(s, sc, body, len, n, lo, cats, &n_own, &max_tl);
+    uint32_t n_own = 0, max_tl = 0, max_cat = 0;
+    own_state *own = own_records(s, sc, body, len, n, lo, cats, &n_own, &max_tl, &max_cat);
     if (!own) return;
     own = sort_own_states(own, n_own, max_tl, sc);
     /* The parent of each own state among the own states: on a stack of
@@ -1011,7 +1012,7 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
      * reaches its end (summary.h, slog_summ_key_cmp). */
     uint32_t *stack = room(&sc->stack, &sc->cap_stack, ((size_t)n_own + 1) * sizeof *stack);
     row_acc acc = {0};
-    if (!stack || !acc_init(&acc, sc, own, n_own)) {
+    if (!stack || !acc_init(&acc, sc, max_cat, n_own)) {
         s->failed = true;
         return;
     }
@@ -1020,11 +1021,14 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
      * its own states' rows, which then come out sorted. */
     bool ext_in_order =
         ext_sorted(s->child_ext[0], s->n_child_ext[0]) && ext_sorted(s->child_ext[1], s->n_child_ext[1]);
-    uint32_t next_ext[2] = {0, 0};
+    uint32_t next_ext[2] = {0, 0}, n_own_ext = 0;
     for (uint32_t first = 0, i = 0; first < n_own; first = i) {
         uint32_t t = own[first].timeline, top = 0;
+        int64_t e0 = own[first].end, e1 = e0;
         for (; i < n_own && own[i].timeline == t; i++) {
             const own_state *o = &own[i];
+            if (o->end < e0) e0 = o->end;
+            if (o->end > e1) e1 = o->end;
             while (top && own[stack[top - 1]].end < o->end) top--;
             uint64_t d = (uint64_t)(o->end - o->start);
             acc_add(&acc, o->category, 1, d, 0, d, d);
@@ -1033,6 +1037,14 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         }
         if (ext_in_order) child_tops(s, &acc, own, first, i, next_ext);
         acc_flush(&acc, t);
+        /* the timeline's extent (its states sorted by start), for the
+         * node's extents below */
+        if (n_own_ext == sc->cap_own_ext &&
+            !reserve_rows((void **)&sc->own_ext, &sc->cap_own_ext, sc->cap_own_ext ? 2 * (uint64_t)sc->cap_own_ext : 64,
+                          sizeof *sc->own_ext))
+            acc.failed = true;
+        else
+            sc->own_ext[n_own_ext++] = (slog_summ_ext){t, own[first].start, own[i - 1].start, e0, e1, 0};
     }
     if (acc.failed || !append_rows((void **)&s->st, &s->n_st, &s->cap_st, sc->own_st, acc.n_row, sizeof *s->st)) {
         s->failed = true;
@@ -1069,26 +1081,18 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
          * states (sorted by timeline) merged: each timeline is met in
          * order, so it is the last entry or a new one (searching the
          * entries for every one was quadratic in the timelines). */
-        const slog_summ_ext *a = s->child_ext[0], *b = s->child_ext[1];
+        const slog_summ_ext *a = s->child_ext[0], *b = s->child_ext[1], *c = sc->own_ext;
         uint32_t na = s->n_child_ext[0], nb = s->n_child_ext[1], i = 0, j = 0, k = 0;
-        while (i < na || j < nb || k < n_own) {
+        while (i < na || j < nb || k < n_own_ext) {
             uint32_t ta = i < na ? a[i].timeline : UINT32_MAX, tb = j < nb ? b[j].timeline : UINT32_MAX;
-            uint32_t to = k < n_own ? own[k].timeline : UINT32_MAX;
+            uint32_t to = k < n_own_ext ? c[k].timeline : UINT32_MAX;
             slog_summ_ext x;
             if (i < na && ta <= tb && ta <= to)
                 x = a[i++];
             else if (j < nb && tb <= to)
                 x = b[j++];
-            else {
-                /* the timeline's own states at once: sorted by start */
-                uint32_t k0 = k;
-                int64_t e0 = own[k].end, e1 = own[k].end;
-                for (k++; k < n_own && own[k].timeline == to; k++) {
-                    if (own[k].end < e0) e0 = own[k].end;
-                    if (own[k].end > e1) e1 = own[k].end;
-                }
-                x = (slog_summ_ext){to, own[k0].start, own[k - 1].start, e0, e1, 0};
-            }
+            else
+                x = c[k++];
             if (s->n_ext && s->ext[s->n_ext - 1].timeline == x.timeline) {
                 ext_widen(&s->ext[s->n_ext - 1], x.min_start, x.max_start, x.min_end, x.max_end);
             } else {
