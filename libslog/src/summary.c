@@ -53,6 +53,7 @@ void slog_summ_scratch_free(slog_summ_scratch *x)
     free(x->own_st);
     free(x->own_msg);
     free(x->own_ext);
+    free(x->own_msg_out);
     memset(x, 0, sizeof *x);
 }
 
@@ -624,13 +625,13 @@ static inline const uint8_t *own_record(const uint8_t *p, int64_t *prev, own_sta
 
 /* Decode the node's records (body: n records, len bytes) into its states,
  * and its arrows into message rows, one per (sender, receiver), sorted
- * (after the rows s has). The records are read without a cursor where
+ * (x->own_msg_out, *n_msg of them). The records are read without a cursor where
  * SLOG_RECORD_MAX + 8 bytes are left, the last ones from a copy padded
  * with zeros; a reader's summary check decodes records of a file here,
  * which stop where they run past the body. */
 static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t *body, size_t len, uint32_t n,
                               int64_t lo, const slog_summ_cats *cats, uint32_t *n_own, uint32_t *max_tl,
-                              uint32_t *max_cat)
+                              uint32_t *max_cat, uint32_t *n_msg)
 {
     own_state *own = room(&x->own, &x->cap_own, ((size_t)n + 1) * sizeof *own);
     *n_own = 0;
@@ -658,14 +659,15 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t 
         if (in_tail && p >= end) break;
         p = own_record(p, &prev, own, n_own, max_tl, max_cat, s, &f, cats);
     }
+    *n_msg = 0;
     if (f.n_row) {
-        slog_summ_msg *at = extend_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, f.n_row, sizeof *s->msg);
-        if (!at)
+        if (!reserve_rows((void **)&x->own_msg_out, &x->cap_own_msg_out, f.n_row, sizeof *x->own_msg_out))
             s->failed = true;
         else if (f.slot)
-            sort_msg_rows(x->own_msg, f.n_row, at, x);
+            sort_msg_rows(x->own_msg, f.n_row, x->own_msg_out, x);
         else
-            memcpy(at, x->own_msg, (size_t)f.n_row * sizeof *at);
+            memcpy(x->own_msg_out, x->own_msg, (size_t)f.n_row * sizeof *x->own_msg_out);
+        if (!s->failed) *n_msg = f.n_row;
     }
     return own;
 }
@@ -789,62 +791,110 @@ static void state_sum(slog_summ_state *b, const slog_summ_state *a)
     if (a->max_ns > b->max_ns) b->max_ns = a->max_ns;
 }
 
-/* The three runs of rows of *v (cut: sort_runs) merged, equal keys summed, into
- * *spare (the node's room of the children's rows, free by now), which
- * then changes places with *v: merging into the scratch, copying back and
- * summing in a pass of its own moved every row three times. false (and v
- * untouched) where a run is out of order (equal keys in one are summed as
- * they meet) or there is no room: sort_runs then. Defined for each row
- * type (NAME). */
-#define DEFINE_MERGE_RUNS(NAME, T, less, sum)                                                                     \
-    static bool NAME(T **pv, uint32_t *pn, uint32_t *pcap, T **spare, uint32_t *spare_cap, const uint32_t cut[2]) \
-    {                                                                                                             \
-        T *v = *pv;                                                                                               \
-        uint32_t n = *pn, c0 = cut[0], c1 = cut[1];                                                               \
-        if (n < 2 || !c1 || c0 > c1 || c1 > n) return false;                                                      \
-        for (uint32_t i = 1; i < n; i++)                                                                          \
-            if (i != c0 && i != c1 && less(&v[i], &v[i - 1])) return false;                                       \
-        if (*spare_cap < n) {                                                                                     \
-            uint32_t nc = 16;                                                                                     \
-            while (nc < n) nc = nc > UINT32_MAX / 2 ? n : nc * 2;                                                 \
-            T *p = malloc((size_t)nc * sizeof *p);                                                                \
-            if (!p) return false;                                                                                 \
-            free(*spare);                                                                                         \
-            *spare = p;                                                                                           \
-            *spare_cap = nc;                                                                                      \
-        }                                                                                                         \
-        T *out = *spare;                                                                                          \
-        uint32_t i = 0, j = c0, k = c1, o = 0;                                                                    \
-        while (i < c0 || j < c1 || k < n) {                                                                       \
-            const T *best = NULL;                                                                                 \
-            uint32_t *from = NULL;                                                                                \
-            if (i < c0) best = &v[i], from = &i;                                                                  \
-            if (j < c1 && (!best || less(&v[j], best))) best = &v[j], from = &j;                                  \
-            if (k < n && (!best || less(&v[k], best))) best = &v[k], from = &k;                                   \
-            (*from)++;                                                                                            \
-            if (o && !less(&out[o - 1], best))                                                                    \
-                sum(&out[o - 1], best);                                                                           \
-            else                                                                                                  \
-                out[o++] = *best;                                                                                 \
-        }                                                                                                         \
-        uint32_t out_cap = *spare_cap;                                                                            \
-        *spare = v;                                                                                               \
-        *spare_cap = *pcap;                                                                                       \
-        *pv = out;                                                                                                \
-        *pcap = out_cap;                                                                                          \
-        *pn = o;                                                                                                  \
-        return true;                                                                                              \
+/* Three runs of rows (a, b, c: the children's and the node's own, each
+ * in order) merged, equal keys summed, into *spare (the node's room of its
+ * children's rows, free by now), their number in *n: appending them to one
+ * array, merging that into the scratch, copying back and summing in a pass
+ * of its own moved every row four times. false where a run is out of
+ * order or there is no room (sort_runs then). Defined for each row type
+ * (NAME). */
+#define DEFINE_MERGE3(NAME, T, less, sum)                                                                  \
+    static bool NAME(const T *a, uint32_t na, const T *b, uint32_t nb, const T *c, uint32_t nc, T **spare, \
+                     uint32_t *spare_cap, uint32_t *n)                                                     \
+    {                                                                                                      \
+        for (uint32_t i = 1; i < na; i++)                                                                  \
+            if (less(&a[i], &a[i - 1])) return false;                                                      \
+        for (uint32_t i = 1; i < nb; i++)                                                                  \
+            if (less(&b[i], &b[i - 1])) return false;                                                      \
+        for (uint32_t i = 1; i < nc; i++)                                                                  \
+            if (less(&c[i], &c[i - 1])) return false;                                                      \
+        uint64_t all = (uint64_t)na + nb + nc;                                                             \
+        if (all > UINT32_MAX) return false;                                                                \
+        if (*spare_cap < all) {                                                                            \
+            uint32_t cap = 16;                                                                             \
+            while (cap < all) cap = cap > UINT32_MAX / 2 ? (uint32_t)all : cap * 2;                        \
+            T *p = malloc((size_t)cap * sizeof *p);                                                        \
+            if (!p) return false;                                                                          \
+            free(*spare);                                                                                  \
+            *spare = p;                                                                                    \
+            *spare_cap = cap;                                                                              \
+        }                                                                                                  \
+        T *out = *spare;                                                                                   \
+        uint32_t i = 0, j = 0, k = 0, o = 0;                                                               \
+        while (i < na || j < nb || k < nc) {                                                               \
+            const T *best = NULL;                                                                          \
+            uint32_t *from = NULL;                                                                         \
+            if (i < na) best = &a[i], from = &i;                                                           \
+            if (j < nb && (!best || less(&b[j], best))) best = &b[j], from = &j;                           \
+            if (k < nc && (!best || less(&c[k], best))) best = &c[k], from = &k;                           \
+            (*from)++;                                                                                     \
+            if (o && !less(&out[o - 1], best))                                                             \
+                sum(&out[o - 1], best);                                                                    \
+            else                                                                                           \
+                out[o++] = *best;                                                                          \
+        }                                                                                                  \
+        *n = o;                                                                                            \
+        return true;                                                                                       \
     }
 
-DEFINE_MERGE_RUNS(merge_state_runs, slog_summ_state, state_less, state_sum)
-DEFINE_MERGE_RUNS(merge_msg_runs, slog_summ_msg, msg_less, msg_sum)
+DEFINE_MERGE3(merge_states, slog_summ_state, state_less, state_sum)
+DEFINE_MERGE3(merge_msgs, slog_summ_msg, msg_less, msg_sum)
 
-/* The rows in s sorted and each key once (st_cut, msg_cut: sort_runs). */
-static void combine(slog_summ *s, slog_summ_scratch *x, const uint32_t st_cut[2], const uint32_t msg_cut[2])
+/* What close_summ leaves where it is for combine() to merge: the right
+ * child's rows (still in s->child_*[1]) and the node's own (c_*). */
+typedef struct rows_in {
+    bool st, msg; /* there are such rows */
+    uint32_t nb_st, nc_st, nb_msg, nc_msg;
+    const slog_summ_state *c_st;
+    const slog_summ_msg *c_msg;
+} rows_in;
+
+/* The state rows left by close_summ appended to s's (its right child's
+ * then its own, cut: sort_runs); false when out of memory. */
+static bool place_states(slog_summ *s, rows_in *in, uint32_t cut[2])
 {
-    if (!merge_state_runs(&s->st, &s->n_st, &s->cap_st, &s->child_st[0], &s->cap_child_st[0], st_cut)) {
+    if (!in->st) return true;
+    in->st = false;
+    bool ok = append_rows((void **)&s->st, &s->n_st, &s->cap_st, s->child_st[1], in->nb_st, sizeof *s->st);
+    cut[1] = s->n_st;
+    ok = ok && append_rows((void **)&s->st, &s->n_st, &s->cap_st, in->c_st, in->nc_st, sizeof *s->st);
+    return ok;
+}
+
+static bool place_msgs(slog_summ *s, rows_in *in, uint32_t cut[2])
+{
+    if (!in->msg) return true;
+    in->msg = false;
+    bool ok = append_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, s->child_msg[1], in->nb_msg, sizeof *s->msg);
+    cut[1] = s->n_msg;
+    ok = ok && append_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, in->c_msg, in->nc_msg, sizeof *s->msg);
+    return ok;
+}
+
+/* Rows a (its runs cut by cut) merged by DEFINE_MERGE3, where they are
+ * three runs of one array. */
+#define MERGE_CUT(merge, v, n, cut, spare, spare_cap, out_n)                                                         \
+    ((n) >= 2 && (cut)[1] && (cut)[0] <= (cut)[1] && (cut)[1] <= (n) &&                                              \
+     merge((v), (cut)[0], (v) + (cut)[0], (cut)[1] - (cut)[0], (v) + (cut)[1], (n) - (cut)[1], (spare), (spare_cap), \
+           (out_n)))
+
+/* The rows in s sorted and each key once (st_cut, msg_cut: sort_runs;
+ * in: what close_summ left where it was). */
+static void combine(slog_summ *s, slog_summ_scratch *x, uint32_t st_cut[2], uint32_t msg_cut[2], rows_in *in)
+{
+    uint32_t o = 0;
+    bool merged = in->st ? merge_states(s->st, s->n_st, s->child_st[1], in->nb_st, in->c_st, in->nc_st, &s->child_st[0],
+                                        &s->cap_child_st[0], &o)
+                         : MERGE_CUT(merge_states, s->st, s->n_st, st_cut, &s->child_st[0], &s->cap_child_st[0], &o);
+    if (merged) {
+        SWAP_ROWS(s->st, s->cap_st, s->child_st[0], s->cap_child_st[0]);
+        s->n_st = o;
+    } else if (!place_states(s, in, st_cut)) {
+        s->failed = true;
+        return;
+    } else {
         sort_runs(s->st, s->n_st, sizeof *s->st, st_cut, cmp_state, x);
-        uint32_t o = 0;
+        o = 0;
         for (uint32_t i = 0; i < s->n_st; i++) {
             slog_summ_state *a = &s->st[i];
             if (o && s->st[o - 1].timeline == a->timeline && s->st[o - 1].category == a->category)
@@ -854,9 +904,19 @@ static void combine(slog_summ *s, slog_summ_scratch *x, const uint32_t st_cut[2]
         }
         s->n_st = o;
     }
-    if (!merge_msg_runs(&s->msg, &s->n_msg, &s->cap_msg, &s->child_msg[0], &s->cap_child_msg[0], msg_cut)) {
+    o = 0;
+    merged = in->msg ? merge_msgs(s->msg, s->n_msg, s->child_msg[1], in->nb_msg, in->c_msg, in->nc_msg,
+                                  &s->child_msg[0], &s->cap_child_msg[0], &o)
+                     : MERGE_CUT(merge_msgs, s->msg, s->n_msg, msg_cut, &s->child_msg[0], &s->cap_child_msg[0], &o);
+    if (merged) {
+        SWAP_ROWS(s->msg, s->cap_msg, s->child_msg[0], s->cap_child_msg[0]);
+        s->n_msg = o;
+    } else if (!place_msgs(s, in, msg_cut)) {
+        s->failed = true;
+        return;
+    } else {
         sort_runs(s->msg, s->n_msg, sizeof *s->msg, msg_cut, cmp_msg, x);
-        uint32_t o = 0;
+        o = 0;
         for (uint32_t i = 0; i < s->n_msg; i++) {
             slog_summ_msg *a = &s->msg[i];
             if (o && s->msg[o - 1].sender == a->sender && s->msg[o - 1].receiver == a->receiver)
@@ -971,6 +1031,7 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
      * combine() merges them rather than sorting them again. */
     uint32_t st_cut[2] = {0, 0}, msg_cut[2] = {0, 0};
     bool runs = !s->n_st && !s->n_msg;
+    rows_in in = {.st = runs, .msg = runs};
     for (unsigned side = 0; side < 2; side++) {
         st_cut[side] = runs ? s->n_st : 0;
         msg_cut[side] = runs ? s->n_msg : 0;
@@ -982,10 +1043,13 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
             }
             s->child_blob[side].len = 0;
         }
-        /* the left child's rows become the node's where it has none yet */
+        /* the left child's rows become the node's where it has none yet;
+         * the right child's stay for combine() to merge */
         if (!s->n_st) {
             SWAP_ROWS(s->st, s->cap_st, s->child_st[side], s->cap_child_st[side]);
             s->n_st = s->n_child_st[side];
+        } else if (runs) {
+            in.nb_st = s->n_child_st[side];
         } else if (!append_rows((void **)&s->st, &s->n_st, &s->cap_st, s->child_st[side], s->n_child_st[side],
                                 sizeof *s->st)) {
             s->failed = true;
@@ -994,6 +1058,8 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         if (!s->n_msg) {
             SWAP_ROWS(s->msg, s->cap_msg, s->child_msg[side], s->cap_child_msg[side]);
             s->n_msg = s->n_child_msg[side];
+        } else if (runs) {
+            in.nb_msg = s->n_child_msg[side];
         } else if (!append_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, s->child_msg[side], s->n_child_msg[side],
                                 sizeof *s->msg)) {
             s->failed = true;
@@ -1003,9 +1069,15 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         st_cut[side] = runs ? s->n_st : 0;
         msg_cut[side] = runs ? s->n_msg : 0;
     }
-    uint32_t n_own = 0, max_tl = 0, max_cat = 0;
-    own_state *own = own_records(s, sc, body, len, n, lo, cats, &n_own, &max_tl, &max_cat);
+    uint32_t n_own = 0, max_tl = 0, max_cat = 0, n_msg = 0;
+    own_state *own = own_records(s, sc, body, len, n, lo, cats, &n_own, &max_tl, &max_cat, &n_msg);
     if (!own) return;
+    in.c_msg = sc->own_msg_out;
+    in.nc_msg = n_msg;
+    if (!runs && !append_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, sc->own_msg_out, n_msg, sizeof *s->msg)) {
+        s->failed = true;
+        return;
+    }
     own = sort_own_states(own, n_own, max_tl, sc);
     /* The parent of each own state among the own states: on a stack of
      * the states met so far (in parent order), the last one that still
@@ -1046,7 +1118,15 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         else
             sc->own_ext[n_own_ext++] = (slog_summ_ext){t, own[first].start, own[i - 1].start, e0, e1, 0};
     }
-    if (acc.failed || !append_rows((void **)&s->st, &s->n_st, &s->cap_st, sc->own_st, acc.n_row, sizeof *s->st)) {
+    in.c_st = sc->own_st;
+    in.nc_st = acc.n_row;
+    if (acc.failed ||
+        (!in.st && !append_rows((void **)&s->st, &s->n_st, &s->cap_st, sc->own_st, acc.n_row, sizeof *s->st))) {
+        s->failed = true;
+        return;
+    }
+    /* (rows of their own below: all placed first) */
+    if (!ext_in_order && !place_states(s, &in, st_cut)) {
         s->failed = true;
         return;
     }
@@ -1072,7 +1152,7 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
                 add_state_row(s, x->timeline, own[parent].category, 0, 0, x->top_ns, UINT64_MAX, 0);
         }
     }
-    combine(s, sc, st_cut, msg_cut);
+    combine(s, sc, st_cut, msg_cut, &in);
     /* This node's extents: the children's widened by the own states; its
      * states with no parent inside are all minus the nested ones. */
     s->n_ext = 0;

@@ -92,8 +92,9 @@ typedef struct slog_summ_scratch {
     size_t cap_keys;
     slog_summ_state *own_st; /* a node's own rows as they are made */
     slog_summ_msg *own_msg;
-    slog_summ_ext *own_ext; /* a timeline's own states' extent, by timeline */
-    uint32_t cap_own_st, cap_own_msg, cap_own_ext;
+    slog_summ_ext *own_ext;     /* a timeline's own states' extent, by timeline */
+    slog_summ_msg *own_msg_out; /* own_msg sorted */
+    uint32_t cap_own_st, cap_own_msg, cap_own_ext, cap_own_msg_out;
 } slog_summ_scratch;
 
 void slog_summ_scratch_free(slog_summ_scratch *x);
