@@ -106,31 +106,20 @@ static bool reserve_rows(void **v, uint32_t *cap, uint64_t n, size_t size)
     return true;
 }
 
-/* n rows (n > 0) of size bytes added to *v (*n_v of them, room for
- * *cap, doubled as they come): where they go, or NULL when out of
- * memory. */
-static void *extend_rows(void **v, uint32_t *n_v, uint32_t *cap, uint32_t n, size_t size)
+/* n rows of size bytes from src appended to *v (*n_v of them, room for
+ * *cap, doubled as they come). false when out of memory. */
+static bool append_rows(void **v, uint32_t *n_v, uint32_t *cap, const void *src, uint32_t n, size_t size)
 {
-    if (n > UINT32_MAX - *n_v) return NULL;
+    if (!n) return true; /* src may be NULL when empty */
+    if (n > UINT32_MAX - *n_v) return false;
     uint32_t need = *n_v + n;
     if (need > *cap) {
         uint32_t nc = *cap ? *cap : 16;
         while (nc < need) nc = nc > UINT32_MAX / 2 ? need : nc * 2;
-        if (!reserve_rows(v, cap, nc, size)) return NULL;
+        if (!reserve_rows(v, cap, nc, size)) return false;
     }
-    void *at = (char *)*v + (size_t)*n_v * size;
+    memcpy((char *)*v + (size_t)*n_v * size, src, (size_t)n * size);
     *n_v = need;
-    return at;
-}
-
-/* n rows of size bytes from src appended to *v (extend_rows). false when
- * out of memory. */
-static bool append_rows(void **v, uint32_t *n_v, uint32_t *cap, const void *src, uint32_t n, size_t size)
-{
-    if (!n) return true; /* src may be NULL when empty */
-    void *at = extend_rows(v, n_v, cap, n, size);
-    if (!at) return false;
-    memcpy(at, src, (size_t)n * size);
     return true;
 }
 
@@ -502,9 +491,8 @@ static inline uint32_t fold_hash(const msg_fold *f, uint64_t key)
 }
 
 /* For the arrows of n records in len bytes (a record takes at least 5). */
-static void fold_init(msg_fold *f, slog_summ *s, slog_summ_scratch *x, uint32_t n, size_t len)
+static void fold_init(msg_fold *f, slog_summ_scratch *x, uint32_t n, size_t len)
 {
-    (void)s;
     f->slot = NULL;
     f->x = x;
     f->n_row = 0;
@@ -640,7 +628,7 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t 
         return NULL;
     }
     msg_fold f;
-    fold_init(&f, s, x, n, len);
+    fold_init(&f, x, n, len);
     int64_t prev = lo;
     enum { SAFE = SLOG_RECORD_MAX + 8 };
     uint8_t tail[2 * SAFE];
