@@ -49,6 +49,11 @@ void slog_summ_scratch_free(slog_summ_scratch *x)
     free(x->tl_gen);
     free(x->tl_pos);
     free(x->tls);
+    free(x->keys);
+    free(x->own_st);
+    free(x->own_msg);
+    free(x->own_ext);
+    free(x->own_msg_out);
     memset(x, 0, sizeof *x);
 }
 
@@ -229,6 +234,85 @@ static inline bool msg_less(const slog_summ_msg *x, const slog_summ_msg *y)
 
 DEFINE_MERGE_SORT(sort_msgs, slog_summ_msg, msg_less, cmp_msg)
 
+static inline bool state_less(const slog_summ_state *x, const slog_summ_state *y)
+{
+    return x->timeline != y->timeline ? x->timeline < y->timeline : x->category < y->category;
+}
+
+/* A message row's key (sender, receiver) as one number, and its place. */
+typedef struct msg_key {
+    uint64_t key;
+    uint32_t row;
+} msg_key;
+
+static inline bool key_less(const msg_key *x, const msg_key *y)
+{
+    return x->key < y->key;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    const msg_key *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+DEFINE_MERGE_SORT(sort_keys, msg_key, key_less, cmp_key)
+
+/* Message rows of distinct keys (v, n > 0: a node's folded arrows) sorted
+ * into out by their keys alone, then gathered: merging the rows
+ * themselves moved all of each one's bytes at every pass, and compared
+ * two fields. Many rows whose sender and receiver fit in 32 bits together
+ * are sorted by radix (least significant digit first, up to 11 bits a
+ * pass, each key with its row in one number); fewer, by merging. */
+static void sort_msg_rows(slog_summ_msg *v, uint32_t n, slog_summ_msg *out, slog_summ_scratch *x)
+{
+    msg_key *k = n > 1 ? room(&x->keys, &x->cap_keys, (size_t)n * sizeof *k) : NULL;
+    if (!k) {
+        sort_msgs(v, n, x);
+        memcpy(out, v, (size_t)n * sizeof *v);
+        return;
+    }
+    bool in_order = true;
+    uint32_t max_s = v[0].sender, max_r = v[0].receiver;
+    for (uint32_t i = 1; i < n; i++) {
+        if (msg_less(&v[i], &v[i - 1])) in_order = false;
+        if (v[i].sender > max_s) max_s = v[i].sender;
+        if (v[i].receiver > max_r) max_r = v[i].receiver;
+    }
+    if (in_order) {
+        memcpy(out, v, (size_t)n * sizeof *v);
+        return;
+    }
+    unsigned bits_r = max_r ? 32 - (unsigned)__builtin_clz(max_r) : 0;
+    unsigned bits = bits_r + (max_s ? 32 - (unsigned)__builtin_clz(max_s) : 0);
+    if (n >= 256 && bits && bits <= 32) {
+        /* k's room holds twice n numbers */
+        uint64_t *a = (uint64_t *)k, *b = a + n;
+        for (uint32_t i = 0; i < n; i++) a[i] = (uint64_t)((uint64_t)v[i].sender << bits_r | v[i].receiver) << 32 | i;
+        unsigned passes = (bits + 10) / 11, d = (bits + passes - 1) / passes;
+        uint32_t count[1u << 11];
+        for (unsigned pass = 0, shift = 32; pass < passes; pass++, shift += d) {
+            uint32_t nb = 1u << d;
+            memset(count, 0, nb * sizeof *count);
+            for (uint32_t i = 0; i < n; i++) count[(a[i] >> shift) & (nb - 1)]++;
+            for (uint32_t c = 0, at = 0; c < nb; c++) {
+                uint32_t m = count[c];
+                count[c] = at;
+                at += m;
+            }
+            for (uint32_t i = 0; i < n; i++) b[count[(a[i] >> shift) & (nb - 1)]++] = a[i];
+            uint64_t *t = a;
+            a = b;
+            b = t;
+        }
+        for (uint32_t i = 0; i < n; i++) out[i] = v[(uint32_t)a[i]];
+    } else {
+        for (uint32_t i = 0; i < n; i++) k[i] = (msg_key){(uint64_t)v[i].sender << 32 | v[i].receiver, i};
+        sort_keys(k, n, x);
+        for (uint32_t i = 0; i < n; i++) out[i] = v[k[i].row];
+    }
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -340,15 +424,23 @@ static inline uint64_t rec_uvar(const uint8_t **pp)
     return v;
 }
 
-/* Step over a varint: one that ends within 8 bytes is found with one
- * load (its length is the position of the first byte without the
- * continuation bit). Reads at most 10 bytes. */
-static inline const uint8_t *rec_skip(const uint8_t *p)
+/* Step over the varints of m's bits (m not 0) at once, 8 bytes a load:
+ * the bytes without the continuation bit end them, so the one of m's
+ * last bit ends the last (the lower ones cleared one by one with m's: a
+ * record's values are few). Reads below lim + 7 and returns a place up
+ * to lim, or NULL (not the writer's). */
+static inline const uint8_t *rec_skip_n(const uint8_t *p, uint64_t m, const uint8_t *lim)
 {
-    uint64_t stops = ~get_u64le(p) & 0x8080808080808080u;
-    if (stops) return p + __builtin_ctzll(stops) / 8 + 1;
-    (void)rec_uvar(&p);
-    return p;
+    for (;;) {
+        uint64_t stops = ~get_u64le(p) & 0x8080808080808080u;
+        for (; (m & (m - 1)) && stops; m &= m - 1) stops &= stops - 1;
+        if (stops) {
+            p += __builtin_ctzll(stops) / 8 + 1;
+            return p <= lim ? p : NULL;
+        }
+        p += 8;
+        if (p >= lim) return NULL;
+    }
 }
 
 /* The node's arrows summed by (sender, receiver) as they are read: a
@@ -361,8 +453,10 @@ static inline const uint8_t *rec_skip(const uint8_t *p)
  * filled. */
 typedef struct msg_fold {
     slog_summ_slot *slot; /* NULL: a row per arrow, summed by combine() */
-    slog_summ_scratch *x;
-    uint32_t cap, bits, gen, from, most_cap;
+    slog_summ_scratch *x; /* its rows (x->own_msg, n_row of them) go to
+                             the node's at the end: grown in the node's
+                             own array, they were copied at each doubling */
+    uint32_t cap, bits, gen, n_row, most_cap;
 } msg_fold;
 
 enum { FOLD_FIRST_CAP = 1024 };
@@ -397,11 +491,11 @@ static inline uint32_t fold_hash(const msg_fold *f, uint64_t key)
 }
 
 /* For the arrows of n records in len bytes (a record takes at least 5). */
-static void fold_init(msg_fold *f, slog_summ *s, slog_summ_scratch *x, uint32_t n, size_t len)
+static void fold_init(msg_fold *f, slog_summ_scratch *x, uint32_t n, size_t len)
 {
     f->slot = NULL;
     f->x = x;
-    f->from = s->n_msg;
+    f->n_row = 0;
     uint64_t most = n < len / 5 + 1 ? n : len / 5 + 1;
     uint32_t cap = 16;
     while (cap < 2 * most && cap < (1u << 30)) cap *= 2;
@@ -411,16 +505,17 @@ static void fold_init(msg_fold *f, slog_summ *s, slog_summ_scratch *x, uint32_t 
     fold_table(f, cap, bits);
 }
 
-/* Twice the slots, the pairs so far (rows from f->from) placed again; on
- * no memory the rows that follow are per arrow (combine() sums them). */
-static void fold_grow(msg_fold *f, slog_summ *s)
+/* Twice the slots, the pairs so far placed again; on no memory the rows
+ * that follow are per arrow (combine() sums them). */
+static void fold_grow(msg_fold *f)
 {
     if (!fold_table(f, f->cap * 2, f->bits + 1)) {
         f->slot = NULL;
         return;
     }
-    for (uint32_t row = f->from; row < s->n_msg; row++) {
-        uint64_t key = (uint64_t)s->msg[row].sender << 32 | s->msg[row].receiver;
+    const slog_summ_msg *m = f->x->own_msg;
+    for (uint32_t row = 0; row < f->n_row; row++) {
+        uint64_t key = (uint64_t)m[row].sender << 32 | m[row].receiver;
         uint32_t h = fold_hash(f, key);
         while (f->slot[h].gen == f->gen) h = (h + 1) & (f->cap - 1);
         f->slot[h] = (slog_summ_slot){key, f->gen, row};
@@ -435,10 +530,24 @@ static void msg_sum(slog_summ_msg *b, const slog_summ_msg *a)
     b->time_ns += a->time_ns;
 }
 
+/* A row appended to f's; false when out of memory. */
+static bool fold_push(msg_fold *f, slog_summ *s, const slog_summ_msg *m)
+{
+    slog_summ_scratch *x = f->x;
+    if (f->n_row == x->cap_own_msg &&
+        !reserve_rows((void **)&x->own_msg, &x->cap_own_msg, x->cap_own_msg ? 2 * (uint64_t)x->cap_own_msg : 64,
+                      sizeof *x->own_msg)) {
+        s->failed = true;
+        return false;
+    }
+    x->own_msg[f->n_row++] = *m;
+    return true;
+}
+
 static inline void fold_arrow(msg_fold *f, slog_summ *s, const slog_summ_msg *m)
 {
     if (!f->slot) {
-        add_msg_row(s, m);
+        fold_push(f, s, m);
         return;
     }
     uint64_t key = (uint64_t)m->sender << 32 | m->receiver;
@@ -446,15 +555,14 @@ static inline void fold_arrow(msg_fold *f, slog_summ *s, const slog_summ_msg *m)
     slog_summ_slot *slot = f->slot;
     while (slot[h].gen == f->gen && slot[h].key != key) h = (h + 1) & (f->cap - 1);
     if (slot[h].gen == f->gen) {
-        msg_sum(&s->msg[slot[h].row], m);
+        msg_sum(&f->x->own_msg[slot[h].row], m);
         return;
     }
-    uint32_t row = s->n_msg;
-    add_msg_row(s, m);
-    if (s->n_msg == row) return;
+    uint32_t row = f->n_row;
+    if (!fold_push(f, s, m)) return;
     slot[h] = (slog_summ_slot){key, f->gen, row};
     /* at most half full, as when sized for every record */
-    if (2 * (uint64_t)(s->n_msg - f->from) > f->cap && f->cap < f->most_cap) fold_grow(f, s);
+    if (2 * (uint64_t)f->n_row > f->cap && f->cap < f->most_cap) fold_grow(f);
 }
 
 /* One record from p (the writer's encoding; prev: the previous record's
@@ -463,7 +571,8 @@ static inline void fold_arrow(msg_fold *f, slog_summ *s, const slog_summ_msg *m)
  * starts, or NULL where the record cannot be the writer's. Mirrors are
  * counted in their sender's block only. */
 static inline const uint8_t *own_record(const uint8_t *p, int64_t *prev, own_state *own, uint32_t *n_own,
-                                        uint32_t *max_tl, slog_summ *s, msg_fold *f, const slog_summ_cats *cats)
+                                        uint32_t *max_tl, uint32_t *max_cat, slog_summ *s, msg_fold *f,
+                                        const slog_summ_cats *cats)
 {
     uint8_t head = *p++;
     uint32_t cat = (uint32_t)rec_uvar(&p), tl = (uint32_t)rec_uvar(&p);
@@ -476,21 +585,25 @@ static inline const uint8_t *own_record(const uint8_t *p, int64_t *prev, own_sta
     int64_t bytes = SLOG_INFO_UNKNOWN;
     if (head & SLOG_REC_HAS_INFO) {
         uint64_t mask = rec_uvar(&p);
-        /* only a sent arrow's size counts: the rest are stepped over */
+        if (mask >> SLOG_MAX_FIELDS) return NULL; /* as a reader finds it */
+        const uint8_t *lim = p + 10 * SLOG_MAX_FIELDS;
+        /* only a sent arrow's size counts: the values before it and those
+         * after it are stepped over, each at once */
         int bf = kind == SLOG_KIND_ARROW && !(head & SLOG_REC_MIRROR) && cat < cats->n ? cats->bytes_field[cat] : -1;
-        unsigned k = 0;
-        for (uint64_t m = mask; m; m &= m - 1) {
-            if (++k > SLOG_MAX_FIELDS) return NULL;
-            if ((int)__builtin_ctzll(m) == bf)
-                bytes = zigzag_decode(rec_uvar(&p));
-            else
-                p = rec_skip(p);
+        if (bf >= 0 && bf < SLOG_MAX_FIELDS && (mask >> bf & 1)) {
+            uint64_t below = mask & ((1ull << bf) - 1);
+            if (below && !(p = rec_skip_n(p, below, lim))) return NULL;
+            if (p > lim - 10) return NULL;
+            bytes = zigzag_decode(rec_uvar(&p));
+            mask &= ~0ull << bf << 1;
         }
+        if (mask && !(p = rec_skip_n(p, mask, lim))) return NULL;
     }
     if (head & SLOG_REC_MIRROR) return p;
     if (kind == SLOG_KIND_STATE) {
         own[(*n_own)++] = (own_state){tl, cat, start, end};
         if (tl > *max_tl) *max_tl = tl;
+        if (cat > *max_cat) *max_cat = cat;
     } else if (kind == SLOG_KIND_ARROW) {
         slog_summ_msg m = {tl, etl, 1, bytes >= 0 ? (uint64_t)bytes : 0, bytes >= 0 ? 0 : 1, end - start};
         fold_arrow(f, s, &m);
@@ -500,12 +613,13 @@ static inline const uint8_t *own_record(const uint8_t *p, int64_t *prev, own_sta
 
 /* Decode the node's records (body: n records, len bytes) into its states,
  * and its arrows into message rows, one per (sender, receiver), sorted
- * (from f->from on). The records are read without a cursor where
+ * (x->own_msg_out, *n_msg of them). The records are read without a cursor where
  * SLOG_RECORD_MAX + 8 bytes are left, the last ones from a copy padded
  * with zeros; a reader's summary check decodes records of a file here,
  * which stop where they run past the body. */
 static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t *body, size_t len, uint32_t n,
-                              int64_t lo, const slog_summ_cats *cats, uint32_t *n_own, uint32_t *max_tl)
+                              int64_t lo, const slog_summ_cats *cats, uint32_t *n_own, uint32_t *max_tl,
+                              uint32_t *max_cat, uint32_t *n_msg)
 {
     own_state *own = room(&x->own, &x->cap_own, ((size_t)n + 1) * sizeof *own);
     *n_own = 0;
@@ -514,7 +628,7 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t 
         return NULL;
     }
     msg_fold f;
-    fold_init(&f, s, x, n, len);
+    fold_init(&f, x, n, len);
     int64_t prev = lo;
     enum { SAFE = SLOG_RECORD_MAX + 8 };
     uint8_t tail[2 * SAFE];
@@ -531,9 +645,18 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t 
             in_tail = true;
         }
         if (in_tail && p >= end) break;
-        p = own_record(p, &prev, own, n_own, max_tl, s, &f, cats);
+        p = own_record(p, &prev, own, n_own, max_tl, max_cat, s, &f, cats);
     }
-    if (f.slot && s->n_msg > f.from) sort_msgs(s->msg + f.from, s->n_msg - f.from, x);
+    *n_msg = 0;
+    if (f.n_row) {
+        if (!reserve_rows((void **)&x->own_msg_out, &x->cap_own_msg_out, f.n_row, sizeof *x->own_msg_out))
+            s->failed = true;
+        else if (f.slot)
+            sort_msg_rows(x->own_msg, f.n_row, x->own_msg_out, x);
+        else
+            memcpy(x->own_msg_out, x->own_msg, (size_t)f.n_row * sizeof *x->own_msg_out);
+        if (!s->failed) *n_msg = f.n_row;
+    }
     return own;
 }
 
@@ -545,15 +668,17 @@ typedef struct row_acc {
     slog_summ_state *by_cat; /* timeline: 1 while touched */
     uint32_t *touched;
     uint32_t n_cat, n_touched;
+    slog_summ_scratch *x; /* the rows made (x->own_st, n_row of them), for
+                             the node's at the end (as msg_fold's) */
+    uint32_t n_row;
+    bool failed;
 } row_acc;
 
 /* The rows by category are x's, kept cleared between nodes (acc_flush
  * clears those it used). */
-static bool acc_init(row_acc *a, slog_summ_scratch *x, const own_state *own, uint32_t n_own)
+static bool acc_init(row_acc *a, slog_summ_scratch *x, uint32_t max_cat, uint32_t n_own)
 {
-    uint32_t max_cat = 0;
-    for (uint32_t i = 0; i < n_own; i++)
-        if (own[i].category > max_cat) max_cat = own[i].category;
+    a->x = x;
     if (!n_own) return true;
     a->n_cat = max_cat + 1;
     if (a->n_cat > x->n_by_cat) {
@@ -586,13 +711,19 @@ static void acc_add(row_acc *a, uint32_t cat, uint64_t calls, uint64_t incl, uin
     if (mx > r->max_ns) r->max_ns = mx;
 }
 
-static void acc_flush(row_acc *a, slog_summ *s, uint32_t timeline)
+static void acc_flush(row_acc *a, uint32_t timeline)
 {
     uint32_t *t = a->touched, n = a->n_touched;
+    slog_summ_scratch *x = a->x;
     sort_u32(t, n);
+    uint64_t need = (uint64_t)a->n_row + n, nc = x->cap_own_st ? x->cap_own_st : 64;
+    while (nc < need) nc *= 2;
+    if (!reserve_rows((void **)&x->own_st, &x->cap_own_st, nc, sizeof *x->own_st)) a->failed = true;
     for (uint32_t i = 0; i < n; i++) {
         slog_summ_state *r = &a->by_cat[t[i]];
-        add_state_row(s, timeline, t[i], r->calls, r->incl_ns, r->child_ns, r->min_ns, r->max_ns);
+        if (!a->failed)
+            x->own_st[a->n_row++] =
+                (slog_summ_state){timeline, t[i], r->calls, r->incl_ns, r->child_ns, r->min_ns, r->max_ns};
         *r = (slog_summ_state){0, t[i], 0, 0, 0, UINT64_MAX, 0};
     }
     a->n_touched = 0;
@@ -639,39 +770,150 @@ static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], i
 }
 
 /* The rows in s sorted and each key once (st_cut, msg_cut: sort_runs). */
-static void combine(slog_summ *s, slog_summ_scratch *x, const uint32_t st_cut[2], const uint32_t msg_cut[2])
+static void state_sum(slog_summ_state *b, const slog_summ_state *a)
 {
-    sort_runs(s->st, s->n_st, sizeof *s->st, st_cut, cmp_state, x);
+    b->calls += a->calls;
+    b->incl_ns = sat_add(b->incl_ns, a->incl_ns);
+    b->child_ns = sat_add(b->child_ns, a->child_ns);
+    if (a->min_ns < b->min_ns) b->min_ns = a->min_ns;
+    if (a->max_ns > b->max_ns) b->max_ns = a->max_ns;
+}
+
+/* Three runs of rows (a, b, c: the children's and the node's own, each
+ * in order) merged, equal keys summed, into *spare (the node's room of its
+ * children's rows, free by now), their number in *n: appending them to one
+ * array, merging that into the scratch, copying back and summing in a pass
+ * of its own moved every row four times. false where a run is out of
+ * order or there is no room (sort_runs then). Defined for each row type
+ * (NAME). */
+#define DEFINE_MERGE3(NAME, T, less, sum)                                                                  \
+    static bool NAME(const T *a, uint32_t na, const T *b, uint32_t nb, const T *c, uint32_t nc, T **spare, \
+                     uint32_t *spare_cap, uint32_t *n)                                                     \
+    {                                                                                                      \
+        for (uint32_t i = 1; i < na; i++)                                                                  \
+            if (less(&a[i], &a[i - 1])) return false;                                                      \
+        for (uint32_t i = 1; i < nb; i++)                                                                  \
+            if (less(&b[i], &b[i - 1])) return false;                                                      \
+        for (uint32_t i = 1; i < nc; i++)                                                                  \
+            if (less(&c[i], &c[i - 1])) return false;                                                      \
+        uint64_t all = (uint64_t)na + nb + nc;                                                             \
+        if (all > UINT32_MAX) return false;                                                                \
+        if (*spare_cap < all) {                                                                            \
+            uint32_t cap = 16;                                                                             \
+            while (cap < all) cap = cap > UINT32_MAX / 2 ? (uint32_t)all : cap * 2;                        \
+            T *p = malloc((size_t)cap * sizeof *p);                                                        \
+            if (!p) return false;                                                                          \
+            free(*spare);                                                                                  \
+            *spare = p;                                                                                    \
+            *spare_cap = cap;                                                                              \
+        }                                                                                                  \
+        T *out = *spare;                                                                                   \
+        uint32_t i = 0, j = 0, k = 0, o = 0;                                                               \
+        while (i < na || j < nb || k < nc) {                                                               \
+            const T *best = NULL;                                                                          \
+            uint32_t *from = NULL;                                                                         \
+            if (i < na) best = &a[i], from = &i;                                                           \
+            if (j < nb && (!best || less(&b[j], best))) best = &b[j], from = &j;                           \
+            if (k < nc && (!best || less(&c[k], best))) best = &c[k], from = &k;                           \
+            (*from)++;                                                                                     \
+            if (o && !less(&out[o - 1], best))                                                             \
+                sum(&out[o - 1], best);                                                                    \
+            else                                                                                           \
+                out[o++] = *best;                                                                          \
+        }                                                                                                  \
+        *n = o;                                                                                            \
+        return true;                                                                                       \
+    }
+
+DEFINE_MERGE3(merge_states, slog_summ_state, state_less, state_sum)
+DEFINE_MERGE3(merge_msgs, slog_summ_msg, msg_less, msg_sum)
+
+/* What close_summ leaves where it is for combine() to merge: the right
+ * child's rows (still in s->child_*[1]) and the node's own (c_*). */
+typedef struct rows_in {
+    bool st, msg; /* there are such rows */
+    uint32_t nb_st, nc_st, nb_msg, nc_msg;
+    const slog_summ_state *c_st;
+    const slog_summ_msg *c_msg;
+} rows_in;
+
+/* The state rows left by close_summ appended to s's (its right child's
+ * then its own, cut: sort_runs); false when out of memory. */
+static bool place_states(slog_summ *s, rows_in *in, uint32_t cut[2])
+{
+    if (!in->st) return true;
+    in->st = false;
+    bool ok = append_rows((void **)&s->st, &s->n_st, &s->cap_st, s->child_st[1], in->nb_st, sizeof *s->st);
+    cut[1] = s->n_st;
+    ok = ok && append_rows((void **)&s->st, &s->n_st, &s->cap_st, in->c_st, in->nc_st, sizeof *s->st);
+    return ok;
+}
+
+static bool place_msgs(slog_summ *s, rows_in *in, uint32_t cut[2])
+{
+    if (!in->msg) return true;
+    in->msg = false;
+    bool ok = append_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, s->child_msg[1], in->nb_msg, sizeof *s->msg);
+    cut[1] = s->n_msg;
+    ok = ok && append_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, in->c_msg, in->nc_msg, sizeof *s->msg);
+    return ok;
+}
+
+/* Rows a (its runs cut by cut) merged by DEFINE_MERGE3, where they are
+ * three runs of one array. */
+#define MERGE_CUT(merge, v, n, cut, spare, spare_cap, out_n)                                                         \
+    ((n) >= 2 && (cut)[1] && (cut)[0] <= (cut)[1] && (cut)[1] <= (n) &&                                              \
+     merge((v), (cut)[0], (v) + (cut)[0], (cut)[1] - (cut)[0], (v) + (cut)[1], (n) - (cut)[1], (spare), (spare_cap), \
+           (out_n)))
+
+/* The rows in s sorted and each key once (st_cut, msg_cut: sort_runs;
+ * in: what close_summ left where it was). */
+static void combine(slog_summ *s, slog_summ_scratch *x, uint32_t st_cut[2], uint32_t msg_cut[2], rows_in *in)
+{
     uint32_t o = 0;
-    for (uint32_t i = 0; i < s->n_st; i++) {
-        slog_summ_state *a = &s->st[i];
-        if (o && s->st[o - 1].timeline == a->timeline && s->st[o - 1].category == a->category) {
-            slog_summ_state *b = &s->st[o - 1];
-            b->calls += a->calls;
-            b->incl_ns = sat_add(b->incl_ns, a->incl_ns);
-            b->child_ns = sat_add(b->child_ns, a->child_ns);
-            if (a->min_ns < b->min_ns) b->min_ns = a->min_ns;
-            if (a->max_ns > b->max_ns) b->max_ns = a->max_ns;
-        } else {
-            s->st[o++] = *a;
+    bool merged = in->st ? merge_states(s->st, s->n_st, s->child_st[1], in->nb_st, in->c_st, in->nc_st, &s->child_st[0],
+                                        &s->cap_child_st[0], &o)
+                         : MERGE_CUT(merge_states, s->st, s->n_st, st_cut, &s->child_st[0], &s->cap_child_st[0], &o);
+    if (merged) {
+        SWAP_ROWS(s->st, s->cap_st, s->child_st[0], s->cap_child_st[0]);
+        s->n_st = o;
+    } else if (!place_states(s, in, st_cut)) {
+        s->failed = true;
+        return;
+    } else {
+        sort_runs(s->st, s->n_st, sizeof *s->st, st_cut, cmp_state, x);
+        o = 0;
+        for (uint32_t i = 0; i < s->n_st; i++) {
+            slog_summ_state *a = &s->st[i];
+            if (o && s->st[o - 1].timeline == a->timeline && s->st[o - 1].category == a->category)
+                state_sum(&s->st[o - 1], a);
+            else
+                s->st[o++] = *a;
         }
+        s->n_st = o;
     }
-    s->n_st = o;
-    sort_runs(s->msg, s->n_msg, sizeof *s->msg, msg_cut, cmp_msg, x);
     o = 0;
-    for (uint32_t i = 0; i < s->n_msg; i++) {
-        slog_summ_msg *a = &s->msg[i];
-        if (o && s->msg[o - 1].sender == a->sender && s->msg[o - 1].receiver == a->receiver) {
-            slog_summ_msg *b = &s->msg[o - 1];
-            b->count += a->count;
-            b->bytes = sat_add(b->bytes, a->bytes);
-            b->unknown += a->unknown;
-            b->time_ns += a->time_ns;
-        } else {
-            s->msg[o++] = *a;
+    merged = in->msg ? merge_msgs(s->msg, s->n_msg, s->child_msg[1], in->nb_msg, in->c_msg, in->nc_msg,
+                                  &s->child_msg[0], &s->cap_child_msg[0], &o)
+                     : MERGE_CUT(merge_msgs, s->msg, s->n_msg, msg_cut, &s->child_msg[0], &s->cap_child_msg[0], &o);
+    if (merged) {
+        SWAP_ROWS(s->msg, s->cap_msg, s->child_msg[0], s->cap_child_msg[0]);
+        s->n_msg = o;
+    } else if (!place_msgs(s, in, msg_cut)) {
+        s->failed = true;
+        return;
+    } else {
+        sort_runs(s->msg, s->n_msg, sizeof *s->msg, msg_cut, cmp_msg, x);
+        o = 0;
+        for (uint32_t i = 0; i < s->n_msg; i++) {
+            slog_summ_msg *a = &s->msg[i];
+            if (o && s->msg[o - 1].sender == a->sender && s->msg[o - 1].receiver == a->receiver)
+                msg_sum(&s->msg[o - 1], a);
+            else
+                s->msg[o++] = *a;
         }
+        s->n_msg = o;
     }
-    s->n_msg = o;
 }
 
 /* Extents sorted by timeline (the encoding's order). */
@@ -777,6 +1019,7 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
      * combine() merges them rather than sorting them again. */
     uint32_t st_cut[2] = {0, 0}, msg_cut[2] = {0, 0};
     bool runs = !s->n_st && !s->n_msg;
+    rows_in in = {.st = runs, .msg = runs};
     for (unsigned side = 0; side < 2; side++) {
         st_cut[side] = runs ? s->n_st : 0;
         msg_cut[side] = runs ? s->n_msg : 0;
@@ -788,10 +1031,13 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
             }
             s->child_blob[side].len = 0;
         }
-        /* the left child's rows become the node's where it has none yet */
+        /* the left child's rows become the node's where it has none yet;
+         * the right child's stay for combine() to merge */
         if (!s->n_st) {
             SWAP_ROWS(s->st, s->cap_st, s->child_st[side], s->cap_child_st[side]);
             s->n_st = s->n_child_st[side];
+        } else if (runs) {
+            in.nb_st = s->n_child_st[side];
         } else if (!append_rows((void **)&s->st, &s->n_st, &s->cap_st, s->child_st[side], s->n_child_st[side],
                                 sizeof *s->st)) {
             s->failed = true;
@@ -800,6 +1046,8 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         if (!s->n_msg) {
             SWAP_ROWS(s->msg, s->cap_msg, s->child_msg[side], s->cap_child_msg[side]);
             s->n_msg = s->n_child_msg[side];
+        } else if (runs) {
+            in.nb_msg = s->n_child_msg[side];
         } else if (!append_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, s->child_msg[side], s->n_child_msg[side],
                                 sizeof *s->msg)) {
             s->failed = true;
@@ -809,16 +1057,22 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         st_cut[side] = runs ? s->n_st : 0;
         msg_cut[side] = runs ? s->n_msg : 0;
     }
-    uint32_t n_own = 0, max_tl = 0;
-    own_state *own = own_records(s, sc, body, len, n, lo, cats, &n_own, &max_tl);
+    uint32_t n_own = 0, max_tl = 0, max_cat = 0, n_msg = 0;
+    own_state *own = own_records(s, sc, body, len, n, lo, cats, &n_own, &max_tl, &max_cat, &n_msg);
     if (!own) return;
+    in.c_msg = sc->own_msg_out;
+    in.nc_msg = n_msg;
+    if (!runs && !append_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, sc->own_msg_out, n_msg, sizeof *s->msg)) {
+        s->failed = true;
+        return;
+    }
     own = sort_own_states(own, n_own, max_tl, sc);
     /* The parent of each own state among the own states: on a stack of
      * the states met so far (in parent order), the last one that still
      * reaches its end (summary.h, slog_summ_key_cmp). */
     uint32_t *stack = room(&sc->stack, &sc->cap_stack, ((size_t)n_own + 1) * sizeof *stack);
     row_acc acc = {0};
-    if (!stack || !acc_init(&acc, sc, own, n_own)) {
+    if (!stack || !acc_init(&acc, sc, max_cat, n_own)) {
         s->failed = true;
         return;
     }
@@ -827,11 +1081,14 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
      * its own states' rows, which then come out sorted. */
     bool ext_in_order =
         ext_sorted(s->child_ext[0], s->n_child_ext[0]) && ext_sorted(s->child_ext[1], s->n_child_ext[1]);
-    uint32_t next_ext[2] = {0, 0};
+    uint32_t next_ext[2] = {0, 0}, n_own_ext = 0;
     for (uint32_t first = 0, i = 0; first < n_own; first = i) {
         uint32_t t = own[first].timeline, top = 0;
+        int64_t e0 = own[first].end, e1 = e0;
         for (; i < n_own && own[i].timeline == t; i++) {
             const own_state *o = &own[i];
+            if (o->end < e0) e0 = o->end;
+            if (o->end > e1) e1 = o->end;
             while (top && own[stack[top - 1]].end < o->end) top--;
             uint64_t d = (uint64_t)(o->end - o->start);
             acc_add(&acc, o->category, 1, d, 0, d, d);
@@ -839,7 +1096,27 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
             stack[top++] = i;
         }
         if (ext_in_order) child_tops(s, &acc, own, first, i, next_ext);
-        acc_flush(&acc, s, t);
+        acc_flush(&acc, t);
+        /* the timeline's extent (its states sorted by start), for the
+         * node's extents below */
+        if (n_own_ext == sc->cap_own_ext &&
+            !reserve_rows((void **)&sc->own_ext, &sc->cap_own_ext, sc->cap_own_ext ? 2 * (uint64_t)sc->cap_own_ext : 64,
+                          sizeof *sc->own_ext))
+            acc.failed = true;
+        else
+            sc->own_ext[n_own_ext++] = (slog_summ_ext){t, own[first].start, own[i - 1].start, e0, e1, 0};
+    }
+    in.c_st = sc->own_st;
+    in.nc_st = acc.n_row;
+    if (acc.failed ||
+        (!in.st && !append_rows((void **)&s->st, &s->n_st, &s->cap_st, sc->own_st, acc.n_row, sizeof *s->st))) {
+        s->failed = true;
+        return;
+    }
+    /* (rows of their own below: all placed first) */
+    if (!ext_in_order && !place_states(s, &in, st_cut)) {
+        s->failed = true;
+        return;
     }
     /* (the same for extents out of order, as rows of their own) */
     for (int side = 0; !ext_in_order && side < 2; side++) {
@@ -863,7 +1140,7 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
                 add_state_row(s, x->timeline, own[parent].category, 0, 0, x->top_ns, UINT64_MAX, 0);
         }
     }
-    combine(s, sc, st_cut, msg_cut);
+    combine(s, sc, st_cut, msg_cut, &in);
     /* This node's extents: the children's widened by the own states; its
      * states with no parent inside are all minus the nested ones. */
     s->n_ext = 0;
@@ -872,26 +1149,18 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
          * states (sorted by timeline) merged: each timeline is met in
          * order, so it is the last entry or a new one (searching the
          * entries for every one was quadratic in the timelines). */
-        const slog_summ_ext *a = s->child_ext[0], *b = s->child_ext[1];
+        const slog_summ_ext *a = s->child_ext[0], *b = s->child_ext[1], *c = sc->own_ext;
         uint32_t na = s->n_child_ext[0], nb = s->n_child_ext[1], i = 0, j = 0, k = 0;
-        while (i < na || j < nb || k < n_own) {
+        while (i < na || j < nb || k < n_own_ext) {
             uint32_t ta = i < na ? a[i].timeline : UINT32_MAX, tb = j < nb ? b[j].timeline : UINT32_MAX;
-            uint32_t to = k < n_own ? own[k].timeline : UINT32_MAX;
+            uint32_t to = k < n_own_ext ? c[k].timeline : UINT32_MAX;
             slog_summ_ext x;
             if (i < na && ta <= tb && ta <= to)
                 x = a[i++];
             else if (j < nb && tb <= to)
                 x = b[j++];
-            else {
-                /* the timeline's own states at once: sorted by start */
-                uint32_t k0 = k;
-                int64_t e0 = own[k].end, e1 = own[k].end;
-                for (k++; k < n_own && own[k].timeline == to; k++) {
-                    if (own[k].end < e0) e0 = own[k].end;
-                    if (own[k].end > e1) e1 = own[k].end;
-                }
-                x = (slog_summ_ext){to, own[k0].start, own[k - 1].start, e0, e1, 0};
-            }
+            else
+                x = c[k++];
             if (s->n_ext && s->ext[s->n_ext - 1].timeline == x.timeline) {
                 ext_widen(&s->ext[s->n_ext - 1], x.min_start, x.max_start, x.min_end, x.max_end);
             } else {

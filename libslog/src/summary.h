@@ -88,6 +88,13 @@ typedef struct slog_summ_scratch {
     uint32_t n_tl, tl_stamp;
     void *tls;
     size_t cap_tls;
+    void *keys; /* the message rows' sort */
+    size_t cap_keys;
+    slog_summ_state *own_st; /* a node's own rows as they are made */
+    slog_summ_msg *own_msg;
+    slog_summ_ext *own_ext;     /* a timeline's own states' extent, by timeline */
+    slog_summ_msg *own_msg_out; /* own_msg sorted */
+    uint32_t cap_own_st, cap_own_msg, cap_own_ext, cap_own_msg_out;
 } slog_summ_scratch;
 
 void slog_summ_scratch_free(slog_summ_scratch *x);

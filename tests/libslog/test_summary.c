@@ -9,7 +9,10 @@
  * encoded and compared byte for byte. What the summaries must hold is the
  * analysis test's (test_analysis.c). A leaf of arrows between many pairs
  * of timelines (more than the arrows' table first holds, so it grows while
- * the node is read) gives a row per pair with a brute-force sum's figures.
+ * the node is read) gives a row per pair with a brute-force sum's figures,
+ * its arrows' sizes among other values and states of many values between
+ * them (all of which the summary steps over), and a row per timeline of
+ * its states with their count.
  * And a node of random bytes (a file's, for the reader's check) gives rows
  * in order, read within its body. */
 #include "summary.h"
@@ -137,17 +140,38 @@ static void pairs(uint64_t seed)
     enum { N_TL = 90 };
     t_rng r = {seed};
     CHECK_CONTEXT("pairs, seed %" PRIu64, seed);
-    bool is_state[1] = {false};
-    int bytes_field[1] = {0};
-    slog_summ_cats cats = {1, is_state, bytes_field};
+    enum { N_INFO = 5, BYTES = 2, MAX_VALUES = 12 };
+    bool is_state[2] = {false, true};
+    int bytes_field[2] = {BYTES, -1};
+    slog_summ_cats cats = {2, is_state, bytes_field};
+    uint64_t states[N_TL] = {0};
     uint64_t *count = calloc(N_TL * N_TL, sizeof *count), *bytes = calloc(N_TL * N_TL, sizeof *bytes),
              *unknown = calloc(N_TL * N_TL, sizeof *unknown);
     int64_t *time = calloc(N_TL * N_TL, sizeof *time);
     CHECK(count && bytes && unknown && time);
     slog_buf body = {0};
     int64_t prev = 0;
-    uint32_t n = 2000 + (uint32_t)t_below(&r, 6000);
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t n_arrows = 2000 + (uint32_t)t_below(&r, 6000), n = 0;
+    for (uint32_t i = 0; i < n_arrows; n++) {
+        /* values of every length, unknown ones left out */
+        int64_t values[MAX_VALUES];
+        for (unsigned v = 0; v < MAX_VALUES; v++) {
+            int64_t m = (int64_t)(t_rand(&r) >> (1 + t_below(&r, 63)));
+            values[v] = t_chance(&r, 25) ? SLOG_INFO_UNKNOWN : t_chance(&r, 50) ? -m : m;
+        }
+        if (t_chance(&r, 30)) {
+            slog_drawable st = {.kind = SLOG_KIND_STATE, .category = 1};
+            st.timeline = st.end_timeline = (uint32_t)t_below(&r, N_TL);
+            st.start = t_range(&r, 0, 200);
+            st.end = st.start + t_range(&r, 0, 55);
+            st.n_info = 1 + (uint32_t)t_below(&r, MAX_VALUES);
+            st.info = values;
+            slog_encode_drawable(&body, &st, &prev);
+            CHECK(!body.failed);
+            states[st.timeline]++;
+            continue;
+        }
+        i++;
         slog_drawable d = {.kind = SLOG_KIND_ARROW, .category = 0};
         d.timeline = (uint32_t)t_below(&r, N_TL);
         d.end_timeline = (uint32_t)t_below(&r, N_TL);
@@ -159,8 +183,9 @@ static void pairs(uint64_t seed)
             d.end = t;
         }
         int64_t info = t_chance(&r, 20) ? SLOG_INFO_UNKNOWN : t_range(&r, 0, 1 << 20);
-        d.n_info = 1;
-        d.info = &info;
+        values[BYTES] = info;
+        d.n_info = N_INFO;
+        d.info = values;
         slog_encode_drawable(&body, &d, &prev);
         CHECK(!body.failed);
         size_t k = (size_t)d.timeline * N_TL + d.end_timeline;
@@ -192,6 +217,13 @@ static void pairs(uint64_t seed)
             CHECK_EQ(m->bytes, bytes[k]);
             CHECK_EQ(m->unknown, unknown[k]);
             CHECK_EQ(m->time_ns, time[k]);
+        }
+        uint32_t st_rows = 0;
+        for (uint32_t t = 0; t < N_TL; t++) st_rows += states[t] > 0;
+        CHECK_EQ(s.n_st, st_rows);
+        for (uint32_t i = 0; i < s.n_st; i++) {
+            CHECK(s.st[i].timeline < N_TL && s.st[i].category == 1);
+            CHECK_EQ(s.st[i].calls, states[s.st[i].timeline]);
         }
         slog_summ_free(&s);
         slog_summ_scratch_free(&x);
