@@ -221,6 +221,9 @@ typedef struct builder {
     slab_out *cur_out;            /* the slab being matched */
     GArray *pending_snaps;        /* snap_wait: creation calls not resolved yet */
     uint64_t snaps_settled;       /* comm_ctx_settled() when they were last looked at */
+    void *merge_room;             /* seq_match's per-rank arrays, for n_ranks */
+    struct merge_ent *ents;       /* and its entries to sort, kept between slabs: */
+    size_t ents_cap, ents_used;   /* room and recent use (ents_kept) */
     GHashTable *timelines;        /* (rank << 16 | thread) -> id + 1, threads > 0 only */
     GHashTable *user_cats;        /* name -> category id + 1 */
     uint32_t n_categories;        /* numbered so far */

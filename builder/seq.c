@@ -473,6 +473,22 @@ static inline void run_entry(builder *b, const slab *s, seq_item *it, uint32_t r
     }
 }
 
+/* Whether the sort's room stays for the next slab after one that used
+ * n entries: while it is at most twice what recent slabs used (a
+ * running figure that follows a larger slab at once and decays by an
+ * eighth a slab: with thousands of ranks slabs swing between bursts,
+ * thousands of ranks leaving a collective in one leaf, and nearly empty
+ * ones, and decaying by a quarter gave the room back between two
+ * bursts). Given back after every slab, it was taken again on fresh
+ * pages, the kernel zeroing each; kept for the largest slab, it held a
+ * burst's until the end. */
+static bool ents_kept(builder *b, size_t n)
+{
+    size_t u = b->ents_used - b->ents_used / 8;
+    b->ents_used = n > u ? n : u;
+    return b->ents_cap / 2 <= b->ents_used;
+}
+
 /* Entries a lane's list keeps room for between its slabs. */
 #define ITEMS_KEEP 1024
 
@@ -511,10 +527,12 @@ void seq_match(builder *b, const slab *s)
     uint32_t n = 0;
     for (uint32_t i = 0; i < b->n_lanes; i++) n += b->lanes[i].n_listed[slot];
     if (!n && !any) return; /* an empty slab: nothing reaches the writer, not even a watermark */
-    uint32_t *rank_of = g_new(uint32_t, n ? n : 1);
-    int64_t *keys = g_new(int64_t, n ? n : 1);
-    bool *live = g_new(bool, n ? n : 1);
-    seq_item **at = g_new(seq_item *, 2 * (size_t)(n ? n : 1)), **end = at + (n ? n : 1);
+    /* Room for every rank (seq_begin): made for each slab, the larger
+     * ones came on fresh pages every time. */
+    seq_item **at = b->merge_room, **end = at + b->n_ranks;
+    int64_t *keys = (int64_t *)(end + b->n_ranks);
+    uint32_t *rank_of = (uint32_t *)(keys + b->n_ranks);
+    bool *live = (bool *)(rank_of + b->n_ranks);
     for (uint32_t i = 0, j = 0; i < b->n_lanes; i++) {
         const lane *ln = &b->lanes[i];
         const item_list *l = &ln->items[slot];
@@ -542,7 +560,12 @@ void seq_match(builder *b, const slab *s)
         int64_t base = INT64_MAX;
         for (uint32_t j = 0; j < n; j++)
             if (keys[j] < base) base = keys[j];
-        ents = g_new(merge_ent, 2 * n_ents);
+        if (2 * n_ents > b->ents_cap) { /* a quarter more: slabs' sizes vary */
+            g_free(b->ents);
+            b->ents_cap = 2 * n_ents + n_ents / 2;
+            b->ents = g_new(merge_ent, b->ents_cap);
+        }
+        ents = b->ents;
         uint64_t max_off = 0;
         size_t i = 0;
         for (uint32_t j = 0; j < n && ents; j++) {
@@ -550,7 +573,6 @@ void seq_match(builder *b, const slab *s)
             for (seq_item *e = at[j]; e < end[j]; e++) {
                 uint64_t off = (uint64_t)e->key - (uint64_t)base;
                 if (e->key < prev || off > UINT32_MAX) { /* the tree, then */
-                    g_free(ents);
                     ents = NULL;
                     break;
                 }
@@ -579,7 +601,6 @@ void seq_match(builder *b, const slab *s)
             match_chase_step(&chase[(i + CHASE_AHEAD / 4) & (CHASE_RING - 1)]);
             run_entry(b, s, ents[i].p, ents[i].tag);
         }
-        g_free(ents);
     } else {
         merge *m = merge_new(n, keys, live);
         /* With a few ranks the matcher's state stays in the caches: the
@@ -595,10 +616,11 @@ void seq_match(builder *b, const slab *s)
         }
         merge_free(m);
     }
-    g_free(rank_of);
-    g_free(keys);
-    g_free(live);
-    g_free(at);
+    if (!ents_kept(b, 2 * n_ents)) {
+        g_free(b->ents);
+        b->ents = NULL;
+        b->ents_cap = 0;
+    }
     release_lists(b, slot);
     /* Every record still to come ends at or after the slab's end; the
      * matcher holds back to its own low watermark. */
@@ -624,6 +646,8 @@ void seq_begin(builder *b)
     b->match = match_ctx_new(b->comms, on_arrow, b);
     match_set_chasing(b->match, b->n_ranks >= SORT_MIN_RANKS);
     b->floor = INT64_MIN;
+    size_t per_rank = 2 * sizeof(seq_item *) + sizeof(int64_t) + sizeof(uint32_t) + sizeof(bool);
+    b->merge_room = g_malloc(per_rank * (b->n_ranks ? b->n_ranks : 1));
     for (int i = 0; i <= SLOTS_MAX; i++) {
         b->outs[i].meta = g_array_new(FALSE, FALSE, sizeof(pending_meta));
     }
@@ -663,4 +687,6 @@ void seq_end(builder *b)
         slog_batch_free(b->outs[i].batch);
     }
     slog_batch_free(b->arrow_batch);
+    g_free(b->merge_room);
+    g_free(b->ents);
 }
