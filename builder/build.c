@@ -806,6 +806,7 @@ static void free_builder(builder *b)
             }
             free(l->v);
         }
+    for (uint32_t i = 0; i < b->n_lanes; i++) free(atomic_load(&b->lanes[i].spare));
     g_free(b->lanes);
     for (uint32_t i = 0; i < b->n_ranks; i++) {
         rank_in *r = &b->ranks[i];

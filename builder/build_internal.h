@@ -131,7 +131,14 @@ typedef struct lane {
     uint32_t n_listed[SLOTS_MAX];
     int64_t done_slab; /* the last slab it finished, -1 before */
     int64_t next_key;  /* its ranks' earliest next exit, INT64_MAX: none */
+    /* A list the match step gave back, for the lane's next slab to take
+     * (seq.c, release_lists): its room in its first entry's key. */
+    _Atomic(seq_item *) spare;
+    size_t items_used; /* entries its recent slabs listed (the match step's) */
 } lane;
+
+/* Entries a lane's list keeps room for in its slot between its slabs. */
+#define ITEMS_KEEP 1024
 
 typedef struct slab {
     int64_t k; /* sequence number; slot SLOT_OF(b, k) */

@@ -473,36 +473,51 @@ static inline void run_entry(builder *b, const slab *s, seq_item *it, uint32_t r
     }
 }
 
-/* Whether the sort's room stays for the next slab after one that used
- * n entries: while it is at most twice what recent slabs used (a
- * running figure that follows a larger slab at once and decays by an
- * eighth a slab: with thousands of ranks slabs swing between bursts,
- * thousands of ranks leaving a collective in one leaf, and nearly empty
- * ones, and decaying by a quarter gave the room back between two
- * bursts). Given back after every slab, it was taken again on fresh
- * pages, the kernel zeroing each; kept for the largest slab, it held a
- * burst's until the end. */
-static bool ents_kept(builder *b, size_t n)
+/* What recent slabs used, after one that used n: a running figure that
+ * follows a larger slab at once and decays by an eighth a slab (with
+ * thousands of ranks slabs swing between bursts, thousands of ranks
+ * leaving a collective in one leaf, and nearly empty ones; decaying by a
+ * quarter forgot a burst before the next). Room at most twice that is
+ * kept: given back after every slab, it was taken again on fresh pages,
+ * the kernel zeroing each; kept for the largest slab, it held a burst's
+ * until the end. */
+static size_t recent_use(size_t *used, size_t n)
 {
-    size_t u = b->ents_used - b->ents_used / 8;
-    b->ents_used = n > u ? n : u;
-    return b->ents_cap / 2 <= b->ents_used;
+    size_t u = *used - *used / 8;
+    return *used = n > u ? n : u;
 }
 
-/* Entries a lane's list keeps room for between its slabs. */
-#define ITEMS_KEEP 1024
+/* Whether the sort's room stays for the next slab after one that used n
+ * entries (recent_use). */
+static bool ents_kept(builder *b, size_t n)
+{
+    return b->ents_cap / 2 <= recent_use(&b->ents_used, n);
+}
 
 /* The lanes' lists of a matched slab, given back when large: a burst
  * (thousands of ranks leaving a collective in one leaf) grows them far
  * past the slabs around it, and every slot kept room for its largest
  * until the end, so the slabs in flight held room for several bursts at
- * once. The next slab in the slot grows its own. */
+ * once. A list no larger than twice what the lane's recent slabs used
+ * (recent_use) becomes the lane's spare, which the lane's next slab
+ * takes (lane_run) rather than grow a list on fresh pages: one list in
+ * reserve a lane, where keeping each slot's held one more slab's lists
+ * at all times (docs/PERFORMANCE.md). */
 static void release_lists(builder *b, int slot)
 {
     for (uint32_t i = 0; i < b->n_lanes; i++) {
-        item_list *l = &b->lanes[i].items[slot];
+        lane *ln = &b->lanes[i];
+        item_list *l = &ln->items[slot];
+        size_t used = recent_use(&ln->items_used, l->n);
         l->n = 0;
         if (l->cap <= ITEMS_KEEP) continue;
+        if (l->cap / 2 <= used) { /* the lane's spare, the one it held before let go */
+            l->v[0].key = l->cap;
+            free(atomic_exchange_explicit(&ln->spare, l->v, memory_order_release));
+            l->v = NULL;
+            l->cap = 0;
+            continue;
+        }
         free(l->v);
         l->v = NULL;
         l->cap = 0;
