@@ -243,6 +243,10 @@ typedef struct builder {
     /* The write step's. */
     slog_batch *arrow_batch;
     double last_progress;
+    size_t arrows_used; /* arrows its recent slabs encoded */
+    /* An arrow list the write step gave back, for the match step's next
+     * slab to take (seq.c, encode_arrows): its room in its first start. */
+    _Atomic(arrow_rec *) arrows_spare;
     /* Anyone: the build stops (a rank failed, the writer failed). */
     atomic_int stop;
     slog_error werr; /* the writer's error, when it failed */

@@ -358,6 +358,20 @@ static void flush_meta(builder *b, GArray *meta)
     free_meta(meta);
 }
 
+/* What recent slabs used, after one that used n: a running figure that
+ * follows a larger slab at once and decays by an eighth a slab (with
+ * thousands of ranks slabs swing between bursts, thousands of ranks
+ * leaving a collective in one leaf, and nearly empty ones; decaying by a
+ * quarter forgot a burst before the next). Room at most twice that is
+ * kept: given back after every slab, it was taken again on fresh pages,
+ * the kernel zeroing each; kept for the largest slab, it held a burst's
+ * until the end. */
+static size_t recent_use(size_t *used, size_t n)
+{
+    size_t u = *used - *used / 8;
+    return *used = n > u ? n : u;
+}
+
 /* Bytes a slab's arrow list keeps between its slabs. */
 #define ARROWS_KEEP (256u << 10)
 
@@ -381,12 +395,30 @@ static void encode_arrows(builder *b, slab_out *out, uint64_t leaf)
             break;
         }
     }
+    size_t used = recent_use(&b->arrows_used, out->arrows.n);
     out->arrows.n = 0;
     if ((size_t)out->arrows.cap * sizeof *out->arrows.v > ARROWS_KEEP) { /* as release_lists */
-        free(out->arrows.v);
+        if (out->arrows.cap / 2 <= used) {                               /* the spare, the one before let go */
+            out->arrows.v[0].start = out->arrows.cap;
+            free(atomic_exchange_explicit(&b->arrows_spare, out->arrows.v, memory_order_release));
+        } else {
+            free(out->arrows.v);
+        }
         out->arrows.v = NULL;
         out->arrows.cap = 0;
     }
+}
+
+/* The match step's arrow list for a slab: the write step's spare when
+ * the slot's own is small. */
+static void take_arrows(builder *b, arrow_list *l)
+{
+    if ((size_t)l->cap * sizeof *l->v > ARROWS_KEEP) return;
+    arrow_rec *v = atomic_exchange_explicit(&b->arrows_spare, NULL, memory_order_acquire);
+    if (!v) return;
+    free(l->v);
+    l->cap = (uint32_t)v[0].start;
+    l->v = v;
 }
 
 /* Give the writer what the slab's match step made: its categories and
@@ -473,20 +505,6 @@ static inline void run_entry(builder *b, const slab *s, seq_item *it, uint32_t r
     }
 }
 
-/* What recent slabs used, after one that used n: a running figure that
- * follows a larger slab at once and decays by an eighth a slab (with
- * thousands of ranks slabs swing between bursts, thousands of ranks
- * leaving a collective in one leaf, and nearly empty ones; decaying by a
- * quarter forgot a burst before the next). Room at most twice that is
- * kept: given back after every slab, it was taken again on fresh pages,
- * the kernel zeroing each; kept for the largest slab, it held a burst's
- * until the end. */
-static size_t recent_use(size_t *used, size_t n)
-{
-    size_t u = *used - *used / 8;
-    return *used = n > u ? n : u;
-}
-
 /* Whether the sort's room stays for the next slab after one that used n
  * entries (recent_use). */
 static bool ents_kept(builder *b, size_t n)
@@ -562,6 +580,7 @@ void seq_match(builder *b, const slab *s)
     out->live = true;
     out->leaf = s->leaf;
     b->cur_out = out;
+    take_arrows(b, &out->arrows);
     slog_batch_begin(out->batch, s->leaf);
     /* With many ranks, the entries laid out stream by stream and sorted
      * (merge_sort_ents: the tree's order when no list's keys decrease):
@@ -702,6 +721,7 @@ void seq_end(builder *b)
         slog_batch_free(b->outs[i].batch);
     }
     slog_batch_free(b->arrow_batch);
+    free(atomic_load(&b->arrows_spare));
     g_free(b->merge_room);
     g_free(b->ents);
 }
