@@ -811,6 +811,7 @@ static void free_builder(builder *b)
     for (uint32_t i = 0; i < b->n_lanes; i++) {
         g_free(b->lanes[i].keys);
         g_free(b->lanes[i].due);
+        free(atomic_load(&b->lanes[i].spare));
     }
     g_free(b->lanes);
     for (uint32_t i = 0; i < b->n_ranks; i++) {

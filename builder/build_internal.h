@@ -135,7 +135,14 @@ typedef struct lane {
                         * that a slab visits only the ranks it holds records
                         * of (lane_run) */
     uint32_t *due;     /* room for n: the ranks a slab visits */
+    /* A list the match step gave back, for the lane's next slab to take
+     * (seq.c, release_lists): its room in its first entry's key. */
+    _Atomic(seq_item *) spare;
+    size_t items_used; /* entries its recent slabs listed (the match step's) */
 } lane;
+
+/* Entries a lane's list keeps room for in its slot between its slabs. */
+#define ITEMS_KEEP 1024
 
 typedef struct slab {
     int64_t k; /* sequence number; slot SLOT_OF(b, k) */
@@ -225,6 +232,9 @@ typedef struct builder {
     slab_out *cur_out;            /* the slab being matched */
     GArray *pending_snaps;        /* snap_wait: creation calls not resolved yet */
     uint64_t snaps_settled;       /* comm_ctx_settled() when they were last looked at */
+    void *merge_room;             /* seq_match's per-rank arrays, for n_ranks */
+    struct merge_ent *ents;       /* and its entries to sort, kept between slabs: */
+    size_t ents_cap, ents_used;   /* room and recent use (ents_kept) */
     GHashTable *timelines;        /* (rank << 16 | thread) -> id + 1, threads > 0 only */
     GHashTable *user_cats;        /* name -> category id + 1 */
     uint32_t n_categories;        /* numbered so far */
@@ -237,6 +247,10 @@ typedef struct builder {
     /* The write step's. */
     slog_batch *arrow_batch;
     double last_progress;
+    size_t arrows_used; /* arrows its recent slabs encoded */
+    /* An arrow list the write step gave back, for the match step's next
+     * slab to take (seq.c, encode_arrows): its room in its first start. */
+    _Atomic(arrow_rec *) arrows_spare;
     /* Anyone: the build stops (a rank failed, the writer failed). */
     atomic_int stop;
     slog_error werr; /* the writer's error, when it failed */

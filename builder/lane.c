@@ -249,6 +249,14 @@ __attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s)
     ln->n_listed[slot] = 0;
     item_list *l = &ln->items[slot];
     l->n = 0;
+    if (l->cap <= ITEMS_KEEP) { /* the lane's spare, if any (seq.c, release_lists) */
+        seq_item *v = atomic_exchange_explicit(&ln->spare, NULL, memory_order_acquire);
+        if (v) {
+            free(l->v);
+            l->cap = (uint32_t)v[0].key;
+            l->v = v;
+        }
+    }
     /* The ranks the slab holds records of, from the lane's keys alone:
      * with thousands of ranks most slabs hold none of most ranks, and
      * looking at each of them cost its cache misses all the same. */

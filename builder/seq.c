@@ -358,6 +358,20 @@ static void flush_meta(builder *b, GArray *meta)
     free_meta(meta);
 }
 
+/* What recent slabs used, after one that used n: a running figure that
+ * follows a larger slab at once and decays by an eighth a slab (with
+ * thousands of ranks slabs swing between bursts, thousands of ranks
+ * leaving a collective in one leaf, and nearly empty ones; decaying by a
+ * quarter forgot a burst before the next). Room at most twice that is
+ * kept: given back after every slab, it was taken again on fresh pages,
+ * the kernel zeroing each; kept for the largest slab, it held a burst's
+ * until the end. */
+static size_t recent_use(size_t *used, size_t n)
+{
+    size_t u = *used - *used / 8;
+    return *used = n > u ? n : u;
+}
+
 /* Bytes a slab's arrow list keeps between its slabs. */
 #define ARROWS_KEEP (256u << 10)
 
@@ -381,12 +395,30 @@ static void encode_arrows(builder *b, slab_out *out, uint64_t leaf)
             break;
         }
     }
+    size_t used = recent_use(&b->arrows_used, out->arrows.n);
     out->arrows.n = 0;
     if ((size_t)out->arrows.cap * sizeof *out->arrows.v > ARROWS_KEEP) { /* as release_lists */
-        free(out->arrows.v);
+        if (out->arrows.cap / 2 <= used) {                               /* the spare, the one before let go */
+            out->arrows.v[0].start = out->arrows.cap;
+            free(atomic_exchange_explicit(&b->arrows_spare, out->arrows.v, memory_order_release));
+        } else {
+            free(out->arrows.v);
+        }
         out->arrows.v = NULL;
         out->arrows.cap = 0;
     }
+}
+
+/* The match step's arrow list for a slab: the write step's spare when
+ * the slot's own is small. */
+static void take_arrows(builder *b, arrow_list *l)
+{
+    if ((size_t)l->cap * sizeof *l->v > ARROWS_KEEP) return;
+    arrow_rec *v = atomic_exchange_explicit(&b->arrows_spare, NULL, memory_order_acquire);
+    if (!v) return;
+    free(l->v);
+    l->cap = (uint32_t)v[0].start;
+    l->v = v;
 }
 
 /* Give the writer what the slab's match step made: its categories and
@@ -473,20 +505,37 @@ static inline void run_entry(builder *b, const slab *s, seq_item *it, uint32_t r
     }
 }
 
-/* Entries a lane's list keeps room for between its slabs. */
-#define ITEMS_KEEP 1024
+/* Whether the sort's room stays for the next slab after one that used n
+ * entries (recent_use). */
+static bool ents_kept(builder *b, size_t n)
+{
+    return b->ents_cap / 2 <= recent_use(&b->ents_used, n);
+}
 
 /* The lanes' lists of a matched slab, given back when large: a burst
  * (thousands of ranks leaving a collective in one leaf) grows them far
  * past the slabs around it, and every slot kept room for its largest
  * until the end, so the slabs in flight held room for several bursts at
- * once. The next slab in the slot grows its own. */
+ * once. A list no larger than twice what the lane's recent slabs used
+ * (recent_use) becomes the lane's spare, which the lane's next slab
+ * takes (lane_run) rather than grow a list on fresh pages: one list in
+ * reserve a lane, where keeping each slot's held one more slab's lists
+ * at all times (docs/PERFORMANCE.md). */
 static void release_lists(builder *b, int slot)
 {
     for (uint32_t i = 0; i < b->n_lanes; i++) {
-        item_list *l = &b->lanes[i].items[slot];
+        lane *ln = &b->lanes[i];
+        item_list *l = &ln->items[slot];
+        size_t used = recent_use(&ln->items_used, l->n);
         l->n = 0;
         if (l->cap <= ITEMS_KEEP) continue;
+        if (l->cap / 2 <= used) { /* the lane's spare, the one it held before let go */
+            l->v[0].key = l->cap;
+            free(atomic_exchange_explicit(&ln->spare, l->v, memory_order_release));
+            l->v = NULL;
+            l->cap = 0;
+            continue;
+        }
         free(l->v);
         l->v = NULL;
         l->cap = 0;
@@ -511,10 +560,12 @@ void seq_match(builder *b, const slab *s)
     uint32_t n = 0;
     for (uint32_t i = 0; i < b->n_lanes; i++) n += b->lanes[i].n_listed[slot];
     if (!n && !any) return; /* an empty slab: nothing reaches the writer, not even a watermark */
-    uint32_t *rank_of = g_new(uint32_t, n ? n : 1);
-    int64_t *keys = g_new(int64_t, n ? n : 1);
-    bool *live = g_new(bool, n ? n : 1);
-    seq_item **at = g_new(seq_item *, 2 * (size_t)(n ? n : 1)), **end = at + (n ? n : 1);
+    /* Room for every rank (seq_begin): made for each slab, the larger
+     * ones came on fresh pages every time. */
+    seq_item **at = b->merge_room, **end = at + b->n_ranks;
+    int64_t *keys = (int64_t *)(end + b->n_ranks);
+    uint32_t *rank_of = (uint32_t *)(keys + b->n_ranks);
+    bool *live = (bool *)(rank_of + b->n_ranks);
     for (uint32_t i = 0, j = 0; i < b->n_lanes; i++) {
         const lane *ln = &b->lanes[i];
         const item_list *l = &ln->items[slot];
@@ -529,6 +580,7 @@ void seq_match(builder *b, const slab *s)
     out->live = true;
     out->leaf = s->leaf;
     b->cur_out = out;
+    take_arrows(b, &out->arrows);
     slog_batch_begin(out->batch, s->leaf);
     /* With many ranks, the entries laid out stream by stream and sorted
      * (merge_sort_ents: the tree's order when no list's keys decrease):
@@ -542,7 +594,12 @@ void seq_match(builder *b, const slab *s)
         int64_t base = INT64_MAX;
         for (uint32_t j = 0; j < n; j++)
             if (keys[j] < base) base = keys[j];
-        ents = g_new(merge_ent, 2 * n_ents);
+        if (2 * n_ents > b->ents_cap) { /* a quarter more: slabs' sizes vary */
+            g_free(b->ents);
+            b->ents_cap = 2 * n_ents + n_ents / 2;
+            b->ents = g_new(merge_ent, b->ents_cap);
+        }
+        ents = b->ents;
         uint64_t max_off = 0;
         size_t i = 0;
         for (uint32_t j = 0; j < n && ents; j++) {
@@ -550,7 +607,6 @@ void seq_match(builder *b, const slab *s)
             for (seq_item *e = at[j]; e < end[j]; e++) {
                 uint64_t off = (uint64_t)e->key - (uint64_t)base;
                 if (e->key < prev || off > UINT32_MAX) { /* the tree, then */
-                    g_free(ents);
                     ents = NULL;
                     break;
                 }
@@ -579,7 +635,6 @@ void seq_match(builder *b, const slab *s)
             match_chase_step(&chase[(i + CHASE_AHEAD / 4) & (CHASE_RING - 1)]);
             run_entry(b, s, ents[i].p, ents[i].tag);
         }
-        g_free(ents);
     } else {
         merge *m = merge_new(n, keys, live);
         /* With a few ranks the matcher's state stays in the caches: the
@@ -595,10 +650,11 @@ void seq_match(builder *b, const slab *s)
         }
         merge_free(m);
     }
-    g_free(rank_of);
-    g_free(keys);
-    g_free(live);
-    g_free(at);
+    if (!ents_kept(b, 2 * n_ents)) {
+        g_free(b->ents);
+        b->ents = NULL;
+        b->ents_cap = 0;
+    }
     release_lists(b, slot);
     /* Every record still to come ends at or after the slab's end; the
      * matcher holds back to its own low watermark. */
@@ -624,6 +680,8 @@ void seq_begin(builder *b)
     b->match = match_ctx_new(b->comms, on_arrow, b);
     match_set_chasing(b->match, b->n_ranks >= SORT_MIN_RANKS);
     b->floor = INT64_MIN;
+    size_t per_rank = 2 * sizeof(seq_item *) + sizeof(int64_t) + sizeof(uint32_t) + sizeof(bool);
+    b->merge_room = g_malloc(per_rank * (b->n_ranks ? b->n_ranks : 1));
     for (int i = 0; i <= SLOTS_MAX; i++) {
         b->outs[i].meta = g_array_new(FALSE, FALSE, sizeof(pending_meta));
     }
@@ -663,4 +721,7 @@ void seq_end(builder *b)
         slog_batch_free(b->outs[i].batch);
     }
     slog_batch_free(b->arrow_batch);
+    free(atomic_load(&b->arrows_spare));
+    g_free(b->merge_room);
+    g_free(b->ents);
 }
