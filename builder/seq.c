@@ -678,7 +678,6 @@ void seq_begin(builder *b)
     b->pending_snaps = g_array_new(FALSE, FALSE, sizeof(snap_wait));
     b->comms = comm_ctx_new(b->n_ranks);
     b->match = match_ctx_new(b->comms, on_arrow, b);
-    match_set_chasing(b->match, b->n_ranks >= SORT_MIN_RANKS);
     b->floor = INT64_MIN;
     size_t per_rank = 2 * sizeof(seq_item *) + sizeof(int64_t) + sizeof(uint32_t) + sizeof(bool);
     b->merge_room = g_malloc(per_rank * (b->n_ranks ? b->n_ranks : 1));

@@ -148,20 +148,21 @@ static inline uint32_t near_slot(int local, int tag)
  * it finds its channels. */
 typedef struct inst {
     comm_ref *ref;
-    uint64_t id;      /* comm_ref_id(ref) */
-    const int *peers; /* resolved: world ranks by peer rank (the remote
+    uint64_t id;       /* comm_ref_id(ref) */
+    const int *peers;  /* resolved: world ranks by peer rank (the remote
                          * group of an intercommunicator) */
-    int n_peers;      /* their number; 0 unless resolved */
-    uint8_t state;    /* comm_ref_get_state(ref) */
-    bool used;        /* posted on since the last sweep */
-    bool owning;      /* own has been started: to_channel looks there */
-    uint32_t n_near;  /* lookups in near (to_channel) */
+    int n_peers;       /* their number; 0 unless resolved */
+    uint8_t state;     /* comm_ref_get_state(ref) */
+    bool used;         /* posted on since the last sweep */
+    bool owning;       /* own has been started: to_channel looks there */
+    uint32_t n_near;   /* lookups in near (to_channel) */
+    uint32_t n_missed; /* those near missed (inst_chan): on the line both
+                        * are read from, so that counting costs no miss */
     oq recvs;
     uint64_t seq; /* creation order: finish drains in it */
     oq deferred;
     htab own;                         /* own_key() -> chan*: every channel it met, once
                                        * near missed often (inst_chan); cleared by chan_sweep */
-    uint32_t n_missed;                /* lookups that near missed */
     struct chan *last[2];             /* with own: the channel of its last op of each
                                        * kind (to_channel); cleared by chan_sweep */
     struct chan *near[2][INST_CHANS]; /* [op_kind][near_slot()]; cleared by chan_sweep */
@@ -232,7 +233,6 @@ struct match_ctx {
     GArray *list;          /* built by match_finish */
     uint64_t next_seq, next_inst_seq;
     bool stopped, finished;
-    bool chasing;                  /* the caller fetches ahead (match_set_chasing) */
     size_t chan_limit, inst_limit; /* sweep empties when a table grows past these */
     uint64_t n_inst_sweeps;        /* sweeps that freed instances (inst_epoch) */
     mop **free_mops;               /* recycled ops, a stack: one is made per MPI message side */
@@ -767,9 +767,7 @@ G_GNUC_NO_INLINE static chan *inst_chan(match_ctx *m, inst *in, op_kind kind, in
     chan *ch = in->owning ? htab_get(&in->own, k) : NULL;
     if (ch && ch->key.src == src && ch->key.dst == dst && ch->key.tag == tag && ch->key.comm_id == id) return ch;
     ch = chan_get(m, id, src, dst, tag);
-    /* The count is not kept for a chasing caller: another line of the
-     * instance, written at every miss. */
-    if (in->owning || (!m->chasing && ++in->n_missed > OWN_AFTER && (uint64_t)in->n_missed * OWN_SHARE > in->n_near)) {
+    if (in->owning || (++in->n_missed > OWN_AFTER && (uint64_t)in->n_missed * OWN_SHARE > in->n_near)) {
         htab_put(&in->own, k, ch);
         in->owning = true;
     }
@@ -1560,11 +1558,6 @@ void match_fetch_completion(const match_ctx *m, uint32_t rank, int request, int 
         __builtin_prefetch(snd);
         __builtin_prefetch((const char *)snd + 64);
     }
-}
-
-void match_set_chasing(match_ctx *m, bool on)
-{
-    m->chasing = on;
 }
 
 int64_t match_low_watermark(const match_ctx *m)

@@ -192,11 +192,6 @@ void match_prefetch_rank(const match_ctx *m, uint32_t rank, int request);
 void match_chase_start(const match_ctx *m, uint32_t rank, match_hint h, int comm, int peer, int tag, int request,
                        match_chase *c);
 void match_chase_step(match_chase *c);
-/* The caller fetches ahead with the hints above, which follow the
- * instances' small caches of channels: an instance then keeps to its
- * cache even when it misses often, rather than find its channels its own
- * way, which the hints would not have fetched. */
-void match_set_chasing(match_ctx *m, bool on);
 /* For a completion of rank's request coming a few operations later, a
  * step of the chain it will read, each step reading only what the one
  * before fetched: step 0 the request's operation, 1 its channel, 2 the
