@@ -818,7 +818,8 @@ static void test_infer_deferred_comm(void)
  * cache of channels holds (as a 3-D stencil does), in an order that
  * changes every third iteration, while channels between two other ranks
  * come and go by the thousand (sweeps): every message still pairs with
- * its own receive. With chasing, the matcher keeps to the small cache. */
+ * its own receive (the instance takes a table of its own, then guesses
+ * each next channel from the order before). */
 #define MC_PEERS 40
 #define MC_TAGS  3
 #define MC_N     (MC_PEERS * MC_TAGS)
@@ -827,11 +828,10 @@ static void test_infer_deferred_comm(void)
 #define MC_STEP  INT64_C(10000000) /* an iteration's times */
 #define MC_PHASE INT64_C(1000000)  /* a phase's, within an iteration */
 
-static void many_channels(bool chasing)
+static void test_many_channels(void)
 {
     world w;
     world_init(&w, MC_PEERS + 3);
-    match_set_chasing(w.m, chasing);
     GRand *rnd = g_rand_new_with_seed(27);
     int order[MC_N];
     for (int i = 0; i < MC_N; i++) order[i] = i;
@@ -909,16 +909,6 @@ static void many_channels(bool chasing)
     world_done(&w);
 }
 
-static void test_many_channels(void)
-{
-    many_channels(false);
-}
-
-static void test_many_channels_chasing(void)
-{
-    many_channels(true);
-}
-
 int main(void)
 {
     RUN(test_non_overtaking);
@@ -943,6 +933,5 @@ int main(void)
     RUN(test_infer_wake_on_cancel);
     RUN(test_infer_deferred_comm);
     RUN(test_many_channels);
-    RUN(test_many_channels_chasing);
     return 0;
 }
