@@ -837,28 +837,6 @@ typedef struct rows_in {
     const slog_summ_msg *c_msg;
 } rows_in;
 
-/* The state rows left by close_summ appended to s's (its right child's
- * then its own, cut: sort_runs); false when out of memory. */
-static bool place_states(slog_summ *s, rows_in *in, uint32_t cut[2])
-{
-    if (!in->st) return true;
-    in->st = false;
-    bool ok = append_rows((void **)&s->st, &s->n_st, &s->cap_st, s->child_st[1], in->nb_st, sizeof *s->st);
-    cut[1] = s->n_st;
-    ok = ok && append_rows((void **)&s->st, &s->n_st, &s->cap_st, in->c_st, in->nc_st, sizeof *s->st);
-    return ok;
-}
-
-static bool place_msgs(slog_summ *s, rows_in *in, uint32_t cut[2])
-{
-    if (!in->msg) return true;
-    in->msg = false;
-    bool ok = append_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, s->child_msg[1], in->nb_msg, sizeof *s->msg);
-    cut[1] = s->n_msg;
-    ok = ok && append_rows((void **)&s->msg, &s->n_msg, &s->cap_msg, in->c_msg, in->nc_msg, sizeof *s->msg);
-    return ok;
-}
-
 /* Rows a (its runs cut by cut) merged by DEFINE_MERGE3, where they are
  * three runs of one array. */
 #define MERGE_CUT(merge, v, n, cut, spare, spare_cap, out_n)                                                         \
@@ -866,54 +844,51 @@ static bool place_msgs(slog_summ *s, rows_in *in, uint32_t cut[2])
      merge((v), (cut)[0], (v) + (cut)[0], (cut)[1] - (cut)[0], (v) + (cut)[1], (n) - (cut)[1], (spare), (spare_cap), \
            (out_n)))
 
+/* What combine() does with a kind of row, F the field of slog_summ and of
+ * rows_in it is kept in (st, msg). place_F appends the rows close_summ
+ * left where they were to s's (the right child's, then the node's own,
+ * cut: sort_runs). combine_F merges the three runs, or else places and
+ * sorts them, each key once. Both return false when out of memory. */
+#define DEFINE_ROWS(F, merge, cmp, sum)                                                                           \
+    static bool place_##F(slog_summ *s, rows_in *in, uint32_t cut[2])                                             \
+    {                                                                                                             \
+        if (!in->F) return true;                                                                                  \
+        in->F = false;                                                                                            \
+        bool ok = append_rows((void **)&s->F, &s->n_##F, &s->cap_##F, s->child_##F[1], in->nb_##F, sizeof *s->F); \
+        cut[1] = s->n_##F;                                                                                        \
+        return ok && append_rows((void **)&s->F, &s->n_##F, &s->cap_##F, in->c_##F, in->nc_##F, sizeof *s->F);    \
+    }                                                                                                             \
+    static bool combine_##F(slog_summ *s, slog_summ_scratch *x, uint32_t cut[2], rows_in *in)                     \
+    {                                                                                                             \
+        uint32_t o = 0;                                                                                           \
+        bool merged = in->F ? merge(s->F, s->n_##F, s->child_##F[1], in->nb_##F, in->c_##F, in->nc_##F,           \
+                                    &s->child_##F[0], &s->cap_child_##F[0], &o)                                   \
+                            : MERGE_CUT(merge, s->F, s->n_##F, cut, &s->child_##F[0], &s->cap_child_##F[0], &o);  \
+        if (merged) {                                                                                             \
+            SWAP_ROWS(s->F, s->cap_##F, s->child_##F[0], s->cap_child_##F[0]);                                    \
+            s->n_##F = o;                                                                                         \
+            return true;                                                                                          \
+        }                                                                                                         \
+        if (!place_##F(s, in, cut)) return false;                                                                 \
+        sort_runs(s->F, s->n_##F, sizeof *s->F, cut, cmp, x);                                                     \
+        for (uint32_t i = 0; i < s->n_##F; i++) {                                                                 \
+            if (o && cmp(&s->F[o - 1], &s->F[i]) == 0)                                                            \
+                sum(&s->F[o - 1], &s->F[i]);                                                                      \
+            else                                                                                                  \
+                s->F[o++] = s->F[i];                                                                              \
+        }                                                                                                         \
+        s->n_##F = o;                                                                                             \
+        return true;                                                                                              \
+    }
+
+DEFINE_ROWS(st, merge_states, cmp_state, state_sum)
+DEFINE_ROWS(msg, merge_msgs, cmp_msg, msg_sum)
+
 /* The rows in s sorted and each key once (st_cut, msg_cut: sort_runs;
  * in: what close_summ left where it was). */
 static void combine(slog_summ *s, slog_summ_scratch *x, uint32_t st_cut[2], uint32_t msg_cut[2], rows_in *in)
 {
-    uint32_t o = 0;
-    bool merged = in->st ? merge_states(s->st, s->n_st, s->child_st[1], in->nb_st, in->c_st, in->nc_st, &s->child_st[0],
-                                        &s->cap_child_st[0], &o)
-                         : MERGE_CUT(merge_states, s->st, s->n_st, st_cut, &s->child_st[0], &s->cap_child_st[0], &o);
-    if (merged) {
-        SWAP_ROWS(s->st, s->cap_st, s->child_st[0], s->cap_child_st[0]);
-        s->n_st = o;
-    } else if (!place_states(s, in, st_cut)) {
-        s->failed = true;
-        return;
-    } else {
-        sort_runs(s->st, s->n_st, sizeof *s->st, st_cut, cmp_state, x);
-        o = 0;
-        for (uint32_t i = 0; i < s->n_st; i++) {
-            slog_summ_state *a = &s->st[i];
-            if (o && s->st[o - 1].timeline == a->timeline && s->st[o - 1].category == a->category)
-                state_sum(&s->st[o - 1], a);
-            else
-                s->st[o++] = *a;
-        }
-        s->n_st = o;
-    }
-    o = 0;
-    merged = in->msg ? merge_msgs(s->msg, s->n_msg, s->child_msg[1], in->nb_msg, in->c_msg, in->nc_msg,
-                                  &s->child_msg[0], &s->cap_child_msg[0], &o)
-                     : MERGE_CUT(merge_msgs, s->msg, s->n_msg, msg_cut, &s->child_msg[0], &s->cap_child_msg[0], &o);
-    if (merged) {
-        SWAP_ROWS(s->msg, s->cap_msg, s->child_msg[0], s->cap_child_msg[0]);
-        s->n_msg = o;
-    } else if (!place_msgs(s, in, msg_cut)) {
-        s->failed = true;
-        return;
-    } else {
-        sort_runs(s->msg, s->n_msg, sizeof *s->msg, msg_cut, cmp_msg, x);
-        o = 0;
-        for (uint32_t i = 0; i < s->n_msg; i++) {
-            slog_summ_msg *a = &s->msg[i];
-            if (o && s->msg[o - 1].sender == a->sender && s->msg[o - 1].receiver == a->receiver)
-                msg_sum(&s->msg[o - 1], a);
-            else
-                s->msg[o++] = *a;
-        }
-        s->n_msg = o;
-    }
+    if (!combine_st(s, x, st_cut, in) || !combine_msg(s, x, msg_cut, in)) s->failed = true;
 }
 
 /* Extents sorted by timeline (the encoding's order). */
@@ -1114,7 +1089,7 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         return;
     }
     /* (rows of their own below: all placed first) */
-    if (!ext_in_order && !place_states(s, &in, st_cut)) {
+    if (!ext_in_order && !place_st(s, &in, st_cut)) {
         s->failed = true;
         return;
     }
