@@ -26,6 +26,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "build.h"
 #include "call_plan.h"
@@ -136,13 +138,31 @@ typedef struct lane {
                         * of (lane_run) */
     uint32_t *due;     /* room for n: the ranks a slab visits */
     /* A list the match step gave back, for the lane's next slab to take
-     * (seq.c, release_lists): its room in its first entry's key. */
-    _Atomic(seq_item *) spare;
+     * (seq.c, release_lists; spare_put) */
+    _Atomic(void *) spare;
     size_t items_used; /* entries its recent slabs listed (the match step's) */
 } lane;
 
 /* Entries a lane's list keeps room for in its slot between its slabs. */
 #define ITEMS_KEEP 1024
+
+/* A list's room (v, cap entries) one step gives back for another
+ * thread's next slab to take rather than grow a list on fresh pages: one
+ * in reserve, the one held before freed; its room is kept in its first
+ * bytes. */
+static inline void spare_put(_Atomic(void *) *spare, void *v, uint32_t cap)
+{
+    memcpy(v, &cap, sizeof cap);
+    free(atomic_exchange_explicit(spare, v, memory_order_release));
+}
+
+/* The room spare_put left, its cap entries in *cap; NULL when none. */
+static inline void *spare_take(_Atomic(void *) *spare, uint32_t *cap)
+{
+    void *v = atomic_exchange_explicit(spare, NULL, memory_order_acquire);
+    if (v) memcpy(cap, v, sizeof *cap);
+    return v;
+}
 
 typedef struct slab {
     int64_t k; /* sequence number; slot SLOT_OF(b, k) */
@@ -249,8 +269,8 @@ typedef struct builder {
     double last_progress;
     size_t arrows_used; /* arrows its recent slabs encoded */
     /* An arrow list the write step gave back, for the match step's next
-     * slab to take (seq.c, encode_arrows): its room in its first start. */
-    _Atomic(arrow_rec *) arrows_spare;
+     * slab to take (seq.c, encode_arrows; spare_put) */
+    _Atomic(void *) arrows_spare;
     /* Anyone: the build stops (a rank failed, the writer failed). */
     atomic_int stop;
     slog_error werr; /* the writer's error, when it failed */

@@ -250,10 +250,9 @@ __attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s)
     item_list *l = &ln->items[slot];
     l->n = 0;
     if (l->cap <= ITEMS_KEEP) { /* the lane's spare, if any (seq.c, release_lists) */
-        seq_item *v = atomic_exchange_explicit(&ln->spare, NULL, memory_order_acquire);
+        seq_item *v = spare_take(&ln->spare, &l->cap);
         if (v) {
             free(l->v);
-            l->cap = (uint32_t)v[0].key;
             l->v = v;
         }
     }

@@ -399,8 +399,7 @@ static void encode_arrows(builder *b, slab_out *out, uint64_t leaf)
     out->arrows.n = 0;
     if ((size_t)out->arrows.cap * sizeof *out->arrows.v > ARROWS_KEEP) { /* as release_lists */
         if (out->arrows.cap / 2 <= used) {                               /* the spare, the one before let go */
-            out->arrows.v[0].start = out->arrows.cap;
-            free(atomic_exchange_explicit(&b->arrows_spare, out->arrows.v, memory_order_release));
+            spare_put(&b->arrows_spare, out->arrows.v, out->arrows.cap);
         } else {
             free(out->arrows.v);
         }
@@ -414,10 +413,9 @@ static void encode_arrows(builder *b, slab_out *out, uint64_t leaf)
 static void take_arrows(builder *b, arrow_list *l)
 {
     if ((size_t)l->cap * sizeof *l->v > ARROWS_KEEP) return;
-    arrow_rec *v = atomic_exchange_explicit(&b->arrows_spare, NULL, memory_order_acquire);
+    arrow_rec *v = spare_take(&b->arrows_spare, &l->cap);
     if (!v) return;
     free(l->v);
-    l->cap = (uint32_t)v[0].start;
     l->v = v;
 }
 
@@ -530,8 +528,7 @@ static void release_lists(builder *b, int slot)
         l->n = 0;
         if (l->cap <= ITEMS_KEEP) continue;
         if (l->cap / 2 <= used) { /* the lane's spare, the one it held before let go */
-            l->v[0].key = l->cap;
-            free(atomic_exchange_explicit(&ln->spare, l->v, memory_order_release));
+            spare_put(&ln->spare, l->v, l->cap);
             l->v = NULL;
             l->cap = 0;
             continue;

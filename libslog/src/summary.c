@@ -522,6 +522,16 @@ static void fold_grow(msg_fold *f)
     }
 }
 
+/* Row a added into row b of the same key. */
+static void state_sum(slog_summ_state *b, const slog_summ_state *a)
+{
+    b->calls += a->calls;
+    b->incl_ns = sat_add(b->incl_ns, a->incl_ns);
+    b->child_ns = sat_add(b->child_ns, a->child_ns);
+    if (a->min_ns < b->min_ns) b->min_ns = a->min_ns;
+    if (a->max_ns > b->max_ns) b->max_ns = a->max_ns;
+}
+
 static void msg_sum(slog_summ_msg *b, const slog_summ_msg *a)
 {
     b->count += a->count;
@@ -696,7 +706,6 @@ static bool acc_init(row_acc *a, slog_summ_scratch *x, uint32_t max_cat, uint32_
     return true;
 }
 
-/* As combine() sums two rows of one key. */
 static void acc_add(row_acc *a, uint32_t cat, uint64_t calls, uint64_t incl, uint64_t child, uint64_t mn, uint64_t mx)
 {
     slog_summ_state *r = &a->by_cat[cat];
@@ -704,11 +713,7 @@ static void acc_add(row_acc *a, uint32_t cat, uint64_t calls, uint64_t incl, uin
         r->timeline = 1;
         a->touched[a->n_touched++] = cat;
     }
-    r->calls += calls;
-    r->incl_ns = sat_add(r->incl_ns, incl);
-    r->child_ns = sat_add(r->child_ns, child);
-    if (mn < r->min_ns) r->min_ns = mn;
-    if (mx > r->max_ns) r->max_ns = mx;
+    state_sum(r, &(slog_summ_state){.calls = calls, .incl_ns = incl, .child_ns = child, .min_ns = mn, .max_ns = mx});
 }
 
 static void acc_flush(row_acc *a, uint32_t timeline)
@@ -767,16 +772,6 @@ static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], i
         (*from)++;
     }
     memcpy(v, tmp, (size_t)n * size);
-}
-
-/* The rows in s sorted and each key once (st_cut, msg_cut: sort_runs). */
-static void state_sum(slog_summ_state *b, const slog_summ_state *a)
-{
-    b->calls += a->calls;
-    b->incl_ns = sat_add(b->incl_ns, a->incl_ns);
-    b->child_ns = sat_add(b->child_ns, a->child_ns);
-    if (a->min_ns < b->min_ns) b->min_ns = a->min_ns;
-    if (a->max_ns > b->max_ns) b->max_ns = a->max_ns;
 }
 
 /* Three runs of rows (a, b, c: the children's and the node's own, each
