@@ -151,12 +151,15 @@ static size_t read_window(uint32_t n_ranks)
 #define BURST_RANKS    8192
 #define BURST_MMAP_MIN (128u << 10)
 
-static void heap_for_bursts(uint32_t n_ranks)
+static bool heap_for_bursts(uint32_t n_ranks)
 {
 #ifdef __GLIBC__
-    if (n_ranks >= BURST_RANKS) mallopt(M_MMAP_THRESHOLD, BURST_MMAP_MIN);
+    if (n_ranks < BURST_RANKS) return false;
+    mallopt(M_MMAP_THRESHOLD, BURST_MMAP_MIN);
+    return true;
 #else
     (void)n_ranks;
+    return false;
 #endif
 }
 
@@ -867,7 +870,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     atomic_init(&b->stop, 0);
     b->n_ranks = (uint32_t)n;
     b->lag = b->n_ranks <= FEW_RANKS ? LAG_FEW_RANKS : LAG_MANY_RANKS;
-    heap_for_bursts(b->n_ranks);
+    b->lists_unmapped = heap_for_bursts(b->n_ranks);
     s->n_ranks = b->n_ranks;
     b->ranks = g_new0(rank_in, b->n_ranks);
     b->timelines = g_hash_table_new(g_direct_hash, g_direct_equal);

@@ -398,7 +398,7 @@ static void encode_arrows(builder *b, slab_out *out, uint64_t leaf)
     size_t used = recent_use(&b->arrows_used, out->arrows.n);
     out->arrows.n = 0;
     if ((size_t)out->arrows.cap * sizeof *out->arrows.v > ARROWS_KEEP) { /* as release_lists */
-        if (out->arrows.cap / 2 <= used) {                               /* the spare, the one before let go */
+        if (b->lists_unmapped && out->arrows.cap / 2 <= used) {          /* the spare, the one before let go */
             spare_put(&b->arrows_spare, out->arrows.v, out->arrows.cap);
         } else {
             free(out->arrows.v);
@@ -514,11 +514,12 @@ static bool ents_kept(builder *b, size_t n)
  * (thousands of ranks leaving a collective in one leaf) grows them far
  * past the slabs around it, and every slot kept room for its largest
  * until the end, so the slabs in flight held room for several bursts at
- * once. A list no larger than twice what the lane's recent slabs used
- * (recent_use) becomes the lane's spare, which the lane's next slab
- * takes (lane_run) rather than grow a list on fresh pages: one list in
- * reserve a lane, where keeping each slot's held one more slab's lists
- * at all times (docs/PERFORMANCE.md). */
+ * once. Where freed lists go back to the system (lists_unmapped), a list
+ * no larger than twice what the lane's recent slabs used (recent_use)
+ * becomes the lane's spare, which the lane's next slab takes (lane_run)
+ * rather than grow a list on fresh pages: one list in reserve a lane,
+ * where keeping each slot's held one more slab's lists at all times
+ * (docs/PERFORMANCE.md). Elsewhere the heap keeps what they free. */
 static void release_lists(builder *b, int slot)
 {
     for (uint32_t i = 0; i < b->n_lanes; i++) {
@@ -527,7 +528,7 @@ static void release_lists(builder *b, int slot)
         size_t used = recent_use(&ln->items_used, l->n);
         l->n = 0;
         if (l->cap <= ITEMS_KEEP) continue;
-        if (l->cap / 2 <= used) { /* the lane's spare, the one it held before let go */
+        if (b->lists_unmapped && l->cap / 2 <= used) { /* the lane's spare, the one it held before let go */
             spare_put(&ln->spare, l->v, l->cap);
             l->v = NULL;
             l->cap = 0;
