@@ -133,7 +133,17 @@ static void row_values(const slog_prev_acc *a, uint32_t ri, float *out)
         memcpy(out, a->pool + (size_t)ri * a->n_bins, a->n_bins * sizeof *out);
         return;
     }
-    for (uint32_t j = 0; j < a->n_bins; j++) out[j] = cget(a, ri, j);
+    /* a chunk at a time: a bin at a time looked its chunk up again for
+     * every bin of every row the overview writes */
+    const uint32_t *tab = a->ctab + (size_t)ri * row_chunks(a);
+    for (uint32_t j = 0; j < a->n_bins; j += PREV_CHUNK) {
+        uint32_t c = tab[j / PREV_CHUNK], m = a->n_bins - j < PREV_CHUNK ? a->n_bins - j : PREV_CHUNK;
+        const float *src = c ? chunk_at(a, c) : NULL;
+        if (src)
+            for (uint32_t k = 0; k < m; k++) out[j + k] = src[k];
+        else
+            for (uint32_t k = 0; k < m; k++) out[j + k] = 0.0f;
+    }
 }
 
 static inline bool in_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t category)

@@ -234,11 +234,6 @@ static inline bool msg_less(const slog_summ_msg *x, const slog_summ_msg *y)
 
 DEFINE_MERGE_SORT(sort_msgs, slog_summ_msg, msg_less, cmp_msg)
 
-static inline bool state_less(const slog_summ_state *x, const slog_summ_state *y)
-{
-    return x->timeline != y->timeline ? x->timeline < y->timeline : x->category < y->category;
-}
-
 /* A message row's key (sender, receiver) as one number, and its place. */
 typedef struct msg_key {
     uint64_t key;
@@ -779,18 +774,28 @@ static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], i
  * children's rows, free by now), their number in *n: appending them to one
  * array, merging that into the scratch, copying back and summing in a pass
  * of its own moved every row four times. false where a run is out of
- * order or there is no room (sort_runs then). Defined for each row type
- * (NAME). */
-#define DEFINE_MERGE3(NAME, T, less, sum)                                                                  \
+ * order or there is no room (sort_runs then). Rows are compared by their
+ * key as one number (key), and taken from three runs only while all three
+ * last, then from two, then copied: a choice among three at every row,
+ * each side compared field by field, was most of the merge. Defined for
+ * each row type (NAME). */
+#define DEFINE_MERGE3(NAME, T, key, sum)                                                                   \
+    static inline void NAME##_put(T *out, uint32_t *o, const T *r)                                         \
+    {                                                                                                      \
+        if (*o && key(&out[*o - 1]) == key(r))                                                             \
+            sum(&out[*o - 1], r);                                                                          \
+        else                                                                                               \
+            out[(*o)++] = *r;                                                                              \
+    }                                                                                                      \
     static bool NAME(const T *a, uint32_t na, const T *b, uint32_t nb, const T *c, uint32_t nc, T **spare, \
                      uint32_t *spare_cap, uint32_t *n)                                                     \
     {                                                                                                      \
         for (uint32_t i = 1; i < na; i++)                                                                  \
-            if (less(&a[i], &a[i - 1])) return false;                                                      \
+            if (key(&a[i]) < key(&a[i - 1])) return false;                                                 \
         for (uint32_t i = 1; i < nb; i++)                                                                  \
-            if (less(&b[i], &b[i - 1])) return false;                                                      \
+            if (key(&b[i]) < key(&b[i - 1])) return false;                                                 \
         for (uint32_t i = 1; i < nc; i++)                                                                  \
-            if (less(&c[i], &c[i - 1])) return false;                                                      \
+            if (key(&c[i]) < key(&c[i - 1])) return false;                                                 \
         uint64_t all = (uint64_t)na + nb + nc;                                                             \
         if (all > UINT32_MAX) return false;                                                                \
         if (*spare_cap < all) {                                                                            \
@@ -804,24 +809,46 @@ static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], i
         }                                                                                                  \
         T *out = *spare;                                                                                   \
         uint32_t i = 0, j = 0, k = 0, o = 0;                                                               \
-        while (i < na || j < nb || k < nc) {                                                               \
-            const T *best = NULL;                                                                          \
-            uint32_t *from = NULL;                                                                         \
-            if (i < na) best = &a[i], from = &i;                                                           \
-            if (j < nb && (!best || less(&b[j], best))) best = &b[j], from = &j;                           \
-            if (k < nc && (!best || less(&c[k], best))) best = &c[k], from = &k;                           \
-            (*from)++;                                                                                     \
-            if (o && !less(&out[o - 1], best))                                                             \
-                sum(&out[o - 1], best);                                                                    \
+        while (i < na && j < nb && k < nc) {                                                               \
+            uint64_t ka = key(&a[i]), kb = key(&b[j]), kc = key(&c[k]);                                    \
+            if (ka <= kb && ka <= kc)                                                                      \
+                NAME##_put(out, &o, &a[i++]);                                                              \
+            else if (kb <= kc)                                                                             \
+                NAME##_put(out, &o, &b[j++]);                                                              \
             else                                                                                           \
-                out[o++] = *best;                                                                          \
+                NAME##_put(out, &o, &c[k++]);                                                              \
         }                                                                                                  \
+        /* the two runs left as x and y */                                                                 \
+        const T *x = a, *y = b;                                                                            \
+        uint32_t ix = i, nx = na, iy = j, ny = nb;                                                         \
+        if (i == na)                                                                                       \
+            x = c, ix = k, nx = nc;                                                                        \
+        else if (j == nb)                                                                                  \
+            y = c, iy = k, ny = nc;                                                                        \
+        while (ix < nx && iy < ny) {                                                                       \
+            if (key(&x[ix]) <= key(&y[iy]))                                                                \
+                NAME##_put(out, &o, &x[ix++]);                                                             \
+            else                                                                                           \
+                NAME##_put(out, &o, &y[iy++]);                                                             \
+        }                                                                                                  \
+        if (iy < ny) x = y, ix = iy, nx = ny;                                                              \
+        while (ix < nx) NAME##_put(out, &o, &x[ix++]);                                                     \
         *n = o;                                                                                            \
         return true;                                                                                       \
     }
 
-DEFINE_MERGE3(merge_states, slog_summ_state, state_less, state_sum)
-DEFINE_MERGE3(merge_msgs, slog_summ_msg, msg_less, msg_sum)
+static inline uint64_t state_key(const slog_summ_state *r)
+{
+    return (uint64_t)r->timeline << 32 | r->category;
+}
+
+static inline uint64_t msg_key_of(const slog_summ_msg *r)
+{
+    return (uint64_t)r->sender << 32 | r->receiver;
+}
+
+DEFINE_MERGE3(merge_states, slog_summ_state, state_key, state_sum)
+DEFINE_MERGE3(merge_msgs, slog_summ_msg, msg_key_of, msg_sum)
 
 /* What close_summ leaves where it is for combine() to merge: the right
  * child's rows (still in s->child_*[1]) and the node's own (c_*). */
@@ -1171,12 +1198,18 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         if (s->n_ext > 1) /* base may be NULL when empty */
             qsort(s->ext, s->n_ext, sizeof *s->ext, cmp_ext);
     }
-    /* top_ns from the combined rows; both are sorted by timeline. */
-    for (uint32_t k = 0; k < s->n_ext; k++) s->ext[k].top_ns = 0;
-    for (uint32_t i = 0, k = 0; i < s->n_st; i++) {
-        while (k < s->n_ext && s->ext[k].timeline < s->st[i].timeline) k++;
-        if (k < s->n_ext && s->ext[k].timeline == s->st[i].timeline)
-            s->ext[k].top_ns += s->st[i].incl_ns - s->st[i].child_ns;
+    /* top_ns from the combined rows; both are sorted by timeline, so a
+     * timeline's rows are summed in a run and stored once (through s, the
+     * compiler read every array and count again at each row). */
+    slog_summ_ext *ext = s->ext;
+    const slog_summ_state *st = s->st;
+    uint32_t n_ext = s->n_ext, n_st = s->n_st;
+    for (uint32_t i = 0, k = 0; k < n_ext; k++) {
+        uint32_t t = ext[k].timeline;
+        uint64_t top = 0;
+        while (i < n_st && st[i].timeline < t) i++;
+        for (; i < n_st && st[i].timeline == t; i++) top += st[i].incl_ns - st[i].child_ns;
+        ext[k].top_ns = top;
     }
 }
 
@@ -1188,8 +1221,9 @@ void slog_summ_close(slog_summ *s, slog_summ_scratch *x, uint32_t level, const u
     slog_summ_scratch_free(&own);
 }
 
-void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index, int64_t lo,
-                           int64_t hi, bool encode_left)
+/* slog_summ_merge_child's, encoded the one given (NULL: c's). */
+static void merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index, int64_t lo,
+                        int64_t hi, bool encode_left, const slog_buf *encoded)
 {
     if (c->failed) p->failed = true;
     if (c->unresolved) p->unresolved = true;
@@ -1199,11 +1233,15 @@ void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t l
          * node on every level of every block's tree holds a left child's
          * rows: encoded, a fifth of their memory (held decoded, the
          * writer's memory grew with the trace's length). */
-        uint8_t fixed[16] = {0};
-        fixed[0] = (uint8_t)level;
-        put_u64le(fixed + 8, index);
         p->child_blob[side].len = 0;
-        slog_summ_encode(c, fixed, lo, &p->child_blob[side]);
+        if (encoded) {
+            buf_put(&p->child_blob[side], encoded->data, encoded->len);
+        } else {
+            uint8_t fixed[16] = {0};
+            fixed[0] = (uint8_t)level;
+            put_u64le(fixed + 8, index);
+            slog_summ_encode(c, fixed, lo, &p->child_blob[side]);
+        }
         if (p->child_blob[side].failed) p->failed = true;
         p->child_index[side] = index;
         p->child_lo[side] = lo;
@@ -1222,6 +1260,18 @@ void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t l
         p->n_child_ext[side] = c->n_ext;
     }
     slog_summ_free(c);
+}
+
+void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index, int64_t lo,
+                           int64_t hi, bool encode_left)
+{
+    merge_child(p, c, side, level, index, lo, hi, encode_left, NULL);
+}
+
+void slog_summ_merge_left_encoded(slog_summ *p, slog_summ *c, uint32_t level, uint64_t index, int64_t lo, int64_t hi,
+                                  const slog_buf *encoded)
+{
+    merge_child(p, c, 0, level, index, lo, hi, true, encoded);
 }
 
 uint64_t slog_summ_estimate(const slog_summ *s)

@@ -112,6 +112,11 @@ void slog_summ_close(slog_summ *s, slog_summ_scratch *x, uint32_t level, const u
  * long); the rest of the child is freed. */
 void slog_summ_merge_child(slog_summ *parent, slog_summ *child, unsigned side, uint32_t level, uint64_t index,
                            int64_t lo, int64_t hi, bool encode_left);
+/* The same for a left child (encode_left) whose summary the caller has
+ * encoded already (slog_summ_encode, any fixed bytes): its bytes copied,
+ * not made again. */
+void slog_summ_merge_left_encoded(slog_summ *parent, slog_summ *child, uint32_t level, uint64_t index, int64_t lo,
+                                  int64_t hi, const slog_buf *encoded);
 /* The encoded body of a closed summary (16 fixed bytes given), appended
  * to out. */
 void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, slog_buf *out);

@@ -149,6 +149,7 @@ struct slog_writer {
     int *summ_bytes_field; /* per category: its first BYTES field, or -1 */
     uint32_t n_summ_cats;
     slog_summ_scratch summ_scratch; /* reused by every node's summary */
+    slog_buf summ_enc;              /* the last node's encoded summary, if it was encoded */
 };
 
 static tree *tree_new(const slog_writer *w, uint32_t id);
@@ -735,21 +736,15 @@ static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, con
     slog_summ_cats cats = {w->n_cats, w->cat_is_state, w->summ_bytes_field};
     slog_summ_close(&n->summ, &w->summ_scratch, level, n->body.data, n->body.len, n->n_drawables, n->lo, n->hi, &cats);
     if (n->summ.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
+    slog_buf *b = &w->summ_enc;
+    b->len = 0;
     if (!summary_pays(w, slog_summ_estimate(&n->summ), n->n_subtree)) return SLOG_OK;
-    slog_buf b = {0};
-    slog_summ_encode(&n->summ, fixed, n->lo, &b);
-    if (b.failed) {
-        buf_free(&b);
-        return fail(w, SLOG_ERR_NOMEM, "%s", "summary block");
-    }
-    slog_status st = SLOG_OK;
-    if (summary_pays(w, b.len, n->n_subtree)) {
-        uint32_t crc;
-        st = put_block(w, SLOG_TAG_SUMMARY, b.data, b.len, NULL, 0, &crc);
-        *size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + b.len);
-    }
-    buf_free(&b);
-    return st;
+    slog_summ_encode(&n->summ, fixed, n->lo, b);
+    if (b->failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary block");
+    if (!summary_pays(w, b->len, n->n_subtree)) return SLOG_OK;
+    uint32_t crc;
+    *size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + b->len);
+    return put_block(w, SLOG_TAG_SUMMARY, b->data, b->len, NULL, 0, &crc);
 }
 
 /* Write the first open node of level L of t (a block's: its records; and
@@ -806,7 +801,11 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
         if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
-        if (!overview)
+        /* a left child's summary, encoded above, is copied rather than
+         * encoded again for its parent */
+        if (!overview && !(n->index & 1) && w->summ_enc.len)
+            slog_summ_merge_left_encoded(&p->summ, &n->summ, level, n->index, n->lo, n->hi, &w->summ_enc);
+        else if (!overview)
             slog_summ_merge_child(&p->summ, &n->summ, (unsigned)(n->index & 1), level, n->index, n->lo, n->hi, true);
     }
     /* A node of the overview above its base keeps a row for nearly every
@@ -1552,6 +1551,7 @@ void slog_writer_abort(slog_writer *w)
     free(w->cat_is_state);
     free(w->summ_bytes_field);
     slog_summ_scratch_free(&w->summ_scratch);
+    buf_free(&w->summ_enc);
     for (uint32_t i = 0; i < w->n_tls; i++) {
         free((char *)w->tls[i].t.label);
         free((char *)w->tls[i].t.group);
