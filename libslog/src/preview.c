@@ -126,23 +126,23 @@ static inline float cget(const slog_prev_acc *a, uint32_t ri, uint32_t j)
     return c ? chunk_at(a, c)[j % PREV_CHUNK] : 0.0f;
 }
 
-/* Row ri's bins into out (n_bins floats, zeros where untouched). */
-static void row_values(const slog_prev_acc *a, uint32_t ri, float *out)
+/* Bins [lo, hi) of chunked row ri into out (n_bins floats; zeros where
+ * untouched), a chunk at a time: a bin at a time looked its chunk up again
+ * for every bin, and the bins outside the row's touched ones are never
+ * read. */
+static void row_values(const slog_prev_acc *a, uint32_t ri, float *out, uint32_t lo, uint32_t hi)
 {
-    if (!a->chunked) {
-        memcpy(out, a->pool + (size_t)ri * a->n_bins, a->n_bins * sizeof *out);
-        return;
-    }
-    /* a chunk at a time: a bin at a time looked its chunk up again for
-     * every bin of every row the overview writes */
     const uint32_t *tab = a->ctab + (size_t)ri * row_chunks(a);
-    for (uint32_t j = 0; j < a->n_bins; j += PREV_CHUNK) {
-        uint32_t c = tab[j / PREV_CHUNK], m = a->n_bins - j < PREV_CHUNK ? a->n_bins - j : PREV_CHUNK;
-        const float *src = c ? chunk_at(a, c) : NULL;
-        if (src)
-            for (uint32_t k = 0; k < m; k++) out[j + k] = src[k];
-        else
-            for (uint32_t k = 0; k < m; k++) out[j + k] = 0.0f;
+    for (uint32_t j = lo / PREV_CHUNK * PREV_CHUNK; j < hi; j += PREV_CHUNK) {
+        uint32_t c = tab[j / PREV_CHUNK];
+        if (j + PREV_CHUNK <= a->n_bins) {
+            if (c)
+                memcpy(out + j, chunk_at(a, c), PREV_CHUNK * sizeof *out);
+            else
+                memset(out + j, 0, PREV_CHUNK * sizeof *out);
+        } else {
+            for (uint32_t k = j; k < a->n_bins; k++) out[k] = c ? chunk_at(a, c)[k - j] : 0.0f;
+        }
     }
 }
 
@@ -685,7 +685,7 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, bool stat
         const slog_prev_row *r = &a->rows[ri];
         const float *bins = tmp; /* a chunked accumulator has no pool */
         if (a->chunked)
-            row_values(a, ri, tmp);
+            row_values(a, ri, tmp, r->lo_bin, r->hi_bin);
         else
             bins = a->pool + (size_t)ri * a->n_bins;
         bool st = cat_is_state[r->category];

@@ -29,6 +29,7 @@ void slog_summ_reset(slog_summ *s)
         s->n_child_st[side] = s->n_child_msg[side] = s->n_child_ext[side] = 0;
         s->child_blob[side].len = 0;
     }
+    s->blob.len = 0;
     s->unresolved = s->failed = false;
 }
 
@@ -80,6 +81,7 @@ void slog_summ_free(slog_summ *s)
         free(s->child_ext[side]);
         buf_free(&s->child_blob[side]);
     }
+    buf_free(&s->blob);
     memset(s, 0, sizeof *s);
 }
 
@@ -1015,6 +1017,21 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
     /* The children's rows, each side's sorted (the encoding's order):
      * combine() merges them rather than sorting them again. */
     uint32_t st_cut[2] = {0, 0}, msg_cut[2] = {0, 0};
+    s->blob.len = 0;
+    if (level && !n && s->child_blob[0].len && !s->child_blob[1].len && !s->n_st && !s->n_msg && !s->n_ext &&
+        !s->n_child_st[0] && !s->n_child_msg[0] && !s->n_child_ext[0] && !s->n_child_st[1] && !s->n_child_msg[1] &&
+        !s->n_child_ext[1]) {
+        /* One child, held encoded from the node's start, and no records:
+         * the node's summary is the child's, bytes and all (the flag its
+         * own: slog_summ_merge_child gathers it). */
+        slog_buf b = s->blob;
+        s->blob = s->child_blob[0];
+        s->child_blob[0] = b;
+        s->child_blob[0].len = 0;
+        s->blob.data[16] = s->unresolved ? 1 : 0;
+        memcpy(s->blob_n, s->child_blob_n[0], sizeof s->blob_n);
+        return;
+    }
     bool runs = !s->n_st && !s->n_msg;
     rows_in in = {.st = runs, .msg = runs};
     for (unsigned side = 0; side < 2; side++) {
@@ -1228,14 +1245,36 @@ static void merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t leve
     if (c->failed) p->failed = true;
     if (c->unresolved) p->unresolved = true;
     p->n_child_st[side] = p->n_child_msg[side] = p->n_child_ext[side] = 0;
-    if (encode_left && side == 0) {
+    if (c->blob.len) {
+        /* encoded from c's start, as the parent reads a child's bytes */
+        slog_buf b = p->child_blob[side];
+        p->child_blob[side] = c->blob;
+        c->blob = b;
+        memcpy(p->child_blob_n[side], c->blob_n, sizeof c->blob_n);
+        p->child_index[side] = index;
+        p->child_lo[side] = lo;
+        p->child_hi[side] = hi;
+    } else if (encode_left && side == 0) {
         /* A left child's parent waits for its sibling, so that an open
          * node on every level of every block's tree holds a left child's
          * rows: encoded, a fifth of their memory (held decoded, the
          * writer's memory grew with the trace's length). */
-        p->child_blob[side].len = 0;
+        slog_buf *blob = &p->child_blob[side];
+        blob->len = 0;
         if (encoded) {
-            buf_put(&p->child_blob[side], encoded->data, encoded->len);
+            /* room for its bytes only: grown by doubling, a held
+             * summary's room was up to twice its bytes */
+            size_t need = encoded->len;
+            if (blob->cap < need || blob->cap / 2 > need) {
+                free(blob->data);
+                blob->data = malloc(need);
+                blob->cap = blob->data ? need : 0;
+                if (!blob->data) blob->failed = true;
+            }
+            if (blob->data) {
+                memcpy(blob->data, encoded->data, encoded->len);
+                blob->len = encoded->len;
+            }
         } else {
             uint8_t fixed[16] = {0};
             fixed[0] = (uint8_t)level;
@@ -1243,6 +1282,9 @@ static void merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t leve
             slog_summ_encode(c, fixed, lo, &p->child_blob[side]);
         }
         if (p->child_blob[side].failed) p->failed = true;
+        p->child_blob_n[side][0] = c->n_st;
+        p->child_blob_n[side][1] = c->n_ext;
+        p->child_blob_n[side][2] = c->n_msg;
         p->child_index[side] = index;
         p->child_lo[side] = lo;
         p->child_hi[side] = hi;
@@ -1277,6 +1319,7 @@ void slog_summ_merge_left_encoded(slog_summ *p, slog_summ *c, uint32_t level, ui
 uint64_t slog_summ_estimate(const slog_summ *s)
 {
     /* the smallest varints: a byte per field */
+    if (s->blob.len) return 20 + 7ull * s->blob_n[0] + 6ull * s->blob_n[1] + 6ull * s->blob_n[2];
     return 20 + 7ull * s->n_st + 6ull * s->n_ext + 6ull * s->n_msg;
 }
 
@@ -1292,6 +1335,13 @@ uint64_t slog_summ_estimate(const slog_summ *s)
 
 void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, slog_buf *out)
 {
+    if (s->blob.len) {
+        if (!buf_reserve(out, s->blob.len)) return;
+        memcpy(out->data + out->len, fixed, 16);
+        memcpy(out->data + out->len + 16, s->blob.data + 16, s->blob.len - 16);
+        out->len += s->blob.len;
+        return;
+    }
     if (!buf_reserve(out, 16 + 1 + 10)) return;
     uint8_t *p = out->data + out->len;
     memcpy(p, fixed, 16);

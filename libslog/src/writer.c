@@ -718,8 +718,12 @@ static bool summary_pays(const slog_writer *w, uint64_t size, uint64_t n_subtree
 
 /* Node n's summary (summary.h): made for every node of a block's tree,
  * written after its node and preview blocks where it pays (the same
- * budget as previews, docs/FORMAT.md "Summary block"); *size 0 if not. */
-static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, const uint8_t fixed[16], uint32_t *size)
+ * budget as previews, docs/FORMAT.md "Summary block"); *size 0 if not.
+ * Encoded into w->summ_enc where it may pay, or for a left child (left):
+ * its parent holds it so, copied to the bytes' size (encoded there, it
+ * grew its room by doubling). */
+static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, const uint8_t fixed[16], bool left,
+                               uint32_t *size)
 {
     *size = 0;
     if (w->n_summ_cats != w->n_cats) {
@@ -738,10 +742,11 @@ static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, con
     if (n->summ.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
     slog_buf *b = &w->summ_enc;
     b->len = 0;
-    if (!summary_pays(w, slog_summ_estimate(&n->summ), n->n_subtree)) return SLOG_OK;
+    bool may_pay = summary_pays(w, slog_summ_estimate(&n->summ), n->n_subtree);
+    if (!may_pay && !left) return SLOG_OK;
     slog_summ_encode(&n->summ, fixed, n->lo, b);
     if (b->failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary block");
-    if (!summary_pays(w, b->len, n->n_subtree)) return SLOG_OK;
+    if (!may_pay || !summary_pays(w, b->len, n->n_subtree)) return SLOG_OK;
     uint32_t crc;
     *size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + b->len);
     return put_block(w, SLOG_TAG_SUMMARY, b->data, b->len, NULL, 0, &crc);
@@ -786,7 +791,7 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
     uint32_t prev_size, prev_crc;
     if ((st = put_preview(w, t, level, n, fixed, &prev_off, &prev_size, &prev_crc))) return st;
     uint32_t summ_size = 0;
-    if (!overview && (st = put_summary(w, level, n, fixed, &summ_size))) return st;
+    if (!overview && (st = put_summary(w, level, n, fixed, !is_root && !(n->index & 1), &summ_size))) return st;
     if ((st = spill_dirent(w, t, level, n, node_off, node_size, node_crc, prev_off, prev_size, prev_crc, summ_size)))
         return st;
     if (overview) {
@@ -801,8 +806,7 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
         if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
-        /* a left child's summary, encoded above, is copied rather than
-         * encoded again for its parent */
+        /* a left child's summary, encoded above */
         if (!overview && !(n->index & 1) && w->summ_enc.len)
             slog_summ_merge_left_encoded(&p->summ, &n->summ, level, n->index, n->lo, n->hi, &w->summ_enc);
         else if (!overview)
