@@ -361,17 +361,27 @@ static own_state *sort_own_states(own_state *own, uint32_t n, uint32_t max_tl, s
         memset(x->tl_gen, 0, (size_t)x->n_tl * sizeof *x->tl_gen);
         x->tl_stamp = 1;
     }
-    uint32_t stamp = x->tl_stamp, *gen = x->tl_gen, *pos = x->tl_pos, k = 0;
+    uint32_t stamp = x->tl_stamp, *gen = x->tl_gen, *pos = x->tl_pos, k = 0, min_tl = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t = own[i].timeline;
         if (gen[t] != stamp) {
             gen[t] = stamp;
             pos[t] = 0;
             tls[k++] = t;
+            if (t < min_tl) min_tl = t;
         }
         pos[t]++;
     }
-    sort_u32(tls, k);
+    /* A block's timelines are a narrow range, mostly all of them in a
+     * leaf: read off the stamps in order rather than sorted (qsort, past
+     * a few). */
+    if (k > 16 && max_tl - min_tl < 4 * (uint64_t)k) {
+        k = 0;
+        for (uint32_t t = min_tl; t <= max_tl; t++)
+            if (gen[t] == stamp) tls[k++] = t;
+    } else {
+        sort_u32(tls, k);
+    }
     for (uint32_t j = 0, at = 0; j < k; j++) {
         uint32_t c = pos[tls[j]];
         pos[tls[j]] = at;
