@@ -36,11 +36,12 @@ void prev_free(slog_prev_acc *a)
     free(a->ctab);
     for (uint32_t i = 0; i < a->n_slabs; i++) free(a->slabs[i]);
     free(a->slabs);
-    uint32_t n = a->n_bins;
+    uint32_t n = a->n_bins, direct_max = a->direct_max;
     bool chunked = a->chunked;
     memset(a, 0, sizeof *a);
     a->n_bins = n;
     a->chunked = chunked;
+    a->direct_max = direct_max;
 }
 
 /* ---------------------------------------------------------- chunked bins
@@ -275,7 +276,7 @@ static bool ensure_slots(slog_prev_acc *a)
 void prev_resize_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_timelines, uint32_t n_categories)
 {
     uint64_t cells = (uint64_t)n_timelines * n_categories;
-    bool fits = cells <= DIRECT_MAX && cells;
+    bool fits = cells <= (a->direct_max ? a->direct_max : DIRECT_MAX) && cells;
     a->dir_tl0 = first_timeline;
     a->dir_tl = n_timelines;
     a->dir_cat = n_categories;
@@ -316,7 +317,7 @@ static bool grow(slog_prev_acc *a)
         /* Every row then lies inside the table: start with up to 4,096 of
          * its cells and never go past them (with many timelines, growing
          * by halves reallocated and copied the bins again and again). */
-        uint32_t cells = a->dir_tl * a->dir_cat; /* at most DIRECT_MAX */
+        uint32_t cells = a->dir_tl * a->dir_cat; /* at most direct_max */
         if (!a->cap_rows)
             cap = a->first_rows ? a->first_rows : cells < 4096 ? cells : 4096;
         else if (cap > cells && cells > a->cap_rows)

@@ -58,6 +58,7 @@
 /* Times are below 2^62: a node reaching past it never ends before a
  * drawable still to come, and only finish writes it. */
 #define TIME_LIMIT                 ((int64_t)1 << 62)
+#define LEAF_DIRECT_MAX            (1u << 20) /* 4 MiB */
 
 typedef struct open_node {
     uint64_t index;
@@ -322,6 +323,10 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
     w->shift = w->opt.leaf_shift;
     prev_init(&w->leaf_prev, w->opt.preview_bins);
     w->leaf_prev.first_rows = 16; /* a batch sees a lane of ranks, not all */
+    /* One accumulator, not one per open level: a direct table of up to
+     * LEAF_DIRECT_MAX cells (a lane of thousands of ranks), where a tree
+     * node's default would hash every row of such a batch. */
+    w->leaf_prev.direct_max = LEAF_DIRECT_MAX;
     w->t_min = INT64_MAX;
     w->t_max = INT64_MIN;
     w->min_hi = INT64_MAX;
