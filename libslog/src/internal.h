@@ -157,6 +157,7 @@ typedef struct slog_prev_acc {
                                     batch's lane of ranks; 0 in the writer) */
     uint32_t dir_tl, dir_cat; /* dimensions direct was made for */
     uint32_t dir_cap;         /* cells allocated (at least dir_tl x dir_cat) */
+    uint32_t direct_max;      /* most cells for direct (0: preview.c's default) */
     float *pool;              /* bin storage, n_bins per row, cap_rows rows
                                     (not chunked) */
     /* chunked: a row's bins in chunks of PREV_CHUNK, made where the row

@@ -36,11 +36,12 @@ void prev_free(slog_prev_acc *a)
     free(a->ctab);
     for (uint32_t i = 0; i < a->n_slabs; i++) free(a->slabs[i]);
     free(a->slabs);
-    uint32_t n = a->n_bins;
+    uint32_t n = a->n_bins, direct_max = a->direct_max;
     bool chunked = a->chunked;
     memset(a, 0, sizeof *a);
     a->n_bins = n;
     a->chunked = chunked;
+    a->direct_max = direct_max;
 }
 
 /* ---------------------------------------------------------- chunked bins
@@ -119,6 +120,21 @@ static float *cbin(slog_prev_acc *a, uint32_t ri, uint32_t j)
     return chunk_at(a, *slot) + j % PREV_CHUNK;
 }
 
+/* cbin() through a cache of one chunk (*base: its bin 0, *cur: its number
+ * in the row, UINT32_MAX for none): the bins a loop adds to one after the
+ * other mostly share a chunk, and finding it for every bin was most of the
+ * overview's previews. */
+static inline float *cbin_near(slog_prev_acc *a, uint32_t ri, uint32_t j, float **base, uint32_t *cur)
+{
+    if (j / PREV_CHUNK != *cur) {
+        float *p = cbin(a, ri, j);
+        if (!p) return NULL;
+        *base = p - j % PREV_CHUNK;
+        *cur = j / PREV_CHUNK;
+    }
+    return *base + j % PREV_CHUNK;
+}
+
 /* Bin j of row ri, 0 where it has no chunk. */
 static inline float cget(const slog_prev_acc *a, uint32_t ri, uint32_t j)
 {
@@ -126,14 +142,24 @@ static inline float cget(const slog_prev_acc *a, uint32_t ri, uint32_t j)
     return c ? chunk_at(a, c)[j % PREV_CHUNK] : 0.0f;
 }
 
-/* Row ri's bins into out (n_bins floats, zeros where untouched). */
-static void row_values(const slog_prev_acc *a, uint32_t ri, float *out)
+/* Bins [lo, hi) of chunked row ri into out (n_bins floats; zeros where
+ * untouched), a chunk at a time: a bin at a time looked its chunk up again
+ * for every bin, and the bins outside the row's touched ones are never
+ * read. */
+static void row_values(const slog_prev_acc *a, uint32_t ri, float *out, uint32_t lo, uint32_t hi)
 {
-    if (!a->chunked) {
-        memcpy(out, a->pool + (size_t)ri * a->n_bins, a->n_bins * sizeof *out);
-        return;
+    const uint32_t *tab = a->ctab + (size_t)ri * row_chunks(a);
+    for (uint32_t j = lo / PREV_CHUNK * PREV_CHUNK; j < hi; j += PREV_CHUNK) {
+        uint32_t c = tab[j / PREV_CHUNK];
+        if (j + PREV_CHUNK <= a->n_bins) {
+            if (c)
+                memcpy(out + j, chunk_at(a, c), PREV_CHUNK * sizeof *out);
+            else
+                memset(out + j, 0, PREV_CHUNK * sizeof *out);
+        } else {
+            for (uint32_t k = j; k < a->n_bins; k++) out[k] = c ? chunk_at(a, c)[k - j] : 0.0f;
+        }
     }
-    for (uint32_t j = 0; j < a->n_bins; j++) out[j] = cget(a, ri, j);
 }
 
 static inline bool in_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t category)
@@ -141,6 +167,8 @@ static inline bool in_direct(const slog_prev_acc *a, uint32_t timeline, uint32_t
     size_t cell;
     return prev_direct_cell(a, timeline, category, &cell);
 }
+
+static void clear_hashed(slog_prev_acc *a);
 
 void prev_reset(slog_prev_acc *a)
 {
@@ -151,7 +179,7 @@ void prev_reset(slog_prev_acc *a)
             size_t cell;
             if (prev_direct_cell(a, r->timeline, r->category, &cell)) a->direct[cell] = 0;
         }
-        if (a->n_hashed) memset(a->slots, 0, (size_t)a->n_slots * sizeof(uint32_t));
+        clear_hashed(a);
         a->n_chunks = 0;
     } else if (a->n_rows) {
         /* Only bins in [lo_bin, hi_bin) of a row were ever written, and a
@@ -166,7 +194,7 @@ void prev_reset(slog_prev_acc *a)
             size_t cell;
             if (prev_direct_cell(a, r->timeline, r->category, &cell)) a->direct[cell] = 0;
         }
-        if (a->n_hashed) memset(a->slots, 0, (size_t)a->n_slots * sizeof(uint32_t));
+        clear_hashed(a);
     }
     a->n_rows = 0;
     a->n_hashed = 0;
@@ -187,13 +215,36 @@ static uint32_t hash_key(uint32_t timeline, uint32_t category)
     return (uint32_t)k;
 }
 
+/* The hash's slots all zero again: the few rows in it found and cleared
+ * one by one, or all slots at once. The writer's leaf accumulator hashes
+ * the rows of batches of thousands of timelines, in slots sized for its
+ * largest, and clearing all of them for every batch was a twentieth of
+ * the write step with thousands of ranks. */
+static void clear_hashed(slog_prev_acc *a)
+{
+    if (!a->n_hashed) return; /* none in it: every slot is zero */
+    uint32_t mask = a->n_slots - 1, left = a->n_hashed;
+    if ((uint64_t)left * 8 < a->n_slots)
+        for (uint32_t i = 0; i < a->n_rows && left; i++) {
+            const slog_prev_row *r = &a->rows[i];
+            if (in_direct(a, r->timeline, r->category)) continue; /* not hashed */
+            uint32_t h = hash_key(r->timeline, r->category) & mask, probes = 0;
+            while (a->slots[h] != i + 1 && ++probes < a->n_slots) h = (h + 1) & mask;
+            if (a->slots[h] != i + 1) break; /* not there after all: all at once below */
+            a->slots[h] = 0;
+            left--;
+        }
+    if (left) memset(a->slots, 0, (size_t)a->n_slots * sizeof *a->slots);
+    a->n_hashed = 0;
+}
+
 /* The hash holds only the rows the direct table cannot: with it, a node
  * that touches thousands of rows (1,024 ranks) neither probes nor clears
  * a hash at every close. Rebuilt from the rows (slots has room for all). */
 static void rehash(slog_prev_acc *a)
 {
     if (!a->n_slots) return;
-    memset(a->slots, 0, (size_t)a->n_slots * sizeof *a->slots);
+    clear_hashed(a);
     a->n_hashed = 0;
     for (uint32_t i = 0; i < a->n_rows; i++) {
         const slog_prev_row *r = &a->rows[i];
@@ -225,7 +276,7 @@ static bool ensure_slots(slog_prev_acc *a)
 void prev_resize_dims(slog_prev_acc *a, uint32_t first_timeline, uint32_t n_timelines, uint32_t n_categories)
 {
     uint64_t cells = (uint64_t)n_timelines * n_categories;
-    bool fits = cells <= DIRECT_MAX && cells;
+    bool fits = cells <= (a->direct_max ? a->direct_max : DIRECT_MAX) && cells;
     a->dir_tl0 = first_timeline;
     a->dir_tl = n_timelines;
     a->dir_cat = n_categories;
@@ -266,7 +317,7 @@ static bool grow(slog_prev_acc *a)
         /* Every row then lies inside the table: start with up to 4,096 of
          * its cells and never go past them (with many timelines, growing
          * by halves reallocated and copied the bins again and again). */
-        uint32_t cells = a->dir_tl * a->dir_cat; /* at most DIRECT_MAX */
+        uint32_t cells = a->dir_tl * a->dir_cat; /* at most direct_max */
         if (!a->cap_rows)
             cap = a->first_rows ? a->first_rows : cells < 4096 ? cells : 4096;
         else if (cap > cells && cells > a->cap_rows)
@@ -395,13 +446,15 @@ static void add_chunked(slog_prev_acc *a, slog_prev_row *r, int64_t lo, int64_t 
             if (!(p = cbin(a, ri, (uint32_t)j0))) return;
             *p += (float)(e - s) * inv;
         } else {
-            if (!(p = cbin(a, ri, (uint32_t)j0))) return;
+            float *base = NULL;
+            uint32_t cur = UINT32_MAX;
+            if (!(p = cbin_near(a, ri, (uint32_t)j0, &base, &cur))) return;
             *p += (float)((int64_t)((j0 + 1) << bshift) - s) * inv;
             for (uint64_t j = j0 + 1; j < j1; j++) {
-                if (!(p = cbin(a, ri, (uint32_t)j))) return;
+                if (!(p = cbin_near(a, ri, (uint32_t)j, &base, &cur))) return;
                 *p += 1.0f;
             }
-            if (!(p = cbin(a, ri, (uint32_t)j1))) return;
+            if (!(p = cbin_near(a, ri, (uint32_t)j1, &base, &cur))) return;
             *p += (float)(e - (int64_t)(j1 << bshift)) * inv;
         }
         prev_touch(r, (uint32_t)j0, (uint32_t)j1 + 1);
@@ -480,12 +533,13 @@ void prev_merge_child(slog_prev_acc *parent, slog_prev_acc *child, unsigned chil
         uint32_t m0 = cr->lo_bin / 2, m1 = (cr->hi_bin + 1) / 2;
         if (parent->chunked || child->chunked) {
             float scale = cat_is_state[cr->category] ? 0.5f : 1.0f;
-            uint32_t pri = (uint32_t)(pr - parent->rows);
+            uint32_t pri = (uint32_t)(pr - parent->rows), cur = UINT32_MAX;
+            float *base = NULL;
             for (uint32_t m = m0; m < m1; m++) {
                 float x = child->chunked ? cget(child, i, 2 * m) + cget(child, i, 2 * m + 1)
                                          : child->pool[(size_t)i * n + 2 * m] + child->pool[(size_t)i * n + 2 * m + 1];
                 if (x == 0.0f) continue; /* adds nothing; no chunk made for it */
-                float *pb = parent->chunked ? cbin(parent, pri, child_half * half + m)
+                float *pb = parent->chunked ? cbin_near(parent, pri, child_half * half + m, &base, &cur)
                                             : row_bins(parent, pr) + child_half * half + m;
                 if (!pb) return;
                 *pb += x * scale;
@@ -555,10 +609,11 @@ bool prev_add_bins(slog_prev_acc *dst, uint32_t timeline, uint32_t category, con
     float scale = is_state ? ldexpf(1.0f, -(int)up) : 1.0f;
     uint64_t first = (pos + lo) >> up, last = (pos + hi - 1) >> up;
     if (dst->chunked) {
-        uint32_t di = (uint32_t)(dr - dst->rows);
+        uint32_t di = (uint32_t)(dr - dst->rows), cur = UINT32_MAX;
+        float *base = NULL;
         for (uint32_t j = lo; j < hi; j++) {
             if (src[j] == 0.0f) continue; /* adds nothing; no chunk made for it */
-            float *p = cbin(dst, di, (uint32_t)((pos + j) >> up));
+            float *p = cbin_near(dst, di, (uint32_t)((pos + j) >> up), &base, &cur);
             if (!p) return false;
             if (!up)
                 *p += src[j];
@@ -675,7 +730,7 @@ uint32_t prev_encode(const slog_prev_acc *a, const bool *cat_is_state, bool stat
         const slog_prev_row *r = &a->rows[ri];
         const float *bins = tmp; /* a chunked accumulator has no pool */
         if (a->chunked)
-            row_values(a, ri, tmp);
+            row_values(a, ri, tmp, r->lo_bin, r->hi_bin);
         else
             bins = a->pool + (size_t)ri * a->n_bins;
         bool st = cat_is_state[r->category];

@@ -29,6 +29,7 @@ void slog_summ_reset(slog_summ *s)
         s->n_child_st[side] = s->n_child_msg[side] = s->n_child_ext[side] = 0;
         s->child_blob[side].len = 0;
     }
+    s->blob.len = 0;
     s->unresolved = s->failed = false;
 }
 
@@ -80,6 +81,7 @@ void slog_summ_free(slog_summ *s)
         free(s->child_ext[side]);
         buf_free(&s->child_blob[side]);
     }
+    buf_free(&s->blob);
     memset(s, 0, sizeof *s);
 }
 
@@ -234,11 +236,6 @@ static inline bool msg_less(const slog_summ_msg *x, const slog_summ_msg *y)
 
 DEFINE_MERGE_SORT(sort_msgs, slog_summ_msg, msg_less, cmp_msg)
 
-static inline bool state_less(const slog_summ_state *x, const slog_summ_state *y)
-{
-    return x->timeline != y->timeline ? x->timeline < y->timeline : x->category < y->category;
-}
-
 /* A message row's key (sender, receiver) as one number, and its place. */
 typedef struct msg_key {
     uint64_t key;
@@ -364,17 +361,27 @@ static own_state *sort_own_states(own_state *own, uint32_t n, uint32_t max_tl, s
         memset(x->tl_gen, 0, (size_t)x->n_tl * sizeof *x->tl_gen);
         x->tl_stamp = 1;
     }
-    uint32_t stamp = x->tl_stamp, *gen = x->tl_gen, *pos = x->tl_pos, k = 0;
+    uint32_t stamp = x->tl_stamp, *gen = x->tl_gen, *pos = x->tl_pos, k = 0, min_tl = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t = own[i].timeline;
         if (gen[t] != stamp) {
             gen[t] = stamp;
             pos[t] = 0;
             tls[k++] = t;
+            if (t < min_tl) min_tl = t;
         }
         pos[t]++;
     }
-    sort_u32(tls, k);
+    /* A block's timelines are a narrow range, mostly all of them in a
+     * leaf: read off the stamps in order rather than sorted (qsort, past
+     * a few). */
+    if (k > 16 && max_tl - min_tl < 4 * (uint64_t)k) {
+        k = 0;
+        for (uint32_t t = min_tl; t <= max_tl; t++)
+            if (gen[t] == stamp) tls[k++] = t;
+    } else {
+        sort_u32(tls, k);
+    }
     for (uint32_t j = 0, at = 0; j < k; j++) {
         uint32_t c = pos[tls[j]];
         pos[tls[j]] = at;
@@ -779,18 +786,28 @@ static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], i
  * children's rows, free by now), their number in *n: appending them to one
  * array, merging that into the scratch, copying back and summing in a pass
  * of its own moved every row four times. false where a run is out of
- * order or there is no room (sort_runs then). Defined for each row type
- * (NAME). */
-#define DEFINE_MERGE3(NAME, T, less, sum)                                                                  \
+ * order or there is no room (sort_runs then). Rows are compared by their
+ * key as one number (key), and taken from three runs only while all three
+ * last, then from two, then copied: a choice among three at every row,
+ * each side compared field by field, was most of the merge. Defined for
+ * each row type (NAME). */
+#define DEFINE_MERGE3(NAME, T, key, sum)                                                                   \
+    static inline void NAME##_put(T *out, uint32_t *o, const T *r)                                         \
+    {                                                                                                      \
+        if (*o && key(&out[*o - 1]) == key(r))                                                             \
+            sum(&out[*o - 1], r);                                                                          \
+        else                                                                                               \
+            out[(*o)++] = *r;                                                                              \
+    }                                                                                                      \
     static bool NAME(const T *a, uint32_t na, const T *b, uint32_t nb, const T *c, uint32_t nc, T **spare, \
                      uint32_t *spare_cap, uint32_t *n)                                                     \
     {                                                                                                      \
         for (uint32_t i = 1; i < na; i++)                                                                  \
-            if (less(&a[i], &a[i - 1])) return false;                                                      \
+            if (key(&a[i]) < key(&a[i - 1])) return false;                                                 \
         for (uint32_t i = 1; i < nb; i++)                                                                  \
-            if (less(&b[i], &b[i - 1])) return false;                                                      \
+            if (key(&b[i]) < key(&b[i - 1])) return false;                                                 \
         for (uint32_t i = 1; i < nc; i++)                                                                  \
-            if (less(&c[i], &c[i - 1])) return false;                                                      \
+            if (key(&c[i]) < key(&c[i - 1])) return false;                                                 \
         uint64_t all = (uint64_t)na + nb + nc;                                                             \
         if (all > UINT32_MAX) return false;                                                                \
         if (*spare_cap < all) {                                                                            \
@@ -804,24 +821,46 @@ static void sort_runs(void *v, uint32_t n, size_t size, const uint32_t cut[2], i
         }                                                                                                  \
         T *out = *spare;                                                                                   \
         uint32_t i = 0, j = 0, k = 0, o = 0;                                                               \
-        while (i < na || j < nb || k < nc) {                                                               \
-            const T *best = NULL;                                                                          \
-            uint32_t *from = NULL;                                                                         \
-            if (i < na) best = &a[i], from = &i;                                                           \
-            if (j < nb && (!best || less(&b[j], best))) best = &b[j], from = &j;                           \
-            if (k < nc && (!best || less(&c[k], best))) best = &c[k], from = &k;                           \
-            (*from)++;                                                                                     \
-            if (o && !less(&out[o - 1], best))                                                             \
-                sum(&out[o - 1], best);                                                                    \
+        while (i < na && j < nb && k < nc) {                                                               \
+            uint64_t ka = key(&a[i]), kb = key(&b[j]), kc = key(&c[k]);                                    \
+            if (ka <= kb && ka <= kc)                                                                      \
+                NAME##_put(out, &o, &a[i++]);                                                              \
+            else if (kb <= kc)                                                                             \
+                NAME##_put(out, &o, &b[j++]);                                                              \
             else                                                                                           \
-                out[o++] = *best;                                                                          \
+                NAME##_put(out, &o, &c[k++]);                                                              \
         }                                                                                                  \
+        /* the two runs left as x and y */                                                                 \
+        const T *x = a, *y = b;                                                                            \
+        uint32_t ix = i, nx = na, iy = j, ny = nb;                                                         \
+        if (i == na)                                                                                       \
+            x = c, ix = k, nx = nc;                                                                        \
+        else if (j == nb)                                                                                  \
+            y = c, iy = k, ny = nc;                                                                        \
+        while (ix < nx && iy < ny) {                                                                       \
+            if (key(&x[ix]) <= key(&y[iy]))                                                                \
+                NAME##_put(out, &o, &x[ix++]);                                                             \
+            else                                                                                           \
+                NAME##_put(out, &o, &y[iy++]);                                                             \
+        }                                                                                                  \
+        if (iy < ny) x = y, ix = iy, nx = ny;                                                              \
+        while (ix < nx) NAME##_put(out, &o, &x[ix++]);                                                     \
         *n = o;                                                                                            \
         return true;                                                                                       \
     }
 
-DEFINE_MERGE3(merge_states, slog_summ_state, state_less, state_sum)
-DEFINE_MERGE3(merge_msgs, slog_summ_msg, msg_less, msg_sum)
+static inline uint64_t state_key(const slog_summ_state *r)
+{
+    return (uint64_t)r->timeline << 32 | r->category;
+}
+
+static inline uint64_t msg_key_of(const slog_summ_msg *r)
+{
+    return (uint64_t)r->sender << 32 | r->receiver;
+}
+
+DEFINE_MERGE3(merge_states, slog_summ_state, state_key, state_sum)
+DEFINE_MERGE3(merge_msgs, slog_summ_msg, msg_key_of, msg_sum)
 
 /* What close_summ leaves where it is for combine() to merge: the right
  * child's rows (still in s->child_*[1]) and the node's own (c_*). */
@@ -988,6 +1027,21 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
     /* The children's rows, each side's sorted (the encoding's order):
      * combine() merges them rather than sorting them again. */
     uint32_t st_cut[2] = {0, 0}, msg_cut[2] = {0, 0};
+    s->blob.len = 0;
+    if (level && !n && s->child_blob[0].len && !s->child_blob[1].len && !s->n_st && !s->n_msg && !s->n_ext &&
+        !s->n_child_st[0] && !s->n_child_msg[0] && !s->n_child_ext[0] && !s->n_child_st[1] && !s->n_child_msg[1] &&
+        !s->n_child_ext[1]) {
+        /* One child, held encoded from the node's start, and no records:
+         * the node's summary is the child's, bytes and all (the flag its
+         * own: slog_summ_merge_child gathers it). */
+        slog_buf b = s->blob;
+        s->blob = s->child_blob[0];
+        s->child_blob[0] = b;
+        s->child_blob[0].len = 0;
+        s->blob.data[16] = s->unresolved ? 1 : 0;
+        memcpy(s->blob_n, s->child_blob_n[0], sizeof s->blob_n);
+        return;
+    }
     bool runs = !s->n_st && !s->n_msg;
     rows_in in = {.st = runs, .msg = runs};
     for (unsigned side = 0; side < 2; side++) {
@@ -1171,12 +1225,18 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         if (s->n_ext > 1) /* base may be NULL when empty */
             qsort(s->ext, s->n_ext, sizeof *s->ext, cmp_ext);
     }
-    /* top_ns from the combined rows; both are sorted by timeline. */
-    for (uint32_t k = 0; k < s->n_ext; k++) s->ext[k].top_ns = 0;
-    for (uint32_t i = 0, k = 0; i < s->n_st; i++) {
-        while (k < s->n_ext && s->ext[k].timeline < s->st[i].timeline) k++;
-        if (k < s->n_ext && s->ext[k].timeline == s->st[i].timeline)
-            s->ext[k].top_ns += s->st[i].incl_ns - s->st[i].child_ns;
+    /* top_ns from the combined rows; both are sorted by timeline, so a
+     * timeline's rows are summed in a run and stored once (through s, the
+     * compiler read every array and count again at each row). */
+    slog_summ_ext *ext = s->ext;
+    const slog_summ_state *st = s->st;
+    uint32_t n_ext = s->n_ext, n_st = s->n_st;
+    for (uint32_t i = 0, k = 0; k < n_ext; k++) {
+        uint32_t t = ext[k].timeline;
+        uint64_t top = 0;
+        while (i < n_st && st[i].timeline < t) i++;
+        for (; i < n_st && st[i].timeline == t; i++) top += st[i].incl_ns - st[i].child_ns;
+        ext[k].top_ns = top;
     }
 }
 
@@ -1188,23 +1248,53 @@ void slog_summ_close(slog_summ *s, slog_summ_scratch *x, uint32_t level, const u
     slog_summ_scratch_free(&own);
 }
 
-void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index, int64_t lo,
-                           int64_t hi, bool encode_left)
+/* slog_summ_merge_child's, encoded the one given (NULL: c's). */
+static void merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index, int64_t lo,
+                        int64_t hi, bool encode_left, const slog_buf *encoded)
 {
     if (c->failed) p->failed = true;
     if (c->unresolved) p->unresolved = true;
     p->n_child_st[side] = p->n_child_msg[side] = p->n_child_ext[side] = 0;
-    if (encode_left && side == 0) {
+    if (c->blob.len) {
+        /* encoded from c's start, as the parent reads a child's bytes */
+        slog_buf b = p->child_blob[side];
+        p->child_blob[side] = c->blob;
+        c->blob = b;
+        memcpy(p->child_blob_n[side], c->blob_n, sizeof c->blob_n);
+        p->child_index[side] = index;
+        p->child_lo[side] = lo;
+        p->child_hi[side] = hi;
+    } else if (encode_left && side == 0) {
         /* A left child's parent waits for its sibling, so that an open
          * node on every level of every block's tree holds a left child's
          * rows: encoded, a fifth of their memory (held decoded, the
          * writer's memory grew with the trace's length). */
-        uint8_t fixed[16] = {0};
-        fixed[0] = (uint8_t)level;
-        put_u64le(fixed + 8, index);
-        p->child_blob[side].len = 0;
-        slog_summ_encode(c, fixed, lo, &p->child_blob[side]);
+        slog_buf *blob = &p->child_blob[side];
+        blob->len = 0;
+        if (encoded) {
+            /* room for its bytes only: grown by doubling, a held
+             * summary's room was up to twice its bytes */
+            size_t need = encoded->len;
+            if (blob->cap < need || blob->cap / 2 > need) {
+                free(blob->data);
+                blob->data = malloc(need);
+                blob->cap = blob->data ? need : 0;
+                if (!blob->data) blob->failed = true;
+            }
+            if (blob->data) {
+                memcpy(blob->data, encoded->data, encoded->len);
+                blob->len = encoded->len;
+            }
+        } else {
+            uint8_t fixed[16] = {0};
+            fixed[0] = (uint8_t)level;
+            put_u64le(fixed + 8, index);
+            slog_summ_encode(c, fixed, lo, &p->child_blob[side]);
+        }
         if (p->child_blob[side].failed) p->failed = true;
+        p->child_blob_n[side][0] = c->n_st;
+        p->child_blob_n[side][1] = c->n_ext;
+        p->child_blob_n[side][2] = c->n_msg;
         p->child_index[side] = index;
         p->child_lo[side] = lo;
         p->child_hi[side] = hi;
@@ -1224,9 +1314,22 @@ void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t l
     slog_summ_free(c);
 }
 
+void slog_summ_merge_child(slog_summ *p, slog_summ *c, unsigned side, uint32_t level, uint64_t index, int64_t lo,
+                           int64_t hi, bool encode_left)
+{
+    merge_child(p, c, side, level, index, lo, hi, encode_left, NULL);
+}
+
+void slog_summ_merge_left_encoded(slog_summ *p, slog_summ *c, uint32_t level, uint64_t index, int64_t lo, int64_t hi,
+                                  const slog_buf *encoded)
+{
+    merge_child(p, c, 0, level, index, lo, hi, true, encoded);
+}
+
 uint64_t slog_summ_estimate(const slog_summ *s)
 {
     /* the smallest varints: a byte per field */
+    if (s->blob.len) return 20 + 7ull * s->blob_n[0] + 6ull * s->blob_n[1] + 6ull * s->blob_n[2];
     return 20 + 7ull * s->n_st + 6ull * s->n_ext + 6ull * s->n_msg;
 }
 
@@ -1242,6 +1345,13 @@ uint64_t slog_summ_estimate(const slog_summ *s)
 
 void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, slog_buf *out)
 {
+    if (s->blob.len) {
+        if (!buf_reserve(out, s->blob.len)) return;
+        memcpy(out->data + out->len, fixed, 16);
+        memcpy(out->data + out->len + 16, s->blob.data + 16, s->blob.len - 16);
+        out->len += s->blob.len;
+        return;
+    }
     if (!buf_reserve(out, 16 + 1 + 10)) return;
     uint8_t *p = out->data + out->len;
     memcpy(p, fixed, 16);

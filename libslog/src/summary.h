@@ -55,6 +55,15 @@ typedef struct slog_summ {
     slog_summ_ext *child_ext[2];
     uint32_t n_child_ext[2], cap_child_ext[2];
     slog_buf child_blob[2];
+    uint32_t child_blob_n[2][3]; /* its rows: states, extents, messages */
+    /* After slog_summ_close, where the node's only child was held encoded
+     * and it has no records of its own: its summary, which is that child's,
+     * left encoded (its rows not made: n_st, n_ext and n_msg 0; blob_n
+     * counts them). A chain of such nodes (a tree's levels above a trace's
+     * busy stretch) decoded, merged and encoded the same rows again at
+     * every level. */
+    slog_buf blob;
+    uint32_t blob_n[3];
     uint64_t child_index[2];
     int64_t child_lo[2], child_hi[2];
     bool unresolved; /* a state of the subtree nests part of a child's
@@ -109,10 +118,17 @@ void slog_summ_close(slog_summ *s, slog_summ_scratch *x, uint32_t level, const u
 /* Hand closed child (0 left, 1 right; at level, index, over [lo, hi)) to
  * its parent: its rows and extents move to the parent, or a left child's
  * are encoded there if encode_left (the writer's open nodes hold them
- * long); the rest of the child is freed. */
+ * long), or a summary left encoded (blob) goes there as it is; the rest of
+ * the child is freed. */
 void slog_summ_merge_child(slog_summ *parent, slog_summ *child, unsigned side, uint32_t level, uint64_t index,
                            int64_t lo, int64_t hi, bool encode_left);
-/* The encoded body of a closed summary (16 fixed bytes given), appended
+/* The same for a left child (encode_left) whose summary the caller has
+ * encoded already (slog_summ_encode, any fixed bytes): its bytes copied,
+ * not made again. */
+void slog_summ_merge_left_encoded(slog_summ *parent, slog_summ *child, uint32_t level, uint64_t index, int64_t lo,
+                                  int64_t hi, const slog_buf *encoded);
+/* The encoded body of a closed summary (16 fixed bytes given; lo: the
+ * node's start, which a summary left encoded was encoded from), appended
  * to out. */
 void slog_summ_encode(const slog_summ *s, const uint8_t fixed[16], int64_t lo, slog_buf *out);
 /* Bytes slog_summ_encode would write, estimated from below. */

@@ -58,6 +58,7 @@
 /* Times are below 2^62: a node reaching past it never ends before a
  * drawable still to come, and only finish writes it. */
 #define TIME_LIMIT                 ((int64_t)1 << 62)
+#define LEAF_DIRECT_MAX            (1u << 20) /* 4 MiB */
 
 typedef struct open_node {
     uint64_t index;
@@ -149,6 +150,7 @@ struct slog_writer {
     int *summ_bytes_field; /* per category: its first BYTES field, or -1 */
     uint32_t n_summ_cats;
     slog_summ_scratch summ_scratch; /* reused by every node's summary */
+    slog_buf summ_enc;              /* the last node's encoded summary, if it was encoded */
 };
 
 static tree *tree_new(const slog_writer *w, uint32_t id);
@@ -321,6 +323,10 @@ slog_status slog_writer_open(slog_writer **out, const char *path, const slog_wri
     w->shift = w->opt.leaf_shift;
     prev_init(&w->leaf_prev, w->opt.preview_bins);
     w->leaf_prev.first_rows = 16; /* a batch sees a lane of ranks, not all */
+    /* One accumulator, not one per open level: a direct table of up to
+     * LEAF_DIRECT_MAX cells (a lane of thousands of ranks), where a tree
+     * node's default would hash every row of such a batch. */
+    w->leaf_prev.direct_max = LEAF_DIRECT_MAX;
     w->t_min = INT64_MAX;
     w->t_max = INT64_MIN;
     w->min_hi = INT64_MAX;
@@ -717,8 +723,12 @@ static bool summary_pays(const slog_writer *w, uint64_t size, uint64_t n_subtree
 
 /* Node n's summary (summary.h): made for every node of a block's tree,
  * written after its node and preview blocks where it pays (the same
- * budget as previews, docs/FORMAT.md "Summary block"); *size 0 if not. */
-static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, const uint8_t fixed[16], uint32_t *size)
+ * budget as previews, docs/FORMAT.md "Summary block"); *size 0 if not.
+ * Encoded into w->summ_enc where it may pay, or for a left child (left):
+ * its parent holds it so, copied to the bytes' size (encoded there, it
+ * grew its room by doubling). */
+static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, const uint8_t fixed[16], bool left,
+                               uint32_t *size)
 {
     *size = 0;
     if (w->n_summ_cats != w->n_cats) {
@@ -735,21 +745,16 @@ static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, con
     slog_summ_cats cats = {w->n_cats, w->cat_is_state, w->summ_bytes_field};
     slog_summ_close(&n->summ, &w->summ_scratch, level, n->body.data, n->body.len, n->n_drawables, n->lo, n->hi, &cats);
     if (n->summ.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
-    if (!summary_pays(w, slog_summ_estimate(&n->summ), n->n_subtree)) return SLOG_OK;
-    slog_buf b = {0};
-    slog_summ_encode(&n->summ, fixed, n->lo, &b);
-    if (b.failed) {
-        buf_free(&b);
-        return fail(w, SLOG_ERR_NOMEM, "%s", "summary block");
-    }
-    slog_status st = SLOG_OK;
-    if (summary_pays(w, b.len, n->n_subtree)) {
-        uint32_t crc;
-        st = put_block(w, SLOG_TAG_SUMMARY, b.data, b.len, NULL, 0, &crc);
-        *size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + b.len);
-    }
-    buf_free(&b);
-    return st;
+    slog_buf *b = &w->summ_enc;
+    b->len = 0;
+    bool may_pay = summary_pays(w, slog_summ_estimate(&n->summ), n->n_subtree);
+    if (!may_pay && !left) return SLOG_OK;
+    slog_summ_encode(&n->summ, fixed, n->lo, b);
+    if (b->failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary block");
+    if (!may_pay || !summary_pays(w, b->len, n->n_subtree)) return SLOG_OK;
+    uint32_t crc;
+    *size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + b->len);
+    return put_block(w, SLOG_TAG_SUMMARY, b->data, b->len, NULL, 0, &crc);
 }
 
 /* Write the first open node of level L of t (a block's: its records; and
@@ -791,7 +796,7 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
     uint32_t prev_size, prev_crc;
     if ((st = put_preview(w, t, level, n, fixed, &prev_off, &prev_size, &prev_crc))) return st;
     uint32_t summ_size = 0;
-    if (!overview && (st = put_summary(w, level, n, fixed, &summ_size))) return st;
+    if (!overview && (st = put_summary(w, level, n, fixed, !is_root && !(n->index & 1), &summ_size))) return st;
     if ((st = spill_dirent(w, t, level, n, node_off, node_size, node_crc, prev_off, prev_size, prev_crc, summ_size)))
         return st;
     if (overview) {
@@ -806,7 +811,10 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
         if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
-        if (!overview)
+        /* a left child's summary, encoded above */
+        if (!overview && !(n->index & 1) && w->summ_enc.len)
+            slog_summ_merge_left_encoded(&p->summ, &n->summ, level, n->index, n->lo, n->hi, &w->summ_enc);
+        else if (!overview)
             slog_summ_merge_child(&p->summ, &n->summ, (unsigned)(n->index & 1), level, n->index, n->lo, n->hi, true);
     }
     /* A node of the overview above its base keeps a row for nearly every
@@ -1552,6 +1560,7 @@ void slog_writer_abort(slog_writer *w)
     free(w->cat_is_state);
     free(w->summ_bytes_field);
     slog_summ_scratch_free(&w->summ_scratch);
+    buf_free(&w->summ_enc);
     for (uint32_t i = 0; i < w->n_tls; i++) {
         free((char *)w->tls[i].t.label);
         free((char *)w->tls[i].t.group);

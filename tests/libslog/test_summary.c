@@ -2,7 +2,9 @@
 /* test_summary.c - a node summary is the same whichever way its children's
  * rows reach it (summary.c, slog_summ_merge_child): moved as they are (the
  * reader's summary check), or a left child's encoded and decoded again
- * (the writer's), with a scratch kept from node to node or none. Random
+ * (by the summary or, as the writer does, by the caller), with a scratch
+ * kept from node to node or none; a node with one such child and no
+ * records of its own keeps its summary encoded. Random
  * trees of nodes holding the records the writer
  * would place there (states nested, overlapping and of zero length,
  * arrows both ways with and without a size, events), each node's summary
@@ -24,7 +26,7 @@
 #define SHIFT    8 /* leaves 2^SHIFT ns wide */
 #define LEVELS   6
 #define MAX_CATS 6
-#define N_MODES  3
+#define N_MODES  4
 
 typedef struct tree_in {
     slog_buf body[LEVELS][1u << LEVELS];
@@ -36,21 +38,35 @@ typedef struct out {
     slog_buf enc[LEVELS][1u << LEVELS];
 } out;
 
+static unsigned long n_kept_encoded; /* summaries left encoded (summary.h, blob) */
+
 static void node_summary(const tree_in *in, uint32_t level, uint64_t index, slog_summ *s, slog_summ_scratch *x,
-                         bool encode_left, const slog_summ_cats *cats, out *o)
+                         int mode, const slog_summ_cats *cats, out *o)
 {
     for (unsigned side = 0; level > 0 && side < 2; side++) {
         uint64_t ci = index * 2 + side;
         slog_summ c;
         memset(&c, 0, sizeof c);
-        node_summary(in, level - 1, ci, &c, x, encode_left, cats, o);
+        node_summary(in, level - 1, ci, &c, x, mode, cats, o);
         int64_t clo = (int64_t)(ci << (SHIFT + level - 1)), chi = (int64_t)((ci + 1) << (SHIFT + level - 1));
-        slog_summ_merge_child(s, &c, side, level - 1, ci, clo, chi, encode_left);
+        if (mode == 3 && side == 0) {
+            /* the writer's: encoded for the file (other fixed bytes),
+             * those bytes handed over */
+            uint8_t fixed[16] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+            slog_buf e = {0};
+            slog_summ_encode(&c, fixed, clo, &e);
+            CHECK(!e.failed);
+            slog_summ_merge_left_encoded(s, &c, level - 1, ci, clo, chi, &e);
+            buf_free(&e);
+        } else {
+            slog_summ_merge_child(s, &c, side, level - 1, ci, clo, chi, mode > 0);
+        }
     }
     int64_t lo = (int64_t)(index << (SHIFT + level)), hi = (int64_t)((index + 1) << (SHIFT + level));
     const slog_buf *b = &in->body[level][index];
     slog_summ_close(s, x, level, b->data, b->len, in->n[level][index], lo, hi, cats);
     CHECK(!s->failed);
+    if (s->blob.len) n_kept_encoded++;
     uint8_t fixed[16] = {0};
     fixed[0] = (uint8_t)level;
     slog_summ_encode(s, fixed, lo, &o->enc[level][index]);
@@ -104,8 +120,8 @@ static void run(uint64_t seed)
         in->n[level][index]++;
     }
     /* 0: rows moved, no scratch (the reader's check); 1: left children
-     * encoded, a scratch (the writer's); 2: left children encoded, no
-     * scratch */
+     * encoded, a scratch; 2: left children encoded, no scratch; 3: left
+     * children encoded by the caller, a scratch (the writer's) */
     out *o = calloc(N_MODES, sizeof *o);
     CHECK(o);
     for (int mode = 0; mode < N_MODES; mode++) {
@@ -113,7 +129,7 @@ static void run(uint64_t seed)
         memset(&x, 0, sizeof x);
         slog_summ root;
         memset(&root, 0, sizeof root);
-        node_summary(in, LEVELS - 1, 0, &root, mode == 1 ? &x : NULL, mode > 0, &cats, &o[mode]);
+        node_summary(in, LEVELS - 1, 0, &root, mode == 1 || mode == 3 ? &x : NULL, mode, &cats, &o[mode]);
         slog_summ_free(&root);
         slog_summ_scratch_free(&x);
     }
@@ -276,6 +292,7 @@ int main(int argc, char **argv)
     } else {
         unsigned n = t_under_valgrind() ? 10 : 300;
         for (unsigned i = 1; i <= n; i++) run(i);
+        CHECKF(n_kept_encoded > 0, "no summary was left encoded in %u trees", n);
         for (unsigned i = 1; i <= n / 10; i++) pairs(i);
         for (unsigned i = 1; i <= 10 * n; i++) garbage(i);
     }
