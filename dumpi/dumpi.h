@@ -215,10 +215,12 @@ int dumpi_file_next(dumpi_file *f, dumpi_call *call, dumpi_error *err);
  * is undefined. The same records and the same errors as dumpi_file_next(). */
 int dumpi_file_next_times(dumpi_file *f, dumpi_call *call, dumpi_error *err);
 /* Hints for a caller that decodes a few records from each of many files
- * in turn: fetch into the cache what dumpi_file_next() reads of f itself,
- * and (once that is in) the bytes of f's next record. Neither changes f. */
+ * in turn: fetch into the cache what dumpi_file_next() reads of f itself;
+ * where the bytes of f's next record are (NULL when they are not read
+ * yet), valid until f is read again, for the caller to keep and fetch
+ * from without reading f. Neither changes f. */
 void dumpi_file_prefetch_state(const dumpi_file *f);
-void dumpi_file_prefetch_next(const dumpi_file *f);
+const void *dumpi_file_next_bytes(const dumpi_file *f);
 
 /* Read on until a record whose label is in the set (labels[label] != 0,
  * DUMPI_N_LABELS entries), reading at most *budget records (*budget is
@@ -312,7 +314,8 @@ int64_t dumpi_call_int(const dumpi_call *c, int idx);
 const int32_t *dumpi_call_int_array(const dumpi_call *c, int idx, int32_t *n);
 /* A copy of c that owns its arrays and strings (the decoder's are valid
  * only until its next record), in one block: free() it. NULL when out of
- * memory. */
+ * memory. It holds the arguments c's function has, not the whole args
+ * array: use it through the pointer, never copy it as a struct. */
 dumpi_call *dumpi_call_clone(const dumpi_call *c);
 /* 2-D int array (Group_range_incl "ranges"): *n rows. */
 const dumpi_int_row *dumpi_call_int_array_2d(const dumpi_call *c, int idx, int32_t *n);

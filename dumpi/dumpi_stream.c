@@ -35,10 +35,10 @@ void *dumpi_arena_grow(dumpi_arena *a, size_t n) {
   /* Next kept chunk if big enough, else a new one after the current. */
   while (c && c->next) {
     c = c->next;
-    c->used = 0;
     if (c->cap >= n) {
       a->cur = c;
-      c->used = n;
+      a->used = n;
+      a->cap = c->cap;
       return c->data;
     }
   }
@@ -48,19 +48,23 @@ void *dumpi_arena_grow(dumpi_arena *a, size_t n) {
   dumpi_arena_chunk *nc = malloc(sizeof *nc + cap);
   if (!nc) return NULL;
   nc->cap = cap;
-  nc->used = n;
   nc->next = NULL;
-  if (c)
+  if (c) {
     c->next = nc;
-  else
+  } else {
     a->head = nc;
+    a->head_cap = cap;
+  }
   a->cur = nc;
+  a->used = n;
+  a->cap = cap;
   return nc->data;
 }
 
 void dumpi_arena_reset(dumpi_arena *a) {
   a->cur = a->head;
-  if (a->head) a->head->used = 0;
+  a->used = 0;
+  a->cap = a->head_cap;
 }
 
 void dumpi_arena_free(dumpi_arena *a) {
@@ -71,6 +75,7 @@ void dumpi_arena_free(dumpi_arena *a) {
     c = next;
   }
   a->head = a->cur = NULL;
+  a->used = a->cap = a->head_cap = 0;
 }
 
 /* ---- decoding ---------------------------------------------------------- */
@@ -669,12 +674,13 @@ int dumpi_file_next_times(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
 }
 
 void dumpi_file_prefetch_state(const dumpi_file *f) {
-  for (const char *p = (const char *)&f->cpu_bias; p < (const char *)&f->arena; p += 64) __builtin_prefetch(p);
-  __builtin_prefetch((const char *)&f->arena - 1);
+  for (const char *p = (const char *)&f->cpu_bias; p < (const char *)(&f->arena + 1); p += 64) __builtin_prefetch(p);
+  __builtin_prefetch((const char *)(&f->arena + 1) - 1);
 }
 
-void dumpi_file_prefetch_next(const dumpi_file *f) {
-  if (f->pos >= f->win_off && f->pos < f->win_off + f->win_len) __builtin_prefetch(f->win + (f->pos - f->win_off));
+const void *dumpi_file_next_bytes(const dumpi_file *f) {
+  return f->state == 0 && f->pos >= f->win_off && f->pos < f->win_off + f->win_len ? f->win + (f->pos - f->win_off)
+                                                                                   : NULL;
 }
 
 int dumpi_file_find(dumpi_file *f, const uint8_t *labels, int *budget, dumpi_call *c, dumpi_error *err) {
@@ -1080,14 +1086,20 @@ static void cl_call(cloner *k, dumpi_call *c) {
 }
 
 dumpi_call *dumpi_call_clone(const dumpi_call *c) {
-  dumpi_call probe = *c;
-  cloner k = {NULL, sizeof(dumpi_call)};
+  /* Only the arguments the function has: a record's struct is mostly
+   * room for the longest argument list, and copying all of it read (and
+   * wrote) cache lines no one looks at. */
+  int n_args = c->fn->n_args < DUMPI_MAX_ARGS ? c->fn->n_args : DUMPI_MAX_ARGS;
+  size_t head = offsetof(dumpi_call, args) + (size_t)n_args * sizeof(dumpi_value);
+  dumpi_call probe;
+  memcpy(&probe, c, head);
+  cloner k = {NULL, head};
   cl_call(&k, &probe);
   uint8_t *block = malloc(k.used);
   if (!block) return NULL;
   dumpi_call *copy = (dumpi_call *)block;
-  *copy = *c;
-  k = (cloner){block, sizeof(dumpi_call)};
+  memcpy(copy, c, head);
+  k = (cloner){block, head};
   cl_call(&k, copy);
   return copy;
 }
