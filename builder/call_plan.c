@@ -325,14 +325,19 @@ bool call_poll_failed(const dumpi_call *c, const fn_plan *p)
 void call_state_info(const fn_plan *p, const type_sizes *ts, const comm_view *cv, const dumpi_call *c,
                      const dumpi_completions *dc, int64_t bytes, int64_t *info)
 {
-    for (uint32_t i = 0; i < p->n_plain; i++) {
-        const dumpi_value *v = &c->args[p->plain_arg[i]];
-        info[p->plain_slot[i]] = v->present ? v->i : SLOG_INFO_UNKNOWN;
+    /* Through locals: info's stores could alias the plan's bytes, and the
+     * plan's fields were read again after each one. */
+    const uint32_t n_plain = p->n_plain, n_computed = p->n_computed;
+    const uint8_t *plain_arg = p->plain_arg, *plain_slot = p->plain_slot;
+    const dumpi_value *args = c->args;
+    for (uint32_t i = 0; i < n_plain; i++) {
+        const dumpi_value *v = &args[plain_arg[i]];
+        info[plain_slot[i]] = v->present ? v->i : SLOG_INFO_UNKNOWN;
     }
-    if (!p->n_computed) return;
+    if (!n_computed) return;
     int64_t sent = SLOG_INFO_UNKNOWN, received = SLOG_INFO_UNKNOWN;
     if (p->volume.sent) volume_of(&p->volume, &p->a, ts, cv, c, &sent, &received);
-    for (uint32_t i = 0; i < p->n_computed; i++) {
+    for (uint32_t i = 0; i < n_computed; i++) {
         uint32_t k = p->computed_slot[i];
         int64_t v = SLOG_INFO_UNKNOWN;
         switch (p->fields[k]) {
