@@ -109,6 +109,8 @@ typedef struct reader {
  * not reach the end of the stream yet; dumpi_file_next widens it and
  * decodes the record again. */
 #define WINDOW_SHORT 2 /* distinct from 1 (record) and 0 (end) */
+/* decode_general(): the argument is not on the stream (not an error). */
+#define ARG_ABSENT   3
 
 /* A read that would run past the window: WINDOW_SHORT while the bytes are
  * in the stream. Past the stream, with no index the file was cut (rank
@@ -319,7 +321,6 @@ static inline __attribute__((always_inline)) int read_scalar(reader *r, uint64_t
   NEED(r, op_width[op]);
   v->i = scalar_at(r->p, 64u - 8u * op_width[op], op == OP_U8);
   r->p += op_width[op];
-  v->present = 1;
   v->p = NULL;
   return DUMPI_OK;
 }
@@ -387,7 +388,6 @@ void dumpi_stream_init(void) {
 /* Every argument that is not a plain scalar. */
 static inline __attribute__((always_inline)) int decode_general(reader *r, uint64_t record, const dumpi_arg_info *a,
                                                                 uint8_t mask, dumpi_value *v) {
-  v->present = 1;
   v->p = NULL;
   switch ((dumpi_arg_type)a->type) {
   case DUMPI_ARG_INT:
@@ -422,9 +422,8 @@ static inline __attribute__((always_inline)) int decode_general(reader *r, uint6
   case DUMPI_ARG_STATUS:
   case DUMPI_ARG_STATUS_ARRAY:
     if (!(mask & DUMPI_MASK_STATUS)) {
-      v->present = 0;
       v->i = 0;
-      return DUMPI_OK;
+      return ARG_ABSENT;
     }
     return read_statuses(r, record, v);
   case DUMPI_ARG_INT_ARRAY:
@@ -699,7 +698,6 @@ static inline const uint8_t *read_scalar_run(const scalar_run *run, const uint8_
   for (int i = 0; i < run->n; i++) {
     dumpi_value *v = &args[i];
     v->i = scalar_at(p, run->shift[i], (run->zero_extend >> i) & 1);
-    v->present = 1;
     v->p = NULL;
     p += run->width[i];
   }
@@ -789,6 +787,7 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     c->wall_stop += f->wall_offset;
     c->n_perf = 0;
     c->perf_in = c->perf_out = NULL;
+    c->present = (uint16_t)((1u << run->n) - 1);
     if (skim) {
       p = r.p + run->bytes;
     } else {
@@ -850,6 +849,7 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     c->perf_out = n ? pv + n : NULL;
   }
   int i = 0;
+  uint32_t present = (1u << run->n) - 1; /* c->present, kept at the end */
   if (run->n) {
     NEED_OR_FAIL(run->bytes);
     r.p = read_scalar_run(run, r.p, c->args);
@@ -871,26 +871,15 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     case OP_S8: rc = read_scalar(&r, record, OP_S8, v); goto scalar_read;
     case OP_U8: rc = read_scalar(&r, record, OP_U8, v); goto scalar_read;
     /* arrays and statuses with no flag to test: their readers at once */
-    case OP_A32:
-      v->present = 1;
-      rc = skim ? skip_array(&r, record, 4, v) : read_int_array(&r, record, 4, 1, v);
-      goto scalar_read;
-    case OP_A16:
-      v->present = 1;
-      rc = skim ? skip_array(&r, record, 2, v) : read_int_array(&r, record, 2, 1, v);
-      goto scalar_read;
-    case OP_A8:
-      v->present = 1;
-      rc = skim ? skip_array(&r, record, 1, v) : read_int_array(&r, record, 1, 0, v);
-      goto scalar_read;
+    case OP_A32: rc = skim ? skip_array(&r, record, 4, v) : read_int_array(&r, record, 4, 1, v); goto scalar_read;
+    case OP_A16: rc = skim ? skip_array(&r, record, 2, v) : read_int_array(&r, record, 2, 1, v); goto scalar_read;
+    case OP_A8: rc = skim ? skip_array(&r, record, 1, v) : read_int_array(&r, record, 1, 0, v); goto scalar_read;
     case OP_STATUS:
       v->p = NULL;
       if (!(mask & DUMPI_MASK_STATUS)) {
-        v->present = 0;
         v->i = 0;
         continue;
       }
-      v->present = 1;
       rc = skim ? skip_array(&r, record, f->status_has_tag ? 14 : 10, v) : read_statuses(&r, record, v);
       goto scalar_read;
     default: break; /* OP_GENERAL */
@@ -898,7 +887,6 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     const dumpi_arg_info *a = &fn->args[i];
     if (a->flags & special) { /* rare: most arguments skip both tests */
       if ((a->flags & DUMPI_ARGF_ROOT_ONLY) && c->args[fn->i_rank].i != c->args[fn->i_root].i) {
-        v->present = 0;
         v->i = 0;
         v->p = NULL;
         continue;
@@ -911,20 +899,23 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
         int32_t *one = dumpi_arena_alloc(&f->arena, sizeof *one);
         if (!one) return fail(f, err, NOMEM(&r));
         *one = (int32_t)rd32(&r);
-        v->present = 1;
         v->i = 1;
         v->p = one;
+        present |= 1u << i;
         continue;
       }
     }
     /* OP_GENERAL: a flagged argument may still be a scalar */
     int op = a->flags ? op_of_type(a->type) : OP_GENERAL;
     rc = op != OP_GENERAL ? read_scalar(&r, record, op, v) : decode_general(&r, record, a, mask, v);
+    if (rc == ARG_ABSENT) continue;
   scalar_read:
     if (rc) return rc == WINDOW_SHORT ? rc : fail(f, err, rc);
+    present |= 1u << i;
   }
 args_done:
 #undef NEED_OR_FAIL
+  c->present = (uint16_t)present;
   f->wall_wrap = wall_wrap;
   f->cpu_wrap = cpu_wrap;
   f->pos = f->win_off + (uint64_t)(r.p - f->win);
@@ -935,7 +926,7 @@ args_done:
 /* ---- call accessors ---------------------------------------------------- */
 
 static const dumpi_value *arg(const dumpi_call *c, int idx) {
-  if (!c || !c->fn || idx < 0 || idx >= c->fn->n_args || !c->args[idx].present) return NULL;
+  if (!c || !c->fn || idx < 0 || idx >= c->fn->n_args || !dumpi_arg_present(c, idx)) return NULL;
   return &c->args[idx];
 }
 
@@ -1053,7 +1044,7 @@ static void cl_call(cloner *k, dumpi_call *c) {
   }
   for (int i = 0; i < c->fn->n_args; i++) {
     dumpi_value *v = &c->args[i];
-    if (!v->present || !v->p) continue;
+    if (!dumpi_arg_present(c, i) || !v->p) continue;
     size_t n = (size_t)v->i;
     switch ((dumpi_arg_type)c->fn->args[i].type) {
     case DUMPI_ARG_STATUS:
