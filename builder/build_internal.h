@@ -99,7 +99,6 @@ typedef enum rank_state {
 
 typedef struct rank_in {
     dumpi_file *f;
-    const void *next_at;     /* f's next record's bytes, NULL: unknown (lane_run) */
     const type_sizes *types; /* f's, shared (builder's type_tables) */
     dumpi_call head;
     uint32_t rank;

@@ -215,24 +215,23 @@ static void lane_record(builder *b, rank_in *r, const slab *s, slog_batch *batch
 
 /* With thousands of ranks a slab holds a record or two of each rank it
  * holds any of, and every rank's state, decoder and window missed the
- * cache. So they are fetched ahead, in two steps each two ranks long:
- * four ranks ahead the rank's own state; two ahead, from what that
- * fetched (its file and where its next record's bytes are, kept by its
- * last visit), its decoder's state and its next record's bytes, neither
- * waiting for the other. */
+ * cache, each miss waiting for the one before it. So they are fetched in
+ * steps, each reading only what the step before fetched a rank earlier:
+ * three ranks ahead the rank's own state, two ahead its decoder's, one
+ * ahead its next record's bytes. */
 static inline void prefetch_ahead(const builder *b, const lane *ln, uint32_t j, uint32_t n_due)
 {
-    if (j + 4 < n_due) {
-        const char *p = (const char *)&b->ranks[ln->first + ln->due[j + 4]];
+    if (j + 3 < n_due) {
+        const char *p = (const char *)&b->ranks[ln->first + ln->due[j + 3]];
         for (size_t o = 0; o < sizeof(rank_in); o += 64) __builtin_prefetch(p + o);
     }
     if (j + 2 < n_due) {
         const rank_in *r = &b->ranks[ln->first + ln->due[j + 2]];
         if (r->f) dumpi_file_prefetch_state(r->f);
-        if (r->next_at) {
-            __builtin_prefetch(r->next_at);
-            __builtin_prefetch((const char *)r->next_at + 63);
-        }
+    }
+    if (j + 1 < n_due) {
+        const rank_in *r = &b->ranks[ln->first + ln->due[j + 1]];
+        if (r->f && r->state == RANK_READING) dumpi_file_prefetch_next(r->f);
     }
 }
 
@@ -289,7 +288,6 @@ __attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s)
         }
         /* For the progress bar, once a slab: it reads them on another
          * thread. (A rank that ended set pos to its file's size.) */
-        r->next_at = r->state == RANK_READING ? dumpi_file_next_bytes(r->f) : NULL;
         if (r->state == RANK_READING) atomic_store_explicit(&r->pos, r->head.offset, memory_order_relaxed);
         atomic_store_explicit(&r->calls_done, r->n_calls, memory_order_relaxed);
     }

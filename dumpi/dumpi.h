@@ -224,12 +224,10 @@ int dumpi_file_next(dumpi_file *f, dumpi_call *call, dumpi_error *err);
  * is undefined. The same records and the same errors as dumpi_file_next(). */
 int dumpi_file_next_times(dumpi_file *f, dumpi_call *call, dumpi_error *err);
 /* Hints for a caller that decodes a few records from each of many files
- * in turn: fetch into the cache what dumpi_file_next() reads of f itself;
- * where the bytes of f's next record are (NULL when they are not read
- * yet), valid until f is read again, for the caller to keep and fetch
- * from without reading f. Neither changes f. */
+ * in turn: fetch into the cache what dumpi_file_next() reads of f itself,
+ * and (once that is in) the bytes of f's next record. Neither changes f. */
 void dumpi_file_prefetch_state(const dumpi_file *f);
-const void *dumpi_file_next_bytes(const dumpi_file *f);
+void dumpi_file_prefetch_next(const dumpi_file *f);
 
 /* Read on until a record whose label is in the set (labels[label] != 0,
  * DUMPI_N_LABELS entries), reading at most *budget records (*budget is

@@ -677,9 +677,8 @@ void dumpi_file_prefetch_state(const dumpi_file *f) {
   __builtin_prefetch((const char *)(&f->arena + 1) - 1);
 }
 
-const void *dumpi_file_next_bytes(const dumpi_file *f) {
-  return f->state == 0 && f->pos >= f->win_off && f->pos < f->win_off + f->win_len ? f->win + (f->pos - f->win_off)
-                                                                                   : NULL;
+void dumpi_file_prefetch_next(const dumpi_file *f) {
+  if (f->pos >= f->win_off && f->pos < f->win_off + f->win_len) __builtin_prefetch(f->win + (f->pos - f->win_off));
 }
 
 int dumpi_file_find(dumpi_file *f, const uint8_t *labels, int *budget, dumpi_call *c, dumpi_error *err) {
