@@ -321,8 +321,8 @@ int64_t dumpi_call_int(const dumpi_call *c, int idx);
 const int32_t *dumpi_call_int_array(const dumpi_call *c, int idx, int32_t *n);
 /* A copy of c that owns its arrays and strings (the decoder's are valid
  * only until its next record), in one block: free() it. NULL when out of
- * memory. It holds the arguments c's function has, not the whole args
- * array: use it through the pointer, never copy it as a struct. */
+ * memory. Of args it holds the arguments c's function has; the rest is
+ * not written. */
 dumpi_call *dumpi_call_clone(const dumpi_call *c);
 /* 2-D int array (Group_range_incl "ranges"): *n rows. */
 const dumpi_int_row *dumpi_call_int_array_2d(const dumpi_call *c, int idx, int32_t *n);

@@ -1083,13 +1083,13 @@ dumpi_call *dumpi_call_clone(const dumpi_call *c) {
   size_t head = offsetof(dumpi_call, args) + (size_t)n_args * sizeof(dumpi_value);
   dumpi_call probe;
   memcpy(&probe, c, head);
-  cloner k = {NULL, head};
+  cloner k = {NULL, sizeof(dumpi_call)}; /* a whole struct's room all the same */
   cl_call(&k, &probe);
   uint8_t *block = malloc(k.used);
   if (!block) return NULL;
   dumpi_call *copy = (dumpi_call *)block;
   memcpy(copy, c, head);
-  k = (cloner){block, head};
+  k = (cloner){block, sizeof(dumpi_call)};
   cl_call(&k, copy);
   return copy;
 }
