@@ -166,7 +166,8 @@ void match_op_run(match_ctx *m, uint32_t rank, const match_op *op, int64_t done_
 
 int64_t call_bytes(const type_sizes *ts, const dumpi_call *c, int i_count, int i_type)
 {
-    if (i_count < 0 || i_type < 0 || !c->args[i_count].present || !c->args[i_type].present) return SLOG_INFO_UNKNOWN;
+    if (i_count < 0 || i_type < 0 || !dumpi_arg_present(c, i_count) || !dumpi_arg_present(c, i_type))
+        return SLOG_INFO_UNKNOWN;
     int64_t count = c->args[i_count].i;
     int32_t type = (int32_t)c->args[i_type].i;
     /* Only predefined datatypes have a size that means the payload;
@@ -181,7 +182,7 @@ int64_t call_bytes(const type_sizes *ts, const dumpi_call *c, int i_count, int i
  * every record. */
 static inline int64_t arg_or(const dumpi_call *c, int i, int64_t dflt)
 {
-    return i >= 0 && c->args[i].present ? c->args[i].i : dflt;
+    return i >= 0 && dumpi_arg_present(c, i) ? c->args[i].i : dflt;
 }
 
 /* The next operation, its common fields filled. */
@@ -325,14 +326,20 @@ bool call_poll_failed(const dumpi_call *c, const fn_plan *p)
 void call_state_info(const fn_plan *p, const type_sizes *ts, const comm_view *cv, const dumpi_call *c,
                      const dumpi_completions *dc, int64_t bytes, int64_t *info)
 {
-    for (uint32_t i = 0; i < p->n_plain; i++) {
-        const dumpi_value *v = &c->args[p->plain_arg[i]];
-        info[p->plain_slot[i]] = v->present ? v->i : SLOG_INFO_UNKNOWN;
+    /* Through locals: info's stores could alias the plan's bytes, and the
+     * plan's fields were read again after each one. */
+    const uint32_t n_plain = p->n_plain, n_computed = p->n_computed;
+    const uint8_t *plain_arg = p->plain_arg, *plain_slot = p->plain_slot;
+    const dumpi_value *args = c->args;
+    const uint32_t present = c->present;
+    for (uint32_t i = 0; i < n_plain; i++) {
+        uint32_t a = plain_arg[i];
+        info[plain_slot[i]] = (present >> a) & 1 ? args[a].i : SLOG_INFO_UNKNOWN;
     }
-    if (!p->n_computed) return;
+    if (!n_computed) return;
     int64_t sent = SLOG_INFO_UNKNOWN, received = SLOG_INFO_UNKNOWN;
     if (p->volume.sent) volume_of(&p->volume, &p->a, ts, cv, c, &sent, &received);
-    for (uint32_t i = 0; i < p->n_computed; i++) {
+    for (uint32_t i = 0; i < n_computed; i++) {
         uint32_t k = p->computed_slot[i];
         int64_t v = SLOG_INFO_UNKNOWN;
         switch (p->fields[k]) {

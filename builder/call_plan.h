@@ -170,7 +170,7 @@ void call_state_info(const fn_plan *p, const type_sizes *ts, const comm_view *cv
 /* The communicator handle record c names (COMM_WORLD when none). */
 static inline int call_comm(const fn_plan *p, const dumpi_call *c)
 {
-    return p->a.i_comm >= 0 && c->args[p->a.i_comm].present ? (int)c->args[p->a.i_comm].i : COMM_HANDLE_WORLD;
+    return p->a.i_comm >= 0 && dumpi_arg_present(c, p->a.i_comm) ? (int)c->args[p->a.i_comm].i : COMM_HANDLE_WORLD;
 }
 
 /* How a function's records change the rank's communicator handles, as the

@@ -37,7 +37,7 @@ void send_reqs_note(send_reqs *s, const req_use *u, const dumpi_call *c)
         int32_t n = 0;
         const int32_t *reqs = u->i_requests >= 0 ? dumpi_call_int_array(c, u->i_requests, &n) : NULL;
         for (int32_t i = 0; reqs && i < n; i++) send_reqs_post(s, u->role, reqs[i]);
-    } else if (u->i_request >= 0 && c->args[u->i_request].present) {
+    } else if (u->i_request >= 0 && dumpi_arg_present(c, u->i_request)) {
         send_reqs_post(s, u->role, c->args[u->i_request].i);
     }
 }

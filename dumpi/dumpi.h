@@ -130,12 +130,12 @@ typedef struct dumpi_string_list {
   const char *const *v;
 } dumpi_string_list;
 
-/* One decoded argument (internal representation, use the accessors). */
+/* One decoded argument (internal representation, use the accessors).
+ * Whether it is on the stream is the call's (dumpi_arg_present()): the
+ * value is then 16 bytes, not 24. */
 typedef struct dumpi_value {
-  int64_t i;       /* scalar value / array element count */
-  const void *p;   /* array data in the arena, NULL for scalars */
-  uint8_t present; /* 0: not on the stream (root-only on a non-root,
-                         statuses disabled, legacy layout) */
+  int64_t i;     /* scalar value / array element count */
+  const void *p; /* array data in the arena, NULL for scalars */
 } dumpi_value;
 
 /* Record mask bits (sst-dumpi common/settings.h). */
@@ -156,6 +156,9 @@ typedef struct dumpi_call {
   uint8_t mask;            /* DUMPI_MASK_* */
   uint8_t n_perf;          /* perf counter pairs */
   uint16_t thread;         /* 0 when the record has no thread id */
+  uint16_t present;        /* bit i: args[i] is on the stream (0: root-only
+                            * on a non-root, statuses disabled, legacy
+                            * layout) */
   const dumpi_fn_info *fn; /* table row of label, never NULL */
   uint64_t offset;         /* file offset of the record's label */
   uint32_t size;           /* record length in bytes */
@@ -165,6 +168,12 @@ typedef struct dumpi_call {
   const int64_t *perf_out;          /* n_perf values at exit (arena) */
   dumpi_value args[DUMPI_MAX_ARGS]; /* fn->n_args used, table order */
 } dumpi_call;
+_Static_assert(DUMPI_MAX_ARGS <= 16, "a bit of dumpi_call.present per argument");
+
+/* Whether argument i (0 <= i < DUMPI_MAX_ARGS) of c is on the stream. */
+static inline int dumpi_arg_present(const dumpi_call *c, int i) {
+  return (c->present >> i) & 1;
+}
 
 /* Open one rank's .bin and read its index, header, footer,
  * keyvals, perf labels, function names and datatype sizes.
@@ -312,7 +321,8 @@ int64_t dumpi_call_int(const dumpi_call *c, int idx);
 const int32_t *dumpi_call_int_array(const dumpi_call *c, int idx, int32_t *n);
 /* A copy of c that owns its arrays and strings (the decoder's are valid
  * only until its next record), in one block: free() it. NULL when out of
- * memory. */
+ * memory. Of args it holds the arguments c's function has; the rest is
+ * not written. */
 dumpi_call *dumpi_call_clone(const dumpi_call *c);
 /* 2-D int array (Group_range_incl "ranges"): *n rows. */
 const dumpi_int_row *dumpi_call_int_array_2d(const dumpi_call *c, int idx, int32_t *n);

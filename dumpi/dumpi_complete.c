@@ -75,7 +75,7 @@ static const completion *layout(const dumpi_call *c) {
 /* Argument i of c when the record has it (i from the layout: its type is
  * already known to be the right kind), else NULL. */
 static inline const dumpi_value *val(const dumpi_call *c, int i) {
-  return i >= 0 && c->args[i].present ? &c->args[i] : NULL;
+  return i >= 0 && dumpi_arg_present(c, i) ? &c->args[i] : NULL;
 }
 
 enum { K_NONE, K_SOME, K_ANY, K_ALL, K_ONE };

@@ -39,13 +39,17 @@ static inline uint64_t dumpi_get_u64(const uint8_t *p) {
 typedef struct dumpi_arena_chunk {
   struct dumpi_arena_chunk *next;
   size_t cap;
-  size_t used;
   _Alignas(16) unsigned char data[];
 } dumpi_arena_chunk;
 
+/* What is filled, and the room, are the arena's, not the chunk's: a
+ * rewind touches no chunk (with thousands of ranks each one's chunk is
+ * a cache miss, and most records allocate nothing). */
 typedef struct dumpi_arena {
   dumpi_arena_chunk *head; /* first chunk, kept for the file's lifetime */
   dumpi_arena_chunk *cur;  /* chunk being filled */
+  size_t used, cap;        /* of cur */
+  size_t head_cap;
 } dumpi_arena;
 
 /* The next chunk or a new one, for n bytes (a multiple of 16). */
@@ -56,9 +60,9 @@ void *dumpi_arena_grow(dumpi_arena *a, size_t n);
 static inline void *dumpi_arena_alloc(dumpi_arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
   dumpi_arena_chunk *c = a->cur;
-  if (c && c->cap - c->used >= n) {
-    void *p = c->data + c->used;
-    c->used += n;
+  if (c && a->cap - a->used >= n) {
+    void *p = c->data + a->used;
+    a->used += n;
     return p;
   }
   return dumpi_arena_grow(a, n);

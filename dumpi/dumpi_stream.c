@@ -35,10 +35,10 @@ void *dumpi_arena_grow(dumpi_arena *a, size_t n) {
   /* Next kept chunk if big enough, else a new one after the current. */
   while (c && c->next) {
     c = c->next;
-    c->used = 0;
     if (c->cap >= n) {
       a->cur = c;
-      c->used = n;
+      a->used = n;
+      a->cap = c->cap;
       return c->data;
     }
   }
@@ -48,19 +48,23 @@ void *dumpi_arena_grow(dumpi_arena *a, size_t n) {
   dumpi_arena_chunk *nc = malloc(sizeof *nc + cap);
   if (!nc) return NULL;
   nc->cap = cap;
-  nc->used = n;
   nc->next = NULL;
-  if (c)
+  if (c) {
     c->next = nc;
-  else
+  } else {
     a->head = nc;
+    a->head_cap = cap;
+  }
   a->cur = nc;
+  a->used = n;
+  a->cap = cap;
   return nc->data;
 }
 
 void dumpi_arena_reset(dumpi_arena *a) {
   a->cur = a->head;
-  if (a->head) a->head->used = 0;
+  a->used = 0;
+  a->cap = a->head_cap;
 }
 
 void dumpi_arena_free(dumpi_arena *a) {
@@ -71,6 +75,7 @@ void dumpi_arena_free(dumpi_arena *a) {
     c = next;
   }
   a->head = a->cur = NULL;
+  a->used = a->cap = a->head_cap = 0;
 }
 
 /* ---- decoding ---------------------------------------------------------- */
@@ -104,6 +109,8 @@ typedef struct reader {
  * not reach the end of the stream yet; dumpi_file_next widens it and
  * decodes the record again. */
 #define WINDOW_SHORT 2 /* distinct from 1 (record) and 0 (end) */
+/* decode_general(): the argument is not on the stream (not an error). */
+#define ARG_ABSENT   3
 
 /* A read that would run past the window: WINDOW_SHORT while the bytes are
  * in the stream. Past the stream, with no index the file was cut (rank
@@ -314,7 +321,6 @@ static inline __attribute__((always_inline)) int read_scalar(reader *r, uint64_t
   NEED(r, op_width[op]);
   v->i = scalar_at(r->p, 64u - 8u * op_width[op], op == OP_U8);
   r->p += op_width[op];
-  v->present = 1;
   v->p = NULL;
   return DUMPI_OK;
 }
@@ -382,7 +388,6 @@ void dumpi_stream_init(void) {
 /* Every argument that is not a plain scalar. */
 static inline __attribute__((always_inline)) int decode_general(reader *r, uint64_t record, const dumpi_arg_info *a,
                                                                 uint8_t mask, dumpi_value *v) {
-  v->present = 1;
   v->p = NULL;
   switch ((dumpi_arg_type)a->type) {
   case DUMPI_ARG_INT:
@@ -417,9 +422,8 @@ static inline __attribute__((always_inline)) int decode_general(reader *r, uint6
   case DUMPI_ARG_STATUS:
   case DUMPI_ARG_STATUS_ARRAY:
     if (!(mask & DUMPI_MASK_STATUS)) {
-      v->present = 0;
       v->i = 0;
-      return DUMPI_OK;
+      return ARG_ABSENT;
     }
     return read_statuses(r, record, v);
   case DUMPI_ARG_INT_ARRAY:
@@ -669,8 +673,8 @@ int dumpi_file_next_times(dumpi_file *f, dumpi_call *c, dumpi_error *err) {
 }
 
 void dumpi_file_prefetch_state(const dumpi_file *f) {
-  for (const char *p = (const char *)&f->cpu_bias; p < (const char *)&f->arena; p += 64) __builtin_prefetch(p);
-  __builtin_prefetch((const char *)&f->arena - 1);
+  for (const char *p = (const char *)&f->cpu_bias; p < (const char *)(&f->arena + 1); p += 64) __builtin_prefetch(p);
+  __builtin_prefetch((const char *)(&f->arena + 1) - 1);
 }
 
 void dumpi_file_prefetch_next(const dumpi_file *f) {
@@ -693,7 +697,6 @@ static inline const uint8_t *read_scalar_run(const scalar_run *run, const uint8_
   for (int i = 0; i < run->n; i++) {
     dumpi_value *v = &args[i];
     v->i = scalar_at(p, run->shift[i], (run->zero_extend >> i) & 1);
-    v->present = 1;
     v->p = NULL;
     p += run->width[i];
   }
@@ -783,6 +786,7 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     c->wall_stop += f->wall_offset;
     c->n_perf = 0;
     c->perf_in = c->perf_out = NULL;
+    c->present = (uint16_t)((1u << run->n) - 1);
     if (skim) {
       p = r.p + run->bytes;
     } else {
@@ -844,6 +848,7 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     c->perf_out = n ? pv + n : NULL;
   }
   int i = 0;
+  uint32_t present = (1u << run->n) - 1; /* c->present, kept at the end */
   if (run->n) {
     NEED_OR_FAIL(run->bytes);
     r.p = read_scalar_run(run, r.p, c->args);
@@ -865,26 +870,15 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     case OP_S8: rc = read_scalar(&r, record, OP_S8, v); goto scalar_read;
     case OP_U8: rc = read_scalar(&r, record, OP_U8, v); goto scalar_read;
     /* arrays and statuses with no flag to test: their readers at once */
-    case OP_A32:
-      v->present = 1;
-      rc = skim ? skip_array(&r, record, 4, v) : read_int_array(&r, record, 4, 1, v);
-      goto scalar_read;
-    case OP_A16:
-      v->present = 1;
-      rc = skim ? skip_array(&r, record, 2, v) : read_int_array(&r, record, 2, 1, v);
-      goto scalar_read;
-    case OP_A8:
-      v->present = 1;
-      rc = skim ? skip_array(&r, record, 1, v) : read_int_array(&r, record, 1, 0, v);
-      goto scalar_read;
+    case OP_A32: rc = skim ? skip_array(&r, record, 4, v) : read_int_array(&r, record, 4, 1, v); goto scalar_read;
+    case OP_A16: rc = skim ? skip_array(&r, record, 2, v) : read_int_array(&r, record, 2, 1, v); goto scalar_read;
+    case OP_A8: rc = skim ? skip_array(&r, record, 1, v) : read_int_array(&r, record, 1, 0, v); goto scalar_read;
     case OP_STATUS:
       v->p = NULL;
       if (!(mask & DUMPI_MASK_STATUS)) {
-        v->present = 0;
         v->i = 0;
         continue;
       }
-      v->present = 1;
       rc = skim ? skip_array(&r, record, f->status_has_tag ? 14 : 10, v) : read_statuses(&r, record, v);
       goto scalar_read;
     default: break; /* OP_GENERAL */
@@ -892,7 +886,6 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
     const dumpi_arg_info *a = &fn->args[i];
     if (a->flags & special) { /* rare: most arguments skip both tests */
       if ((a->flags & DUMPI_ARGF_ROOT_ONLY) && c->args[fn->i_rank].i != c->args[fn->i_root].i) {
-        v->present = 0;
         v->i = 0;
         v->p = NULL;
         continue;
@@ -905,20 +898,23 @@ static inline __attribute__((always_inline)) int decode_record(dumpi_file *f, du
         int32_t *one = dumpi_arena_alloc(&f->arena, sizeof *one);
         if (!one) return fail(f, err, NOMEM(&r));
         *one = (int32_t)rd32(&r);
-        v->present = 1;
         v->i = 1;
         v->p = one;
+        present |= 1u << i;
         continue;
       }
     }
     /* OP_GENERAL: a flagged argument may still be a scalar */
     int op = a->flags ? op_of_type(a->type) : OP_GENERAL;
     rc = op != OP_GENERAL ? read_scalar(&r, record, op, v) : decode_general(&r, record, a, mask, v);
+    if (rc == ARG_ABSENT) continue;
   scalar_read:
     if (rc) return rc == WINDOW_SHORT ? rc : fail(f, err, rc);
+    present |= 1u << i;
   }
 args_done:
 #undef NEED_OR_FAIL
+  c->present = (uint16_t)present;
   f->wall_wrap = wall_wrap;
   f->cpu_wrap = cpu_wrap;
   f->pos = f->win_off + (uint64_t)(r.p - f->win);
@@ -929,7 +925,7 @@ args_done:
 /* ---- call accessors ---------------------------------------------------- */
 
 static const dumpi_value *arg(const dumpi_call *c, int idx) {
-  if (!c || !c->fn || idx < 0 || idx >= c->fn->n_args || !c->args[idx].present) return NULL;
+  if (!c || !c->fn || idx < 0 || idx >= c->fn->n_args || !dumpi_arg_present(c, idx)) return NULL;
   return &c->args[idx];
 }
 
@@ -1047,7 +1043,7 @@ static void cl_call(cloner *k, dumpi_call *c) {
   }
   for (int i = 0; i < c->fn->n_args; i++) {
     dumpi_value *v = &c->args[i];
-    if (!v->present || !v->p) continue;
+    if (!dumpi_arg_present(c, i) || !v->p) continue;
     size_t n = (size_t)v->i;
     switch ((dumpi_arg_type)c->fn->args[i].type) {
     case DUMPI_ARG_STATUS:
@@ -1080,13 +1076,19 @@ static void cl_call(cloner *k, dumpi_call *c) {
 }
 
 dumpi_call *dumpi_call_clone(const dumpi_call *c) {
-  dumpi_call probe = *c;
-  cloner k = {NULL, sizeof(dumpi_call)};
+  /* Only the arguments the function has: a record's struct is mostly
+   * room for the longest argument list, and copying all of it read (and
+   * wrote) cache lines no one looks at. */
+  int n_args = c->fn->n_args < DUMPI_MAX_ARGS ? c->fn->n_args : DUMPI_MAX_ARGS;
+  size_t head = offsetof(dumpi_call, args) + (size_t)n_args * sizeof(dumpi_value);
+  dumpi_call probe;
+  memcpy(&probe, c, head);
+  cloner k = {NULL, sizeof(dumpi_call)}; /* a whole struct's room all the same */
   cl_call(&k, &probe);
   uint8_t *block = malloc(k.used);
   if (!block) return NULL;
   dumpi_call *copy = (dumpi_call *)block;
-  *copy = *c;
+  memcpy(copy, c, head);
   k = (cloner){block, sizeof(dumpi_call)};
   cl_call(&k, copy);
   return copy;

@@ -34,12 +34,12 @@ static void make(dumpi_call *c, const char *name, const dumpi_status *st, ...)
     for (const char *arg; (arg = va_arg(ap, const char *));) {
         int i = dumpi_fn_arg_index(c->label, arg);
         c->args[i].i = va_arg(ap, int);
-        c->args[i].present = 1;
+        c->present |= (uint16_t)(1u << i);
     }
     va_end(ap);
     int i = dumpi_fn_arg_index(c->label, "status");
     if (i >= 0 && st) {
-        c->args[i].present = 1;
+        c->present |= (uint16_t)(1u << i);
         c->args[i].i = 1;
         c->args[i].p = st;
     }

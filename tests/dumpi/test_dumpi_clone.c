@@ -42,9 +42,10 @@ static uint64_t fingerprint(const dumpi_call *c) {
   }
   for (int i = 0; i < c->fn->n_args; i++) {
     const dumpi_value *v = &c->args[i];
-    h = mix(h, &v->present, 1);
+    uint8_t present = (uint8_t)dumpi_arg_present(c, i);
+    h = mix(h, &present, 1);
     h = mix(h, &v->i, sizeof v->i);
-    if (!v->present || !v->p) continue;
+    if (!present || !v->p) continue;
     size_t n = (size_t)v->i;
     switch ((dumpi_arg_type)c->fn->args[i].type) {
     case DUMPI_ARG_STATUS:

@@ -93,8 +93,8 @@ static void check_version(int minor, int legacy) {
       const int32_t *len = v[1].p, *ind = v[2].p, *old = v[3].p;
       CHECKF(v[1].i == 2 && len && len[0] == 3 && len[1] == 4, "0.6.%d: lengths", minor);
       /* the legacy scalar comes back as an array of one */
-      CHECKF(v[2].present && ind && v[2].i == (legacy ? 1 : 2) && ind[v[2].i - 1] == 16, "0.6.%d: indices: %lld values",
-             minor, (long long)v[2].i);
+      CHECKF(dumpi_arg_present(&c, 2) && ind && v[2].i == (legacy ? 1 : 2) && ind[v[2].i - 1] == 16,
+             "0.6.%d: indices: %lld values", minor, (long long)v[2].i);
       CHECKF(v[3].i == 2 && old && old[0] == DATATYPE_INT && old[1] == DATATYPE_INT, "0.6.%d: oldtypes (%lld values)",
              minor, (long long)v[3].i);
       CHECKF(v[4].i == 77, "0.6.%d: newtype %lld", minor, (long long)v[4].i);

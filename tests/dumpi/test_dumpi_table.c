@@ -8,6 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Argument i of a hand-made record: value, array, whether on the stream. */
+static void set_arg(dumpi_call *c, int i, int64_t v, const void *p, int present) {
+  c->args[i] = (dumpi_value){v, p};
+  if (present)
+    c->present |= (uint16_t)(1u << i);
+  else
+    c->present &= (uint16_t) ~(1u << i);
+}
+
 int main(void) {
   CHECK(dumpi_fn_count() == DUMPI_N_LABELS);
   int n_records = 0;
@@ -94,11 +103,11 @@ int main(void) {
   static const dumpi_status st[2] = {{4, 1, 9, 0, 0}, {8, 3, 10, 0, 0}};
   c.fn = dumpi_fn_by_name("MPI_Waitsome");
   c.label = c.fn->label;
-  c.args[0] = (dumpi_value){3, NULL, 1};
-  c.args[1] = (dumpi_value){3, reqs, 1};
-  c.args[2] = (dumpi_value){2, NULL, 1};
-  c.args[3] = (dumpi_value){2, idx, 1};
-  c.args[4] = (dumpi_value){2, st, 1};
+  set_arg(&c, 0, 3, NULL, 1);
+  set_arg(&c, 1, 3, reqs, 1);
+  set_arg(&c, 2, 2, NULL, 1);
+  set_arg(&c, 3, 2, idx, 1);
+  set_arg(&c, 4, 2, st, 1);
   int32_t r;
   const dumpi_status *s;
   CHECK(dumpi_call_n_completed(&c) == 2);
@@ -106,14 +115,14 @@ int main(void) {
   CHECK(dumpi_call_completed(&c, 1, &r, &s) == 0 && r == 5 && s == &st[1]);
   CHECK(dumpi_call_completed(&c, 2, &r, &s) == -1);
   c.args[2].i = DUMPI_UNDEFINED; /* no active request */
-  c.args[3] = (dumpi_value){0, NULL, 1};
+  set_arg(&c, 3, 0, NULL, 1);
   CHECK(dumpi_call_n_completed(&c) == 0);
 
   c.fn = dumpi_fn_by_name("MPI_Testany"); /* count requests index flag st */
   c.label = c.fn->label;
-  c.args[2] = (dumpi_value){1, NULL, 1};
-  c.args[3] = (dumpi_value){0, NULL, 1};
-  c.args[4] = (dumpi_value){0, NULL, 0};
+  set_arg(&c, 2, 1, NULL, 1);
+  set_arg(&c, 3, 0, NULL, 1);
+  set_arg(&c, 4, 0, NULL, 0);
   CHECK(dumpi_call_n_completed(&c) == 0); /* flag 0 */
   c.args[3].i = 1;
   CHECK(dumpi_call_n_completed(&c) == 1);
@@ -123,14 +132,14 @@ int main(void) {
 
   c.fn = dumpi_fn_by_name("MPI_Waitall");
   c.label = c.fn->label;
-  c.args[2] = (dumpi_value){0, NULL, 0}; /* statuses not recorded */
+  set_arg(&c, 2, 0, NULL, 0); /* statuses not recorded */
   CHECK(dumpi_call_n_completed(&c) == 3);
   CHECK(dumpi_call_completed(&c, 2, &r, &s) == 0 && r == 7 && s == NULL);
 
   c.fn = dumpi_fn_by_name("MPI_Wait");
   c.label = c.fn->label;
-  c.args[0] = (dumpi_value){9, NULL, 1};
-  c.args[1] = (dumpi_value){1, st, 1};
+  set_arg(&c, 0, 9, NULL, 1);
+  set_arg(&c, 1, 1, st, 1);
   CHECK(dumpi_call_n_completed(&c) == 1);
   CHECK(dumpi_call_completed(&c, 0, &r, &s) == 0 && r == 9 && s == &st[0]);
   CHECK(dumpi_call_status(&c, 1) == &st[0]);
@@ -141,7 +150,7 @@ int main(void) {
 
   c.fn = dumpi_fn_by_name("MPI_Request_get_status");
   c.label = c.fn->label;
-  c.args[1] = (dumpi_value){1, NULL, 1};
+  set_arg(&c, 1, 1, NULL, 1);
   CHECK(dumpi_call_n_completed(&c) == 0);
   c.fn = send;
   c.label = 0;
