@@ -613,7 +613,7 @@ void seq_match(builder *b, const slab *s)
                 ents[i++] = (merge_ent){(uint32_t)off, rank_of[j], e};
             }
         }
-        if (ents) merge_sort_ents(ents, ents + n_ents, n_ents, (uint32_t)max_off);
+        if (ents) ents = merge_sort_ents(ents, ents + n_ents, n_ents, (uint32_t)max_off);
     }
     if (ents) {
         match_chase chase[CHASE_RING] = {{0}};

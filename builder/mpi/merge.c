@@ -106,23 +106,56 @@ void merge_finish_winner(merge *m)
     replay_winner(m);
 }
 
-void merge_sort_ents(merge_ent *v, merge_ent *tmp, size_t n, uint32_t max_off)
+/* Digits of equal width, at most MERGE_DIGIT_MAX bits: where a slab's
+ * offsets need three digits, digits of the full width scattered each entry
+ * to one of 2,048 places, more than the first-level cache keeps lines
+ * (and the TLB pages) for; three narrower ones scatter to fewer. All
+ * digits are counted in one pass, and a digit every entry shares moves
+ * nothing, so its pass is skipped. */
+#define MERGE_DIGIT_MAX 11
+
+merge_ent *merge_sort_ents(merge_ent *v, merge_ent *tmp, size_t n, uint32_t max_off)
 {
     int bits = max_off ? 32 - __builtin_clz(max_off) : 0;
-    merge_ent *src = v, *dst = tmp;
-    for (int shift = 0; shift < bits; shift += 11) {
-        size_t at[2048] = {0};
-        for (size_t i = 0; i < n; i++) at[src[i].off >> shift & 2047]++;
-        size_t sum = 0;
-        for (size_t d = 0; d < 2048; d++) {
-            size_t c = at[d];
-            at[d] = sum;
-            sum += c;
+    if (n < 2 || !bits) return v;
+    int passes = (bits + MERGE_DIGIT_MAX - 1) / MERGE_DIGIT_MAX; /* at most 3 */
+    int width = (bits + passes - 1) / passes;
+    uint32_t mask = (1u << width) - 1;
+    size_t at[3][1u << MERGE_DIGIT_MAX];
+    memset(at, 0, sizeof at);
+    /* A loop per digit count: with the passes a loop of its own inside,
+     * the count was slower than counting each digit in a pass apart. */
+    if (passes == 1) {
+        for (size_t i = 0; i < n; i++) at[0][v[i].off & mask]++;
+    } else if (passes == 2) {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t off = v[i].off;
+            at[0][off & mask]++;
+            at[1][off >> width & mask]++;
         }
-        for (size_t i = 0; i < n; i++) dst[at[src[i].off >> shift & 2047]++] = src[i];
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t off = v[i].off;
+            at[0][off & mask]++;
+            at[1][off >> width & mask]++;
+            at[2][off >> 2 * width & mask]++;
+        }
+    }
+    merge_ent *src = v, *dst = tmp;
+    for (int p = 0; p < passes; p++) {
+        int shift = p * width;
+        size_t *c = at[p];
+        if (c[src[0].off >> shift & mask] == n) continue; /* one value: the order stands */
+        size_t sum = 0;
+        for (uint32_t d = 0; d <= mask; d++) {
+            size_t k = c[d];
+            c[d] = sum;
+            sum += k;
+        }
+        for (size_t i = 0; i < n; i++) dst[c[src[i].off >> shift & mask]++] = src[i];
         merge_ent *t = src;
         src = dst;
         dst = t;
     }
-    if (src != v && n) memcpy(v, src, n * sizeof *v);
+    return src;
 }
