@@ -1346,12 +1346,33 @@ slog_status match_send(match_ctx *m, const match_post *p)
     return SLOG_OK;
 }
 
+/* A receive just posted (Irecv, Start): to its channel when nothing
+ * posted before it on its instance is still in the list. An exact one
+ * then goes straight there, as inst_release would send it: most receives,
+ * which this spares the list's link and unlink and the walk. */
+static void post_recv_release(match_ctx *m, const match_post *p, rslot *q)
+{
+    if (p->peer != MATCH_PROC_NULL && p->peer != MATCH_ANY_SOURCE && p->tag != MATCH_ANY_TAG) {
+        inst *in = inst_of(m, p->rank, p->comm);
+        if (in && oq_empty(&in->recvs)) {
+            mop *o = op_new(m, OP_RECV, p);
+            if (q) {
+                q->cur = o;
+                o->req_id = p->request;
+            }
+            route(m, in, o);
+            return;
+        }
+    }
+    mop *o = post_recv(m, p, q);
+    if (o) inst_release(m, o->inst, false);
+}
+
 slog_status match_recv_post(match_ctx *m, const match_post *p)
 {
     if (!p || !ok(m, p->rank)) return SLOG_ERR_ARG;
     rslot *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_RECV, false) : NULL;
-    mop *o = post_recv(m, p, q);
-    if (o) inst_release(m, o->inst, false);
+    post_recv_release(m, p, q);
     return SLOG_OK;
 }
 
@@ -1400,12 +1421,10 @@ slog_status match_start(match_ctx *m, uint32_t rank, uint32_t thread, int reques
     p.rank = rank;
     p.thread = thread;
     p.time = time;
-    if (q->kind == OP_SEND) {
+    if (q->kind == OP_SEND)
         post_send(m, &p, q);
-    } else {
-        mop *o = post_recv(m, &p, q);
-        if (o) inst_release(m, o->inst, false);
-    }
+    else
+        post_recv_release(m, &p, q);
     return SLOG_OK;
 }
 
