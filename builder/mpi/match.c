@@ -155,6 +155,7 @@ typedef struct inst {
     uint8_t state;     /* comm_ref_get_state(ref) */
     bool used;         /* posted on since the last sweep */
     bool owning;       /* own has been started: to_channel looks there */
+    bool world;        /* resolved WORLD: peers[i] is i, not read (inst_sync) */
     uint32_t n_near;   /* lookups in near (to_channel) */
     uint32_t n_missed; /* those near missed (inst_chan): on the line both
                         * are read from, so that counting costs no miss */
@@ -781,7 +782,7 @@ static void to_channel(match_ctx *m, inst *in, mop *o)
     int tag = o->kind == OP_RECV && o->completed ? o->st_tag : o->tag;
     /* comm_ref_world_rank() on the copy: PROC_NULL and ranks outside the
      * group are no rank. */
-    int other = (uint32_t)local < (uint32_t)in->n_peers ? in->peers[local] : -1;
+    int other = (uint32_t)local >= (uint32_t)in->n_peers ? -1 : in->world ? local : in->peers[local];
     op_unlink(m, o);
     if (other < 0) {
         op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, in->ref);
@@ -860,6 +861,10 @@ static void inst_sync(inst *in)
     bool resolved = in->state == COMM_REF_RESOLVED;
     in->peers = resolved ? comm_ref_peers(in->ref) : NULL;
     in->n_peers = resolved ? comm_ref_peer_size(in->ref) : 0;
+    /* WORLD's members are the world ranks in order. With thousands of
+     * ranks its table of them does not stay in the cache, and reading a
+     * peer's entry there for every message was a miss more often than not. */
+    in->world = resolved && in->id == COMM_ID_WORLD;
 }
 
 static inst *inst_get(match_ctx *m, comm_ref *ref)
