@@ -927,15 +927,16 @@ static int inst_seq_cmp(const void *pa, const void *pb)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* Every instance, in creation order: the table's order follows addresses,
- * which differ from run to run (the caller frees the array). */
-static inst **inst_list(const match_ctx *m, size_t *n)
+/* Every instance, in creation order when ordered: the table's order
+ * follows addresses, which differ from run to run (the caller frees the
+ * array). */
+static inst **inst_list(const match_ctx *m, size_t *n, bool ordered)
 {
     inst **v = g_new(inst *, htab_size(&m->insts) + 1);
     size_t k = 0;
     for (size_t i = 0; i < htab_capacity(&m->insts); i++)
         if (htab_at(&m->insts, i)->val) v[k++] = htab_at(&m->insts, i)->val;
-    qsort(v, k, sizeof *v, inst_seq_cmp);
+    if (ordered) qsort(v, k, sizeof *v, inst_seq_cmp);
     *n = k;
     return v;
 }
@@ -1194,8 +1195,12 @@ static void sweep(match_ctx *m)
         m->chan_limit = MAX(SWEEP_MIN_CHANS, 2 * m->n_chans);
     }
     if (htab_size(&m->insts) > m->inst_limit) {
+        /* In any order: a sweep frees what is empty and unused, and
+         * nothing it does depends on the order but the pool's list of free
+         * blocks. Sorting every instance by creation, with thousands of
+         * ranks a cache miss each, was most of the sweep. */
         size_t n;
-        inst **v = inst_list(m, &n);
+        inst **v = inst_list(m, &n, false);
         bool freed = false;
         for (size_t i = 0; i < n; i++) {
             if (inst_empty(v[i]) && !v[i]->used) {
@@ -1606,7 +1611,7 @@ slog_status match_finish(match_ctx *m)
     /* 1. Receives still waiting on a wildcard: release what has an envelope.
      * 2. Never resolved communicators: report their held operations. */
     size_t n_insts;
-    inst **insts = inst_list(m, &n_insts);
+    inst **insts = inst_list(m, &n_insts, true);
     for (size_t i = 0; i < n_insts; i++) {
         inst *in = insts[i];
         inst_unindex(m, in); /* in stays alive while draining */
@@ -1739,7 +1744,7 @@ void match_ctx_free(match_ctx *m)
     }
     g_free(chans);
     htab_free(&m->chans);
-    inst **insts = inst_list(m, &n);
+    inst **insts = inst_list(m, &n, false); /* all go: the order shows nowhere */
     for (size_t i = 0; i < n; i++) {
         free_queue_ops(m, &insts[i]->recvs);
         free_queue_ops(m, &insts[i]->deferred);
