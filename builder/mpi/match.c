@@ -155,13 +155,13 @@ typedef struct inst {
     uint8_t state;     /* comm_ref_get_state(ref) */
     bool used;         /* posted on since the last sweep */
     bool owning;       /* own has been started: to_channel looks there */
-    bool world;        /* resolved WORLD: peers[i] is i, not read (inst_sync) */
     uint32_t n_near;   /* lookups in near (to_channel) */
     uint32_t n_missed; /* those near missed (inst_chan): on the line both
                         * are read from, so that counting costs no miss */
     oq recvs;
-    uint64_t seq; /* creation order: finish drains in it */
+    int run; /* resolved with peers[i] = run + i, not read: comm_ref_run() */
     oq deferred;
+    uint64_t seq;                     /* creation order: finish drains in it */
     htab own;                         /* own_key() -> chan*: every channel it met, once
                                        * near missed often (inst_chan); cleared by chan_sweep */
     struct chan *last[2];             /* with own: the channel of its last op of each
@@ -782,7 +782,7 @@ static void to_channel(match_ctx *m, inst *in, mop *o)
     int tag = o->kind == OP_RECV && o->completed ? o->st_tag : o->tag;
     /* comm_ref_world_rank() on the copy: PROC_NULL and ranks outside the
      * group are no rank. */
-    int other = (uint32_t)local >= (uint32_t)in->n_peers ? -1 : in->world ? local : in->peers[local];
+    int other = (uint32_t)local >= (uint32_t)in->n_peers ? -1 : in->run >= 0 ? in->run + local : in->peers[local];
     op_unlink(m, o);
     if (other < 0) {
         op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, in->ref);
@@ -861,10 +861,11 @@ static void inst_sync(inst *in)
     bool resolved = in->state == COMM_REF_RESOLVED;
     in->peers = resolved ? comm_ref_peers(in->ref) : NULL;
     in->n_peers = resolved ? comm_ref_peer_size(in->ref) : 0;
-    /* WORLD's members are the world ranks in order. With thousands of
-     * ranks its table of them does not stay in the cache, and reading a
-     * peer's entry there for every message was a miss more often than not. */
-    in->world = resolved && in->id == COMM_ID_WORLD;
+    /* WORLD's members are the world ranks in order, and so are those of
+     * its dups and of many splits. With thousands of ranks such a table
+     * does not stay in the cache, and reading a peer's entry there for
+     * every message was a miss more often than not. */
+    in->run = resolved ? comm_ref_run(in->ref) : -1;
 }
 
 static inst *inst_get(match_ctx *m, comm_ref *ref)
