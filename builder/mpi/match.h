@@ -187,6 +187,7 @@ typedef enum match_hint { MATCH_HINT_SEND, MATCH_HINT_RECV, MATCH_HINT_COMPLETE 
 typedef struct match_chase {
     const void *const *at; /* where the pointer to fetch next is, or NULL */
     uint8_t state;         /* what it points to (match.c) */
+    uint32_t req;          /* for some states, a request's place (match.c) */
 } match_chase;
 void match_prefetch_rank(const match_ctx *m, uint32_t rank, int request);
 void match_chase_start(const match_ctx *m, uint32_t rank, match_hint h, int comm, int peer, int tag, int request,
