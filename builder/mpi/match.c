@@ -1490,12 +1490,19 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
 
 /* ------------------------------------------------------------ queries */
 
+void match_prefetch_record(const match_ctx *m, uint32_t rank)
+{
+    if (rank < m->n_ranks) __builtin_prefetch(&m->ranks[rank].epoch);
+}
+
 void match_prefetch_rank(const match_ctx *m, uint32_t rank, int request)
 {
     if (rank >= m->n_ranks) return;
     const mrank *r = &m->ranks[rank];
-    __builtin_prefetch(&r->epoch);
-    if ((uint32_t)request < REQTAB_INLINE) __builtin_prefetch(&r->reqs.slot[request]);
+    if ((uint32_t)request < REQTAB_INLINE)
+        __builtin_prefetch(&r->reqs.slot[request]);
+    else if ((uint32_t)request - REQTAB_INLINE < r->reqs.n_grown) /* the record's line fetched before */
+        __builtin_prefetch(&r->reqs.grown[(uint32_t)request - REQTAB_INLINE]);
 }
 
 /* What a chase fetches at its next step (match_chase_step). */
@@ -1505,9 +1512,7 @@ enum {
     CHASE_RECV_CHAN,     /* a receive's channel */
     CHASE_COMPLETE_CHAN, /* a completed receive's channel, then the send */
     CHASE_OP,            /* an op's first line */
-    CHASE_OP2,           /* an op, both lines */
-    CHASE_COMPLETE_GROWN /* a completed request's op, its slot in the rank's array fetched (at: the
-                          * rank's record, req: the id), then its channel */
+    CHASE_OP2            /* an op, both lines */
 };
 
 /* Pointers read here may be stale (a slot's op of long ago, a channel freed
@@ -1520,23 +1525,11 @@ void match_chase_start(const match_ctx *m, uint32_t rank, match_hint h, int comm
     c->state = CHASE_NONE;
     if (rank >= m->n_ranks) return;
     const mrank *r = &m->ranks[rank];
-    const mop *cur = (uint32_t)request < REQTAB_INLINE ? r->reqs.slot[request].cur : NULL;
-    if ((uint32_t)request - REQTAB_INLINE < r->reqs.n_grown) {
-        /* An id of the table's array (a stencil's exchanges take more
-         * ids than the table holds): its slot's place is on the record's
-         * line fetched before, the slot itself not yet. A completion then
-         * fetches its op at the next step and its channel at the one
-         * after, a step behind the table's ids. */
-        __builtin_prefetch(&r->reqs.grown[(uint32_t)request - REQTAB_INLINE]);
-        if (h == MATCH_HINT_COMPLETE) {
-            /* The array may move before the next step (an id past its
-             * end grows it): that step finds the slot again. */
-            c->at = (const void *const *)r;
-            c->req = (uint32_t)request - REQTAB_INLINE;
-            c->state = CHASE_COMPLETE_GROWN;
-            return;
-        }
-    }
+    /* The slot, of the record or of its array, fetched at the step before. */
+    const rslot *slot = (uint32_t)request < REQTAB_INLINE                     ? &r->reqs.slot[request]
+                        : (uint32_t)request - REQTAB_INLINE < r->reqs.n_grown ? &r->reqs.grown[request - REQTAB_INLINE]
+                                                                              : NULL;
+    const mop *cur = slot ? slot->cur : NULL;
     if (h == MATCH_HINT_COMPLETE) {
         if (!cur) return;
         __builtin_prefetch(cur);
@@ -1562,18 +1555,6 @@ void match_chase_start(const match_ctx *m, uint32_t rank, match_hint h, int comm
 
 void match_chase_step(match_chase *c)
 {
-    if (c->state == CHASE_COMPLETE_GROWN) {
-        const mrank *r = (const mrank *)(const void *)c->at;
-        const mop *o = c->req < r->reqs.n_grown ? r->reqs.grown[c->req].cur : NULL;
-        c->at = NULL;
-        c->state = CHASE_NONE;
-        if (!o) return;
-        __builtin_prefetch(o);
-        __builtin_prefetch((const char *)o + 64);
-        c->at = (const void *const *)&o->chan;
-        c->state = CHASE_COMPLETE_CHAN;
-        return;
-    }
     const void *x = c->at ? *c->at : NULL;
     uint8_t state = c->state;
     c->at = NULL;
