@@ -613,7 +613,7 @@ void seq_match(builder *b, const slab *s)
                 ents[i++] = (merge_ent){(uint32_t)off, rank_of[j], e};
             }
         }
-        if (ents) merge_sort_ents(ents, ents + n_ents, n_ents, (uint32_t)max_off);
+        if (ents) ents = merge_sort_ents(ents, ents + n_ents, n_ents, (uint32_t)max_off);
     }
     if (ents) {
         match_chase chase[CHASE_RING] = {{0}};
@@ -621,6 +621,7 @@ void seq_match(builder *b, const slab *s)
             if (i + ITEM_AHEAD < n_ents) { /* an entry from realloc straddles two lines */
                 __builtin_prefetch(ents[i + ITEM_AHEAD].p);
                 __builtin_prefetch((const char *)ents[i + ITEM_AHEAD].p + sizeof(seq_item) - 1);
+                match_prefetch_record(b->match, ents[i + ITEM_AHEAD].tag);
             }
             if (i + RANK_AHEAD < n_ents) {
                 const seq_item *ah = ents[i + RANK_AHEAD].p;

@@ -25,6 +25,7 @@ typedef struct comm_obj {
     int n_groups; /* 1 = intracommunicator, 2 = intercommunicator */
     int size[2];
     int *group[2]; /* world ranks by local rank */
+    int run[2];    /* group_run() of each */
     int ndims;     /* cartesian topology (cart_sub needs it), else 0 */
     int *dims;
     int *place[2]; /* while its members are being bound (obj_place): local
@@ -141,6 +142,17 @@ struct comm_ctx {
 
 /* ------------------------------------------------------------ objects */
 
+/* The first of ranks when they are consecutive world ranks in order
+ * (WORLD, its dups, a split into blocks of ranks), else -1: the matcher
+ * then finds a peer's world rank without reading the group (comm_ref_run). */
+static int group_run(int n, const int *ranks)
+{
+    if (n <= 0) return -1;
+    for (int i = 1; i < n; i++)
+        if (ranks[i] != ranks[0] + i) return -1;
+    return ranks[0];
+}
+
 static comm_obj *obj_new(comm_ctx *c, uint64_t id, int n, const int *ranks)
 {
     comm_obj *o = g_new0(comm_obj, 1);
@@ -149,6 +161,8 @@ static comm_obj *obj_new(comm_ctx *c, uint64_t id, int n, const int *ranks)
     o->n_groups = 1;
     o->size[0] = n;
     o->group[0] = g_memdup2(ranks, sizeof(int) * (size_t)(n > 0 ? n : 1));
+    o->run[0] = group_run(n, ranks);
+    o->run[1] = -1;
     if (c) c->stats.n_created++;
     return o;
 }
@@ -160,6 +174,7 @@ static comm_obj *obj_new_inter(comm_ctx *c, int n0, const int *r0, int n1, const
     o->n_groups = 2;
     o->size[1] = n1;
     o->group[1] = g_memdup2(r1, sizeof(int) * (size_t)(n1 > 0 ? n1 : 1));
+    o->run[1] = group_run(n1, r1);
     return o;
 }
 
@@ -744,6 +759,7 @@ static void resolve_dup(comm_ctx *c, pending *p)
         o->n_groups = 2;
         o->size[1] = par->size[1];
         o->group[1] = g_memdup2(par->group[1], sizeof(int) * (size_t)par->size[1]);
+        o->run[1] = par->run[1];
     }
     if (par->ndims) {
         o->ndims = par->ndims;
@@ -1343,6 +1359,12 @@ const int *comm_ref_peers(const comm_ref *r)
 {
     if (r->state != COMM_REF_RESOLVED) return NULL;
     return r->obj->group[r->obj->n_groups == 2 ? 1 - r->side : 0];
+}
+
+int comm_ref_run(const comm_ref *r)
+{
+    if (r->state != COMM_REF_RESOLVED) return -1;
+    return r->obj->run[r->obj->n_groups == 2 ? 1 - r->side : 0];
 }
 
 int comm_ref_size(const comm_ref *r)

@@ -166,6 +166,9 @@ int comm_ref_peer_size(const comm_ref *r);
 /* That group's world ranks, comm_ref_peer_size() of them, or NULL while
  * unresolved; they stay as they are while r is held. */
 const int *comm_ref_peers(const comm_ref *r);
+/* When those are consecutive world ranks in order (peer i is world rank
+ * run + i), the first of them; else, or while unresolved, -1. */
+int comm_ref_run(const comm_ref *r);
 bool comm_ref_is_inter(const comm_ref *r);
 /* One pointer per instance for the context's one user of it, the matcher
  * (which also holds its resolved callback): its state for the instance,

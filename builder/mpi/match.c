@@ -159,8 +159,9 @@ typedef struct inst {
     uint32_t n_missed; /* those near missed (inst_chan): on the line both
                         * are read from, so that counting costs no miss */
     oq recvs;
-    uint64_t seq; /* creation order: finish drains in it */
+    int run; /* resolved with peers[i] = run + i, not read: comm_ref_run() */
     oq deferred;
+    uint64_t seq;                     /* creation order: finish drains in it */
     htab own;                         /* own_key() -> chan*: every channel it met, once
                                        * near missed often (inst_chan); cleared by chan_sweep */
     struct chan *last[2];             /* with own: the channel of its last op of each
@@ -781,7 +782,7 @@ static void to_channel(match_ctx *m, inst *in, mop *o)
     int tag = o->kind == OP_RECV && o->completed ? o->st_tag : o->tag;
     /* comm_ref_world_rank() on the copy: PROC_NULL and ranks outside the
      * group are no rank. */
-    int other = (uint32_t)local < (uint32_t)in->n_peers ? in->peers[local] : -1;
+    int other = (uint32_t)local >= (uint32_t)in->n_peers ? -1 : in->run >= 0 ? in->run + local : in->peers[local];
     op_unlink(m, o);
     if (other < 0) {
         op_drop_local(m, o, MATCH_UNMATCHED_BAD_COMM, in->ref);
@@ -860,6 +861,11 @@ static void inst_sync(inst *in)
     bool resolved = in->state == COMM_REF_RESOLVED;
     in->peers = resolved ? comm_ref_peers(in->ref) : NULL;
     in->n_peers = resolved ? comm_ref_peer_size(in->ref) : 0;
+    /* WORLD's members are the world ranks in order, and so are those of
+     * its dups and of many splits. With thousands of ranks such a table
+     * does not stay in the cache, and reading a peer's entry there for
+     * every message was a miss more often than not. */
+    in->run = resolved ? comm_ref_run(in->ref) : -1;
 }
 
 static inst *inst_get(match_ctx *m, comm_ref *ref)
@@ -922,15 +928,16 @@ static int inst_seq_cmp(const void *pa, const void *pb)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* Every instance, in creation order: the table's order follows addresses,
- * which differ from run to run (the caller frees the array). */
-static inst **inst_list(const match_ctx *m, size_t *n)
+/* Every instance, in creation order when ordered: the table's order
+ * follows addresses, which differ from run to run (the caller frees the
+ * array). */
+static inst **inst_list(const match_ctx *m, size_t *n, bool ordered)
 {
     inst **v = g_new(inst *, htab_size(&m->insts) + 1);
     size_t k = 0;
     for (size_t i = 0; i < htab_capacity(&m->insts); i++)
         if (htab_at(&m->insts, i)->val) v[k++] = htab_at(&m->insts, i)->val;
-    qsort(v, k, sizeof *v, inst_seq_cmp);
+    if (ordered) qsort(v, k, sizeof *v, inst_seq_cmp);
     *n = k;
     return v;
 }
@@ -1189,8 +1196,12 @@ static void sweep(match_ctx *m)
         m->chan_limit = MAX(SWEEP_MIN_CHANS, 2 * m->n_chans);
     }
     if (htab_size(&m->insts) > m->inst_limit) {
+        /* In any order: a sweep frees what is empty and unused, and
+         * nothing it does depends on the order but the pool's list of free
+         * blocks. Sorting every instance by creation, with thousands of
+         * ranks a cache miss each, was most of the sweep. */
         size_t n;
-        inst **v = inst_list(m, &n);
+        inst **v = inst_list(m, &n, false);
         bool freed = false;
         for (size_t i = 0; i < n; i++) {
             if (inst_empty(v[i]) && !v[i]->used) {
@@ -1346,12 +1357,33 @@ slog_status match_send(match_ctx *m, const match_post *p)
     return SLOG_OK;
 }
 
+/* A receive just posted (Irecv, Start): to its channel when nothing
+ * posted before it on its instance is still in the list. An exact one
+ * then goes straight there, as inst_release would send it: most receives,
+ * which this spares the list's link and unlink and the walk. */
+static void post_recv_release(match_ctx *m, const match_post *p, rslot *q)
+{
+    if (p->peer != MATCH_PROC_NULL && p->peer != MATCH_ANY_SOURCE && p->tag != MATCH_ANY_TAG) {
+        inst *in = inst_of(m, p->rank, p->comm);
+        if (in && oq_empty(&in->recvs)) {
+            mop *o = op_new(m, OP_RECV, p);
+            if (q) {
+                q->cur = o;
+                o->req_id = p->request;
+            }
+            route(m, in, o);
+            return;
+        }
+    }
+    mop *o = post_recv(m, p, q);
+    if (o) inst_release(m, o->inst, false);
+}
+
 slog_status match_recv_post(match_ctx *m, const match_post *p)
 {
     if (!p || !ok(m, p->rank)) return SLOG_ERR_ARG;
     rslot *q = p->request != MATCH_NO_REQUEST ? req_bind(m, p->rank, p->request, OP_RECV, false) : NULL;
-    mop *o = post_recv(m, p, q);
-    if (o) inst_release(m, o->inst, false);
+    post_recv_release(m, p, q);
     return SLOG_OK;
 }
 
@@ -1400,12 +1432,10 @@ slog_status match_start(match_ctx *m, uint32_t rank, uint32_t thread, int reques
     p.rank = rank;
     p.thread = thread;
     p.time = time;
-    if (q->kind == OP_SEND) {
+    if (q->kind == OP_SEND)
         post_send(m, &p, q);
-    } else {
-        mop *o = post_recv(m, &p, q);
-        if (o) inst_release(m, o->inst, false);
-    }
+    else
+        post_recv_release(m, &p, q);
     return SLOG_OK;
 }
 
@@ -1460,12 +1490,19 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request)
 
 /* ------------------------------------------------------------ queries */
 
+void match_prefetch_record(const match_ctx *m, uint32_t rank)
+{
+    if (rank < m->n_ranks) __builtin_prefetch(&m->ranks[rank].epoch);
+}
+
 void match_prefetch_rank(const match_ctx *m, uint32_t rank, int request)
 {
     if (rank >= m->n_ranks) return;
     const mrank *r = &m->ranks[rank];
-    __builtin_prefetch(&r->epoch);
-    if ((uint32_t)request < REQTAB_INLINE) __builtin_prefetch(&r->reqs.slot[request]);
+    if ((uint32_t)request < REQTAB_INLINE)
+        __builtin_prefetch(&r->reqs.slot[request]);
+    else if ((uint32_t)request - REQTAB_INLINE < r->reqs.n_grown) /* the record's line fetched before */
+        __builtin_prefetch(&r->reqs.grown[(uint32_t)request - REQTAB_INLINE]);
 }
 
 /* What a chase fetches at its next step (match_chase_step). */
@@ -1488,7 +1525,11 @@ void match_chase_start(const match_ctx *m, uint32_t rank, match_hint h, int comm
     c->state = CHASE_NONE;
     if (rank >= m->n_ranks) return;
     const mrank *r = &m->ranks[rank];
-    const mop *cur = (uint32_t)request < REQTAB_INLINE ? r->reqs.slot[request].cur : NULL;
+    /* The slot, of the record or of its array, fetched at the step before. */
+    const rslot *slot = (uint32_t)request < REQTAB_INLINE                     ? &r->reqs.slot[request]
+                        : (uint32_t)request - REQTAB_INLINE < r->reqs.n_grown ? &r->reqs.grown[request - REQTAB_INLINE]
+                                                                              : NULL;
+    const mop *cur = slot ? slot->cur : NULL;
     if (h == MATCH_HINT_COMPLETE) {
         if (!cur) return;
         __builtin_prefetch(cur);
@@ -1582,7 +1623,7 @@ slog_status match_finish(match_ctx *m)
     /* 1. Receives still waiting on a wildcard: release what has an envelope.
      * 2. Never resolved communicators: report their held operations. */
     size_t n_insts;
-    inst **insts = inst_list(m, &n_insts);
+    inst **insts = inst_list(m, &n_insts, true);
     for (size_t i = 0; i < n_insts; i++) {
         inst *in = insts[i];
         inst_unindex(m, in); /* in stays alive while draining */
@@ -1715,7 +1756,7 @@ void match_ctx_free(match_ctx *m)
     }
     g_free(chans);
     htab_free(&m->chans);
-    inst **insts = inst_list(m, &n);
+    inst **insts = inst_list(m, &n, false); /* all go: the order shows nowhere */
     for (size_t i = 0; i < n; i++) {
         free_queue_ops(m, &insts[i]->recvs);
         free_queue_ops(m, &insts[i]->deferred);

@@ -177,8 +177,10 @@ slog_status match_request_free(match_ctx *m, uint32_t rank, int request);
 /* Hints, for a caller that knows its next operations: fetch what an
  * operation of rank will read, a step at a time, each step a few
  * operations after the one before, reading only what that one fetched.
- * First match_prefetch_rank(): its record and its request's slot (request
- * may be MATCH_NO_REQUEST); then match_chase_start(): for a send or
+ * First match_prefetch_record(): the line of its record that says where
+ * its request's slot is (the record's own slots, or an array of more);
+ * then match_prefetch_rank(): that slot (request may be
+ * MATCH_NO_REQUEST); then match_chase_start(): for a send or
  * receive posted on comm to peer with tag, its communicator instance and
  * channel cache slot; for a completion, the request's operation; then
  * match_chase_step() twice: the channel, then the operation it would pair
@@ -188,6 +190,7 @@ typedef struct match_chase {
     const void *const *at; /* where the pointer to fetch next is, or NULL */
     uint8_t state;         /* what it points to (match.c) */
 } match_chase;
+void match_prefetch_record(const match_ctx *m, uint32_t rank);
 void match_prefetch_rank(const match_ctx *m, uint32_t rank, int request);
 void match_chase_start(const match_ctx *m, uint32_t rank, match_hint h, int comm, int peer, int tag, int request,
                        match_chase *c);

@@ -36,7 +36,7 @@ void merge_finish_winner(merge *m);
 /* The same order by sorting, when every stream's keys never decrease:
  * the streams' entries laid one after the other, stream by stream, each
  * with its key's offset from a base, then sorted stably by that offset
- * (an LSD radix sort of 11-bit digits), come in the order the tree gives
+ * (an LSD radix sort of digits of up to 11 bits), come in the order the tree gives
  * (key, then stream, then place in the stream). With thousands of streams
  * the tree's path and each stream's next key are cache misses at every
  * entry, where the sort streams through them. tag and p are the caller's. */
@@ -46,7 +46,9 @@ typedef struct merge_ent {
     void *p;
 } merge_ent;
 
-/* Sort v[0..n) by off, stably; tmp holds n more; max_off: the largest off. */
-void merge_sort_ents(merge_ent *v, merge_ent *tmp, size_t n, uint32_t max_off);
+/* Sort v[0..n) by off, stably; tmp holds n more; max_off: the largest off.
+ * Returns where the sorted entries are: v or tmp (each pass moves them from
+ * one to the other, and copying them back cost a pass). */
+merge_ent *merge_sort_ents(merge_ent *v, merge_ent *tmp, size_t n, uint32_t max_off);
 
 #endif

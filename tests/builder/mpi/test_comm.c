@@ -389,9 +389,53 @@ static void test_large_groups(void)
     comm_ctx_free(c);
 }
 
+/* comm_ref_run() against the peers it stands for: the first one exactly
+ * when they are consecutive world ranks in order; want is what that is. */
+static void check_run(comm_ctx *c, uint32_t rank, int comm, int want)
+{
+    const comm_ref *r = comm_ref_lookup(c, rank, comm);
+    CHECK(r != NULL);
+    int n = comm_ref_peer_size(r);
+    const int *p = comm_ref_peers(r);
+    bool consecutive = n > 0;
+    for (int i = 1; i < n; i++) consecutive = consecutive && p[i] == p[0] + i;
+    CHECK_EQ(comm_ref_run(r), consecutive ? p[0] : -1);
+    CHECK_EQ(comm_ref_run(r), want);
+}
+
+/* Which groups the matcher reads without their tables: WORLD, its dups,
+ * splits into blocks in order, the remote group of an intercommunicator
+ * and of its dup; not a split that reorders or skips ranks. */
+static void test_runs(void)
+{
+    comm_ctx *c = comm_ctx_new(6);
+    for (uint32_t r = 0; r < 6; r++) check_run(c, r, COMM_HANDLE_WORLD, 0);
+    for (uint32_t r = 0; r < 6; r++) check_run(c, r, COMM_HANDLE_SELF, (int)r);
+    for (uint32_t r = 0; r < 6; r++) comm_record_dup(c, r, COMM_HANDLE_WORLD, 4);
+    check_run(c, 5, 4, 0);
+    for (uint32_t r = 0; r < 6; r++)
+        comm_record_split(c, r, COMM_HANDLE_WORLD, (int)(r / 3), 0, 5); /* {0,1,2} {3,4,5} */
+    check_run(c, 1, 5, 0);
+    check_run(c, 4, 5, 3);
+    for (uint32_t r = 0; r < 6; r++) comm_record_split(c, r, COMM_HANDLE_WORLD, 0, -(int)r, 6); /* reversed */
+    check_run(c, 0, 6, -1);
+    for (uint32_t r = 0; r < 6; r++) comm_record_split(c, r, COMM_HANDLE_WORLD, (int)(r % 2), 0, 7); /* evens, odds */
+    check_run(c, 2, 7, -1);
+    /* Blocks {0,1,2} and {3,4,5} (handle 5) joined, leaders world 0 and 3:
+     * each side sees the other's run; and so does the dup. */
+    for (uint32_t r = 0; r < 6; r++) comm_record_intercomm_create(c, r, 5, 0, COMM_HANDLE_WORLD, r < 3 ? 3 : 0, 9, 8);
+    check_run(c, 1, 8, 3);
+    check_run(c, 5, 8, 0);
+    for (uint32_t r = 0; r < 6; r++) comm_record_dup(c, r, 8, 10);
+    check_run(c, 0, 10, 3);
+    check_run(c, 4, 10, 0);
+    comm_ctx_free(c);
+}
+
 int main(void)
 {
     RUN(test_predefined);
+    RUN(test_runs);
     RUN(test_split_reverse);
     RUN(test_dup_chain);
     RUN(test_groups_create);

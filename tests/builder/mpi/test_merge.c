@@ -111,7 +111,8 @@ static void run_sorted(uint32_t k, int64_t base, int64_t step, uint32_t seed)
             if (off > max_off) max_off = off;
             v[j] = (merge_ent){off, i, GSIZE_TO_POINTER((gsize)j)};
         }
-    merge_sort_ents(v, v + n, n, max_off);
+    merge_ent *sorted = merge_sort_ents(v, v + n, n, max_off);
+    CHECK(sorted == v || sorted == v + n);
     /* The tree over the streams with entries. */
     int64_t *first = g_new(int64_t, k);
     bool *live = g_new(bool, k);
@@ -127,8 +128,8 @@ static void run_sorted(uint32_t k, int64_t base, int64_t step, uint32_t seed)
     while ((w = merge_winner(m)) >= 0) {
         uint32_t j = at[w]++;
         CHECK(taken < n);
-        CHECK_EQ(v[taken].tag, (uint32_t)w);
-        CHECK_EQ(GPOINTER_TO_SIZE(v[taken].p), (gsize)j);
+        CHECK_EQ(sorted[taken].tag, (uint32_t)w);
+        CHECK_EQ(GPOINTER_TO_SIZE(sorted[taken].p), (gsize)j);
         taken++;
         if (at[w] == start[w + 1])
             merge_finish_winner(m);
@@ -149,16 +150,59 @@ static void run_sorted(uint32_t k, int64_t base, int64_t step, uint32_t seed)
 static void test_sorted(void)
 {
     for (uint32_t k = 1; k <= 40; k++) run_sorted(k, 1000, 3, 200 + k);
-    run_sorted(300, 1 << 30, 50, 1);   /* offsets of one radix digit */
-    run_sorted(3000, 5, 1000, 2);      /* two digits */
-    run_sorted(2000, -7, 1 << 20, 3);  /* three: the top digit's bits */
-    merge_sort_ents(NULL, NULL, 0, 0); /* nothing to sort */
+    run_sorted(300, 1 << 30, 50, 1);                  /* offsets of one radix digit */
+    run_sorted(3000, 5, 1000, 2);                     /* two digits */
+    run_sorted(2000, -7, 1 << 20, 3);                 /* three: the top digit's bits */
+    CHECK(merge_sort_ents(NULL, NULL, 0, 0) == NULL); /* nothing to sort */
+}
+
+/* Offsets whose low or middle digit every entry shares (a pass that would
+ * move nothing), in any order: the sort must still be by offset, equal
+ * offsets in their places' order. */
+static void run_shared_digit(uint32_t shared_mask, uint32_t shared_bits, uint32_t seed)
+{
+    GRand *rng = g_rand_new_with_seed(seed);
+    size_t n = 5000;
+    merge_ent *v = g_new(merge_ent, 2 * n);
+    uint32_t max_off = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t off = (g_rand_int(rng) & ~shared_mask & 0x7ffffffu) | shared_bits;
+        if (i % 3 == 1) off = v[i - 1].off; /* ties */
+        if (off > max_off) max_off = off;
+        v[i] = (merge_ent){off, (uint32_t)i, NULL};
+    }
+    merge_ent *s = merge_sort_ents(v, v + n, n, max_off);
+    CHECK(s == v || s == v + n);
+    for (size_t i = 1; i < n; i++) {
+        CHECK(s[i - 1].off <= s[i].off);
+        if (s[i - 1].off == s[i].off) CHECK(s[i - 1].tag < s[i].tag);
+    }
+    /* Every entry once: the tags are 0..n-1. */
+    bool *seen = g_new0(bool, n);
+    for (size_t i = 0; i < n; i++) {
+        CHECK((s[i].off & shared_mask) == shared_bits);
+        CHECK(!seen[s[i].tag]);
+        seen[s[i].tag] = true;
+    }
+    g_free(seen);
+    g_free(v);
+    g_rand_free(rng);
+}
+
+static void test_shared_digit(void)
+{
+    /* 27 bits: three digits of 9. */
+    run_shared_digit(0x1ffu, 0x155u, 1);         /* the low digit */
+    run_shared_digit(0x3fe00u, 0x2a00u, 2);      /* the middle one */
+    run_shared_digit(0x3ffffu, 0x3ffffu, 3);     /* both */
+    run_shared_digit(0x7fc0000u, 0x4000000u, 4); /* the top one */
 }
 
 int main(void)
 {
     RUN(test_sizes);
     RUN(test_sorted);
+    RUN(test_shared_digit);
     RUN(test_ties);
     RUN(test_all_finished);
     return 0;
