@@ -47,6 +47,7 @@ slog_status slog_batch_new(slog_writer *w, slog_batch **out)
     }
     if (n_bf) memcpy(b->bytes_field, bf, (size_t)n_bf * sizeof *bf);
     b->n_bytes_field = n_bf;
+    b->keep_values = slog_writer_keeps_values(w);
     b->shift = shift;
     b->n_bins = bins;
     b->tb_shift = tb_shift;
@@ -208,7 +209,9 @@ static batch_seg *seg_of(slog_batch *b, uint32_t k)
 /* Encode d at the end of segment g; false when out of memory. */
 static bool seg_put(const slog_batch *b, batch_seg *g, const slog_drawable *d, int64_t lo, bool mirror)
 {
-    if (!mirror) {
+    if (!b->keep_values) {
+        g->own.incomplete = true;
+    } else if (!mirror) {
         /* a category the writer did not have when the batch was made:
          * the leaf's summary decodes its records */
         if (d->kind == SLOG_KIND_ARROW && d->category >= b->n_bytes_field)

@@ -332,6 +332,10 @@ void slog_own_free(slog_own_recs *r);
 /* The index of each category's first BYTES field (-1: none), of w's
  * categories so far (*n of them); NULL when out of memory. writer.c. */
 const int *slog_writer_bytes_fields(slog_writer *w, uint32_t *n);
+/* Whether w's nodes keep their records' values (slog_own_recs): they cost
+ * memory for every record in flight, which grows with the timelines, so
+ * a trace of very many decodes its nodes' bodies instead. writer.c. */
+bool slog_writer_keeps_values(const slog_writer *w);
 
 /* A batch's records for one block's leaf: the first one's start delta from
  * the leaf's start, each next one's from the one before. */
@@ -394,7 +398,8 @@ struct slog_batch {
     uint64_t tl_limit; /* 1 + the largest timeline named */
     int *bytes_field;  /* the writer's, by category id, as the batch was made */
     uint32_t n_bytes_field;
-    batch_cat *cats; /* by category id, cap_cats entries */
+    bool keep_values; /* the writer's slog_writer_keeps_values */
+    batch_cat *cats;  /* by category id, cap_cats entries */
     uint32_t cap_cats;
     uint32_t *used; /* the ids used, in first-use order */
     uint32_t n_used, cap_used;

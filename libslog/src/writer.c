@@ -44,6 +44,9 @@
  * previews do: all of a tree's cost under 2 / SUMMARY_DRAWABLES_PER_BYTE
  * bytes per drawable. */
 #define SUMMARY_DRAWABLES_PER_BYTE 8
+/* Nodes keep their records' values for their summaries (slog_own_recs)
+ * up to this many timelines (slog_writer_keeps_values). */
+#define OWN_VALUES_MAX_TIMELINES   4096
 #define BOOT_MAX                   65536 /* drawables buffered to choose the leaf width */
 #define ROWS_PER_LEAF              4
 /* Blocks and overview groups: the overview has about this many rows at
@@ -736,6 +739,11 @@ const int *slog_writer_bytes_fields(slog_writer *w, uint32_t *n)
     return w->summ_bytes_field;
 }
 
+bool slog_writer_keeps_values(const slog_writer *w)
+{
+    return w->n_tls <= OWN_VALUES_MAX_TIMELINES;
+}
+
 static bool summary_pays(const slog_writer *w, uint64_t size, uint64_t n_subtree)
 {
     double per_byte = SUMMARY_DRAWABLES_PER_BYTE * (double)w->opt.preview_min_subtree / DEFAULT_PREVIEW_MIN;
@@ -948,7 +956,9 @@ static slog_status place_at(slog_writer *w, const slog_drawable *d, int64_t a, i
     slog_encode_drawable(&n->body, d, &n->prev_start);
     n->n_drawables++;
     n->n_subtree++;
-    if (d->kind == SLOG_KIND_ARROW) {
+    if (!slog_writer_keeps_values(w)) {
+        n->own.incomplete = true;
+    } else if (d->kind == SLOG_KIND_ARROW) {
         uint32_t n_bf;
         const int *bf = slog_writer_bytes_fields(w, &n_bf);
         if (!bf) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
@@ -1224,7 +1234,7 @@ bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, 
 /* Append segment g's encoded records to leaf node n: the first one's start
  * delta was taken from the leaf's start and is rewritten from the last
  * record of n (one varint), the rest is copied as it is. */
-static void append_segment(open_node *n, const batch_seg *g)
+static void append_segment(const slog_writer *w, open_node *n, const batch_seg *g)
 {
     const uint8_t *seg = g->seg.data;
     size_t at = g->first_delta_at, old_end = at;
@@ -1240,7 +1250,7 @@ static void append_segment(open_node *n, const batch_seg *g)
     /* the values of its records, for the leaf's summary */
     const slog_own_recs *o = &g->own;
     slog_own_recs *r = &n->own;
-    if (o->incomplete) r->incomplete = true;
+    if (o->incomplete || !slog_writer_keeps_values(w)) r->incomplete = true;
     while (!r->incomplete && r->cap_st - r->n_st < o->n_st) slog_own_grow_st(r);
     while (!r->incomplete && r->cap_ar - r->n_ar < o->n_ar) slog_own_grow_ar(r);
     if (r->incomplete) return;
@@ -1326,7 +1336,7 @@ slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b)
         tree *t = block_tree(w, g->block);
         open_node *n = t ? node_get(w, t, 0, b->leaf) : NULL;
         if (!n) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
-        append_segment(n, g);
+        append_segment(w, n, g);
         n->n_drawables += g->n_seg;
         n->n_subtree += g->n_seg;
         w->n_mirrors += g->n_mirror;
