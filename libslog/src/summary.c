@@ -656,7 +656,9 @@ static inline const uint8_t *own_record(const uint8_t *p, int64_t *prev, own_sta
  * (x->own_msg_out, *n_msg of them). The records are read without a cursor where
  * SLOG_RECORD_MAX + 8 bytes are left, the last ones from a copy padded
  * with zeros; a reader's summary check decodes records of a file here,
- * which stop where they run past the body. */
+ * which stop where they run past the body. With o (the values the writer
+ * kept as it encoded them) nothing is decoded: reading the records back
+ * was most of a node's own summary. */
 static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const slog_own_recs *o, const uint8_t *body,
                               size_t len, uint32_t n, int64_t lo, const slog_summ_cats *cats, uint32_t *n_own,
                               uint32_t *max_tl, uint32_t *max_cat, uint32_t *n_msg)
