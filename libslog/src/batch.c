@@ -34,20 +34,8 @@ slog_status slog_batch_new(slog_writer *w, slog_batch **out)
     int32_t shift;
     uint32_t bins, tb_shift;
     if (!w || !slog_writer_batch_geometry(w, &shift, &bins, &tb_shift)) return SLOG_ERR_ARG;
-    uint32_t n_bf;
-    const int *bf = slog_writer_bytes_fields(w, &n_bf);
-    if (!bf) return SLOG_ERR_NOMEM;
     slog_batch *b = calloc(1, sizeof *b);
     if (!b) return SLOG_ERR_NOMEM;
-    /* a copy: the writer's grows with its categories */
-    b->bytes_field = malloc(((size_t)n_bf + 1) * sizeof *b->bytes_field);
-    if (!b->bytes_field) {
-        free(b);
-        return SLOG_ERR_NOMEM;
-    }
-    if (n_bf) memcpy(b->bytes_field, bf, (size_t)n_bf * sizeof *bf);
-    b->n_bytes_field = n_bf;
-    b->keep_values = slog_writer_keeps_values(w);
     b->shift = shift;
     b->n_bins = bins;
     b->tb_shift = tb_shift;
@@ -59,11 +47,7 @@ slog_status slog_batch_new(slog_writer *w, slog_batch **out)
 void slog_batch_free(slog_batch *b)
 {
     if (!b) return;
-    for (uint32_t i = 0; i < b->cap_segs; i++) {
-        buf_free(&b->segs[i].seg);
-        slog_own_free(&b->segs[i].own);
-    }
-    free(b->bytes_field);
+    for (uint32_t i = 0; i < b->cap_segs; i++) buf_free(&b->segs[i].seg);
     free(b->segs);
     free(b->seg_at);
     free(b->pv);
@@ -99,8 +83,6 @@ void slog_batch_begin(slog_batch *b, uint64_t leaf)
         g->seg.len = 0;
         g->seg.failed = false;
         g->n_seg = g->n_mirror = 0;
-        g->own.n_st = g->own.n_ar = 0;
-        g->own.incomplete = false;
     }
     b->n_segs = 0;
     b->last_seg = 0;
@@ -199,26 +181,14 @@ static batch_seg *seg_of(slog_batch *b, uint32_t k)
     g->seg.len = 0;
     g->seg.failed = false;
     g->n_seg = g->n_mirror = 0;
-    g->own.n_st = g->own.n_ar = 0;
-    g->own.incomplete = false;
     b->last_seg = b->n_segs++;
     if (k < b->cap_seg_at) b->seg_at[k] = b->n_segs;
     return g;
 }
 
 /* Encode d at the end of segment g; false when out of memory. */
-static bool seg_put(const slog_batch *b, batch_seg *g, const slog_drawable *d, int64_t lo, bool mirror)
+static bool seg_put(batch_seg *g, const slog_drawable *d, int64_t lo, bool mirror)
 {
-    if (!b->keep_values) {
-        g->own.incomplete = true;
-    } else if (!mirror) {
-        /* a category the writer did not have when the batch was made:
-         * the leaf's summary decodes its records */
-        if (d->kind == SLOG_KIND_ARROW && d->category >= b->n_bytes_field)
-            g->own.incomplete = true;
-        else
-            slog_own_add(&g->own, d, d->kind == SLOG_KIND_ARROW ? b->bytes_field[d->category] : -1);
-    }
     if (g->seg.cap - g->seg.len < SLOG_RECORD_MAX && !buf_reserve(&g->seg, SLOG_RECORD_MAX)) return false;
     uint8_t *p = g->seg.data + g->seg.len, *delta_at;
     uint8_t *head = p;
@@ -347,10 +317,10 @@ slog_status slog_batch_add(slog_batch *b, const slog_drawable *d)
     if (a >= b->lo && key < b->hi) {
         uint32_t k = d->timeline >> b->tb_shift;
         batch_seg *g = seg_of(b, k);
-        if (!g || !seg_put(b, g, d, b->lo, false)) goto nomem;
+        if (!g || !seg_put(g, d, b->lo, false)) goto nomem;
         if (kind == SLOG_KIND_ARROW && (d->end_timeline >> b->tb_shift) != k) {
             batch_seg *m = seg_of(b, d->end_timeline >> b->tb_shift);
-            if (!m || !seg_put(b, m, d, b->lo, true)) goto nomem;
+            if (!m || !seg_put(m, d, b->lo, true)) goto nomem;
         }
         b->n_seg++;
         if (!leaf_preview(b, d)) goto nomem;

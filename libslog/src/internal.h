@@ -294,49 +294,6 @@ typedef struct batch_cat {
  * its leaf width from the data. writer.c. */
 bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, uint32_t *tb_shift);
 
-/* What a node's summary needs of its own records (summary.c), kept as
- * the writer encodes them so that the summary need not decode them: its
- * states' (timeline, category, start, end) and its sent arrows' (sender,
- * receiver, bytes, receive - send). Mirrors and events have none. */
-typedef struct slog_own_state {
-    uint32_t timeline, category;
-    int64_t start, end;
-} slog_own_state;
-typedef struct slog_own_arrow {
-    uint32_t sender, receiver;
-    int64_t bytes; /* negative: unknown */
-    int64_t time_ns;
-} slog_own_arrow;
-typedef struct slog_own_recs {
-    slog_own_state *st;
-    uint32_t n_st, cap_st;
-    slog_own_arrow *ar;
-    uint32_t n_ar, cap_ar;
-    bool incomplete; /* some record's values are missing: decode the body */
-} slog_own_recs;
-/* Room for one more of each (false: none, and r is marked incomplete). */
-bool slog_own_grow_st(slog_own_recs *r);
-bool slog_own_grow_ar(slog_own_recs *r);
-static inline void slog_own_add(slog_own_recs *r, const slog_drawable *d, int bytes_field)
-{
-    if (d->kind == SLOG_KIND_STATE) {
-        if (r->n_st == r->cap_st && !slog_own_grow_st(r)) return;
-        r->st[r->n_st++] = (slog_own_state){d->timeline, d->category, d->start, d->end};
-    } else if (d->kind == SLOG_KIND_ARROW) {
-        if (r->n_ar == r->cap_ar && !slog_own_grow_ar(r)) return;
-        int64_t bytes = bytes_field >= 0 && (uint32_t)bytes_field < d->n_info ? d->info[bytes_field] : -1;
-        r->ar[r->n_ar++] = (slog_own_arrow){d->timeline, d->end_timeline, bytes, d->end - d->start};
-    }
-}
-void slog_own_free(slog_own_recs *r);
-/* The index of each category's first BYTES field (-1: none), of w's
- * categories so far (*n of them); NULL when out of memory. writer.c. */
-const int *slog_writer_bytes_fields(slog_writer *w, uint32_t *n);
-/* Whether w's nodes keep their records' values (slog_own_recs): they cost
- * memory for every record in flight, which grows with the timelines, so
- * a trace of very many decodes its nodes' bodies instead. writer.c. */
-bool slog_writer_keeps_values(const slog_writer *w);
-
 /* A batch's records for one block's leaf: the first one's start delta from
  * the leaf's start, each next one's from the one before. */
 typedef struct batch_seg {
@@ -346,7 +303,6 @@ typedef struct batch_seg {
     uint32_t n_mirror;
     int64_t first_start, last_start;
     size_t first_delta_at; /* offset of the first record's start delta */
-    slog_own_recs own;     /* the records' values, for the leaf's summary */
 } batch_seg;
 
 /* A drawable's share of a batch's leaf preview. */
@@ -396,10 +352,7 @@ struct slog_batch {
     uint64_t n_by_kind[3];
     int64_t t_min, t_max, min_key;
     uint64_t tl_limit; /* 1 + the largest timeline named */
-    int *bytes_field;  /* the writer's, by category id, as the batch was made */
-    uint32_t n_bytes_field;
-    bool keep_values; /* the writer's slog_writer_keeps_values */
-    batch_cat *cats;  /* by category id, cap_cats entries */
+    batch_cat *cats;   /* by category id, cap_cats entries */
     uint32_t cap_cats;
     uint32_t *used; /* the ids used, in first-use order */
     uint32_t n_used, cap_used;

@@ -162,33 +162,10 @@ static int cmp_msg(const void *a, const void *b)
 }
 
 /* One own state of the node being closed. */
-typedef slog_own_state own_state;
-
-static bool own_grow(void **v, uint32_t *cap, size_t size, bool *incomplete)
-{
-    if (*cap > UINT32_MAX / 2 || !reserve_rows(v, cap, *cap ? 2 * (uint64_t)*cap : 16, size)) {
-        *incomplete = true;
-        return false;
-    }
-    return true;
-}
-
-bool slog_own_grow_st(slog_own_recs *r)
-{
-    return own_grow((void **)&r->st, &r->cap_st, sizeof *r->st, &r->incomplete);
-}
-
-bool slog_own_grow_ar(slog_own_recs *r)
-{
-    return own_grow((void **)&r->ar, &r->cap_ar, sizeof *r->ar, &r->incomplete);
-}
-
-void slog_own_free(slog_own_recs *r)
-{
-    free(r->st);
-    free(r->ar);
-    memset(r, 0, sizeof *r);
-}
+typedef struct own_state {
+    uint32_t timeline, category;
+    int64_t start, end;
+} own_state;
 
 static int cmp_own(const void *a, const void *b)
 {
@@ -656,14 +633,11 @@ static inline const uint8_t *own_record(const uint8_t *p, int64_t *prev, own_sta
  * (x->own_msg_out, *n_msg of them). The records are read without a cursor where
  * SLOG_RECORD_MAX + 8 bytes are left, the last ones from a copy padded
  * with zeros; a reader's summary check decodes records of a file here,
- * which stop where they run past the body. With o (the values the writer
- * kept as it encoded them) nothing is decoded: reading the records back
- * was most of a node's own summary. */
-static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const slog_own_recs *o, const uint8_t *body,
-                              size_t len, uint32_t n, int64_t lo, const slog_summ_cats *cats, uint32_t *n_own,
-                              uint32_t *max_tl, uint32_t *max_cat, uint32_t *n_msg)
+ * which stop where they run past the body. */
+static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const uint8_t *body, size_t len, uint32_t n,
+                              int64_t lo, const slog_summ_cats *cats, uint32_t *n_own, uint32_t *max_tl,
+                              uint32_t *max_cat, uint32_t *n_msg)
 {
-    if (o) n = o->n_st; /* (the arrows are folded, not placed there) */
     own_state *own = room(&x->own, &x->cap_own, ((size_t)n + 1) * sizeof *own);
     *n_own = 0;
     if (!own) {
@@ -671,28 +645,7 @@ static own_state *own_records(slog_summ *s, slog_summ_scratch *x, const slog_own
         return NULL;
     }
     msg_fold f;
-    if (o) {
-        /* the values the writer kept as it encoded the records */
-        fold_init(&f, x, o->n_ar, 5 * (size_t)o->n_ar);
-        uint32_t mt = 0, mc = 0;
-        for (uint32_t i = 0; i < o->n_st; i++) {
-            own[i] = o->st[i];
-            if (o->st[i].timeline > mt) mt = o->st[i].timeline;
-            if (o->st[i].category > mc) mc = o->st[i].category;
-        }
-        *n_own = o->n_st;
-        *max_tl = mt;
-        *max_cat = mc;
-        for (uint32_t i = 0; i < o->n_ar; i++) {
-            const slog_own_arrow *a = &o->ar[i];
-            slog_summ_msg m = {a->sender, a->receiver, 1, a->bytes >= 0 ? (uint64_t)a->bytes : 0, a->bytes >= 0 ? 0 : 1,
-                               a->time_ns};
-            fold_arrow(&f, s, &m);
-        }
-        len = 0; /* no records to read */
-    } else {
-        fold_init(&f, x, n, len);
-    }
+    fold_init(&f, x, n, len);
     int64_t prev = lo;
     enum { SAFE = SLOG_RECORD_MAX + 8 };
     uint8_t tail[2 * SAFE];
@@ -1068,8 +1021,8 @@ static bool child_decode(slog_summ *s, unsigned side)
     return true;
 }
 
-static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, const slog_own_recs *o, const uint8_t *body,
-                       size_t len, uint32_t n, int64_t lo, int64_t hi, const slog_summ_cats *cats)
+static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, const uint8_t *body, size_t len, uint32_t n,
+                       int64_t lo, int64_t hi, const slog_summ_cats *cats)
 {
     /* The children's rows, each side's sorted (the encoding's order):
      * combine() merges them rather than sorting them again. */
@@ -1129,7 +1082,7 @@ static void close_summ(slog_summ *s, slog_summ_scratch *sc, uint32_t level, cons
         msg_cut[side] = runs ? s->n_msg : 0;
     }
     uint32_t n_own = 0, max_tl = 0, max_cat = 0, n_msg = 0;
-    own_state *own = own_records(s, sc, o, body, len, n, lo, cats, &n_own, &max_tl, &max_cat, &n_msg);
+    own_state *own = own_records(s, sc, body, len, n, lo, cats, &n_own, &max_tl, &max_cat, &n_msg);
     if (!own) return;
     in.c_msg = sc->own_msg_out;
     in.nc_msg = n_msg;
@@ -1291,15 +1244,7 @@ void slog_summ_close(slog_summ *s, slog_summ_scratch *x, uint32_t level, const u
                      int64_t lo, int64_t hi, const slog_summ_cats *cats)
 {
     slog_summ_scratch own = {0};
-    close_summ(s, x ? x : &own, level, NULL, body, len, n, lo, hi, cats);
-    slog_summ_scratch_free(&own);
-}
-
-void slog_summ_close_own(slog_summ *s, slog_summ_scratch *x, uint32_t level, const slog_own_recs *o, uint32_t n,
-                         int64_t lo, int64_t hi, const slog_summ_cats *cats)
-{
-    slog_summ_scratch own = {0};
-    close_summ(s, x ? x : &own, level, o, NULL, 0, n, lo, hi, cats);
+    close_summ(s, x ? x : &own, level, body, len, n, lo, hi, cats);
     slog_summ_scratch_free(&own);
 }
 

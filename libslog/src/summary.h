@@ -115,11 +115,6 @@ void slog_summ_free(slog_summ *s);
  * own, given back before it returns). */
 void slog_summ_close(slog_summ *s, slog_summ_scratch *x, uint32_t level, const uint8_t *body, size_t len, uint32_t n,
                      int64_t lo, int64_t hi, const slog_summ_cats *cats);
-/* The same where the node's own records are given as the writer kept
- * their values (o, complete; n: the records, mirrors and events among
- * them), not decoded from its body. */
-void slog_summ_close_own(slog_summ *s, slog_summ_scratch *x, uint32_t level, const slog_own_recs *o, uint32_t n,
-                         int64_t lo, int64_t hi, const slog_summ_cats *cats);
 /* Hand closed child (0 left, 1 right; at level, index, over [lo, hi)) to
  * its parent: its rows and extents move to the parent, or a left child's
  * are encoded there if encode_left (the writer's open nodes hold them

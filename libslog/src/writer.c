@@ -44,9 +44,6 @@
  * previews do: all of a tree's cost under 2 / SUMMARY_DRAWABLES_PER_BYTE
  * bytes per drawable. */
 #define SUMMARY_DRAWABLES_PER_BYTE 8
-/* Nodes keep their records' values for their summaries (slog_own_recs)
- * up to this many timelines (slog_writer_keeps_values). */
-#define OWN_VALUES_MAX_TIMELINES   4096
 #define BOOT_MAX                   65536 /* drawables buffered to choose the leaf width */
 #define ROWS_PER_LEAF              4
 /* Blocks and overview groups: the overview has about this many rows at
@@ -75,7 +72,6 @@ typedef struct open_node {
                             own records (docs/FORMAT.md) */
     slog_prev_acc prev; /* its subtree's preview (levels >= the tree's base) */
     slog_summ summ;     /* a block's: its subtree's summary (summary.h) */
-    slog_own_recs own;  /* a block's: what the summary needs of its records */
 } open_node;
 
 /* The open nodes of one level, by increasing index, and closed ones kept
@@ -638,8 +634,6 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
     n->n_drawables = 0;
     n->n_subtree = 0;
     n->body.len = 0;
-    n->own.n_st = n->own.n_ar = 0;
-    n->own.incomplete = false;
     slog_summ_reset(&n->summ);
     if (t->base != SLOG_PREVIEW_NONE) { /* else no table of rows to size */
         uint32_t first, count;
@@ -660,7 +654,6 @@ static void node_free(open_node *n)
     buf_free(&n->body);
     prev_free(&n->prev);
     slog_summ_free(&n->summ);
-    slog_own_free(&n->own);
     free(n);
 }
 
@@ -722,28 +715,6 @@ static slog_status put_preview(slog_writer *w, const tree *t, uint32_t level, co
 /* Summaries pay at SUMMARY_DRAWABLES_PER_BYTE, scaled with slog_writer_options.preview_min_subtree against its
  * default, so that one option sets how dense both aids are (tests ask for
  * them on small subtrees). */
-const int *slog_writer_bytes_fields(slog_writer *w, uint32_t *n)
-{
-    if (w->n_summ_cats != w->n_cats || !w->summ_bytes_field) {
-        int *bf = realloc(w->summ_bytes_field, ((size_t)w->n_cats + 1) * sizeof *bf);
-        if (!bf) return NULL;
-        w->summ_bytes_field = bf;
-        for (uint32_t k = 0; k < w->n_cats; k++) {
-            bf[k] = -1;
-            for (uint32_t f = 0; f < w->cats[k].c.n_fields && bf[k] < 0; f++)
-                if (w->cats[k].c.field_types[f] == SLOG_FIELD_BYTES) bf[k] = (int)f;
-        }
-        w->n_summ_cats = w->n_cats;
-    }
-    *n = w->n_cats;
-    return w->summ_bytes_field;
-}
-
-bool slog_writer_keeps_values(const slog_writer *w)
-{
-    return w->n_tls <= OWN_VALUES_MAX_TIMELINES;
-}
-
 static bool summary_pays(const slog_writer *w, uint64_t size, uint64_t n_subtree)
 {
     double per_byte = SUMMARY_DRAWABLES_PER_BYTE * (double)w->opt.preview_min_subtree / DEFAULT_PREVIEW_MIN;
@@ -760,14 +731,19 @@ static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, con
                                uint32_t *size)
 {
     *size = 0;
-    uint32_t n_bf;
-    if (!slog_writer_bytes_fields(w, &n_bf)) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
+    if (w->n_summ_cats != w->n_cats) {
+        int *bf = realloc(w->summ_bytes_field, ((size_t)w->n_cats + 1) * sizeof *bf);
+        if (!bf) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
+        w->summ_bytes_field = bf;
+        for (uint32_t k = 0; k < w->n_cats; k++) {
+            bf[k] = -1;
+            for (uint32_t f = 0; f < w->cats[k].c.n_fields && bf[k] < 0; f++)
+                if (w->cats[k].c.field_types[f] == SLOG_FIELD_BYTES) bf[k] = (int)f;
+        }
+        w->n_summ_cats = w->n_cats;
+    }
     slog_summ_cats cats = {w->n_cats, w->cat_is_state, w->summ_bytes_field};
-    if (n->own.incomplete)
-        slog_summ_close(&n->summ, &w->summ_scratch, level, n->body.data, n->body.len, n->n_drawables, n->lo, n->hi,
-                        &cats);
-    else
-        slog_summ_close_own(&n->summ, &w->summ_scratch, level, &n->own, n->n_drawables, n->lo, n->hi, &cats);
+    slog_summ_close(&n->summ, &w->summ_scratch, level, n->body.data, n->body.len, n->n_drawables, n->lo, n->hi, &cats);
     if (n->summ.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
     slog_buf *b = &w->summ_enc;
     b->len = 0;
@@ -956,16 +932,6 @@ static slog_status place_at(slog_writer *w, const slog_drawable *d, int64_t a, i
     slog_encode_drawable(&n->body, d, &n->prev_start);
     n->n_drawables++;
     n->n_subtree++;
-    if (!slog_writer_keeps_values(w)) {
-        n->own.incomplete = true;
-    } else if (d->kind == SLOG_KIND_ARROW) {
-        uint32_t n_bf;
-        const int *bf = slog_writer_bytes_fields(w, &n_bf);
-        if (!bf) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
-        slog_own_add(&n->own, d, bf[d->category]);
-    } else {
-        slog_own_add(&n->own, d, -1);
-    }
     if (t->base != SLOG_PREVIEW_NONE) {
         uint32_t pl;
         open_node *p = level < t->base ? preview_node(w, t, level, a, &pl) : n;
@@ -1234,7 +1200,7 @@ bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, 
 /* Append segment g's encoded records to leaf node n: the first one's start
  * delta was taken from the leaf's start and is rewritten from the last
  * record of n (one varint), the rest is copied as it is. */
-static void append_segment(const slog_writer *w, open_node *n, const batch_seg *g)
+static void append_segment(open_node *n, const batch_seg *g)
 {
     const uint8_t *seg = g->seg.data;
     size_t at = g->first_delta_at, old_end = at;
@@ -1247,17 +1213,6 @@ static void append_segment(const slog_writer *w, open_node *n, const batch_seg *
     memcpy(p, seg + old_end, g->seg.len - old_end);
     n->body.len = (size_t)(p - n->body.data) + (g->seg.len - old_end);
     n->prev_start = g->last_start;
-    /* the values of its records, for the leaf's summary */
-    const slog_own_recs *o = &g->own;
-    slog_own_recs *r = &n->own;
-    if (o->incomplete || !slog_writer_keeps_values(w)) r->incomplete = true;
-    while (!r->incomplete && r->cap_st - r->n_st < o->n_st) slog_own_grow_st(r);
-    while (!r->incomplete && r->cap_ar - r->n_ar < o->n_ar) slog_own_grow_ar(r);
-    if (r->incomplete) return;
-    if (o->n_st) memcpy(r->st + r->n_st, o->st, (size_t)o->n_st * sizeof *o->st);
-    if (o->n_ar) memcpy(r->ar + r->n_ar, o->ar, (size_t)o->n_ar * sizeof *o->ar);
-    r->n_st += o->n_st;
-    r->n_ar += o->n_ar;
 }
 
 /* A batch's leaf preview (rows by timeline) into the previewing nodes of
@@ -1336,7 +1291,7 @@ slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b)
         tree *t = block_tree(w, g->block);
         open_node *n = t ? node_get(w, t, 0, b->leaf) : NULL;
         if (!n) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
-        append_segment(w, n, g);
+        append_segment(n, g);
         n->n_drawables += g->n_seg;
         n->n_subtree += g->n_seg;
         w->n_mirrors += g->n_mirror;

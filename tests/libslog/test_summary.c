@@ -3,9 +3,7 @@
  * rows reach it (summary.c, slog_summ_merge_child): moved as they are (the
  * reader's summary check), or a left child's encoded and decoded again
  * (by the summary or, as the writer does, by the caller), with a scratch
- * kept from node to node or none, the node's own records decoded or given
- * as the values the writer keeps (mirrors among the records, none among
- * the values); a node with one such child and no
+ * kept from node to node or none; a node with one such child and no
  * records of its own keeps its summary encoded. Random
  * trees of nodes holding the records the writer
  * would place there (states nested, overlapping and of zero length,
@@ -16,8 +14,7 @@
  * the node is read) gives a row per pair with a brute-force sum's figures,
  * its arrows' sizes among other values and states of many values between
  * them (all of which the summary steps over), and a row per timeline of
- * its states with their count; the same from the values the writer keeps
- * of them (slog_summ_close_own) rather than from the records.
+ * its states with their count.
  * And a node of random bytes (a file's, for the reader's check) gives rows
  * in order, read within its body. */
 #include "summary.h"
@@ -29,13 +26,12 @@
 #define SHIFT    8 /* leaves 2^SHIFT ns wide */
 #define LEVELS   6
 #define MAX_CATS 6
-#define N_MODES  5
+#define N_MODES  4
 
 typedef struct tree_in {
     slog_buf body[LEVELS][1u << LEVELS];
     uint32_t n[LEVELS][1u << LEVELS];
     int64_t prev[LEVELS][1u << LEVELS];
-    slog_own_recs own[LEVELS][1u << LEVELS]; /* the values the writer keeps */
 } tree_in;
 
 typedef struct out {
@@ -53,7 +49,7 @@ static void node_summary(const tree_in *in, uint32_t level, uint64_t index, slog
         memset(&c, 0, sizeof c);
         node_summary(in, level - 1, ci, &c, x, mode, cats, o);
         int64_t clo = (int64_t)(ci << (SHIFT + level - 1)), chi = (int64_t)((ci + 1) << (SHIFT + level - 1));
-        if (mode >= 3 && side == 0) {
+        if (mode == 3 && side == 0) {
             /* the writer's: encoded for the file (other fixed bytes),
              * those bytes handed over */
             uint8_t fixed[16] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
@@ -68,10 +64,7 @@ static void node_summary(const tree_in *in, uint32_t level, uint64_t index, slog
     }
     int64_t lo = (int64_t)(index << (SHIFT + level)), hi = (int64_t)((index + 1) << (SHIFT + level));
     const slog_buf *b = &in->body[level][index];
-    if (mode == 4)
-        slog_summ_close_own(s, x, level, &in->own[level][index], in->n[level][index], lo, hi, cats);
-    else
-        slog_summ_close(s, x, level, b->data, b->len, in->n[level][index], lo, hi, cats);
+    slog_summ_close(s, x, level, b->data, b->len, in->n[level][index], lo, hi, cats);
     CHECK(!s->failed);
     if (s->blob.len) n_kept_encoded++;
     uint8_t fixed[16] = {0};
@@ -125,22 +118,10 @@ static void run(uint64_t seed)
         slog_encode_drawable(&in->body[level][index], &d, prev);
         CHECK(!in->body[level][index].failed);
         in->n[level][index]++;
-        slog_own_add(&in->own[level][index], &d, d.kind == SLOG_KIND_ARROW ? bytes_field[d.category] : -1);
-        CHECK(!in->own[level][index].incomplete);
-        if (d.kind == SLOG_KIND_ARROW && t_chance(&r, 10)) {
-            /* a mirror (another block's arrow): a record of the node
-             * that counts in its sender's block only, no values kept */
-            size_t at = in->body[level][index].len;
-            slog_encode_drawable(&in->body[level][index], &d, prev);
-            CHECK(!in->body[level][index].failed);
-            in->body[level][index].data[at] |= SLOG_REC_MIRROR;
-            in->n[level][index]++;
-        }
     }
     /* 0: rows moved, no scratch (the reader's check); 1: left children
      * encoded, a scratch; 2: left children encoded, no scratch; 3: left
-     * children encoded by the caller, a scratch (the writer's, decoding
-     * the nodes' records); 4: as 3 from the values the writer kept */
+     * children encoded by the caller, a scratch (the writer's) */
     out *o = calloc(N_MODES, sizeof *o);
     CHECK(o);
     for (int mode = 0; mode < N_MODES; mode++) {
@@ -148,7 +129,7 @@ static void run(uint64_t seed)
         memset(&x, 0, sizeof x);
         slog_summ root;
         memset(&root, 0, sizeof root);
-        node_summary(in, LEVELS - 1, 0, &root, mode == 1 || mode >= 3 ? &x : NULL, mode, &cats, &o[mode]);
+        node_summary(in, LEVELS - 1, 0, &root, mode == 1 || mode == 3 ? &x : NULL, mode, &cats, &o[mode]);
         slog_summ_free(&root);
         slog_summ_scratch_free(&x);
     }
@@ -164,7 +145,6 @@ static void run(uint64_t seed)
     for (uint32_t l = 0; l < LEVELS; l++)
         for (uint32_t i = 0; i < 1u << LEVELS; i++) {
             buf_free(&in->body[l][i]);
-            slog_own_free(&in->own[l][i]);
             for (int mode = 0; mode < N_MODES; mode++) buf_free(&o[mode].enc[l][i]);
         }
     free(in);
@@ -186,7 +166,6 @@ static void pairs(uint64_t seed)
     int64_t *time = calloc(N_TL * N_TL, sizeof *time);
     CHECK(count && bytes && unknown && time);
     slog_buf body = {0};
-    slog_own_recs own = {0};
     int64_t prev = 0;
     uint32_t n_arrows = 2000 + (uint32_t)t_below(&r, 6000), n = 0;
     for (uint32_t i = 0; i < n_arrows; n++) {
@@ -205,7 +184,6 @@ static void pairs(uint64_t seed)
             st.info = values;
             slog_encode_drawable(&body, &st, &prev);
             CHECK(!body.failed);
-            slog_own_add(&own, &st, -1);
             states[st.timeline]++;
             continue;
         }
@@ -226,8 +204,6 @@ static void pairs(uint64_t seed)
         d.info = values;
         slog_encode_drawable(&body, &d, &prev);
         CHECK(!body.failed);
-        slog_own_add(&own, &d, BYTES);
-        CHECK(!own.incomplete);
         size_t k = (size_t)d.timeline * N_TL + d.end_timeline;
         count[k]++;
         if (info == SLOG_INFO_UNKNOWN)
@@ -236,16 +212,12 @@ static void pairs(uint64_t seed)
             bytes[k] += (uint64_t)info;
         time[k] += d.end - d.start;
     }
-    /* 0, 1: decoded without and with a scratch; 2: the values kept */
-    for (int way = 0; way < 3; way++) {
+    for (int with_scratch = 0; with_scratch < 2; with_scratch++) {
         slog_summ_scratch x;
         memset(&x, 0, sizeof x);
         slog_summ s;
         memset(&s, 0, sizeof s);
-        if (way == 2)
-            slog_summ_close_own(&s, &x, 0, &own, n, 0, 256, &cats);
-        else
-            slog_summ_close(&s, way ? &x : NULL, 0, body.data, body.len, n, 0, 256, &cats);
+        slog_summ_close(&s, with_scratch ? &x : NULL, 0, body.data, body.len, n, 0, 256, &cats);
         CHECK(!s.failed);
         uint32_t rows = 0;
         for (size_t k = 0; k < N_TL * N_TL; k++) rows += count[k] > 0;
@@ -273,7 +245,6 @@ static void pairs(uint64_t seed)
         slog_summ_scratch_free(&x);
     }
     buf_free(&body);
-    slog_own_free(&own);
     free(count);
     free(bytes);
     free(unknown);
