@@ -796,7 +796,8 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
     uint32_t prev_size, prev_crc;
     if ((st = put_preview(w, t, level, n, fixed, &prev_off, &prev_size, &prev_crc))) return st;
     uint32_t summ_size = 0;
-    if (!overview && (st = put_summary(w, level, n, fixed, !is_root && !(n->index & 1), &summ_size))) return st;
+    bool left = !is_root && !(n->index & 1); /* its parent holds its summary encoded */
+    if (!overview && (st = put_summary(w, level, n, fixed, left, &summ_size))) return st;
     if ((st = spill_dirent(w, t, level, n, node_off, node_size, node_crc, prev_off, prev_size, prev_crc, summ_size)))
         return st;
     if (overview) {
@@ -811,11 +812,12 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
         if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
-        /* a left child's summary, encoded above */
-        if (!overview && !(n->index & 1) && w->summ_enc.len)
-            slog_summ_merge_left_encoded(&p->summ, &n->summ, level, n->index, n->lo, n->hi, &w->summ_enc);
-        else if (!overview)
-            slog_summ_merge_child(&p->summ, &n->summ, (unsigned)(n->index & 1), level, n->index, n->lo, n->hi, true);
+        if (!overview) { /* a left child's summary was encoded by put_summary */
+            if (left)
+                slog_summ_merge_left_encoded(&p->summ, &n->summ, level, n->index, n->lo, n->hi, &w->summ_enc);
+            else
+                slog_summ_merge_child(&p->summ, &n->summ, 1, level, n->index, n->lo, n->hi, true);
+        }
     }
     /* A node of the overview above its base keeps a row for nearly every
      * (group, category), and its level opens a node once per 2^(level -
