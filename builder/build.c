@@ -13,6 +13,7 @@
 
 #include <glib.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
+#include <sys/mman.h>
 #endif
 
 #include "build_internal.h"
@@ -151,10 +153,45 @@ static size_t read_window(uint32_t n_ranks)
 #define BURST_RANKS    8192
 #define BURST_MMAP_MIN (128u << 10)
 
-static bool heap_for_bursts(uint32_t n_ranks)
+/* With fewer ranks a build is short, and the kernel handing its heap over
+ * a 4 KiB page at a time took much of its CPU. So the heap is grown once,
+ * ahead, into a region the kernel may back with 2 MiB pages (transparent
+ * huge pages, where the system grants them on request), is never trimmed,
+ * and every thread takes from it (one arena: glibc's per-thread arenas
+ * cannot be marked from here). Where malloc is not glibc's (Valgrind, the
+ * sanitizers) the block is not in the heap and nothing is marked. */
+#define HEAP_AHEAD (30u << 20) /* below glibc's largest mmap threshold */
+#define HEAP_STEP  (16u << 20)
+#define HUGE_PAGE  ((uintptr_t)2 << 20)
+
+static void heap_in_large_pages(void)
+{
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+    static atomic_bool done;
+    if (atomic_exchange(&done, true)) return;
+    if (!mallopt(M_ARENA_MAX, 1) || !mallopt(M_MMAP_THRESHOLD, HEAP_AHEAD + (1u << 20)) ||
+        !mallopt(M_TOP_PAD, HEAP_STEP) || !mallopt(M_TRIM_THRESHOLD, INT_MAX))
+        return;
+    uintptr_t lo = (uintptr_t)sbrk(0);
+    void *p = malloc(HEAP_AHEAD);
+    uintptr_t hi = (uintptr_t)sbrk(0), end = (uintptr_t)p + HEAP_AHEAD;
+    if (p && end > lo && end <= hi) { /* the block grew the heap */
+        uintptr_t from = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), to = hi & ~(HUGE_PAGE - 1);
+        if (to > from) madvise((void *)from, to - from, MADV_HUGEPAGE);
+    }
+    free(p);
+#endif
+}
+
+/* The heap for this many ranks; true when large freed blocks go back to
+ * the system. */
+static bool plan_heap(uint32_t n_ranks)
 {
 #ifdef __GLIBC__
-    if (n_ranks < BURST_RANKS) return false;
+    if (n_ranks < BURST_RANKS) {
+        heap_in_large_pages();
+        return false;
+    }
     mallopt(M_MMAP_THRESHOLD, BURST_MMAP_MIN);
     return true;
 #else
@@ -870,7 +907,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     atomic_init(&b->stop, 0);
     b->n_ranks = (uint32_t)n;
     b->lag = b->n_ranks <= FEW_RANKS ? LAG_FEW_RANKS : LAG_MANY_RANKS;
-    b->lists_unmapped = heap_for_bursts(b->n_ranks);
+    b->lists_unmapped = plan_heap(b->n_ranks);
     s->n_ranks = b->n_ranks;
     b->ranks = g_new0(rank_in, b->n_ranks);
     b->timelines = g_hash_table_new(g_direct_hash, g_direct_equal);

@@ -253,7 +253,7 @@ typedef struct builder {
     GArray *pending_snaps;        /* snap_wait: creation calls not resolved yet */
     uint64_t snaps_settled;       /* comm_ctx_settled() when they were last looked at */
     bool lists_unmapped;          /* large freed blocks go back to the system
-                                   * (heap_for_bursts): lists are worth a spare */
+                                   * (plan_heap): lists are worth a spare */
     void *merge_room;             /* seq_match's per-rank arrays, for n_ranks */
     struct merge_ent *ents;       /* and its entries to sort, kept between slabs: */
     size_t ents_cap, ents_used;   /* room and recent use (ents_kept) */
