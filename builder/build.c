@@ -827,6 +827,12 @@ static bool open_output(builder *b, const dumpi_meta *meta)
     return ok;
 }
 
+/* A builder left for the process's end (build_options.leave_memory): with
+ * thousands of ranks, freeing it piece by piece and closing every rank file
+ * held up the end of the build, and the system takes it all back at once
+ * when the process exits. Kept here, it stays reachable to leak checkers. */
+static builder *left_for_exit;
+
 static void free_builder(builder *b)
 {
     seq_drop_snaps(b);
@@ -995,10 +1001,15 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         }
         if (o->remove_on_signal) signals_disarm(); /* renamed or removed by now */
     }
-    free_builder(b);
-    clock_plan_free(&b->clocks);
-    s->seconds = now_s() - b->t_start;
-    g_free(bp);
+    double t_start = b->t_start;
+    if (o->leave_memory) {
+        left_for_exit = bp;
+    } else {
+        free_builder(b);
+        clock_plan_free(&b->clocks);
+        g_free(bp);
+    }
+    s->seconds = now_s() - t_start;
     if (fatal) return BUILD_FAILED;
     if (s->n_warnings) rc = BUILD_WARNINGS;
     return rc;

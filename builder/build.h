@@ -29,6 +29,9 @@ typedef struct build_options {
     int remove_on_signal;     /* a termination signal removes the temporary
                                 output (signals.h); for the command line,
                                 not for a caller with handlers of its own */
+    int leave_memory;         /* the caller exits right after: the builder's
+                                memory and rank files are left to the
+                                process's end, not freed one by one */
     /* Opens rank r's .bin in place of dumpi_file_open (slog2-build-mpi:
      * files other processes read, builder/cluster/); NULL: that. */
     int (*open_rank)(void *ctx, uint32_t rank, const char *path, dumpi_file **f, dumpi_error *e);

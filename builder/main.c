@@ -328,7 +328,8 @@ int main(int argc, char **argv)
                            .align_clocks = align_mode,
                            .pin_threads = !no_pin,
                            .command_line = cmdline,
-                           .remove_on_signal = 1};
+                           .remove_on_signal = 1,
+                           .leave_memory = 1};
         o.progress = !quiet && (progress_flag || isatty(STDERR_FILENO));
         build_summary s;
         status = build_run(meta, &o, &s, stderr);
