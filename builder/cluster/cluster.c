@@ -644,6 +644,9 @@ int cluster_build_run(const dumpi_meta *meta, const build_options *o, build_summ
     build_options mine = *o;
     mine.open_rank = open_rank;
     mine.open_ctx = &oc;
+    /* Closing a remote file takes the answer its owner may still be
+     * sending (remote_close): not left for MPI_Finalize to find. */
+    mine.leave_memory = 0;
     /* Reads of other processes' files may come from any of the pipeline's
      * threads: with less than MPI_THREAD_SERIALIZED, one thread (the same
      * bytes, -j does not change them). */
