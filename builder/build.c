@@ -236,22 +236,45 @@ static bool plan_descriptors(builder *b, bool *transient)
     return true;
 }
 
-/* Its footer into r's check, into the trace's totals (false when a rank
- * has none) and into the functions the trace calls (`called`), then let go
- * of it. */
-static void take_footer(rank_in *r, double *records, double *rows, bool *all, bool *called)
+/* A rank's footer: its records, its (rank, function) pairs with calls,
+ * and those of them that make states whatever the records say (not polls,
+ * unless polls are states). */
+typedef struct footer_counts {
+    double records, rows, state_rows;
+} footer_counts;
+
+/* Its footer into r's check, into *c and into the functions the trace
+ * calls (`called`), then let go of it. False when r has none. */
+static bool take_footer(rank_in *r, bool poll_states, footer_counts *c, bool *called)
 {
     const uint32_t *calls, *ignored;
     int n = dumpi_file_footer_counts(r->f, &calls, &ignored);
     r->has_footer = n > 0;
-    if (n <= 0) *all = false;
     for (int l = 0; l < n && l < DUMPI_LABEL_ALL_FUNCTIONS; l++) {
         r->footer_sum += calls[l] * label_tag((uint32_t)l);
-        *records += calls[l];
-        *rows += calls[l] > 0;
+        c->records += calls[l];
+        c->rows += calls[l] > 0;
+        c->state_rows += calls[l] > 0 && (poll_states || !call_is_poll((uint16_t)l));
         if (calls[l] && l < N_LABELS) called[l] = true;
     }
     dumpi_file_drop_footer(r->f);
+    return r->has_footer;
+}
+
+/* Whether a node summary may pay in some block of the output (slog.h,
+ * slog_summaries_may_pay), from the ranks' footers (per_block[k]: those of
+ * block k's ranks; not known when a rank has none): at thousands of ranks
+ * of few calls each none does, and making them was much of the write
+ * step. A record makes a state or a poll's event, and at most about one
+ * message: twice the records bound a block's drawables. (Threads'
+ * timelines, numbered past the ranks', fall in blocks of their own, whose
+ * records and rows are taken as in proportion to their ranks'.) */
+static bool summaries_may_pay(const footer_counts *per_block, uint32_t n_blocks, bool known)
+{
+    if (!known) return true;
+    for (uint32_t k = 0; k < n_blocks; k++)
+        if (slog_summaries_may_pay(2 * per_block[k].records, per_block[k].state_rows)) return true;
+    return false;
 }
 
 /* The records the build decoded of r against its footer's counts: the
@@ -788,6 +811,7 @@ static bool open_output(builder *b, const dumpi_meta *meta)
     wo.expected_timelines = b->n_ranks;
     wo.preview_level = b->preview_level;
     wo.overview_level = b->overview_level;
+    wo.no_summaries = b->no_summaries;
     slog_error werr;
     if (b->o->remove_on_signal) signals_hold(); /* until armed: the file is created first */
     if (slog_writer_open(&b->w, b->o->output, &wo, &werr) != SLOG_OK) {
@@ -919,6 +943,9 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     b->timelines = g_hash_table_new(g_direct_hash, g_direct_equal);
     b->user_cats = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     bool transient = false, footers = true;
+    uint32_t block_ranks = slog_block_timelines_for(b->n_ranks);
+    uint32_t n_blocks = (b->n_ranks + block_ranks - 1) / block_ranks;
+    footer_counts *per_block = g_new0(footer_counts, n_blocks);
     size_t window = read_window(b->n_ranks);
     if (!plan_descriptors(b, &transient)) fatal = 1;
     for (uint32_t i = 0; i < b->n_ranks && !fatal; i++) {
@@ -943,11 +970,18 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         dumpi_file_set_window(r->f, window);
         r->types = types_of(b, r->f);
         s->input_bytes += dumpi_file_size(r->f);
-        take_footer(r, &b->footer_records, &b->footer_rows, &footers, b->sampled);
+        footer_counts fc = {0};
+        if (!take_footer(r, o->poll_states, &fc, b->sampled)) footers = false;
+        b->footer_records += fc.records;
+        b->footer_rows += fc.rows;
+        per_block[i / block_ranks].records += fc.records;
+        per_block[i / block_ranks].state_rows += fc.state_rows;
         if (!dumpi_file_has_index(r->f))
             build_warn(b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
     }
     if (!footers) b->footer_records = 0; /* not known */
+    b->no_summaries = !summaries_may_pay(per_block, n_blocks, footers);
+    g_free(per_block);
     const char *input = fatal ? NULL : input_named_by(b, meta, o->output);
     if (input) {
         fprintf(err_out, "slog2-build: error: %s: the output would replace the input %s; choose another -o\n",

@@ -232,6 +232,7 @@ typedef struct builder {
     uint32_t preview_level; /* the writer's preview levels (slog.h) */
     double footer_records;  /* the footers' records in all, 0: a rank has none */
     double footer_rows;     /* and (rank, function) pairs with calls */
+    bool no_summaries;      /* no node summary would pay (build.c) */
     uint32_t overview_level;
     rank_in *ranks;
     uint32_t n_ranks;

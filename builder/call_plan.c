@@ -128,9 +128,16 @@ void call_plan_make(fn_plan *p, uint16_t label)
     p->role = (uint8_t)call_role(label);
     for (size_t k = 0; k < sizeof comm_ops / sizeof comm_ops[0]; k++)
         if (!strcmp(fn->name, comm_ops[k])) p->comm_op = true;
-    for (size_t k = 0; k < sizeof polls / sizeof polls[0]; k++)
-        if (!strcmp(fn->name, polls[k])) p->is_poll = true;
+    p->is_poll = call_is_poll(label);
     p->poll_category = UINT32_MAX;
+}
+
+bool call_is_poll(uint16_t label)
+{
+    const dumpi_fn_info *fn = dumpi_fn_lookup(label);
+    for (size_t k = 0; k < sizeof polls / sizeof polls[0]; k++)
+        if (!strcmp(fn->name, polls[k])) return true;
+    return false;
 }
 
 void match_op_run(match_ctx *m, uint32_t rank, const match_op *op, int64_t done_time)

@@ -101,6 +101,10 @@ typedef struct fn_plan {
 /* What records of label do in matching. */
 role_id call_role(uint16_t label);
 
+/* Whether records of label are polls (Test*, Iprobe), which may be events
+ * rather than states (build_options.poll_states). */
+bool call_is_poll(uint16_t label);
+
 /* Fill p for label: everything but the two category ids and usable_from,
  * which the caller sets once it has registered the categories. */
 void call_plan_make(fn_plan *p, uint16_t label);

@@ -797,7 +797,8 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
     if ((st = put_preview(w, t, level, n, fixed, &prev_off, &prev_size, &prev_crc))) return st;
     uint32_t summ_size = 0;
     bool left = !is_root && !(n->index & 1); /* its parent holds its summary encoded */
-    if (!overview && (st = put_summary(w, level, n, fixed, left, &summ_size))) return st;
+    bool summed = !overview && !w->opt.no_summaries;
+    if (summed && (st = put_summary(w, level, n, fixed, left, &summ_size))) return st;
     if ((st = spill_dirent(w, t, level, n, node_off, node_size, node_crc, prev_off, prev_size, prev_crc, summ_size)))
         return st;
     if (overview) {
@@ -812,7 +813,7 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
         if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
-        if (!overview) { /* a left child's summary was encoded by put_summary */
+        if (summed) { /* a left child's summary was encoded by put_summary */
             if (left)
                 slog_summ_merge_left_encoded(&p->summ, &n->summ, level, n->index, n->lo, n->hi, &w->summ_enc);
             else
@@ -1076,6 +1077,16 @@ void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n
         while (o < 40 && ldexp(leaf_drawables, (int)o) * budget < rows_ov * ROW_BYTES) o++;
     *block_level = b;
     *overview_level = o;
+}
+
+/* The fewest bytes a summary's state row takes: seven varints of a byte
+ * at least (docs/FORMAT.md, "Summary block"). */
+#define SUMM_ROW_MIN_BYTES 7
+
+int slog_summaries_may_pay(double n_drawables, double n_rows)
+{
+    return n_drawables >= DEFAULT_PREVIEW_MIN &&
+           n_drawables >= SUMMARY_DRAWABLES_PER_BYTE * SUMM_ROW_MIN_BYTES * n_rows;
 }
 
 /* Choose the leaf width from the buffered drawables' density, then replay

@@ -7,7 +7,9 @@
  * leaves and summaries on small subtrees so that answers mix summaries and
  * records; each is also compared with the answer read without summaries.
  * Every summary written is what slog_reader_check_summaries recomputes from
- * the records, and one changed (its checksum made right) is found. */
+ * the records, and one changed (its checksum made right) is found. Files
+ * written with no_summaries have none and give the same answers; the
+ * writer's summaries pay only where slog_summaries_may_pay says they may. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,7 +308,7 @@ static void test_nested(void)
 static void test_random(void)
 {
     t_rng r = {5};
-    for (int round = 0; round < 8; round++) {
+    for (int round = 0; round < 10; round++) {
         t_model m;
         t_model_init(&m);
         t_gen_params p = {.n_drawables = 2000 + t_below(&r, 20000), .max_timelines = 40, .max_categories = 12};
@@ -315,10 +317,112 @@ static void test_random(void)
         slog_writer_options_init(&o);
         o.preview_min_subtree = 1 + t_below(&r, 256);
         o.block_timelines = round & 1 ? 8 : 0;
-        CHECK_CONTEXT("random round %d: %u timelines, %zu drawables", round, m.n_tls, m.n);
+        /* without summaries every answer is the records' */
+        o.no_summaries = round >= 8;
+        CHECK_CONTEXT("random round %d: %u timelines, %zu drawables%s", round, m.n_tls, m.n,
+                      o.no_summaries ? ", no summaries" : "");
+        uint64_t before = summaries_checked;
         run_model(&m, &r, &o, 30);
+        if (o.no_summaries) CHECK_EQ(summaries_checked, before);
         t_model_free(&m);
     }
+}
+
+/* (timeline, state category) pairs with a state in m. */
+static double state_rows(const t_model *m)
+{
+    uint8_t *seen = calloc((size_t)m->n_tls * m->n_cats, 1);
+    CHECK(seen);
+    double n = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        const t_draw *d = &m->d[i];
+        if (d->kind != SLOG_KIND_STATE || seen[(size_t)d->tl * m->n_cats + d->cat]) continue;
+        seen[(size_t)d->tl * m->n_cats + d->cat] = 1;
+        n++;
+    }
+    free(seen);
+    return n;
+}
+
+/* n states of a few ns each, one after another on n_tl timelines of n_cat
+ * categories: summaries of rows near their smallest bytes. */
+static void gen_short_states(t_model *m, t_rng *r, size_t n, uint32_t n_tl, uint32_t n_cat)
+{
+    t_model_init(m);
+    for (uint32_t i = 0; i < n_tl; i++) t_model_add_tl(m, i, 0);
+    for (uint32_t k = 0; k < n_cat; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "state%u", k);
+        t_model_add_cat(m, SLOG_KIND_STATE, name, 0);
+    }
+    int64_t t = 0;
+    for (size_t i = 0; i < n; i++) {
+        t_draw *d = t_model_push(m);
+        d->kind = SLOG_KIND_STATE;
+        d->tl = d->etl = (uint32_t)t_below(r, n_tl);
+        d->cat = (uint32_t)t_below(r, n_cat);
+        d->start = t;
+        d->end = t + t_range(r, 0, 3);
+        t = d->end + 1;
+    }
+}
+
+/* slog_summaries_may_pay never says no where the writer, with its default
+ * options, wrote a summary: models of one block whose drawables per
+ * (timeline, state category) pair lie on both sides of its bound, random
+ * ones and ones of short states whose rows are near their smallest. With
+ * no_summaries a file where none paid has the same bytes. */
+static void test_may_pay(void)
+{
+    t_rng r = {23};
+    unsigned wrote = 0, refused = 0;
+    char *dir = t_mkdtemp("maypay");
+    char *path = t_path(dir, "a.slog2"), *none = t_path(dir, "b.slog2");
+    for (int round = 0; round < 24; round++) {
+        t_model m;
+        size_t n = 600 + t_below(&r, 30000);
+        uint32_t n_tl = 1 + (uint32_t)t_below(&r, 48), n_cat = 2 + (uint32_t)t_below(&r, 10);
+        if (round & 1) {
+            gen_short_states(&m, &r, n, n_tl, n_cat);
+        } else {
+            t_model_init(&m);
+            t_gen_params p = {.n_drawables = n, .max_timelines = n_tl, .max_categories = n_cat};
+            t_model_random(&m, &r, &p);
+        }
+        double rows = state_rows(&m);
+        int may = slog_summaries_may_pay((double)m.n, rows);
+        CHECK_CONTEXT("may-pay round %d: %u timelines, %zu drawables, %.0f state rows, may pay %d", round, m.n_tls, m.n,
+                      rows, may);
+        slog_error err;
+        CHECKF(t_model_write(&m, path, NULL, &err) == SLOG_OK, "%s", err.message);
+        slog_reader *rd;
+        CHECKF(slog_reader_open(&rd, path, &err) == SLOG_OK, "%s", err.message);
+        uint64_t n_summ;
+        CHECKF(slog_reader_check_summaries(rd, &n_summ, NULL, &err) == SLOG_OK, "%s", err.message);
+        slog_reader_close(rd);
+        CHECKF(!n_summ || may, "%" PRIu64 " summaries written where none may pay", n_summ);
+        wrote += n_summ > 0;
+        refused += !may;
+        if (!n_summ) {
+            slog_writer_options o;
+            slog_writer_options_init(&o);
+            o.no_summaries = 1;
+            CHECKF(t_model_write(&m, none, &o, &err) == SLOG_OK, "%s", err.message);
+            size_t na, nb;
+            unsigned char *a = t_read_file(path, &na), *b = t_read_file(none, &nb);
+            CHECK(a && b);
+            CHECK(na == nb && !memcmp(a, b, na));
+            free(a);
+            free(b);
+        }
+        t_model_free(&m);
+    }
+    /* both sides met, or the bound went untested */
+    CHECKF(wrote > 0 && refused > 0, "%u files with summaries, %u where none may pay", wrote, refused);
+    t_rmtree(dir);
+    free(dir);
+    free(path);
+    free(none);
 }
 
 static void test_empty_and_args(void)
@@ -363,5 +467,6 @@ int main(void)
     printf("summaries used: %" PRIu64 "\n", summaries_used);
     CHECKF(summaries_checked > 0 && summaries_damaged > 0, "no summary was recomputed, or none damaged");
     printf("summaries recomputed from the records: %" PRIu64 "\n", summaries_checked);
+    RUN(test_may_pay);
     return 0;
 }

@@ -161,6 +161,10 @@ typedef struct slog_writer_options {
                                      one (the overview's still do) */
     uint32_t overview_level;      /* the same for the overview tree (which
                                      SLOG_PREVIEW_NONE does not take) */
+    uint32_t no_summaries;        /* nonzero: no node has a summary, and the
+                                     writer makes none (its work on every
+                                     node of every block), for a trace where
+                                     none would pay: slog_summaries_may_pay */
 } slog_writer_options;
 
 /* slog_writer_options.preview_level: the blocks' trees carry no preview
@@ -177,6 +181,14 @@ typedef struct slog_writer_options {
 SLOG_API
 void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n_rows, uint32_t n_timelines,
                              uint32_t *block_level, uint32_t *overview_level);
+
+/* Whether a summary may pay (docs/FORMAT.md, "Summary block") anywhere
+ * in a block's tree of at most n_drawables drawables and at least n_rows
+ * (timeline, state category) pairs, with the default preview_min_subtree:
+ * 0 when not even its root can pay for the smallest summary of those rows.
+ * A caller that knows this of every block sets no_summaries. */
+SLOG_API
+int slog_summaries_may_pay(double n_drawables, double n_rows);
 
 /* The block and overview group sizes the writer uses for a trace of n
  * timelines when the options leave them 0 (docs/FORMAT.md, "Blocks"). */
