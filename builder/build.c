@@ -128,12 +128,13 @@ static const type_sizes *types_of(builder *b, const dumpi_file *f)
  * is the builder's largest allocation: a thousand ranks at the decoder's
  * default 256 KiB would take 256 MiB. Windows shrink to keep the sum near
  * READ_BUDGET (a record that does not fit is still read whole, through a
- * wider window for that record only), down to a few records of a rank
- * of thousands: there a window of 16 KiB was most of a rank's memory,
- * and a smaller one costs a read per few dozen records. */
+ * wider window for that record only), down to a few dozen records of a
+ * rank of thousands: there a window of 16 KiB was most of a rank's
+ * memory, and a smaller one costs a system call per dozen records, which
+ * outweighed the memory it saved (docs/PERFORMANCE.md). */
 #define READ_BUDGET     (4u << 20)
 #define READ_WINDOW_MAX (256u << 10)
-#define READ_WINDOW_MIN (1u << 10)
+#define READ_WINDOW_MIN (2u << 10)
 
 static size_t read_window(uint32_t n_ranks)
 {
