@@ -237,12 +237,29 @@ static bool plan_descriptors(builder *b, bool *transient)
     return true;
 }
 
-/* A rank's footer: its records, its (rank, function) pairs with calls,
- * and those of them that make states whatever the records say (not polls,
- * unless polls are states). */
+/* What a rank's footer tells: its records, its (rank, function) pairs
+ * with calls, those of them that make states whatever the records say
+ * (not polls, unless polls are states), and its point-to-point operations,
+ * each of which makes at most one message; `bounded` false when its
+ * drawables cannot be told from its footer (none, Startall starting any
+ * number of requests, or user functions, which it does not count). */
 typedef struct footer_counts {
-    double records, rows, state_rows;
+    double records, rows, state_rows, p2p_ops;
+    bool bounded;
 } footer_counts;
+
+static double p2p_ops_of(uint16_t label)
+{
+    switch (call_role(label)) {
+    case R_SEND:
+    case R_ISEND:
+    case R_RECV:
+    case R_IRECV:
+    case R_START: return 1;
+    case R_SENDRECV: return 2;
+    default: return 0;
+    }
+}
 
 /* Its footer into r's check, into *c and into the functions the trace
  * calls (`called`), then let go of it. False when r has none. */
@@ -251,31 +268,38 @@ static bool take_footer(rank_in *r, bool poll_states, footer_counts *c, bool *ca
     const uint32_t *calls, *ignored;
     int n = dumpi_file_footer_counts(r->f, &calls, &ignored);
     r->has_footer = n > 0;
+    c->bounded = r->has_footer && dumpi_file_n_functions(r->f) == 0;
     for (int l = 0; l < n && l < DUMPI_LABEL_ALL_FUNCTIONS; l++) {
         r->footer_sum += calls[l] * label_tag((uint32_t)l);
+        if (!calls[l]) continue;
         c->records += calls[l];
-        c->rows += calls[l] > 0;
-        c->state_rows += calls[l] > 0 && (poll_states || !call_is_poll((uint16_t)l));
-        if (calls[l] && l < N_LABELS) called[l] = true;
+        c->rows++;
+        c->state_rows += poll_states || !call_is_poll((uint16_t)l);
+        c->p2p_ops += calls[l] * p2p_ops_of((uint16_t)l);
+        if (call_role((uint16_t)l) == R_STARTALL) c->bounded = false;
+        if (l < N_LABELS) called[l] = true;
     }
     dumpi_file_drop_footer(r->f);
     return r->has_footer;
 }
 
-/* Whether a node summary may pay in some block of the output (slog.h,
- * slog_summaries_may_pay), from the ranks' footers (per_block[k]: those of
- * block k's ranks; not known when a rank has none): at thousands of ranks
- * of few calls each none does, and making them was much of the write
- * step. A record makes a state or a poll's event, and at most about one
- * message: twice the records bound a block's drawables. (Threads'
- * timelines, numbered past the ranks', fall in blocks of their own, whose
- * records and rows are taken as in proportion to their ranks'.) */
-static bool summaries_may_pay(const footer_counts *per_block, uint32_t n_blocks, bool known)
+/* The first timeline of the output's blocks where a node summary may pay
+ * (slog.h, slog_summaries_may_pay), from the footers of each block's ranks
+ * (per_block[k], k below n_blocks): at thousands of ranks of few calls each
+ * none does, and making them was much of the write step. A record makes
+ * a state or a poll's event, and an arrow stands in its sender's block
+ * with a mirror in its receiver's, each an operation there. Rank r's main
+ * thread is timeline r; other threads' timelines come after the ranks',
+ * in blocks that cannot be told, so only blocks of ranks' timelines alone
+ * are looked at, in order, up to the first that may pay. */
+static uint32_t summaries_from(const footer_counts *per_block, uint32_t n_blocks, uint32_t n_ranks,
+                               uint32_t block_ranks)
 {
-    if (!known) return true;
-    for (uint32_t k = 0; k < n_blocks; k++)
-        if (slog_summaries_may_pay(2 * per_block[k].records, per_block[k].state_rows)) return true;
-    return false;
+    uint32_t k = 0;
+    while (k < n_blocks && (uint64_t)(k + 1) * block_ranks <= n_ranks && per_block[k].bounded &&
+           !slog_summaries_may_pay(per_block[k].records + per_block[k].p2p_ops, per_block[k].state_rows))
+        k++;
+    return k * block_ranks;
 }
 
 /* The records the build decoded of r against its footer's counts: the
@@ -812,7 +836,7 @@ static bool open_output(builder *b, const dumpi_meta *meta)
     wo.expected_timelines = b->n_ranks;
     wo.preview_level = b->preview_level;
     wo.overview_level = b->overview_level;
-    wo.no_summaries = b->no_summaries;
+    wo.no_summaries_below = b->summaries_from;
     slog_error werr;
     if (b->o->remove_on_signal) signals_hold(); /* until armed: the file is created first */
     if (slog_writer_open(&b->w, b->o->output, &wo, &werr) != SLOG_OK) {
@@ -947,6 +971,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     uint32_t block_ranks = slog_block_timelines_for(b->n_ranks);
     uint32_t n_blocks = (b->n_ranks + block_ranks - 1) / block_ranks;
     footer_counts *per_block = g_new0(footer_counts, n_blocks);
+    for (uint32_t k = 0; k < n_blocks; k++) per_block[k].bounded = true;
     size_t window = read_window(b->n_ranks);
     if (!plan_descriptors(b, &transient)) fatal = 1;
     for (uint32_t i = 0; i < b->n_ranks && !fatal; i++) {
@@ -975,13 +1000,16 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         if (!take_footer(r, o->poll_states, &fc, b->sampled)) footers = false;
         b->footer_records += fc.records;
         b->footer_rows += fc.rows;
-        per_block[i / block_ranks].records += fc.records;
-        per_block[i / block_ranks].state_rows += fc.state_rows;
+        footer_counts *pb = &per_block[i / block_ranks];
+        pb->records += fc.records;
+        pb->state_rows += fc.state_rows;
+        pb->p2p_ops += fc.p2p_ops;
+        pb->bounded &= fc.bounded;
         if (!dumpi_file_has_index(r->f))
             build_warn(b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
     }
     if (!footers) b->footer_records = 0; /* not known */
-    b->no_summaries = !summaries_may_pay(per_block, n_blocks, footers);
+    b->summaries_from = summaries_from(per_block, n_blocks, b->n_ranks, block_ranks);
     g_free(per_block);
     const char *input = fatal ? NULL : input_named_by(b, meta, o->output);
     if (input) {

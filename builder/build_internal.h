@@ -228,11 +228,12 @@ typedef struct builder {
     build_summary *s;
     FILE *err;
     slog_writer *w;
-    int shift;              /* the output's leaf width, log2 ns */
-    uint32_t preview_level; /* the writer's preview levels (slog.h) */
-    double footer_records;  /* the footers' records in all, 0: a rank has none */
-    double footer_rows;     /* and (rank, function) pairs with calls */
-    bool no_summaries;      /* no node summary would pay (build.c) */
+    int shift;               /* the output's leaf width, log2 ns */
+    uint32_t preview_level;  /* the writer's preview levels (slog.h) */
+    double footer_records;   /* the footers' records in all, 0: a rank has none */
+    double footer_rows;      /* and (rank, function) pairs with calls */
+    uint32_t summaries_from; /* the blocks' timelines below it: no node
+                              * summary would pay there (build.c) */
     uint32_t overview_level;
     rank_in *ranks;
     uint32_t n_ranks;

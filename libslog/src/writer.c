@@ -797,7 +797,7 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
     if ((st = put_preview(w, t, level, n, fixed, &prev_off, &prev_size, &prev_crc))) return st;
     uint32_t summ_size = 0;
     bool left = !is_root && !(n->index & 1); /* its parent holds its summary encoded */
-    bool summed = !overview && !w->opt.no_summaries;
+    bool summed = !overview && ((uint64_t)t->id + 1) << w->tb_shift > w->opt.no_summaries_below;
     if (summed && (st = put_summary(w, level, n, fixed, left, &summ_size))) return st;
     if ((st = spill_dirent(w, t, level, n, node_off, node_size, node_crc, prev_off, prev_size, prev_crc, summ_size)))
         return st;

@@ -161,10 +161,12 @@ typedef struct slog_writer_options {
                                      one (the overview's still do) */
     uint32_t overview_level;      /* the same for the overview tree (which
                                      SLOG_PREVIEW_NONE does not take) */
-    uint32_t no_summaries;        /* nonzero: no node has a summary, and the
-                                     writer makes none (its work on every
-                                     node of every block), for a trace where
-                                     none would pay: slog_summaries_may_pay */
+    uint32_t no_summaries_below;  /* a block whose timelines all lie below
+                                     this id has no summary, and the writer
+                                     makes none there (its work on every
+                                     node), for blocks where none would pay:
+                                     slog_summaries_may_pay; 0 = none such,
+                                     UINT32_MAX = every block */
 } slog_writer_options;
 
 /* slog_writer_options.preview_level: the blocks' trees carry no preview
@@ -186,7 +188,7 @@ void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n
  * in a block's tree of at most n_drawables drawables and at least n_rows
  * (timeline, state category) pairs, with the default preview_min_subtree:
  * 0 when not even its root can pay for the smallest summary of those rows.
- * A caller that knows this of every block sets no_summaries. */
+ * A caller that knows this of blocks sets no_summaries_below past them. */
 SLOG_API
 int slog_summaries_may_pay(double n_drawables, double n_rows);
 
