@@ -248,22 +248,39 @@ typedef struct footer_counts {
     bool bounded;
 } footer_counts;
 
-static double p2p_ops_of(uint16_t label)
+/* What a call of each function adds to footer_counts, looked up once for
+ * all ranks' footers. */
+#define OPS_ANY UINT8_MAX /* Startall */
+typedef struct footer_plan {
+    uint8_t p2p_ops[N_LABELS];
+    bool state[N_LABELS];
+} footer_plan;
+
+static uint8_t p2p_ops_of(role_id role)
 {
-    switch (call_role(label)) {
+    switch (role) {
     case R_SEND:
     case R_ISEND:
     case R_RECV:
     case R_IRECV:
     case R_START: return 1;
     case R_SENDRECV: return 2;
+    case R_STARTALL: return OPS_ANY;
     default: return 0;
+    }
+}
+
+static void footer_plan_make(footer_plan *fp, bool poll_states)
+{
+    for (uint16_t l = 0; l < N_LABELS; l++) {
+        fp->p2p_ops[l] = p2p_ops_of(call_role(l));
+        fp->state[l] = poll_states || !call_is_poll(l);
     }
 }
 
 /* Its footer into r's check, into *c and into the functions the trace
  * calls (`called`), then let go of it. False when r has none. */
-static bool take_footer(rank_in *r, bool poll_states, footer_counts *c, bool *called)
+static bool take_footer(rank_in *r, const footer_plan *fp, footer_counts *c, bool *called)
 {
     const uint32_t *calls, *ignored;
     int n = dumpi_file_footer_counts(r->f, &calls, &ignored);
@@ -274,9 +291,9 @@ static bool take_footer(rank_in *r, bool poll_states, footer_counts *c, bool *ca
         if (!calls[l]) continue;
         c->records += calls[l];
         c->rows++;
-        c->state_rows += poll_states || !call_is_poll((uint16_t)l);
-        c->p2p_ops += calls[l] * p2p_ops_of((uint16_t)l);
-        if (call_role((uint16_t)l) == R_STARTALL) c->bounded = false;
+        c->state_rows += fp->state[l];
+        if (fp->p2p_ops[l] == OPS_ANY) c->bounded = false;
+        c->p2p_ops += (double)calls[l] * fp->p2p_ops[l];
         if (l < N_LABELS) called[l] = true;
     }
     dumpi_file_drop_footer(r->f);
@@ -972,6 +989,8 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     uint32_t n_blocks = (b->n_ranks + block_ranks - 1) / block_ranks;
     footer_counts *per_block = g_new0(footer_counts, n_blocks);
     for (uint32_t k = 0; k < n_blocks; k++) per_block[k].bounded = true;
+    footer_plan *fp = g_new(footer_plan, 1);
+    footer_plan_make(fp, o->poll_states);
     size_t window = read_window(b->n_ranks);
     if (!plan_descriptors(b, &transient)) fatal = 1;
     for (uint32_t i = 0; i < b->n_ranks && !fatal; i++) {
@@ -997,7 +1016,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         r->types = types_of(b, r->f);
         s->input_bytes += dumpi_file_size(r->f);
         footer_counts fc = {0};
-        if (!take_footer(r, o->poll_states, &fc, b->sampled)) footers = false;
+        if (!take_footer(r, fp, &fc, b->sampled)) footers = false;
         b->footer_records += fc.records;
         b->footer_rows += fc.rows;
         footer_counts *pb = &per_block[i / block_ranks];
@@ -1011,6 +1030,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     if (!footers) b->footer_records = 0; /* not known */
     b->summaries_from = summaries_from(per_block, n_blocks, b->n_ranks, block_ranks);
     g_free(per_block);
+    g_free(fp);
     const char *input = fatal ? NULL : input_named_by(b, meta, o->output);
     if (input) {
         fprintf(err_out, "slog2-build: error: %s: the output would replace the input %s; choose another -o\n",
