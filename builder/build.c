@@ -237,15 +237,16 @@ static bool plan_descriptors(builder *b, bool *transient)
     return true;
 }
 
-/* What a rank's footer tells: its records, its (rank, function) pairs
- * with calls, those of them that make states whatever the records say
- * (not polls, unless polls are states), and its point-to-point operations,
- * each of which makes at most one message; `bounded` false when its
- * drawables cannot be told from its footer (none, Startall starting any
- * number of requests, or user functions, which it does not count). */
+/* What the footers of some ranks tell: their records, their (rank,
+ * function) pairs with calls, those of them that make states whatever the
+ * records say (not polls, unless polls are states), and their
+ * point-to-point operations, each of which makes at most one message;
+ * `unbounded` when their drawables cannot be told from the footers (a
+ * rank has none, starts any number of requests with Startall, or has user
+ * functions, which a footer does not count). */
 typedef struct footer_counts {
     double records, rows, state_rows, p2p_ops;
-    bool bounded;
+    bool unbounded;
 } footer_counts;
 
 /* What a call of each function adds to footer_counts, looked up once for
@@ -278,21 +279,21 @@ static void footer_plan_make(footer_plan *fp, bool poll_states)
     }
 }
 
-/* Its footer into r's check, into *c and into the functions the trace
+/* Its footer into r's check, added to *c and into the functions the trace
  * calls (`called`), then let go of it. False when r has none. */
 static bool take_footer(rank_in *r, const footer_plan *fp, footer_counts *c, bool *called)
 {
     const uint32_t *calls, *ignored;
     int n = dumpi_file_footer_counts(r->f, &calls, &ignored);
     r->has_footer = n > 0;
-    c->bounded = r->has_footer && dumpi_file_n_functions(r->f) == 0;
+    if (!r->has_footer || dumpi_file_n_functions(r->f)) c->unbounded = true;
     for (int l = 0; l < n && l < DUMPI_LABEL_ALL_FUNCTIONS; l++) {
         r->footer_sum += calls[l] * label_tag((uint32_t)l);
         if (!calls[l]) continue;
         c->records += calls[l];
         c->rows++;
         c->state_rows += fp->state[l];
-        if (fp->p2p_ops[l] == OPS_ANY) c->bounded = false;
+        if (fp->p2p_ops[l] == OPS_ANY) c->unbounded = true;
         c->p2p_ops += (double)calls[l] * fp->p2p_ops[l];
         if (l < N_LABELS) called[l] = true;
     }
@@ -313,7 +314,7 @@ static uint32_t summaries_from(const footer_counts *per_block, uint32_t n_blocks
                                uint32_t block_ranks)
 {
     uint32_t k = 0;
-    while (k < n_blocks && (uint64_t)(k + 1) * block_ranks <= n_ranks && per_block[k].bounded &&
+    while (k < n_blocks && (uint64_t)(k + 1) * block_ranks <= n_ranks && !per_block[k].unbounded &&
            !slog_summaries_may_pay(per_block[k].records + per_block[k].p2p_ops, per_block[k].state_rows))
         k++;
     return k * block_ranks;
@@ -988,9 +989,8 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     uint32_t block_ranks = slog_block_timelines_for(b->n_ranks);
     uint32_t n_blocks = (b->n_ranks + block_ranks - 1) / block_ranks;
     footer_counts *per_block = g_new0(footer_counts, n_blocks);
-    for (uint32_t k = 0; k < n_blocks; k++) per_block[k].bounded = true;
-    footer_plan *fp = g_new(footer_plan, 1);
-    footer_plan_make(fp, o->poll_states);
+    footer_plan fp;
+    footer_plan_make(&fp, o->poll_states);
     size_t window = read_window(b->n_ranks);
     if (!plan_descriptors(b, &transient)) fatal = 1;
     for (uint32_t i = 0; i < b->n_ranks && !fatal; i++) {
@@ -1015,22 +1015,17 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         dumpi_file_set_window(r->f, window);
         r->types = types_of(b, r->f);
         s->input_bytes += dumpi_file_size(r->f);
-        footer_counts fc = {0};
-        if (!take_footer(r, fp, &fc, b->sampled)) footers = false;
-        b->footer_records += fc.records;
-        b->footer_rows += fc.rows;
-        footer_counts *pb = &per_block[i / block_ranks];
-        pb->records += fc.records;
-        pb->state_rows += fc.state_rows;
-        pb->p2p_ops += fc.p2p_ops;
-        pb->bounded &= fc.bounded;
+        if (!take_footer(r, &fp, &per_block[i / block_ranks], b->sampled)) footers = false;
         if (!dumpi_file_has_index(r->f))
             build_warn(b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
+    }
+    for (uint32_t k = 0; k < n_blocks; k++) {
+        b->footer_records += per_block[k].records;
+        b->footer_rows += per_block[k].rows;
     }
     if (!footers) b->footer_records = 0; /* not known */
     b->summaries_from = summaries_from(per_block, n_blocks, b->n_ranks, block_ranks);
     g_free(per_block);
-    g_free(fp);
     const char *input = fatal ? NULL : input_named_by(b, meta, o->output);
     if (input) {
         fprintf(err_out, "slog2-build: error: %s: the output would replace the input %s; choose another -o\n",
