@@ -6,6 +6,11 @@
 # figure is the median of three builds: a build's peak depends a little on
 # how far its threads ran ahead of each other, more so on a loaded host.
 # Skipped (77) when /usr/bin/time (package "time") is missing.
+# With few ranks slog2-build's heap may lie in 2 MiB pages (plan_heap),
+# which moves its peak RSS in steps of 2 MiB, as much as the builder's
+# memory itself in a build of a few ranks: the builds run with
+# transparent huge pages disabled for them (prctl PR_SET_THP_DISABLE,
+# through python3; without python3, as they are).
 #
 # usage: test_memory.sh BUILD PRINT SYNTH TRACES [RANKS [SHORT_CALLS_PER_RANK]]
 . "$(dirname "$0")/common.sh"
@@ -18,11 +23,21 @@ if [ ! -x "$TIME" ] || ! "$TIME" -f %M true >/dev/null 2>&1; then
     exit 77
 fi
 
+NO_THP=()
+if command -v python3 >/dev/null 2>&1; then
+    NO_THP=(python3 -c 'import ctypes, os, sys
+if ctypes.CDLL(None, use_errno=True).prctl(41, 1, 0, 0, 0) != 0:  # PR_SET_THP_DISABLE
+    sys.exit("prctl(PR_SET_THP_DISABLE): " + os.strerror(ctypes.get_errno()))
+os.execvp(sys.argv[1], sys.argv[1:])')
+else
+    note "no python3: built with transparent huge pages as the system has them"
+fi
+
 # build_kb DIR CPR: peak RSS in KiB of slog2-build on DIR's RANKS x CPR trace.
 build_kb() {
     local dir=$1 cpr=$2
     local rc=0 tpid bpid anon=0 file=0 a f
-    "$TIME" -f %M -o "$dir/rss" "$BUILD" -q "$dir/syn.meta" -o "$dir/out.slog2" 2>"$dir/err" &
+    "${NO_THP[@]}" "$TIME" -f %M -o "$dir/rss" "$BUILD" -q "$dir/syn.meta" -o "$dir/out.slog2" 2>"$dir/err" &
     tpid=$!
     # Diagnostics only: sample the builder's anonymous and file-backed RSS
     # (mmap'd input pages count in %M as well).
