@@ -239,13 +239,15 @@ static bool plan_descriptors(builder *b, bool *transient)
 
 /* What the footers of some ranks tell: their records, their (rank,
  * function) pairs with calls, those of them that make states whatever the
- * records say (not polls, unless polls are states), and their
- * point-to-point operations, each of which makes at most one message;
+ * records say (not polls, unless polls are states), the most calls of
+ * one pair (each makes a state or an event on the rank's timeline in the
+ * function's category), and their point-to-point operations, each of
+ * which makes at most one message;
  * `unbounded` when their drawables cannot be told from the footers (a
  * rank has none, starts any number of requests with Startall, or has user
  * functions, which a footer does not count). */
 typedef struct footer_counts {
-    double records, rows, state_rows, p2p_ops;
+    double records, rows, state_rows, max_row, p2p_ops;
     bool unbounded;
 } footer_counts;
 
@@ -292,6 +294,7 @@ static bool take_footer(rank_in *r, const footer_plan *fp, footer_counts *c, boo
         if (!calls[l]) continue;
         c->records += calls[l];
         c->rows++;
+        if (calls[l] > c->max_row) c->max_row = calls[l];
         c->state_rows += fp->state[l];
         if (fp->p2p_ops[l] == OPS_ANY) c->unbounded = true;
         c->p2p_ops += (double)calls[l] * fp->p2p_ops[l];
@@ -315,7 +318,8 @@ static uint32_t summaries_from(const footer_counts *per_block, uint32_t n_blocks
 {
     uint32_t k = 0;
     while (k < n_blocks && (uint64_t)(k + 1) * block_ranks <= n_ranks && !per_block[k].unbounded &&
-           !slog_summaries_may_pay(per_block[k].records + per_block[k].p2p_ops, per_block[k].state_rows))
+           !slog_summaries_may_pay(per_block[k].records + per_block[k].p2p_ops, per_block[k].state_rows,
+                                   per_block[k].max_row))
         k++;
     return k * block_ranks;
 }

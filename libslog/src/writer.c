@@ -1083,10 +1083,12 @@ void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n
  * at least (docs/FORMAT.md, "Summary block"). */
 #define SUMM_ROW_MIN_BYTES 7
 
-int slog_summaries_may_pay(double n_drawables, double n_rows)
+int slog_summaries_may_pay(double n_drawables, double n_rows, double max_row)
 {
-    return n_drawables >= DEFAULT_PREVIEW_MIN &&
-           n_drawables >= SUMMARY_DRAWABLES_PER_BYTE * SUMM_ROW_MIN_BYTES * n_rows;
+    double per_row = SUMMARY_DRAWABLES_PER_BYTE * SUMM_ROW_MIN_BYTES;
+    /* A node's rows are some of the block's: a node of a few busy rows
+     * can pay where the block's root cannot. */
+    return n_drawables >= DEFAULT_PREVIEW_MIN && (n_drawables >= per_row * n_rows || max_row >= per_row);
 }
 
 /* Choose the leaf width from the buffered drawables' density, then replay

@@ -330,19 +330,22 @@ static void test_random(void)
     }
 }
 
-/* (timeline, state category) pairs with a state in m. */
-static double state_rows(const t_model *m)
+/* (timeline, state category) pairs with a state in m; the most states or
+ * events of one (timeline, category) in *max_row. */
+static double state_rows(const t_model *m, double *max_row)
 {
-    uint8_t *seen = calloc((size_t)m->n_tls * m->n_cats, 1);
-    CHECK(seen);
+    uint32_t *count = calloc((size_t)m->n_tls * m->n_cats, sizeof *count);
+    CHECK(count);
     double n = 0;
+    *max_row = 0;
     for (size_t i = 0; i < m->n; i++) {
         const t_draw *d = &m->d[i];
-        if (d->kind != SLOG_KIND_STATE || seen[(size_t)d->tl * m->n_cats + d->cat]) continue;
-        seen[(size_t)d->tl * m->n_cats + d->cat] = 1;
-        n++;
+        if (d->kind == SLOG_KIND_ARROW) continue;
+        uint32_t c = ++count[(size_t)d->tl * m->n_cats + d->cat];
+        if (c > *max_row) *max_row = c;
+        n += d->kind == SLOG_KIND_STATE && c == 1;
     }
-    free(seen);
+    free(count);
     return n;
 }
 
@@ -369,11 +372,32 @@ static void gen_short_states(t_model *m, t_rng *r, size_t n, uint32_t n_tl, uint
     }
 }
 
+/* Every (timeline, category) of n_tl timelines and n_cat categories with a
+ * state of a few ns, then `busy` more on timeline 0, category 0: fewer
+ * drawables than 56 a row in all, but the busy row's nodes hold little
+ * else. */
+static void gen_busy_row(t_model *m, t_rng *r, uint32_t n_tl, uint32_t n_cat, size_t busy)
+{
+    gen_short_states(m, r, 0, n_tl, n_cat);
+    int64_t t = 0;
+    for (size_t i = 0; i < (size_t)n_tl * n_cat + busy; i++) {
+        t_draw *d = t_model_push(m);
+        d->kind = SLOG_KIND_STATE;
+        d->tl = d->etl = i < (size_t)n_tl * n_cat ? (uint32_t)(i / n_cat) : 0;
+        d->cat = i < (size_t)n_tl * n_cat ? (uint32_t)(i % n_cat) : 0;
+        d->start = t;
+        d->end = t + 2;
+        t += 3;
+    }
+}
+
 /* slog_summaries_may_pay never says no where the writer, with its default
  * options, wrote a summary: models of one block whose drawables per
  * (timeline, state category) pair lie on both sides of its bound, random
- * ones and ones of short states whose rows are near their smallest. With
- * no summaries asked for, a file where none paid has the same bytes. */
+ * ones, ones of short states whose rows are near their smallest, and ones
+ * where one busy row holds most of the states (its nodes pay, the root
+ * does not: the block's drawables alone would say none may). With no
+ * summaries asked for, a file where none paid has the same bytes. */
 static void test_may_pay(void)
 {
     t_rng r = {23};
@@ -384,17 +408,21 @@ static void test_may_pay(void)
         t_model m;
         size_t n = 600 + t_below(&r, 30000);
         uint32_t n_tl = 1 + (uint32_t)t_below(&r, 48), n_cat = 2 + (uint32_t)t_below(&r, 10);
-        if (round & 1) {
+        if (round % 6 == 0) {
+            n_tl = 40 + (uint32_t)t_below(&r, 9);
+            n_cat = 10 + (uint32_t)t_below(&r, 3);
+            gen_busy_row(&m, &r, n_tl, n_cat, (size_t)n_tl * n_cat * (40 + t_below(&r, 15)));
+        } else if (round & 1) {
             gen_short_states(&m, &r, n, n_tl, n_cat);
         } else {
             t_model_init(&m);
             t_gen_params p = {.n_drawables = n, .max_timelines = n_tl, .max_categories = n_cat};
             t_model_random(&m, &r, &p);
         }
-        double rows = state_rows(&m);
-        int may = slog_summaries_may_pay((double)m.n, rows);
-        CHECK_CONTEXT("may-pay round %d: %u timelines, %zu drawables, %.0f state rows, may pay %d", round, m.n_tls, m.n,
-                      rows, may);
+        double max_row, rows = state_rows(&m, &max_row);
+        int may = slog_summaries_may_pay((double)m.n, rows, max_row);
+        CHECK_CONTEXT("may-pay round %d: %u timelines, %zu drawables, %.0f state rows, %.0f in the busiest, may pay %d",
+                      round, m.n_tls, m.n, rows, max_row, may);
         slog_error err;
         CHECKF(t_model_write(&m, path, NULL, &err) == SLOG_OK, "%s", err.message);
         slog_reader *rd;
@@ -403,6 +431,9 @@ static void test_may_pay(void)
         CHECKF(slog_reader_check_summaries(rd, &n_summ, NULL, &err) == SLOG_OK, "%s", err.message);
         slog_reader_close(rd);
         CHECKF(!n_summ || may, "%" PRIu64 " summaries written where none may pay", n_summ);
+        /* the busy row's nodes pay, though its block has fewer than 56
+         * drawables a row */
+        if (round % 6 == 0) CHECK(n_summ > 0 && (double)m.n < 56 * rows);
         wrote += n_summ > 0;
         refused += !may;
         if (!n_summ) {

@@ -184,13 +184,17 @@ SLOG_API
 void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n_rows, uint32_t n_timelines,
                              uint32_t *block_level, uint32_t *overview_level);
 
-/* Whether a summary may pay (docs/FORMAT.md, "Summary block") anywhere
- * in a block's tree of at most n_drawables drawables and at least n_rows
- * (timeline, state category) pairs, with the default preview_min_subtree:
- * 0 when not even its root can pay for the smallest summary of those rows.
- * A caller that knows this of blocks sets no_summaries_below past them. */
+/* Whether a summary may pay (docs/FORMAT.md, "Summary block") in a
+ * block's tree of at most n_drawables drawables, at least n_rows
+ * (timeline, state category) pairs and at most max_row states or events
+ * in one (timeline, category), with the default preview_min_subtree. 0
+ * when the root cannot pay for the smallest summary of those rows and no
+ * row holds enough to pay for its own: then no node pays on its states
+ * and events. A judgement, not a proof, for arrows: many crowded into
+ * one node could still pay for their few message rows. A caller that
+ * knows this of blocks may set no_summaries_below past them. */
 SLOG_API
-int slog_summaries_may_pay(double n_drawables, double n_rows);
+int slog_summaries_may_pay(double n_drawables, double n_rows, double max_row);
 
 /* The block and overview group sizes the writer uses for a trace of n
  * timelines when the options leave them 0 (docs/FORMAT.md, "Blocks"). */
