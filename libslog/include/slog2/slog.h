@@ -164,8 +164,9 @@ typedef struct slog_writer_options {
     uint32_t no_summaries_below;  /* a block whose timelines all lie below
                                      this id has no summary, and the writer
                                      makes none there (its work on every
-                                     node), for blocks where none would pay:
-                                     slog_summaries_may_pay; 0 = none such,
+                                     node), for blocks where none would pay
+                                     (slog_summaries_may_pay says where none
+                                     pays on its states); 0 = none such,
                                      UINT32_MAX = every block */
 } slog_writer_options;
 
