@@ -331,7 +331,8 @@ static void test_random(void)
 }
 
 /* (timeline, state category) pairs with a state in m; the most states or
- * events of one (timeline, category) in *max_row. */
+ * events of one (timeline, category) in *max_row (at least the most
+ * states of one pair, as slog_summaries_may_pay asks). */
 static double state_rows(const t_model *m, double *max_row)
 {
     uint32_t *count = calloc((size_t)m->n_tls * m->n_cats, sizeof *count);

@@ -187,13 +187,14 @@ void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n
 
 /* Whether a summary may pay (docs/FORMAT.md, "Summary block") in a
  * block's tree of at most n_drawables drawables, at least n_rows
- * (timeline, state category) pairs and at most max_row states or events
- * in one (timeline, category), with the default preview_min_subtree. 0
- * when the root cannot pay for the smallest summary of those rows and no
- * row holds enough to pay for its own: then no node pays on its states
- * and events. A judgement, not a proof, for arrows: many crowded into
- * one node could still pay for their few message rows. A caller that
- * knows this of blocks may set no_summaries_below past them. */
+ * (timeline, state category) pairs and at most max_row states in one of
+ * them, with the default preview_min_subtree. 0 when the root cannot pay
+ * for the smallest summary of those rows and no row holds enough states
+ * to pay for its own: then no node pays on its states. A judgement, not
+ * a proof, for events and arrows: a summary has no row for events, and
+ * many arrows crowded into one node could pay for their few message
+ * rows. A caller that knows this of blocks may set no_summaries_below
+ * past them. */
 SLOG_API
 int slog_summaries_may_pay(double n_drawables, double n_rows, double max_row);
 
