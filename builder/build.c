@@ -242,10 +242,10 @@ static bool plan_descriptors(builder *b, bool *transient)
  * records say (not polls, unless polls are states), the most calls of
  * one pair (each makes a state or an event on the rank's timeline in the
  * function's category), and their point-to-point operations, each of
- * which makes at most one message;
- * `unbounded` when their drawables cannot be told from the footers (a
- * rank has none, starts any number of requests with Startall, or has user
- * functions, which a footer does not count). */
+ * which makes at most one message; `unbounded` when their drawables
+ * cannot be told from the footers (a rank has none, starts any number of
+ * requests with Startall, or has user functions, which a footer does not
+ * count). */
 typedef struct footer_counts {
     double records, rows, state_rows, max_row, p2p_ops;
     bool unbounded;
