@@ -258,12 +258,12 @@ static inline bool leaf_preview(slog_batch *b, const slog_drawable *d)
     return true;
 }
 
-bool batch_preview(slog_batch *b, slog_prev_acc *acc)
+bool batch_preview(slog_batch *b, slog_prev_acc *acc, uint32_t shift)
 {
     prev_reset(acc);
     for (uint32_t i = 0; i < b->n_pv; i++) {
         const batch_pv *p = &b->pv[i];
-        uint32_t tl = p->timeline, cat = p->category & ~BATCH_PV_STATE;
+        uint32_t tl = p->timeline >> shift, cat = p->category & ~BATCH_PV_STATE;
         bool is_state = (p->category & BATCH_PV_STATE) != 0;
         slog_prev_row *row;
         float *bins;

@@ -314,8 +314,9 @@ typedef struct batch_pv {
 #define BATCH_PV_STATE 0x80000000u
 
 /* Make b's leaf preview in acc (reset first): the rows in the order of
- * b's drawables, as the writer absorbs them. False when out of memory. */
-bool batch_preview(slog_batch *b, slog_prev_acc *acc);
+ * b's drawables, as the writer absorbs them, one a (timeline >> shift,
+ * category). False when out of memory. */
+bool batch_preview(slog_batch *b, slog_prev_acc *acc, uint32_t shift);
 
 struct slog_batch {
     int shift;

@@ -1230,14 +1230,18 @@ static void append_segment(open_node *n, const batch_seg *g)
     n->prev_start = g->last_start;
 }
 
-/* A batch's leaf preview (rows by timeline) into the previewing nodes of
- * the blocks' trees and the overview's: each row goes to its block's node
- * on that tree's base level (or the leaf), and to its group's row of the
- * overview's node on its base level (and what that node previews itself). */
+/* A batch's leaf preview into the previewing nodes of the blocks' trees
+ * and the overview's: each row goes to its block's node on that tree's
+ * base level (or the leaf), and to its group's row of the overview's node
+ * on its base level (and what that node previews itself). Where the
+ * blocks carry no preview the leaf's rows are the overview's groups
+ * already: with thousands of timelines, rows by timeline held a drawable
+ * or two each and were each added again to their group's row. */
 static bool absorb_preview(slog_writer *w, slog_batch *b)
 {
     slog_prev_acc *src = &w->leaf_prev;
-    if (!batch_preview(b, src)) return false;
+    bool by_group = w->opt.preview_level == SLOG_PREVIEW_NONE;
+    if (!batch_preview(b, src, by_group ? w->g_shift : 0)) return false;
     uint32_t nb = src->n_bins;
     tree *t = NULL;
     open_node *bn = NULL, *on = NULL;
@@ -1254,8 +1258,8 @@ static bool absorb_preview(slog_writer *w, slog_batch *b)
         if (r->hi_bin <= r->lo_bin) continue;
         const float *bins = src->pool + (size_t)i * nb;
         bool is_state = w->cat_is_state[r->category];
-        uint32_t k = block_of(w, r->timeline);
-        if (w->opt.preview_level != SLOG_PREVIEW_NONE) {
+        if (!by_group) {
+            uint32_t k = block_of(w, r->timeline);
             if (!t || t->id != k) {
                 t = block_tree(w, k);
                 if (!t) return false;
@@ -1268,7 +1272,7 @@ static bool absorb_preview(slog_writer *w, slog_batch *b)
                 return false;
         }
         if (on) {
-            uint32_t g = r->timeline >> w->g_shift;
+            uint32_t g = by_group ? r->timeline : r->timeline >> w->g_shift;
             if (!prev_add_bins(&on->prev, g, r->category, bins, r->lo_bin, r->hi_bin, oup, opos, is_state))
                 return false;
         }

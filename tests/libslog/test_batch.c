@@ -13,7 +13,9 @@
  * after each round the writer is told a watermark no later drawable ends
  * before. Then:
  *   - the batch file checks clean and answers random window queries as the
- *     model says (t_verify_query: drawables, XOR rule, preview bins);
+ *     model says (t_verify_query: drawables, XOR rule, preview bins), and
+ *     its grid of the whole trace from the overview is the model's folded
+ *     by brute force;
  *   - it has the same tree as the ordered file: the same nodes with the same
  *     counts, in the same directory order, and the same drawables in each
  *     node (as multisets);
@@ -210,15 +212,20 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     static const uint32_t sizes[] = {0, 1, 2, 8};
     o.block_timelines = sizes[t_below(&r, sizeof sizes / sizeof sizes[0])];
     o.group_timelines = sizes[t_below(&r, sizeof sizes / sizeof sizes[0])];
+    /* Blocks without previews: the writer then makes a batch's leaf
+     * preview by overview group, not by timeline. (Drawn apart, so that
+     * the seeds draw the models and options they always did.) */
+    t_rng pr = {seed ^ 0x5107};
+    if (t_chance(&pr, 30)) o.preview_level = SLOG_PREVIEW_NONE;
     int64_t span = 1;
     for (size_t i = 0; i < m.n; i++)
         if (t_dhi(&m.d[i]) > span) span = t_dhi(&m.d[i]);
     o.leaf_shift = t_chance(&r, 50) ? slog_leaf_shift_for((double)m.n, (double)span, 0, 64) : (int32_t)t_below(&r, 28);
     CHECK_CONTEXT("seed %" PRIu64 " (rerun: test_batch %" PRIu64
-                  " %zu %u) preview_bins %u leaf_shift %d blocks of %u, groups of %u; "
+                  " %zu %u) preview_bins %u leaf_shift %d blocks of %u%s, groups of %u; "
                   "%zu drawables",
-                  seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, o.block_timelines, o.group_timelines,
-                  m.n);
+                  seed, seed, n_draw, n_queries, o.preview_bins, o.leaf_shift, o.block_timelines,
+                  o.preview_level == SLOG_PREVIEW_NONE ? " without previews" : "", o.group_timelines, m.n);
     printf("%s\n", check_context);
     fflush(stdout);
 
@@ -252,6 +259,15 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
         CHECK_OK(slog_reader_query(rd, &q, t_res_drawable, t_res_preview, &res, &st, &err), &err);
         t_verify_query(&m, &ix, fi, &q, &res, &st);
         t_result_free(&res);
+    }
+    /* The overview's previews as the batches made them. (Not the blocks':
+     * the model nests states of one category on a timeline, and a block's
+     * preview bin holds at most full coverage, where an overview's sums
+     * over its group do not saturate.) */
+    if (m.n && fi->overview_depth) {
+        uint32_t unit = t_verify_root_grid(&m, rd, 0);
+        CHECKF(unit == fi->group_timelines, "grid read from unit %u, the overview has groups of %u", unit,
+               fi->group_timelines);
     }
     printf("  ok: %u queries, %" PRIu64 " nodes, depth %u\n", n_queries, fi->n_nodes, fi->depth);
     free(mask);

@@ -4,7 +4,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -964,4 +966,119 @@ char *t_write_random(t_model *m, t_rng *r, const t_gen_params *gp, uint32_t leaf
     slog_error err;
     CHECK_OK(t_model_write(m, path, &o, &err), &err);
     return path;
+}
+
+/* ------------------------------------------------------------ folded grids */
+
+/* Brute force: the grid's rows (as the grid reports them) and columns
+ * over [t0, t0 + n_cols * col_ns). out[(row * n_cats + cat) * n_cols + j]:
+ * states the summed coverage fraction (divided by the row's timelines at
+ * the end), others counts. */
+static double *brute_grid(const t_model *m, const slog_grid *g, int64_t t0, double col_ns, uint32_t n_cols,
+                          const uint32_t *row_of)
+{
+    uint32_t n_rows = slog_grid_n_rows(g);
+    double *out = calloc((size_t)n_rows * m->n_cats * n_cols + 1, sizeof *out);
+    CHECK(out);
+    for (size_t i = 0; i < m->n; i++) {
+        const t_draw *d = &m->d[i];
+        uint32_t row = row_of[d->tl];
+        if (row == UINT32_MAX) continue;
+        double *v = out + ((size_t)row * m->n_cats + d->cat) * n_cols;
+        if (d->kind == SLOG_KIND_STATE) {
+            for (uint32_t j = 0; j < n_cols; j++) {
+                double a = t0 + j * col_ns, b = a + col_ns;
+                double ov = fmin((double)d->end, b) - fmax((double)d->start, a);
+                if (ov > 0) v[j] += ov / col_ns;
+            }
+        } else {
+            double x = ((double)d->start - (double)t0) / col_ns;
+            if (x >= 0 && x < n_cols) v[(uint32_t)x] += 1;
+        }
+    }
+    for (uint32_t row = 0; row < n_rows; row++) {
+        uint32_t a, b;
+        slog_grid_row_range(g, row, &a, &b);
+        for (uint32_t k = 0; k < m->n_cats; k++)
+            if (m->cats[k].kind == SLOG_KIND_STATE)
+                for (uint32_t j = 0; j < n_cols; j++) out[((size_t)row * m->n_cats + k) * n_cols + j] /= (b - a + 1);
+    }
+    return out;
+}
+
+/* Row of each timeline in g (UINT32_MAX: none), checking that the rows
+ * tile [first, last] with consecutive ranges of whole units. */
+uint32_t *t_grid_rows(const t_model *m, const slog_grid *g, uint32_t first, uint32_t last)
+{
+    uint32_t *row_of = malloc((m->n_tls + 1) * sizeof *row_of);
+    CHECK(row_of);
+    for (uint32_t t = 0; t < m->n_tls; t++) row_of[t] = UINT32_MAX;
+    uint32_t next = first, unit = slog_grid_unit(g);
+    for (uint32_t row = 0; row < slog_grid_n_rows(g); row++) {
+        uint32_t a, b;
+        slog_grid_row_range(g, row, &a, &b);
+        CHECKF(a == next && b >= a && b <= last, "row %u holds %u-%u, expected from %u up to %u", row, a, b, next,
+               last);
+        CHECKF(b == last || (b + 1 - a) % unit == 0, "row %u (%u-%u) is not whole units of %u", row, a, b, unit);
+        for (uint32_t t = a; t <= b; t++) row_of[t] = row;
+        next = b + 1;
+    }
+    CHECKF(next == last + 1, "rows end at %u, timelines at %u", next - 1, last);
+    return row_of;
+}
+
+slog_grid *t_grid(slog_reader *rd, int64_t t0, int64_t t1, uint32_t first, uint32_t last, uint32_t cols, uint32_t rows,
+                  uint32_t flags, slog_query_stats *qs)
+{
+    slog_grid_query q = {t0, t1, first, last, cols, rows, flags};
+    slog_grid *g = NULL;
+    slog_error err;
+    CHECK_OK(slog_reader_grid(rd, &q, &g, qs, &err), &err);
+    CHECK(g && slog_grid_n_cols(g) == cols && slog_grid_n_rows(g) >= 1 && slog_grid_n_rows(g) <= rows);
+    return g;
+}
+
+/* Every value of g against brute force; tol for states. */
+static void compare_values(const t_model *m, const slog_grid *g, const double *exp, uint32_t n_cols, double tol,
+                           const char *what)
+{
+    for (uint32_t row = 0; row < slog_grid_n_rows(g); row++)
+        for (uint32_t k = 0; k < m->n_cats; k++) {
+            const float *v = slog_grid_values(g, row, k);
+            const double *e = exp + ((size_t)row * m->n_cats + k) * n_cols;
+            bool st = m->cats[k].kind == SLOG_KIND_STATE;
+            for (uint32_t j = 0; j < n_cols; j++) {
+                double got = v ? v[j] : 0, want = st && e[j] > 1 ? 1 : e[j];
+                CHECKF(st ? fabs(got - want) <= tol : fabs(got - want) <= 1e-3 * (1 + want),
+                       "%s: row %u category %u column %u: %.6f, brute force %.6f", what, row, k, j, got, want);
+            }
+        }
+}
+
+int64_t t_root_hi(const slog_file_info *fi)
+{
+    uint32_t top = fi->depth > fi->overview_depth ? fi->depth : fi->overview_depth;
+    return top ? (int64_t)1 << (fi->leaf_shift + (int)top - 1) : 1;
+}
+
+uint32_t t_verify_root_grid(const t_model *m, slog_reader *rd, uint32_t flags)
+{
+    const slog_file_info *fi = slog_reader_info(rd);
+    int64_t root_hi = t_root_hi(fi);
+    uint32_t bins = fi->preview_bins, gt = fi->group_timelines ? fi->group_timelines : 1;
+    uint32_t n_tls = m->n_tls ? m->n_tls : 1, n_groups = (n_tls + gt - 1) / gt;
+    double col_ns = (double)root_hi / bins;
+    slog_query_stats qs;
+    /* [0, root_hi]: columns tile the window's ends, so they are the root's
+     * bins exactly */
+    slog_grid *g = t_grid(rd, 0, root_hi, 0, n_tls - 1, bins, n_groups, flags, &qs);
+    uint32_t *row_of = t_grid_rows(m, g, 0, n_tls - 1);
+    double *exp = brute_grid(m, g, 0, col_ns, bins, row_of);
+    compare_values(m, g, exp, bins, 1.0 / 255 + 1e-4,
+                   flags & SLOG_GRID_NO_OVERVIEW ? "grid from the blocks" : "grid from the overview");
+    uint32_t unit = slog_grid_unit(g);
+    free(exp);
+    free(row_of);
+    slog_grid_free(g);
+    return unit;
 }

@@ -264,6 +264,21 @@ void t_verify_query(const t_model *m, const t_index *ix, const slog_file_info *f
  * sets (in mask, n_tls bytes) and pixel widths, sometimes NO_PREVIEW. */
 void t_random_query(t_rng *r, const t_model *m, int64_t tmin, int64_t tmax, slog_query *q, uint8_t *mask);
 
+/* Folded grids (slog.h "folded grids"). t_grid: the grid of q's fields,
+ * checked to have cols columns and 1 to rows rows. t_grid_rows: the row of
+ * each of m's timelines in g (UINT32_MAX: none), checking that the rows
+ * tile [first, last] with consecutive ranges of whole units. t_root_hi:
+ * the end of the highest root's interval. t_verify_root_grid: the whole
+ * trace folded into a row per overview group (per timeline with
+ * SLOG_GRID_NO_OVERVIEW) and a column per preview bin of that root,
+ * every value checked against a brute-force fold of m's drawables to the
+ * previews' quantisation; returns the grid's unit. */
+slog_grid *t_grid(slog_reader *rd, int64_t t0, int64_t t1, uint32_t first, uint32_t last, uint32_t cols, uint32_t rows,
+                  uint32_t flags, slog_query_stats *qs);
+uint32_t *t_grid_rows(const t_model *m, const slog_grid *g, uint32_t first, uint32_t last);
+int64_t t_root_hi(const slog_file_info *fi);
+uint32_t t_verify_root_grid(const t_model *m, slog_reader *rd, uint32_t flags);
+
 /* CRC32C (Castagnoli), bitwise: an independent implementation for tests
  * that patch file bytes (format.h: header and postamble CRCs). */
 uint32_t t_crc32c(const void *data, size_t len);
