@@ -59,6 +59,7 @@
  * drawable still to come, and only finish writes it. */
 #define TIME_LIMIT                 ((int64_t)1 << 62)
 #define LEAF_DIRECT_MAX            (1u << 20) /* 4 MiB */
+#define LEAF_ROWS_MIN              16         /* drawables a timeline for a batch's leaf preview */
 
 typedef struct open_node {
     uint64_t index;
@@ -142,6 +143,8 @@ struct slog_writer {
     int64_t t_min, t_max;
 
     slog_prev_acc leaf_prev; /* a batch's leaf preview, while it is absorbed */
+    uint64_t *seen;          /* dense_rows' bitmap of a batch's timelines */
+    size_t cap_seen;
 
     FILE *dir_spill;
     uint64_t n_nodes;
@@ -1233,14 +1236,13 @@ static void append_segment(open_node *n, const batch_seg *g)
 /* A batch's leaf preview into the previewing nodes of the blocks' trees
  * and the overview's: each row goes to its block's node on that tree's
  * base level (or the leaf), and to its group's row of the overview's node
- * on its base level (and what that node previews itself). Where the
- * blocks carry no preview the leaf's rows are the overview's groups
- * already: with thousands of timelines, rows by timeline held a drawable
+ * on its base level (and what that node previews itself). by_group (the
+ * blocks carry no preview): the leaf's rows are the overview's groups
+ * already; with thousands of timelines, rows by timeline held a drawable
  * or two each and were each added again to their group's row. */
-static bool absorb_preview(slog_writer *w, slog_batch *b)
+static bool absorb_leaf(slog_writer *w, slog_batch *b, bool by_group)
 {
     slog_prev_acc *src = &w->leaf_prev;
-    bool by_group = w->opt.preview_level == SLOG_PREVIEW_NONE;
     if (!batch_preview(b, src, by_group ? w->g_shift : 0)) return false;
     uint32_t nb = src->n_bins;
     tree *t = NULL;
@@ -1282,6 +1284,78 @@ static bool absorb_preview(slog_writer *w, slog_batch *b)
         on->n_subtree += b->n_seg;
     }
     return true;
+}
+
+/* A batch's drawables into the previewing nodes one by one, as
+ * absorb_leaf's rows would go. */
+static bool absorb_each(slog_writer *w, slog_batch *b)
+{
+    open_node *on = NULL, *bn = NULL;
+    int64_t ow = 0, bw = 0;
+    if (w->ov) {
+        on = node_get(w, w->ov, w->ov->base, b->leaf >> w->ov->base);
+        if (!on) return false;
+        ow = (int64_t)1 << (w->shift + (int)w->ov->base);
+    }
+    tree *t = NULL;
+    for (uint32_t i = 0; i < b->n_pv; i++) {
+        const batch_pv *p = &b->pv[i];
+        uint32_t cat = p->category & ~BATCH_PV_STATE, k = block_of(w, p->timeline);
+        bool is_state = (p->category & BATCH_PV_STATE) != 0;
+        if (!t || t->id != k) {
+            if (!(t = block_tree(w, k)) || !(bn = node_get(w, t, t->base, b->leaf >> t->base))) return false;
+            bw = (int64_t)1 << (w->shift + (int)t->base);
+        }
+        prev_add(&bn->prev, bn->lo, bw, p->timeline, cat, is_state, p->start, p->end);
+        if (on) prev_add(&on->prev, on->lo, ow, p->timeline >> w->g_shift, cat, is_state, p->start, p->end);
+        if (bn->prev.failed || (on && on->prev.failed)) return false;
+    }
+    if (on) {
+        on->n_drawables += (uint32_t)b->n_seg;
+        on->n_subtree += b->n_seg;
+    }
+    return true;
+}
+
+/* Whether b holds at least LEAF_ROWS_MIN drawables a timeline. Below, a
+ * leaf preview made first holds a drawable or two a row (hundreds of
+ * timelines, each busy in a few categories), and adding it row by row
+ * costs more than adding the drawables one by one; above, as with tens of
+ * ranks, the rows' sums in the leaf save work. The timelines are told
+ * apart in a bitmap over their span (w->seen). */
+static bool dense_rows(slog_writer *w, const slog_batch *b)
+{
+    if (!b->n_pv) return true;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t i = 0; i < b->n_pv; i++) {
+        uint32_t tl = b->pv[i].timeline;
+        lo = tl < lo ? tl : lo;
+        hi = tl > hi ? tl : hi;
+    }
+    uint64_t span = (uint64_t)hi - lo + 1;
+    if (b->n_pv >= LEAF_ROWS_MIN * span) return true; /* however few timelines */
+    size_t words = (size_t)((span + 63) / 64);
+    if (words > w->cap_seen) {
+        uint64_t *v = realloc(w->seen, words * sizeof *v);
+        if (!v) return true; /* the leaf preview needs no more room */
+        w->seen = v;
+        w->cap_seen = words;
+    }
+    memset(w->seen, 0, words * sizeof *w->seen);
+    uint64_t n_tls = 0;
+    for (uint32_t i = 0; i < b->n_pv; i++) {
+        uint32_t d = b->pv[i].timeline - lo;
+        uint64_t bit = (uint64_t)1 << (d % 64);
+        n_tls += !(w->seen[d / 64] & bit);
+        w->seen[d / 64] |= bit;
+    }
+    return b->n_pv >= LEAF_ROWS_MIN * n_tls;
+}
+
+static bool absorb_preview(slog_writer *w, slog_batch *b)
+{
+    if (w->opt.preview_level == SLOG_PREVIEW_NONE) return w->ov ? absorb_leaf(w, b, true) : true;
+    return dense_rows(w, b) ? absorb_leaf(w, b, false) : absorb_each(w, b);
 }
 
 slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b)
@@ -1590,6 +1664,7 @@ void slog_writer_abort(slog_writer *w)
     free(w->blocks);
     tree_free(w->ov);
     prev_free(&w->leaf_prev);
+    free(w->seen);
     free(w->boot);
     free(w->boot_info);
     buf_free(&w->out);

@@ -202,7 +202,13 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     t_rng r = {seed};
     t_model m;
     t_model_init(&m);
-    t_gen_params gp = {n_draw, 40, 8};
+    /* Drawn apart from r, so that the seeds draw the options they always
+     * did: a few timelines (batches of many drawables a timeline, whose
+     * leaf preview the writer makes first), and blocks without previews
+     * (the writer then makes a batch's leaf preview by overview group). */
+    t_rng pr = {seed ^ 0x5107};
+    bool few_timelines = t_chance(&pr, 25);
+    t_gen_params gp = {n_draw, few_timelines ? 3 : 40, 8};
     t_model_random(&m, &r, &gp);
     slog_writer_options o;
     slog_writer_options_init(&o);
@@ -212,10 +218,6 @@ static void run_seed(uint64_t seed, size_t n_draw, unsigned n_queries, const cha
     static const uint32_t sizes[] = {0, 1, 2, 8};
     o.block_timelines = sizes[t_below(&r, sizeof sizes / sizeof sizes[0])];
     o.group_timelines = sizes[t_below(&r, sizeof sizes / sizeof sizes[0])];
-    /* Blocks without previews: the writer then makes a batch's leaf
-     * preview by overview group, not by timeline. (Drawn apart, so that
-     * the seeds draw the models and options they always did.) */
-    t_rng pr = {seed ^ 0x5107};
     if (t_chance(&pr, 30)) o.preview_level = SLOG_PREVIEW_NONE;
     int64_t span = 1;
     for (size_t i = 0; i < m.n; i++)
