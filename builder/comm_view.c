@@ -24,6 +24,17 @@ void comm_snap_unref(comm_snap *s)
     }
 }
 
+/* The place of world rank `rank` among n peers that step evenly from
+ * first, or -1. */
+static int stride_place(int32_t first, int32_t step, int n, uint32_t rank)
+{
+    int64_t d = (int64_t)rank - first;
+    if (!step) return n > 0 && !d ? 0 : -1;
+    if (d % step) return -1;
+    int64_t i = d / step;
+    return i >= 0 && i < n ? (int)i : -1;
+}
+
 void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_t from)
 {
     s->state = ref ? (int)comm_ref_get_state(ref) : COMM_REF_FAILED;
@@ -31,21 +42,23 @@ void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_
         s->is_inter = comm_ref_is_inter(ref);
         s->size = s->is_inter ? -1 : comm_ref_size(ref);
         s->n_peers = comm_ref_peer_size(ref);
+        s->first = s->n_peers > 0 ? comm_ref_world_rank(ref, 0) : 0;
         /* Peers that step evenly (a dup of WORLD, a row of a grid) need no
          * array: thousands of ranks' copies of one would each miss the
-         * cache where one sum does not. */
-        s->first = s->n_peers > 0 ? comm_ref_world_rank(ref, 0) : 0;
-        int64_t step = s->n_peers > 1 ? (int64_t)comm_ref_world_rank(ref, 1) - s->first : 0;
-        bool even = step >= INT32_MIN && step <= INT32_MAX;
-        s->step = even ? (int32_t)step : 0;
-        for (int i = 0; i < s->n_peers; i++) {
-            int32_t w = comm_ref_world_rank(ref, i);
-            if (even && w != (int64_t)s->first + (int64_t)i * s->step) even = false;
-            if (!s->is_inter && w == (int32_t)rank && s->own_rank < 0) s->own_rank = i;
-        }
-        if (!even) {
+         * cache where one sum does not, and each member's walk over them
+         * made a dup of WORLD quadratic in the ranks. */
+        int32_t step;
+        if (comm_ref_stride(ref, &step)) {
+            s->step = step;
+            if (!s->is_inter) s->own_rank = stride_place(s->first, step, s->n_peers, rank);
+        } else {
+            const int *p = comm_ref_peers(ref);
+            s->step = 0;
             s->peers = g_new(int32_t, s->n_peers);
-            for (int i = 0; i < s->n_peers; i++) s->peers[i] = comm_ref_world_rank(ref, i);
+            for (int i = 0; i < s->n_peers; i++) {
+                s->peers[i] = p[i];
+                if (!s->is_inter && p[i] == (int)rank && s->own_rank < 0) s->own_rank = i;
+            }
         }
     }
     atomic_store_explicit(&s->usable_from, from, memory_order_release);
@@ -160,6 +173,8 @@ int comm_view_own_rank(const comm_view *v)
     case VIEW_REPLAY: {
         comm_ref *r = comm_ref_lookup(v->ctx, v->rank, v->comm);
         int n = r && !comm_ref_is_inter(r) ? comm_ref_size(r) : -1;
+        int32_t step;
+        if (n > 0 && comm_ref_stride(r, &step)) return stride_place(comm_ref_world_rank(r, 0), step, n, v->rank);
         for (int i = 0; i < n; i++)
             if (comm_ref_world_rank(r, i) == (int)v->rank) return i;
         return -1;

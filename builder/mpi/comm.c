@@ -26,7 +26,9 @@ typedef struct comm_obj {
     int size[2];
     int *group[2]; /* world ranks by local rank */
     int run[2];    /* group_run() of each */
-    int ndims;     /* cartesian topology (cart_sub needs it), else 0 */
+    bool even[2];  /* group_stride() of each, and its step */
+    int32_t step[2];
+    int ndims; /* cartesian topology (cart_sub needs it), else 0 */
     int *dims;
     int *place[2]; /* while its members are being bound (obj_place): local
                     * rank by world rank, or NULL */
@@ -153,6 +155,20 @@ static int group_run(int n, const int *ranks)
     return ranks[0];
 }
 
+/* Whether ranks step evenly, rank i being ranks[0] + i * *step (WORLD,
+ * its dups, the rows and columns of a grid, blocks of a split): then each
+ * member's view of the group needs no copy of it, nor a scan for its own
+ * place (comm_ref_stride). */
+static bool group_stride(int n, const int *ranks, int32_t *step)
+{
+    int64_t d = n > 1 ? (int64_t)ranks[1] - ranks[0] : 0;
+    if (d < INT32_MIN || d > INT32_MAX) return false;
+    for (int i = 2; i < n; i++)
+        if (ranks[i] != ranks[0] + (int64_t)i * d) return false;
+    *step = (int32_t)d;
+    return true;
+}
+
 static comm_obj *obj_new(comm_ctx *c, uint64_t id, int n, const int *ranks)
 {
     comm_obj *o = g_new0(comm_obj, 1);
@@ -163,6 +179,7 @@ static comm_obj *obj_new(comm_ctx *c, uint64_t id, int n, const int *ranks)
     o->group[0] = g_memdup2(ranks, sizeof(int) * (size_t)(n > 0 ? n : 1));
     o->run[0] = group_run(n, ranks);
     o->run[1] = -1;
+    o->even[0] = group_stride(n, ranks, &o->step[0]);
     if (c) c->stats.n_created++;
     return o;
 }
@@ -175,6 +192,7 @@ static comm_obj *obj_new_inter(comm_ctx *c, int n0, const int *r0, int n1, const
     o->size[1] = n1;
     o->group[1] = g_memdup2(r1, sizeof(int) * (size_t)(n1 > 0 ? n1 : 1));
     o->run[1] = group_run(n1, r1);
+    o->even[1] = group_stride(n1, r1, &o->step[1]);
     return o;
 }
 
@@ -760,6 +778,8 @@ static void resolve_dup(comm_ctx *c, pending *p)
         o->size[1] = par->size[1];
         o->group[1] = g_memdup2(par->group[1], sizeof(int) * (size_t)par->size[1]);
         o->run[1] = par->run[1];
+        o->even[1] = par->even[1];
+        o->step[1] = par->step[1];
     }
     if (par->ndims) {
         o->ndims = par->ndims;
@@ -1365,6 +1385,14 @@ int comm_ref_run(const comm_ref *r)
 {
     if (r->state != COMM_REF_RESOLVED) return -1;
     return r->obj->run[r->obj->n_groups == 2 ? 1 - r->side : 0];
+}
+
+bool comm_ref_stride(const comm_ref *r, int32_t *step)
+{
+    if (r->state != COMM_REF_RESOLVED) return false;
+    int g = r->obj->n_groups == 2 ? 1 - r->side : 0;
+    *step = r->obj->step[g];
+    return r->obj->even[g];
 }
 
 int comm_ref_size(const comm_ref *r)

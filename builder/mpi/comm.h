@@ -169,6 +169,10 @@ const int *comm_ref_peers(const comm_ref *r);
 /* When those are consecutive world ranks in order (peer i is world rank
  * run + i), the first of them; else, or while unresolved, -1. */
 int comm_ref_run(const comm_ref *r);
+/* When that group steps evenly (peer i is world rank
+ * comm_ref_world_rank(r, 0) + i * *step), true with *step; else, or while
+ * unresolved, false. */
+bool comm_ref_stride(const comm_ref *r, int32_t *step);
 bool comm_ref_is_inter(const comm_ref *r);
 /* One pointer per instance for the context's one user of it, the matcher
  * (which also holds its resolved callback): its state for the instance,

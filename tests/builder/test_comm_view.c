@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* test_comm_view.c - a lane's view of a communicator (builder/comm_view.h)
  * answers what the replay (comm.h) answers for the same rank and handle:
- * for members that step evenly (kept as a first rank and a step), for
- * members in any other order (kept as an array), through the table's
+ * for members that step evenly (kept as a first rank and a step: by 2, by
+ * 3, by -1, and a dup of WORLD), for members in any other order (kept as
+ * an array), through the table's
  * last-handle copy, and after the handle is freed or WORLD rebound. */
 #include "check.h"
 #include "comm_view.h"
@@ -18,6 +19,12 @@ static void same_as_replay(comm_ctx *ctx, uint32_t rank, int comm, const comm_vi
     CHECK_EQ(comm_view_world_rank(v, COMM_PROC_NULL), comm_view_world_rank(&r, COMM_PROC_NULL));
     CHECK_EQ(comm_view_size(v), comm_view_size(&r));
     CHECK_EQ(comm_view_own_rank(v), comm_view_own_rank(&r));
+    /* both know the caller's place without a scan where the members step
+     * evenly: against one */
+    int own = -1;
+    for (int i = 0; i < comm_view_size(&r) && own < 0; i++)
+        if (comm_view_world_rank(&r, i) == (int)rank) own = i;
+    CHECK_EQ(comm_view_own_rank(v), own);
 }
 
 /* Publish rank's instance of handle h in a fresh snapshot bound in t,
@@ -34,13 +41,17 @@ static void bind_published(comm_ctx *ctx, comm_table *t, uint32_t rank, int h)
 int main(void)
 {
     comm_ctx *ctx = comm_ctx_new(N);
-    enum { EVEN = 100, SHUFFLED = 101, DUP = 102 };
+    enum { EVEN = 100, SHUFFLED = 101, DUP = 102, REVERSED = 103, THIRDS = 104 };
     for (uint32_t r = 0; r < N; r++) {
         /* even ranks and odd ranks, in world order: a step of 2 */
         CHECK_EQ(comm_record_split(ctx, r, COMM_HANDLE_WORLD, (int)(r % 2), (int)r, EVEN), SLOG_OK);
         /* halves, keys reversing and interleaving their order */
         CHECK_EQ(comm_record_split(ctx, r, COMM_HANDLE_WORLD, r < N / 2, (int)((r * 3) % 4), SHUFFLED), SLOG_OK);
         CHECK_EQ(comm_record_dup(ctx, r, COMM_HANDLE_WORLD, DUP), SLOG_OK);
+        /* all ranks, last first: a step of -1 */
+        CHECK_EQ(comm_record_split(ctx, r, COMM_HANDLE_WORLD, 0, (int)(N - r), REVERSED), SLOG_OK);
+        /* every third rank: steps of 3 from ranks 0, 1 and 2 */
+        CHECK_EQ(comm_record_split(ctx, r, COMM_HANDLE_WORLD, (int)(r % 3), (int)r, THIRDS), SLOG_OK);
     }
     for (uint32_t r = 0; r < N; r++) {
         comm_table t;
@@ -54,10 +65,11 @@ int main(void)
         CHECK_EQ(v.kind, VIEW_SELF);
         same_as_replay(ctx, r, COMM_HANDLE_SELF, &v);
 
-        int handles[] = {EVEN, SHUFFLED, DUP};
-        for (int k = 0; k < 3; k++) bind_published(ctx, &t, r, handles[k]);
+        int handles[] = {EVEN, SHUFFLED, DUP, REVERSED, THIRDS};
+        enum { N_HANDLES = sizeof handles / sizeof handles[0] };
+        for (int k = 0; k < N_HANDLES; k++) bind_published(ctx, &t, r, handles[k]);
         for (int round = 0; round < 2; round++) /* the second: alternating handles */
-            for (int k = 0; k < 3; k++) {
+            for (int k = 0; k < N_HANDLES; k++) {
                 CHECK(!comm_view_lane(&t, r, N, handles[k], 4, &v)); /* before its leaf */
                 for (int again = 0; again < 2; again++) {            /* again: the last handle's copy */
                     CHECK(comm_view_lane(&t, r, N, handles[k], 5 + (uint64_t)again, &v));
