@@ -1076,6 +1076,19 @@ void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n
     double whole = n_drawables / blocks;
     if (n_drawables > 0 && (whole * budget < rows_block * ROW_BYTES || whole < DEFAULT_PREVIEW_MIN))
         b = SLOG_PREVIEW_NONE;
+    /* Each block's tree keeps its rows' bins open on every level from its
+     * base up to its root, a float a bin: with thousands of timelines, once
+     * a long trace lets previews pay, most of the writer's memory (16,384
+     * ranks of 1,300 calls: two thirds of a gigabyte). The base rises until
+     * they fit in SLOG_PREVIEW_OPEN_MAX bytes; where even the root's level does
+     * not, the blocks carry none, and the overview pictures all timelines. */
+    if (n_drawables > 0 && per_block > 0 && b != SLOG_PREVIEW_NONE) {
+        double per_level = n_rows * DEFAULT_BINS * sizeof(float);
+        uint32_t root = 0;
+        while (root < 40 && ldexp(per_block, (int)root) < whole) root++;
+        while (b <= root && (root - b + 1) * per_level > SLOG_PREVIEW_OPEN_MAX) b++;
+        if (b > root) b = SLOG_PREVIEW_NONE;
+    }
     if (leaf_drawables > 0)
         while (o < 40 && ldexp(leaf_drawables, (int)o) * budget < rows_ov * ROW_BYTES) o++;
     *block_level = b;

@@ -5,11 +5,13 @@
  * added: drawables over power-of-two and other node widths, a batch's
  * leaf rows folded up some levels, children merged into their parent;
  * with rows in the direct table and in the hash; and again after a reset,
- * when the chunks are reused, and after a free. */
+ * when the chunks are reused, and after a free. And the bound on the
+ * blocks' open bins that slog_preview_levels_for keeps. */
 #include "internal.h"
 #include "testutil.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 #define MAX_CATS 8
 
@@ -99,8 +101,49 @@ static void run(uint64_t seed)
     }
 }
 
+/* slog_preview_levels_for keeps the blocks' open bins (a float a bin, on
+ * every level from the base to a block's root) within
+ * SLOG_PREVIEW_OPEN_MAX bytes, by raising the base or leaving the blocks
+ * without previews, leaves alone a base whose bins fit, and never
+ * changes the overview's level: random traces of 1 to 70,000 timelines. */
+static void levels_budget(void)
+{
+    t_rng r = {77};
+    unsigned none = 0, raised = 0, kept = 0;
+    for (int i = 0; i < 4000; i++) {
+        uint32_t n_tl = 1 + (uint32_t)t_below(&r, 70000);
+        double rows = (double)n_tl * (double)(1 + t_below(&r, 20));
+        double n = (double)n_tl * (double)(1 + t_below(&r, 20000));
+        double leaf = (double)(512 + t_below(&r, 32768));
+        uint32_t b0, o0, b, o;
+        slog_preview_levels_for(leaf, 0, rows, n_tl, &b0, &o0); /* the trace's size unknown: no bound */
+        slog_preview_levels_for(leaf, n, rows, n_tl, &b, &o);
+        CHECK(o == o0);
+        uint32_t tb = slog_block_timelines_for(n_tl);
+        double blocks = n_tl > tb ? (double)n_tl / tb : 1, per_block = leaf / blocks, whole = n / blocks;
+        uint32_t root = 0;
+        while (ldexp(per_block, (int)root) < whole) root++;
+        double per_level = rows * SLOG_DEFAULT_PREVIEW_BINS * sizeof(float);
+        if (b == SLOG_PREVIEW_NONE) {
+            none++;
+            continue;
+        }
+        CHECKF(b >= b0 && (root - b + 1.0) * per_level <= SLOG_PREVIEW_OPEN_MAX,
+               "%u timelines, %.0f rows, %.0f drawables, leaves of %.0f: level %u (%u unbounded), root %u", n_tl, rows,
+               n, leaf, b, b0, root);
+        CHECKF(b == b0 || (root - b0 + 1.0) * per_level > SLOG_PREVIEW_OPEN_MAX,
+               "%u timelines: level %u raised from %u whose bins fit", n_tl, b, b0);
+        if (b > b0)
+            raised++;
+        else
+            kept++;
+    }
+    CHECKF(none && raised && kept, "none %u, raised %u, kept %u: a case of each", none, raised, kept);
+}
+
 int main(int argc, char **argv)
 {
+    levels_budget();
     if (argc > 1) {
         run(strtoull(argv[1], NULL, 10));
     } else {

@@ -174,13 +174,21 @@ typedef struct slog_writer_options {
  * and the writer keeps no preview bins for them. */
 #define SLOG_PREVIEW_NONE UINT32_MAX
 
+/* Bytes the blocks' open preview bins may take, a float a bin of
+ * SLOG_DEFAULT_PREVIEW_BINS for each (timeline, category) row on each
+ * level from a block's base to its root (slog_preview_levels_for). */
+#define SLOG_PREVIEW_OPEN_MAX (64.0 * 1024 * 1024)
+
 /* The preview levels (above) for leaves of leaf_drawables drawables (over
  * all blocks) and n_rows (timeline, category) pairs on n_timelines
  * timelines: the lowest levels whose nodes can afford previews of those
  * rows (docs/FORMAT.md, "Previews"). n_drawables, the whole trace's
  * drawables when known (else 0), bounds what a block's node can hold: when
  * not even a block's root can afford a preview, block_level is
- * SLOG_PREVIEW_NONE. */
+ * SLOG_PREVIEW_NONE. It also bounds the writer's memory: the block level
+ * rises until the bins open from it up to a block's root fit in
+ * SLOG_PREVIEW_OPEN_MAX, and is SLOG_PREVIEW_NONE where even the root's
+ * level alone does not. */
 SLOG_API
 void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n_rows, uint32_t n_timelines,
                              uint32_t *block_level, uint32_t *overview_level);
