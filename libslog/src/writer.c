@@ -1078,10 +1078,10 @@ void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n
         b = SLOG_PREVIEW_NONE;
     /* Each block's tree keeps its rows' bins open on every level from its
      * base up to its root, a float a bin: with thousands of timelines, once
-     * a long trace lets previews pay, most of the writer's memory (16,384
-     * ranks of 1,300 calls: two thirds of a gigabyte). The base rises until
-     * they fit in SLOG_PREVIEW_OPEN_MAX bytes; where even the root's level does
-     * not, the blocks carry none, and the overview pictures all timelines. */
+     * a long trace lets previews pay, most of the writer's memory
+     * (docs/PERFORMANCE.md). The base rises until they fit in
+     * SLOG_PREVIEW_OPEN_MAX bytes; where even the root's level does not,
+     * the blocks carry none, and the overview pictures all timelines. */
     if (n_drawables > 0 && per_block > 0 && b != SLOG_PREVIEW_NONE) {
         double per_level = n_rows * DEFAULT_BINS * sizeof(float);
         uint32_t root = 0;
