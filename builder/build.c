@@ -735,19 +735,19 @@ G_GNUC_NO_INLINE static void sample_start(builder *b)
         bool deep = SAMPLE_RECORDS / b->n_ranks < SAMPLE_MIN && sample_deep(b, &deep_count, &deep_span);
         if (deep) per_leaf = deep_count * ldexp(1.0, b->shift) / deep_span;
         double all_rows = b->footer_rows < (double)rows ? (double)rows : b->footer_rows;
-        slog_preview_levels_for(per_leaf, b->footer_records, all_rows, b->n_ranks, &b->preview_level,
-                                &b->overview_level);
+        /* With a deep sample, not so high that a picture of part of the
+         * trace cannot use the overview (grid.c takes it while its lowest
+         * bins are at most a few columns wide): the lowest level keeps at
+         * least DEEP_SPAN_BINS bins over the deep sample's span (the
+         * blocks' bound on their open bins still raises theirs). */
+        uint32_t cap = UINT32_MAX;
         if (deep) {
-            /* Not so high that a picture of part of the trace cannot use
-             * the overview (grid.c takes it while its lowest bins are at
-             * most a few columns wide): the lowest level keeps at least
-             * DEEP_SPAN_BINS bins over the deep sample's span. */
             double bins = b->o->preview_bins ? b->o->preview_bins : SLOG_DEFAULT_PREVIEW_BINS;
-            uint32_t cap = 0;
+            cap = 0;
             while (cap < 40 && ldexp(1.0, b->shift + (int)cap + 1) / bins * DEEP_SPAN_BINS <= deep_span) cap++;
-            if (b->overview_level > cap) b->overview_level = cap;
-            if (b->preview_level != SLOG_PREVIEW_NONE && b->preview_level > cap) b->preview_level = cap;
         }
+        slog_preview_levels_for(per_leaf, b->footer_records, all_rows, b->n_ranks, cap, &b->preview_level,
+                                &b->overview_level);
     }
     g_free(starts);
     g_free(keys);

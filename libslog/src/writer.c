@@ -1052,7 +1052,7 @@ int32_t slog_leaf_shift_for_trace(double n, double span_ns, double n_rows, uint3
 #define ROW_BYTES (4 + DEFAULT_BINS)
 
 void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n_rows, uint32_t n_timelines,
-                             uint32_t *block_level, uint32_t *overview_level)
+                             uint32_t max_level, uint32_t *block_level, uint32_t *overview_level)
 {
     uint32_t tb = slog_block_timelines_for(n_timelines), g = slog_group_timelines_for(n_timelines);
     double blocks = n_timelines > tb ? (double)n_timelines / tb : 1;
@@ -1076,6 +1076,8 @@ void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n
     double whole = n_drawables / blocks;
     if (n_drawables > 0 && (whole * budget < rows_block * ROW_BYTES || whole < DEFAULT_PREVIEW_MIN))
         b = SLOG_PREVIEW_NONE;
+    else if (b > max_level)
+        b = max_level;
     /* Each block's tree keeps its rows' bins open on every level from its
      * base up to its root, a float a bin: with thousands of timelines, once
      * a long trace lets previews pay, most of the writer's memory
@@ -1092,6 +1094,7 @@ void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n
     if (leaf_drawables > 0)
         while (o < 40 && ldexp(leaf_drawables, (int)o) * budget < rows_ov * ROW_BYTES) o++;
     *block_level = b;
+    if (o > max_level) o = max_level;
     *overview_level = o;
 }
 
@@ -1149,7 +1152,8 @@ static slog_status choose_shift(slog_writer *w, bool full)
         double n = full ? w->n_boot - w->n_boot / 2 : w->n_boot;
         double per_leaf = n * ldexp(1.0, shift) / ((double)(hi_key - lo_key) + 1.0);
         uint32_t n_tl = w->opt.expected_timelines > w->n_tls ? w->opt.expected_timelines : w->n_tls;
-        slog_preview_levels_for(per_leaf, 0, distinct_rows(w), n_tl, &w->opt.preview_level, &w->opt.overview_level);
+        slog_preview_levels_for(per_leaf, 0, distinct_rows(w), n_tl, UINT32_MAX, &w->opt.preview_level,
+                                &w->opt.overview_level);
     }
     fix_geometry(w);
     for (uint32_t i = 0; i < w->n_boot; i++) {

@@ -104,8 +104,9 @@ static void run(uint64_t seed)
 /* slog_preview_levels_for keeps the blocks' open bins (a float a bin, on
  * every level from the base to a block's root) within
  * SLOG_PREVIEW_OPEN_MAX bytes, by raising the base or leaving the blocks
- * without previews, leaves alone a base whose bins fit, and never
- * changes the overview's level: random traces of 1 to 70,000 timelines. */
+ * without previews, even past max_level, leaves alone a base whose bins
+ * fit, and never changes the overview's level: random traces of 1 to
+ * 70,000 timelines, with and without a max_level. */
 static void levels_budget(void)
 {
     t_rng r = {77};
@@ -116,9 +117,10 @@ static void levels_budget(void)
         double n = (double)n_tl * (double)(1 + t_below(&r, 20000));
         double leaf = (double)(512 + t_below(&r, 32768));
         uint32_t b0, o0, b, o;
-        slog_preview_levels_for(leaf, 0, rows, n_tl, &b0, &o0); /* the trace's size unknown: no bound */
-        slog_preview_levels_for(leaf, n, rows, n_tl, &b, &o);
-        CHECK(o == o0);
+        uint32_t cap = t_chance(&r, 50) ? UINT32_MAX : (uint32_t)t_below(&r, 16); /* as slog2-build's deep sample */
+        slog_preview_levels_for(leaf, 0, rows, n_tl, cap, &b0, &o0); /* the trace's size unknown: no bound */
+        slog_preview_levels_for(leaf, n, rows, n_tl, cap, &b, &o);
+        CHECK(o == o0 && o <= cap && b0 <= cap);
         uint32_t tb = slog_block_timelines_for(n_tl);
         double blocks = n_tl > tb ? (double)n_tl / tb : 1, per_block = leaf / blocks, whole = n / blocks;
         uint32_t root = 0;

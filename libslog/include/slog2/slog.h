@@ -185,13 +185,14 @@ typedef struct slog_writer_options {
  * rows (docs/FORMAT.md, "Previews"). n_drawables, the whole trace's
  * drawables when known (else 0), bounds what a block's node can hold: when
  * not even a block's root can afford a preview, block_level is
- * SLOG_PREVIEW_NONE. It also bounds the writer's memory: the block level
- * rises until the bins open from it up to a block's root fit in
- * SLOG_PREVIEW_OPEN_MAX, and is SLOG_PREVIEW_NONE where even the root's
- * level alone does not. */
+ * SLOG_PREVIEW_NONE. Neither level lies above max_level (UINT32_MAX: no
+ * such limit), but for this: n_drawables also bounds the writer's memory,
+ * and the block level then rises until the bins open from it up to a
+ * block's root fit in SLOG_PREVIEW_OPEN_MAX, and is SLOG_PREVIEW_NONE
+ * where even the root's level alone does not. */
 SLOG_API
 void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n_rows, uint32_t n_timelines,
-                             uint32_t *block_level, uint32_t *overview_level);
+                             uint32_t max_level, uint32_t *block_level, uint32_t *overview_level);
 
 /* Whether a summary may pay (docs/FORMAT.md, "Summary block") in a
  * block's tree of at most n_drawables drawables, at least n_rows
