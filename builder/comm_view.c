@@ -35,6 +35,19 @@ static int stride_place(int32_t first, int32_t step, int n, uint32_t rank)
     return i >= 0 && i < n ? (int)i : -1;
 }
 
+/* The first place of world rank `rank` among r's peers, or -1: computed
+ * where they step evenly, else found by a scan. */
+static int peer_place(const comm_ref *r, uint32_t rank)
+{
+    int n = comm_ref_peer_size(r);
+    int32_t step;
+    if (n > 0 && comm_ref_stride(r, &step)) return stride_place(comm_ref_world_rank(r, 0), step, n, rank);
+    const int *p = comm_ref_peers(r);
+    for (int i = 0; i < n; i++)
+        if (p[i] == (int)rank) return i;
+    return -1;
+}
+
 void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_t from)
 {
     s->state = ref ? (int)comm_ref_get_state(ref) : COMM_REF_FAILED;
@@ -50,16 +63,13 @@ void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_
         int32_t step;
         if (comm_ref_stride(ref, &step)) {
             s->step = step;
-            if (!s->is_inter) s->own_rank = stride_place(s->first, step, s->n_peers, rank);
         } else {
             const int *p = comm_ref_peers(ref);
             s->step = 0;
             s->peers = g_new(int32_t, s->n_peers);
-            for (int i = 0; i < s->n_peers; i++) {
-                s->peers[i] = p[i];
-                if (!s->is_inter && p[i] == (int)rank && s->own_rank < 0) s->own_rank = i;
-            }
+            for (int i = 0; i < s->n_peers; i++) s->peers[i] = p[i];
         }
+        if (!s->is_inter) s->own_rank = peer_place(ref, rank);
     }
     atomic_store_explicit(&s->usable_from, from, memory_order_release);
     comm_snap_unref(s);
@@ -172,12 +182,7 @@ int comm_view_own_rank(const comm_view *v)
     switch (v->kind) {
     case VIEW_REPLAY: {
         comm_ref *r = comm_ref_lookup(v->ctx, v->rank, v->comm);
-        int n = r && !comm_ref_is_inter(r) ? comm_ref_size(r) : -1;
-        int32_t step;
-        if (n > 0 && comm_ref_stride(r, &step)) return stride_place(comm_ref_world_rank(r, 0), step, n, v->rank);
-        for (int i = 0; i < n; i++)
-            if (comm_ref_world_rank(r, i) == (int)v->rank) return i;
-        return -1;
+        return r && !comm_ref_is_inter(r) ? peer_place(r, v->rank) : -1;
     }
     case VIEW_WORLD: return (int)v->rank;
     case VIEW_SELF: return 0;

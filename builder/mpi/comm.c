@@ -25,7 +25,6 @@ typedef struct comm_obj {
     int n_groups; /* 1 = intracommunicator, 2 = intercommunicator */
     int size[2];
     int *group[2]; /* world ranks by local rank */
-    int run[2];    /* group_run() of each */
     bool even[2];  /* group_stride() of each, and its step */
     int32_t step[2];
     int ndims; /* cartesian topology (cart_sub needs it), else 0 */
@@ -144,17 +143,6 @@ struct comm_ctx {
 
 /* ------------------------------------------------------------ objects */
 
-/* The first of ranks when they are consecutive world ranks in order
- * (WORLD, its dups, a split into blocks of ranks), else -1: the matcher
- * then finds a peer's world rank without reading the group (comm_ref_run). */
-static int group_run(int n, const int *ranks)
-{
-    if (n <= 0) return -1;
-    for (int i = 1; i < n; i++)
-        if (ranks[i] != ranks[0] + i) return -1;
-    return ranks[0];
-}
-
 /* Whether ranks step evenly, rank i being ranks[0] + i * *step (WORLD,
  * its dups, the rows and columns of a grid, blocks of a split): then each
  * member's view of the group needs no copy of it, nor a scan for its own
@@ -177,8 +165,6 @@ static comm_obj *obj_new(comm_ctx *c, uint64_t id, int n, const int *ranks)
     o->n_groups = 1;
     o->size[0] = n;
     o->group[0] = g_memdup2(ranks, sizeof(int) * (size_t)(n > 0 ? n : 1));
-    o->run[0] = group_run(n, ranks);
-    o->run[1] = -1;
     o->even[0] = group_stride(n, ranks, &o->step[0]);
     if (c) c->stats.n_created++;
     return o;
@@ -191,7 +177,6 @@ static comm_obj *obj_new_inter(comm_ctx *c, int n0, const int *r0, int n1, const
     o->n_groups = 2;
     o->size[1] = n1;
     o->group[1] = g_memdup2(r1, sizeof(int) * (size_t)(n1 > 0 ? n1 : 1));
-    o->run[1] = group_run(n1, r1);
     o->even[1] = group_stride(n1, r1, &o->step[1]);
     return o;
 }
@@ -777,7 +762,6 @@ static void resolve_dup(comm_ctx *c, pending *p)
         o->n_groups = 2;
         o->size[1] = par->size[1];
         o->group[1] = g_memdup2(par->group[1], sizeof(int) * (size_t)par->size[1]);
-        o->run[1] = par->run[1];
         o->even[1] = par->even[1];
         o->step[1] = par->step[1];
     }
@@ -1384,7 +1368,10 @@ const int *comm_ref_peers(const comm_ref *r)
 int comm_ref_run(const comm_ref *r)
 {
     if (r->state != COMM_REF_RESOLVED) return -1;
-    return r->obj->run[r->obj->n_groups == 2 ? 1 - r->side : 0];
+    /* consecutive world ranks in order: a group stepping by 1 (or of one) */
+    const comm_obj *o = r->obj;
+    int g = o->n_groups == 2 ? 1 - r->side : 0;
+    return o->size[g] > 0 && o->even[g] && (o->size[g] == 1 || o->step[g] == 1) ? o->group[g][0] : -1;
 }
 
 bool comm_ref_stride(const comm_ref *r, int32_t *step)
