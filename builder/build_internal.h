@@ -213,7 +213,6 @@ typedef struct slab_out {
 typedef struct snap_wait {
     comm_snap *snap;
     comm_ref *ref; /* held */
-    uint32_t rank;
 } snap_wait;
 
 typedef struct user_frame {

@@ -19,36 +19,12 @@ comm_snap *comm_snap_new(void)
 void comm_snap_unref(comm_snap *s)
 {
     if (s && atomic_fetch_sub(&s->refs, 1) == 1) {
-        g_free(s->peers);
+        comm_peers_release(s->peers);
         g_free(s);
     }
 }
 
-/* The place of world rank `rank` among n peers that step evenly from
- * first, or -1. */
-static int stride_place(int32_t first, int32_t step, int n, uint32_t rank)
-{
-    int64_t d = (int64_t)rank - first;
-    if (!step) return n > 0 && !d ? 0 : -1;
-    if (d % step) return -1;
-    int64_t i = d / step;
-    return i >= 0 && i < n ? (int)i : -1;
-}
-
-/* The first place of world rank `rank` among r's peers, or -1: computed
- * where they step evenly, else found by a scan. */
-static int peer_place(const comm_ref *r, uint32_t rank)
-{
-    int n = comm_ref_peer_size(r);
-    int32_t step;
-    if (n > 0 && comm_ref_stride(r, &step)) return stride_place(comm_ref_world_rank(r, 0), step, n, rank);
-    const int *p = comm_ref_peers(r);
-    for (int i = 0; i < n; i++)
-        if (p[i] == (int)rank) return i;
-    return -1;
-}
-
-void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_t from)
+void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint64_t from)
 {
     s->state = ref ? (int)comm_ref_get_state(ref) : COMM_REF_FAILED;
     if (s->state == COMM_REF_RESOLVED) {
@@ -57,19 +33,17 @@ void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_
         s->n_peers = comm_ref_peer_size(ref);
         s->first = s->n_peers > 0 ? comm_ref_world_rank(ref, 0) : 0;
         /* Peers that step evenly (a dup of WORLD, a row of a grid) need no
-         * array: thousands of ranks' copies of one would each miss the
-         * cache where one sum does not, and each member's walk over them
-         * made a dup of WORLD quadratic in the ranks. */
+         * array: thousands of ranks' views of one would each miss the
+         * cache where one sum does not. Others share the replay's (held,
+         * not copied: a copy a member is quadratic in the members). */
         int32_t step;
         if (comm_ref_stride(ref, &step)) {
             s->step = step;
         } else {
-            const int *p = comm_ref_peers(ref);
             s->step = 0;
-            s->peers = g_new(int32_t, s->n_peers);
-            for (int i = 0; i < s->n_peers; i++) s->peers[i] = p[i];
+            s->peers = comm_ref_peers_hold(ref);
         }
-        if (!s->is_inter) s->own_rank = peer_place(ref, rank);
+        if (!s->is_inter) s->own_rank = comm_ref_local_rank(ref);
     }
     atomic_store_explicit(&s->usable_from, from, memory_order_release);
     comm_snap_unref(s);
@@ -182,7 +156,7 @@ int comm_view_own_rank(const comm_view *v)
     switch (v->kind) {
     case VIEW_REPLAY: {
         comm_ref *r = comm_ref_lookup(v->ctx, v->rank, v->comm);
-        return r && !comm_ref_is_inter(r) ? peer_place(r, v->rank) : -1;
+        return r && !comm_ref_is_inter(r) ? comm_ref_local_rank(r) : -1;
     }
     case VIEW_WORLD: return (int)v->rank;
     case VIEW_SELF: return 0;

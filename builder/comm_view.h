@@ -35,21 +35,22 @@ typedef struct comm_snap {
     atomic_int refs;
     int state; /* comm_ref_state once published */
     bool is_inter;
-    int size;            /* the local group's, -1 unless resolved */
-    int own_rank;        /* the rank's place in it, -1 unknown */
-    int n_peers;         /* the group p2p peers are in (the remote
+    int size;             /* the local group's, -1 unless resolved */
+    int own_rank;         /* the rank's place in it, -1 unknown */
+    int n_peers;          /* the group p2p peers are in (the remote
                                   * one of an intercommunicator) */
-    int32_t *peers;      /* their world ranks; NULL when they step evenly: */
-    int32_t first, step; /* peer i is first + i * step */
+    const int32_t *peers; /* their world ranks (held: comm_ref_peers_hold);
+                           * NULL when they step evenly: */
+    int32_t first, step;  /* peer i is first + i * step */
 } comm_snap;
 
 comm_snap *comm_snap_new(void);
 void comm_snap_unref(comm_snap *s); /* NULL is fine */
 /* Sequential step: fill s from ref (resolved or failed; NULL: an unknown
- * handle), as world rank `rank` sees it, and publish it for lanes' records
- * in leaf `from` on (the builder's publish lag after the step's own leaf,
- * build_internal.h). Drops the sequential step's reference. */
-void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint32_t rank, uint64_t from);
+ * handle), as the rank holding ref sees it, and publish it for lanes'
+ * records in leaf `from` on (the builder's publish lag after the step's
+ * own leaf, build_internal.h). Drops the sequential step's reference. */
+void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint64_t from);
 
 /* A rank's handles as its lane sees them. WORLD and SELF are implicit
  * until a creation call rebinds them (comm.c replaces bindings too). */

@@ -239,7 +239,7 @@ static void publish_resolved(builder *b, uint64_t leaf)
             g_array_index(b->pending_snaps, snap_wait, k++) = *w;
             continue;
         }
-        comm_snap_publish(w->snap, w->ref, w->rank, leaf + b->lag);
+        comm_snap_publish(w->snap, w->ref, leaf + b->lag);
         comm_ref_release(w->ref);
     }
     g_array_set_size(b->pending_snaps, k);
@@ -252,10 +252,10 @@ static void attach_snap(builder *b, uint32_t rank, const dumpi_call *c, comm_sna
     int h = (int)dumpi_call_int(c, b->bindings[c->label].i_newcomm);
     comm_ref *ref = comm_ref_lookup(b->comms, rank, h);
     if (ref && comm_ref_get_state(ref) == COMM_REF_PENDING) {
-        snap_wait w = {snap, comm_ref_hold(ref), rank};
+        snap_wait w = {snap, comm_ref_hold(ref)};
         g_array_append_val(b->pending_snaps, w);
     } else {
-        comm_snap_publish(snap, ref, rank, leaf + b->lag);
+        comm_snap_publish(snap, ref, leaf + b->lag);
     }
 }
 

@@ -14,6 +14,8 @@
 #include "comm.h"
 
 #include <glib.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +26,7 @@ typedef struct comm_obj {
     uint64_t id;
     int n_groups; /* 1 = intracommunicator, 2 = intercommunicator */
     int size[2];
-    int *group[2]; /* world ranks by local rank */
+    int *group[2]; /* world ranks by local rank (ranks_new) */
     bool even[2];  /* group_stride() of each, and its step */
     int32_t step[2];
     int ndims; /* cartesian topology (cart_sub needs it), else 0 */
@@ -157,6 +159,42 @@ static bool group_stride(int n, const int *ranks, int32_t *step)
     return true;
 }
 
+/* A group's world ranks, unchanged once made. Readers on other threads
+ * hold them (comm_ref_peers_hold): with thousands of members, a copy for
+ * each member's view of a group that does not step evenly made creating
+ * it quadratic in the members, in time and in memory. Only the count is
+ * shared between threads. */
+typedef struct ranks_blk {
+    atomic_int refs;
+    int r[];
+} ranks_blk;
+
+static ranks_blk *ranks_blk_of(const int *r)
+{
+    return (ranks_blk *)(void *)((char *)(uintptr_t)r - offsetof(ranks_blk, r));
+}
+
+static int *ranks_new(const int *ranks, int n)
+{
+    ranks_blk *b = g_malloc(sizeof *b + sizeof(int) * (size_t)(n > 0 ? n : 1));
+    atomic_init(&b->refs, 1);
+    if (n > 0) memcpy(b->r, ranks, sizeof(int) * (size_t)n);
+    return b->r;
+}
+
+static int *ranks_hold(int *r)
+{
+    atomic_fetch_add_explicit(&ranks_blk_of(r)->refs, 1, memory_order_relaxed);
+    return r;
+}
+
+void comm_peers_release(const int *peers)
+{
+    if (!peers) return;
+    ranks_blk *b = ranks_blk_of(peers);
+    if (atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) == 1) g_free(b);
+}
+
 static comm_obj *obj_new(comm_ctx *c, uint64_t id, int n, const int *ranks)
 {
     comm_obj *o = g_new0(comm_obj, 1);
@@ -164,7 +202,7 @@ static comm_obj *obj_new(comm_ctx *c, uint64_t id, int n, const int *ranks)
     o->id = id;
     o->n_groups = 1;
     o->size[0] = n;
-    o->group[0] = g_memdup2(ranks, sizeof(int) * (size_t)(n > 0 ? n : 1));
+    o->group[0] = ranks_new(ranks, n);
     o->even[0] = group_stride(n, ranks, &o->step[0]);
     if (c) c->stats.n_created++;
     return o;
@@ -176,7 +214,7 @@ static comm_obj *obj_new_inter(comm_ctx *c, int n0, const int *r0, int n1, const
     comm_obj *o = obj_new(c, c->next_id++, n0, r0);
     o->n_groups = 2;
     o->size[1] = n1;
-    o->group[1] = g_memdup2(r1, sizeof(int) * (size_t)(n1 > 0 ? n1 : 1));
+    o->group[1] = ranks_new(r1, n1);
     o->even[1] = group_stride(n1, r1, &o->step[1]);
     return o;
 }
@@ -190,8 +228,8 @@ static comm_obj *obj_hold(comm_obj *o)
 static void obj_release(comm_obj *o)
 {
     if (!o || --o->refcount > 0) return;
-    g_free(o->group[0]);
-    g_free(o->group[1]);
+    comm_peers_release(o->group[0]);
+    comm_peers_release(o->group[1]);
     g_free(o->dims);
     g_free(o->place[0]);
     g_free(o->place[1]);
@@ -761,7 +799,7 @@ static void resolve_dup(comm_ctx *c, pending *p)
     if (par->n_groups == 2) {
         o->n_groups = 2;
         o->size[1] = par->size[1];
-        o->group[1] = g_memdup2(par->group[1], sizeof(int) * (size_t)par->size[1]);
+        o->group[1] = ranks_hold(par->group[1]);
         o->even[1] = par->even[1];
         o->step[1] = par->step[1];
     }
@@ -1363,6 +1401,17 @@ const int *comm_ref_peers(const comm_ref *r)
 {
     if (r->state != COMM_REF_RESOLVED) return NULL;
     return r->obj->group[r->obj->n_groups == 2 ? 1 - r->side : 0];
+}
+
+const int *comm_ref_peers_hold(const comm_ref *r)
+{
+    const int *p = comm_ref_peers(r);
+    return p ? ranks_hold((int *)(uintptr_t)p) : NULL;
+}
+
+int comm_ref_local_rank(const comm_ref *r)
+{
+    return r->state == COMM_REF_RESOLVED ? r->local_rank : -1;
 }
 
 int comm_ref_run(const comm_ref *r)

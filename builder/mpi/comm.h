@@ -19,7 +19,8 @@
  * The module knows nothing of DUMPI: handles and ranks are plain ints, with
  * the Open MPI / libdumpi values as defaults (COMM_HANDLE_*).
  *
- * Thread safety: none; one comm_ctx is driven by one thread.
+ * Thread safety: none; one comm_ctx is driven by one thread (held peer
+ * arrays aside: comm_ref_peers_hold).
  */
 #ifndef SLOG2_COMM_H
 #define SLOG2_COMM_H
@@ -166,6 +167,13 @@ int comm_ref_peer_size(const comm_ref *r);
 /* That group's world ranks, comm_ref_peer_size() of them, or NULL while
  * unresolved; they stay as they are while r is held. */
 const int *comm_ref_peers(const comm_ref *r);
+/* comm_ref_peers(), held: they stay as they are, whatever becomes of r,
+ * until comm_peers_release(), which any thread may call (the one thing of
+ * this module that may). NULL while unresolved. */
+const int *comm_ref_peers_hold(const comm_ref *r);
+void comm_peers_release(const int *peers); /* NULL is fine */
+/* The holding rank's place in the local group, or -1 while unresolved. */
+int comm_ref_local_rank(const comm_ref *r);
 /* When those are consecutive world ranks in order (peer i is world rank
  * run + i), the first of them; else, or while unresolved, -1. */
 int comm_ref_run(const comm_ref *r);

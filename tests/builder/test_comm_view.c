@@ -3,8 +3,9 @@
  * answers what the replay (comm.h) answers for the same rank and handle:
  * for members that step evenly (kept as a first rank and a step: by 2, by
  * 3, by -1, and a dup of WORLD), for members in any other order (kept as
- * an array), through the table's
- * last-handle copy, and after the handle is freed or WORLD rebound. */
+ * an array, the replay's own, which outlives the communicator), through
+ * the table's last-handle copy, and after the handle is freed or WORLD
+ * rebound. */
 #include "check.h"
 #include "comm_view.h"
 
@@ -35,7 +36,7 @@ static void bind_published(comm_ctx *ctx, comm_table *t, uint32_t rank, int h)
     comm_table_bind(t, h, s);
     comm_view v;
     CHECK(!comm_view_lane(t, rank, N, h, 9, &v)); /* not published yet */
-    comm_snap_publish(s, comm_ref_lookup(ctx, rank, h), rank, 5);
+    comm_snap_publish(s, comm_ref_lookup(ctx, rank, h), 5);
 }
 
 int main(void)
@@ -89,12 +90,39 @@ int main(void)
         /* WORLD rebound to the shuffled halves: the lane sees those */
         comm_snap *s = comm_snap_new();
         comm_table_bind(&t, COMM_HANDLE_WORLD, s);
-        comm_snap_publish(s, comm_ref_lookup(ctx, r, SHUFFLED), r, 5);
+        comm_snap_publish(s, comm_ref_lookup(ctx, r, SHUFFLED), 5);
         CHECK(comm_view_lane(&t, r, N, COMM_HANDLE_WORLD, 5, &v));
         CHECK_EQ(v.kind, VIEW_SNAP);
         same_as_replay(ctx, r, SHUFFLED, &v);
         comm_table_free(&t);
     }
     comm_ctx_free(ctx);
+
+    /* Members in no even order are the replay's own, held, not copied (a
+     * copy a member was quadratic in the members), and a lane's view
+     * outlives the communicator and the replay, as it may when the
+     * sequential step has freed both. */
+    ctx = comm_ctx_new(N);
+    for (uint32_t r = 0; r < N; r++) /* keys 0 3 6 1 4 7 2 5: members 0 3 6 1 4 7 2 5 */
+        CHECK_EQ(comm_record_split(ctx, r, COMM_HANDLE_WORLD, 0, (int)((r * 3) % N), SHUFFLED), SLOG_OK);
+    comm_table t;
+    comm_table_init(&t);
+    comm_snap *s = comm_snap_new();
+    comm_table_bind(&t, SHUFFLED, s);
+    comm_ref *ref = comm_ref_lookup(ctx, 1, SHUFFLED);
+    int32_t step;
+    CHECK(!comm_ref_stride(ref, &step));
+    int want[N];
+    for (int i = 0; i < N; i++) want[i] = comm_ref_world_rank(ref, i);
+    comm_snap_publish(s, ref, 5);
+    CHECK(s->peers == comm_ref_peers(ref));
+    for (uint32_t r = 0; r < N; r++) CHECK_EQ(comm_record_free(ctx, r, SHUFFLED), SLOG_OK);
+    comm_ctx_free(ctx);
+    comm_view v;
+    CHECK(comm_view_lane(&t, 1, N, SHUFFLED, 5, &v));
+    for (int i = 0; i < N; i++) CHECK_EQ(comm_view_world_rank(&v, i), want[i]);
+    CHECK_EQ(comm_view_own_rank(&v), 3);
+    CHECK_EQ(comm_view_size(&v), N);
+    comm_table_free(&t);
     return 0;
 }
