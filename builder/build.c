@@ -307,7 +307,8 @@ static bool take_footer(rank_in *r, const footer_plan *fp, footer_counts *c, boo
 /* The first timeline of the output's blocks where a node summary may pay
  * (slog.h, slog_summaries_may_pay), from the footers of each block's ranks
  * (per_block[k], k below n_blocks): at thousands of ranks of few calls each
- * none does, and making them was much of the write step. A record makes
+ * none below a block's root does, and making every node's summary for the
+ * roots' alone was much of the write step. A record makes
  * a state or a poll's event, and an arrow stands in its sender's block
  * with a mirror in its receiver's, each an operation there. Rank r's main
  * thread is timeline r; other threads' timelines come after the ranks',

@@ -32,10 +32,10 @@
 #include "internal.h"
 #include "summary.h"
 
-#define DEFAULT_BINS               SLOG_DEFAULT_PREVIEW_BINS
-#define DEFAULT_LEAF_DRAWABLES     8192
-#define DEFAULT_PREVIEW_MIN        1024
-#define PREVIEW_BUDGET             4
+#define DEFAULT_BINS                    SLOG_DEFAULT_PREVIEW_BINS
+#define DEFAULT_LEAF_DRAWABLES          8192
+#define DEFAULT_PREVIEW_MIN             1024
+#define PREVIEW_BUDGET                  4
 /* A summary pays where its subtree has at least this many drawables per
  * byte of it: a window uses at most two summaries per level and block (the
  * nodes its edges leave whole), so one on a small subtree saves little
@@ -43,23 +43,29 @@
  * above such nodes (their rows are bounded) while subtrees double, as
  * previews do: all of a tree's cost under 2 / SUMMARY_DRAWABLES_PER_BYTE
  * bytes per drawable. */
-#define SUMMARY_DRAWABLES_PER_BYTE 8
-#define BOOT_MAX                   65536 /* drawables buffered to choose the leaf width */
-#define ROWS_PER_LEAF              4
+#define SUMMARY_DRAWABLES_PER_BYTE      8
+/* A block's root pays at a byte a drawable: a window of the whole span (a
+ * trace's profile or matrix) reads the roots' summaries in place of every
+ * record, and with thousands of timelines a block's rows are too many for
+ * any node to pay at the rate above. One a block: the tree's summaries
+ * cost under a byte a drawable more. */
+#define ROOT_SUMMARY_DRAWABLES_PER_BYTE 1
+#define BOOT_MAX                        65536 /* drawables buffered to choose the leaf width */
+#define ROWS_PER_LEAF                   4
 /* Blocks and overview groups: the overview has about this many rows at
  * most, a block at least MIN_BLOCK_TIMELINES timelines (neighbours'
  * messages then mostly stay inside one block), and a block's share of a
  * leaf at least MIN_BLOCK_LEAF drawables (docs/FORMAT.md, "Blocks"). */
-#define OVERVIEW_ROWS              1024
-#define MIN_BLOCK_TIMELINES        64
-#define MIN_BLOCK_LEAF             512
-#define OUT_FLUSH                  (256u << 10)
-#define OUT_DIRECT                 (64u << 10) /* block bodies this long skip the buffer */
+#define OVERVIEW_ROWS                   1024
+#define MIN_BLOCK_TIMELINES             64
+#define MIN_BLOCK_LEAF                  512
+#define OUT_FLUSH                       (256u << 10)
+#define OUT_DIRECT                      (64u << 10) /* block bodies this long skip the buffer */
 /* Times are below 2^62: a node reaching past it never ends before a
  * drawable still to come, and only finish writes it. */
-#define TIME_LIMIT                 ((int64_t)1 << 62)
-#define LEAF_DIRECT_MAX            (1u << 20) /* 4 MiB */
-#define LEAF_ROWS_MIN              16         /* drawables a timeline for a batch's leaf preview */
+#define TIME_LIMIT                      ((int64_t)1 << 62)
+#define LEAF_DIRECT_MAX                 (1u << 20) /* 4 MiB */
+#define LEAF_ROWS_MIN                   16         /* drawables a timeline for a batch's leaf preview */
 
 typedef struct open_node {
     uint64_t index;
@@ -715,12 +721,14 @@ static slog_status put_preview(slog_writer *w, const tree *t, uint32_t level, co
     return st;
 }
 
-/* Summaries pay at SUMMARY_DRAWABLES_PER_BYTE, scaled with slog_writer_options.preview_min_subtree against its
+/* Summaries pay at SUMMARY_DRAWABLES_PER_BYTE (a block's root at
+ * ROOT_SUMMARY_DRAWABLES_PER_BYTE), scaled with slog_writer_options.preview_min_subtree against its
  * default, so that one option sets how dense both aids are (tests ask for
  * them on small subtrees). */
-static bool summary_pays(const slog_writer *w, uint64_t size, uint64_t n_subtree)
+static bool summary_pays(const slog_writer *w, uint64_t size, uint64_t n_subtree, bool root)
 {
-    double per_byte = SUMMARY_DRAWABLES_PER_BYTE * (double)w->opt.preview_min_subtree / DEFAULT_PREVIEW_MIN;
+    double per_byte = (root ? ROOT_SUMMARY_DRAWABLES_PER_BYTE : SUMMARY_DRAWABLES_PER_BYTE) *
+                      (double)w->opt.preview_min_subtree / DEFAULT_PREVIEW_MIN;
     return n_subtree >= w->opt.preview_min_subtree && (double)size * per_byte <= (double)n_subtree;
 }
 
@@ -731,7 +739,7 @@ static bool summary_pays(const slog_writer *w, uint64_t size, uint64_t n_subtree
  * its parent holds it so, copied to the bytes' size (encoded there, it
  * grew its room by doubling). */
 static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, const uint8_t fixed[16], bool left,
-                               uint32_t *size)
+                               bool root, uint32_t *size)
 {
     *size = 0;
     if (w->n_summ_cats != w->n_cats) {
@@ -750,11 +758,11 @@ static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, con
     if (n->summ.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary");
     slog_buf *b = &w->summ_enc;
     b->len = 0;
-    bool may_pay = summary_pays(w, slog_summ_estimate(&n->summ), n->n_subtree);
+    bool may_pay = summary_pays(w, slog_summ_estimate(&n->summ), n->n_subtree, root);
     if (!may_pay && !left) return SLOG_OK;
     slog_summ_encode(&n->summ, fixed, n->lo, b);
     if (b->failed) return fail(w, SLOG_ERR_NOMEM, "%s", "summary block");
-    if (!may_pay || !summary_pays(w, b->len, n->n_subtree)) return SLOG_OK;
+    if (!may_pay || !summary_pays(w, b->len, n->n_subtree, root)) return SLOG_OK;
     uint32_t crc;
     *size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + b->len);
     return put_block(w, SLOG_TAG_SUMMARY, b->data, b->len, NULL, 0, &crc);
@@ -801,7 +809,7 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
     uint32_t summ_size = 0;
     bool left = !is_root && !(n->index & 1); /* its parent holds its summary encoded */
     bool summed = !overview && ((uint64_t)t->id + 1) << w->tb_shift > w->opt.no_summaries_below;
-    if (summed && (st = put_summary(w, level, n, fixed, left, &summ_size))) return st;
+    if (summed && (st = put_summary(w, level, n, fixed, left, is_root, &summ_size))) return st;
     if ((st = spill_dirent(w, t, level, n, node_off, node_size, node_crc, prev_off, prev_size, prev_crc, summ_size)))
         return st;
     if (overview) {

@@ -165,8 +165,9 @@ typedef struct slog_writer_options {
                                      this id has no summary, and the writer
                                      makes none there (its work on every
                                      node), for blocks where none would pay
-                                     (slog_summaries_may_pay says where none
-                                     pays on its states); 0 = none such,
+                                     but the root's (slog_summaries_may_pay
+                                     says where none below the root pays
+                                     on its states); 0 = none such,
                                      UINT32_MAX = every block */
 } slog_writer_options;
 
@@ -194,16 +195,18 @@ SLOG_API
 void slog_preview_levels_for(double leaf_drawables, double n_drawables, double n_rows, uint32_t n_timelines,
                              uint32_t max_level, uint32_t *block_level, uint32_t *overview_level);
 
-/* Whether a summary may pay (docs/FORMAT.md, "Summary block") in a
- * block's tree of at most n_drawables drawables, at least n_rows
- * (timeline, state category) pairs and at most max_row states in one of
- * them, with the default preview_min_subtree. 0 when the root cannot pay
- * for the smallest summary of those rows and no row holds enough states
- * to pay for its own: then no node pays on its states. A judgement, not
- * a proof, for events and arrows: a summary has no row for events, and
- * many arrows crowded into one node could pay for their few message
- * rows. A caller that knows this of blocks may set no_summaries_below
- * past them. */
+/* Whether a summary may pay (docs/FORMAT.md, "Summary block") at the
+ * rate of the nodes below a block's root in a block's tree of at most
+ * n_drawables drawables, at least n_rows (timeline, state category) pairs
+ * and at most max_row states in one of them, with the default
+ * preview_min_subtree. 0 when the root cannot pay for the smallest
+ * summary of those rows at that rate and no row holds enough states to
+ * pay for its own: then no node pays on its states, but for the root at
+ * its own rate. A judgement, not a proof, for events and arrows: a
+ * summary has no row for events, and many arrows crowded into one node
+ * could pay for their few message rows. A caller that knows this of
+ * blocks may set no_summaries_below past them, giving up their roots'
+ * summaries for the work of making every node's. */
 SLOG_API
 int slog_summaries_may_pay(double n_drawables, double n_rows, double max_row);
 
