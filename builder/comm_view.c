@@ -19,7 +19,7 @@ comm_snap *comm_snap_new(void)
 void comm_snap_unref(comm_snap *s)
 {
     if (s && atomic_fetch_sub(&s->refs, 1) == 1) {
-        comm_peers_release(s->peers);
+        comm_peers_release(s->held);
         g_free(s);
     }
 }
@@ -41,7 +41,8 @@ void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint64_t from)
             s->step = step;
         } else {
             s->step = 0;
-            s->peers = comm_ref_peers_hold(ref);
+            s->held = comm_ref_peers_hold(ref);
+            s->peers = s->held ? comm_peers_ranks(s->held) : NULL;
         }
         if (!s->is_inter) s->own_rank = comm_ref_local_rank(ref);
     }

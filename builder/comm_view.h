@@ -39,8 +39,9 @@ typedef struct comm_snap {
     int own_rank;         /* the rank's place in it, -1 unknown */
     int n_peers;          /* the group p2p peers are in (the remote
                                   * one of an intercommunicator) */
-    const int32_t *peers; /* their world ranks (held: comm_ref_peers_hold);
-                           * NULL when they step evenly: */
+    comm_peers *held;     /* their world ranks (comm_ref_peers_hold), */
+    const int32_t *peers; /* comm_peers_ranks(held); both NULL when
+                           * they step evenly: */
     int32_t first, step;  /* peer i is first + i * step */
 } comm_snap;
 

@@ -15,7 +15,6 @@
 
 #include <glib.h>
 #include <stdatomic.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +25,9 @@ typedef struct comm_obj {
     uint64_t id;
     int n_groups; /* 1 = intracommunicator, 2 = intercommunicator */
     int size[2];
-    int *group[2]; /* world ranks by local rank (ranks_new) */
-    bool even[2];  /* group_stride() of each, and its step */
+    comm_peers *blk[2]; /* world ranks by local rank (ranks_new) */
+    int *group[2];      /* blk[i]->r */
+    bool even[2];       /* group_stride() of each, and its step */
     int32_t step[2];
     int ndims; /* cartesian topology (cart_sub needs it), else 0 */
     int *dims;
@@ -164,35 +164,33 @@ static bool group_stride(int n, const int *ranks, int32_t *step)
  * each member's view of a group that does not step evenly made creating
  * it quadratic in the members, in time and in memory. Only the count is
  * shared between threads. */
-typedef struct ranks_blk {
+struct comm_peers {
     atomic_int refs;
     int r[];
-} ranks_blk;
+};
 
-static ranks_blk *ranks_blk_of(const int *r)
+static comm_peers *ranks_new(const int *ranks, int n)
 {
-    return (ranks_blk *)(void *)((char *)(uintptr_t)r - offsetof(ranks_blk, r));
-}
-
-static int *ranks_new(const int *ranks, int n)
-{
-    ranks_blk *b = g_malloc(sizeof *b + sizeof(int) * (size_t)(n > 0 ? n : 1));
+    comm_peers *b = g_malloc(sizeof *b + sizeof(int) * (size_t)(n > 0 ? n : 1));
     atomic_init(&b->refs, 1);
     if (n > 0) memcpy(b->r, ranks, sizeof(int) * (size_t)n);
-    return b->r;
+    return b;
 }
 
-static int *ranks_hold(int *r)
+static comm_peers *ranks_hold(comm_peers *b)
 {
-    atomic_fetch_add_explicit(&ranks_blk_of(r)->refs, 1, memory_order_relaxed);
-    return r;
+    atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed);
+    return b;
 }
 
-void comm_peers_release(const int *peers)
+const int *comm_peers_ranks(const comm_peers *p)
 {
-    if (!peers) return;
-    ranks_blk *b = ranks_blk_of(peers);
-    if (atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) == 1) g_free(b);
+    return p->r;
+}
+
+void comm_peers_release(comm_peers *p)
+{
+    if (p && atomic_fetch_sub_explicit(&p->refs, 1, memory_order_acq_rel) == 1) g_free(p);
 }
 
 static comm_obj *obj_new(comm_ctx *c, uint64_t id, int n, const int *ranks)
@@ -202,7 +200,8 @@ static comm_obj *obj_new(comm_ctx *c, uint64_t id, int n, const int *ranks)
     o->id = id;
     o->n_groups = 1;
     o->size[0] = n;
-    o->group[0] = ranks_new(ranks, n);
+    o->blk[0] = ranks_new(ranks, n);
+    o->group[0] = o->blk[0]->r;
     o->even[0] = group_stride(n, ranks, &o->step[0]);
     if (c) c->stats.n_created++;
     return o;
@@ -214,7 +213,8 @@ static comm_obj *obj_new_inter(comm_ctx *c, int n0, const int *r0, int n1, const
     comm_obj *o = obj_new(c, c->next_id++, n0, r0);
     o->n_groups = 2;
     o->size[1] = n1;
-    o->group[1] = ranks_new(r1, n1);
+    o->blk[1] = ranks_new(r1, n1);
+    o->group[1] = o->blk[1]->r;
     o->even[1] = group_stride(n1, r1, &o->step[1]);
     return o;
 }
@@ -228,8 +228,8 @@ static comm_obj *obj_hold(comm_obj *o)
 static void obj_release(comm_obj *o)
 {
     if (!o || --o->refcount > 0) return;
-    comm_peers_release(o->group[0]);
-    comm_peers_release(o->group[1]);
+    comm_peers_release(o->blk[0]);
+    comm_peers_release(o->blk[1]);
     g_free(o->dims);
     g_free(o->place[0]);
     g_free(o->place[1]);
@@ -799,7 +799,8 @@ static void resolve_dup(comm_ctx *c, pending *p)
     if (par->n_groups == 2) {
         o->n_groups = 2;
         o->size[1] = par->size[1];
-        o->group[1] = ranks_hold(par->group[1]);
+        o->blk[1] = ranks_hold(par->blk[1]);
+        o->group[1] = o->blk[1]->r;
         o->even[1] = par->even[1];
         o->step[1] = par->step[1];
     }
@@ -1403,10 +1404,10 @@ const int *comm_ref_peers(const comm_ref *r)
     return r->obj->group[r->obj->n_groups == 2 ? 1 - r->side : 0];
 }
 
-const int *comm_ref_peers_hold(const comm_ref *r)
+comm_peers *comm_ref_peers_hold(const comm_ref *r)
 {
-    const int *p = comm_ref_peers(r);
-    return p ? ranks_hold((int *)(uintptr_t)p) : NULL;
+    if (r->state != COMM_REF_RESOLVED) return NULL;
+    return ranks_hold(r->obj->blk[r->obj->n_groups == 2 ? 1 - r->side : 0]);
 }
 
 int comm_ref_local_rank(const comm_ref *r)

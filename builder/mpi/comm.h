@@ -167,11 +167,14 @@ int comm_ref_peer_size(const comm_ref *r);
 /* That group's world ranks, comm_ref_peer_size() of them, or NULL while
  * unresolved; they stay as they are while r is held. */
 const int *comm_ref_peers(const comm_ref *r);
-/* comm_ref_peers(), held: they stay as they are, whatever becomes of r,
- * until comm_peers_release(), which any thread may call (the one thing of
- * this module that may). NULL while unresolved. */
-const int *comm_ref_peers_hold(const comm_ref *r);
-void comm_peers_release(const int *peers); /* NULL is fine */
+/* comm_ref_peers(), held: comm_peers_ranks() gives them, as they are,
+ * whatever becomes of r, until comm_peers_release(); these two any thread
+ * may call (the one thing of this module that may). NULL while
+ * unresolved. */
+typedef struct comm_peers comm_peers;
+comm_peers *comm_ref_peers_hold(const comm_ref *r);
+const int *comm_peers_ranks(const comm_peers *p);
+void comm_peers_release(comm_peers *p); /* NULL is fine */
 /* The holding rank's place in the local group, or -1 while unresolved. */
 int comm_ref_local_rank(const comm_ref *r);
 /* When those are consecutive world ranks in order (peer i is world rank
