@@ -85,6 +85,15 @@ typedef struct actx {
     size_t n_ds, cap_ds;
     size_t *path; /* indexes into ds of the states of the nodes above */
     size_t n_path, cap_path;
+    /* finish_region's room: a timeline's extent among the region's states
+     * (ext_at[timeline] into ext while ext_gen[timeline] is gen), the
+     * state above that takes its tops, and the nesting stack */
+    uint32_t *ext_at, *ext_gen, gen;
+    slog_summ_ext *ext;
+    size_t *ext_best;
+    uint32_t cap_ext;
+    dstate **stack;
+    size_t cap_stack;
     slog_summ summ;
     slog_query_stats stats;
     bool nomem;
@@ -245,6 +254,114 @@ static bool apply_summary(actx *x)
     return true;
 }
 
+static int cmp_dstate(const void *a, const void *b)
+{
+    const dstate *x = a, *y = b;
+    if (x->timeline != y->timeline) return x->timeline < y->timeline ? -1 : 1;
+    return slog_summ_key_cmp(x->start, x->end, x->category, y->start, y->end, y->category);
+}
+
+/* Subtrees' states finished where they hold at least this many, and as
+ * many as the states of the nodes above (each finish walks those). */
+#define FINISH_MIN 64
+
+/* The states decoded in a subtree (ds from m on), finished as a summary
+ * stands for its subtree: their parents among themselves, their tops' in
+ * the states of the nodes above (path, below pm), each added to its row
+ * and dropped. Without this every decoded state of the window waited for
+ * finish_states: gigabytes for a wide window of a wide file. Only where each
+ * state above nests all of a timeline's states here or none (as
+ * summary_fits asks); else they wait for the subtree above, or for
+ * finish_states. The same parents either way: a state of another
+ * subtree holds none of these (their nodes' intervals are apart) and a
+ * state above that holds one comes before it in slog_summ_key_cmp's
+ * order. False only when out of memory. */
+static bool finish_region(actx *x, size_t m, size_t pm)
+{
+    if (x->n_ds - m < FINISH_MIN || x->n_ds - m < pm) return true;
+    size_t n = m;
+    for (size_t i = m; i < x->n_ds; i++) /* what does not meet the window counts nowhere */
+        if (x->ds[i].start <= x->t1 && x->ds[i].end >= x->t0) x->ds[n++] = x->ds[i];
+    x->n_ds = n;
+    uint32_t n_tl = x->r->info.n_timelines;
+    if (!x->ext_at) {
+        x->ext_at = calloc(n_tl ? n_tl : 1, sizeof *x->ext_at);
+        x->ext_gen = calloc(n_tl ? n_tl : 1, sizeof *x->ext_gen);
+        if (!x->ext_at || !x->ext_gen) return false;
+    }
+    if (++x->gen == 0) { /* stamps wrapped: none is current */
+        memset(x->ext_gen, 0, (size_t)(n_tl ? n_tl : 1) * sizeof *x->ext_gen);
+        x->gen = 1;
+    }
+    uint32_t n_ext = 0;
+    for (size_t i = m; i < n; i++) {
+        const dstate *d = &x->ds[i];
+        if (d->timeline >= n_tl) return true; /* left to finish_states */
+        if (x->ext_gen[d->timeline] != x->gen) {
+            if (n_ext == x->cap_ext) {
+                uint32_t nc = x->cap_ext ? x->cap_ext * 2 : 64;
+                void *e = realloc(x->ext, nc * sizeof *x->ext),
+                     *b = e ? realloc(x->ext_best, nc * sizeof *x->ext_best) : NULL;
+                if (e) x->ext = e;
+                if (b) x->ext_best = b;
+                if (!e || !b) return false;
+                x->cap_ext = nc;
+            }
+            x->ext_gen[d->timeline] = x->gen;
+            x->ext_at[d->timeline] = n_ext;
+            x->ext[n_ext] = (slog_summ_ext){d->timeline, d->start, d->start, d->end, d->end, 0};
+            x->ext_best[n_ext++] = SIZE_MAX;
+            continue;
+        }
+        slog_summ_ext *e = &x->ext[x->ext_at[d->timeline]];
+        if (d->start < e->min_start) e->min_start = d->start;
+        if (d->start > e->max_start) e->max_start = d->start;
+        if (d->end < e->min_end) e->min_end = d->end;
+        if (d->end > e->max_end) e->max_end = d->end;
+    }
+    /* the states above: each nests all of a timeline's here or none, and
+     * the last in key order of those that nest them takes their tops */
+    for (size_t p = 0; p < pm; p++) {
+        const dstate *c = &x->ds[x->path[p]];
+        if (c->timeline >= n_tl || x->ext_gen[c->timeline] != x->gen) continue;
+        uint32_t k = x->ext_at[c->timeline];
+        int nests = slog_summ_nests(c->start, c->end, &x->ext[k]);
+        if (nests < 0) return true;
+        if (!nests) continue;
+        const dstate *b = x->ext_best[k] == SIZE_MAX ? NULL : &x->ds[x->ext_best[k]];
+        if (!b || slog_summ_key_cmp(b->start, b->end, b->category, c->start, c->end, c->category) < 0)
+            x->ext_best[k] = x->path[p];
+    }
+    if (n - m > x->cap_stack) {
+        void *st = realloc(x->stack, (n - m) * sizeof *x->stack);
+        if (!st) return false;
+        x->stack = st;
+        x->cap_stack = n - m;
+    }
+    qsort(x->ds + m, n - m, sizeof *x->ds, cmp_dstate);
+    size_t top = 0;
+    for (size_t i = m; i < n; i++) {
+        dstate *d = &x->ds[i];
+        if (i > m && x->ds[i - 1].timeline != d->timeline) top = 0;
+        while (top && x->stack[top - 1]->end < d->end) top--;
+        int64_t a = d->start > x->t0 ? d->start : x->t0, b = d->end < x->t1 ? d->end : x->t1;
+        if (top)
+            x->stack[top - 1]->child_ns += b - a;
+        else
+            x->ext[x->ext_at[d->timeline]].top_ns += (uint64_t)(b - a);
+        x->stack[top++] = d;
+    }
+    for (uint32_t k = 0; k < n_ext; k++)
+        if (x->ext_best[k] != SIZE_MAX) x->ds[x->ext_best[k]].child_ns += (int64_t)x->ext[k].top_ns;
+    for (size_t i = m; i < n; i++) {
+        const dstate *d = &x->ds[i];
+        int64_t a = d->start > x->t0 ? d->start : x->t0, b = d->end < x->t1 ? d->end : x->t1;
+        if (!add_states(x, d->timeline, d->category, 1, b - a, b - a - d->child_ns, b - a, b - a)) return false;
+    }
+    x->n_ds = m;
+    return true;
+}
+
 static slog_status visit(actx *x, uint32_t tree, uint32_t level, uint64_t index)
 {
     const rd_node *d = rd_find_node(x->r, tree, level, index);
@@ -276,7 +393,7 @@ static slog_status visit(actx *x, uint32_t tree, uint32_t level, uint64_t index)
             return apply_summary(x) ? SLOG_OK : nomem(x);
         }
     }
-    size_t mark = x->n_path;
+    size_t mark = x->n_path, ds_mark = x->n_ds;
     if ((st = rd_node_records(x->r, d, on_record, x, x->err))) return st;
     if (x->nomem) return nomem(x);
     x->stats.nodes_read++;
@@ -286,6 +403,7 @@ static slog_status visit(actx *x, uint32_t tree, uint32_t level, uint64_t index)
         if ((st = visit(x, tree, level - 1, index * 2 + 1))) return st;
     }
     x->n_path = mark;
+    if (x->profile && !finish_region(x, ds_mark, mark)) return nomem(x);
     return SLOG_OK;
 }
 
@@ -370,6 +488,11 @@ slog_status slog_reader_analyse(slog_reader *r, const slog_analysis_query *q, sl
     if (!st && x.profile && !finish_states(&x)) st = nomem(&x);
     free(x.ds);
     free(x.path);
+    free(x.ext_at);
+    free(x.ext_gen);
+    free(x.ext);
+    free(x.ext_best);
+    free(x.stack);
     free(x.cell_map.keys);
     free(x.cell_map.vals);
     free(x.row_map.keys);
