@@ -127,9 +127,21 @@ static gboolean verb_legend(SvWindow *self, const char *arg)
     return TRUE;
 }
 
+/* Tries at a screenshot before it fails: a widget's render has come back
+ * empty once, under a CI host's load, where the next frame had one. */
+#define SCREENSHOT_TRIES 5
+
 static gboolean verb_screenshot(SvWindow *self, const char *arg)
 {
-    if (!save_screenshot(GTK_WIDGET(self), arg)) script_fail(self, "screenshot");
+    static int failed;
+    if (save_screenshot(GTK_WIDGET(self), arg)) {
+        failed = 0;
+    } else if (++failed < SCREENSHOT_TRIES) {
+        self->script_i--; /* again at the next step, once the window is idle */
+    } else {
+        failed = 0;
+        script_fail(self, "screenshot");
+    }
     return TRUE;
 }
 
