@@ -42,7 +42,6 @@ void comm_snap_publish(comm_snap *s, const comm_ref *ref, uint64_t from)
         } else {
             s->step = 0;
             s->held = comm_ref_peers_hold(ref);
-            s->peers = s->held ? comm_peers_ranks(s->held) : NULL;
         }
         if (!s->is_inter) s->own_rank = comm_ref_local_rank(ref);
     }
@@ -116,7 +115,8 @@ bool comm_view_lane(comm_table *t, uint32_t rank, uint32_t n_ranks, int comm, ui
     t->last_handle = comm;
     t->last_snap = s;
     t->last_from = ready;
-    t->last = (comm_shape){s->state, s->size, s->own_rank, s->n_peers, s->peers, s->first, s->step};
+    t->last = (comm_shape){s->state, s->size, s->own_rank, s->n_peers, s->held ? comm_peers_ranks(s->held) : NULL,
+                           s->first, s->step};
     view_snap(out, t);
     return true;
 }

@@ -35,14 +35,13 @@ typedef struct comm_snap {
     atomic_int refs;
     int state; /* comm_ref_state once published */
     bool is_inter;
-    int size;             /* the local group's, -1 unless resolved */
-    int own_rank;         /* the rank's place in it, -1 unknown */
-    int n_peers;          /* the group p2p peers are in (the remote
+    int size;            /* the local group's, -1 unless resolved */
+    int own_rank;        /* the rank's place in it, -1 unknown */
+    int n_peers;         /* the group p2p peers are in (the remote
                                   * one of an intercommunicator) */
-    comm_peers *held;     /* their world ranks (comm_ref_peers_hold), */
-    const int32_t *peers; /* comm_peers_ranks(held); both NULL when
-                           * they step evenly: */
-    int32_t first, step;  /* peer i is first + i * step */
+    comm_peers *held;    /* their world ranks (comm_ref_peers_hold);
+                           * NULL when they step evenly: */
+    int32_t first, step; /* peer i is first + i * step */
 } comm_snap;
 
 comm_snap *comm_snap_new(void);

@@ -26,7 +26,6 @@ typedef struct comm_obj {
     int n_groups; /* 1 = intracommunicator, 2 = intercommunicator */
     int size[2];
     comm_peers *blk[2]; /* world ranks by local rank (ranks_new) */
-    int *group[2];      /* blk[i]->r */
     bool even[2];       /* group_stride() of each, and its step */
     int32_t step[2];
     int ndims; /* cartesian topology (cart_sub needs it), else 0 */
@@ -201,7 +200,6 @@ static comm_obj *obj_new(comm_ctx *c, uint64_t id, int n, const int *ranks)
     o->n_groups = 1;
     o->size[0] = n;
     o->blk[0] = ranks_new(ranks, n);
-    o->group[0] = o->blk[0]->r;
     o->even[0] = group_stride(n, ranks, &o->step[0]);
     if (c) c->stats.n_created++;
     return o;
@@ -214,7 +212,6 @@ static comm_obj *obj_new_inter(comm_ctx *c, int n0, const int *r0, int n1, const
     o->n_groups = 2;
     o->size[1] = n1;
     o->blk[1] = ranks_new(r1, n1);
-    o->group[1] = o->blk[1]->r;
     o->even[1] = group_stride(n1, r1, &o->step[1]);
     return o;
 }
@@ -243,7 +240,7 @@ static int obj_n_members(const comm_obj *o)
 
 static int obj_member(const comm_obj *o, int pos)
 {
-    return pos < o->size[0] ? o->group[0][pos] : o->group[1][pos - o->size[0]];
+    return pos < o->size[0] ? o->blk[0]->r[pos] : o->blk[1]->r[pos - o->size[0]];
 }
 
 static comm_ref *ref_new(uint32_t rank, int handle)
@@ -290,7 +287,7 @@ static void ref_assign_at(comm_ref *r, comm_obj *o, int side, int local_rank)
 static int obj_place(comm_obj *o, int side, uint32_t rank)
 {
     int n = o->size[side];
-    const int *g = o->group[side];
+    const int *g = o->blk[side]->r;
     int max = -1;
     if (n >= PLACE_MIN && !o->place[side])
         for (int i = 0; i < n; i++) max = MAX(max, g[i]);
@@ -396,7 +393,7 @@ static eval_result group_eval(group_node *g)
         if (g->src->state == COMM_REF_RESOLVED && (!g->remote || g->src->obj->n_groups == 2)) {
             const comm_obj *o = g->src->obj;
             int side = g->remote ? 1 - g->src->side : g->src->side;
-            g_array_append_vals(out, o->group[side], (guint)o->size[side]);
+            g_array_append_vals(out, o->blk[side]->r, (guint)o->size[side]);
         } else {
             ok = false;
         }
@@ -682,11 +679,11 @@ static void resolve_icreate(comm_ctx *c, pending *p)
         return;
     }
     half *h = g_new0(half, 1);
-    h->leader = par->group[0][lead->local_leader];
+    h->leader = par->blk[0]->r[lead->local_leader];
     h->remote_leader = rl;
     h->tag = lead->tag;
     h->n = par->size[0];
-    h->members = g_memdup2(par->group[0], sizeof(int) * (size_t)h->n);
+    h->members = g_memdup2(par->blk[0]->r, sizeof(int) * (size_t)h->n);
     h->contribs = g_ptr_array_new_with_free_func(contrib_free_cb);
     for (int i = 0; i < p->n_members; i++) {
         g_ptr_array_add(h->contribs, p->slot[i]);
@@ -779,7 +776,7 @@ static void resolve_inter_create(comm_ctx *c, pending *p)
     for (int s = 0; s < 2; s++) {
         if (!sg[s] || sg[s]->n == 0) return;
         for (int m = 0; m < sg[s]->n; m++)
-            if (!list_has(par->group[s], par->size[s], sg[s]->ranks[m])) {
+            if (!list_has(par->blk[s]->r, par->size[s], sg[s]->ranks[m])) {
                 p->failed = true; /* not a subgroup of that side */
                 return;
             }
@@ -795,12 +792,11 @@ static void resolve_inter_create(comm_ctx *c, pending *p)
 static void resolve_dup(comm_ctx *c, pending *p)
 {
     const comm_obj *par = p->parent;
-    comm_obj *o = obj_new(c, c->next_id++, par->size[0], par->group[0]);
+    comm_obj *o = obj_new(c, c->next_id++, par->size[0], par->blk[0]->r);
     if (par->n_groups == 2) {
         o->n_groups = 2;
         o->size[1] = par->size[1];
         o->blk[1] = ranks_hold(par->blk[1]);
-        o->group[1] = o->blk[1]->r;
         o->even[1] = par->even[1];
         o->step[1] = par->step[1];
     }
@@ -845,7 +841,7 @@ static void resolve_create(comm_ctx *c, pending *p)
         for (guint m = 0; m < made->len && !o; m++) {
             comm_obj *x = g_ptr_array_index(made, m);
             if (x->size[0] == k->group->n &&
-                (!x->size[0] || memcmp(x->group[0], k->group->ranks, sizeof(int) * (size_t)x->size[0]) == 0))
+                (!x->size[0] || memcmp(x->blk[0]->r, k->group->ranks, sizeof(int) * (size_t)x->size[0]) == 0))
                 o = x;
         }
         if (!o) {
@@ -882,7 +878,7 @@ static void resolve_topology(comm_ctx *c, pending *p)
         p->failed = true;
         return;
     }
-    comm_obj *o = obj_new(c, c->next_id++, want, par->group[0]);
+    comm_obj *o = obj_new(c, c->next_id++, want, par->blk[0]->r);
     if (ndims > 0) {
         o->ndims = ndims;
         o->dims = g_memdup2(dims, sizeof(int) * (size_t)ndims);
@@ -939,13 +935,13 @@ static void resolve_imerge(comm_ctx *c, pending *p)
         return;
     }
     int high0 = p->slot[0]->color != 0, high1 = p->slot[par->size[0]]->color != 0;
-    int first = high0 != high1 ? high0 : par->group[1][0] < par->group[0][0];
+    int first = high0 != high1 ? high0 : par->blk[1]->r[0] < par->blk[0]->r[0];
     int total = obj_n_members(par);
     int *ranks = g_new(int, total);
     int m = 0;
     for (int g = 0; g < par->n_groups; g++) {
         int s = (first + g) % par->n_groups;
-        if (par->size[s]) memcpy(ranks + m, par->group[s], sizeof(int) * (size_t)par->size[s]);
+        if (par->size[s]) memcpy(ranks + m, par->blk[s]->r, sizeof(int) * (size_t)par->size[s]);
         m += par->size[s];
     }
     comm_obj *o = obj_new(c, c->next_id++, total, ranks);
@@ -1323,14 +1319,21 @@ slog_status comm_record_group_free(comm_ctx *c, uint32_t rank, int group)
 
 /* ------------------------------------------------------------ queries */
 
+/* The group of r's object its peers are in: the remote one of an
+ * intercommunicator. */
+static int peer_side(const comm_ref *r)
+{
+    return r->obj->n_groups == 2 ? 1 - r->side : 0;
+}
+
 int comm_ref_world_rank(const comm_ref *r, int local_rank)
 {
     if (local_rank == COMM_PROC_NULL) return COMM_RANK_PROC_NULL;
     if (!r || r->state == COMM_REF_FAILED) return COMM_RANK_INVALID;
     if (r->state == COMM_REF_PENDING) return COMM_RANK_UNRESOLVED;
-    int g = r->obj->n_groups == 2 ? 1 - r->side : 0;
+    int g = peer_side(r);
     if (local_rank < 0 || local_rank >= r->obj->size[g]) return COMM_RANK_INVALID;
-    return r->obj->group[g][local_rank];
+    return r->obj->blk[g]->r[local_rank];
 }
 
 int comm_world_rank(const comm_ctx *c, uint32_t rank, int comm, int local_rank)
@@ -1395,19 +1398,19 @@ uint64_t comm_ref_id(const comm_ref *r)
 int comm_ref_peer_size(const comm_ref *r)
 {
     if (r->state != COMM_REF_RESOLVED) return -1;
-    return r->obj->size[r->obj->n_groups == 2 ? 1 - r->side : 0];
+    return r->obj->size[peer_side(r)];
 }
 
 const int *comm_ref_peers(const comm_ref *r)
 {
     if (r->state != COMM_REF_RESOLVED) return NULL;
-    return r->obj->group[r->obj->n_groups == 2 ? 1 - r->side : 0];
+    return r->obj->blk[peer_side(r)]->r;
 }
 
 comm_peers *comm_ref_peers_hold(const comm_ref *r)
 {
     if (r->state != COMM_REF_RESOLVED) return NULL;
-    return ranks_hold(r->obj->blk[r->obj->n_groups == 2 ? 1 - r->side : 0]);
+    return ranks_hold(r->obj->blk[peer_side(r)]);
 }
 
 int comm_ref_local_rank(const comm_ref *r)
@@ -1420,14 +1423,14 @@ int comm_ref_run(const comm_ref *r)
     if (r->state != COMM_REF_RESOLVED) return -1;
     /* consecutive world ranks in order: a group stepping by 1 (or of one) */
     const comm_obj *o = r->obj;
-    int g = o->n_groups == 2 ? 1 - r->side : 0;
-    return o->size[g] > 0 && o->even[g] && (o->size[g] == 1 || o->step[g] == 1) ? o->group[g][0] : -1;
+    int g = peer_side(r);
+    return o->size[g] > 0 && o->even[g] && (o->size[g] == 1 || o->step[g] == 1) ? o->blk[g]->r[0] : -1;
 }
 
 bool comm_ref_stride(const comm_ref *r, int32_t *step)
 {
     if (r->state != COMM_REF_RESOLVED) return false;
-    int g = r->obj->n_groups == 2 ? 1 - r->side : 0;
+    int g = peer_side(r);
     *step = r->obj->step[g];
     return r->obj->even[g];
 }

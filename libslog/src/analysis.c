@@ -261,6 +261,51 @@ static int cmp_dstate(const void *a, const void *b)
     return slog_summ_key_cmp(x->start, x->end, x->category, y->start, y->end, y->category);
 }
 
+/* Keeps, of the decoded states from m on, those that meet the window (the
+ * others count nowhere); how many there are then. */
+static size_t keep_meeting(actx *x, size_t m)
+{
+    size_t n = m;
+    for (size_t i = m; i < x->n_ds; i++)
+        if (x->ds[i].start <= x->t1 && x->ds[i].end >= x->t0) x->ds[n++] = x->ds[i];
+    return x->n_ds = n;
+}
+
+/* The decoded states from m on, cut to the window, each with its parent
+ * among them found as slog_summ_key_cmp says (on a stack in parent order)
+ * and added to its row. tops: a state with no parent among them gives
+ * its time to its timeline's extent (finish_region), else to nobody. */
+static bool nest_and_add(actx *x, size_t m, bool tops)
+{
+    size_t n = x->n_ds;
+    if (n - m > x->cap_stack) {
+        void *st = realloc(x->stack, (n - m) * sizeof *x->stack);
+        if (!st) return false;
+        x->stack = st;
+        x->cap_stack = n - m;
+    }
+    if (n - m > 1) /* base may be NULL when empty */
+        qsort(x->ds + m, n - m, sizeof *x->ds, cmp_dstate);
+    size_t top = 0;
+    for (size_t i = m; i < n; i++) {
+        dstate *d = &x->ds[i];
+        if (i > m && x->ds[i - 1].timeline != d->timeline) top = 0;
+        while (top && x->stack[top - 1]->end < d->end) top--;
+        int64_t a = d->start > x->t0 ? d->start : x->t0, b = d->end < x->t1 ? d->end : x->t1;
+        if (top)
+            x->stack[top - 1]->child_ns += b - a;
+        else if (tops)
+            x->ext[x->ext_at[d->timeline]].top_ns += (uint64_t)(b - a);
+        x->stack[top++] = d;
+    }
+    for (size_t i = m; i < n; i++) {
+        const dstate *d = &x->ds[i];
+        int64_t a = d->start > x->t0 ? d->start : x->t0, b = d->end < x->t1 ? d->end : x->t1;
+        if (!add_states(x, d->timeline, d->category, 1, b - a, b - a - d->child_ns, b - a, b - a)) return false;
+    }
+    return true;
+}
+
 /* Subtrees' states finished where they hold at least this many, and as
  * many as the states of the nodes above (each finish walks those). */
 #define FINISH_MIN 64
@@ -279,11 +324,8 @@ static int cmp_dstate(const void *a, const void *b)
 static bool finish_region(actx *x, size_t m, size_t pm)
 {
     if (x->n_ds - m < FINISH_MIN || x->n_ds - m < pm) return true;
-    size_t n = m;
-    for (size_t i = m; i < x->n_ds; i++) /* what does not meet the window counts nowhere */
-        if (x->ds[i].start <= x->t1 && x->ds[i].end >= x->t0) x->ds[n++] = x->ds[i];
-    x->n_ds = n;
-    uint32_t n_tl = x->r->info.n_timelines;
+    size_t n = keep_meeting(x, m);
+    uint32_t n_tl = x->r->info.n_timelines; /* the reader took no record past it */
     if (!x->ext_at) {
         x->ext_at = calloc(n_tl ? n_tl : 1, sizeof *x->ext_at);
         x->ext_gen = calloc(n_tl ? n_tl : 1, sizeof *x->ext_gen);
@@ -296,7 +338,6 @@ static bool finish_region(actx *x, size_t m, size_t pm)
     uint32_t n_ext = 0;
     for (size_t i = m; i < n; i++) {
         const dstate *d = &x->ds[i];
-        if (d->timeline >= n_tl) return true; /* left to finish_states */
         if (x->ext_gen[d->timeline] != x->gen) {
             if (n_ext == x->cap_ext) {
                 uint32_t nc = x->cap_ext ? x->cap_ext * 2 : 64;
@@ -323,7 +364,7 @@ static bool finish_region(actx *x, size_t m, size_t pm)
      * the last in key order of those that nest them takes their tops */
     for (size_t p = 0; p < pm; p++) {
         const dstate *c = &x->ds[x->path[p]];
-        if (c->timeline >= n_tl || x->ext_gen[c->timeline] != x->gen) continue;
+        if (x->ext_gen[c->timeline] != x->gen) continue;
         uint32_t k = x->ext_at[c->timeline];
         int nests = slog_summ_nests(c->start, c->end, &x->ext[k]);
         if (nests < 0) return true;
@@ -332,32 +373,9 @@ static bool finish_region(actx *x, size_t m, size_t pm)
         if (!b || slog_summ_key_cmp(b->start, b->end, b->category, c->start, c->end, c->category) < 0)
             x->ext_best[k] = x->path[p];
     }
-    if (n - m > x->cap_stack) {
-        void *st = realloc(x->stack, (n - m) * sizeof *x->stack);
-        if (!st) return false;
-        x->stack = st;
-        x->cap_stack = n - m;
-    }
-    qsort(x->ds + m, n - m, sizeof *x->ds, cmp_dstate);
-    size_t top = 0;
-    for (size_t i = m; i < n; i++) {
-        dstate *d = &x->ds[i];
-        if (i > m && x->ds[i - 1].timeline != d->timeline) top = 0;
-        while (top && x->stack[top - 1]->end < d->end) top--;
-        int64_t a = d->start > x->t0 ? d->start : x->t0, b = d->end < x->t1 ? d->end : x->t1;
-        if (top)
-            x->stack[top - 1]->child_ns += b - a;
-        else
-            x->ext[x->ext_at[d->timeline]].top_ns += (uint64_t)(b - a);
-        x->stack[top++] = d;
-    }
+    if (!nest_and_add(x, m, true)) return false;
     for (uint32_t k = 0; k < n_ext; k++)
         if (x->ext_best[k] != SIZE_MAX) x->ds[x->ext_best[k]].child_ns += (int64_t)x->ext[k].top_ns;
-    for (size_t i = m; i < n; i++) {
-        const dstate *d = &x->ds[i];
-        int64_t a = d->start > x->t0 ? d->start : x->t0, b = d->end < x->t1 ? d->end : x->t1;
-        if (!add_states(x, d->timeline, d->category, 1, b - a, b - a - d->child_ns, b - a, b - a)) return false;
-    }
     x->n_ds = m;
     return true;
 }
@@ -407,13 +425,6 @@ static slog_status visit(actx *x, uint32_t tree, uint32_t level, uint64_t index)
     return SLOG_OK;
 }
 
-static int cmp_ds(const void *a, const void *b)
-{
-    const dstate *x = *(dstate *const *)a, *y = *(dstate *const *)b;
-    if (x->timeline != y->timeline) return x->timeline < y->timeline ? -1 : 1;
-    return slog_summ_key_cmp(x->start, x->end, x->category, y->start, y->end, y->category);
-}
-
 static int cmp_cell(const void *a, const void *b)
 {
     const slog_matrix_cell *x = a, *y = b;
@@ -428,40 +439,12 @@ static int cmp_row(const void *a, const void *b)
     return x->category < y->category ? -1 : x->category > y->category;
 }
 
-/* The decoded states that meet the window, cut to it, with their parents
- * found as slog_summ_key_cmp says (on a stack in parent order). */
+/* The decoded states left when every block is visited (the subtrees that
+ * finish_region left), finished with no state above them. */
 static bool finish_states(actx *x)
 {
-    size_t n = 0;
-    dstate **ix = malloc((x->n_ds + 1) * sizeof *ix);
-    dstate **stack = malloc((x->n_ds + 1) * sizeof *stack);
-    if (!ix || !stack) {
-        free(ix);
-        free(stack);
-        return false;
-    }
-    for (size_t i = 0; i < x->n_ds; i++)
-        if (x->ds[i].start <= x->t1 && x->ds[i].end >= x->t0) ix[n++] = &x->ds[i];
-    if (n > 1) /* base may be NULL when empty */
-        qsort(ix, n, sizeof *ix, cmp_ds);
-    size_t top = 0;
-    for (size_t k = 0; k < n; k++) {
-        dstate *s = ix[k];
-        if (k && ix[k - 1]->timeline != s->timeline) top = 0;
-        while (top && stack[top - 1]->end < s->end) top--;
-        int64_t a = s->start > x->t0 ? s->start : x->t0, b = s->end < x->t1 ? s->end : x->t1;
-        if (top) stack[top - 1]->child_ns += b - a;
-        stack[top++] = s;
-    }
-    bool ok = true;
-    for (size_t k = 0; k < n && ok; k++) {
-        const dstate *s = ix[k];
-        int64_t a = s->start > x->t0 ? s->start : x->t0, b = s->end < x->t1 ? s->end : x->t1;
-        ok = add_states(x, s->timeline, s->category, 1, b - a, b - a - s->child_ns, b - a, b - a);
-    }
-    free(stack);
-    free(ix);
-    return ok;
+    keep_meeting(x, 0);
+    return nest_and_add(x, 0, false);
 }
 
 slog_status slog_reader_analyse(slog_reader *r, const slog_analysis_query *q, slog_analysis **out,
