@@ -114,6 +114,10 @@ static const uint8_t slog_end_magic[SLOG_MAGIC_LEN] = {'S', 'L', 'O', 'G', '2', 
 #define SLOG_FLAG_COMPLETE      1u
 #define SLOG_DIRENT_HAS_PREVIEW 1u
 #define SLOG_DIRENT_HAS_SUMMARY 2u
+/* 4.x, overview entries: child 2k (LEFT0) or 2k+1 (LEFT1) holds drawables
+ * but is not in the overview; a reader takes that part from the blocks. */
+#define SLOG_DIRENT_OV_LEFT0    4u
+#define SLOG_DIRENT_OV_LEFT1    8u
 
 /* Header field offsets. */
 enum {
@@ -197,7 +201,7 @@ enum {
 #define SLOG_REC_MIRROR    0x10u /* an arrow's copy in its receiver's block */
 
 /* An overview preview's tail: what was previewed at the node itself. */
-#define OWN_ALL           1u /* all of its preview (a node on the tree's base level) */
+#define OWN_ALL           1u /* all of its preview: nothing below it is in the overview */
 /* 2.x only: u32 count, then records: uvar group, uvar category, uvar
  * start - node start, uvar duration (states). */
 #define OWN_RECORDS       2u

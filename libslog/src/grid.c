@@ -272,31 +272,36 @@ static int finish(slog_grid *g)
     return 0;
 }
 
-static void add_rows(slog_grid *g, const slog_preview *p, uint32_t first, uint32_t n)
+/* A preview's rows [first, first + n) into the grid; a row's "timeline"
+ * is a grid unit times div (an overview's rows are groups: div 1). */
+static void add_rows(slog_grid *g, const slog_preview *p, uint32_t first, uint32_t n, uint32_t div)
 {
     for (uint32_t i = first; i < first + n; i++) {
         const slog_preview_row *r = &p->rows[i];
-        float *v = cols_for(g, r->timeline, r->category);
+        float *v = cols_for(g, r->timeline / div, r->category);
         if (v)
             slog_spread_bins(v, g->n_cols, (double)g->t0, g->col_ns, p->lo, p->hi, p->n_bins, r->values,
                              g->is_state[r->category]);
     }
 }
 
+/* A block's preview: its rows are timelines, in units of the grid's. */
 static slog_cb_result on_preview(void *user, const slog_preview *p)
 {
-    add_rows(user, p, 0, p->n_rows);
+    slog_grid *g = user;
+    add_rows(g, p, 0, p->n_rows, g->unit);
     return SLOG_CONTINUE;
 }
 
 static slog_cb_result on_drawable(void *user, const slog_drawable *d)
 {
     slog_grid *g = user;
+    uint32_t who = d->timeline / g->unit;
     if (d->kind == SLOG_KIND_STATE) {
-        add_state(g, slot_for(g, d->timeline, d->category), (double)d->start, (double)d->end);
+        add_state(g, slot_for(g, who, d->category), (double)d->start, (double)d->end);
         return SLOG_CONTINUE;
     }
-    float *v = cols_for(g, d->timeline, d->category);
+    float *v = cols_for(g, who, d->category);
     if (!v) return SLOG_CONTINUE; /* an arrow from outside the rows */
     double x = ((double)d->start - (double)g->t0) / g->col_ns;
     if (x >= 0 && x < g->n_cols) v[(uint32_t)x] += 1.0f;
@@ -308,9 +313,23 @@ typedef struct ovctx {
     slog_grid *g;
     int64_t t0, t1;
     rd_scratch s;
+    slog_query wq;         /* the window and timelines, for the blocks */
+    const uint8_t *blocks; /* the blocks of the grid's timelines */
     slog_query_stats stats;
     slog_error *err;
 } ovctx;
+
+/* A preview's bins this many columns wide are taken rather than the
+ * records below it, where the overview holds nothing finer. */
+#define OV_COARSE_COLS 4
+
+/* The part of the picture under overview node (level, index) that the
+ * overview does not hold finely enough: from the blocks' subtrees there,
+ * exact (their previews where no wider than a column). */
+static slog_status ov_blocks(ovctx *x, uint32_t level, uint64_t index)
+{
+    return rd_query_subtree(x->r, &x->wq, x->blocks, level, index, on_drawable, on_preview, x->g, &x->stats, x->err);
+}
 
 static slog_status ov_visit(ovctx *x, uint32_t level, uint64_t index)
 {
@@ -322,13 +341,28 @@ static slog_status ov_visit(ovctx *x, uint32_t level, uint64_t index)
     if (hi - 1 < x->t0 || lo > x->t1) return SLOG_OK;
     const rd_node *c0 = level ? rd_find_node(r, SLOG_TREE_OVERVIEW, level - 1, index * 2) : NULL;
     const rd_node *c1 = level ? rd_find_node(r, SLOG_TREE_OVERVIEW, level - 1, index * 2 + 1) : NULL;
-    bool fine = (double)(hi - lo) / r->info.preview_bins <= x->g->col_ns;
+    double bin = (double)(hi - lo) / r->info.preview_bins;
+    bool fine = bin <= x->g->col_ns, coarse_ok = bin <= OV_COARSE_COLS * x->g->col_ns;
     bool complete = level && d->n_drawables + (c0 ? c0->n_subtree : 0) + (c1 ? c1->n_subtree : 0) == d->n_subtree;
+    uint8_t left = d->flags & (SLOG_DIRENT_OV_LEFT0 | SLOG_DIRENT_OV_LEFT1);
     slog_status st;
-    if (r->info.version_major >= 3 && !fine && complete && (d->node_off || !d->n_drawables)) {
+    if (r->info.version_major >= 3) {
+        /* No own block and some drawables: all of its subtree is in its
+         * preview (nothing below it is in the overview). */
+        bool all_own = !d->node_off && d->n_drawables;
+        bool gap = !all_own && !left && !complete; /* nothing says where the rest is */
+        if (fine || gap || ((all_own || left) && coarse_ok)) {
+            slog_preview p;
+            if ((st = rd_preview(r, d, &x->s, &p, NULL, x->err))) return st;
+            x->stats.nodes_read++;
+            x->stats.bytes_read += d->prev_size;
+            x->stats.previews++;
+            add_rows(x->g, &p, 0, p.n_rows, 1);
+            return SLOG_OK;
+        }
+        if (all_own) return ov_blocks(x, level, index);
         /* Passed through: its own records (their block) or none; not its
-         * rows, which would be most of the bytes read. (No block and
-         * some drawables: a base-level node, whose preview is all.) */
+         * rows, which would be most of the bytes read. */
         if ((st = rd_own_records(r, d, &x->s, x->err))) return st;
         if (d->node_off) {
             x->stats.nodes_read++;
@@ -341,8 +375,9 @@ static slog_status ov_visit(ovctx *x, uint32_t level, uint64_t index)
         x->stats.nodes_read++;
         x->stats.bytes_read += d->prev_size;
         x->stats.previews++;
+        if (own_all && !fine && !coarse_ok) return ov_blocks(x, level, index);
         if (fine || !complete || own_all) {
-            add_rows(x->g, &p, 0, p.n_rows);
+            add_rows(x->g, &p, 0, p.n_rows, 1);
             return SLOG_OK;
         }
     }
@@ -360,14 +395,19 @@ static slog_status ov_visit(ovctx *x, uint32_t level, uint64_t index)
         double col = ((double)o->start - (double)g->t0) / g->col_ns;
         if (col >= 0 && col < g->n_cols) v[(uint32_t)col] += 1.0f;
     }
-    if ((st = ov_visit(x, level - 1, index * 2))) return st;
-    return ov_visit(x, level - 1, index * 2 + 1);
+    for (unsigned k = 0; k < 2; k++) {
+        uint64_t ci = index * 2 + k;
+        st = left & (k ? SLOG_DIRENT_OV_LEFT1 : SLOG_DIRENT_OV_LEFT0) ? ov_blocks(x, level - 1, ci)
+                                                                      : ov_visit(x, level - 1, ci);
+        if (st) return st;
+    }
+    return SLOG_OK;
 }
 
-/* The overview can answer q: the range is whole groups, as rows they are at
- * least half the rows asked for, and its lowest level's bins are at most
- * four columns wide. */
-static bool overview_fits(const slog_reader *r, const slog_grid_query *q, uint32_t tl_last, double col_ns)
+/* The overview can answer q: the range is whole groups, and as rows they
+ * are at least half the rows asked for. (Where its previews are coarser
+ * than the columns, ov_visit reads the blocks under them.) */
+static bool overview_fits(const slog_reader *r, const slog_grid_query *q, uint32_t tl_last)
 {
     uint32_t gt = r->info.group_timelines;
     const rd_tree *t = rd_tree_of(r, SLOG_TREE_OVERVIEW);
@@ -376,10 +416,7 @@ static bool overview_fits(const slog_reader *r, const slog_grid_query *q, uint32
     if (q->tl_first % gt || ((tl_last + 1) % gt && tl_last + 1 != r->info.n_timelines)) return false;
     /* Rows of whole groups: at least half as many rows as asked for (a
      * 1,080-row screen of 16,384 timelines in groups of 16 gets 1,024). */
-    if (2 * units < q->n_rows) return false;
-    uint32_t lowest = r->nodes[t->first + t->count - 1].level;
-    double bin = ldexp(1.0, r->info.leaf_shift + (int)lowest) / r->info.preview_bins;
-    return bin <= 4 * col_ns;
+    return 2 * units >= q->n_rows;
 }
 
 slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid **out, slog_query_stats *stats,
@@ -404,7 +441,7 @@ slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid
     /* Columns tile [t0, t1] exactly, as slog_columns' do. */
     double t_end = q->t1 > q->t0 ? (double)q->t1 : (double)q->t0 + 1.0;
     g->col_ns = (t_end - (double)q->t0) / q->n_cols;
-    bool ov = overview_fits(r, q, tl_last, g->col_ns);
+    bool ov = overview_fits(r, q, tl_last);
     g->unit = ov ? fi->group_timelines : 1;
     g->tl_first = q->tl_first;
     g->tl_end = tl_last + 1;
@@ -431,30 +468,30 @@ slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid
     }
     slog_status st;
     slog_query_stats qs = {0};
+    uint8_t *mask = calloc(fi->n_timelines, 1);
+    if (!mask) {
+        slog_grid_free(g);
+        return slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "grid");
+    }
+    memset(mask + g->tl_first, 1, g->tl_end - g->tl_first);
+    int64_t px = (int64_t)floor(g->col_ns);
+    slog_query wq = {
+        .t0 = q->t0, .t1 = q->t1, .timelines = mask, .pixel_ns = px > 0 ? px : 1, .flags = SLOG_QUERY_NARROW_NO_INFO};
     if (ov) {
-        ovctx x = {.r = r, .g = g, .t0 = q->t0, .t1 = q->t1, .err = err};
+        ovctx x = {.r = r, .g = g, .t0 = q->t0, .t1 = q->t1, .wq = wq, .err = err};
+        uint8_t *blocks = rd_blocks_of(r, mask);
+        x.blocks = blocks;
         const rd_tree *t = rd_tree_of(r, SLOG_TREE_OVERVIEW);
-        st = ov_visit(&x, t->top, 0);
+        st = blocks ? ov_visit(&x, t->top, 0) : slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "grid");
+        free(blocks);
         free(x.s.rows);
         free(x.s.values);
         free(x.s.own);
         qs = x.stats;
     } else {
-        uint8_t *mask = calloc(fi->n_timelines, 1);
-        if (!mask) {
-            slog_grid_free(g);
-            return slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "grid");
-        }
-        memset(mask + g->tl_first, 1, g->tl_end - g->tl_first);
-        int64_t px = (int64_t)floor(g->col_ns);
-        slog_query wq = {.t0 = q->t0,
-                         .t1 = q->t1,
-                         .timelines = mask,
-                         .pixel_ns = px > 0 ? px : 1,
-                         .flags = SLOG_QUERY_NARROW_NO_INFO};
         st = slog_reader_query(r, &wq, on_drawable, on_preview, g, &qs, err);
-        free(mask);
     }
+    free(mask);
     if (!st && g->failed) st = slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "grid columns");
     if (st) {
         slog_grid_free(g);

@@ -503,8 +503,10 @@ static slog_status decode_preview_own(qctx *x, const rd_node *d, const uint8_t *
         bool v3 = r->info.version_major >= 3;
         ok = cur_ok(&c) && (mode == OWN_ALL || mode == (v3 ? OWN_BLOCK : OWN_RECORDS));
         /* 3.x: own records have a block exactly when there are some, and
-         * a base-level node (all of it its own) has none. */
+         * a node that previews all of its subtree has none; 4.x: such a
+         * node counts all of its subtree as its own. */
         if (ok && v3) ok = mode == OWN_ALL ? !d->node_off : (d->node_off != 0) == (d->n_drawables != 0);
+        if (ok && r->info.version_major >= 4 && mode == OWN_ALL) ok = d->n_drawables == d->n_subtree;
         if (own_all) *own_all = mode == OWN_ALL;
         if (ok && mode == OWN_RECORDS) {
             uint32_t n = cur_u32(&c);
@@ -581,9 +583,7 @@ static slog_status visit(qctx *x, uint32_t level, uint64_t index)
     return visit(x, level - 1, index * 2 + 1);
 }
 
-/* The blocks holding a wanted timeline (all of them when mask is NULL),
- * as flags; NULL when out of memory. */
-static uint8_t *blocks_of(const slog_reader *r, const uint8_t *mask)
+uint8_t *rd_blocks_of(const slog_reader *r, const uint8_t *mask)
 {
     uint8_t *v = calloc((size_t)r->info.n_blocks + 1, 1);
     if (!v) return NULL;
@@ -616,7 +616,7 @@ slog_status slog_reader_query(slog_reader *r, const slog_query *q, slog_drawable
               .user = user,
               .err = err};
     slog_status st = SLOG_OK;
-    uint8_t *visited = blocks_of(r, q->timelines);
+    uint8_t *visited = rd_blocks_of(r, q->timelines);
     if (!visited) return slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "query");
     x.visited = q->timelines ? visited : NULL;
     for (uint32_t k = 0; !st && !x.stopped && k < r->info.n_blocks; k++) {
@@ -632,18 +632,56 @@ slog_status slog_reader_query(slog_reader *r, const slog_query *q, slog_drawable
     return st;
 }
 
+slog_status rd_query_subtree(slog_reader *r, const slog_query *q, const uint8_t *blocks, uint32_t level, uint64_t index,
+                             slog_drawable_cb on_drawable, slog_preview_cb on_preview, void *user,
+                             slog_query_stats *acc, slog_error *err)
+{
+    qctx x = {.r = r,
+              .q = q,
+              .visited = q->timelines ? blocks : NULL,
+              .shift = block_shift(r),
+              .on_drawable = on_drawable,
+              .on_preview = on_preview,
+              .user = user,
+              .err = err};
+    slog_status st = SLOG_OK;
+    for (uint32_t k = 0; !st && !x.stopped && k < r->info.n_blocks; k++) {
+        const rd_tree *t = rd_tree_of(r, k);
+        if (!blocks[k] || !t->count) continue;
+        x.tree = k;
+        /* A block's root lies inside (level, 0) when below that level. */
+        if (level <= t->top)
+            st = visit(&x, level, index);
+        else if (!index)
+            st = visit(&x, t->top, 0);
+    }
+    free(x.rows);
+    free(x.values);
+    acc->nodes_read += x.stats.nodes_read;
+    acc->bytes_read += x.stats.bytes_read;
+    acc->drawables += x.stats.drawables;
+    acc->previews += x.stats.previews;
+    return st;
+}
+
 /* ------------------------------------------------------------------ check */
 
 /* The overview's node d against its children: counts add up. */
 static slog_status check_overview_node(slog_reader *r, const rd_node *d, slog_error *err)
 {
     uint64_t sub = d->n_drawables;
+    bool short_ok = false; /* children left out: the blocks hold the rest */
     if (d->level > 0) {
         const rd_node *c0 = rd_find_node(r, d->tree, d->level - 1, d->index * 2),
                       *c1 = rd_find_node(r, d->tree, d->level - 1, d->index * 2 + 1);
         sub += (c0 ? c0->n_subtree : 0) + (c1 ? c1->n_subtree : 0);
+        if (((d->flags & SLOG_DIRENT_OV_LEFT0) && c0) || ((d->flags & SLOG_DIRENT_OV_LEFT1) && c1))
+            return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->prev_off,
+                                  "overview node (%u, %llu) leaves out a child that it has", d->level,
+                                  (unsigned long long)d->index);
+        short_ok = d->flags & (SLOG_DIRENT_OV_LEFT0 | SLOG_DIRENT_OV_LEFT1);
     }
-    if (sub != d->n_subtree || sub == 0)
+    if (short_ok ? sub >= d->n_subtree : sub != d->n_subtree || sub == 0)
         return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, d->prev_off,
                               "overview node (%u, %llu) subtree count %llu, directory says %llu", d->level,
                               (unsigned long long)d->index, (unsigned long long)sub, (unsigned long long)d->n_subtree);

@@ -323,10 +323,11 @@ static slog_status parse_directory(slog_reader *r, slog_error *err)
                                                             : d->node_off + d->node_size;
         bool overview = d->tree == SLOG_TREE_OVERVIEW;
         bool has_prev = d->flags & SLOG_DIRENT_HAS_PREVIEW;
+        uint8_t left = overview && r->info.version_major >= 4 ? SLOG_DIRENT_OV_LEFT0 | SLOG_DIRENT_OV_LEFT1 : 0;
         const char *why = NULL;
         if (d->level >= SLOG_MAX_LEVELS || (uint32_t)r->info.leaf_shift + d->level > 62)
             why = "level out of range";
-        else if ((d->flags & ~(SLOG_DIRENT_HAS_PREVIEW | SLOG_DIRENT_HAS_SUMMARY)) || get_u16le(e + 2) ||
+        else if ((d->flags & ~(SLOG_DIRENT_HAS_PREVIEW | SLOG_DIRENT_HAS_SUMMARY | left)) || get_u16le(e + 2) ||
                  (overview && (d->flags & SLOG_DIRENT_HAS_SUMMARY)) ||
                  !(d->flags & SLOG_DIRENT_HAS_SUMMARY) != !get_u32le(e + DIRENT_SUMM_SIZE))
             why = "reserved bits set";
@@ -351,6 +352,10 @@ static slog_status parse_directory(slog_reader *r, slog_error *err)
             why = "summary block out of bounds";
         else if (d->n_drawables > d->n_subtree || d->n_subtree > r->info.n_drawables + r->info.n_mirrors)
             why = "drawable counts inconsistent";
+        /* Children left out of the overview: a node passed through (its
+         * own records apart, or none) above the leaves. */
+        else if ((d->flags & left) && (!d->level || (!d->node_off && d->n_drawables)))
+            why = "children left out of a node that has none";
         if (why) {
             free(own);
             return slog_set_error(err, SLOG_ERR_CORRUPT, r->path, at, "directory entry %llu: %s", (unsigned long long)i,
@@ -531,6 +536,7 @@ slog_status slog_reader_node(const slog_reader *r, uint64_t i, slog_node_info *o
     out->n_subtree = d->n_subtree;
     out->crc32c = d->node_crc;
     out->has_preview = (d->flags & SLOG_DIRENT_HAS_PREVIEW) != 0;
+    out->left_out = (d->flags & SLOG_DIRENT_OV_LEFT0 ? 1u : 0) | (d->flags & SLOG_DIRENT_OV_LEFT1 ? 2u : 0);
     return SLOG_OK;
 }
 

@@ -83,6 +83,17 @@ slog_status rd_preview(slog_reader *r, const rd_node *d, rd_scratch *s, slog_pre
  * one) into s->own[0 .. s->n_own). query.c. */
 slog_status rd_own_records(slog_reader *r, const rd_node *d, rd_scratch *s, slog_error *err);
 
+/* Query q over the subtree of node (level, index) of each block whose flag
+ * is set in blocks (rd_blocks_of), as slog_reader_query visits a tree from
+ * its root; stats are added to *acc. query.c. */
+slog_status rd_query_subtree(slog_reader *r, const slog_query *q, const uint8_t *blocks, uint32_t level, uint64_t index,
+                             slog_drawable_cb on_drawable, slog_preview_cb on_preview, void *user,
+                             slog_query_stats *acc, slog_error *err);
+
+/* The blocks holding a timeline set in mask (every block when NULL), as
+ * flags; NULL when out of memory. query.c. */
+uint8_t *rd_blocks_of(const slog_reader *r, const uint8_t *mask);
+
 /* Node d's records (a block tree's) decoded one by one, mirrors
  * included (*mirror set), with their info values: for analysis.c. cb
  * returns false to stop. query.c. */

@@ -50,6 +50,13 @@
  * any node to pay at the rate above. One a block: the tree's summaries
  * cost under a byte a drawable more. */
 #define ROOT_SUMMARY_DRAWABLES_PER_BYTE 1
+/* The overview's levels below overview_level where a node is written only
+ * where it costs at most OV_FINE_BUDGET bytes a drawable of its subtree
+ * (slog_writer_options.overview_fine_levels, ov_fine_pays). Two levels:
+ * bins a quarter as wide; more paid for bursts of a few calls a rank at
+ * 65,536 ranks with more than a byte a drawable (docs/PERFORMANCE.md). */
+#define OV_FINE_LEVELS                  2
+#define OV_FINE_BUDGET                  0.5
 #define BOOT_MAX                        65536 /* drawables buffered to choose the leaf width */
 #define ROWS_PER_LEAF                   4
 /* Blocks and overview groups: the overview has about this many rows at
@@ -79,6 +86,8 @@ typedef struct open_node {
                             own records (docs/FORMAT.md) */
     slog_prev_acc prev; /* its subtree's preview (levels >= the tree's base) */
     slog_summ summ;     /* a block's: its subtree's summary (summary.h) */
+    uint8_t ov_kids;    /* the overview's: children written (bit: index & 1) */
+    uint8_t ov_left;    /* the overview's: children with drawables not written */
 } open_node;
 
 /* The open nodes of one level, by increasing index, and closed ones kept
@@ -97,6 +106,8 @@ typedef struct level_nodes {
 typedef struct tree {
     uint32_t id; /* block number, or SLOG_TREE_OVERVIEW */
     uint32_t base;
+    uint32_t keep; /* the overview's: below it, a node is written where its
+                      preview pays (ov_fine_pays); base <= keep */
     level_nodes levels[SLOG_MAX_LEVELS];
     uint32_t n_levels; /* levels ever used */
     int64_t min_hi;    /* smallest hi of an open node (INT64_MAX: none) */
@@ -496,15 +507,16 @@ slog_status slog_writer_add_annotation(slog_writer *w, const char *key, const ch
 
 /* ------------------------------------------------------------ tree nodes */
 
-static slog_status spill_dirent(slog_writer *w, const tree *t, uint32_t level, const open_node *n, uint64_t node_off,
-                                uint32_t node_size, uint32_t node_crc, uint64_t prev_off, uint32_t prev_size,
-                                uint32_t prev_crc, uint32_t summ_size)
+static slog_status spill_dirent(slog_writer *w, const tree *t, uint32_t level, const open_node *n, uint32_t count,
+                                uint8_t flags, uint64_t node_off, uint32_t node_size, uint32_t node_crc,
+                                uint64_t prev_off, uint32_t prev_size, uint32_t prev_crc, uint32_t summ_size)
 {
     uint8_t e[SLOG_DIRENT_SIZE] = {0};
     e[DIRENT_LEVEL] = (uint8_t)level;
-    e[DIRENT_FLAGS] = (prev_off ? SLOG_DIRENT_HAS_PREVIEW : 0) | (summ_size ? SLOG_DIRENT_HAS_SUMMARY : 0);
+    e[DIRENT_FLAGS] =
+        (uint8_t)(flags | (prev_off ? SLOG_DIRENT_HAS_PREVIEW : 0) | (summ_size ? SLOG_DIRENT_HAS_SUMMARY : 0));
     put_u32le(e + DIRENT_SUMM_SIZE, summ_size);
-    put_u32le(e + DIRENT_N_DRAWABLES, n->n_drawables);
+    put_u32le(e + DIRENT_N_DRAWABLES, count);
     put_u64le(e + DIRENT_INDEX, n->index);
     put_u64le(e + DIRENT_NODE_OFF, node_off);
     put_u32le(e + DIRENT_NODE_SIZE, node_size);
@@ -570,6 +582,18 @@ static tree *tree_new(const slog_writer *w, uint32_t id)
     t->base = id == SLOG_TREE_OVERVIEW ? w->opt.overview_level : w->opt.preview_level;
     /* No level reaches past 2^62 ns (the reader refuses such nodes). */
     if (t->base != SLOG_PREVIEW_NONE && t->base > 62u - (uint32_t)w->shift) t->base = 62u - (uint32_t)w->shift;
+    t->keep = t->base;
+    if (id == SLOG_TREE_OVERVIEW) {
+        /* Previews from a few levels lower, kept where a busy stretch
+         * pays for them: overview_level follows the trace's mean density,
+         * and a burst (all ranks at once after a long, quiet start) is
+         * many times denser, so that a picture of it zoomed in would read
+         * every timeline's records. */
+        uint32_t fine = w->opt.overview_fine_levels == SLOG_OVERVIEW_FINE_NONE ? 0
+                        : w->opt.overview_fine_levels                          ? w->opt.overview_fine_levels
+                                                                               : OV_FINE_LEVELS;
+        t->base -= fine < t->base ? fine : t->base;
+    }
     t->min_hi = INT64_MAX;
     return t;
 }
@@ -643,6 +667,7 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
     n->n_drawables = 0;
     n->n_subtree = 0;
     n->body.len = 0;
+    n->ov_kids = n->ov_left = 0;
     slog_summ_reset(&n->summ);
     if (t->base != SLOG_PREVIEW_NONE) { /* else no table of rows to size */
         uint32_t first, count;
@@ -689,10 +714,23 @@ static bool preview_pays(const slog_writer *w, const open_node *n)
     return n->n_subtree >= w->opt.preview_min_subtree && prev_estimate(&n->prev) <= PREVIEW_BUDGET * n->n_subtree;
 }
 
+/* An overview node below its keep level is worth writing where its
+ * preview (and its own records, when a child of it is written) costs at
+ * most OV_FINE_BUDGET bytes a drawable of its subtree: there the
+ * picture of a zoomed window reads it instead of every timeline's records
+ * (a few bytes each); a sparse stretch's are few and read from the
+ * blocks. */
+static bool ov_fine_pays(const slog_writer *w, const open_node *n)
+{
+    /* with a child in the overview, its own records are written too */
+    uint64_t own = n->ov_kids ? n->body.len : 0;
+    return n->n_subtree >= w->opt.preview_min_subtree && prev_estimate(&n->prev) + own <= OV_FINE_BUDGET * n->n_subtree;
+}
+
 /* The preview block of node n of t at `level`, when it has one: the
  * overview's nodes at or above its base always do; a block's where it
  * pays. */
-static slog_status put_preview(slog_writer *w, const tree *t, uint32_t level, const open_node *n,
+static slog_status put_preview(slog_writer *w, const tree *t, uint32_t level, const open_node *n, bool all_own,
                                const uint8_t fixed[16], uint64_t *off, uint32_t *size, uint32_t *crc)
 {
     bool overview = t->id == SLOG_TREE_OVERVIEW;
@@ -705,10 +743,11 @@ static slog_status put_preview(slog_writer *w, const tree *t, uint32_t level, co
     prev_encode(&n->prev, w->cat_is_state, overview, &pb);
     if (overview) {
         /* What was previewed at the node itself, for a reader that goes on
-         * to its children: on the base level everything (no node lies
-         * below it); above, the drawables that cross the middle, as
-         * records in a block of their own (close_node). */
-        buf_put_u8(&pb, level == t->base ? OWN_ALL : OWN_BLOCK);
+         * to its children: everything where no child is in the overview
+         * (the base level, or children whose previews did not pay);
+         * else the drawables that cross the middle, as records in a block
+         * of their own (close_node). */
+        buf_put_u8(&pb, all_own ? OWN_ALL : OWN_BLOCK);
     }
     if (pb.failed) {
         buf_free(&pb);
@@ -777,52 +816,72 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
     open_node *n = lv->open[0];
     slog_status st;
     bool overview = t->id == SLOG_TREE_OVERVIEW;
+    /* Below the overview's keep level a node is written where it pays;
+     * else its parent's preview holds it and readers go to the blocks. */
+    bool written = !overview || level >= t->keep || is_root || ov_fine_pays(w, n);
+    /* Nothing of the subtree below it in the overview: its preview is all
+     * (the base level; or no child written and one left out). */
+    bool all_own = overview && (level == t->base || (!n->ov_kids && n->ov_left));
     uint8_t fixed[16] = {0};
     fixed[0] = (uint8_t)level;
     put_u32le(fixed + 4, overview ? 0 : n->n_drawables);
     put_u64le(fixed + 8, n->index);
 
-    uint64_t node_off = 0;
-    uint32_t node_crc = 0, node_size = 0;
-    if (!overview) {
-        node_off = out_offset(w);
-        if (n->body.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "node buffer");
-        if (n->body.len + 16 > SLOG_MAX_BLOCK) return fail(w, SLOG_ERR_LIMIT, "%s", "node block over 2 GiB");
-        if ((st = put_block(w, SLOG_TAG_NODE, fixed, 16, n->body.data, n->body.len, &node_crc))) return st;
-        node_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + 16 + n->body.len);
-    } else if (level != t->base && n->n_drawables) {
-        /* The drawables that cross the middle, exact whatever the bins
-         * (few: they cross it), apart from the preview: a reader that
-         * goes on to the children reads these and not the rows. */
-        uint8_t own_fixed[16];
-        memcpy(own_fixed, fixed, sizeof own_fixed);
-        put_u32le(own_fixed + 4, n->n_drawables);
-        node_off = out_offset(w);
-        if (n->body.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "own records");
-        if (n->body.len + 16 > SLOG_MAX_BLOCK) return fail(w, SLOG_ERR_LIMIT, "%s", "own records over 2 GiB");
-        if ((st = put_block(w, SLOG_TAG_OWN, own_fixed, 16, n->body.data, n->body.len, &node_crc))) return st;
-        node_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + 16 + n->body.len);
-    }
-    uint64_t prev_off;
-    uint32_t prev_size, prev_crc;
-    if ((st = put_preview(w, t, level, n, fixed, &prev_off, &prev_size, &prev_crc))) return st;
-    uint32_t summ_size = 0;
+    uint64_t node_off = 0, prev_off = 0;
+    uint32_t node_crc = 0, node_size = 0, prev_size = 0, prev_crc = 0, summ_size = 0;
     bool left = !is_root && !(n->index & 1); /* its parent holds its summary encoded */
     bool summed = !overview && ((uint64_t)t->id + 1) << w->tb_shift > w->opt.no_summaries_below;
-    if (summed && (st = put_summary(w, level, n, fixed, left, is_root, &summ_size))) return st;
-    if ((st = spill_dirent(w, t, level, n, node_off, node_size, node_crc, prev_off, prev_size, prev_crc, summ_size)))
-        return st;
-    if (overview) {
-        if (level + 1 > w->ov_depth) w->ov_depth = level + 1;
-    } else if (level + 1 > w->depth) {
-        w->depth = level + 1;
+    if (written) {
+        if (!overview) {
+            node_off = out_offset(w);
+            if (n->body.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "node buffer");
+            if (n->body.len + 16 > SLOG_MAX_BLOCK) return fail(w, SLOG_ERR_LIMIT, "%s", "node block over 2 GiB");
+            if ((st = put_block(w, SLOG_TAG_NODE, fixed, 16, n->body.data, n->body.len, &node_crc))) return st;
+            node_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + 16 + n->body.len);
+        } else if (!all_own && n->n_drawables) {
+            /* The drawables that cross the middle, exact whatever the bins
+             * (few: they cross it), apart from the preview: a reader that
+             * goes on to the children reads these and not the rows. */
+            uint8_t own_fixed[16];
+            memcpy(own_fixed, fixed, sizeof own_fixed);
+            put_u32le(own_fixed + 4, n->n_drawables);
+            node_off = out_offset(w);
+            if (n->body.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "own records");
+            if (n->body.len + 16 > SLOG_MAX_BLOCK) return fail(w, SLOG_ERR_LIMIT, "%s", "own records over 2 GiB");
+            if ((st = put_block(w, SLOG_TAG_OWN, own_fixed, 16, n->body.data, n->body.len, &node_crc))) return st;
+            node_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + 16 + n->body.len);
+        }
+        if ((st = put_preview(w, t, level, n, all_own, fixed, &prev_off, &prev_size, &prev_crc))) return st;
+        if (summed && (st = put_summary(w, level, n, fixed, left, is_root, &summ_size))) return st;
+        /* An overview node that previews all of its subtree counts it all as
+         * its own; one passed through says which children it left out. */
+        uint32_t count = all_own ? (uint32_t)n->n_subtree : n->n_drawables;
+        uint8_t flags =
+            !overview || all_own
+                ? 0
+                : (uint8_t)((n->ov_left & 1 ? SLOG_DIRENT_OV_LEFT0 : 0) | (n->ov_left & 2 ? SLOG_DIRENT_OV_LEFT1 : 0));
+        if (all_own && n->n_subtree > UINT32_MAX)
+            return fail(w, SLOG_ERR_LIMIT, "%s", "overview node over 2^32 drawables");
+        if ((st = spill_dirent(w, t, level, n, count, flags, node_off, node_size, node_crc, prev_off, prev_size,
+                               prev_crc, summ_size)))
+            return st;
+        if (overview) {
+            if (level + 1 > w->ov_depth) w->ov_depth = level + 1;
+        } else if (level + 1 > w->depth) {
+            w->depth = level + 1;
+        }
     }
-
     if (!is_root) {
         if (level + 1 >= SLOG_MAX_LEVELS) return fail(w, SLOG_ERR_LIMIT, "%s", "tree deeper than 64 levels");
         open_node *p = node_get(w, t, level + 1, n->index >> 1);
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
+        if (overview) {
+            if (written)
+                p->ov_kids |= (uint8_t)(1u << (n->index & 1));
+            else
+                p->ov_left |= (uint8_t)(1u << (n->index & 1));
+        }
         if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
         if (summed) { /* a left child's summary was encoded by put_summary */
             if (left)

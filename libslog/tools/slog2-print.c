@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,10 +207,26 @@ static void print_summary(slog_reader *r)
     }
     printf("\nblocks: %u of %u timelines, %" PRIu64 " arrows mirrored; ", fi->n_blocks, fi->block_timelines,
            fi->n_mirrors);
-    if (fi->overview_depth)
-        printf("overview: groups of %u timelines, depth %u\n", fi->group_timelines, fi->overview_depth);
-    else
+    if (fi->overview_depth) {
+        /* The overview pictures the whole span down to the highest level
+         * with a node that leaves its children out (to the blocks), and
+         * busy stretches further down where that level is not its lowest. */
+        uint32_t whole = 0, lowest = UINT32_MAX;
+        for (uint64_t i = 0; i < fi->n_nodes; i++) {
+            slog_node_info n;
+            if (slog_reader_node(r, i, &n) || n.tree != SLOG_TREE_OVERVIEW) continue;
+            bool all_own = !n.offset && n.n_drawables && n.n_drawables == n.n_subtree;
+            if ((n.left_out || all_own) && n.level > whole) whole = n.level;
+            if (n.level < lowest) lowest = n.level;
+        }
+        if (whole < lowest) whole = lowest;
+        printf("overview: groups of %u timelines, depth %u, the whole span from level %u", fi->group_timelines,
+               fi->overview_depth, whole);
+        if (lowest < whole) printf(", busy stretches from level %u", lowest);
+        printf("\n");
+    } else {
         printf("no overview\n");
+    }
     printf("\ntrees: depth %u, %" PRIu64 " nodes (the blocks' per level, then the overview's)\n", fi->depth,
            fi->n_nodes);
     printf("  %-8s  %5s  %8s  %12s  %14s  %9s\n", "tree", "level", "nodes", "drawables", "node bytes", "previews");

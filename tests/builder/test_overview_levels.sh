@@ -5,9 +5,11 @@
 # ranks instead, and keeps the overview usable for a picture of the trace.
 #
 #   - the file passes `slog2-print --check`;
-#   - the overview's lowest bins are within a factor of two below the cap
-#     (span / 8,192): not narrower, as the start's density made them, and
-#     not wider, or a picture of part of the trace could not use it;
+#   - the overview's bins on the lowest level that pictures the whole span
+#     (slog2-print: "the whole span from level L"; busy stretches may have
+#     finer ones) are within a factor of two below the cap (span / 8,192):
+#     not narrower, as the start's density made them, and not wider, or a
+#     picture of part of the trace could not use it;
 #   - a picture of the whole trace folded into rows reads the overview.
 #
 # usage: test_overview_levels.sh BUILD PRINT SYNTH TRACES RANKS CALLS_PER_RANK
@@ -26,10 +28,10 @@ print_tool "$WORK/o.slog2" >"$WORK/p.out"
 shift_=$(sed -n -E 's/^format:.* ([0-9]+) preview bins, leaf width 2\^([0-9]+) ns$/\2/p' "$WORK/p.out")
 bins=$(sed -n -E 's/^format:.* ([0-9]+) preview bins, leaf width.*/\1/p' "$WORK/p.out")
 span=$(sed -n -E 's/^span: .*\(([0-9.]+) s\).*/\1/p' "$WORK/p.out")
-lowest=$(awk '$1 == "overview" { l = $2 } END { print l }' "$WORK/p.out")
+lowest=$(sed -n -E 's/^blocks: .*overview: .* the whole span from level ([0-9]+).*/\1/p' "$WORK/p.out")
 [ -n "$shift_" ] && [ -n "$bins" ] && [ -n "$span" ] && [ -n "$lowest" ] || die "cannot read slog2-print's summary"
 bin_ns=$(awk -v s="$shift_" -v l="$lowest" -v b="$bins" 'BEGIN { printf "%.0f", 2 ^ (s + l) / b }')
-note "$RANKS ranks: overview from level $lowest, bins of $bin_ns ns over a span of $span s"
+note "$RANKS ranks: overview of the whole span from level $lowest, bins of $bin_ns ns over a span of $span s"
 awk -v w="$bin_ns" -v s="$span" 'BEGIN { exit !(w * 16384 > s * 1e9) }' ||
     fail "the overview's lowest bins ($bin_ns ns) are narrower than span / 16,384"
 awk -v w="$bin_ns" -v s="$span" 'BEGIN { exit !(w * 8192 <= s * 1e9) }' ||

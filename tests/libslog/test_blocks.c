@@ -86,15 +86,21 @@ static void make_model(t_model *m, t_rng *r, uint32_t n_tls, size_t per_tl)
 
 /* The overview's nodes a grid reads, from the directory: a node whose
  * bins are wider than a column and whose children hold the rest of its
- * subtree is passed through (its own records' block, if any), any other
- * gives its preview. */
+ * subtree is passed through (its own records' block, if any); one whose
+ * children are not in the overview (all its own) or some of them left out
+ * to the blocks gives its preview where its bins are at most four columns
+ * wide, else the blocks give that part (to_blocks); any other gives its
+ * preview. */
 typedef struct ov_walk {
     slog_reader *rd;
     double col_ns;
-    uint64_t previews, own_blocks;
+    uint64_t previews, own_blocks, to_blocks;
 } ov_walk;
 
 static uint64_t g_own_blocks_read;
+/* grids read from the overview that took parts from the blocks (format
+ * 4.x: children left out, or coarse nodes with nothing below them) */
+static uint64_t g_ov_grids_from_blocks;
 
 static const slog_node_info *ov_node(ov_walk *w, uint32_t level, uint64_t index, slog_node_info *ni)
 {
@@ -110,18 +116,28 @@ static void ov_expect(ov_walk *w, uint32_t level, uint64_t index)
 {
     slog_node_info n, c;
     if (!ov_node(w, level, index, &n)) return;
-    bool fine = (double)(n.hi - n.lo) / slog_reader_info(w->rd)->preview_bins <= w->col_ns;
+    double bin = (double)(n.hi - n.lo) / slog_reader_info(w->rd)->preview_bins;
+    bool fine = bin <= w->col_ns, coarse_ok = bin <= 4 * w->col_ns;
     uint64_t below = 0;
     for (uint64_t k = 0; level && k < 2; k++)
         if (ov_node(w, level - 1, 2 * index + k, &c)) below += c.n_subtree;
     bool complete = level && n.n_drawables + below == n.n_subtree;
-    if (fine || !complete || (!n.size && n.n_drawables)) {
+    bool all_own = !n.size && n.n_drawables; /* nothing below it in the overview */
+    if (fine || (!all_own && !n.left_out && !complete) || ((all_own || n.left_out) && coarse_ok)) {
         w->previews++;
         return;
     }
+    if (all_own) { /* its subtree from the blocks */
+        w->to_blocks++;
+        return;
+    }
     w->own_blocks += n.size != 0;
-    ov_expect(w, level - 1, 2 * index);
-    ov_expect(w, level - 1, 2 * index + 1);
+    for (unsigned k = 0; k < 2; k++) {
+        if (n.left_out >> k & 1)
+            w->to_blocks++;
+        else
+            ov_expect(w, level - 1, 2 * index + k);
+    }
 }
 
 /* Per row and category, the total over the columns (states: in
@@ -219,6 +235,14 @@ static void run_case(const gcase *c)
         o.preview_bins = t_chance(&r, 50) ? 16 : 64;
         /* narrow leaves: deep trees, states crossing many nodes */
         if (t_chance(&r, 70)) o.leaf_shift = 10 + (int32_t)t_below(&r, 6);
+        /* an overview from a level above the leaves, with finer levels
+         * below it where they pay and children left out elsewhere; or
+         * without them */
+        if (t_chance(&r, 50)) {
+            o.overview_level = 1 + (uint32_t)t_below(&r, 5);
+            o.preview_min_subtree = t_chance(&r, 50) ? 64 : 0;
+            if (t_chance(&r, 25)) o.overview_fine_levels = SLOG_OVERVIEW_FINE_NONE;
+        }
     }
     CHECK_CONTEXT("seed %" PRIu64 " (rerun: test_blocks %" PRIu64
                   " %u %zu %d) %u timelines, %zu drawables, blocks of %u, "
@@ -275,22 +299,23 @@ static void run_case(const gcase *c)
         if (pass) CHECK(unit == 1);
     }
 
-    /* a grid four times finer than the overview's root passes through
-     * the nodes whose bins are wider than a column: of those it reads the
-     * own records' block alone, not the preview (what the reader should
-     * read, walked here from the directory) */
+    /* a grid about four times finer than the overview's root (its bins at
+     * most four columns wide) passes through the nodes whose bins are
+     * wider than a column: of those it reads the own records' block alone,
+     * not the preview, and no block's node (what the reader should read,
+     * walked here from the directory) */
     if (fi->overview_depth && gt > 1) {
         int64_t root_hi = t_root_hi(fi);
         uint32_t bins = fi->preview_bins, n_groups = (c->n_tls + gt - 1) / gt;
-        slog_grid *g = t_grid(rd, 0, root_hi - 1, 0, c->n_tls - 1, 4 * bins, n_groups, 0, &qs);
-        bool from_overview = slog_grid_unit(g) == gt; /* else its lowest bins are too wide */
+        slog_grid *g = t_grid(rd, 0, root_hi - 1, 0, c->n_tls - 1, 4 * bins - 1, n_groups, 0, &qs);
+        CHECKF(slog_grid_unit(g) == gt, "grid of whole groups read from unit %u, groups of %u", slog_grid_unit(g), gt);
         slog_grid_free(g);
-        ov_walk wk = {.rd = rd, .col_ns = (double)(root_hi - 1) / (4 * bins)}; /* as the grid tiles it */
-        if (from_overview) ov_expect(&wk, fi->overview_depth - 1, 0);
-        CHECKF(!from_overview || (qs.previews == wk.previews && qs.nodes_read == wk.previews + wk.own_blocks),
-               "fine grid read %" PRIu64 " previews of %" PRIu64 " nodes, expected %" PRIu64 " previews and %" PRIu64
-               " own-record blocks",
-               qs.previews, qs.nodes_read, wk.previews, wk.own_blocks);
+        ov_walk wk = {.rd = rd, .col_ns = (double)(root_hi - 1) / (4 * bins - 1)}; /* as the grid tiles it */
+        ov_expect(&wk, fi->overview_depth - 1, 0);
+        CHECKF(!wk.to_blocks && qs.previews == wk.previews && qs.nodes_read == wk.previews + wk.own_blocks,
+               "fine grid read %" PRIu64 " previews of %" PRIu64 " nodes, expected %" PRIu64 " previews, %" PRIu64
+               " own-record blocks and %" PRIu64 " parts from the blocks",
+               qs.previews, qs.nodes_read, wk.previews, wk.own_blocks, wk.to_blocks);
         g_own_blocks_read += wk.own_blocks;
     }
 
@@ -306,6 +331,7 @@ static void run_case(const gcase *c)
         rows = rows ? rows : 1;
         double span = (double)(t1 - t0 + 1);
         slog_grid *ga = t_grid(rd, t0, t1, first, last, cols, rows, 0, &qs);
+        g_ov_grids_from_blocks += slog_grid_unit(ga) > 1 && qs.drawables > 0;
         slog_grid *gb = t_grid(rd, t0, t1, first, last, cols, rows, SLOG_GRID_NO_OVERVIEW, &qs);
         const char *what[2] = {"grid totals (first way)", "grid totals (from the blocks)"};
         slog_grid *gs[2] = {ga, gb};
@@ -336,6 +362,107 @@ static void run_case(const gcase *c)
     t_model_free(&m);
 }
 
+/* Grid totals of [t0, t1] (whole groups, as many rows) against brute
+ * force; returns the grid's stats. */
+static slog_query_stats fine_grid(const t_model *m, slog_reader *rd, int64_t t0, int64_t t1, uint32_t cols,
+                                  uint32_t levels, const char *what)
+{
+    const slog_file_info *fi = slog_reader_info(rd);
+    uint32_t gt = fi->group_timelines;
+    slog_query_stats qs;
+    slog_grid *g = t_grid(rd, t0, t1, 0, m->n_tls - 1, cols, m->n_tls / gt, 0, &qs);
+    CHECKF(slog_grid_unit(g) == gt, "%s: read with unit %u, groups of %u", what, slog_grid_unit(g), gt);
+    double cns = (double)(t1 - t0) / cols;
+    uint32_t *row_of = t_grid_rows(m, g, 0, m->n_tls - 1);
+    double *edge;
+    double *want = brute_totals(m, g, row_of, t0, t1 - 1, 4 * cns, &edge);
+    double *got = row_totals(m, g, cns);
+    compare_totals(m, g, got, want, edge, (double)(t1 - t0 + 1), levels, what);
+    free(want);
+    free(edge);
+    free(got);
+    free(row_of);
+    slog_grid_free(g);
+    return qs;
+}
+
+/* The overview's levels below overview_level (format 4.x): a burst of
+ * short states on every timeline, then a sparse stretch. In the burst
+ * the fine nodes pay and are written; in the sparse stretch they are
+ * left out, and the node over the boundary leaves its right child out.
+ * A zoomed grid of the burst reads previews only; one of the sparse
+ * stretch takes its drawables from the blocks under the overview; both
+ * and one across the boundary equal brute force. */
+static void run_fine_case(void)
+{
+    enum { N_TLS = 64, LEAF_SHIFT = 12, OV_LEVEL = 6 };
+    const int64_t burst_end = ((int64_t)1 << 20) + ((int64_t)1 << 17), span = (int64_t)1 << 24;
+    t_model m;
+    t_model_init(&m);
+    uint32_t busy = t_model_add_cat(&m, SLOG_KIND_STATE, "busy", 0),
+             quiet = t_model_add_cat(&m, SLOG_KIND_STATE, "quiet", 0);
+    for (uint32_t t = 0; t < N_TLS; t++) t_model_add_tl(&m, t, 0);
+    for (uint32_t t = 0; t < N_TLS; t++) {
+        for (int64_t a = 0; a + 200 <= burst_end; a += 512) {
+            t_draw *d = t_model_push(&m);
+            *d = (t_draw){.kind = SLOG_KIND_STATE, .cat = busy, .tl = t, .etl = t, .start = a + t, .end = a + t + 200};
+        }
+        for (int64_t a = burst_end; a + 1000 <= span; a += (int64_t)1 << 18) {
+            t_draw *d = t_model_push(&m);
+            *d =
+                (t_draw){.kind = SLOG_KIND_STATE, .cat = quiet, .tl = t, .etl = t, .start = a + 7 * t, .end = a + 1000};
+        }
+    }
+    t_model_sort_end_order(&m);
+    slog_writer_options o;
+    slog_writer_options_init(&o);
+    o.block_timelines = 16;
+    o.group_timelines = 4;
+    o.leaf_shift = LEAF_SHIFT;
+    o.overview_level = OV_LEVEL;
+    CHECK_CONTEXT("fine overview case: %u timelines, %zu states", N_TLS, m.n);
+    char *path = t_path(g_dir, "fine.slog2");
+    slog_error err;
+    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
+    slog_reader *rd = NULL;
+    CHECK_OK(slog_reader_open(&rd, path, &err), &err);
+    slog_query_stats qs;
+    CHECK_OK(slog_reader_check(rd, &qs, &err), &err);
+    const slog_file_info *fi = slog_reader_info(rd);
+    uint64_t fine = 0, left = 0;
+    for (uint64_t i = 0; i < fi->n_nodes; i++) {
+        slog_node_info ni;
+        CHECK(slog_reader_node(rd, i, &ni) == SLOG_OK);
+        if (ni.tree != SLOG_TREE_OVERVIEW) continue;
+        fine += ni.level < OV_LEVEL;
+        left += ni.left_out != 0;
+        /* below its level, the overview holds only the burst */
+        CHECKF(ni.level >= OV_LEVEL || ni.hi <= burst_end,
+               "overview node (%u, %" PRIu64 ") below level %u in the sparse stretch", ni.level, ni.index, OV_LEVEL);
+    }
+    CHECKF(fine > 0 && left > 0, "%" PRIu64 " overview nodes below level %u, %" PRIu64 " leave children out", fine,
+           OV_LEVEL, left);
+    uint32_t levels = (fi->overview_depth > fi->depth ? fi->overview_depth : fi->depth) + 1;
+    /* 64 columns of 256 ns in the burst: level 3's bins (512 ns) */
+    qs = fine_grid(&m, rd, (int64_t)1 << 16, ((int64_t)1 << 16) + ((int64_t)1 << 14), 64, levels, "burst, zoomed");
+    CHECKF(qs.drawables == 0 && qs.previews > 0, "burst, zoomed: %" PRIu64 " drawables read, %" PRIu64 " previews",
+           qs.drawables, qs.previews);
+    /* 64 columns around the twelfth sparse state */
+    int64_t q12 = burst_end + 12 * ((int64_t)1 << 18);
+    qs = fine_grid(&m, rd, q12 - ((int64_t)1 << 13), q12 + ((int64_t)1 << 13), 64, levels, "sparse, zoomed");
+    CHECKF(qs.drawables > 0, "sparse, zoomed: no drawable read from the blocks (%" PRIu64 " previews)", qs.previews);
+    qs = fine_grid(&m, rd, burst_end - ((int64_t)1 << 14), burst_end + ((int64_t)1 << 16), 300, levels,
+                   "across the burst's end");
+    CHECKF(qs.drawables > 0, "across the burst's end: no drawable read from the blocks");
+    fine_grid(&m, rd, 0, span, 1000, levels, "whole span");
+    printf("  ok: fine overview levels: %" PRIu64 " nodes below level %u, %" PRIu64 " leaving children out\n", fine,
+           OV_LEVEL, left);
+    slog_reader_close(rd);
+    remove(path);
+    free(path);
+    t_model_free(&m);
+}
+
 int main(int argc, char **argv)
 {
     g_dir = t_mkdtemp("blocks");
@@ -353,7 +480,10 @@ int main(int argc, char **argv)
             if (vg && cases[i].n_tls * cases[i].per_tl > 20000) continue;
             run_case(&cases[i]);
         }
+        run_fine_case();
         CHECKF(g_own_blocks_read > 0, "no case passed through an overview node with own records");
+        CHECKF(g_ov_grids_from_blocks > 0, "no grid read from the overview took a part from the blocks");
+        printf("  %" PRIu64 " overview grids read parts from the blocks\n", g_ov_grids_from_blocks);
     }
     t_rmtree(g_dir);
     free(g_dir);

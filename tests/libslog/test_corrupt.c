@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <unistd.h>
 
 #define HDR_MAJOR_OFF 12 /* format.h: header offsets */
@@ -399,6 +400,46 @@ static void test_crc_fixed_mutations(const unsigned char *good, size_t size, uin
     free(b);
 }
 
+/* Each overview entry's "child left out" flags (format 4.x) turned over
+ * one at a time, every CRC fixed: a flag set where the child is in the
+ * overview, where the counts add up without it, on a leaf or on a node
+ * that previews all of its subtree, or cleared where the child is left
+ * out, is an error at open or in the check. Returns the entries that had a
+ * flag set in the good file. */
+static unsigned test_left_flags(const unsigned char *good, size_t size)
+{
+    char *path = t_path(g_dir, "left.slog2");
+    unsigned char *b = malloc(size);
+    CHECK(b);
+    uint64_t doff = get_u64le(good + HDR_SEC_DIRECTORY);
+    const uint8_t *body = good + doff + SLOG_BLOCK_HEADER_SIZE;
+    uint64_t cnt = get_u64le(body);
+    unsigned had = 0, tried = 0;
+    for (uint64_t i = 0; i < cnt; i++) {
+        size_t at = (size_t)(doff + SLOG_BLOCK_HEADER_SIZE + 8 + i * SLOG_DIRENT_SIZE);
+        if (get_u32le(good + at + DIRENT_TREE) != SLOG_TREE_OVERVIEW) continue;
+        had += (good[at + DIRENT_FLAGS] & (SLOG_DIRENT_OV_LEFT0 | SLOG_DIRENT_OV_LEFT1)) != 0;
+        for (uint8_t bit = SLOG_DIRENT_OV_LEFT0; bit <= SLOG_DIRENT_OV_LEFT1; bit <<= 1) {
+            memcpy(b, good, size);
+            b[at + DIRENT_FLAGS] ^= bit;
+            fix_crcs(b, size);
+            CHECK(t_write_file(path, b, size) == 0);
+            CHECK_CONTEXT("overview entry %" PRIu64 " (level %u): flag %u turned over", i, good[at + DIRENT_LEVEL],
+                          bit);
+            slog_error err;
+            int stage;
+            slog_status st = read_all(path, 0, &stage, &err);
+            CHECKF(st == SLOG_ERR_CORRUPT, "read with status %d", (int)st);
+            tried++;
+        }
+    }
+    printf("left-out flags: %u turned over, all refused; %u entries had one\n", tried, had);
+    unlink(path);
+    free(path);
+    free(b);
+    return had;
+}
+
 /* The damage tests on one good file written with options o. */
 static void corrupt_case(const slog_writer_options *o, uint64_t seed, unsigned n_flips, int vg)
 {
@@ -433,8 +474,56 @@ static void corrupt_case(const slog_writer_options *o, uint64_t seed, unsigned n
     test_truncation(good, size);
     test_bitflips(good, size, seed, n_flips, nodes, n_nodes);
     test_crc_fixed_mutations(good, size, seed, vg ? 150 : 3000);
+    test_left_flags(good, size);
 
     free(nodes);
+    free(good);
+    unlink(path);
+    free(path);
+    t_model_free(&m);
+}
+
+/* An overview with levels below overview_level (format 4.x): a dense
+ * burst on 8 timelines, where the fine nodes pay, then a few states after
+ * it, where they do not: nodes that leave children out. Their flags turned
+ * over, and CRC-fixed mutations of the file. */
+static void left_case(uint64_t seed, int vg)
+{
+    t_model m;
+    t_model_init(&m);
+    uint32_t c = t_model_add_cat(&m, SLOG_KIND_STATE, "burst", 0);
+    for (uint32_t t = 0; t < 8; t++) t_model_add_tl(&m, t, 0);
+    for (uint32_t t = 0; t < 8; t++) {
+        for (int64_t a = 0; a < 4096 + 256; a += 10) {
+            t_draw *d = t_model_push(&m);
+            *d = (t_draw){.kind = SLOG_KIND_STATE, .cat = c, .tl = t, .etl = t, .start = a, .end = a + 5};
+        }
+        for (int64_t a = 4400; a < 9000; a += 1700) {
+            t_draw *d = t_model_push(&m);
+            *d = (t_draw){.kind = SLOG_KIND_STATE, .cat = c, .tl = t, .etl = t, .start = a + t, .end = a + 20};
+        }
+    }
+    t_model_sort_end_order(&m);
+    g_model = &m;
+    slog_writer_options o;
+    slog_writer_options_init(&o);
+    o.preview_bins = 8;
+    o.preview_min_subtree = 1;
+    o.block_timelines = 4;
+    o.group_timelines = 2;
+    o.leaf_shift = 6;
+    o.overview_level = 4;
+    char *path = t_path(g_dir, "good.slog2");
+    slog_error err;
+    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
+    size_t size;
+    unsigned char *good = t_read_file(path, &size);
+    CHECK(good);
+    int stage;
+    CHECK_OK(read_all(path, 1, &stage, &err), &err);
+    printf("file: %zu bytes, %zu drawables, overview from level 4 with finer levels where they pay\n", size, m.n);
+    CHECKF(test_left_flags(good, size) > 0, "no overview node leaves children out: the case tests nothing");
+    test_crc_fixed_mutations(good, size, seed, vg ? 100 : 1500);
     free(good);
     unlink(path);
     free(path);
@@ -459,6 +548,7 @@ int main(int argc, char **argv)
     o.block_timelines = 1;
     o.group_timelines = 2;
     corrupt_case(&o, seed + 1, n_flips, vg);
+    left_case(seed + 2, vg);
     t_rmtree(g_dir);
     free(g_dir);
     printf("PASS\n");

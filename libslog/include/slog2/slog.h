@@ -41,7 +41,7 @@
 extern "C" {
 #endif
 
-#define SLOG_FORMAT_MAJOR 3
+#define SLOG_FORMAT_MAJOR 4
 #define SLOG_FORMAT_MINOR 0
 
 typedef enum slog_status {
@@ -131,26 +131,26 @@ typedef struct slog_writer slog_writer;
 #define SLOG_DEFAULT_PREVIEW_BINS 64
 
 typedef struct slog_writer_options {
-    uint32_t preview_bins;        /* bins per node preview: even, 2..4096; 0 = SLOG_DEFAULT_PREVIEW_BINS */
-    uint32_t leaf_drawables;      /* target drawables per leaf; 0 = default: 8192,
+    uint32_t preview_bins;         /* bins per node preview: even, 2..4096; 0 = SLOG_DEFAULT_PREVIEW_BINS */
+    uint32_t leaf_drawables;       /* target drawables per leaf; 0 = default: 8192,
                                  and at least 4 per (timeline, category) pair
                                  seen in the first drawables (docs/FORMAT.md) */
-    int32_t leaf_shift;           /* log2 of the leaf width in ns, 0..62; -1 = choose from data */
-    int64_t time_origin_ns;       /* absolute time of t=0 (informational) */
-    uint64_t preview_min_subtree; /* nodes whose subtree holds fewer drawables
+    int32_t leaf_shift;            /* log2 of the leaf width in ns, 0..62; -1 = choose from data */
+    int64_t time_origin_ns;        /* absolute time of t=0 (informational) */
+    uint64_t preview_min_subtree;  /* nodes whose subtree holds fewer drawables
                                      carry no preview (readers descend instead);
                                      0 = default */
-    uint32_t expected_timelines;  /* how many timelines the trace will have, a
+    uint32_t expected_timelines;   /* how many timelines the trace will have, a
                                      hint for the two below; 0 = unknown */
-    uint32_t block_timelines;     /* timelines per block (each block has a time
+    uint32_t block_timelines;      /* timelines per block (each block has a time
                                      tree of its own): a power of two up to
                                      65,536; 0 = slog_block_timelines_for(
                                      expected_timelines) */
-    uint32_t group_timelines;     /* timelines per row of the overview tree: a
+    uint32_t group_timelines;      /* timelines per row of the overview tree: a
                                      power of two up to 65,536; 1 = no
                                      overview; 0 = slog_group_timelines_for(
                                      expected_timelines) */
-    uint32_t preview_level;       /* blocks' nodes below this level carry no
+    uint32_t preview_level;        /* blocks' nodes below this level carry no
                                      preview (their drawables are previewed
                                      by their ancestor there): saves the
                                      memory of previews that would not pay;
@@ -159,9 +159,15 @@ typedef struct slog_writer_options {
                                      chooses the leaf width;
                                      SLOG_PREVIEW_NONE: no block node has
                                      one (the overview's still do) */
-    uint32_t overview_level;      /* the same for the overview tree (which
+    uint32_t overview_level;       /* the same for the overview tree (which
                                      SLOG_PREVIEW_NONE does not take) */
-    uint32_t no_summaries_below;  /* a block whose timelines all lie below
+    uint32_t overview_fine_levels; /* on this many levels below
+                                      overview_level the overview's nodes
+                                      are written only where their preview
+                                      costs at most a byte a drawable (busy
+                                      stretches): 0 = default (2),
+                                      SLOG_OVERVIEW_FINE_NONE = none */
+    uint32_t no_summaries_below;   /* a block whose timelines all lie below
                                      this id has no summary, and the writer
                                      makes none there (its work on every
                                      node), for blocks where none would pay
@@ -170,6 +176,10 @@ typedef struct slog_writer_options {
                                      on its states); 0 = none such,
                                      UINT32_MAX = every block */
 } slog_writer_options;
+
+/* slog_writer_options.overview_fine_levels: every overview node is on
+ * overview_level or above. */
+#define SLOG_OVERVIEW_FINE_NONE UINT32_MAX
 
 /* slog_writer_options.preview_level: the blocks' trees carry no preview
  * and the writer keeps no preview bins for them. */
@@ -402,6 +412,10 @@ typedef struct slog_node_info {
     uint64_t n_subtree;   /* drawables in this node and its descendants */
     uint32_t crc32c;      /* of the node block */
     uint32_t has_preview; /* 1 if the block holds preview bins */
+    uint32_t left_out;    /* the overview's (format 4.x): children that hold
+                             drawables but are not in the overview, whose part
+                             readers take from the blocks (bit 0: child 2k,
+                             bit 1: 2k+1) */
 } slog_node_info;
 
 /* Open and validate header, postamble, sections and directory. Node blocks are
