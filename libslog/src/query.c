@@ -600,41 +600,12 @@ uint8_t *rd_blocks_of(const slog_reader *r, const uint8_t *mask)
     return v;
 }
 
-slog_status slog_reader_query(slog_reader *r, const slog_query *q, slog_drawable_cb on_drawable,
-                              slog_preview_cb on_preview, void *user, slog_query_stats *stats, slog_error *err)
-{
-    slog_clear_error(err);
-    if (stats) memset(stats, 0, sizeof *stats);
-    if (!r || !q) return slog_set_error(err, SLOG_ERR_ARG, r ? r->path : NULL, SLOG_NO_OFFSET, "NULL argument");
-    if (q->t1 < q->t0 || q->pixel_ns < 0)
-        return slog_set_error(err, SLOG_ERR_ARG, r->path, SLOG_NO_OFFSET, "empty window or negative pixel_ns");
-    qctx x = {.r = r,
-              .q = q,
-              .shift = block_shift(r),
-              .on_drawable = on_drawable,
-              .on_preview = on_preview,
-              .user = user,
-              .err = err};
-    slog_status st = SLOG_OK;
-    uint8_t *visited = rd_blocks_of(r, q->timelines);
-    if (!visited) return slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "query");
-    x.visited = q->timelines ? visited : NULL;
-    for (uint32_t k = 0; !st && !x.stopped && k < r->info.n_blocks; k++) {
-        const rd_tree *t = rd_tree_of(r, k);
-        if (!visited[k] || !t->count) continue;
-        x.tree = k;
-        st = visit(&x, t->top, 0);
-    }
-    free(visited);
-    free(x.rows);
-    free(x.values);
-    if (stats) *stats = x.stats;
-    return st;
-}
-
-slog_status rd_query_subtree(slog_reader *r, const slog_query *q, const uint8_t *blocks, uint32_t level, uint64_t index,
+/* q over the subtree of node (level, index) of each block flagged in
+ * blocks; a block whose root lies below that level holds it all when the
+ * index is 0 (level UINT32_MAX: every block's whole tree). */
+static slog_status run_query(slog_reader *r, const slog_query *q, const uint8_t *blocks, uint32_t level, uint64_t index,
                              slog_drawable_cb on_drawable, slog_preview_cb on_preview, void *user,
-                             slog_query_stats *acc, slog_error *err)
+                             slog_query_stats *stats, slog_error *err)
 {
     qctx x = {.r = r,
               .q = q,
@@ -649,7 +620,6 @@ slog_status rd_query_subtree(slog_reader *r, const slog_query *q, const uint8_t 
         const rd_tree *t = rd_tree_of(r, k);
         if (!blocks[k] || !t->count) continue;
         x.tree = k;
-        /* A block's root lies inside (level, 0) when below that level. */
         if (level <= t->top)
             st = visit(&x, level, index);
         else if (!index)
@@ -657,10 +627,37 @@ slog_status rd_query_subtree(slog_reader *r, const slog_query *q, const uint8_t 
     }
     free(x.rows);
     free(x.values);
-    acc->nodes_read += x.stats.nodes_read;
-    acc->bytes_read += x.stats.bytes_read;
-    acc->drawables += x.stats.drawables;
-    acc->previews += x.stats.previews;
+    *stats = x.stats;
+    return st;
+}
+
+slog_status slog_reader_query(slog_reader *r, const slog_query *q, slog_drawable_cb on_drawable,
+                              slog_preview_cb on_preview, void *user, slog_query_stats *stats, slog_error *err)
+{
+    slog_clear_error(err);
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (!r || !q) return slog_set_error(err, SLOG_ERR_ARG, r ? r->path : NULL, SLOG_NO_OFFSET, "NULL argument");
+    if (q->t1 < q->t0 || q->pixel_ns < 0)
+        return slog_set_error(err, SLOG_ERR_ARG, r->path, SLOG_NO_OFFSET, "empty window or negative pixel_ns");
+    uint8_t *visited = rd_blocks_of(r, q->timelines);
+    if (!visited) return slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "query");
+    slog_query_stats qs;
+    slog_status st = run_query(r, q, visited, UINT32_MAX, 0, on_drawable, on_preview, user, &qs, err);
+    free(visited);
+    if (stats) *stats = qs;
+    return st;
+}
+
+slog_status rd_query_subtree(slog_reader *r, const slog_query *q, const uint8_t *blocks, uint32_t level, uint64_t index,
+                             slog_drawable_cb on_drawable, slog_preview_cb on_preview, void *user,
+                             slog_query_stats *acc, slog_error *err)
+{
+    slog_query_stats qs;
+    slog_status st = run_query(r, q, blocks, level, index, on_drawable, on_preview, user, &qs, err);
+    acc->nodes_read += qs.nodes_read;
+    acc->bytes_read += qs.bytes_read;
+    acc->drawables += qs.drawables;
+    acc->previews += qs.previews;
     return st;
 }
 
