@@ -308,13 +308,29 @@ static slog_cb_result on_drawable(void *user, const slog_drawable *d)
     return SLOG_CONTINUE;
 }
 
+/* The grid's timelines as flags; NULL when out of memory. */
+static uint8_t *grid_mask(const slog_reader *r, const slog_grid *g)
+{
+    uint8_t *mask = calloc(r->info.n_timelines, 1);
+    if (mask) memset(mask + g->tl_first, 1, g->tl_end - g->tl_first);
+    return mask;
+}
+
+/* The blocks' window query for the grid's columns and timelines. */
+static slog_query grid_window(const slog_grid *g, int64_t t0, int64_t t1, const uint8_t *mask)
+{
+    int64_t px = (int64_t)floor(g->col_ns);
+    return (slog_query){
+        .t0 = t0, .t1 = t1, .timelines = mask, .pixel_ns = px > 0 ? px : 1, .flags = SLOG_QUERY_NARROW_NO_INFO};
+}
+
 typedef struct ovctx {
     slog_reader *r;
     slog_grid *g;
     int64_t t0, t1;
     rd_scratch s;
-    slog_query wq;         /* the window and timelines, for the blocks */
-    const uint8_t *blocks; /* the blocks of the grid's timelines */
+    uint8_t *mask, *blocks; /* the grid's timelines and their blocks, made
+                               when a part is first read from the blocks */
     slog_query_stats stats;
     slog_error *err;
 } ovctx;
@@ -328,7 +344,13 @@ typedef struct ovctx {
  * exact (their previews where no wider than a column). */
 static slog_status ov_blocks(ovctx *x, uint32_t level, uint64_t index)
 {
-    return rd_query_subtree(x->r, &x->wq, x->blocks, level, index, on_drawable, on_preview, x->g, &x->stats, x->err);
+    if (!x->blocks) {
+        x->mask = grid_mask(x->r, x->g);
+        x->blocks = x->mask ? rd_blocks_of(x->r, x->mask) : NULL;
+        if (!x->blocks) return slog_set_error(x->err, SLOG_ERR_NOMEM, x->r->path, SLOG_NO_OFFSET, "grid");
+    }
+    slog_query wq = grid_window(x->g, x->t0, x->t1, x->mask);
+    return rd_query_subtree(x->r, &wq, x->blocks, level, index, on_drawable, on_preview, x->g, &x->stats, x->err);
 }
 
 static slog_status ov_visit(ovctx *x, uint32_t level, uint64_t index)
@@ -468,30 +490,26 @@ slog_status slog_reader_grid(slog_reader *r, const slog_grid_query *q, slog_grid
     }
     slog_status st;
     slog_query_stats qs = {0};
-    uint8_t *mask = calloc(fi->n_timelines, 1);
-    if (!mask) {
-        slog_grid_free(g);
-        return slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "grid");
-    }
-    memset(mask + g->tl_first, 1, g->tl_end - g->tl_first);
-    int64_t px = (int64_t)floor(g->col_ns);
-    slog_query wq = {
-        .t0 = q->t0, .t1 = q->t1, .timelines = mask, .pixel_ns = px > 0 ? px : 1, .flags = SLOG_QUERY_NARROW_NO_INFO};
     if (ov) {
-        ovctx x = {.r = r, .g = g, .t0 = q->t0, .t1 = q->t1, .wq = wq, .err = err};
-        uint8_t *blocks = rd_blocks_of(r, mask);
-        x.blocks = blocks;
+        ovctx x = {.r = r, .g = g, .t0 = q->t0, .t1 = q->t1, .err = err};
         const rd_tree *t = rd_tree_of(r, SLOG_TREE_OVERVIEW);
-        st = blocks ? ov_visit(&x, t->top, 0) : slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "grid");
-        free(blocks);
+        st = ov_visit(&x, t->top, 0);
+        free(x.mask);
+        free(x.blocks);
         free(x.s.rows);
         free(x.s.values);
         free(x.s.own);
         qs = x.stats;
     } else {
+        uint8_t *mask = grid_mask(r, g);
+        if (!mask) {
+            slog_grid_free(g);
+            return slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "grid");
+        }
+        slog_query wq = grid_window(g, q->t0, q->t1, mask);
         st = slog_reader_query(r, &wq, on_drawable, on_preview, g, &qs, err);
+        free(mask);
     }
-    free(mask);
     if (!st && g->failed) st = slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "grid columns");
     if (st) {
         slog_grid_free(g);

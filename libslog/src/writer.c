@@ -52,9 +52,10 @@
 #define ROOT_SUMMARY_DRAWABLES_PER_BYTE 1
 /* The overview's levels below overview_level where a node is written only
  * where it costs at most OV_FINE_BUDGET bytes a drawable of its subtree
- * (slog_writer_options.overview_fine_levels, ov_fine_pays). Two levels:
- * bins a quarter as wide; more paid for bursts of a few calls a rank at
- * 65,536 ranks with more than a byte a drawable (docs/PERFORMANCE.md). */
+ * (slog_writer_options.overview_fine_levels, ov_fine_pays). Two levels
+ * make bins a quarter as wide; with more, a burst of all ranks in a short
+ * trace paid on every level and took the file past the bytes a drawable
+ * it may cost (docs/PERFORMANCE.md, "Tried and dropped"). */
 #define OV_FINE_LEVELS                  2
 #define OV_FINE_BUDGET                  0.5
 #define BOOT_MAX                        65536 /* drawables buffered to choose the leaf width */
@@ -87,7 +88,8 @@ typedef struct open_node {
     slog_prev_acc prev; /* its subtree's preview (levels >= the tree's base) */
     slog_summ summ;     /* a block's: its subtree's summary (summary.h) */
     uint8_t ov_kids;    /* the overview's: children written (bit: index & 1) */
-    uint8_t ov_left;    /* the overview's: children with drawables not written */
+    uint8_t ov_left;    /* the overview's: children with drawables not written
+                           (SLOG_DIRENT_OV_LEFT0, _LEFT1) */
 } open_node;
 
 /* The open nodes of one level, by increasing index, and closed ones kept
@@ -807,9 +809,62 @@ static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, con
     return put_block(w, SLOG_TAG_SUMMARY, b->data, b->len, NULL, 0, &crc);
 }
 
-/* Write the first open node of level L of t (a block's: its records; and
- * its preview), record it, merge it into its parent (made if needed)
- * unless it is the root. */
+/* Write node n of t on `level`: a block's records, or an overview node's
+ * own records when it is passed through; its preview and summary; its
+ * directory entry. all_own: an overview node with nothing below it in the
+ * overview. */
+static slog_status write_node(slog_writer *w, const tree *t, uint32_t level, open_node *n, bool is_root, bool all_own,
+                              bool summed)
+{
+    bool overview = t->id == SLOG_TREE_OVERVIEW;
+    /* An overview node that previews all of its subtree counts it all as
+     * its own; one passed through says which children it left out. */
+    if (all_own && n->n_subtree > UINT32_MAX) return fail(w, SLOG_ERR_LIMIT, "%s", "overview node over 2^32 drawables");
+    uint32_t count = all_own ? (uint32_t)n->n_subtree : n->n_drawables;
+    uint8_t flags = overview && !all_own ? n->ov_left : 0;
+    uint8_t fixed[16] = {0};
+    fixed[0] = (uint8_t)level;
+    put_u32le(fixed + 4, overview ? 0 : n->n_drawables);
+    put_u64le(fixed + 8, n->index);
+    slog_status st;
+    uint64_t node_off = 0, prev_off = 0;
+    uint32_t node_crc = 0, node_size = 0, prev_size = 0, prev_crc = 0, summ_size = 0;
+    if (!overview) {
+        node_off = out_offset(w);
+        if (n->body.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "node buffer");
+        if (n->body.len + 16 > SLOG_MAX_BLOCK) return fail(w, SLOG_ERR_LIMIT, "%s", "node block over 2 GiB");
+        if ((st = put_block(w, SLOG_TAG_NODE, fixed, 16, n->body.data, n->body.len, &node_crc))) return st;
+        node_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + 16 + n->body.len);
+    } else if (!all_own && n->n_drawables) {
+        /* The drawables that cross the middle, exact whatever the bins
+         * (few: they cross it), apart from the preview: a reader that
+         * goes on to the children reads these and not the rows. */
+        uint8_t own_fixed[16];
+        memcpy(own_fixed, fixed, sizeof own_fixed);
+        put_u32le(own_fixed + 4, n->n_drawables);
+        node_off = out_offset(w);
+        if (n->body.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "own records");
+        if (n->body.len + 16 > SLOG_MAX_BLOCK) return fail(w, SLOG_ERR_LIMIT, "%s", "own records over 2 GiB");
+        if ((st = put_block(w, SLOG_TAG_OWN, own_fixed, 16, n->body.data, n->body.len, &node_crc))) return st;
+        node_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + 16 + n->body.len);
+    }
+    if ((st = put_preview(w, t, level, n, all_own, fixed, &prev_off, &prev_size, &prev_crc))) return st;
+    bool left = !is_root && !(n->index & 1); /* its parent holds its summary encoded */
+    if (summed && (st = put_summary(w, level, n, fixed, left, is_root, &summ_size))) return st;
+    if ((st = spill_dirent(w, t, level, n, count, flags, node_off, node_size, node_crc, prev_off, prev_size, prev_crc,
+                           summ_size)))
+        return st;
+    if (overview) {
+        if (level + 1 > w->ov_depth) w->ov_depth = level + 1;
+    } else if (level + 1 > w->depth) {
+        w->depth = level + 1;
+    }
+    return SLOG_OK;
+}
+
+/* Write the first open node of level L of t (write_node; below the
+ * overview's keep level only where it pays), merge it into its parent
+ * (made if needed) unless it is the root. */
 static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_root)
 {
     level_nodes *lv = &t->levels[level];
@@ -822,55 +877,9 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
     /* Nothing of the subtree below it in the overview: its preview is all
      * (the base level; or no child written and one left out). */
     bool all_own = overview && (level == t->base || (!n->ov_kids && n->ov_left));
-    uint8_t fixed[16] = {0};
-    fixed[0] = (uint8_t)level;
-    put_u32le(fixed + 4, overview ? 0 : n->n_drawables);
-    put_u64le(fixed + 8, n->index);
-
-    uint64_t node_off = 0, prev_off = 0;
-    uint32_t node_crc = 0, node_size = 0, prev_size = 0, prev_crc = 0, summ_size = 0;
     bool left = !is_root && !(n->index & 1); /* its parent holds its summary encoded */
     bool summed = !overview && ((uint64_t)t->id + 1) << w->tb_shift > w->opt.no_summaries_below;
-    if (written) {
-        if (!overview) {
-            node_off = out_offset(w);
-            if (n->body.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "node buffer");
-            if (n->body.len + 16 > SLOG_MAX_BLOCK) return fail(w, SLOG_ERR_LIMIT, "%s", "node block over 2 GiB");
-            if ((st = put_block(w, SLOG_TAG_NODE, fixed, 16, n->body.data, n->body.len, &node_crc))) return st;
-            node_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + 16 + n->body.len);
-        } else if (!all_own && n->n_drawables) {
-            /* The drawables that cross the middle, exact whatever the bins
-             * (few: they cross it), apart from the preview: a reader that
-             * goes on to the children reads these and not the rows. */
-            uint8_t own_fixed[16];
-            memcpy(own_fixed, fixed, sizeof own_fixed);
-            put_u32le(own_fixed + 4, n->n_drawables);
-            node_off = out_offset(w);
-            if (n->body.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "own records");
-            if (n->body.len + 16 > SLOG_MAX_BLOCK) return fail(w, SLOG_ERR_LIMIT, "%s", "own records over 2 GiB");
-            if ((st = put_block(w, SLOG_TAG_OWN, own_fixed, 16, n->body.data, n->body.len, &node_crc))) return st;
-            node_size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + 16 + n->body.len);
-        }
-        if ((st = put_preview(w, t, level, n, all_own, fixed, &prev_off, &prev_size, &prev_crc))) return st;
-        if (summed && (st = put_summary(w, level, n, fixed, left, is_root, &summ_size))) return st;
-        /* An overview node that previews all of its subtree counts it all as
-         * its own; one passed through says which children it left out. */
-        uint32_t count = all_own ? (uint32_t)n->n_subtree : n->n_drawables;
-        uint8_t flags =
-            !overview || all_own
-                ? 0
-                : (uint8_t)((n->ov_left & 1 ? SLOG_DIRENT_OV_LEFT0 : 0) | (n->ov_left & 2 ? SLOG_DIRENT_OV_LEFT1 : 0));
-        if (all_own && n->n_subtree > UINT32_MAX)
-            return fail(w, SLOG_ERR_LIMIT, "%s", "overview node over 2^32 drawables");
-        if ((st = spill_dirent(w, t, level, n, count, flags, node_off, node_size, node_crc, prev_off, prev_size,
-                               prev_crc, summ_size)))
-            return st;
-        if (overview) {
-            if (level + 1 > w->ov_depth) w->ov_depth = level + 1;
-        } else if (level + 1 > w->depth) {
-            w->depth = level + 1;
-        }
-    }
+    if (written && (st = write_node(w, t, level, n, is_root, all_own, summed))) return st;
     if (!is_root) {
         if (level + 1 >= SLOG_MAX_LEVELS) return fail(w, SLOG_ERR_LIMIT, "%s", "tree deeper than 64 levels");
         open_node *p = node_get(w, t, level + 1, n->index >> 1);
@@ -880,7 +889,7 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
             if (written)
                 p->ov_kids |= (uint8_t)(1u << (n->index & 1));
             else
-                p->ov_left |= (uint8_t)(1u << (n->index & 1));
+                p->ov_left |= n->index & 1 ? SLOG_DIRENT_OV_LEFT1 : SLOG_DIRENT_OV_LEFT0;
         }
         if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
         if (summed) { /* a left child's summary was encoded by put_summary */

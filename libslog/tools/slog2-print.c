@@ -207,19 +207,27 @@ static void print_summary(slog_reader *r)
     }
     printf("\nblocks: %u of %u timelines, %" PRIu64 " arrows mirrored; ", fi->n_blocks, fi->block_timelines,
            fi->n_mirrors);
+    /* Per tree and level: nodes, drawables, node bytes, previews. The
+     * overview pictures the whole span down to the highest level with a
+     * node that leaves its children out (to the blocks) or has none below
+     * it, and busy stretches further down where that is not its lowest. */
+    uint64_t per[2][64][4] = {{{0}}};
+    uint32_t whole = 0, lowest = UINT32_MAX;
+    for (uint64_t i = 0; i < fi->n_nodes; i++) {
+        slog_node_info n;
+        if (slog_reader_node(r, i, &n) || n.level >= 64) continue;
+        uint64_t *v = per[n.tree == SLOG_TREE_OVERVIEW][n.level];
+        v[0]++;
+        v[1] += n.n_drawables;
+        v[2] += n.size;
+        v[3] += n.has_preview;
+        if (n.tree != SLOG_TREE_OVERVIEW) continue;
+        bool all_own = !n.offset && n.n_drawables && n.n_drawables == n.n_subtree;
+        if ((n.left_out || all_own) && n.level > whole) whole = n.level;
+        if (n.level < lowest) lowest = n.level;
+    }
+    if (whole < lowest) whole = lowest;
     if (fi->overview_depth) {
-        /* The overview pictures the whole span down to the highest level
-         * with a node that leaves its children out (to the blocks), and
-         * busy stretches further down where that level is not its lowest. */
-        uint32_t whole = 0, lowest = UINT32_MAX;
-        for (uint64_t i = 0; i < fi->n_nodes; i++) {
-            slog_node_info n;
-            if (slog_reader_node(r, i, &n) || n.tree != SLOG_TREE_OVERVIEW) continue;
-            bool all_own = !n.offset && n.n_drawables && n.n_drawables == n.n_subtree;
-            if ((n.left_out || all_own) && n.level > whole) whole = n.level;
-            if (n.level < lowest) lowest = n.level;
-        }
-        if (whole < lowest) whole = lowest;
         printf("overview: groups of %u timelines, depth %u, the whole span from level %u", fi->group_timelines,
                fi->overview_depth, whole);
         if (lowest < whole) printf(", busy stretches from level %u", lowest);
@@ -230,16 +238,6 @@ static void print_summary(slog_reader *r)
     printf("\ntrees: depth %u, %" PRIu64 " nodes (the blocks' per level, then the overview's)\n", fi->depth,
            fi->n_nodes);
     printf("  %-8s  %5s  %8s  %12s  %14s  %9s\n", "tree", "level", "nodes", "drawables", "node bytes", "previews");
-    uint64_t per[2][64][4] = {{{0}}};
-    for (uint64_t i = 0; i < fi->n_nodes; i++) {
-        slog_node_info n;
-        if (slog_reader_node(r, i, &n) || n.level >= 64) continue;
-        uint64_t *v = per[n.tree == SLOG_TREE_OVERVIEW][n.level];
-        v[0]++;
-        v[1] += n.n_drawables;
-        v[2] += n.size;
-        v[3] += n.has_preview;
-    }
     for (int t = 0; t < 2; t++)
         for (int l = 63; l >= 0; l--)
             if (per[t][l][0])

@@ -443,7 +443,8 @@ static void run_fine_case(void)
     CHECKF(fine > 0 && left > 0, "%" PRIu64 " overview nodes below level %u, %" PRIu64 " leave children out", fine,
            OV_LEVEL, left);
     uint32_t levels = (fi->overview_depth > fi->depth ? fi->overview_depth : fi->depth) + 1;
-    /* 64 columns of 256 ns in the burst: level 3's bins (512 ns) */
+    /* a zoomed window of the burst: its columns narrower than the bins of
+     * the lowest level written there, but within four of them */
     qs = fine_grid(&m, rd, (int64_t)1 << 16, ((int64_t)1 << 16) + ((int64_t)1 << 14), 64, levels, "burst, zoomed");
     CHECKF(qs.drawables == 0 && qs.previews > 0, "burst, zoomed: %" PRIu64 " drawables read, %" PRIu64 " previews",
            qs.drawables, qs.previews);

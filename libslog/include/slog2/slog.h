@@ -164,7 +164,8 @@ typedef struct slog_writer_options {
     uint32_t overview_fine_levels; /* on this many levels below
                                       overview_level the overview's nodes
                                       are written only where their preview
-                                      costs at most a byte a drawable (busy
+                                      (and own records) cost at most half a
+                                      byte a drawable of their subtree (busy
                                       stretches): 0 = default (2),
                                       SLOG_OVERVIEW_FINE_NONE = none */
     uint32_t no_summaries_below;   /* a block whose timelines all lie below
