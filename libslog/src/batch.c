@@ -52,6 +52,7 @@ void slog_batch_free(slog_batch *b)
     free(b->seg_at);
     free(b->pv);
     free(b->other);
+    free(b->msg);
     free(b->other_info);
     free(b->cats);
     free(b->used);
@@ -88,6 +89,7 @@ void slog_batch_begin(slog_batch *b, uint64_t leaf)
     b->last_seg = 0;
     b->n_seg = 0;
     b->n_pv = 0;
+    b->n_msg = 0;
     b->n_other = 0;
     b->n_other_info = 0;
     memset(b->n_by_kind, 0, sizeof b->n_by_kind);
@@ -232,6 +234,23 @@ static bool keep_other(slog_batch *b, const slog_drawable *d)
     return true;
 }
 
+/* An arrow inside the leaf, for the overview's message counts. */
+static bool keep_message(slog_batch *b, const slog_drawable *d)
+{
+    if (b->n_msg == b->cap_msg) {
+        uint32_t cap = b->cap_msg ? 2 * b->cap_msg : 64;
+        if (cap > UINT32_MAX / 4) return false;
+        uint32_t *v = realloc(b->msg, (size_t)cap * 2 * sizeof *v);
+        if (!v) return false;
+        b->msg = v;
+        b->cap_msg = cap;
+    }
+    b->msg[2 * b->n_msg] = d->timeline;
+    b->msg[2 * b->n_msg + 1] = d->end_timeline;
+    b->n_msg++;
+    return true;
+}
+
 /* A category's first drawable in the batch; NULL when out of memory. */
 static batch_cat *cat_first(slog_batch *b, const slog_drawable *d)
 {
@@ -318,9 +337,12 @@ slog_status slog_batch_add(slog_batch *b, const slog_drawable *d)
         uint32_t k = d->timeline >> b->tb_shift;
         batch_seg *g = seg_of(b, k);
         if (!g || !seg_put(g, d, b->lo, false)) goto nomem;
-        if (kind == SLOG_KIND_ARROW && (d->end_timeline >> b->tb_shift) != k) {
-            batch_seg *m = seg_of(b, d->end_timeline >> b->tb_shift);
-            if (!m || !seg_put(m, d, b->lo, true)) goto nomem;
+        if (kind == SLOG_KIND_ARROW) {
+            if ((d->end_timeline >> b->tb_shift) != k) {
+                batch_seg *m = seg_of(b, d->end_timeline >> b->tb_shift);
+                if (!m || !seg_put(m, d, b->lo, true)) goto nomem;
+            }
+            if (!keep_message(b, d)) goto nomem;
         }
         b->n_seg++;
         if (!leaf_preview(b, d)) goto nomem;

@@ -193,6 +193,7 @@ enum {
 #define SLOG_TAG_DIRECTORY   "DIRE"
 #define SLOG_TAG_SUMMARY     "SUMM"
 #define SLOG_TAG_OWN         "OWNR" /* 3.x: an overview node's own records */
+#define SLOG_TAG_MESSAGES    "MSGS" /* 5.x: an overview node's messages by groups */
 
 /* Drawable record head byte (node bodies). */
 #define SLOG_REC_KIND_MASK 0x03u

@@ -344,6 +344,10 @@ struct slog_batch {
     uint32_t prev_tl, prev_cat; /* timelines from prev_tl0 on (grown by doubling) */
     int bshift;                 /* bins are 2^bshift ns wide; -1: not a power of two */
     float inv;                  /* 1 / bin width */
+    /* The messages inside the leaf: (sender, receiver) timelines, for
+     * the overview's counts. */
+    uint32_t *msg;
+    uint32_t n_msg, cap_msg;
     /* The others, copied (info: offsets into other_info until placed). */
     slog_drawable *other;
     int64_t *other_info;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "msgs.h"
 #include "reader_internal.h"
 
 typedef struct qctx {
@@ -702,6 +703,8 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
     int64_t t_min = INT64_MAX, t_max = INT64_MIN;
     uint64_t total = 0, mirrors = 0;
     if (!per_cat || !cat_ns) st = slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "check");
+    msgs_check *mc = NULL;
+    if (!st) st = msgs_check_new(r, &mc, &x.stats, err);
     for (uint64_t i = 0; !st && i < r->info.n_nodes; i++) {
         const rd_node *d = &r->nodes[i];
         int64_t lo, hi;
@@ -728,6 +731,7 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
         uint8_t *own;
         slog_cur c;
         if ((st = load_block(r, d, false, &own, &c, err))) break;
+        if (mc) msgs_check_node(mc, d);
         x.stats.nodes_read++;
         x.stats.bytes_read += d->node_size;
         int64_t prev = lo;
@@ -750,6 +754,8 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
                 mirrors++;
                 continue;
             }
+            if (mc && dr.kind == SLOG_KIND_ARROW && !msgs_check_arrow(mc, &dr))
+                st = slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "check");
             kinds[dr.kind]++;
             per_cat[dr.category]++;
             if (dr.kind == SLOG_KIND_STATE)
@@ -784,6 +790,8 @@ slog_status slog_reader_check(slog_reader *r, slog_query_stats *stats, slog_erro
             break;
         }
     }
+    if (!st && mc) st = msgs_check_finish(mc, err);
+    msgs_check_free(mc);
     if (!st && (total != r->info.n_drawables + r->info.n_mirrors || mirrors != r->info.n_mirrors ||
                 kinds[0] != r->info.n_states || kinds[1] != r->info.n_arrows || kinds[2] != r->info.n_events))
         st = slog_set_error(err, SLOG_ERR_CORRUPT, r->path, HDR_N_DRAWABLES, "drawable counts differ from the header");

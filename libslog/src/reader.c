@@ -328,7 +328,7 @@ static slog_status parse_directory(slog_reader *r, slog_error *err)
         if (d->level >= SLOG_MAX_LEVELS || (uint32_t)r->info.leaf_shift + d->level > 62)
             why = "level out of range";
         else if ((d->flags & ~(SLOG_DIRENT_HAS_PREVIEW | SLOG_DIRENT_HAS_SUMMARY | left)) || get_u16le(e + 2) ||
-                 (overview && (d->flags & SLOG_DIRENT_HAS_SUMMARY)) ||
+                 (overview && (d->flags & SLOG_DIRENT_HAS_SUMMARY) && r->info.version_major < 5) ||
                  !(d->flags & SLOG_DIRENT_HAS_SUMMARY) != !get_u32le(e + DIRENT_SUMM_SIZE))
             why = "reserved bits set";
         else if (overview ? r->info.group_timelines == 1 : d->tree >= r->info.n_blocks)

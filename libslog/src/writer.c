@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "msgs.h"
 #include "summary.h"
 
 #define DEFAULT_BINS                    SLOG_DEFAULT_PREVIEW_BINS
@@ -58,6 +59,10 @@
  * it may cost (docs/PERFORMANCE.md, "Tried and dropped"). */
 #define OV_FINE_LEVELS                  2
 #define OV_FINE_BUDGET                  0.5
+/* An overview node's pairs of groups that exchange messages are written
+ * where they cost at most this many bytes a drawable of its subtree
+ * (put_messages; scaled as summaries are). */
+#define MSGS_BUDGET                     0.25
 #define BOOT_MAX                        65536 /* drawables buffered to choose the leaf width */
 #define ROWS_PER_LEAF                   4
 /* Blocks and overview groups: the overview has about this many rows at
@@ -90,6 +95,8 @@ typedef struct open_node {
     uint8_t ov_kids;    /* the overview's: children written (bit: index & 1) */
     uint8_t ov_left;    /* the overview's: children with drawables not written
                            (SLOG_DIRENT_OV_LEFT0, _LEFT1) */
+    msgs_acc msgs;      /* the overview's: its subtree's messages by groups,
+                           and its own (msgs.h) */
 } open_node;
 
 /* The open nodes of one level, by increasing index, and closed ones kept
@@ -670,6 +677,7 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
     n->n_subtree = 0;
     n->body.len = 0;
     n->ov_kids = n->ov_left = 0;
+    msgs_reset(&n->msgs);
     slog_summ_reset(&n->summ);
     if (t->base != SLOG_PREVIEW_NONE) { /* else no table of rows to size */
         uint32_t first, count;
@@ -690,6 +698,7 @@ static void node_free(open_node *n)
     buf_free(&n->body);
     prev_free(&n->prev);
     slog_summ_free(&n->summ);
+    msgs_free(&n->msgs);
     free(n);
 }
 
@@ -809,6 +818,38 @@ static slog_status put_summary(slog_writer *w, uint32_t level, open_node *n, con
     return put_block(w, SLOG_TAG_SUMMARY, b->data, b->len, NULL, 0, &crc);
 }
 
+/* An overview node's message block (docs/FORMAT.md "Message block"),
+ * after its preview block, where its subtree holds messages: their pairs
+ * of groups where they pay (MSGS_BUDGET), and its own messages where it
+ * is passed through (a reader splitting it into slices needs their
+ * times). *size 0 without one. */
+static slog_status put_messages(slog_writer *w, uint32_t level, open_node *n, bool all_own, uint32_t *size)
+{
+    *size = 0;
+    msgs_acc *m = &n->msgs;
+    if (m->failed) return fail(w, SLOG_ERR_NOMEM, "%s", "message counts");
+    /* the budget scaled with preview_min_subtree, as summary_pays does */
+    bool pairs = m->n_msgs && (double)msgs_pairs_estimate(m) * w->opt.preview_min_subtree <=
+                                  MSGS_BUDGET * DEFAULT_PREVIEW_MIN * (double)n->n_subtree;
+    if (!m->n_msgs) return SLOG_OK; /* no block: no message in the subtree */
+    if (all_own) m->n_own = 0;
+    slog_buf b = {0};
+    msgs_encode(m, pairs, level, n->index, n->lo, &b);
+    if (b.failed) {
+        buf_free(&b);
+        return fail(w, SLOG_ERR_NOMEM, "%s", "message block");
+    }
+    if (b.len > SLOG_MAX_BLOCK) {
+        buf_free(&b);
+        return fail(w, SLOG_ERR_LIMIT, "%s", "message block over 2 GiB");
+    }
+    uint32_t crc;
+    *size = (uint32_t)(SLOG_BLOCK_HEADER_SIZE + b.len);
+    slog_status st = put_block(w, SLOG_TAG_MESSAGES, b.data, b.len, NULL, 0, &crc);
+    buf_free(&b);
+    return st;
+}
+
 /* Write node n of t on `level`: a block's records, or an overview node's
  * own records when it is passed through; its preview and summary; its
  * directory entry. all_own: an overview node with nothing below it in the
@@ -851,6 +892,7 @@ static slog_status write_node(slog_writer *w, const tree *t, uint32_t level, ope
     if ((st = put_preview(w, t, level, n, all_own, fixed, &prev_off, &prev_size, &prev_crc))) return st;
     bool left = !is_root && !(n->index & 1); /* its parent holds its summary encoded */
     if (summed && (st = put_summary(w, level, n, fixed, left, is_root, &summ_size))) return st;
+    if (overview && (st = put_messages(w, level, n, all_own, &summ_size))) return st;
     if ((st = spill_dirent(w, t, level, n, count, flags, node_off, node_size, node_crc, prev_off, prev_size, prev_crc,
                            summ_size)))
         return st;
@@ -890,6 +932,7 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
                 p->ov_kids |= (uint8_t)(1u << (n->index & 1));
             else
                 p->ov_left |= n->index & 1 ? SLOG_DIRENT_OV_LEFT1 : SLOG_DIRENT_OV_LEFT0;
+            msgs_merge(&p->msgs, &n->msgs);
         }
         if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
         if (summed) { /* a left child's summary was encoded by put_summary */
@@ -904,10 +947,12 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
      * base) of the base's: a spare there would hold its rows for a long
      * time for little reuse (at thousands of timelines, a third of the
      * overview's memory). */
-    if (overview && level > t->base)
+    if (overview && level > t->base) {
         prev_free(&n->prev);
-    else
+        msgs_free(&n->msgs);
+    } else {
         prev_reset(&n->prev);
+    }
     if (grow_ptrs(&lv->spare, &lv->cap_spare, lv->n_spare))
         lv->spare[lv->n_spare++] = n;
     else
@@ -983,6 +1028,11 @@ static slog_status overview_add(slog_writer *w, const slog_drawable *d, uint32_t
     uint32_t g = d->timeline >> w->g_shift;
     bool is_state = d->kind == SLOG_KIND_STATE;
     prev_add(&o->prev, o->lo, width, g, d->category, is_state, d->start, d->end);
+    if (d->kind == SLOG_KIND_ARROW) {
+        uint32_t rg = d->end_timeline >> w->g_shift;
+        msgs_add(&o->msgs, g, rg);
+        if (l > w->ov->base) msgs_add_own(&o->msgs, d->start, g, rg);
+    }
     if (l > w->ov->base) {
         /* own record: group, category, start from the node's start, and
          * (states) duration: an arrow or event counts where it starts */
@@ -1483,6 +1533,14 @@ slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b)
         w->n_mirrors += g->n_mirror;
     }
     if (b->n_seg && !absorb_preview(w, b)) return fail(w, SLOG_ERR_NOMEM, "%s", "preview");
+    if (w->ov && b->n_msg) {
+        /* the leaf's messages, counted by its node on the overview's base */
+        open_node *on = node_get(w, w->ov, w->ov->base, b->leaf >> w->ov->base);
+        if (!on) return fail(w, SLOG_ERR_NOMEM, "%s", "overview node");
+        for (uint32_t i = 0; i < b->n_msg; i++)
+            msgs_add(&on->msgs, b->msg[2 * i] >> w->g_shift, b->msg[2 * i + 1] >> w->g_shift);
+        if (on->msgs.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "message counts");
+    }
     for (uint32_t i = 0; i < b->n_other; i++) {
         slog_drawable d = b->other[i];
         d.info = d.n_info ? b->other_info + (uintptr_t)d.info : NULL;

@@ -98,7 +98,7 @@ int main(int argc, char **argv)
     memcpy(b, good, size);
     b[12] = SLOG_FORMAT_MAJOR + 1, b[13] = 0; /* version major */
     set_crc(b, 0, 252, 252);
-    put("slog_major5.bin", b, size);
+    put("slog_major6.bin", b, size);
 
     memcpy(b, good, size);
     b[14] = SLOG_FORMAT_MINOR + 1, b[15] = 0; /* version minor: additive, readable */

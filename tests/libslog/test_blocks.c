@@ -84,6 +84,79 @@ static void make_model(t_model *m, t_rng *r, uint32_t n_tls, size_t per_tl)
     t_model_sort_end_order(m);
 }
 
+/* The messages between groups in slices of random windows
+ * (slog_reader_group_messages) against brute force: every cell, where the
+ * overview can tell them. */
+static uint64_t g_group_msgs_answered, g_group_msgs_cells;
+
+static void check_group_messages(const t_model *m, slog_reader *rd, t_rng *r)
+{
+    const slog_file_info *fi = slog_reader_info(rd);
+    uint32_t gt = fi->group_timelines;
+    uint64_t n_groups = ((uint64_t)fi->n_timelines + gt - 1) / gt;
+    for (unsigned i = 0; i < (t_under_valgrind() ? 3u : 12u); i++) {
+        /* the whole span, wide windows (the flows of a zoomed-out view)
+         * and any window */
+        int64_t t0 = i ? t_range(r, 0, fi->t_max) : fi->t_min,
+                t1 = i ? t0 + t_range(r, 0, fi->t_max - t0 + 1) : fi->t_max;
+        if (i % 2) {
+            t0 = t_range(r, 0, fi->t_max / 2);
+            t1 = t0 + fi->t_max / 4 + t_range(r, 0, fi->t_max / 4);
+        }
+        uint32_t min_slices = 1 + (uint32_t)t_below(r, 16);
+        slog_group_messages *gm = NULL;
+        slog_query_stats qs;
+        slog_error err;
+        CHECK_OK(slog_reader_group_messages(rd, t0, t1, min_slices, &gm, &qs, &err), &err);
+        if (!gm) continue; /* finer than the overview's counts go */
+        CHECKF(gm->group_timelines == gt && gm->n_slices >= 1, "group messages: groups of %u, %u slices",
+               gm->group_timelines, gm->n_slices);
+        int64_t lo = t0 > fi->t_min ? t0 : fi->t_min, hi = t1 < fi->t_max ? t1 : fi->t_max;
+        CHECKF(gm->edges[0] <= lo && gm->edges[gm->n_slices] > hi,
+               "slices [%" PRId64 ", %" PRId64 ") miss [%" PRId64 ", %" PRId64 "]", gm->edges[0],
+               gm->edges[gm->n_slices], lo, hi);
+        int64_t width = gm->edges[1] - gm->edges[0];
+        for (uint32_t k = 0; k < gm->n_slices; k++)
+            CHECKF(gm->edges[k + 1] - gm->edges[k] == width && gm->edges[k] % width == 0, "slice %u uneven", k);
+        /* fewer than min_slices only where one node holds the window */
+        CHECKF(gm->n_slices >= min_slices || width == ((int64_t)1 << fi->leaf_shift) || gm->n_slices <= 2 * min_slices,
+               "%u slices for %u asked", gm->n_slices, min_slices);
+        size_t n_cells = (size_t)gm->n_slices * n_groups * n_groups;
+        CHECKF(n_cells <= ((size_t)1 << 26), "too many cells to check: %zu", n_cells);
+        uint64_t *want = calloc(n_cells ? n_cells : 1, sizeof *want);
+        CHECK(want);
+        for (size_t k = 0; k < m->n; k++) {
+            const t_draw *d = &m->d[k];
+            if (d->kind != SLOG_KIND_ARROW || d->start < gm->edges[0] || d->start >= gm->edges[gm->n_slices]) continue;
+            size_t s = (size_t)((d->start - gm->edges[0]) / width);
+            want[(s * n_groups + d->tl / gt) * n_groups + d->etl / gt]++;
+        }
+        size_t seen = 0;
+        for (size_t k = 0; k < gm->n_cells; k++) {
+            const slog_group_cell *c = &gm->cells[k];
+            CHECKF(c->slice < gm->n_slices && c->sender < n_groups && c->receiver < n_groups, "cell %zu out of range",
+                   k);
+            CHECKF(!k || c->slice > gm->cells[k - 1].slice ||
+                       (c->slice == gm->cells[k - 1].slice &&
+                        (c->sender > gm->cells[k - 1].sender ||
+                         (c->sender == gm->cells[k - 1].sender && c->receiver > gm->cells[k - 1].receiver))),
+                   "cell %zu out of order", k);
+            uint64_t w = want[((size_t)c->slice * n_groups + c->sender) * n_groups + c->receiver];
+            CHECKF(c->messages == w && w > 0,
+                   "[%" PRId64 ", %" PRId64 "] slice %u, groups %u -> %u: %" PRIu64 " messages, brute force %" PRIu64,
+                   t0, t1, c->slice, c->sender, c->receiver, c->messages, w);
+            seen++;
+        }
+        size_t nonzero = 0;
+        for (size_t k = 0; k < n_cells; k++) nonzero += want[k] != 0;
+        CHECKF(seen == nonzero, "%zu cells, brute force %zu", seen, nonzero);
+        g_group_msgs_answered++;
+        g_group_msgs_cells += seen;
+        free(want);
+        slog_group_messages_free(gm);
+    }
+}
+
 /* The overview's nodes a grid reads, from the directory: a node whose
  * bins are wider than a column and whose children hold the rest of its
  * subtree is passed through (its own records' block, if any); one whose
@@ -243,6 +316,9 @@ static void run_case(const gcase *c)
             o.preview_min_subtree = t_chance(&r, 50) ? 64 : 0;
             if (t_chance(&r, 25)) o.overview_fine_levels = SLOG_OVERVIEW_FINE_NONE;
         }
+        /* small subtrees pay for previews and message counts: the
+         * overview tells the messages between groups at most zooms */
+        if (t_chance(&r, 30)) o.preview_min_subtree = 1 + (uint32_t)t_below(&r, 8);
     }
     CHECK_CONTEXT("seed %" PRIu64 " (rerun: test_blocks %" PRIu64
                   " %u %zu %d) %u timelines, %zu drawables, blocks of %u, "
@@ -290,6 +366,8 @@ static void run_case(const gcase *c)
         t_verify_query(&m, &ix, fi, &q, &res, &qs);
         t_result_free(&res);
     }
+
+    check_group_messages(&m, rd, &r);
 
     /* grids at the root's resolution: exact to quantisation */
     for (int pass = 0; pass < 2; pass++) {
@@ -484,6 +562,9 @@ int main(int argc, char **argv)
         run_fine_case();
         CHECKF(g_own_blocks_read > 0, "no case passed through an overview node with own records");
         CHECKF(g_ov_grids_from_blocks > 0, "no grid read from the overview took a part from the blocks");
+        CHECKF(g_group_msgs_answered > 0 && g_group_msgs_cells > 0, "no group messages told by the overview");
+        printf("  %" PRIu64 " windows' group messages from the overview (%" PRIu64 " cells)\n", g_group_msgs_answered,
+               g_group_msgs_cells);
         printf("  %" PRIu64 " overview grids read parts from the blocks\n", g_ov_grids_from_blocks);
     }
     t_rmtree(g_dir);

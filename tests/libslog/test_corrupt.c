@@ -83,6 +83,12 @@ static slog_status read_all(const char *path, int full_ok_check, int *stage, slo
         slog_grid_free(g);
     }
     if (st == SLOG_OK) {
+        /* the messages between groups: the overview's message blocks */
+        slog_group_messages *gm = NULL;
+        st = slog_reader_group_messages(rd, fi->t_min, fi->t_max, 4, &gm, NULL, err);
+        slog_group_messages_free(gm);
+    }
+    if (st == SLOG_OK) {
         *stage = 3;
         st = slog_reader_check(rd, NULL, err);
     }
@@ -440,6 +446,47 @@ static unsigned test_left_flags(const unsigned char *good, size_t size)
     return had;
 }
 
+/* Every byte of every overview message block (format 5.x) after its
+ * 16 fixed bytes' first, changed by one, every CRC fixed: the counts,
+ * groups and times then disagree with the blocks' records, or the block
+ * does not decode; an error either way. Returns the bytes changed. */
+static unsigned test_message_blocks(const unsigned char *good, size_t size)
+{
+    char *path = t_path(g_dir, "msgs.slog2");
+    unsigned char *b = malloc(size);
+    CHECK(b);
+    uint64_t doff = get_u64le(good + HDR_SEC_DIRECTORY);
+    const uint8_t *body = good + doff + SLOG_BLOCK_HEADER_SIZE;
+    uint64_t cnt = get_u64le(body);
+    unsigned tried = 0, blocks = 0;
+    for (uint64_t i = 0; i < cnt; i++) {
+        const uint8_t *e = body + 8 + i * SLOG_DIRENT_SIZE;
+        if (get_u32le(e + DIRENT_TREE) != SLOG_TREE_OVERVIEW || !(e[DIRENT_FLAGS] & SLOG_DIRENT_HAS_SUMMARY)) continue;
+        uint64_t off = get_u64le(e + DIRENT_PREV_OFF) + get_u32le(e + DIRENT_PREV_SIZE);
+        uint32_t len = get_u32le(e + DIRENT_SUMM_SIZE);
+        CHECK(off + len <= size && memcmp(good + off, SLOG_TAG_MESSAGES, 4) == 0);
+        blocks++;
+        for (uint32_t k = SLOG_BLOCK_HEADER_SIZE; k < len; k++) {
+            memcpy(b, good, size);
+            b[off + k]++;
+            fix_crcs(b, size);
+            CHECK(t_write_file(path, b, size) == 0);
+            CHECK_CONTEXT("overview entry %" PRIu64 " (level %u): message block byte %u changed", i, e[DIRENT_LEVEL],
+                          k);
+            slog_error err;
+            int stage;
+            slog_status st = read_all(path, 0, &stage, &err);
+            CHECKF(st == SLOG_ERR_CORRUPT, "read with status %d", (int)st);
+            tried++;
+        }
+    }
+    printf("message blocks: %u of them, %u bytes changed, all refused\n", blocks, tried);
+    unlink(path);
+    free(path);
+    free(b);
+    return tried;
+}
+
 /* The damage tests on one good file written with options o. */
 static void corrupt_case(const slog_writer_options *o, uint64_t seed, unsigned n_flips, int vg)
 {
@@ -468,14 +515,15 @@ static void corrupt_case(const slog_writer_options *o, uint64_t seed, unsigned n
     printf("file: %zu bytes, %" PRIu64 " nodes (%" PRIu64 " bytes in node blocks), %zu drawables, %u blocks, "
            "overview depth %u\n",
            size, n_nodes, node_bytes, m.n, slog_reader_info(rd)->n_blocks, slog_reader_info(rd)->overview_depth);
-    slog_reader_close(rd);
 
     test_foreign(good, size);
     test_truncation(good, size);
     test_bitflips(good, size, seed, n_flips, nodes, n_nodes);
     test_crc_fixed_mutations(good, size, seed, vg ? 150 : 3000);
     test_left_flags(good, size);
+    test_message_blocks(good, size);
 
+    slog_reader_close(rd);
     free(nodes);
     free(good);
     unlink(path);
@@ -530,6 +578,55 @@ static void left_case(uint64_t seed, int vg)
     t_model_free(&m);
 }
 
+/* An overview that counts messages (format 5.x): 8 timelines exchanging
+ * messages with their neighbours, groups of two, every node's pairs
+ * paying. Each byte of its message blocks changed, and CRC-fixed
+ * mutations of the file. */
+static void msgs_case(uint64_t seed, int vg)
+{
+    t_model m;
+    t_model_init(&m);
+    uint32_t c = t_model_add_cat(&m, SLOG_KIND_STATE, "compute", 0), a = t_model_add_cat(&m, SLOG_KIND_ARROW, "msg", 0);
+    for (uint32_t t = 0; t < 8; t++) t_model_add_tl(&m, t, 0);
+    for (uint32_t t = 0; t < 8; t++)
+        for (int64_t at = 0; at < 3000; at += 300) {
+            t_draw *d = t_model_push(&m);
+            *d = (t_draw){.kind = SLOG_KIND_STATE, .cat = c, .tl = t, .etl = t, .start = at + t, .end = at + 200};
+            d = t_model_push(&m);
+            *d = (t_draw){.kind = SLOG_KIND_ARROW,
+                          .cat = a,
+                          .tl = t,
+                          .etl = (t + 1 + (uint32_t)(at / 300) % 3) % 8,
+                          .start = at + 200,
+                          .end = at + 250 + 40 * t};
+        }
+    t_model_sort_end_order(&m);
+    g_model = &m;
+    slog_writer_options o;
+    slog_writer_options_init(&o);
+    o.preview_bins = 8;
+    o.preview_min_subtree = 1;
+    o.block_timelines = 4;
+    o.group_timelines = 2;
+    o.leaf_shift = 6;
+    o.overview_level = 2;
+    char *path = t_path(g_dir, "good.slog2");
+    slog_error err;
+    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
+    size_t size;
+    unsigned char *good = t_read_file(path, &size);
+    CHECK(good);
+    int stage;
+    CHECK_OK(read_all(path, 1, &stage, &err), &err);
+    printf("file: %zu bytes, %zu drawables, an overview that counts messages\n", size, m.n);
+    CHECKF(test_message_blocks(good, size) > 0, "no message block: the case tests nothing");
+    test_crc_fixed_mutations(good, size, seed, vg ? 100 : 1500);
+    free(good);
+    unlink(path);
+    free(path);
+    t_model_free(&m);
+}
+
 int main(int argc, char **argv)
 {
     int vg = t_under_valgrind();
@@ -549,6 +646,7 @@ int main(int argc, char **argv)
     o.group_timelines = 2;
     corrupt_case(&o, seed + 1, n_flips, vg);
     left_case(seed + 2, vg);
+    msgs_case(seed + 3, vg);
     t_rmtree(g_dir);
     free(g_dir);
     printf("PASS\n");

@@ -213,7 +213,7 @@ int main(int argc, char **argv)
     fixture("slog_truncated_last_byte.bin", OPEN_FAILS, SLOG_ERR_TRUNCATED, SLOG_ERR_CORRUPT, 0);
     fixture("slog_bitflip_node.bin", CHECK_FAILS, SLOG_ERR_CHECKSUM, SLOG_ERR_CHECKSUM, 1);
     fixture("slog_bitflip_header.bin", OPEN_FAILS, SLOG_ERR_CHECKSUM, SLOG_ERR_CHECKSUM, 1);
-    fixture("slog_major5.bin", OPEN_FAILS, SLOG_ERR_VERSION, SLOG_ERR_VERSION, 0);
+    fixture("slog_major6.bin", OPEN_FAILS, SLOG_ERR_VERSION, SLOG_ERR_VERSION, 0);
     check_v2_overview();
     fixture("slog_bad_dir_offset.bin", OPEN_FAILS, SLOG_ERR_CORRUPT, SLOG_ERR_TRUNCATED, 1);
     fixture("foreign.png", OPEN_FAILS, SLOG_ERR_NOT_SLOG, SLOG_ERR_TRUNCATED, 1);

@@ -79,7 +79,10 @@ static void set(gd *g, slog_kind k, uint32_t cat, uint32_t tl, uint32_t etl, int
 slog_status sv_gen_write(const char *path, const sv_gen_opts *o, slog_error *err)
 {
     slog_writer_options wo;
-    slog_writer_options_init(&wo);
+    if (o->writer)
+        wo = *o->writer;
+    else
+        slog_writer_options_init(&wo);
     wo.time_origin_ns = 1700000000000000000LL;
     if (o->preview_bins) wo.preview_bins = o->preview_bins;
     slog_writer *w;

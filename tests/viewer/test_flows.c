@@ -47,6 +47,8 @@ static slog_cb_result model_cb(void *user, const slog_drawable *d)
     return SLOG_CONTINUE;
 }
 
+static uint64_t g_from_overview; /* flows taken from the overview */
+
 /* The flows of [t0, t1] in n_slices slices over groups gf (n + 1) equal a
  * brute-force count; returns the flows' total. */
 static uint64_t check_against_model(slog_reader *r, int64_t t0, int64_t t1, uint32_t n_slices, const uint32_t *gf,
@@ -57,7 +59,13 @@ static uint64_t check_against_model(slog_reader *r, int64_t t0, int64_t t1, uint
     sv_flows *fl = sv_flows_compute(r, t0, t1, n_slices, gf, n, NULL, NULL, &err);
     CHECKF(fl != NULL, "%s", err.message);
     if (!fl) return 0;
-    /* the slices tile the window */
+    /* the slices tile the window, or from the overview the nodes that
+     * meet it */
+    if (fl->edges) {
+        CHECK(fl->edges[0] <= t0 && fl->edges[fl->n_slices] > t1);
+        t0 = fl->edges[0];
+        t1 = fl->edges[fl->n_slices] - 1;
+    }
     int64_t prev = t0 - 1;
     for (uint32_t i = 0; i < fl->n_slices; i++) {
         int64_t a, b;
@@ -89,6 +97,7 @@ static uint64_t check_against_model(slog_reader *r, int64_t t0, int64_t t1, uint
     }
     CHECK(fl->max == max);
     uint64_t total = fl->total;
+    g_from_overview += fl->edges != NULL;
     free(m.counts);
     sv_flows_free(fl);
     check_context[0] = 0;
@@ -245,6 +254,41 @@ int main(int argc, char **argv)
         slog_reader_close(r);
     }
     unlink(path);
-    printf("flows: all checks passed\n");
+    CHECKF(g_from_overview == 0, "%" PRIu64 " flows of 64 timelines from an overview", g_from_overview);
+
+    /* thousands of timelines: whole overview groups take the flows from
+     * the overview's message blocks, exact in the slices they give */
+    o.n_timelines = 2048;
+    o.n_iterations = 8;
+    o.per_host = 64;
+    o.iteration_ns = 20000000; /* its ranks start 3 us apart */
+    /* an overview of a few levels, counting messages in small subtrees:
+     * the file is small */
+    slog_writer_options wo;
+    slog_writer_options_init(&wo);
+    wo.overview_level = 1;
+    wo.preview_min_subtree = 64;
+    o.writer = &wo;
+    CHECKF(sv_gen_write(path, &o, &err) == SLOG_OK, "%s", err.message);
+    r = NULL;
+    CHECK(slog_reader_open(&r, path, &err) == SLOG_OK);
+    if (r) {
+        const slog_file_info *fi = slog_reader_info(r);
+        uint32_t gt = fi->group_timelines, nt = fi->n_timelines;
+        CHECKF(gt > 1 && fi->overview_depth > 0, "groups of %u, overview depth %u", gt, fi->overview_depth);
+        uint32_t quarters[] = {0, nt / 4, nt / 2, 3 * nt / 4, nt};
+        check_against_model(r, fi->t_min, fi->t_max, SV_FLOWS_SLICES, quarters, 4);
+        CHECKF(g_from_overview == 1, "the whole span's flows not from the overview");
+        int64_t span = fi->t_max - fi->t_min;
+        check_against_model(r, fi->t_min + span / 5, fi->t_min + span * 3 / 5, SV_FLOWS_SLICES, quarters, 4);
+        /* groups that cut an overview group: the analysis */
+        uint32_t cut[] = {0, gt * 3 + 1, nt / 2, nt};
+        uint64_t before = g_from_overview;
+        check_against_model(r, fi->t_min, fi->t_max, SV_FLOWS_SLICES, cut, 3);
+        CHECK(g_from_overview == before);
+        slog_reader_close(r);
+    }
+    unlink(path);
+    printf("flows: all checks passed (%" PRIu64 " from the overview)\n", g_from_overview);
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "flows.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@ void sv_flows_free(sv_flows *fl)
     if (!fl) return;
     free(fl->group_first);
     free(fl->flows);
+    free(fl->edges);
     free(fl);
 }
 
@@ -57,6 +59,7 @@ void sv_flows_free(sv_flows *fl)
  * for spans near the range of int64. */
 static int64_t slice_start(const sv_flows *fl, uint32_t i)
 {
+    if (fl->edges) return fl->edges[i];
     uint64_t span = (uint64_t)(fl->t1 - fl->t0) + 1, n = fl->n_slices;
     uint64_t off = span / n * i + span % n * i / n;
     return fl->t0 + (int64_t)off;
@@ -176,11 +179,68 @@ uint32_t sv_flows_groups_for_fold(const sv_fold *f, const sv_rank_axis *ax, doub
     return n;
 }
 
+/* The flows from the overview's message blocks (flows.h), or NULL where
+ * it cannot give them (*failed: a reader error in err, or no memory). */
+static sv_flows *flows_from_overview(slog_reader *r, int64_t t0, int64_t t1, uint32_t n_slices,
+                                     const uint32_t *group_first, uint32_t n_groups, bool *failed, slog_error *err)
+{
+    *failed = false;
+    const slog_file_info *fi = slog_reader_info(r);
+    uint32_t gt = fi->group_timelines;
+    if (gt <= 1 || !n_groups) return NULL;
+    for (uint32_t g = 0; g <= n_groups; g++)
+        if (group_first[g] % gt && group_first[g] != fi->n_timelines) return NULL;
+    slog_group_messages *gm = NULL;
+    if (slog_reader_group_messages(r, t0, t1, n_slices, &gm, NULL, err) != SLOG_OK) {
+        *failed = true;
+        return NULL;
+    }
+    if (!gm || gm->n_slices < (n_slices + 1) / 2) { /* too coarse here: the analysis */
+        slog_group_messages_free(gm);
+        return NULL;
+    }
+    sv_flows *fl = sv_flows_new(t0, t1, 1, group_first, n_groups);
+    slog_matrix_cell *cells = malloc((gm->n_cells ? gm->n_cells : 1) * sizeof *cells);
+    if (fl) fl->edges = malloc(((size_t)gm->n_slices + 1) * sizeof *fl->edges);
+    if (!fl || !cells || !fl->edges) goto nomem;
+    memcpy(fl->edges, gm->edges, ((size_t)gm->n_slices + 1) * sizeof *fl->edges);
+    fl->n_slices = gm->n_slices;
+    for (size_t i = 0; i < gm->n_cells;) {
+        size_t j = i, n = 0;
+        for (; j < gm->n_cells && gm->cells[j].slice == gm->cells[i].slice; j++)
+            cells[n++] = (slog_matrix_cell){.sender = gm->cells[j].sender * gt,
+                                            .receiver = gm->cells[j].receiver * gt,
+                                            .messages = gm->cells[j].messages};
+        if (sv_flows_add_slice(fl, gm->cells[i].slice, cells, n)) goto nomem;
+        i = j;
+    }
+    free(cells);
+    slog_group_messages_free(gm);
+    return fl;
+nomem:
+    free(cells);
+    sv_flows_free(fl);
+    slog_group_messages_free(gm);
+    *failed = true;
+    err->status = SLOG_ERR_NOMEM;
+    snprintf(err->message, sizeof err->message, "flows: out of memory");
+    return NULL;
+}
+
 sv_flows *sv_flows_compute(slog_reader *r, int64_t t0, int64_t t1, uint32_t n_slices, const uint32_t *group_first,
                            uint32_t n_groups, sv_cancel_fn cancel, void *cancel_user, slog_error *err)
 {
     double start = now_ms();
     memset(err, 0, sizeof *err);
+    if (t1 >= t0 && n_slices && group_first) {
+        bool failed;
+        sv_flows *ov = flows_from_overview(r, t0, t1, n_slices, group_first, n_groups, &failed, err);
+        if (failed) return NULL;
+        if (ov) {
+            ov->query_ms = now_ms() - start;
+            return ov;
+        }
+    }
     sv_flows *fl = sv_flows_new(t0, t1, n_slices, group_first, n_groups);
     if (!fl) {
         err->status = SLOG_ERR_ARG;

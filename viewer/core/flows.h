@@ -5,8 +5,12 @@
  * are summed per pair of row groups (sender's group, receiver's group), from
  * slog_reader_analyse()'s exact sender x receiver matrix, and each pair is
  * drawn as one line whose width and opacity grow with the log of its count.
- * Computed on a worker after the frame (one analysis per slice); afterwards
- * read-only. GTK-free: --render draws them too. */
+ * Where the groups are whole groups of the file's overview, the counts
+ * come from its message blocks (slog_reader_group_messages: bytes that
+ * follow the slices and the pairs of groups, not the messages), the slices
+ * then the time tree's nodes of one level; else from one analysis per
+ * slice. Computed on a worker after the frame; afterwards read-only.
+ * GTK-free: --render draws them too. */
 #ifndef SV_FLOWS_H
 #define SV_FLOWS_H
 
@@ -42,6 +46,9 @@ typedef struct sv_flows {
     uint64_t total;   /* messages in the flows */
     uint64_t outside; /* messages with an end outside the groups, left out */
     uint64_t max;     /* the largest flow */
+    int64_t *edges;   /* n_slices + 1 slice starts where the overview's nodes
+                         give the slices (they may reach past the window);
+                         NULL: the slices tile [t0, t1] evenly */
     double query_ms;
 } sv_flows;
 
@@ -50,7 +57,8 @@ typedef struct sv_flows {
  * values, copied). NULL when out of memory or the arguments are bad. */
 sv_flows *sv_flows_new(int64_t t0, int64_t t1, uint32_t n_slices, const uint32_t *group_first, uint32_t n_groups);
 void sv_flows_free(sv_flows *fl);
-/* Slice i's window [*a, *b], inclusive; the slices tile [t0, t1]. */
+/* Slice i's window [*a, *b], inclusive; the slices tile [t0, t1], or
+ * where edges are set [edges[0], edges[n_slices]). */
 void sv_flows_slice(const sv_flows *fl, uint32_t i, int64_t *a, int64_t *b);
 /* The group holding timeline tl, or -1. */
 long sv_flows_group_of(const sv_flows *fl, uint32_t tl);
@@ -68,7 +76,10 @@ uint64_t sv_flows_count(const sv_flows *fl, uint32_t slice, uint32_t sender, uin
  * Returns the number of groups, 0 when there are none. */
 uint32_t sv_flows_groups_for_fold(const sv_fold *f, const sv_rank_axis *ax, double min_px, uint32_t **group_first);
 
-/* Analyse [t0, t1] in n_slices slices and fold each into the groups. NULL
+/* The flows of [t0, t1] in about n_slices slices folded into the groups:
+ * from the overview's message blocks where the groups are whole overview
+ * groups and it counts at least half as many slices as asked, else from an
+ * analysis of each of n_slices even slices. NULL
  * on error (err filled) or when cancel returned non-zero (err's status
  * SLOG_OK then). Thread-safe with respect to r. */
 sv_flows *sv_flows_compute(slog_reader *r, int64_t t0, int64_t t1, uint32_t n_slices, const uint32_t *group_first,

@@ -41,7 +41,7 @@
 extern "C" {
 #endif
 
-#define SLOG_FORMAT_MAJOR 4
+#define SLOG_FORMAT_MAJOR 5
 #define SLOG_FORMAT_MINOR 0
 
 typedef enum slog_status {
@@ -708,6 +708,49 @@ const slog_matrix_cell *slog_analysis_matrix(const slog_analysis *a, size_t *n);
 /* The (timeline, category) rows with calls, by (timeline, category). */
 SLOG_API
 const slog_profile_row *slog_analysis_profile(const slog_analysis *a, size_t *n);
+
+/* ------------------------------------------------------ group messages */
+
+/* The messages sent between the overview's groups of timelines (group g:
+ * timelines [g * group_timelines, (g + 1) * group_timelines)) in slices
+ * of a window, from the overview's message blocks (format 5.x,
+ * docs/FORMAT.md "Message block"): what a picture of thousands of
+ * timelines folded into rows draws as flows, at a cost that follows the
+ * slices and the pairs of groups, not the messages. The slices are the
+ * time tree's nodes of one level that meet [t0, t1] clipped to the file's
+ * span, so they may reach past the window; slice i is [edges[i],
+ * edges[i + 1]). The level is the highest with at least min_slices such
+ * nodes (or level 0), or where the overview does not count that finely,
+ * the next one up that it does (fewer slices).
+ * A message (an arrow) counts in the slice holding its send time (start)
+ * and in the cell (slice, sender's group, receiver's group); the counts
+ * are exact. */
+typedef struct slog_group_cell {
+    uint32_t slice, sender, receiver; /* receiver, sender: groups */
+    uint64_t messages;
+} slog_group_cell;
+
+typedef struct slog_group_messages {
+    uint32_t group_timelines;
+    uint32_t n_slices;
+    int64_t *edges;         /* n_slices + 1 */
+    slog_group_cell *cells; /* by (slice, sender, receiver), messages > 0 */
+    size_t n_cells;
+} slog_group_messages;
+
+/* The messages between groups per slice of [t0, t1] into a new *out, or
+ * *out NULL with SLOG_OK where the overview cannot tell them: a file
+ * before 5.0, no overview or no message, a window finer than the
+ * overview's counts go (a node that previews its whole subtree, or a
+ * part left to the blocks). Then slog_reader_analyse gives them per
+ * timeline. SLOG_ERR_ARG for a bad query, a reader error for a bad
+ * file. stats (may be NULL): the blocks and bytes read. Safe on several
+ * threads at once. */
+SLOG_API
+slog_status slog_reader_group_messages(slog_reader *r, int64_t t0, int64_t t1, uint32_t min_slices,
+                                       slog_group_messages **out, slog_query_stats *stats, slog_error *err);
+SLOG_API
+void slog_group_messages_free(slog_group_messages *m); /* NULL is fine */
 
 /* Recompute every summary block (docs/FORMAT.md, "Summary block") from the
  * records of its node's subtree, as the writer makes them, and compare it
