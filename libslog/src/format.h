@@ -3,7 +3,7 @@
  *
  * Every multi-byte integer is little-endian and written byte by byte through
  * the put/get helpers below (never host structs). docs/FORMAT.md is the prose
- * version of this file; keep them in step. Version 3.0.
+ * version of this file; keep them in step. Version 5.0.
  *
  * File = Header | node and preview blocks ... | Categories | Timelines |
  *        Annotations | Directory | Postamble
@@ -70,7 +70,8 @@
  *     0    1 level
  *     1    1 flags (bit 0: has preview block; bit 1: has summary block,
  *            which follows the preview block, or the node block when
- *            there is no preview)
+ *            there is no preview; an overview entry, 5.x: has a message
+ *            block (MSGS), which follows its preview block)
  *     2    2 reserved (0)
  *     4    4 n_drawables stored in the node
  *     8    8 index (node covers [index << s, (index+1) << s), s = leaf_shift+level)
@@ -85,7 +86,7 @@
  *            n_drawables counts the drawables previewed at the node itself,
  *            and whose node fields point to its OWNR block in 3.x, 0
  *            without one: 2.x, the base level, or no own records)
- *    60    4 summary block size (whole block; 0 without one)
+ *    60    4 summary or message block size (whole block; 0 without one)
  *
  * Variable-length data inside bodies uses LEB128 varints (u) and zigzag
  * varints (z), and strings as u32 length + bytes (no NUL). See FORMAT.md for

@@ -166,7 +166,8 @@ void msgs_encode(msgs_acc *a, bool with_pairs, uint32_t level, uint64_t index, i
     }
     size_t k = 0;
     for (size_t i = 0; i < m->cap && k < n; i++)
-        if (m->keys[2 * i + 1]) v[k++] = (msgs_pair){(uint32_t)m->keys[2 * i], (uint32_t)(m->keys[2 * i + 1] - 1), m->counts[i]};
+        if (m->keys[2 * i + 1])
+            v[k++] = (msgs_pair){(uint32_t)m->keys[2 * i], (uint32_t)(m->keys[2 * i + 1] - 1), m->counts[i]};
     if (n > 1) qsort(v, n, sizeof *v, cmp_pair);
     if (a->n_own > 1) qsort(a->own, a->n_own, sizeof *a->own, cmp_own);
     uint8_t fixed[16] = {0};
@@ -195,8 +196,8 @@ void msgs_encode(msgs_acc *a, bool with_pairs, uint32_t level, uint64_t index, i
 
 /* --------------------------------------------------------------- decode */
 
-int msgs_decode(msgs_block *b, const uint8_t *body, size_t len, uint32_t level, uint64_t index, int64_t lo,
-                int64_t hi, uint64_t n_groups, uint64_t max_msgs, uint64_t max_own)
+int msgs_decode(msgs_block *b, const uint8_t *body, size_t len, uint32_t level, uint64_t index, int64_t lo, int64_t hi,
+                uint64_t n_groups, uint64_t max_msgs, uint64_t max_own)
 {
     b->n_pairs = b->n_own = 0;
     if (len < 17 || body[0] != level || (body[1] & ~MSGS_HAS_PAIRS) || get_u16le(body + 2) ||
@@ -208,8 +209,7 @@ int msgs_decode(msgs_block *b, const uint8_t *body, size_t len, uint32_t level, 
     slog_cur c = cur_make(body + 16, len - 16);
     uint64_t no = cur_uvar(&c);
     /* a pair or an own message takes at least 3 bytes */
-    if (!cur_ok(&c) || (pairs ? np == 0 : np != 0) || no > max_own || np > cur_left(&c) / 3 ||
-        no > cur_left(&c) / 3)
+    if (!cur_ok(&c) || (pairs ? np == 0 : np != 0) || no > max_own || np > cur_left(&c) / 3 || no > cur_left(&c) / 3)
         return 0;
     if (np > b->cap_pairs) {
         msgs_pair *v = realloc(b->pairs, (size_t)np * sizeof *v);
@@ -264,7 +264,7 @@ void msgs_block_free(msgs_block *b)
 
 typedef struct gctx {
     slog_reader *r;
-    uint32_t level; /* the slices' */
+    uint32_t level;  /* the slices' */
     uint64_t k0, k1; /* the slices' nodes on that level */
     uint64_t n_groups;
     msgs_map cells; /* (slice, sender << 32 | receiver) */
@@ -490,8 +490,8 @@ typedef struct chk_node {
 struct msgs_check {
     slog_reader *r;
     const rd_tree *ov;
-    chk_node *nodes; /* by entry, from the overview's first */
-    msgs_map exp;    /* (entry, sender << 32 | receiver) */
+    chk_node *nodes;                 /* by entry, from the overview's first */
+    msgs_map exp;                    /* (entry, sender << 32 | receiver) */
     uint32_t chain[SLOG_MAX_LEVELS]; /* the overview's nodes above a block's node */
     bool counted[SLOG_MAX_LEVELS];   /* whose pairs are kept */
     uint32_t n_chain;
@@ -600,7 +600,8 @@ slog_status msgs_check_finish(msgs_check *c, slog_error *err)
             else if (listed) {
                 qsort(n->own, n->n_own, sizeof *n->own, cmp_own);
                 qsort(n->blk.own, listed, sizeof *n->blk.own, cmp_own);
-                if (memcmp(n->own, n->blk.own, listed * sizeof *n->own)) why = "its own messages differ from the blocks'";
+                if (memcmp(n->own, n->blk.own, listed * sizeof *n->own))
+                    why = "its own messages differ from the blocks'";
             }
         }
         if (why)

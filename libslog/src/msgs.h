@@ -86,8 +86,8 @@ typedef struct msgs_block {
  * covering [lo, hi), groups below n_groups, at most max_msgs messages in
  * the pairs and max_own own messages. 1 ok, 0 malformed, -1 out of
  * memory. */
-int msgs_decode(msgs_block *b, const uint8_t *body, size_t len, uint32_t level, uint64_t index, int64_t lo,
-                int64_t hi, uint64_t n_groups, uint64_t max_msgs, uint64_t max_own);
+int msgs_decode(msgs_block *b, const uint8_t *body, size_t len, uint32_t level, uint64_t index, int64_t lo, int64_t hi,
+                uint64_t n_groups, uint64_t max_msgs, uint64_t max_own);
 void msgs_block_free(msgs_block *b);
 
 /* slog_reader_check's part (msgs.c): the overview's message blocks

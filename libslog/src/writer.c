@@ -914,8 +914,10 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
     slog_status st;
     bool overview = t->id == SLOG_TREE_OVERVIEW;
     /* Below the overview's keep level a node is written where it pays;
-     * else its parent's preview holds it and readers go to the blocks. */
-    bool written = !overview || level >= t->keep || is_root || ov_fine_pays(w, n);
+     * else its parent's preview holds it and readers go to the blocks.
+     * One with a child written is written too, whatever it costs: readers
+     * reach the overview's nodes from its root. */
+    bool written = !overview || level >= t->keep || is_root || n->ov_kids || ov_fine_pays(w, n);
     /* Nothing of the subtree below it in the overview: its preview is all
      * (the base level; or no child written and one left out). */
     bool all_own = overview && (level == t->base || (!n->ov_kids && n->ov_left));

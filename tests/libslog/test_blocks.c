@@ -542,6 +542,82 @@ static void run_fine_case(void)
     t_model_free(&m);
 }
 
+/* A fine node that pays under a parent that does not: a burst in the
+ * left half of node (5, 0), and many messages crossing that node's middle
+ * (its own records, which cost more than its subtree allows), then a
+ * sparse stretch, so that (5, 0) is not the root. The parent is written
+ * all the same (no orphan in the overview), the file checks clean, its
+ * grids fold as brute force does and its messages between groups are
+ * exact. */
+static void run_orphan_case(void)
+{
+    enum { N_TLS = 16, LEAF_SHIFT = 12, OV_LEVEL = 6 };
+    const int64_t mid = (int64_t)1 << (LEAF_SHIFT + 4); /* the middle of node (5, 0) */
+    t_model m;
+    t_model_init(&m);
+    uint32_t busy = t_model_add_cat(&m, SLOG_KIND_STATE, "busy", 0),
+             msg = t_model_add_cat(&m, SLOG_KIND_ARROW, "msg", 0),
+             quiet = t_model_add_cat(&m, SLOG_KIND_STATE, "quiet", 0);
+    for (uint32_t t = 0; t < N_TLS; t++) t_model_add_tl(&m, t, 0);
+    for (uint32_t t = 0; t < N_TLS; t++) {
+        for (int64_t a = 0; a + 200 < mid - 2000; a += 512) {
+            t_draw *d = t_model_push(&m);
+            *d = (t_draw){.kind = SLOG_KIND_STATE, .cat = busy, .tl = t, .etl = t, .start = a + t, .end = a + t + 200};
+        }
+        for (int64_t i = 0; i < 400; i++) {
+            t_draw *d = t_model_push(&m);
+            *d = (t_draw){.kind = SLOG_KIND_ARROW,
+                          .cat = msg,
+                          .tl = t,
+                          .etl = (t + 1 + (uint32_t)i % 7) % N_TLS,
+                          .start = mid - 1000 - i,
+                          .end = mid + 10 + i};
+        }
+        for (int64_t a = 4 * mid; a < 32 * mid; a += mid) {
+            t_draw *d = t_model_push(&m);
+            *d = (t_draw){.kind = SLOG_KIND_STATE, .cat = quiet, .tl = t, .etl = t, .start = a + t, .end = a + 1000};
+        }
+    }
+    t_model_sort_end_order(&m);
+    slog_writer_options o;
+    slog_writer_options_init(&o);
+    o.block_timelines = 16;
+    o.group_timelines = 4;
+    o.leaf_shift = LEAF_SHIFT;
+    o.overview_level = OV_LEVEL;
+    CHECK_CONTEXT("orphan case: %u timelines, %zu states", N_TLS, m.n);
+    char *path = t_path(g_dir, "orphan.slog2");
+    slog_error err;
+    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
+    slog_reader *rd = NULL;
+    CHECK_OK(slog_reader_open(&rd, path, &err), &err);
+    slog_query_stats qs;
+    CHECK_OK(slog_reader_check(rd, &qs, &err), &err);
+    const slog_file_info *fi = slog_reader_info(rd);
+    bool child = false, parent = false;
+    for (uint64_t i = 0; i < fi->n_nodes; i++) {
+        slog_node_info ni;
+        CHECK(slog_reader_node(rd, i, &ni) == SLOG_OK);
+        if (ni.tree != SLOG_TREE_OVERVIEW) continue;
+        if (ni.index) continue;
+        child |= ni.level == OV_LEVEL - 2;
+        parent |= ni.level == OV_LEVEL - 1;
+    }
+    CHECKF(child && parent, "overview nodes (4, 0) %s, (5, 0) %s", child ? "written" : "left out",
+           parent ? "written" : "left out");
+    uint32_t levels = (fi->overview_depth > fi->depth ? fi->overview_depth : fi->depth) + 1;
+    fine_grid(&m, rd, 0, 2 * mid, 1000, levels, "orphan case, node (5, 0)");
+    fine_grid(&m, rd, mid / 4, mid / 4 + mid / 16, 64, levels, "orphan case, the burst zoomed");
+    fine_grid(&m, rd, 0, 32 * mid, 1000, levels, "orphan case, whole span");
+    t_rng r = {99};
+    check_group_messages(&m, rd, &r);
+    printf("  ok: a fine node under a parent that does not pay: both written\n");
+    slog_reader_close(rd);
+    remove(path);
+    free(path);
+    t_model_free(&m);
+}
+
 int main(int argc, char **argv)
 {
     g_dir = t_mkdtemp("blocks");
@@ -560,6 +636,7 @@ int main(int argc, char **argv)
             run_case(&cases[i]);
         }
         run_fine_case();
+        run_orphan_case();
         CHECKF(g_own_blocks_read > 0, "no case passed through an overview node with own records");
         CHECKF(g_ov_grids_from_blocks > 0, "no grid read from the overview took a part from the blocks");
         CHECKF(g_group_msgs_answered > 0 && g_group_msgs_cells > 0, "no group messages told by the overview");

@@ -320,6 +320,10 @@ size_t sv_render_flows(cairo_t *cr, double w, double h, const sv_flows *fl, cons
         const sv_flow *f = order[i];
         int64_t a, b;
         sv_flows_slice(fl, f->slice, &a, &b);
+        /* the overview's slices may reach past the window: a line spans
+         * the part on the window, where its messages are drawn */
+        a = a > fl->t0 ? a : fl->t0;
+        b = b < fl->t1 ? b : fl->t1;
         double x0 = sv_viewport_time_to_x(vp, (double)a), x1 = sv_viewport_time_to_x(vp, (double)b + 1);
         double y0 = group_mid_y(fl, ax, f->sender), y1 = group_mid_y(fl, ax, f->receiver);
         double t = lmax > 0 ? log1p((double)f->messages) / lmax : 1;

@@ -90,7 +90,7 @@ int sv_flows_visible(const sv_palette *pal);
 
 /* Draw fl over a folded canvas w x h: per slice and pair of different
  * groups, a line from the sender group's middle at the slice's start to the
- * receiver group's middle at its end, width and opacity by the log of the
+ * receiver group's middle at its end (of the slice's part in [t0, t1]), width and opacity by the log of the
  * count over the largest, over a halo, coloured by that share on the
  * message scale (sv_ramp_rgba); messages within a group are a short tick
  * at the group's middle. Nothing when fl is NULL or no arrow category is visible.
