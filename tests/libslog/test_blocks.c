@@ -440,6 +440,28 @@ static void run_case(const gcase *c)
     t_model_free(&m);
 }
 
+/* Model m (sorted here) written with blocks of 16 timelines, groups of 4,
+ * the leaf width and overview level given, opened and checked clean; its
+ * *path (free). */
+static slog_reader *write_fine(t_model *m, int32_t leaf_shift, uint32_t ov_level, const char *name, char **path)
+{
+    t_model_sort_end_order(m);
+    slog_writer_options o;
+    slog_writer_options_init(&o);
+    o.block_timelines = 16;
+    o.group_timelines = 4;
+    o.leaf_shift = leaf_shift;
+    o.overview_level = ov_level;
+    *path = t_path(g_dir, name);
+    slog_error err;
+    CHECK_OK(t_model_write(m, *path, &o, &err), &err);
+    slog_reader *rd = NULL;
+    CHECK_OK(slog_reader_open(&rd, *path, &err), &err);
+    slog_query_stats qs;
+    CHECK_OK(slog_reader_check(rd, &qs, &err), &err);
+    return rd;
+}
+
 /* Grid totals of [t0, t1] (whole groups, as many rows) against brute
  * force; returns the grid's stats. */
 static slog_query_stats fine_grid(const t_model *m, slog_reader *rd, int64_t t0, int64_t t1, uint32_t cols,
@@ -491,21 +513,10 @@ static void run_fine_case(void)
                 (t_draw){.kind = SLOG_KIND_STATE, .cat = quiet, .tl = t, .etl = t, .start = a + 7 * t, .end = a + 1000};
         }
     }
-    t_model_sort_end_order(&m);
-    slog_writer_options o;
-    slog_writer_options_init(&o);
-    o.block_timelines = 16;
-    o.group_timelines = 4;
-    o.leaf_shift = LEAF_SHIFT;
-    o.overview_level = OV_LEVEL;
     CHECK_CONTEXT("fine overview case: %u timelines, %zu states", N_TLS, m.n);
-    char *path = t_path(g_dir, "fine.slog2");
-    slog_error err;
-    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
-    slog_reader *rd = NULL;
-    CHECK_OK(slog_reader_open(&rd, path, &err), &err);
+    char *path;
+    slog_reader *rd = write_fine(&m, LEAF_SHIFT, OV_LEVEL, "fine.slog2", &path);
     slog_query_stats qs;
-    CHECK_OK(slog_reader_check(rd, &qs, &err), &err);
     const slog_file_info *fi = slog_reader_info(rd);
     uint64_t fine = 0, left = 0;
     for (uint64_t i = 0; i < fi->n_nodes; i++) {
@@ -578,21 +589,9 @@ static void run_orphan_case(void)
             *d = (t_draw){.kind = SLOG_KIND_STATE, .cat = quiet, .tl = t, .etl = t, .start = a + t, .end = a + 1000};
         }
     }
-    t_model_sort_end_order(&m);
-    slog_writer_options o;
-    slog_writer_options_init(&o);
-    o.block_timelines = 16;
-    o.group_timelines = 4;
-    o.leaf_shift = LEAF_SHIFT;
-    o.overview_level = OV_LEVEL;
     CHECK_CONTEXT("orphan case: %u timelines, %zu states", N_TLS, m.n);
-    char *path = t_path(g_dir, "orphan.slog2");
-    slog_error err;
-    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
-    slog_reader *rd = NULL;
-    CHECK_OK(slog_reader_open(&rd, path, &err), &err);
-    slog_query_stats qs;
-    CHECK_OK(slog_reader_check(rd, &qs, &err), &err);
+    char *path;
+    slog_reader *rd = write_fine(&m, LEAF_SHIFT, OV_LEVEL, "orphan.slog2", &path);
     const slog_file_info *fi = slog_reader_info(rd);
     bool child = false, parent = false;
     for (uint64_t i = 0; i < fi->n_nodes; i++) {

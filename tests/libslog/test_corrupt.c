@@ -406,6 +406,18 @@ static void test_crc_fixed_mutations(const unsigned char *good, size_t size, uin
     free(b);
 }
 
+/* The mutated file b, every CRC fixed, written to path: refused as
+ * corrupt at open or in the check. */
+static void expect_corrupt(unsigned char *b, size_t size, const char *path)
+{
+    fix_crcs(b, size);
+    CHECK(t_write_file(path, b, size) == 0);
+    slog_error err;
+    int stage;
+    slog_status st = read_all(path, 0, &stage, &err);
+    CHECKF(st == SLOG_ERR_CORRUPT, "read with status %d", (int)st);
+}
+
 /* Each overview entry's "child left out" flags (format 4.x) turned over
  * one at a time, every CRC fixed: a flag set where the child is in the
  * overview, where the counts add up without it, on a leaf or on a node
@@ -428,14 +440,9 @@ static unsigned test_left_flags(const unsigned char *good, size_t size)
         for (uint8_t bit = SLOG_DIRENT_OV_LEFT0; bit <= SLOG_DIRENT_OV_LEFT1; bit <<= 1) {
             memcpy(b, good, size);
             b[at + DIRENT_FLAGS] ^= bit;
-            fix_crcs(b, size);
-            CHECK(t_write_file(path, b, size) == 0);
             CHECK_CONTEXT("overview entry %" PRIu64 " (level %u): flag %u turned over", i, good[at + DIRENT_LEVEL],
                           bit);
-            slog_error err;
-            int stage;
-            slog_status st = read_all(path, 0, &stage, &err);
-            CHECKF(st == SLOG_ERR_CORRUPT, "read with status %d", (int)st);
+            expect_corrupt(b, size, path);
             tried++;
         }
     }
@@ -469,14 +476,9 @@ static unsigned test_message_blocks(const unsigned char *good, size_t size)
         for (uint32_t k = SLOG_BLOCK_HEADER_SIZE; k < len; k++) {
             memcpy(b, good, size);
             b[off + k]++;
-            fix_crcs(b, size);
-            CHECK(t_write_file(path, b, size) == 0);
             CHECK_CONTEXT("overview entry %" PRIu64 " (level %u): message block byte %u changed", i, e[DIRENT_LEVEL],
                           k);
-            slog_error err;
-            int stage;
-            slog_status st = read_all(path, 0, &stage, &err);
-            CHECKF(st == SLOG_ERR_CORRUPT, "read with status %d", (int)st);
+            expect_corrupt(b, size, path);
             tried++;
         }
     }
@@ -531,6 +533,31 @@ static void corrupt_case(const slog_writer_options *o, uint64_t seed, unsigned n
     t_model_free(&m);
 }
 
+/* Model m (sorted here) written with blocks of 4 timelines, an overview
+ * of groups of 2 from overview_level, 8 bins and previews in any subtree,
+ * read back cleanly: its bytes (*size), its *path (free both). */
+static unsigned char *write_small_overview(t_model *m, uint32_t overview_level, char **path, size_t *size)
+{
+    t_model_sort_end_order(m);
+    g_model = m;
+    slog_writer_options o;
+    slog_writer_options_init(&o);
+    o.preview_bins = 8;
+    o.preview_min_subtree = 1;
+    o.block_timelines = 4;
+    o.group_timelines = 2;
+    o.leaf_shift = 6;
+    o.overview_level = overview_level;
+    *path = t_path(g_dir, "good.slog2");
+    slog_error err;
+    CHECK_OK(t_model_write(m, *path, &o, &err), &err);
+    unsigned char *good = t_read_file(*path, size);
+    CHECK(good);
+    int stage;
+    CHECK_OK(read_all(*path, 1, &stage, &err), &err);
+    return good;
+}
+
 /* An overview with levels below overview_level (format 4.x): a dense
  * burst on 8 timelines, where the fine nodes pay, then a few states after
  * it, where they do not: nodes that leave children out. Their flags turned
@@ -551,24 +578,9 @@ static void left_case(uint64_t seed, int vg)
             *d = (t_draw){.kind = SLOG_KIND_STATE, .cat = c, .tl = t, .etl = t, .start = a + t, .end = a + 20};
         }
     }
-    t_model_sort_end_order(&m);
-    g_model = &m;
-    slog_writer_options o;
-    slog_writer_options_init(&o);
-    o.preview_bins = 8;
-    o.preview_min_subtree = 1;
-    o.block_timelines = 4;
-    o.group_timelines = 2;
-    o.leaf_shift = 6;
-    o.overview_level = 4;
-    char *path = t_path(g_dir, "good.slog2");
-    slog_error err;
-    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
     size_t size;
-    unsigned char *good = t_read_file(path, &size);
-    CHECK(good);
-    int stage;
-    CHECK_OK(read_all(path, 1, &stage, &err), &err);
+    char *path;
+    unsigned char *good = write_small_overview(&m, 4, &path, &size);
     printf("file: %zu bytes, %zu drawables, overview from level 4 with finer levels where they pay\n", size, m.n);
     CHECKF(test_left_flags(good, size) > 0, "no overview node leaves children out: the case tests nothing");
     test_crc_fixed_mutations(good, size, seed, vg ? 100 : 1500);
@@ -600,24 +612,9 @@ static void msgs_case(uint64_t seed, int vg)
                           .start = at + 200,
                           .end = at + 250 + 40 * t};
         }
-    t_model_sort_end_order(&m);
-    g_model = &m;
-    slog_writer_options o;
-    slog_writer_options_init(&o);
-    o.preview_bins = 8;
-    o.preview_min_subtree = 1;
-    o.block_timelines = 4;
-    o.group_timelines = 2;
-    o.leaf_shift = 6;
-    o.overview_level = 2;
-    char *path = t_path(g_dir, "good.slog2");
-    slog_error err;
-    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
     size_t size;
-    unsigned char *good = t_read_file(path, &size);
-    CHECK(good);
-    int stage;
-    CHECK_OK(read_all(path, 1, &stage, &err), &err);
+    char *path;
+    unsigned char *good = write_small_overview(&m, 2, &path, &size);
     printf("file: %zu bytes, %zu drawables, an overview that counts messages\n", size, m.n);
     CHECKF(test_message_blocks(good, size) > 0, "no message block: the case tests nothing");
     test_crc_fixed_mutations(good, size, seed, vg ? 100 : 1500);
