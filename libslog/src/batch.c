@@ -33,12 +33,14 @@ slog_status slog_batch_new(slog_writer *w, slog_batch **out)
     *out = NULL;
     int32_t shift;
     uint32_t bins, tb_shift;
-    if (!w || !slog_writer_batch_geometry(w, &shift, &bins, &tb_shift)) return SLOG_ERR_ARG;
+    bool msgs;
+    if (!w || !slog_writer_batch_geometry(w, &shift, &bins, &tb_shift, &msgs)) return SLOG_ERR_ARG;
     slog_batch *b = calloc(1, sizeof *b);
     if (!b) return SLOG_ERR_NOMEM;
     b->shift = shift;
     b->n_bins = bins;
     b->tb_shift = tb_shift;
+    b->msgs = msgs;
     slog_batch_begin(b, 0);
     *out = b;
     return SLOG_OK;
@@ -237,17 +239,10 @@ static bool keep_other(slog_batch *b, const slog_drawable *d)
 /* An arrow inside the leaf, for the overview's message counts. */
 static bool keep_message(slog_batch *b, const slog_drawable *d)
 {
-    if (b->n_msg == b->cap_msg) {
-        uint32_t cap = b->cap_msg ? 2 * b->cap_msg : 64;
-        if (cap > UINT32_MAX / 4) return false;
-        uint32_t *v = realloc(b->msg, (size_t)cap * 2 * sizeof *v);
-        if (!v) return false;
-        b->msg = v;
-        b->cap_msg = cap;
-    }
-    b->msg[2 * b->n_msg] = d->timeline;
-    b->msg[2 * b->n_msg + 1] = d->end_timeline;
-    b->n_msg++;
+    batch_msg *v = slog_grow(b->msg, &b->cap_msg, b->n_msg, sizeof *v, 64);
+    if (!v) return false;
+    b->msg = v;
+    b->msg[b->n_msg++] = (batch_msg){d->timeline, d->end_timeline};
     return true;
 }
 
@@ -342,7 +337,7 @@ slog_status slog_batch_add(slog_batch *b, const slog_drawable *d)
                 batch_seg *m = seg_of(b, d->end_timeline >> b->tb_shift);
                 if (!m || !seg_put(m, d, b->lo, true)) goto nomem;
             }
-            if (!keep_message(b, d)) goto nomem;
+            if (b->msgs && !keep_message(b, d)) goto nomem;
         }
         b->n_seg++;
         if (!leaf_preview(b, d)) goto nomem;

@@ -292,7 +292,7 @@ typedef struct batch_cat {
 /* The leaf width, preview bins and log2 of the timelines per block of w's
  * batches (w's block geometry is fixed from then on); false when w chooses
  * its leaf width from the data. writer.c. */
-bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, uint32_t *tb_shift);
+bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, uint32_t *tb_shift, bool *msgs);
 
 /* A batch's records for one block's leaf: the first one's start delta from
  * the leaf's start, each next one's from the one before. */
@@ -312,6 +312,11 @@ typedef struct batch_pv {
     int64_t start, end;
 } batch_pv;
 #define BATCH_PV_STATE 0x80000000u
+
+/* A message inside a batch's leaf: its sender's and receiver's timelines. */
+typedef struct batch_msg {
+    uint32_t sender, receiver;
+} batch_msg;
 
 /* Make b's leaf preview in acc (reset first): the rows in the order of
  * b's drawables, as the writer absorbs them, one a (timeline >> shift,
@@ -344,9 +349,10 @@ struct slog_batch {
     uint32_t prev_tl, prev_cat; /* timelines from prev_tl0 on (grown by doubling) */
     int bshift;                 /* bins are 2^bshift ns wide; -1: not a power of two */
     float inv;                  /* 1 / bin width */
-    /* The messages inside the leaf: (sender, receiver) timelines, for
-     * the overview's counts. */
-    uint32_t *msg;
+    /* The messages inside the leaf, for the overview's counts (msgs: the
+     * writer keeps an overview, which counts them). */
+    bool msgs;
+    batch_msg *msg;
     uint32_t n_msg, cap_msg;
     /* The others, copied (info: offsets into other_info until placed). */
     slog_drawable *other;

@@ -110,7 +110,6 @@ void msgs_merge(msgs_acc *parent, const msgs_acc *child)
     for (size_t i = 0; i < m->cap && m->n; i++)
         if (m->keys[2 * i + 1] && !msgs_map_add(&parent->pairs, m->keys[2 * i], m->keys[2 * i + 1] - 1, m->counts[i]))
             parent->failed = true;
-    parent->n_msgs += child->n_msgs;
     if (child->failed) parent->failed = true;
 }
 
@@ -118,7 +117,6 @@ void msgs_reset(msgs_acc *a)
 {
     msgs_map_reset(&a->pairs);
     a->n_own = 0;
-    a->n_msgs = 0;
     a->failed = false;
 }
 
@@ -196,6 +194,16 @@ void msgs_encode(msgs_acc *a, bool with_pairs, uint32_t level, uint64_t index, i
 
 /* --------------------------------------------------------------- decode */
 
+/* The receiver's group: sender (a group) + dr, where that is a group. dr
+ * is compared before it is added: a corrupt one may lie near the ends of
+ * int64. */
+static bool receiver_of(uint64_t sender, int64_t dr, uint64_t n_groups, uint32_t *out)
+{
+    if (dr < -(int64_t)sender || (dr >= 0 && (uint64_t)dr >= n_groups - sender)) return false;
+    *out = (uint32_t)((int64_t)sender + dr);
+    return true;
+}
+
 int msgs_decode(msgs_block *b, const uint8_t *body, size_t len, uint32_t level, uint64_t index, int64_t lo, int64_t hi,
                 uint64_t n_groups, uint64_t max_msgs, uint64_t max_own)
 {
@@ -228,26 +236,23 @@ int msgs_decode(msgs_block *b, const uint8_t *body, size_t len, uint32_t level, 
         uint64_t ds = cur_uvar(&c);
         int64_t dr = cur_zvar(&c);
         uint64_t count = cur_uvar(&c);
-        if (!cur_ok(&c) || ds >= n_groups - sender) return 0;
-        sender += ds;
-        int64_t recv = (int64_t)sender + dr;
-        if (dr < -(int64_t)n_groups || dr > (int64_t)n_groups || recv < 0 || (uint64_t)recv >= n_groups ||
-            count >= max_msgs - total)
+        uint32_t recv;
+        if (!cur_ok(&c) || ds >= n_groups - sender || !receiver_of(sender + ds, dr, n_groups, &recv) ||
+            count >= max_msgs - total || (i && !ds && recv <= b->pairs[i - 1].receiver))
             return 0;
+        sender += ds;
         total += count + 1;
-        if (i && !ds && recv <= (int64_t)b->pairs[i - 1].receiver) return 0;
-        b->pairs[i] = (msgs_pair){(uint32_t)sender, (uint32_t)recv, count + 1};
+        b->pairs[i] = (msgs_pair){(uint32_t)sender, recv, count + 1};
     }
     b->n_pairs = np;
     int64_t at = lo;
     for (uint64_t i = 0; i < no; i++) {
         uint64_t d = cur_uvar(&c), s = cur_uvar(&c);
         int64_t dr = cur_zvar(&c);
-        if (!cur_ok(&c) || d >= (uint64_t)(hi - at) || s >= n_groups || dr < -(int64_t)n_groups ||
-            dr > (int64_t)n_groups || (int64_t)s + dr < 0 || (uint64_t)((int64_t)s + dr) >= n_groups)
-            return 0;
+        uint32_t recv;
+        if (!cur_ok(&c) || d >= (uint64_t)(hi - at) || s >= n_groups || !receiver_of(s, dr, n_groups, &recv)) return 0;
         at += (int64_t)d;
-        b->own[i] = (msgs_own){at, (uint32_t)s, (uint32_t)((int64_t)s + dr)};
+        b->own[i] = (msgs_own){at, (uint32_t)s, recv};
     }
     b->n_own = (uint32_t)no;
     return cur_left(&c) == 0 ? 1 : 0;
@@ -270,9 +275,19 @@ typedef struct gctx {
     msgs_map cells; /* (slice, sender << 32 | receiver) */
     msgs_block blk;
     slog_query_stats stats;
-    bool unavailable;
+    bool unavailable; /* the slices cannot be told on this level */
+    uint32_t retry;   /* then the lowest level that may tell them */
     slog_error *err;
 } gctx;
+
+/* The overview cannot tell the slices: node d (on the slices' level or
+ * below it) cannot be summed, or d (above it) cannot be split; slices no
+ * lower than `from` may do. */
+static void g_cannot(gctx *x, uint32_t from)
+{
+    x->unavailable = true;
+    if (from > x->retry) x->retry = from;
+}
 
 static int64_t g_bound(const slog_reader *r, uint32_t level, uint64_t k)
 {
@@ -339,7 +354,7 @@ static slog_status g_subtree(gctx *x, const rd_node *d, uint64_t slice)
         return SLOG_OK;
     }
     if (all_own(d)) {
-        x->unavailable = true;
+        g_cannot(x, x->level + 1);
         return SLOG_OK;
     }
     for (uint32_t i = 0; i < x->blk.n_own; i++)
@@ -348,7 +363,7 @@ static slog_status g_subtree(gctx *x, const rd_node *d, uint64_t slice)
     for (unsigned side = 0; d->level > 0 && side < 2 && !x->unavailable; side++) {
         bool gone;
         const rd_node *c = g_child(x, d, side, &gone);
-        if (gone) x->unavailable = true;
+        if (gone) g_cannot(x, x->level + 1);
         if (c && (st = g_subtree(x, c, slice))) return st;
     }
     return SLOG_OK;
@@ -360,7 +375,7 @@ static slog_status g_visit(gctx *x, const rd_node *d)
     if (d->level == x->level) return g_subtree(x, d, d->index - x->k0);
     if (!d->summ_off) return SLOG_OK; /* no message in its subtree */
     if (all_own(d)) {
-        x->unavailable = true;
+        g_cannot(x, d->level);
         return SLOG_OK;
     }
     slog_status st = g_load(x, d);
@@ -380,7 +395,7 @@ static slog_status g_visit(gctx *x, const rd_node *d)
         if (last < x->k0 || first > x->k1) continue;
         bool gone;
         const rd_node *c = g_child(x, d, side, &gone);
-        if (gone) x->unavailable = true;
+        if (gone) g_cannot(x, d->level);
         if (c && (st = g_visit(x, c))) return st;
     }
     return SLOG_OK;
@@ -431,13 +446,14 @@ slog_status slog_reader_group_messages(slog_reader *r, int64_t t0, int64_t t1, u
     x.n_groups = ((uint64_t)fi->n_timelines + fi->group_timelines - 1) / fi->group_timelines;
     slog_status st = SLOG_OK;
     uint64_t n_slices = 0;
-    for (; level <= t->top; level++) {
+    for (; level <= t->top; level = x.retry > level + 1 ? x.retry : level + 1) {
         uint32_t s = (uint32_t)fi->leaf_shift + level;
         x.level = level;
         x.k0 = (uint64_t)t0 >> s;
         x.k1 = (uint64_t)t1 >> s;
         n_slices = x.k1 - x.k0 + 1;
-        x.unavailable = n_slices > (1u << 20); /* a million slices: not what this is for */
+        x.unavailable = false;
+        if (n_slices > (1u << 20)) g_cannot(&x, level + 1); /* a million slices: not what this is for */
         msgs_map_reset(&x.cells);
         if (!x.unavailable && (st = g_visit(&x, &r->nodes[t->first]))) goto done; /* from the root */
         if (x.cells.failed) {

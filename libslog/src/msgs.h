@@ -43,14 +43,12 @@ typedef struct msgs_acc {
     msgs_map pairs;
     msgs_own *own;
     uint32_t n_own, cap_own;
-    uint64_t n_msgs; /* messages in the subtree */
     bool failed;
 } msgs_acc;
 
 static inline void msgs_add(msgs_acc *a, uint32_t sender, uint32_t receiver)
 {
     if (!msgs_map_add(&a->pairs, sender, receiver, 1)) a->failed = true;
-    a->n_msgs++;
 }
 void msgs_add_own(msgs_acc *a, int64_t start, uint32_t sender, uint32_t receiver);
 /* A child's pairs into its parent's. */

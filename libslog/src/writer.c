@@ -828,10 +828,10 @@ static slog_status put_messages(slog_writer *w, uint32_t level, open_node *n, bo
     *size = 0;
     msgs_acc *m = &n->msgs;
     if (m->failed) return fail(w, SLOG_ERR_NOMEM, "%s", "message counts");
+    if (!m->pairs.n) return SLOG_OK; /* no block: no message in the subtree */
     /* the budget scaled with preview_min_subtree, as summary_pays does */
-    bool pairs = m->n_msgs && (double)msgs_pairs_estimate(m) * w->opt.preview_min_subtree <=
-                                  MSGS_BUDGET * DEFAULT_PREVIEW_MIN * (double)n->n_subtree;
-    if (!m->n_msgs) return SLOG_OK; /* no block: no message in the subtree */
+    bool pairs = (double)msgs_pairs_estimate(m) * w->opt.preview_min_subtree <=
+                 MSGS_BUDGET * DEFAULT_PREVIEW_MIN * (double)n->n_subtree;
     if (all_own) m->n_own = 0;
     slog_buf b = {0};
     msgs_encode(m, pairs, level, n->index, n->lo, &b);
@@ -1350,13 +1350,14 @@ slog_status slog_writer_add(slog_writer *w, const slog_drawable *d)
 
 /* --------------------------------------------------------------- batches */
 
-bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, uint32_t *tb_shift)
+bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, uint32_t *tb_shift, bool *msgs)
 {
     if (w->shift < 0) return false;
     fix_geometry(w);
     *shift = w->shift;
     *bins = w->opt.preview_bins;
     *tb_shift = w->tb_shift;
+    *msgs = w->ov != NULL;
     return true;
 }
 
@@ -1507,7 +1508,8 @@ slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b)
 {
     if (!b) return fail(w, SLOG_ERR_ARG, "%s", "NULL batch");
     if (b->failed) return fail(w, SLOG_ERR_NOMEM, "%s", "batch");
-    if (b->shift != w->shift || b->n_bins != w->opt.preview_bins || !w->geometry_fixed || b->tb_shift != w->tb_shift)
+    if (b->shift != w->shift || b->n_bins != w->opt.preview_bins || !w->geometry_fixed || b->tb_shift != w->tb_shift ||
+        b->msgs != (w->ov != NULL))
         return fail(w, SLOG_ERR_ARG, "%s", "batch made for another writer");
     for (uint32_t i = 0; i < b->n_used; i++) {
         uint32_t id = b->used[i];
@@ -1540,7 +1542,7 @@ slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b)
         open_node *on = node_get(w, w->ov, w->ov->base, b->leaf >> w->ov->base);
         if (!on) return fail(w, SLOG_ERR_NOMEM, "%s", "overview node");
         for (uint32_t i = 0; i < b->n_msg; i++)
-            msgs_add(&on->msgs, b->msg[2 * i] >> w->g_shift, b->msg[2 * i + 1] >> w->g_shift);
+            msgs_add(&on->msgs, b->msg[i].sender >> w->g_shift, b->msg[i].receiver >> w->g_shift);
         if (on->msgs.failed) return fail(w, SLOG_ERR_NOMEM, "%s", "message counts");
     }
     for (uint32_t i = 0; i < b->n_other; i++) {

@@ -17,7 +17,7 @@ typedef struct sv_gen_opts {
     uint32_t n_iterations; /* e.g. 20 */
     uint32_t per_host;     /* timelines per host group; 0 = no groups */
     uint64_t seed;
-    int64_t iteration_ns;              /* length of one iteration, e.g. 1 ms */
+    int64_t iteration_ns;              /* length of one iteration */
     uint32_t preview_bins;             /* writer option; 0 = default */
     const slog_writer_options *writer; /* the writer's options, NULL: defaults (not in sv_gen_params) */
 } sv_gen_opts;

@@ -261,7 +261,9 @@ int main(int argc, char **argv)
     o.n_timelines = 2048;
     o.n_iterations = 8;
     o.per_host = 64;
-    o.iteration_ns = 20000000; /* its ranks start 3 us apart */
+    /* longer than the stagger of the ranks' starts, which grows with
+     * their number */
+    o.iteration_ns = 20000000;
     /* an overview of a few levels, counting messages in small subtrees:
      * the file is small */
     slog_writer_options wo;
