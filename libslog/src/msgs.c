@@ -267,6 +267,9 @@ void msgs_block_free(msgs_block *b)
 
 /* ---------------------------------------------------------------- query */
 
+/* Slices a query gives at most (min_slices is capped at half of it). */
+#define MAX_SLICES (1u << 20)
+
 typedef struct gctx {
     slog_reader *r;
     uint32_t level;  /* the slices' */
@@ -276,6 +279,7 @@ typedef struct gctx {
     msgs_block blk;
     slog_query_stats stats;
     bool unavailable; /* the slices cannot be told on this level */
+    bool from_blocks; /* told from the blocks' arrows */
     uint32_t retry;   /* then the lowest level that may tell them */
     slog_error *err;
 } gctx;
@@ -401,6 +405,49 @@ static slog_status g_visit(gctx *x, const rd_node *d)
     return SLOG_OK;
 }
 
+/* The messages of n even slices of [lo, hi] (edges: n + 1 starts, the
+ * last one past hi) counted from the blocks' arrows: a query of the
+ * window that decodes no values, each arrow in the slice of its send time,
+ * as the overview counts them. */
+typedef struct g_arrows {
+    gctx *x;
+    uint32_t group_timelines;
+    const int64_t *edges;
+    uint64_t n;
+} g_arrows;
+
+static slog_cb_result on_arrow(void *user, const slog_drawable *d)
+{
+    g_arrows *a = user;
+    if (d->kind != SLOG_KIND_ARROW || d->start < a->edges[0] || d->start >= a->edges[a->n]) return SLOG_CONTINUE;
+    uint64_t k = 0, hi = a->n; /* edges[k] <= start < edges[hi] */
+    while (hi - k > 1) {
+        uint64_t mid = k + (hi - k) / 2;
+        if (a->edges[mid] <= d->start)
+            k = mid;
+        else
+            hi = mid;
+    }
+    return g_add(a->x, k, d->timeline / a->group_timelines, d->end_timeline / a->group_timelines, 1) ? SLOG_CONTINUE
+                                                                                                     : SLOG_STOP;
+}
+
+static slog_status g_from_arrows(gctx *x, const int64_t *edges, uint64_t n)
+{
+    g_arrows a = {.x = x, .group_timelines = x->r->info.group_timelines, .edges = edges, .n = n};
+    /* every drawable narrower than pixel_ns: none has its values decoded */
+    slog_query q = {.t0 = edges[0],
+                    .t1 = edges[n] - 1,
+                    .pixel_ns = INT64_MAX,
+                    .flags = SLOG_QUERY_NO_PREVIEW | SLOG_QUERY_NARROW_NO_INFO};
+    slog_query_stats qs;
+    slog_status st = slog_reader_query(x->r, &q, on_arrow, NULL, &a, &qs, x->err);
+    x->stats.nodes_read += qs.nodes_read;
+    x->stats.bytes_read += qs.bytes_read;
+    x->stats.drawables += qs.drawables;
+    return st;
+}
+
 static int cmp_cell(const void *a, const void *b)
 {
     const slog_group_cell *x = a, *y = b;
@@ -436,46 +483,61 @@ slog_status slog_reader_group_messages(slog_reader *r, int64_t t0, int64_t t1, u
     /* The slices: the nodes of the highest level that has at least
      * min_slices of them in the window (or level 0); where the overview
      * does not count that finely, of the next level up that it does. */
-    uint32_t level = t->top;
+    if (min_slices > MAX_SLICES / 2) min_slices = MAX_SLICES / 2; /* at most MAX_SLICES + 1 of them */
+    uint32_t want = t->top;
     for (;;) {
-        uint32_t s = (uint32_t)fi->leaf_shift + level;
-        if (level == 0 || ((uint64_t)t1 >> s) - ((uint64_t)t0 >> s) + 1 >= min_slices) break;
-        level--;
+        uint32_t s = (uint32_t)fi->leaf_shift + want;
+        if (want == 0 || ((uint64_t)t1 >> s) - ((uint64_t)t0 >> s) + 1 >= min_slices) break;
+        want--;
     }
     gctx x = {.r = r, .err = err};
     x.n_groups = ((uint64_t)fi->n_timelines + fi->group_timelines - 1) / fi->group_timelines;
     slog_status st = SLOG_OK;
     uint64_t n_slices = 0;
-    for (; level <= t->top; level = x.retry > level + 1 ? x.retry : level + 1) {
-        uint32_t s = (uint32_t)fi->leaf_shift + level;
-        x.level = level;
-        x.k0 = (uint64_t)t0 >> s;
-        x.k1 = (uint64_t)t1 >> s;
-        n_slices = x.k1 - x.k0 + 1;
-        x.unavailable = false;
-        if (n_slices > (1u << 20)) g_cannot(&x, level + 1); /* a million slices: not what this is for */
+    int64_t *edges = NULL;
+    /* From the overview on the slices' level or, half as many, the next
+     * one up; where it cannot tell those (a window narrower than the nodes
+     * of a busy stretch), from the blocks' arrows in min_slices even
+     * slices of the window, at the cost of a query of it. */
+    for (uint32_t level = want;; level = x.retry > level + 1 ? x.retry : level + 1) {
         msgs_map_reset(&x.cells);
-        if (!x.unavailable && (st = g_visit(&x, &r->nodes[t->first]))) goto done; /* from the root */
-        if (x.cells.failed) {
-            st = slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "group messages");
-            goto done;
+        x.unavailable = false;
+        if (level > t->top || level > want + 1) {
+            uint64_t span = (uint64_t)(t1 - t0) + 1;
+            n_slices = span < min_slices ? span : min_slices;
+            edges = malloc((n_slices + 1) * sizeof *edges);
+            if (!edges) goto nomem;
+            for (uint64_t i = 0; i <= n_slices; i++) /* no overflow: span and n_slices below 2^63 and 2^20 */
+                edges[i] = t0 + (int64_t)(span / n_slices * i + span % n_slices * i / n_slices);
+            x.from_blocks = true;
+            st = g_from_arrows(&x, edges, n_slices);
+        } else {
+            uint32_t s = (uint32_t)fi->leaf_shift + level;
+            x.level = level;
+            x.k0 = (uint64_t)t0 >> s;
+            x.k1 = (uint64_t)t1 >> s;
+            n_slices = x.k1 - x.k0 + 1;
+            st = g_visit(&x, &r->nodes[t->first]); /* from the root */
         }
-        if (!x.unavailable) break;
+        if (x.cells.failed) goto nomem;
+        if (st) goto done;
+        if (x.from_blocks || !x.unavailable) break;
     }
-    if (x.unavailable) goto done;
     slog_group_messages *m = calloc(1, sizeof *m);
     if (m) {
         m->group_timelines = fi->group_timelines;
         m->n_slices = (uint32_t)n_slices;
-        m->edges = malloc((n_slices + 1) * sizeof *m->edges);
+        m->from_blocks = x.from_blocks;
+        m->edges = edges ? edges : malloc((n_slices + 1) * sizeof *m->edges);
+        edges = NULL;
         m->cells = malloc((x.cells.n ? x.cells.n : 1) * sizeof *m->cells);
     }
     if (!m || !m->edges || !m->cells) {
         slog_group_messages_free(m);
-        st = slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "group messages");
-        goto done;
+        goto nomem;
     }
-    for (uint64_t i = 0; i <= n_slices; i++) m->edges[i] = g_bound(r, level, x.k0 + i);
+    if (!m->from_blocks)
+        for (uint64_t i = 0; i <= n_slices; i++) m->edges[i] = g_bound(r, x.level, x.k0 + i);
     for (size_t i = 0; i < x.cells.cap && x.cells.n; i++) {
         if (!x.cells.keys[2 * i + 1]) continue;
         uint64_t b = x.cells.keys[2 * i + 1] - 1;
@@ -484,7 +546,11 @@ slog_status slog_reader_group_messages(slog_reader *r, int64_t t0, int64_t t1, u
     }
     if (m->n_cells > 1) qsort(m->cells, m->n_cells, sizeof *m->cells, cmp_cell);
     *out = m;
+    goto done;
+nomem:
+    st = slog_set_error(err, SLOG_ERR_NOMEM, r->path, SLOG_NO_OFFSET, "group messages");
 done:
+    free(edges);
     msgs_map_free(&x.cells);
     msgs_block_free(&x.blk);
     if (stats) *stats = x.stats;

@@ -47,7 +47,7 @@ static slog_cb_result model_cb(void *user, const slog_drawable *d)
     return SLOG_CONTINUE;
 }
 
-static uint64_t g_from_overview; /* flows taken from the overview */
+static uint64_t g_from[3]; /* flows by source (sv_flows_source) */
 
 /* The flows of [t0, t1] in n_slices slices over groups gf (n + 1) equal a
  * brute-force count; returns the flows' total. */
@@ -59,10 +59,12 @@ static uint64_t check_against_model(slog_reader *r, int64_t t0, int64_t t1, uint
     sv_flows *fl = sv_flows_compute(r, t0, t1, n_slices, gf, n, NULL, NULL, &err);
     CHECKF(fl != NULL, "%s", err.message);
     if (!fl) return 0;
-    /* the slices tile the window, or from the overview the nodes that
-     * meet it */
+    /* the slices tile the window, or from the file's counts the nodes
+     * that meet it within the file's span */
     if (fl->edges) {
-        CHECK(fl->edges[0] <= t0 && fl->edges[fl->n_slices] > t1);
+        const slog_file_info *fi = slog_reader_info(r);
+        CHECK(fl->edges[0] <= (t0 > fi->t_min ? t0 : fi->t_min) &&
+              fl->edges[fl->n_slices] > (t1 < fi->t_max ? t1 : fi->t_max));
         t0 = fl->edges[0];
         t1 = fl->edges[fl->n_slices] - 1;
     }
@@ -90,6 +92,8 @@ static uint64_t check_against_model(slog_reader *r, int64_t t0, int64_t t1, uint
     CHECK(cells == fl->n_flows);
     CHECK(fl->total == m.total && fl->outside == m.outside);
     CHECK(m.arrows > 0);
+    /* slices of the time tree's nodes exactly when the file counted them */
+    CHECK((fl->edges != NULL) == (fl->source != SV_FLOWS_FROM_ANALYSIS));
     uint64_t max = 0;
     for (size_t i = 0; i < fl->n_flows; i++) {
         CHECK(fl->flows[i].messages > 0);
@@ -97,7 +101,7 @@ static uint64_t check_against_model(slog_reader *r, int64_t t0, int64_t t1, uint
     }
     CHECK(fl->max == max);
     uint64_t total = fl->total;
-    g_from_overview += fl->edges != NULL;
+    g_from[fl->source]++;
     free(m.counts);
     sv_flows_free(fl);
     check_context[0] = 0;
@@ -233,6 +237,17 @@ static void test_draw(slog_reader *r)
     sv_flows_free(fl);
 }
 
+/* Windows of one to four leaves over the middle half of the span. */
+static void check_narrow(slog_reader *r, const uint32_t *quarters)
+{
+    const slog_file_info *fi = slog_reader_info(r);
+    int64_t span = fi->t_max - fi->t_min, leaf = (int64_t)1 << fi->leaf_shift;
+    for (int k = 0; k < 24; k++) {
+        int64_t a = fi->t_min + span / 4 + (span / 2) / 24 * k;
+        check_against_model(r, a, a + leaf * (1 + k % 4), SV_FLOWS_SLICES, quarters, 4);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : ".";
@@ -254,7 +269,8 @@ int main(int argc, char **argv)
         slog_reader_close(r);
     }
     unlink(path);
-    CHECKF(g_from_overview == 0, "%" PRIu64 " flows of 64 timelines from an overview", g_from_overview);
+    CHECKF(!g_from[SV_FLOWS_FROM_OVERVIEW] && !g_from[SV_FLOWS_FROM_BLOCKS],
+           "%" PRIu64 " flows of 64 timelines from an overview", g_from[SV_FLOWS_FROM_OVERVIEW]);
 
     /* thousands of timelines: whole overview groups take the flows from
      * the overview's message blocks, exact in the slices they give */
@@ -280,17 +296,35 @@ int main(int argc, char **argv)
         CHECKF(gt > 1 && fi->overview_depth > 0, "groups of %u, overview depth %u", gt, fi->overview_depth);
         uint32_t quarters[] = {0, nt / 4, nt / 2, 3 * nt / 4, nt};
         check_against_model(r, fi->t_min, fi->t_max, SV_FLOWS_SLICES, quarters, 4);
-        CHECKF(g_from_overview == 1, "the whole span's flows not from the overview");
+        CHECKF(g_from[SV_FLOWS_FROM_OVERVIEW] == 1, "the whole span's flows not from the overview");
         int64_t span = fi->t_max - fi->t_min;
         check_against_model(r, fi->t_min + span / 5, fi->t_min + span * 3 / 5, SV_FLOWS_SLICES, quarters, 4);
         /* groups that cut an overview group: the analysis */
         uint32_t cut[] = {0, gt * 3 + 1, nt / 2, nt};
-        uint64_t before = g_from_overview;
+        uint64_t before = g_from[SV_FLOWS_FROM_ANALYSIS];
         check_against_model(r, fi->t_min, fi->t_max, SV_FLOWS_SLICES, cut, 3);
-        CHECK(g_from_overview == before);
+        CHECK(g_from[SV_FLOWS_FROM_ANALYSIS] == before + 1);
+        check_narrow(r, quarters);
+        slog_reader_close(r);
+    }
+    /* an overview that does not count messages below its base level (a
+     * subtree pays for its counts from 1,024 drawables): narrow windows
+     * take one pass over the blocks' arrows, exact all the same */
+    wo.overview_level = 2;
+    wo.preview_min_subtree = 0;
+    CHECKF(sv_gen_write(path, &o, &err) == SLOG_OK, "%s", err.message);
+    r = NULL;
+    CHECK(slog_reader_open(&r, path, &err) == SLOG_OK);
+    if (r) {
+        uint32_t nt = slog_reader_info(r)->n_timelines;
+        uint32_t quarters[] = {0, nt / 4, nt / 2, 3 * nt / 4, nt};
+        check_narrow(r, quarters);
+        CHECKF(g_from[SV_FLOWS_FROM_BLOCKS] > 0, "no narrow window's flows from the blocks' arrows");
         slog_reader_close(r);
     }
     unlink(path);
-    printf("flows: all checks passed (%" PRIu64 " from the overview)\n", g_from_overview);
+    printf("flows: all checks passed (%" PRIu64 " from the overview, %" PRIu64 " from the blocks' arrows, %" PRIu64
+           " from analyses)\n",
+           g_from[SV_FLOWS_FROM_OVERVIEW], g_from[SV_FLOWS_FROM_BLOCKS], g_from[SV_FLOWS_FROM_ANALYSIS]);
     return 0;
 }

@@ -376,9 +376,10 @@ static int render_folded(const sv_headless_opts *o, const sv_doc *d, const sv_co
                 (unsigned long long)fold->stats.drawables, (unsigned long long)fold->stats.previews, fold->query_ms,
                 (unsigned long long)(ov_fold ? ov_fold->stats.bytes_read : 0));
     if (o->print_stats && flows)
-        fprintf(to_stdout ? errf : stdout, "flows %zu in %u groups x %u slices, messages %llu, outside %llu, %.2f ms\n",
+        fprintf(to_stdout ? errf : stdout,
+                "flows %zu in %u groups x %u slices, messages %llu, outside %llu, %.2f ms, from the %s\n",
                 flows->n_flows, flows->n_groups, flows->n_slices, (unsigned long long)flows->total,
-                (unsigned long long)flows->outside, flows->query_ms);
+                (unsigned long long)flows->outside, flows->query_ms, sv_flows_source_name(flows->source));
     rc = 0;
 out:
     sv_flows_free(flows);

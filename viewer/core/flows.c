@@ -46,6 +46,16 @@ sv_flows *sv_flows_new(int64_t t0, int64_t t1, uint32_t n_slices, const uint32_t
     return fl;
 }
 
+const char *sv_flows_source_name(sv_flows_source s)
+{
+    switch (s) {
+    case SV_FLOWS_FROM_OVERVIEW: return "overview";
+    case SV_FLOWS_FROM_BLOCKS: return "blocks";
+    case SV_FLOWS_FROM_ANALYSIS: break;
+    }
+    return "analysis";
+}
+
 void sv_flows_free(sv_flows *fl)
 {
     if (!fl) return;
@@ -179,10 +189,11 @@ uint32_t sv_flows_groups_for_fold(const sv_fold *f, const sv_rank_axis *ax, doub
     return n;
 }
 
-/* The flows from the overview's message blocks (flows.h), or NULL where
- * it cannot give them (*failed: a reader error in err, or no memory). */
-static sv_flows *flows_from_overview(slog_reader *r, int64_t t0, int64_t t1, uint32_t n_slices,
-                                     const uint32_t *group_first, uint32_t n_groups, bool *failed, slog_error *err)
+/* The flows from slog_reader_group_messages (flows.h), or NULL where the
+ * groups are not whole overview groups or the file has no such counts
+ * (*failed: a reader error in err, or no memory). */
+static sv_flows *flows_of_groups(slog_reader *r, int64_t t0, int64_t t1, uint32_t n_slices, const uint32_t *group_first,
+                                 uint32_t n_groups, bool *failed, slog_error *err)
 {
     *failed = false;
     const slog_file_info *fi = slog_reader_info(r);
@@ -195,16 +206,14 @@ static sv_flows *flows_from_overview(slog_reader *r, int64_t t0, int64_t t1, uin
         *failed = true;
         return NULL;
     }
-    if (!gm || gm->n_slices < (n_slices + 1) / 2) { /* too coarse here: the analysis */
-        slog_group_messages_free(gm);
-        return NULL;
-    }
+    if (!gm) return NULL;
     sv_flows *fl = sv_flows_new(t0, t1, 1, group_first, n_groups);
     slog_matrix_cell *cells = malloc((gm->n_cells ? gm->n_cells : 1) * sizeof *cells);
     if (fl) fl->edges = malloc(((size_t)gm->n_slices + 1) * sizeof *fl->edges);
     if (!fl || !cells || !fl->edges) goto nomem;
     memcpy(fl->edges, gm->edges, ((size_t)gm->n_slices + 1) * sizeof *fl->edges);
     fl->n_slices = gm->n_slices;
+    fl->source = gm->from_blocks ? SV_FLOWS_FROM_BLOCKS : SV_FLOWS_FROM_OVERVIEW;
     for (size_t i = 0; i < gm->n_cells;) {
         size_t j = i, n = 0;
         for (; j < gm->n_cells && gm->cells[j].slice == gm->cells[i].slice; j++)
@@ -234,7 +243,7 @@ sv_flows *sv_flows_compute(slog_reader *r, int64_t t0, int64_t t1, uint32_t n_sl
     memset(err, 0, sizeof *err);
     if (t1 >= t0 && n_slices && group_first) {
         bool failed;
-        sv_flows *ov = flows_from_overview(r, t0, t1, n_slices, group_first, n_groups, &failed, err);
+        sv_flows *ov = flows_of_groups(r, t0, t1, n_slices, group_first, n_groups, &failed, err);
         if (failed) return NULL;
         if (ov) {
             ov->query_ms = now_ms() - start;

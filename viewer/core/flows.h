@@ -6,8 +6,9 @@
  * slog_reader_analyse()'s exact sender x receiver matrix, and each pair is
  * drawn as one line whose width and opacity grow with the log of its count.
  * Where the groups are whole groups of the file's overview, the counts
- * come from its message blocks (slog_reader_group_messages: bytes that
- * follow the slices and the pairs of groups, not the messages), the slices
+ * come from slog_reader_group_messages (its message blocks: bytes that
+ * follow the slices and the pairs of groups, not the messages; in a window
+ * narrower than they count, one pass over the blocks' arrows), the slices
  * then the time tree's nodes of one level; else from one analysis per
  * slice. Computed on a worker after the frame; afterwards read-only.
  * GTK-free: --render draws them too. */
@@ -36,6 +37,16 @@ typedef struct sv_flow {
     uint64_t messages;
 } sv_flow;
 
+/* Where a sv_flows' counts came from. */
+typedef enum sv_flows_source {
+    SV_FLOWS_FROM_ANALYSIS, /* an analysis of each slice */
+    SV_FLOWS_FROM_OVERVIEW, /* the overview's message blocks */
+    SV_FLOWS_FROM_BLOCKS,   /* one pass over the blocks' arrows (slog_reader_group_messages) */
+} sv_flows_source;
+
+/* "analysis", "overview" or "blocks". */
+const char *sv_flows_source_name(sv_flows_source s);
+
 typedef struct sv_flows {
     int64_t t0, t1; /* the window, inclusive */
     uint32_t n_slices;
@@ -49,6 +60,7 @@ typedef struct sv_flows {
     int64_t *edges;   /* n_slices + 1 slice starts where the overview's nodes
                          give the slices (they may reach past the window);
                          NULL: the slices tile [t0, t1] evenly */
+    sv_flows_source source;
     double query_ms;
 } sv_flows;
 
@@ -77,9 +89,9 @@ uint64_t sv_flows_count(const sv_flows *fl, uint32_t slice, uint32_t sender, uin
 uint32_t sv_flows_groups_for_fold(const sv_fold *f, const sv_rank_axis *ax, double min_px, uint32_t **group_first);
 
 /* The flows of [t0, t1] in about n_slices slices folded into the groups:
- * from the overview's message blocks where the groups are whole overview
- * groups and it counts at least half as many slices as asked, else from an
- * analysis of each of n_slices even slices. NULL
+ * from slog_reader_group_messages where the groups are whole overview
+ * groups and the file counts messages between them (format 5.x), else
+ * from an analysis of each of n_slices even slices. NULL
  * on error (err filled) or when cancel returned non-zero (err's status
  * SLOG_OK then). Thread-safe with respect to r. */
 sv_flows *sv_flows_compute(slog_reader *r, int64_t t0, int64_t t1, uint32_t n_slices, const uint32_t *group_first,

@@ -720,8 +720,11 @@ const slog_profile_row *slog_analysis_profile(const slog_analysis *a, size_t *n)
  * time tree's nodes of one level that meet [t0, t1] clipped to the file's
  * span, so they may reach past the window; slice i is [edges[i],
  * edges[i + 1]). The level is the highest with at least min_slices such
- * nodes (or level 0), or where the overview does not count that finely,
- * the next one up that it does (fewer slices).
+ * nodes (or level 0; min_slices above 2^19 counts as 2^19). The counts
+ * come from the overview on that level or, half as many slices, the next
+ * one up; where it does not count that finely (a window narrower than
+ * the nodes of a busy stretch), from the blocks' arrows in the slices,
+ * at the cost of a query of the window (from_blocks).
  * A message (an arrow) counts in the slice holding its send time (start)
  * and in the cell (slice, sender's group, receiver's group); the counts
  * are exact. */
@@ -736,16 +739,16 @@ typedef struct slog_group_messages {
     int64_t *edges;         /* n_slices + 1 */
     slog_group_cell *cells; /* by (slice, sender, receiver), messages > 0 */
     size_t n_cells;
+    int from_blocks; /* 1: counted from the blocks' arrows, 0: from the overview */
 } slog_group_messages;
 
 /* The messages between groups per slice of [t0, t1] into a new *out, or
- * *out NULL with SLOG_OK where the overview cannot tell them: a file
- * before 5.0, no overview or no message, a window finer than the
- * overview's counts go (a node that previews its whole subtree, or a
- * part left to the blocks). Then slog_reader_analyse gives them per
- * timeline. SLOG_ERR_ARG for a bad query, a reader error for a bad
- * file. stats (may be NULL): the blocks and bytes read. Safe on several
- * threads at once. */
+ * *out NULL with SLOG_OK where the file has no such counts: a file
+ * before 5.0, no overview, no message, or a window outside the span.
+ * Then slog_reader_analyse gives them per timeline. SLOG_ERR_ARG for a
+ * bad query, a reader error for a bad file. stats (may be NULL): the
+ * blocks and bytes read (and with from_blocks the drawables). Safe on
+ * several threads at once. */
 SLOG_API
 slog_status slog_reader_group_messages(slog_reader *r, int64_t t0, int64_t t1, uint32_t min_slices,
                                        slog_group_messages **out, slog_query_stats *stats, slog_error *err);
