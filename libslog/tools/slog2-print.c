@@ -46,6 +46,13 @@ static const char usage_text[] = "Usage: slog2-print [OPTION]... FILE.slog2\n"
                                  "                           default all): per (sender, receiver) timeline the\n"
                                  "                           messages, bytes, total and mean transfer time and\n"
                                  "                           mean size\n"
+                                 "      --slices N           with --matrix: the messages between the file's\n"
+                                 "                           groups of timelines (its overview's rows) in about\n"
+                                 "                           N time slices: per (slice, sender group, receiver\n"
+                                 "                           group) the count; from the overview's message\n"
+                                 "                           counts (format 5.x, thousands of timelines), or in\n"
+                                 "                           a window finer than they count from the blocks'\n"
+                                 "                           arrows in N even slices\n"
                                  "  -P, --profile            the state profile of the window: per category the\n"
                                  "                           calls, inclusive and exclusive time, shortest,\n"
                                  "                           mean and longest, and share of the window\n"
@@ -87,7 +94,9 @@ static const char usage_text[] = "Usage: slog2-print [OPTION]... FILE.slog2\n"
                                  "  timeline. share = inclusive time / (window length x timelines), or\n"
                                  "  / window length with --by-timeline. Events count in neither.\n"
                                  "CSV headers: sender,receiver,messages,bytes,time_s,mean_bytes,mean_time_s,\n"
-                                 "unknown_bytes (matrix); category,calls,inclusive_s,exclusive_s,min_s,\n"
+                                 "unknown_bytes (matrix); slice,start_s,end_s,sender_first,sender_last,\n"
+                                 "receiver_first,receiver_last,messages (--matrix --slices); category,calls,\n"
+                                 "inclusive_s,exclusive_s,min_s,\n"
                                  "mean_s,max_s,share[,timeline] (profile); sender,receiver,send_s,recv_s,\n"
                                  "category,bytes,tag,comm (messages; empty where unknown); tag|comm,histogram,\n"
                                  "low,high,messages (--histogram: histogram bytes or time_s, the bin\n"
@@ -111,7 +120,7 @@ typedef struct opts {
     const char *window;
     const char *preview;
     const char *format;
-    uint32_t bins, rows;
+    uint32_t bins, rows, slices;
     int check, stats;
     char **cats;
     int n_cats;
@@ -520,6 +529,75 @@ static void num_s(double ns, int json)
 {
     (void)json;
     printf("%.9f", ns / 1e9);
+}
+
+/* Timelines first..last of group g of groups of gt. */
+static void group_span(const slog_file_info *fi, uint32_t g, uint32_t gt, uint64_t *first, uint64_t *last)
+{
+    *first = (uint64_t)g * gt;
+    *last = *first + gt - 1 < fi->n_timelines ? *first + gt - 1 : fi->n_timelines - 1;
+}
+
+/* --matrix --slices: the messages between the overview's groups per slice. */
+static int run_group_messages(slog_reader *r, const opts *o, int64_t t0, int64_t t1, slog_query_stats *qs)
+{
+    const slog_file_info *fi = slog_reader_info(r);
+    slog_group_messages *gm = NULL;
+    slog_error err;
+    if (slog_reader_group_messages(r, t0, t1, o->slices, &gm, qs, &err) != SLOG_OK) {
+        fprintf(stderr, "slog2-print: %s\n", err.message);
+        return 1;
+    }
+    if (!gm) {
+        if (fi->version_major < 5 || fi->group_timelines <= 1 || !fi->overview_depth)
+            fprintf(stderr,
+                    "slog2-print: %s: format %u.%u, %u timelines: no message counts between groups of timelines "
+                    "(format 5.x files of more than 1,024 timelines have them); --matrix without --slices gives "
+                    "the messages per timeline\n",
+                    o->path, fi->version_major, fi->version_minor, fi->n_timelines);
+        else
+            fprintf(stderr, "slog2-print: %s: no message in the file\n", o->path);
+        return 2;
+    }
+    uint32_t gt = gm->group_timelines;
+    uint64_t total = 0;
+    for (size_t i = 0; i < gm->n_cells; i++) total += gm->cells[i].messages;
+    const char *fmt = o->format;
+    if (strcmp(fmt, "csv") == 0)
+        printf("slice,start_s,end_s,sender_first,sender_last,receiver_first,receiver_last,messages\n");
+    else if (strcmp(fmt, "json") == 0)
+        printf("{\"group_timelines\":%u,\"slices\":%u,\"from\":\"%s\",\"messages\":%" PRIu64 ",\"cells\":[", gt,
+               gm->n_slices, gm->from_blocks ? "blocks" : "overview", total);
+    else
+        printf("# %u slices, groups of %u timelines, %" PRIu64 " messages in %zu cells, from the %s\n"
+               "%6s %14s %14s %13s %13s %10s\n",
+               gm->n_slices, gt, total, gm->n_cells, gm->from_blocks ? "blocks' arrows" : "overview", "slice",
+               "start s", "end s", "senders", "receivers", "messages");
+    for (size_t i = 0; i < gm->n_cells; i++) {
+        const slog_group_cell *c = &gm->cells[i];
+        uint64_t sa, sb, ra, rb;
+        group_span(fi, c->sender, gt, &sa, &sb);
+        group_span(fi, c->receiver, gt, &ra, &rb);
+        /* a slice's end: the last nanosecond before the next one */
+        double a = secs(gm->edges[c->slice]), b = secs(gm->edges[c->slice + 1] - 1);
+        if (strcmp(fmt, "csv") == 0) {
+            printf("%u,%.9f,%.9f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", c->slice, a, b, sa, sb,
+                   ra, rb, c->messages);
+        } else if (strcmp(fmt, "json") == 0) {
+            printf("%s\n  {\"slice\":%u,\"start_s\":%.9f,\"end_s\":%.9f,\"sender_first\":%" PRIu64
+                   ",\"sender_last\":%" PRIu64 ",\"receiver_first\":%" PRIu64 ",\"receiver_last\":%" PRIu64
+                   ",\"messages\":%" PRIu64 "}",
+                   i ? "," : "", c->slice, a, b, sa, sb, ra, rb, c->messages);
+        } else {
+            char sn[32], rn[32];
+            snprintf(sn, sizeof sn, "%" PRIu64 "-%" PRIu64, sa, sb);
+            snprintf(rn, sizeof rn, "%" PRIu64 "-%" PRIu64, ra, rb);
+            printf("%6u %14.9f %14.9f %13s %13s %10" PRIu64 "\n", c->slice, a, b, sn, rn, c->messages);
+        }
+    }
+    if (strcmp(fmt, "json") == 0) printf("\n]}\n");
+    slog_group_messages_free(gm);
+    return 0;
 }
 
 static int print_matrix(slog_reader *r, const opts *o, const slog_analysis *a)
@@ -1044,6 +1122,7 @@ int main(int argc, char **argv)
                                              {"comm", required_argument, 0, 5},
                                              {"bytes", required_argument, 0, 6},
                                              {"histogram", required_argument, 0, 7},
+                                             {"slices", required_argument, 0, 8},
                                              {"help", no_argument, 0, 'h'},
                                              {"version", no_argument, 0, 'V'},
                                              {0, 0, 0, 0}};
@@ -1100,6 +1179,16 @@ int main(int argc, char **argv)
             o.bins = (uint32_t)v;
             break;
         }
+        case 8: {
+            char *end;
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*end || end == optarg || v == 0 || v > 65536) {
+                fprintf(stderr, "slog2-print: --slices takes a number from 1 to 65536, got '%s'\n", optarg);
+                rc = 2;
+            }
+            o.slices = (uint32_t)v;
+            break;
+        }
         case 'r': {
             char *end;
             unsigned long v = strtoul(optarg, &end, 10);
@@ -1143,6 +1232,10 @@ int main(int argc, char **argv)
     }
     if (!rc && o.rows && o.bins > 65536) {
         fprintf(stderr, "slog2-print: --bins with --rows takes a number from 1 to 65536\n");
+        rc = 2;
+    }
+    if (!rc && o.slices && !o.matrix) {
+        fprintf(stderr, "slog2-print: --slices goes with --matrix\n");
         rc = 2;
     }
     if (!rc && (o.by_timeline && !o.profile)) {
@@ -1234,6 +1327,8 @@ int main(int argc, char **argv)
             rc = 2;
         } else if (o.messages) {
             rc = run_messages(r, &o, t0, t1, &qs);
+        } else if (o.slices) {
+            rc = run_group_messages(r, &o, t0, t1, &qs);
         } else {
             slog_analysis_query aq = {
                 .t0 = t0, .t1 = t1, .flags = o.matrix ? SLOG_ANALYSIS_MATRIX : SLOG_ANALYSIS_PROFILE};

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_print_cli.c - slog2-print on a generated file: overview, --window
- * csv/json, --category, --preview, --check (good and bit-flipped), --stats,
+ * csv/json, --category, --preview, --matrix --slices, --check (good and
+ * bit-flipped), --stats,
  * --help, a missing file.
  *
  *   test_print_cli SLOG2_PRINT SLOG_TESTGEN [VALGRIND]
@@ -211,6 +212,90 @@ static void check_preview_text(slog_reader *rd, const char *out)
     }
     CHECKF(state_rows > 0, "--preview: no state rows recognised in:\n%s", out);
     free(copy);
+}
+
+/* --matrix --slices on a file with an overview of groups of 4 timelines:
+ * each CSV line's count equals the model's arrows sent in its slice from
+ * its sender group to its receiver group, and the lines hold every arrow
+ * sent in the slices; the whole span (from the overview) and a window of
+ * a hundredth of it (finer than the overview counts, in a file whose
+ * overview starts three levels above the leaves). */
+static void check_slices(void)
+{
+    char *path = t_path(g_dir, "groups.slog2");
+    t_model m;
+    t_rng rng = {11};
+    t_gen_params gp = {.n_drawables = 4000, .max_timelines = 40, .max_categories = 4};
+    t_model_init(&m);
+    t_model_random(&m, &rng, &gp);
+    slog_writer_options o;
+    slog_writer_options_init(&o);
+    o.block_timelines = 8;
+    o.group_timelines = 4;
+    o.overview_level = 3;
+    o.leaf_drawables = 16;
+    slog_error err;
+    CHECK_OK(t_model_write(&m, path, &o, &err), &err);
+    slog_reader *rd = NULL;
+    CHECK_OK(slog_reader_open(&rd, path, &err), &err);
+    const slog_file_info *fi = slog_reader_info(rd);
+    CHECKF(fi->overview_depth > 0 && fi->group_timelines == 4 && fi->n_arrows > 0,
+           "overview depth %u, groups of %u, %" PRIu64 " arrows", fi->overview_depth, fi->group_timelines,
+           fi->n_arrows);
+    char win[64];
+    int64_t span = fi->t_max - fi->t_min;
+    snprintf(win, sizeof win, "%.9f:%.9f", (fi->t_min + span / 2) / 1e9, (fi->t_min + span / 2 + span / 100) / 1e9);
+    const char *windows[] = {"all", win};
+    const char *from[] = {"overview", "blocks"}, *slices[] = {"2", "5"};
+    for (int w = 0; w < 2; w++) {
+        run r = PRINT(path, "--matrix", "--slices", slices[w], "--window", windows[w], "--format", "csv");
+        CHECKF(r.status == 0, "--matrix --slices %s --window %s: exit %d: %s", slices[w], windows[w], r.status, r.err);
+        CHECKF(
+            !strncmp(r.out, "slice,start_s,end_s,sender_first,sender_last,receiver_first,receiver_last,messages\n", 81),
+            "--slices CSV header:\n%.100s", r.out);
+        char *copy = strdup(r.out), *save = NULL;
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        uint64_t listed = 0;
+        for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+            if (l == copy) continue; /* the header */
+            unsigned slice;
+            double a, b;
+            unsigned long long sa, sb, ra, rb, n;
+            CHECKF(sscanf(l, "%u,%lf,%lf,%llu,%llu,%llu,%llu,%llu", &slice, &a, &b, &sa, &sb, &ra, &rb, &n) == 8,
+                   "--slices CSV line '%s'", l);
+            int64_t t0 = llround(a * 1e9), t1 = llround(b * 1e9);
+            unsigned long long last = fi->n_timelines - 1u;
+            CHECKF(sa % 4 == 0 && ra % 4 == 0 && sb == (sa + 3 < last ? sa + 3 : last) &&
+                       rb == (ra + 3 < last ? ra + 3 : last),
+                   "groups %llu-%llu, %llu-%llu", sa, sb, ra, rb);
+            uint64_t want = 0;
+            for (size_t k = 0; k < m.n; k++) {
+                const t_draw *d = &m.d[k];
+                want += d->kind == SLOG_KIND_ARROW && d->start >= t0 && d->start <= t1 && d->tl / 4 == sa / 4 &&
+                        d->etl / 4 == ra / 4;
+            }
+            CHECKF(n == want && n > 0, "slice %u [%s]: %llu messages %llu-%llu -> %llu-%llu, brute force %" PRIu64,
+                   slice, l, n, sa, sb, ra, rb, want);
+            listed += n;
+            lo = t0 < lo ? t0 : lo;
+            hi = t1 > hi ? t1 : hi;
+        }
+        uint64_t in = 0;
+        for (size_t k = 0; k < m.n; k++)
+            in += m.d[k].kind == SLOG_KIND_ARROW && m.d[k].start >= lo && m.d[k].start <= hi;
+        CHECKF(listed == in && in > 0, "--window %s: %" PRIu64 " messages listed, %" PRIu64 " sent in the slices",
+               windows[w], listed, in);
+        free(copy);
+        run_free(&r);
+        r = PRINT(path, "--matrix", "--slices", slices[w], "--window", windows[w]);
+        CHECKF(r.status == 0 && strstr(r.out, from[w]),
+               "--window %s: the text should say the counts are from the %s:\n%.200s", windows[w], from[w], r.out);
+        run_free(&r);
+    }
+    slog_reader_close(rd);
+    t_model_free(&m);
+    remove(path);
+    free(path);
 }
 
 int main(int argc, char **argv)
@@ -496,6 +581,16 @@ int main(int argc, char **argv)
     r = PRINT("-");
     CHECKF(r.status == 2, "'-' (standard input): exit %d, expected 2 (usage)", r.status);
     CHECKF(strstr(r.err, "standard input") != NULL, "'-': stderr does not say why:\n%s", r.err);
+    run_free(&r);
+
+    check_slices();
+    r = PRINT(file, "--matrix", "--slices", "4");
+    CHECKF(r.status == 2 && strstr(r.err, "no message counts between groups"),
+           "--slices on a file without an overview: exit %d, stderr:\n%s", r.status, r.err);
+    run_free(&r);
+    r = PRINT(file, "--slices", "4");
+    CHECKF(r.status == 2 && strstr(r.err, "--slices goes with --matrix"), "--slices alone: exit %d:\n%s", r.status,
+           r.err);
     run_free(&r);
 
     slog_reader_close(rd);
