@@ -151,6 +151,15 @@ static void run_one(const uint8_t *data, size_t size)
             if (slog_reader_grid(rd, &gq, &g, NULL, &err) == SLOG_OK) acc += slog_grid_n_rows(g);
             slog_grid_free(g);
         }
+        /* the messages between groups: the whole span from the overview's
+         * message blocks, a narrow window from the blocks' arrows */
+        int64_t ends[2][2] = {{tmin, tmax}, {mid0, mid0 > INT64_MAX - 1000 ? mid0 : mid0 + 1000}};
+        for (int k = 0; k < 2; k++) {
+            slog_group_messages *gm = NULL;
+            if (slog_reader_group_messages(rd, ends[k][0], ends[k][1], 8, &gm, NULL, &err) == SLOG_OK && gm)
+                acc += gm->n_cells;
+            slog_group_messages_free(gm);
+        }
         slog_reader_check(rd, NULL, &err);
         free(mask);
         slog_reader_close(rd);

@@ -82,10 +82,14 @@ static slog_status read_all(const char *path, int full_ok_check, int *stage, slo
         st = slog_reader_grid(rd, &gq, &g, NULL, err);
         slog_grid_free(g);
     }
-    if (st == SLOG_OK) {
-        /* the messages between groups: the overview's message blocks */
+    for (int k = 0; st == SLOG_OK && k < 2; k++) {
+        /* the messages between groups: the whole span from the overview's
+         * message blocks, a window of a leaf from the blocks' arrows */
+        int64_t t0 = fi->t_min, t1 = fi->t_max, leaf = fi->leaf_shift < 62 ? (int64_t)1 << fi->leaf_shift : 0;
+        if (k && t1 > t0) t0 += (int64_t)(((uint64_t)t1 - (uint64_t)t0) / 2);
+        if (k && t0 <= INT64_MAX - leaf) t1 = t0 + leaf;
         slog_group_messages *gm = NULL;
-        st = slog_reader_group_messages(rd, fi->t_min, fi->t_max, 4, &gm, NULL, err);
+        st = slog_reader_group_messages(rd, t0, t1, 4, &gm, NULL, err);
         slog_group_messages_free(gm);
     }
     if (st == SLOG_OK) {
