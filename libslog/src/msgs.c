@@ -480,9 +480,8 @@ slog_status slog_reader_group_messages(slog_reader *r, int64_t t0, int64_t t1, u
     if (t0 < fi->t_min) t0 = fi->t_min;
     if (t1 > fi->t_max) t1 = fi->t_max;
     if (t1 < t0) return SLOG_OK;
-    /* The slices: the nodes of the highest level that has at least
-     * min_slices of them in the window (or level 0); where the overview
-     * does not count that finely, of the next level up that it does. */
+    /* The slices' level: the highest that has at least min_slices nodes
+     * in the window (or level 0). */
     if (min_slices > MAX_SLICES / 2) min_slices = MAX_SLICES / 2; /* at most MAX_SLICES + 1 of them */
     uint32_t want = t->top;
     for (;;) {
