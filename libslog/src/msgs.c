@@ -293,6 +293,12 @@ static void g_cannot(gctx *x, uint32_t from)
     if (from > x->retry) x->retry = from;
 }
 
+/* The overview's groups of timelines (rows). */
+static uint64_t n_groups_of(const slog_reader *r)
+{
+    return ((uint64_t)r->info.n_timelines + r->info.group_timelines - 1) / r->info.group_timelines;
+}
+
 static int64_t g_bound(const slog_reader *r, uint32_t level, uint64_t k)
 {
     uint32_t s = (uint32_t)r->info.leaf_shift + level;
@@ -440,11 +446,10 @@ static slog_status g_from_arrows(gctx *x, const int64_t *edges, uint64_t n)
                     .t1 = edges[n] - 1,
                     .pixel_ns = INT64_MAX,
                     .flags = SLOG_QUERY_NO_PREVIEW | SLOG_QUERY_NARROW_NO_INFO};
-    slog_query_stats qs;
-    slog_status st = slog_reader_query(x->r, &q, on_arrow, NULL, &a, &qs, x->err);
-    x->stats.nodes_read += qs.nodes_read;
-    x->stats.bytes_read += qs.bytes_read;
-    x->stats.drawables += qs.drawables;
+    uint8_t *blocks = rd_blocks_of(x->r, NULL);
+    if (!blocks) return slog_set_error(x->err, SLOG_ERR_NOMEM, x->r->path, SLOG_NO_OFFSET, "group messages");
+    slog_status st = rd_query_subtree(x->r, &q, blocks, UINT32_MAX, 0, on_arrow, NULL, &a, &x->stats, x->err);
+    free(blocks);
     return st;
 }
 
@@ -490,7 +495,7 @@ slog_status slog_reader_group_messages(slog_reader *r, int64_t t0, int64_t t1, u
         want--;
     }
     gctx x = {.r = r, .err = err};
-    x.n_groups = ((uint64_t)fi->n_timelines + fi->group_timelines - 1) / fi->group_timelines;
+    x.n_groups = n_groups_of(r);
     slog_status st = SLOG_OK;
     uint64_t n_slices = 0;
     int64_t *edges = NULL;
@@ -595,7 +600,7 @@ slog_status msgs_check_new(slog_reader *r, msgs_check **out, slog_query_stats *s
     c->ov = t;
     while ((1u << c->g_shift) < r->info.group_timelines) c->g_shift++;
     gctx x = {.r = r, .err = err};
-    x.n_groups = ((uint64_t)r->info.n_timelines + r->info.group_timelines - 1) / r->info.group_timelines;
+    x.n_groups = n_groups_of(r);
     slog_status st = SLOG_OK;
     for (uint64_t i = 0; i < t->count && !st; i++) {
         const rd_node *d = &r->nodes[t->first + i];

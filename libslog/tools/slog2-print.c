@@ -1100,6 +1100,20 @@ static int add_range(opts *o, const char *s)
     return 0;
 }
 
+/* A count of 1 to 65536 for option opt into *out; -1 (said on stderr) when
+ * arg is not one. */
+static int parse_count(const char *opt, const char *arg, uint32_t *out)
+{
+    char *end;
+    unsigned long v = strtoul(arg, &end, 10);
+    if (*end || end == arg || v == 0 || v > 65536) {
+        fprintf(stderr, "slog2-print: %s takes a number from 1 to 65536, got '%s'\n", opt, arg);
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     /* clang-format off */
@@ -1179,26 +1193,12 @@ int main(int argc, char **argv)
             o.bins = (uint32_t)v;
             break;
         }
-        case 8: {
-            char *end;
-            unsigned long v = strtoul(optarg, &end, 10);
-            if (*end || end == optarg || v == 0 || v > 65536) {
-                fprintf(stderr, "slog2-print: --slices takes a number from 1 to 65536, got '%s'\n", optarg);
-                rc = 2;
-            }
-            o.slices = (uint32_t)v;
+        case 8:
+            if (parse_count("--slices", optarg, &o.slices)) rc = 2;
             break;
-        }
-        case 'r': {
-            char *end;
-            unsigned long v = strtoul(optarg, &end, 10);
-            if (*end || end == optarg || v == 0 || v > 65536) {
-                fprintf(stderr, "slog2-print: --rows takes a number from 1 to 65536, got '%s'\n", optarg);
-                rc = 2;
-            }
-            o.rows = (uint32_t)v;
+        case 'r':
+            if (parse_count("--rows", optarg, &o.rows)) rc = 2;
             break;
-        }
         case 't':
             if (add_range(&o, optarg)) {
                 fprintf(stderr, "slog2-print: --timeline takes A or A-B, got '%s'\n", optarg);
