@@ -583,6 +583,9 @@ struct msgs_check {
     uint32_t n_chain;
     uint32_t own_at; /* entry taking a record's own messages, UINT32_MAX: none */
     uint32_t g_shift;
+    bool chain_set; /* the chain is (chain_level, chain_index)'s */
+    uint32_t chain_level;
+    uint64_t chain_index;
 };
 
 slog_status msgs_check_new(slog_reader *r, msgs_check **out, slog_query_stats *stats, slog_error *err)
@@ -628,23 +631,30 @@ slog_status msgs_check_new(slog_reader *r, msgs_check **out, slog_query_stats *s
     return SLOG_OK;
 }
 
-void msgs_check_node(msgs_check *c, const rd_node *d)
+/* The overview's nodes at and above (level, index), unless they are the
+ * last arrow's. */
+static void check_chain(msgs_check *c, uint32_t level, uint64_t index)
 {
+    if (c->chain_set && c->chain_level == level && c->chain_index == index) return;
+    c->chain_set = true;
+    c->chain_level = level;
+    c->chain_index = index;
     c->n_chain = 0;
     c->own_at = UINT32_MAX;
     const rd_node *top = &c->r->nodes[c->ov->first];
-    for (uint32_t l = d->level; l <= top->level; l++) {
-        const rd_node *o = rd_find_node(c->r, SLOG_TREE_OVERVIEW, l, d->index >> (l - d->level));
+    for (uint32_t l = level; l <= top->level; l++) {
+        const rd_node *o = rd_find_node(c->r, SLOG_TREE_OVERVIEW, l, index >> (l - level));
         if (!o) continue;
         uint32_t at = (uint32_t)(o - c->r->nodes - c->ov->first);
-        if (l == d->level && o->node_off) c->own_at = at;
+        if (l == level && o->node_off) c->own_at = at;
         c->counted[c->n_chain] = c->nodes[at].has_block && (c->nodes[at].blk.flags & MSGS_HAS_PAIRS);
         c->chain[c->n_chain++] = at;
     }
 }
 
-bool msgs_check_arrow(msgs_check *c, const slog_drawable *dr)
+bool msgs_check_arrow(msgs_check *c, uint32_t level, uint64_t index, const slog_drawable *dr)
 {
+    check_chain(c, level, index);
     uint32_t s = dr->timeline >> c->g_shift, rc = dr->end_timeline >> c->g_shift;
     for (uint32_t i = 0; i < c->n_chain; i++) {
         if (c->counted[i] && !msgs_map_add(&c->exp, c->chain[i], (uint64_t)s << 32 | rc, 1)) return false;

@@ -90,15 +90,15 @@ void msgs_block_free(msgs_block *b);
 
 /* slog_reader_check's part (msgs.c): the overview's message blocks
  * decoded first (msgs_check_new; *out NULL where the file has none to
- * check), then every block node's arrows (msgs_check_node, then
- * msgs_check_arrow for each of its arrows that is not a mirror; false
- * when out of memory), then compared (msgs_check_finish). */
+ * check), then every block node's arrows (msgs_check_arrow for each of
+ * its arrows that is not a mirror, with the level and index of the
+ * smallest node holding it, where the overview counts it; false when out
+ * of memory), then compared (msgs_check_finish). */
 typedef struct msgs_check msgs_check;
 struct slog_reader;
 struct rd_node;
 slog_status msgs_check_new(struct slog_reader *r, msgs_check **out, slog_query_stats *stats, slog_error *err);
-void msgs_check_node(msgs_check *c, const struct rd_node *d);
-bool msgs_check_arrow(msgs_check *c, const slog_drawable *dr);
+bool msgs_check_arrow(msgs_check *c, uint32_t level, uint64_t index, const slog_drawable *dr);
 slog_status msgs_check_finish(msgs_check *c, slog_error *err);
 void msgs_check_free(msgs_check *c);
 

@@ -72,6 +72,15 @@
 #define OVERVIEW_ROWS                   1024
 #define MIN_BLOCK_TIMELINES             64
 #define MIN_BLOCK_LEAF                  512
+/* A block's node of fewer records than this, with no child written and
+ * no summary to keep, is not written: its records go to its parent
+ * (docs/FORMAT.md, 5.1). A node costs 96 bytes besides its records (its
+ * block header and directory entry); at thousands of ranks most nodes
+ * above the leaves hold a few records, so that those bytes had been a
+ * tenth of the file. Readers that visit a node visit its parent, so a
+ * query reads at most a few small nodes' records more. At most
+ * preview_min_subtree: a node that could pay for a preview is written. */
+#define SMALL_NODE                      64
 #define OUT_FLUSH                       (256u << 10)
 #define OUT_DIRECT                      (64u << 10) /* block bodies this long skip the buffer */
 /* Times are below 2^62: a node reaching past it never ends before a
@@ -87,15 +96,18 @@ typedef struct open_node {
                              previewed at it directly */
     int64_t prev_start;
     uint64_t n_subtree;
-    slog_buf body;      /* a block's: records; the overview's above its base:
+    slog_buf body;         /* a block's: records; the overview's above its base:
                             the drawables previewed at the node itself, as
                             own records (docs/FORMAT.md) */
-    slog_prev_acc prev; /* its subtree's preview (levels >= the tree's base) */
-    slog_summ summ;     /* a block's: its subtree's summary (summary.h) */
-    uint8_t ov_kids;    /* the overview's: children written (bit: index & 1) */
-    uint8_t ov_left;    /* the overview's: children with drawables not written
+    size_t first_delta_at; /* a block's, body not empty: where its first
+                              record's start delta lies */
+    int64_t first_start;   /* ... and that record's start */
+    slog_prev_acc prev;    /* its subtree's preview (levels >= the tree's base) */
+    slog_summ summ;        /* a block's: its subtree's summary (summary.h) */
+    uint8_t ov_kids;       /* children written (bit: index & 1) */
+    uint8_t ov_left;       /* the overview's: children with drawables not written
                            (SLOG_DIRENT_OV_LEFT0, _LEFT1) */
-    msgs_acc msgs;      /* the overview's: its subtree's messages by groups,
+    msgs_acc msgs;         /* the overview's: its subtree's messages by groups,
                            and its own (msgs.h) */
 } open_node;
 
@@ -850,6 +862,47 @@ static slog_status put_messages(slog_writer *w, uint32_t level, open_node *n, bo
     return st;
 }
 
+/* d's record at the end of block node n's body; false when out of memory.
+ * Keeps where the first record's start delta lies (node_absorb). */
+static bool node_put(open_node *n, const slog_drawable *d, uint8_t head_bits)
+{
+    if (!buf_reserve(&n->body, SLOG_RECORD_MAX)) return false;
+    uint8_t *at = n->body.data + n->body.len, *delta_at;
+    uint8_t *p = slog_record_put(at, d, n->prev_start, &delta_at);
+    *at |= head_bits;
+    if (!n->body.len) {
+        n->first_delta_at = (size_t)(delta_at - n->body.data);
+        n->first_start = d->start;
+    }
+    n->prev_start = d->start;
+    n->body.len = (size_t)(p - n->body.data);
+    return true;
+}
+
+/* Append the records of c, a child of p that is not written, to p's
+ * body: c's first start delta is rewritten from p's last record (one
+ * varint), the rest copied as it is. False when out of memory. */
+static bool node_absorb(open_node *p, const open_node *c)
+{
+    if (!c->body.len) return true;
+    const uint8_t *b = c->body.data;
+    size_t at = c->first_delta_at, old_end = at;
+    while (b[old_end] & 0x80) old_end++;
+    old_end++;
+    if (!buf_reserve(&p->body, c->body.len + 10)) return false;
+    if (!p->body.len) {
+        p->first_delta_at = at;
+        p->first_start = c->first_start;
+    }
+    uint8_t *q = p->body.data + p->body.len;
+    memcpy(q, b, at);
+    q = put_uvar(q + at, zigzag_encode(c->first_start - p->prev_start));
+    memcpy(q, b + old_end, c->body.len - old_end);
+    p->body.len = (size_t)(q - p->body.data) + (c->body.len - old_end);
+    p->prev_start = c->prev_start;
+    return true;
+}
+
 /* Write node n of t on `level`: a block's records, or an overview node's
  * own records when it is passed through; its preview and summary; its
  * directory entry. all_own: an overview node with nothing below it in the
@@ -904,6 +957,17 @@ static slog_status write_node(slog_writer *w, const tree *t, uint32_t level, ope
     return SLOG_OK;
 }
 
+/* Block nodes below this level may leave their records to their parents
+ * (SMALL_NODE): none leaves a subtree rooted on a level where a reader of
+ * the overview may read the blocks' subtrees instead (from one below the
+ * overview's lowest level up, docs/FORMAT.md "Folding timelines into
+ * rows"), so that such a subtree still holds all of its drawables. */
+static uint32_t small_levels(const slog_writer *w)
+{
+    if (!w->ov) return SLOG_MAX_LEVELS;
+    return w->ov->base;
+}
+
 /* Write the first open node of level L of t (write_node; below the
  * overview's keep level only where it pays), merge it into its parent
  * (made if needed) unless it is the root. */
@@ -917,24 +981,27 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
      * else its parent's preview holds it and readers go to the blocks.
      * One with a child written is written too, whatever it costs: readers
      * reach the overview's nodes from its root. */
-    bool written = !overview || level >= t->keep || is_root || n->ov_kids || ov_fine_pays(w, n);
+    bool summed = !overview && ((uint64_t)t->id + 1) << w->tb_shift > w->opt.no_summaries_below;
+    bool written = overview
+                       ? level >= t->keep || is_root || n->ov_kids || ov_fine_pays(w, n)
+                       : is_root || n->ov_kids || summed || n->n_drawables >= SMALL_NODE || level + 2 > small_levels(w);
     /* Nothing of the subtree below it in the overview: its preview is all
      * (the base level; or no child written and one left out). */
     bool all_own = overview && (level == t->base || (!n->ov_kids && n->ov_left));
     bool left = !is_root && !(n->index & 1); /* its parent holds its summary encoded */
-    bool summed = !overview && ((uint64_t)t->id + 1) << w->tb_shift > w->opt.no_summaries_below;
     if (written && (st = write_node(w, t, level, n, is_root, all_own, summed))) return st;
     if (!is_root) {
         if (level + 1 >= SLOG_MAX_LEVELS) return fail(w, SLOG_ERR_LIMIT, "%s", "tree deeper than 64 levels");
         open_node *p = node_get(w, t, level + 1, n->index >> 1);
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
+        if (written) p->ov_kids |= (uint8_t)(1u << (n->index & 1));
         if (overview) {
-            if (written)
-                p->ov_kids |= (uint8_t)(1u << (n->index & 1));
-            else
-                p->ov_left |= n->index & 1 ? SLOG_DIRENT_OV_LEFT1 : SLOG_DIRENT_OV_LEFT0;
+            if (!written) p->ov_left |= n->index & 1 ? SLOG_DIRENT_OV_LEFT1 : SLOG_DIRENT_OV_LEFT0;
             msgs_merge(&p->msgs, &n->msgs);
+        } else if (!written) {
+            if (!node_absorb(p, n)) return fail(w, SLOG_ERR_NOMEM, "%s", "node buffer");
+            p->n_drawables += n->n_drawables;
         }
         if (n->prev.n_rows) prev_merge_child(&p->prev, &n->prev, (unsigned)(n->index & 1), w->cat_is_state);
         if (summed) { /* a left child's summary was encoded by put_summary */
@@ -1063,7 +1130,7 @@ static slog_status place_at(slog_writer *w, const slog_drawable *d, int64_t a, i
     tree *t = block_tree(w, block_of(w, d->timeline));
     open_node *n = t ? node_get(w, t, level, index) : NULL;
     if (!n) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
-    slog_encode_drawable(&n->body, d, &n->prev_start);
+    if (!node_put(n, d, 0)) return fail(w, SLOG_ERR_NOMEM, "%s", "node buffer");
     n->n_drawables++;
     n->n_subtree++;
     if (t->base != SLOG_PREVIEW_NONE) {
@@ -1078,9 +1145,7 @@ static slog_status place_at(slog_writer *w, const slog_drawable *d, int64_t a, i
         tree *m = block_tree(w, block_of(w, d->end_timeline));
         open_node *mn = m ? node_get(w, m, level, index) : NULL;
         if (!mn) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
-        size_t at = mn->body.len;
-        slog_encode_drawable(&mn->body, d, &mn->prev_start);
-        if (mn->body.len > at) mn->body.data[at] |= SLOG_REC_MIRROR;
+        if (!node_put(mn, d, SLOG_REC_MIRROR)) return fail(w, SLOG_ERR_NOMEM, "%s", "node buffer");
         mn->n_drawables++;
         mn->n_subtree++;
         w->n_mirrors++;
@@ -1371,6 +1436,10 @@ static void append_segment(open_node *n, const batch_seg *g)
     while (seg[old_end] & 0x80) old_end++;
     old_end++;
     if (!buf_reserve(&n->body, g->seg.len + 10)) return;
+    if (!n->body.len) {
+        n->first_delta_at = at;
+        n->first_start = g->first_start;
+    }
     uint8_t *p = n->body.data + n->body.len;
     memcpy(p, seg, at);
     p = put_uvar(p + at, zigzag_encode(g->first_start - n->prev_start));

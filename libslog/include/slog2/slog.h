@@ -42,7 +42,7 @@ extern "C" {
 #endif
 
 #define SLOG_FORMAT_MAJOR 5
-#define SLOG_FORMAT_MINOR 0
+#define SLOG_FORMAT_MINOR 1
 
 typedef enum slog_status {
     SLOG_OK = 0,
