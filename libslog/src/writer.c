@@ -879,28 +879,35 @@ static bool node_put(open_node *n, const slog_drawable *d, uint8_t head_bits)
     return true;
 }
 
-/* Append the records of c, a child of p that is not written, to p's
- * body: c's first start delta is rewritten from p's last record (one
- * varint), the rest copied as it is. False when out of memory. */
+/* Append encoded records (len bytes at rec, their first start delta at
+ * first_delta_at, taken from another start) to n's body: that delta is
+ * rewritten from n's last record (one varint), the rest copied as it is.
+ * False when out of memory. */
+static bool append_records(open_node *n, const uint8_t *rec, size_t len, size_t first_delta_at, int64_t first_start,
+                           int64_t last_start)
+{
+    if (!len) return true;
+    size_t at = first_delta_at, old_end = at;
+    while (rec[old_end] & 0x80) old_end++;
+    old_end++;
+    if (!buf_reserve(&n->body, len + 10)) return false;
+    if (!n->body.len) {
+        n->first_delta_at = at;
+        n->first_start = first_start;
+    }
+    uint8_t *q = n->body.data + n->body.len;
+    memcpy(q, rec, at);
+    q = put_uvar(q + at, zigzag_encode(first_start - n->prev_start));
+    memcpy(q, rec + old_end, len - old_end);
+    n->body.len = (size_t)(q - n->body.data) + (len - old_end);
+    n->prev_start = last_start;
+    return true;
+}
+
+/* The records of c, a child of p that is not written, into p's body. */
 static bool node_absorb(open_node *p, const open_node *c)
 {
-    if (!c->body.len) return true;
-    const uint8_t *b = c->body.data;
-    size_t at = c->first_delta_at, old_end = at;
-    while (b[old_end] & 0x80) old_end++;
-    old_end++;
-    if (!buf_reserve(&p->body, c->body.len + 10)) return false;
-    if (!p->body.len) {
-        p->first_delta_at = at;
-        p->first_start = c->first_start;
-    }
-    uint8_t *q = p->body.data + p->body.len;
-    memcpy(q, b, at);
-    q = put_uvar(q + at, zigzag_encode(c->first_start - p->prev_start));
-    memcpy(q, b + old_end, c->body.len - old_end);
-    p->body.len = (size_t)(q - p->body.data) + (c->body.len - old_end);
-    p->prev_start = c->prev_start;
-    return true;
+    return append_records(p, c->body.data, c->body.len, c->first_delta_at, c->first_start, c->prev_start);
 }
 
 /* Write node n of t on `level`: a block's records, or an overview node's
@@ -1431,21 +1438,7 @@ bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, 
  * record of n (one varint), the rest is copied as it is. */
 static void append_segment(open_node *n, const batch_seg *g)
 {
-    const uint8_t *seg = g->seg.data;
-    size_t at = g->first_delta_at, old_end = at;
-    while (seg[old_end] & 0x80) old_end++;
-    old_end++;
-    if (!buf_reserve(&n->body, g->seg.len + 10)) return;
-    if (!n->body.len) {
-        n->first_delta_at = at;
-        n->first_start = g->first_start;
-    }
-    uint8_t *p = n->body.data + n->body.len;
-    memcpy(p, seg, at);
-    p = put_uvar(p + at, zigzag_encode(g->first_start - n->prev_start));
-    memcpy(p, seg + old_end, g->seg.len - old_end);
-    n->body.len = (size_t)(p - n->body.data) + (g->seg.len - old_end);
-    n->prev_start = g->last_start;
+    append_records(n, g->seg.data, g->seg.len, g->first_delta_at, g->first_start, g->last_start);
 }
 
 /* A batch's leaf preview into the previewing nodes of the blocks' trees
