@@ -120,8 +120,9 @@ static inline uint8_t *slog_record_put(uint8_t *p, const slog_drawable *d, int64
 }
 
 /* Encode one drawable record into a node body (see FORMAT.md "Node block").
- * prev_start is updated. */
-void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start);
+ * prev_start is updated. Returns where in the body the record's start
+ * delta lies (unset when out of memory: b->failed). */
+size_t slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start);
 
 /* A drawable's earlier and later time (an arrow may end before it starts):
  * it is ordered by the later one ("key") and placed over both. */

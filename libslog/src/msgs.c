@@ -583,9 +583,8 @@ struct msgs_check {
     uint32_t n_chain;
     uint32_t own_at; /* entry taking a record's own messages, UINT32_MAX: none */
     uint32_t g_shift;
-    bool chain_set; /* the chain is (chain_level, chain_index)'s */
-    uint32_t chain_level;
-    uint64_t chain_index;
+    uint32_t chain_level; /* the chain is (chain_level, chain_index)'s */
+    uint64_t chain_index; /* (chain_level UINT32_MAX: no chain yet) */
 };
 
 slog_status msgs_check_new(slog_reader *r, msgs_check **out, slog_query_stats *stats, slog_error *err)
@@ -601,6 +600,7 @@ slog_status msgs_check_new(slog_reader *r, msgs_check **out, slog_query_stats *s
     }
     c->r = r;
     c->ov = t;
+    c->chain_level = UINT32_MAX;
     while ((1u << c->g_shift) < r->info.group_timelines) c->g_shift++;
     gctx x = {.r = r, .err = err};
     x.n_groups = n_groups_of(r);
@@ -635,8 +635,7 @@ slog_status msgs_check_new(slog_reader *r, msgs_check **out, slog_query_stats *s
  * last arrow's. */
 static void check_chain(msgs_check *c, uint32_t level, uint64_t index)
 {
-    if (c->chain_set && c->chain_level == level && c->chain_index == index) return;
-    c->chain_set = true;
+    if (c->chain_level == level && c->chain_index == index) return;
     c->chain_level = level;
     c->chain_index = index;
     c->n_chain = 0;

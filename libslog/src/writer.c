@@ -104,7 +104,7 @@ typedef struct open_node {
     int64_t first_start;   /* ... and that record's start */
     slog_prev_acc prev;    /* its subtree's preview (levels >= the tree's base) */
     slog_summ summ;        /* a block's: its subtree's summary (summary.h) */
-    uint8_t ov_kids;       /* children written (bit: index & 1) */
+    uint8_t kids;          /* children written (bit: index & 1) */
     uint8_t ov_left;       /* the overview's: children with drawables not written
                            (SLOG_DIRENT_OV_LEFT0, _LEFT1) */
     msgs_acc msgs;         /* the overview's: its subtree's messages by groups,
@@ -688,7 +688,7 @@ static open_node *node_get(slog_writer *w, tree *t, uint32_t level, uint64_t ind
     n->n_drawables = 0;
     n->n_subtree = 0;
     n->body.len = 0;
-    n->ov_kids = n->ov_left = 0;
+    n->kids = n->ov_left = 0;
     msgs_reset(&n->msgs);
     slog_summ_reset(&n->summ);
     if (t->base != SLOG_PREVIEW_NONE) { /* else no table of rows to size */
@@ -746,7 +746,7 @@ static bool preview_pays(const slog_writer *w, const open_node *n)
 static bool ov_fine_pays(const slog_writer *w, const open_node *n)
 {
     /* with a child in the overview, its own records are written too */
-    uint64_t own = n->ov_kids ? n->body.len : 0;
+    uint64_t own = n->kids ? n->body.len : 0;
     return n->n_subtree >= w->opt.preview_min_subtree && prev_estimate(&n->prev) + own <= OV_FINE_BUDGET * n->n_subtree;
 }
 
@@ -866,16 +866,14 @@ static slog_status put_messages(slog_writer *w, uint32_t level, open_node *n, bo
  * Keeps where the first record's start delta lies (node_absorb). */
 static bool node_put(open_node *n, const slog_drawable *d, uint8_t head_bits)
 {
-    if (!buf_reserve(&n->body, SLOG_RECORD_MAX)) return false;
-    uint8_t *at = n->body.data + n->body.len, *delta_at;
-    uint8_t *p = slog_record_put(at, d, n->prev_start, &delta_at);
-    *at |= head_bits;
-    if (!n->body.len) {
-        n->first_delta_at = (size_t)(delta_at - n->body.data);
+    size_t at = n->body.len;
+    size_t delta_at = slog_encode_drawable(&n->body, d, &n->prev_start);
+    if (n->body.failed) return false;
+    n->body.data[at] |= head_bits;
+    if (!at) {
+        n->first_delta_at = delta_at;
         n->first_start = d->start;
     }
-    n->prev_start = d->start;
-    n->body.len = (size_t)(p - n->body.data);
     return true;
 }
 
@@ -990,11 +988,11 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
      * reach the overview's nodes from its root. */
     bool summed = !overview && ((uint64_t)t->id + 1) << w->tb_shift > w->opt.no_summaries_below;
     bool written = overview
-                       ? level >= t->keep || is_root || n->ov_kids || ov_fine_pays(w, n)
-                       : is_root || n->ov_kids || summed || n->n_drawables >= SMALL_NODE || level + 2 > small_levels(w);
+                       ? level >= t->keep || is_root || n->kids || ov_fine_pays(w, n)
+                       : is_root || n->kids || summed || n->n_drawables >= SMALL_NODE || level + 2 > small_levels(w);
     /* Nothing of the subtree below it in the overview: its preview is all
      * (the base level; or no child written and one left out). */
-    bool all_own = overview && (level == t->base || (!n->ov_kids && n->ov_left));
+    bool all_own = overview && (level == t->base || (!n->kids && n->ov_left));
     bool left = !is_root && !(n->index & 1); /* its parent holds its summary encoded */
     if (written && (st = write_node(w, t, level, n, is_root, all_own, summed))) return st;
     if (!is_root) {
@@ -1002,7 +1000,7 @@ static slog_status close_node(slog_writer *w, tree *t, uint32_t level, bool is_r
         open_node *p = node_get(w, t, level + 1, n->index >> 1);
         if (!p) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
         p->n_subtree += n->n_subtree;
-        if (written) p->ov_kids |= (uint8_t)(1u << (n->index & 1));
+        if (written) p->kids |= (uint8_t)(1u << (n->index & 1));
         if (overview) {
             if (!written) p->ov_left |= n->index & 1 ? SLOG_DIRENT_OV_LEFT1 : SLOG_DIRENT_OV_LEFT0;
             msgs_merge(&p->msgs, &n->msgs);
@@ -1076,13 +1074,14 @@ static slog_status close_upto(slog_writer *w, int64_t upto)
     return SLOG_OK;
 }
 
-void slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start)
+size_t slog_encode_drawable(slog_buf *b, const slog_drawable *d, int64_t *prev_start)
 {
-    if (!buf_reserve(b, SLOG_RECORD_MAX)) return;
+    if (!buf_reserve(b, SLOG_RECORD_MAX)) return 0;
     uint8_t *delta_at;
     uint8_t *p = slog_record_put(b->data + b->len, d, *prev_start, &delta_at);
     *prev_start = d->start;
     b->len = (size_t)(p - b->data);
+    return (size_t)(delta_at - b->data);
 }
 
 /* The node of t that previews a drawable placed at (level, a): the node
@@ -1433,14 +1432,6 @@ bool slog_writer_batch_geometry(slog_writer *w, int32_t *shift, uint32_t *bins, 
     return true;
 }
 
-/* Append segment g's encoded records to leaf node n: the first one's start
- * delta was taken from the leaf's start and is rewritten from the last
- * record of n (one varint), the rest is copied as it is. */
-static void append_segment(open_node *n, const batch_seg *g)
-{
-    append_records(n, g->seg.data, g->seg.len, g->first_delta_at, g->first_start, g->last_start);
-}
-
 /* A batch's leaf preview into the previewing nodes of the blocks' trees
  * and the overview's: each row goes to its block's node on that tree's
  * base level (or the leaf), and to its group's row of the overview's node
@@ -1593,7 +1584,9 @@ slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b)
         tree *t = block_tree(w, g->block);
         open_node *n = t ? node_get(w, t, 0, b->leaf) : NULL;
         if (!n) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
-        append_segment(n, g);
+        /* its first start delta was taken from the leaf's start; out of
+         * memory, the body says so (write_node) */
+        append_records(n, g->seg.data, g->seg.len, g->first_delta_at, g->first_start, g->last_start);
         n->n_drawables += g->n_seg;
         n->n_subtree += g->n_seg;
         w->n_mirrors += g->n_mirror;

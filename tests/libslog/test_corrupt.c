@@ -422,6 +422,14 @@ static void expect_corrupt(unsigned char *b, size_t size, const char *path)
     CHECKF(st == SLOG_ERR_CORRUPT, "read with status %d", (int)st);
 }
 
+/* The directory entries of a good file, *cnt of them. */
+static const uint8_t *dir_entries(const unsigned char *good, uint64_t *cnt)
+{
+    const uint8_t *body = good + get_u64le(good + HDR_SEC_DIRECTORY) + SLOG_BLOCK_HEADER_SIZE;
+    *cnt = get_u64le(body);
+    return body + 8;
+}
+
 /* Each overview entry's "child left out" flags (format 4.x) turned over
  * one at a time, every CRC fixed: a flag set where the child is in the
  * overview, where the counts add up without it, on a leaf or on a node
@@ -433,12 +441,11 @@ static unsigned test_left_flags(const unsigned char *good, size_t size)
     char *path = t_path(g_dir, "left.slog2");
     unsigned char *b = malloc(size);
     CHECK(b);
-    uint64_t doff = get_u64le(good + HDR_SEC_DIRECTORY);
-    const uint8_t *body = good + doff + SLOG_BLOCK_HEADER_SIZE;
-    uint64_t cnt = get_u64le(body);
+    uint64_t cnt;
+    const uint8_t *dir = dir_entries(good, &cnt);
     unsigned had = 0, tried = 0;
     for (uint64_t i = 0; i < cnt; i++) {
-        size_t at = (size_t)(doff + SLOG_BLOCK_HEADER_SIZE + 8 + i * SLOG_DIRENT_SIZE);
+        size_t at = (size_t)(dir + i * SLOG_DIRENT_SIZE - good);
         if (get_u32le(good + at + DIRENT_TREE) != SLOG_TREE_OVERVIEW) continue;
         had += (good[at + DIRENT_FLAGS] & (SLOG_DIRENT_OV_LEFT0 | SLOG_DIRENT_OV_LEFT1)) != 0;
         for (uint8_t bit = SLOG_DIRENT_OV_LEFT0; bit <= SLOG_DIRENT_OV_LEFT1; bit <<= 1) {
@@ -466,12 +473,11 @@ static unsigned test_message_blocks(const unsigned char *good, size_t size)
     char *path = t_path(g_dir, "msgs.slog2");
     unsigned char *b = malloc(size);
     CHECK(b);
-    uint64_t doff = get_u64le(good + HDR_SEC_DIRECTORY);
-    const uint8_t *body = good + doff + SLOG_BLOCK_HEADER_SIZE;
-    uint64_t cnt = get_u64le(body);
+    uint64_t cnt;
+    const uint8_t *dir = dir_entries(good, &cnt);
     unsigned tried = 0, blocks = 0;
     for (uint64_t i = 0; i < cnt; i++) {
-        const uint8_t *e = body + 8 + i * SLOG_DIRENT_SIZE;
+        const uint8_t *e = dir + i * SLOG_DIRENT_SIZE;
         if (get_u32le(e + DIRENT_TREE) != SLOG_TREE_OVERVIEW || !(e[DIRENT_FLAGS] & SLOG_DIRENT_HAS_SUMMARY)) continue;
         uint64_t off = get_u64le(e + DIRENT_PREV_OFF) + get_u32le(e + DIRENT_PREV_SIZE);
         uint32_t len = get_u32le(e + DIRENT_SUMM_SIZE);
