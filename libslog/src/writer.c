@@ -1584,9 +1584,9 @@ slog_status slog_writer_add_batch(slog_writer *w, slog_batch *b)
         tree *t = block_tree(w, g->block);
         open_node *n = t ? node_get(w, t, 0, b->leaf) : NULL;
         if (!n) return fail(w, SLOG_ERR_NOMEM, "%s", "tree node");
-        /* its first start delta was taken from the leaf's start; out of
-         * memory, the body says so (write_node) */
-        append_records(n, g->seg.data, g->seg.len, g->first_delta_at, g->first_start, g->last_start);
+        /* its first start delta was taken from the leaf's start */
+        if (!append_records(n, g->seg.data, g->seg.len, g->first_delta_at, g->first_start, g->last_start))
+            return fail(w, SLOG_ERR_NOMEM, "%s", "node buffer");
         n->n_drawables += g->n_seg;
         n->n_subtree += g->n_seg;
         w->n_mirrors += g->n_mirror;

@@ -562,10 +562,10 @@ static int run_group_messages(slog_reader *r, const opts *o, int64_t t0, int64_t
     uint32_t gt = gm->group_timelines;
     uint64_t total = 0;
     for (size_t i = 0; i < gm->n_cells; i++) total += gm->cells[i].messages;
-    const char *fmt = o->format;
-    if (strcmp(fmt, "csv") == 0)
+    int csv = strcmp(o->format, "csv") == 0, json = strcmp(o->format, "json") == 0;
+    if (csv)
         printf("slice,start_s,end_s,sender_first,sender_last,receiver_first,receiver_last,messages\n");
-    else if (strcmp(fmt, "json") == 0)
+    else if (json)
         printf("{\"group_timelines\":%u,\"slices\":%u,\"from\":\"%s\",\"messages\":%" PRIu64 ",\"cells\":[", gt,
                gm->n_slices, gm->from_blocks ? "blocks" : "overview", total);
     else
@@ -580,10 +580,10 @@ static int run_group_messages(slog_reader *r, const opts *o, int64_t t0, int64_t
         group_span(fi, c->receiver, gt, &ra, &rb);
         /* a slice's end: the last nanosecond before the next one */
         double a = secs(gm->edges[c->slice]), b = secs(gm->edges[c->slice + 1] - 1);
-        if (strcmp(fmt, "csv") == 0) {
+        if (csv) {
             printf("%u,%.9f,%.9f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", c->slice, a, b, sa, sb,
                    ra, rb, c->messages);
-        } else if (strcmp(fmt, "json") == 0) {
+        } else if (json) {
             printf("%s\n  {\"slice\":%u,\"start_s\":%.9f,\"end_s\":%.9f,\"sender_first\":%" PRIu64
                    ",\"sender_last\":%" PRIu64 ",\"receiver_first\":%" PRIu64 ",\"receiver_last\":%" PRIu64
                    ",\"messages\":%" PRIu64 "}",
@@ -595,7 +595,7 @@ static int run_group_messages(slog_reader *r, const opts *o, int64_t t0, int64_t
             printf("%6u %14.9f %14.9f %13s %13s %10" PRIu64 "\n", c->slice, a, b, sn, rn, c->messages);
         }
     }
-    if (strcmp(fmt, "json") == 0) printf("\n]}\n");
+    if (json) printf("\n]}\n");
     slog_group_messages_free(gm);
     return 0;
 }
