@@ -81,9 +81,19 @@ void build_progress(builder *b, int final)
     }
     double el = t - b->t_start, frac = b->s->input_bytes ? (double)done / b->s->input_bytes : 1;
     if (frac > 1) frac = 1;
-    double eta = frac > 0.001 ? el / frac - el : 0;
+    /* The rate of the pipeline alone: with tens of thousands of ranks the
+     * set-up took seconds in which no call was read, and counting them
+     * put the first estimates hundreds of times too high. What open read
+     * (each file's head and the sections after its stream: a third of a
+     * short trace's bytes) counts as done but not in the rate. */
+    double run = b->t_pipeline > 0 ? t - b->t_pipeline : el;
+    uint64_t left = b->s->input_bytes > done ? b->s->input_bytes - done : 0;
+    uint64_t since = done > b->read_at_open ? done - b->read_at_open : 0;
+    bool known = !left || (double)since > 0.001 * (double)b->s->input_bytes;
+    char eta[32] = "ETA -";
+    if (known) snprintf(eta, sizeof eta, "ETA %.0fs", left ? run * (double)left / (double)since : 0.0);
     char text[128];
-    int len = snprintf(text, sizeof text, "%5.1f%%  %.1f/%.1f MB  %.2f M calls/s  ETA %.0fs", frac * 100, done / 1e6,
+    int len = snprintf(text, sizeof text, "%5.1f%%  %.1f/%.1f MB  %.2f M calls/s  %s", frac * 100, done / 1e6,
                        b->s->input_bytes / 1e6, el > 0 ? calls / el / 1e6 : 0.0, eta);
     /* One line that fits the terminal: a wrapped line is not erased by
      * the next update's \r and the bar would scroll. The bar shrinks
@@ -103,6 +113,28 @@ void build_progress(builder *b, int final)
     int room = cols - 1 - (int)strlen(bar);
     fprintf(b->err, "\r\033[K%s%.*s", bar, room > 0 ? room : 0, text);
     if (final) fputc('\n', b->err);
+    fflush(b->err);
+}
+
+/* While the ranks' files open (thousands of them, and on a cluster's
+ * parallel file system each open is a round trip to its metadata server),
+ * a line that counts them: without one the bar appeared only once the
+ * pipeline started, after seconds or minutes of silence. Drawn for the
+ * first rank, then at most five times a second, and for the last. */
+void build_opening(builder *b, uint32_t i, uint32_t n)
+{
+    if (!b->o->progress) return;
+    bool last = i + 1 == n;
+    if (i && !last) {
+        if (i % 64) return; /* the clock read less often than the files open */
+        double t = now_s();
+        if (t - b->last_progress < 0.2) return;
+        b->last_progress = t;
+    }
+    char text[96];
+    snprintf(text, sizeof text, "opening rank files  %u/%u", i + 1, n);
+    int room = terminal_columns(b->err) - 1;
+    fprintf(b->err, "\r\033[K%.*s", room > 0 ? room : 0, text);
     fflush(b->err);
 }
 
@@ -1005,11 +1037,13 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         comm_table_init(&r->comms);
         const char *path = dumpi_meta_bin_path(meta, (int)i);
         r->state = path ? RANK_READING : RANK_DONE;
+        build_opening(b, i, b->n_ranks);
         if (!path) continue;
         dumpi_error e;
         int orc = o->open_rank ? o->open_rank(o->open_ctx, i, path, &r->f, &e)
                                : dumpi_file_open_window(path, window, &r->f, &e);
         if (orc != DUMPI_OK) {
+            if (o->progress) fputs("\r\033[K", err_out); /* the opening line */
             fprintf(err_out, "slog2-build: error: %s\n", e.message);
             r->state = RANK_DONE;
             fatal = 1;
@@ -1020,10 +1054,17 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         dumpi_file_set_window(r->f, window);
         r->types = types_of(b, r->f);
         s->input_bytes += dumpi_file_size(r->f);
+        uint64_t sb, se;
+        dumpi_file_stream_range(r->f, &sb, &se);
+        uint64_t size = dumpi_file_size(r->f), tail = se < size ? size - se : 0;
+        r->tail = tail < UINT32_MAX ? (uint32_t)tail : UINT32_MAX;
+        atomic_store_explicit(&r->pos, sb + r->tail, memory_order_relaxed);
+        b->read_at_open += sb + r->tail;
         if (!take_footer(r, &fp, &per_block[i / block_ranks], b->sampled)) footers = false;
         if (!dumpi_file_has_index(r->f))
             build_warn(b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
     }
+    if (o->progress && !fatal) fputs("\r\033[K", err_out); /* the bar takes its place */
     for (uint32_t k = 0; k < n_blocks; k++) {
         b->footer_records += per_block[k].records;
         b->footer_rows += per_block[k].rows;
@@ -1047,6 +1088,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     if (!fatal && !open_output(b, meta)) fatal = 1;
     if (!fatal) {
         seq_begin(b);
+        b->t_pipeline = now_s();
         bool ran = pipeline_run(b);
         if (ran) seq_finish(b);
         /* The ranks first: a failed rank's error is the one that matters. */

@@ -106,9 +106,10 @@ typedef struct rank_in {
     dumpi_error *err;            /* when TRUNCATED, SKIPPED or FAILED (rank_error) */
     uint64_t n_calls;            /* MPI calls decoded (its lane's) */
     _Atomic uint64_t pos;        /* progress, for another thread, once a slab: */
-    _Atomic uint64_t calls_done; /* bytes and n_calls done */
+    _Atomic uint64_t calls_done; /* bytes read (tail included) and n_calls done */
     uint64_t n_states, n_events; /* made on its lanes */
     bool has_footer;
+    uint32_t tail;       /* bytes after the call stream, read at open (at most 2^32 - 1 counted) */
     uint64_t footer_sum; /* the footer check: label_tag() summed over */
     uint64_t label_sum;  /* the footer's counts, and over the records */
     comm_table comms;    /* its handles, as its lane sees them */
@@ -278,7 +279,11 @@ typedef struct builder {
     atomic_int stop;
     slog_error werr; /* the writer's error, when it failed */
     double t_start;
-    clock_plan clocks; /* the hosts and their clock offsets */
+    /* When the pipeline started: the bar's ETA follows its rate alone, not
+     * the set-up's (thousands of files opened before any call is read). */
+    double t_pipeline;
+    uint64_t read_at_open; /* the bytes of the files open read: ranks' pos then */
+    clock_plan clocks;     /* the hosts and their clock offsets */
 } builder;
 
 /* The footer check's word for a label: the sum of a rank's records' words
@@ -338,5 +343,7 @@ bool pipeline_run(builder *b);
 /* build.c */
 void build_warn(builder *b, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 void build_progress(builder *b, int final);
+/* The set-up's line on the bar's place while rank i of n opens. */
+void build_opening(builder *b, uint32_t i, uint32_t n);
 
 #endif

@@ -288,7 +288,7 @@ __attribute__((flatten)) void lane_run(builder *b, lane *ln, const slab *s)
         }
         /* For the progress bar, once a slab: it reads them on another
          * thread. (A rank that ended set pos to its file's size.) */
-        if (r->state == RANK_READING) atomic_store_explicit(&r->pos, r->head.offset, memory_order_relaxed);
+        if (r->state == RANK_READING) atomic_store_explicit(&r->pos, r->head.offset + r->tail, memory_order_relaxed);
         atomic_store_explicit(&r->calls_done, r->n_calls, memory_order_relaxed);
     }
     ln->next_key = next;

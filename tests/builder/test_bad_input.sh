@@ -322,7 +322,20 @@ progress)
         200:\[###*) ;;
         200:*) fail "--progress, 200 columns: no bar in '$last'" ;;
         esac
+        # Before the bar, a line counts the rank files as they open: the
+        # first and the last of amg-4r's four, and no bar before them.
+        first=$(head -n 1 "$WORK/p.lines")
+        [ "$first" = "opening rank files  1/4" ] || fail "--progress, $cols columns: first update '$first', expected the first rank file opening"
+        opened=$(grep -n -m 1 '^opening rank files  4/4$' "$WORK/p.lines" | cut -d: -f1)
+        bar=$(grep -n -m 1 '%' "$WORK/p.lines" | cut -d: -f1)
+        [ -n "$opened" ] || fail "--progress, $cols columns: no 'opening rank files  4/4' line"
+        [ -n "$opened" ] && [ -n "$bar" ] && [ "$opened" -lt "$bar" ] || fail "--progress, $cols columns: the bar before the last rank file opened"
     done
+    # Cut to the terminal as the bar is.
+    RC=0; COLUMNS=12 $VALGRIND "$BUILD" --progress "$TRACES/$SRC" -o "$WORK/p.slog2" >/dev/null 2>"$WORK/p.err" || RC=$?
+    [ "$RC" -eq 0 ] || fail "--progress, 12 columns: exit $RC"
+    first=$(tr '\r' '\n' <"$WORK/p.err" | sed 's/\x1b\[K//' | grep -v '^$' | head -n 1)
+    [ "$first" = "opening ran" ] || fail "--progress, 12 columns: first update '$first', expected 'opening ran'"
     ;;
 help)
     RC=0; $VALGRIND "$BUILD" --help >"$WORK/h.out" 2>"$WORK/h.err" || RC=$?
