@@ -137,6 +137,53 @@ static void test_want(void)
     CHECK(a == 0 && b == 16383 && rows == 200);
 }
 
+/* Label slots over n rows of `per` timelines each but the last, of
+ * `last` timelines, on an axis of h pixels: they cover the rows in order,
+ * each at least SV_FOLD_LABEL_H high unless it is the only one, and each
+ * but the last ends on the first row that makes it so high. Returns how
+ * many slots there are. */
+static uint32_t check_label_slots(uint32_t n, uint32_t per, uint32_t last, double h)
+{
+    uint32_t *first = malloc((n + 1) * sizeof *first);
+    if (!first) return 0;
+    for (uint32_t i = 0; i <= n; i++) first[i] = i < n ? i * per : (n - 1) * per + last;
+    sv_fold f = {.n_rows = n, .row_first = first};
+    sv_rank_axis ax;
+    sv_rank_axis_init(&ax, 0, first[n], h);
+    uint32_t slots = 0, i = 0;
+    while (i < n) {
+        uint32_t j = sv_fold_label_rows(&f, &ax, i, SV_FOLD_LABEL_H);
+        CHECK(j >= i && j < n);
+        if (j < i || j >= n) break;
+        double s0, s1, e0, e1;
+        sv_fold_band(&f, &ax, i, &s0, &s1);
+        sv_fold_band(&f, &ax, j, &e0, &e1);
+        if (i > 0 || j + 1 < n) CHECK(e1 - s0 >= SV_FOLD_LABEL_H);
+        if (j + 1 < n) CHECK(e0 - s0 < SV_FOLD_LABEL_H); /* one row fewer would not do */
+        slots++;
+        i = j + 1;
+    }
+    free(first);
+    return slots;
+}
+
+/* The labels of folded rows: a short last group (100,000 ranks in groups
+ * of 1,920 leave 160) is named with the slot before it, not by a label
+ * of its own drawn over that slot's. */
+static void test_label_slots(void)
+{
+    /* 52 groups of 1,920 and one of 160 on 760 pixels: 14.6 pixels a
+     * group, so slots of two groups, the last 1.2 pixels joining the one
+     * before (26 slots, not 27) */
+    CHECK(check_label_slots(53, 1920, 160, 760) == 26);
+    /* rows of 10 pixels: slots of two, the last two rows a slot */
+    CHECK(check_label_slots(64, 1, 1, 640) == 32);
+    /* rows of 30 pixels with a last of 3: a slot a row, the last two one */
+    CHECK(check_label_slots(10, 10, 1, 273) == 9);
+    /* one short row: one slot */
+    CHECK(check_label_slots(1, 5, 5, 8) == 1);
+}
+
 /* A snapped fold of a generated file is read from its overview: rows of
  * whole groups, as the grid of the same range says. */
 static void test_snap_file(slog_reader *r)
@@ -501,6 +548,7 @@ int main(int argc, char **argv)
     test_zoom_to_rect();
     test_snap();
     test_want();
+    test_label_slots();
     char path[4096];
     snprintf(path, sizeof path, "%s/fold_2048.slog2", dir);
     sv_gen_opts o;

@@ -764,6 +764,27 @@ void sv_fold_range_label(uint32_t a, uint32_t b, const uint64_t *keys, const cha
         snprintf(buf, size, "timelines %u\xe2\x80\x93%u", a, b);
 }
 
+uint32_t sv_fold_label_rows(const sv_fold *f, const sv_rank_axis *ax, uint32_t i, double min_h)
+{
+    double s0, s1, e0, e1;
+    sv_fold_band(f, ax, i, &s0, &s1);
+    uint32_t j = i;
+    e1 = s1;
+    while (j + 1 < f->n_rows && e1 - s0 < min_h) {
+        j++;
+        sv_fold_band(f, ax, j, &e0, &e1);
+    }
+    /* Rows left after j too few for a label of their own (the last group
+     * of 100,000 ranks is 160 timelines where the others are 1,920) join
+     * this one: their label, centred on them, was drawn over this one's. */
+    if (j + 1 < f->n_rows) {
+        double l0, l1;
+        sv_fold_band(f, ax, f->n_rows - 1, &l0, &l1);
+        if (l1 - e1 < min_h) j = f->n_rows - 1;
+    }
+    return j;
+}
+
 void sv_render_fold_labels(cairo_t *cr, double w, double h, const sv_fold *f, const sv_rank_axis *ax,
                            const uint64_t *keys, const char *const *labels, long hover_row)
 {
@@ -779,21 +800,12 @@ void sv_render_fold_labels(cairo_t *cr, double w, double h, const sv_fold *f, co
         cairo_rectangle(cr, 0, floor(y0), w, fmax(1, ceil(y1) - floor(y0)));
         cairo_fill(cr);
     }
-    /* A label names the rows from its first to just before the next one's,
-     * each at least a label high: with bands of a pixel or two a label
-     * covers dozens of rows, with tall bands one. Slots start at row 0 of
-     * the fold, so they do not shift as the rows pan. */
-    const double min_h = 15;
     uint32_t i = 0;
     while (f && i < f->n_rows) {
         double s0, s1, e0, e1;
         sv_fold_band(f, ax, i, &s0, &s1);
-        uint32_t j = i;
-        e1 = s1;
-        while (j + 1 < f->n_rows && e1 - s0 < min_h) {
-            j++;
-            sv_fold_band(f, ax, j, &e0, &e1);
-        }
+        uint32_t j = sv_fold_label_rows(f, ax, i, SV_FOLD_LABEL_H);
+        sv_fold_band(f, ax, j, &e0, &e1);
         if (e1 > 0 && s0 < h) {
             char buf[96];
             sv_fold_rows_label(f, i, j, keys, labels, buf, sizeof buf);

@@ -83,6 +83,16 @@ void sv_fold_free(sv_fold *f);
  * keep a fold while this holds. */
 int sv_fold_serves(const sv_fold *f, const slog_file_info *fi, double t0, double t1, int width, uint32_t first,
                    uint32_t last, uint32_t max_rows);
+/* A label names the rows from its first to just before the next one's,
+ * each at least SV_FOLD_LABEL_H pixels high: with bands of a pixel or two
+ * a label covers dozens of rows, with tall bands one. Slots start at row 0
+ * of the fold, so they do not shift as the rows pan. The last row of the
+ * slot that starts at row i: the first row whose band ends min_h below
+ * row i's start (the fold's last if none does), or the fold's last row
+ * when the rows after that one end less than min_h below it. */
+#define SV_FOLD_LABEL_H 15.0
+uint32_t sv_fold_label_rows(const sv_fold *f, const sv_rank_axis *ax, uint32_t i, double min_h);
+
 /* Label of rows i..j of f into buf (sv_fold_range_label, or for a list
  * the first timeline's label and how many more). */
 void sv_fold_rows_label(const sv_fold *f, uint32_t i, uint32_t j, const uint64_t *keys, const char *const *labels,
