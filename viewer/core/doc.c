@@ -182,11 +182,15 @@ void sv_compose_fold(cairo_t *cr, double W, double H, const sv_doc *d, const sv_
     cairo_restore(cr);
     /* the header says the rows are folded, and how far */
     char hdr[64];
-    if (fold && fold->n_rows)
-        snprintf(hdr, sizeof hdr, "Timelines (%u per row)",
-                 (fold->row_first[fold->n_rows] - fold->row_first[0] + fold->n_rows - 1) / fold->n_rows);
-    else
+    if (fold && fold->n_rows) {
+        unsigned per = (fold->row_first[fold->n_rows] - fold->row_first[0] + fold->n_rows - 1) / fold->n_rows;
+        snprintf(hdr, sizeof hdr, "Timelines (%u per row)", per);
+        /* the short form where the long one would be cut (from 100 a row
+         * in a narrow label column): the figure is what it is there for */
+        if (sv_text_width(cr, hdr, 1, 8) > g.label_w - 10) snprintf(hdr, sizeof hdr, "Timelines (%u/row)", per);
+    } else {
         snprintf(hdr, sizeof hdr, "Timelines");
+    }
     compose_header(cr, &g, hdr);
     cairo_restore(cr);
 }
