@@ -44,11 +44,18 @@ static double now_s(void)
     return clock_s(CLOCK_MONOTONIC);
 }
 
+/* The bar's (or the opening count's) line erased, for a message or the
+ * next line in its place. */
+static void status_clear(const builder *b)
+{
+    if (b->o->progress) fputs("\r\033[K", b->err);
+}
+
 void build_warn(builder *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (b->o->progress) fputs("\r\033[K", b->err);
+    status_clear(b);
     fputs("slog2-build: warning: ", b->err);
     vfprintf(b->err, fmt, ap);
     fputc('\n', b->err);
@@ -65,6 +72,17 @@ static int terminal_columns(FILE *f)
     const char *env = getenv("COLUMNS");
     int n = env ? atoi(env) : 0;
     return n > 0 && n < 10000 ? n : 80;
+}
+
+/* prefix then text in place of the last status line, cut to cols - 1
+ * columns (a wrapped line is not erased by the next update's \r); a
+ * newline after it when final. */
+static void status_line(const builder *b, const char *prefix, const char *text, int cols, int final)
+{
+    int room = cols - 1 - (int)strlen(prefix);
+    fprintf(b->err, "\r\033[K%s%.*s", prefix, room > 0 ? room : 0, text);
+    if (final) fputc('\n', b->err);
+    fflush(b->err);
 }
 
 void build_progress(builder *b, int final)
@@ -110,10 +128,7 @@ void build_progress(builder *b, int final)
         bar[2 + width] = ' ';
         bar[3 + width] = 0;
     }
-    int room = cols - 1 - (int)strlen(bar);
-    fprintf(b->err, "\r\033[K%s%.*s", bar, room > 0 ? room : 0, text);
-    if (final) fputc('\n', b->err);
-    fflush(b->err);
+    status_line(b, bar, text, cols, final);
 }
 
 /* While the ranks' files open (thousands of them, and on a cluster's
@@ -124,18 +139,13 @@ void build_progress(builder *b, int final)
 void build_opening(builder *b, uint32_t i, uint32_t n)
 {
     if (!b->o->progress) return;
-    bool last = i + 1 == n;
-    if (i && !last) {
-        if (i % 64) return; /* the clock read less often than the files open */
-        double t = now_s();
-        if (t - b->last_progress < 0.2) return;
-        b->last_progress = t;
-    }
+    if (i && i + 1 < n && i % 64) return; /* the clock read less often than the files open */
+    double t = now_s();
+    if (i && i + 1 < n && t - b->last_progress < 0.2) return;
+    b->last_progress = t;
     char text[96];
     snprintf(text, sizeof text, "opening rank files  %u/%u", i + 1, n);
-    int room = terminal_columns(b->err) - 1;
-    fprintf(b->err, "\r\033[K%.*s", room > 0 ? room : 0, text);
-    fflush(b->err);
+    status_line(b, "", text, terminal_columns(b->err), 0);
 }
 
 /* f's datatype sizes, as a table shared with every rank file that has
@@ -868,7 +878,7 @@ static void report_unmatched(builder *b)
                                um[i].dst, um[i].tag, um[i].comm, um[i].count);
     slog_writer_add_annotation(b->w, "messages.unmatched", u->str);
     if (!b->o->quiet) {
-        if (b->o->progress) fputs("\r\033[K", b->err);
+        status_clear(b);
         fprintf(b->err, "slog2-build: unmatched messages (%zu kinds):", nu);
         for (size_t i = 0; i < nu && i < 10; i++)
             fprintf(b->err, "\n  %-10s %d -> %d tag %d comm %d: %" PRIu64, kinds[um[i].kind], um[i].src, um[i].dst,
@@ -1043,7 +1053,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         int orc = o->open_rank ? o->open_rank(o->open_ctx, i, path, &r->f, &e)
                                : dumpi_file_open_window(path, window, &r->f, &e);
         if (orc != DUMPI_OK) {
-            if (o->progress) fputs("\r\033[K", err_out); /* the opening line */
+            status_clear(b); /* the opening line */
             fprintf(err_out, "slog2-build: error: %s\n", e.message);
             r->state = RANK_DONE;
             fatal = 1;
@@ -1064,7 +1074,7 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         if (!dumpi_file_has_index(r->f))
             build_warn(b, "%s: no index record at the end (rank %u killed mid-run?)", path, i);
     }
-    if (o->progress && !fatal) fputs("\r\033[K", err_out); /* the bar takes its place */
+    if (!fatal) status_clear(b); /* the bar takes its place */
     for (uint32_t k = 0; k < n_blocks; k++) {
         b->footer_records += per_block[k].records;
         b->footer_rows += per_block[k].rows;
