@@ -189,6 +189,13 @@ int dumpi_file_open(const char *path, dumpi_file **out, dumpi_error *err);
  * stream under twice that). */
 int dumpi_file_open_window(const char *path, size_t window, dumpi_file **out, dumpi_error *err);
 void dumpi_file_close(dumpi_file *f);
+/* Ask the kernel to start reading what dumpi_file_open_window(path,
+ * window) reads, and return without waiting for it: a caller opening
+ * thousands of files that come from storage, not the page cache, hints
+ * the next ones while it opens one, so that their reads overlap. A hint:
+ * it reports nothing (the open reports any error) and holds no
+ * descriptor. */
+void dumpi_file_prefetch(const char *path, size_t window);
 
 /* A rank file whose bytes the caller supplies (slog2-build-mpi: another
  * process reads the file and sends them). size is the file's; fill puts

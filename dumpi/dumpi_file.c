@@ -79,6 +79,21 @@ int dumpi_set_error(dumpi_error *err, int code, const char *path, uint64_t offse
 #define LOAD_MORE     (4u << 10)
 #define LEAD_BYTES    16u          /* the lead-in magic and the time biases */
 #define FADVISE_MIN   (256u << 10) /* below, the kernel's readahead covers it */
+#define PREFETCH_HEAD (128u << 10) /* dumpi_file_prefetch's least head */
+
+/* What open reads of a file of size bytes opened with a window of
+ * win_bytes: [0, *head) and, when *tail is not 0, its last *tail bytes
+ * (read_file, dumpi_file_prefetch). */
+static void open_ranges(uint64_t size, size_t win_bytes, uint64_t *head, uint64_t *tail) {
+  uint64_t n = LEAD_BYTES + (win_bytes <= OPEN_HEAD_MAX ? win_bytes : 0);
+  if (size <= OPEN_WHOLE || size <= n + 2 * OPEN_TAIL) {
+    *head = size;
+    *tail = 0;
+  } else {
+    *head = n;
+    *tail = OPEN_TAIL;
+  }
+}
 
 /* n bytes at off into buf, or an I/O error naming the first byte missing. */
 static int read_at(const dumpi_file *f, uint8_t *buf, size_t n, uint64_t off, dumpi_error *err) {
@@ -424,18 +439,37 @@ static int read_file(dumpi_file *f, head *h, dumpi_error *err) {
   if (f->size < 8)
     return dumpi_set_error(err, DUMPI_ERR_NOT_DUMPI, f->path, 0, "%llu bytes, too short for a DUMPI trace",
                            (unsigned long long)f->size);
-  size_t n = LEAD_BYTES + (f->win_bytes <= OPEN_HEAD_MAX ? f->win_bytes : 0);
-  if (f->size <= OPEN_WHOLE || f->size <= n + 2 * OPEN_TAIL) {
+  uint64_t n, tail;
+  open_ranges(f->size, f->win_bytes, &n, &tail);
+  if (!tail) {
     int rc = load(f, 0, f->size, err);
     if (!rc) h->len = f->map_len;
     return rc;
   }
-  if (!(h->own = malloc(n))) return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, DUMPI_NO_OFFSET, "out of memory");
-  int rc = read_at(f, h->own, n, 0, err);
-  if (!rc) h->len = n;
-  if (!rc) rc = load(f, f->size - OPEN_TAIL, OPEN_TAIL, err);
+  if (!(h->own = malloc((size_t)n)))
+    return dumpi_set_error(err, DUMPI_ERR_NOMEM, f->path, DUMPI_NO_OFFSET, "out of memory");
+  int rc = read_at(f, h->own, (size_t)n, 0, err);
+  if (!rc) h->len = (size_t)n;
+  if (!rc) rc = load(f, f->size - tail, tail, err);
   if (!rc && f->size >= FADVISE_MIN) posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   return rc;
+}
+
+void dumpi_file_prefetch(const char *path, size_t window) {
+  if (!path) return;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    uint64_t head, tail, size = (uint64_t)st.st_size;
+    open_ranges(size, window ? window : 1, &head, &tail);
+    /* The stream's start too, as the kernel reads ahead of a first read
+     * (128 KiB by default): the reads right after the open need it. */
+    if (head < PREFETCH_HEAD) head = size < PREFETCH_HEAD ? size : PREFETCH_HEAD;
+    posix_fadvise(fd, 0, (off_t)head, POSIX_FADV_WILLNEED);
+    if (tail) posix_fadvise(fd, (off_t)(size - tail), (off_t)tail, POSIX_FADV_WILLNEED);
+  }
+  close(fd);
 }
 
 int dumpi_file_reopen(dumpi_file *f, dumpi_error *err) {

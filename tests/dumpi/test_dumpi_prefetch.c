@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/* test_dumpi_prefetch.c - dumpi_file_prefetch(): a hint that starts the
+ * reads open will make, and nothing else.
+ *
+ * usage: test_dumpi_prefetch DIR
+ * In DIR (files named with the process id, a disk-backed directory: the test skips where the page cache
+ * will not let a file go, as on tmpfs), a 2 MiB file is written, synced
+ * and dropped from the page cache; after the hint its first and last
+ * pages come into the cache and a page in the middle, which open does
+ * not read, does not. The hint holds no descriptor, whatever the path: a
+ * file, a missing one, a directory, an empty file, NULL.
+ */
+#include "check.h"
+#include "dumpi.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FILE_BYTES (2u << 20)
+
+static long page;
+
+/* Descriptors the process holds. */
+static int open_fds(void) {
+  DIR *d = opendir("/proc/self/fd");
+  CHECK(d != NULL);
+  int n = 0;
+  for (struct dirent *e; (e = readdir(d));)
+    if (e->d_name[0] != '.') n++;
+  closedir(d);
+  return n - 1; /* opendir's own */
+}
+
+/* Whether the page of path at off is in the page cache. */
+static int resident(const char *path, uint64_t off) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  CHECK(fd >= 0);
+  /* PROT_NONE: Valgrind reads the head of a file mapped readable. */
+  void *m = mmap(NULL, FILE_BYTES, PROT_NONE, MAP_SHARED, fd, 0);
+  CHECK(m != MAP_FAILED);
+  unsigned char v[FILE_BYTES / 4096];
+  CHECK(mincore(m, FILE_BYTES, v) == 0);
+  munmap(m, FILE_BYTES);
+  close(fd);
+  return v[off / (uint64_t)page] & 1;
+}
+
+static void evict(const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  CHECK(fd >= 0);
+  CHECK(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0);
+  close(fd);
+}
+
+static void sleep_ms(long ms) {
+  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&t, NULL);
+}
+
+static char dir[4096], path[4096];
+
+static void make_file(void) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  CHECK(fd >= 0);
+  static unsigned char buf[FILE_BYTES];
+  for (size_t i = 0; i < sizeof buf; i++) buf[i] = (unsigned char)(i * 7 + 1);
+  CHECK(write(fd, buf, sizeof buf) == (ssize_t)sizeof buf);
+  CHECK(fsync(fd) == 0);
+  close(fd);
+}
+
+static void test_reads_what_open_reads(void) {
+  const uint64_t first = 0, last = FILE_BYTES - (uint64_t)page, middle = FILE_BYTES / 2;
+  /* Pages still being written back or read stay: a few tries. */
+  for (int tries = 0; tries < 50; tries++) {
+    evict(path);
+    if (!resident(path, first) && !resident(path, last) && !resident(path, middle)) break;
+    sleep_ms(20);
+  }
+  if (resident(path, first) || resident(path, last) || resident(path, middle))
+    SKIP("%s: the page cache keeps the file after POSIX_FADV_DONTNEED (tmpfs?)", path);
+  dumpi_file_prefetch(path, 2048);
+  /* The reads complete in the background. */
+  for (int ms = 0; ms < 10000 && !(resident(path, first) && resident(path, last)); ms += 10) sleep_ms(10);
+  CHECK(resident(path, first));
+  CHECK(resident(path, last));
+  CHECKF(!resident(path, middle), "the middle of a %u-byte file was read: open does not read it", FILE_BYTES);
+}
+
+static void test_holds_no_descriptor(void) {
+  char empty[4096], missing[4096];
+  CHECK(snprintf(empty, sizeof empty, "%s/prefetch-empty-%ld.bin", dir, (long)getpid()) < (int)sizeof empty);
+  CHECK(snprintf(missing, sizeof missing, "%s/prefetch-missing-%ld.bin", dir, (long)getpid()) < (int)sizeof missing);
+  int fd = open(empty, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  CHECK(fd >= 0);
+  close(fd);
+  unlink(missing);
+  int before = open_fds();
+  dumpi_file_prefetch(path, 0);
+  dumpi_file_prefetch(path, 1u << 20);
+  dumpi_file_prefetch(empty, 2048);
+  dumpi_file_prefetch(missing, 2048);
+  dumpi_file_prefetch(dir, 2048);
+  dumpi_file_prefetch(NULL, 2048);
+  CHECK_EQ(open_fds(), before);
+  unlink(empty);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s DIR\n", argv[0]);
+    return 2;
+  }
+  page = sysconf(_SC_PAGESIZE);
+  CHECK(page > 0 && FILE_BYTES % page == 0 && (long)FILE_BYTES / page <= (long)(FILE_BYTES / 4096));
+  CHECK(snprintf(dir, sizeof dir, "%s", argv[1]) < (int)sizeof dir);
+  CHECK(snprintf(path, sizeof path, "%s/prefetch-%ld.bin", dir, (long)getpid()) < (int)sizeof path);
+  make_file();
+  RUN(test_reads_what_open_reads);
+  RUN(test_holds_no_descriptor);
+  unlink(path);
+  return 0;
+}
