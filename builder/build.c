@@ -243,19 +243,6 @@ static bool plan_heap(uint32_t n_ranks)
 #endif
 }
 
-/* Rank files that come from storage rather than the page cache: each
- * open waits for its reads (the head, the tail) in turn, an order of
- * magnitude longer than from the cache. Once COLD_OPENS opens in a row
- * have each taken COLD_OPEN_S, the next OPEN_AHEAD files are hinted ahead
- * of their opens (dumpi_file_prefetch), so that the device serves many
- * reads at once. From the cache the hints would cost about half as much
- * as the opens themselves, so they wait for a sign, and one slow open is
- * none: the first (the reader's set-up), the one that grows the
- * descriptor table, one the scheduler preempted. */
-#define COLD_OPEN_S 50e-6
-#define COLD_OPENS  8u
-#define OPEN_AHEAD  64u
-
 /* Descriptors the build holds besides the ranks' files: the standard
  * streams, the output and the writer's directory spill, the .meta while
  * it is read, GLib's, and room for the caller's; and at least, with the
@@ -1053,8 +1040,8 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
     footer_plan_make(&fp, o->poll_states);
     size_t window = read_window(b->n_ranks);
     if (!plan_descriptors(b, &transient)) fatal = 1;
-    uint32_t hinted = UINT32_MAX; /* ranks below it hinted; none yet */
-    uint32_t slow = 0;            /* the last opens that took COLD_OPEN_S */
+    dumpi_read_ahead ahead;
+    dumpi_read_ahead_init(&ahead, meta, b->n_ranks, window);
     for (uint32_t i = 0; i < b->n_ranks && !fatal; i++) {
         rank_in *r = &b->ranks[i];
         r->rank = i;
@@ -1069,12 +1056,9 @@ int build_run(const dumpi_meta *meta, const build_options *o, build_summary *s, 
         if (o->open_rank) {
             orc = o->open_rank(o->open_ctx, i, path, &r->f, &e);
         } else {
-            for (; hinted < b->n_ranks && hinted <= i + OPEN_AHEAD; hinted++)
-                dumpi_file_prefetch(dumpi_meta_bin_path(meta, (int)hinted), window);
-            double t = hinted == UINT32_MAX ? now_s() : 0;
+            dumpi_read_ahead_before(&ahead, i);
             orc = dumpi_file_open_window(path, window, &r->f, &e);
-            if (hinted == UINT32_MAX && (slow = now_s() - t >= COLD_OPEN_S ? slow + 1 : 0) == COLD_OPENS)
-                hinted = i + 1;
+            dumpi_read_ahead_after(&ahead, i);
         }
         if (orc != DUMPI_OK) {
             status_clear(b); /* the opening line */

@@ -196,6 +196,22 @@ void dumpi_file_close(dumpi_file *f);
  * it reports nothing (the open reports any error) and holds no
  * descriptor. */
 void dumpi_file_prefetch(const char *path, size_t window);
+/* Opening a run of a trace's rank files, with dumpi_file_prefetch() ahead
+ * of the opens once they show that the files come from storage, not the
+ * page cache (several slow opens in a row: from the cache the hints would
+ * cost about half as much as the opens). For each rank in turn:
+ * dumpi_read_ahead_before(), its open, dumpi_read_ahead_after(). */
+typedef struct dumpi_read_ahead {
+  const dumpi_meta *meta;
+  size_t window;    /* as given to dumpi_file_open_window() */
+  uint32_t last;    /* ranks [first, last) */
+  uint32_t hinted;  /* ranks below it hinted; UINT32_MAX: no hints yet */
+  uint32_t slow;    /* the last opens that were slow */
+  int64_t start_ns; /* the open being timed */
+} dumpi_read_ahead;
+void dumpi_read_ahead_init(dumpi_read_ahead *a, const dumpi_meta *meta, uint32_t last, size_t window);
+void dumpi_read_ahead_before(dumpi_read_ahead *a, uint32_t rank);
+void dumpi_read_ahead_after(dumpi_read_ahead *a, uint32_t rank);
 
 /* A rank file whose bytes the caller supplies (slog2-build-mpi: another
  * process reads the file and sends them). size is the file's; fill puts

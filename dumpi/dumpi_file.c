@@ -29,6 +29,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *dumpi_strerror(int code) {
@@ -470,6 +471,42 @@ void dumpi_file_prefetch(const char *path, size_t window) {
     if (tail) posix_fadvise(fd, (off_t)(size - tail), (off_t)tail, POSIX_FADV_WILLNEED);
   }
   close(fd);
+}
+
+/* A file from the page cache opens in microseconds, one from storage
+ * waits for its reads (the head, the tail) in turn, an order of magnitude
+ * longer. One slow open is no sign: the first (the reader's set-up), the
+ * one that grows the descriptor table, one the scheduler preempted. So
+ * the hints start after SLOW_OPENS opens in a row of SLOW_OPEN_NS each,
+ * and keep OPEN_AHEAD files hinted ahead, enough for the device to serve
+ * many reads at once. */
+#define SLOW_OPEN_NS 50000
+#define SLOW_OPENS   8u
+#define OPEN_AHEAD   64u
+
+static int64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+void dumpi_read_ahead_init(dumpi_read_ahead *a, const dumpi_meta *meta, uint32_t last, size_t window) {
+  *a = (dumpi_read_ahead){.meta = meta, .window = window, .last = last, .hinted = UINT32_MAX};
+}
+
+void dumpi_read_ahead_before(dumpi_read_ahead *a, uint32_t rank) {
+  if (a->hinted == UINT32_MAX) {
+    a->start_ns = now_ns();
+    return;
+  }
+  for (; a->hinted < a->last && a->hinted <= rank + OPEN_AHEAD; a->hinted++)
+    dumpi_file_prefetch(dumpi_meta_bin_path(a->meta, (int)a->hinted), a->window);
+}
+
+void dumpi_read_ahead_after(dumpi_read_ahead *a, uint32_t rank) {
+  if (a->hinted != UINT32_MAX) return;
+  a->slow = now_ns() - a->start_ns >= SLOW_OPEN_NS ? a->slow + 1 : 0;
+  if (a->slow == SLOW_OPENS) a->hinted = rank + 1;
 }
 
 int dumpi_file_reopen(dumpi_file *f, dumpi_error *err) {

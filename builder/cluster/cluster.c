@@ -361,8 +361,12 @@ static void serve(const dumpi_meta *meta, uint32_t first, uint32_t last)
     struct rlimit rl;
     bool transient = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
                      (uint64_t)(last - first) + FD_RESERVE > (uint64_t)rl.rlim_cur;
+    dumpi_read_ahead ahead;
+    dumpi_read_ahead_init(&ahead, meta, last, 0);
     for (uint32_t i = first; i < last; i++) {
+        dumpi_read_ahead_before(&ahead, i);
         prepare(meta, &sv[i - first], i, transient);
+        dumpi_read_ahead_after(&ahead, i);
         g.st.files++;
     }
     outgoing out = {0};

@@ -8,7 +8,10 @@
  * and dropped from the page cache; after the hint its first and last
  * pages come into the cache and a page in the middle, which open does
  * not read, does not. The hint holds no descriptor, whatever the path: a
- * file, a missing one, a directory, an empty file, NULL.
+ * file, a missing one, a directory, an empty file, NULL. dumpi_read_ahead
+ * over 80 small rank files, their "opens" made slow by sleeping: no hint
+ * while the opens are fast, or slow but not eight in a row; after eight
+ * in a row, the files up to 64 ahead of the open under way.
  */
 #include "check.h"
 #include "dumpi.h"
@@ -43,12 +46,14 @@ static int open_fds(void) {
 static int resident(const char *path, uint64_t off) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   CHECK(fd >= 0);
+  struct stat st;
+  CHECK(fstat(fd, &st) == 0 && (uint64_t)st.st_size <= FILE_BYTES && off < (uint64_t)st.st_size);
   /* PROT_NONE: Valgrind reads the head of a file mapped readable. */
-  void *m = mmap(NULL, FILE_BYTES, PROT_NONE, MAP_SHARED, fd, 0);
+  void *m = mmap(NULL, (size_t)st.st_size, PROT_NONE, MAP_SHARED, fd, 0);
   CHECK(m != MAP_FAILED);
   unsigned char v[FILE_BYTES / 4096];
-  CHECK(mincore(m, FILE_BYTES, v) == 0);
-  munmap(m, FILE_BYTES);
+  CHECK(mincore(m, (size_t)st.st_size, v) == 0);
+  munmap(m, (size_t)st.st_size);
   close(fd);
   return v[off / (uint64_t)page] & 1;
 }
@@ -95,6 +100,89 @@ static void test_reads_what_open_reads(void) {
   CHECKF(!resident(path, middle), "the middle of a %u-byte file was read: open does not read it", FILE_BYTES);
 }
 
+/* dumpi_read_ahead over N_RANKS small rank files: which ranks' files it
+ * hinted, told by their first pages coming into the page cache. */
+#define N_RANKS 80
+#define AHEAD   64 /* the files it keeps hinted ahead */
+
+static char rank_path[N_RANKS][4200];
+
+static void make_ranks(void) {
+  static unsigned char buf[16384];
+  memset(buf, 0x5a, sizeof buf);
+  for (int r = 0; r < N_RANKS; r++) {
+    CHECK(snprintf(rank_path[r], sizeof rank_path[r], "%s/ahead-%ld-%04d.bin", dir, (long)getpid(), r) <
+          (int)sizeof rank_path[r]);
+    int fd = open(rank_path[r], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    CHECK(fd >= 0);
+    CHECK(write(fd, buf, sizeof buf) == (ssize_t)sizeof buf);
+    CHECK(fsync(fd) == 0);
+    close(fd);
+  }
+}
+
+static void evict_ranks(void) {
+  for (int tries = 0;; tries++) {
+    int left = 0;
+    for (int r = 0; r < N_RANKS; r++) {
+      evict(rank_path[r]);
+      left += resident(rank_path[r], 0);
+    }
+    if (!left) return;
+    if (tries == 50) SKIP("%s: the page cache keeps the files after POSIX_FADV_DONTNEED (tmpfs?)", dir);
+    sleep_ms(20);
+  }
+}
+
+/* Runs ranks [0, upto] through dumpi_read_ahead, each "open" taking
+ * open_us[rank] microseconds, and checks that exactly the ranks in
+ * [hint_lo, hint_hi) were hinted (none when hint_lo == hint_hi). */
+static void run_ahead(const unsigned *open_us, int upto, int hint_lo, int hint_hi) {
+  const char *paths[N_RANKS];
+  for (int r = 0; r < N_RANKS; r++) paths[r] = rank_path[r];
+  dumpi_meta *meta = NULL;
+  dumpi_error e;
+  CHECK_STATUS(dumpi_meta_from_bins(paths, N_RANKS, &meta, &e), DUMPI_OK, dumpi_strerror);
+  evict_ranks();
+  dumpi_read_ahead a;
+  dumpi_read_ahead_init(&a, meta, N_RANKS, 2048);
+  for (int r = 0; r <= upto; r++) {
+    dumpi_read_ahead_before(&a, (uint32_t)r);
+    if (r < upto) {
+      if (open_us[r]) nanosleep(&(struct timespec){0, (long)open_us[r] * 1000L}, NULL);
+      dumpi_read_ahead_after(&a, (uint32_t)r);
+    }
+  }
+  for (int r = hint_lo, ms = 0; r < hint_hi; r++)
+    for (; ms < 10000 && !resident(rank_path[r], 0); ms += 10) sleep_ms(10);
+  sleep_ms(50); /* a hint wrongly given has had its time too */
+  for (int r = 0; r < N_RANKS; r++)
+    CHECKF(resident(rank_path[r], 0) == (r >= hint_lo && r < hint_hi), "rank %d: resident %d, hinted [%d, %d)", r,
+           resident(rank_path[r], 0), hint_lo, hint_hi);
+  dumpi_meta_free(meta);
+}
+
+/* Opens from the page cache: no hints. */
+static void test_ahead_not_when_fast(void) {
+  unsigned us[N_RANKS] = {0};
+  run_ahead(us, N_RANKS - 1, 0, 0);
+}
+
+/* Eight slow opens in a row: the next files are hinted, 64 ahead of the
+ * open under way. */
+static void test_ahead_after_slow_opens(void) {
+  unsigned us[N_RANKS] = {0};
+  for (int r = 0; r < 8; r++) us[r] = 200;
+  run_ahead(us, 8, 8, 8 + AHEAD + 1);
+}
+
+/* Slow opens broken by a fast one are no sign. */
+static void test_ahead_needs_a_run(void) {
+  unsigned us[N_RANKS] = {0};
+  for (int r = 0; r < 15; r++) us[r] = r == 7 ? 0 : 200;
+  run_ahead(us, 14, 0, 0);
+}
+
 static void test_holds_no_descriptor(void) {
   char empty[4096], missing[4096];
   CHECK(snprintf(empty, sizeof empty, "%s/prefetch-empty-%ld.bin", dir, (long)getpid()) < (int)sizeof empty);
@@ -126,6 +214,11 @@ int main(int argc, char **argv) {
   make_file();
   RUN(test_reads_what_open_reads);
   RUN(test_holds_no_descriptor);
+  make_ranks();
+  RUN(test_ahead_not_when_fast);
+  RUN(test_ahead_after_slow_opens);
+  RUN(test_ahead_needs_a_run);
+  for (int r = 0; r < N_RANKS; r++) unlink(rank_path[r]);
   unlink(path);
   return 0;
 }
