@@ -204,7 +204,7 @@ void dumpi_file_prefetch(const char *path, size_t window);
 typedef struct dumpi_read_ahead {
   const dumpi_meta *meta;
   size_t window;    /* as given to dumpi_file_open_window() */
-  uint32_t last;    /* ranks [first, last) */
+  uint32_t last;    /* the end of the ranks opened: no hint reaches it */
   uint32_t hinted;  /* ranks below it hinted; UINT32_MAX: no hints yet */
   uint32_t slow;    /* the last opens that were slow */
   int64_t start_ns; /* the open being timed */
