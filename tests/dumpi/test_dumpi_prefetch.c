@@ -42,27 +42,29 @@ static int open_fds(void) {
   return n - 1; /* opendir's own */
 }
 
-/* Whether the page of path at off is in the page cache. */
-static int resident(const char *path, uint64_t off) {
+/* Which pages of path are in the page cache (v[i] & 1 for page i);
+ * returns how many. */
+static int cached_pages(const char *path, unsigned char *v) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   CHECK(fd >= 0);
   struct stat st;
-  CHECK(fstat(fd, &st) == 0 && (uint64_t)st.st_size <= FILE_BYTES && off < (uint64_t)st.st_size);
+  CHECK(fstat(fd, &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size <= FILE_BYTES);
   /* PROT_NONE: Valgrind reads the head of a file mapped readable. */
   void *m = mmap(NULL, (size_t)st.st_size, PROT_NONE, MAP_SHARED, fd, 0);
   CHECK(m != MAP_FAILED);
-  unsigned char v[FILE_BYTES / 4096];
   CHECK(mincore(m, (size_t)st.st_size, v) == 0);
   munmap(m, (size_t)st.st_size);
   close(fd);
-  return v[off / (uint64_t)page] & 1;
+  int n = 0;
+  for (uint64_t i = 0; i < ((uint64_t)st.st_size + (uint64_t)page - 1) / (uint64_t)page; i++) n += v[i] & 1;
+  return n;
 }
 
-static void evict(const char *path) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  CHECK(fd >= 0);
-  CHECK(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0);
-  close(fd);
+/* Whether the page of path at off is in the page cache. */
+static int resident(const char *path, uint64_t off) {
+  unsigned char v[FILE_BYTES / 4096];
+  cached_pages(path, v);
+  return v[off / (uint64_t)page] & 1;
 }
 
 static void sleep_ms(long ms) {
@@ -70,7 +72,27 @@ static void sleep_ms(long ms) {
   nanosleep(&t, NULL);
 }
 
-static char dir[4096], path[4096];
+/* The n files dropped from the page cache, or the test skipped where the
+ * cache keeps them (tmpfs). Pages still being written back or read stay:
+ * a few tries. */
+static void evict_or_skip(const char *const *paths, int n) {
+  for (int tries = 0;; tries++) {
+    int left = 0;
+    for (int i = 0; i < n; i++) {
+      int fd = open(paths[i], O_RDONLY | O_CLOEXEC);
+      CHECK(fd >= 0);
+      CHECK(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0);
+      close(fd);
+      unsigned char v[FILE_BYTES / 4096];
+      left += cached_pages(paths[i], v);
+    }
+    if (!left) return;
+    if (tries == 50) SKIP("%s: the page cache keeps files after POSIX_FADV_DONTNEED (tmpfs?)", paths[0]);
+    sleep_ms(20);
+  }
+}
+
+static char dir[4096], path[4200];
 
 static void make_file(void) {
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -84,14 +106,7 @@ static void make_file(void) {
 
 static void test_reads_what_open_reads(void) {
   const uint64_t first = 0, last = FILE_BYTES - (uint64_t)page, middle = FILE_BYTES / 2;
-  /* Pages still being written back or read stay: a few tries. */
-  for (int tries = 0; tries < 50; tries++) {
-    evict(path);
-    if (!resident(path, first) && !resident(path, last) && !resident(path, middle)) break;
-    sleep_ms(20);
-  }
-  if (resident(path, first) || resident(path, last) || resident(path, middle))
-    SKIP("%s: the page cache keeps the file after POSIX_FADV_DONTNEED (tmpfs?)", path);
+  evict_or_skip((const char *const[]){path}, 1);
   dumpi_file_prefetch(path, 2048);
   /* The reads complete in the background. */
   for (int ms = 0; ms < 10000 && !(resident(path, first) && resident(path, last)); ms += 10) sleep_ms(10);
@@ -121,19 +136,6 @@ static void make_ranks(void) {
   }
 }
 
-static void evict_ranks(void) {
-  for (int tries = 0;; tries++) {
-    int left = 0;
-    for (int r = 0; r < N_RANKS; r++) {
-      evict(rank_path[r]);
-      left += resident(rank_path[r], 0);
-    }
-    if (!left) return;
-    if (tries == 50) SKIP("%s: the page cache keeps the files after POSIX_FADV_DONTNEED (tmpfs?)", dir);
-    sleep_ms(20);
-  }
-}
-
 /* Runs ranks [0, upto] through dumpi_read_ahead, each "open" taking
  * open_us[rank] microseconds, and checks that exactly the ranks in
  * [hint_lo, hint_hi) were hinted (none when hint_lo == hint_hi). */
@@ -143,7 +145,7 @@ static void run_ahead(const unsigned *open_us, int upto, int hint_lo, int hint_h
   dumpi_meta *meta = NULL;
   dumpi_error e;
   CHECK_STATUS(dumpi_meta_from_bins(paths, N_RANKS, &meta, &e), DUMPI_OK, dumpi_strerror);
-  evict_ranks();
+  evict_or_skip(paths, N_RANKS);
   dumpi_read_ahead a;
   dumpi_read_ahead_init(&a, meta, N_RANKS, 2048);
   for (int r = 0; r <= upto; r++) {

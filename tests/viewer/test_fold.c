@@ -154,7 +154,6 @@ static uint32_t check_label_slots(uint32_t n, uint32_t per, uint32_t last, doubl
     while (i < n) {
         uint32_t j = sv_fold_label_rows(&f, &ax, i, SV_FOLD_LABEL_H);
         CHECK(j >= i && j < n);
-        if (j < i || j >= n) break;
         double s0, s1, e0, e1;
         sv_fold_band(&f, &ax, i, &s0, &s1);
         sv_fold_band(&f, &ax, j, &e0, &e1);
